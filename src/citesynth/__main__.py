@@ -1,0 +1,5 @@
+"""`python -m citesynth` runs the command line."""
+
+from citesynth.cli import main
+
+main()

@@ -1,0 +1,245 @@
+"""The `citesynth` command: parse options, call the engine, render. No logic lives here."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Callable, Coroutine
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from citesynth.engine import Engine
+from citesynth.errors import CitesynthError
+from citesynth.progress import IndexProgress, summary_line
+from citesynth.render import hit_json, snippet
+from citesynth.settings import Settings
+from citesynth.types import Hit
+
+F = TypeVar("F", bound=Callable[..., Any])
+console = Console(highlight=False)
+errors = Console(stderr=True, highlight=False)
+
+
+def _friendly(function: F) -> F:
+    """Turn expected errors into one red line and exit code 1; Ctrl-C into exit code 130."""
+
+    @wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except CitesynthError as error:
+            errors.print(f"[red]error:[/] {escape(str(error))}")
+            sys.exit(1)
+        except KeyboardInterrupt:
+            errors.print("[yellow]interrupted[/]")
+            sys.exit(130)
+
+    return wrapper  # type: ignore[return-value]  # same signature as the wrapped command
+
+
+def _run(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    return asyncio.run(coroutine)
+
+
+index_option = click.option(
+    "--index",
+    "index_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Index folder (default: ./.citesynth or $CITESYNTH_INDEX).",
+)
+embed_options = [
+    click.option("--no-embed", is_flag=True, help="BM25 only: no dense vectors."),
+    click.option(
+        "--embedder", default=None, help="auto | minilm[:bf16|:fp32] | hashing[:DIM] | none."
+    ),
+]
+
+
+def _with(options: list[Callable[[F], F]]) -> Callable[[F], F]:
+    def apply(function: F) -> F:
+        for option in reversed(options):
+            function = option(function)
+        return function
+
+    return apply
+
+
+def _settings(
+    index_dir: Path | None, no_embed: bool, embedder: str | None, **overrides: Any
+) -> Settings:
+    return Settings.from_env(
+        index_dir=index_dir, embedder="none" if no_embed else embedder, **overrides
+    )
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="citesynth")
+def main() -> None:
+    """Answers from your own documents, every sentence cited to file and lines."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@index_option
+@_with(embed_options)
+@click.option(
+    "--max-file-mb", type=float, default=None, help="Skip files larger than this (default 64)."
+)
+@click.option("--exclude", multiple=True, help="Glob of paths to leave out (repeatable).")
+@click.option(
+    "--chunk-tokens", type=int, default=None, help="Target chunk size in tokens (default 200)."
+)
+@click.option("--quiet", "-q", is_flag=True, help="Only the summary line and skipped files.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@_friendly
+def index(
+    paths: tuple[Path, ...],
+    index_dir: Path | None,
+    no_embed: bool,
+    embedder: str | None,
+    max_file_mb: float | None,
+    exclude: tuple[str, ...],
+    chunk_tokens: int | None,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Index files and folders (incremental: unchanged files cost nothing)."""
+    settings = _settings(
+        index_dir,
+        no_embed,
+        embedder,
+        max_file_mb=max_file_mb,
+        exclude=exclude or None,
+        chunk_tokens=chunk_tokens,
+    )
+    show = IndexProgress(errors, enabled=not (quiet or as_json) and errors.is_terminal)
+
+    async def go() -> Any:
+        async with await Engine.open(settings=settings) as engine:
+            with show:
+                async for event in engine.index_events(list(paths)):
+                    show.update(event)
+            return show.report
+
+    report = _run(go())
+    if as_json:
+        console.print_json(json.dumps(_report_json(report)))
+    else:
+        errors.print(summary_line(report))
+
+
+def _report_json(report: Any) -> dict[str, Any]:
+    return {
+        "indexed": report.indexed,
+        "unchanged": report.unchanged,
+        "removed": report.removed,
+        "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
+        "chunks_added": report.chunks_added,
+        "chunks_removed": report.chunks_removed,
+        "embedded": report.embedded,
+        "bytes_read": report.bytes_read,
+        "seconds": round(report.seconds, 3),
+    }
+
+
+@main.command()
+@click.argument("query")
+@click.option("-k", "k", type=int, default=5, show_default=True, help="How many hits.")
+@index_option
+@_with(embed_options)
+@click.option("--json", "as_json", is_flag=True, help="Print hits as JSON (docs/search-json.md).")
+@_friendly
+def search(
+    query: str, k: int, index_dir: Path | None, no_embed: bool, embedder: str | None, as_json: bool
+) -> None:
+    """Search the index: ranked chunks with file, lines or page, and confidence."""
+    settings = _settings(index_dir, no_embed, embedder)
+    if not (settings.index_dir / "index.sqlite3").exists():
+        raise click.UsageError(
+            f"no index at {settings.index_dir}; run `citesynth index PATH` first"
+        )
+
+    async def go() -> list[Hit]:
+        async with await Engine.open(settings=settings) as engine:
+            return await engine.search(query, k)
+
+    hits = _run(go())
+    if as_json:
+        console.print_json(json.dumps([hit_json(hit) for hit in hits], ensure_ascii=False))
+        return
+    print_hits(hits, query)
+
+
+def print_hits(hits: list[Hit], query: str) -> None:
+    """Hits as a person reads them: location, score, confidence, heading path, snippet."""
+    if not hits:
+        console.print("[yellow]No matching chunks.[/]")
+        return
+    for rank, hit in enumerate(hits, start=1):
+        chunk = hit.chunk
+        console.print(
+            f"[bold]{rank}.[/] [cyan]{escape(chunk.location)}[/]  "
+            f"[dim]score[/] {hit.score:.3f}  [dim]confidence[/] {hit.confidence:.2f}"
+        )
+        if chunk.heading_path:
+            console.print(f"   [dim]{escape(' › '.join(chunk.heading_path))}[/]")
+        console.print(f"   {escape(snippet(chunk.text, query))}")
+
+
+@main.command()
+@index_option
+@_with(embed_options)
+@_friendly
+def stats(index_dir: Path | None, no_embed: bool, embedder: str | None) -> None:
+    """What the index holds."""
+    settings = _settings(index_dir, no_embed, embedder)
+
+    async def go() -> Any:
+        async with await Engine.open(settings=settings) as engine:
+            return await engine.stats()
+
+    numbers = _run(go())
+    console.print(
+        f"{numbers.files} files, {numbers.documents} documents, {numbers.chunks} chunks, "
+        f"{numbers.vectors} vectors ({numbers.embedding_model or 'no embedder'}), "
+        f"generation {numbers.generation}"
+    )
+
+
+@main.command()
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    help="A citesynth checkout (holds README.md and docs/).",
+)
+@index_option
+@_with(embed_options)
+@_friendly
+def demo(root: Path, index_dir: Path | None, no_embed: bool, embedder: str | None) -> None:
+    """Index the bundled demo corpus (this project's docs and a generated PDF) and search it."""
+    from citesynth.demo import DEMO_QUERIES, build_demo_corpus
+
+    corpus = build_demo_corpus(root)
+    settings = _settings(index_dir, no_embed, embedder)
+    show = IndexProgress(errors, enabled=errors.is_terminal)
+
+    async def go() -> list[tuple[str, list[Hit]]]:
+        async with await Engine.open(settings=settings) as engine:
+            with show:
+                async for event in engine.index_events(corpus):
+                    show.update(event)
+            return [(query, await engine.search(query, 3)) for query in DEMO_QUERIES]
+
+    results = _run(go())
+    errors.print(summary_line(show.report))
+    for query, hits in results:
+        console.rule(f"[bold]{escape(query)}")
+        print_hits(hits, query)

@@ -1,0 +1,101 @@
+"""The demo corpus: this project's README and docs, plus a PDF generated from one of them.
+
+The PDF writer is deliberately tiny (text lines in Helvetica, no layout engine), so the demo
+and the tests can make real multi-page PDFs without a PDF-writing dependency.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+
+from citesynth.errors import ConfigError
+
+DEMO_QUERIES = (
+    "How does citesynth keep every citation exact to the line?",
+    "What happens to a corrupt or encrypted PDF during indexing?",
+    "How are BM25 and dense retrieval results combined?",
+)
+PDF_SOURCE = "docs/architecture.md"
+PDF_NAME = "citesynth-architecture.pdf"
+_LINES_PER_PAGE = 46
+_WIDTH = 92
+
+
+def _escape(line: str) -> bytes:
+    data = line.encode("cp1252", errors="replace")
+    return data.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+
+
+def write_pdf(path: Path, pages: Sequence[Sequence[str]], *, title: str) -> None:
+    """Write a PDF with one page per item of `pages`, each a list of text lines."""
+    objects: list[bytes] = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"",  # the page tree, filled in once the page objects are numbered
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        b"<< /Title (" + _escape(title) + b") /Producer (citesynth) >>",
+    ]
+    kids: list[bytes] = []
+    for lines in pages:
+        stream = (
+            b"BT /F1 10 Tf 13 TL 56 790 Td "
+            + b" ".join(b"(" + _escape(line) + b") Tj T*" for line in lines)
+            + b" ET"
+        )
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+        content_number = len(objects)
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] "
+            b"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % content_number
+        )
+        kids.append(b"%d 0 R" % len(objects))
+    objects[1] = b"<< /Type /Pages /Kids [" + b" ".join(kids) + b"] /Count %d >>" % len(kids)
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R /Info 4 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(bytes(out))
+
+
+def markdown_to_lines(markdown: str, width: int = _WIDTH) -> list[str]:
+    """Markdown as wrapped plain-text lines: markup dropped, paragraphs kept apart."""
+    lines: list[str] = []
+    in_fence = False
+    for raw in markdown.splitlines():
+        if raw.startswith("```"):
+            in_fence = not in_fence
+            continue
+        text = raw if in_fence else re.sub(r"[*_`]|^#+\s*", "", raw).strip()
+        if not text:
+            if lines and lines[-1]:
+                lines.append("")
+            continue
+        lines.extend(textwrap.wrap(text, width) if not in_fence else [text[:width]])
+    return lines
+
+
+def build_demo_corpus(root: Path, out: Path | None = None) -> list[Path]:
+    """The demo corpus paths under a checkout `root`, generating the PDF into `build/demo`."""
+    readme, docs = root / "README.md", root / "docs"
+    if not readme.is_file() or not docs.is_dir():
+        where = root.resolve()
+        raise ConfigError(
+            f"run the demo from a citesynth checkout: no README.md and docs/ in {where}"
+        )
+    source = root / PDF_SOURCE
+    lines = markdown_to_lines(source.read_text(encoding="utf-8"))
+    pages = [lines[i : i + _LINES_PER_PAGE] for i in range(0, len(lines), _LINES_PER_PAGE)]
+    pdf = (out or root / "build" / "demo") / PDF_NAME
+    write_pdf(pdf, pages, title="citesynth architecture")
+    return [readme, docs, pdf]

@@ -1,0 +1,40 @@
+"""Every exception citesynth raises, in one tree.
+
+```
+CitesynthError                 base class; catch this to catch everything below
+├── ConfigError                a setting is wrong or an optional extra is missing; says the fix
+├── StoreError                 the index on disk cannot be used (corrupt, newer schema, locked)
+│   └── StoreLockedError       another process is writing to the same index
+└── LoadError                  one input could not be read; the run skips it and goes on
+```
+
+Expected outcomes are data, not exceptions: a file that cannot be ingested becomes a
+`Skip` in the `IndexReport`, and a search with no match returns an empty list.
+`LoadError` only travels from a loader to the ingest loop, which turns it into a `Skip`.
+"""
+
+from __future__ import annotations
+
+
+class CitesynthError(Exception):
+    """Base class for every error citesynth raises on purpose."""
+
+
+class ConfigError(CitesynthError):
+    """A setting is invalid or an optional dependency is missing; the message says the fix."""
+
+
+class StoreError(CitesynthError):
+    """The index on disk cannot be used as it is."""
+
+
+class StoreLockedError(StoreError):
+    """Another process holds the index's write lock."""
+
+
+class LoadError(CitesynthError):
+    """One input could not be turned into a document; `reason` is shown to the user."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason

@@ -1,0 +1,1 @@
+"""Indexes: the store contract, the embedded SQLite store, lexical and dense search."""

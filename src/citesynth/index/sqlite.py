@@ -1,0 +1,470 @@
+"""The embedded store: one folder holding SQLite (truth), tantivy (BM25) and vectors.
+
+Layout of the index folder:
+
+    index.sqlite3   files, documents, chunks, embeddings (WAL mode)
+    lexical/        tantivy index derived from the chunks, stamped with its generation
+    write.lock      held by the one process that writes at a time
+
+Every SQLite and tantivy call runs on one dedicated thread, so the async API never blocks
+the event loop and the connection is never shared between threads. Two generation counters
+in `meta` tell readers (in this or another process) when the lexical or dense index must be
+refreshed: `generation` moves with chunk writes, `vector_generation` with vector writes too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import functools
+import json
+import os
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import IO, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from citesynth.errors import StoreError, StoreLockedError
+from citesynth.index.lexical import LexicalIndex
+from citesynth.index.schema import migrate
+from citesynth.index.store import FileState, FileVersion, PendingText, WriteResult, index_text
+from citesynth.index.vectors import VectorIndex
+from citesynth.ingest.text import content_hash
+from citesynth.types import Chunk, ChunkId, DocumentId, IndexStats
+
+T = TypeVar("T")
+
+_CHUNK_COLUMNS = """c.id, c.chunk_id, d.doc_id, d.path, d.title, c.heading_path, c.text,
+    c.char_start, c.char_end, c.start_line, c.end_line, c.page, d.record_id"""
+
+
+def _chunk(row: sqlite3.Row) -> Chunk:
+    return Chunk(
+        id=ChunkId(row[1]),
+        document_id=DocumentId(row[2]),
+        path=row[3],
+        title=row[4],
+        heading_path=tuple(json.loads(row[5])),
+        text=row[6],
+        char_start=row[7],
+        char_end=row[8],
+        start_line=row[9],
+        end_line=row[10],
+        page=row[11],
+        record_id=row[12],
+    )
+
+
+class SQLiteStore:
+    """SQLite + tantivy + faiss in one folder; see the module docstring."""
+
+    def __init__(self, directory: Path, *, ann_threshold: int = 250_000) -> None:
+        self.directory = directory
+        self._ann_threshold = ann_threshold
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citesynth-store")
+        self._db: sqlite3.Connection | None = None
+        self._lexical: LexicalIndex | None = None
+        self._dense: dict[str, tuple[int, VectorIndex]] = {}
+        self._generation = -1
+        self._lock: IO[bytes] | None = None
+
+    @classmethod
+    async def open(cls, directory: str | Path, *, ann_threshold: int = 250_000) -> SQLiteStore:
+        """Open (creating if needed) the index in `directory`."""
+        store = cls(Path(directory), ann_threshold=ann_threshold)
+        try:
+            await store._run(store._open)
+        except BaseException:
+            await store.close()
+            raise
+        return store
+
+    async def _run(self, function: Callable[..., T], *args: object) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(function, *args))
+
+    # -- opening and freshness ------------------------------------------------------------
+
+    def _open(self) -> None:
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.directory / "index.sqlite3", isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.execute("PRAGMA busy_timeout=30000")
+            migrate(db)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"cannot open the index at {self.directory}: {error}") from error
+        except OSError as error:
+            raise StoreError(f"cannot create the index folder {self.directory}: {error}") from error
+        self._db = db
+        self._lexical = LexicalIndex(self.directory / "lexical")
+        generation = self._meta_int("generation")
+        if self._lexical.generation != generation and self._try_lock():
+            try:
+                self._rebuild_lexical(generation)
+            finally:
+                self._unlock()
+        self._generation = generation
+
+    @property
+    def _sql(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError("the store is closed")
+        return self._db
+
+    @property
+    def _bm25(self) -> LexicalIndex:
+        if self._lexical is None:
+            raise StoreError("the store is closed")
+        return self._lexical
+
+    def _meta_int(self, key: str) -> int:
+        row = self._sql.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def _refresh(self) -> None:
+        """Notice writes made since the last read (by this or another process)."""
+        generation = self._meta_int("generation")
+        if generation != self._generation:
+            self._bm25.refresh()
+            self._generation = generation
+
+    def _rebuild_lexical(self, generation: int) -> None:
+        self._bm25.rebuild(self._all_index_texts(), generation)
+
+    def _all_index_texts(self) -> Iterator[tuple[int, str]]:
+        cursor = self._sql.execute(
+            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document"
+        )
+        for row in cursor:
+            yield row[0], index_text(_chunk(row))
+
+    # -- locking ------------------------------------------------------------------------------
+
+    def _try_lock(self) -> bool:
+        handle = open(self.directory / "write.lock", "wb")  # noqa: SIM115 - held across calls
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            return False
+        self._lock = handle
+        return True
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            fcntl.flock(self._lock.fileno(), fcntl.LOCK_UN)
+            self._lock.close()
+            self._lock = None
+
+    @asynccontextmanager
+    async def writing(self) -> AsyncIterator[None]:
+        """Hold the write lock for the duration of the block."""
+        if not await self._run(self._try_lock):
+            raise StoreLockedError(
+                f"another citesynth process is writing to {self.directory}; "
+                "wait for it to finish or use another --index folder"
+            )
+        try:
+            generation = await self._run(self._meta_int, "generation")
+            if await self._run(lambda: self._bm25.generation) != generation:
+                await self._run(self._rebuild_lexical, generation)
+            yield
+        finally:
+            await self._run(self._unlock)
+
+    # -- files --------------------------------------------------------------------------------
+
+    async def file_states(self) -> dict[str, FileState]:
+        """Every indexed file, by absolute path."""
+        return await self._run(self._file_states)
+
+    def _file_states(self) -> dict[str, FileState]:
+        rows = self._sql.execute(
+            "SELECT path, display_path, size, mtime_ns, content_hash, signature FROM files"
+        )
+        return {row[0]: FileState(*row) for row in rows}
+
+    async def touch(self, states: Sequence[FileState]) -> None:
+        """Record new size and mtime for files whose content did not change."""
+        await self._run(self._touch, states)
+
+    def _touch(self, states: Sequence[FileState]) -> None:
+        with self._transaction():
+            self._sql.executemany(
+                "UPDATE files SET size = ?, mtime_ns = ?, display_path = ? WHERE path = ?",
+                [(s.size, s.mtime_ns, s.display, s.path) for s in states],
+            )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._sql)
+
+    async def write(self, versions: Sequence[FileVersion], removed: Sequence[str]) -> WriteResult:
+        """Atomically replace the given files' content and drop the `removed` paths."""
+        return await self._run(self._write, versions, removed)
+
+    def _write(self, versions: Sequence[FileVersion], removed: Sequence[str]) -> WriteResult:
+        db = self._sql
+        paths = json.dumps([v.state.path for v in versions] + list(removed))
+        added: list[tuple[int, str]] = []
+        with self._transaction():
+            old = [
+                row[0]
+                for row in db.execute(
+                    "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document "
+                    "WHERE d.file_path IN (SELECT value FROM json_each(?))",
+                    (paths,),
+                )
+            ]
+            db.execute("DELETE FROM files WHERE path IN (SELECT value FROM json_each(?))", (paths,))
+            next_document = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM documents").fetchone()[
+                0
+            ]
+            next_chunk = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0]
+            now = time.time()
+            for version in versions:
+                s = version.state
+                db.execute(
+                    "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (s.path, s.display, s.size, s.mtime_ns, s.content_hash, s.signature, now),
+                )
+                for document, chunks in zip(version.documents, version.chunks, strict=True):
+                    db.execute(
+                        "INSERT INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            next_document,
+                            s.path,
+                            document.id,
+                            document.record_id,
+                            document.path,
+                            document.title,
+                            document.kind.value,
+                            document.language,
+                            document.text,
+                            json.dumps([[a.offset, a.line, a.page] for a in document.anchors]),
+                        ),
+                    )
+                    rows = []
+                    for ordinal, chunk in enumerate(chunks):
+                        text = index_text(chunk)
+                        rows.append(
+                            (
+                                next_chunk,
+                                chunk.id,
+                                next_document,
+                                ordinal,
+                                chunk.char_start,
+                                chunk.char_end,
+                                chunk.start_line,
+                                chunk.end_line,
+                                chunk.page,
+                                json.dumps(chunk.heading_path),
+                                chunk.text,
+                                content_hash(text),
+                            )
+                        )
+                        added.append((next_chunk, text))
+                        next_chunk += 1
+                    db.executemany(
+                        "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
+                    )
+                    next_document += 1
+            db.execute(
+                "UPDATE meta SET value = CAST(value AS INTEGER) + 1 "
+                "WHERE key IN ('generation', 'vector_generation')"
+            )
+            generation = self._meta_int("generation")
+        self._bm25.replace(old, added, generation)
+        self._generation = generation
+        return WriteResult(chunks_added=len(added), chunks_removed=len(old))
+
+    # -- vectors --------------------------------------------------------------------------------
+
+    _PENDING = """
+        FROM chunks c JOIN documents d ON d.id = c.document
+        WHERE NOT EXISTS (
+            SELECT 1 FROM embeddings e WHERE e.model = ? AND e.text_hash = c.index_text_hash
+        )"""
+
+    async def count_pending(self, model: str) -> int:
+        """How many distinct chunk texts have no vector for `model`."""
+        query = f"SELECT COUNT(DISTINCT c.index_text_hash) {self._PENDING}"
+        row = await self._run(lambda: self._sql.execute(query, (model,)).fetchone())
+        return int(row[0])
+
+    async def pending_texts(self, model: str, batch: int) -> AsyncIterator[list[PendingText]]:
+        """Chunk texts without a vector for `model`, in batches (keyset-paged by hash)."""
+        after = ""
+        query = (
+            f"SELECT {_CHUNK_COLUMNS}, c.index_text_hash {self._PENDING} "
+            "AND c.index_text_hash > ? GROUP BY c.index_text_hash "
+            "ORDER BY c.index_text_hash LIMIT ?"
+        )
+        while True:
+            rows = await self._run(self._fetch_all, query, (model, after, batch))
+            if not rows:
+                return
+            after = rows[-1][-1]
+            yield [PendingText(row[-1], index_text(_chunk(row))) for row in rows]
+
+    async def put_vectors(
+        self, model: str, hashes: Sequence[str], vectors: npt.NDArray[np.float32]
+    ) -> None:
+        """Store unit vectors for chunk texts (keyed by text hash)."""
+        await self._run(self._put_vectors, model, hashes, vectors)
+
+    def _put_vectors(
+        self, model: str, hashes: Sequence[str], vectors: npt.NDArray[np.float32]
+    ) -> None:
+        now = time.time()
+        data = np.ascontiguousarray(vectors, dtype=np.float32)
+        with self._transaction():
+            self._sql.executemany(
+                "INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?)",
+                [(model, h, data[i].tobytes(), now) for i, h in enumerate(hashes)],
+            )
+            self._sql.execute(
+                "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'"
+            )
+
+    def _fetch_all(self, query: str, parameters: tuple[object, ...]) -> list[sqlite3.Row]:
+        return self._sql.execute(query, parameters).fetchall()
+
+    async def prune_vectors(self) -> int:
+        """Drop cached vectors that no chunk uses any more; returns how many."""
+
+        def prune() -> int:
+            with self._transaction():
+                cursor = self._sql.execute(
+                    "DELETE FROM embeddings "
+                    "WHERE text_hash NOT IN (SELECT index_text_hash FROM chunks)"
+                )
+            return cursor.rowcount
+
+        return await self._run(prune)
+
+    def _vector_index(self, model: str) -> VectorIndex:
+        generation = self._meta_int("vector_generation")
+        cached = self._dense.get(model)
+        if cached is not None and cached[0] == generation:
+            return cached[1]
+        self._dense.pop(model, None)  # free the old index before building the new one
+        join = "FROM chunks c JOIN embeddings e ON e.model = ? AND e.text_hash = c.index_text_hash"
+        (count,) = self._sql.execute(f"SELECT COUNT(*) {join}", (model,)).fetchone()
+        first = self._sql.execute(f"SELECT e.vector {join} LIMIT 1", (model,)).fetchone()
+        dimension = len(first[0]) // 4 if first else 0
+        keys = np.empty(count, dtype=np.int64)
+        matrix = np.empty((count, dimension), dtype=np.float32)
+        cursor = self._sql.execute(f"SELECT c.id, e.vector {join}", (model,))
+        position = 0
+        while rows := cursor.fetchmany(8192):
+            stop = min(
+                position + len(rows), count
+            )  # rows written meanwhile are picked up next time
+            taken = rows[: stop - position]
+            keys[position:stop] = [row[0] for row in taken]
+            matrix[position:stop] = np.frombuffer(
+                b"".join(row[1] for row in taken), dtype=np.float32
+            ).reshape(-1, dimension)
+            position = stop
+        index = VectorIndex(keys[:position], matrix[:position], ann_threshold=self._ann_threshold)
+        self._dense[model] = (generation, index)
+        return index
+
+    # -- search ---------------------------------------------------------------------------------
+
+    async def lexical_search(self, terms: Sequence[str], k: int) -> list[tuple[int, float]]:
+        """BM25 top `k` for analyzed query terms: `(chunk key, score)`."""
+
+        def search() -> list[tuple[int, float]]:
+            self._refresh()
+            return self._bm25.search(list(terms), k)
+
+        return await self._run(search)
+
+    async def dense_search(
+        self, model: str, vector: npt.NDArray[np.float32], k: int
+    ) -> list[tuple[int, float]]:
+        """Cosine top `k` among chunks embedded with `model`: `(chunk key, cosine)`."""
+        return await self._run(lambda: self._vector_index(model).search(vector, k))
+
+    async def chunks(self, keys: Sequence[int]) -> dict[int, Chunk]:
+        """Chunks by key; keys no longer in the index are left out."""
+
+        def fetch() -> dict[int, Chunk]:
+            rows = self._sql.execute(
+                f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
+                "WHERE c.id IN (SELECT value FROM json_each(?))",
+                (json.dumps(list(keys)),),
+            )
+            return {row[0]: _chunk(row) for row in rows}
+
+        return await self._run(fetch)
+
+    async def stats(self, model: str | None = None) -> IndexStats:
+        """Counts of what the index holds (vectors for `model` when given)."""
+
+        def count() -> IndexStats:
+            db = self._sql
+            vectors = 0
+            if model is not None:
+                (vectors,) = db.execute(
+                    "SELECT COUNT(*) FROM chunks c JOIN embeddings e "
+                    "ON e.model = ? AND e.text_hash = c.index_text_hash",
+                    (model,),
+                ).fetchone()
+            return IndexStats(
+                files=db.execute("SELECT COUNT(*) FROM files").fetchone()[0],
+                documents=db.execute("SELECT COUNT(*) FROM documents").fetchone()[0],
+                chunks=db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0],
+                vectors=vectors,
+                embedding_model=model,
+                generation=self._meta_int("generation"),
+            )
+
+        return await self._run(count)
+
+    async def close(self) -> None:
+        """Close the database and release the lock and the worker thread."""
+
+        def shut() -> None:
+            self._unlock()
+            self._dense.clear()
+            self._lexical = None
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+        try:
+            await self._run(shut)
+        finally:
+            self._executor.shutdown(wait=True)
+
+
+class _Transaction:
+    """`BEGIN IMMEDIATE` … `COMMIT`, or `ROLLBACK` on any exception."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, value: object, traceback: object) -> None:
+        if kind is None:
+            self._db.execute("COMMIT")
+        else:
+            self._db.execute("ROLLBACK")
+
+
+def default_index_dir() -> Path:
+    """`./.citesynth`, or `$CITESYNTH_INDEX` when set."""
+    return Path(os.environ.get("CITESYNTH_INDEX") or ".citesynth")

@@ -1,0 +1,1 @@
+"""Ingestion: files to documents with exact provenance, and documents to chunks."""

@@ -1,0 +1,82 @@
+"""Blocks: the structural pieces of a document (headings, paragraphs, code) that chunks pack.
+
+Each format's splitter turns a document's text into blocks with exact offsets; the chunker
+packs blocks into chunks without knowing the format. A block may open a section (a
+Markdown heading, a Python `def`), which sets the heading path of what follows it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class BlockKind(StrEnum):
+    """What a block holds; decides how an oversized block is split."""
+
+    HEADING = "heading"
+    PARAGRAPH = "paragraph"
+    CODE = "code"
+    TABLE = "table"
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A structural piece of a document: `text[start:end]`, stripped of outer whitespace.
+
+    `heading`/`level` are set when the block opens a section; `page` is set for PDFs,
+    where a chunk never spans two pages.
+    """
+
+    start: int
+    end: int
+    kind: BlockKind
+    heading: str | None = None
+    level: int = 0
+    page: int | None = None
+
+
+def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """Shrink `[start, end)` so that it neither starts nor ends with whitespace."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+_BLANK_LINES = re.compile(r"\n[ \t\r\f\v]*\n")
+
+
+def paragraphs(
+    text: str, start: int = 0, end: int | None = None, *, page: int | None = None
+) -> list[Block]:
+    """Blank-line separated paragraphs of `text[start:end]` as blocks."""
+    stop = len(text) if end is None else end
+    blocks: list[Block] = []
+    previous = start
+    for match in _BLANK_LINES.finditer(text, start, stop):
+        _add_paragraph(text, previous, match.start(), page, blocks)
+        previous = match.end()
+    _add_paragraph(text, previous, stop, page, blocks)
+    return blocks
+
+
+def _add_paragraph(text: str, start: int, end: int, page: int | None, out: list[Block]) -> None:
+    start, end = trimmed(text, start, end)
+    if end > start:
+        out.append(Block(start, end, BlockKind.PARAGRAPH, page=page))
+
+
+def line_offsets(text: str) -> list[int]:
+    """Offset of the start of each line; index 0 is line 1, plus a final entry at len(text)."""
+    offsets = [0]
+    find = text.find
+    position = find("\n")
+    while position != -1:
+        offsets.append(position + 1)
+        position = find("\n", position + 1)
+    if offsets[-1] != len(text):
+        offsets.append(len(text))
+    return offsets

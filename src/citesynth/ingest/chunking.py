@@ -1,0 +1,242 @@
+"""Chunking: pack a document's blocks into retrieval-sized chunks with exact provenance.
+
+The rules, in order of strength:
+
+1. A chunk never spans two PDF pages.
+2. A new section (heading, definition) starts a new chunk, unless the chunk so far holds
+   less than a quarter of the target: then small sections share a chunk, and the chunk's
+   heading path is what their paths have in common.
+3. A chunk holds at most `target_tokens` (estimated) tokens. An oversized block is cut
+   between sentences (prose), lines (code, tables) or, for a run-on sentence, words.
+   Chunks cut for size overlap by whole sentences up to `overlap_tokens`.
+
+Every chunk is `document.text[char_start:char_end]`, trimmed of outer whitespace, and every
+non-whitespace character of the document lands in at least one chunk.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citesynth.ingest.blocks import Block, BlockKind, paragraphs, trimmed
+from citesynth.ingest.lines import LineMap
+from citesynth.ingest.loaders import Parsed
+from citesynth.ingest.sentences import sentence_spans
+from citesynth.ingest.text import content_hash, estimate_tokens
+from citesynth.types import Chunk, ChunkId
+
+CHUNKER_VERSION = 1
+"""Bump when chunk boundaries change, so that existing indexes re-chunk their files."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    start: int
+    end: int
+    tokens: int
+    section: int
+    is_heading: bool
+    page: int | None
+
+
+def split(parsed: Parsed, *, target_tokens: int = 200, overlap_tokens: int = 30) -> list[Chunk]:
+    """Cut a parsed document into chunks (see the module docstring for the rules)."""
+    if target_tokens < 16:
+        raise ValueError("target_tokens must be at least 16")
+    document = parsed.document
+    text = document.text
+    blocks = _covering(text, parsed.blocks)
+    sections, units = _units(text, blocks, target_tokens)
+    spans = _pack(units, target_tokens, min(overlap_tokens, target_tokens // 2))
+    lines = LineMap(text, document.anchors)
+    chunks: list[Chunk] = []
+    for group in spans:
+        start, end = trimmed(text, group[0].start, group[-1].end)
+        start_line, page = lines.locate(start)
+        end_line, _ = lines.locate(end - 1)
+        chunk_id = content_hash(
+            "chunk", document.id, document.path, document.record_id or "", str(start), str(end)
+        )
+        chunks.append(
+            Chunk(
+                id=ChunkId("c:" + chunk_id.removeprefix("b2:")[:24]),
+                document_id=document.id,
+                path=document.path,
+                title=document.title,
+                heading_path=_common_prefix([sections[unit.section] for unit in group]),
+                text=text[start:end],
+                char_start=start,
+                char_end=end,
+                start_line=start_line,
+                end_line=end_line,
+                page=page,
+                record_id=document.record_id,
+            )
+        )
+    return chunks
+
+
+def _covering(text: str, blocks: tuple[Block, ...]) -> list[Block]:
+    """Blocks in order, without overlaps, with paragraphs added for any text they missed."""
+    ordered = sorted(blocks, key=lambda block: (block.start, -block.end))
+    result: list[Block] = []
+    position = 0
+    for block in ordered:
+        if block.end <= position:
+            continue
+        start = max(block.start, position)
+        if text[position:start].strip():
+            page = result[-1].page if result else block.page
+            result.extend(paragraphs(text, position, start, page=page))
+        if start != block.start:
+            block = Block(start, block.end, block.kind, block.heading, block.level, block.page)
+        result.append(block)
+        position = block.end
+    if text[position:].strip():
+        result.extend(
+            paragraphs(text, position, len(text), page=result[-1].page if result else None)
+        )
+    return result
+
+
+def _units(
+    text: str, blocks: list[Block], target: int
+) -> tuple[list[tuple[str, ...]], list[_Unit]]:
+    """Cut blocks into units no larger than `target` tokens; track section paths."""
+    sections: list[tuple[str, ...]] = [()]
+    stack: list[tuple[int, str]] = []
+    units: list[_Unit] = []
+    for block in blocks:
+        if block.heading is not None:
+            while stack and stack[-1][0] >= block.level:
+                stack.pop()
+            stack.append((block.level, block.heading))
+            sections.append(tuple(title for _, title in stack))
+        section = len(sections) - 1
+        is_heading = block.kind is BlockKind.HEADING
+        for start, end in _pieces(text, block, target):
+            tokens = estimate_tokens(text[start:end])
+            units.append(_Unit(start, end, tokens, section, is_heading, block.page))
+    return sections, units
+
+
+def _pieces(text: str, block: Block, target: int) -> list[tuple[int, int]]:
+    if estimate_tokens(text[block.start : block.end]) <= target:
+        return [(block.start, block.end)]
+    if block.kind in {BlockKind.CODE, BlockKind.TABLE}:
+        spans = _line_spans(text, block.start, block.end)
+    else:
+        spans = sentence_spans(text, block.start, block.end)
+    pieces: list[tuple[int, int]] = []
+    for start, end in spans:
+        if estimate_tokens(text[start:end]) <= target:
+            pieces.append((start, end))
+        else:
+            pieces.extend(_word_spans(text, start, end, target))
+    return pieces
+
+
+def _line_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    position = start
+    while position < end:
+        newline = text.find("\n", position, end)
+        stop = end if newline == -1 else newline
+        piece = trimmed(text, position, stop)
+        if piece[1] > piece[0]:
+            spans.append(piece)
+        position = stop + 1
+    return spans
+
+
+_WORD = re.compile(r"\S+")
+
+
+def _word_spans(text: str, start: int, end: int, target: int) -> list[tuple[int, int]]:
+    """Cut a run-on span between words (or inside a giant word) into pieces of ≤ target."""
+    pieces: list[tuple[int, int]] = []
+    piece_start: int | None = None
+    piece_end = start
+    tokens = 0
+    for match in _WORD.finditer(text, start, end):
+        word_tokens = estimate_tokens(match.group())
+        if word_tokens > target:
+            if piece_start is not None:
+                pieces.append((piece_start, piece_end))
+                piece_start, tokens = None, 0
+            step = max(1, target * 4)
+            pieces.extend(
+                (s, min(s + step, match.end())) for s in range(match.start(), match.end(), step)
+            )
+            continue
+        if piece_start is not None and tokens + word_tokens > target:
+            pieces.append((piece_start, piece_end))
+            piece_start, tokens = None, 0
+        if piece_start is None:
+            piece_start = match.start()
+        piece_end = match.end()
+        tokens += word_tokens
+    if piece_start is not None:
+        pieces.append((piece_start, piece_end))
+    return pieces
+
+
+def _pack(units: list[_Unit], target: int, overlap: int) -> list[list[_Unit]]:
+    groups: list[list[_Unit]] = []
+    current: list[_Unit] = []
+    size = 0
+    small = target // 4
+    for unit in units:
+        if current:
+            content = sum(u.tokens for u in current if not u.is_heading)
+            new_page = unit.page != current[-1].page
+            new_section = unit.section != current[-1].section and content >= small
+            too_big = size + unit.tokens > target
+            if new_page or new_section:
+                groups.append(current)
+                current, size = [], 0
+            elif too_big:
+                # A heading belongs with what follows it, not at the end of a full chunk.
+                headings: list[_Unit] = []
+                while current and current[-1].is_heading:
+                    headings.insert(0, current.pop())
+                if current:
+                    groups.append(current)
+                    room = target - unit.tokens - sum(u.tokens for u in headings)
+                    current = _tail(current, overlap, room) + headings
+                else:
+                    current = headings
+                size = sum(u.tokens for u in current)
+        current.append(unit)
+        size += unit.tokens
+    if current:
+        groups.append(current)
+    return groups
+
+
+def _tail(units: list[_Unit], overlap: int, room: int) -> list[_Unit]:
+    """The trailing content units that fit in `overlap` tokens (and in the room left)."""
+    budget = min(overlap, room)
+    tail: list[_Unit] = []
+    used = 0
+    for unit in reversed(units):
+        if unit.is_heading or used + unit.tokens > budget:
+            break
+        tail.insert(0, unit)
+        used += unit.tokens
+    if len(tail) == len(units):
+        return []  # never repeat a whole chunk
+    return tail
+
+
+def _common_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:
+    prefix = paths[0]
+    for path in paths[1:]:
+        length = 0
+        for a, b in zip(prefix, path, strict=False):
+            if a != b:
+                break
+            length += 1
+        prefix = prefix[:length]
+    return prefix

@@ -1,0 +1,196 @@
+"""Loaders: file bytes to documents and their structural blocks, chosen by file name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from citesynth.errors import LoadError
+from citesynth.ingest.blocks import Block, paragraphs
+from citesynth.ingest.code import FILENAMES, LANGUAGES, code_blocks
+from citesynth.ingest.html import extract
+from citesynth.ingest.jsonl import BadLine, read_records
+from citesynth.ingest.markdown import markdown_blocks
+from citesynth.ingest.pdf import read_pdf
+from citesynth.ingest.rst import rst_blocks
+from citesynth.ingest.text import content_hash, decode
+from citesynth.types import Anchor, Document, DocumentId, DocumentKind
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """A document and its blocks, ready for chunking."""
+
+    document: Document
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """Everything one file yielded, with notes about what was tolerated on the way."""
+
+    parsed: tuple[Parsed, ...]
+    notes: tuple[str, ...] = ()
+
+
+Loader = Callable[[str, bytes], Loaded]
+"""`loader(display_path, data)`; raises `LoadError` when the file cannot be used."""
+
+_MARKDOWN = frozenset({"md", "markdown", "mdx", "mkd", "mdown"})
+_TEXT = frozenset({"txt", "text"})
+_RST = frozenset({"rst", "rest"})
+_HTML = frozenset({"html", "htm", "xhtml"})
+_JSONL = frozenset({"jsonl", "ndjson"})
+
+
+def _suffix(path: str) -> str:
+    return PurePosixPath(path).suffix.lower().lstrip(".")
+
+
+def _stem_title(path: str) -> str:
+    return PurePosixPath(path).name
+
+
+def _text_of(data: bytes) -> tuple[str, tuple[str, ...]]:
+    decoded = decode(data)
+    if not decoded.text.strip():
+        raise LoadError("empty file")
+    notes = (f"not valid UTF-8; decoded as {decoded.encoding}",) if decoded.fell_back else ()
+    return decoded.text, notes
+
+
+def _document(
+    path: str,
+    kind: DocumentKind,
+    data: bytes,
+    text: str,
+    title: str | None,
+    anchors: tuple[Anchor, ...] = (Anchor(0, 1),),
+    language: str | None = None,
+) -> Document:
+    return Document(
+        id=DocumentId(content_hash(kind.value, data)),
+        path=path,
+        title=title or _stem_title(path),
+        kind=kind,
+        text=text,
+        anchors=anchors,
+        language=language,
+    )
+
+
+def _first_heading(blocks: list[Block]) -> str | None:
+    headings = [block for block in blocks if block.heading]
+    if not headings:
+        return None
+    top = min(block.level for block in headings)
+    return next(block.heading for block in headings if block.level == top)
+
+
+def load_markdown(path: str, data: bytes) -> Loaded:
+    """Markdown file: raw text, blocks by markdown-it token line ranges."""
+    text, notes = _text_of(data)
+    blocks = markdown_blocks(text)
+    document = _document(path, DocumentKind.MARKDOWN, data, text, _first_heading(blocks))
+    return Loaded((Parsed(document, tuple(blocks)),), notes)
+
+
+def load_rst(path: str, data: bytes) -> Loaded:
+    """Load a reStructuredText file: raw text, blocks by section titles and paragraphs."""
+    text, notes = _text_of(data)
+    blocks = rst_blocks(text)
+    document = _document(path, DocumentKind.RST, data, text, _first_heading(blocks))
+    return Loaded((Parsed(document, tuple(blocks)),), notes)
+
+
+def load_text(path: str, data: bytes) -> Loaded:
+    """Plain text file: blank-line separated paragraphs."""
+    text, notes = _text_of(data)
+    document = _document(path, DocumentKind.TEXT, data, text, None)
+    return Loaded((Parsed(document, tuple(paragraphs(text))),), notes)
+
+
+def load_code(path: str, data: bytes) -> Loaded:
+    """Source or config file: definitions open sections."""
+    name = PurePosixPath(path).name
+    language = FILENAMES.get(name) or LANGUAGES.get(_suffix(path), "text")
+    text, notes = _text_of(data)
+    blocks = code_blocks(text, language)
+    document = _document(path, DocumentKind.CODE, data, text, None, language=language)
+    return Loaded((Parsed(document, tuple(blocks)),), notes)
+
+
+def load_html(path: str, data: bytes) -> Loaded:
+    """HTML page: main text only, anchored to source lines."""
+    source, notes = _text_of(data)
+    page = extract(source)
+    if not page.text.strip():
+        raise LoadError("HTML page has no text outside scripts and markup")
+    document = _document(path, DocumentKind.HTML, data, page.text, page.title, page.anchors)
+    return Loaded((Parsed(document, page.blocks),), notes)
+
+
+def load_pdf(path: str, data: bytes) -> Loaded:
+    """PDF: text per page; chunks never span pages."""
+    pdf = read_pdf(data)
+    separator = "\n\n"
+    text = separator.join(pdf.pages)
+    anchors: list[Anchor] = []
+    blocks: list[Block] = []
+    offset = 0
+    for number, page_text in enumerate(pdf.pages, start=1):
+        anchors.append(Anchor(offset, 1, number))
+        blocks.extend(paragraphs(text, offset, offset + len(page_text), page=number))
+        offset += len(page_text) + len(separator)
+    document = _document(path, DocumentKind.PDF, data, text, pdf.title, tuple(anchors))
+    return Loaded((Parsed(document, tuple(blocks)),))
+
+
+def load_jsonl(path: str, data: bytes) -> Loaded:
+    """JSONL corpus: one document per record; unusable lines are reported, not fatal."""
+    text, notes = _text_of(data)
+    parsed: list[Parsed] = []
+    bad: list[BadLine] = []
+    for item in read_records(text):
+        if isinstance(item, BadLine):
+            bad.append(item)
+            continue
+        document = Document(
+            id=DocumentId(content_hash("record", item.record_id, item.title, item.text)),
+            path=path,
+            title=item.title or item.record_id,
+            kind=DocumentKind.RECORD,
+            text=item.text,
+            record_id=item.record_id,
+        )
+        parsed.append(Parsed(document, tuple(paragraphs(item.text))))
+    if not parsed:
+        first = f": line {bad[0].line} {bad[0].reason}" if bad else ""
+        raise LoadError(f"no usable records in JSONL file{first}")
+    if bad:
+        shown = "; ".join(f"line {b.line} {b.reason}" for b in bad[:3])
+        more = f" and {len(bad) - 3} more" if len(bad) > 3 else ""
+        notes = (*notes, f"skipped {len(bad)} bad line(s): {shown}{more}")
+    return Loaded(tuple(parsed), notes)
+
+
+def loader_for(path: str) -> Loader | None:
+    """The loader for a file name, or None when the type is not supported."""
+    suffix = _suffix(path)
+    name = PurePosixPath(path).name
+    if suffix in _MARKDOWN:
+        return load_markdown
+    if suffix in _RST:
+        return load_rst
+    if suffix in _TEXT and name not in FILENAMES:
+        return load_text
+    if suffix in _HTML:
+        return load_html
+    if suffix == "pdf":
+        return load_pdf
+    if suffix in _JSONL:
+        return load_jsonl
+    if suffix in LANGUAGES or name in FILENAMES:
+        return load_code
+    return None

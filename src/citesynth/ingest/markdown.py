@@ -1,0 +1,62 @@
+"""Markdown structure: headings, paragraphs, list items, fences and tables as blocks.
+
+markdown-it-py (CommonMark + tables) gives each block token its line range; those ranges
+become exact character offsets into the unmodified file text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+
+from citesynth.ingest.blocks import Block, BlockKind, line_offsets, trimmed
+
+_PARSER = MarkdownIt("commonmark").enable("table")
+_FRONT_MATTER = re.compile(
+    r"\A(?:---|\+\+\+)[ \t]*\r?\n.*?\r?\n(?:---|\+\+\+|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S
+)
+_INLINE_MARKUP = re.compile(r"[*_`]+|\[([^\]]*)\]\([^)]*\)")
+_KINDS = {
+    "fence": BlockKind.CODE,
+    "code_block": BlockKind.CODE,
+    "table_open": BlockKind.TABLE,
+}
+
+
+def heading_text(raw: str) -> str:
+    """A heading as plain text: inline markup and link targets removed."""
+    return " ".join(_INLINE_MARKUP.sub(lambda m: m.group(1) or "", raw).split())
+
+
+def markdown_blocks(text: str) -> list[Block]:
+    """Split Markdown `text` into blocks; list items become separate blocks."""
+    blocks: list[Block] = []
+    source = text
+    front = _FRONT_MATTER.match(text)
+    if front is not None:
+        start, end = trimmed(text, 0, front.end())
+        blocks.append(Block(start, end, BlockKind.CODE))
+        # Blank the front matter but keep its newlines so that line numbers still match.
+        source = re.sub(r"[^\n]", " ", text[: front.end()]) + text[front.end() :]
+    offsets = line_offsets(text)
+    last_line = len(offsets) - 1
+    tokens = _PARSER.parse(source)
+    for index, token in enumerate(tokens):
+        if token.map is None:
+            continue
+        top_level = token.level == 0 and token.type not in {"bullet_list_open", "ordered_list_open"}
+        list_item = token.type == "list_item_open" and token.level == 1
+        if not (top_level or list_item):
+            continue
+        first, stop = token.map
+        start, end = trimmed(text, offsets[min(first, last_line)], offsets[min(stop, last_line)])
+        if end <= start:
+            continue
+        if token.type == "heading_open":
+            title = heading_text(tokens[index + 1].content)
+            level = int(token.tag[1])
+            blocks.append(Block(start, end, BlockKind.HEADING, heading=title, level=level))
+        else:
+            blocks.append(Block(start, end, _KINDS.get(token.type, BlockKind.PARAGRAPH)))
+    return blocks

@@ -1,0 +1,1 @@
+"""Pass 1: hybrid retrieval, fusion and per-hit confidence."""

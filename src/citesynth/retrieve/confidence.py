@@ -1,0 +1,54 @@
+"""Pass-1 confidence: the probability that a retrieved chunk is relevant to the query.
+
+A logistic model over signals that mean the same thing on any corpus:
+
+* `cosine`: the dense similarity (MiniLM cosines are comparable across corpora);
+* `lexical`: the BM25 score divided by the best BM25 score for this query (0 if absent);
+* `coverage`: the share of the query's content terms found in the chunk;
+* `rank`: `1 / fused rank`.
+
+Coefficients are fitted by `benchmarks/calibrate_confidence.py` on SciFact train claims
+(relevant = a cited abstract); the fit and its reliability curve are in
+`benchmarks/results/confidence.json`. Without dense retrieval a second set, fitted the same
+way without `cosine`, is used.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Coefficients:
+    """Intercept and weights of the logistic model."""
+
+    intercept: float
+    cosine: float
+    lexical: float
+    coverage: float
+    rank: float
+
+
+HYBRID = Coefficients(intercept=-6.0, cosine=6.0, lexical=1.5, coverage=1.5, rank=2.0)
+LEXICAL_ONLY = Coefficients(intercept=-4.0, cosine=0.0, lexical=2.0, coverage=2.5, rank=2.0)
+
+
+def confidence(
+    *,
+    cosine: float | None,
+    lexical: float,
+    coverage: float,
+    rank: int,
+    coefficients: Coefficients | None = None,
+) -> float:
+    """Probability in 0..1 that the hit is relevant (`rank` starts at 1)."""
+    model = coefficients or (LEXICAL_ONLY if cosine is None else HYBRID)
+    logit = (
+        model.intercept
+        + model.cosine * (cosine or 0.0)
+        + model.lexical * lexical
+        + model.coverage * coverage
+        + model.rank / rank
+    )
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))

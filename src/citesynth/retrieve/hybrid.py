@@ -1,0 +1,104 @@
+"""Pass 1: hybrid retrieval (BM25 + dense), fusion, optional reranking, per-hit confidence."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from citesynth.analysis import query_terms, terms
+from citesynth.embed.base import Embedder
+from citesynth.index.store import Store, index_text
+from citesynth.retrieve.confidence import confidence
+from citesynth.retrieve.fusion import FusionMethod, fuse
+from citesynth.types import Chunk, Hit, Signals
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalOptions:
+    """How Pass 1 searches: candidates per retriever, fusion method and its weight."""
+
+    depth: int = 100
+    fusion: FusionMethod = "convex"
+    alpha: float = 0.5
+    rrf_k: int = 60
+
+
+class Reranker(Protocol):
+    """Reorders fused hits (a cross-encoder, an LLM judge, business rules)."""
+
+    async def rerank(self, query: str, hits: Sequence[Hit]) -> list[Hit]:
+        """The same hits (or a subset) in a better order."""
+        ...
+
+
+async def retrieve(
+    query: str,
+    *,
+    store: Store,
+    embedder: Embedder | None,
+    k: int = 10,
+    options: RetrievalOptions = RetrievalOptions(),
+    reranker: Reranker | None = None,
+) -> list[Hit]:
+    """The `k` best chunks for `query`, best first, each with its signals and confidence."""
+    words = query_terms(query)
+    if k <= 0 or (not words and embedder is None):
+        return []
+    depth = max(options.depth, k)
+    lexical_task = store.lexical_search(words, depth)
+    if embedder is not None:
+        vectors = await embedder.embed([query], "query")
+        dense_task = store.dense_search(embedder.name, vectors[0], depth)
+        lexical, dense = await asyncio.gather(lexical_task, dense_task)
+    else:
+        lexical, dense = await lexical_task, []
+    fused = fuse(lexical, dense, method=options.fusion, alpha=options.alpha, rrf_k=options.rrf_k)
+    # Fetch a few extra so that duplicates (the same text in two files) can be dropped.
+    candidates = fused[: k + max(5, k // 2)] if reranker is None else fused[:depth]
+    chunks = await store.chunks([key for key, _ in candidates])
+    hits = _hits(candidates, chunks, lexical, dense, words, dense_used=embedder is not None)
+    if reranker is not None:
+        hits = await reranker.rerank(query, hits)
+    return hits[:k]
+
+
+def _hits(
+    candidates: Sequence[tuple[int, float]],
+    chunks: dict[int, Chunk],
+    lexical: Sequence[tuple[int, float]],
+    dense: Sequence[tuple[int, float]],
+    words: Sequence[str],
+    *,
+    dense_used: bool,
+) -> list[Hit]:
+    lexical_rank = {key: (rank, score) for rank, (key, score) in enumerate(lexical, start=1)}
+    dense_rank = {key: (rank, score) for rank, (key, score) in enumerate(dense, start=1)}
+    best_lexical = lexical[0][1] if lexical else 0.0
+    wanted = set(words)
+    seen_texts: set[str] = set()
+    hits: list[Hit] = []
+    for key, score in candidates:
+        chunk = chunks.get(key)
+        if chunk is None or chunk.text in seen_texts:
+            continue
+        seen_texts.add(chunk.text)
+        lex = lexical_rank.get(key)
+        den = dense_rank.get(key)
+        present = wanted.intersection(terms(index_text(chunk))) if wanted else set()
+        signals = Signals(
+            lexical_rank=lex[0] if lex else None,
+            lexical_score=lex[1] if lex else None,
+            dense_rank=den[0] if den else None,
+            cosine=den[1] if den else None,
+            coverage=len(present) / len(wanted) if wanted else 0.0,
+        )
+        value = confidence(
+            cosine=(den[1] if den else 0.0) if dense_used else None,
+            lexical=(lex[1] / best_lexical) if lex and best_lexical > 0 else 0.0,
+            coverage=signals.coverage,
+            rank=len(hits) + 1,
+        )
+        hits.append(Hit(chunk=chunk, score=score, confidence=value, signals=signals))
+    return hits
