@@ -9,8 +9,24 @@ import tantivy
 
 TOKENIZER_NAME = "citesynth_en"
 
+# Function words and question words that carry no topic. Removed from queries only: the
+# index keeps every word, so a query made only of these still matches.
+QUERY_STOPWORDS = frozenset(
+    """
+a about above after again against all am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further
+had has have having he her here hers herself him himself his how i if in into is it its
+itself just me might more most must my myself no nor not of off on once only or other ought
+our ours ourselves out over own please same shall she should so some such than that the
+their theirs them themselves then there these they this those through to too under until up
+upon us very was we were what when where which while who whom whose why will with would you
+your yours yourself yourselves tell explain describe give show list
+""".split()
+)
+
 
 def _analyzer(*, stopwords: bool) -> tantivy.TextAnalyzer:
+    """Simple tokens, long ones dropped, lower case, ASCII folding, English stemming."""
     builder = (
         tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
         .filter(tantivy.Filter.remove_long(40))
@@ -18,7 +34,7 @@ def _analyzer(*, stopwords: bool) -> tantivy.TextAnalyzer:
         .filter(tantivy.Filter.ascii_fold())
     )
     if stopwords:
-        builder = builder.filter(tantivy.Filter.stopword("english"))
+        builder = builder.filter(tantivy.Filter.custom_stopword(sorted(QUERY_STOPWORDS)))
     return builder.filter(tantivy.Filter.stemmer("english")).build()
 
 

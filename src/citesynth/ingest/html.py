@@ -199,7 +199,10 @@ class _Extractor(HTMLParser):
                 return
             self._start_block()
         if line != self.line_now:
-            self.anchors.append(Anchor(self.length, line))
+            if self.anchors[-1].offset == self.length:
+                self.anchors[-1] = Anchor(self.length, line)
+            else:
+                self.anchors.append(Anchor(self.length, line))
             self.line_now = line
         self._emit(data)
 

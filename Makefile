@@ -1,0 +1,49 @@
+# The two set-up commands (see README): `make demo` and `make test`.
+# Everything is installed into .venv from pyproject.toml; nothing else is needed.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+
+.PHONY: demo test lint types pytest bench format clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# torch==2.13.0 (the CPU build) is pinned inside the `embed` extra, so this single install
+# never pulls a CUDA build of torch.
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[embed]"
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[embed,dev]"
+	touch $@ $(VENV)/.installed-run
+
+## demo: index the bundled demo corpus (README, docs/, a generated PDF) and search it
+demo: $(VENV)/.installed-run
+	$(BIN)/citesynth demo
+
+## test: lint, types and the test suite (CI runs exactly this through .ci/run)
+test: $(VENV)/.installed-dev lint types pytest
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+types: $(VENV)/.installed-dev
+	$(BIN)/mypy
+
+pytest: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest --cov --cov-report=term:skip-covered -q
+
+## bench: run every benchmark and write benchmarks/results/*.json
+bench: $(VENV)/.installed-dev
+	$(BIN)/python -m benchmarks.run
+
+format: $(VENV)/.installed-dev
+	$(BIN)/ruff format src tests benchmarks
+	$(BIN)/ruff check --fix src tests benchmarks
+
+clean:
+	rm -rf $(VENV) build .citesynth .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -1,0 +1,166 @@
+"""Shared fixtures: real files on disk, real SQLite, the shipped hashing embedder, no network."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from citesynth import Engine, HashingEmbedder, Settings, SQLiteStore
+from citesynth.indexing import IngestOptions
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-slow", action="store_true", help="run tests marked slow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--run-slow") or os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+        return
+    skip = pytest.mark.skip(reason="slow: runs in CI (CI=true) or with --run-slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests talk to loopback only; anything else is a bug in the test or the code."""
+    real_connect = socket.socket.connect
+
+    def guarded(self: socket.socket, address: object) -> object:
+        host = address[0] if isinstance(address, tuple) else address
+        if (
+            isinstance(host, str)
+            and host not in {"127.0.0.1", "::1", "localhost"}
+            and self.family != socket.AF_UNIX
+        ):
+            raise OSError(f"network access blocked in tests: {address!r}")
+        return real_connect(self, address)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket.socket, "connect", guarded)
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"shared data not found at {SHARED_DATA}")
+    return SHARED_DATA
+
+
+def write(root: Path, relative: str, content: str | bytes) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    """A small mixed corpus: Markdown, text, Python and HTML."""
+    root = tmp_path / "corpus"
+    write(root, "guide.md", GUIDE_MD)
+    write(
+        root,
+        "notes.txt",
+        "Retries use exponential backoff.\n\nThe default limit is five retries.\n",
+    )
+    write(root, "src/client.py", CLIENT_PY)
+    write(root, "page.html", PAGE_HTML)
+    return root
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    opened = await SQLiteStore.open(tmp_path / "index")
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+async def engine(tmp_path: Path) -> AsyncIterator[Engine]:
+    """An engine over a fresh index with the hashing embedder (dense path, no model)."""
+    index = tmp_path / "index"
+    store = await SQLiteStore.open(index)
+    opened = Engine(
+        store=store,
+        embedder=HashingEmbedder(),
+        root=tmp_path,
+        ingest=IngestOptions(chunk_tokens=80, overlap_tokens=15),
+    )
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(index_dir=tmp_path / "index", embedder="hashing")
+
+
+GUIDE_MD = """\
+# Timeouts guide
+
+Intro paragraph about the client library.
+
+## Connect timeout
+
+The connect timeout is the time allowed to establish a connection. It defaults to five seconds.
+
+## Read timeout
+
+The read timeout limits how long the client waits for data. When it expires, a ReadTimeout error
+is raised and the request is abandoned.
+
+```python
+client = Client(timeout=10.0)
+```
+"""
+
+CLIENT_PY = '''\
+"""A tiny client."""
+
+import time
+
+
+class Client:
+    """Sends requests."""
+
+    def __init__(self, timeout: float = 5.0) -> None:
+        self.timeout = timeout
+
+    @property
+    def retries(self) -> int:
+        return 5
+
+
+def backoff(attempt: int) -> float:
+    """Exponential backoff in seconds."""
+    return 0.5 * 2**attempt
+'''
+
+PAGE_HTML = """\
+<!doctype html>
+<html>
+<head><title>Pool limits</title><style>p { color: red }</style></head>
+<body>
+<nav><a href="/">Home</a> | <a href="/docs">Docs</a></nav>
+<main>
+<h1>Pool limits</h1>
+<p>The connection pool keeps at most
+<b>ten</b> connections per host.</p>
+<p>Idle connections expire after
+five seconds.</p>
+</main>
+<footer>Copyright 2026 Example Corp</footer>
+<script>console.log("tracking")</script>
+</body>
+</html>
+"""

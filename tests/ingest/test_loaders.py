@@ -1,0 +1,275 @@
+"""Each loader: structure, titles, heading paths and line numbers on realistic files."""
+
+from __future__ import annotations
+
+import json
+from itertools import pairwise
+
+import pytest
+
+from citesynth.errors import LoadError
+from citesynth.ingest.chunking import split
+from citesynth.ingest.lines import LineMap
+from citesynth.ingest.loaders import (
+    load_code,
+    load_html,
+    load_jsonl,
+    load_markdown,
+    load_rst,
+    load_text,
+    loader_for,
+)
+from citesynth.types import Chunk, DocumentKind
+from tests.conftest import CLIENT_PY, GUIDE_MD, PAGE_HTML
+
+
+def chunks_of(loaded_parsed: object, target: int = 60, overlap: int = 0) -> list[Chunk]:
+    return split(loaded_parsed, target_tokens=target, overlap_tokens=overlap)  # type: ignore[arg-type]
+
+
+def find(chunks: list[Chunk], needle: str) -> Chunk:
+    return next(chunk for chunk in chunks if needle in chunk.text)
+
+
+def test_markdown_sections_titles_and_lines() -> None:
+    (parsed,) = load_markdown("guide.md", GUIDE_MD.encode()).parsed
+    assert parsed.document.title == "Timeouts guide"
+    assert parsed.document.kind is DocumentKind.MARKDOWN
+    chunks = chunks_of(parsed)
+    read = find(chunks, "The read timeout limits")
+    assert read.heading_path == ("Timeouts guide", "Read timeout")
+    assert read.text.startswith("## Read timeout")
+    lines = GUIDE_MD.splitlines()
+    assert lines[read.start_line - 1] == "## Read timeout"
+    assert "ReadTimeout" in lines[read.start_line + 1]  # the paragraph follows the heading
+    # The one-line intro is too small for a chunk of its own: it shares one with the next
+    # section, and that chunk's heading path is what both have in common.
+    connect = find(chunks, "connect timeout is")
+    assert "Intro paragraph" in connect.text
+    assert connect.heading_path == ("Timeouts guide",)
+
+
+def test_markdown_front_matter_is_not_a_heading() -> None:
+    source = "---\ntitle: Release notes\ntags: [a]\n---\n# Version 2\n\nFaster imports.\n"
+    (parsed,) = load_markdown("notes.md", source.encode()).parsed
+    assert parsed.document.title == "Version 2"
+    chunk = find(chunks_of(parsed), "Faster imports")
+    assert chunk.heading_path == ("Version 2",)
+    assert chunk.start_line == 5
+
+
+def test_markdown_code_fence_splits_by_lines_not_sentences() -> None:
+    code = "\n".join(f"value_{i} = compute({i})  # step {i}" for i in range(60))
+    source = f"# Script\n\n```python\n{code}\n```\n"
+    (parsed,) = load_markdown("script.md", source.encode()).parsed
+    chunks = chunks_of(parsed, target=60)
+    assert len(chunks) > 3
+    for chunk in chunks[1:]:
+        # Every chunk after the first starts at the beginning of a source line.
+        assert source[chunk.char_start - 1] == "\n"
+
+
+def test_small_sections_share_a_chunk_and_keep_the_common_heading_path() -> None:
+    source = "# API\n\n## get\n\nFetch one.\n\n## put\n\nStore one.\n\n## delete\n\nRemove one.\n"
+    (parsed,) = load_markdown("api.md", source.encode()).parsed
+    chunks = chunks_of(parsed, target=200)
+    assert len(chunks) == 1
+    assert chunks[0].heading_path == ("API",)
+
+
+def test_long_section_is_cut_between_sentences_with_overlap() -> None:
+    sentences = [
+        f"Sentence number {i} explains one more detail of the retry policy." for i in range(40)
+    ]
+    source = "# Retries\n\n" + " ".join(sentences) + "\n"
+    (parsed,) = load_markdown("retries.md", source.encode()).parsed
+    chunks = chunks_of(parsed, target=60, overlap=15)
+    assert len(chunks) > 4
+    for chunk in chunks:
+        assert chunk.text.endswith(".")  # never cut inside a sentence
+        assert chunk.heading_path == ("Retries",)
+    for first, second in pairwise(chunks[1:]):
+        assert second.char_start < first.char_end  # consecutive chunks overlap
+
+
+def test_rst_sections_follow_adornment_order() -> None:
+    filler = "This paragraph has enough words to be a section of its own in any chunk. "
+    source = (
+        f"=========\nUser guide\n=========\n\nWelcome text. {filler}\n\n"
+        f"Install\n-------\n\nRun pip install. {filler}\n\n"
+        f"From source\n~~~~~~~~~~~\n\nClone the repository:: {filler}\n\n    git clone repo\n\n"
+        f"Usage\n-----\n\nImport the module. {filler}\n"
+    )
+    (parsed,) = load_rst("guide.rst", source.encode()).parsed
+    assert parsed.document.title == "User guide"
+    chunks = chunks_of(parsed, target=40)
+    assert find(chunks, "git clone").heading_path == ("User guide", "Install", "From source")
+    assert find(chunks, "Import the module").heading_path == ("User guide", "Usage")
+
+
+def test_python_definitions_open_sections_with_exact_lines() -> None:
+    (parsed,) = load_code("src/client.py", CLIENT_PY.encode()).parsed
+    assert parsed.document.language == "python"
+    chunks = chunks_of(parsed, target=24)
+    backoff = find(chunks, "def backoff")
+    assert backoff.heading_path == ("def backoff",)
+    assert CLIENT_PY.splitlines()[backoff.start_line - 1] == "def backoff(attempt: int) -> float:"
+    retries = find(chunks, "def retries")
+    assert retries.heading_path == ("class Client", "def retries")
+    assert CLIENT_PY.splitlines()[retries.start_line - 1].strip() == "@property"
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "heading"),
+    [
+        (
+            "app.js",
+            "const a = 1;\n\nexport async function load(url) {\n  return fetch(url);\n}\n",
+            "export async function load(url)",
+        ),
+        ("app.ts", "interface Options {\n  timeout: number;\n}\n", "interface Options"),
+        (
+            "main.go",
+            "package main\n\nfunc Serve(port int) error {\n\treturn nil\n}\n",
+            "func Serve(port int) error",
+        ),
+        (
+            "lib.rs",
+            "use std::io;\n\npub fn parse(input: &str) -> u32 {\n    0\n}\n",
+            "pub fn parse(input: &str) -> u32",
+        ),
+        (
+            "App.java",
+            "package x;\n\npublic class App {\n    public void run() {\n    }\n}\n",
+            "public class App",
+        ),
+        (
+            "util.c",
+            "#include <stdio.h>\n\nint add(int a, int b)\n{\n    return a + b;\n}\n",
+            "int add(int a, int b)",
+        ),
+        ("run.sh", "#!/bin/sh\nset -e\n\ndeploy() {\n  echo go\n}\n", "deploy()"),
+        ("config.yaml", "server:\n  port: 8080\n\ndatabase:\n  url: sqlite://\n", "database"),
+        (
+            "pyproject.toml",
+            "[project]\nname = 'x'\n\n[tool.ruff]\nline-length = 100\n",
+            "[tool.ruff]",
+        ),
+    ],
+)
+def test_code_definitions_by_language(name: str, source: str, heading: str) -> None:
+    (parsed,) = load_code(name, source.encode()).parsed
+    openers = [
+        (block.heading, source[block.start : block.end]) for block in parsed.blocks if block.heading
+    ]
+    assert openers, parsed.blocks
+    assert heading in [title for title, _ in openers]
+    text = next(text for title, text in openers if title == heading)
+    assert text.startswith(heading.split("(")[0].split(" ")[0])
+
+
+def test_json_is_code_without_sections() -> None:
+    source = json.dumps({"name": "x", "items": list(range(50))}, indent=2)
+    (parsed,) = load_code("data.json", source.encode()).parsed
+    chunks = chunks_of(parsed)
+    assert parsed.document.language == "json"
+    assert all(chunk.heading_path == () for chunk in chunks)
+
+
+def test_html_main_text_without_boilerplate_and_with_source_lines() -> None:
+    (parsed,) = load_html("page.html", PAGE_HTML.encode()).parsed
+    text = parsed.document.text
+    assert parsed.document.title == "Pool limits"
+    for boilerplate in ("Home", "Copyright", "tracking", "color: red"):
+        assert boilerplate not in text
+    chunk = find(chunks_of(parsed), "at most")
+    lines = PAGE_HTML.splitlines()
+    assert chunk.text.startswith("Pool limits")  # the heading leads its section's chunk
+    assert "<h1>Pool limits</h1>" in lines[chunk.start_line - 1]
+    assert "five seconds" in lines[chunk.end_line - 1]
+    where = LineMap(text, parsed.document.anchors)
+    assert where.locate(text.index("The connection pool"))[0] == 8
+    assert where.locate(text.index("ten connections"))[0] == 9
+    assert where.locate(text.index("Idle"))[0] == 10
+
+
+def test_html_without_main_keeps_body_text_and_skips_hidden() -> None:
+    source = (
+        "<html><body><header>Site header</header><div class='sidebar'>Related links</div>"
+        "<div hidden>Secret</div><p>Real &amp; useful content.</p><table><tr><td>a</td>"
+        "<td>1</td></tr><tr><td>b</td><td>2</td></tr></table></body></html>"
+    )
+    (parsed,) = load_html("page.htm", source.encode()).parsed
+    text = parsed.document.text
+    assert "Real & useful content." in text
+    assert "a | 1\nb | 2" in text
+    for hidden in ("Site header", "Related links", "Secret"):
+        assert hidden not in text
+
+
+def test_html_with_only_scripts_is_refused() -> None:
+    with pytest.raises(LoadError, match="no text"):
+        load_html("empty.html", b"<html><script>var a = 1;</script></html>")
+
+
+def test_jsonl_records_become_documents_and_bad_lines_are_reported() -> None:
+    lines = [
+        json.dumps(
+            {
+                "_id": "4983",
+                "title": "White matter",
+                "text": "Diffusion tensor imaging of newborns.",
+            }
+        ),
+        "{not json",
+        json.dumps({"doc_id": "p2", "title": "", "text": "Second record."}),
+        json.dumps({"doc_id": "p3", "title": "No text"}),
+        json.dumps({"doc_id": "p2", "text": "Duplicate id."}),
+    ]
+    loaded = load_jsonl("corpus.jsonl", "\n".join(lines).encode())
+    documents = [item.document for item in loaded.parsed]
+    assert [d.record_id for d in documents] == ["4983", "p2"]
+    assert documents[0].title == "White matter" and documents[1].title == "p2"
+    assert all(d.kind is DocumentKind.RECORD for d in documents)
+    (note,) = loaded.notes
+    assert "3 bad line(s)" in note and "line 2 invalid JSON" in note
+    chunk = chunks_of(loaded.parsed[0])[0]
+    assert chunk.record_id == "4983" and chunk.location == "corpus.jsonl#4983"
+
+
+def test_jsonl_without_any_record_is_refused() -> None:
+    with pytest.raises(LoadError, match="no usable records"):
+        load_jsonl("bad.jsonl", b'{"title": "x"}\n')
+
+
+def test_identical_content_has_the_same_document_id() -> None:
+    first = load_text("a.txt", b"Same words.").parsed[0].document
+    second = load_text("b/a.txt", b"Same words.").parsed[0].document
+    assert first.id == second.id and first.id.startswith("b2:")
+    assert load_text("a.txt", b"Other words.").parsed[0].document.id != first.id
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("x.md", "load_markdown"),
+        ("x.MD", "load_markdown"),
+        ("x.rst", "load_rst"),
+        ("x.txt", "load_text"),
+        ("x.html", "load_html"),
+        ("x.pdf", "load_pdf"),
+        ("x.jsonl", "load_jsonl"),
+        ("x.py", "load_code"),
+        ("Makefile", "load_code"),
+        ("x.tsx", "load_code"),
+        ("CMakeLists.txt", "load_code"),
+    ],
+)
+def test_loader_for_names(name: str, expected: str) -> None:
+    loader = loader_for(name)
+    assert loader is not None and loader.__name__ == expected
+
+
+def test_unknown_types_have_no_loader() -> None:
+    assert loader_for("photo.png") is None
+    assert loader_for("archive.tar.gz") is None

@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+import codecs
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from citesynth.errors import LoadError
+from citesynth.ingest.sentences import sentence_spans
+from citesynth.ingest.text import content_hash, decode, estimate_tokens, looks_binary
+
+
+def test_utf8_and_boms() -> None:
+    assert decode("héllo".encode()).text == "héllo"
+    assert decode(codecs.BOM_UTF8 + b"x").text == "x"
+    utf16 = "ünïcode text".encode("utf-16")
+    assert decode(utf16).text == "ünïcode text"
+    assert not decode(utf16).fell_back
+
+
+def test_legacy_encodings_fall_back_without_failing() -> None:
+    cp1252 = decode("naïve “quotes” café".encode("cp1252"))
+    assert cp1252.text == "naïve “quotes” café"
+    assert cp1252.encoding == "cp1252" and cp1252.fell_back
+    # 0x81 is undefined in cp1252: Latin-1 takes any byte.
+    latin = decode(b"abc \x81 def")
+    assert latin.encoding == "latin-1" and latin.text == "abc \x81 def"
+
+
+def test_binary_is_refused() -> None:
+    assert looks_binary(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    assert looks_binary(bytes(range(256)) * 4)
+    assert not looks_binary(b"plain text\twith tabs\r\n")
+    with pytest.raises(LoadError, match="binary"):
+        decode(b"ELF\x00\x01\x02")
+
+
+@given(st.text())
+def test_decode_round_trips_any_utf8_text_without_nul(text: str) -> None:
+    data = text.replace("\x00", "").encode("utf-8", "surrogatepass")
+    try:
+        decoded = decode(data)
+    except LoadError:
+        assert looks_binary(data)
+        return
+    if not decoded.fell_back:
+        assert decoded.text == data.decode("utf-8", "surrogatepass")
+
+
+def test_token_estimate_tracks_wordpieces() -> None:
+    assert estimate_tokens("") == 0
+    assert estimate_tokens("The cat sat.") == 4
+    assert estimate_tokens("internationalisation") == 3  # long words count as several pieces
+    assert estimate_tokens("a, b; c!") == 6
+
+
+def test_content_hash_is_tagged_and_unambiguous() -> None:
+    assert content_hash(b"ab", b"c") != content_hash(b"a", b"bc")
+    assert content_hash("x") == content_hash(b"x")
+    assert content_hash("x").startswith("b2:")
+
+
+def test_sentences_respect_abbreviations_numbers_and_lists() -> None:
+    text = (
+        "Dr. Smith measured 3.5 mg at 10 a.m. on day two. The effect was large, e.g. twice the "
+        "baseline! Was it real? See Fig. 2 for details.\n- First item\n- Second item"
+    )
+    sentences = [text[s:e] for s, e in sentence_spans(text)]
+    assert sentences == [
+        "Dr. Smith measured 3.5 mg at 10 a.m. on day two.",
+        "The effect was large, e.g. twice the baseline!",
+        "Was it real?",
+        "See Fig. 2 for details.",
+        "- First item",
+        "- Second item",
+    ]
+
+
+@given(st.text(max_size=500), st.data())
+def test_sentence_spans_cover_text_in_order(text: str, data: st.DataObject) -> None:
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    spans = sentence_spans(text, start, end)
+    position = start
+    for s, e in spans:
+        assert position <= s < e <= end
+        assert text[s:e] == text[s:e].strip()
+        assert not text[position:s].strip()
+        position = e
+    assert not text[position:end].strip()

@@ -1,0 +1,122 @@
+"""The command line on real files and a real index (click's runner, no mocks)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from citesynth.cli import main
+from citesynth.render import hit_json
+
+SEARCH_FIELDS = {
+    "chunk_id",
+    "doc_id",
+    "path",
+    "title",
+    "page",
+    "start_line",
+    "end_line",
+    "char_start",
+    "char_end",
+    "text",
+    "score",
+    "confidence",
+}
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CITESYNTH_EMBEDDER", "hashing")
+    return CliRunner()
+
+
+def test_index_then_search_json(run: CliRunner, corpus: Path) -> None:
+    result = run.invoke(main, ["index", str(corpus), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["indexed"] == 4 and report["skipped"] == []
+    assert "Indexed" not in result.stdout  # the summary goes to stderr, JSON alone to stdout
+
+    result = run.invoke(main, ["search", "read timeout expires", "-k", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    hits = json.loads(result.stdout)
+    assert len(hits) == 2
+    assert set(hits[0]) >= SEARCH_FIELDS
+    top = hits[0]
+    assert top["path"] == "corpus/guide.md" and top["page"] is None
+    source = (corpus / "guide.md").read_text()
+    assert source[top["char_start"] : top["char_end"]] == top["text"]
+    assert source.count("\n", 0, top["char_start"]) + 1 == top["start_line"]
+    assert 0 <= top["confidence"] <= 1
+
+
+def test_search_text_output_shows_location_and_snippet(run: CliRunner, corpus: Path) -> None:
+    run.invoke(main, ["index", str(corpus), "-q"])
+    result = run.invoke(main, ["search", "connection pool keeps at most ten connections"])
+    assert result.exit_code == 0
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("1. corpus/page.html:L") and "confidence" in first
+    assert "connection pool keeps at most" in result.stdout
+
+
+def test_index_reports_skips_one_line_each(run: CliRunner, corpus: Path) -> None:
+    (corpus / "broken.pdf").write_bytes(b"%PDF-1.4 nonsense")
+    (corpus / "empty.md").write_text("")
+    result = run.invoke(main, ["index", str(corpus)])
+    assert result.exit_code == 0
+    assert "skipped corpus/broken.pdf: corrupt PDF (data format error)" in result.stderr
+    assert "skipped corpus/empty.md: empty file" in result.stderr
+    assert "Indexed 4 files" in result.stderr and "2 skipped" in result.stderr
+
+
+def test_search_without_an_index_says_what_to_do(run: CliRunner) -> None:
+    result = run.invoke(main, ["search", "anything"])
+    assert result.exit_code == 2
+    assert "run `citesynth index PATH` first" in result.stderr
+
+
+def test_bad_settings_are_one_red_line(
+    run: CliRunner, corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CITESYNTH_CHUNK_TOKENS", "many")
+    result = run.invoke(main, ["index", str(corpus)])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "error: CITESYNTH_CHUNK_TOKENS must be a number, got 'many'"
+    assert "Traceback" not in result.output
+
+
+def test_unknown_embedder_is_a_config_error(run: CliRunner, corpus: Path) -> None:
+    result = run.invoke(main, ["index", str(corpus), "--embedder", "word2vec"])
+    assert result.exit_code == 1
+    assert "unknown embedder 'word2vec'" in result.stderr
+
+
+def test_stats(run: CliRunner, corpus: Path) -> None:
+    run.invoke(main, ["index", str(corpus), "--no-embed", "-q"])
+    result = run.invoke(main, ["stats", "--no-embed"])
+    assert result.stdout.startswith("4 files, 4 documents, ")
+
+
+def test_demo_indexes_docs_and_generated_pdf(run: CliRunner, tmp_path: Path) -> None:
+    checkout = Path(__file__).resolve().parents[1]
+    result = run.invoke(
+        main, ["demo", "--root", str(checkout), "--index", str(tmp_path / "demo-index")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "How does citesynth keep every citation exact" in result.stdout
+    assert "skipped" not in result.stderr
+    assert (checkout / "build" / "demo" / "citesynth-architecture.pdf").is_file()
+
+
+def test_hit_json_is_the_documented_schema(run: CliRunner, corpus: Path) -> None:
+    documented = (Path(__file__).resolve().parents[1] / "docs" / "search-json.md").read_text()
+    run.invoke(main, ["index", str(corpus), "-q"])
+    result = run.invoke(main, ["search", "backoff", "--json", "-k", "1"])
+    (hit,) = json.loads(result.stdout)
+    for field in hit:
+        assert f"`{field}`" in documented, f"{field} is not documented in docs/search-json.md"
+    assert hit_json.__doc__ and "docs/search-json.md" in hit_json.__doc__

@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import citesynth
+from citesynth import Settings, SyncEngine
+
+
+def test_public_names_are_pinned() -> None:
+    assert citesynth.__all__ == sorted(
+        citesynth.__all__, key=str.casefold
+    ) or citesynth.__all__ == sorted(citesynth.__all__)
+    assert set(citesynth.__all__) == {
+        "Anchor",
+        "CitesynthError",
+        "Chunk",
+        "ChunkId",
+        "ConfigError",
+        "Document",
+        "DocumentId",
+        "DocumentKind",
+        "Embedder",
+        "EmbeddingProgress",
+        "Engine",
+        "FileIndexed",
+        "FileRemoved",
+        "FileSkipped",
+        "FileUnchanged",
+        "HashingEmbedder",
+        "Hit",
+        "IndexEvent",
+        "IndexFinished",
+        "IndexPlanned",
+        "IndexReport",
+        "IndexStats",
+        "LoadError",
+        "MiniLMEmbedder",
+        "Reranker",
+        "RetrievalOptions",
+        "SQLiteStore",
+        "Settings",
+        "Signals",
+        "Skip",
+        "Store",
+        "StoreError",
+        "StoreLockedError",
+        "SyncEngine",
+        "__version__",
+        "get_embedder",
+    }
+    for name in citesynth.__all__:
+        assert getattr(citesynth, name) is not None
+
+
+def test_error_tree() -> None:
+    assert issubclass(citesynth.StoreLockedError, citesynth.StoreError)
+    for error in (citesynth.ConfigError, citesynth.StoreError, citesynth.LoadError):
+        assert issubclass(error, citesynth.CitesynthError)
+
+
+def test_sync_engine(tmp_path: Path, corpus: Path) -> None:
+    settings = Settings(index_dir=tmp_path / "index", embedder="hashing")
+    with SyncEngine(settings=settings) as engine:
+        assert engine.index([corpus]).indexed == 4
+        assert engine.search("backoff in seconds", k=1)[0].chunk.path.endswith("client.py")
+        assert engine.stats().chunks > 0
+
+
+async def test_sync_engine_works_inside_a_running_loop(tmp_path: Path, corpus: Path) -> None:
+    # As in a notebook: asyncio.run() would fail here, the sync engine must not.
+    assert asyncio.get_running_loop()
+    engine = SyncEngine(settings=Settings(index_dir=tmp_path / "index", embedder="none"))
+    try:
+        assert engine.index([corpus]).indexed == 4
+    finally:
+        engine.close()
+
+
+def test_settings_from_environment(tmp_path: Path) -> None:
+    env = {
+        "CITESYNTH_INDEX": str(tmp_path / "x"),
+        "CITESYNTH_CHUNK_TOKENS": "120",
+        "CITESYNTH_EXCLUDE": "drafts/*, *.log",
+        "CITESYNTH_FUSION": "rrf",
+    }
+    settings = Settings.from_env(env, chunk_tokens=None, alpha=0.7)
+    assert settings.index_dir == tmp_path / "x"
+    assert settings.chunk_tokens == 120 and settings.alpha == 0.7 and settings.fusion == "rrf"
+    assert settings.exclude == ("drafts/*", "*.log")
