@@ -88,3 +88,5 @@ def test_settings_from_environment(tmp_path: Path) -> None:
     assert settings.index_dir == tmp_path / "x"
     assert settings.chunk_tokens == 120 and settings.alpha == 0.7 and settings.fusion == "rrf"
     assert settings.exclude == ("drafts/*", "*.log")
+    loose = Settings(index_dir="relative/index", exclude=["a/*"])  # type: ignore[arg-type]
+    assert loose.index_dir == Path("relative/index") and loose.exclude == ("a/*",)

@@ -95,6 +95,9 @@ def _prepare(candidate: Candidate, known: FileState | None, options: IngestOptio
         return _Outcome(skip=error.reason)
     except (ValueError, RecursionError, MemoryError, UnicodeError) as error:
         return _Outcome(skip=f"could not parse ({type(error).__name__}: {error})")
+    except Exception as error:  # one odd file must not end a long run
+        cause = f"{type(error).__name__}: {error}"
+        return _Outcome(skip=f"unexpected error while parsing ({cause}); please report it")
     documents = tuple(item.document for item in loaded.parsed)
     return _Outcome(version=FileVersion(state, documents, chunks), notes=loaded.notes)
 

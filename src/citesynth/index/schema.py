@@ -62,6 +62,13 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     INSERT INTO meta(key, value) VALUES ('generation', '0'), ('vector_generation', '0');
     """,
+    # 2: id counters that only grow, so that no id is ever reused after a deletion
+    """
+    INSERT OR IGNORE INTO meta(key, value)
+        SELECT 'next_document', COALESCE(MAX(id), 0) + 1 FROM documents;
+    INSERT OR IGNORE INTO meta(key, value)
+        SELECT 'next_chunk', COALESCE(MAX(id), 0) + 1 FROM chunks;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

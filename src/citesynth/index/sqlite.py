@@ -34,7 +34,7 @@ from citesynth.errors import StoreError, StoreLockedError
 from citesynth.index.lexical import LexicalIndex
 from citesynth.index.schema import migrate
 from citesynth.index.store import FileState, FileVersion, PendingText, WriteResult, index_text
-from citesynth.index.vectors import VectorIndex
+from citesynth.index.vectors import QUANTIZE_FROM, VectorIndex
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentId, IndexStats
 
@@ -64,9 +64,9 @@ def _chunk(row: sqlite3.Row) -> Chunk:
 class SQLiteStore:
     """SQLite + tantivy + faiss in one folder; see the module docstring."""
 
-    def __init__(self, directory: Path, *, ann_threshold: int = 250_000) -> None:
+    def __init__(self, directory: Path, *, quantize_from: int = QUANTIZE_FROM) -> None:
         self.directory = directory
-        self._ann_threshold = ann_threshold
+        self._quantize_from = quantize_from
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citesynth-store")
         self._db: sqlite3.Connection | None = None
         self._lexical: LexicalIndex | None = None
@@ -75,9 +75,11 @@ class SQLiteStore:
         self._lock: IO[bytes] | None = None
 
     @classmethod
-    async def open(cls, directory: str | Path, *, ann_threshold: int = 250_000) -> SQLiteStore:
+    async def open(
+        cls, directory: str | Path, *, quantize_from: int = QUANTIZE_FROM
+    ) -> SQLiteStore:
         """Open (creating if needed) the index in `directory`."""
-        store = cls(Path(directory), ann_threshold=ann_threshold)
+        store = cls(Path(directory), quantize_from=quantize_from)
         try:
             await store._run(store._open)
         except BaseException:
@@ -136,6 +138,10 @@ class SQLiteStore:
         if generation != self._generation:
             self._bm25.refresh()
             self._generation = generation
+
+    async def rebuild_lexical(self) -> None:
+        """Rebuild the BM25 index from SQLite (repairs a damaged or deleted `lexical/`)."""
+        await self._run(lambda: self._rebuild_lexical(self._meta_int("generation")))
 
     def _rebuild_lexical(self, generation: int) -> None:
         self._bm25.rebuild(self._all_index_texts(), generation)
@@ -225,10 +231,9 @@ class SQLiteStore:
                 )
             ]
             db.execute("DELETE FROM files WHERE path IN (SELECT value FROM json_each(?))", (paths,))
-            next_document = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM documents").fetchone()[
-                0
-            ]
-            next_chunk = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0]
+            # Ids only ever grow: a reader in another process never meets a reused id.
+            next_document = self._meta_int("next_document")
+            next_chunk = self._meta_int("next_chunk")
             now = time.time()
             for version in versions:
                 s = version.state
@@ -277,6 +282,10 @@ class SQLiteStore:
                         "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
                     )
                     next_document += 1
+            db.executemany(
+                "UPDATE meta SET value = ? WHERE key = ?",
+                [(str(next_document), "next_document"), (str(next_chunk), "next_chunk")],
+            )
             db.execute(
                 "UPDATE meta SET value = CAST(value AS INTEGER) + 1 "
                 "WHERE key IN ('generation', 'vector_generation')"
@@ -375,7 +384,7 @@ class SQLiteStore:
                 b"".join(row[1] for row in taken), dtype=np.float32
             ).reshape(-1, dimension)
             position = stop
-        index = VectorIndex(keys[:position], matrix[:position], ann_threshold=self._ann_threshold)
+        index = VectorIndex(keys[:position], matrix[:position], quantize_from=self._quantize_from)
         self._dense[model] = (generation, index)
         return index
 
@@ -395,6 +404,12 @@ class SQLiteStore:
     ) -> list[tuple[int, float]]:
         """Cosine top `k` among chunks embedded with `model`: `(chunk key, cosine)`."""
         return await self._run(lambda: self._vector_index(model).search(vector, k))
+
+    async def similarities(
+        self, model: str, vector: npt.NDArray[np.float32], keys: Sequence[int]
+    ) -> dict[int, float]:
+        """Exact cosine between `vector` and the given chunks (those embedded with `model`)."""
+        return await self._run(lambda: self._vector_index(model).similarities(vector, keys))
 
     async def chunks(self, keys: Sequence[int]) -> dict[int, Chunk]:
         """Chunks by key; keys no longer in the index are left out."""

@@ -109,6 +109,12 @@ class Store(Protocol):
         """Cosine top `k` among chunks embedded with `model`: `(chunk key, cosine)`."""
         ...
 
+    async def similarities(
+        self, model: str, vector: npt.NDArray[np.float32], keys: Sequence[int]
+    ) -> dict[int, float]:
+        """Exact cosine between `vector` and the given chunks (those embedded with `model`)."""
+        ...
+
     async def chunks(self, keys: Sequence[int]) -> dict[int, Chunk]:
         """Chunks by key; keys no longer in the index are left out."""
         ...

@@ -12,7 +12,8 @@ from markdown_it import MarkdownIt
 
 from citesynth.ingest.blocks import Block, BlockKind, line_offsets, trimmed
 
-_PARSER = MarkdownIt("commonmark").enable("table")
+# Block structure only: inline parsing (half the cost) is skipped, headings keep their raw text.
+_PARSER = MarkdownIt("commonmark").enable("table").disable("inline")
 _FRONT_MATTER = re.compile(
     r"\A(?:---|\+\+\+)[ \t]*\r?\n.*?\r?\n(?:---|\+\+\+|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S
 )

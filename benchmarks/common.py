@@ -1,0 +1,171 @@
+"""Shared pieces of the benchmarks: data sets, metrics, machine facts, result files."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import resource
+import statistics
+import sys
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(os.environ.get("CITESYNTH_DATA", ROOT.parent / "shared" / "data"))
+RESULTS = ROOT / "benchmarks" / "results"
+CACHE = ROOT / "benchmarks" / ".cache"
+SCIFACT = DATA / "scifact"
+
+
+def require(path: Path) -> Path:
+    """`path`, or exit with a clear message when the shared data is not there."""
+    if not path.exists():
+        print(f"skipped: {path} not found (the benchmarks read ../shared/data; set CITESYNTH_DATA)")
+        sys.exit(0)
+    return path
+
+
+@dataclass(frozen=True, slots=True)
+class Queries:
+    """Query texts and graded relevance judgements, by query id."""
+
+    text: dict[str, str]
+    qrels: dict[str, dict[str, int]]
+
+
+def scifact_test() -> Queries:
+    """BEIR SciFact test: 300 queries (SciFact dev claims) with qrels."""
+    texts = {row["_id"]: row["text"] for row in _jsonl(require(SCIFACT / "queries.jsonl"))}
+    qrels: dict[str, dict[str, int]] = defaultdict(dict)
+    lines = (SCIFACT / "qrels" / "test.tsv").read_text().splitlines()[1:]
+    for line in lines:
+        query, doc, score = line.split("\t")
+        qrels[query][doc] = int(score)
+    return Queries({q: texts[q] for q in qrels}, dict(qrels))
+
+
+def scifact_train() -> Queries:
+    """SciFact train claims with cited abstracts: the split for tuning (never for reporting)."""
+    texts: dict[str, str] = {}
+    qrels: dict[str, dict[str, int]] = {}
+    for row in _jsonl(require(SCIFACT / "claims_train.jsonl")):
+        if row["cited_doc_ids"]:
+            texts[str(row["id"])] = row["claim"]
+            qrels[str(row["id"])] = {str(doc): 1 for doc in row["cited_doc_ids"]}
+    return Queries(texts, qrels)
+
+
+def _jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                yield json.loads(line)
+
+
+def ndcg_at(ranked: Sequence[str], relevant: dict[str, int], k: int = 10) -> float:
+    """BEIR-style nDCG@k with graded gains and a log2 discount."""
+    dcg = sum(relevant.get(doc, 0) / math.log2(i + 2) for i, doc in enumerate(ranked[:k]))
+    ideal = sorted(relevant.values(), reverse=True)[:k]
+    best = sum(gain / math.log2(i + 2) for i, gain in enumerate(ideal))
+    return dcg / best if best else 0.0
+
+
+def recall_at(ranked: Sequence[str], relevant: dict[str, int], k: int = 100) -> float:
+    """Share of the relevant documents found in the top k."""
+    wanted = {doc for doc, gain in relevant.items() if gain > 0}
+    return len(wanted.intersection(ranked[:k])) / len(wanted) if wanted else 0.0
+
+
+def unique_in_order(items: Sequence[str]) -> list[str]:
+    """Items without repeats, first occurrence kept (chunk hits to document ranks)."""
+    return list(dict.fromkeys(items))
+
+
+def percentiles(samples_ms: Sequence[float]) -> dict[str, float]:
+    """p50, p95 and mean of latency samples, in milliseconds."""
+    ordered = sorted(samples_ms)
+    return {
+        "p50": round(statistics.median(ordered), 3),
+        "p95": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))], 3),
+        "mean": round(statistics.fmean(ordered), 3),
+        "n": len(ordered),
+    }
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far, in MiB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@contextmanager
+def stopwatch() -> Iterator[list[float]]:
+    """`with stopwatch() as elapsed: ...` then `elapsed[0]` holds the seconds."""
+    cell: list[float] = []
+    start = time.perf_counter()
+    try:
+        yield cell
+    finally:
+        cell.append(time.perf_counter() - start)
+
+
+class RssSampler:
+    """Samples the current RSS every 50 ms in a thread; `peak_mb` is the maximum seen."""
+
+    def __init__(self) -> None:
+        self.peak_mb = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with open("/proc/self/statm") as handle:
+                pages = int(handle.read().split()[1])
+            self.peak_mb = max(self.peak_mb, pages * os.sysconf("SC_PAGE_SIZE") / 2**20)
+            self._stop.wait(0.05)
+
+    def __enter__(self) -> RssSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def machine() -> dict[str, Any]:
+    """Facts about the machine a result was measured on."""
+    return {
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "processor": _cpu_model(),
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def write_result(name: str, payload: dict[str, Any]) -> Path:
+    """Write `benchmarks/results/NAME.json` with the date and machine added."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    target = RESULTS / f"{name}.json"
+    body = {"benchmark": name, "date": date.today().isoformat(), "machine": machine(), **payload}
+    target.write_text(json.dumps(body, indent=2) + "\n")
+    print(f"wrote {target.relative_to(ROOT)}")
+    return target

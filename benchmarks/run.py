@@ -1,0 +1,136 @@
+"""Run every benchmark, then write `benchmarks/results/summary.md` from the JSON results.
+
+    python -m benchmarks.run                 # all of ours (about 25 minutes on two cores)
+    python -m benchmarks.run --with-peer     # also LlamaIndex in its own venv (about 30 more)
+    python -m benchmarks.run --summary-only  # only rebuild summary.md from existing results
+
+Each benchmark runs in its own process, so a failure in one does not stop the others.
+Run on an otherwise idle machine: the figures are wall-clock times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from typing import Any
+
+from benchmarks.common import RESULTS, ROOT
+
+OURS = (
+    "benchmarks.ingest_throughput",
+    "benchmarks.retrieval_quality",
+    "benchmarks.calibrate_confidence",
+    "benchmarks.retrieval_transfer",
+    "benchmarks.retrieval_latency",
+    "benchmarks.pdf_parsers",
+)
+
+
+def run_all(with_peer: bool) -> list[str]:
+    failures = []
+    for module in OURS:
+        print(f"== {module}", flush=True)
+        extra = (
+            ["--out", str(RESULTS / "pdf_parsers.json")] if module.endswith("pdf_parsers") else []
+        )
+        if subprocess.run([sys.executable, "-m", module, *extra], cwd=ROOT).returncode:
+            failures.append(module)
+    if with_peer:
+        print("== LlamaIndex peer", flush=True)
+        setup = subprocess.run(["bash", "benchmarks/setup_peer.sh"], cwd=ROOT)
+        peer = ROOT / "benchmarks" / ".venv-peer" / "bin" / "python"
+        command = [
+            str(peer),
+            "benchmarks/peer_llamaindex.py",
+            "--out",
+            str(RESULTS / "peer_llamaindex.json"),
+        ]
+        if setup.returncode or subprocess.run(command, cwd=ROOT).returncode:
+            failures.append("peer_llamaindex")
+    return failures
+
+
+def _load(name: str) -> dict[str, Any] | None:
+    path = RESULTS / f"{name}.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def summary() -> str:
+    """The headline figures, ours next to the peer's, as Markdown."""
+    lines = ["# Benchmark summary", ""]
+    quality, peer = _load("retrieval_quality"), _load("peer_llamaindex")
+    if quality:
+        lines += [
+            f"Measured {quality['date']} on {quality['machine']['cpus']} cores ({quality['machine']['processor']}).",
+            "",
+        ]
+        lines += ["## Retrieval quality, BEIR SciFact test (300 queries)", "",
+                  "| retriever | citesynth nDCG@10 | citesynth R@100 | LlamaIndex nDCG@10 | LlamaIndex R@100 |",
+                  "|---|---|---|---|---|"]  # fmt: skip
+        pairs = {"bm25": "bm25", "dense": "dense", "hybrid_rrf60": "hybrid", "hybrid_default": None}
+        for ours, theirs in pairs.items():
+            mine = quality["test"][ours]
+            other = peer["scifact"] if peer else None
+            peer_ndcg = f"{other['ndcg_at_10'][theirs]:.3f}" if other and theirs else "–"
+            peer_recall = f"{other['recall_at_100'][theirs]:.3f}" if other and theirs else "–"
+            lines.append(
+                f"| {ours} | {mine['ndcg_at_10']:.3f} | {mine['recall_at_100']:.3f} | {peer_ndcg} | {peer_recall} |"
+            )
+        lines.append("")
+    latency = _load("retrieval_latency")
+    if latency:
+        lines += ["## Latency and memory (top 10, 100 candidates per retriever)", "",
+                  "| chunks | hybrid p50 / p95 ms | excl. query embedding p95 | BM25-only p95 | query embedding p95 | peak RSS MB | ingest s (no embedding) | BM25 build s | vector index build s |",
+                  "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+        for row in latency["sizes"].values():
+            lines.append(
+                f"| {row['chunks']:,} | {row['hybrid_search_ms']['p50']:.1f} / {row['hybrid_search_ms']['p95']:.1f} "
+                f"| {row['hybrid_search_excluding_query_embedding_ms']['p95']:.1f} | {row['bm25_only_search_ms']['p95']:.1f} "
+                f"| {row['query_embedding_ms']['p95']:.1f} | {row['peak_rss_mb']:.0f} | {row['ingest_seconds_excluding_embedding']:.1f} "
+                f"| {row['lexical_build_seconds']:.1f} | {row['vector_index_build_seconds']:.1f} |"
+            )
+        if peer and "scale" in peer:
+            scale = peer["scale"]
+            lines.append(f"\nLlamaIndex at {scale['nodes']:,} nodes: hybrid p95 {scale['latency_ms']['hybrid']['p95']:.0f} ms, "
+                         f"BM25 build {scale['bm25_build_seconds']:.1f} s, peak RSS {peer['peak_rss_mb']:.0f} MB.")  # fmt: skip
+        lines.append("")
+    ingest = _load("ingest_throughput")
+    if ingest:
+        cases = ingest["cases"]
+        lines += [
+            "## Ingest",
+            "",
+            "| input | MB | chunks | seconds | MB/s | chunks/s | peak RSS MB |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for name, row in cases.items():
+            lines.append(f"| {name} | {row['megabytes']} | {row['chunks']:,} | {row['seconds']} | {row['mb_per_second']} "
+                         f"| {row['chunks_per_second']} | {row['peak_rss_mb']:.0f} |")  # fmt: skip
+        if "pages_per_second" in cases.get("pdf_bm25", {}):
+            lines.append(f"\nPDF: {cases['pdf_bm25']['pages_per_second']} pages/s.")
+        if peer:
+            lines.append(
+                f"LlamaIndex embed + index of SciFact: {peer['scifact']['embed_and_index_seconds']:.0f} s."
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--with-peer", action="store_true")
+    parser.add_argument("--summary-only", action="store_true")
+    arguments = parser.parse_args()
+    failures = [] if arguments.summary_only else run_all(arguments.with_peer)
+    text = summary()
+    (RESULTS / "summary.md").write_text(text + "\n")
+    print(text)
+    if failures:
+        print(f"failed: {', '.join(failures)}")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
