@@ -90,6 +90,45 @@ def unique_in_order(items: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
+async def evaluate_retrieval(
+    engine: Any,
+    queries: Queries,
+    options: Any,
+    *,
+    dense: bool,
+    chunk_hits: int,
+    recall_ks: Sequence[int],
+) -> dict[str, Any]:
+    """Mean nDCG@10, Recall@k for each k and search latency of `engine` over `queries`.
+
+    Chunk hits are folded to documents by record id (a document ranks at its best chunk).
+    `dense=False` searches with BM25 only; `options` are the engine's retrieval options.
+    """
+    engine.retrieval = options
+    embedder = engine.embedder
+    if not dense:
+        engine.embedder = None
+    ndcg: list[float] = []
+    recall: dict[int, list[float]] = {k: [] for k in recall_ks}
+    latency: list[float] = []
+    try:
+        for query_id, text in queries.text.items():
+            started = time.perf_counter()
+            hits = await engine.search(text, chunk_hits)
+            latency.append((time.perf_counter() - started) * 1000)
+            ranked = unique_in_order([hit.chunk.record_id or "" for hit in hits])
+            ndcg.append(ndcg_at(ranked, queries.qrels[query_id]))
+            for k in recall_ks:
+                recall[k].append(recall_at(ranked, queries.qrels[query_id], k))
+    finally:
+        engine.embedder = embedder
+    result: dict[str, Any] = {"ndcg_at_10": round(statistics.fmean(ndcg), 4)}
+    result.update(
+        {f"recall_at_{k}": round(statistics.fmean(values), 4) for k, values in recall.items()}
+    )
+    return {**result, "latency_ms": percentiles(latency), "queries": len(ndcg)}
+
+
 def percentiles(samples_ms: Sequence[float]) -> dict[str, float]:
     """p50, p95 and mean of latency samples, in milliseconds."""
     ordered = sorted(samples_ms)

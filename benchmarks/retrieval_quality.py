@@ -21,13 +21,10 @@ from benchmarks.common import (
     CACHE,
     SCIFACT,
     Queries,
-    ndcg_at,
-    percentiles,
-    recall_at,
+    evaluate_retrieval,
     require,
     scifact_test,
     scifact_train,
-    unique_in_order,
     write_result,
 )
 from citesynth import Engine, Settings
@@ -51,26 +48,9 @@ async def evaluate(
     engine: Engine, queries: Queries, options: RetrievalOptions, *, dense: bool = True
 ) -> dict[str, Any]:
     """Mean nDCG@10, Recall@100 and latency over `queries` with the given options."""
-    engine.retrieval = options
-    embedder = engine.embedder
-    if not dense:
-        engine.embedder = None
-    ndcg, recall, latency = [], [], []
-    try:
-        for query_id, text in queries.text.items():
-            started = time.perf_counter()
-            hits = await engine.search(text, CHUNK_HITS)
-            latency.append((time.perf_counter() - started) * 1000)
-            ranked = unique_in_order([hit.chunk.record_id or "" for hit in hits])
-            ndcg.append(ndcg_at(ranked, queries.qrels[query_id]))
-            recall.append(recall_at(ranked, queries.qrels[query_id]))
-    finally:
-        engine.embedder = embedder
-    return {
-        "ndcg_at_10": round(sum(ndcg) / len(ndcg), 4),
-        "recall_at_100": round(sum(recall) / len(recall), 4),
-        "latency_ms": percentiles(latency),
-    }
+    return await evaluate_retrieval(
+        engine, queries, options, dense=dense, chunk_hits=CHUNK_HITS, recall_ks=(100,)
+    )
 
 
 async def tune(engine: Engine, train: Queries) -> dict[str, Any]:

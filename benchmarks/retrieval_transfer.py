@@ -19,10 +19,8 @@ from benchmarks.common import (
     CACHE,
     DATA,
     Queries,
-    ndcg_at,
-    recall_at,
+    evaluate_retrieval,
     require,
-    unique_in_order,
     write_result,
 )
 from citesynth import Engine, Settings
@@ -55,25 +53,10 @@ def datasets() -> dict[str, tuple[Path, Queries]]:
 
 async def evaluate(
     engine: Engine, queries: Queries, options: RetrievalOptions, *, dense: bool
-) -> dict[str, float]:
-    engine.retrieval = options
-    embedder = engine.embedder
-    if not dense:
-        engine.embedder = None
-    ndcg, recall5, recall20 = [], [], []
-    try:
-        for query_id, text in queries.text.items():
-            ranked = unique_in_order(
-                [h.chunk.record_id or "" for h in await engine.search(text, 60)]
-            )
-            ndcg.append(ndcg_at(ranked, queries.qrels[query_id]))
-            recall5.append(recall_at(ranked, queries.qrels[query_id], 5))
-            recall20.append(recall_at(ranked, queries.qrels[query_id], 20))
-    finally:
-        engine.embedder = embedder
-    n = len(ndcg)
-    return {"ndcg_at_10": round(sum(ndcg) / n, 4), "recall_at_5": round(sum(recall5) / n, 4),
-            "recall_at_20": round(sum(recall20) / n, 4), "queries": n}  # fmt: skip
+) -> dict[str, Any]:
+    return await evaluate_retrieval(
+        engine, queries, options, dense=dense, chunk_hits=60, recall_ks=(5, 20)
+    )
 
 
 async def main() -> dict[str, Any]:

@@ -76,7 +76,7 @@ def markdown_to_lines(markdown: str, width: int = _WIDTH) -> list[str]:
         if raw.startswith("```"):
             in_fence = not in_fence
             continue
-        text = raw if in_fence else re.sub(r"[*_`]|^#+\s*", "", raw).strip()
+        text = raw if in_fence else re.sub(r"[*`]|^#+\s*", "", raw).strip()
         if not text:
             if lines and lines[-1]:
                 lines.append("")

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from citesynth.ingest.lines import newline_offsets
+
 
 class BlockKind(StrEnum):
     """What a block holds; decides how an oversized block is split."""
@@ -71,12 +73,7 @@ def _add_paragraph(text: str, start: int, end: int, page: int | None, out: list[
 
 def line_offsets(text: str) -> list[int]:
     """Offset of the start of each line; index 0 is line 1, plus a final entry at len(text)."""
-    offsets = [0]
-    find = text.find
-    position = find("\n")
-    while position != -1:
-        offsets.append(position + 1)
-        position = find("\n", position + 1)
+    offsets = [0, *(newline + 1 for newline in newline_offsets(text))]
     if offsets[-1] != len(text):
         offsets.append(len(text))
     return offsets

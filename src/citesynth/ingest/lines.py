@@ -36,7 +36,3 @@ class LineMap:
         anchor = self._anchors[bisect_right(self._anchor_offsets, offset) - 1]
         crossed = bisect_left(self._newlines, offset) - bisect_left(self._newlines, anchor.offset)
         return anchor.line + crossed, anchor.page
-
-    def line_start(self, line: int) -> int:
-        """Offset of the first character of `line` for documents with a single anchor."""
-        return 0 if line <= 1 else self._newlines[line - 2] + 1
