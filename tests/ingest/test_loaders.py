@@ -19,6 +19,7 @@ from citesynth.ingest.loaders import (
     load_text,
     loader_for,
 )
+from citesynth.ingest.markdown import heading_text
 from citesynth.types import Chunk, DocumentKind
 from tests.conftest import CLIENT_PY, GUIDE_MD, PAGE_HTML
 
@@ -47,6 +48,11 @@ def test_markdown_sections_titles_and_lines() -> None:
     connect = find(chunks, "connect timeout is")
     assert "Intro paragraph" in connect.text
     assert connect.heading_path == ("Timeouts guide",)
+
+
+def test_heading_text_drops_markup_but_keeps_identifiers() -> None:
+    assert heading_text("`HTTP_PROXY`, **bold** and _emphasis_") == "HTTP_PROXY, bold and emphasis"
+    assert heading_text("See [the guide](docs/guide.md#top)") == "See the guide"
 
 
 def test_markdown_front_matter_is_not_a_heading() -> None:

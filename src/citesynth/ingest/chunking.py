@@ -26,7 +26,7 @@ from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.text import content_hash, estimate_tokens
 from citesynth.types import Chunk, ChunkId
 
-CHUNKER_VERSION = 1
+CHUNKER_VERSION = 2
 """Bump when chunk boundaries change, so that existing indexes re-chunk their files."""
 
 

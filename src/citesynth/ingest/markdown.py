@@ -17,7 +17,8 @@ _PARSER = MarkdownIt("commonmark").enable("table").disable("inline")
 _FRONT_MATTER = re.compile(
     r"\A(?:---|\+\+\+)[ \t]*\r?\n.*?\r?\n(?:---|\+\+\+|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S
 )
-_INLINE_MARKUP = re.compile(r"[*_`]+|\[([^\]]*)\]\([^)]*\)")
+# Emphasis, code ticks and link targets; an underscore inside a word (HTTP_PROXY) is kept.
+_INLINE_MARKUP = re.compile(r"[*`]+|(?<!\w)_+|_+(?!\w)|\[([^\]]*)\]\([^)]*\)")
 _KINDS = {
     "fence": BlockKind.CODE,
     "code_block": BlockKind.CODE,
