@@ -1,4 +1,9 @@
-"""Events streamed by long operations; the CLI renders them, the server will send them.
+"""Events streamed by long operations; the CLI renders them, the server sends them as SSE.
+
+Answering yields `SourcesEvent` first (before any model token), then `TokenEvent`s with
+`CitationEvent`s as each marker resolves, then `VerificationEvent`, and always ends with
+`DoneEvent` carrying the full answer. When the model fails, an `ErrorEvent` (the message and
+the ranked chunks) comes before that `DoneEvent`, whose answer is the fallback.
 
 Indexing yields `IndexPlanned` once, then one event per file (`FileIndexed`,
 `FileUnchanged`, `FileSkipped`, `FileRemoved`), then `EmbeddingProgress` while vectors are
@@ -9,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from citesynth.answers import Answer, Citation, Claim, Conflict, SourceRecord
 from citesynth.types import IndexReport
 
 
@@ -80,3 +86,58 @@ IndexEvent = (
     | EmbeddingProgress
     | IndexFinished
 )
+
+
+@dataclass(frozen=True, slots=True)
+class SourcesEvent:
+    """The numbered sources the answer will cite."""
+
+    sources: tuple[SourceRecord, ...]
+    kind: str = "sources"
+
+
+@dataclass(frozen=True, slots=True)
+class TokenEvent:
+    """A piece of answer text, markers already cleaned."""
+
+    text: str
+    kind: str = "token"
+
+
+@dataclass(frozen=True, slots=True)
+class CitationEvent:
+    """A citation marker resolved to its sources."""
+
+    numbers: tuple[int, ...]
+    citations: tuple[Citation, ...]
+    kind: str = "citation"
+
+
+@dataclass(frozen=True, slots=True)
+class VerificationEvent:
+    """The answer's claims, conflicts and confidence."""
+
+    claims: tuple[Claim, ...]
+    conflicts: tuple[Conflict, ...]
+    confidence: float
+    kind: str = "verification"
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorEvent:
+    """The model failed; the answer falls back to the ranked chunks."""
+
+    message: str
+    fallback: tuple[SourceRecord, ...]
+    kind: str = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class DoneEvent:
+    """The full answer; always the last event of an answer stream."""
+
+    answer: Answer
+    kind: str = "done"
+
+
+AnswerEvent = SourcesEvent | TokenEvent | CitationEvent | VerificationEvent | ErrorEvent | DoneEvent

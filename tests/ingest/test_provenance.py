@@ -12,6 +12,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from citesynth.analysis import estimate_tokens
 from citesynth.ingest.blocks import paragraphs
 from citesynth.ingest.chunking import split
 from citesynth.ingest.lines import LineMap
@@ -23,7 +24,6 @@ from citesynth.ingest.loaders import (
     load_rst,
     load_text,
 )
-from citesynth.ingest.text import estimate_tokens
 from citesynth.types import Chunk, Document, DocumentId, DocumentKind
 
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyzéß", min_size=1, max_size=12)

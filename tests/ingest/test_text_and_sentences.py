@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from citesynth.analysis import estimate_tokens
 from citesynth.errors import LoadError
 from citesynth.ingest.sentences import sentence_spans
-from citesynth.ingest.text import content_hash, decode, estimate_tokens, looks_binary
+from citesynth.ingest.text import content_hash, decode, looks_binary
 
 
 def test_utf8_and_boms() -> None:

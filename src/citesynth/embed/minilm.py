@@ -109,8 +109,13 @@ class MiniLMEmbedder:
             with torch.inference_mode():
                 for start in range(0, len(order), self.batch_size):
                     batch = order[start : start + self.batch_size]
-                    encoded = tokenizer([texts[i] for i in batch], padding=True, truncation=True,
-                                        max_length=MAX_TOKENS, return_tensors="pt")  # fmt: skip
+                    encoded = tokenizer(
+                        [texts[i] for i in batch],
+                        padding=True,
+                        truncation=True,
+                        max_length=MAX_TOKENS,
+                        return_tensors="pt",
+                    )
                     hidden = model(**encoded).last_hidden_state
                     mask = encoded["attention_mask"].unsqueeze(-1).to(hidden.dtype)
                     pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1)

@@ -69,6 +69,14 @@ MIGRATIONS: tuple[str, ...] = (
     INSERT OR IGNORE INTO meta(key, value)
         SELECT 'next_chunk', COALESCE(MAX(id), 0) + 1 FROM chunks;
     """,
+    # 3: answers cached by (question, corpus generation, model, mode, prompt version)
+    """
+    CREATE TABLE answer_cache (
+        key TEXT PRIMARY KEY,
+        answer TEXT NOT NULL,
+        created_at REAL NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -424,6 +424,37 @@ class SQLiteStore:
 
         return await self._run(fetch)
 
+    async def generation(self) -> int:
+        """A number that changes whenever the indexed content changes."""
+        return await self._run(self._meta_int, "generation")
+
+    async def cached_answer(self, key: str, max_age: float) -> str | None:
+        """A cached answer (JSON) no older than `max_age` seconds, or None."""
+
+        def read() -> str | None:
+            row = self._sql.execute(
+                "SELECT answer FROM answer_cache WHERE key = ? AND created_at >= ?",
+                (key, time.time() - max_age),
+            ).fetchone()
+            return None if row is None else str(row[0])
+
+        return await self._run(read)
+
+    async def cache_answer(self, key: str, answer: str) -> None:
+        """Keep an answer (JSON) under `key`; entries older than a week are dropped."""
+
+        def write() -> None:
+            with self._transaction():
+                self._sql.execute(
+                    "INSERT OR REPLACE INTO answer_cache VALUES (?, ?, ?)",
+                    (key, answer, time.time()),
+                )
+                self._sql.execute(
+                    "DELETE FROM answer_cache WHERE created_at < ?", (time.time() - 7 * 86400,)
+                )
+
+        await self._run(write)
+
     async def stats(self, model: str | None = None) -> IndexStats:
         """Counts of what the index holds (vectors for `model` when given)."""
 

@@ -119,6 +119,18 @@ class Store(Protocol):
         """Chunks by key; keys no longer in the index are left out."""
         ...
 
+    async def generation(self) -> int:
+        """A number that changes whenever the indexed content changes."""
+        ...
+
+    async def cached_answer(self, key: str, max_age: float) -> str | None:
+        """A cached answer (JSON) no older than `max_age` seconds, or None."""
+        ...
+
+    async def cache_answer(self, key: str, answer: str) -> None:
+        """Keep an answer (JSON) under `key`."""
+        ...
+
     async def stats(self, model: str | None = None) -> IndexStats:
         """Counts of what the index holds."""
         ...

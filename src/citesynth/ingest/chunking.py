@@ -19,11 +19,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from citesynth.analysis import estimate_tokens
 from citesynth.ingest.blocks import Block, BlockKind, paragraphs, trimmed
 from citesynth.ingest.lines import LineMap
 from citesynth.ingest.loaders import Parsed
 from citesynth.ingest.sentences import sentence_spans
-from citesynth.ingest.text import content_hash, estimate_tokens
+from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId
 
 CHUNKER_VERSION = 2
