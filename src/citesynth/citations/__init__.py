@@ -1,0 +1,1 @@
+"""Citations: markers in model output, resolved to sources, cleaned and renumbered."""

@@ -1,0 +1,214 @@
+"""Turn a finished answer's markers into clean, valid, compact citations.
+
+Adjacent markers become one group (`[1][2]` is `[1,2]`); each group is rewritten in compact
+form (`[1-3]`, `[2,4-6]`); numbers that name no source are removed and reported; a number
+cited together with another is `multi_source`. Renumbering in order of first use is offered
+separately. Sentences that state something but cite nothing are listed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citesynth.citations.markers import Marker, SourceRef, find_markers
+from citesynth.ingest.sentences import sentence_spans
+
+_GAP = re.compile(r"\s*")
+_CANONICAL = re.compile(r"\[(\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*)\]")
+_NOT_FOUND = re.compile(
+    "|".join(
+        (
+            r"\bnot found in the (?:provided )?sources\b",
+            r"\bthe (?:provided )?sources do not (?:say|contain|mention|state|provide|include)\b",
+            r"\bno (?:relevant )?information (?:about|on|regarding)\b.*\bsources?\b",
+            r"\b(?:cannot|can't|unable to) (?:be )?(?:answer|answered|find|found)\b.*\bsources?\b",
+        )
+    ),
+    re.I,
+)
+
+
+def compact(numbers: Sequence[int]) -> str:
+    """`[1-3]`, `[2,4-6]`: sorted, distinct, runs of three or more as ranges."""
+    values = sorted(set(numbers))
+    parts: list[str] = []
+    run: list[int] = []
+    for value in [*values, -1]:
+        if run and value == run[-1] + 1:
+            run.append(value)
+            continue
+        if run:
+            parts.append(f"{run[0]}-{run[-1]}" if len(run) >= 3 else ",".join(map(str, run)))
+        run = [value]
+    return f"[{','.join(parts)}]"
+
+
+def numbers_in(canonical: str) -> list[int]:
+    """The numbers of a canonical marker such as `[2,4-6]`."""
+    found: list[int] = []
+    for part in filter(None, canonical.strip("[]").split(",")):
+        first, _, last = part.partition("-")
+        found.extend(range(int(first), int(last or first) + 1))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """An answer's text with clean markers, and what its citations turned out to be."""
+
+    text: str
+    groups: tuple[tuple[int, ...], ...]
+    used: tuple[int, ...]
+    multi_source: frozenset[int]
+    invalid: tuple[int, ...]
+    markers: int
+    invalid_markers: int
+
+    @property
+    def warnings(self) -> list[str]:
+        """One line per problem that was repaired."""
+        notes = []
+        if self.invalid:
+            shown = ", ".join(f"[{n}]" for n in self.invalid)
+            notes.append(f"removed citation(s) {shown}: no source has that number")
+        return notes
+
+
+def _groups(text: str, markers: list[Marker]) -> list[list[Marker]]:
+    """Markers separated by nothing but whitespace form one group."""
+    groups: list[list[Marker]] = []
+    for marker in markers:
+        if groups and _GAP.fullmatch(text, groups[-1][-1].end, marker.start):
+            groups[-1].append(marker)
+        else:
+            groups.append([marker])
+    return groups
+
+
+def _attach(before: str, marker: str, after: str) -> str:
+    """`before` followed by `marker`, moved inside a sentence it trails: `x. [1]` → `x [1].`."""
+    stripped = before.rstrip(" \t")
+    ends_line = not after[:1] or after[:1].isspace()
+    if stripped[-1:] in (".", "!", "?") and stripped[-2:-1] != "." and ends_line:
+        return f"{stripped[:-1]} {marker}{stripped[-1]}"
+    separator = " " if before and not before[-1].isspace() and before[-1] not in "([" else ""
+    return before + separator + marker
+
+
+def resolve(text: str, sources: Sequence[SourceRef]) -> Resolved:
+    """Clean every marker of `text` against the numbered `sources`."""
+    resolved = _resolve(text, sources)
+    # Removing a marker can join the text around it into a new one ("[[9]1]" leaves "[1]"):
+    # resolve the result again until it stays the same.
+    for _ in range(8):
+        if not resolved.invalid:
+            break
+        again = _resolve(resolved.text, sources)
+        if again.text == resolved.text and again.groups == resolved.groups:
+            break
+        resolved = Resolved(
+            text=again.text,
+            groups=again.groups,
+            used=again.used,
+            multi_source=again.multi_source,
+            invalid=(*resolved.invalid, *(n for n in again.invalid if n not in resolved.invalid)),
+            markers=resolved.markers,
+            invalid_markers=resolved.invalid_markers + again.invalid_markers,
+        )
+    return resolved
+
+
+def _resolve(text: str, sources: Sequence[SourceRef]) -> Resolved:
+    valid = {source.number for source in sources}
+    markers = find_markers(text, sources)
+    pieces: list[str] = []
+    groups: list[tuple[int, ...]] = []
+    used: list[int] = []
+    multi: set[int] = set()
+    invalid: list[int] = []
+    invalid_markers = 0
+    position = 0
+    for group in _groups(text, markers):
+        numbers = [n for marker in group for n in marker.numbers]
+        good = list(dict.fromkeys(n for n in numbers if n in valid))
+        bad = [n for n in numbers if n not in valid]
+        invalid_markers += sum(1 for marker in group if any(n not in valid for n in marker.numbers))
+        invalid.extend(n for n in bad if n not in invalid)
+        before = text[position : group[0].start]
+        if good:
+            pieces.append(_attach(before, compact(good), text[group[-1].end :]))
+            groups.append(tuple(good))
+            used.extend(n for n in good if n not in used)
+            if len(good) > 1:
+                multi.update(good)
+        else:
+            after = text[group[-1].end : group[-1].end + 1]
+            # No space is left before punctuation, and no double space where the group was.
+            pieces.append(before.rstrip(" \t") if after in ".,;:!?" or after.isspace() else before)
+        position = group[-1].end
+    pieces.append(text[position:])
+    return Resolved(
+        text="".join(pieces).strip(),
+        groups=tuple(groups),
+        used=tuple(used),
+        multi_source=frozenset(multi),
+        invalid=tuple(invalid),
+        markers=len(markers),
+        invalid_markers=invalid_markers,
+    )
+
+
+def renumber(text: str, order: Sequence[int]) -> tuple[str, dict[int, int]]:
+    """Renumber canonical markers so that `order[0]` becomes 1, `order[1]` 2, and so on.
+
+    Brackets in code are left alone, and so is a marker none of whose numbers is in `order`.
+    """
+    mapping = {old: new for new, old in enumerate(order, start=1)}
+    pieces: list[str] = []
+    position = 0
+    for marker in find_markers(text, ()):
+        if not _CANONICAL.fullmatch(marker.raw):
+            continue
+        numbers = [mapping[n] for n in numbers_in(marker.raw) if n in mapping]
+        if numbers:
+            pieces.append(text[position : marker.start] + compact(numbers))
+            position = marker.end
+    pieces.append(text[position:])
+    return "".join(pieces), mapping
+
+
+def cited_numbers(sentence: str) -> list[int]:
+    """The numbers cited in one sentence of clean text."""
+    return [n for marker in _CANONICAL.findall(sentence) for n in numbers_in(f"[{marker}]")]
+
+
+def says_not_found(text: str) -> bool:
+    """Whether the answer is (essentially) a statement that the sources lack the answer."""
+    plain = _CANONICAL.sub("", text).strip()
+    if not plain:
+        return True
+    if not _NOT_FOUND.search(plain):
+        return False
+    # A not-found sentence inside a cited answer is a caveat, not a refusal.
+    return not _CANONICAL.search(text) or len(plain.split()) <= 25
+
+
+def factual_sentences(text: str) -> list[tuple[str, list[int]]]:
+    """Sentences that state something, with the numbers each cites (possibly none).
+
+    Left out: questions, headings and list labels ending in ':', and short fragments.
+    """
+    found = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end].strip()
+        while sentence.startswith("#"):  # a heading line: what follows it is judged alone
+            sentence = sentence.partition("\n")[2].strip()
+        words = _CANONICAL.sub("", sentence).split()
+        if len(words) < 4 or sentence.endswith(("?", ":")) or sentence.startswith("#"):
+            continue
+        if _NOT_FOUND.search(sentence):
+            continue
+        found.append((sentence, cited_numbers(sentence)))
+    return found

@@ -1,0 +1,304 @@
+"""Resolving markers: groups, compact form, invalid numbers, renumbering, claims."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from citesynth.citations.markers import SourceRef, find_markers
+from citesynth.citations.resolve import (
+    cited_numbers,
+    compact,
+    factual_sentences,
+    numbers_in,
+    renumber,
+    resolve,
+    says_not_found,
+)
+from tests.citations import strategies
+from tests.citations.strategies import TEXTS
+
+FAST = settings(max_examples=200, deadline=None, database=None)
+_CANONICAL = re.compile(r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
+
+
+def refs(count: int) -> list[SourceRef]:
+    return [SourceRef(n, f"docs/file{n}.md", page=1) for n in range(1, count + 1)]
+
+
+THREE = refs(3)
+SIX = [*refs(5), SourceRef(6, "docs/guide.md", page=2)]
+
+
+# --- compact -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("numbers", "expected"),
+    [
+        ([1], "[1]"),
+        ([2, 1], "[1,2]"),
+        ([1, 2, 3], "[1-3]"),
+        ([3, 1, 2, 2], "[1-3]"),
+        ([2, 4, 5, 6], "[2,4-6]"),
+        ([1, 2, 4, 5], "[1,2,4,5]"),
+        ([1, 2, 3, 7, 9, 10, 11, 12], "[1-3,7,9-12]"),
+        ([], "[]"),
+    ],
+)
+def test_compact(numbers: list[int], expected: str) -> None:
+    assert compact(numbers) == expected
+    assert sorted(set(numbers)) == numbers_in(expected)
+
+
+@FAST
+@given(st.lists(st.integers(1, 10_000), max_size=30))
+def test_compact_round_trips(numbers: list[int]) -> None:
+    once = compact(numbers)
+    assert compact(numbers_in(once)) == once
+    assert numbers_in(once) == sorted(set(numbers))
+
+
+# --- resolve: examples -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Water boils [1].", "Water boils [1]."),
+        ("Water boils [1][2].", "Water boils [1,2]."),
+        ("Water boils [1] [2].", "Water boils [1,2]."),
+        ("Water boils [2][1].", "Water boils [1,2]."),
+        ("Water boils [1, 2, 3].", "Water boils [1-3]."),
+        ("Water boils [1-3].", "Water boils [1-3]."),
+        ("Water boils [2,4-6].", "Water boils [2,4-6]."),
+        ("Water boils [2][4][5][6].", "Water boils [2,4-6]."),
+        ("Water boils 【1】【2】.", "Water boils [1,2]."),
+        ("Water boils 【4:0†source】.", "Water boils [4]."),
+        ("Water boils [^1].", "Water boils [1]."),
+        ("Water boils [Source 2].", "Water boils [2]."),
+        ("Water boils (1).", "Water boils [1]."),
+        ("Water boils [guide.md, Page 2].", "Water boils [6]."),
+        ("Water boils[1].", "Water boils [1]."),
+        ("Water boils. [1]", "Water boils [1]."),
+        ("Water boils. [1][2]", "Water boils [1,2]."),
+        ("Water boils! [1]\nIce melts? [2]", "Water boils [1]!\nIce melts [2]?"),
+        ("Water boils. [1] Ice melts.", "Water boils [1]. Ice melts."),
+        ("Wait... [1]", "Wait... [1]"),  # an ellipsis is not a sentence end to move into
+        ("(1) first (2) second", "(1) first (2) second"),
+        ("Use `xs[1]` here.", "Use `xs[1]` here."),
+    ],
+)
+def test_resolve_rewrites(text: str, expected: str) -> None:
+    assert resolve(text, SIX).text == expected
+
+
+def test_adjacent_markers_become_one_multi_source_group() -> None:
+    resolved = resolve("Water boils [1][2]. Ice melts [3].", THREE)
+    assert resolved.text == "Water boils [1,2]. Ice melts [3]."
+    assert resolved.groups == ((1, 2), (3,))
+    assert resolved.used == (1, 2, 3)
+    assert resolved.multi_source == {1, 2}
+    assert resolved.markers == 3
+    assert resolved.invalid == () and resolved.invalid_markers == 0 and resolved.warnings == []
+
+
+def test_used_is_in_order_of_first_use() -> None:
+    resolved = resolve("A [3]. B [1][3]. C [2].", THREE)
+    assert resolved.used == (3, 1, 2)
+    assert resolved.groups == ((3,), (1, 3), (2,))
+
+
+def test_invalid_numbers_are_removed_and_reported() -> None:
+    resolved = resolve("Water boils [1][9].", THREE)
+    assert resolved.text == "Water boils [1]."
+    assert resolved.groups == ((1,),)
+    assert resolved.invalid == (9,)
+    assert resolved.invalid_markers == 1
+    assert resolved.multi_source == frozenset()
+    assert len(resolved.warnings) == 1 and "[9]" in resolved.warnings[0]
+
+
+def test_invalid_numbers_inside_a_range() -> None:
+    resolved = resolve("Water boils [2-5].", THREE)
+    assert resolved.text == "Water boils [2,3]."
+    assert resolved.invalid == (4, 5)
+    assert "[4], [5]" in resolved.warnings[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Water boils [9].", "Water boils."),
+        ("Water boils [9][8], then cools.", "Water boils, then cools."),
+        ("Water boils [9] and cools.", "Water boils and cools."),
+        ("Water boils [9]\nIce melts [1].", "Water boils\nIce melts [1]."),
+        ("[9] Water boils.", "Water boils."),
+        ("Water boils [0].", "Water boils."),
+    ],
+)
+def test_a_group_of_invalid_numbers_disappears(text: str, expected: str) -> None:
+    resolved = resolve(text, THREE)
+    assert resolved.text == expected
+    assert "  " not in resolved.text and " ." not in resolved.text and " ," not in resolved.text
+    assert resolved.invalid and resolved.warnings
+
+
+def test_removal_does_not_leave_a_new_marker_behind() -> None:
+    resolved = resolve("Odd [[9]99] text.", THREE)
+    assert resolved.text == "Odd text."
+    assert resolved.invalid == (9, 99)
+    resolved = resolve("Odd [[9]1] text.", THREE)
+    assert resolved.text == "Odd [1] text." and resolved.groups == ((1,),)
+
+
+def test_no_sources_removes_every_marker() -> None:
+    resolved = resolve("Water boils [1]. Ice melts [2-3].", [])
+    assert resolved.text == "Water boils. Ice melts."
+    assert resolved.invalid == (1, 2, 3) and resolved.used == ()
+
+
+def test_text_without_markers_is_unchanged() -> None:
+    text = "Water boils at 100 degrees (at sea level)."
+    resolved = resolve(text, THREE)
+    assert resolved.text == text and resolved.markers == 0 and resolved.groups == ()
+
+
+# --- renumber ----------------------------------------------------------------------------------
+
+
+def test_renumber_in_order_of_first_use() -> None:
+    resolved = resolve("A [3]. B [1,3]. C [2][3].", THREE)
+    text, mapping = renumber(resolved.text, resolved.used)
+    assert mapping == {3: 1, 1: 2, 2: 3}
+    assert text == "A [1]. B [1,2]. C [1,3]."
+
+
+def test_renumber_leaves_code_and_unknown_numbers_alone() -> None:
+    text = "Use `xs[0]` and\n```\nys[2]\n```\nA [2]. B [7]."
+    renumbered, mapping = renumber(text, [2])
+    assert mapping == {2: 1}
+    assert renumbered == "Use `xs[0]` and\n```\nys[2]\n```\nA [1]. B [7]."
+
+
+def test_renumber_rewrites_only_canonical_markers() -> None:
+    text, _ = renumber("A [^2] and [Source 2] and [2, 3] and [3].", [3, 2])
+    assert text == "A [^2] and [Source 2] and [2, 3] and [1]."
+
+
+# --- not found, cited numbers, factual sentences ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Not found in the sources.",
+        "not found in the provided sources",
+        "The sources do not mention the boiling point of water.",
+        "The provided sources do not contain this information.",
+        "There is no information about pricing in the sources.",
+        "I cannot find the answer in the provided sources.",
+        "This question can't be answered from the sources.",
+        "Not found in the sources [1].",
+        "",
+        "   ",
+    ],
+)
+def test_says_not_found(text: str) -> None:
+    assert says_not_found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Water boils at 100 degrees Celsius [1].",
+        "Water boils at 100 degrees Celsius.",
+        # A long, cited answer with a caveat is an answer.
+        "Water boils at 100 degrees Celsius at sea level [1], and at lower temperatures on "
+        "mountains because the air pressure is lower there [2]. The exact temperature at the "
+        "summit of Everest is not found in the sources.",
+    ],
+)
+def test_answers_are_not_not_found(text: str) -> None:
+    assert not says_not_found(text)
+
+
+def test_cited_numbers() -> None:
+    assert cited_numbers("Water boils [1,3-5] and ice melts [2].") == [1, 3, 4, 5, 2]
+    assert cited_numbers("No citation here.") == []
+
+
+def test_factual_sentences() -> None:
+    text = (
+        "# Boiling water\n\n"
+        "Water boils at 100 degrees Celsius [1]. Why does it boil?\n"
+        "Key points:\n"
+        "- Ice melts at zero degrees [2,3].\n"
+        "- Short [1].\n"
+        "Steam rises above the pot quickly.\n"
+        "The sources do not mention pressure cookers at all."
+    )
+    assert factual_sentences(text) == [
+        ("Water boils at 100 degrees Celsius [1].", [1]),
+        ("- Ice melts at zero degrees [2,3].", [2, 3]),
+        ("Steam rises above the pot quickly.", []),  # an uncited claim
+    ]
+
+
+def test_factual_sentences_after_a_heading() -> None:
+    assert factual_sentences("## Summary\nThe tool caches every result [1].") == [
+        ("The tool caches every result [1].", [1])
+    ]
+
+
+# --- properties --------------------------------------------------------------------------------
+
+COUNTS = st.integers(0, 8)
+
+
+def _literal_numbers(text: str) -> set[int]:
+    found = {int(d) for d in re.findall(r"\d+", text)}
+    for first, last in re.findall(r"(\d+)\s*(?:-|–|—|to)\s*(\d+)", text):
+        found.update(range(int(first), int(last) + 1))
+    return found
+
+
+@FAST
+@given(TEXTS, COUNTS)
+def test_resolve_leaves_only_valid_canonical_markers(text: str, count: int) -> None:
+    sources = strategies.sources(count)
+    valid = set(range(1, count + 1))
+    resolved = resolve(text, sources)
+    markers = find_markers(resolved.text, sources)
+    for marker in markers:
+        assert _CANONICAL.fullmatch(marker.raw), marker
+        assert set(numbers_in(marker.raw)) <= valid
+    assert [m.raw for m in markers] == [compact(group) for group in resolved.groups]
+    assert set(resolved.used) <= valid
+    assert set(resolved.used) == {n for group in resolved.groups for n in group}
+    assert resolved.multi_source <= set(resolved.used)
+    assert set(resolved.invalid) <= _literal_numbers(text)
+    assert not set(resolved.invalid) & valid
+    assert len(set(resolved.invalid)) == len(resolved.invalid)
+    assert (resolved.invalid_markers > 0) == bool(resolved.invalid)
+    assert resolve(resolved.text, sources).text == resolved.text  # already clean
+
+
+@FAST
+@given(TEXTS, st.integers(1, 8))
+def test_renumber_maps_first_use_to_one(text: str, count: int) -> None:
+    sources = strategies.sources(count)
+    resolved = resolve(text, sources)
+    order = [*resolved.used, *(n for n in range(1, count + 1) if n not in resolved.used)]
+    text, mapping = renumber(resolved.text, order)
+    assert sorted(mapping) == list(range(1, count + 1)) == sorted(mapping.values())
+    if resolved.used:
+        assert mapping[resolved.used[0]] == 1
+    again = resolve(text, sources)
+    assert again.groups == tuple(tuple(sorted(mapping[n] for n in g)) for g in resolved.groups)
+    assert again.used == tuple(range(1, len(resolved.used) + 1))
+    restored, _ = renumber(text, [mapping[n] for n in range(1, count + 1)])
+    assert resolve(restored, sources).groups == tuple(tuple(sorted(g)) for g in resolved.groups)
