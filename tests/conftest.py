@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from citesynth import Engine, HashingEmbedder, Settings, SQLiteStore
 from citesynth.indexing import IngestOptions
@@ -98,6 +99,14 @@ async def engine(tmp_path: Path) -> AsyncIterator[Engine]:
     )
     yield opened
     await opened.close()
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    """The command line, run in an empty folder with the hashing embedder."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CITESYNTH_EMBEDDER", "hashing")
+    return CliRunner()
 
 
 @pytest.fixture

@@ -27,13 +27,6 @@ SEARCH_FIELDS = {
 }
 
 
-@pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("CITESYNTH_EMBEDDER", "hashing")
-    return CliRunner()
-
-
 def test_index_then_search_json(run: CliRunner, corpus: Path) -> None:
     result = run.invoke(main, ["index", str(corpus), "--json"])
     assert result.exit_code == 0, result.output

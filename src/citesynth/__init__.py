@@ -3,11 +3,24 @@
 The public API is what this module exports; everything else is private and may change.
 """
 
+from citesynth.answers import Answer, Citation, Claim, Fallback, SourceRecord
 from citesynth.embed import Embedder, HashingEmbedder, MiniLMEmbedder, get_embedder
-from citesynth.engine import Engine, SyncEngine
-from citesynth.errors import CitesynthError, ConfigError, LoadError, StoreError, StoreLockedError
+from citesynth.engine import Conversation, Engine, SyncEngine
+from citesynth.errors import (
+    CitesynthError,
+    ConfigError,
+    LoadError,
+    ModelError,
+    ModelTimeout,
+    StoreError,
+    StoreLockedError,
+)
 from citesynth.events import (
+    AnswerEvent,
+    CitationEvent,
+    DoneEvent,
     EmbeddingProgress,
+    ErrorEvent,
     FileIndexed,
     FileRemoved,
     FileSkipped,
@@ -15,11 +28,17 @@ from citesynth.events import (
     IndexEvent,
     IndexFinished,
     IndexPlanned,
+    SourcesEvent,
+    TokenEvent,
+    VerificationEvent,
 )
 from citesynth.index.sqlite import SQLiteStore
 from citesynth.index.store import Store
+from citesynth.llm import ChatModel, ChatOptions, Message, ScriptedModel, get_model
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions
 from citesynth.settings import Settings
+from citesynth.synthesis import ExtractiveWriter, LLMWriter, Writer, get_writer
+from citesynth.synthesis.pipeline import AskOptions
 from citesynth.types import (
     Anchor,
     Chunk,
@@ -38,16 +57,29 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Anchor",
+    "Answer",
+    "AnswerEvent",
+    "AskOptions",
+    "ChatModel",
+    "ChatOptions",
     "Chunk",
     "ChunkId",
+    "Citation",
+    "CitationEvent",
     "CitesynthError",
+    "Claim",
     "ConfigError",
+    "Conversation",
     "Document",
     "DocumentId",
     "DocumentKind",
+    "DoneEvent",
     "Embedder",
     "EmbeddingProgress",
     "Engine",
+    "ErrorEvent",
+    "ExtractiveWriter",
+    "Fallback",
     "FileIndexed",
     "FileRemoved",
     "FileSkipped",
@@ -59,18 +91,30 @@ __all__ = [
     "IndexPlanned",
     "IndexReport",
     "IndexStats",
+    "LLMWriter",
     "LoadError",
+    "Message",
     "MiniLMEmbedder",
+    "ModelError",
+    "ModelTimeout",
     "Reranker",
     "RetrievalOptions",
     "SQLiteStore",
+    "ScriptedModel",
     "Settings",
     "Signals",
     "Skip",
+    "SourceRecord",
+    "SourcesEvent",
     "Store",
     "StoreError",
     "StoreLockedError",
     "SyncEngine",
+    "TokenEvent",
+    "VerificationEvent",
+    "Writer",
     "__version__",
     "get_embedder",
+    "get_model",
+    "get_writer",
 ]

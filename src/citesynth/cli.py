@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -14,12 +14,14 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from citesynth.engine import Engine
+from citesynth.answers import Answer
+from citesynth.engine import Engine, final_answer
 from citesynth.errors import CitesynthError
+from citesynth.events import AnswerEvent, DoneEvent, ErrorEvent, TokenEvent
 from citesynth.progress import IndexProgress, summary_line
 from citesynth.render import hit_json, snippet
 from citesynth.settings import Settings
-from citesynth.types import Hit
+from citesynth.types import Hit, IndexStats
 
 F = TypeVar("F", bound=Callable[..., Any])
 console = Console(highlight=False)
@@ -224,8 +226,8 @@ def stats(index_dir: Path | None, no_embed: bool, embedder: str | None) -> None:
 @_with(embed_options)
 @_friendly
 def demo(root: Path, index_dir: Path | None, no_embed: bool, embedder: str | None) -> None:
-    """Index the bundled demo corpus (this project's docs and a generated PDF) and search it."""
-    from citesynth.demo import DEMO_QUERIES, build_demo_corpus
+    """Index the demo corpus (this project's docs and a generated PDF), search it, ask it."""
+    from citesynth.demo import DEMO_QUERIES, DEMO_QUESTION, build_demo_corpus
 
     corpus = build_demo_corpus(root)
     settings = _settings(index_dir, no_embed, embedder)
@@ -236,10 +238,187 @@ def demo(root: Path, index_dir: Path | None, no_embed: bool, embedder: str | Non
             with show:
                 async for event in engine.index_events(corpus):
                     show.update(event)
-            return [(query, await engine.search(query, 3)) for query in DEMO_QUERIES]
+            errors.print(summary_line(show.report))
+            results = [(query, await engine.search(query, 3)) for query in DEMO_QUERIES]
+            for query, hits in results:
+                console.rule(f"[bold]search: {escape(query)}")
+                print_hits(hits, query)
+            console.rule(f"[bold]ask ({engine.writer.name}): {escape(DEMO_QUESTION)}")
+            await stream_answer(engine.ask(DEMO_QUESTION), stream=True)
+            return results
 
-    results = _run(go())
+    _run(go())
+
+
+model_options = [
+    click.option(
+        "--model",
+        default=None,
+        help="auto | local | local:0.5b | extractive | openai:M | ollama:M | anthropic:M | "
+        "gemini:M | fake (default: auto = local if installed, else extractive).",
+    ),
+    click.option(
+        "--mode",
+        type=click.Choice(["simple", "detailed", "deep"]),
+        default=None,
+        help="Context and output budgets (default simple).",
+    ),
+    click.option("--timeout", type=float, default=None, help="Seconds before falling back."),
+]
+
+
+@main.command()
+@click.argument("question")
+@index_option
+@_with(embed_options)
+@_with(model_options)
+@click.option(
+    "--docs",
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Index these files or folders (incrementally) before answering; repeatable.",
+)
+@click.option("-k", "k", type=int, default=None, help="How many chunks to retrieve.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option("--no-stream", is_flag=True, help="Print the answer when it is finished.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the answer cache.")
+@click.option("--renumber", is_flag=True, help="Renumber citations in order of first use.")
+@_friendly
+def ask(
+    question: str,
+    index_dir: Path | None,
+    no_embed: bool,
+    embedder: str | None,
+    model: str | None,
+    mode: str | None,
+    timeout: float | None,
+    docs: tuple[Path, ...],
+    k: int | None,
+    as_json: bool,
+    no_stream: bool,
+    no_cache: bool,
+    renumber: bool,
+) -> None:
+    """Answer QUESTION from the indexed documents, every sentence cited (docs/answers.md)."""
+    settings = _settings(index_dir, no_embed, embedder, model=model, mode=mode, timeout=timeout)
+    options: dict[str, Any] = {"renumber": renumber}
+    if k is not None:
+        options["k"] = k
+    if no_cache:
+        options["cache"] = False
+
+    async def go() -> Answer:
+        async with await Engine.open(settings=settings) as engine:
+            if docs:
+                await _index_quietly(engine, docs)
+            _require_index(settings, await engine.stats())
+            events = engine.ask(question, **options)
+            if as_json:
+                return await final_answer(events)
+            return await stream_answer(events, stream=not no_stream)
+
+    answer = _run(go())
+    if as_json:
+        sys.stdout.write(answer.model_dump_json(indent=2) + "\n")
+
+
+@main.command()
+@index_option
+@_with(embed_options)
+@_with(model_options)
+@click.option("--history", type=int, default=6, show_default=True, help="Turns to remember.")
+@_friendly
+def chat(
+    index_dir: Path | None,
+    no_embed: bool,
+    embedder: str | None,
+    model: str | None,
+    mode: str | None,
+    timeout: float | None,
+    history: int,
+) -> None:
+    """Ask questions in a row; follow-ups are rewritten to stand alone. Empty line or EOF ends."""
+    settings = _settings(index_dir, no_embed, embedder, model=model, mode=mode, timeout=timeout)
+
+    async def go() -> None:
+        async with await Engine.open(settings=settings) as engine:
+            _require_index(settings, await engine.stats())
+            conversation = engine.chat(history=history)
+            while True:
+                try:
+                    question = (await asyncio.to_thread(input, "you> ")).strip()
+                except EOFError:
+                    break
+                if not question or question in {"/exit", "/quit"}:
+                    break
+                standalone = await conversation.standalone(question)
+                if standalone != question:
+                    errors.print(f"[dim](searching for: {escape(standalone)})[/]")
+                await stream_answer(conversation.ask_standalone(question, standalone), stream=True)
+
+    _run(go())
+
+
+def _require_index(settings: Settings, numbers: IndexStats) -> None:
+    if numbers.chunks == 0:
+        raise click.UsageError(
+            f"the index at {settings.index_dir} is empty; run `citesynth index PATH` "
+            "or pass --docs PATH"
+        )
+
+
+async def _index_quietly(engine: Engine, paths: Sequence[Path]) -> None:
+    show = IndexProgress(errors, enabled=errors.is_terminal)
+    with show:
+        async for event in engine.index_events(list(paths)):
+            show.update(event)
     errors.print(summary_line(show.report))
-    for query, hits in results:
-        console.rule(f"[bold]{escape(query)}")
-        print_hits(hits, query)
+
+
+async def stream_answer(events: AsyncIterator[AnswerEvent], *, stream: bool) -> Answer:
+    """Print the answer as it is written (or at the end), then its sources and warnings."""
+    shown = ""
+    async for event in events:
+        if isinstance(event, TokenEvent) and stream:
+            shown += event.text
+            sys.stdout.write(event.text)
+            sys.stdout.flush()
+        elif isinstance(event, ErrorEvent):
+            if shown:
+                sys.stdout.write("\n")
+            errors.print(f"[yellow]fallback:[/] {escape(event.message)}")
+            shown = ""
+        elif isinstance(event, DoneEvent):
+            print_answer(event.answer, already_shown=shown)
+            return event.answer
+    raise CitesynthError("the answer stream ended early")
+
+
+def print_answer(answer: Answer, *, already_shown: str = "") -> None:
+    """The final text (unless streamed unchanged), cited sources with snippets, warnings."""
+    if " ".join(already_shown.split()) != " ".join(answer.answer.split()):
+        if already_shown:
+            console.rule("[dim]final answer (citations cleaned)[/]")
+        console.print(escape(answer.answer))
+    else:
+        sys.stdout.write("\n")
+    if answer.citations:
+        console.print("\n[bold]Sources[/]")
+    for citation in answer.citations:
+        where = citation.location
+        if citation.evidence is not None and citation.page is None:
+            where += f" (supporting: L{citation.evidence.start_line}-L{citation.evidence.end_line})"
+        console.print(f"[bold][{citation.number}][/] [cyan]{escape(where)}[/]")
+        console.print(f"    [dim]{escape(citation.snippet[:240])}[/]")
+    if answer.not_found and answer.sources:
+        console.print("\n[dim]Closest passages (not relevant enough to answer from):[/]")
+        for source in answer.sources[:3]:
+            console.print(f"[dim]  {escape(source.location)}[/]")
+    notes = [*answer.warnings, *([answer.disclaimer] if answer.disclaimer else [])]
+    for note in notes:
+        errors.print(f"[dim]note: {escape(note)}[/]")
+    flags = "cached · " if answer.cached else ""
+    errors.print(
+        f"[dim]{flags}{answer.model} · {answer.mode} · confidence {answer.confidence:.2f} · "
+        f"{answer.usage.latency_ms.get('total', 0) / 1000:.1f} s[/]"
+    )

@@ -3,6 +3,9 @@
     async with await Engine.open(".citesynth") as engine:
         report = await engine.index(["docs/"])
         hits = await engine.search("how do timeouts work?", k=5)
+        answer = await engine.answer("how do timeouts work?")
+        async for event in engine.ask("how do timeouts work?"):
+            ...  # sources, token, citation, verification, done (or error, done)
 
 `SyncEngine` offers the same calls, blocking, for scripts and notebooks.
 """
@@ -11,28 +14,34 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Coroutine, Sequence
+from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
+from citesynth.answers import Answer
 from citesynth.embed import get_embedder
 from citesynth.embed.base import Embedder
-from citesynth.events import IndexEvent, IndexFinished
+from citesynth.events import AnswerEvent, DoneEvent, IndexEvent, IndexFinished
 from citesynth.index.sqlite import SQLiteStore
 from citesynth.index.store import Store
 from citesynth.indexing import IngestOptions, run_index
 from citesynth.retrieve.fusion import FusionMethod
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
 from citesynth.settings import Settings
+from citesynth.synthesis import ExtractiveWriter, Writer, get_writer
+from citesynth.synthesis.chat import Turn, condense, recent
+from citesynth.synthesis.pipeline import AskOptions, Parts, ask
+from citesynth.synthesis.prompts import BUILT_IN, Prompt, version_of
+from citesynth.synthesis.prompts import load as load_prompts
 from citesynth.types import Hit, IndexReport, IndexStats
 
 T = TypeVar("T")
 
 
 class Engine:
-    """Index documents and search them; later issues add answers and reports."""
+    """Index documents, search them, and answer questions from them with citations."""
 
     def __init__(
         self,
@@ -43,6 +52,9 @@ class Engine:
         ingest: IngestOptions = IngestOptions(),
         retrieval: RetrievalOptions = RetrievalOptions(),
         reranker: Reranker | None = None,
+        writer: Writer | None = None,
+        prompts: Mapping[str, Prompt] | None = None,
+        answering: AskOptions | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -50,6 +62,9 @@ class Engine:
         self.ingest = ingest
         self.retrieval = retrieval
         self.reranker = reranker
+        self.prompts = dict(prompts or BUILT_IN)
+        self.writer = writer or ExtractiveWriter(embedder)
+        self.answering = answering or AskOptions()
 
     @classmethod
     async def open(
@@ -67,6 +82,10 @@ class Engine:
         if index_dir is not None:
             chosen = replace(chosen, index_dir=Path(index_dir))
         embedder = get_embedder(chosen.embedder)
+        prompts = load_prompts(chosen.prompts_dir)
+        writer = get_writer(
+            chosen.model, embedder=embedder, prompts=prompts, timeout=chosen.timeout or None
+        )
         store = await SQLiteStore.open(chosen.index_dir)
         fusion: FusionMethod = "rrf" if chosen.fusion == "rrf" else "convex"
         return cls(
@@ -78,6 +97,14 @@ class Engine:
             ),
             retrieval=RetrievalOptions(depth=chosen.depth, fusion=fusion, alpha=chosen.alpha),
             reranker=reranker,
+            writer=writer,
+            prompts=prompts,
+            answering=AskOptions(
+                mode=chosen.mode,
+                cache=chosen.cache_ttl > 0,
+                cache_ttl=chosen.cache_ttl,
+                not_found_below=chosen.not_found_below,
+            ),
         )
 
     async def index_events(self, paths: Sequence[str | Path]) -> AsyncIterator[IndexEvent]:
@@ -107,6 +134,34 @@ class Engine:
             reranker=self.reranker,
         )
 
+    def ask(self, question: str, **options: Any) -> AsyncIterator[AnswerEvent]:
+        """Answer `question`, streaming the events of DESIGN §6.
+
+        `options` override the engine's `AskOptions` for this call: `mode`, `k`,
+        `synthesize`, `renumber`, `cache`, `not_found_below`, `require_citations`, ...
+        """
+        return ask(question, self._parts(), replace(self.answering, **options))
+
+    async def answer(self, question: str, **options: Any) -> Answer:
+        """The finished answer to `question` (the `done` event of `ask`)."""
+        return await final_answer(self.ask(question, **options))
+
+    def chat(self, *, history: int = 6, **options: Any) -> Conversation:
+        """A multi-turn conversation that keeps the last `history` turns."""
+        return Conversation(self, history=history, **options)
+
+    def _parts(self) -> Parts:
+        counter = getattr(getattr(self.writer, "model", None), "count_tokens", None)
+        return Parts(
+            store=self.store,
+            embedder=self.embedder,
+            writer=self.writer,
+            prompt_version=version_of(self.prompts),
+            retrieval=self.retrieval,
+            reranker=self.reranker,
+            count_tokens=counter,
+        )
+
     async def stats(self) -> IndexStats:
         """What the index holds."""
         return await self.store.stats(self.embedder.name if self.embedder else None)
@@ -125,6 +180,46 @@ class Engine:
         traceback: TracebackType | None,
     ) -> None:
         await self.close()
+
+
+async def final_answer(events: AsyncIterator[AnswerEvent]) -> Answer:
+    """The answer carried by the `done` event of a stream."""
+    async for event in events:
+        if isinstance(event, DoneEvent):
+            return event.answer
+    raise RuntimeError("the answer stream ended without a done event")
+
+
+class Conversation:
+    """Questions in a row: follow-ups are condensed into standalone questions first."""
+
+    def __init__(self, engine: Engine, *, history: int = 6, **options: Any) -> None:
+        self.engine = engine
+        self.limit = history
+        self.options = options
+        self.turns: list[Turn] = []
+
+    async def standalone(self, question: str) -> str:
+        """`question` rewritten to stand on its own, given the recent turns."""
+        model = getattr(self.engine.writer, "model", None)
+        return await condense(question, recent(self.turns, self.limit), model, self.engine.prompts)
+
+    async def ask(self, question: str) -> AsyncIterator[AnswerEvent]:
+        """Answer a follow-up, streaming events; the turn is remembered when done."""
+        async for event in self.ask_standalone(question, await self.standalone(question)):
+            yield event
+
+    async def ask_standalone(self, question: str, standalone: str) -> AsyncIterator[AnswerEvent]:
+        """Answer `standalone` (the rewritten `question`) and remember the turn."""
+        async for event in self.engine.ask(standalone, **self.options):
+            if isinstance(event, DoneEvent):
+                self.turns.append(Turn(question, standalone, event.answer.answer))
+                self.turns = recent(self.turns, self.limit)
+            yield event
+
+    async def answer(self, question: str) -> Answer:
+        """The finished answer to a follow-up."""
+        return await final_answer(self.ask(question))
 
 
 class SyncEngine:
@@ -157,6 +252,10 @@ class SyncEngine:
     def search(self, query: str, k: int = 10) -> list[Hit]:
         """The `k` best chunks for `query`."""
         return self._call(self.engine.search(query, k))
+
+    def answer(self, question: str, **options: Any) -> Answer:
+        """The finished answer to `question`."""
+        return self._call(self.engine.answer(question, **options))
 
     def stats(self) -> IndexStats:
         """What the index holds."""

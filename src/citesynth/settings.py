@@ -2,17 +2,23 @@
 
 Only `Engine.open` reads settings; everything below it takes explicit arguments.
 
-| setting          | environment variable        | default                          |
-|------------------|-----------------------------|----------------------------------|
-| index_dir        | CITESYNTH_INDEX             | `.citesynth`                     |
-| embedder         | CITESYNTH_EMBEDDER          | `auto` (MiniLM if installed)     |
-| chunk_tokens     | CITESYNTH_CHUNK_TOKENS      | 200                              |
-| overlap_tokens   | CITESYNTH_OVERLAP_TOKENS    | 30                               |
-| max_file_mb      | CITESYNTH_MAX_FILE_MB       | 64                               |
-| exclude          | CITESYNTH_EXCLUDE (a,b,…)   | none                             |
-| fusion           | CITESYNTH_FUSION            | `convex` (or `rrf`)              |
-| alpha            | CITESYNTH_ALPHA             | 0.5 (dense weight in `convex`)   |
-| depth            | CITESYNTH_DEPTH             | 100 candidates per retriever     |
+| setting         | environment variable      | default                                       |
+|-----------------|---------------------------|-----------------------------------------------|
+| index_dir       | CITESYNTH_INDEX           | `.citesynth`                                  |
+| embedder        | CITESYNTH_EMBEDDER        | `auto` (MiniLM if installed)                  |
+| chunk_tokens    | CITESYNTH_CHUNK_TOKENS    | 200                                           |
+| overlap_tokens  | CITESYNTH_OVERLAP_TOKENS  | 30                                            |
+| max_file_mb     | CITESYNTH_MAX_FILE_MB     | 64                                            |
+| exclude         | CITESYNTH_EXCLUDE (a,b,…) | none                                          |
+| fusion          | CITESYNTH_FUSION          | `convex` (or `rrf`)                           |
+| alpha           | CITESYNTH_ALPHA           | 0.5 (dense weight in `convex`)                |
+| depth           | CITESYNTH_DEPTH           | 100 candidates per retriever                  |
+| model           | CITESYNTH_MODEL           | `auto`: local if installed, else extractive   |
+| mode            | CITESYNTH_MODE            | `simple` (or `detailed`, `deep`)              |
+| timeout         | CITESYNTH_TIMEOUT         | 0: the model's own (local 180 s, remote 90 s) |
+| prompts_dir     | CITESYNTH_PROMPTS         | none (the built-in prompts)                   |
+| cache_ttl       | CITESYNTH_CACHE_TTL       | 86400 s (0 turns the answer cache off)        |
+| not_found_below | CITESYNTH_NOT_FOUND_BELOW | 0.2 (best hit's Pass-1 confidence)            |
 """
 
 from __future__ import annotations
@@ -39,11 +45,19 @@ class Settings:
     fusion: str = "convex"
     alpha: float = 0.5
     depth: int = 100
+    model: str = "auto"
+    mode: str = "simple"
+    timeout: float = 0.0
+    prompts_dir: Path | None = None
+    cache_ttl: float = 86_400.0
+    not_found_below: float = 0.2
 
     def __post_init__(self) -> None:
         # Accept the obvious spellings: a string path, a list of globs.
         object.__setattr__(self, "index_dir", Path(self.index_dir))
         object.__setattr__(self, "exclude", tuple(self.exclude))
+        if self.prompts_dir is not None:
+            object.__setattr__(self, "prompts_dir", Path(self.prompts_dir))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -51,7 +65,7 @@ class Settings:
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
         for item in fields(cls):
-            raw = env.get(f"CITESYNTH_{'INDEX' if item.name == 'index_dir' else item.name.upper()}")
+            raw = env.get(f"CITESYNTH_{_VARIABLES.get(item.name, item.name.upper())}")
             if raw is not None and raw.strip():
                 values[item.name] = _parse(item.name, raw.strip())
         values.update({key: value for key, value in overrides.items() if value is not None})
@@ -71,6 +85,12 @@ class Settings:
             raise ConfigError(f"alpha must be within 0..1, got {self.alpha}")
         if self.depth < 1:
             raise ConfigError("depth must be at least 1")
+        if self.mode not in {"simple", "detailed", "deep"}:
+            raise ConfigError(f"mode must be simple, detailed or deep, got {self.mode!r}")
+        if self.timeout < 0 or self.cache_ttl < 0:
+            raise ConfigError("timeout and cache_ttl must not be negative")
+        if not 0.0 <= self.not_found_below <= 1.0:
+            raise ConfigError(f"not_found_below must be within 0..1, got {self.not_found_below}")
         return self
 
     @property
@@ -79,15 +99,18 @@ class Settings:
         return int(self.max_file_mb * 2**20)
 
 
+_VARIABLES = {"index_dir": "INDEX", "prompts_dir": "PROMPTS"}
+
+
 def _parse(name: str, raw: str) -> Any:
     try:
-        if name == "index_dir":
+        if name in {"index_dir", "prompts_dir"}:
             return Path(raw)
         if name == "exclude":
             return tuple(part.strip() for part in raw.split(",") if part.strip())
         if name in {"chunk_tokens", "overlap_tokens", "depth"}:
             return int(raw)
-        if name in {"max_file_mb", "alpha"}:
+        if name in {"max_file_mb", "alpha", "timeout", "cache_ttl", "not_found_below"}:
             return float(raw)
     except ValueError:
         raise ConfigError(f"CITESYNTH_{name.upper()} must be a number, got {raw!r}") from None

@@ -1,0 +1,81 @@
+"""From a resolved answer to its citations, claims and supporting spans.
+
+Each cited source becomes a `Citation` with its provenance, a Tavily-style record, and the
+exact span of the source that best supports the sentences citing it: the source sentence
+sharing the most terms with them, with its character offsets and line numbers in the
+original file (`chunk.start_line` plus the line breaks before the span).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from citesynth.analysis import terms
+from citesynth.answers import Citation, Claim, EvidenceSpan, TavilyRecord
+from citesynth.citations.resolve import Resolved, factual_sentences
+from citesynth.ingest.sentences import sentence_spans
+from citesynth.synthesis.extractive import prose_sentences
+from citesynth.synthesis.sources import Source, provenance, url
+from citesynth.types import Chunk
+
+
+def evidence_span(chunk: Chunk, claims: Sequence[str]) -> EvidenceSpan | None:
+    """The sentence of `chunk` that shares the most terms with `claims` (None if nothing)."""
+    wanted = set(terms(" ".join(claims)))
+    best: tuple[float, int, int] | None = None
+    for start, end in prose_sentences(chunk.text, min_words=3) or sentence_spans(chunk.text):
+        words = set(terms(chunk.text[start:end]))
+        if not words:
+            continue
+        score = len(wanted & words) / (len(words) ** 0.5)
+        if best is None or score > best[0]:
+            best = (score, start, end)
+    if best is None or best[0] == 0:
+        return None
+    _, start, end = best
+    first = chunk.start_line + chunk.text.count("\n", 0, start)
+    return EvidenceSpan(
+        char_start=chunk.char_start + start,
+        char_end=chunk.char_start + end,
+        start_line=first,
+        end_line=first + chunk.text.count("\n", start, end),
+        text=chunk.text[start:end],
+    )
+
+
+def claims_of(text: str) -> list[Claim]:
+    """The answer's factual sentences with what each cites."""
+    found = factual_sentences(text)
+    return [Claim(text=sentence, citations=numbers) for sentence, numbers in found]
+
+
+def citations(
+    sources: Sequence[Source], resolved: Resolved, claims: Sequence[Claim], question: str
+) -> list[Citation]:
+    """One citation per cited source, in order of first use."""
+    by_number = {source.number: source for source in sources}
+    found: list[Citation] = []
+    for number in resolved.used:
+        source = by_number[number]
+        chunk = source.chunk
+        supporting = [claim.text for claim in claims if number in claim.citations] or [question]
+        span = evidence_span(chunk, supporting)
+        snippet = " ".join((span.text if span else chunk.text[:300]).split())
+        found.append(
+            Citation(
+                **provenance(chunk),
+                number=number,
+                snippet=snippet,
+                relevance=round(source.hit.confidence, 4),
+                multi_source=number in resolved.multi_source,
+                evidence=span,
+                record=TavilyRecord(
+                    id=chunk.id,
+                    title=chunk.title or chunk.path,
+                    url=url(chunk),
+                    content=chunk.text,
+                    snippet=snippet,
+                ),
+            )
+        )
+    return found

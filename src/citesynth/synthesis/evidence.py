@@ -1,0 +1,92 @@
+"""Query-aware evidence selection: keep the sentences of each source that matter.
+
+For a small local model every prompt token costs time (about 45 tokens/s of prefill on two
+cores), so each source is cut down to its most relevant sentences, in their original order,
+with "…" where text was left out. Relevance mixes the dense cosine between question and
+sentence (when an embedder is available) with the share of the question's terms the
+sentence holds. Every source keeps at least its best sentence; the budget is shared between
+sources in proportion to their rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from citesynth.analysis import estimate_tokens, query_terms, terms
+from citesynth.embed.base import Embedder
+from citesynth.ingest.sentences import sentence_spans
+from citesynth.synthesis.sources import Source
+
+GAP = " … "
+
+
+async def select(
+    question: str, sources: Sequence[Source], *, budget: int, embedder: Embedder | None
+) -> list[Source]:
+    """Sources whose `shown` text is cut to the sentences most relevant to `question`."""
+    sentences = [
+        [source.chunk.text[start:end] for start, end in sentence_spans(source.chunk.text)]
+        for source in sources
+    ]
+    flat = [sentence for group in sentences for sentence in group]
+    if not flat:
+        return list(sources)
+    scores = await relevance(question, flat, embedder)
+    shares = _shares(len(sources), budget)
+    selected: list[Source] = []
+    offset = 0
+    for source, group, share in zip(sources, sentences, shares, strict=True):
+        ranked = sorted(range(len(group)), key=lambda i: -scores[offset + i])
+        keep: list[int] = []
+        used = 0
+        for index in ranked:
+            cost = estimate_tokens(group[index])
+            if keep and used + cost > share:
+                continue
+            keep.append(index)
+            used += cost
+        offset += len(group)
+        selected.append(replace(source, shown=_join(group, sorted(keep))))
+    return selected
+
+
+async def relevance(
+    question: str, sentences: Sequence[str], embedder: Embedder | None
+) -> list[float]:
+    """How well each sentence answers `question`: 0.6 × cosine + 0.4 × term coverage."""
+    wanted = set(query_terms(question))
+    lexical = [
+        len(wanted.intersection(terms(sentence))) / len(wanted) if wanted else 0.0
+        for sentence in sentences
+    ]
+    if embedder is None:
+        return lexical
+    vectors = await embedder.embed([question, *sentences], "document")
+    cosines = vectors[1:] @ vectors[0]
+    return [float(0.6 * c + 0.4 * lex) for c, lex in zip(np.asarray(cosines), lexical, strict=True)]
+
+
+def _shares(count: int, budget: int) -> list[int]:
+    """Token budgets per source, higher for better-ranked ones (weights 1/rank^0.5)."""
+    weights = [1 / (rank**0.5) for rank in range(1, count + 1)]
+    total = sum(weights)
+    return [max(1, int(budget * weight / total)) for weight in weights]
+
+
+def _join(sentences: Sequence[str], keep: Sequence[int]) -> str:
+    parts: list[str] = []
+    previous = -1
+    for index in keep:
+        if previous != -1 and index != previous + 1:
+            parts.append(GAP.strip())
+        parts.append(" ".join(sentences[index].split()))
+        previous = index
+    text = " ".join(parts)
+    if keep and keep[0] > 0:
+        text = "… " + text
+    if keep and keep[-1] < len(sentences) - 1:
+        text += " …"
+    return text

@@ -1,0 +1,166 @@
+"""The extractive synthesizer: an answer built from the sources' own sentences, no model.
+
+It scores every prose sentence of the top sources against the question (dense cosine and
+query-term coverage, as evidence selection does, with a small bonus for better-ranked
+sources), keeps the best few (each with the next sentence when that one starts with "It",
+"This", "They"…, which only makes sense with it), folds near-duplicates together (when two
+documents say the same thing the sentence cites both and is marked as consensus), groups
+what is left by document, and cites each sentence. Every sentence is copied from a source,
+so the answer is grounded by construction; it is instant, deterministic, and the fallback
+when no model is usable. When no sentence is relevant enough it answers "Not found in the sources."
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from citesynth.analysis import query_terms, terms
+from citesynth.embed.base import Embedder
+from citesynth.ingest.sentences import sentence_spans
+from citesynth.llm.base import Piece
+from citesynth.synthesis.evidence import relevance
+from citesynth.synthesis.sources import Source
+from citesynth.synthesis.writers import Plan
+
+NOT_FOUND = "Not found in the sources."
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_NOT_PROSE = re.compile(r"^\s*(?:#|```|~~~|\||[=\-~^*+]{3,}\s*$|\.\. |>>>|\$ )")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
+_BRACKETS = re.compile(r"\s*(?:\[[\d,\s\-–^]+\]|【[^】]*】)")
+_EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
+_ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\b")
+_ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
+
+
+def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
+    """Spans of the sentences of `text` that are prose: no headings, code, tables or rules."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    in_fence = False
+    for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text)), len(text)]:
+        paragraph = text[start:boundary]
+        fences = paragraph.count("```") + paragraph.count("~~~")
+        skip = in_fence or bool(_NOT_PROSE.match(paragraph.lstrip("\n")))
+        in_fence = in_fence != (fences % 2 == 1)
+        if not skip:
+            for begin, end in sentence_spans(text, start, boundary):
+                line = text[begin:end]
+                if _NOT_PROSE.match(line) or "\n#" in line or "```" in line:
+                    continue
+                if len(line.split()) >= min_words:
+                    spans.append((begin, end))
+        start = boundary
+    return spans
+
+
+def clean(sentence: str) -> str:
+    """A source sentence as the answer shows it: one line, no list marks or bracket refs."""
+    text = _LIST_MARK.sub("", " ".join(sentence.split()))
+    text = _EMPHASIS.sub(r"\2", _BRACKETS.sub("", text))
+    return text if text.endswith((".", "!", "?", ":", ";")) else text + "."
+
+
+@dataclass(slots=True)
+class _Pick:
+    text: str
+    score: float
+    source: Source
+    position: int
+    words: frozenset[str]
+    also: list[int] = field(default_factory=list)
+
+
+def _similar(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+class ExtractiveWriter:
+    """Writes an answer from the sources' own sentences (see the module docstring)."""
+
+    name = "extractive"
+    timeout = 30.0
+    evidence_tokens: int | None = None
+    max_sources: int | None = None
+
+    def __init__(
+        self,
+        embedder: Embedder | None,
+        *,
+        max_sentences: int = 5,
+        min_score: float = 0.25,
+        keep_ratio: float = 0.7,
+        duplicate: float = 0.8,
+    ) -> None:
+        self.embedder = embedder
+        self.max_sentences = max_sentences
+        self.min_score = min_score
+        self.keep_ratio = keep_ratio
+        self.duplicate = duplicate
+
+    async def picks(self, question: str, sources: Sequence[Source]) -> list[_Pick]:
+        """The chosen sentences, best first, near-duplicates folded into `also`."""
+        candidates: list[tuple[Source, int, str]] = []
+        following: dict[tuple[int, int], str] = {}
+        for source in sources:
+            text = source.chunk.text
+            spans = prose_sentences(text)
+            candidates.extend((source, start, text[start:end]) for start, end in spans)
+            for (start, end), (after, stop) in pairwise(spans):
+                if _ANAPHOR.match(text[after:stop]) and not text[end:after].count("\n\n"):
+                    following[(source.number, start)] = text[after:stop]
+        if not candidates:
+            return []
+        scores = await relevance(question, [c[2] for c in candidates], self.embedder)
+        wanted = set(query_terms(question))
+        ranked = sorted(
+            (
+                (score * (1.0 - 0.02 * min(source.number - 1, 10)), source, start, sentence)
+                for score, (source, start, sentence) in zip(scores, candidates, strict=True)
+                if not wanted or wanted.intersection(terms(sentence)) or self.embedder
+            ),
+            key=lambda item: (-item[0], item[1].number, item[2]),
+        )
+        if not ranked or ranked[0][0] < self.min_score:
+            return []
+        floor = max(self.min_score, ranked[0][0] * self.keep_ratio)
+        chosen: list[_Pick] = []
+        for score, source, start, sentence in ranked:
+            if score < floor or len(chosen) >= self.max_sentences:
+                break
+            words = frozenset(terms(sentence))
+            twin = next((p for p in chosen if _similar(p.words, words) >= self.duplicate), None)
+            if twin is None:
+                more = following.get((source.number, start))
+                shown = clean(f"{sentence} {more}" if more else sentence)
+                chosen.append(_Pick(shown, score, source, start, words))
+            elif twin.source.document != source.document and source.number not in twin.also:
+                twin.also.append(source.number)
+        return chosen
+
+    async def write(self, plan: Plan) -> AsyncIterator[Piece]:
+        """The answer, one sentence at a time, grouped by document in rank order."""
+        chosen = await self.picks(plan.question, plan.sources)
+        if not chosen:
+            yield NOT_FOUND
+            return
+        documents = list(dict.fromkeys(p.source.document for p in chosen))
+        grouped = len(documents) > 1
+        for index, document in enumerate(documents):
+            members = sorted(
+                (p for p in chosen if p.source.document == document),
+                key=lambda p: (p.source.number, p.position),
+            )
+            if grouped:
+                yield ("\n\n" if index else "") + f"**{members[0].source.chunk.title or document}**"
+            for position, pick in enumerate(members):
+                numbers = ",".join(str(n) for n in [pick.source.number, *pick.also])
+                text = pick.text
+                if pick.also:
+                    first, _, rest = text.partition(" ")
+                    lowered = first.lower() if first in _ARTICLES else first
+                    text = f"Multiple sources report that {lowered} {rest}"
+                lead = "\n" if grouped and position == 0 else (" " if position or index else "")
+                yield f"{lead}{text[:-1]} [{numbers}]{text[-1]}"

@@ -1,0 +1,194 @@
+"""Sources for an answer: numbered hits, multi-source detection, the context block, budgets.
+
+Multi-source synthesis (DESIGN §7) is on when at least two distinct documents each
+contribute at least two chunks. The context then groups chunks by document:
+
+    === docs/advanced/timeouts.md ===
+    [3: L40-58]
+    ...text...
+
+Otherwise each source is one block headed by its number and location:
+
+    [3] docs/advanced/timeouts.md L40-58
+    ...text...
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from citesynth.analysis import estimate_tokens, terms
+from citesynth.answers import SourceRecord
+from citesynth.citations.markers import SourceRef
+from citesynth.render import snippet
+from citesynth.types import Chunk, Hit
+
+Counter_ = Callable[[str], Awaitable[int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A hit given a number, and the text the model will see for it."""
+
+    number: int
+    hit: Hit
+    shown: str
+
+    @property
+    def chunk(self) -> Chunk:
+        """The underlying chunk."""
+        return self.hit.chunk
+
+    @property
+    def document(self) -> str:
+        """Which document the source comes from (a record counts as its own document)."""
+        chunk = self.chunk
+        return chunk.path if chunk.record_id is None else f"{chunk.path}#{chunk.record_id}"
+
+    @property
+    def label(self) -> str:
+        """`L40-58`, `p.5` or `p.5 L3-9`."""
+        chunk = self.chunk
+        lines = (
+            f"L{chunk.start_line}-{chunk.end_line}"
+            if chunk.end_line != chunk.start_line
+            else f"L{chunk.start_line}"
+        )
+        if chunk.page is not None:
+            return f"p.{chunk.page} {lines}"
+        return "" if chunk.record_id is not None else lines
+
+
+def numbered(hits: Sequence[Hit]) -> list[Source]:
+    """Number hits 1..n in rank order."""
+    return [Source(number, hit, hit.chunk.text) for number, hit in enumerate(hits, start=1)]
+
+
+def multi_source(sources: Sequence[Source]) -> bool:
+    """At least two distinct documents each contribute at least two chunks."""
+    per_document = Counter(source.document for source in sources)
+    return sum(1 for count in per_document.values() if count >= 2) >= 2
+
+
+def document_count(sources: Sequence[Source]) -> int:
+    """Distinct documents among the sources."""
+    return len({source.document for source in sources})
+
+
+def refs(sources: Sequence[Source]) -> list[SourceRef]:
+    """What citation markers may name each source by."""
+    return [
+        SourceRef(s.number, s.chunk.path, s.chunk.page, s.chunk.start_line, s.chunk.end_line)
+        for s in sources
+    ]
+
+
+def context(sources: Sequence[Source], *, grouped: bool) -> str:
+    """The sources as the model reads them (see the module docstring)."""
+    if not grouped:
+        return "\n\n".join(
+            f"[{s.number}] {s.document} {s.label}".rstrip() + f"\n{s.shown.strip()}"
+            for s in sources
+        )
+    blocks: list[str] = []
+    order = list(dict.fromkeys(s.document for s in sources))
+    for document in order:
+        members = [s for s in sources if s.document == document]
+        lines = [f"=== {document} ==="]
+        lines.extend(
+            f"[{s.number}: {s.label}]".replace(": ]", "]") + f"\n{s.shown.strip()}" for s in members
+        )
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+_ENTITY = re.compile(r"\b(?:[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)*|\d[\d.,:/-]*|`[^`]+`|\"[^\"]+\")")
+
+
+def entities(question: str) -> set[str]:
+    """Names, numbers, quoted strings and code identifiers in a question, as stemmed terms."""
+    found = set()
+    for match in _ENTITY.finditer(question):
+        words = terms(match.group().strip('`"'))
+        if match.start() == 0 and len(words) == 1:
+            continue  # the question's first word is capitalised anyway
+        found.update(words)
+    return found
+
+
+def boost_entities(sources: Sequence[Source], question: str) -> list[Source]:
+    """Put sources that share entities with the question first (stable otherwise)."""
+    wanted = entities(question)
+    if not wanted:
+        return list(sources)
+
+    def shared(source: Source) -> int:
+        return len(wanted.intersection(terms(source.chunk.text)))
+
+    ordered = sorted(sources, key=lambda s: -shared(s))
+    return [replace(s, number=i) for i, s in enumerate(ordered, start=1)]
+
+
+async def trim(
+    sources: Sequence[Source], budget: int, count: Counter_ | None = None
+) -> tuple[list[Source], int]:
+    """Drop whole sources, lowest rank first, until the context fits `budget` tokens.
+
+    Uses the model's own token count when `count` is given, an estimate otherwise. Returns
+    the kept sources and how many were dropped. The first source is always kept.
+    """
+    kept = list(sources)
+    while len(kept) > 1:
+        text = context(kept, grouped=multi_source(kept))
+        used = await count(text) if count is not None else estimate_tokens(text)
+        if used <= budget:
+            break
+        kept.pop()
+    return kept, len(sources) - len(kept)
+
+
+def provenance(chunk: Chunk) -> dict[str, Any]:
+    """Where a chunk lives, as the answer's records and citations name it."""
+    return {
+        "chunk_id": chunk.id,
+        "path": chunk.path,
+        "title": chunk.title,
+        "page": chunk.page,
+        "start_line": chunk.start_line,
+        "end_line": chunk.end_line,
+        "location": chunk.location,
+    }
+
+
+def record(source: Source) -> SourceRecord:
+    """The source as it appears in the answer."""
+    chunk = source.chunk
+    return SourceRecord(
+        **provenance(chunk),
+        number=source.number,
+        doc_id=chunk.document_id,
+        heading_path=list(chunk.heading_path),
+        url=url(chunk),
+        text=chunk.text,
+        shown=source.shown,
+        score=round(source.hit.score, 6),
+        confidence=round(source.hit.confidence, 4),
+    )
+
+
+def url(chunk: Chunk) -> str:
+    """`file://path#L10-L24`, `file://path#page=5` or `file://path#record`."""
+    if chunk.page is not None:
+        return f"file://{chunk.path}#page={chunk.page}"
+    if chunk.record_id is not None:
+        return f"file://{chunk.path}#{chunk.record_id}"
+    return f"file://{chunk.path}#L{chunk.start_line}-L{chunk.end_line}"
+
+
+def short(source: Source, question: str) -> str:
+    """A one-line snippet of the source for lists."""
+    return snippet(source.chunk.text, question, width=200)

@@ -1,0 +1,145 @@
+"""Writers turn a plan (question, numbered sources, budgets) into answer text, streamed.
+
+`LLMWriter` prompts a chat model with the grounding rules (and, in multi-source mode, the
+subtopic, consensus and conflict rules); `NaiveWriter` is the baseline the benchmarks compare
+against: a plain prompt, no multi-source mode. The extractive writer, which needs no model,
+lives in `extractive.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from citesynth.llm.base import ChatModel, ChatOptions, Message, Piece
+from citesynth.synthesis.prompts import Prompt
+from citesynth.synthesis.sources import Source, context
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What to write: the question, the numbered sources, and how."""
+
+    question: str
+    sources: tuple[Source, ...]
+    grouped: bool
+    max_tokens: int
+
+
+class Writer(Protocol):
+    """Writes an answer with inline `[n]` markers for a plan."""
+
+    name: str
+    timeout: float
+    evidence_tokens: int | None
+    """Cut each source to its most relevant sentences within this many tokens (None: don't)."""
+    max_sources: int | None
+    """Show the writer at most this many sources (None: as many as the mode allows)."""
+
+    def write(self, plan: Plan) -> AsyncIterator[Piece]:
+        """Text pieces (and possibly a final `Usage`)."""
+        ...
+
+
+_ANSWER = re.compile(r"(?:^|\n)\s*\**answer\**\s*:\s*", re.I)
+
+
+class LLMWriter:
+    """Prompts a chat model; optionally lets it reason first and shows only the answer."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        prompts: Mapping[str, Prompt],
+        *,
+        reasoning: bool = True,
+        max_output_tokens: int | None = None,
+        temperature: float = 0.3,
+        timeout: float = 120.0,
+        evidence_tokens: int | None = None,
+        max_sources: int | None = None,
+    ) -> None:
+        self.model = model
+        self.name = model.name
+        self.prompts = prompts
+        self.reasoning = reasoning
+        self.max_output_tokens = max_output_tokens
+        self.temperature = temperature
+        self.timeout = timeout
+        self.evidence_tokens = evidence_tokens
+        self.max_sources = max_sources
+
+    def messages(self, plan: Plan) -> list[Message]:
+        """The prompt for a plan."""
+        sources = context(plan.sources, grouped=plan.grouped)
+        if plan.grouped:
+            system = self.prompts["answer.multi.system"]
+            name = "answer.multi.user" if self.reasoning else "answer.multi.user.direct"
+            user = self.prompts[name]
+        else:
+            system, user = self.prompts["answer.system"], self.prompts["answer.user"]
+        return [
+            Message("system", system.render()),
+            Message("user", user.render(question=plan.question, sources=sources)),
+        ]
+
+    async def write(self, plan: Plan) -> AsyncIterator[Piece]:
+        """Stream the model's answer; in reasoning mode, hold text back until "Answer:"."""
+        options = ChatOptions(
+            max_tokens=_budget(plan, self.max_output_tokens), temperature=self.temperature
+        )
+        pieces = self.model.stream(self.messages(plan), options)
+        if not (plan.grouped and self.reasoning):
+            async for piece in pieces:
+                yield piece
+            return
+        held = ""
+        answering = False
+        async for piece in pieces:
+            if not isinstance(piece, str) or answering:
+                yield piece
+                continue
+            held += piece
+            found = _ANSWER.search(held)
+            if found:
+                answering = True
+                if held[found.end() :]:
+                    yield held[found.end() :]
+        if not answering and held:  # the model skipped the format: show all of it
+            yield re.sub(r"^\s*\**notes\**\s*:\s*", "", held, flags=re.I)
+
+
+class NaiveWriter:
+    """The baseline: top chunks in a plain prompt, no grounding rules, no multi-source mode."""
+
+    evidence_tokens: int | None = None
+
+    def __init__(
+        self,
+        model: ChatModel,
+        prompts: Mapping[str, Prompt],
+        *,
+        timeout: float = 120.0,
+        max_output_tokens: int | None = None,
+        max_sources: int | None = None,
+    ) -> None:
+        self.model = model
+        self.name = f"naive:{model.name}"
+        self.prompts = prompts
+        self.timeout = timeout
+        self.max_output_tokens = max_output_tokens
+        self.max_sources = max_sources
+
+    async def write(self, plan: Plan) -> AsyncIterator[Piece]:
+        """Stream the model's answer to the plain prompt."""
+        sources = "\n\n".join(f"[{s.number}] {s.shown.strip()}" for s in plan.sources)
+        prompt = self.prompts["naive.user"].render(question=plan.question, sources=sources)
+        options = ChatOptions(max_tokens=_budget(plan, self.max_output_tokens))
+        async for piece in self.model.stream([Message("user", prompt)], options):
+            yield piece
+
+
+def _budget(plan: Plan, cap: int | None) -> int:
+    return plan.max_tokens if cap is None else min(plan.max_tokens, cap)

@@ -1,0 +1,103 @@
+"""The extractive writer (no model) and multi-turn chat, on a real index."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from citesynth import Engine
+from citesynth.llm.fake import ScriptedModel
+from citesynth.synthesis import ExtractiveWriter, LLMWriter
+from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
+from citesynth.synthesis.extractive import clean, prose_sentences
+from citesynth.synthesis.prompts import BUILT_IN
+from tests.conftest import write
+
+_MARKER = re.compile(r" \[[\d,\-]+\]")
+
+
+async def test_every_extractive_sentence_is_copied_from_the_source_it_cites(
+    engine: Engine, corpus: Path
+) -> None:
+    await engine.index([corpus])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer("What is the connect timeout default?")
+    assert not answer.not_found and answer.fallback is None and answer.citations
+    assert not answer.uncited_claims
+    texts = {source.number: " ".join(source.text.split()) for source in answer.sources}
+    for claim in answer.claims:
+        plain = _MARKER.sub("", claim.text).rstrip(".")
+        assert any(plain in texts[n] for n in claim.citations), claim.text
+
+
+async def test_extractive_marks_consensus_across_documents(engine: Engine, tmp_path: Path) -> None:
+    same = "The bridge opened to traffic in the spring of 2009 after six years of work."
+    write(tmp_path / "c", "one.md", f"# One\n\n{same}\n\nUnrelated text about apples here.\n")
+    write(tmp_path / "c", "two.txt", f"Town history.\n\n{same}\n")
+    await engine.index([tmp_path / "c"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer("When did the bridge open to traffic?")
+    assert answer.answer.startswith("Multiple sources report that the bridge opened")
+    assert answer.citations and all(c.multi_source for c in answer.citations)
+    assert {c.path for c in answer.citations} == {"c/one.md", "c/two.txt"}
+
+
+async def test_extractive_says_not_found_when_nothing_answers(engine: Engine, corpus: Path) -> None:
+    await engine.index([corpus])
+    engine.writer = ExtractiveWriter(engine.embedder, min_score=0.9)
+    answer = await engine.answer("What is the connect timeout default?")
+    assert answer.not_found and answer.answer == "Not found in the sources."
+
+
+def test_prose_sentences_skip_headings_code_and_tables() -> None:
+    text = (
+        "# Title\n\nThe first real sentence is here. Short.\n\n```python\nx = call(a, b, c, d)\n```"
+        "\n\n| a | b | c | d | e |\n\n- A list item that says something useful.\n"
+    )
+    found = [text[a:b] for a, b in prose_sentences(text)]
+    assert found == [
+        "The first real sentence is here.",
+        "- A list item that says something useful.",
+    ]
+    assert clean(found[1]) == "A list item that says something useful."
+    assert clean("See **bold** claim [3] here") == "See bold claim here."
+
+
+def test_follow_ups_are_joined_with_the_previous_question_by_rule() -> None:
+    history = [Turn("How are retries done?", "How are retries done?", "With backoff [1].")]
+    assert needs_context("and how many of them?") and needs_context("why?")
+    assert not needs_context("What does the connection pool limit per host?")
+    assert by_rule("what is its default?", history) == (
+        "what is its default? (context: How are retries done?)"
+    )
+    assert by_rule("What is the read timeout?", history) == "What is the read timeout?"
+
+
+async def test_condense_uses_the_model_and_falls_back_to_the_rule() -> None:
+    history = [Turn("How are retries done?", "How are retries done?", "With backoff [1].")]
+    model = ScriptedModel(['"What is the default number of retries?"'])
+    rewritten = await condense("and their default number?", history, model, BUILT_IN)
+    assert rewritten == "What is the default number of retries?"
+    assert "Follow-up question: and their default number?" in model.calls[0][0].content
+    failing = ScriptedModel([RuntimeError("down")])
+    fallback = await condense("and their default number?", history, failing, BUILT_IN)
+    assert fallback.endswith("(context: How are retries done?)")
+
+
+async def test_conversation_remembers_turns_within_the_limit(engine: Engine, corpus: Path) -> None:
+    await engine.index([corpus])
+    script = [
+        "Retries use exponential backoff [1].",  # turn 1
+        "What is the default limit of retries?",  # turn 2: the condensed question
+        "The limit is five retries [1].",  # turn 2: the answer
+    ]
+    model = ScriptedModel(script)
+    engine.writer = LLMWriter(model, BUILT_IN)
+    chat = engine.chat(history=2, not_found_below=0.0)
+    await chat.answer("How are retries done?")
+    second = await chat.answer("and what is their limit?")
+    assert second.question == "What is the default limit of retries?"
+    assert second.answer == "The limit is five retries [1]."
+    await chat.answer("How are retries done?")  # replayed from the answer cache
+    assert len(chat.turns) == 2 and chat.turns[0].question == "and what is their limit?"
+    assert len(model.calls) == 3

@@ -1,0 +1,202 @@
+"""The answer pipeline end to end: real index, the shipped scripted model, real events."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from citesynth import Engine
+from citesynth.errors import ModelError
+from citesynth.events import (
+    AnswerEvent,
+    CitationEvent,
+    DoneEvent,
+    ErrorEvent,
+    SourcesEvent,
+    TokenEvent,
+    VerificationEvent,
+)
+from citesynth.llm.fake import ScriptedModel
+from citesynth.synthesis import LLMWriter
+from citesynth.synthesis.prompts import BUILT_IN
+from tests.conftest import write
+
+CONNECT = "What is the connect timeout default?"
+
+
+@pytest.fixture
+async def indexed(engine: Engine, corpus: Path) -> Engine:
+    await engine.index([corpus])
+    return engine
+
+
+def use(engine: Engine, *replies: object, **options: object) -> ScriptedModel:
+    """Give the engine a writer backed by a scripted model; return the model."""
+    model = ScriptedModel(list(replies), **options)  # type: ignore[arg-type]
+    engine.writer = LLMWriter(model, BUILT_IN, timeout=5.0)
+    return model
+
+
+async def collect(engine: Engine, question: str, **options: object) -> list[AnswerEvent]:
+    return [event async for event in engine.ask(question, **options)]
+
+
+async def test_events_follow_the_stream_contract(indexed: Engine) -> None:
+    use(indexed)  # default reply: the first sentence of source 1, cited
+    events = await collect(indexed, CONNECT)
+    kinds = [event.kind for event in events]
+    assert kinds[0] == "sources" and kinds[-2:] == ["verification", "done"]
+    assert set(kinds[1:-2]) <= {"token", "citation"} and "citation" in kinds
+    sources = events[0]
+    assert isinstance(sources, SourcesEvent) and sources.sources[0].number == 1
+    streamed = "".join(e.text for e in events if isinstance(e, TokenEvent))
+    done = events[-1]
+    assert isinstance(done, DoneEvent)
+    answer = done.answer
+    # The final text may only move markers inside their sentence: same words, same numbers.
+    assert re.sub(r"\W", "", streamed) == re.sub(r"\W", "", answer.answer)
+    assert answer.citations and answer.citations[0].number == 1
+    citation = answer.citations[0]
+    assert citation.path == "corpus/guide.md" and citation.start_line == 1
+    lines = f"L{citation.start_line}-L{citation.end_line}"
+    assert citation.record.url == f"file://corpus/guide.md#{lines}"
+    assert citation.evidence is not None
+    assert citation.evidence.text in answer.sources[0].text
+    cited = [e for e in events if isinstance(e, CitationEvent)]
+    assert cited[0].numbers == (1,) and cited[0].citations[0].path == "corpus/guide.md"
+    assert 0 < answer.confidence <= 1 and not answer.not_found and answer.fallback is None
+    assert answer.claims and answer.claims[0].citations == [1]
+    assert answer.usage.latency_ms["total"] > 0 and answer.usage.prompt_tokens
+
+
+async def test_markers_naming_no_source_are_removed_and_reported(indexed: Engine) -> None:
+    use(indexed, "The connect timeout defaults to five seconds [1][42].")
+    answer = (await collect(indexed, CONNECT))[-1].answer  # type: ignore[union-attr]
+    assert answer.answer == "The connect timeout defaults to five seconds [1]."
+    assert answer.usage.markers == 2 and answer.usage.invalid_markers == 1
+    assert any("[42]" in warning for warning in answer.warnings)
+
+
+async def test_model_error_falls_back_to_ranked_chunks(indexed: Engine) -> None:
+    use(indexed, ModelError("server exploded"))
+    events = await collect(indexed, CONNECT)
+    assert [e.kind for e in events][-2:] == ["error", "done"]
+    error, done = events[-2], events[-1]
+    assert isinstance(error, ErrorEvent) and "server exploded" in error.message
+    assert isinstance(done, DoneEvent)
+    answer = done.answer
+    assert answer.fallback is not None and "server exploded" in answer.fallback.reason
+    assert answer.confidence == 0.0 and answer.sources
+    assert "corpus/guide.md:L1-L7" in answer.answer  # the ranked chunks with provenance
+
+
+async def test_timeout_falls_back_without_hanging(indexed: Engine) -> None:
+    use(indexed, delay=0.3)
+    indexed.writer.timeout = 0.2
+    answer = await indexed.answer(CONNECT)
+    assert answer.fallback is not None and "timed out after 0.2 s" in answer.fallback.reason
+    assert answer.usage.latency_ms["total"] < 2000
+
+
+async def test_nothing_relevant_means_not_found_without_a_model_call(indexed: Engine) -> None:
+    model = use(indexed)
+    answer = await indexed.answer("zebra migration patterns in Kenya")
+    assert answer.not_found and answer.answer == "Not found in the sources."
+    assert model.calls == [] and answer.confidence == 0.0 and not answer.citations
+
+
+async def test_model_saying_not_found_is_not_found(indexed: Engine) -> None:
+    use(indexed, "Not found in the sources.")
+    answer = await indexed.answer(CONNECT)
+    assert answer.not_found and answer.fallback is None and not answer.citations
+    assert answer.confidence == 0.0 and not answer.uncited_claims
+
+
+async def test_uncited_answer_falls_back(indexed: Engine) -> None:
+    use(indexed, "Bananas are yellow and grow in tropical climates everywhere.")
+    answer = await indexed.answer(CONNECT)
+    assert answer.fallback is not None and "cites no source" in answer.fallback.reason
+
+
+async def test_forgotten_citation_is_added_when_one_source_clearly_holds_it(
+    indexed: Engine,
+) -> None:
+    use(indexed, "The connect timeout defaults to five seconds. Bananas grow on tall plants.")
+    answer = await indexed.answer(CONNECT)
+    assert answer.answer.startswith("The connect timeout defaults to five seconds [1].")
+    assert answer.uncited_claims == ["Bananas grow on tall plants."]
+    assert any("added by matching" in warning for warning in answer.warnings)
+
+
+async def test_answers_are_cached_until_the_corpus_changes(indexed: Engine, corpus: Path) -> None:
+    model = use(indexed)
+    first = await indexed.answer(CONNECT)
+    second = await indexed.answer(CONNECT)
+    assert not first.cached and second.cached and len(model.calls) == 1
+    assert second.answer == first.answer and second.request_id != first.request_id
+    write(corpus, "notes.txt", "Retries use linear backoff now.\n")
+    await indexed.index([corpus])
+    third = await indexed.answer(CONNECT)
+    assert not third.cached and len(model.calls) == 2
+    assert not (await indexed.answer(CONNECT, cache=False)).cached and len(model.calls) == 3
+
+
+async def test_synthesize_false_returns_ranked_chunks(indexed: Engine) -> None:
+    model = use(indexed)
+    answer = await indexed.answer(CONNECT, synthesize=False)
+    assert answer.answer == "" and answer.sources[0].path == "corpus/guide.md"
+    assert model.calls == [] and not answer.not_found
+
+
+async def test_renumbering_follows_first_use(indexed: Engine) -> None:
+    use(
+        indexed, "Pools keep ten connections per host [2]. The connect timeout is five seconds [1]."
+    )
+    answer = await indexed.answer(CONNECT, renumber=True, not_found_below=0.0)
+    assert "[1]" in answer.answer.split(".")[0] and "[2]" in answer.answer.split(".")[1]
+    by_number = {source.number: source for source in answer.sources}
+    assert [c.number for c in answer.citations] == [1, 2]
+    assert answer.citations[0].chunk_id == by_number[1].chunk_id
+
+
+async def test_multi_source_mode_groups_the_context_by_document(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "multi"
+    claims = {
+        "alpha": "In the alpha review the phone battery lasts eight hours of video",
+        "beta": "The beta lab found the phone battery lasts six hours when browsing",
+    }
+    for name, claim in claims.items():
+        sections = "\n\n".join(
+            f"## Part {i}\n\n" + " ".join(f"{claim}, run {i}.{j}." for j in range(10))
+            for i in range(3)
+        )
+        write(root, f"{name}.md", f"# {name}\n\n{sections}\n")
+    await engine.index([root])
+    model = use(engine, "Notes: they differ.\nAnswer: Sources disagree on battery life [1][4].")
+    answer = await engine.answer("How long does the phone battery last?", k=6)
+    assert answer.synthesis_mode and answer.source_doc_count == 2
+    system, user = model.calls[0]
+    assert "organise the answer by subtopic" in system.content.lower()
+    assert "=== multi/alpha.md ===" in user.content and "=== multi/beta.md ===" in user.content
+    assert answer.answer.startswith("Sources disagree on battery life [1,4].")
+    assert all(c.multi_source for c in answer.citations)
+
+
+async def test_sources_beyond_the_context_budget_are_trimmed(indexed: Engine) -> None:
+    use(indexed)
+    answer = await indexed.answer(CONNECT, mode="simple")
+    assert len(answer.sources) <= 8 and answer.sources[0].shown == answer.sources[0].text
+
+
+async def test_error_event_is_always_followed_by_done(indexed: Engine) -> None:
+    def explode(_: object) -> str:
+        raise RuntimeError("bad template")
+
+    use(indexed, explode)
+    events = await collect(indexed, CONNECT)
+    assert isinstance(events[-2], ErrorEvent) and isinstance(events[-1], DoneEvent)
+    assert not any(isinstance(e, VerificationEvent) for e in events)

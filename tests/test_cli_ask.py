@@ -1,0 +1,77 @@
+"""`citesynth ask` and `citesynth chat` on real files, a real index and the shipped writers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from citesynth.answers import Answer
+from citesynth.cli import main
+
+ANSWER_FIELDS = {
+    "answer", "citations", "not_found", "fallback", "synthesis_mode", "source_doc_count",
+    "confidence", "usage", "request_id", "sources", "claims", "uncited_claims", "warnings",
+}  # fmt: skip
+CITATION_FIELDS = {
+    "number", "path", "title", "page", "start_line", "end_line", "snippet", "multi_source",
+    "record", "evidence", "chunk_id", "location",
+}  # fmt: skip
+
+
+def test_ask_with_docs_streams_a_cited_answer_and_its_sources(run: CliRunner, corpus: Path) -> None:
+    result = run.invoke(
+        main,
+        ["ask", "What is the connect timeout default?", "--docs", str(corpus), "--model",
+         "extractive"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "five seconds" in result.stdout and "[1]" in result.stdout
+    assert "Sources" in result.stdout and "corpus/guide.md:L" in result.stdout
+
+
+def test_ask_json_is_the_documented_answer_contract(run: CliRunner, corpus: Path) -> None:
+    assert run.invoke(main, ["index", str(corpus), "--quiet"]).exit_code == 0
+    result = run.invoke(
+        main, ["ask", "What is the connect timeout default?", "--model", "fake", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert set(payload) >= ANSWER_FIELDS
+    assert payload["citations"] and set(payload["citations"][0]) >= CITATION_FIELDS
+    assert payload["citations"][0]["record"]["url"].startswith("file://corpus/guide.md#L")
+    Answer.model_validate(payload)  # the JSON parses back into the contract
+
+
+def test_ask_without_an_index_says_what_to_do(run: CliRunner) -> None:
+    result = run.invoke(main, ["ask", "anything?", "--model", "extractive"])
+    assert result.exit_code != 0
+    assert "citesynth index PATH" in result.output
+
+
+def test_unknown_model_is_one_clear_line(run: CliRunner, corpus: Path) -> None:
+    result = run.invoke(main, ["ask", "q?", "--docs", str(corpus), "--model", "anthropic:x"],
+                        env={"ANTHROPIC_API_KEY": ""})  # fmt: skip
+    assert result.exit_code == 1
+    assert "ANTHROPIC_API_KEY" in result.output and "Traceback" not in result.output
+
+
+def test_not_found_is_said_plainly(run: CliRunner, corpus: Path) -> None:
+    result = run.invoke(
+        main, ["ask", "zebra migration in Kenya", "--docs", str(corpus), "--model", "fake"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Not found in the sources." in result.stdout
+
+
+def test_chat_condenses_follow_ups(run: CliRunner, corpus: Path) -> None:
+    assert run.invoke(main, ["index", str(corpus), "--quiet"]).exit_code == 0
+    result = run.invoke(
+        main,
+        ["chat", "--model", "extractive"],
+        input="What is the connect timeout default?\nand the read one?\n\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "five seconds" in result.stdout
+    assert "searching for: and the read one? (context:" in result.output
