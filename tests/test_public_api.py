@@ -85,11 +85,13 @@ def test_error_tree() -> None:
 
 
 def test_sync_engine(tmp_path: Path, corpus: Path) -> None:
-    settings = Settings(index_dir=tmp_path / "index", embedder="hashing")
+    settings = Settings(index_dir=tmp_path / "index", embedder="hashing", model="fake")
     with SyncEngine(settings=settings) as engine:
         assert engine.index([corpus]).indexed == 4
         assert engine.search("backoff in seconds", k=1)[0].chunk.path.endswith("client.py")
         assert engine.stats().chunks > 0
+        answer = engine.answer("How is the backoff in seconds computed?", not_found_below=0.0)
+        assert answer.citations and answer.citations[0].path.startswith("corpus/")
 
 
 async def test_sync_engine_works_inside_a_running_loop(tmp_path: Path, corpus: Path) -> None:

@@ -1,0 +1,39 @@
+"""Settings: defaults, environment variables, arguments, and clear errors for bad values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citesynth import ConfigError, Settings
+
+
+def test_environment_then_arguments_override_defaults() -> None:
+    env = {
+        "CITESYNTH_MODEL": "extractive",
+        "CITESYNTH_MODE": "deep",
+        "CITESYNTH_TIMEOUT": "12.5",
+        "CITESYNTH_PROMPTS": "my-prompts",
+        "CITESYNTH_CACHE_TTL": "0",
+        "CITESYNTH_NOT_FOUND_BELOW": "0.3",
+    }
+    settings = Settings.from_env(env, mode="detailed", model=None)
+    assert settings.model == "extractive" and settings.mode == "detailed"
+    assert settings.timeout == 12.5 and settings.prompts_dir == Path("my-prompts")
+    assert settings.cache_ttl == 0 and settings.not_found_below == 0.3
+    assert Settings.from_env({}).model == "auto"
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"CITESYNTH_MODE": "fast"}, "mode must be simple, detailed or deep"),
+        ({"CITESYNTH_TIMEOUT": "soon"}, "CITESYNTH_TIMEOUT must be a number"),
+        ({"CITESYNTH_TIMEOUT": "-1"}, "must not be negative"),
+        ({"CITESYNTH_NOT_FOUND_BELOW": "2"}, "not_found_below must be within 0..1"),
+    ],
+)
+def test_bad_values_name_the_setting(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Settings.from_env(env)
