@@ -302,3 +302,17 @@ def test_renumber_maps_first_use_to_one(text: str, count: int) -> None:
     assert again.used == tuple(range(1, len(resolved.used) + 1))
     restored, _ = renumber(text, [mapping[n] for n in range(1, count + 1)])
     assert resolve(restored, sources).groups == tuple(tuple(sorted(g)) for g in resolved.groups)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "multi"),
+    [
+        ("The ducks march every day [1]. [1]", "The ducks march every day [1].", set()),
+        ("Both agree on it [1]. [2]\nNext line.", "Both agree on it [1,2].\nNext line.", {1, 2}),
+    ],
+)
+def test_a_marker_moved_inside_its_sentence_merges_with_the_one_there(
+    text: str, expected: str, multi: set[int]
+) -> None:
+    resolved = resolve(text, refs(3))
+    assert resolved.text == expected and set(resolved.multi_source) == multi

@@ -16,6 +16,7 @@ from citesynth.citations.markers import Marker, SourceRef, find_markers
 from citesynth.ingest.sentences import sentence_spans
 
 _GAP = re.compile(r"\s*")
+_ADJACENT = re.compile(r"\[\d[\d,\-]*\]\s*\[\d[\d,\-]*\]")
 _CANONICAL = re.compile(r"\[(\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*)\]")
 _NOT_FOUND = re.compile(
     "|".join(
@@ -100,10 +101,11 @@ def _attach(before: str, marker: str, after: str) -> str:
 def resolve(text: str, sources: Sequence[SourceRef]) -> Resolved:
     """Clean every marker of `text` against the numbered `sources`."""
     resolved = _resolve(text, sources)
-    # Removing a marker can join the text around it into a new one ("[[9]1]" leaves "[1]"):
-    # resolve the result again until it stays the same.
+    # Removing a marker can join the text around it into a new one ("[[9]1]" leaves "[1]"),
+    # and moving one inside its sentence can put it beside another ("x [1]. [2]" gives
+    # "x [1] [2]."): resolve the result again until it stays the same.
     for _ in range(8):
-        if not resolved.invalid:
+        if not resolved.invalid and not _ADJACENT.search(resolved.text):
             break
         again = _resolve(resolved.text, sources)
         if again.text == resolved.text and again.groups == resolved.groups:
