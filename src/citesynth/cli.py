@@ -398,6 +398,7 @@ def print_answer(answer: Answer, *, already_shown: str = "") -> None:
     """The final text (unless streamed unchanged), cited sources with snippets, warnings."""
     if " ".join(already_shown.split()) != " ".join(answer.answer.split()):
         if already_shown:
+            sys.stdout.write("\n")
             console.rule("[dim]final answer (citations cleaned)[/]")
         console.print(escape(answer.answer))
     else:
@@ -409,7 +410,8 @@ def print_answer(answer: Answer, *, already_shown: str = "") -> None:
         if citation.evidence is not None and citation.page is None:
             where += f" (supporting: L{citation.evidence.start_line}-L{citation.evidence.end_line})"
         console.print(f"[bold][{citation.number}][/] [cyan]{escape(where)}[/]")
-        console.print(f"    [dim]{escape(citation.snippet[:240])}[/]")
+        quote = citation.evidence.text if citation.evidence is not None else citation.snippet
+        console.print(f"    [dim]{escape(' '.join(quote.split())[:240])}[/]")
     if answer.not_found and answer.sources:
         console.print("\n[dim]Closest passages (not relevant enough to answer from):[/]")
         for source in answer.sources[:3]:

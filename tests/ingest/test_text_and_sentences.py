@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from citesynth.analysis import estimate_tokens
 from citesynth.errors import LoadError
-from citesynth.ingest.sentences import sentence_spans
+from citesynth.ingest.sentences import is_heading, sentence_spans
 from citesynth.ingest.text import content_hash, decode, looks_binary
 
 
@@ -76,6 +76,30 @@ def test_sentences_respect_abbreviations_numbers_and_lists() -> None:
         "- First item",
         "- Second item",
     ]
+
+
+def test_heading_lines_are_their_own_spans() -> None:
+    # A PDF or text heading (short line, no closing punctuation, starting a paragraph) and a
+    # Markdown heading never run into the sentence after them.
+    text = (
+        "The section before ends here.\n\nIngestion never stops on bad input\n"
+        "Each file is skipped.\n## Ask\nSome text here."
+    )
+    sentences = [text[s:e] for s, e in sentence_spans(text)]
+    assert sentences == [
+        "The section before ends here.",
+        "Ingestion never stops on bad input",
+        "Each file is skipped.",
+        "## Ask",
+        "Some text here.",
+    ]
+    assert [is_heading(sentence) for sentence in sentences] == [False, True, False, True, False]
+
+
+def test_wrapped_prose_lines_are_not_headings() -> None:
+    text = "A long wrapped line of prose that goes on and on and\nSQLite continues it."
+    assert sentence_spans(text) == [(0, len(text))]
+    assert not is_heading("The sentence ends here.")
 
 
 @given(st.text(max_size=500), st.data())

@@ -6,10 +6,11 @@ import re
 from pathlib import Path
 
 from citesynth import Engine
+from citesynth.ingest.sentences import prose_sentences
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
-from citesynth.synthesis.extractive import clean, prose_sentences
+from citesynth.synthesis.extractive import clean
 from citesynth.synthesis.prompts import BUILT_IN
 from tests.conftest import write
 

@@ -79,6 +79,34 @@ async def test_markers_naming_no_source_are_removed_and_reported(indexed: Engine
     assert any("[42]" in warning for warning in answer.warnings)
 
 
+async def test_a_sentence_the_model_repeats_is_dropped_and_reported(indexed: Engine) -> None:
+    use(
+        indexed,
+        "The connect timeout defaults to five seconds [1]. The read timeout limits waiting [1]. "
+        "The connect timeout defaults to five seconds [1].",
+    )
+    answer = await indexed.answer(CONNECT)
+    assert answer.answer == (
+        "The connect timeout defaults to five seconds [1]. The read timeout limits waiting [1]."
+    )
+    assert any("repeated an earlier one" in warning for warning in answer.warnings)
+
+
+async def test_context_headers_the_model_copies_are_removed(indexed: Engine) -> None:
+    use(
+        indexed,
+        "=== corpus/guide.md ===\n[1: L1-7]\nThe connect timeout defaults to five seconds [1].",
+    )
+    answer = await indexed.answer(CONNECT)
+    assert answer.answer == "The connect timeout defaults to five seconds [1]."
+
+
+async def test_an_answer_of_only_markers_falls_back(indexed: Engine) -> None:
+    use(indexed, "[1-3]")
+    answer = await indexed.answer(CONNECT)
+    assert answer.fallback is not None and "only citation markers" in answer.fallback.reason
+
+
 async def test_model_error_falls_back_to_ranked_chunks(indexed: Engine) -> None:
     use(indexed, ModelError("server exploded"))
     events = await collect(indexed, CONNECT)

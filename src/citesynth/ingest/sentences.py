@@ -5,9 +5,21 @@ from __future__ import annotations
 import re
 
 # A sentence ends at . ! ? (and closing quotes/brackets) followed by whitespace and a
-# plausible sentence start; or at a line break that begins a list item.
+# plausible sentence start; or at a line break that begins a list item; or after a line that
+# is a heading: a Markdown `#` line, or (as PDFs and plain text set them) a short line with no
+# closing punctuation that starts a paragraph and is followed by a capitalised line.
 _END = re.compile(r"""[.!?…]+["'”’)\]]*(?=\s+["'“‘(\[]?[A-Z0-9])""")
 _LIST_BREAK = re.compile(r"\n(?=[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+)")
+_HEADING_LINE = re.compile(
+    r"^[ \t]*(?:"
+    r"\#{1,6}[ \t][^\n]*$"  # a Markdown heading, or
+    r"|[A-Z0-9][^\n.!?:;,]{0,58}[^\s.!?:;,](?=\n[ \t]*[A-Z0-9\"“])"  # a short line with no
+    r")",  # closing punctuation, followed by a line that starts a sentence
+    re.MULTILINE,
+)
+_HEADING_WORDS = 10
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_NOT_PROSE = re.compile(r"^\s*(?:#|```|~~~|\||[=\-~^*+]{3,}\s*$|\.\. |>>>|\$ )")
 _ABBREVIATIONS = frozenset(
     """mr mrs ms dr prof sr jr st vs etc e.g i.e cf al fig figs eq eqs no nos vol vols pp
     approx inc ltd co corp dept est min max sec ref refs resp u.s u.k jan feb mar apr jun jul
@@ -42,6 +54,12 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
             continue
         cuts.append(match.end())
     cuts.extend(match.start() for match in _LIST_BREAK.finditer(text, start, stop))
+    for match in _HEADING_LINE.finditer(text, start, stop):
+        line = match.group()
+        if len(line.split()) <= _HEADING_WORDS and (
+            line.lstrip().startswith("#") or _opens_paragraph(text, match.start())
+        ):
+            cuts.extend((match.start(), match.end()))
     spans: list[tuple[int, int]] = []
     previous = start
     for cut in sorted(set(cuts)):
@@ -51,6 +69,12 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
     return spans
 
 
+def _opens_paragraph(text: str, line_start: int) -> bool:
+    """Whether the line at `line_start` follows a blank line or a finished sentence."""
+    before = text[max(0, line_start - 2) : line_start]
+    return line_start == 0 or before == "\n\n" or (len(before) == 2 and before[0] in ".!?:")
+
+
 def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
     while start < end and text[start].isspace():
         start += 1
@@ -58,3 +82,33 @@ def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]
         end -= 1
     if end > start:
         spans.append((start, end))
+
+
+_TITLE = re.compile(r"\#{1,6}[ \t]\S.*|[A-Z0-9][^.!?:;,]{0,58}[^\s.!?:;,]")
+
+
+def is_heading(sentence: str) -> bool:
+    """Whether a span from `sentence_spans` is a heading line rather than a sentence."""
+    line = sentence.strip()
+    return "\n" not in line and bool(_TITLE.fullmatch(line)) and len(line.split()) <= _HEADING_WORDS
+
+
+def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
+    """Spans of the sentences of `text` that are prose: no headings, code, tables or rules."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    in_fence = False
+    for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text)), len(text)]:
+        paragraph = text[start:boundary]
+        fences = paragraph.count("```") + paragraph.count("~~~")
+        skip = in_fence or bool(_NOT_PROSE.match(paragraph.lstrip("\n")))
+        in_fence = in_fence != (fences % 2 == 1)
+        if not skip:
+            for begin, end in sentence_spans(text, start, boundary):
+                line = text[begin:end]
+                if _NOT_PROSE.match(line) or "\n#" in line or "```" in line:
+                    continue
+                if len(line.split()) >= min_words:
+                    spans.append((begin, end))
+        start = boundary
+    return spans

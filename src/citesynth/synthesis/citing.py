@@ -8,13 +8,13 @@ original file (`chunk.start_line` plus the line breaks before the span).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from citesynth.analysis import terms
 from citesynth.answers import Citation, Claim, EvidenceSpan, TavilyRecord
 from citesynth.citations.resolve import Resolved, factual_sentences
-from citesynth.ingest.sentences import sentence_spans
-from citesynth.synthesis.extractive import prose_sentences
+from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.synthesis.sources import Source, provenance, url
 from citesynth.types import Chunk
 
@@ -79,3 +79,61 @@ def citations(
             )
         )
     return found
+
+
+_MARKS = re.compile(r"\[[\d,\s\-–]+\]")
+_TRAILING_SPACE = re.compile(r"[ \t]+(?=\n|$)")
+# Lines a small model copies from the context's layout: `=== docs/a.md ===`, `[2: L10-24]`.
+_ECHOED_LAYOUT = re.compile(r"^[ \t]*(?:===[^\n]*===|\[\d+:[^\]\n]*\])[ \t]*(?:\n|$)", re.MULTILINE)
+
+
+def strip_layout(text: str) -> str:
+    """`text` without lines that only repeat the context's document or source headers."""
+    return _ECHOED_LAYOUT.sub("", text)
+
+
+def has_words(text: str) -> bool:
+    """Whether `text` holds a word besides its citation markers and punctuation."""
+    return re.search(r"\w", _MARKS.sub(" ", text)) is not None
+
+
+def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
+    """`text` without sentences that repeat an earlier one, and how many were dropped.
+
+    Small models sometimes loop and write a sentence twice; a sentence goes when at least
+    `overlap` of its terms (citation markers aside) already make up one earlier sentence
+    that cites every source it cites (a repeat citing another source is corroboration).
+    """
+    seen: list[tuple[frozenset[str], frozenset[int]]] = []
+    pieces: list[str] = []
+    kept_until = 0
+    dropped = 0
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        words = frozenset(terms(_MARKS.sub(" ", sentence)))
+        marks = _numbers(_MARKS.findall(sentence))
+        if len(words) >= 4 and any(
+            len(words & earlier) >= overlap * len(words) and marks <= cited
+            for earlier, cited in seen
+        ):
+            pieces.append(text[kept_until:start].rstrip(" \t") + (" " if start else ""))
+            kept_until = end
+            while kept_until < len(text) and text[kept_until] in " \t":
+                kept_until += 1
+            dropped += 1
+            continue
+        seen.append((words, marks))
+    pieces.append(text[kept_until:])
+    if not dropped:
+        return text, 0
+    return _TRAILING_SPACE.sub("", "".join(pieces)).strip(), dropped
+
+
+def _numbers(marks: Sequence[str]) -> frozenset[int]:
+    """The source numbers in markers such as `[1]`, `[2,4-6]`."""
+    numbers: set[int] = set()
+    for low, high in re.findall(r"(\d+)(?:\s*[-–]\s*(\d+))?", " ".join(marks)):
+        first, last = int(low), int(high or low)
+        if last - first < 100:
+            numbers.update(range(first, last + 1))
+    return frozenset(numbers)

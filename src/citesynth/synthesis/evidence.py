@@ -1,11 +1,12 @@
 """Query-aware evidence selection: keep the sentences of each source that matter.
 
-For a small local model every prompt token costs time (about 45 tokens/s of prefill on two
+For a small local model every prompt token costs time (about 20–45 tokens/s of prefill on two
 cores), so each source is cut down to its most relevant sentences, in their original order,
-with "…" where text was left out. Relevance mixes the dense cosine between question and
-sentence (when an embedder is available) with the share of the question's terms the
-sentence holds. Every source keeps at least its best sentence; the budget is shared between
-sources in proportion to their rank.
+with "…" where text was left out. Code blocks, tables and headings inside a prose chunk are
+left out too (a small model copies them verbatim); a chunk of code keeps its lines.
+Relevance mixes the dense cosine between question and sentence (when an embedder is
+available) with the share of the question's terms the sentence holds. Every source keeps at
+least its best sentence; the budget is shared between sources in proportion to their rank.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 
 from citesynth.analysis import estimate_tokens, query_terms, terms
 from citesynth.embed.base import Embedder
-from citesynth.ingest.sentences import sentence_spans
+from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
 from citesynth.synthesis.sources import Source
 
 GAP = " … "
@@ -27,10 +28,7 @@ async def select(
     question: str, sources: Sequence[Source], *, budget: int, embedder: Embedder | None
 ) -> list[Source]:
     """Sources whose `shown` text is cut to the sentences most relevant to `question`."""
-    sentences = [
-        [source.chunk.text[start:end] for start, end in sentence_spans(source.chunk.text)]
-        for source in sources
-    ]
+    sentences = [_sentences(source.chunk.text) for source in sources]
     flat = [sentence for group in sentences for sentence in group]
     if not flat:
         return list(sources)
@@ -39,12 +37,16 @@ async def select(
     selected: list[Source] = []
     offset = 0
     for source, group, share in zip(sources, sentences, shares, strict=True):
-        ranked = sorted(range(len(group)), key=lambda i: -scores[offset + i])
+        # Headings are context the prompt already gives (the source's heading path); kept
+        # inline they would run into the next sentence once lines are joined.
+        ranked = sorted(
+            range(len(group)), key=lambda i: (is_heading(group[i]), -scores[offset + i])
+        )
         keep: list[int] = []
         used = 0
         for index in ranked:
             cost = estimate_tokens(group[index])
-            if keep and used + cost > share:
+            if keep and (used + cost > share or is_heading(group[index])):
                 continue
             keep.append(index)
             used += cost
@@ -67,6 +69,12 @@ async def relevance(
     vectors = await embedder.embed([question, *sentences], "document")
     cosines = vectors[1:] @ vectors[0]
     return [float(0.6 * c + 0.4 * lex) for c, lex in zip(np.asarray(cosines), lexical, strict=True)]
+
+
+def _sentences(text: str) -> list[str]:
+    """The prose sentences of a chunk (no code, tables or headings); all of them for code."""
+    spans = prose_sentences(text, min_words=3) or sentence_spans(text)
+    return [text[start:end] for start, end in spans]
 
 
 def _shares(count: int, budget: int) -> list[int]:

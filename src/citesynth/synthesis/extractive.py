@@ -19,41 +19,18 @@ from itertools import pairwise
 
 from citesynth.analysis import query_terms, terms
 from citesynth.embed.base import Embedder
-from citesynth.ingest.sentences import sentence_spans
+from citesynth.ingest.sentences import prose_sentences
 from citesynth.llm.base import Piece
 from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.sources import Source
 from citesynth.synthesis.writers import Plan
 
 NOT_FOUND = "Not found in the sources."
-_PARAGRAPH = re.compile(r"\n[ \t]*\n")
-_NOT_PROSE = re.compile(r"^\s*(?:#|```|~~~|\||[=\-~^*+]{3,}\s*$|\.\. |>>>|\$ )")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 _BRACKETS = re.compile(r"\s*(?:\[[\d,\s\-–^]+\]|【[^】]*】)")
 _EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
 _ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\b")
 _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
-
-
-def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
-    """Spans of the sentences of `text` that are prose: no headings, code, tables or rules."""
-    spans: list[tuple[int, int]] = []
-    start = 0
-    in_fence = False
-    for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text)), len(text)]:
-        paragraph = text[start:boundary]
-        fences = paragraph.count("```") + paragraph.count("~~~")
-        skip = in_fence or bool(_NOT_PROSE.match(paragraph.lstrip("\n")))
-        in_fence = in_fence != (fences % 2 == 1)
-        if not skip:
-            for begin, end in sentence_spans(text, start, boundary):
-                line = text[begin:end]
-                if _NOT_PROSE.match(line) or "\n#" in line or "```" in line:
-                    continue
-                if len(line.split()) >= min_words:
-                    spans.append((begin, end))
-        start = boundary
-    return spans
 
 
 def clean(sentence: str) -> str:

@@ -50,7 +50,13 @@ from citesynth.llm.base import Usage
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
 from citesynth.synthesis import evidence
 from citesynth.synthesis.attribute import attribute
-from citesynth.synthesis.citing import citations, claims_of
+from citesynth.synthesis.citing import (
+    citations,
+    claims_of,
+    drop_repeats,
+    has_words,
+    strip_layout,
+)
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.modes import MULTI_SOURCE_EXTRA_TOKENS, Mode, get_mode
 from citesynth.synthesis.sources import (
@@ -163,13 +169,7 @@ async def ask(
     try:
         async for event in _write(parts.writer, plan, written, started):
             yield event
-        if not written.text.strip():
-            raise _Unusable("the model returned no text")
-        if options.attribute:
-            tidy = resolve(written.text, refs(sources)).text  # markers inside their sentences
-            written.text, written.attributed = attribute(tidy, sources)
-        if options.require_citations and not _cites(written) and not says_not_found(written.text):
-            raise _Unusable("the model's answer cites no source")
+        _check(written, sources, options)
     except Exception as error:  # any failure of the writer becomes a fallback, never a crash
         reason = _reason(error, parts.writer)
         log.debug("writer %s failed", parts.writer.name, exc_info=error)
@@ -285,7 +285,9 @@ def _finish(
     trimmed: int,
 ) -> Answer:
     resolved = resolve(written.text, refs(sources))
-    text = resolved.text
+    text, repeated = drop_repeats(resolved.text)
+    if repeated:
+        resolved = resolve(text, refs(sources))
     shown = list(sources)
     if options.renumber and resolved.used:
         order = [*resolved.used, *(s.number for s in sources if s.number not in resolved.used)]
@@ -306,6 +308,8 @@ def _finish(
         warnings.append(
             f"{written.attributed} citation(s) added by matching uncited sentences to sources"
         )
+    if repeated:
+        warnings.append(f"dropped {repeated} sentence(s) that repeated an earlier one")
     if trimmed:
         warnings.append(f"{trimmed} lower-ranked source(s) left out to fit the context budget")
     if uncited:
@@ -337,6 +341,20 @@ def _finish(
             invalid_markers=written.invalid_markers,
         ),
     )
+
+
+def _check(written: _Written, sources: Sequence[Source], options: AskOptions) -> None:
+    """Tidy the written text in place; raise `_Unusable` when it cannot be the answer."""
+    written.text = strip_layout(written.text)
+    if not written.text.strip():
+        raise _Unusable("the model returned no text")
+    if not has_words(written.text):
+        raise _Unusable("the model's answer holds only citation markers")
+    if options.attribute:
+        tidy = resolve(written.text, refs(sources)).text  # markers inside their sentences
+        written.text, written.attributed = attribute(tidy, sources)
+    if options.require_citations and not _cites(written) and not says_not_found(written.text):
+        raise _Unusable("the model's answer cites no source")
 
 
 def _cites(written: _Written) -> bool:

@@ -1,0 +1,71 @@
+"""Evidence selection (what a small model sees of each source) and repeated-sentence removal."""
+
+from __future__ import annotations
+
+from citesynth.synthesis.citing import drop_repeats
+from citesynth.synthesis.evidence import select
+from citesynth.synthesis.sources import numbered
+from citesynth.types import Chunk, ChunkId, DocumentId, Hit
+
+PDF_PAGE = (
+    "Citesynth indexes many formats from one folder.\n\n"
+    "Ingestion never stops on bad input\n"
+    "Each file that cannot be indexed is skipped with one line naming it. "
+    "A corrupt PDF is reported as corrupt PDF with the reason. "
+    "Weather in the mountains changes quickly in spring."
+)
+
+
+def hit(text: str, number: int = 0) -> Hit:
+    chunk = Chunk(
+        id=ChunkId(f"c{number}"),
+        document_id=DocumentId(f"d{number}"),
+        path=f"doc{number}.pdf",
+        title="Doc",
+        heading_path=(),
+        text=text,
+        char_start=0,
+        char_end=len(text),
+        start_line=1,
+        end_line=text.count("\n") + 1,
+        page=2,
+    )
+    return Hit(chunk=chunk, score=1.0, confidence=0.5)
+
+
+async def test_selection_keeps_relevant_sentences_in_order_without_headings() -> None:
+    sources = numbered([hit(PDF_PAGE), hit("Unrelated text about cooking pasta well.", 1)])
+    chosen = await select("What happens to a corrupt PDF file?", sources, budget=30, embedder=None)
+    shown = chosen[0].shown
+    assert "Ingestion never stops" not in shown  # a heading would run into the next sentence
+    assert "A corrupt PDF is reported" in shown and "Weather" not in shown
+    assert shown.startswith("… ") and shown.endswith(" …")  # text left out on both sides
+    assert chosen[1].shown == "Unrelated text about cooking pasta well."  # best one, always
+
+
+async def test_selection_keeps_a_heading_when_it_is_all_a_source_has() -> None:
+    chosen = await select(
+        "corrupt PDF", numbered([hit("Corrupt PDF handling")]), budget=5, embedder=None
+    )
+    assert chosen[0].shown == "Corrupt PDF handling"
+
+
+def test_a_repeated_sentence_is_dropped_once_its_sources_are_cited_before() -> None:
+    text = (
+        "A corrupt PDF is reported with the reason [1,2]. Each bad file is skipped [3].\n\n"
+        "A corrupt PDF is reported with the reason [2]."
+    )
+    assert drop_repeats(text) == (
+        "A corrupt PDF is reported with the reason [1,2]. Each bad file is skipped [3].",
+        1,
+    )
+
+
+def test_the_same_statement_from_another_source_is_corroboration_and_stays() -> None:
+    text = "A corrupt PDF is reported with a cause [1]. A corrupt PDF is reported with a cause [4]."
+    assert drop_repeats(text) == (text, 0)
+
+
+def test_short_sentences_and_distinct_ones_stay() -> None:
+    text = "It is fast [1]. It is fast [1]. Chunks follow headings and paragraphs [2]."
+    assert drop_repeats(text) == (text, 0)
