@@ -146,11 +146,7 @@ def summary() -> str:
 
 def _synthesis() -> list[str]:
     lines: list[str] = []
-    overhead, local, clapnq = (
-        _load("synthesis_overhead"),
-        _load("synthesis_local"),
-        _load("synthesis_clapnq"),
-    )
+    overhead, local = _load("synthesis_overhead"), _load("synthesis_local")
     if overhead:
         plain = overhead["fake_model_full_chunks"]["overhead_ms"]
         lines += [
@@ -165,31 +161,39 @@ def _synthesis() -> list[str]:
         lines += [
             f"Embedded model ({local['model']}) on the demo corpus, 20 questions, 5 sources: "
             f"first token p50 {first['p50'] / 1000:.1f} s / p95 {first['p95'] / 1000:.1f} s, "
-            f"total p50 {total['p50'] / 1000:.1f} s / p95 {total['p95'] / 1000:.1f} s, "
-            f"{local['generation_tokens_per_second_median']} tokens/s generation, cold start "
+            f"total p50 {total['p50'] / 1000:.1f} s / p95 {total['p95'] / 1000:.1f} s "
+            f"(goal 5 s / 15 s); prompt {local['prompt_tokens_mean']:.0f} tokens at "
+            f"{local.get('prefill_tokens_per_second_median')} tokens/s, generation "
+            f"{local['generation_tokens_per_second_median']} tokens/s; cold start "
             f"{local['cold_start_seconds']} s.",
             "",
         ]
-    if clapnq:
-        lines += [
-            "ClapNQ dev, 100 questions (50 unanswerable):",
-            "",
-            "| system | correct | answerable | unanswerable | >=1 valid citation | cites gold "
-            "| invalid markers | not-found P / R | fallback | mean s |",
-            "|---|---|---|---|---|---|---|---|---|---|",
-        ]
-        for name, row in clapnq["systems"].items():
-            if name == "retrieval_gate":
-                continue
-            lines.append(
-                f"| {name} | {row['correctness']} | {row['correct_answerable']} "
-                f"| {row['correct_unanswerable']} | {row['cited_share']} "
-                f"| {row['gold_cited_share']} | {row['invalid_marker_rate']} "
-                f"| {row['not_found_precision']} / {row['not_found_recall']} "
-                f"| {row['fallback_rate']} | {row['latency_ms_mean'] / 1000:.1f} |"
-            )
-        lines.append("")
+    for name in ("synthesis_clapnq", "synthesis_clapnq_v3"):
+        if result := _load(name):
+            lines += _clapnq_table(name, result)
     return lines
+
+
+def _clapnq_table(name: str, result: dict[str, Any]) -> list[str]:
+    size = result["report_slice"]
+    lines = [
+        f"ClapNQ dev, {size} questions ({size // 2} unanswerable), `{name}.json`:",
+        "",
+        "| system | correct | answerable | unanswerable | >=1 valid citation | cites gold "
+        "| invalid markers | not-found P / R | fallback | mean s |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for system, row in result["systems"].items():
+        if system == "retrieval_gate":
+            continue
+        lines.append(
+            f"| {system} | {row['correctness']} | {row['correct_answerable']} "
+            f"| {row['correct_unanswerable']} | {row['cited_share']} "
+            f"| {row['gold_cited_share']} | {row['invalid_marker_rate']} "
+            f"| {row['not_found_precision']} / {row['not_found_recall']} "
+            f"| {row['fallback_rate']} | {row['latency_ms_mean'] / 1000:.1f} |"
+        )
+    return [*lines, ""]
 
 
 def main() -> None:

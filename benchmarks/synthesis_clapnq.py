@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import hashlib
 import json
 import statistics
@@ -188,7 +189,11 @@ async def main(systems: list[str], limit: int | None) -> dict[str, Any]:
             (log_dir / f"{name.replace(':', '_')}.jsonl").write_text(
                 "".join(json.dumps(r) + "\n" for r in rows)
             )
-            results[name] = summarise(rows) | {"seconds": round(time.perf_counter() - started, 1)}
+            results[name] = summarise(rows) | {
+                "seconds": round(time.perf_counter() - started, 1),
+                "measured": datetime.date.today().isoformat(),
+                "answer_prompt_version": engine.prompts["answer.system"].version,
+            }
             print(name, json.dumps(results[name]), flush=True)
     return {"systems": results, "report_slice": len(report), "k_sources": 5}
 

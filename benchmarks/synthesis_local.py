@@ -65,6 +65,12 @@ async def main(model: str) -> dict[str, Any]:
                     - latency.get("prepare", 0.0)
                 )  # fmt: skip
                 tokens = answer.usage.completion_tokens or 0
+                waiting = (
+                    latency.get("first_token", 0.0)
+                    - latency.get("retrieve", 0.0)
+                    - (latency.get("prepare", 0.0))
+                )
+                prompt = answer.usage.prompt_tokens or 0
                 rows.append(
                     {
                         "question": question,
@@ -76,6 +82,9 @@ async def main(model: str) -> dict[str, Any]:
                         "tokens_per_second": round(tokens / (generate / 1000), 1)
                         if generate > 0 and tokens
                         else None,
+                        "prefill_tokens_per_second": round(prompt / (waiting / 1000), 1)
+                        if waiting > 0 and prompt
+                        else None,
                         "not_found": answer.not_found,
                         "fallback": answer.fallback.reason if answer.fallback else None,
                         "citations": len(answer.citations),
@@ -86,6 +95,7 @@ async def main(model: str) -> dict[str, Any]:
     timed = [r for r in rows if r["first_token_ms"] is not None]
     five = [r for r in timed if r["sources"] >= 5]
     speeds = [r["tokens_per_second"] for r in rows if r["tokens_per_second"]]
+    prefill = [r["prefill_tokens_per_second"] for r in rows if r["prefill_tokens_per_second"]]
     return {
         "model": model,
         "cold_start_seconds": round(cold_seconds, 1),
@@ -100,6 +110,7 @@ async def main(model: str) -> dict[str, Any]:
         if timed
         else None,
         "generation_tokens_per_second_median": statistics.median(speeds) if speeds else None,
+        "prefill_tokens_per_second_median": statistics.median(prefill) if prefill else None,
         "answered_with_citations": sum(1 for r in rows if r["citations"]),
         "not_found": sum(1 for r in rows if r["not_found"]),
         "fallbacks": sum(1 for r in rows if r["fallback"]),
