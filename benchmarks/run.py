@@ -163,12 +163,12 @@ def _synthesis() -> list[str]:
             f"first token p50 {first['p50'] / 1000:.1f} s / p95 {first['p95'] / 1000:.1f} s, "
             f"total p50 {total['p50'] / 1000:.1f} s / p95 {total['p95'] / 1000:.1f} s "
             f"(goal 5 s / 15 s); prompt {local['prompt_tokens_mean']:.0f} tokens at "
-            f"{local.get('prefill_tokens_per_second_median')} tokens/s, generation "
+            f"{local.get('prefill_tokens_per_second_median') or 0:.0f} tokens/s, generation "
             f"{local['generation_tokens_per_second_median']} tokens/s; cold start "
             f"{local['cold_start_seconds']} s.",
             "",
         ]
-    for name in ("synthesis_clapnq", "synthesis_clapnq_v3"):
+    for name in ("synthesis_clapnq", "synthesis_clapnq_v3", "synthesis_clapnq_evidence"):
         if result := _load(name):
             lines += _clapnq_table(name, result)
     return lines

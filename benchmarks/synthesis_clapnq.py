@@ -18,6 +18,9 @@ The 100-question report slice is fixed (50 + 50, by hash of the id); the other 5
 questions are the tuning slice, used only for the retrieval not-found gate diagnostic.
 
     python -m benchmarks.synthesis_clapnq [--systems local,extractive,naive:local] [--limit N]
+    # the quality cost of evidence selection, paired with local's logged answers:
+    python -m benchmarks.synthesis_clapnq --systems local+full-chunks --limit 20 \
+        --paired-with local --out benchmarks/results/synthesis_clapnq_evidence.json
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import hashlib
 import json
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -156,7 +160,7 @@ async def gate_diagnostic(engine: Engine, tuning: list[dict[str, Any]]) -> dict[
     }
 
 
-async def main(systems: list[str], limit: int | None) -> dict[str, Any]:
+async def main(systems: list[str], limit: int | None, paired: Sequence[str] = ()) -> dict[str, Any]:
     report, tuning = questions()
     if limit:
         report = report[: limit // 2] + report[50 : 50 + limit - limit // 2]
@@ -195,7 +199,19 @@ async def main(systems: list[str], limit: int | None) -> dict[str, Any]:
                 "answer_prompt_version": engine.prompts["answer.system"].version,
             }
             print(name, json.dumps(results[name]), flush=True)
+    for name in paired:
+        results[f"{name} (same questions, logged run)"] = _from_log(log_dir, name, report)
     return {"systems": results, "report_slice": len(report), "k_sources": 5}
+
+
+def _from_log(log_dir: Path, name: str, report: list[dict[str, Any]]) -> dict[str, Any]:
+    """A system's scores on `report`, read from the log of an earlier, larger run."""
+    log = require(log_dir / f"{name.replace(':', '_')}.jsonl")
+    logged = {row["id"]: row for row in map(json.loads, log.read_text().splitlines())}
+    missing = [row["id"] for row in report if row["id"] not in logged]
+    if missing:
+        raise SystemExit(f"{log} lacks {len(missing)} of the questions; run {name} on them")
+    return summarise([logged[row["id"]] for row in report])
 
 
 if __name__ == "__main__":
@@ -204,10 +220,16 @@ if __name__ == "__main__":
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument(
+        "--paired-with",
+        default="",
+        help="Also score these systems on the same questions from their logs of an earlier run.",
+    )
+    parser.add_argument(
         "--merge", action="store_true", help="Add these systems to the existing result file."
     )
     args = parser.parse_args()
-    payload = asyncio.run(main(args.systems.split(","), args.limit))
+    paired = args.paired_with.split(",") if args.paired_with else []
+    payload = asyncio.run(main(args.systems.split(","), args.limit, paired))
     name = args.out.stem if args.out else "synthesis_clapnq"
     existing = RESULTS / f"{name}.json"
     if args.merge and existing.exists():
