@@ -62,37 +62,42 @@ def test_content_hash_is_tagged_and_unambiguous() -> None:
     assert content_hash("x").startswith("b2:")
 
 
-def test_sentences_respect_abbreviations_numbers_and_lists() -> None:
-    text = (
-        "Dr. Smith measured 3.5 mg at 10 a.m. on day two. The effect was large, e.g. twice the "
-        "baseline! Was it real? See Fig. 2 for details.\n- First item\n- Second item"
-    )
-    sentences = [text[s:e] for s, e in sentence_spans(text)]
-    assert sentences == [
+ABBREVIATIONS_NUMBERS_LISTS = (
+    "Dr. Smith measured 3.5 mg at 10 a.m. on day two. The effect was large, e.g. twice the "
+    "baseline! Was it real? See Fig. 2 for details.\n- First item\n- Second item",
+    [
         "Dr. Smith measured 3.5 mg at 10 a.m. on day two.",
         "The effect was large, e.g. twice the baseline!",
         "Was it real?",
         "See Fig. 2 for details.",
         "- First item",
         "- Second item",
-    ]
-
-
-def test_heading_lines_are_their_own_spans() -> None:
-    # A PDF or text heading (short line, no closing punctuation, starting a paragraph) and a
-    # Markdown heading never run into the sentence after them.
-    text = (
-        "The section before ends here.\n\nIngestion never stops on bad input\n"
-        "Each file is skipped.\n## Ask\nSome text here."
-    )
-    sentences = [text[s:e] for s, e in sentence_spans(text)]
-    assert sentences == [
+    ],
+)
+# A PDF or text heading (short line, no closing punctuation, starting a paragraph) and a
+# Markdown heading never run into the sentence after them.
+HEADINGS = (
+    "The section before ends here.\n\nIngestion never stops on bad input\n"
+    "Each file is skipped.\n## Ask\nSome text here.",
+    [
         "The section before ends here.",
         "Ingestion never stops on bad input",
         "Each file is skipped.",
         "## Ask",
         "Some text here.",
-    ]
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [ABBREVIATIONS_NUMBERS_LISTS, HEADINGS], ids=["abbreviations", "headings"]
+)
+def test_sentence_spans_split_where_sentences_end(text: str, expected: list[str]) -> None:
+    assert [text[s:e] for s, e in sentence_spans(text)] == expected
+
+
+def test_headings_are_recognised_among_spans() -> None:
+    sentences = HEADINGS[1]
     assert [is_heading(sentence) for sentence in sentences] == [False, True, False, True, False]
 
 

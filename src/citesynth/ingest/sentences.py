@@ -10,11 +10,10 @@ import re
 # closing punctuation that starts a paragraph and is followed by a capitalised line.
 _END = re.compile(r"""[.!?…]+["'”’)\]]*(?=\s+["'“‘(\[]?[A-Z0-9])""")
 _LIST_BREAK = re.compile(r"\n(?=[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+)")
+_SHORT_TITLE = r"[A-Z0-9][^\n.!?:;,]{0,58}[^\s.!?:;,]"  # short, no closing punctuation
 _HEADING_LINE = re.compile(
-    r"^[ \t]*(?:"
-    r"\#{1,6}[ \t][^\n]*$"  # a Markdown heading, or
-    r"|[A-Z0-9][^\n.!?:;,]{0,58}[^\s.!?:;,](?=\n[ \t]*[A-Z0-9\"“])"  # a short line with no
-    r")",  # closing punctuation, followed by a line that starts a sentence
+    rf"^[ \t]*(?:\#{{1,6}}[ \t][^\n]*$"  # a Markdown heading, or a short title
+    rf"|{_SHORT_TITLE}(?=\n[ \t]*[A-Z0-9\"“]))",  # followed by a line that starts a sentence
     re.MULTILINE,
 )
 _HEADING_WORDS = 10
@@ -84,7 +83,7 @@ def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]
         spans.append((start, end))
 
 
-_TITLE = re.compile(r"\#{1,6}[ \t]\S.*|[A-Z0-9][^.!?:;,]{0,58}[^\s.!?:;,]")
+_TITLE = re.compile(rf"\#{{1,6}}[ \t]\S.*|{_SHORT_TITLE}")
 
 
 def is_heading(sentence: str) -> bool:

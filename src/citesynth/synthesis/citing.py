@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from citesynth.analysis import terms
 from citesynth.answers import Citation, Claim, EvidenceSpan, TavilyRecord
-from citesynth.citations.resolve import Resolved, factual_sentences
+from citesynth.citations.resolve import Resolved, cited_numbers, factual_sentences
 from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.synthesis.sources import Source, provenance, url
 from citesynth.types import Chunk
@@ -98,7 +98,7 @@ def has_words(text: str) -> bool:
 
 
 def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
-    """`text` without sentences that repeat an earlier one, and how many were dropped.
+    """Resolved `text` without sentences that repeat an earlier one, and how many went.
 
     Small models sometimes loop and write a sentence twice; a sentence goes when at least
     `overlap` of its terms (citation markers aside) already make up one earlier sentence
@@ -111,7 +111,7 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         words = frozenset(terms(_MARKS.sub(" ", sentence)))
-        marks = _numbers(_MARKS.findall(sentence))
+        marks = frozenset(cited_numbers(sentence))
         if len(words) >= 4 and any(
             len(words & earlier) >= overlap * len(words) and marks <= cited
             for earlier, cited in seen
@@ -127,13 +127,3 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     if not dropped:
         return text, 0
     return _TRAILING_SPACE.sub("", "".join(pieces)).strip(), dropped
-
-
-def _numbers(marks: Sequence[str]) -> frozenset[int]:
-    """The source numbers in markers such as `[1]`, `[2,4-6]`."""
-    numbers: set[int] = set()
-    for low, high in re.findall(r"(\d+)(?:\s*[-–]\s*(\d+))?", " ".join(marks)):
-        first, last = int(low), int(high or low)
-        if last - first < 100:
-            numbers.update(range(first, last + 1))
-    return frozenset(numbers)

@@ -39,14 +39,13 @@ async def select(
     for source, group, share in zip(sources, sentences, shares, strict=True):
         # Headings are context the prompt already gives (the source's heading path); kept
         # inline they would run into the next sentence once lines are joined.
-        ranked = sorted(
-            range(len(group)), key=lambda i: (is_heading(group[i]), -scores[offset + i])
-        )
+        headings = [is_heading(sentence) for sentence in group]
+        ranked = sorted(range(len(group)), key=lambda i: (headings[i], -scores[offset + i]))
         keep: list[int] = []
         used = 0
         for index in ranked:
             cost = estimate_tokens(group[index])
-            if keep and (used + cost > share or is_heading(group[index])):
+            if keep and (used + cost > share or headings[index]):
                 continue
             keep.append(index)
             used += cost
