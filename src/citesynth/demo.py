@@ -18,7 +18,7 @@ DEMO_QUERIES = (
     "What happens to a corrupt or encrypted PDF during indexing?",
     "How are BM25 and dense retrieval results combined?",
 )
-DEMO_QUESTION = "What happens when citesynth indexes a corrupt or encrypted PDF?"
+DEMO_QUESTION = "How are BM25 and dense retrieval results combined?"
 PDF_SOURCE = "docs/architecture.md"
 PDF_NAME = "citesynth-architecture.pdf"
 _LINES_PER_PAGE = 46
