@@ -52,6 +52,7 @@ class EvidenceSpan(_Frozen):
     start_line: int
     end_line: int
     text: str
+    number: int | None = Field(default=None, description="The source (citation number) it is in")
 
 
 class TavilyRecord(_Frozen):
@@ -84,20 +85,52 @@ class Citation(_Frozen):
 
 
 class Claim(_Frozen):
-    """A sentence of the answer and what it cites."""
+    """A sentence (or clause) of the answer, what it cites, and how well that supports it."""
 
     text: str
     citations: list[int]
-    support: float | None = None
+    support: float | None = Field(
+        default=None, description="Verified support by the cited sources together, 0..1"
+    )
     label: Support = "unchecked"
+    evidence: list[EvidenceSpan] = Field(
+        default_factory=list, description="The supporting sentences, best first"
+    )
+    documents: int = Field(
+        default=0, description="Distinct documents among the cited sources that support it alone"
+    )
+    precise: list[int] = Field(
+        default_factory=list, description="The citations that support it or are needed for it"
+    )
+    reasons: list[str] = Field(default_factory=list, description="Why it is not supported")
+
+
+class Verification(_Frozen):
+    """What checking the answer's claims found (DESIGN §5; docs/verification.md)."""
+
+    verifier: str
+    claims: int
+    supported: int
+    partial: int
+    unsupported: int
+    citation_recall: float | None = Field(
+        description="Share of claims supported by the union of their citations (ALCE)"
+    )
+    citation_precision: float | None = Field(
+        description="Share of citations that support their claim or are needed for it (ALCE)"
+    )
+    repairs: int = Field(default=0, description="Citations moved or added")
+    removed: int = Field(default=0, description="Unsupported claims removed (strict mode)")
+    regenerated: bool = Field(default=False, description="Strict mode asked for a rewrite")
 
 
 class Conflict(_Frozen):
-    """Where sources disagree."""
+    """Where sources disagree: the same subject with different values in two documents."""
 
     topic: str
-    values: list[str]
-    sources: list[int]
+    values: list[str] = Field(description="The differing values, one per source")
+    sources: list[int] = Field(description="The source numbers, in the order of `values`")
+    kind: str = Field(default="value", description="number | date | negation | name")
 
 
 class Fallback(_Frozen):
@@ -127,6 +160,7 @@ class Answer(_Frozen):
     claims: list[Claim] = Field(default_factory=list)
     uncited_claims: list[str] = Field(default_factory=list)
     conflicts: list[Conflict] = Field(default_factory=list)
+    verification: Verification | None = None
     confidence: float = 0.0
     low_confidence: bool = False
     disclaimer: str | None = None

@@ -267,6 +267,19 @@ model_options = [
 ]
 
 
+verify_options = [
+    click.option(
+        "--verifier", default=None, help="lexical (default) | judge:MODEL, e.g. judge:local."
+    ),
+    click.option(
+        "--strict",
+        is_flag=True,
+        help="Rewrite once when claims are unsupported, then remove what still is.",
+    ),
+    click.option("--no-verify", is_flag=True, help="Do not check claims against sources."),
+]
+
+
 @main.command()
 @click.argument("question")
 @index_option
@@ -283,6 +296,7 @@ model_options = [
 @click.option("--no-stream", is_flag=True, help="Print the answer when it is finished.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the answer cache.")
 @click.option("--renumber", is_flag=True, help="Renumber citations in order of first use.")
+@_with(verify_options)
 @_friendly
 def ask(
     question: str,
@@ -298,9 +312,21 @@ def ask(
     no_stream: bool,
     no_cache: bool,
     renumber: bool,
+    verifier: str | None,
+    strict: bool,
+    no_verify: bool,
 ) -> None:
     """Answer QUESTION from the indexed documents, every sentence cited (docs/answers.md)."""
-    settings = _settings(index_dir, no_embed, embedder, model=model, mode=mode, timeout=timeout)
+    settings = _settings(
+        index_dir,
+        no_embed,
+        embedder,
+        model=model,
+        mode=mode,
+        timeout=timeout,
+        verifier="none" if no_verify else verifier,
+        strict=strict or None,
+    )
     options: dict[str, Any] = {"renumber": renumber}
     if k is not None:
         options["k"] = k
@@ -394,6 +420,40 @@ async def stream_answer(events: AsyncIterator[AnswerEvent], *, stream: bool) -> 
     raise CitesynthError("the answer stream ended early")
 
 
+_SUPPORT_MARKS = {
+    "supported": "[green]✓ supported[/]",
+    "partial": "[yellow]~ partly supported[/]",
+    "unsupported": "[red]✗ unsupported[/]",
+}
+
+
+def print_verdicts(answer: Answer) -> None:
+    """Flag the claims the sources do not (fully) support, and where the sources disagree."""
+    weak = [c for c in answer.claims if c.label in {"unsupported", "partial"}]
+    if weak:
+        console.print("\n[bold]Check these claims[/]")
+    for claim in weak:
+        mark = _SUPPORT_MARKS[claim.label]
+        cited = "".join(f"[{n}]" for n in claim.citations) or "no citation"
+        console.print(f"  {mark} {escape(claim.text)} [dim]({escape(cited)})[/]")
+        for reason in claim.reasons[:2]:
+            console.print(f"      [dim]{escape(reason)}[/]")
+    if answer.conflicts:
+        console.print("\n[bold]Sources disagree[/]")
+    for conflict in answer.conflicts:
+        sides = "; ".join(
+            f"[{n}] {v}" for n, v in zip(conflict.sources, conflict.values, strict=False)
+        )
+        console.print(f"  [magenta]≠[/] {escape(conflict.topic)}: {escape(sides)}")
+    summary = answer.verification
+    if summary is not None and summary.claims:
+        recall = f"{summary.citation_recall:.0%}" if summary.citation_recall is not None else "-"
+        errors.print(
+            f"[dim]verified by {summary.verifier}: {summary.supported}/{summary.claims} claims "
+            f"supported · citation recall {recall}[/]"
+        )
+
+
 def print_answer(answer: Answer, *, already_shown: str = "") -> None:
     """The final text (unless streamed unchanged), cited sources with snippets, warnings."""
     if " ".join(already_shown.split()) != " ".join(answer.answer.split()):
@@ -409,13 +469,15 @@ def print_answer(answer: Answer, *, already_shown: str = "") -> None:
         where = citation.location
         if citation.evidence is not None and citation.page is None:
             where += f" (supporting: L{citation.evidence.start_line}-L{citation.evidence.end_line})"
-        console.print(f"[bold][{citation.number}][/] [cyan]{escape(where)}[/]")
+        mark = _SUPPORT_MARKS.get(citation.support, "")
+        console.print(f"[bold][{citation.number}][/] [cyan]{escape(where)}[/] {mark}")
         quote = citation.evidence.text if citation.evidence is not None else citation.snippet
         console.print(f"    [dim]{escape(' '.join(quote.split())[:240])}[/]")
     if answer.not_found and answer.sources:
         console.print("\n[dim]Closest passages (not relevant enough to answer from):[/]")
         for source in answer.sources[:3]:
             console.print(f"[dim]  {escape(source.location)}[/]")
+    print_verdicts(answer)
     notes = [*answer.warnings, *([answer.disclaimer] if answer.disclaimer else [])]
     for note in notes:
         errors.print(f"[dim]note: {escape(note)}[/]")
@@ -424,3 +486,8 @@ def print_answer(answer: Answer, *, already_shown: str = "") -> None:
         f"[dim]{flags}{answer.model} · {answer.mode} · confidence {answer.confidence:.2f} · "
         f"{answer.usage.latency_ms.get('total', 0) / 1000:.1f} s[/]"
     )
+
+
+from citesynth.cli_eval import eval_group  # noqa: E402  (registered last: it imports this module)
+
+main.add_command(eval_group)

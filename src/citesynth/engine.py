@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from citesynth.answers import Answer
 from citesynth.embed import get_embedder
@@ -36,6 +36,7 @@ from citesynth.synthesis.pipeline import AskOptions, Parts, ask
 from citesynth.synthesis.prompts import BUILT_IN, Prompt, version_of
 from citesynth.synthesis.prompts import load as load_prompts
 from citesynth.types import Hit, IndexReport, IndexStats
+from citesynth.verify import LexicalVerifier, Verifier, get_verifier
 
 T = TypeVar("T")
 
@@ -55,6 +56,7 @@ class Engine:
         writer: Writer | None = None,
         prompts: Mapping[str, Prompt] | None = None,
         answering: AskOptions | None = None,
+        verifier: Verifier | Literal["default"] | None = "default",
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -65,6 +67,8 @@ class Engine:
         self.prompts = dict(prompts or BUILT_IN)
         self.writer = writer or ExtractiveWriter(embedder)
         self.answering = answering or AskOptions()
+        self.verifier = LexicalVerifier() if verifier == "default" else verifier
+        """Checks every answer's claims (None: answers are not verified)."""
 
     @classmethod
     async def open(
@@ -86,6 +90,7 @@ class Engine:
         writer = get_writer(
             chosen.model, embedder=embedder, prompts=prompts, timeout=chosen.timeout or None
         )
+        verifier = None if chosen.verifier == "none" else get_verifier(chosen.verifier)
         store = await SQLiteStore.open(chosen.index_dir)
         fusion: FusionMethod = "rrf" if chosen.fusion == "rrf" else "convex"
         return cls(
@@ -99,11 +104,13 @@ class Engine:
             reranker=reranker,
             writer=writer,
             prompts=prompts,
+            verifier=verifier,
             answering=AskOptions(
                 mode=chosen.mode,
                 cache=chosen.cache_ttl > 0,
                 cache_ttl=chosen.cache_ttl,
                 not_found_below=chosen.not_found_below,
+                strict=chosen.strict,
             ),
         )
 
@@ -160,6 +167,7 @@ class Engine:
             retrieval=self.retrieval,
             reranker=self.reranker,
             count_tokens=counter,
+            verifier=self.verifier,
         )
 
     async def stats(self) -> IndexStats:

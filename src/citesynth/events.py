@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citesynth.answers import Answer, Citation, Claim, Conflict, SourceRecord
+from citesynth.answers import Answer, Citation, Claim, Conflict, SourceRecord, Verification
 from citesynth.types import IndexReport
 
 
@@ -120,6 +120,8 @@ class VerificationEvent:
     claims: tuple[Claim, ...]
     conflicts: tuple[Conflict, ...]
     confidence: float
+    summary: Verification | None = None
+    low_confidence: bool = False
     kind: str = "verification"
 
 

@@ -19,6 +19,8 @@ Only `Engine.open` reads settings; everything below it takes explicit arguments.
 | prompts_dir     | CITESYNTH_PROMPTS         | none (the built-in prompts)                   |
 | cache_ttl       | CITESYNTH_CACHE_TTL       | 86400 s (0 turns the answer cache off)        |
 | not_found_below | CITESYNTH_NOT_FOUND_BELOW | 0.2 (best hit's Pass-1 confidence)            |
+| verifier        | CITESYNTH_VERIFIER        | `lexical` (or `judge:MODEL`, `none`)          |
+| strict          | CITESYNTH_STRICT          | false: unsupported claims are flagged, kept   |
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ class Settings:
     prompts_dir: Path | None = None
     cache_ttl: float = 86_400.0
     not_found_below: float = 0.2
+    verifier: str = "lexical"
+    strict: bool = False
 
     def __post_init__(self) -> None:
         # Accept the obvious spellings: a string path, a list of globs.
@@ -112,6 +116,8 @@ def _parse(name: str, raw: str) -> Any:
             return int(raw)
         if name in {"max_file_mb", "alpha", "timeout", "cache_ttl", "not_found_below"}:
             return float(raw)
+        if name == "strict":
+            return raw.lower() in {"1", "true", "yes", "on"}
     except ValueError:
         raise ConfigError(f"CITESYNTH_{name.upper()} must be a number, got {raw!r}") from None
     return raw

@@ -85,7 +85,7 @@ async def test_a_sentence_the_model_repeats_is_dropped_and_reported(indexed: Eng
         "The connect timeout defaults to five seconds [1]. The read timeout limits waiting [1]. "
         "The connect timeout defaults to five seconds [1].",
     )
-    answer = await indexed.answer(CONNECT)
+    answer = await indexed.answer(CONNECT, repair=False)
     assert answer.answer == (
         "The connect timeout defaults to five seconds [1]. The read timeout limits waiting [1]."
     )

@@ -197,20 +197,29 @@ def says_not_found(text: str) -> bool:
     return not _CANONICAL.search(text) or len(plain.split()) <= 25
 
 
+def factual_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of the sentences of `text` that state something (see `factual_sentences`)."""
+    found = []
+    for start, end in sentence_spans(text):
+        while text.startswith("#", start):  # a heading line: what follows it is judged alone
+            line_end = text.find("\n", start, end)
+            start = end if line_end < 0 else line_end + 1
+            while start < end and text[start].isspace():
+                start += 1
+        sentence = text[start:end]
+        words = _CANONICAL.sub("", sentence).split()
+        if len(words) < 4 or sentence.endswith(("?", ":")) or not sentence:
+            continue
+        if _NOT_FOUND.search(sentence):
+            continue
+        found.append((start, end))
+    return found
+
+
 def factual_sentences(text: str) -> list[tuple[str, list[int]]]:
     """Sentences that state something, with the numbers each cites (possibly none).
 
     Left out: questions, headings and list labels ending in ':', and short fragments.
     """
-    found = []
-    for start, end in sentence_spans(text):
-        sentence = text[start:end].strip()
-        while sentence.startswith("#"):  # a heading line: what follows it is judged alone
-            sentence = sentence.partition("\n")[2].strip()
-        words = _CANONICAL.sub("", sentence).split()
-        if len(words) < 4 or sentence.endswith(("?", ":")) or sentence.startswith("#"):
-            continue
-        if _NOT_FOUND.search(sentence):
-            continue
-        found.append((sentence, cited_numbers(sentence)))
-    return found
+    spans = factual_spans(text)
+    return [(text[a:b], cited_numbers(text[a:b])) for a, b in spans]

@@ -9,10 +9,10 @@ original file (`chunk.start_line` plus the line breaks before the span).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from citesynth.analysis import terms
-from citesynth.answers import Citation, Claim, EvidenceSpan, TavilyRecord
+from citesynth.answers import Citation, Claim, EvidenceSpan, Support, TavilyRecord
 from citesynth.citations.resolve import Resolved, cited_numbers, factual_sentences
 from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.synthesis.sources import Source, provenance, url
@@ -50,16 +50,26 @@ def claims_of(text: str) -> list[Claim]:
 
 
 def citations(
-    sources: Sequence[Source], resolved: Resolved, claims: Sequence[Claim], question: str
+    sources: Sequence[Source],
+    resolved: Resolved,
+    claims: Sequence[Claim],
+    question: str,
+    verified: Mapping[int, tuple[Support, EvidenceSpan | None]] | None = None,
 ) -> list[Citation]:
-    """One citation per cited source, in order of first use."""
+    """One citation per cited source, in order of first use.
+
+    `verified` gives, per source number, the verifier's label and supporting span; without
+    it the span is the sentence sharing the most terms with the claims, and support is
+    `unchecked`.
+    """
     by_number = {source.number: source for source in sources}
     found: list[Citation] = []
     for number in resolved.used:
         source = by_number[number]
         chunk = source.chunk
         supporting = [claim.text for claim in claims if number in claim.citations] or [question]
-        span = evidence_span(chunk, supporting)
+        label, span = (verified or {}).get(number, ("unchecked", None))
+        span = span or evidence_span(chunk, supporting)
         snippet = " ".join((span.text if span else chunk.text[:300]).split())
         found.append(
             Citation(
@@ -68,6 +78,7 @@ def citations(
                 snippet=snippet,
                 relevance=round(source.hit.confidence, 4),
                 multi_source=number in resolved.multi_source,
+                support=label,
                 evidence=span,
                 record=TavilyRecord(
                     id=chunk.id,

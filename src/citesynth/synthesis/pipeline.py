@@ -29,12 +29,13 @@ import logging
 import math
 import time
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from citesynth.answers import SCHEMA_VERSION, Answer, Citation, Claim, Fallback, UsageReport
 from citesynth.citations.markers import Marker, MarkerStream
-from citesynth.citations.resolve import compact, renumber, resolve, says_not_found
+from citesynth.citations.resolve import Resolved, compact, renumber, resolve, says_not_found
 from citesynth.embed.base import Embedder
 from citesynth.events import (
     AnswerEvent,
@@ -48,7 +49,7 @@ from citesynth.events import (
 from citesynth.index.store import Store
 from citesynth.llm.base import Usage
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
-from citesynth.synthesis import evidence
+from citesynth.synthesis import evidence, verifying
 from citesynth.synthesis.attribute import attribute
 from citesynth.synthesis.citing import (
     citations,
@@ -72,6 +73,9 @@ from citesynth.synthesis.sources import (
 )
 from citesynth.synthesis.writers import Plan, Writer
 from citesynth.types import Hit
+from citesynth.verify.base import Verifier
+from citesynth.verify.confidence import confidence as calibrated
+from citesynth.verify.conflicts import Found, describe
 
 log = logging.getLogger("citesynth.answer")
 
@@ -98,6 +102,13 @@ class AskOptions:
     """An answer that cites no source (and is not "not found") falls back to the chunks."""
     attribute: bool = True
     """Cite uncited sentences that one source clearly holds (see `attribute.py`)."""
+    verify: bool = True
+    """Check every claim against its sources (when the parts have a verifier)."""
+    repair: bool = True
+    """Move or add citations where another source supports a claim."""
+    strict: bool = False
+    """Unsupported claims: one rewrite with the verdicts as feedback, keep the better
+    version, then remove what is still unsupported."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +122,7 @@ class Parts:
     retrieval: RetrievalOptions = field(default_factory=RetrievalOptions)
     reranker: Reranker | None = None
     count_tokens: Counter_ | None = None
+    verifier: Verifier | None = None
 
 
 class _Unusable(Exception):
@@ -160,6 +172,10 @@ async def ask(
 
     plan, trimmed = await _plan(question, hits, parts, mode)
     sources = list(plan.sources)
+    verifier = parts.verifier if options.verify else None
+    found = verifying.conflicts(sources) if verifier is not None else []
+    if found:
+        plan = replace(plan, conflicts=describe(found))
     base |= {"synthesis_mode": plan.grouped, "source_doc_count": document_count(sources)}
     records = [record(source) for source in sources]
     timings["prepare"] = _ms(started) - timings["retrieve"]
@@ -179,13 +195,84 @@ async def ask(
         yield DoneEvent(answer)
         return
 
-    answer = _finish(base, question, sources, written, options, trimmed)
+    checking = time.perf_counter()
+    finish = partial(
+        _finish, base, question, sources, options=options, trimmed=trimmed,
+        verifier=verifier, found=found,
+    )  # fmt: skip
+    answer = await finish(written)
+    if options.strict and _unsupported(answer):
+        answer = await _strict(answer, written, finish, plan, parts, options, started)
+    timings["verify"] = _ms(checking) - timings.get("retry", 0.0)
     answer = _timed(answer, timings | written.timings, started)
     if key:  # before the last event: a consumer may stop reading at `done`
         await parts.store.cache_answer(key, answer.model_dump_json())
     _log(answer)
-    yield VerificationEvent(tuple(answer.claims), tuple(answer.conflicts), answer.confidence)
+    yield _verification(answer)
     yield DoneEvent(answer)
+
+
+def _verification(answer: Answer) -> VerificationEvent:
+    return VerificationEvent(
+        tuple(answer.claims),
+        tuple(answer.conflicts),
+        answer.confidence,
+        answer.verification,
+        answer.low_confidence,
+    )
+
+
+Finish = Callable[..., Awaitable[Answer]]
+
+
+async def _strict(
+    first: Answer,
+    written: _Written,
+    finish: Finish,
+    plan: Plan,
+    parts: Parts,
+    options: AskOptions,
+    started: float,
+) -> Answer:
+    """Strict mode: rewrite once with the verdicts, keep the better, remove what stays weak.
+
+    The unsupported claims go back to the writer as feedback; the version with more mean
+    verified support is kept; its claims that are still unsupported are removed.
+    """
+    weak = [c.text for c in first.claims if c.label == "unsupported"]
+    again = replace(plan, feedback="\n".join(f"- {text}" for text in weak))
+    retried = _Written()
+    notes = []
+    kept, kept_written = first, written
+    try:
+        async for _ in _write(parts.writer, again, retried, started):
+            pass
+        _check(retried, plan.sources, options)
+    except Exception as error:  # the first answer stands
+        log.debug("strict retry failed", exc_info=error)
+        notes.append("strict mode: the rewrite failed; kept the first version")
+    else:
+        second = await finish(retried)
+        if _support(second) > _support(first):
+            kept, kept_written = second, retried
+        which = "second" if kept is second else "first"
+        notes.append(f"strict mode: rewrote once with the verdicts; kept the {which} version")
+    if _unsupported(kept):
+        kept = await finish(kept_written, remove=True)
+    summary = kept.verification
+    if summary is not None:
+        summary = summary.model_copy(update={"regenerated": True})
+    return kept.model_copy(update={"verification": summary, "warnings": [*kept.warnings, *notes]})
+
+
+def _unsupported(answer: Answer) -> bool:
+    return answer.verification is not None and answer.verification.unsupported > 0
+
+
+def _support(answer: Answer) -> float:
+    """Mean verified support over claims; an answer without claims scores 0."""
+    scores = [c.support or 0.0 for c in answer.claims]
+    return sum(scores) / len(scores) if scores else 0.0
 
 
 async def _plan(question: str, hits: Sequence[Hit], parts: Parts, mode: Mode) -> tuple[Plan, int]:
@@ -276,46 +363,58 @@ def _events(
     return [TokenEvent(token), CitationEvent(tuple(good), tuple(found))]
 
 
-def _finish(
+async def _finish(
     base: dict[str, object],
     question: str,
     sources: Sequence[Source],
     written: _Written,
     options: AskOptions,
-    trimmed: int,
+    *,
+    trimmed: int = 0,
+    verifier: Verifier | None = None,
+    found: Sequence[Found] = (),
+    remove: bool = False,
 ) -> Answer:
     resolved = resolve(written.text, refs(sources))
     text, repeated = drop_repeats(resolved.text)
     if repeated:
         resolved = resolve(text, refs(sources))
     shown = list(sources)
+    not_found = says_not_found(text)
+    checked = None
+    if verifier is not None and not not_found:
+        checked = await _verified(text, shown, verifier, repair=options.repair, remove=remove)
+        text = checked.text
+        resolved = resolve(text, refs(shown))
     if options.renumber and resolved.used:
         order = [*resolved.used, *(s.number for s in sources if s.number not in resolved.used)]
         text, mapping = renumber(text, order)
         shown = sorted((replace(s, number=mapping[s.number]) for s in sources), key=_number)
         resolved = resolve(text, refs(shown))
-    not_found = says_not_found(text)
-    claims = [] if not_found else claims_of(text)
+        found = [replace(f, sources=(mapping[f.sources[0]], mapping[f.sources[1]])) for f in found]
+        checked = verifying.renumbered(checked, mapping) if checked else None
+    claims = [] if not_found else checked.claims if checked else claims_of(text)
     uncited = [claim.text for claim in claims if not claim.citations]
-    warnings = list(resolved.warnings)
-    if written.invalid:
-        shown_numbers = ", ".join(f"[{n}]" for n in written.invalid)
-        warnings.append(f"removed citation(s) {shown_numbers}: no source has that number")
-    unused = [s.number for s in shown if s.number not in resolved.used]
-    if unused and not not_found:
-        warnings.append(f"source(s) {compact(unused)} were not cited")
-    if written.attributed:
-        warnings.append(
-            f"{written.attributed} citation(s) added by matching uncited sentences to sources"
-        )
-    if repeated:
-        warnings.append(f"dropped {repeated} sentence(s) that repeated an earlier one")
-    if trimmed:
-        warnings.append(f"{trimmed} lower-ranked source(s) left out to fit the context budget")
+    warnings = _warnings(resolved, written, shown, not_found, repeated, trimmed)
+    if checked is not None:
+        warnings.extend(checked.warnings)
     if uncited:
         warnings.append(f"{len(uncited)} sentence(s) cite no source")
-    cited = citations(shown, resolved, claims, question)
-    confidence = 0.0 if not_found else _confidence(cited, claims, written)
+    cited = citations(shown, resolved, claims, question, checked.support if checked else None)
+    if not_found:
+        confidence = 0.0
+    elif checked is not None:
+        relevance = {s.number: s.hit.confidence for s in shown}
+        signal = verifying.signals(
+            claims,
+            relevance,
+            found,
+            markers=written.markers,
+            invalid_markers=written.invalid_markers,
+        )
+        confidence = calibrated(signal)
+    else:
+        confidence = _confidence(cited, claims, written)
     low = not not_found and confidence < options.low_confidence_below
     usage = written.usage
     return Answer(
@@ -325,6 +424,8 @@ def _finish(
         sources=[record(s) for s in shown],
         claims=claims,
         uncited_claims=uncited,
+        conflicts=verifying.conflict_records(found),
+        verification=checked.summary if checked else None,
         confidence=confidence,
         low_confidence=low,
         disclaimer=(
@@ -341,6 +442,51 @@ def _finish(
             invalid_markers=written.invalid_markers,
         ),
     )
+
+
+def _warnings(
+    resolved: Resolved,
+    written: _Written,
+    shown: Sequence[Source],
+    not_found: bool,
+    repeated: int,
+    trimmed: int,
+) -> list[str]:
+    """What was cleaned up or left out while finishing the answer, one line each."""
+    warnings = list(resolved.warnings)
+    if written.invalid:
+        shown_numbers = ", ".join(f"[{n}]" for n in written.invalid)
+        warnings.append(f"removed citation(s) {shown_numbers}: no source has that number")
+    unused = [s.number for s in shown if s.number not in resolved.used]
+    if unused and not not_found:
+        warnings.append(f"source(s) {compact(unused)} were not cited")
+    if written.attributed:
+        warnings.append(
+            f"{written.attributed} citation(s) added by matching uncited sentences to sources"
+        )
+    if repeated:
+        warnings.append(f"dropped {repeated} sentence(s) that repeated an earlier one")
+    if trimmed:
+        warnings.append(f"{trimmed} lower-ranked source(s) left out to fit the context budget")
+    return warnings
+
+
+async def _verified(
+    text: str, shown: Sequence[Source], verifier: Verifier, *, repair: bool, remove: bool
+) -> verifying.Checked:
+    """Check (and repair) the answer; remove what is unsupported when asked (strict mode)."""
+    checked = await verifying.check(text, shown, verifier, repair=repair)
+    if not remove:
+        return checked
+    kept, removed = verifying.without_unsupported(checked.text, checked.claims, checked.review)
+    if not removed or not has_words(kept):
+        return checked
+    again = await verifying.check(kept, shown, verifier, repair=False)
+    summary = again.summary.model_copy(
+        update={"removed": removed, "repairs": checked.summary.repairs}
+    )
+    note = f"strict mode: removed {removed} unsupported claim(s)"
+    return replace(again, summary=summary, warnings=[*checked.warnings[:-1], note])
 
 
 def _check(written: _Written, sources: Sequence[Source], options: AskOptions) -> None:
@@ -437,7 +583,7 @@ async def _replay(answer: Answer) -> AsyncIterator[AnswerEvent]:
     yield SourcesEvent(tuple(answer.sources))
     if answer.answer:
         yield TokenEvent(answer.answer)
-    yield VerificationEvent(tuple(answer.claims), tuple(answer.conflicts), answer.confidence)
+    yield _verification(answer)
     yield DoneEvent(answer)
 
 
@@ -457,6 +603,9 @@ async def _cache_key(question: str, parts: Parts, options: AskOptions) -> str:
         options.synthesize,
         options.renumber,
         options.not_found_below,
+        parts.verifier.name if parts.verifier and options.verify else None,
+        options.repair,
+        options.strict,
     ]
     return hashlib.sha256(json.dumps(fields).encode()).hexdigest()
 

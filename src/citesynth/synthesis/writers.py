@@ -26,6 +26,25 @@ class Plan:
     sources: tuple[Source, ...]
     grouped: bool
     max_tokens: int
+    conflicts: str = ""
+    """Lines naming where the sources disagree (the answer must present both sides)."""
+    feedback: str = ""
+    """Claims of an earlier attempt that the sources did not support (strict mode)."""
+
+    def notes(self) -> str:
+        """What follows the sources in the prompt: conflicts, and feedback on a retry."""
+        parts = []
+        if self.conflicts:
+            parts.append(
+                "Note: these sources disagree. Present both values, each with its own "
+                f"citation:\n{self.conflicts}"
+            )
+        if self.feedback:
+            parts.append(
+                "Your previous answer made these claims, which the cited sources do not "
+                f"support. Leave them out or state only what the sources say:\n{self.feedback}"
+            )
+        return "".join(f"\n\n{part}" for part in parts)
 
 
 class Writer(Protocol):
@@ -73,7 +92,7 @@ class LLMWriter:
 
     def messages(self, plan: Plan) -> list[Message]:
         """The prompt for a plan."""
-        sources = context(plan.sources, grouped=plan.grouped)
+        sources = context(plan.sources, grouped=plan.grouped) + plan.notes()
         if plan.grouped:
             system = self.prompts["answer.multi.system"]
             name = "answer.multi.user" if self.reasoning else "answer.multi.user.direct"

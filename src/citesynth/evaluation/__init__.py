@@ -1,0 +1,1 @@
+"""Evaluation on labelled data: verifier accuracy now, answer quality as it grows."""

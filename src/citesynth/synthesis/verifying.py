@@ -1,0 +1,192 @@
+"""Verification inside the answer pipeline: claims, repairs, spans, conflicts, signals.
+
+The checking itself lives in `citesynth.verify`; this module speaks the answer contract:
+spans become `EvidenceSpan`s with line numbers in the original file, verdicts become
+`Claim`s, and what was found becomes the `Verification` summary and `warnings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
+from citesynth.synthesis.sources import Source
+from citesynth.verify.base import Passage, Span, Verifier
+from citesynth.verify.confidence import Signals
+from citesynth.verify.conflicts import Found, find_conflicts
+from citesynth.verify.review import Review, review
+
+_RANK: dict[Support, int] = {"unchecked": 0, "unsupported": 1, "partial": 2, "supported": 3}
+
+
+def passages(sources: Sequence[Source]) -> list[Passage]:
+    """The sources as the verifier sees them: the whole chunk text, not the shown excerpt."""
+    return [Passage(s.number, s.chunk.text, s.document) for s in sources]
+
+
+def conflicts(sources: Sequence[Source]) -> list[Found]:
+    """Where the sources disagree."""
+    return find_conflicts(passages(sources))
+
+
+def conflict_records(found: Sequence[Found]) -> list[Conflict]:
+    """Conflicts in the answer contract."""
+    return [
+        Conflict(topic=f.topic, values=list(f.values), sources=list(f.sources), kind=f.kind)
+        for f in found
+    ]
+
+
+def span(source: Source, where: Span) -> EvidenceSpan:
+    """A verifier span inside `source`'s chunk as offsets and lines in the original file."""
+    chunk = source.chunk
+    first = chunk.start_line + chunk.text.count("\n", 0, where.start)
+    return EvidenceSpan(
+        char_start=chunk.char_start + where.start,
+        char_end=chunk.char_start + where.end,
+        start_line=first,
+        end_line=first + chunk.text.count("\n", where.start, where.end),
+        text=chunk.text[where.start : where.end],
+        number=source.number,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """An answer after verification (and repair)."""
+
+    text: str
+    claims: list[Claim]
+    support: dict[int, tuple[Support, EvidenceSpan | None]]
+    """Per cited source: its best label over the claims citing it, and its best span."""
+    summary: Verification
+    warnings: list[str]
+    review: Review
+
+
+async def check(
+    text: str, sources: Sequence[Source], verifier: Verifier, *, repair: bool = True
+) -> Checked:
+    """Verify every claim of `text` against `sources`; repair citations when asked."""
+    by_number = {s.number: s for s in sources}
+    found = await review(text, passages(sources), verifier, repair=repair)
+    claims: list[Claim] = []
+    support: dict[int, tuple[Support, EvidenceSpan | None]] = {}
+    for item in found.claims:
+        cited = item.claim.citations
+        evidence: list[EvidenceSpan] = []
+        if item.verdict is not None:
+            evidence = [span(by_number[cited[s.passage]], s) for s in item.verdict.spans]
+        claims.append(
+            Claim(
+                text=item.claim.text,
+                citations=list(cited),
+                support=item.verdict.score if item.verdict else None,
+                label=item.verdict.label if item.verdict else "unchecked",
+                evidence=evidence,
+                documents=item.documents,
+                precise=list(item.precise),
+                reasons=list(item.verdict.reasons) if item.verdict else [],
+            )
+        )
+        for number, verdict in item.alone.items():
+            best = next((span(by_number[number], s) for s in verdict.spans[:1]), None)
+            known = support.get(number)
+            if known is None or _RANK[verdict.label] > _RANK[known[0]]:
+                support[number] = (verdict.label, best)
+    labels = [c.label for c in claims if c.label != "unchecked"]
+    summary = Verification(
+        verifier=verifier.name,
+        claims=len(claims),
+        supported=labels.count("supported"),
+        partial=labels.count("partial"),
+        unsupported=labels.count("unsupported"),
+        citation_recall=_round(found.citation_recall),
+        citation_precision=_round(found.citation_precision),
+        repairs=len(found.repairs),
+    )
+    warnings = [repair.describe() for repair in found.repairs]
+    weak = summary.unsupported
+    if weak:
+        warnings.append(f"{weak} claim(s) not supported by the source(s) they cite")
+    return Checked(found.text, claims, support, summary, warnings, found)
+
+
+def renumbered(checked: Checked, mapping: dict[int, int]) -> Checked:
+    """`checked` with every source number replaced by `mapping[number]`."""
+
+    def evidence(spans: Sequence[EvidenceSpan]) -> list[EvidenceSpan]:
+        return [
+            s.model_copy(update={"number": mapping.get(s.number, s.number)})
+            if s.number is not None
+            else s
+            for s in spans
+        ]
+
+    claims = [
+        c.model_copy(
+            update={
+                "citations": [mapping[n] for n in c.citations],
+                "precise": [mapping[n] for n in c.precise],
+                "evidence": evidence(c.evidence),
+            }
+        )
+        for c in checked.claims
+    ]
+    support = {
+        mapping[n]: (label, evidence([span])[0] if span else None)
+        for n, (label, span) in checked.support.items()
+    }
+    return replace(checked, claims=claims, support=support)
+
+
+def signals(
+    claims: Sequence[Claim],
+    relevance: dict[int, float],
+    found: Sequence[Found],
+    *,
+    markers: int,
+    invalid_markers: int,
+) -> Signals:
+    """The confidence signals of an answer (see `citesynth.verify.confidence`)."""
+    cited_numbers = {n for c in claims for n in c.citations}
+    count = max(len(claims), 1)
+    return Signals(
+        retrieval=(
+            sum(relevance.get(n, 0.0) for n in cited_numbers) / len(cited_numbers)
+            if cited_numbers
+            else 0.0
+        ),
+        cited=sum(bool(c.citations) for c in claims) / count,
+        support=sum((c.support or 0.0) if c.citations else 0.0 for c in claims) / count,
+        documents=sum(min(c.documents, 2) / 2 for c in claims) / count,
+        conflict=float(any(set(f.sources) & cited_numbers for f in found)),
+        invalid=invalid_markers / markers if markers else 0.0,
+    )
+
+
+def without_unsupported(text: str, claims: Sequence[Claim], review_: Review) -> tuple[str, int]:
+    """`text` without the claims labelled unsupported (strict mode); returns how many went."""
+    drop = [
+        item.claim
+        for item, claim in zip(review_.claims, claims, strict=True)
+        if claim.label == "unsupported"
+    ]
+    if not drop:
+        return text, 0
+    pieces = []
+    position = 0
+    for claim in sorted(drop, key=lambda c: c.start):
+        pieces.append(text[position : claim.start].rstrip(" \t"))
+        position = claim.end
+        while position < len(text) and text[position] in " \t.,;":
+            position += 1
+        if pieces[-1] and position < len(text) and not text[position].isspace():
+            pieces.append(" ")
+    pieces.append(text[position:])
+    return "".join(pieces).strip(), len(drop)
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)

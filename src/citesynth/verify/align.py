@@ -1,0 +1,315 @@
+"""Align a claim with the passages it cites: the best sentences, and what disagrees.
+
+Every passage is split into sentences (paragraphs first, then `sentence_spans`), each
+sentence analysed once into stemmed terms with positions. For a claim, the sentence
+covering most of its content terms is the anchor; up to two more sentences are added
+greedily when they cover terms the anchor lacks (a claim may join two facts). The
+`Alignment` records what is covered and what disagrees:
+
+- content-term coverage by the best sentence, the best three, and the whole evidence;
+- ordered term pairs of the claim found close together in one sentence (relations, not
+  just vocabulary);
+- numbers (with units and years) and proper names of the claim missing from the evidence;
+- negation present on one side only; opposite directions ("increases" / "reduces");
+- how many content terms are missing, since one wrong name is enough to be unsupported.
+
+The features are what `lexical.py` weighs; the spans are where the citation points.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from citesynth.analysis import content_terms, terms
+from citesynth.ingest.sentences import sentence_spans
+
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:\s?%|\s?percent\b)?")
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        """zero one two three four five six seven eight nine ten eleven twelve thirteen
+        fourteen fifteen sixteen seventeen eighteen nineteen""".split()
+    )
+} | {
+    w: str(n)
+    for w, n in zip(
+        "twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million".split(),
+        (20, 30, 40, 50, 60, 70, 80, 90, 100, 1000, 1_000_000),
+        strict=True,
+    )
+}
+_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+_CAPITAL = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'’-]*")
+_NEGATION = frozenset(
+    """not no never none neither nor cannot without lack lacks lacking absent unable fail fails
+    failed nobody nothing nowhere""".split()
+)
+_UP = frozenset(
+    """increase increases increased increasing higher more greater larger raise raises raised
+    rise rises rose improve improves improved enhance enhances enhanced promote promotes
+    promoted upregulate upregulates upregulated induce induces induced activate activates
+    activated accelerate accelerates accelerated exceed exceeds above faster longer
+    stronger better""".split()
+)
+_DOWN = frozenset(
+    """decrease decreases decreased decreasing lower less fewer smaller reduce reduces reduced
+    reducing decline declines declined drop drops dropped inhibit inhibits inhibited suppress
+    suppresses suppressed downregulate downregulates downregulated impair impairs impaired
+    prevent prevents prevented slow slows slowed below slower shorter weaker worse""".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """One sentence of one passage, analysed."""
+
+    passage: int
+    start: int
+    end: int
+    terms: frozenset[str]
+    positions: dict[str, tuple[int, ...]]
+    numbers: frozenset[str]
+    negated: bool
+    up: bool
+    down: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """The passages a claim is checked against, split into analysed sentences."""
+
+    passages: tuple[str, ...]
+    sentences: tuple[Sentence, ...]
+    vocabulary: frozenset[str]
+    numbers: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    """What the best sentences of the evidence cover of a claim, and where they disagree."""
+
+    features: dict[str, float]
+    best: tuple[Sentence, ...]
+    missing_terms: tuple[str, ...]
+    missing_numbers: tuple[str, ...]
+    missing_names: tuple[str, ...]
+    negation_mismatch: bool
+    direction_mismatch: bool
+    reasons: tuple[str, ...] = field(default=())
+
+    @property
+    def disagrees(self) -> bool:
+        """A number, negation or direction of the claim disagrees with the evidence.
+
+        Missing proper names weigh in the score but do not veto: the name detector is a
+        capitalisation rule, and as a veto it cost 1.4 points of balanced accuracy on the
+        tuning splits (typos, capitalised common words).
+        """
+        return bool(self.missing_numbers or self.negation_mismatch or self.direction_mismatch)
+
+
+def passage_sentences(text: str) -> list[tuple[int, int]]:
+    """Sentence spans of `text`, never crossing a blank line."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text)), len(text)]:
+        spans.extend(sentence_spans(text, start, boundary))
+        start = boundary
+    return spans
+
+
+def numbers_of(text: str) -> frozenset[str]:
+    """Numbers in `text`, normalised: `1,000` → `1000`, `20 %` → `20%`, `two` → `2`."""
+    found = set()
+    for match in _NUMBER.finditer(text):
+        value = match.group().replace(",", "").replace(" ", "").replace("percent", "%")
+        value = value.lstrip("+")
+        if value.endswith("%"):
+            found.add(value)
+            found.add(value[:-1])  # "20%" is also matched by a bare 20 in the evidence
+        else:
+            found.add(value.rstrip(".") or value)
+    for word in _WORD.findall(text):
+        number = _NUMBER_WORDS.get(word.lower())
+        if number is not None:
+            found.add(number)
+    return frozenset(found)
+
+
+def _claim_numbers(text: str) -> list[str]:
+    """The claim's numbers that must appear in the evidence (percent signs aside)."""
+    found = []
+    for match in _NUMBER.finditer(text):
+        value = match.group().replace(",", "").replace(" ", "").replace("percent", "%")
+        found.append(value.lstrip("+").rstrip("%").rstrip("."))
+    found.extend(n for w in _WORD.findall(text) if (n := _NUMBER_WORDS.get(w.lower())))
+    return [n for n in dict.fromkeys(found) if n and n not in {"0", "1"}]
+
+
+def _flags(text: str) -> tuple[bool, bool, bool]:
+    words = {w.lower().replace("’", "'") for w in _WORD.findall(text)}
+    negated = bool(words & _NEGATION) or any(w.endswith("n't") for w in words)
+    return negated, bool(words & _UP), bool(words & _DOWN)
+
+
+def analyse(passages: Sequence[str]) -> Evidence:
+    """Split and analyse `passages` once, for any number of claims."""
+    sentences = []
+    for index, text in enumerate(passages):
+        for start, end in passage_sentences(text):
+            piece = text[start:end]
+            tokens = terms(piece)
+            positions: dict[str, list[int]] = {}
+            for position, term in enumerate(tokens):
+                positions.setdefault(term, []).append(position)
+            negated, up, down = _flags(piece)
+            sentences.append(
+                Sentence(
+                    passage=index,
+                    start=start,
+                    end=end,
+                    terms=frozenset(tokens),
+                    positions={t: tuple(p) for t, p in positions.items()},
+                    numbers=numbers_of(piece),
+                    negated=negated,
+                    up=up,
+                    down=down,
+                )
+            )
+    vocabulary = _union(s.terms for s in sentences)
+    numbers = _union(s.numbers for s in sentences)
+    return Evidence(tuple(passages), tuple(sentences), vocabulary, numbers)
+
+
+def _union(sets: Iterable[frozenset[str]]) -> frozenset[str]:
+    found: set[str] = set()
+    for items in sets:
+        found |= items
+    return frozenset(found)
+
+
+def _names(claim: str) -> list[str]:
+    """Stemmed terms of capitalised words that do not open a sentence: proper names."""
+    found: list[str] = []
+    for match in _CAPITAL.finditer(claim):
+        found.extend(terms(match.group()))
+    return list(dict.fromkeys(found))
+
+
+def _pairs_found(pairs: Sequence[tuple[str, str]], sentences: Sequence[Sentence]) -> int:
+    """How many ordered term pairs occur within five positions in one of `sentences`."""
+    found = 0
+    for first, second in pairs:
+        for sentence in sentences:
+            a = sentence.positions.get(first)
+            b = sentence.positions.get(second)
+            if a and b and any(0 < abs(q - p) <= 5 for p in a for q in b):
+                found += 1
+                break
+    return found
+
+
+def align(claim: str, evidence: Evidence, *, allowed: frozenset[int] | None = None) -> Alignment:
+    """Align `claim` with the sentences of `evidence` (only passages in `allowed`, if given)."""
+    wanted = content_terms(claim)
+    sentences = [s for s in evidence.sentences if allowed is None or s.passage in allowed]
+    needed = set(wanted)
+    best: list[Sentence] = []
+    covered: set[str] = set()
+    if needed:
+        ranked = sorted(sentences, key=lambda s: -len(needed & s.terms))
+        for sentence in ranked[:40]:
+            gain = len((needed - covered) & sentence.terms)
+            if not best or (gain > 0 and len(best) < 3):
+                best.append(sentence)
+                covered |= needed & sentence.terms
+            if len(best) >= 3 or covered == needed:
+                break
+    vocabulary = _union(s.terms for s in sentences) if allowed is not None else evidence.vocabulary
+    top = best[0] if best else None
+    count = max(len(wanted), 1)
+    anchor = len(needed & top.terms) / count if top else 0.0
+    in_all = len(needed & vocabulary) / count
+    missing_terms = tuple(t for t in wanted if t not in covered)
+    pairs = list(itertools.pairwise(wanted))
+    pair_share = _pairs_found(pairs, best) / len(pairs) if pairs else anchor
+
+    claim_numbers = _claim_numbers(claim)
+    evidence_numbers = _union(s.numbers for s in sentences)
+    best_numbers = _union(s.numbers for s in best)
+    missing_numbers = tuple(n for n in claim_numbers if n not in evidence_numbers)
+    far_numbers = [n for n in claim_numbers if n not in best_numbers]
+    names = _names(claim)
+    missing_names = tuple(n for n in names if n not in vocabulary)
+    far_names = [n for n in names if n not in covered]
+
+    negated, up, down = _flags(claim)
+    best_negated = top.negated if top else False
+    negation_mismatch = bool(best) and negated != best_negated
+    best_up = any(s.up for s in best)
+    best_down = any(s.down for s in best)
+    direction_mismatch = bool(best) and (
+        (up and not down and best_down and not best_up)
+        or (down and not up and best_up and not best_down)
+    )
+    features = {
+        "anchor_coverage": anchor,
+        "top3_coverage": len(covered) / count,
+        "all_coverage": in_all,
+        "pair_share": pair_share,
+        "missing_log": math.log1p(len(missing_terms)),
+        "missing_any": float(bool(missing_terms)),
+        "numbers_missing": len(missing_numbers) / max(len(claim_numbers), 1),
+        "numbers_far": len(far_numbers) / max(len(claim_numbers), 1),
+        "names_missing": len(missing_names) / max(len(names), 1),
+        "names_far": len(far_names) / max(len(names), 1),
+        "names_missing_log": math.log1p(len(missing_names)),
+        "negation_mismatch": float(negation_mismatch),
+        "direction_mismatch": float(direction_mismatch),
+        "claim_log_terms": math.log1p(len(wanted)),
+        "evidence_log_sentences": math.log1p(len(sentences)),
+    }
+    reasons = []
+    if missing_numbers:
+        reasons.append("number(s) not in the source: " + ", ".join(missing_numbers))
+    if missing_names:
+        reasons.append("name(s) not in the source: " + ", ".join(missing_names))
+    if negation_mismatch:
+        reasons.append("negation differs from the source")
+    if direction_mismatch:
+        reasons.append("direction differs from the source (increase vs decrease)")
+    return Alignment(
+        features=features,
+        best=tuple(best),
+        missing_terms=missing_terms,
+        missing_numbers=missing_numbers,
+        missing_names=missing_names,
+        negation_mismatch=negation_mismatch,
+        direction_mismatch=direction_mismatch,
+        reasons=tuple(reasons),
+    )
+
+
+FEATURES = (
+    "anchor_coverage",
+    "top3_coverage",
+    "all_coverage",
+    "pair_share",
+    "missing_log",
+    "missing_any",
+    "numbers_missing",
+    "numbers_far",
+    "names_missing",
+    "names_far",
+    "names_missing_log",
+    "negation_mismatch",
+    "direction_mismatch",
+    "claim_log_terms",
+    "evidence_log_sentences",
+)
+"""The feature names, in the order the trained weights use."""

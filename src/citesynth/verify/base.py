@@ -1,0 +1,72 @@
+"""The verifier contract: does this text support this claim, and where exactly?
+
+    verdicts = await verifier.verify([Check(claim, (passage_a, passage_b))])
+    verdicts[0].label     # "supported" | "partial" | "unsupported"
+    verdicts[0].spans     # best supporting sentences: (passage index, char start, char end)
+
+Every verifier (the default lexical one, an LLM judge, an NLI model) answers the same way,
+so the answer pipeline, the repair step and the evaluation never know which one ran; the
+answer records its `name`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+Label = Literal["supported", "partial", "unsupported"]
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A claim and the passages it is checked against (together: the union supports it?)."""
+
+    claim: str
+    passages: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A numbered source as verification sees it: its text and the document it is from."""
+
+    number: int
+    text: str
+    document: str
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A supporting span: `passages[passage][start:end]` of the check."""
+
+    passage: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """How well the passages support the claim: a score in 0..1, a label, and where."""
+
+    score: float
+    label: Label
+    spans: tuple[Span, ...] = ()
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def supported(self) -> bool:
+        """Whether the label is `supported`."""
+        return self.label == "supported"
+
+
+class Verifier(Protocol):
+    """Checks claims against passages."""
+
+    name: str
+
+    async def verify(self, checks: Sequence[Check]) -> list[Verdict]:
+        """One verdict per check, in order.
+
+        Never raises for odd input: an empty claim or empty passages give `unsupported`.
+        """
+        ...

@@ -1,0 +1,65 @@
+"""An answer's claims: its factual sentences, split into clauses citing different sources.
+
+    "Tokens expire after 30 minutes [1], while refresh tokens last 7 days [2]."
+    → "Tokens expire after 30 minutes" cites [1]; "while refresh tokens last 7 days" cites [2]
+
+A sentence is split after a citation group that is followed by more text and a later group
+citing other numbers, when both pieces keep at least three words; otherwise it stays one
+claim citing everything it cites.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from citesynth.citations.resolve import cited_numbers, factual_spans
+
+MARKER = re.compile(r"\s*\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
+_LEAD = re.compile(r"[\s,;:–—-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimSpan:
+    """A claim of the answer: its words, what it cites, and where it is in the answer."""
+
+    text: str
+    citations: tuple[int, ...]
+    start: int
+    end: int
+
+
+def plain(text: str) -> str:
+    """`text` without citation markers."""
+    return " ".join(MARKER.sub("", text).split())
+
+
+def split_claims(answer: str) -> list[ClaimSpan]:
+    """The claims of a resolved answer (canonical markers), in order."""
+    claims: list[ClaimSpan] = []
+    for start, end in factual_spans(answer):
+        claims.extend(_clauses(answer, start, end))
+    return claims
+
+
+def _clauses(answer: str, start: int, end: int) -> list[ClaimSpan]:
+    markers = list(MARKER.finditer(answer, start, end))
+    cuts = [start]
+    for marker, following in itertools.pairwise(markers):
+        here = cited_numbers(marker.group())
+        later = cited_numbers(following.group())
+        before = plain(answer[cuts[-1] : marker.start()])
+        after = plain(answer[marker.end() : following.start()])
+        if set(here) != set(later) and len(before.split()) >= 3 and len(after.split()) >= 3:
+            cuts.append(marker.end())
+    cuts.append(end)
+    pieces = []
+    for first, last in itertools.pairwise(cuts):
+        lead = _LEAD.match(answer, first)
+        first = lead.end() if lead else first
+        text = plain(answer[first:last])
+        if text:
+            numbers = tuple(dict.fromkeys(cited_numbers(answer[first:last])))
+            pieces.append(ClaimSpan(text, numbers, first, last))
+    return pieces

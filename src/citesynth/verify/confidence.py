@@ -1,0 +1,61 @@
+"""One confidence per answer, from signals anyone can check, calibrated on dev data.
+
+    z = bias + w_retrieval · retrieval + w_cited · cited + w_support · support
+        + w_documents · documents + w_conflict · conflict + w_invalid · invalid
+    confidence = 1 / (1 + e^-z)
+
+| signal      | what it is                                                                 |
+|-------------|----------------------------------------------------------------------------|
+| retrieval   | mean Pass-1 confidence of the cited sources                                |
+| cited       | share of claims that cite a source                                         |
+| support     | mean verified support score of the claims (an uncited claim scores 0)      |
+| documents   | mean over claims of min(independent supporting documents, 2) / 2           |
+| conflict    | 1 when the cited sources disagree somewhere (see `conflicts.py`), else 0   |
+| invalid     | share of the writer's citation markers that named no source                |
+
+The weights (`confidence.json`) are a logistic regression of answer correctness on these
+signals, fitted on the tuning half of ClapNQ dev by `benchmarks/calibrate_answers.py`, which
+also reports the reliability curve and expected calibration error on the other half.
+Below `low_confidence_below` (0.5) the answer is flagged `low_confidence` with a disclaimer.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from functools import cache
+from importlib import resources
+
+SIGNALS = ("retrieval", "cited", "support", "documents", "conflict", "invalid")
+
+
+@dataclass(frozen=True, slots=True)
+class Signals:
+    """The verifiable signals behind an answer's confidence, each in 0..1."""
+
+    retrieval: float
+    cited: float
+    support: float
+    documents: float
+    conflict: float
+    invalid: float
+
+    def as_dict(self) -> dict[str, float]:
+        """The signals by name."""
+        return asdict(self)
+
+
+@cache
+def _weights() -> Mapping[str, float]:
+    text = resources.files("citesynth.verify").joinpath("confidence.json").read_text()
+    data = json.loads(text)
+    return {name: float(data["weights"][name]) for name in ("bias", *SIGNALS)}
+
+
+def confidence(signals: Signals, weights: Mapping[str, float] | None = None) -> float:
+    """The calibrated confidence in 0..1 for `signals`."""
+    w = weights or _weights()
+    z = w["bias"] + sum(w[name] * value for name, value in signals.as_dict().items())
+    return round(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))), 4)

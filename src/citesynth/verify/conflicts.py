@@ -1,0 +1,147 @@
+"""Where retrieved sources disagree: the same statement with a different value.
+
+Two sentences from different documents speak of the same subject when their content terms
+(numbers and negations aside) overlap strongly: at least three shared terms, covering at
+least 70 % of the shorter sentence's terms and half of both together. Such a pair conflicts
+when
+
+- both give a number with the same unit (the word after it, `%`, or a year) and the values
+  differ: "times out after 30 seconds" / "times out after 60 seconds" (`number`, `date`);
+- one says it and the other denies it: "retries failed requests" / "does not retry failed
+  requests" (`negation`).
+
+Precision first: a missed conflict leaves the answer as it was, a false one would put a
+disagreement into it that the sources do not have.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citesynth.analysis import content_terms, terms
+from citesynth.verify.align import passage_sentences
+from citesynth.verify.base import Passage
+
+_VALUE = re.compile(
+    r"(?<![\w.])(?P<number>\d[\d,]*(?:\.\d+)?)\s?(?P<unit>%|[A-Za-z]+)?", re.UNICODE
+)
+_NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't)\b", re.I)
+_YEAR = re.compile(r"^(?:1[5-9]|20)\d\d$")
+_MAX_SENTENCES = 400
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A disagreement between two numbered sources."""
+
+    topic: str
+    values: tuple[str, str]
+    sources: tuple[int, int]
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Fact:
+    number: int
+    document: str
+    text: str
+    key: frozenset[str]
+    values: dict[str, frozenset[str]]
+    shown: dict[str, str]
+    negated: bool
+
+
+def _facts(passage: Passage) -> list[_Fact]:
+    facts = []
+    for start, end in passage_sentences(passage.text):
+        text = " ".join(passage.text[start:end].split())
+        if len(text.split()) < 4 or text.startswith(("#", "|", "```")):
+            continue
+        values: dict[str, set[str]] = {}
+        shown: dict[str, str] = {}
+        numeric: set[str] = set()
+        for match in _VALUE.finditer(text):
+            number = match.group("number").replace(",", "")
+            unit_word = match.group("unit") or ""
+            unit = "year" if _YEAR.match(number) and not unit_word else _unit(unit_word)
+            values.setdefault(unit, set()).add(number)
+            shown.setdefault(unit, match.group().strip())
+            numeric.update(terms(match.group("number")))
+        key = frozenset(t for t in content_terms(text) if t not in numeric and not t.isdigit())
+        facts.append(
+            _Fact(
+                number=passage.number,
+                document=passage.document,
+                text=text,
+                key=key,
+                values={u: frozenset(v) for u, v in values.items()},
+                shown=shown,
+                negated=bool(_NEGATION.search(text)),
+            )
+        )
+    return facts
+
+
+def _unit(word: str) -> str:
+    if word == "%":
+        return "%"
+    stems = terms(word)
+    return stems[0] if stems else ""
+
+
+def _same_subject(a: _Fact, b: _Fact) -> bool:
+    shared = len(a.key & b.key)
+    smaller = min(len(a.key), len(b.key))
+    union = len(a.key | b.key)
+    return shared >= 3 and smaller > 0 and shared / smaller >= 0.7 and shared / union >= 0.5
+
+
+def _topic(a: _Fact, b: _Fact) -> str:
+    shared = a.key & b.key
+    words = [w for w in re.findall(r"[\w'-]+", a.text) if set(terms(w)) & shared]
+    return " ".join(dict.fromkeys(words[:10]))
+
+
+def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
+    """Disagreements between sources from different documents (see the module docstring)."""
+    facts = [fact for passage in passages for fact in _facts(passage)][:_MAX_SENTENCES]
+    found: dict[tuple[int, int, str], Found] = {}
+    for i, a in enumerate(facts):
+        for b in facts[i + 1 :]:
+            if a.document == b.document or a.number == b.number or not _same_subject(a, b):
+                continue
+            pair = (min(a.number, b.number), max(a.number, b.number))
+            first, second = (a, b) if a.number < b.number else (b, a)
+            for unit in first.values.keys() & second.values.keys():
+                if first.values[unit] & second.values[unit]:
+                    continue
+                kind = "date" if unit == "year" else "number"
+                found.setdefault(
+                    (*pair, kind),
+                    Found(
+                        _topic(first, second),
+                        (first.shown[unit], second.shown[unit]),
+                        pair,
+                        kind,
+                    ),
+                )
+            if a.negated != b.negated and a.values.keys() == b.values.keys():
+                found.setdefault(
+                    (*pair, "negation"),
+                    Found(_topic(first, second), (first.text, second.text), pair, "negation"),
+                )
+    return list(found.values())
+
+
+def describe(conflicts: Sequence[Found]) -> str:
+    """The conflicts as lines for the writer's prompt."""
+    lines = []
+    for conflict in conflicts:
+        (one, two), (n, m) = conflict.values, conflict.sources
+        if conflict.kind == "negation":
+            lines.append(f"- [{n}] and [{m}] disagree on whether: {conflict.topic}")
+        else:
+            lines.append(f"- {conflict.topic}: [{n}] says {one}, [{m}] says {two}")
+    return "\n".join(lines)

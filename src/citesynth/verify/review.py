@@ -1,0 +1,237 @@
+"""Check an answer claim by claim against its sources, measure its citations, repair them.
+
+For every claim (see `claims.py`):
+
+1. Its cited sources together are checked (ALCE citation recall: is the claim entailed by
+   the union of what it cites?).
+2. With several citations, each source is also checked alone; a citation is precise when it
+   supports the claim at least partly by itself, or when the others do not support the claim
+   without it (ALCE citation precision). A single citation is precise when it supports.
+3. Repair, when asked: a claim its citations do not support, and an uncited claim, are
+   checked against every other source (cheaply, with the lexical verifier, then confirmed by
+   the configured one); a source that supports it replaces (or becomes) its citation. What
+   is still unsupported stays so, labelled, never dressed up with a citation.
+
+Independent documents behind a claim are counted from the sources that support it alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from citesynth.citations.resolve import compact
+from citesynth.verify.base import Check, Passage, Verdict, Verifier
+from citesynth.verify.claims import MARKER as _MARKER
+from citesynth.verify.claims import ClaimSpan, split_claims
+from citesynth.verify.lexical import LexicalVerifier
+
+_SUPPORTS = frozenset({"supported", "partial"})
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimReview:
+    """One claim's verdict over its citations, and each citation's own verdict."""
+
+    claim: ClaimSpan
+    verdict: Verdict | None
+    """Over the union of the cited sources; None when the claim cites nothing."""
+    alone: dict[int, Verdict] = field(default_factory=dict)
+    precise: tuple[int, ...] = ()
+    documents: int = 0
+    """Distinct documents among the cited sources that support the claim by themselves."""
+
+    @property
+    def label(self) -> str:
+        """`supported`, `partial` or `unsupported` (an uncited claim is `unsupported`)."""
+        return self.verdict.label if self.verdict else "unsupported"
+
+    @property
+    def score(self) -> float:
+        """The support score (0 for an uncited claim)."""
+        return self.verdict.score if self.verdict else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """A citation moved or added: in the claim, from these numbers to these."""
+
+    claim: str
+    before: tuple[int, ...]
+    after: tuple[int, ...]
+
+    def describe(self) -> str:
+        """One line for `warnings`."""
+        quoted = self.claim if len(self.claim) <= 60 else self.claim[:57] + "..."
+        if not self.before:
+            return f"cited {compact(self.after)} for an uncited sentence it supports: {quoted!r}"
+        return (
+            f"moved citation {compact(self.before)} to {compact(self.after)}, "
+            f"the source that supports {quoted!r}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """An answer's claims with verdicts, its citation recall and precision, and repairs."""
+
+    text: str
+    claims: tuple[ClaimReview, ...]
+    repairs: tuple[Repair, ...] = ()
+
+    @property
+    def citation_recall(self) -> float | None:
+        """Share of claims whose cited sources support them (uncited claims count as not)."""
+        if not self.claims:
+            return None
+        return sum(c.label == "supported" for c in self.claims) / len(self.claims)
+
+    @property
+    def citation_precision(self) -> float | None:
+        """Share of citations (claim, number) that support their claim or are needed for it."""
+        total = sum(len(c.claim.citations) for c in self.claims)
+        if not total:
+            return None
+        return sum(len(c.precise) for c in self.claims) / total
+
+
+async def review(
+    answer: str,
+    passages: Sequence[Passage],
+    verifier: Verifier,
+    *,
+    repair: bool = True,
+    screen: LexicalVerifier | None = None,
+) -> Review:
+    """Verify `answer` (resolved markers) against its numbered `passages`; repair if asked."""
+    by_number = {p.number: p for p in passages}
+    claims = [_only_known(c, by_number) for c in split_claims(answer)]
+    repairs: list[Repair] = []
+    if repair:
+        first = await _verify_union(claims, by_number, verifier)
+        answer, repairs = await _repair(
+            answer, claims, first, passages, verifier, screen or LexicalVerifier()
+        )
+        if repairs:
+            claims = [_only_known(c, by_number) for c in split_claims(answer)]
+    union = await _verify_union(claims, by_number, verifier)
+    reviews = await _precision(claims, union, by_number, verifier)
+    return Review(answer, tuple(reviews), tuple(repairs))
+
+
+def _only_known(claim: ClaimSpan, by_number: dict[int, Passage]) -> ClaimSpan:
+    known = tuple(n for n in claim.citations if n in by_number)
+    return (
+        claim if known == claim.citations else ClaimSpan(claim.text, known, claim.start, claim.end)
+    )
+
+
+async def _verify_union(
+    claims: Sequence[ClaimSpan], by_number: dict[int, Passage], verifier: Verifier
+) -> list[Verdict | None]:
+    cited = [c for c in claims if c.citations]
+    checks = [Check(c.text, tuple(by_number[n].text for n in c.citations)) for c in cited]
+    verdicts = iter(await verifier.verify(checks)) if checks else iter(())
+    return [next(verdicts) if c.citations else None for c in claims]
+
+
+async def _precision(
+    claims: Sequence[ClaimSpan],
+    union: Sequence[Verdict | None],
+    by_number: dict[int, Passage],
+    verifier: Verifier,
+) -> list[ClaimReview]:
+    singles: list[tuple[int, int]] = []  # (claim index, number) checked alone
+    for index, claim in enumerate(claims):
+        if len(claim.citations) > 1:
+            singles.extend((index, n) for n in claim.citations)
+    checks = [Check(claims[i].text, (by_number[n].text,)) for i, n in singles]
+    alone_verdicts = await verifier.verify(checks) if checks else []
+    alone: dict[int, dict[int, Verdict]] = {}
+    for (index, number), verdict in zip(singles, alone_verdicts, strict=True):
+        alone.setdefault(index, {})[number] = verdict
+    leave_out: list[tuple[int, int]] = []
+    for index, claim in enumerate(claims):
+        whole = union[index]
+        if whole is None:
+            continue
+        if len(claim.citations) == 1:
+            alone[index] = {claim.citations[0]: whole}
+        elif whole.supported:
+            leave_out.extend(
+                (index, n) for n, v in alone[index].items() if v.label not in _SUPPORTS
+            )
+    rest_checks = [
+        Check(claims[i].text, tuple(by_number[m].text for m in claims[i].citations if m != n))
+        for i, n in leave_out
+    ]
+    rest = await verifier.verify(rest_checks) if rest_checks else []
+    needed = {key for key, verdict in zip(leave_out, rest, strict=True) if not verdict.supported}
+    reviews = []
+    for index, claim in enumerate(claims):
+        verdicts = alone.get(index, {})
+        precise = tuple(
+            n
+            for n in claim.citations
+            if verdicts.get(n) is not None
+            and (verdicts[n].label in _SUPPORTS or (index, n) in needed)
+        )
+        documents = len(
+            {by_number[n].document for n, v in verdicts.items() if v.label in _SUPPORTS}
+        )
+        reviews.append(ClaimReview(claim, union[index], verdicts, precise, documents))
+    return reviews
+
+
+async def _repair(
+    answer: str,
+    claims: list[ClaimSpan],
+    union: Sequence[Verdict | None],
+    passages: Sequence[Passage],
+    verifier: Verifier,
+    screen: LexicalVerifier,
+) -> tuple[str, list[Repair]]:
+    """Move or add citations where another source supports a claim; returns the new text."""
+    weak = [i for i, verdict in enumerate(union) if verdict is None or verdict.label != "supported"]
+    if not weak or len(passages) < 2:
+        return answer, []
+    candidates: list[tuple[int, Passage]] = []
+    checks = []
+    for index in weak:
+        for passage in passages:
+            if passage.number not in claims[index].citations:
+                candidates.append((index, passage))
+                checks.append(Check(claims[index].text, (passage.text,)))
+    screened = screen.verify_now(checks)
+    best: dict[int, tuple[float, Passage]] = {}
+    for (index, passage), verdict in zip(candidates, screened, strict=True):
+        if verdict.supported and verdict.score > best.get(index, (0.0, passage))[0]:
+            best[index] = (verdict.score, passage)
+    if not best:
+        return answer, []
+    chosen = sorted(best.items())
+    if not isinstance(verifier, LexicalVerifier):
+        confirmed = await verifier.verify(
+            [Check(claims[i].text, (p.text,)) for i, (_, p) in chosen]
+        )
+        chosen = [item for item, v in zip(chosen, confirmed, strict=True) if v.supported]
+    repairs = [Repair(claims[i].text, claims[i].citations, (p.number,)) for i, (_, p) in chosen]
+    return _apply(answer, [(claims[i], (p.number,)) for i, (_, p) in chosen]), repairs
+
+
+def _apply(answer: str, edits: Sequence[tuple[ClaimSpan, tuple[int, ...]]]) -> str:
+    """The answer with each edited claim's markers replaced by its new citation."""
+    pieces = []
+    position = 0
+    for claim, numbers in sorted(edits, key=lambda edit: edit[0].start):
+        body = _MARKER.sub("", answer[claim.start : claim.end]).rstrip()
+        ending = ""
+        while body and body[-1] in ".!?;,":
+            ending = body[-1] + ending
+            body = body[:-1]
+        pieces.append(
+            answer[position : claim.start] + f"{body.rstrip()} {compact(numbers)}{ending}"
+        )
+        position = claim.end
+    pieces.append(answer[position:])
+    return "".join(pieces)

@@ -1,0 +1,60 @@
+"""Conflicts between sources: same subject, different value, different documents."""
+
+from __future__ import annotations
+
+from citesynth.verify.base import Passage
+from citesynth.verify.conflicts import describe, find_conflicts
+
+
+def test_different_numbers_for_the_same_statement_conflict() -> None:
+    found = find_conflicts(
+        [
+            Passage(1, "The default request timeout is 30 seconds for every client.", "a.md"),
+            Passage(2, "The default request timeout is 60 seconds for every client.", "b.md"),
+        ]
+    )
+    assert len(found) == 1
+    conflict = found[0]
+    assert conflict.kind == "number" and conflict.sources == (1, 2)
+    assert conflict.values == ("30 seconds", "60 seconds")
+    assert "timeout" in conflict.topic
+    assert "[1] says 30 seconds, [2] says 60 seconds" in describe(found)
+
+
+def test_different_years_conflict_as_dates() -> None:
+    found = find_conflicts(
+        [
+            Passage(1, "The Millau viaduct bridge was opened to traffic in 2004.", "a.md"),
+            Passage(3, "The Millau viaduct bridge was opened to traffic in 2005.", "b.md"),
+        ]
+    )
+    assert [(c.kind, c.values, c.sources) for c in found] == [("date", ("2004", "2005"), (1, 3))]
+
+
+def test_one_source_denying_what_another_states_conflicts() -> None:
+    found = find_conflicts(
+        [
+            Passage(1, "The client retries failed requests automatically by default.", "a.md"),
+            Passage(
+                2, "The client does not retry failed requests automatically by default.", "b.md"
+            ),
+        ]
+    )
+    assert [c.kind for c in found] == ["negation"]
+
+
+def test_chunks_of_one_document_and_different_subjects_do_not_conflict() -> None:
+    found = find_conflicts(
+        [
+            Passage(1, "The default request timeout is 30 seconds for every client.", "a.md"),
+            Passage(2, "The default request timeout is 60 seconds for every client.", "a.md"),
+            Passage(3, "Connection pools keep 10 sockets open per host at most.", "b.md"),
+            Passage(4, "The cache keeps 500 rendered pages in memory.", "c.md"),
+        ]
+    )
+    assert found == []
+
+
+def test_agreeing_sources_do_not_conflict() -> None:
+    text = "The default request timeout is 30 seconds for every client."
+    assert find_conflicts([Passage(1, text, "a.md"), Passage(2, text, "b.md")]) == []

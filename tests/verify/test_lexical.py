@@ -1,0 +1,90 @@
+"""The default verifier on hand-made claims: paraphrase passes, disagreements do not."""
+
+from __future__ import annotations
+
+import pytest
+
+from citesynth.verify import Check, LexicalVerifier
+
+SOURCE = (
+    "The connect timeout defaults to five seconds. The read timeout limits how long a "
+    "response may take.\n\nPools keep ten connections per host. Retries raise the success "
+    "rate of flaky calls."
+)
+
+
+@pytest.fixture(scope="module")
+def verifier() -> LexicalVerifier:
+    return LexicalVerifier()
+
+
+def label(verifier: LexicalVerifier, claim: str, *passages: str) -> str:
+    return verifier.verify_now([Check(claim, passages or (SOURCE,))])[0].label
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The connect timeout defaults to five seconds.",
+        "By default, the connect timeout is 5 seconds.",
+        "Pools keep ten connections per host.",
+    ],
+)
+def test_restated_and_paraphrased_claims_are_supported(
+    verifier: LexicalVerifier, claim: str
+) -> None:
+    assert label(verifier, claim) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "reason"),
+    [
+        ("The connect timeout defaults to thirty seconds.", "number"),
+        ("Pools keep 12 connections per host.", "number"),
+        ("The connect timeout does not have a default of five seconds.", "negation"),
+        ("Retries lower the success rate of flaky calls.", "direction"),
+    ],
+)
+def test_numbers_negation_and_direction_must_agree(
+    verifier: LexicalVerifier, claim: str, reason: str
+) -> None:
+    verdict = verifier.verify_now([Check(claim, (SOURCE,))])[0]
+    assert verdict.label != "supported"
+    assert any(reason in text for text in verdict.reasons)
+
+
+def test_a_claim_about_something_else_is_unsupported(verifier: LexicalVerifier) -> None:
+    claim = "The cache stores rendered pages in Redis for an hour."
+    assert label(verifier, claim) == "unsupported"
+
+
+def test_the_span_is_the_supporting_sentence_with_exact_offsets(verifier: LexicalVerifier) -> None:
+    other = "Unrelated text about gardens and flowers."
+    verdict = verifier.verify_now([Check("Pools keep ten connections per host.", (other, SOURCE))])[
+        0
+    ]
+    span = verdict.spans[0]
+    assert span.passage == 1
+    assert SOURCE[span.start : span.end] == "Pools keep ten connections per host."
+
+
+def test_a_claim_can_join_facts_from_two_sentences(verifier: LexicalVerifier) -> None:
+    verdict = verifier.verify_now(
+        [
+            Check(
+                "The connect timeout defaults to five seconds and pools keep ten connections.",
+                (SOURCE,),
+            )
+        ]
+    )[0]
+    assert verdict.label != "unsupported" and len(verdict.spans) == 2
+
+
+def test_empty_input_is_unsupported_never_an_error(verifier: LexicalVerifier) -> None:
+    verdicts = verifier.verify_now([Check("", (SOURCE,)), Check("Some claim here.", ("",))])
+    assert [v.label for v in verdicts] == ["unsupported", "unsupported"]
+
+
+async def test_the_async_interface_gives_the_same_verdicts(verifier: LexicalVerifier) -> None:
+    checks = [Check("Pools keep ten connections per host.", (SOURCE,))]
+    assert await verifier.verify(checks) == verifier.verify_now(checks)

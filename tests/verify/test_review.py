@@ -1,0 +1,74 @@
+"""Claims, ALCE citation recall and precision, and citation repair."""
+
+from __future__ import annotations
+
+from citesynth.verify import LexicalVerifier
+from citesynth.verify.base import Passage
+from citesynth.verify.claims import split_claims
+from citesynth.verify.review import review
+
+TIMEOUTS = Passage(1, "The connect timeout defaults to five seconds.", "docs/timeouts.md")
+POOLS = Passage(2, "Pools keep ten connections per host.", "docs/pools.md")
+RETRIES = Passage(3, "Failed requests are retried three times with backoff.", "docs/retries.md")
+SOURCES = [TIMEOUTS, POOLS, RETRIES]
+
+
+def test_a_sentence_citing_different_sources_in_places_splits_into_clauses() -> None:
+    text = "The connect timeout defaults to five seconds [1], while pools keep ten connections [2]."
+    claims = split_claims(text)
+    assert [(c.text, c.citations) for c in claims] == [
+        ("The connect timeout defaults to five seconds", (1,)),
+        ("while pools keep ten connections.", (2,)),
+    ]
+    assert text[claims[0].start : claims[0].end].endswith("[1]")
+
+
+def test_a_sentence_citing_sources_together_stays_one_claim() -> None:
+    claims = split_claims("Timeouts and pools are both configured per client [1,2].")
+    assert [(c.text, c.citations) for c in claims] == [
+        ("Timeouts and pools are both configured per client.", (1, 2))
+    ]
+
+
+async def test_recall_and_precision_follow_the_verdicts() -> None:
+    text = (
+        "The connect timeout defaults to five seconds [1]. "
+        "Pools keep ten connections per host [1,2]. "
+        "Every request is signed with a secret key [3]."
+    )
+    found = await review(text, SOURCES, LexicalVerifier(), repair=False)
+    assert [c.label for c in found.claims] == ["supported", "supported", "unsupported"]
+    assert found.citation_recall == 2 / 3
+    # [1] on the pools claim is neither supportive nor needed; [3] supports nothing.
+    assert found.claims[1].precise == (2,)
+    assert found.citation_precision == 2 / 4
+    assert found.claims[1].documents == 1
+
+
+async def test_a_wrong_citation_moves_to_the_source_that_supports_the_claim() -> None:
+    text = (
+        "The connect timeout defaults to five seconds [1]. Pools keep ten connections per host [3]."
+    )
+    found = await review(text, SOURCES, LexicalVerifier())
+    assert found.text == (
+        "The connect timeout defaults to five seconds [1]. Pools keep ten connections per host [2]."
+    )
+    assert [(r.before, r.after) for r in found.repairs] == [((3,), (2,))]
+    assert "moved citation [3] to [2]" in found.repairs[0].describe()
+    assert all(c.label == "supported" for c in found.claims)
+
+
+async def test_an_uncited_sentence_a_source_supports_gets_its_citation() -> None:
+    text = (
+        "The connect timeout defaults to five seconds [1]. Failed requests are retried three times."
+    )
+    found = await review(text, SOURCES, LexicalVerifier())
+    assert found.text.endswith("retried three times [3].")
+    assert found.repairs[0].before == ()
+
+
+async def test_an_invented_claim_stays_unsupported_and_uncited() -> None:
+    text = "The connect timeout defaults to five seconds [1]. Pages are cached in Redis hourly."
+    found = await review(text, SOURCES, LexicalVerifier())
+    assert found.text == text and not found.repairs
+    assert found.claims[1].verdict is None and found.claims[1].label == "unsupported"
