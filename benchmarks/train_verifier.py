@@ -94,7 +94,9 @@ def main() -> None:
     ]
     threshold = float(grid[int(np.argmax(scores))])
     per_set = {
-        n: round(balanced_accuracy(y[sets == n], ((probability >= threshold) & ~hard)[sets == n]), 4)
+        n: round(
+            balanced_accuracy(y[sets == n], ((probability >= threshold) & ~hard)[sets == n]), 4
+        )
         for n in parts
     }
     weights = {

@@ -73,6 +73,14 @@ def test_public_names_are_pinned() -> None:
         "SyncEngine",
         "__version__",
         "get_embedder",
+        "Check",
+        "Conflict",
+        "JudgeVerifier",
+        "LexicalVerifier",
+        "Verdict",
+        "Verification",
+        "Verifier",
+        "get_verifier",
     }
     for name in citesynth.__all__:
         assert getattr(citesynth, name) is not None

@@ -3,7 +3,15 @@
 The public API is what this module exports; everything else is private and may change.
 """
 
-from citesynth.answers import Answer, Citation, Claim, Fallback, SourceRecord
+from citesynth.answers import (
+    Answer,
+    Citation,
+    Claim,
+    Conflict,
+    Fallback,
+    SourceRecord,
+    Verification,
+)
 from citesynth.embed import Embedder, HashingEmbedder, MiniLMEmbedder, get_embedder
 from citesynth.engine import Conversation, Engine, SyncEngine
 from citesynth.errors import (
@@ -52,6 +60,14 @@ from citesynth.types import (
     Signals,
     Skip,
 )
+from citesynth.verify import (
+    Check,
+    JudgeVerifier,
+    LexicalVerifier,
+    Verdict,
+    Verifier,
+    get_verifier,
+)
 
 __version__ = "0.1.0"
 
@@ -62,6 +78,7 @@ __all__ = [
     "AskOptions",
     "ChatModel",
     "ChatOptions",
+    "Check",
     "Chunk",
     "ChunkId",
     "Citation",
@@ -69,6 +86,7 @@ __all__ = [
     "CitesynthError",
     "Claim",
     "ConfigError",
+    "Conflict",
     "Conversation",
     "Document",
     "DocumentId",
@@ -91,7 +109,9 @@ __all__ = [
     "IndexPlanned",
     "IndexReport",
     "IndexStats",
+    "JudgeVerifier",
     "LLMWriter",
+    "LexicalVerifier",
     "LoadError",
     "Message",
     "MiniLMEmbedder",
@@ -111,10 +131,14 @@ __all__ = [
     "StoreLockedError",
     "SyncEngine",
     "TokenEvent",
+    "Verdict",
+    "Verification",
     "VerificationEvent",
+    "Verifier",
     "Writer",
     "__version__",
     "get_embedder",
     "get_model",
+    "get_verifier",
     "get_writer",
 ]

@@ -122,6 +122,9 @@ class Verification(_Frozen):
     repairs: int = Field(default=0, description="Citations moved or added")
     removed: int = Field(default=0, description="Unsupported claims removed (strict mode)")
     regenerated: bool = Field(default=False, description="Strict mode asked for a rewrite")
+    signals: dict[str, float] = Field(
+        default_factory=dict, description="The confidence signals (docs/verification.md)"
+    )
 
 
 class Conflict(_Frozen):

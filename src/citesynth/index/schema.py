@@ -77,6 +77,16 @@ MIGRATIONS: tuple[str, ...] = (
         created_at REAL NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 4: cross-references from a chunk to a document or section (resolved when read)
+    """
+    CREATE TABLE chunk_links (
+        source INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+        target_path TEXT NOT NULL,
+        target_heading TEXT NOT NULL,
+        kind TEXT NOT NULL
+    );
+    CREATE INDEX chunk_links_source ON chunk_links(source);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

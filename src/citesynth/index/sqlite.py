@@ -35,6 +35,7 @@ from citesynth.index.lexical import LexicalIndex
 from citesynth.index.schema import migrate
 from citesynth.index.store import FileState, FileVersion, PendingText, WriteResult, index_text
 from citesynth.index.vectors import QUANTIZE_FROM, VectorIndex
+from citesynth.ingest.references import matches, references
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentId, IndexStats
 
@@ -258,7 +259,12 @@ class SQLiteStore:
                         ),
                     )
                     rows = []
+                    links: list[tuple[int, str, str, str]] = []
                     for ordinal, chunk in enumerate(chunks):
+                        links.extend(
+                            (next_chunk, ref.path, ref.heading, ref.kind)
+                            for ref in references(chunk.text, document.path)
+                        )
                         text = index_text(chunk)
                         rows.append(
                             (
@@ -281,6 +287,7 @@ class SQLiteStore:
                     db.executemany(
                         "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
                     )
+                    db.executemany("INSERT INTO chunk_links VALUES (?, ?, ?, ?)", links)
                     next_document += 1
             db.executemany(
                 "UPDATE meta SET value = ? WHERE key = ?",
@@ -421,6 +428,44 @@ class SQLiteStore:
                 (json.dumps(list(keys)),),
             )
             return {row[0]: _chunk(row) for row in rows}
+
+        return await self._run(fetch)
+
+    async def linked(self, chunk_ids: Sequence[str]) -> dict[str, list[Chunk]]:
+        """Chunks the given chunks refer to (links, `:doc:`/`:ref:`, "see section X").
+
+        A reference to a document gives its first chunk; to a section, the first chunk
+        under that heading. References whose target is not indexed are left out.
+        """
+
+        def fetch() -> dict[str, list[Chunk]]:
+            db = self._sql
+            refs = db.execute(
+                "SELECT c.chunk_id, d.path, l.target_path, l.target_heading FROM chunk_links l "
+                "JOIN chunks c ON c.id = l.source JOIN documents d ON d.id = c.document "
+                "WHERE c.chunk_id IN (SELECT value FROM json_each(?))",
+                (json.dumps(list(chunk_ids)),),
+            ).fetchall()
+            found: dict[str, list[Chunk]] = {}
+            targets: dict[str, list[Chunk]] = {}
+            for source, own_path, path, heading in refs:
+                document = path or own_path
+                if document not in targets:
+                    rows = db.execute(
+                        f"SELECT {_CHUNK_COLUMNS} FROM chunks c "
+                        "JOIN documents d ON d.id = c.document WHERE d.path = ? "
+                        "ORDER BY d.id, c.ordinal LIMIT 2000",
+                        (document,),
+                    )
+                    targets[document] = [_chunk(row) for row in rows]
+                chunk = next(
+                    (c for c in targets[document] if matches(heading, c.heading_path, c.text)), None
+                )
+                if chunk is not None and chunk.id != source:
+                    found.setdefault(source, [])
+                    if chunk not in found[source]:
+                        found[source].append(chunk)
+            return found
 
         return await self._run(fetch)
 

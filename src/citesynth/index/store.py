@@ -119,6 +119,10 @@ class Store(Protocol):
         """Chunks by key; keys no longer in the index are left out."""
         ...
 
+    async def linked(self, chunk_ids: Sequence[str]) -> dict[str, list[Chunk]]:
+        """Chunks each given chunk refers to (cross-references), by referring chunk id."""
+        ...
+
     async def generation(self) -> int:
         """A number that changes whenever the indexed content changes."""
         ...

@@ -49,6 +49,7 @@ from citesynth.events import (
 from citesynth.index.store import Store
 from citesynth.llm.base import Usage
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
+from citesynth.retrieve.links import follow_references
 from citesynth.synthesis import evidence, verifying
 from citesynth.synthesis.attribute import attribute
 from citesynth.synthesis.citing import (
@@ -106,6 +107,8 @@ class AskOptions:
     """Check every claim against its sources (when the parts have a verifier)."""
     repair: bool = True
     """Move or add citations where another source supports a claim."""
+    follow_references: bool = True
+    """Add the passages that the top retrieved passages refer to (links, "see section X")."""
     strict: bool = False
     """Unsupported claims: one rewrite with the verdicts as feedback, keep the better
     version, then remove what is still unsupported."""
@@ -145,14 +148,7 @@ async def ask(
             yield event
         return
     timings: dict[str, float] = {}
-    hits = await retrieve(
-        question,
-        store=parts.store,
-        embedder=parts.embedder,
-        k=options.k or min(mode.sources, parts.writer.max_sources or mode.sources),
-        options=parts.retrieval,
-        reranker=parts.reranker,
-    )
+    hits, linked = await _retrieve(question, parts, options, mode)
     timings["retrieve"] = _ms(started)
     base: dict[str, object] = {
         "question": question,
@@ -203,6 +199,9 @@ async def ask(
     answer = await finish(written)
     if options.strict and _unsupported(answer):
         answer = await _strict(answer, written, finish, plan, parts, options, started)
+    if linked:
+        note = f"{linked} source(s) added because retrieved passages refer to them"
+        answer = answer.model_copy(update={"warnings": [*answer.warnings, note]})
     timings["verify"] = _ms(checking) - timings.get("retry", 0.0)
     answer = _timed(answer, timings | written.timings, started)
     if key:  # before the last event: a consumer may stop reading at `done`
@@ -273,6 +272,23 @@ def _support(answer: Answer) -> float:
     """Mean verified support over claims; an answer without claims scores 0."""
     scores = [c.support or 0.0 for c in answer.claims]
     return sum(scores) / len(scores) if scores else 0.0
+
+
+async def _retrieve(
+    question: str, parts: Parts, options: AskOptions, mode: Mode
+) -> tuple[list[Hit], int]:
+    """Pass 1, then what the best hits refer to; the hits and how many references added."""
+    hits = await retrieve(
+        question,
+        store=parts.store,
+        embedder=parts.embedder,
+        k=options.k or min(mode.sources, parts.writer.max_sources or mode.sources),
+        options=parts.retrieval,
+        reranker=parts.reranker,
+    )
+    if options.follow_references and options.synthesize and hits:
+        return await follow_references(hits, parts.store)
+    return list(hits), 0
 
 
 async def _plan(question: str, hits: Sequence[Hit], parts: Parts, mode: Mode) -> tuple[Plan, int]:
@@ -413,6 +429,10 @@ async def _finish(
             invalid_markers=written.invalid_markers,
         )
         confidence = calibrated(signal)
+        summary = checked.summary.model_copy(
+            update={"signals": {k: round(v, 4) for k, v in signal.as_dict().items()}}
+        )
+        checked = replace(checked, summary=summary)
     else:
         confidence = _confidence(cited, claims, written)
     low = not not_found and confidence < options.low_confidence_below
@@ -606,6 +626,7 @@ async def _cache_key(question: str, parts: Parts, options: AskOptions) -> str:
         parts.verifier.name if parts.verifier and options.verify else None,
         options.repair,
         options.strict,
+        options.follow_references,
     ]
     return hashlib.sha256(json.dumps(fields).encode()).hexdigest()
 

@@ -1,0 +1,248 @@
+"""Verification end to end: citation recall/precision with and without repair, flagged
+claims, and the calibration of the answer confidence.
+
+For each question the pipeline writes an answer with repair off (`answer.answer` is then
+the writer's text after cleanup); the same text is reviewed twice by the default verifier,
+without and with repair, so both figures come from one model call:
+
+- citation recall (ALCE): share of claims supported by the union of their citations;
+- citation precision (ALCE): share of citations that support their claim or are needed;
+- flagged: share of claims shown to the user as unsupported (and as partly supported).
+  The extractive writer copies source sentences, so its flags are false alarms.
+
+Calibration (`--calibrate`): the confidence signals and the correctness of every answer on
+the ClapNQ *tuning* slice (questions outside the 100-question report slice) fit the logistic
+weights in `src/citesynth/verify/confidence.json`; the reliability curve and the expected
+calibration error are then reported on the report slice.
+
+    python -m benchmarks.verification_answers --systems extractive --calibrate --tune 300
+    python -m benchmarks.verification_answers --systems local --limit 20 --musique 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.common import CACHE, DATA, ROOT, require, write_result
+from benchmarks.synthesis_clapnq import judge, questions
+from benchmarks.train_verifier import fit
+from citesynth import Engine, Settings
+from citesynth.analysis import terms
+from citesynth.answers import Answer
+from citesynth.synthesis import get_writer
+from citesynth.verify import LexicalVerifier
+from citesynth.verify.base import Passage
+from citesynth.verify.confidence import SIGNALS, Signals, confidence
+from citesynth.verify.review import Review, review
+
+CONFIDENCE = ROOT / "src" / "citesynth" / "verify" / "confidence.json"
+
+
+def passages(answer: Answer) -> list[Passage]:
+    return [Passage(s.number, s.text, s.path + (s.url.rsplit("#", 1)[-1])) for s in answer.sources]
+
+
+def review_figures(found: Review) -> dict[str, Any]:
+    labels = [c.label for c in found.claims]
+    return {
+        "claims": len(labels),
+        "supported": labels.count("supported"),
+        "partial": labels.count("partial"),
+        "unsupported": labels.count("unsupported"),
+        "citations": sum(len(c.claim.citations) for c in found.claims),
+        "precise": sum(len(c.precise) for c in found.claims),
+        "repairs": len(found.repairs),
+    }
+
+
+def aggregate(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    claims = sum(r[key]["claims"] for r in rows)
+    citations = sum(r[key]["citations"] for r in rows)
+    per_answer = [r[key]["supported"] / r[key]["claims"] for r in rows if r[key]["claims"]]
+    return {
+        "claims": claims,
+        "citation_recall": round(sum(r[key]["supported"] for r in rows) / claims, 3)
+        if claims
+        else None,
+        "citation_recall_mean_per_answer": round(statistics.mean(per_answer), 3)
+        if per_answer
+        else None,
+        "citation_precision": round(sum(r[key]["precise"] for r in rows) / citations, 3)
+        if citations
+        else None,
+        "flagged_unsupported": round(sum(r[key]["unsupported"] for r in rows) / claims, 3)
+        if claims
+        else None,
+        "flagged_partial": round(sum(r[key]["partial"] for r in rows) / claims, 3)
+        if claims
+        else None,
+        "repairs": sum(r[key]["repairs"] for r in rows),
+    }
+
+
+async def answer_rows(
+    engine: Engine, items: list[dict[str, Any]], score: Any, label: str
+) -> list[dict[str, Any]]:
+    verifier = LexicalVerifier()
+    rows = []
+    for index, item in enumerate(items, start=1):
+        answer = await engine.answer(item["question"], cache=False, repair=False)
+        row = score(item, answer)
+        if not answer.not_found and answer.fallback is None:
+            sources = passages(answer)
+            row["plain"] = review_figures(
+                await review(answer.answer, sources, verifier, repair=False)
+            )
+            row["repaired"] = review_figures(await review(answer.answer, sources, verifier))
+        signals = (answer.verification.signals if answer.verification else {}) or {}
+        row["signals"] = signals
+        row["confidence"] = answer.confidence
+        rows.append(row)
+        if index % 20 == 0:
+            print(f"{label}: {index}/{len(items)}", flush=True)
+    return rows
+
+
+def musique_items(limit: int) -> tuple[Path, list[dict[str, Any]]]:
+    folder = require(DATA / "multihop_qa" / "musique_100")
+    rows = [json.loads(line) for line in (folder / "questions.jsonl").read_text().splitlines()]
+    return folder / "corpus.jsonl", rows[:limit]
+
+
+def musique_score(item: dict[str, Any], answer: Answer) -> dict[str, Any]:
+    gold = [item["answer"], *item.get("answer_aliases", [])]
+    mine = set(terms(answer.answer))
+    hit = any(set(terms(g)) and set(terms(g)) <= mine for g in gold)
+    return {"id": item["id"], "answerable": True, "abstained": answer.not_found, "correct": hit}
+
+
+def reliability(scored: list[tuple[float, bool]], bins: int = 5) -> dict[str, Any]:
+    """Reliability curve and expected calibration error over `bins` equal-width bins."""
+    curve = []
+    ece = 0.0
+    for b in range(bins):
+        low, high = b / bins, (b + 1) / bins
+        inside = [(p, y) for p, y in scored if low <= p < high or (b == bins - 1 and p == 1.0)]
+        if not inside:
+            continue
+        mean_p = statistics.mean(p for p, _ in inside)
+        accuracy = statistics.mean(float(y) for _, y in inside)
+        ece += len(inside) / len(scored) * abs(mean_p - accuracy)
+        curve.append(
+            {"bin": f"{low:.1f}-{high:.1f}", "n": len(inside), "mean_confidence": round(mean_p, 3),
+             "accuracy": round(accuracy, 3)}
+        )  # fmt: skip
+    return {"ece": round(ece, 4), "curve": curve, "answers": len(scored)}
+
+
+def calibrate(rows: list[dict[str, Any]]) -> dict[str, float]:
+    usable = [r for r in rows if r["signals"]]
+    x = np.array([[r["signals"][name] for name in SIGNALS] for r in usable])
+    y = np.array([1.0 if r["correct"] else 0.0 for r in usable])
+    beta = fit(x, y, np.ones(len(y)), l2=0.5)
+    return {"bias": float(beta[0])} | {n: float(b) for n, b in zip(SIGNALS, beta[1:], strict=True)}
+
+
+def rescored(rows: list[dict[str, Any]], weights: dict[str, float]) -> list[tuple[float, bool]]:
+    return [
+        (confidence(Signals(**r["signals"]), weights), bool(r["correct"]))
+        for r in rows
+        if r["signals"]
+    ]
+
+
+async def main(args: argparse.Namespace) -> dict[str, Any]:
+    report, tuning = questions()
+    if args.limit:
+        report = report[: args.limit // 2] + report[50 : 50 + args.limit - args.limit // 2]
+    corpus = require(DATA / "clapnq_dev" / "corpus.jsonl")
+    settings = Settings(index_dir=CACHE / "transfer-clapnq", embedder="minilm", model="extractive")
+    results: dict[str, Any] = {}
+    clapnq_score = lambda item, answer: judge(item, answer, naive=False)  # noqa: E731
+    async with await Engine.open(settings=settings) as engine:
+        await engine.index([corpus])
+        for name in args.systems.split(","):
+            engine.writer = get_writer(name, embedder=engine.embedder, prompts=engine.prompts)
+            started = time.perf_counter()
+            rows = await answer_rows(engine, report, clapnq_score, f"{name} clapnq")
+            entry: dict[str, Any] = {
+                "questions": len(rows),
+                "without_repair": aggregate([r for r in rows if "plain" in r], "plain"),
+                "with_repair": aggregate([r for r in rows if "plain" in r], "repaired"),
+                "correctness": round(statistics.mean(r["correct"] for r in rows), 3),
+                "seconds": round(time.perf_counter() - started, 1),
+            }
+            if args.calibrate:
+                tune_rows = await answer_rows(
+                    engine, tuning[: args.tune], clapnq_score, f"{name} tuning"
+                )
+                weights = calibrate(tune_rows)
+                entry["calibration"] = {
+                    "fitted_on": f"ClapNQ dev tuning slice, {len(tune_rows)} questions, {name}",
+                    "weights": {k: round(v, 4) for k, v in weights.items()},
+                    "before": reliability(rescored(rows, _shipped())),
+                    "after": reliability(rescored(rows, weights)),
+                }
+                CONFIDENCE.write_text(
+                    json.dumps(
+                        {
+                            "weights": {k: round(v, 4) for k, v in weights.items()},
+                            "fitted_on": entry["calibration"]["fitted_on"]
+                            + f"; {datetime.date.today().isoformat()}",
+                        },
+                        indent=2,
+                    )
+                    + "\n"
+                )
+            else:
+                entry["reliability"] = reliability(
+                    [(r["confidence"], bool(r["correct"])) for r in rows if r["signals"]]
+                )
+            results[f"clapnq:{name}"] = entry
+            print(name, json.dumps(entry)[:600], flush=True)
+    if args.musique:
+        path, items = musique_items(args.musique)
+        settings = Settings(index_dir=CACHE / "musique", embedder="minilm", model="extractive")
+        async with await Engine.open(settings=settings) as engine:
+            await engine.index([path])
+            for name in args.systems.split(","):
+                engine.writer = get_writer(name, embedder=engine.embedder, prompts=engine.prompts)
+                rows = await answer_rows(engine, items, musique_score, f"{name} musique")
+                results[f"musique:{name}"] = {
+                    "questions": len(rows),
+                    "without_repair": aggregate([r for r in rows if "plain" in r], "plain"),
+                    "with_repair": aggregate([r for r in rows if "plain" in r], "repaired"),
+                    "answer_contains_gold": round(statistics.mean(r["correct"] for r in rows), 3),
+                }
+    return {
+        "measured": datetime.date.today().isoformat(),
+        "verifier": "lexical",
+        "report_slice": len(report),
+        "systems": results,
+    }
+
+
+def _shipped() -> dict[str, float]:
+    data = json.loads(CONFIDENCE.read_text())
+    return {k: float(v) for k, v in data["weights"].items()}
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--systems", default="extractive")
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--tune", type=int, default=300)
+    parser.add_argument("--musique", type=int, default=0)
+    parser.add_argument("--out", default="verification_answers")
+    arguments = parser.parse_args()
+    write_result(arguments.out, asyncio.run(main(arguments)))

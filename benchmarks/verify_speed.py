@@ -1,0 +1,100 @@
+"""Speed of the default verifier: claims per second, and a 10-claim answer end to end.
+
+1. Claims/s: every SciFact dev claim–abstract pair (abstract-sized evidence, ~10 sentences)
+   and every WiCE test claim (a whole cited web page, ~120 sentences), in batches of 32.
+2. A 10-claim answer: ClapNQ passages as five numbered sources; ten claims, half copied
+   from sentences of their cited source and half citing the wrong one (so repair works),
+   through `review` with repair on: split, verify, precision checks, repair, re-verify.
+   p50/p95 over 200 answers.
+Baseline in the same run: analysing the same passages and claims into terms only (the
+floor any lexical verifier pays), so the figures can be read as a ratio on a noisy machine.
+
+    python -m benchmarks.verify_speed
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from typing import Any
+
+from benchmarks.common import DATA, percentiles, require, write_result
+from citesynth.analysis import terms
+from citesynth.evaluation.verifier_data import load
+from citesynth.verify import Check, LexicalVerifier
+from citesynth.verify.align import passage_sentences
+from citesynth.verify.base import Passage
+from citesynth.verify.review import review
+
+
+def claims_per_second(verifier: LexicalVerifier, dataset: str, split: str) -> dict[str, Any]:
+    examples = load(dataset, split)
+    started = time.perf_counter()
+    for first in range(0, len(examples), 32):
+        batch = examples[first : first + 32]
+        verifier.verify_now([Check(e.claim, e.passages) for e in batch])
+    seconds = time.perf_counter() - started
+    return {"claims": len(examples), "claims_per_second": round(len(examples) / seconds, 1)}
+
+
+def answers(count: int) -> list[tuple[str, list[Passage]]]:
+    path = require(DATA / "clapnq_dev" / "corpus.jsonl")
+    texts = [json.loads(line)["text"] for line in path.read_text().splitlines()[:2000]]
+    texts = [t for t in texts if len(passage_sentences(t)) >= 4]
+    rng = random.Random(7)
+    made = []
+    for _ in range(count):
+        chosen = rng.sample(texts, 5)
+        sources = [Passage(n, t, f"doc{n}") for n, t in enumerate(chosen, start=1)]
+        claims = []
+        for index in range(10):
+            source = sources[index % 5]
+            start, end = rng.choice(passage_sentences(source.text))
+            sentence = source.text[start:end].rstrip(".!? ")
+            cited = source.number if index % 2 == 0 else source.number % 5 + 1
+            claims.append(f"{sentence} [{cited}].")
+        made.append((" ".join(claims), sources))
+    return made
+
+
+async def answer_latency(verifier: LexicalVerifier, count: int = 200) -> dict[str, Any]:
+    cases = answers(count)
+    timings, floor = [], []
+    for text, sources in cases:
+        started = time.perf_counter()
+        for passage in sources:
+            for start, end in passage_sentences(passage.text):
+                terms(passage.text[start:end])
+        terms(text)
+        floor.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        await review(text, sources, verifier)
+        timings.append((time.perf_counter() - started) * 1000)
+    verify = percentiles(timings)
+    baseline = percentiles(floor)
+    return {
+        "answers": count,
+        "claims_per_answer": 10,
+        "review_with_repair_ms": verify,
+        "baseline_tokenise_only_ms": baseline,
+        "p95_ratio_to_baseline": round(verify["p95"] / baseline["p95"], 1),
+    }
+
+
+def main() -> None:
+    verifier = LexicalVerifier()
+    payload = {
+        "scifact_dev_pairs": claims_per_second(verifier, "scifact", "dev"),
+        "wice_test_pages": claims_per_second(verifier, "wice", "test"),
+        "halueval_test": claims_per_second(verifier, "halueval", "test"),
+        "ten_claim_answer": asyncio.run(answer_latency(verifier)),
+        "goals": {"claims_per_second": 200, "ten_claim_answer_p95_ms": 50},
+    }
+    print(json.dumps(payload, indent=2))
+    write_result("verify_speed", payload)
+
+
+if __name__ == "__main__":
+    main()

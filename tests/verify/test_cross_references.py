@@ -1,0 +1,74 @@
+"""Cross-references: found in chunks, stored in the index, followed when answering."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citesynth import Engine
+from citesynth.ingest.references import Reference, matches, references, slug
+from tests.conftest import write
+
+
+def test_links_roles_and_see_section_are_references() -> None:
+    text = (
+        "Retries back off, see [Backoff](../guide/retries.md#exponential-backoff). "
+        "Limits are listed [below](#limits) and on [the site](https://example.com/x). "
+        "Read :doc:`setup` and :ref:`Pools <connection-pools>`; see section Timeouts."
+    )
+    assert references(text, "docs/api/client.md") == [
+        Reference("docs/guide/retries.md", "exponential-backoff", "link"),
+        Reference("", "limits", "link"),
+        Reference("docs/api/setup.rst", "", "doc"),
+        Reference("", "connection-pools", "ref"),
+        Reference("", "Timeouts", "see"),
+    ]
+
+
+def test_headings_match_by_title_or_anchor() -> None:
+    assert slug("Exponential backoff!") == "exponential-backoff"
+    assert matches("exponential-backoff", ("Retries", "Exponential backoff"))
+    assert matches("Timeouts", ("Guide", "Timeouts"))
+    assert not matches("limits", ("Guide", "Timeouts"))
+    assert matches("", ("Anything",))
+
+
+async def test_a_retrieved_passage_brings_the_section_it_links_to(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "docs"
+    write(
+        root,
+        "client.md",
+        "# Client\n\nThe client sends requests to the billing gateway. For how failed "
+        "requests to the billing gateway are repeated, see [Backoff](retries.md#backoff).\n",
+    )
+    write(
+        root,
+        "retries.md",
+        "# Retries\n\nIntro to the module.\n\n## Backoff\n\nWaits double after every "
+        "attempt, up to a cap of thirty seconds.\n",
+    )
+    await engine.index([root])
+    question = "How does the client send requests to the billing gateway?"
+    linked = await engine.store.linked([(await engine.search(question, 1))[0].chunk.id])
+    assert ["Waits double" in c.text for targets in linked.values() for c in targets] == [True]
+    answer = await engine.answer(question, k=1)
+    assert any("Waits double" in source.text for source in answer.sources)
+    assert any("refer to them" in warning for warning in answer.warnings)
+    plain = await engine.answer(question, k=1, follow_references=False, cache=False)
+    assert not any("Waits double" in source.text for source in plain.sources)
+
+
+async def test_links_go_when_their_file_is_reindexed_without_them(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "docs"
+    write(root, "a.md", "# A\n\nAlpha facts about gateways, see [B](b.md).\n")
+    write(root, "b.md", "# B\n\nBeta facts about gateways.\n")
+    await engine.index([root])
+    hit = (await engine.search("alpha facts gateways", 1))[0]
+    assert await engine.store.linked([hit.chunk.id])
+    write(root, "a.md", "# A\n\nAlpha facts about gateways, nothing else.\n")
+    await engine.index([root])
+    hit = (await engine.search("alpha facts gateways", 1))[0]
+    assert await engine.store.linked([hit.chunk.id]) == {}
