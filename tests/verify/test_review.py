@@ -72,3 +72,15 @@ async def test_an_invented_claim_stays_unsupported_and_uncited() -> None:
     found = await review(text, SOURCES, LexicalVerifier())
     assert found.text == text and not found.repairs
     assert found.claims[1].verdict is None and found.claims[1].label == "unsupported"
+
+
+def test_claims_never_cross_a_blank_line_or_a_document_title() -> None:
+    text = (
+        "It means the tall ones [1].\n\n**Wernicke area**\nThis means the person is fluent [2]."
+        "\n\n# Limits\nThe connect timeout is five seconds [3]."
+    )
+    assert [(c.text, c.citations) for c in split_claims(text)] == [
+        ("It means the tall ones.", (1,)),
+        ("This means the person is fluent.", (2,)),
+        ("The connect timeout is five seconds.", (3,)),
+    ]

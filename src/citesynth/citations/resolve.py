@@ -197,12 +197,25 @@ def says_not_found(text: str) -> bool:
     return not _CANONICAL.search(text) or len(plain.split()) <= 25
 
 
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_LABEL_LINE = re.compile(r"#[^\n]*|\*\*[^*\n]+\*\*[ \t]*(?=\n)")
+
+
 def factual_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of the sentences of `text` that state something (see `factual_sentences`)."""
+    """Spans of the sentences of `text` that state something (see `factual_sentences`).
+
+    Sentences never cross a blank line; a heading line (`# Title`, or a `**Title**` line
+    as the extractive writer heads each document) is not part of the sentence after it.
+    """
+    spans = []
+    start = 0
+    for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text)), len(text)]:
+        spans.extend(sentence_spans(text, start, boundary))
+        start = boundary
     found = []
-    for start, end in sentence_spans(text):
-        while text.startswith("#", start):  # a heading line: what follows it is judged alone
-            line_end = text.find("\n", start, end)
+    for start, end in spans:
+        while label := _LABEL_LINE.match(text, start, end):  # judged apart from what follows
+            line_end = text.find("\n", label.end(), end)
             start = end if line_end < 0 else line_end + 1
             while start < end and text[start].isspace():
                 start += 1
