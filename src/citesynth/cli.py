@@ -438,9 +438,11 @@ def print_verdicts(answer: Answer) -> None:
         console.print(f"  {mark} {escape(claim.text)} [dim]({escape(cited)})[/]")
         for reason in claim.reasons[:2]:
             console.print(f"      [dim]{escape(reason)}[/]")
-    if answer.conflicts:
+    cited = {citation.number for citation in answer.citations}
+    conflicts = [c for c in answer.conflicts if cited & set(c.sources)]
+    if conflicts:
         console.print("\n[bold]Sources disagree[/]")
-    for conflict in answer.conflicts:
+    for conflict in conflicts:
         sides = "; ".join(
             f"[{n}] {v}" for n, v in zip(conflict.sources, conflict.values, strict=False)
         )

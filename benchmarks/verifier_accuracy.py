@@ -1,0 +1,60 @@
+"""Verifier accuracy on real labelled data: balanced accuracy, F1 and claims/s per data set.
+
+The default (lexical) verifier on every split: the tuning splits it was trained on (for
+reference, they flatter it) and the reporting splits (WiCE test, SciFact dev pairs,
+HaluEval samples 250-499), which were never used for training or thresholds. Judge runs
+are slow (one model call per claim), so they are made with the CLI on a prefix of each
+reporting split and merged here from their `--json` output:
+
+    citesynth eval verifier --dataset wice --verifier judge:local --limit 40 --json > wice.json
+    python -m benchmarks.verifier_accuracy --merge wice.json scifact.json halueval.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import require, write_result
+from citesynth.evaluation.verifier_data import SPLITS, data_dir, load
+from citesynth.evaluation.verifier_eval import run
+from citesynth.verify import LexicalVerifier
+
+
+async def lexical() -> dict[str, Any]:
+    verifier = LexicalVerifier()
+    results: dict[str, Any] = {}
+    for dataset, (tune, report) in SPLITS.items():
+        for split, role in ((tune, "tuning"), (report, "report")):
+            outcome = await run(verifier, load(dataset, split))
+            results[f"{dataset}/{split}"] = {"role": role, **outcome.metrics()}
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--merge", nargs="*", type=Path, default=[])
+    args = parser.parse_args()
+    require(data_dir())
+    payload: dict[str, Any] = {
+        "lexical": asyncio.run(lexical()),
+        "weights": json.loads(
+            (Path(__file__).parents[1] / "src/citesynth/verify/weights.json").read_text()
+        )["trained_on"],
+        "goal_balanced_accuracy": 0.80,
+    }
+    judges: dict[str, Any] = {}
+    for path in args.merge:
+        found = json.loads(path.read_text())
+        judges[f"{found['verifier']} {found['dataset']}/{found['split']}"] = found["metrics"]
+    if judges:
+        payload["judges"] = judges
+    print(json.dumps(payload, indent=2))
+    write_result("verifier_accuracy", payload)
+
+
+if __name__ == "__main__":
+    main()
