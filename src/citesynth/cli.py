@@ -438,8 +438,8 @@ def print_verdicts(answer: Answer) -> None:
         console.print(f"  {mark} {escape(claim.text)} [dim]({escape(cited)})[/]")
         for reason in claim.reasons[:2]:
             console.print(f"      [dim]{escape(reason)}[/]")
-    cited = {citation.number for citation in answer.citations}
-    conflicts = [c for c in answer.conflicts if cited & set(c.sources)]
+    numbers = {citation.number for citation in answer.citations}
+    conflicts = [c for c in answer.conflicts if numbers & set(c.sources)]
     if conflicts:
         console.print("\n[bold]Sources disagree[/]")
     for conflict in conflicts:

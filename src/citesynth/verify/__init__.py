@@ -7,6 +7,7 @@ Verifiers by name (`get_verifier`):
 - `judge:MODEL`: any chat model `citesynth.llm.get_model` knows (`judge:local`,
   `judge:openai:gpt-4o-mini`, ...) asked for a strict JSON verdict, with the lexical verdict
   as its fallback.
+- `nli:PATH`: an NLI / cross-encoder model you installed in a local folder (`transformers`).
 """
 
 from __future__ import annotations
@@ -45,4 +46,10 @@ def get_verifier(name: str = "lexical", environ: Mapping[str, str] | None = None
         if not rest:
             raise ConfigError("say which model judges: judge:MODEL (for example judge:local)")
         return JudgeVerifier(get_model(rest, environ))
-    raise ConfigError(f"unknown verifier {name!r}: use lexical or judge:MODEL")
+    if family == "nli":
+        from citesynth.verify.nli import NLIVerifier
+
+        if not rest:
+            raise ConfigError("say where the model is: nli:PATH (a local folder)")
+        return NLIVerifier(rest)
+    raise ConfigError(f"unknown verifier {name!r}: use lexical, judge:MODEL or nli:PATH")

@@ -71,7 +71,7 @@ class JudgeVerifier:
     async def _one(self, check: Check, backup: Verdict) -> Verdict:
         if not check.claim.strip() or not any(p.strip() for p in check.passages):
             return backup
-        evidence = _evidence(check, backup)
+        evidence = evidence_for(check, backup)
         messages = [
             Message("system", self.system),
             Message("user", self.user.format(evidence=evidence, claim=check.claim)),
@@ -110,7 +110,11 @@ def parse_verdict(reply: str) -> tuple[Label, str] | None:
     return None
 
 
-def _evidence(check: Check, backup: Verdict) -> str:
+def evidence_for(check: Check, backup: Verdict) -> str:
+    """What a model reads for a check: short sources whole, else the best sentences.
+
+    The best sentences are the lexical `backup` verdict's spans, each with its neighbours.
+    """
     joined = "\n\n".join(p.strip() for p in check.passages)
     if len(joined) <= _SHORT_EVIDENCE or not backup.spans:
         return joined[: _SHORT_EVIDENCE * 4]
