@@ -144,12 +144,33 @@ def reliability(scored: list[tuple[float, bool]], bins: int = 5) -> dict[str, An
     return {"ece": round(ece, 4), "curve": curve, "answers": len(scored)}
 
 
+HAND_SET = {
+    "bias": -3.0, "retrieval": 2.0, "cited": 1.0, "support": 3.0, "documents": 0.5,
+    "conflict": -0.5, "invalid": -1.0,
+}  # fmt: skip
+"""The uncalibrated starting point, the baseline the calibration is compared with."""
+SIGN = {"retrieval": 1, "cited": 1, "support": 1, "documents": 1, "conflict": -1, "invalid": -1}
+
+
 def calibrate(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """Logistic regression of correctness on the signals, each weight with its expected sign.
+
+    More support, retrieval strength, citations or independent documents never lowers the
+    confidence, conflicts and invalid markers never raise it: a weight fitted with the
+    wrong sign (the signal carries nothing for this writer) is fixed at 0 and the rest refit.
+    """
     usable = [r for r in rows if r["signals"]]
-    x = np.array([[r["signals"][name] for name in SIGNALS] for r in usable])
     y = np.array([1.0 if r["correct"] else 0.0 for r in usable])
-    beta = fit(x, y, np.ones(len(y)), l2=0.5)
-    return {"bias": float(beta[0])} | {n: float(b) for n, b in zip(SIGNALS, beta[1:], strict=True)}
+    free = list(SIGNALS)
+    while True:
+        x = np.array([[r["signals"][name] for name in free] for r in usable])
+        beta = fit(x, y, np.ones(len(y)), l2=0.5)
+        wrong = [(SIGN[n] * b, n) for n, b in zip(free, beta[1:], strict=True) if SIGN[n] * b < 0]
+        if not wrong:
+            break
+        free.remove(min(wrong)[1])
+    weights = {"bias": float(beta[0])} | dict.fromkeys(SIGNALS, 0.0)
+    return weights | {n: float(b) for n, b in zip(free, beta[1:], strict=True)}
 
 
 def rescored(rows: list[dict[str, Any]], weights: dict[str, float]) -> list[tuple[float, bool]]:
@@ -189,8 +210,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 entry["calibration"] = {
                     "fitted_on": f"ClapNQ dev tuning slice, {len(tune_rows)} questions, {name}",
                     "weights": {k: round(v, 4) for k, v in weights.items()},
-                    "before": reliability(rescored(rows, _shipped())),
-                    "after": reliability(rescored(rows, weights)),
+                    "hand_set_weights": reliability(rescored(rows, HAND_SET)),
+                    "calibrated": reliability(rescored(rows, weights)),
                 }
                 CONFIDENCE.write_text(
                     json.dumps(
@@ -229,11 +250,6 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         "report_slice": len(report),
         "systems": results,
     }
-
-
-def _shipped() -> dict[str, float]:
-    data = json.loads(CONFIDENCE.read_text())
-    return {k: float(v) for k, v in data["weights"].items()}
 
 
 if __name__ == "__main__":

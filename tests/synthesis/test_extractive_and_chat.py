@@ -102,3 +102,21 @@ async def test_conversation_remembers_turns_within_the_limit(engine: Engine, cor
     await chat.answer("How are retries done?")  # replayed from the answer cache
     assert len(chat.turns) == 2 and chat.turns[0].question == "and what is their limit?"
     assert len(model.calls) == 3
+
+
+async def test_every_sentence_the_extractive_writer_copies_is_cited(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "rivers"
+    write(
+        root,
+        "salzbode.md",
+        "Salzböde is a river of Hesse, Germany. It is a right tributary of the river Lahn, "
+        "which it joins near Lollar.\n",
+    )
+    await engine.index([root])
+    answer = await engine.answer(
+        "Which river is the Salzböde a tributary of?", repair=False, attribute=False
+    )
+    assert answer.uncited_claims == []
+    assert all(claim.citations for claim in answer.claims) and len(answer.claims) >= 2

@@ -19,7 +19,7 @@ from itertools import pairwise
 
 from citesynth.analysis import query_terms, terms
 from citesynth.embed.base import Embedder
-from citesynth.ingest.sentences import prose_sentences
+from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.llm.base import Piece
 from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.sources import Source
@@ -140,4 +140,14 @@ class ExtractiveWriter:
                     lowered = first.lower() if first in _ARTICLES else first
                     text = f"Multiple sources report that {lowered} {rest}"
                 lead = "\n" if grouped and position == 0 else (" " if position or index else "")
-                yield f"{lead}{text[:-1]} [{numbers}]{text[-1]}"
+                yield lead + " ".join(_cited(text[a:b], numbers) for a, b in sentence_spans(text))
+
+
+def _cited(sentence: str, numbers: str) -> str:
+    """`sentence` with its citation before the final punctuation.
+
+    Every sentence of a pick is cited, also the one a pick starting "It ..." brings along.
+    """
+    if sentence[-1:] in ".!?":
+        return f"{sentence[:-1]} [{numbers}]{sentence[-1]}"
+    return f"{sentence} [{numbers}]"

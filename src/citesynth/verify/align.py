@@ -22,7 +22,8 @@ import itertools
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from citesynth.analysis import content_terms, terms
 from citesynth.ingest.sentences import sentence_spans
@@ -157,30 +158,43 @@ def _flags(text: str) -> tuple[bool, bool, bool]:
     return negated, bool(words & _UP), bool(words & _DOWN)
 
 
+@lru_cache(maxsize=512)
+def _analysed(text: str) -> tuple[Sentence, ...]:
+    """The sentences of one passage, analysed (as passage 0), cached.
+
+    An answer's sources are checked several times: claims, precision, repair.
+    """
+    found = []
+    for start, end in passage_sentences(text):
+        piece = text[start:end]
+        tokens = terms(piece)
+        positions: dict[str, list[int]] = {}
+        for position, term in enumerate(tokens):
+            positions.setdefault(term, []).append(position)
+        negated, up, down = _flags(piece)
+        found.append(
+            Sentence(
+                passage=0,
+                start=start,
+                end=end,
+                terms=frozenset(tokens),
+                positions={t: tuple(p) for t, p in positions.items()},
+                numbers=numbers_of(piece),
+                negated=negated,
+                up=up,
+                down=down,
+            )
+        )
+    return tuple(found)
+
+
 def analyse(passages: Sequence[str]) -> Evidence:
     """Split and analyse `passages` once, for any number of claims."""
-    sentences = []
-    for index, text in enumerate(passages):
-        for start, end in passage_sentences(text):
-            piece = text[start:end]
-            tokens = terms(piece)
-            positions: dict[str, list[int]] = {}
-            for position, term in enumerate(tokens):
-                positions.setdefault(term, []).append(position)
-            negated, up, down = _flags(piece)
-            sentences.append(
-                Sentence(
-                    passage=index,
-                    start=start,
-                    end=end,
-                    terms=frozenset(tokens),
-                    positions={t: tuple(p) for t, p in positions.items()},
-                    numbers=numbers_of(piece),
-                    negated=negated,
-                    up=up,
-                    down=down,
-                )
-            )
+    sentences = [
+        s if index == 0 else replace(s, passage=index)
+        for index, text in enumerate(passages)
+        for s in _analysed(text)
+    ]
     vocabulary = _union(s.terms for s in sentences)
     numbers = _union(s.numbers for s in sentences)
     return Evidence(tuple(passages), tuple(sentences), vocabulary, numbers)
@@ -191,6 +205,17 @@ def _union(sets: Iterable[frozenset[str]]) -> frozenset[str]:
     for items in sets:
         found |= items
     return frozenset(found)
+
+
+@lru_cache(maxsize=1024)
+def _claim(
+    claim: str,
+) -> tuple[list[str], list[str], list[str], tuple[bool, bool, bool]]:
+    """A claim's content terms, numbers, proper names and flags, cached.
+
+    Repair checks one claim against every source.
+    """
+    return content_terms(claim), _claim_numbers(claim), _names(claim), _flags(claim)
 
 
 def _names(claim: str) -> list[str]:
@@ -216,7 +241,7 @@ def _pairs_found(pairs: Sequence[tuple[str, str]], sentences: Sequence[Sentence]
 
 def align(claim: str, evidence: Evidence, *, allowed: frozenset[int] | None = None) -> Alignment:
     """Align `claim` with the sentences of `evidence` (only passages in `allowed`, if given)."""
-    wanted = content_terms(claim)
+    wanted, claim_numbers, names, (negated, up, down) = _claim(claim)
     sentences = [s for s in evidence.sentences if allowed is None or s.passage in allowed]
     needed = set(wanted)
     best: list[Sentence] = []
@@ -239,16 +264,13 @@ def align(claim: str, evidence: Evidence, *, allowed: frozenset[int] | None = No
     pairs = list(itertools.pairwise(wanted))
     pair_share = _pairs_found(pairs, best) / len(pairs) if pairs else anchor
 
-    claim_numbers = _claim_numbers(claim)
     evidence_numbers = _union(s.numbers for s in sentences)
     best_numbers = _union(s.numbers for s in best)
     missing_numbers = tuple(n for n in claim_numbers if n not in evidence_numbers)
     far_numbers = [n for n in claim_numbers if n not in best_numbers]
-    names = _names(claim)
     missing_names = tuple(n for n in names if n not in vocabulary)
     far_names = [n for n in names if n not in covered]
 
-    negated, up, down = _flags(claim)
     best_negated = top.negated if top else False
     negation_mismatch = bool(best) and negated != best_negated
     best_up = any(s.up for s in best)
