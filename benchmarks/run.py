@@ -30,6 +30,9 @@ OURS = (
     "benchmarks.synthesis_overhead",
     "benchmarks.synthesis_local",
     "benchmarks.synthesis_clapnq",
+    "benchmarks.verifier_accuracy",
+    "benchmarks.verify_speed",
+    "benchmarks.verification_answers",
 )
 
 

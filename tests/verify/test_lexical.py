@@ -28,6 +28,7 @@ def label(verifier: LexicalVerifier, claim: str, *passages: str) -> str:
         "The connect timeout defaults to five seconds.",
         "By default, the connect timeout is 5 seconds.",
         "Pools keep ten connections per host.",
+        "The connect timeout defaults to 5 s.",
     ],
 )
 def test_restated_and_paraphrased_claims_are_supported(
@@ -41,6 +42,7 @@ def test_restated_and_paraphrased_claims_are_supported(
     [
         ("The connect timeout defaults to thirty seconds.", "number"),
         ("Pools keep 12 connections per host.", "number"),
+        ("The connect timeout defaults to five minutes.", "5 min"),
         ("The connect timeout does not have a default of five seconds.", "negation"),
         ("Retries lower the success rate of flaky calls.", "direction"),
     ],

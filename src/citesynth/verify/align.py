@@ -142,6 +142,47 @@ def numbers_of(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+_UNITS = {
+    **dict.fromkeys(("ms", "msec", "millisecond", "milliseconds"), "ms"),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), "s"),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), "min"),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), "h"),
+    **dict.fromkeys(("day", "days"), "day"),
+    **dict.fromkeys(("week", "weeks"), "week"),
+    **dict.fromkeys(("month", "months"), "month"),
+    **dict.fromkeys(("year", "years"), "year"),
+    **{unit: unit for unit in ("kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib")},
+    **dict.fromkeys(("byte", "bytes"), "byte"),
+    **dict.fromkeys(("%", "percent"), "%"),
+    **dict.fromkeys(("km", "kilometre", "kilometres", "kilometer", "kilometers"), "km"),
+    **dict.fromkeys(("mile", "miles"), "mile"),
+    **dict.fromkeys(("kg", "kilogram", "kilograms"), "kg"),
+}
+_QUANTITY = re.compile(
+    r"(?<![\w.])(\d[\d,]*(?:\.\d+)?|" + "|".join(_NUMBER_WORDS) + r")\s?(%|[A-Za-z]+)\b",
+    re.I,
+)
+
+
+_UNIT_STEMS = {stem: unit for word, unit in _UNITS.items() for stem in terms(word)}
+
+
+def _canonical(term: str) -> str:
+    """One form for a number word and its digits, and for a unit and its abbreviations."""
+    return _NUMBER_WORDS.get(term) or _UNIT_STEMS.get(term) or term
+
+
+def quantities(text: str) -> frozenset[str]:
+    """Numbers with a unit of time, size, share or distance: `5 s`, `10 mb`, `20 %`."""
+    found = set()
+    for match in _QUANTITY.finditer(text):
+        unit = _UNITS.get(match.group(2).lower())
+        if unit is not None:
+            raw = match.group(1).lower().replace(",", "")
+            found.add(f"{_NUMBER_WORDS.get(raw, raw)} {unit}")
+    return frozenset(found)
+
+
 def _claim_numbers(text: str) -> list[str]:
     """The claim's numbers that must appear in the evidence (percent signs aside)."""
     found = []
@@ -167,7 +208,7 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
     found = []
     for start, end in passage_sentences(text):
         piece = text[start:end]
-        tokens = terms(piece)
+        tokens = [_canonical(t) for t in terms(piece)]
         positions: dict[str, list[int]] = {}
         for position, term in enumerate(tokens):
             positions.setdefault(term, []).append(position)
@@ -179,7 +220,7 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
                 end=end,
                 terms=frozenset(tokens),
                 positions={t: tuple(p) for t, p in positions.items()},
-                numbers=numbers_of(piece),
+                numbers=numbers_of(piece) | quantities(piece),
                 negated=negated,
                 up=up,
                 down=down,
@@ -208,6 +249,11 @@ def _union(sets: Iterable[frozenset[str]]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1024)
+def _claim_quantities(claim: str) -> frozenset[str]:
+    return quantities(claim)
+
+
+@lru_cache(maxsize=1024)
 def _claim(
     claim: str,
 ) -> tuple[list[str], list[str], list[str], tuple[bool, bool, bool]]:
@@ -215,7 +261,8 @@ def _claim(
 
     Repair checks one claim against every source.
     """
-    return content_terms(claim), _claim_numbers(claim), _names(claim), _flags(claim)
+    wanted = list(dict.fromkeys(_canonical(t) for t in content_terms(claim)))
+    return wanted, _claim_numbers(claim), _names(claim), _flags(claim)
 
 
 def _names(claim: str) -> list[str]:
@@ -267,6 +314,11 @@ def align(claim: str, evidence: Evidence, *, allowed: frozenset[int] | None = No
     evidence_numbers = _union(s.numbers for s in sentences)
     best_numbers = _union(s.numbers for s in best)
     missing_numbers = tuple(n for n in claim_numbers if n not in evidence_numbers)
+    missing_numbers += tuple(
+        q
+        for q in _claim_quantities(claim)
+        if q not in evidence_numbers and q.split(" ")[0] not in missing_numbers
+    )
     far_numbers = [n for n in claim_numbers if n not in best_numbers]
     missing_names = tuple(n for n in names if n not in vocabulary)
     far_names = [n for n in names if n not in covered]
