@@ -58,3 +58,24 @@ def test_chunks_of_one_document_and_different_subjects_do_not_conflict() -> None
 def test_agreeing_sources_do_not_conflict() -> None:
     text = "The default request timeout is 30 seconds for every client."
     assert find_conflicts([Passage(1, text, "a.md"), Passage(2, text, "b.md")]) == []
+
+
+def test_the_same_sentence_with_another_name_conflicts() -> None:
+    found = find_conflicts(
+        [
+            Passage(1, "The billing service is maintained by Alice Smith since March.", "a.md"),
+            Passage(2, "The billing service is maintained by Bob Jones since March.", "b.md"),
+        ]
+    )
+    assert [(c.kind, c.values) for c in found] == [("name", ("Alice Smith", "Bob Jones"))]
+    assert found[0].topic.startswith("The billing service is maintained by")
+
+
+def test_sentences_about_different_people_do_not_conflict() -> None:
+    found = find_conflicts(
+        [
+            Passage(1, "Marie Curie was born in Warsaw and studied in Paris.", "a.md"),
+            Passage(2, "Pierre Curie was born in Paris and studied in Paris.", "b.md"),
+        ]
+    )
+    assert found == []

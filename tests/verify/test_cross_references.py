@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citesynth import Engine
-from citesynth.ingest.references import Reference, matches, references, slug
+from citesynth.ingest.references import Reference, definitions, matches, references, slug
 from tests.conftest import write
 
 
@@ -72,3 +72,35 @@ async def test_links_go_when_their_file_is_reindexed_without_them(
     await engine.index([root])
     hit = (await engine.search("alpha facts gateways", 1))[0]
     assert await engine.store.linked([hit.chunk.id]) == {}
+
+
+def test_definitions_are_found_in_their_usual_forms() -> None:
+    text = (
+        "**Pass-1 confidence** is the calibrated probability. Reciprocal Rank Fusion (RRF) "
+        "merges lists. The term evidence span is defined as the exact sentence.\n\n"
+        "Chunk\n: a contiguous span of a document"
+    )
+    assert definitions(text) == [
+        "pass-1 confidence", "evidence span", "chunk", "reciprocal rank fusion", "rrf",
+    ]  # fmt: skip
+
+
+async def test_a_passage_using_a_term_brings_its_definition(engine: Engine, tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    write(
+        root,
+        "glossary.md",
+        "# Glossary\n\n**Settlement window** is the period in which a payment can still be "
+        "reversed by the bank.\n",
+    )
+    write(
+        root,
+        "payments.md",
+        "# Payments\n\nRefunds issued to the card network inside the settlement window are "
+        "free of charge for merchants.\n",
+    )
+    await engine.index([root])
+    hit = (await engine.search("refunds card network merchants charge", 1))[0]
+    assert hit.chunk.path.endswith("payments.md")
+    linked = await engine.store.linked([hit.chunk.id])
+    assert [c.path.rsplit("/", 1)[-1] for c in linked[hit.chunk.id]] == ["glossary.md"]

@@ -87,6 +87,14 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX chunk_links_source ON chunk_links(source);
     """,
+    # 5: terms a chunk defines ("**Term** is ...", "Long Name (LN)"), to link their users
+    """
+    CREATE TABLE chunk_terms (
+        chunk INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+        term TEXT NOT NULL
+    );
+    CREATE INDEX chunk_terms_chunk ON chunk_terms(chunk);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -19,6 +19,7 @@ import fcntl
 import functools
 import json
 import os
+import re
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
@@ -35,7 +36,7 @@ from citesynth.index.lexical import LexicalIndex
 from citesynth.index.schema import migrate
 from citesynth.index.store import FileState, FileVersion, PendingText, WriteResult, index_text
 from citesynth.index.vectors import QUANTIZE_FROM, VectorIndex
-from citesynth.ingest.references import matches, references
+from citesynth.ingest.references import definitions, matches, references
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentId, IndexStats
 
@@ -74,6 +75,7 @@ class SQLiteStore:
         self._dense: dict[str, tuple[int, VectorIndex]] = {}
         self._generation = -1
         self._lock: IO[bytes] | None = None
+        self._terms: tuple[int, re.Pattern[str] | None, dict[str, int]] | None = None
 
     @classmethod
     async def open(
@@ -260,7 +262,9 @@ class SQLiteStore:
                     )
                     rows = []
                     links: list[tuple[int, str, str, str]] = []
+                    defined: list[tuple[int, str]] = []
                     for ordinal, chunk in enumerate(chunks):
+                        defined.extend((next_chunk, term) for term in definitions(chunk.text))
                         links.extend(
                             (next_chunk, ref.path, ref.heading, ref.kind)
                             for ref in references(chunk.text, document.path)
@@ -288,6 +292,7 @@ class SQLiteStore:
                         "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
                     )
                     db.executemany("INSERT INTO chunk_links VALUES (?, ?, ?, ?)", links)
+                    db.executemany("INSERT INTO chunk_terms VALUES (?, ?)", defined)
                     next_document += 1
             db.executemany(
                 "UPDATE meta SET value = ? WHERE key = ?",
@@ -465,9 +470,57 @@ class SQLiteStore:
                     found.setdefault(source, [])
                     if chunk not in found[source]:
                         found[source].append(chunk)
+            for source, chunk in self._defining(chunk_ids):
+                found.setdefault(source, [])
+                if chunk not in found[source]:
+                    found[source].append(chunk)
             return found
 
         return await self._run(fetch)
+
+    def _defining(self, chunk_ids: Sequence[str]) -> list[tuple[str, Chunk]]:
+        """(chunk id, the chunk defining a term it uses) for the given chunks."""
+        db = self._sql
+        generation = self._meta_int("generation")
+        if self._terms is None or self._terms[0] != generation:
+            first: dict[str, int] = {}
+            for key, term in db.execute("SELECT chunk, term FROM chunk_terms ORDER BY chunk"):
+                first.setdefault(term, key)
+            pattern = (
+                re.compile(
+                    r"\b(?:"
+                    + "|".join(map(re.escape, sorted(first, key=len, reverse=True)))
+                    + r")\b",
+                    re.IGNORECASE,
+                )
+                if first
+                else None
+            )
+            self._terms = (generation, pattern, first)
+        _, pattern, first = self._terms
+        if pattern is None:
+            return []
+        rows = db.execute(
+            "SELECT c.id, c.chunk_id, c.text FROM chunks c "
+            "WHERE c.chunk_id IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(chunk_ids)),),
+        ).fetchall()
+        wanted: list[tuple[str, int]] = []
+        for key, chunk_id, text in rows:
+            used = dict.fromkeys(m.group(0).casefold() for m in pattern.finditer(text))
+            wanted.extend((chunk_id, first[t]) for t in used if first.get(t, key) != key)
+        if not wanted:
+            return []
+        keys = json.dumps(sorted({key for _, key in wanted}))
+        chunks = {
+            row[0]: _chunk(row)
+            for row in db.execute(
+                f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
+                "WHERE c.id IN (SELECT value FROM json_each(?))",
+                (keys,),
+            )
+        }
+        return [(chunk_id, chunks[key]) for chunk_id, key in wanted if key in chunks]
 
     async def generation(self) -> int:
         """A number that changes whenever the indexed content changes."""

@@ -3,7 +3,9 @@
 - Markdown links to other files of the corpus and to sections: `[Retries](retries.md#backoff)`,
   `[see below](#limits)`; web and mail links are left out;
 - reStructuredText roles: ``:doc:`guide/retries` ``, ``:ref:`Backoff <backoff>` ``;
-- "see section X" / "see chapter X" / 'see "X"' in prose: a section of the same document.
+- "see section X" / "see chapter X" / 'see "X"' in prose: a section of the same document;
+- defined terms (`definitions`): a chunk that uses a term another chunk defines is linked
+  to the definition.
 
 Each reference names a target document path (relative to the corpus, as the index shows
 paths; empty for the same document) and a heading (an anchor slug or a title; empty for
@@ -68,6 +70,33 @@ def references(text: str, path: str) -> list[Reference]:
         for match in pattern.finditer(text):
             found.append(Reference("", match.group(1).strip(), "see"))
     return list(dict.fromkeys(found))
+
+
+_BOLD_DEFINITION = re.compile(
+    r"\*\*([A-Za-z][\w .'’/-]{1,40}?)\*\*\s*(?:\([^)\n]{1,40}\)\s*)?"
+    r"(?:is|are|means|refers to|denotes|:|—|–|-)\s"
+)
+_ACRONYM = re.compile(r"\b((?:[A-Z][a-z]+[ -]){1,5}[A-Z][a-z]+) \(([A-Z][A-Za-z]{1,7})\)")
+_DEFINED_AS = re.compile(
+    r"\b[\"“']?([A-Za-z][\w-]*(?: [\w-]+){0,3})[\"”']? (?:is|are) defined as\b"
+)
+_LEADING = re.compile(r"^(?:the term|we define|the|an?)\s+", re.I)
+_DEFINITION_LIST = re.compile(r"^([A-Za-z][\w .'’/-]{1,40})\n:[ \t]+\S", re.MULTILINE)
+
+
+def definitions(text: str) -> list[str]:
+    """Terms a chunk defines, case-folded.
+
+    `**Term** is ...`, `Long Name (LN)` (both), `X is defined as ...`, and Markdown
+    definition lists (`Term` on its line, then `: definition`).
+    """
+    found: list[str] = []
+    for pattern in (_BOLD_DEFINITION, _DEFINED_AS, _DEFINITION_LIST):
+        found.extend(m.group(1).strip() for m in pattern.finditer(text))
+    for match in _ACRONYM.finditer(text):
+        found.extend((match.group(1), match.group(2)))
+    terms = (_LEADING.sub("", t).casefold() for t in found)
+    return list(dict.fromkeys(t for t in terms if len(t) >= 2))
 
 
 def matches(heading: str, heading_path: tuple[str, ...], text: str = "") -> bool:

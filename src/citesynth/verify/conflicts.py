@@ -8,7 +8,9 @@ when
 - both give a number with the same unit (the word after it, `%`, or a year) and the values
   differ: "times out after 30 seconds" / "times out after 60 seconds" (`number`, `date`);
 - one says it and the other denies it: "retries failed requests" / "does not retry failed
-  requests" (`negation`).
+  requests" (`negation`);
+- they are the same sentence but for one proper name: "is maintained by Alice Smith" /
+  "is maintained by Bob Jones" (`name`).
 
 Precision first: a missed conflict leaves the answer as it was, a false one would put a
 disagreement into it that the sources do not have.
@@ -104,16 +106,55 @@ def _topic(a: _Fact, b: _Fact) -> str:
     return " ".join(dict.fromkeys(words[:10]))
 
 
+_WORDS = re.compile(r"[\w'’-]+|[^\w\s]")
+
+
+def _name_swap(one: str, two: str) -> tuple[str, tuple[str, str]] | None:
+    """The topic and the two names when the sentences differ only in one proper name.
+
+    "The project is maintained by Alice Smith." / "... by Bob Jones." differ in one run of
+    capitalised words, with at least three words the same on either side together; two
+    sentences that differ in more places (the subject too) are not a conflict.
+    """
+    a, b = _WORDS.findall(one), _WORDS.findall(two)
+    if [w.lower() for w in a] == [w.lower() for w in b]:
+        return None
+    prefix = 0
+    while prefix < min(len(a), len(b)) and a[prefix].lower() == b[prefix].lower():
+        prefix += 1
+    suffix = 0
+    while (
+        suffix < min(len(a), len(b)) - prefix
+        and a[len(a) - 1 - suffix].lower() == b[len(b) - 1 - suffix].lower()
+    ):
+        suffix += 1
+    middle_a, middle_b = a[prefix : len(a) - suffix], b[prefix : len(b) - suffix]
+    same = [w for w in a[:prefix] + a[len(a) - suffix :] if w.isalnum()]
+    if len(same) < 3 or not middle_a or not middle_b or len(middle_a) > 6 or len(middle_b) > 6:
+        return None
+    if not all(w[:1].isupper() for w in (*middle_a, *middle_b)) or not prefix:
+        return None
+    topic = " ".join(a[:prefix]) + " …"
+    return topic, (" ".join(middle_a), " ".join(middle_b))
+
+
 def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
     """Disagreements between sources from different documents (see the module docstring)."""
     facts = [fact for passage in passages for fact in _facts(passage)][:_MAX_SENTENCES]
     found: dict[tuple[int, int, str], Found] = {}
     for i, a in enumerate(facts):
         for b in facts[i + 1 :]:
-            if a.document == b.document or a.number == b.number or not _same_subject(a, b):
+            if a.document == b.document or a.number == b.number:
                 continue
             pair = (min(a.number, b.number), max(a.number, b.number))
             first, second = (a, b) if a.number < b.number else (b, a)
+            swapped = _name_swap(first.text, second.text)
+            if swapped is not None:
+                topic, values = swapped
+                found.setdefault((*pair, "name"), Found(topic, values, pair, "name"))
+                continue
+            if not _same_subject(a, b):
+                continue
             for unit in first.values.keys() & second.values.keys():
                 if first.values[unit] & second.values[unit]:
                     continue
