@@ -10,13 +10,17 @@ without and with repair, so both figures come from one model call:
 - flagged: share of claims shown to the user as unsupported (and as partly supported).
   The extractive writer copies source sentences, so its flags are false alarms.
 
-Calibration (`--calibrate`): the confidence signals and the correctness of every answer on
-the ClapNQ *tuning* slice (questions outside the 100-question report slice) fit the logistic
-weights in `src/citesynth/verify/confidence.json`; the reliability curve and the expected
-calibration error are then reported on the report slice.
+Calibration: `--tune N` also answers N questions of the ClapNQ *tuning* slice (outside the
+100-question report slice); every system's rows are kept in `benchmarks/.cache/verification`.
+`--calibrate` fits the logistic weights in `src/citesynth/verify/confidence.json` on all kept
+tuning rows (each system weighing the same) and reports each system's reliability curve
+and expected calibration error on its report rows, with the hand-set and fitted weights.
 
-    python -m benchmarks.verification_answers --systems extractive --calibrate --tune 300
-    python -m benchmarks.verification_answers --systems local --limit 20 --musique 10
+    python -m benchmarks.verification_answers --systems extractive --tune 300 --musique 100
+    python -m benchmarks.verification_answers --systems local --limit 20 --musique 10 \
+        --tune 30 --out verification_answers_local
+    python -m benchmarks.verification_answers --systems "" --calibrate \
+        --out verification_calibration
 """
 
 from __future__ import annotations
@@ -152,7 +156,7 @@ HAND_SET = {
 SIGN = {"retrieval": 1, "cited": 1, "support": 1, "documents": 1, "conflict": -1, "invalid": -1}
 
 
-def calibrate(rows: list[dict[str, Any]]) -> dict[str, float]:
+def calibrate(rows: list[dict[str, Any]], weight: np.ndarray | None = None) -> dict[str, float]:
     """Logistic regression of correctness on the signals, each weight with its expected sign.
 
     More support, retrieval strength, citations or independent documents never lowers the
@@ -164,13 +168,69 @@ def calibrate(rows: list[dict[str, Any]]) -> dict[str, float]:
     free = list(SIGNALS)
     while True:
         x = np.array([[r["signals"][name] for name in free] for r in usable])
-        beta = fit(x, y, np.ones(len(y)), l2=0.5)
+        beta = fit(x, y, np.ones(len(y)) if weight is None else weight, l2=0.5)
         wrong = [(SIGN[n] * b, n) for n, b in zip(free, beta[1:], strict=True) if SIGN[n] * b < 0]
         if not wrong:
             break
         free.remove(min(wrong)[1])
     weights = {"bias": float(beta[0])} | dict.fromkeys(SIGNALS, 0.0)
     return weights | {n: float(b) for n, b in zip(free, beta[1:], strict=True)}
+
+
+KEPT = CACHE / "verification"
+
+
+def _keep(system: str, split: str, rows: list[dict[str, Any]]) -> None:
+    """Save a system's answer rows (signals, correctness) for pooled calibration."""
+    KEPT.mkdir(parents=True, exist_ok=True)
+    lines = [json.dumps({"signals": r["signals"], "correct": r["correct"]}) for r in rows]
+    (KEPT / f"{system.replace(':', '_')}.{split}.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def _kept(split: str) -> dict[str, list[dict[str, Any]]]:
+    return {
+        path.name.split(".")[0]: [json.loads(line) for line in path.read_text().splitlines()]
+        for path in sorted(KEPT.glob(f"*.{split}.jsonl"))
+    }
+
+
+def pooled_calibration() -> dict[str, Any]:
+    """Fit on every system's kept tuning rows (each system weighing the same), write the
+    weights, and report each system's reliability on its report rows, before and after."""
+    tuning = _kept("tuning")
+    rows = [r for system in tuning.values() for r in system if r["signals"]]
+    weight = np.concatenate(
+        [
+            np.full(sum(1 for r in system if r["signals"]), len(rows) / len(tuning) / n)
+            for system in tuning.values()
+            if (n := sum(1 for r in system if r["signals"]))
+        ]
+    )
+    weights = calibrate(rows, weight)
+    fitted_on = "ClapNQ dev tuning slice: " + ", ".join(
+        f"{name} {len(system)} questions" for name, system in tuning.items()
+    )
+    CONFIDENCE.write_text(
+        json.dumps(
+            {
+                "weights": {k: round(v, 4) for k, v in weights.items()},
+                "fitted_on": f"{fitted_on}; {datetime.date.today().isoformat()}",
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+    report = {}
+    for name, system in _kept("report").items():
+        report[name] = {
+            "hand_set_weights": reliability(rescored(system, HAND_SET)),
+            "calibrated": reliability(rescored(system, weights)),
+        }
+    return {
+        "fitted_on": fitted_on,
+        "weights": {k: round(v, 4) for k, v in weights.items()},
+        "report_slice": report,
+    }
 
 
 def rescored(rows: list[dict[str, Any]], weights: dict[str, float]) -> list[tuple[float, bool]]:
@@ -189,9 +249,10 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     settings = Settings(index_dir=CACHE / "transfer-clapnq", embedder="minilm", model="extractive")
     results: dict[str, Any] = {}
     clapnq_score = lambda item, answer: judge(item, answer, naive=False)  # noqa: E731
+    systems = [name for name in args.systems.split(",") if name]
     async with await Engine.open(settings=settings) as engine:
         await engine.index([corpus])
-        for name in args.systems.split(","):
+        for name in systems:
             engine.writer = get_writer(name, embedder=engine.embedder, prompts=engine.prompts)
             started = time.perf_counter()
             rows = await answer_rows(engine, report, clapnq_score, f"{name} clapnq")
@@ -202,32 +263,15 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 "correctness": round(statistics.mean(r["correct"] for r in rows), 3),
                 "seconds": round(time.perf_counter() - started, 1),
             }
-            if args.calibrate:
+            _keep(name, "report", rows)
+            if args.tune:
                 tune_rows = await answer_rows(
                     engine, tuning[: args.tune], clapnq_score, f"{name} tuning"
                 )
-                weights = calibrate(tune_rows)
-                entry["calibration"] = {
-                    "fitted_on": f"ClapNQ dev tuning slice, {len(tune_rows)} questions, {name}",
-                    "weights": {k: round(v, 4) for k, v in weights.items()},
-                    "hand_set_weights": reliability(rescored(rows, HAND_SET)),
-                    "calibrated": reliability(rescored(rows, weights)),
-                }
-                CONFIDENCE.write_text(
-                    json.dumps(
-                        {
-                            "weights": {k: round(v, 4) for k, v in weights.items()},
-                            "fitted_on": entry["calibration"]["fitted_on"]
-                            + f"; {datetime.date.today().isoformat()}",
-                        },
-                        indent=2,
-                    )
-                    + "\n"
-                )
-            else:
-                entry["reliability"] = reliability(
-                    [(r["confidence"], bool(r["correct"])) for r in rows if r["signals"]]
-                )
+                _keep(name, "tuning", tune_rows)
+            entry["reliability"] = reliability(
+                [(r["confidence"], bool(r["correct"])) for r in rows if r["signals"]]
+            )
             results[f"clapnq:{name}"] = entry
             print(name, json.dumps(entry)[:600], flush=True)
     if args.musique:
@@ -235,7 +279,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         settings = Settings(index_dir=CACHE / "musique", embedder="minilm", model="extractive")
         async with await Engine.open(settings=settings) as engine:
             await engine.index([path])
-            for name in args.systems.split(","):
+            for name in systems:
                 engine.writer = get_writer(name, embedder=engine.embedder, prompts=engine.prompts)
                 rows = await answer_rows(engine, items, musique_score, f"{name} musique")
                 results[f"musique:{name}"] = {
@@ -244,6 +288,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     "with_repair": aggregate([r for r in rows if "plain" in r], "repaired"),
                     "answer_contains_gold": round(statistics.mean(r["correct"] for r in rows), 3),
                 }
+    if args.calibrate:
+        results["calibration"] = pooled_calibration()
     return {
         "measured": datetime.date.today().isoformat(),
         "verifier": "lexical",
@@ -257,7 +303,9 @@ if __name__ == "__main__":
     parser.add_argument("--systems", default="extractive")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--calibrate", action="store_true")
-    parser.add_argument("--tune", type=int, default=300)
+    parser.add_argument(
+        "--tune", type=int, default=0, help="Also answer N tuning questions and keep their rows."
+    )
     parser.add_argument("--musique", type=int, default=0)
     parser.add_argument("--out", default="verification_answers")
     arguments = parser.parse_args()
