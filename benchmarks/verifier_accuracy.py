@@ -49,7 +49,11 @@ def main() -> None:
     judges: dict[str, Any] = {}
     for path in args.merge:
         found = json.loads(path.read_text())
-        judges[f"{found['verifier']} {found['dataset']}/{found['split']}"] = found["metrics"]
+        name = f"{found['verifier']} {found['dataset']}/{found['split']}"
+        judges[name] = found["metrics"]
+        same = load(found["dataset"], found["split"])[: found["metrics"]["examples"]]
+        paired = asyncio.run(run(LexicalVerifier(), same)).metrics()
+        judges[f"lexical on the same {len(same)}: {found['dataset']}/{found['split']}"] = paired
     if judges:
         payload["judges"] = judges
     print(json.dumps(payload, indent=2))
