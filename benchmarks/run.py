@@ -144,7 +144,35 @@ def summary() -> str:
                          f"| {row['latency_ms']['p50']} / {row['latency_ms']['p95']} |")  # fmt: skip
         lines.append("")
     lines += _synthesis()
+    lines += _verification()
     return "\n".join(lines)
+
+
+def _verification() -> list[str]:
+    """Verifier accuracy and speed, as Markdown."""
+    accuracy, speed = _load("verifier_accuracy"), _load("verify_speed")
+    lines: list[str] = []
+    if accuracy:
+        lines += ["## Verifier (lexical) on labelled claims", "",
+                  "| split | role | claims | balanced accuracy | F1 |", "|---|---|---|---|---|"]  # fmt: skip
+        for name, row in accuracy["lexical"].items():
+            lines.append(f"| {name} | {row['role']} | {row['examples']} | "
+                         f"{row['balanced_accuracy']} | {row['f1']} |")  # fmt: skip
+        for name, row in accuracy.get("judges", {}).items():
+            lines.append(f"| {name} | paired | {row['examples']} | "
+                         f"{row['balanced_accuracy']} | {row['f1']} |")  # fmt: skip
+        lines.append("")
+    if speed:
+        answer = speed["ten_claim_answer"]["review_with_repair_ms"]
+        lines += [
+            f"Verifier speed ({speed['date']}): 10-claim answer p50 {answer['p50']} ms, "
+            f"p95 {answer['p95']} ms; claims/s: SciFact "
+            f"{speed['scifact_dev_pairs']['claims_per_second']}, WiCE pages "
+            f"{speed['wice_test_pages']['claims_per_second']}, HaluEval "
+            f"{speed['halueval_test']['claims_per_second']}.",
+            "",
+        ]
+    return lines
 
 
 def _synthesis() -> list[str]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from citesynth.analysis import content_terms, terms
 from citesynth.verify.align import passage_sentences
@@ -53,9 +54,12 @@ class _Fact:
     values: dict[str, frozenset[str]]
     shown: dict[str, str]
     negated: bool
+    opening: str
+    """The first word, lower case: a name swap needs the same opening."""
 
 
-def _facts(passage: Passage) -> list[_Fact]:
+@lru_cache(maxsize=512)
+def _facts(passage: Passage) -> tuple[_Fact, ...]:
     facts = []
     for start, end in passage_sentences(passage.text):
         text = " ".join(passage.text[start:end].split())
@@ -81,9 +85,10 @@ def _facts(passage: Passage) -> list[_Fact]:
                 values={u: frozenset(v) for u, v in values.items()},
                 shown=shown,
                 negated=bool(_NEGATION.search(text)),
+                opening=text.split(" ", 1)[0].lower(),
             )
         )
-    return facts
+    return tuple(facts)
 
 
 def _unit(word: str) -> str:
@@ -148,7 +153,7 @@ def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
                 continue
             pair = (min(a.number, b.number), max(a.number, b.number))
             first, second = (a, b) if a.number < b.number else (b, a)
-            swapped = _name_swap(first.text, second.text)
+            swapped = _name_swap(first.text, second.text) if a.opening == b.opening else None
             if swapped is not None:
                 topic, values = swapped
                 found.setdefault((*pair, "name"), Found(topic, values, pair, "name"))
