@@ -107,3 +107,11 @@ async def test_verification_can_be_turned_off(indexed: Engine) -> None:
     answer = await indexed.answer(CONNECT, verify=False)
     assert answer.verification is None
     assert {c.label for c in answer.claims} == {"unchecked"}
+
+
+async def test_the_disclaimer_names_the_cause_of_low_confidence(indexed: Engine) -> None:
+    use(indexed, f"{GOOD} {INVENTED}", GOOD)
+    mixed = await indexed.answer(CONNECT, low_confidence_below=1.0, cache=False)
+    good = await indexed.answer(CONNECT, low_confidence_below=1.0, cache=False)
+    assert mixed.disclaimer is not None and "partly support" in mixed.disclaimer
+    assert good.disclaimer is not None and "match the question only weakly" in good.disclaimer

@@ -448,11 +448,7 @@ async def _finish(
         verification=checked.summary if checked else None,
         confidence=confidence,
         low_confidence=low,
-        disclaimer=(
-            "Low confidence: the sources only partly support this answer; check the citations."
-            if low
-            else None
-        ),
+        disclaimer=_disclaimer(claims) if low else None,
         not_found=not_found,
         warnings=warnings,
         usage=UsageReport(
@@ -461,6 +457,16 @@ async def _finish(
             markers=written.markers,
             invalid_markers=written.invalid_markers,
         ),
+    )
+
+
+def _disclaimer(claims: Sequence[Claim]) -> str:
+    """One line saying why confidence is low: weak support, or weak retrieval."""
+    if any(c.label in {"unsupported", "partial"} or not c.citations for c in claims):
+        return "Low confidence: the sources only partly support this answer; check the citations."
+    return (
+        "Low confidence: the passages found match the question only weakly; "
+        "check that they answer it."
     )
 
 
