@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from citesynth.synthesis.citing import drop_repeats
+import pytest
+
+from citesynth.synthesis.citing import drop_pointers, drop_repeats
 from citesynth.synthesis.evidence import select
 from citesynth.synthesis.sources import numbered
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
@@ -69,3 +71,18 @@ def test_the_same_statement_from_another_source_is_corroboration_and_stays() -> 
 def test_short_sentences_and_distinct_ones_stay() -> None:
     text = "It is fast [1]. It is fast [1]. Chunks follow headings and paragraphs [2]."
     assert drop_repeats(text) == (text, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "dropped"),
+    [
+        ("A fact here [1]. This is described in [3].", "A fact here [1].", 1),
+        ("A fact [1]. See [2]. Another fact [2].", "A fact [1]. Another fact [2].", 1),
+        ("See the retrieval docs for the fusion formula [2].", None, 0),
+        ("For more details, see [4].", None, 0),
+    ],
+)
+def test_sentences_that_only_point_at_a_source_are_dropped(
+    text: str, kept: str | None, dropped: int
+) -> None:
+    assert drop_pointers(text) == (kept or text, dropped)

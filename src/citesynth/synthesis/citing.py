@@ -138,3 +138,32 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     if not dropped:
         return text, 0
     return _TRAILING_SPACE.sub("", "".join(pieces)).strip(), dropped
+
+
+_POINTER = re.compile(
+    r"^(?:(?:this|that|it|these|those|more|details?|further details?)\s+(?:is|are)\s+)?"
+    r"(?:(?:described|explained|covered|discussed|documented|detailed|mentioned|shown)\s+in"
+    r"|see(?:\s+also)?|for (?:more )?details,?\s+see|refer to)\s*"
+    r"(?:the\s+)?(?:sources?|documents?|passages?)?\s*(?:\[[\d,\-]+\]\s*)+[.!]?$",
+    re.IGNORECASE,
+)
+
+
+def drop_pointers(text: str) -> tuple[str, int]:
+    """Resolved `text` without sentences that only point at a source; how many went.
+
+    "This is described in [3]." or "See [2]." states nothing a reader could check.
+    """
+    pieces: list[str] = []
+    position = 0
+    dropped = 0
+    for start, end in sentence_spans(text):
+        if _POINTER.match(text[start:end].strip()):
+            pieces.append(text[position:start].rstrip(" \t"))
+            position = end
+            dropped += 1
+    pieces.append(text[position:].lstrip(" \t"))
+    kept = _TRAILING_SPACE.sub("", " ".join(p for p in pieces if p)).strip()
+    if not dropped or not has_words(kept):  # nothing else said: leave it to the checks
+        return text, 0
+    return kept, dropped

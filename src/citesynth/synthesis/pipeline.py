@@ -55,6 +55,7 @@ from citesynth.synthesis.attribute import attribute
 from citesynth.synthesis.citing import (
     citations,
     claims_of,
+    drop_pointers,
     drop_repeats,
     has_words,
     strip_layout,
@@ -393,7 +394,8 @@ async def _finish(
 ) -> Answer:
     resolved = resolve(written.text, refs(sources))
     text, repeated = drop_repeats(resolved.text)
-    if repeated:
+    text, pointers = drop_pointers(text)
+    if repeated or pointers:
         resolved = resolve(text, refs(sources))
     shown = list(sources)
     not_found = says_not_found(text)
@@ -412,6 +414,8 @@ async def _finish(
     claims = [] if not_found else checked.claims if checked else claims_of(text)
     uncited = [claim.text for claim in claims if not claim.citations]
     warnings = _warnings(resolved, written, shown, not_found, repeated, trimmed)
+    if pointers:
+        warnings.append(f"dropped {pointers} sentence(s) that only pointed at a source")
     if checked is not None:
         warnings.extend(checked.warnings)
     if uncited:

@@ -208,6 +208,8 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
     found = []
     for start, end in passage_sentences(text):
         piece = text[start:end]
+        if piece.startswith("#") and "\n" not in piece:
+            continue  # a Markdown heading: never the supporting span
         tokens = [_canonical(t) for t in terms(piece)]
         positions: dict[str, list[int]] = {}
         for position, term in enumerate(tokens):
