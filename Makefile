@@ -4,7 +4,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint types pytest bench format clean
+.PHONY: demo test lint types pytest bench eval format clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,11 @@ pytest: $(VENV)/.installed-dev
 ## bench: run every benchmark and write benchmarks/results/*.json
 bench: $(VENV)/.installed-dev
 	$(BIN)/python -m benchmarks.run
+
+## eval: the full `citesynth eval` runs (ours vs the naive baseline on every shared data set),
+## written to benchmarks/results/eval/ and summarised in benchmarks/results/eval_suite.json
+eval: $(VENV)/.installed-dev
+	$(BIN)/python -m benchmarks.eval_suite
 
 format: $(VENV)/.installed-dev
 	$(BIN)/ruff format src tests benchmarks

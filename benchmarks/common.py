@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import platform
 import resource
@@ -18,6 +17,8 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
+
+from citesynth.evaluation.metrics import ndcg_at, recall_at
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("CITESYNTH_DATA", ROOT.parent / "shared" / "data"))
@@ -69,20 +70,6 @@ def _jsonl(path: Path) -> Iterator[dict[str, Any]]:
         for line in handle:
             if line.strip():
                 yield json.loads(line)
-
-
-def ndcg_at(ranked: Sequence[str], relevant: dict[str, int], k: int = 10) -> float:
-    """BEIR-style nDCG@k with graded gains and a log2 discount."""
-    dcg = sum(relevant.get(doc, 0) / math.log2(i + 2) for i, doc in enumerate(ranked[:k]))
-    ideal = sorted(relevant.values(), reverse=True)[:k]
-    best = sum(gain / math.log2(i + 2) for i, gain in enumerate(ideal))
-    return dcg / best if best else 0.0
-
-
-def recall_at(ranked: Sequence[str], relevant: dict[str, int], k: int = 100) -> float:
-    """Share of the relevant documents found in the top k."""
-    wanted = {doc for doc, gain in relevant.items() if gain > 0}
-    return len(wanted.intersection(ranked[:k])) / len(wanted) if wanted else 0.0
 
 
 def unique_in_order(items: Sequence[str]) -> list[str]:

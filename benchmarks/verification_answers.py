@@ -42,6 +42,7 @@ from benchmarks.train_verifier import fit
 from citesynth import Engine, Settings
 from citesynth.analysis import terms
 from citesynth.answers import Answer
+from citesynth.evaluation.metrics import reliability
 from citesynth.synthesis import get_writer
 from citesynth.verify import LexicalVerifier
 from citesynth.verify.base import Passage
@@ -127,25 +128,6 @@ def musique_score(item: dict[str, Any], answer: Answer) -> dict[str, Any]:
     mine = set(terms(answer.answer))
     hit = any(set(terms(g)) and set(terms(g)) <= mine for g in gold)
     return {"id": item["id"], "answerable": True, "abstained": answer.not_found, "correct": hit}
-
-
-def reliability(scored: list[tuple[float, bool]], bins: int = 5) -> dict[str, Any]:
-    """Reliability curve and expected calibration error over `bins` equal-width bins."""
-    curve = []
-    ece = 0.0
-    for b in range(bins):
-        low, high = b / bins, (b + 1) / bins
-        inside = [(p, y) for p, y in scored if low <= p < high or (b == bins - 1 and p == 1.0)]
-        if not inside:
-            continue
-        mean_p = statistics.mean(p for p, _ in inside)
-        accuracy = statistics.mean(float(y) for _, y in inside)
-        ece += len(inside) / len(scored) * abs(mean_p - accuracy)
-        curve.append(
-            {"bin": f"{low:.1f}-{high:.1f}", "n": len(inside), "mean_confidence": round(mean_p, 3),
-             "accuracy": round(accuracy, 3)}
-        )  # fmt: skip
-    return {"ece": round(ece, 4), "curve": curve, "answers": len(scored)}
 
 
 HAND_SET = {

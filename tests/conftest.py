@@ -13,7 +13,9 @@ from click.testing import CliRunner
 from citesynth import Engine, HashingEmbedder, Settings, SQLiteStore
 from citesynth.indexing import IngestOptions
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+SHARED_DATA = Path(
+    os.environ.get("CITESYNTH_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data"
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -32,6 +32,9 @@ class SourceRecord(_Frozen):
     start_line: int
     end_line: int
     heading_path: list[str]
+    record_id: str | None = Field(
+        default=None, description="The record's id when the source is a JSONL record"
+    )
     location: str = Field(
         description="How to cite it: path:Lstart-Lend, path, p. N, or path#record"
     )

@@ -1,11 +1,17 @@
-"""`citesynth eval ...`: measurements on labelled data (the CLI side; logic in `evaluation`)."""
+"""`citesynth eval ...`: measurements on labelled data (the CLI side; logic in `evaluation`).
+
+citesynth eval clapnq --limit 20 --json       # a question set: ours vs the naive baseline
+citesynth eval verifier --dataset wice         # a verifier on labelled claims
+"""
 
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -18,9 +24,23 @@ from citesynth.verify import get_verifier
 errors = Console(stderr=True, highlight=False)
 
 
-@click.group(name="eval")
+class _DatasetGroup(click.Group):
+    """`eval DATASET ...` runs `eval run DATASET ...`; named subcommands run as usual."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(name="eval", cls=_DatasetGroup)
 def eval_group() -> None:
-    """Measure citesynth on labelled data (the shared data sets)."""
+    """Measure citesynth on labelled data: `citesynth eval DATASET [OPTIONS]`.
+
+    DATASET is clapnq, musique, hotpotqa, multihop-rag, scifact, docs-rhdh (read from
+    ../shared/data, --data or CITESYNTH_DATA) or a question file in the generic JSONL schema
+    (see docs/evaluation.md). `citesynth eval verifier --dataset ...` measures a verifier.
+    """
 
 
 @eval_group.command()
@@ -75,3 +95,177 @@ def verifier(
         )
 
     go()
+
+
+@eval_group.command(name="run")
+@click.argument("dataset")
+@click.option("--split", type=click.Choice(["dev", "test"]), default="test", show_default=True)
+@click.option(
+    "--limit",
+    type=int,
+    default=None,
+    help="Only N questions (keeps the share of unanswerable ones).",
+)
+@click.option(
+    "--model",
+    default="extractive",
+    show_default=True,
+    help="The writer: extractive | local | openai:M | ... | fake",
+)
+@click.option(
+    "--pipeline",
+    type=click.Choice(["both", "ours", "naive"]),
+    default="both",
+    show_default=True,
+    help="ours, the naive baseline, or both in the same run.",
+)
+@click.option("-k", "--k", "k", type=int, default=10, show_default=True, help="Depth for Recall@k.")
+@click.option(
+    "--verifier",
+    default="lexical",
+    show_default=True,
+    help="Checks citations: lexical | judge:M | nli:PATH",
+)
+@click.option(
+    "--judge", default=None, help="Also check citations with this model (reported separately)."
+)
+@click.option("--embedder", default=None, help="auto | minilm | hashing | none (default: settings)")
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The shared data folder.",
+)
+@click.option(
+    "--corpus",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The corpus of a JSONL question file.",
+)
+@click.option(
+    "--cache",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where corpus indexes are kept (default ~/.cache/citesynth/eval).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Run folder (default eval-runs/DATASET-SPLIT-TIME).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option(
+    "--compare",
+    type=click.Path(exists=True, path_type=Path),
+    default=None,
+    help="A previous run (folder or summary.json): print deltas, exit 1 on a regression.",
+)
+@click.option(
+    "--tolerance",
+    type=float,
+    default=0.02,
+    show_default=True,
+    help="Allowed drop of a quality metric before --compare fails.",
+)
+def run_command(
+    dataset: str,
+    split: str,
+    limit: int | None,
+    model: str,
+    pipeline: str,
+    k: int,
+    verifier: str,
+    judge: str | None,
+    embedder: str | None,
+    data: Path | None,
+    corpus: Path | None,
+    cache: Path | None,
+    out: Path | None,
+    as_json: bool,
+    compare: Path | None,
+    tolerance: float,
+) -> None:
+    """Answer a question set with citesynth and the naive baseline; write metrics and plots."""
+    from citesynth.cli import _friendly
+    from citesynth.evaluation.report import deltas_markdown, load_summary, markdown, write_run
+    from citesynth.evaluation.runner import EvalRequest, Hooks, evaluate, prepare
+    from citesynth.evaluation.summary import compare as compare_runs
+    from citesynth.progress import IndexProgress
+
+    request = EvalRequest(
+        dataset=dataset,
+        split=split,
+        limit=limit,
+        model=model,
+        pipelines=("ours", "naive") if pipeline == "both" else (pipeline,),
+        k=k,
+        verifier=verifier,
+        judge=judge,
+        embedder=embedder,
+        data=data,
+        corpus=corpus,
+        cache=cache,
+    )
+
+    @_friendly
+    def go() -> int:
+        eval_set = prepare(request)
+        if not eval_set.items:
+            raise click.UsageError(f"{dataset}/{split} has no questions")
+        show = IndexProgress(errors, enabled=errors.is_terminal)
+        bar = _bar(f"{eval_set.name}/{eval_set.split}")
+        task = bar.add_task("questions", total=None)
+
+        def start(total: int) -> None:
+            show.__exit__(None, None, None)
+            bar.start()
+            bar.update(task, total=total)
+
+        with show:
+            summary, records = asyncio.run(
+                evaluate(
+                    request,
+                    eval_set,
+                    Hooks(show.update, start, lambda n: bar.advance(task, n)),
+                )
+            )
+        bar.stop()
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        folder = out or Path("eval-runs") / f"{eval_set.name}-{eval_set.split}-{stamp}"
+        written = write_run(folder, summary, records)
+        failed = False
+        if compare is not None:
+            deltas = compare_runs(load_summary(compare), summary, tolerance)
+            summary_note: dict[str, Any] = {
+                "compared_with": str(compare),
+                "regressions": [f"{d.pipeline}.{d.metric}" for d in deltas if d.regression],
+            }
+            summary = summary | summary_note
+            (folder / "comparison.md").write_text(deltas_markdown(deltas, tolerance))
+            failed = bool(summary_note["regressions"])
+            if not as_json:
+                click.echo(deltas_markdown(deltas, tolerance))
+        if as_json:
+            sys.stdout.write(json.dumps(summary, indent=2) + "\n")
+        else:
+            click.echo(markdown(summary))
+        errors.print(f"wrote {', '.join(str(p) for p in written)}")
+        if failed:
+            errors.print(
+                f"[red]regression[/] beyond {tolerance}: {', '.join(summary['regressions'])}"
+            )
+        return 1 if failed else 0
+
+    sys.exit(go())
+
+
+def _bar(label: str) -> Progress:
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=errors,
+        disable=not errors.is_terminal,
+    )

@@ -172,6 +172,7 @@ def record(source: Source) -> SourceRecord:
         number=source.number,
         doc_id=chunk.document_id,
         heading_path=list(chunk.heading_path),
+        record_id=chunk.record_id,
         url=url(chunk),
         text=chunk.text,
         shown=source.shown,

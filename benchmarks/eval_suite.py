@@ -1,0 +1,106 @@
+"""The full `citesynth eval` runs whose results are committed and summarised in the README.
+
+Each run answers a question set with citesynth ("ours") and the naive baseline in the same
+run and writes its folder under `benchmarks/results/eval/NAME/` (summary.json, summary.md,
+records.jsonl, plots); `benchmarks/results/eval_suite.json` collects the summaries.
+
+    python -m benchmarks.eval_suite                      # every run below
+    python -m benchmarks.eval_suite --only clapnq-local   # one of them
+    python -m benchmarks.eval_suite --ci-baseline         # refresh the CI slices' baselines
+
+The CI slices (20 ClapNQ questions, half unanswerable; extractive and fake writers; hashing
+embedder so that CI indexes in seconds) are compared against their committed baseline by
+`tests/test_eval_slice.py` on every CI run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import time
+from dataclasses import replace
+from typing import Any
+
+from benchmarks.common import CACHE, DATA, RESULTS, require
+from citesynth.evaluation.report import write_run
+from citesynth.evaluation.runner import EvalRequest, Hooks, evaluate, prepare
+
+EVAL = RESULTS / "eval"
+
+RUNS: dict[str, EvalRequest] = {
+    "clapnq-extractive": EvalRequest("clapnq"),
+    "musique-extractive": EvalRequest("musique"),
+    "hotpotqa-extractive": EvalRequest("hotpotqa"),
+    "multihop-rag-extractive": EvalRequest("multihop-rag"),
+    "scifact-retrieval": EvalRequest("scifact", k=100),
+    "docs-rhdh-extractive": EvalRequest("docs-rhdh"),
+    "clapnq-local": EvalRequest("clapnq", model="local", limit=20),
+}
+
+CI_SLICES: dict[str, EvalRequest] = {
+    "ci-slice-clapnq-extractive": EvalRequest("clapnq", limit=20, embedder="hashing"),
+    "ci-slice-clapnq-fake": EvalRequest("clapnq", limit=20, embedder="hashing", model="fake"),
+}
+
+
+async def run_one(name: str, request: EvalRequest) -> dict[str, Any]:
+    request = replace(request, data=DATA, cache=CACHE / "eval")
+    eval_set = prepare(request)
+    total = [0]
+    done = [0]
+    started = time.perf_counter()
+
+    def step(n: int) -> None:
+        done[0] += n
+        if done[0] % 10 == 0 or done[0] == total[0]:
+            elapsed = time.perf_counter() - started
+            print(f"{name}: {done[0]}/{total[0]} ({elapsed:.0f} s)", flush=True)
+
+    def start(n: int) -> None:
+        total[0] = n
+
+    summary, records = await evaluate(request, eval_set, Hooks(on_start=start, on_step=step))
+    folder = EVAL / name
+    shutil.rmtree(folder, ignore_errors=True)
+    write_run(folder, summary, records)
+    print(f"wrote {folder.relative_to(RESULTS.parent.parent)}", flush=True)
+    return summary
+
+
+def collect() -> dict[str, Any]:
+    """Every committed run's summary, without the per-stage detail."""
+    runs = {}
+    for folder in sorted(EVAL.iterdir()):
+        if (folder / "summary.json").exists():
+            summary = json.loads((folder / "summary.json").read_text())
+            runs[folder.name] = {
+                key: summary[key]
+                for key in ("dataset", "split", "questions", "model", "embedder", "date")
+            } | {
+                "metrics": {p: r["metrics"] for p, r in summary["runs"].items()},
+                "writers": {p: r["writer"] for p, r in summary["runs"].items()},
+            }
+    return runs
+
+
+async def main(names: list[str]) -> None:
+    for name in names:
+        await run_one(name, {**RUNS, **CI_SLICES}[name])
+    target = RESULTS / "eval_suite.json"
+    target.write_text(json.dumps({"benchmark": "eval_suite", "runs": collect()}, indent=2) + "\n")
+    print(f"wrote {target.relative_to(RESULTS.parent.parent)}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--only", default="", help="Comma-separated run names.")
+    parser.add_argument("--ci-baseline", action="store_true", help="Refresh the CI slices.")
+    args = parser.parse_args()
+    require(DATA)
+    chosen = args.only.split(",") if args.only else list(CI_SLICES if args.ci_baseline else RUNS)
+    unknown = [n for n in chosen if n not in {**RUNS, **CI_SLICES}]
+    if unknown:
+        raise SystemExit(f"unknown runs {unknown}: choose from {[*RUNS, *CI_SLICES]}")
+    asyncio.run(main(chosen))

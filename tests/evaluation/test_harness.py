@@ -1,0 +1,122 @@
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from citesynth.cli import main
+from citesynth.engine import Engine
+from citesynth.evaluation.harness import Harness, RunOptions
+from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource
+from citesynth.llm.fake import ScriptedModel
+from citesynth.synthesis.writers import LLMWriter
+from citesynth.verify import LexicalVerifier
+from tests.conftest import write
+
+METRICS = (
+    "retrieval_recall_at_k ndcg_at_10 answer_exact answer_f1 answer_contains citation_recall "
+    "citation_precision gold_evidence_recall abstention_precision abstention_recall "
+    "abstention_f1 unsupported_claim_rate latency_p50_ms latency_p95_ms"
+).split()
+
+QUESTIONS = [
+    {
+        "id": "timeout",
+        "question": "What is the default connect timeout?",
+        "answers": ["five seconds"],
+        "gold_sources": ["guide.md"],
+    },
+    {
+        "id": "retries",
+        "question": "What is the default limit of retries with exponential backoff?",
+        "answers": ["five retries"],
+        "gold_sources": ["notes.txt:L3-L3"],
+    },
+    {
+        "id": "cup",
+        "question": "Which team won the 1950 football world cup final?",
+        "answerable": False,
+    },
+]
+
+
+def _questions(root: Path) -> Path:
+    return write(root, "questions.jsonl", "".join(json.dumps(q) + "\n" for q in QUESTIONS))
+
+
+def test_eval_command_runs_ours_and_the_baseline_and_writes_the_run(
+    run: CliRunner, corpus: Path, tmp_path: Path
+) -> None:
+    questions = _questions(tmp_path)
+    args = ["eval", str(questions), "--corpus", str(corpus), "--model", "fake", "--cache", "cache"]
+    result = run.invoke(main, [*args, "--out", "first", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["dataset"] == "questions" and summary["questions"] == 3
+    assert set(METRICS) <= set(summary["metrics"])
+    assert summary["runs"]["naive"]["writer"] == "naive:fake"
+    ours = summary["runs"]["ours"]["metrics"]
+    assert ours["retrieval_recall_at_k"] == 1.0
+    assert ours["citation_recall"] is not None and ours["latency_p50_ms"] > 0
+    assert ours["abstention_recall"] is not None  # one question is unanswerable
+    folder = tmp_path / "first"
+    for name in ("summary.json", "summary.md", "records.jsonl", "metrics.png", "latency.png"):
+        assert (folder / name).stat().st_size > 0, name
+    records = [json.loads(line) for line in (folder / "records.jsonl").read_text().splitlines()]
+    assert len(records) == 6 and {r["pipeline"] for r in records} == {"ours", "naive"}
+    assert "| citation_recall |" in (folder / "summary.md").read_text()
+
+    same = run.invoke(main, [*args, "--out", "second", "--compare", "first"])
+    assert same.exit_code == 0, same.output
+    assert "regression" not in same.output
+
+    inflated = json.loads((folder / "summary.json").read_text())
+    inflated["runs"]["ours"]["metrics"]["citation_recall"] = 2.0
+    (folder / "summary.json").write_text(json.dumps(inflated))
+    worse = run.invoke(main, [*args, "--out", "third", "--compare", "first/summary.json"])
+    assert worse.exit_code == 1
+    assert "ours.citation_recall" in worse.output
+    assert (tmp_path / "third" / "comparison.md").exists()
+
+
+def test_eval_errors_are_one_clear_line(run: CliRunner, tmp_path: Path) -> None:
+    result = run.invoke(main, ["eval", "no-such-set"])
+    assert result.exit_code == 1
+    assert "unknown data set 'no-such-set'" in result.output
+    lonely = _questions(tmp_path / "lonely")
+    result = run.invoke(main, ["eval", str(lonely)])
+    assert result.exit_code == 1 and "--corpus" in result.output
+
+
+async def test_the_naive_pipeline_is_bm25_unverified_and_restores_the_engine(
+    engine: Engine, corpus: Path
+) -> None:
+    await engine.index([corpus])
+    ours = LLMWriter(ScriptedModel(), engine.prompts)
+    engine.writer = ours
+    embedder = engine.embedder
+    harness = Harness(engine, RunOptions(model="fake", verifier=LexicalVerifier()))
+    item = EvalItem(
+        "t",
+        "What is the default connect timeout?",
+        ("five seconds",),
+        gold=(GoldSource("guide.md"),),
+    )
+    naive = await harness.question(item, "naive", synthesize=True)
+    assert engine.embedder is embedder and engine.writer is ours
+    assert not naive["verified_by_pipeline"]  # the baseline does not verify its answers
+    assert naive["claims"] >= 1  # ... but the harness checks its citations all the same
+    mine = await harness.question(item, "ours", synthesize=True)
+    assert mine["verified_by_pipeline"]
+    assert mine["gold_evidence_recall"] == 1.0 and mine["cited"][0].endswith("guide.md:L1-L7")
+    retrieval_only = await harness.question(item, "ours", synthesize=False)
+    assert "answer" not in retrieval_only and retrieval_only["ndcg_at_10"] == 1.0
+
+
+async def test_runs_over_a_set_report_progress(engine: Engine, corpus: Path) -> None:
+    await engine.index([corpus])
+    items = tuple(EvalItem(str(i), q["question"]) for i, q in enumerate(QUESTIONS))
+    steps: list[int] = []
+    harness = Harness(engine, RunOptions(pipelines=("ours",), verifier=None))
+    records = await harness.run(EvalSet("t", "test", corpus, items), steps.append)
+    assert len(records) == 3 and sum(steps) == 3
+    assert all(r["claims"] == 0 for r in records)  # no verifier: nothing counted
