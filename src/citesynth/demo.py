@@ -1,4 +1,7 @@
-"""The demo corpus: this project's README and docs, plus a PDF generated from one of them.
+"""The demo corpus: this project's docs, plus a PDF generated from one of them.
+
+The README is left out on purpose: it shows this demo's own output, so indexing it made the
+demo cite its example answer instead of the documentation that answer came from.
 
 The PDF writer is deliberately tiny (text lines in Helvetica, no layout engine), so the demo
 and the tests can make real multi-page PDFs without a PDF-writing dependency.
@@ -88,15 +91,13 @@ def markdown_to_lines(markdown: str, width: int = _WIDTH) -> list[str]:
 
 def build_demo_corpus(root: Path, out: Path | None = None) -> list[Path]:
     """The demo corpus paths under a checkout `root`, generating the PDF into `build/demo`."""
-    readme, docs = root / "README.md", root / "docs"
-    if not readme.is_file() or not docs.is_dir():
+    docs = root / "docs"
+    if not (docs / PDF_SOURCE.removeprefix("docs/")).is_file():
         where = root.resolve()
-        raise ConfigError(
-            f"run the demo from a citesynth checkout: no README.md and docs/ in {where}"
-        )
+        raise ConfigError(f"run the demo from a citesynth checkout: no {PDF_SOURCE} in {where}")
     source = root / PDF_SOURCE
     lines = markdown_to_lines(source.read_text(encoding="utf-8"))
     pages = [lines[i : i + _LINES_PER_PAGE] for i in range(0, len(lines), _LINES_PER_PAGE)]
     pdf = (out or root / "build" / "demo") / PDF_NAME
     write_pdf(pdf, pages, title="citesynth architecture")
-    return [readme, docs, pdf]
+    return [docs, pdf]

@@ -71,7 +71,25 @@ def markdown(summary: Mapping[str, Any]) -> str:
             row += f" {_signed(ours - naive) if ours is not None and naive is not None else '–'} |"
         lines.append(row)
     notes = summary.get("notes") or []
-    return "\n".join([*lines, "", *(f"- {note}" for note in notes)]).rstrip() + "\n"
+    return "\n".join([*lines, "", *_stages(runs), *(f"- {note}" for note in notes)]).rstrip() + "\n"
+
+
+def _stages(runs: Mapping[str, Any]) -> list[str]:
+    """Latency per stage, p50 / p95 in ms, one column per pipeline."""
+    stages = list(dict.fromkeys(s for run in runs.values() for s in run["latency_by_stage"]))
+    if not stages:
+        return []
+    lines = [
+        "| stage (ms, p50 / p95) | " + " | ".join(runs) + " |",
+        "|---" * (len(runs) + 1) + "|",
+    ]
+    for stage in stages:
+        cells = []
+        for run in runs.values():
+            found = run["latency_by_stage"].get(stage)
+            cells.append(f"{_cell(found['p50'])} / {_cell(found['p95'])}" if found else "–")
+        lines.append(f"| {stage} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
 
 
 def deltas_markdown(deltas: Sequence[Delta], tolerance: float) -> str:

@@ -203,7 +203,9 @@ async def ask(
     if linked:
         note = f"{linked} source(s) added because retrieved passages refer to them"
         answer = answer.model_copy(update={"warnings": [*answer.warnings, note]})
-    timings["verify"] = _ms(checking) - timings.get("retry", 0.0)
+    timings["verify" if verifier is not None else "finish"] = _ms(checking) - timings.get(
+        "retry", 0.0
+    )
     answer = _timed(answer, timings | written.timings, started)
     if key:  # before the last event: a consumer may stop reading at `done`
         await parts.store.cache_answer(key, answer.model_dump_json())
