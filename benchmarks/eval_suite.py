@@ -10,7 +10,7 @@ records.jsonl, plots); `benchmarks/results/eval_suite.json` collects the summari
 
 The CI slices (20 ClapNQ questions, half unanswerable; extractive and fake writers; hashing
 embedder so that CI indexes in seconds) are compared against their committed baseline by
-`tests/test_eval_slice.py` on every CI run.
+`tests/evaluation/test_eval_slice.py` on every CI run.
 """
 
 from __future__ import annotations
@@ -29,14 +29,14 @@ from citesynth.evaluation.runner import EvalRequest, Hooks, evaluate, prepare
 
 EVAL = RESULTS / "eval"
 
-# MultiHop-RAG and docs-rhdh run the first 150 of their test questions (by hash of the id) to
+# docs-rhdh runs the first 150 of its test questions (by hash of the id; long guides) to
 # keep the whole suite near an hour on two cores; the embedded model answers 20 ClapNQ
 # questions (10 unanswerable) with each pipeline, about a minute per answer.
 RUNS: dict[str, EvalRequest] = {
     "clapnq-extractive": EvalRequest("clapnq"),
     "musique-extractive": EvalRequest("musique"),
     "hotpotqa-extractive": EvalRequest("hotpotqa"),
-    "multihop-rag-extractive": EvalRequest("multihop-rag", limit=150),
+    "multihop-rag-extractive": EvalRequest("multihop-rag"),
     "scifact-retrieval": EvalRequest("scifact", k=100),
     "docs-rhdh-extractive": EvalRequest("docs-rhdh", limit=150),
     "clapnq-local": EvalRequest("clapnq", model="local", limit=20),

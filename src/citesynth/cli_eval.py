@@ -11,7 +11,6 @@ import datetime
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.console import Console
@@ -51,7 +50,9 @@ def eval_group() -> None:
     help="wice: dev|test; scifact: train|dev; halueval: dev|test (default: the reporting split).",
 )
 @click.option("--verifier", "name", default="lexical", show_default=True, help="lexical | judge:M")
-@click.option("--limit", type=int, default=None, help="Only the first N examples.")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=None, help="Only the first N examples."
+)
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def verifier(
@@ -102,7 +103,7 @@ def verifier(
 @click.option("--split", type=click.Choice(["dev", "test"]), default="test", show_default=True)
 @click.option(
     "--limit",
-    type=int,
+    type=click.IntRange(min=1),
     default=None,
     help="Only N questions (keeps the share of unanswerable ones).",
 )
@@ -119,7 +120,15 @@ def verifier(
     show_default=True,
     help="ours, the naive baseline, or both in the same run.",
 )
-@click.option("-k", "--k", "k", type=int, default=10, show_default=True, help="Depth for Recall@k.")
+@click.option(
+    "-k",
+    "--k",
+    "k",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Depth for Recall@k.",
+)
 @click.option(
     "--verifier",
     default="lexical",
@@ -190,6 +199,7 @@ def run_command(
     from citesynth.cli import _friendly
     from citesynth.evaluation.report import deltas_markdown, load_summary, markdown, write_run
     from citesynth.evaluation.runner import EvalRequest, Hooks, evaluate, prepare
+    from citesynth.evaluation.summary import check_comparable
     from citesynth.evaluation.summary import compare as compare_runs
     from citesynth.progress import IndexProgress
 
@@ -210,9 +220,12 @@ def run_command(
 
     @_friendly
     def go() -> int:
+        previous = load_summary(compare) if compare is not None else None
         eval_set = prepare(request)
         if not eval_set.items:
             raise click.UsageError(f"{dataset}/{split} has no questions")
+        if previous is not None:
+            check_comparable(previous, request.pipelines, eval_set.name)
         show = IndexProgress(errors, enabled=errors.is_terminal)
         bar = _bar(f"{eval_set.name}/{eval_set.split}")
         task = bar.add_task("questions", total=None)
@@ -222,39 +235,31 @@ def run_command(
             bar.start()
             bar.update(task, total=total)
 
-        with show:
-            summary, records = asyncio.run(
-                evaluate(
-                    request,
-                    eval_set,
-                    Hooks(show.update, start, lambda n: bar.advance(task, n)),
-                )
-            )
-        bar.stop()
+        try:
+            with show:
+                hooks = Hooks(show.update, start, lambda n: bar.advance(task, n))
+                summary, records = asyncio.run(evaluate(request, eval_set, hooks))
+        finally:
+            bar.stop()
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         folder = out or Path("eval-runs") / f"{eval_set.name}-{eval_set.split}-{stamp}"
-        written = write_run(folder, summary, records)
-        failed = False
-        if compare is not None:
-            deltas = compare_runs(load_summary(compare), summary, tolerance)
-            summary_note: dict[str, Any] = {
-                "compared_with": str(compare),
-                "regressions": [f"{d.pipeline}.{d.metric}" for d in deltas if d.regression],
-            }
-            summary = summary | summary_note
+        failed: list[str] = []
+        if previous is not None:
+            deltas = compare_runs(previous, summary, tolerance)
+            failed = [f"{d.pipeline}.{d.metric}" for d in deltas if d.regression]
+            summary |= {"compared_with": str(compare), "regressions": failed}
+            folder.mkdir(parents=True, exist_ok=True)
             (folder / "comparison.md").write_text(deltas_markdown(deltas, tolerance))
-            failed = bool(summary_note["regressions"])
             if not as_json:
                 click.echo(deltas_markdown(deltas, tolerance))
+        written = write_run(folder, summary, records)
         if as_json:
             sys.stdout.write(json.dumps(summary, indent=2) + "\n")
         else:
             click.echo(markdown(summary))
         errors.print(f"wrote {', '.join(str(p) for p in written)}")
         if failed:
-            errors.print(
-                f"[red]regression[/] beyond {tolerance}: {', '.join(summary['regressions'])}"
-            )
+            errors.print(f"[red]regression[/] beyond {tolerance}: {', '.join(failed)}")
         return 1 if failed else 0
 
     sys.exit(go())

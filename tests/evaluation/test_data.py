@@ -34,6 +34,8 @@ def test_generic_schema_reads_answers_gold_ranges_and_sentences(tmp_path: Path) 
         ('{"answers": ["x"]}', "needs a 'question'"),
         ("not json", "invalid JSON"),
         ('{"question": "q", "gold_sources": [3]}', "gold source"),
+        ('{"question": "q", "gold_sources": {"a": 1}}', "'gold_sources' is a string or a list"),
+        ('{"question": "q", "answerable": "false"}', "'answerable' is true or false"),
     ],
 )
 def test_bad_question_files_name_the_line(tmp_path: Path, line: str, message: str) -> None:
@@ -50,6 +52,16 @@ def test_unknown_names_and_missing_corpus_are_clear(tmp_path: Path) -> None:
         load_set(str(questions), cache=tmp_path)
     with pytest.raises(ConfigError, match="unknown split"):
         load_set("clapnq", "train", cache=tmp_path)
+    with pytest.raises(ConfigError, match="has no splits"):
+        load_set(str(questions), "dev", corpus=tmp_path, cache=tmp_path)
+
+
+def test_one_gold_string_and_null_answers_are_read_as_lists(tmp_path: Path) -> None:
+    questions = write(
+        tmp_path, "q.jsonl", '{"question": "q", "gold_sources": "guide.md", "answers": null}\n'
+    )
+    (item,) = load_set(str(questions), corpus=tmp_path, cache=tmp_path).items
+    assert item.gold == (GoldSource("guide.md"),) and item.answers == ()
 
 
 def test_take_keeps_the_share_of_unanswerable_questions() -> None:
@@ -68,6 +80,8 @@ def test_gold_matching_by_path_lines_sentence_and_record() -> None:
     assert covers(_ref(), GoldSource("docs/guide.md", (18, 30)))
     assert not covers(_ref(), GoldSource("guide.md", (21, 30)))
     assert not covers(_ref(path="docs/other-guide.md"), GoldSource("guide.md"))
+    assert covers(_ref(path=".github/ci.md"), GoldSource("./.github/ci.md"))
+    assert not covers(_ref(path="docs/guide.md"), GoldSource("../guide.md"))
     assert covers(
         _ref(text="It opened in 2009, the city said."),
         GoldSource("guide.md", text="it opened in 2009"),

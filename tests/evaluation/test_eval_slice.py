@@ -23,9 +23,10 @@ def test_the_clapnq_slice_does_not_regress(
     args = ["eval", "clapnq", "--limit", "20", "--model", model, "--embedder", "hashing"]
     where = ["--data", str(shared_data), "--cache", "cache", "--out", "run"]
     result = CliRunner().invoke(main, [*args, *where, "--json", "--compare", str(baseline)])
+    assert result.exit_code in {0, 1}, result.output
     summary = json.loads(result.stdout)
     assert summary["regressions"] == [], (tmp_path / "run" / "comparison.md").read_text()
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 0
     ours, naive = (summary["runs"][p]["metrics"] for p in ("ours", "naive"))
     # What the project promises over the naive baseline on this slice:
     assert ours["abstention_f1"] > naive["abstention_f1"]

@@ -1,15 +1,20 @@
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from citesynth.cli import main
 from citesynth.engine import Engine
+from citesynth.errors import ConfigError
 from citesynth.evaluation.harness import Harness, RunOptions
 from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource
+from citesynth.evaluation.summary import check_comparable, summarise
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis.writers import LLMWriter
-from citesynth.verify import LexicalVerifier
+from citesynth.verify import LexicalVerifier, get_verifier
+from citesynth.verify.base import Check, Verdict
 from tests.conftest import write
 
 METRICS = (
@@ -120,3 +125,90 @@ async def test_runs_over_a_set_report_progress(engine: Engine, corpus: Path) -> 
     records = await harness.run(EvalSet("t", "test", corpus, items), steps.append)
     assert len(records) == 3 and sum(steps) == 3
     assert all(r["claims"] == 0 for r in records)  # no verifier: nothing counted
+
+
+async def test_a_judge_is_reported_separately(engine: Engine, corpus: Path) -> None:
+    await engine.index([corpus])
+    engine.writer = LLMWriter(ScriptedModel(), engine.prompts)
+    judge = get_verifier("judge:fake")  # its replies are not verdicts: it falls back, visibly
+    harness = Harness(
+        engine, RunOptions(pipelines=("ours",), verifier=LexicalVerifier(), judge=judge)
+    )
+    item = EvalItem("t", "What is the default connect timeout?", ("five seconds",))
+    record = await harness.question(item, "ours", synthesize=True)
+    assert record["judge_claims"] == record["claims"] >= 1
+    summary = summarise([record])
+    assert summary["judge_citation_recall"] is not None
+    assert summary["citation_recall"] is not None
+
+
+class BrokenVerifier:
+    """A verifier whose service is down: every call raises."""
+
+    name = "broken"
+
+    async def verify(self, checks: Sequence[Check]) -> list[Verdict]:
+        raise ConnectionError("judge unreachable")
+
+
+async def test_a_failing_question_is_recorded_and_the_run_goes_on(
+    engine: Engine, corpus: Path
+) -> None:
+    await engine.index([corpus])
+    ours, embedder = engine.writer, engine.embedder
+    options = RunOptions(pipelines=("naive",), model="fake", verifier=BrokenVerifier())
+    items = (EvalItem("a", "What is the default connect timeout?", ("five seconds",)),)
+    records = await Harness(engine, options).run(EvalSet("t", "test", corpus, items))
+    assert records[0]["error"] == "ConnectionError: judge unreachable"
+    assert engine.writer is ours and engine.embedder is embedder
+    summary = summarise(records)
+    assert summary["errors"] == 1 and summary["questions"] == 1
+    assert summary["accuracy"] is None  # nothing invented from a failed question
+
+
+def test_accuracy_and_calibration_leave_out_what_cannot_be_judged() -> None:
+    base = {"pipeline": "ours", "fallback": None, "claims": 0}
+    records = [
+        base | {"answerable": True, "abstained": False, "correct": True, "confidence": 0.9},
+        base | {"answerable": True, "abstained": False, "correct": None, "confidence": 0.9},
+        base | {"answerable": False, "abstained": True, "correct": True, "confidence": 0.0},
+    ]
+    summary = summarise([r | {"retrieval_recall_at_k": None, "ndcg_at_10": None} for r in records])
+    assert summary["accuracy"] == 1.0  # the unjudgeable answer is not counted as wrong
+    assert summary["confidence_ece"] == 0.1  # only the written, judged answer: |0.9 - 1|
+    assert summary["abstention_precision"] == 1.0
+
+
+def test_comparisons_that_could_only_pass_are_refused() -> None:
+    with pytest.raises(ConfigError, match="no 'runs'"):
+        check_comparable({}, ("ours",), "clapnq")
+    with pytest.raises(ConfigError, match="nothing to compare"):
+        check_comparable({"runs": {"ours": {}}, "dataset": "clapnq"}, ("naive",), "clapnq")
+    with pytest.raises(ConfigError, match="'musique'"):
+        check_comparable({"runs": {"ours": {}}, "dataset": "musique"}, ("ours",), "clapnq")
+    check_comparable({"runs": {"ours": {}}, "dataset": "clapnq"}, ("ours", "naive"), "clapnq")
+
+
+def test_two_question_files_with_one_name_never_share_an_index(
+    run: CliRunner, tmp_path: Path
+) -> None:
+    for name, fact in (("a", "The alpha limit is five seconds."), ("b", "The beta limit is nine.")):
+        write(tmp_path, f"{name}/corpus/{name}.md", f"# {name}\n\n{fact}\n")
+        write(tmp_path, f"{name}/questions.jsonl", '{"question": "What is the limit?"}\n')
+    answers = []
+    for name in ("a", "b"):
+        args = ["eval", f"{name}/questions.jsonl", "--model", "fake", "--cache", "cache"]
+        result = run.invoke(main, [*args, "--pipeline", "ours", "--out", f"run-{name}", "--json"])
+        assert result.exit_code == 0, result.output
+        record = json.loads((tmp_path / f"run-{name}" / "records.jsonl").read_text())
+        answers.append(record["cited"])
+    assert answers[0][0].startswith("a.md") and answers[1][0].startswith("b.md")
+
+
+def test_unreadable_previous_runs_fail_before_the_run(run: CliRunner, tmp_path: Path) -> None:
+    write(tmp_path, "old/summary.json", "{not json")
+    questions = _questions(tmp_path)
+    result = run.invoke(main, ["eval", str(questions), "--compare", "old", "--corpus", "."])
+    assert result.exit_code == 1
+    assert "cannot read the previous run" in result.output
+    assert not (tmp_path / "eval-runs").exists()

@@ -4,13 +4,16 @@ Two pipelines share the index, the questions and the measuring:
 
 - `ours`: the engine as configured (hybrid retrieval, cross-references, evidence selection,
   multi-source mode, cleanup, attribution, verification and repair, the not-found gate).
-- `naive`: BM25 top-k chunks, the plain "answer with citations" prompt (`naive:MODEL`), no
-  multi-source mode, no not-found gate, cleanup, attribution or verification. With the
+- `naive`: BM25 top chunks, the plain "answer with citations" prompt (`naive:MODEL`), no
+  multi-source mode, not-found gate, attribution or verification (markers are still
+  resolved to the numbered sources and repeated sentences dropped). With the
   extractive writer, which has no model to prompt, the baseline writer is `naive:fake`: the
   lead sentence of the top chunk, cited.
 
 Every final answer, of either pipeline, is then checked by the same verifier (and by a judge
-model when one is given), so citation figures are measured the same way for both.
+model when one is given), so citation figures are measured the same way for both. Ours
+has already used that verifier to repair its citations: for a figure that ours was not
+tuned against, add a judge model.
 """
 
 from __future__ import annotations
@@ -85,7 +88,7 @@ def same_document(ref: Ref, gold: GoldSource) -> bool:
     """Whether `ref` is from the gold source's document (record id or path)."""
     if ref.record_id is not None:
         return ref.record_id == gold.source
-    path, wanted = ref.path.replace("\\", "/"), gold.source.replace("\\", "/").lstrip("./")
+    path, wanted = ref.path.replace("\\", "/"), gold.source.replace("\\", "/").removeprefix("./")
     return path == wanted or path.endswith(f"/{wanted}")
 
 
@@ -133,10 +136,9 @@ def answer_figures(answer: Answer, item: EvalItem) -> dict[str, Any]:
     text = "" if abstained or answer.fallback is not None else answer.answer
     gold = item.answers if item.answerable else ()
     recall = metrics.gold_recall(text, gold)
-    if item.answerable:
-        correct = not abstained and bool(gold) and (recall or 0.0) >= 0.5
-    else:
-        correct = abstained
+    correct: bool | None = abstained  # unanswerable: right when it abstains
+    if item.answerable:  # None when there is no gold answer to judge by
+        correct = None if recall is None else not abstained and recall >= 0.5
     return {
         "abstained": abstained,
         "fallback": answer.fallback.reason if answer.fallback else None,
@@ -198,7 +200,16 @@ class Harness:
         records = []
         for pipeline in self.options.pipelines:
             for item in eval_set.items:
-                record = await self.question(item, pipeline, eval_set.synthesize)
+                try:
+                    record = await self.question(item, pipeline, eval_set.synthesize)
+                except Exception as error:  # one bad question must not lose the run
+                    record = {
+                        "id": item.id,
+                        "pipeline": pipeline,
+                        "question": item.question,
+                        "answerable": item.answerable,
+                        "error": f"{type(error).__name__}: {error}",
+                    }
                 records.append(record)
                 progress(1)
         return records

@@ -103,6 +103,8 @@ def load_set(
         return _BUILT_IN_LOADERS[key](root, split, cache)
     path = Path(name)
     if path.suffix == ".jsonl" and path.is_file():
+        if split != "test":
+            raise ConfigError(f"{path} has no splits: split it into two files instead")
         return generic(path, corpus)
     raise ConfigError(f"unknown data set {name!r}: use one of {', '.join(BUILT_IN)} or a .jsonl")
 
@@ -126,18 +128,33 @@ def generic(path: Path, corpus: Path | None) -> EvalSet:
         question = row.get("question")
         if not isinstance(question, str) or not question.strip():
             raise ConfigError(f"{path}:{number}: each line needs a 'question' string")
-        answers = row.get("answers", [])
-        answers = [answers] if isinstance(answers, str) else answers
+        answerable = row.get("answerable", True)
+        if not isinstance(answerable, bool):
+            raise ConfigError(f"{path}:{number}: 'answerable' is true or false")
         items.append(
             EvalItem(
                 id=str(row.get("id", number)),
                 question=question,
-                answers=tuple(str(a) for a in answers),
-                answerable=bool(row.get("answerable", True)),
-                gold=tuple(_gold(g, path, number) for g in row.get("gold_sources", [])),
+                answers=tuple(str(a) for a in _listed(row, "answers", path, number)),
+                answerable=answerable,
+                gold=tuple(
+                    _gold(g, path, number) for g in _listed(row, "gold_sources", path, number)
+                ),
             )
         )
     return EvalSet(path.stem, "test", _corpus_for(path, corpus), tuple(items))
+
+
+def _listed(row: dict[str, Any], key: str, path: Path, number: int) -> list[Any]:
+    """`row[key]` as a list: absent or null is empty, one string is a list of one."""
+    value = row.get(key)
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list):
+        raise ConfigError(f"{path}:{number}: '{key}' is a string or a list")
+    return value
 
 
 def _gold(value: Any, path: Path, number: int) -> GoldSource:

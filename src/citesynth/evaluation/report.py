@@ -12,12 +12,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from citesynth.errors import ConfigError
 from citesynth.evaluation import metrics
 from citesynth.evaluation.summary import (
     HIGHER_IS_BETTER,
     LOWER_IS_BETTER,
     TIMING,
     Delta,
+    calibration_pairs,
     stage_latency,
     summarise,
 )
@@ -38,7 +40,7 @@ def build_summary(
     runs: dict[str, Any] = {}
     for pipeline, writer in writers.items():
         mine = [r for r in records if r["pipeline"] == pipeline]
-        scored = [(r["confidence"], r["correct"]) for r in mine if r.get("confidence") is not None]
+        scored = calibration_pairs(mine)
         runs[pipeline] = {
             "writer": writer,
             "metrics": summarise(mine),
@@ -119,9 +121,18 @@ def _signed(value: float) -> str:
 
 
 def load_summary(path: Path) -> dict[str, Any]:
-    """A run's summary from its folder or its `summary.json`."""
+    """A run's summary from its folder or its `summary.json`.
+
+    Raises:
+        ConfigError: missing or unreadable.
+    """
     target = path / "summary.json" if path.is_dir() else path
-    summary: dict[str, Any] = json.loads(target.read_text(encoding="utf-8"))
+    try:
+        summary = json.loads(target.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ConfigError(f"cannot read the previous run {target}: {error}") from error
+    if not isinstance(summary, dict):
+        raise ConfigError(f"{target} is not a run summary")
     return summary
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
 import os
 import platform
 import time
@@ -75,11 +76,12 @@ async def evaluate(
     cache = request.cache or default_cache()
     model = resolve_name(request.model)
     chosen = Settings.from_env(embedder=request.embedder, model=model, verifier=request.verifier)
-    folder = f"{eval_set.name}-{chosen.embedder.replace(':', '-')}"
+    corpus = eval_set.corpus.resolve()
+    where = hashlib.sha1(str(corpus).encode()).hexdigest()[:8]  # one index per corpus
+    folder = f"{eval_set.name}-{chosen.embedder.replace(':', '-')}-{where}"
     settings = replace(chosen, index_dir=cache / "index" / folder)
     started = time.perf_counter()
     async with await Engine.open(settings=settings) as engine:
-        corpus = eval_set.corpus.resolve()
         engine.root = corpus if corpus.is_dir() else corpus.parent
         async for event in engine.index_events([corpus]):
             hooks.on_index(event)
@@ -119,8 +121,14 @@ def _notes(eval_set: EvalSet, options: RunOptions) -> list[str]:
     notes = []
     if "naive" in options.pipelines:
         notes.append(
-            "naive: BM25 top-k, plain prompt, no multi-source mode, not-found gate, cleanup or "
-            "verification" + ("" if eval_set.synthesize else " (here: BM25 retrieval only)")
+            "naive: BM25 top chunks, plain prompt, no multi-source mode, not-found gate, "
+            "attribution or verification"
+            + ("" if eval_set.synthesize else " (here: BM25 retrieval only)")
+        )
+    if eval_set.synthesize and "ours" in options.pipelines:
+        notes.append(
+            f"ours repairs citations with the {options.verifier.name if options.verifier else ''} "
+            "verifier that also measures them; --judge MODEL gives an independent check"
         )
     if eval_set.synthesize and options.model == "extractive" and "naive" in options.pipelines:
         notes.append("extractive has no model to prompt: the baseline writer is naive:fake")

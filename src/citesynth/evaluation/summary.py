@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from citesynth.errors import ConfigError
 from citesynth.evaluation import metrics
 
 HIGHER_IS_BETTER = (
@@ -34,8 +35,26 @@ LOWER_IS_BETTER = ("unsupported_claim_rate", "fallback_rate", "confidence_ece")
 TIMING = ("latency_p50_ms", "latency_p95_ms")
 
 
-def summarise(records: Sequence[Mapping[str, Any]]) -> dict[str, float | int | None]:
-    """The metrics map of one pipeline's records."""
+def calibration_pairs(records: Sequence[Mapping[str, Any]]) -> list[tuple[float, bool]]:
+    """(confidence, correct) of the written answers.
+
+    An abstention or a fallback carries no confidence in an answer (it is always 0), so it
+    would only blur the curve.
+    """
+    return [
+        (r["confidence"], bool(r["correct"]))
+        for r in records
+        if "abstained" in r
+        and not r["abstained"]
+        and not r["fallback"]
+        and r.get("correct") is not None
+        and r.get("confidence") is not None
+    ]
+
+
+def summarise(everything: Sequence[Mapping[str, Any]]) -> dict[str, float | int | None]:
+    """The metrics map of one pipeline's records (questions that failed are counted apart)."""
+    records = [r for r in everything if "error" not in r]
     answerable = [r for r in records if r["answerable"]]
     synthesized = [r for r in records if "abstained" in r]
     claims = sum(r.get("claims", 0) for r in records)
@@ -44,17 +63,17 @@ def summarise(records: Sequence[Mapping[str, Any]]) -> dict[str, float | int | N
     judged_citations = sum(r.get("judge_citations", 0) for r in records)
     abstention = metrics.abstention((r["abstained"], r["answerable"]) for r in synthesized)
     totals = [r["latency_ms"]["total"] for r in records if "total" in r.get("latency_ms", {})]
-    scored = [
-        (r["confidence"], r["correct"]) for r in synthesized if r.get("confidence") is not None
-    ]
+    scored = calibration_pairs(records)
+    judged_correct = [float(r["correct"]) for r in synthesized if r.get("correct") is not None]
     return {
-        "questions": len(records),
+        "questions": len(everything),
+        "errors": len(everything) - len(records),
         "retrieval_recall_at_k": _round(metrics.mean(r["retrieval_recall_at_k"] for r in records)),
         "ndcg_at_10": _round(metrics.mean(r["ndcg_at_10"] for r in records)),
         "answer_exact": _round(metrics.mean(r.get("answer_exact") for r in answerable)),
         "answer_f1": _round(metrics.mean(r.get("answer_f1") for r in answerable)),
         "answer_contains": _round(metrics.mean(r.get("answer_contains") for r in answerable)),
-        "accuracy": _round(metrics.mean(float(r["correct"]) for r in synthesized)),
+        "accuracy": _round(metrics.mean(judged_correct)),
         "citation_recall": _round(
             metrics.ratio(sum(r.get("supported", 0) for r in records), claims)
         ),
@@ -160,3 +179,21 @@ def compare(
                     worse = new > old + tolerance
             deltas.append(Delta(pipeline, metric, old, new, worse))
     return deltas
+
+
+def check_comparable(previous: Mapping[str, Any], pipelines: Sequence[str], dataset: str) -> None:
+    """Refuse a comparison that could only pass: no pipeline in common, another data set.
+
+    Raises:
+        ConfigError: with what differs.
+    """
+    runs = previous.get("runs")
+    if not isinstance(runs, Mapping) or not runs:
+        raise ConfigError("the previous run has no 'runs': pass a run folder or its summary.json")
+    if not set(runs) & set(pipelines):
+        raise ConfigError(
+            f"nothing to compare: the previous run has {', '.join(runs)}, "
+            f"this one runs {', '.join(pipelines)}"
+        )
+    if previous.get("dataset") != dataset:
+        raise ConfigError(f"the previous run is on {previous.get('dataset')!r}, not {dataset!r}")
