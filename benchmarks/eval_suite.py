@@ -31,7 +31,8 @@ EVAL = RESULTS / "eval"
 
 # docs-rhdh runs the first 150 of its test questions (by hash of the id; long guides) to
 # keep the whole suite near an hour on two cores; the embedded model answers 20 ClapNQ
-# questions (10 unanswerable) with each pipeline, about a minute per answer.
+# questions (10 unanswerable) and 10 MuSiQue questions with each pipeline, about a minute
+# per answer.
 RUNS: dict[str, EvalRequest] = {
     "clapnq-extractive": EvalRequest("clapnq"),
     "musique-extractive": EvalRequest("musique"),
@@ -40,6 +41,7 @@ RUNS: dict[str, EvalRequest] = {
     "scifact-retrieval": EvalRequest("scifact", k=100),
     "docs-rhdh-extractive": EvalRequest("docs-rhdh", limit=150),
     "clapnq-local": EvalRequest("clapnq", model="local", limit=20),
+    "musique-local": EvalRequest("musique", model="local", limit=10),
 }
 
 CI_SLICES: dict[str, EvalRequest] = {

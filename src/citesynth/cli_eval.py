@@ -27,8 +27,9 @@ class _DatasetGroup(click.Group):
     """`eval DATASET ...` runs `eval run DATASET ...`; named subcommands run as usual."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and args[0] not in self.commands and not args[0].startswith("-"):
-            args = ["run", *args]
+        asks_for_help = args[:1] in (["--help"], ["-h"])
+        if args and not asks_for_help and args[0] not in self.commands:
+            args = ["run", *args]  # options may come before the data set
         return super().parse_args(ctx, args)
 
 

@@ -70,7 +70,8 @@ def test_eval_command_runs_ours_and_the_baseline_and_writes_the_run(
     assert len(records) == 6 and {r["pipeline"] for r in records} == {"ours", "naive"}
     assert "| citation_recall |" in (folder / "summary.md").read_text()
 
-    same = run.invoke(main, [*args, "--out", "second", "--compare", "first"])
+    options_first = ["eval", "--out", "second", "--compare", "first", *args[1:]]
+    same = run.invoke(main, options_first)
     assert same.exit_code == 0, same.output
     assert "regression" not in same.output
 
@@ -81,6 +82,12 @@ def test_eval_command_runs_ours_and_the_baseline_and_writes_the_run(
     assert worse.exit_code == 1
     assert "ours.citation_recall" in worse.output
     assert (tmp_path / "third" / "comparison.md").exists()
+
+
+def test_eval_help_lists_the_data_sets_and_the_verifier_command(run: CliRunner) -> None:
+    result = run.invoke(main, ["eval", "--help"])
+    assert result.exit_code == 0
+    assert "clapnq" in result.output and "verifier" in result.output
 
 
 def test_eval_errors_are_one_clear_line(run: CliRunner, tmp_path: Path) -> None:

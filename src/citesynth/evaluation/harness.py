@@ -187,6 +187,7 @@ class Harness:
             f"naive:{'fake' if options.model == 'extractive' else options.model}",
             embedder=None,
             prompts=engine.prompts,
+            timeout=engine.writer.timeout,  # the same time limit as ours
         )
 
     def writer_name(self, pipeline: str) -> str:
