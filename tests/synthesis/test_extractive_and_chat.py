@@ -43,6 +43,18 @@ async def test_extractive_marks_consensus_across_documents(engine: Engine, tmp_p
     assert {c.path for c in answer.citations} == {"c/one.md", "c/two.txt"}
 
 
+async def test_a_quoted_sentence_end_gets_one_citation_after_the_quote(
+    engine: Engine, tmp_path: Path
+) -> None:
+    fact = 'The institute groups Morocco, Algeria and Tunisia under the name "North Africa."'
+    write(tmp_path / "q", "regions.md", f"# Regions\n\n{fact}\n")
+    await engine.index([tmp_path / "q"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer("Which name groups Morocco, Algeria and Tunisia?")
+    assert 'under the name "North Africa" [1].' in answer.answer
+    assert answer.answer.count("[1]") == 1, answer.answer
+
+
 async def test_extractive_says_not_found_when_nothing_answers(engine: Engine, corpus: Path) -> None:
     await engine.index([corpus])
     engine.writer = ExtractiveWriter(engine.embedder, min_score=0.9)

@@ -104,7 +104,7 @@ async def evaluate(
         "dataset": eval_set.name,
         "split": eval_set.split,
         "questions": len(eval_set.items),
-        "model": model,
+        "model": model if eval_set.synthesize else "none (retrieval only)",
         "embedder": embedder,
         "verifier": request.verifier,
         "judge": request.judge,

@@ -37,7 +37,8 @@ def clean(sentence: str) -> str:
     """A source sentence as the answer shows it: one line, no list marks or bracket refs."""
     text = _LIST_MARK.sub("", " ".join(sentence.split()))
     text = _EMPHASIS.sub(r"\2", _BRACKETS.sub("", text))
-    return text if text.endswith((".", "!", "?", ":", ";")) else text + "."
+    ends = text.rstrip("\"'”’)]")  # 'under "North Africa."' already ends a sentence
+    return text if ends.endswith((".", "!", "?", ":", ";")) else text + "."
 
 
 @dataclass(slots=True)
@@ -148,6 +149,12 @@ def _cited(sentence: str, numbers: str) -> str:
 
     Every sentence of a pick is cited, also the one a pick starting "It ..." brings along.
     """
+    quoted = _QUOTED_END.match(sentence)
+    if quoted:  # 'under "North Africa."' -> 'under "North Africa" [2].'
+        return f"{quoted['body']}{quoted['closers']} [{numbers}]{quoted['stop']}"
     if sentence[-1:] in ".!?":
         return f"{sentence[:-1]} [{numbers}]{sentence[-1]}"
     return f"{sentence} [{numbers}]"
+
+
+_QUOTED_END = re.compile(r"^(?P<body>.*?)(?P<stop>[.!?])(?P<closers>[\"'”’)\]]+)$", re.S)
