@@ -42,6 +42,8 @@ RUNS: dict[str, EvalRequest] = {
     "docs-rhdh-extractive": EvalRequest("docs-rhdh", limit=150),
     "clapnq-local": EvalRequest("clapnq", model="local", limit=20),
     "musique-local": EvalRequest("musique", model="local", limit=10),
+    # The embedded model as an independent citation judge of the extractive answers.
+    "clapnq-extractive-judge": EvalRequest("clapnq", limit=20, judge="local"),
 }
 
 CI_SLICES: dict[str, EvalRequest] = {
