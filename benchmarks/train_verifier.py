@@ -21,7 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.common import ROOT, require
-from citesynth.evaluation.verifier_data import SPLITS, data_dir, load
+from citesynth.evaluation.datafiles import data_dir
+from citesynth.evaluation.verifier_data import SPLITS, load
 from citesynth.verify.align import FEATURES, align, analyse
 
 WEIGHTS = ROOT / "src" / "citesynth" / "verify" / "weights.json"

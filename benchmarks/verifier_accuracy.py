@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import require, write_result
-from citesynth.evaluation.verifier_data import SPLITS, data_dir, load
+from citesynth.evaluation.datafiles import data_dir
+from citesynth.evaluation.verifier_data import SPLITS, load
 from citesynth.evaluation.verifier_eval import run
 from citesynth.verify import LexicalVerifier
 

@@ -16,7 +16,8 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from citesynth.evaluation.verifier_data import DATASETS, SPLITS, data_dir, load
+from citesynth.evaluation.datafiles import data_dir
+from citesynth.evaluation.verifier_data import DATASETS, SPLITS, load
 from citesynth.evaluation.verifier_eval import run
 from citesynth.verify import get_verifier
 

@@ -33,13 +33,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from citesynth.errors import ConfigError
-from citesynth.evaluation.verifier_data import data_dir
+from citesynth.evaluation.datafiles import data_dir, numbered_rows, rows
 
 SPLITS = ("dev", "test")
 _RANGE = re.compile(r"^(?P<source>.+?):L(?P<start>\d+)(?:-L?(?P<end>\d+))?$")
@@ -124,7 +124,7 @@ def take(items: Sequence[EvalItem], limit: int | None) -> tuple[EvalItem, ...]:
 def generic(path: Path, corpus: Path | None) -> EvalSet:
     """A question file in the generic schema (see the module docstring)."""
     items = []
-    for number, row in _numbered(path):
+    for number, row in numbered_rows(path):
         question = row.get("question")
         if not isinstance(question, str) or not question.strip():
             raise ConfigError(f"{path}:{number}: each line needs a 'question' string")
@@ -185,28 +185,6 @@ def _corpus_for(path: Path, corpus: Path | None) -> Path:
     raise ConfigError(f"no corpus for {path}: pass --corpus PATH (a folder, file or .jsonl)")
 
 
-def _rows(path: Path) -> Iterator[dict[str, Any]]:
-    return (row for _, row in _numbered(path))
-
-
-def _numbered(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each JSON object of a JSONL file with its line number."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"cannot read {path}: {error}") from error
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ConfigError(f"{path}:{number}: invalid JSON ({error.msg})") from error
-        if not isinstance(row, dict):
-            raise ConfigError(f"{path}:{number}: not a JSON object")
-        yield number, row
-
-
 def _need(path: Path) -> Path:
     if not path.exists():
         raise ConfigError(f"{path} is missing from the shared data")
@@ -236,7 +214,7 @@ def clapnq(root: Path, split: str, cache: Path) -> EvalSet:
             answerable=bool(row["answerable"]),
             gold=tuple(GoldSource(p) for p in row.get("passage_ids", [])),
         )
-        for row in _rows(_need(folder / "questions.jsonl"))
+        for row in rows(_need(folder / "questions.jsonl"))
     ]
     ordered = _by_hash(items)
     report = [i for i in ordered if i.answerable][:50] + [i for i in ordered if not i.answerable][
@@ -258,7 +236,7 @@ def musique(root: Path, split: str, cache: Path) -> EvalSet:
             answerable=bool(row.get("answerable", True)),
             gold=tuple(GoldSource(d) for d in row.get("supporting_doc_ids", [])),
         )
-        for row in _rows(_need(folder / "questions.jsonl"))
+        for row in rows(_need(folder / "questions.jsonl"))
     ]
     return EvalSet("musique", split, folder / "corpus.jsonl", _split(items, split))
 
@@ -276,7 +254,7 @@ def hotpotqa(root: Path, split: str, cache: Path) -> EvalSet:
                 for f in row.get("supporting_facts", [])
             ),
         )
-        for row in _rows(_need(folder / "questions.jsonl"))
+        for row in rows(_need(folder / "questions.jsonl"))
     ]
     return EvalSet("hotpotqa", split, folder / "corpus.jsonl", _split(items, split))
 
@@ -293,11 +271,11 @@ def multihop_rag(root: Path, split: str, cache: Path) -> EvalSet:
                 "title": f"{row.get('source', '')}: {row.get('title', '')}".strip(": "),
                 "text": row["fact"],
             }
-            for row in _rows(_need(folder / "evidence_facts.jsonl"))
+            for row in rows(_need(folder / "evidence_facts.jsonl"))
         ]
         corpus.write_text("".join(json.dumps(f) + "\n" for f in facts), encoding="utf-8")
     items = []
-    for row in _rows(_need(folder / "questions.jsonl")):
+    for row in rows(_need(folder / "questions.jsonl")):
         null = row.get("question_type") == "null_query"
         items.append(
             EvalItem(
@@ -321,7 +299,7 @@ def scifact(root: Path, split: str, cache: Path) -> EvalSet:
     """BEIR SciFact: claims as queries over abstracts, retrieval only."""
     folder = root / "scifact"
     if split == "test":
-        texts = {row["_id"]: row["text"] for row in _rows(_need(folder / "queries.jsonl"))}
+        texts = {row["_id"]: row["text"] for row in rows(_need(folder / "queries.jsonl"))}
         qrels: dict[str, dict[str, int]] = {}
         for line in _need(folder / "qrels" / "test.tsv").read_text().splitlines()[1:]:
             query, doc, score = line.split("\t")
@@ -333,7 +311,7 @@ def scifact(root: Path, split: str, cache: Path) -> EvalSet:
     else:
         items = [
             EvalItem(str(row["id"]), row["claim"], gold=tuple(GoldSource(str(d)) for d in docs))
-            for row in _rows(_need(folder / "claims_train.jsonl"))
+            for row in rows(_need(folder / "claims_train.jsonl"))
             if (docs := row.get("cited_doc_ids"))
         ]
     return EvalSet("scifact", split, folder / "corpus.jsonl", tuple(items), synthesize=False)
@@ -343,7 +321,7 @@ def docs_rhdh(root: Path, split: str, cache: Path) -> EvalSet:
     """Red Hat Developer Hub guides with generated questions (internal use only)."""
     folder = root / "docs_rhdh"
     items = []
-    for row in _rows(_need(folder / "questions.jsonl")):
+    for row in rows(_need(folder / "questions.jsonl")):
         sources = row.get("source_doc_ids", [])
         answer = row.get("reference_answer")
         items.append(

@@ -13,8 +13,6 @@ The data is read from `$CITESYNTH_DATA` or `../shared/data` beside the project.
 
 from __future__ import annotations
 
-import json
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from citesynth.errors import ConfigError
+from citesynth.evaluation.datafiles import data_dir
+from citesynth.evaluation.datafiles import rows as jsonl_rows
 
 DATASETS = ("wice", "scifact", "halueval")
 SPLITS = {"wice": ("dev", "test"), "scifact": ("train", "dev"), "halueval": ("dev", "test")}
@@ -38,20 +38,6 @@ class Example:
     supported: bool
     group: str = ""
     """What examples share (a claim id, a sample id), for splitting without leaks."""
-
-
-def data_dir(explicit: Path | None = None) -> Path:
-    """Where the shared data sets live."""
-    if explicit is not None:
-        return explicit
-    if os.environ.get("CITESYNTH_DATA"):
-        return Path(os.environ["CITESYNTH_DATA"])
-    for base in (Path.cwd(), Path(__file__).resolve()):
-        for parent in (base, *base.parents):
-            candidate = parent.parent / "shared" / "data"
-            if candidate.is_dir():
-                return candidate
-    return Path.cwd().parent / "shared" / "data"
 
 
 def load(dataset: str, split: str, root: Path | None = None) -> list[Example]:
@@ -78,10 +64,7 @@ def load(dataset: str, split: str, root: Path | None = None) -> list[Example]:
 def _rows(path: Path) -> Iterator[dict[str, Any]]:
     if not path.is_file():
         raise ConfigError(f"{path} not found (set CITESYNTH_DATA or pass --data)")
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                yield json.loads(line)
+    return jsonl_rows(path)
 
 
 def _wice(folder: Path, split: str) -> Iterator[Example]:
