@@ -42,6 +42,7 @@ from benchmarks.train_verifier import fit
 from citesynth import Engine, Settings
 from citesynth.analysis import terms
 from citesynth.answers import Answer
+from citesynth.evaluation.harness import claim_figures
 from citesynth.evaluation.metrics import reliability
 from citesynth.synthesis import get_writer
 from citesynth.verify import LexicalVerifier
@@ -57,16 +58,7 @@ def passages(answer: Answer) -> list[Passage]:
 
 
 def review_figures(found: Review) -> dict[str, Any]:
-    labels = [c.label for c in found.claims]
-    return {
-        "claims": len(labels),
-        "supported": labels.count("supported"),
-        "partial": labels.count("partial"),
-        "unsupported": labels.count("unsupported"),
-        "citations": sum(len(c.claim.citations) for c in found.claims),
-        "precise": sum(len(c.precise) for c in found.claims),
-        "repairs": len(found.repairs),
-    }
+    return {**claim_figures(found), "repairs": len(found.repairs)}
 
 
 def aggregate(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:

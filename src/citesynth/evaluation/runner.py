@@ -89,7 +89,7 @@ async def evaluate(
             pipelines=request.pipelines,
             model=model,
             k=request.k,
-            verifier=get_verifier(request.verifier),
+            verifier=engine.verifier,  # the one ours checks with, not a second copy
             judge=get_verifier(f"judge:{request.judge}") if request.judge else None,
         )
         harness = Harness(engine, options)
