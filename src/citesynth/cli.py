@@ -6,7 +6,6 @@ import asyncio
 import json
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
-from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -15,6 +14,15 @@ from rich.console import Console
 from rich.markup import escape
 
 from citesynth.answers import Answer
+from citesynth.cli_options import (
+    _friendly,
+    _settings,
+    _with,
+    embed_options,
+    index_option,
+    model_options,
+    verify_options,
+)
 from citesynth.engine import Engine, final_answer
 from citesynth.errors import CitesynthError
 from citesynth.events import AnswerEvent, DoneEvent, ErrorEvent, TokenEvent
@@ -28,57 +36,8 @@ console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False)
 
 
-def _friendly(function: F) -> F:
-    """Turn expected errors into one red line and exit code 1; Ctrl-C into exit code 130."""
-
-    @wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return function(*args, **kwargs)
-        except CitesynthError as error:
-            errors.print(f"[red]error:[/] {escape(str(error))}")
-            sys.exit(1)
-        except KeyboardInterrupt:
-            errors.print("[yellow]interrupted[/]")
-            sys.exit(130)
-
-    return wrapper  # type: ignore[return-value]  # same signature as the wrapped command
-
-
 def _run(coroutine: Coroutine[Any, Any, Any]) -> Any:
     return asyncio.run(coroutine)
-
-
-index_option = click.option(
-    "--index",
-    "index_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Index folder (default: ./.citesynth or $CITESYNTH_INDEX).",
-)
-embed_options = [
-    click.option("--no-embed", is_flag=True, help="BM25 only: no dense vectors."),
-    click.option(
-        "--embedder", default=None, help="auto | minilm[:bf16|:fp32] | hashing[:DIM] | none."
-    ),
-]
-
-
-def _with(options: list[Callable[[F], F]]) -> Callable[[F], F]:
-    def apply(function: F) -> F:
-        for option in reversed(options):
-            function = option(function)
-        return function
-
-    return apply
-
-
-def _settings(
-    index_dir: Path | None, no_embed: bool, embedder: str | None, **overrides: Any
-) -> Settings:
-    return Settings.from_env(
-        index_dir=index_dir, embedder="none" if no_embed else embedder, **overrides
-    )
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -248,36 +207,6 @@ def demo(root: Path, index_dir: Path | None, no_embed: bool, embedder: str | Non
             return results
 
     _run(go())
-
-
-model_options = [
-    click.option(
-        "--model",
-        default=None,
-        help="auto | local | local:0.5b | extractive | openai:M | ollama:M | anthropic:M | "
-        "gemini:M | fake (default: auto = local if installed, else extractive).",
-    ),
-    click.option(
-        "--mode",
-        type=click.Choice(["simple", "detailed", "deep"]),
-        default=None,
-        help="Context and output budgets (default simple).",
-    ),
-    click.option("--timeout", type=float, default=None, help="Seconds before falling back."),
-]
-
-
-verify_options = [
-    click.option(
-        "--verifier", default=None, help="lexical (default) | judge:MODEL, e.g. judge:local."
-    ),
-    click.option(
-        "--strict",
-        is_flag=True,
-        help="Rewrite once when claims are unsupported, then remove what still is.",
-    ),
-    click.option("--no-verify", is_flag=True, help="Do not check claims against sources."),
-]
 
 
 @main.command()
@@ -490,6 +419,10 @@ def print_answer(answer: Answer, *, already_shown: str = "") -> None:
     )
 
 
-from citesynth.cli_eval import eval_group  # noqa: E402  (registered last: it imports this module)
+# Registered last: these modules import this one.
+from citesynth.cli_eval import eval_group  # noqa: E402
+from citesynth.cli_serve import mcp, serve  # noqa: E402
 
 main.add_command(eval_group)
+main.add_command(serve)
+main.add_command(mcp)

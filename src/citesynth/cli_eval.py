@@ -16,6 +16,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from citesynth.cli_options import _friendly
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.evaluation.verifier_data import DATASETS, SPLITS, load
 from citesynth.evaluation.verifier_eval import run
@@ -61,7 +62,6 @@ def verifier(
     dataset: str, split: str | None, name: str, limit: int | None, data: Path | None, as_json: bool
 ) -> None:
     """Balanced accuracy, F1 and claims/s of a verifier on one data set's split."""
-    from citesynth.cli import _friendly
 
     @_friendly
     def go() -> None:
@@ -198,7 +198,6 @@ def run_command(
     tolerance: float,
 ) -> None:
     """Answer a question set with citesynth and the naive baseline; write metrics and plots."""
-    from citesynth.cli import _friendly
     from citesynth.evaluation.report import deltas_markdown, load_summary, markdown, write_run
     from citesynth.evaluation.runner import EvalRequest, Hooks, evaluate, prepare
     from citesynth.evaluation.summary import check_comparable

@@ -35,7 +35,7 @@ from citesynth.synthesis.chat import Turn, condense, recent
 from citesynth.synthesis.pipeline import AskOptions, Parts, ask
 from citesynth.synthesis.prompts import BUILT_IN, Prompt, version_of
 from citesynth.synthesis.prompts import load as load_prompts
-from citesynth.types import Hit, IndexReport, IndexStats
+from citesynth.types import Hit, IndexedFile, IndexReport, IndexStats
 from citesynth.verify import LexicalVerifier, Verifier, get_verifier
 
 T = TypeVar("T")
@@ -141,17 +141,39 @@ class Engine:
             reranker=self.reranker,
         )
 
-    def ask(self, question: str, **options: Any) -> AsyncIterator[AnswerEvent]:
+    def ask(
+        self, question: str, *, request_id: str = "", **options: Any
+    ) -> AsyncIterator[AnswerEvent]:
         """Answer `question`, streaming the events of DESIGN §6.
 
         `options` override the engine's `AskOptions` for this call: `mode`, `k`,
         `synthesize`, `renumber`, `cache`, `not_found_below`, `require_citations`, ...
+        `request_id` names the answer (a random one when empty).
         """
-        return ask(question, self._parts(), replace(self.answering, **options))
+        chosen = replace(self.answering, **options)
+        return ask(question, self._parts(), chosen, request_id=request_id)
 
-    async def answer(self, question: str, **options: Any) -> Answer:
+    async def answer(self, question: str, *, request_id: str = "", **options: Any) -> Answer:
         """The finished answer to `question` (the `done` event of `ask`)."""
-        return await final_answer(self.ask(question, **options))
+        return await final_answer(self.ask(question, request_id=request_id, **options))
+
+    async def files(self) -> list[IndexedFile]:
+        """Every indexed file, with its document and chunk counts."""
+        return await self.store.files()
+
+    async def forget(self, paths: Sequence[str]) -> IndexReport:
+        """Drop these indexed files (absolute paths, as `files()` gives) from the index.
+
+        The files on disk are left alone; indexing their folder again brings them back.
+        """
+        known = await self.store.file_states()
+        gone = [path for path in paths if path in known]
+        if not gone:
+            return IndexReport()
+        async with self.store.writing():
+            result = await self.store.write([], gone)
+            await self.store.prune_vectors()
+        return IndexReport(removed=len(gone), chunks_removed=result.chunks_removed)
 
     def chat(self, *, history: int = 6, **options: Any) -> Conversation:
         """A multi-turn conversation that keeps the last `history` turns."""
@@ -212,14 +234,17 @@ class Conversation:
         model = getattr(self.engine.writer, "model", None)
         return await condense(question, recent(self.turns, self.limit), model, self.engine.prompts)
 
-    async def ask(self, question: str) -> AsyncIterator[AnswerEvent]:
+    async def ask(self, question: str, *, request_id: str = "") -> AsyncIterator[AnswerEvent]:
         """Answer a follow-up, streaming events; the turn is remembered when done."""
-        async for event in self.ask_standalone(question, await self.standalone(question)):
+        standalone = await self.standalone(question)
+        async for event in self.ask_standalone(question, standalone, request_id=request_id):
             yield event
 
-    async def ask_standalone(self, question: str, standalone: str) -> AsyncIterator[AnswerEvent]:
+    async def ask_standalone(
+        self, question: str, standalone: str, *, request_id: str = ""
+    ) -> AsyncIterator[AnswerEvent]:
         """Answer `standalone` (the rewritten `question`) and remember the turn."""
-        async for event in self.engine.ask(standalone, **self.options):
+        async for event in self.engine.ask(standalone, request_id=request_id, **self.options):
             if isinstance(event, DoneEvent):
                 self.turns.append(Turn(question, standalone, event.answer.answer))
                 self.turns = recent(self.turns, self.limit)

@@ -146,3 +146,18 @@ class IndexStats:
     vectors: int
     embedding_model: str | None
     generation: int
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedFile:
+    """A file the index holds: where it came from and what it became."""
+
+    path: str
+    """Absolute path on disk."""
+    display_path: str
+    """The path shown in citations (relative to the index's root)."""
+    size: int
+    indexed_at: float
+    documents: int
+    chunks: int
+    title: str

@@ -38,7 +38,16 @@ from citesynth.index.store import FileState, FileVersion, PendingText, WriteResu
 from citesynth.index.vectors import QUANTIZE_FROM, VectorIndex
 from citesynth.ingest.references import definitions, matches, references
 from citesynth.ingest.text import content_hash
-from citesynth.types import Chunk, ChunkId, DocumentId, IndexStats
+from citesynth.types import (
+    Anchor,
+    Chunk,
+    ChunkId,
+    Document,
+    DocumentId,
+    DocumentKind,
+    IndexedFile,
+    IndexStats,
+)
 
 T = TypeVar("T")
 
@@ -552,6 +561,47 @@ class SQLiteStore:
                 )
 
         await self._run(write)
+
+    async def files(self) -> list[IndexedFile]:
+        """Every indexed file with its document and chunk counts, by display path."""
+
+        def fetch() -> list[IndexedFile]:
+            rows = self._sql.execute(
+                "SELECT f.path, f.display_path, f.size, f.indexed_at, "
+                "COUNT(DISTINCT d.id), COUNT(c.id), COALESCE(MIN(d.title), '') "
+                "FROM files f LEFT JOIN documents d ON d.file_path = f.path "
+                "LEFT JOIN chunks c ON c.document = d.id "
+                "GROUP BY f.path ORDER BY f.display_path"
+            )
+            return [IndexedFile(*row) for row in rows]
+
+        return await self._run(fetch)
+
+    async def chunk_in_document(self, chunk_id: str) -> tuple[Chunk, Document] | None:
+        """The chunk with this id and the whole document it was cut from, or None."""
+
+        def fetch() -> tuple[Chunk, Document] | None:
+            row = self._sql.execute(
+                f"SELECT {_CHUNK_COLUMNS}, d.kind, d.text, d.anchors, d.language "
+                "FROM chunks c JOIN documents d ON d.id = c.document WHERE c.chunk_id = ?",
+                (chunk_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            chunk = _chunk(row)
+            document = Document(
+                id=chunk.document_id,
+                path=chunk.path,
+                title=chunk.title,
+                kind=DocumentKind(row[13]),
+                text=row[14],
+                anchors=tuple(Anchor(*item) for item in json.loads(row[15])),
+                record_id=chunk.record_id,
+                language=row[16],
+            )
+            return chunk, document
+
+        return await self._run(fetch)
 
     async def stats(self, model: str | None = None) -> IndexStats:
         """Counts of what the index holds (vectors for `model` when given)."""

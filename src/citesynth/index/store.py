@@ -15,7 +15,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from citesynth.types import Chunk, Document, IndexStats
+from citesynth.types import Chunk, Document, IndexedFile, IndexStats
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +125,14 @@ class Store(Protocol):
 
     async def generation(self) -> int:
         """A number that changes whenever the indexed content changes."""
+        ...
+
+    async def files(self) -> list[IndexedFile]:
+        """Every indexed file with its document and chunk counts, by display path."""
+        ...
+
+    async def chunk_in_document(self, chunk_id: str) -> tuple[Chunk, Document] | None:
+        """The chunk with this id and the whole document it was cut from, or None."""
         ...
 
     async def cached_answer(self, key: str, max_age: float) -> str | None:

@@ -48,6 +48,7 @@ from citesynth.events import (
 )
 from citesynth.index.store import Store
 from citesynth.llm.base import Usage
+from citesynth.observe import log_answer
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
 from citesynth.retrieve.links import follow_references
 from citesynth.synthesis import evidence, verifying
@@ -145,7 +146,9 @@ async def ask(
     cached = await parts.store.cached_answer(key, options.cache_ttl) if key else None
     if cached is not None:
         answer = Answer.model_validate_json(cached)
-        async for event in _replay(answer.model_copy(update={"cached": True, "request_id": rid})):
+        answer = _timed(answer.model_copy(update={"cached": True, "request_id": rid}), {}, started)
+        log_answer(answer)
+        async for event in _replay(answer):
             yield event
         return
     timings: dict[str, float] = {}
@@ -162,7 +165,7 @@ async def ask(
         answer = _timed(answer, timings, started)
         if key and options.synthesize:
             await parts.store.cache_answer(key, answer.model_dump_json())
-        _log(answer)
+        log_answer(answer)
         async for event in _replay(answer):
             yield event
         return
@@ -187,7 +190,7 @@ async def ask(
         reason = _reason(error, parts.writer)
         log.debug("writer %s failed", parts.writer.name, exc_info=error)
         answer = _timed(_fallback(base, sources, reason), timings | written.timings, started)
-        _log(answer)
+        log_answer(answer)
         yield ErrorEvent(reason, tuple(records))
         yield DoneEvent(answer)
         return
@@ -209,7 +212,7 @@ async def ask(
     answer = _timed(answer, timings | written.timings, started)
     if key:  # before the last event: a consumer may stop reading at `done`
         await parts.store.cache_answer(key, answer.model_dump_json())
-    _log(answer)
+    log_answer(answer)
     yield _verification(answer)
     yield DoneEvent(answer)
 
@@ -651,22 +654,3 @@ def _timed(answer: Answer, timings: dict[str, float], started: float) -> Answer:
     latency = dict(timings) | {"total": _ms(started)}
     usage = answer.usage.model_copy(update={"latency_ms": latency})
     return answer.model_copy(update={"usage": usage})
-
-
-def _log(answer: Answer) -> None:
-    log.info(
-        "answer",
-        extra={
-            "request_id": answer.request_id,
-            "mode": answer.mode,
-            "model": answer.model,
-            "synthesis_mode": answer.synthesis_mode,
-            "source_doc_count": answer.source_doc_count,
-            "not_found": answer.not_found,
-            "fallback": answer.fallback.reason if answer.fallback else None,
-            "cached": answer.cached,
-            "latency_ms": answer.usage.latency_ms,
-            "prompt_tokens": answer.usage.prompt_tokens,
-            "completion_tokens": answer.usage.completion_tokens,
-        },
-    )

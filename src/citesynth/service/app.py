@@ -1,0 +1,109 @@
+"""The HTTP service: the JSON API, the answer stream (SSE), and the page at `/`.
+
+    app = create_app(engine, ServiceConfig(token="..."))   # any ASGI server runs it
+
+Routes (OpenAPI at /docs and /openapi.json; docs/service.md has examples):
+
+    POST   /api/chat                  the answer (DESIGN §5) with diagnostics
+    POST   /api/chat/stream           the same as server-sent events (DESIGN §6)
+    GET    /api/answers/{request_id}  a finished answer (after a lost stream or a reload)
+    POST   /api/search                ranked chunks with provenance
+    POST   /api/documents             upload files; ingested by a background job
+    GET    /api/jobs/{job_id}         an ingestion job's progress
+    GET    /api/documents             the indexed files
+    DELETE /api/documents/{id}        drop a file from the index (and uploaded files from disk)
+    GET    /api/sources/{chunk_id}    a chunk with the lines around it, for display
+    GET    /api/debug/synthesis/stats figures aggregated from every answer's logged event
+    GET    /healthz, /readyz
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.requests import Request
+
+from citesynth import __version__
+from citesynth.engine import Engine
+from citesynth.errors import ConfigError
+from citesynth.observe import ANSWER_LOGGER
+from citesynth.service.answering import Answering
+from citesynth.service.config import ServiceConfig
+from citesynth.service.documents import Jobs
+from citesynth.service.guard import Guard
+from citesynth.service.routes import Service, router
+from citesynth.service.schemas import Problem
+from citesynth.service.state import SynthesisStats
+
+STATIC = resources.files("citesynth.service") / "static"
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": Problem} for code in (400, 401, 404, 413, 422)
+}
+
+
+def create_app(engine: Engine, config: ServiceConfig | None = None) -> FastAPI:
+    """The ASGI app answering from `engine` (which the caller opens and closes)."""
+    config = (config or ServiceConfig()).checked()
+    service = Service(
+        engine=engine,
+        config=config,
+        uploads=(config.uploads_dir or engine.root / "uploads").resolve(),
+        answering=Answering(engine, config),
+        jobs=Jobs(engine),
+        stats=SynthesisStats(),
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        logger = logging.getLogger(ANSWER_LOGGER)
+        logger.addHandler(service.stats)
+        if logger.getEffectiveLevel() > logging.INFO:
+            logger.setLevel(logging.INFO)
+        try:
+            yield
+        finally:
+            logger.removeHandler(service.stats)
+            await service.jobs.close()
+
+    app = FastAPI(
+        title="citesynth",
+        version=__version__,
+        description="Answers from your documents; every sentence carries a checkable citation.",
+        lifespan=lifespan,
+        responses=_ERRORS,
+    )
+    app.state.service = service
+    app.add_exception_handler(ConfigError, _bad_request)
+    app.include_router(router)
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.add_middleware(
+        Guard,
+        token=config.token,
+        max_body=config.max_body_bytes,
+        max_upload=config.max_upload_bytes,
+    )
+    if config.cors_origins:  # outside the guard: a browser's preflight carries no token
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(config.cors_origins),
+            allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=["Authorization", "Content-Type"],
+        )
+    return app
+
+
+async def _bad_request(_: Request, error: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(error)}, status_code=400)

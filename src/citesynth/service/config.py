@@ -1,0 +1,70 @@
+"""How the service runs: where it listens, who may call it, and its limits."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from citesynth.errors import ConfigError
+
+TOKEN_VARIABLE = "CITESYNTH_TOKEN"
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceConfig:
+    """The service's settings; `checked()` refuses unsafe combinations."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    token: str | None = None
+    """Bearer token every `/api/*` call must carry; required when not on loopback."""
+    cors_origins: tuple[str, ...] = ()
+    """Origins allowed to call the API from a browser (none: CORS off)."""
+    uploads_dir: Path | None = None
+    """Where uploaded documents are stored (default: `uploads/` next to the index)."""
+    max_upload_bytes: int = 25 * 2**20
+    max_body_bytes: int = 1 * 2**20
+    """Limit for every request body except uploads."""
+    request_timeout: float = 300.0
+    """Seconds a chat request (or stream) may take in all."""
+    history_turns: int = 6
+    """Turns a conversation remembers."""
+    conversations_kept: int = 1000
+    answers_kept: int = 1000
+    """Finished answers kept for `GET /api/answers/{request_id}`."""
+
+    @property
+    def loopback(self) -> bool:
+        """Whether the service only listens on this machine."""
+        if self.host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(self.host).is_loopback
+        except ValueError:
+            return False
+
+    def checked(self) -> ServiceConfig:
+        """These settings, or a `ConfigError` saying what is unsafe or wrong."""
+        if not self.loopback and not self.token:
+            raise ConfigError(
+                f"refusing to listen on {self.host} without a token: anyone who can reach it "
+                f"could read your documents. Pass --token (or set {TOKEN_VARIABLE}), or keep "
+                "the default --host 127.0.0.1"
+            )
+        if self.token is not None and len(self.token) < 16:
+            raise ConfigError("the token is too short: use at least 16 random characters")
+        if not 0 < self.port < 65536:
+            raise ConfigError(f"--port must be between 1 and 65535, not {self.port}")
+        if self.max_upload_bytes <= 0 or self.max_body_bytes <= 0:
+            raise ConfigError("size limits must be positive")
+        if self.history_turns < 0:
+            raise ConfigError("--history cannot be negative")
+        return self
+
+
+def token_from_env() -> str | None:
+    """The token from `CITESYNTH_TOKEN`, if set."""
+    value = os.environ.get(TOKEN_VARIABLE, "").strip()
+    return value or None

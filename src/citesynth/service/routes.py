@@ -1,0 +1,260 @@
+"""The API's routes; each takes the running `Service` as a dependency."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, File, HTTPException, Request, UploadFile
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from citesynth.engine import Engine
+from citesynth.errors import CitesynthError
+from citesynth.ingest.loaders import loader_for
+from citesynth.service.answering import Answering
+from citesynth.service.config import ServiceConfig
+from citesynth.service.documents import (
+    Jobs,
+    UploadRejected,
+    document_id,
+    inside,
+    listing,
+    place,
+    safe_name,
+    source_view,
+)
+from citesynth.service.schemas import (
+    AnswerStatus,
+    ChatRequest,
+    ChatResponse,
+    DocumentInfo,
+    JobInfo,
+    Problem,
+    SearchHit,
+    SearchRequest,
+    SearchResponse,
+    SourceView,
+)
+from citesynth.service.state import SynthesisStats
+from citesynth.types import Hit
+
+_COPY_BYTES = 2**20
+
+
+@dataclass(frozen=True, slots=True)
+class Service:
+    """Everything the routes share: the engine and what the service keeps beside it."""
+
+    engine: Engine
+    config: ServiceConfig
+    uploads: Path
+    answering: Answering
+    jobs: Jobs
+    stats: SynthesisStats
+
+
+def _service(request: Request) -> Service:
+    service: Service = request.app.state.service
+    return service
+
+
+Svc = Annotated[Service, Depends(_service)]
+router = APIRouter()
+
+
+@router.post("/api/chat", response_model=ChatResponse, tags=["answers"])
+async def chat(body: ChatRequest, service: Svc) -> ChatResponse:
+    """Answer a question: the answer contract plus `request_id` and `diagnostics`."""
+    request = service.answering.request(body, _request_id())
+    try:
+        return await service.answering.answer(request)
+    except TimeoutError as error:
+        raise HTTPException(504, str(error)) from None
+
+
+@router.post(
+    "/api/chat/stream",
+    tags=["answers"],
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/event-stream": {}}, "description": "DESIGN §6"}},
+)
+async def chat_stream(body: ChatRequest, service: Svc) -> StreamingResponse:
+    """Answer as server-sent events: sources, token*, citation*, verification, done."""
+    request = service.answering.request(body, _request_id())
+    headers = {
+        "Cache-Control": "no-cache",
+        "X-Accel-Buffering": "no",
+        "X-Request-Id": request.request_id,
+    }
+    stream = service.answering.stream(request)
+    return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+
+
+@router.get(
+    "/api/answers/{request_id}",
+    response_model=ChatResponse,
+    tags=["answers"],
+    responses={202: {"model": AnswerStatus}, 410: {"model": AnswerStatus}},
+)
+async def answer_by_id(request_id: str, service: Svc) -> Any:
+    """A finished answer; 202 while it is being written, 410 if it failed or was cancelled."""
+    entry = service.answering.book.get(request_id)
+    if entry is None:
+        raise HTTPException(404, f"no answer with request id {request_id!r} (or forgotten)")
+    if entry.status == "done" and entry.answer is not None:
+        return entry.answer
+    status = AnswerStatus(
+        request_id=request_id,
+        status=entry.status,  # type: ignore[arg-type]
+        message=entry.message,
+    )
+    code = 202 if entry.status == "running" else 410
+    return JSONResponse(status.model_dump(), status_code=code)
+
+
+@router.post("/api/search", response_model=SearchResponse, tags=["search"])
+async def search(body: SearchRequest, service: Svc) -> SearchResponse:
+    """The `k` best chunks for a query, with provenance."""
+    started = time.perf_counter()
+    hits = await service.engine.search(body.query, k=body.k)
+    return SearchResponse(
+        query=body.query,
+        hits=[_hit(rank, hit) for rank, hit in enumerate(hits, 1)],
+        latency_ms=round((time.perf_counter() - started) * 1000, 2),
+    )
+
+
+def _hit(rank: int, hit: Hit) -> SearchHit:
+    chunk = hit.chunk
+    return SearchHit(
+        rank=rank,
+        chunk_id=chunk.id,
+        doc_id=chunk.document_id,
+        path=chunk.path,
+        title=chunk.title,
+        heading_path=list(chunk.heading_path),
+        page=chunk.page,
+        start_line=chunk.start_line,
+        end_line=chunk.end_line,
+        location=chunk.location,
+        record_id=chunk.record_id,
+        text=chunk.text,
+        score=hit.score,
+        confidence=hit.confidence,
+    )
+
+
+@router.post(
+    "/api/documents",
+    response_model=JobInfo,
+    status_code=202,
+    tags=["documents"],
+    responses={415: {"model": Problem}},
+)
+async def upload(
+    files: Annotated[list[UploadFile], File(description="Documents to add")], service: Svc
+) -> JobInfo:
+    """Store the files under the uploads folder and ingest them in the background."""
+    for item in files:
+        if loader_for(safe_name(item.filename or "upload")) is None:
+            raise HTTPException(415, f"{item.filename!r}: unsupported file type")
+    stored: list[Path] = []
+    try:
+        await asyncio.to_thread(service.uploads.mkdir, parents=True, exist_ok=True)
+        for item in files:
+            stored.append(await _store(item, service.uploads, service.config.max_upload_bytes))
+    except UploadRejected as error:
+        for path in stored:
+            await asyncio.to_thread(path.unlink, missing_ok=True)
+        raise HTTPException(error.status, str(error)) from None
+    job = service.jobs.submit(stored, [path.name for path in stored])
+    return job.info()
+
+
+@router.get("/api/jobs/{job_id}", response_model=JobInfo, tags=["documents"])
+async def job_status(job_id: str, service: Svc) -> JobInfo:
+    """An ingestion job's progress."""
+    job = service.jobs.get(job_id)
+    if job is None:
+        raise HTTPException(404, f"no job {job_id!r}")
+    return job.info()
+
+
+@router.get("/api/documents", response_model=list[DocumentInfo], tags=["documents"])
+async def documents(service: Svc) -> list[DocumentInfo]:
+    """Every indexed file."""
+    files = await service.engine.files()
+    return [listing(file, service.uploads) for file in files]
+
+
+@router.delete("/api/documents/{doc_id}", response_model=DocumentInfo, tags=["documents"])
+async def delete(doc_id: str, service: Svc) -> DocumentInfo:
+    """Drop a file from the index; a file the service stored is deleted from disk too."""
+    for file in await service.engine.files():
+        if document_id(file.path) == doc_id:
+            info = listing(file, service.uploads)
+            await service.engine.forget([file.path])
+            if inside(service.uploads, file.path):
+                await asyncio.to_thread(Path(file.path).unlink, missing_ok=True)
+            return info
+    raise HTTPException(404, f"no indexed document {doc_id!r}")
+
+
+@router.get("/api/sources/{chunk_id}", response_model=SourceView, tags=["search"])
+async def source(chunk_id: str, service: Svc, context: int = 6) -> SourceView:
+    """A chunk with `context` lines before and after it (at most 50)."""
+    found = await service.engine.store.chunk_in_document(chunk_id)
+    if found is None:
+        raise HTTPException(404, f"no chunk {chunk_id!r} (the document may have changed)")
+    return source_view(*found, context_lines=max(0, min(context, 50)))
+
+
+@router.get("/api/debug/synthesis/stats", tags=["operations"])
+async def synthesis_stats(service: Svc) -> dict[str, Any]:
+    """Multi-source synthesis activation, fallback and not-found rates, latency by stage."""
+    return service.stats.summary()
+
+
+@router.get("/healthz", tags=["operations"])
+async def healthz() -> dict[str, str]:
+    """The process is up."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz", tags=["operations"], responses={503: {"model": Problem}})
+async def readyz(service: Svc) -> JSONResponse:
+    """The index can be read and holds something to answer from."""
+    try:
+        numbers = await asyncio.wait_for(service.engine.stats(), 5.0)
+    except (TimeoutError, CitesynthError) as error:
+        return JSONResponse({"status": "unavailable", "detail": str(error)}, status_code=503)
+    body = {"status": "ready", "chunks": numbers.chunks, "files": numbers.files}
+    return JSONResponse(body, status_code=200 if numbers.chunks else 503)
+
+
+def _request_id() -> str:
+    return uuid.uuid4().hex[:16]
+
+
+async def _store(item: UploadFile, root: Path, limit: int) -> Path:
+    """Copy an upload to a new file under `root`, refusing it past `limit` bytes."""
+    path = place(root, item.filename or "upload")
+    partial = path.with_name(f".{path.name}.part")
+    size = 0
+    try:
+        with partial.open("wb") as handle:
+            while chunk := await item.read(_COPY_BYTES):
+                size += len(chunk)
+                if size > limit:
+                    megabytes = limit / 2**20
+                    message = f"{item.filename!r} is larger than the {megabytes:g} MB upload limit"
+                    raise UploadRejected(message, 413)
+                handle.write(chunk)
+        partial.rename(path)
+    finally:
+        partial.unlink(missing_ok=True)
+    return path
