@@ -4,7 +4,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint types pytest bench eval format clean
+.PHONY: demo test lint types pytest browser serve bench eval format clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,11 +13,11 @@ $(BIN)/python:
 # torch==2.13.0 (the CPU build) is pinned inside the `embed` extra, so this single install
 # never pulls a CUDA build of torch.
 $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[embed,local]"
+	$(BIN)/python -m pip install --quiet -e ".[embed,local,serve,mcp]"
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[embed,dev,local-small]"
+	$(BIN)/python -m pip install --quiet -e ".[embed,dev,local-small,serve,mcp]"
 	touch $@
 
 ## demo: index the bundled demo corpus (docs/ and a PDF generated from one of them) and answer from it
@@ -35,8 +35,16 @@ lint: $(VENV)/.installed-dev
 types: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
-pytest: $(VENV)/.installed-dev
+pytest: $(VENV)/.installed-dev browser
 	$(BIN)/python -m pytest --cov --cov-report=term:skip-covered -q
+
+## browser: Debian's chromium for the web page's end-to-end tests (tests/web, Playwright drives it)
+browser:
+	@scripts/install-browser.sh
+
+## serve: the HTTP service and web page on http://127.0.0.1:8000 over the demo index
+serve: $(VENV)/.installed-run
+	$(BIN)/citesynth serve
 
 ## bench: run every benchmark and write benchmarks/results/*.json
 bench: $(VENV)/.installed-dev

@@ -62,7 +62,7 @@ def running(
         )
         state["server"] = server
         task = asyncio.create_task(server.serve())
-        while not server.started and not task.done():
+        while not server.started and not task.done():  # noqa: ASYNC110 - uvicorn has no event
             await asyncio.sleep(0.01)
         ready.set()
         try:

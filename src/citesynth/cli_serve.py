@@ -120,7 +120,10 @@ def serve(
             )
             await server.serve()
 
-    asyncio.run(go())
+    try:
+        asyncio.run(go())
+    except KeyboardInterrupt:  # Ctrl-C is how a server is stopped: not an error
+        errors.print("citesynth: stopped")
 
 
 @click.command()

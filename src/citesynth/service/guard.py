@@ -25,10 +25,6 @@ _OPEN = ("/api/",)
 """Path prefixes that need the token; the page, its assets, health and OpenAPI do not."""
 
 
-class _TooLarge(Exception):
-    pass
-
-
 class Guard:
     """Checks the token on `/api/*`, caps request bodies, and logs each request as JSON."""
 
@@ -91,21 +87,27 @@ class Guard:
             await _problem(send, 413, f"request body larger than {limit} bytes")
             return
         seen = 0
+        refused = False
 
         async def counting() -> Message:
-            nonlocal seen
+            # Past the limit: answer 413 now and tell the app the client left, so whatever
+            # the app makes of a truncated body is never sent.
+            nonlocal seen, refused
             message = await receive()
-            if message["type"] == "http.request":
+            if message["type"] == "http.request" and not refused:
                 seen += len(message.get("body", b""))
                 if seen > limit:
-                    raise _TooLarge
+                    refused = True
+                    if not status[0]:
+                        await _problem(send, 413, f"request body larger than {limit} bytes")
+                    return {"type": "http.disconnect"}
             return message
 
-        try:
-            await self.app(scope, counting, send)
-        except _TooLarge:
-            if not status[0]:
-                await _problem(send, 413, f"request body larger than {limit} bytes")
+        async def unless_refused(message: Message) -> None:
+            if not refused:
+                await send(message)
+
+        await self.app(scope, counting, unless_refused)
 
     def _authorised(self, scope: Scope) -> bool:
         given = _header(scope, b"authorization") or ""

@@ -651,6 +651,6 @@ def _ms(since: float) -> float:
 
 
 def _timed(answer: Answer, timings: dict[str, float], started: float) -> Answer:
-    latency = dict(timings) | {"total": _ms(started)}
+    latency = {stage: round(ms, 2) for stage, ms in timings.items()} | {"total": _ms(started)}
     usage = answer.usage.model_copy(update={"latency_ms": latency})
     return answer.model_copy(update={"usage": usage})

@@ -11,6 +11,10 @@ Otherwise each source is one block headed by its number and location:
 
     [3] docs/advanced/timeouts.md L40-58
     ...text...
+
+Documents are data, never instructions: a line of a document that looks like a source header
+(`[7] other.md`, `=== x ===`) or a chat-template control token (`<|im_start|>`) is defanged
+before the model sees it, so a document cannot forge a source or a role.
 """
 
 from __future__ import annotations
@@ -87,11 +91,21 @@ def refs(sources: Sequence[Source]) -> list[SourceRef]:
     ]
 
 
+_FORGED_HEADER = re.compile(r"^(\s*)(\[(?=\s*\d)|={3,})", re.M)
+_CONTROL_TOKEN = re.compile(r"<\|([^|<>\n]{0,40})\|>")
+
+
+def defang(text: str) -> str:
+    """`text` with source-header lookalikes and chat control tokens made inert."""
+    text = _FORGED_HEADER.sub(lambda m: m.group(1) + ("(" if m.group(2) == "[" else "= = ="), text)
+    return _CONTROL_TOKEN.sub(r"<\1>", text)
+
+
 def context(sources: Sequence[Source], *, grouped: bool) -> str:
     """The sources as the model reads them (see the module docstring)."""
     if not grouped:
         return "\n\n".join(
-            f"[{s.number}] {s.document} {s.label}".rstrip() + f"\n{s.shown.strip()}"
+            f"[{s.number}] {s.document} {s.label}".rstrip() + f"\n{defang(s.shown.strip())}"
             for s in sources
         )
     blocks: list[str] = []
@@ -100,7 +114,8 @@ def context(sources: Sequence[Source], *, grouped: bool) -> str:
         members = [s for s in sources if s.document == document]
         lines = [f"=== {document} ==="]
         lines.extend(
-            f"[{s.number}: {s.label}]".replace(": ]", "]") + f"\n{s.shown.strip()}" for s in members
+            f"[{s.number}: {s.label}]".replace(": ]", "]") + f"\n{defang(s.shown.strip())}"
+            for s in members
         )
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
