@@ -35,6 +35,7 @@ from citesynth import __version__
 from citesynth.engine import Engine
 from citesynth.errors import ConfigError
 from citesynth.observe import ANSWER_LOGGER
+from citesynth.service import telemetry
 from citesynth.service.answering import Answering
 from citesynth.service.config import ServiceConfig
 from citesynth.service.documents import Jobs
@@ -64,13 +65,18 @@ def create_app(engine: Engine, config: ServiceConfig | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         logger = logging.getLogger(ANSWER_LOGGER)
-        logger.addHandler(service.stats)
+        handlers: list[logging.Handler] = [service.stats]
+        if telemetry.available():
+            handlers.append(telemetry.AnswerSpans())
+        for handler in handlers:
+            logger.addHandler(handler)
         if logger.getEffectiveLevel() > logging.INFO:
             logger.setLevel(logging.INFO)
         try:
             yield
         finally:
-            logger.removeHandler(service.stats)
+            for handler in handlers:
+                logger.removeHandler(handler)
             await service.jobs.close()
 
     app = FastAPI(
