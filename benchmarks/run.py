@@ -33,6 +33,7 @@ OURS = (
     "benchmarks.verifier_accuracy",
     "benchmarks.verify_speed",
     "benchmarks.verification_answers",
+    "benchmarks.service_load",
 )
 
 
@@ -146,7 +147,34 @@ def summary() -> str:
     lines += _synthesis()
     lines += _verification()
     lines += _evaluation()
+    lines += _service()
     return "\n".join(lines)
+
+
+def _service() -> list[str]:
+    """The HTTP service under load (benchmarks/service_load.py)."""
+    load = _load("service_load")
+    if not load:
+        return []
+    latency, streams, memory = load["sources_latency"], load["concurrent_streams"], load["memory"]
+    chunks = load["index"]["stats"].split(" chunks")[0].split(", ")[-1]
+    return [
+        f"## Service ({chunks} chunks, scripted model, {load['index']['embedder']} embedder)",
+        "",
+        "| measure | p50 ms | p95 ms |",
+        "|---|---|---|",
+        f"| `sources` event after the request | {latency['sources_event_ms']['p50']:.1f} | {latency['sources_event_ms']['p95']:.1f} |",
+        f"| `POST /api/search` (baseline: same retrieval, no stream) | {latency['search_ms']['p50']:.1f} | {latency['search_ms']['p95']:.1f} |",
+        f"| `GET /healthz` (baseline: HTTP round trip) | {latency['healthz_ms']['p50']:.1f} | {latency['healthz_ms']['p95']:.1f} |",
+        f"| overhead per stream, {streams['streams']} concurrent | {streams['overhead_ms']['p50']:.0f} | {streams['overhead_ms']['p95']:.0f} |",
+        "",
+        f"{streams['streams']} concurrent streams: {streams['errors']} errors; one stream alone: "
+        f"{streams['alone_overhead_ms']:.0f} ms overhead beyond the model's {streams['model_seconds_per_answer']} s. "
+        f"Server RSS over {memory['requests']:,} requests: "
+        + ", ".join(f"{mb:.0f} MB after {n}" for n, mb in memory["rss_mb_by_requests"].items())
+        + f" (last 1,000: {memory['growth_mb_last_1000']:+.1f} MB).",
+        "",
+    ]
 
 
 EVAL_COLUMNS = (
