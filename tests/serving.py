@@ -16,11 +16,14 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import uvicorn
 
-from citesynth import Engine
+from citesynth import ChatModel, Engine, HashingEmbedder, LLMWriter, SQLiteStore
+from citesynth.indexing import IngestOptions
 from citesynth.service import ServiceConfig, create_app
+from citesynth.synthesis.prompts import BUILT_IN
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,25 @@ class Running:
     def call(self, coroutine: Awaitable[object]) -> object:
         """Run `coroutine` on the server's loop (to touch the engine from a test)."""
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(60)  # type: ignore[arg-type]
+
+
+def scripted_engine(root: Path, docs: Path, model: ChatModel) -> Callable[[], Awaitable[Engine]]:
+    """Opens an engine over `docs` (indexed into `root/index`, hashing embedder) answering
+    with `model`: the engine the service tests serve."""
+
+    async def open_engine() -> Engine:
+        store = await SQLiteStore.open(root / "index")
+        engine = Engine(
+            store=store,
+            embedder=HashingEmbedder(),
+            root=root,
+            ingest=IngestOptions(chunk_tokens=80, overlap_tokens=15),
+            writer=LLMWriter(model, BUILT_IN, timeout=5.0),
+        )
+        await engine.index([docs])
+        return engine
+
+    return open_engine
 
 
 def free_port() -> int:

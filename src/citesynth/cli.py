@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Coroutine, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 from rich.console import Console
@@ -19,6 +19,7 @@ from citesynth.cli_options import (
     _settings,
     _with,
     embed_options,
+    errors,
     index_option,
     model_options,
     verify_options,
@@ -31,9 +32,7 @@ from citesynth.render import hit_json, snippet
 from citesynth.settings import Settings
 from citesynth.types import Hit, IndexStats
 
-F = TypeVar("F", bound=Callable[..., Any])
 console = Console(highlight=False)
-errors = Console(stderr=True, highlight=False)
 
 
 def _run(coroutine: Coroutine[Any, Any, Any]) -> Any:

@@ -13,16 +13,13 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from citesynth.cli_options import _friendly
+from citesynth.cli_options import _friendly, errors
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.evaluation.verifier_data import DATASETS, SPLITS, load
 from citesynth.evaluation.verifier_eval import run
 from citesynth.verify import get_verifier
-
-errors = Console(stderr=True, highlight=False)
 
 
 class _DatasetGroup(click.Group):

@@ -9,21 +9,19 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 
 from citesynth.cli_options import (
     _friendly,
     _settings,
     _with,
     embed_options,
+    errors,
     index_option,
     model_options,
 )
 from citesynth.engine import Engine
 from citesynth.errors import ConfigError
 from citesynth.observe import JSONFormatter
-
-errors = Console(stderr=True, highlight=False)
 
 
 def _log_to_stderr(*, as_json: bool, level: int = logging.INFO) -> None:

@@ -9,13 +9,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from citesynth import Engine, HashingEmbedder, LLMWriter, ScriptedModel, SQLiteStore
-from citesynth.indexing import IngestOptions
+from citesynth import ScriptedModel
 from citesynth.llm.fake import Reply
 from citesynth.service import ServiceConfig
-from citesynth.synthesis.prompts import BUILT_IN
 from tests.conftest import write
-from tests.serving import Running, running
+from tests.serving import Running, running, scripted_engine
 
 BRIDGE = """\
 # Harbour bridge
@@ -57,19 +55,7 @@ def serve(tmp_path: Path, docs: Path) -> Serve:
         model: ScriptedModel | None = None,
     ) -> Iterator[Running]:
         scripted = model or ScriptedModel(replies, delay=delay)
-
-        async def open_engine() -> Engine:
-            store = await SQLiteStore.open(tmp_path / "index")
-            engine = Engine(
-                store=store,
-                embedder=HashingEmbedder(),
-                root=tmp_path,
-                ingest=IngestOptions(chunk_tokens=80, overlap_tokens=15),
-                writer=LLMWriter(scripted, BUILT_IN, timeout=5.0),
-            )
-            await engine.index([docs])
-            return engine
-
+        open_engine = scripted_engine(tmp_path, docs, scripted)
         with running(open_engine, config or ServiceConfig(uploads_dir=tmp_path / "uploads")) as up:
             yield up
 

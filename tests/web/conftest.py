@@ -20,14 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from citesynth import Engine, HashingEmbedder, LLMWriter, ScriptedModel, SQLiteStore
-from citesynth.indexing import IngestOptions
+from citesynth import ScriptedModel
 from citesynth.llm.base import Message
 from citesynth.llm.fake import Reply
 from citesynth.service import ServiceConfig
-from citesynth.synthesis.prompts import BUILT_IN
 from tests.conftest import write
-from tests.serving import Running, running
+from tests.serving import Running, running, scripted_engine
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -120,9 +118,11 @@ def browser_unavailable(reason: str) -> None:
     pytest.skip(f"browser tests need it: {reason}")
 
 
-@pytest.fixture(scope="session")
+# Package scope: sync Playwright keeps an event loop running in this thread while it is open,
+# so it must close before tests outside tests/web call asyncio.run().
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
-    """One headless Chromium for the whole run."""
+    """One headless Chromium for the browser tests."""
     if not CHROMIUM.exists():
         browser_unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
     try:
@@ -166,21 +166,8 @@ def serve(tmp_path: Path, docs: Path) -> Iterator[Serve]:
             if default is not None:
                 options["default"] = default
             model = ScriptedModel(replies, **options)
-
-            async def open_engine() -> Engine:
-                store = await SQLiteStore.open(tmp_path / "index")
-                engine = Engine(
-                    store=store,
-                    embedder=HashingEmbedder(),
-                    root=tmp_path,
-                    ingest=IngestOptions(chunk_tokens=80, overlap_tokens=15),
-                    writer=LLMWriter(model, BUILT_IN, timeout=5.0),
-                )
-                await engine.index([docs])
-                return engine
-
             config = ServiceConfig(token=token, uploads_dir=tmp_path / "uploads")
-            return stack.enter_context(running(open_engine, config))
+            return stack.enter_context(running(scripted_engine(tmp_path, docs, model), config))
 
         yield start
 

@@ -6,7 +6,7 @@ import asyncio
 import copy
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from citesynth.answers import Answer
@@ -39,8 +39,7 @@ class Request:
     engine: Engine
     options: dict[str, Any]
     conversation_id: str | None = None
-    conversation: Conversation | None = None
-    standalone: str | None = field(default=None)
+    standalone: str | None = None
 
 
 class Answering:
@@ -99,7 +98,6 @@ class Answering:
                 request.conversation_id, lambda: Conversation(request.engine, history=history)
             )
             conversation.engine, conversation.options = request.engine, request.options
-            request.conversation = conversation
             request.standalone = await conversation.standalone(request.question)
             stream = conversation.ask_standalone(
                 request.question, request.standalone, request_id=request.request_id

@@ -9,6 +9,7 @@ import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any
 
 from citesynth.engine import Engine
 from citesynth.errors import CitesynthError
@@ -23,6 +24,7 @@ from citesynth.events import (
 from citesynth.ingest.lines import LineMap, newline_offsets
 from citesynth.service.schemas import DocumentInfo, JobInfo, SourceLine, SourceView
 from citesynth.service.state import Bounded
+from citesynth.synthesis.sources import provenance
 from citesynth.types import Chunk, Document, IndexedFile
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
@@ -99,7 +101,6 @@ class Job:
     chunks_added: int = 0
     skipped: list[dict[str, str]] = field(default_factory=list)
     error: str | None = None
-    finished: asyncio.Event = field(default_factory=asyncio.Event)
 
     def info(self) -> JobInfo:
         """A snapshot for the API."""
@@ -149,8 +150,6 @@ class Jobs:
         except Exception as error:  # reported on the job, never lost in a task
             job.status, job.stage = "failed", "failed"
             job.error = str(error) or type(error).__name__
-        finally:
-            job.finished.set()
 
     async def close(self) -> None:
         """Cancel running jobs (the index stays consistent: writes are atomic per batch)."""
@@ -212,17 +211,14 @@ def source_view(chunk: Chunk, document: Document, context_lines: int = 6) -> Sou
             )
         )
     return SourceView(
-        chunk_id=chunk.id,
-        doc_id=chunk.document_id,
-        path=chunk.path,
-        title=chunk.title,
-        heading_path=list(chunk.heading_path),
-        page=chunk.page,
-        start_line=chunk.start_line,
-        end_line=chunk.end_line,
-        char_start=chunk.char_start,
-        char_end=chunk.char_end,
-        location=chunk.location,
-        text=chunk.text,
-        lines=shown,
+        **chunk_fields(chunk), char_start=chunk.char_start, char_end=chunk.char_end, lines=shown
     )
+
+
+def chunk_fields(chunk: Chunk) -> dict[str, Any]:
+    """The `ChunkFields` of a chunk: its provenance (as answers name it) and its text."""
+    return provenance(chunk) | {
+        "doc_id": chunk.document_id,
+        "heading_path": list(chunk.heading_path),
+        "text": chunk.text,
+    }

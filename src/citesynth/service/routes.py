@@ -20,6 +20,7 @@ from citesynth.service.config import ServiceConfig
 from citesynth.service.documents import (
     Jobs,
     UploadRejected,
+    chunk_fields,
     document_id,
     inside,
     listing,
@@ -129,20 +130,10 @@ async def search(body: SearchRequest, service: Svc) -> SearchResponse:
 
 
 def _hit(rank: int, hit: Hit) -> SearchHit:
-    chunk = hit.chunk
     return SearchHit(
+        **chunk_fields(hit.chunk),
         rank=rank,
-        chunk_id=chunk.id,
-        doc_id=chunk.document_id,
-        path=chunk.path,
-        title=chunk.title,
-        heading_path=list(chunk.heading_path),
-        page=chunk.page,
-        start_line=chunk.start_line,
-        end_line=chunk.end_line,
-        location=chunk.location,
-        record_id=chunk.record_id,
-        text=chunk.text,
+        record_id=hit.chunk.record_id,
         score=hit.score,
         confidence=hit.confidence,
     )

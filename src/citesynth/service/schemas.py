@@ -74,10 +74,9 @@ class AnswerStatus(_Body):
     message: str | None = None
 
 
-class SearchHit(_Body):
-    """A ranked chunk with its provenance."""
+class ChunkFields(_Body):
+    """A chunk's text and where it lives (what search hits and source views share)."""
 
-    rank: int
     chunk_id: str
     doc_id: str
     path: str
@@ -87,8 +86,14 @@ class SearchHit(_Body):
     start_line: int
     end_line: int
     location: str
-    record_id: str | None
     text: str
+
+
+class SearchHit(ChunkFields):
+    """A ranked chunk with its provenance."""
+
+    rank: int
+    record_id: str | None
     score: float
     confidence: float
 
@@ -139,21 +144,11 @@ class SourceLine(_Body):
     in_chunk: bool
 
 
-class SourceView(_Body):
+class SourceView(ChunkFields):
     """`GET /api/sources/{chunk_id}`: the chunk and the lines around it."""
 
-    chunk_id: str
-    doc_id: str
-    path: str
-    title: str
-    heading_path: list[str]
-    page: int | None
-    start_line: int
-    end_line: int
     char_start: int
     char_end: int
-    location: str
-    text: str
     lines: list[SourceLine]
 
 

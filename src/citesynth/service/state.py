@@ -50,9 +50,6 @@ class Bounded(Generic[K, V]):
             self.put(key, value)
         return value
 
-    def __len__(self) -> int:
-        return len(self._items)
-
 
 @dataclass(frozen=True, slots=True)
 class AnswerEntry:
