@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import time
 from pathlib import Path
 
@@ -148,6 +149,22 @@ def test_deleting_an_indexed_file_leaves_it_on_disk(serve: Serve, docs: Path) ->
         assert (docs / "tunnel.md").exists()
         paths = {doc["path"] for doc in httpx.get(f"{server.url}/api/documents").json()}
         assert paths == {"docs/bridge.md"}
+
+
+def test_a_locked_index_is_reported_not_crashed(serve: Serve, tmp_path: Path) -> None:
+    with serve() as server, (tmp_path / "index" / "write.lock").open("wb") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # as another process would
+        listed = httpx.get(f"{server.url}/api/documents").json()
+        refused = httpx.delete(f"{server.url}/api/documents/{listed[0]['id']}")
+        assert refused.status_code == 409
+        assert "another citesynth process is writing" in refused.json()["detail"]
+        files = {"files": ("late.md", b"# Late\n\nArrives while the index is locked.\n")}
+        job = _wait(server.url, httpx.post(f"{server.url}/api/documents", files=files).json()["id"])
+        assert job["status"] == "failed" and "another citesynth process" in str(job["error"])
+        fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+        assert len(httpx.get(f"{server.url}/api/documents").json()) == len(listed)
+        search = httpx.post(f"{server.url}/api/search", json={"query": "bridge"})
+        assert search.status_code == 200 and search.json()["hits"]
 
 
 def test_a_broken_upload_is_reported_on_its_job(serve: Serve) -> None:

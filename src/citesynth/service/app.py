@@ -33,7 +33,7 @@ from starlette.requests import Request
 
 from citesynth import __version__
 from citesynth.engine import Engine
-from citesynth.errors import ConfigError
+from citesynth.errors import ConfigError, StoreLockedError
 from citesynth.observe import ANSWER_LOGGER
 from citesynth.service import telemetry
 from citesynth.service.answering import Answering
@@ -46,7 +46,7 @@ from citesynth.service.state import SynthesisStats
 
 STATIC = resources.files("citesynth.service") / "static"
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": Problem} for code in (400, 401, 404, 413, 422)
+    code: {"model": Problem} for code in (400, 401, 404, 409, 413, 422)
 }
 
 
@@ -88,6 +88,7 @@ def create_app(engine: Engine, config: ServiceConfig | None = None) -> FastAPI:
     )
     app.state.service = service
     app.add_exception_handler(ConfigError, _bad_request)
+    app.add_exception_handler(StoreLockedError, _locked)
     app.include_router(router)
 
     @app.get("/", include_in_schema=False)
@@ -113,3 +114,7 @@ def create_app(engine: Engine, config: ServiceConfig | None = None) -> FastAPI:
 
 async def _bad_request(_: Request, error: Exception) -> JSONResponse:
     return JSONResponse({"detail": str(error)}, status_code=400)
+
+
+async def _locked(_: Request, error: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(error)}, status_code=409)
