@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from citesynth.cli import main
-from citesynth.render import hit_json
+from citesynth import passages
 
 SEARCH_FIELDS = {
     "chunk_id",
@@ -113,4 +113,4 @@ def test_hit_json_is_the_documented_schema(run: CliRunner, corpus: Path) -> None
     (hit,) = json.loads(result.stdout)
     for field in hit:
         assert f"`{field}`" in documented, f"{field} is not documented in docs/search-json.md"
-    assert hit_json.__doc__ and "docs/search-json.md" in hit_json.__doc__
+    assert passages.__doc__ and "docs/search-json.md" in passages.__doc__

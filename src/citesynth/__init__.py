@@ -12,7 +12,13 @@ from citesynth.answers import (
     SourceRecord,
     Verification,
 )
-from citesynth.embed import Embedder, HashingEmbedder, MiniLMEmbedder, get_embedder
+from citesynth.embed import (
+    Embedder,
+    HashingEmbedder,
+    MiniLMEmbedder,
+    get_embedder,
+    register_embedder,
+)
 from citesynth.engine import Conversation, Engine, SyncEngine
 from citesynth.errors import (
     CitesynthError,
@@ -29,6 +35,7 @@ from citesynth.events import (
     DoneEvent,
     EmbeddingProgress,
     ErrorEvent,
+    Event,
     FileIndexed,
     FileRemoved,
     FileSkipped,
@@ -43,10 +50,18 @@ from citesynth.events import (
 from citesynth.index.sqlite import SQLiteStore
 from citesynth.index.store import Store
 from citesynth.llm import ChatModel, ChatOptions, Message, ScriptedModel, get_model
+from citesynth.passages import Passage
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions
 from citesynth.settings import Settings
-from citesynth.synthesis import ExtractiveWriter, LLMWriter, Writer, get_writer
-from citesynth.synthesis.pipeline import AskOptions
+from citesynth.synthesis import (
+    ExtractiveWriter,
+    LLMWriter,
+    Writer,
+    get_writer,
+    register_writer,
+)
+from citesynth.synthesis.options import AskOptions, AskOverrides
+from citesynth.synthesis.prompts import Prompt, register_prompt
 from citesynth.types import (
     Anchor,
     Chunk,
@@ -68,6 +83,7 @@ from citesynth.verify import (
     Verdict,
     Verifier,
     get_verifier,
+    register_verifier,
 )
 
 __version__ = "0.1.0"
@@ -77,6 +93,7 @@ __all__ = [
     "Answer",
     "AnswerEvent",
     "AskOptions",
+    "AskOverrides",
     "ChatModel",
     "ChatOptions",
     "Check",
@@ -97,6 +114,7 @@ __all__ = [
     "EmbeddingProgress",
     "Engine",
     "ErrorEvent",
+    "Event",
     "ExtractiveWriter",
     "Fallback",
     "FileIndexed",
@@ -119,6 +137,8 @@ __all__ = [
     "MiniLMEmbedder",
     "ModelError",
     "ModelTimeout",
+    "Passage",
+    "Prompt",
     "Reranker",
     "RetrievalOptions",
     "SQLiteStore",
@@ -143,4 +163,8 @@ __all__ = [
     "get_model",
     "get_verifier",
     "get_writer",
+    "register_embedder",
+    "register_prompt",
+    "register_verifier",
+    "register_writer",
 ]

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from citesynth.answers import Answer
+from citesynth.cli_eval import eval_group
 from citesynth.cli_options import (
     _friendly,
     _settings,
@@ -24,12 +25,15 @@ from citesynth.cli_options import (
     model_options,
     verify_options,
 )
+from citesynth.cli_serve import mcp, serve
 from citesynth.engine import Engine, final_answer
 from citesynth.errors import CitesynthError
-from citesynth.events import AnswerEvent, DoneEvent, ErrorEvent, TokenEvent
+from citesynth.events import DoneEvent, ErrorEvent, Event, TokenEvent
+from citesynth.passages import passages
 from citesynth.progress import IndexProgress, summary_line
-from citesynth.render import hit_json, snippet
+from citesynth.render import snippet
 from citesynth.settings import Settings
+from citesynth.synthesis.options import AskOverrides
 from citesynth.types import Hit, IndexStats
 
 console = Console(highlight=False)
@@ -121,18 +125,15 @@ def search(
 ) -> None:
     """Search the index: ranked chunks with file, lines or page, and confidence."""
     settings = _settings(index_dir, no_embed, embedder)
-    if not (settings.index_dir / "index.sqlite3").exists():
-        raise click.UsageError(
-            f"no index at {settings.index_dir}; run `citesynth index PATH` first"
-        )
 
     async def go() -> list[Hit]:
-        async with await Engine.open(settings=settings) as engine:
+        async with await Engine.open(settings=settings, create=False) as engine:
             return await engine.search(query, k)
 
     hits = _run(go())
     if as_json:
-        console.print_json(json.dumps([hit_json(hit) for hit in hits], ensure_ascii=False))
+        rows = [item.model_dump(mode="json") for item in passages(hits)]
+        console.print_json(json.dumps(rows, ensure_ascii=False))
         return
     print_hits(hits, query)
 
@@ -255,18 +256,18 @@ def ask(
         verifier="none" if no_verify else verifier,
         strict=strict or None,
     )
-    options: dict[str, Any] = {"renumber": renumber}
+    overrides = AskOverrides(renumber=renumber)
     if k is not None:
-        options["k"] = k
+        overrides["k"] = k
     if no_cache:
-        options["cache"] = False
+        overrides["cache"] = False
 
     async def go() -> Answer:
         async with await Engine.open(settings=settings) as engine:
             if docs:
                 await _index_quietly(engine, docs)
             _require_index(settings, await engine.stats())
-            events = engine.ask(question, **options)
+            events = engine.ask(question, **overrides)
             if as_json:
                 return await final_answer(events)
             return await stream_answer(events, stream=not no_stream)
@@ -329,7 +330,7 @@ async def _index_quietly(engine: Engine, paths: Sequence[Path]) -> None:
     errors.print(summary_line(show.report))
 
 
-async def stream_answer(events: AsyncIterator[AnswerEvent], *, stream: bool) -> Answer:
+async def stream_answer(events: AsyncIterator[Event], *, stream: bool) -> Answer:
     """Print the answer as it is written (or at the end), then its sources and warnings."""
     shown = ""
     async for event in events:
@@ -417,10 +418,6 @@ def print_answer(answer: Answer, *, already_shown: str = "") -> None:
         f"{answer.usage.latency_ms.get('total', 0) / 1000:.1f} s[/]"
     )
 
-
-# Registered last: these modules import this one.
-from citesynth.cli_eval import eval_group  # noqa: E402
-from citesynth.cli_serve import mcp, serve  # noqa: E402
 
 main.add_command(eval_group)
 main.add_command(serve)

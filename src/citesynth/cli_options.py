@@ -14,6 +14,7 @@ from rich.markup import escape
 
 from citesynth.errors import CitesynthError
 from citesynth.settings import Settings
+from citesynth.synthesis.modes import MODE_NAMES
 
 F = TypeVar("F", bound=Callable[..., Any])
 errors = Console(stderr=True, highlight=False)
@@ -77,7 +78,7 @@ model_options = [
     ),
     click.option(
         "--mode",
-        type=click.Choice(["simple", "detailed", "deep"]),
+        type=click.Choice(MODE_NAMES),
         default=None,
         help="Context and output budgets (default simple).",
     ),

@@ -3,11 +3,12 @@
     async with await Engine.open(".citesynth") as engine:
         report = await engine.index(["docs/"])
         hits = await engine.search("how do timeouts work?", k=5)
-        answer = await engine.answer("how do timeouts work?")
+        answer = await engine.answer("how do timeouts work?", mode="deep")
         async for event in engine.ask("how do timeouts work?"):
             ...  # sources, token, citation, verification, done (or error, done)
 
-`SyncEngine` offers the same calls, blocking, for scripts and notebooks.
+The command line, the service, MCP and the evaluation talk to the engine only. `SyncEngine`
+offers the same calls, blocking, for scripts and notebooks.
 """
 
 from __future__ import annotations
@@ -18,24 +19,27 @@ from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, Unpack
 
 from citesynth.answers import Answer
 from citesynth.embed import get_embedder
 from citesynth.embed.base import Embedder
-from citesynth.events import AnswerEvent, DoneEvent, IndexEvent, IndexFinished
+from citesynth.events import DoneEvent, Event, IndexEvent, IndexFinished
 from citesynth.index.sqlite import SQLiteStore
 from citesynth.index.store import Store
 from citesynth.indexing import IngestOptions, run_index
-from citesynth.retrieve.fusion import FusionMethod
+from citesynth.llm.base import TokenCounter
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
 from citesynth.settings import Settings
 from citesynth.synthesis import ExtractiveWriter, Writer, get_writer
+from citesynth.synthesis.cache import AnswerCache
 from citesynth.synthesis.chat import Turn, condense, recent
-from citesynth.synthesis.pipeline import AskOptions, Parts, ask
+from citesynth.synthesis.options import AskOptions, AskOverrides
+from citesynth.synthesis.pipeline import ask
 from citesynth.synthesis.prompts import BUILT_IN, Prompt, version_of
 from citesynth.synthesis.prompts import load as load_prompts
-from citesynth.types import Hit, IndexedFile, IndexReport, IndexStats
+from citesynth.synthesis.steps import Parts
+from citesynth.types import Chunk, Document, Hit, IndexedFile, IndexReport, IndexStats
 from citesynth.verify import LexicalVerifier, Verifier, get_verifier
 
 T = TypeVar("T")
@@ -57,6 +61,7 @@ class Engine:
         prompts: Mapping[str, Prompt] | None = None,
         answering: AskOptions | None = None,
         verifier: Verifier | Literal["default"] | None = "default",
+        timeout: float | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -65,10 +70,16 @@ class Engine:
         self.retrieval = retrieval
         self.reranker = reranker
         self.prompts = dict(prompts or BUILT_IN)
-        self.writer = writer or ExtractiveWriter(embedder)
+        self.writer: Writer = writer or ExtractiveWriter(embedder)
         self.answering = answering or AskOptions()
+        """The answering defaults; each call may override them by name."""
         self.verifier = LexicalVerifier() if verifier == "default" else verifier
         """Checks every answer's claims (None: answers are not verified)."""
+        self.timeout = timeout
+        """The configured writer time limit (None: each writer's default)."""
+        self.cache = AnswerCache(store)
+        self._variants: dict[str, Engine] = {}
+        self._owns_store = True
 
     @classmethod
     async def open(
@@ -77,42 +88,95 @@ class Engine:
         *,
         settings: Settings | None = None,
         reranker: Reranker | None = None,
+        create: bool = True,
     ) -> Engine:
-        """Open the index at `index_dir` (default `.citesynth`), creating it if needed.
+        """Open the index at `index_dir` (default `.citesynth`), creating it when `create`.
 
         Paths are shown relative to the folder that holds the index.
+
+        Raises:
+            ConfigError: a setting names an unknown or unusable part (the message says why).
+            StoreError: the index cannot be opened (or does not exist and `create` is off).
         """
         chosen = settings or Settings.from_env()
         if index_dir is not None:
             chosen = replace(chosen, index_dir=Path(index_dir))
         embedder = get_embedder(chosen.embedder)
         prompts = load_prompts(chosen.prompts_dir)
-        writer = get_writer(
-            chosen.model, embedder=embedder, prompts=prompts, timeout=chosen.timeout or None
-        )
+        timeout = chosen.timeout or None
+        writer = get_writer(chosen.model, embedder=embedder, prompts=prompts, timeout=timeout)
         verifier = None if chosen.verifier == "none" else get_verifier(chosen.verifier)
         store = await SQLiteStore.open(chosen.index_dir)
-        fusion: FusionMethod = "rrf" if chosen.fusion == "rrf" else "convex"
         return cls(
             store=store,
             embedder=embedder,
-            root=chosen.index_dir.resolve().parent,
-            ingest=IngestOptions(
-                chosen.chunk_tokens, chosen.overlap_tokens, chosen.max_file_bytes, chosen.exclude
-            ),
-            retrieval=RetrievalOptions(depth=chosen.depth, fusion=fusion, alpha=chosen.alpha),
+            root=chosen.root_dir,
+            ingest=chosen.ingest_options(),
+            retrieval=chosen.retrieval_options(),
             reranker=reranker,
             writer=writer,
             prompts=prompts,
             verifier=verifier,
-            answering=AskOptions(
-                mode=chosen.mode,
-                cache=chosen.cache_ttl > 0,
-                cache_ttl=chosen.cache_ttl,
-                not_found_below=chosen.not_found_below,
-                strict=chosen.strict,
-            ),
+            answering=chosen.ask_options(),
+            timeout=timeout,
         )
+
+    # -- variants -------------------------------------------------------------------------
+
+    def with_writer(self, writer: Writer) -> Engine:
+        """This engine answering with `writer`: the same index, embedder, verifier and cache.
+
+        Closing the variant leaves the shared index open; close the original.
+        """
+        return self._variant(writer, self.embedder)
+
+    def without_dense(self) -> Engine:
+        """This engine searching with BM25 alone (no embedder), sharing everything else."""
+        return self._variant(self.writer, None)
+
+    def with_model(self, name: str, *, timeout: float | None = None) -> Engine:
+        """This engine answering with the model (or writer) called `name`; kept for reuse.
+
+        `timeout` overrides the writer's time limit (default: the configured one).
+
+        Raises:
+            ConfigError: unknown model, or one whose extra or key is missing.
+        """
+        key = f"{name}@{timeout}"
+        if key not in self._variants:
+            writer = get_writer(
+                name,
+                embedder=self.embedder,
+                prompts=self.prompts,
+                timeout=timeout or self.timeout,
+            )
+            same = writer.name == self.writer.name and writer.timeout == self.writer.timeout
+            self._variants[key] = self if same else self.with_writer(writer)
+        return self._variants[key]
+
+    def _variant(self, writer: Writer, embedder: Embedder | None) -> Engine:
+        variant = Engine(
+            store=self.store,
+            embedder=embedder,
+            root=self.root,
+            ingest=self.ingest,
+            retrieval=self.retrieval,
+            reranker=self.reranker,
+            writer=writer,
+            prompts=self.prompts,
+            answering=self.answering,
+            verifier=self.verifier,
+            timeout=self.timeout,
+        )
+        variant._owns_store = False
+        return variant
+
+    @property
+    def prompt_version(self) -> str:
+        """One version string for the prompts in use (part of every answer's cache key)."""
+        return version_of(self.prompts)
+
+    # -- indexing -------------------------------------------------------------------------
 
     async def index_events(self, paths: Sequence[str | Path]) -> AsyncIterator[IndexEvent]:
         """Index `paths` (files or folders) incrementally, yielding progress events."""
@@ -129,33 +193,6 @@ class Engine:
             if isinstance(event, IndexFinished):
                 report = event.report
         return report
-
-    async def search(self, query: str, k: int = 10) -> list[Hit]:
-        """The `k` best chunks for `query` (BM25, plus dense when an embedder is set)."""
-        return await retrieve(
-            query,
-            store=self.store,
-            embedder=self.embedder,
-            k=k,
-            options=self.retrieval,
-            reranker=self.reranker,
-        )
-
-    def ask(
-        self, question: str, *, request_id: str = "", **options: Any
-    ) -> AsyncIterator[AnswerEvent]:
-        """Answer `question`, streaming the events of DESIGN §6.
-
-        `options` override the engine's `AskOptions` for this call: `mode`, `k`,
-        `synthesize`, `renumber`, `cache`, `not_found_below`, `require_citations`, ...
-        `request_id` names the answer (a random one when empty).
-        """
-        chosen = replace(self.answering, **options)
-        return ask(question, self._parts(), chosen, request_id=request_id)
-
-    async def answer(self, question: str, *, request_id: str = "", **options: Any) -> Answer:
-        """The finished answer to `question` (the `done` event of `ask`)."""
-        return await final_answer(self.ask(question, request_id=request_id, **options))
 
     async def files(self) -> list[IndexedFile]:
         """Every indexed file, with its document and chunk counts."""
@@ -175,30 +212,72 @@ class Engine:
             await self.store.prune_vectors()
         return IndexReport(removed=len(gone), chunks_removed=result.chunks_removed)
 
-    def chat(self, *, history: int = 6, **options: Any) -> Conversation:
-        """A multi-turn conversation that keeps the last `history` turns."""
-        return Conversation(self, history=history, **options)
+    async def stats(self) -> IndexStats:
+        """What the index holds."""
+        return await self.store.stats(self.embedder.name if self.embedder else None)
 
-    def _parts(self) -> Parts:
-        counter = getattr(getattr(self.writer, "model", None), "count_tokens", None)
+    # -- reading --------------------------------------------------------------------------
+
+    async def search(self, query: str, k: int = 10) -> list[Hit]:
+        """The `k` best chunks for `query` (BM25, plus dense when an embedder is set)."""
+        return await retrieve(
+            query,
+            store=self.store,
+            embedder=self.embedder,
+            k=k,
+            options=self.retrieval,
+            reranker=self.reranker,
+        )
+
+    async def source(self, chunk_id: str) -> tuple[Chunk, Document] | None:
+        """The chunk with this id and the whole document it was cut from (None: not indexed)."""
+        return await self.store.chunk_in_document(chunk_id)
+
+    def parts(self) -> Parts:
+        """What the answering steps need, as this engine has them."""
+        model = self.writer.model
+        counter = model.count_tokens if isinstance(model, TokenCounter) else None
         return Parts(
             store=self.store,
             embedder=self.embedder,
             writer=self.writer,
-            prompt_version=version_of(self.prompts),
+            prompt_version=self.prompt_version,
             retrieval=self.retrieval,
             reranker=self.reranker,
             count_tokens=counter,
             verifier=self.verifier,
         )
 
-    async def stats(self) -> IndexStats:
-        """What the index holds."""
-        return await self.store.stats(self.embedder.name if self.embedder else None)
+    def options(self, **overrides: Unpack[AskOverrides]) -> AskOptions:
+        """The engine's answering defaults with `overrides` applied."""
+        return replace(self.answering, **overrides)
+
+    def ask(
+        self, question: str, *, request_id: str = "", **overrides: Unpack[AskOverrides]
+    ) -> AsyncIterator[Event]:
+        """Answer `question`, streaming the events of DESIGN §6.
+
+        `overrides` replace the engine's `AskOptions` for this call (`mode`, `k`,
+        `synthesize`, `renumber`, `cache`, `not_found_below`, ...). `request_id` names the
+        answer (a random one when empty).
+        """
+        chosen = self.options(**overrides)
+        return ask(question, self.parts(), chosen, cache=self.cache, request_id=request_id)
+
+    async def answer(
+        self, question: str, *, request_id: str = "", **overrides: Unpack[AskOverrides]
+    ) -> Answer:
+        """The finished answer to `question` (the `done` event of `ask`)."""
+        return await final_answer(self.ask(question, request_id=request_id, **overrides))
+
+    def chat(self, *, history: int = 6, **overrides: Unpack[AskOverrides]) -> Conversation:
+        """A multi-turn conversation that keeps the last `history` turns."""
+        return Conversation(self, history=history, **overrides)
 
     async def close(self) -> None:
-        """Release the index."""
-        await self.store.close()
+        """Release the index (a variant made by `with_writer` leaves it to its original)."""
+        if self._owns_store:
+            await self.store.close()
 
     async def __aenter__(self) -> Engine:
         return self
@@ -212,7 +291,7 @@ class Engine:
         await self.close()
 
 
-async def final_answer(events: AsyncIterator[AnswerEvent]) -> Answer:
+async def final_answer(events: AsyncIterator[Event]) -> Answer:
     """The answer carried by the `done` event of a stream."""
     async for event in events:
         if isinstance(event, DoneEvent):
@@ -223,18 +302,24 @@ async def final_answer(events: AsyncIterator[AnswerEvent]) -> Answer:
 class Conversation:
     """Questions in a row: follow-ups are condensed into standalone questions first."""
 
-    def __init__(self, engine: Engine, *, history: int = 6, **options: Any) -> None:
+    def __init__(
+        self, engine: Engine, *, history: int = 6, **overrides: Unpack[AskOverrides]
+    ) -> None:
         self.engine = engine
         self.limit = history
-        self.options = options
+        self.overrides = overrides
         self.turns: list[Turn] = []
+
+    def switch(self, engine: Engine, overrides: AskOverrides) -> None:
+        """Answer the next turns with `engine` and `overrides` (the turns are kept)."""
+        self.engine, self.overrides = engine, overrides
 
     async def standalone(self, question: str) -> str:
         """`question` rewritten to stand on its own, given the recent turns."""
-        model = getattr(self.engine.writer, "model", None)
+        model = self.engine.writer.model
         return await condense(question, recent(self.turns, self.limit), model, self.engine.prompts)
 
-    async def ask(self, question: str, *, request_id: str = "") -> AsyncIterator[AnswerEvent]:
+    async def ask(self, question: str, *, request_id: str = "") -> AsyncIterator[Event]:
         """Answer a follow-up, streaming events; the turn is remembered when done."""
         standalone = await self.standalone(question)
         async for event in self.ask_standalone(question, standalone, request_id=request_id):
@@ -242,9 +327,9 @@ class Conversation:
 
     async def ask_standalone(
         self, question: str, standalone: str, *, request_id: str = ""
-    ) -> AsyncIterator[AnswerEvent]:
+    ) -> AsyncIterator[Event]:
         """Answer `standalone` (the rewritten `question`) and remember the turn."""
-        async for event in self.engine.ask(standalone, request_id=request_id, **self.options):
+        async for event in self.engine.ask(standalone, request_id=request_id, **self.overrides):
             if isinstance(event, DoneEvent):
                 self.turns.append(Turn(question, standalone, event.answer.answer))
                 self.turns = recent(self.turns, self.limit)
@@ -286,9 +371,9 @@ class SyncEngine:
         """The `k` best chunks for `query`."""
         return self._call(self.engine.search(query, k))
 
-    def answer(self, question: str, **options: Any) -> Answer:
+    def answer(self, question: str, **overrides: Unpack[AskOverrides]) -> Answer:
         """The finished answer to `question`."""
-        return self._call(self.engine.answer(question, **options))
+        return self._call(self.engine.answer(question, **overrides))
 
     def stats(self) -> IndexStats:
         """What the index holds."""

@@ -13,6 +13,18 @@ computed, and finally `IndexFinished` with the report.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    model_serializer,
+    model_validator,
+)
 
 from citesynth.answers import Answer, Citation, Claim, Conflict, SourceRecord, Verification
 from citesynth.types import IndexReport
@@ -88,58 +100,97 @@ IndexEvent = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class SourcesEvent:
+class Event(BaseModel):
+    """A streamed event: `kind` names it (the SSE event name); the rest is its JSON body.
+
+    Every event of an answer or a report is one of these, serialised by pydantic, so the
+    service, the CLI and a Python client read the same shape. New streams (reports, agents)
+    add their own subclasses with their own `kind` and join a union of their own.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: str
+
+
+class SourcesEvent(Event):
     """The numbered sources the answer will cite."""
 
+    kind: Literal["sources"] = "sources"
+    request_id: str = ""
     sources: tuple[SourceRecord, ...]
-    kind: str = "sources"
 
 
-@dataclass(frozen=True, slots=True)
-class TokenEvent:
+class TokenEvent(Event):
     """A piece of answer text, markers already cleaned."""
 
+    kind: Literal["token"] = "token"
     text: str
-    kind: str = "token"
 
 
-@dataclass(frozen=True, slots=True)
-class CitationEvent:
+class CitationEvent(Event):
     """A citation marker resolved to its sources."""
 
+    kind: Literal["citation"] = "citation"
     numbers: tuple[int, ...]
     citations: tuple[Citation, ...]
-    kind: str = "citation"
 
 
-@dataclass(frozen=True, slots=True)
-class VerificationEvent:
+class VerificationEvent(Event):
     """The answer's claims, conflicts and confidence."""
 
+    kind: Literal["verification"] = "verification"
     claims: tuple[Claim, ...]
     conflicts: tuple[Conflict, ...]
     confidence: float
-    summary: Verification | None = None
     low_confidence: bool = False
-    kind: str = "verification"
+    summary: Verification | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorEvent:
+class ErrorEvent(Event):
     """The model failed; the answer falls back to the ranked chunks."""
 
+    kind: Literal["error"] = "error"
+    request_id: str = ""
     message: str
     fallback: tuple[SourceRecord, ...]
-    kind: str = "error"
 
 
-@dataclass(frozen=True, slots=True)
-class DoneEvent:
-    """The full answer; always the last event of an answer stream."""
+class DoneEvent(Event):
+    """The full answer; always the last event of an answer stream.
 
-    answer: Answer
-    kind: str = "done"
+    On the wire its body is the answer itself (every field of `Answer`, or of a subclass
+    such as the service's response with diagnostics) beside `kind`, not nested.
+    """
+
+    kind: Literal["done"] = "done"
+    answer: SerializeAsAny[Answer]
+
+    @model_serializer(mode="wrap")
+    def _flat(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        body: dict[str, Any] = handler(self)
+        return {"kind": self.kind, **body["answer"]}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nested(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "answer" in data and not isinstance(data["answer"], str):
+            return data
+        if isinstance(data, dict):  # the flat wire form
+            return {"answer": {key: value for key, value in data.items() if key != "kind"}}
+        return data
 
 
-AnswerEvent = SourcesEvent | TokenEvent | CitationEvent | VerificationEvent | ErrorEvent | DoneEvent
+AnswerEvent = Annotated[
+    SourcesEvent | TokenEvent | CitationEvent | VerificationEvent | ErrorEvent | DoneEvent,
+    Field(discriminator="kind"),
+]
+"""Any event of an answer stream (DESIGN §6), told apart by `kind`."""
+
+ANSWER_EVENTS: TypeAdapter[AnswerEvent] = TypeAdapter(AnswerEvent)
+"""Parses an answer event from its JSON (`ANSWER_EVENTS.validate_json(data)`)."""
+
+
+def sse(event: Event) -> bytes:
+    """One server-sent event: `event: KIND` and the event's JSON as `data`."""
+    return f"event: {event.kind}\ndata: {event.model_dump_json()}\n\n".encode()

@@ -10,12 +10,13 @@ tools; stdout carries only the protocol, so logs go to stderr.
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
 from pydantic import BaseModel, Field
 
 from citesynth.answers import Answer
 from citesynth.engine import Engine
+from citesynth.passages import Passage, passages
+from citesynth.synthesis.modes import ModeName
+from citesynth.synthesis.options import AskOverrides
 
 try:
     from mcp.server import MCPServer
@@ -23,20 +24,6 @@ except ImportError as missing:  # pragma: no cover - exercised only without the 
     raise ImportError(
         "`citesynth mcp` needs the MCP SDK: pip install 'citesynth[mcp]'"
     ) from missing
-
-
-class Passage(BaseModel):
-    """A chunk of a document with its provenance."""
-
-    rank: int
-    location: str = Field(description="path:Lstart-Lend, or path p. N for PDFs")
-    path: str
-    title: str
-    start_line: int
-    end_line: int
-    page: int | None
-    text: str
-    confidence: float = Field(description="How likely the passage is relevant, 0..1")
 
 
 class SearchResult(BaseModel):
@@ -82,21 +69,7 @@ def build_server(engine: Engine) -> MCPServer:
     @server.tool(description="Find the passages of the indexed documents that match a query.")
     async def search(query: str, k: int = 5) -> SearchResult:
         hits = await engine.search(query, k=max(1, min(k, 50)))
-        passages = [
-            Passage(
-                rank=rank,
-                location=hit.chunk.location,
-                path=hit.chunk.path,
-                title=hit.chunk.title,
-                start_line=hit.chunk.start_line,
-                end_line=hit.chunk.end_line,
-                page=hit.chunk.page,
-                text=hit.chunk.text,
-                confidence=hit.confidence,
-            )
-            for rank, hit in enumerate(hits, 1)
-        ]
-        return SearchResult(query=query, passages=passages)
+        return SearchResult(query=query, passages=passages(hits))
 
     @server.tool(
         description=(
@@ -105,13 +78,11 @@ def build_server(engine: Engine) -> MCPServer:
             "documents do not contain the answer."
         )
     )
-    async def ask(
-        question: str, mode: Literal["simple", "detailed", "deep"] = "simple", k: int | None = None
-    ) -> AskResult:
-        options: dict[str, Any] = {"mode": mode}
+    async def ask(question: str, mode: ModeName = "simple", k: int | None = None) -> AskResult:
+        overrides = AskOverrides(mode=mode)
         if k is not None:
-            options["k"] = max(1, min(k, 50))
-        return summarise(await engine.answer(question, **options))
+            overrides["k"] = max(1, min(k, 50))
+        return summarise(await engine.answer(question, **overrides))
 
     return server
 

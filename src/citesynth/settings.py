@@ -1,10 +1,13 @@
 """Settings: defaults, overridden by `CITESYNTH_*` environment variables, then by arguments.
 
-Only `Engine.open` reads settings; everything below it takes explicit arguments.
+Only `Engine.open` reads settings; everything below it takes explicit arguments. Defaults
+that an option value also has (`IngestOptions`, `RetrievalOptions`, `AskOptions`) are read
+off that value, so each is written once.
 
 | setting         | environment variable      | default                                       |
 |-----------------|---------------------------|-----------------------------------------------|
 | index_dir       | CITESYNTH_INDEX           | `.citesynth`                                  |
+| root            | CITESYNTH_ROOT            | the index folder's parent (paths shown below) |
 | embedder        | CITESYNTH_EMBEDDER        | `auto` (MiniLM if installed)                  |
 | chunk_tokens    | CITESYNTH_CHUNK_TOKENS    | 200                                           |
 | overlap_tokens  | CITESYNTH_OVERLAP_TOKENS  | 30                                            |
@@ -32,6 +35,16 @@ from pathlib import Path
 from typing import Any
 
 from citesynth.errors import ConfigError
+from citesynth.indexing import IngestOptions
+from citesynth.retrieve.fusion import FusionMethod
+from citesynth.retrieve.hybrid import RetrievalOptions
+from citesynth.synthesis.modes import MODE_NAMES
+from citesynth.synthesis.options import AskOptions
+
+# The defaults below are read off the option values, where they are written once.
+_INGEST = IngestOptions()
+_RETRIEVAL = RetrievalOptions()
+_ASK = AskOptions()
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,27 +52,30 @@ class Settings:
     """Everything that can be configured; see the module docstring for the variables."""
 
     index_dir: Path = Path(".citesynth")
+    root: Path | None = None
     embedder: str = "auto"
-    chunk_tokens: int = 200
-    overlap_tokens: int = 30
-    max_file_mb: float = 64.0
-    exclude: tuple[str, ...] = ()
-    fusion: str = "convex"
-    alpha: float = 0.5
-    depth: int = 100
+    chunk_tokens: int = _INGEST.chunk_tokens
+    overlap_tokens: int = _INGEST.overlap_tokens
+    max_file_mb: float = _INGEST.max_file_bytes / 2**20
+    exclude: tuple[str, ...] = _INGEST.exclude
+    fusion: str = _RETRIEVAL.fusion
+    alpha: float = _RETRIEVAL.alpha
+    depth: int = _RETRIEVAL.depth
     model: str = "auto"
-    mode: str = "simple"
+    mode: str = _ASK.mode
     timeout: float = 0.0
     prompts_dir: Path | None = None
-    cache_ttl: float = 86_400.0
-    not_found_below: float = 0.2
+    cache_ttl: float = _ASK.cache_ttl
+    not_found_below: float = _ASK.not_found_below
     verifier: str = "lexical"
-    strict: bool = False
+    strict: bool = _ASK.strict
 
     def __post_init__(self) -> None:
         # Accept the obvious spellings: a string path, a list of globs.
         object.__setattr__(self, "index_dir", Path(self.index_dir))
         object.__setattr__(self, "exclude", tuple(self.exclude))
+        if self.root is not None:
+            object.__setattr__(self, "root", Path(self.root))
         if self.prompts_dir is not None:
             object.__setattr__(self, "prompts_dir", Path(self.prompts_dir))
 
@@ -89,8 +105,9 @@ class Settings:
             raise ConfigError(f"alpha must be within 0..1, got {self.alpha}")
         if self.depth < 1:
             raise ConfigError("depth must be at least 1")
-        if self.mode not in {"simple", "detailed", "deep"}:
-            raise ConfigError(f"mode must be simple, detailed or deep, got {self.mode!r}")
+        if self.mode not in MODE_NAMES:
+            names = f"{', '.join(MODE_NAMES[:-1])} or {MODE_NAMES[-1]}"
+            raise ConfigError(f"mode must be {names}, got {self.mode!r}")
         if self.timeout < 0 or self.cache_ttl < 0:
             raise ConfigError("timeout and cache_ttl must not be negative")
         if not 0.0 <= self.not_found_below <= 1.0:
@@ -102,13 +119,44 @@ class Settings:
         """The file size cap in bytes."""
         return int(self.max_file_mb * 2**20)
 
+    @property
+    def root_dir(self) -> Path:
+        """The folder that indexed paths are shown relative to (default: the index's parent)."""
+        return (self.root or self.index_dir.resolve().parent).resolve()
+
+    def ingest_options(self) -> IngestOptions:
+        """How indexing chunks files, as these settings say."""
+        return IngestOptions(
+            chunk_tokens=self.chunk_tokens,
+            overlap_tokens=self.overlap_tokens,
+            max_file_bytes=self.max_file_bytes,
+            exclude=self.exclude,
+        )
+
+    def retrieval_options(self) -> RetrievalOptions:
+        """How Pass 1 searches, as these settings say."""
+        fusion: FusionMethod = "rrf" if self.fusion == "rrf" else "convex"
+        return replace(_RETRIEVAL, depth=self.depth, fusion=fusion, alpha=self.alpha)
+
+    def ask_options(self) -> AskOptions:
+        """The answering defaults, as these settings say."""
+        return replace(
+            _ASK,
+            mode=self.mode,
+            cache=self.cache_ttl > 0,
+            cache_ttl=self.cache_ttl,
+            not_found_below=self.not_found_below,
+            strict=self.strict,
+        )
+
 
 _VARIABLES = {"index_dir": "INDEX", "prompts_dir": "PROMPTS"}
+_PATHS = {"index_dir", "prompts_dir", "root"}
 
 
 def _parse(name: str, raw: str) -> Any:
     try:
-        if name in {"index_dir", "prompts_dir"}:
+        if name in _PATHS:
             return Path(raw)
         if name == "exclude":
             return tuple(part.strip() for part in raw.split(",") if part.strip())

@@ -2,6 +2,7 @@ import pytest
 
 from citesynth.evaluation import metrics
 from citesynth.evaluation.summary import compare
+from citesynth.observe import percentile
 
 
 def test_normalise_drops_markers_articles_and_punctuation() -> None:
@@ -48,9 +49,9 @@ def test_abstention_counts_unanswerable_as_positive() -> None:
 
 
 def test_percentile_and_reliability() -> None:
-    assert metrics.percentile([], 0.5) is None
-    assert metrics.percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.5) == 3.0
-    assert metrics.percentile(list(map(float, range(1, 101))), 0.95) == 95.0
+    assert percentile([], 0.5) is None
+    assert percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.5) == 3.0
+    assert percentile(list(map(float, range(1, 101))), 0.95) == 95.0
     calibrated = metrics.reliability([(0.9, True)] * 9 + [(0.9, False)])
     assert calibrated["ece"] == pytest.approx(0.0)
     overconfident = metrics.reliability([(0.9, False)] * 4)

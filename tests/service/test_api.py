@@ -51,6 +51,7 @@ def test_stream_sends_events_in_the_documented_order(serve: Serve) -> None:
         done = events[-1][1]
         assert streamed.replace(" [1]", "").startswith("The harbour bridge opened in 2009")
         assert done["answer"] == BRIDGE_REPLY and done["request_id"] == request_id
+        assert done.pop("kind") == "done"  # every event's body names its kind
         assert httpx.get(f"{server.url}/api/answers/{request_id}").json() == done
 
 

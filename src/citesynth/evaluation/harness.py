@@ -27,7 +27,7 @@ from citesynth.answers import Answer, SourceRecord
 from citesynth.engine import Engine
 from citesynth.evaluation import metrics
 from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource
-from citesynth.synthesis import get_writer
+from citesynth.synthesis.options import AskOverrides
 from citesynth.types import Chunk
 from citesynth.verify import Verifier
 from citesynth.verify.base import Passage
@@ -35,15 +35,15 @@ from citesynth.verify.review import Review, review
 
 PIPELINES = ("ours", "naive")
 
-NAIVE_OPTIONS: dict[str, Any] = {
-    "mode": "simple",
-    "require_citations": False,
-    "attribute": False,
-    "verify": False,
-    "repair": False,
-    "follow_references": False,
-    "not_found_below": 0.0,
-}
+NAIVE_OPTIONS = AskOverrides(
+    mode="simple",
+    require_citations=False,
+    attribute=False,
+    verify=False,
+    repair=False,
+    follow_references=False,
+    not_found_below=0.0,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,17 +182,13 @@ class Harness:
     def __init__(self, engine: Engine, options: RunOptions) -> None:
         self.engine = engine
         self.options = options
-        self.ours = engine.writer
-        self.naive_writer = get_writer(
-            f"naive:{'fake' if options.model == 'extractive' else options.model}",
-            embedder=None,
-            prompts=engine.prompts,
-            timeout=engine.writer.timeout,  # the same time limit as ours
-        )
+        baseline = f"naive:{'fake' if options.model == 'extractive' else options.model}"
+        # BM25 only, with the same time limit as ours.
+        self.naive = engine.with_model(baseline, timeout=engine.writer.timeout).without_dense()
 
     def writer_name(self, pipeline: str) -> str:
         """The writer a pipeline answers with."""
-        return self.naive_writer.name if pipeline == "naive" else self.ours.name
+        return self.naive.writer.name if pipeline == "naive" else self.engine.writer.name
 
     async def run(
         self, eval_set: EvalSet, progress: Callable[[int], None] = lambda n: None
@@ -218,28 +214,21 @@ class Harness:
     async def question(self, item: EvalItem, pipeline: str, synthesize: bool) -> dict[str, Any]:
         """The record of one question through one pipeline."""
         naive = pipeline == "naive"
-        embedder = self.engine.embedder
-        if naive:
-            self.engine.embedder = None  # BM25 only
-        try:
-            started = time.perf_counter()
-            hits = await self.engine.search(item.question, max(self.options.k, 10))
-            search_ms = (time.perf_counter() - started) * 1000
-            record: dict[str, Any] = {
-                "id": item.id,
-                "pipeline": pipeline,
-                "question": item.question,
-                "answerable": item.answerable,
-                **retrieval_figures([Ref.of_chunk(h.chunk) for h in hits], item, self.options.k),
-            }
-            if not synthesize:
-                return record | {"latency_ms": {"retrieve": search_ms, "total": search_ms}}
-            self.engine.writer = self.naive_writer if naive else self.ours
-            options = {"cache": False} | (NAIVE_OPTIONS if naive else {})
-            answer = await self.engine.answer(item.question, **options)
-        finally:
-            self.engine.embedder = embedder
-            self.engine.writer = self.ours
+        engine = self.naive if naive else self.engine
+        started = time.perf_counter()
+        hits = await engine.search(item.question, max(self.options.k, 10))
+        search_ms = (time.perf_counter() - started) * 1000
+        record: dict[str, Any] = {
+            "id": item.id,
+            "pipeline": pipeline,
+            "question": item.question,
+            "answerable": item.answerable,
+            **retrieval_figures([Ref.of_chunk(h.chunk) for h in hits], item, self.options.k),
+        }
+        if not synthesize:
+            return record | {"latency_ms": {"retrieve": search_ms, "total": search_ms}}
+        overrides = AskOverrides(cache=False) | (NAIVE_OPTIONS if naive else AskOverrides())
+        answer = await engine.answer(item.question, **overrides)
         return record | await self.measure(answer, item)
 
     async def measure(self, answer: Answer, item: EvalItem) -> dict[str, Any]:

@@ -122,14 +122,6 @@ def ratio(part: int, whole: int) -> float | None:
     return part / whole if whole else None
 
 
-def percentile(samples: Sequence[float], share: float) -> float | None:
-    """The nearest-rank percentile (`share` in 0..1) of `samples`."""
-    if not samples:
-        return None
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
-
-
 def reliability(scored: Sequence[tuple[float, bool]], bins: int = 5) -> dict[str, object]:
     """Reliability curve and expected calibration error of confidences against outcomes."""
     curve: list[dict[str, float | int | str]] = []

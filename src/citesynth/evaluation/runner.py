@@ -79,10 +79,10 @@ async def evaluate(
     corpus = eval_set.corpus.resolve()
     where = hashlib.sha1(str(corpus).encode()).hexdigest()[:8]  # one index per corpus
     folder = f"{eval_set.name}-{chosen.embedder.replace(':', '-')}-{where}"
-    settings = replace(chosen, index_dir=cache / "index" / folder)
+    root = corpus if corpus.is_dir() else corpus.parent
+    settings = replace(chosen, index_dir=cache / "index" / folder, root=root)
     started = time.perf_counter()
     async with await Engine.open(settings=settings) as engine:
-        engine.root = corpus if corpus.is_dir() else corpus.parent
         async for event in engine.index_events([corpus]):
             hooks.on_index(event)
         options = RunOptions(

@@ -14,6 +14,7 @@ from typing import Any
 
 from citesynth.errors import ConfigError
 from citesynth.evaluation import metrics
+from citesynth.observe import percentile
 
 HIGHER_IS_BETTER = (
     "retrieval_recall_at_k",
@@ -99,8 +100,8 @@ def summarise(everything: Sequence[Mapping[str, Any]]) -> dict[str, float | int 
             metrics.ratio(sum(1 for r in synthesized if r["fallback"]), len(synthesized))
         ),
         "confidence_ece": _ece(scored),
-        "latency_p50_ms": _round(metrics.percentile(totals, 0.5), 1),
-        "latency_p95_ms": _round(metrics.percentile(totals, 0.95), 1),
+        "latency_p50_ms": _round(percentile(totals, 0.5), 1),
+        "latency_p95_ms": _round(percentile(totals, 0.95), 1),
         "prompt_tokens_mean": _round(metrics.mean(r.get("prompt_tokens") for r in synthesized), 1),
         "completion_tokens_mean": _round(
             metrics.mean(r.get("completion_tokens") for r in synthesized), 1
@@ -117,8 +118,8 @@ def stage_latency(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, f
             stages.setdefault(stage, []).append(ms)
     return {
         stage: {
-            "p50": _round(metrics.percentile(values, 0.5), 1),
-            "p95": _round(metrics.percentile(values, 0.95), 1),
+            "p50": _round(percentile(values, 0.5), 1),
+            "p95": _round(percentile(values, 0.95), 1),
         }
         for stage, values in stages.items()
     }

@@ -535,30 +535,28 @@ class SQLiteStore:
         """A number that changes whenever the indexed content changes."""
         return await self._run(self._meta_int, "generation")
 
-    async def cached_answer(self, key: str, max_age: float) -> str | None:
-        """A cached answer (JSON) no older than `max_age` seconds, or None."""
+    async def get_cached(self, key: str, newer_than: float) -> str | None:
+        """The value stored under `key` at or after `newer_than` (a Unix time), or None."""
 
         def read() -> str | None:
             row = self._sql.execute(
                 "SELECT answer FROM answer_cache WHERE key = ? AND created_at >= ?",
-                (key, time.time() - max_age),
+                (key, newer_than),
             ).fetchone()
             return None if row is None else str(row[0])
 
         return await self._run(read)
 
-    async def cache_answer(self, key: str, answer: str) -> None:
-        """Keep an answer (JSON) under `key`; entries older than a week are dropped."""
+    async def put_cached(self, key: str, value: str, *, drop_before: float) -> None:
+        """Store `value` under `key` (now); drop the entries stored before `drop_before`."""
 
         def write() -> None:
             with self._transaction():
                 self._sql.execute(
                     "INSERT OR REPLACE INTO answer_cache VALUES (?, ?, ?)",
-                    (key, answer, time.time()),
+                    (key, value, time.time()),
                 )
-                self._sql.execute(
-                    "DELETE FROM answer_cache WHERE created_at < ?", (time.time() - 7 * 86400,)
-                )
+                self._sql.execute("DELETE FROM answer_cache WHERE created_at < ?", (drop_before,))
 
         await self._run(write)
 

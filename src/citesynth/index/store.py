@@ -135,12 +135,12 @@ class Store(Protocol):
         """The chunk with this id and the whole document it was cut from, or None."""
         ...
 
-    async def cached_answer(self, key: str, max_age: float) -> str | None:
-        """A cached answer (JSON) no older than `max_age` seconds, or None."""
+    async def get_cached(self, key: str, newer_than: float) -> str | None:
+        """The value stored under `key` at or after `newer_than` (a Unix time), or None."""
         ...
 
-    async def cache_answer(self, key: str, answer: str) -> None:
-        """Keep an answer (JSON) under `key`."""
+    async def put_cached(self, key: str, value: str, *, drop_before: float) -> None:
+        """Store `value` under `key` (now); drop the entries stored before `drop_before`."""
         ...
 
     async def stats(self, model: str | None = None) -> IndexStats:

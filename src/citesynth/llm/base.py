@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 Role = Literal["system", "user", "assistant"]
 
@@ -62,6 +62,7 @@ class ChatModel(Protocol):
         ...
 
 
+@runtime_checkable
 class TokenCounter(Protocol):
     """Counts tokens as a model sees them (optional; budgets fall back to an estimate)."""
 

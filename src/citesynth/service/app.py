@@ -34,7 +34,7 @@ from starlette.requests import Request
 from citesynth import __version__
 from citesynth.engine import Engine
 from citesynth.errors import ConfigError, StoreLockedError
-from citesynth.observe import ANSWER_LOGGER
+from citesynth.observe import ANSWER_LOGGER, SynthesisStats
 from citesynth.service import telemetry
 from citesynth.service.answering import Answering
 from citesynth.service.config import ServiceConfig
@@ -42,7 +42,6 @@ from citesynth.service.documents import Jobs
 from citesynth.service.guard import Guard
 from citesynth.service.routes import Service, router
 from citesynth.service.schemas import Problem
-from citesynth.service.state import SynthesisStats
 
 STATIC = resources.files("citesynth.service") / "static"
 _ERRORS: dict[int | str, dict[str, Any]] = {

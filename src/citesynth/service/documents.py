@@ -9,7 +9,6 @@ import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any
 
 from citesynth.engine import Engine
 from citesynth.errors import CitesynthError
@@ -22,9 +21,9 @@ from citesynth.events import (
     IndexPlanned,
 )
 from citesynth.ingest.lines import LineMap, newline_offsets
+from citesynth.passages import chunk_fields
 from citesynth.service.schemas import DocumentInfo, JobInfo, SourceLine, SourceView
 from citesynth.service.state import Bounded
-from citesynth.synthesis.sources import provenance
 from citesynth.types import Chunk, Document, IndexedFile
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
@@ -211,14 +210,8 @@ def source_view(chunk: Chunk, document: Document, context_lines: int = 6) -> Sou
             )
         )
     return SourceView(
-        **chunk_fields(chunk), char_start=chunk.char_start, char_end=chunk.char_end, lines=shown
+        **dict(chunk_fields(chunk)),
+        char_start=chunk.char_start,
+        char_end=chunk.char_end,
+        lines=shown,
     )
-
-
-def chunk_fields(chunk: Chunk) -> dict[str, Any]:
-    """The `ChunkFields` of a chunk: its provenance (as answers name it) and its text."""
-    return provenance(chunk) | {
-        "doc_id": chunk.document_id,
-        "heading_path": list(chunk.heading_path),
-        "text": chunk.text,
-    }

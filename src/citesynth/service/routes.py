@@ -15,12 +15,13 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from citesynth.engine import Engine
 from citesynth.errors import CitesynthError
 from citesynth.ingest.loaders import loader_for
+from citesynth.observe import SynthesisStats
+from citesynth.passages import passages
 from citesynth.service.answering import Answering
 from citesynth.service.config import ServiceConfig
 from citesynth.service.documents import (
     Jobs,
     UploadRejected,
-    chunk_fields,
     document_id,
     inside,
     listing,
@@ -35,13 +36,10 @@ from citesynth.service.schemas import (
     DocumentInfo,
     JobInfo,
     Problem,
-    SearchHit,
     SearchRequest,
     SearchResponse,
     SourceView,
 )
-from citesynth.service.state import SynthesisStats
-from citesynth.types import Hit
 
 _COPY_BYTES = 2**20
 
@@ -124,18 +122,8 @@ async def search(body: SearchRequest, service: Svc) -> SearchResponse:
     hits = await service.engine.search(body.query, k=body.k)
     return SearchResponse(
         query=body.query,
-        hits=[_hit(rank, hit) for rank, hit in enumerate(hits, 1)],
+        hits=passages(hits),
         latency_ms=round((time.perf_counter() - started) * 1000, 2),
-    )
-
-
-def _hit(rank: int, hit: Hit) -> SearchHit:
-    return SearchHit(
-        **chunk_fields(hit.chunk),
-        rank=rank,
-        record_id=hit.chunk.record_id,
-        score=hit.score,
-        confidence=hit.confidence,
     )
 
 
@@ -198,7 +186,7 @@ async def delete(doc_id: str, service: Svc) -> DocumentInfo:
 @router.get("/api/sources/{chunk_id}", response_model=SourceView, tags=["search"])
 async def source(chunk_id: str, service: Svc, context: int = 6) -> SourceView:
     """A chunk with `context` lines before and after it (at most 50)."""
-    found = await service.engine.store.chunk_in_document(chunk_id)
+    found = await service.engine.source(chunk_id)
     if found is None:
         raise HTTPException(404, f"no chunk {chunk_id!r} (the document may have changed)")
     return source_view(*found, context_lines=max(0, min(context, 50)))

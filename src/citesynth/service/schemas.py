@@ -7,8 +7,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from citesynth.answers import Answer
+from citesynth.passages import ChunkFields, Passage
+from citesynth.synthesis.modes import ModeName
 
-Mode = Literal["simple", "detailed", "deep"]
 ConversationId = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
 
 
@@ -23,7 +24,7 @@ class ChatRequest(_Body):
     model: str | None = Field(
         default=None, max_length=200, description="A model name as for --model (default: server's)"
     )
-    mode: Mode | None = None
+    mode: ModeName | None = None
     k: int | None = Field(default=None, ge=1, le=100, description="Chunks to retrieve")
     conversation_id: str | None = ConversationId
     synthesize: bool = Field(default=True, description="False: the ranked chunks, no writing")
@@ -74,35 +75,11 @@ class AnswerStatus(_Body):
     message: str | None = None
 
 
-class ChunkFields(_Body):
-    """A chunk's text and where it lives (what search hits and source views share)."""
-
-    chunk_id: str
-    doc_id: str
-    path: str
-    title: str
-    heading_path: list[str]
-    page: int | None
-    start_line: int
-    end_line: int
-    location: str
-    text: str
-
-
-class SearchHit(ChunkFields):
-    """A ranked chunk with its provenance."""
-
-    rank: int
-    record_id: str | None
-    score: float
-    confidence: float
-
-
 class SearchResponse(_Body):
     """`POST /api/search`."""
 
     query: str
-    hits: list[SearchHit]
+    hits: list[Passage]
     latency_ms: float
 
 

@@ -1,19 +1,17 @@
-"""What the service remembers between requests: answers by request id, conversations, stats.
+"""What the service remembers between requests: answers by request id and conversations.
 
 All of it is bounded (oldest first out), so memory stays flat however long the service runs.
 """
 
 from __future__ import annotations
 
-import logging
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Generic, Literal, TypeVar
 
 from citesynth.answers import Answer
-from citesynth.evaluation.metrics import percentile
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -84,61 +82,3 @@ class AnswerBook:
     def get(self, request_id: str) -> AnswerEntry | None:
         """The entry, or None when unknown (or long forgotten)."""
         return self._entries.get(request_id)
-
-
-class SynthesisStats(logging.Handler):
-    """Aggregates the `answer_event` of every answer logged (see `citesynth.observe`)."""
-
-    def __init__(self, window: int = 10_000) -> None:
-        super().__init__(logging.INFO)
-        self.events: deque[dict[str, Any]] = deque(maxlen=window)
-
-    def emit(self, record: logging.LogRecord) -> None:
-        """Keep the record's structured event, if it has one."""
-        event = getattr(record, "answer_event", None)
-        if isinstance(event, dict):
-            self.events.append(event)
-
-    def summary(self) -> dict[str, Any]:
-        """Rates, means and per-stage latency percentiles over the recent answers."""
-        events = list(self.events)
-        count = len(events)
-
-        def rate(name: str) -> float | None:
-            return round(sum(1 for e in events if e.get(name)) / count, 4) if count else None
-
-        written = [e for e in events if e["sources"]]
-        citations = sum(e["citations"] for e in events)
-        stages: dict[str, list[float]] = {}
-        for event in events:
-            for stage, ms in event["latency_ms"].items():
-                stages.setdefault(stage, []).append(float(ms))
-        return {
-            "answers": count,
-            "window": self.events.maxlen,
-            "synthesis_mode_rate": rate("synthesis_mode"),
-            "mean_source_doc_count": (
-                round(sum(e["source_doc_count"] for e in written) / len(written), 3)
-                if written
-                else None
-            ),
-            "multi_source_citation_share": (
-                round(sum(e["multi_source_citations"] for e in events) / citations, 4)
-                if citations
-                else None
-            ),
-            "fallback_rate": rate("fallback"),
-            "not_found_rate": rate("not_found"),
-            "cache_hit_rate": rate("cached"),
-            "unsupported_claim_rate": _share(events, "unsupported_claims", "claims"),
-            "latency_ms": {
-                stage: {"p50": percentile(samples, 0.5), "p95": percentile(samples, 0.95)}
-                for stage, samples in sorted(stages.items())
-            },
-            "models": sorted({e["model"] for e in events}),
-        }
-
-
-def _share(events: list[dict[str, Any]], part: str, whole: str) -> float | None:
-    total = sum(e[whole] for e in events)
-    return round(sum(e[part] for e in events) / total, 4) if total else None

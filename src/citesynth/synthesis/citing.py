@@ -15,7 +15,8 @@ from citesynth.analysis import terms
 from citesynth.answers import Citation, Claim, EvidenceSpan, Support, TavilyRecord
 from citesynth.citations.resolve import Resolved, cited_numbers, factual_sentences
 from citesynth.ingest.sentences import prose_sentences, sentence_spans
-from citesynth.synthesis.sources import Source, provenance, url
+from citesynth.passages import chunk_url
+from citesynth.synthesis.sources import Source, provenance
 from citesynth.types import Chunk
 
 
@@ -83,7 +84,7 @@ def citations(
                 record=TavilyRecord(
                     id=chunk.id,
                     title=chunk.title or chunk.path,
-                    url=url(chunk),
+                    url=chunk_url(chunk),
                     content=chunk.text,
                     snippet=snippet,
                 ),

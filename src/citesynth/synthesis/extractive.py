@@ -20,7 +20,7 @@ from itertools import pairwise
 from citesynth.analysis import query_terms, terms
 from citesynth.embed.base import Embedder
 from citesynth.ingest.sentences import prose_sentences, sentence_spans
-from citesynth.llm.base import Piece
+from citesynth.llm.base import ChatModel, Piece
 from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.sources import Source
 from citesynth.synthesis.writers import Plan
@@ -59,6 +59,7 @@ class ExtractiveWriter:
     """Writes an answer from the sources' own sentences (see the module docstring)."""
 
     name = "extractive"
+    model: ChatModel | None = None
     timeout = 30.0
     evidence_tokens: int | None = None
     max_sources: int | None = None

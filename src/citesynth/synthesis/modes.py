@@ -1,17 +1,25 @@
-"""Answer modes: how many sources, how much context and output each may use."""
+"""Answer modes: how many sources, how much context and output each may use.
+
+`MODES` is the one list of modes; the CLI's choices, the service's request schema, the MCP
+tool and the settings check are all derived from it.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from citesynth.errors import ConfigError
+
+ModeName = Literal["simple", "detailed", "deep"]
+"""The names of the modes, as a type (request schemas, tool signatures)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Mode:
     """One mode's budgets (tokens) and source count."""
 
-    name: str
+    name: ModeName
     sources: int
     context_tokens: int
     output_tokens: int
@@ -25,7 +33,10 @@ MODES: dict[str, Mode] = {
         "deep", sources=16, context_tokens=12_000, output_tokens=8_192, boost_entities=True
     ),
 }
+MODE_NAMES: tuple[str, ...] = get_args(ModeName)
 MULTI_SOURCE_EXTRA_TOKENS = 200
+
+assert set(MODE_NAMES) == set(MODES), "ModeName and MODES must name the same modes"
 
 
 def get_mode(name: str) -> Mode:
@@ -37,4 +48,6 @@ def get_mode(name: str) -> Mode:
     try:
         return MODES[name]
     except KeyError:
-        raise ConfigError(f"unknown mode {name!r}: use simple, detailed or deep") from None
+        raise ConfigError(
+            f"unknown mode {name!r}: use {', '.join(MODE_NAMES[:-1])} or {MODE_NAMES[-1]}"
+        ) from None

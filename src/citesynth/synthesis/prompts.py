@@ -1,9 +1,14 @@
 """Prompts are data: named, versioned templates that a user can override from files.
 
+Writers look templates up by name (`answer.system`, `answer.multi.user`, ...; see
+`LLMWriter.messages`), so a new kind of writing (a report section, an agent step) brings its
+own family of templates with `register_prompt` and needs no change to the writer.
+
 A folder given as `prompts_dir` (the setting, or `$CITESYNTH_PROMPTS`) may hold `NAME.txt`
-files; each replaces the built-in template of that name, and its version becomes `file:`
-plus a hash of its text, so cached answers never mix prompt versions. Placeholders are `{question}`,
-`{sources}`, `{history}`; an unknown one is an error at load time, not at answer time.
+files; each replaces the registered template of that name, and its version becomes `file:`
+plus a hash of its text, so cached answers never mix prompt versions. Placeholders are
+`{question}`, `{sources}`, `{history}` and those the registered template itself uses; an
+unknown one is an error at load time, not at answer time.
 """
 
 from __future__ import annotations
@@ -95,6 +100,29 @@ BUILT_IN: dict[str, Prompt] = {
 }
 
 
+def register_prompt(prompt: Prompt, *, replace: bool = False) -> None:
+    """Add a template that writers can name (and users can override from files).
+
+    Raises:
+        ConfigError: a template of that name exists (pass `replace=True` on purpose).
+    """
+    if prompt.name in BUILT_IN and not replace:
+        raise ConfigError(f"a prompt called {prompt.name!r} is already registered")
+    BUILT_IN[prompt.name] = prompt
+
+
+def pick(prompts: Mapping[str, Prompt], *names: str) -> Prompt:
+    """The first template among `names` that `prompts` holds.
+
+    Raises:
+        ConfigError: none of them is known.
+    """
+    for name in names:
+        if name in prompts:
+            return prompts[name]
+    raise ConfigError(f"no prompt called {' or '.join(map(repr, names))}; register it first")
+
+
 def _placeholders(template: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(template) if field}
 
@@ -118,10 +146,11 @@ def load(prompts_dir: str | Path | None = None) -> dict[str, Prompt]:
                 f"{path}: no prompt is called {name!r} (known: {', '.join(sorted(BUILT_IN))})"
             )
         template = path.read_text(encoding="utf-8")
-        unknown = _placeholders(template) - PLACEHOLDERS
+        allowed = PLACEHOLDERS | _placeholders(BUILT_IN[name].template)
+        unknown = _placeholders(template) - allowed
         if unknown:
             raise ConfigError(
-                f"{path}: unknown placeholder(s) {sorted(unknown)}; use {sorted(PLACEHOLDERS)}"
+                f"{path}: unknown placeholder(s) {sorted(unknown)}; use {sorted(allowed)}"
             )
         version = "file:" + hashlib.sha256(template.encode()).hexdigest()[:12]
         prompts[name] = Prompt(name, version, template)

@@ -28,7 +28,7 @@ from typing import Any
 from citesynth.analysis import estimate_tokens, terms
 from citesynth.answers import SourceRecord
 from citesynth.citations.markers import SourceRef
-from citesynth.render import snippet
+from citesynth.passages import chunk_url
 from citesynth.types import Chunk, Hit
 
 Counter_ = Callable[[str], Awaitable[int]]
@@ -188,23 +188,9 @@ def record(source: Source) -> SourceRecord:
         doc_id=chunk.document_id,
         heading_path=list(chunk.heading_path),
         record_id=chunk.record_id,
-        url=url(chunk),
+        url=chunk_url(chunk),
         text=chunk.text,
         shown=source.shown,
         score=round(source.hit.score, 6),
         confidence=round(source.hit.confidence, 4),
     )
-
-
-def url(chunk: Chunk) -> str:
-    """`file://path#L10-L24`, `file://path#page=5` or `file://path#record`."""
-    if chunk.page is not None:
-        return f"file://{chunk.path}#page={chunk.page}"
-    if chunk.record_id is not None:
-        return f"file://{chunk.path}#{chunk.record_id}"
-    return f"file://{chunk.path}#L{chunk.start_line}-L{chunk.end_line}"
-
-
-def short(source: Source, question: str) -> str:
-    """A one-line snippet of the source for lists."""
-    return snippet(source.chunk.text, question, width=200)

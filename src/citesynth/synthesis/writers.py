@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from citesynth.llm.base import ChatModel, ChatOptions, Message, Piece
-from citesynth.synthesis.prompts import Prompt
+from citesynth.synthesis.prompts import Prompt, pick
 from citesynth.synthesis.sources import Source, context
+from citesynth.verify.conflicts import Found
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,16 @@ class Plan:
     """Lines naming where the sources disagree (the answer must present both sides)."""
     feedback: str = ""
     """Claims of an earlier attempt that the sources did not support (strict mode)."""
+    found: tuple[Found, ...] = ()
+    """The disagreements `conflicts` describes, as found."""
+    trimmed: int = 0
+    """Lower-ranked sources left out to fit the context budget."""
+    linked: int = 0
+    """Sources added because retrieved passages refer to them."""
+    prompt: str = "answer"
+    """The prompt family: templates `{prompt}.system`, `{prompt}.user`, `{prompt}.multi.*`."""
+    values: Mapping[str, str] = field(default_factory=dict)
+    """Further placeholder values for the family's templates (an outline, a digest, ...)."""
 
     def notes(self) -> str:
         """What follows the sources in the prompt: conflicts, and feedback on a retry."""
@@ -56,6 +67,11 @@ class Writer(Protocol):
     """Cut each source to its most relevant sentences within this many tokens (None: don't)."""
     max_sources: int | None
     """Show the writer at most this many sources (None: as many as the mode allows)."""
+
+    @property
+    def model(self) -> ChatModel | None:
+        """The chat model behind the writer (None: it writes without one)."""
+        ...
 
     def write(self, plan: Plan) -> AsyncIterator[Piece]:
         """Text pieces (and possibly a final `Usage`)."""
@@ -91,18 +107,25 @@ class LLMWriter:
         self.max_sources = max_sources
 
     def messages(self, plan: Plan) -> list[Message]:
-        """The prompt for a plan."""
-        sources = context(plan.sources, grouped=plan.grouped) + plan.notes()
-        if plan.grouped:
-            system = self.prompts["answer.multi.system"]
-            name = "answer.multi.user" if self.reasoning else "answer.multi.user.direct"
-            user = self.prompts[name]
-        else:
-            system, user = self.prompts["answer.system"], self.prompts["answer.user"]
-        return [
-            Message("system", system.render()),
-            Message("user", user.render(question=plan.question, sources=sources)),
-        ]
+        """The prompt for a plan: its family's templates, the multi-source ones when grouped.
+
+        A family without multi-source templates uses its plain ones in both cases.
+        """
+        values = {
+            **plan.values,
+            "question": plan.question,
+            "sources": context(plan.sources, grouped=plan.grouped) + plan.notes(),
+        }
+        family = plan.prompt
+        names = [f"{family}.multi", family] if plan.grouped else [family]
+        system = pick(self.prompts, *(f"{name}.system" for name in names))
+        direct = plan.grouped and not self.reasoning
+        user = pick(
+            self.prompts,
+            *(f"{name}.user.direct" for name in names if direct),
+            *(f"{name}.user" for name in names),
+        )
+        return [Message("system", system.render(**values)), Message("user", user.render(**values))]
 
     async def write(self, plan: Plan) -> AsyncIterator[Piece]:
         """Stream the model's answer; in reasoning mode, hold text back until "Answer:"."""

@@ -1,6 +1,6 @@
 """Verification: claim-level support, citation repair, conflicts and answer confidence.
 
-Verifiers by name (`get_verifier`):
+Verifiers by name (`get_verifier`; plugins add more with `register_verifier`):
 
 - `lexical` (default): lexical alignment weighed by a logistic model trained on the tuning
   splits of WiCE, SciFact and HaluEval; offline, thousands of claims a second.
@@ -12,14 +12,17 @@ Verifiers by name (`get_verifier`):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Mapping
 
 from citesynth.errors import ConfigError
+from citesynth.registry import Registry
 from citesynth.verify.base import Check, Label, Span, Verdict, Verifier
 from citesynth.verify.judge import JudgeVerifier
 from citesynth.verify.lexical import LexicalVerifier
 
 __all__ = [
+    "VERIFIERS",
     "Check",
     "JudgeVerifier",
     "Label",
@@ -27,8 +30,22 @@ __all__ = [
     "Span",
     "Verdict",
     "Verifier",
+    "VerifierFactory",
     "get_verifier",
+    "register_verifier",
 ]
+
+VerifierFactory = Callable[[str, Mapping[str, str]], Verifier]
+"""Makes a verifier from the rest of its name (after `prefix:`) and the environment."""
+
+VERIFIERS: Registry[VerifierFactory] = Registry("verifier")
+
+
+def register_verifier(
+    prefix: str, factory: VerifierFactory, *, usage: str = "", replace: bool = False
+) -> None:
+    """Make `factory` answer the verifier names `prefix` and `prefix:...`."""
+    VERIFIERS.register(prefix, factory, usage=usage, replace=replace)
 
 
 def get_verifier(name: str = "lexical", environ: Mapping[str, str] | None = None) -> Verifier:
@@ -37,19 +54,34 @@ def get_verifier(name: str = "lexical", environ: Mapping[str, str] | None = None
     Raises:
         ConfigError: an unknown name, or a judge model that cannot be set up.
     """
-    family, _, rest = name.strip().partition(":")
-    if family in {"", "lexical", "default"}:
-        return LexicalVerifier()
-    if family == "judge":
-        from citesynth.llm import get_model
+    found = VERIFIERS.find(name.strip() or "lexical")
+    if found is None:
+        raise VERIFIERS.unknown(name)
+    factory, rest = found
+    return factory(rest, os.environ if environ is None else environ)
 
-        if not rest:
-            raise ConfigError("say which model judges: judge:MODEL (for example judge:local)")
-        return JudgeVerifier(get_model(rest, environ))
-    if family == "nli":
-        from citesynth.verify.nli import NLIVerifier
 
-        if not rest:
-            raise ConfigError("say where the model is: nli:PATH (a local folder)")
-        return NLIVerifier(rest)
-    raise ConfigError(f"unknown verifier {name!r}: use lexical, judge:MODEL or nli:PATH")
+def _lexical(rest: str, environ: Mapping[str, str]) -> Verifier:
+    return LexicalVerifier()
+
+
+def _judge(rest: str, environ: Mapping[str, str]) -> Verifier:
+    from citesynth.llm import get_model
+
+    if not rest:
+        raise ConfigError("say which model judges: judge:MODEL (for example judge:local)")
+    return JudgeVerifier(get_model(rest, environ))
+
+
+def _nli(rest: str, environ: Mapping[str, str]) -> Verifier:
+    from citesynth.verify.nli import NLIVerifier  # needs transformers: imported on demand
+
+    if not rest:
+        raise ConfigError("say where the model is: nli:PATH (a local folder)")
+    return NLIVerifier(rest)
+
+
+register_verifier("lexical", _lexical, usage="lexical")
+register_verifier("default", _lexical, usage="default")
+register_verifier("judge", _judge, usage="judge:MODEL")
+register_verifier("nli", _nli, usage="nli:PATH")

@@ -1,0 +1,64 @@
+"""The answer cache: finished answers found again for the same question and the same setup.
+
+The key covers everything that changes an answer: the question (case-folded), the corpus
+generation, the writer and its evidence budget, the prompt versions, the embedder, fusion,
+the verifier, and every answering option that matters. The store keeps the JSON; this class
+owns the policy: the time-to-live of a lookup, and entries older than a week dropped on write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+
+from citesynth.answers import SCHEMA_VERSION, Answer
+from citesynth.index.store import Store
+from citesynth.synthesis.options import AskOptions
+from citesynth.synthesis.steps import Parts
+
+KEEP_SECONDS = 7 * 86_400.0
+"""Entries older than this are dropped whenever an answer is written."""
+
+
+class AnswerCache:
+    """Answers kept in the store under a key of the question and the setup."""
+
+    def __init__(self, store: Store, *, keep_seconds: float = KEEP_SECONDS) -> None:
+        self.store = store
+        self.keep_seconds = keep_seconds
+
+    async def key(self, question: str, parts: Parts, options: AskOptions) -> str:
+        """The key of `question` answered by `parts` with `options` on the current corpus."""
+        fields = [
+            SCHEMA_VERSION,
+            question.casefold(),
+            await self.store.generation(),
+            parts.writer.name,
+            parts.writer.evidence_tokens,
+            parts.prompt_version,
+            parts.embedder.name if parts.embedder else None,
+            parts.retrieval.fusion,
+            parts.retrieval.alpha,
+            options.mode,
+            options.k,
+            options.synthesize,
+            options.renumber,
+            options.not_found_below,
+            parts.verifier.name if parts.verifier and options.verify else None,
+            options.repair,
+            options.strict,
+            options.follow_references,
+        ]
+        return hashlib.sha256(json.dumps(fields).encode()).hexdigest()
+
+    async def get(self, key: str, ttl: float) -> Answer | None:
+        """The answer kept under `key` within the last `ttl` seconds, or None."""
+        kept = await self.store.get_cached(key, time.time() - ttl)
+        return None if kept is None else Answer.model_validate_json(kept)
+
+    async def put(self, key: str, answer: Answer) -> None:
+        """Keep `answer` under `key`."""
+        await self.store.put_cached(
+            key, answer.model_dump_json(), drop_before=time.time() - self.keep_seconds
+        )

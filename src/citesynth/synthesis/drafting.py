@@ -1,0 +1,133 @@
+"""Writing step: the writer's stream turned into token and citation events, and a `Draft`.
+
+Plain text goes out as `token` events; each citation marker as its canonical `[n]` token
+plus a `citation` event. Numbers that name no source are dropped on the spot and counted.
+When the writer is done, `tidy` cleans the draft in place and raises `Unusable` when it
+cannot be an answer (no text, only markers, no citation at all).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+
+from citesynth.answers import Claim
+from citesynth.citations.markers import Marker, MarkerStream
+from citesynth.citations.resolve import compact, resolve, says_not_found
+from citesynth.events import CitationEvent, Event, TokenEvent
+from citesynth.llm.base import Usage
+from citesynth.synthesis.attribute import attribute
+from citesynth.synthesis.citing import citations, has_words, strip_layout
+from citesynth.synthesis.sources import Source, refs
+from citesynth.synthesis.writers import Plan, Writer
+
+
+class Unusable(Exception):
+    """The writer produced nothing that can be shown as an answer."""
+
+
+@dataclass(slots=True)
+class Draft:
+    """What the writer produced, as it arrives (filled in by `write`, cleaned by `tidy`)."""
+
+    text: str = ""
+    invalid_markers: int = 0
+    markers: int = 0
+    attributed: int = 0
+    invalid: list[int] = field(default_factory=list)
+    usage: Usage | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def cites(self) -> bool:
+        """Whether at least one citation names a real source (written or attributed)."""
+        return self.markers > self.invalid_markers or self.attributed > 0
+
+
+async def write(
+    writer: Writer, plan: Plan, draft: Draft, started: float | None = None
+) -> AsyncIterator[Event]:
+    """Stream the writer's output for `plan` as token and citation events, within its timeout.
+
+    `draft` collects the text, marker counts, usage and timings (`first_token` is measured
+    from `started`, default now).
+    """
+    began = time.perf_counter() if started is None else started
+    valid = {source.number: source for source in plan.sources}
+    scanner = MarkerStream(refs(plan.sources))
+    deadline = asyncio.get_running_loop().time() + writer.timeout
+    pieces = aiter(writer.write(plan))
+    generating = time.perf_counter()
+    try:
+        while True:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    piece = await anext(pieces)
+            except StopAsyncIteration:
+                break
+            if isinstance(piece, Usage):
+                draft.usage = piece
+                continue
+            if not isinstance(piece, str):  # a tool call: not part of an answer's text
+                continue
+            if piece and "first_token" not in draft.timings:
+                draft.timings["first_token"] = _ms(began)
+            for item in scanner.feed(piece):
+                for event in _events(item, valid, draft, plan.question):
+                    yield event
+        for item in scanner.close():
+            for event in _events(item, valid, draft, plan.question):
+                yield event
+    finally:
+        close = getattr(pieces, "aclose", None)
+        if close is not None:
+            await close()
+        draft.timings["generate"] = _ms(generating)
+
+
+def _events(item: object, valid: dict[int, Source], draft: Draft, question: str) -> list[Event]:
+    if not isinstance(item, Marker):
+        text = getattr(item, "text", "")
+        draft.text += text
+        return [TokenEvent(text=text)] if text else []
+    draft.markers += 1
+    good = [n for n in dict.fromkeys(item.numbers) if n in valid]
+    if len(good) < len(item.numbers):
+        draft.invalid_markers += 1
+        draft.invalid.extend(n for n in item.numbers if n not in valid and n not in draft.invalid)
+    if not good:
+        return []
+    token = compact(good)
+    draft.text += token
+    cited = [valid[n] for n in good]
+    last = draft.text[-400:]
+    resolved = resolve(token, refs(cited))
+    found = citations(cited, resolved, [Claim(text=last, citations=good)], question)
+    return [TokenEvent(text=token), CitationEvent(numbers=tuple(good), citations=tuple(found))]
+
+
+def tidy(
+    draft: Draft, sources: Sequence[Source], *, attribute_uncited: bool, require_citations: bool
+) -> None:
+    """Clean the draft in place; raise `Unusable` when it cannot be the answer.
+
+    Layout the model added is stripped; uncited sentences that one source clearly holds are
+    cited (`attribute_uncited`); an answer citing nothing that is not "not found" is
+    refused (`require_citations`).
+    """
+    draft.text = strip_layout(draft.text)
+    if not draft.text.strip():
+        raise Unusable("the model returned no text")
+    if not has_words(draft.text):
+        raise Unusable("the model's answer holds only citation markers")
+    if attribute_uncited:
+        tidied = resolve(draft.text, refs(sources)).text  # markers inside their sentences
+        draft.text, draft.attributed = attribute(tidied, sources)
+    if require_citations and not draft.cites and not says_not_found(draft.text):
+        raise Unusable("the model's answer cites no source")
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000, 2)

@@ -1,0 +1,225 @@
+"""Finishing step: a draft becomes the `Answer` of the contract (DESIGN §5).
+
+The text is resolved (groups merged, compact ranges, invalid numbers reported), repeated
+and pointer-only sentences are dropped, every claim is verified (and citations repaired)
+when a verifier is given, citations are optionally renumbered by first use, and claims,
+uncited claims, citations with their supporting spans, warnings and confidence are computed.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TypedDict
+
+from citesynth.answers import Answer, Citation, Claim, UsageReport
+from citesynth.citations.resolve import Resolved, compact, renumber, resolve, says_not_found
+from citesynth.synthesis import verifying
+from citesynth.synthesis.citing import citations, claims_of, drop_pointers, drop_repeats, has_words
+from citesynth.synthesis.drafting import Draft
+from citesynth.synthesis.extractive import NOT_FOUND
+from citesynth.synthesis.sources import Source, document_count, record, refs
+from citesynth.synthesis.writers import Plan
+from citesynth.verify.base import Verifier
+from citesynth.verify.confidence import confidence as calibrated
+
+
+class HeaderFields(TypedDict):
+    """The `Answer` fields a `Header` fills."""
+
+    question: str
+    model: str
+    mode: str
+    request_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """What every answer to one request carries, whatever happens next."""
+
+    question: str
+    model: str
+    mode: str
+    request_id: str
+
+    @classmethod
+    def of(cls, question: str, model: str, mode: str, request_id: str = "") -> Header:
+        """The header of a request: whitespace folded, a random request id when none."""
+        return cls(" ".join(question.split()), model, mode, request_id or uuid.uuid4().hex[:16])
+
+    def fields(self) -> HeaderFields:
+        """The header as `Answer` keyword arguments."""
+        return HeaderFields(
+            question=self.question, model=self.model, mode=self.mode, request_id=self.request_id
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Finishing:
+    """How to finish: the confidence threshold, verification and its repairs, renumbering."""
+
+    verifier: Verifier | None = None
+    repair: bool = True
+    renumber: bool = False
+    low_confidence_below: float = 0.5
+    remove_unsupported: bool = False
+    """Strict mode's last step: drop the claims that are still unsupported."""
+
+
+async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> Answer:
+    """The answer for a draft written from `plan` (see the module docstring)."""
+    sources = list(plan.sources)
+    resolved = resolve(draft.text, refs(sources))
+    text, repeated = drop_repeats(resolved.text)
+    text, pointers = drop_pointers(text)
+    if repeated or pointers:
+        resolved = resolve(text, refs(sources))
+    shown = sources
+    found = list(plan.found)
+    not_found = says_not_found(text)
+    checked = None
+    if how.verifier is not None and not not_found:
+        checked = await verified(text, shown, how.verifier, how)
+        text = checked.text
+        resolved = resolve(text, refs(shown))
+    if how.renumber and resolved.used:
+        order = [*resolved.used, *(s.number for s in sources if s.number not in resolved.used)]
+        text, mapping = renumber(text, order)
+        shown = sorted((replace(s, number=mapping[s.number]) for s in sources), key=_number)
+        resolved = resolve(text, refs(shown))
+        found = [replace(f, sources=(mapping[f.sources[0]], mapping[f.sources[1]])) for f in found]
+        checked = verifying.renumbered(checked, mapping) if checked else None
+    claims = [] if not_found else checked.claims if checked else claims_of(text)
+    uncited = [claim.text for claim in claims if not claim.citations]
+    warnings = _warnings(resolved, draft, shown, not_found, repeated, plan.trimmed)
+    if pointers:
+        warnings.append(f"dropped {pointers} sentence(s) that only pointed at a source")
+    if checked is not None:
+        warnings.extend(checked.warnings)
+    if uncited:
+        warnings.append(f"{len(uncited)} sentence(s) cite no source")
+    cited = citations(
+        shown, resolved, claims, header.question, checked.support if checked else None
+    )
+    if not_found:
+        confidence = 0.0
+    elif checked is not None:
+        relevance = {s.number: s.hit.confidence for s in shown}
+        signal = verifying.signals(
+            claims, relevance, found, markers=draft.markers, invalid_markers=draft.invalid_markers
+        )
+        confidence = calibrated(signal)
+        summary = checked.summary.model_copy(
+            update={"signals": {k: round(v, 4) for k, v in signal.as_dict().items()}}
+        )
+        checked = replace(checked, summary=summary)
+    else:
+        confidence = provisional_confidence(cited, claims, draft)
+    low = not not_found and confidence < how.low_confidence_below
+    usage = draft.usage
+    return Answer(
+        **header.fields(),
+        answer=NOT_FOUND if not_found and not text.strip() else text,
+        citations=cited,
+        sources=[record(s) for s in shown],
+        claims=claims,
+        uncited_claims=uncited,
+        conflicts=verifying.conflict_records(found),
+        verification=checked.summary if checked else None,
+        confidence=confidence,
+        low_confidence=low,
+        disclaimer=disclaimer(claims) if low else None,
+        synthesis_mode=plan.grouped,
+        source_doc_count=document_count(sources),
+        not_found=not_found,
+        warnings=warnings,
+        usage=UsageReport(
+            prompt_tokens=usage.prompt_tokens if usage else None,
+            completion_tokens=usage.completion_tokens if usage else None,
+            markers=draft.markers,
+            invalid_markers=draft.invalid_markers,
+        ),
+    )
+
+
+def disclaimer(claims: Sequence[Claim]) -> str:
+    """One line saying why confidence is low: weak support, or weak retrieval."""
+    if any(c.label in {"unsupported", "partial"} or not c.citations for c in claims):
+        return "Low confidence: the sources only partly support this answer; check the citations."
+    return (
+        "Low confidence: the passages found match the question only weakly; "
+        "check that they answer it."
+    )
+
+
+def _warnings(
+    resolved: Resolved,
+    draft: Draft,
+    shown: Sequence[Source],
+    not_found: bool,
+    repeated: int,
+    trimmed: int,
+) -> list[str]:
+    """What was cleaned up or left out while finishing the answer, one line each."""
+    warnings = list(resolved.warnings)
+    if draft.invalid:
+        shown_numbers = ", ".join(f"[{n}]" for n in draft.invalid)
+        warnings.append(f"removed citation(s) {shown_numbers}: no source has that number")
+    unused = [s.number for s in shown if s.number not in resolved.used]
+    if unused and not not_found:
+        warnings.append(f"source(s) {compact(unused)} were not cited")
+    if draft.attributed:
+        warnings.append(
+            f"{draft.attributed} citation(s) added by matching uncited sentences to sources"
+        )
+    if repeated:
+        warnings.append(f"dropped {repeated} sentence(s) that repeated an earlier one")
+    if trimmed:
+        warnings.append(f"{trimmed} lower-ranked source(s) left out to fit the context budget")
+    return warnings
+
+
+async def verified(
+    text: str, shown: Sequence[Source], verifier: Verifier, how: Finishing
+) -> verifying.Checked:
+    """Check (and repair) the answer; remove what is unsupported when asked (strict mode)."""
+    checked = await verifying.check(text, shown, verifier, repair=how.repair)
+    if not how.remove_unsupported:
+        return checked
+    kept, removed = verifying.without_unsupported(checked.text, checked.claims, checked.review)
+    if not removed or not has_words(kept):
+        return checked
+    again = await verifying.check(kept, shown, verifier, repair=False)
+    summary = again.summary.model_copy(
+        update={"removed": removed, "repairs": checked.summary.repairs}
+    )
+    note = f"strict mode: removed {removed} unsupported claim(s)"
+    return replace(again, summary=summary, warnings=[*checked.warnings[:-1], note])
+
+
+def provisional_confidence(
+    cited: Sequence[Citation], claims: Sequence[Claim], draft: Draft
+) -> float:
+    """Confidence from verifiable signals when claims are not verified.
+
+    Each claim counts as supported with probability 1 - Π(1 - r) over the Pass-1 relevance
+    r of the sources it cites (0 when it cites none); the answer's confidence is the mean
+    over claims, lowered by half the share of markers that named no source.
+    """
+    relevance = {citation.number: citation.relevance for citation in cited}
+    if not relevance:
+        return 0.0
+    per_claim = [
+        1.0 - math.prod(1.0 - relevance.get(n, 0.0) for n in claim.citations)
+        if claim.citations
+        else 0.0
+        for claim in claims
+    ] or [max(relevance.values())]
+    invalid = draft.invalid_markers / draft.markers if draft.markers else 0.0
+    return round(sum(per_claim) / len(per_claim) * (1 - 0.5 * invalid), 4)
+
+
+def _number(source: Source) -> int:
+    return source.number
