@@ -345,6 +345,8 @@ async def _write(
             if isinstance(piece, Usage):
                 written.usage = piece
                 continue
+            if not isinstance(piece, str):  # a tool call: answers are written without tools
+                continue
             if piece and "first_token" not in written.timings:
                 written.timings["first_token"] = _ms(started)
             for item in scanner.feed(piece):
