@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import textwrap
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 
 from citesynth.errors import ConfigError
@@ -15,11 +18,15 @@ from citesynth.llm import (
     AnthropicModel,
     ChatModel,
     ChatOptions,
+    HTTPModel,
     Message,
+    Piece,
     ScriptedModel,
+    ToolCall,
     get_model,
     register_model,
 )
+from citesynth.llm.http import ServerEvent
 from citesynth.registry import reload_plugins
 
 
@@ -113,3 +120,55 @@ def test_an_entry_point_plugin_registers_its_model(
         MODELS.unregister("plugged")
         sys.modules.pop("fakeplugin_models", None)
         reload_plugins()
+
+
+class EchoCloud(HTTPModel):
+    """A made-up provider: only its wire format is written here, the rest is inherited."""
+
+    family = "echocloud"
+    default_base_url = "https://echo.example"
+
+    def url(self) -> str:
+        return f"{self.base_url}/v2/generate"
+
+    def headers(self) -> dict[str, str]:
+        return {"x-echo-key": self.api_key or ""}
+
+    def request_body(self, messages: Sequence[Message], options: ChatOptions) -> dict[str, Any]:
+        return {"model": self.model, "prompt": messages[-1].content, "limit": options.max_tokens}
+
+    async def decode(self, events: AsyncIterator[ServerEvent]) -> AsyncGenerator[Piece, None]:
+        async for event in events:
+            payload = event.json()
+            if event.event == "call":
+                yield ToolCall(payload["id"], payload["tool"], payload["args"])
+            else:
+                yield payload["text"]
+
+
+async def test_a_plugin_provider_only_states_its_wire_format() -> None:
+    stream = (
+        'data: {"text": "Searching"}\n\n'
+        'event: call\ndata: {"id": "e1", "tool": "search", "args": {"query": "q"}}\n\n'
+    )
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, text=stream)
+
+    transport = httpx.MockTransport(answer)
+    register_model(
+        "echocloud",
+        lambda rest, environ: EchoCloud(rest, api_key=environ["ECHO_KEY"], transport=transport),
+    )
+    try:
+        model = get_model("echocloud:e-1", {"ECHO_KEY": "k"})
+        pieces = [p async for p in model.stream([Message("user", "hi")], ChatOptions(max_tokens=9))]
+    finally:
+        MODELS.unregister("echocloud")
+    assert pieces == ["Searching", ToolCall("e1", "search", {"query": "q"})]
+    (request,) = seen
+    assert str(request.url) == "https://echo.example/v2/generate"
+    assert request.headers["x-echo-key"] == "k"
+    assert json.loads(request.content) == {"model": "e-1", "prompt": "hi", "limit": 9}

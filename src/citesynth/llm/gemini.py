@@ -17,7 +17,7 @@ from typing import Any
 from citesynth.errors import ModelError
 from citesynth.llm.base import ChatOptions, Message, Piece, ToolCall, Usage
 from citesynth.llm.http import ServerEvent
-from citesynth.llm.provider import HTTPModel, tool_arguments, tool_names
+from citesynth.llm.provider import HTTPModel, tool_arguments
 
 DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com"
 
@@ -91,7 +91,7 @@ class GeminiModel(HTTPModel):
 
 def _contents(messages: Sequence[Message]) -> list[dict[str, Any]]:
     """The conversation without system messages; consecutive tool results share a turn."""
-    names = tool_names(messages)
+    names = {call.id: call.name for m in messages for call in m.tool_calls}
     contents: list[dict[str, Any]] = []
     for m in messages:
         if m.role == "system":

@@ -130,8 +130,3 @@ def tool_arguments(provider: str, tool: str, arguments: object) -> dict[str, Any
             f"{json.dumps(parsed)[:200]}"
         )
     return parsed
-
-
-def tool_names(messages: Sequence[Message]) -> dict[str, str]:
-    """The tool name of every call made in `messages`, by call id."""
-    return {call.id: call.name for m in messages for call in m.tool_calls}
