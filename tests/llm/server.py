@@ -186,3 +186,27 @@ def openai_sse(pieces: Sequence[str], usage: dict[str, Any] | None = None) -> li
     if usage is not None:
         events.append({**base, "choices": [], "usage": usage})
     return [f"data: {json.dumps(event)}\n\n" for event in events] + ["data: [DONE]\n\n"]
+
+
+def openai_tool_sse(
+    calls: Sequence[tuple[str, str, str]], usage: dict[str, Any] | None = None, *, size: int = 5
+) -> list[str]:
+    """OpenAI stream events calling tools: for each (id, name, JSON arguments), a delta with
+    the id and name, then the arguments in fragments of `size` characters; then the
+    `tool_calls` finish, usage and [DONE]."""
+    base = {"id": "chatcmpl-AZx2", "object": "chat.completion.chunk", "model": "gpt-4o-mini"}
+    events: list[dict[str, Any]] = []
+    for index, (call_id, name, arguments) in enumerate(calls):
+        head = {"index": index, "id": call_id, "type": "function"}
+        fragments = [{**head, "function": {"name": name, "arguments": ""}}]
+        fragments += [
+            {"index": index, "function": {"arguments": arguments[start : start + size]}}
+            for start in range(0, len(arguments), size)
+        ]
+        for fragment in fragments:
+            delta = {"tool_calls": [fragment]}
+            events.append({**base, "choices": [{"index": 0, "delta": delta}]})
+    events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    if usage is not None:
+        events.append({**base, "choices": [], "usage": usage})
+    return [f"data: {json.dumps(event)}\n\n" for event in events] + ["data: [DONE]\n\n"]

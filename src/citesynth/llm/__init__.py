@@ -11,40 +11,101 @@
 
 Every variable may also be given with a `CITESYNTH_` prefix, which wins. `extractive` (no
 model at all) is a synthesizer, not a chat model: see `citesynth.synthesis.extractive`.
+
+The names are entries of the registry `MODELS`; each built-in registers itself exactly as a
+plugin does, and a plugin adds a provider without editing citesynth:
+
+    register_model("mycloud", lambda rest, environ: MyCloudModel(rest), usage="mycloud:M")
+    get_model("mycloud:big")  # -> MyCloudModel("big")
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from citesynth.errors import ConfigError
 from citesynth.llm.anthropic import AnthropicModel
-from citesynth.llm.base import ChatModel, ChatOptions, Message, Piece, TokenCounter, Usage
+from citesynth.llm.base import (
+    ChatModel,
+    ChatOptions,
+    Message,
+    Piece,
+    TokenCounter,
+    ToolCall,
+    ToolSpec,
+    Usage,
+)
 from citesynth.llm.fake import ScriptedModel
 from citesynth.llm.gemini import GeminiModel
 from citesynth.llm.local import MODELS as LOCAL_MODELS
 from citesynth.llm.local import LocalModel
 from citesynth.llm.local import installed as local_installed
-from citesynth.llm.openai import OpenAIModel
+from citesynth.llm.openai import OPENAI_URL, OpenAIModel
+from citesynth.llm.provider import HTTPModel
+from citesynth.registry import Registry
 
 __all__ = [
+    "MODELS",
     "AnthropicModel",
     "ChatModel",
     "ChatOptions",
     "GeminiModel",
+    "HTTPModel",
     "LocalModel",
     "Message",
+    "ModelFactory",
     "OpenAIModel",
     "Piece",
     "ScriptedModel",
     "TokenCounter",
+    "ToolCall",
+    "ToolSpec",
     "Usage",
     "get_model",
     "local_available",
+    "register_model",
 ]
 
-OPENAI_URL = "https://api.openai.com/v1"
+ModelFactory = Callable[[str, Mapping[str, str]], ChatModel]
+"""Makes a chat model from the rest of its name after `prefix:` and the environment."""
+
+MODELS = Registry[ModelFactory]("model")
+
+
+def register_model(
+    prefix: str, factory: ModelFactory, *, usage: str = "", replace: bool = False
+) -> None:
+    """Make `get_model("prefix:...")` call `factory(rest, environ)`.
+
+    Args:
+        prefix: the part of a name before `:`, one word (case-insensitive).
+        factory: builds the model from the rest of the name and the environment.
+        usage: the form shown in error messages and help, such as `mycloud:M`.
+        replace: override a prefix that is already registered (built-ins included).
+
+    Raises:
+        ConfigError: the prefix is taken and `replace` is false, or it is not one word.
+    """
+    MODELS.register(prefix, factory, usage=usage, replace=replace)
+
+
+def get_model(name: str, environ: Mapping[str, str] | None = None) -> ChatModel:
+    """The chat model called `name` (see the module docstring).
+
+    Raises:
+        ConfigError: unknown name, missing extra or missing key, with the fix.
+    """
+    found = MODELS.find(name)
+    if found is None:
+        raise MODELS.unknown(name)
+    factory, rest = found
+    return factory(rest, os.environ if environ is None else environ)
+
+
+def local_available(size: str = "1.5b") -> bool:
+    """Whether the embedded model of `size` is installed."""
+    return local_installed(LOCAL_MODELS[size])
 
 
 def _env(environ: Mapping[str, str], *names: str) -> str | None:
@@ -56,54 +117,61 @@ def _env(environ: Mapping[str, str], *names: str) -> str | None:
     return None
 
 
-def local_available(size: str = "1.5b") -> bool:
-    """Whether the embedded model of `size` is installed."""
-    return local_installed(LOCAL_MODELS[size])
-
-
-def get_model(name: str, environ: Mapping[str, str] | None = None) -> ChatModel:
-    """The chat model called `name` (see the module docstring).
-
-    Raises:
-        ConfigError: unknown name, missing extra or missing key, with the fix.
-    """
-    env = os.environ if environ is None else environ
-    family, _, model = name.strip().partition(":")
-    family = family.lower()
-    if family == "local":
-        local = LocalModel(model or "1.5b")
-        local.check()
-        return local
-    if family == "fake":
-        return ScriptedModel()
-    if family not in {"openai", "ollama", "anthropic", "gemini"}:
-        raise ConfigError(
-            f"unknown model {name!r}: use local, openai:M, ollama:M, anthropic:M, gemini:M, "
-            "extractive or fake"
-        )
+def _named(family: str, model: str) -> str:
+    """The model id, or the error that says how to give one."""
     if not model:
         raise ConfigError(f"say which model: {family}:MODEL_NAME (for example openai:gpt-4o-mini)")
-    if family == "openai":
-        base = _env(env, "OPENAI_BASE_URL") or OPENAI_URL
-        key = _env(env, "OPENAI_API_KEY")
-        if base == OPENAI_URL and not key:
-            raise ConfigError(
-                "no API key for 'openai': set OPENAI_API_KEY "
-                "(or OPENAI_BASE_URL for a local server)"
-            )
-        return OpenAIModel(model, base_url=base, api_key=key)
-    if family == "ollama":
-        host = _env(env, "OLLAMA_HOST") or "127.0.0.1:11434"
-        base = host if host.startswith("http") else f"http://{host}"
-        return OpenAIModel(model, base_url=f"{base.rstrip('/')}/v1", name=f"ollama:{model}")
-    if family == "anthropic":
-        key = _env(env, "ANTHROPIC_API_KEY")
-        if not key:
-            raise ConfigError("no API key for 'anthropic': set ANTHROPIC_API_KEY")
-        base = _env(env, "ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
-        return AnthropicModel(model, api_key=key, base_url=base)
-    key = _env(env, "GEMINI_API_KEY", "GOOGLE_API_KEY")  # the family is gemini
+    return model
+
+
+def _local(size: str, environ: Mapping[str, str]) -> ChatModel:
+    local = LocalModel(size or "1.5b")
+    local.check()
+    return local
+
+
+def _fake(rest: str, environ: Mapping[str, str]) -> ChatModel:
+    return ScriptedModel()
+
+
+def _openai(model: str, environ: Mapping[str, str]) -> ChatModel:
+    model = _named("openai", model)
+    base = _env(environ, "OPENAI_BASE_URL") or OPENAI_URL
+    key = _env(environ, "OPENAI_API_KEY")
+    if base == OPENAI_URL and not key:
+        raise ConfigError(
+            "no API key for 'openai': set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)"
+        )
+    return OpenAIModel(model, base_url=base, api_key=key)
+
+
+def _ollama(model: str, environ: Mapping[str, str]) -> ChatModel:
+    model = _named("ollama", model)
+    host = _env(environ, "OLLAMA_HOST") or "127.0.0.1:11434"
+    base = host if host.startswith("http") else f"http://{host}"
+    return OpenAIModel(model, base_url=f"{base.rstrip('/')}/v1", name=f"ollama:{model}")
+
+
+def _anthropic(model: str, environ: Mapping[str, str]) -> ChatModel:
+    model = _named("anthropic", model)
+    key = _env(environ, "ANTHROPIC_API_KEY")
+    if not key:
+        raise ConfigError("no API key for 'anthropic': set ANTHROPIC_API_KEY")
+    base = _env(environ, "ANTHROPIC_BASE_URL")
+    return AnthropicModel(model, api_key=key, base_url=base)
+
+
+def _gemini(model: str, environ: Mapping[str, str]) -> ChatModel:
+    model = _named("gemini", model)
+    key = _env(environ, "GEMINI_API_KEY", "GOOGLE_API_KEY")
     if not key:
         raise ConfigError("no API key for 'gemini': set GEMINI_API_KEY")
-    base = _env(env, "GEMINI_BASE_URL") or "https://generativelanguage.googleapis.com"
-    return GeminiModel(model, api_key=key, base_url=base)
+    return GeminiModel(model, api_key=key, base_url=_env(environ, "GEMINI_BASE_URL"))
+
+
+register_model("local", _local, usage="local")
+register_model("openai", _openai, usage="openai:M")
+register_model("ollama", _ollama, usage="ollama:M")
+register_model("anthropic", _anthropic, usage="anthropic:M")
+register_model("gemini", _gemini, usage="gemini:M")
+register_model("fake", _fake, usage="fake")

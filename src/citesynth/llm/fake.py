@@ -6,18 +6,31 @@ Each call takes the next scripted reply (a string, a function of the messages, o
 exception to raise); when the script runs out it repeats `default`. Replies stream in small
 pieces, optionally with a delay per piece, and every prompt is recorded in `calls`.
 `get_model("fake")` gives one whose default reply cites the first source it was shown.
+
+A reply can also call tools, as an agent loop's model would: a `ToolCall` alone, or a
+sequence mixing text and calls, streamed in order (text in small pieces, each call whole):
+
+    search = ToolCall("call_1", "search", {"query": "connect timeout"})
+    model = ScriptedModel([
+        ["Let me look that up.", search],                 # turn 1: text, then a call
+        lambda messages: f"It is {messages[-1].content}.",  # turn 2: reads the tool result
+    ])
+
+A function of the messages may return any of these forms too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 
 from citesynth.analysis import estimate_tokens
-from citesynth.llm.base import ChatOptions, Message, Piece, Usage
+from citesynth.llm.base import ChatOptions, Message, Piece, ToolCall, Usage
 
-Reply = str | Callable[[Sequence[Message]], str] | BaseException
+Turn = str | ToolCall | Sequence[str | ToolCall]
+Reply = Turn | Callable[[Sequence[Message]], Turn] | BaseException
 
 _SOURCE_HEADER = re.compile(r"^\[(\d+)[^\]\n]*\]", re.M)
 _SENTENCE = re.compile(r"^(.+?[.!?])(\s|$)")
@@ -61,15 +74,23 @@ class ScriptedModel:
     async def stream(
         self, messages: Sequence[Message], options: ChatOptions
     ) -> AsyncIterator[Piece]:
-        """Stream the next scripted reply in pieces of `piece_chars` characters."""
+        """Stream the next scripted reply: text in pieces of `piece_chars`, each call whole."""
         self.calls.append(list(messages))
         reply = self._script.pop(0) if self._script else self.default
         if isinstance(reply, BaseException):
             raise reply
-        text = reply(messages) if callable(reply) else reply
-        for start in range(0, len(text), self.piece_chars):
-            if self.delay:
-                await asyncio.sleep(self.delay)
-            yield text[start : start + self.piece_chars]
+        turn = reply(messages) if callable(reply) else reply
+        parts = [turn] if isinstance(turn, str | ToolCall) else list(turn)
+        completion = 0
+        for part in parts:
+            if isinstance(part, ToolCall):
+                completion += estimate_tokens(f"{part.name} {json.dumps(part.arguments)}")
+                yield part
+                continue
+            completion += estimate_tokens(part)
+            for start in range(0, len(part), self.piece_chars):
+                if self.delay:
+                    await asyncio.sleep(self.delay)
+                yield part[start : start + self.piece_chars]
         prompt = sum(estimate_tokens(m.content) for m in messages)
-        yield Usage(prompt_tokens=prompt, completion_tokens=estimate_tokens(text))
+        yield Usage(prompt_tokens=prompt, completion_tokens=completion)

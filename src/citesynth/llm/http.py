@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,7 +76,7 @@ async def stream_events(
     headers: Mapping[str, str],
     provider: str,
     retry: Retry = Retry(),
-) -> AsyncIterator[ServerEvent]:
+) -> AsyncGenerator[ServerEvent, None]:
     """POST `body` and yield the server-sent events of the reply.
 
     Retries connection failures and retryable statuses until the first byte of a good reply;

@@ -3,51 +3,48 @@
 Streams `POST {base_url}/chat/completions` with `stream: true` and asks for the usage in the
 last chunk. The embedded model runs llama.cpp's own server on loopback and is reached through
 this same adapter.
+
+Tools go out as `tools: [{type: function, function: {name, description, parameters}}]`; a
+call streams as `delta.tool_calls[i]` fragments (id and name first, then pieces of the JSON
+arguments) that are joined by index and yielded as one `ToolCall` when the choice finishes.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+import json
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from typing import Any
 
-import httpx
-
 from citesynth.errors import ModelError
-from citesynth.llm.base import ChatOptions, Message, Piece, Usage
-from citesynth.llm.http import Retry, client, stream_events
+from citesynth.llm.base import ChatOptions, Message, Piece, ToolCall, Usage
+from citesynth.llm.http import ServerEvent
+from citesynth.llm.provider import DEFAULT_TIMEOUT, HTTPModel, tool_arguments
 
-DEFAULT_TIMEOUT = 120.0
+__all__ = ["DEFAULT_TIMEOUT", "OPENAI_URL", "OpenAIModel"]
+
+OPENAI_URL = "https://api.openai.com/v1"
 
 
-class OpenAIModel:
+class OpenAIModel(HTTPModel):
     """Chat completions over the OpenAI wire format."""
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        base_url: str,
-        api_key: str | None = None,
-        name: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        extra_body: dict[str, Any] | None = None,
-        transport: httpx.AsyncBaseTransport | None = None,
-        retry: Retry = Retry(),
-    ) -> None:
-        self.model = model
-        self.name = name or f"openai:{model}"
-        self.base_url = base_url.rstrip("/")
-        self.api_key = api_key
-        self.timeout = timeout
-        self.extra_body = extra_body or {}
-        self.transport = transport
-        self.retry = retry
+    family = "openai"
+    default_base_url = OPENAI_URL
+    key_required = False  # local servers (vLLM, llama.cpp, Ollama) take none
+
+    def url(self) -> str:
+        """`{base_url}/chat/completions`."""
+        return f"{self.base_url}/chat/completions"
+
+    def headers(self) -> dict[str, str]:
+        """A bearer token when there is a key."""
+        return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
 
     def request_body(self, messages: Sequence[Message], options: ChatOptions) -> dict[str, Any]:
         """The JSON body of one streaming chat completion request."""
         body: dict[str, Any] = {
             "model": self.model,
-            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "messages": [_message(m) for m in messages],
             "stream": True,
             "stream_options": {"include_usage": True},
             "max_tokens": options.max_tokens,
@@ -55,41 +52,91 @@ class OpenAIModel:
         }
         if options.stop:
             body["stop"] = list(options.stop)
-        return {**body, **self.extra_body}
+        if options.tools:
+            body["tools"] = [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": tool.name,
+                        "description": tool.description,
+                        "parameters": tool.parameters,
+                    },
+                }
+                for tool in options.tools
+            ]
+        return body
 
-    async def stream(
-        self, messages: Sequence[Message], options: ChatOptions
-    ) -> AsyncIterator[Piece]:
-        """Stream a chat completion; text deltas, then the usage when the server reports it."""
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        async with client(
-            self.transport, options.timeout or self.timeout, base_url=self.base_url
-        ) as http:
-            events = stream_events(
-                http,
-                f"{self.base_url}/chat/completions",
-                body=self.request_body(messages, options),
-                headers=headers,
-                provider=self.name,
-                retry=self.retry,
+    async def decode(self, events: AsyncIterator[ServerEvent]) -> AsyncGenerator[Piece, None]:
+        """Text deltas, tool calls when their choice finishes, then the usage."""
+        calls: dict[int, dict[str, str]] = {}  # streamed tool calls by index: id, name, args
+        async for event in events:
+            if event.data.strip() == "[DONE]":
+                break
+            payload = event.json()
+            if payload.get("error"):  # a mid-stream error (OpenAI, vLLM, llama.cpp)
+                error = payload["error"]
+                message = error.get("message", error) if isinstance(error, dict) else error
+                raise ModelError(f"{self.name} stopped with an error: {message}")
+            for choice in payload.get("choices") or ():
+                delta = choice.get("delta") or {}
+                text = delta.get("content")
+                if text:
+                    yield text
+                for fragment in delta.get("tool_calls") or ():
+                    _gather(calls, fragment)
+                if choice.get("finish_reason") and calls:
+                    for call in self._finished(calls):
+                        yield call
+            usage = payload.get("usage")
+            if usage:
+                details = usage.get("prompt_tokens_details") or {}
+                yield Usage(
+                    usage.get("prompt_tokens"),
+                    usage.get("completion_tokens"),
+                    details.get("cached_tokens"),
+                )
+        for call in self._finished(calls):  # a server that never sent a finish_reason
+            yield call
+
+    def _finished(self, calls: dict[int, dict[str, str]]) -> list[ToolCall]:
+        """The gathered calls in index order, parsed; `calls` is emptied."""
+        done = [
+            ToolCall(
+                call["id"] or f"call_{index}",
+                call["name"],
+                tool_arguments(self.name, call["name"], call["arguments"]),
             )
-            async for event in events:
-                if event.data.strip() == "[DONE]":
-                    return
-                payload = event.json()
-                if payload.get("error"):  # a mid-stream error (OpenAI, vLLM, llama.cpp)
-                    error = payload["error"]
-                    message = error.get("message", error) if isinstance(error, dict) else error
-                    raise ModelError(f"{self.name} stopped with an error: {message}")
-                for choice in payload.get("choices") or ():
-                    text = (choice.get("delta") or {}).get("content")
-                    if text:
-                        yield text
-                usage = payload.get("usage")
-                if usage:
-                    details = usage.get("prompt_tokens_details") or {}
-                    yield Usage(
-                        usage.get("prompt_tokens"),
-                        usage.get("completion_tokens"),
-                        details.get("cached_tokens"),
-                    )
+            for index, call in sorted(calls.items())
+        ]
+        calls.clear()
+        return done
+
+
+def _gather(calls: dict[int, dict[str, str]], fragment: dict[str, Any]) -> None:
+    """Add one streamed `tool_calls` fragment to the call at its index."""
+    index = int(fragment.get("index") or 0)
+    call = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+    function = fragment.get("function") or {}
+    call["id"] = call["id"] or fragment.get("id") or ""
+    call["name"] = call["name"] or function.get("name") or ""  # sent once, with the id
+    call["arguments"] += function.get("arguments") or ""
+
+
+def _message(message: Message) -> dict[str, Any]:
+    """One message in the chat-completions format."""
+    if message.role == "tool":
+        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
+    if not message.tool_calls:
+        return {"role": message.role, "content": message.content}
+    return {
+        "role": message.role,
+        "content": message.content or None,
+        "tool_calls": [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+            }
+            for call in message.tool_calls
+        ],
+    }
