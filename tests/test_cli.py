@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from citesynth.cli import main
 from citesynth import passages
+from citesynth.cli import main
 
 SEARCH_FIELDS = {
     "chunk_id",

@@ -49,7 +49,16 @@ from citesynth.events import (
 )
 from citesynth.index.sqlite import SQLiteStore
 from citesynth.index.store import Store
-from citesynth.llm import ChatModel, ChatOptions, Message, ScriptedModel, get_model
+from citesynth.llm import (
+    ChatModel,
+    ChatOptions,
+    Message,
+    ScriptedModel,
+    ToolCall,
+    ToolSpec,
+    get_model,
+    register_model,
+)
 from citesynth.passages import Passage
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions
 from citesynth.settings import Settings
@@ -153,6 +162,8 @@ __all__ = [
     "StoreLockedError",
     "SyncEngine",
     "TokenEvent",
+    "ToolCall",
+    "ToolSpec",
     "Verdict",
     "Verification",
     "VerificationEvent",
@@ -164,6 +175,7 @@ __all__ = [
     "get_verifier",
     "get_writer",
     "register_embedder",
+    "register_model",
     "register_prompt",
     "register_verifier",
     "register_writer",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,9 +61,3 @@ class ServiceConfig:
         if self.history_turns < 0:
             raise ConfigError("--history cannot be negative")
         return self
-
-
-def token_from_env() -> str | None:
-    """The token from `CITESYNTH_TOKEN`, if set."""
-    value = os.environ.get(TOKEN_VARIABLE, "").strip()
-    return value or None
