@@ -143,7 +143,7 @@ async def ask(
     mode = get_mode(options.mode)
     question = " ".join(question.split())
     key = await _cache_key(question, parts, options) if options.cache else ""
-    cached = await parts.store.cached_answer(key, options.cache_ttl) if key else None
+    cached = await parts.store.get_cached(key, time.time() - options.cache_ttl) if key else None
     if cached is not None:
         answer = Answer.model_validate_json(cached)
         answer = _timed(answer.model_copy(update={"cached": True, "request_id": rid}), {}, started)
@@ -164,7 +164,9 @@ async def ask(
         answer = _unwritten(base, hits, synthesize=options.synthesize)
         answer = _timed(answer, timings, started)
         if key and options.synthesize:
-            await parts.store.cache_answer(key, answer.model_dump_json())
+            await parts.store.put_cached(
+                key, answer.model_dump_json(), drop_before=time.time() - 7 * 86400
+            )
         log_answer(answer)
         async for event in _replay(answer):
             yield event
@@ -211,7 +213,9 @@ async def ask(
     )
     answer = _timed(answer, timings | written.timings, started)
     if key:  # before the last event: a consumer may stop reading at `done`
-        await parts.store.cache_answer(key, answer.model_dump_json())
+        await parts.store.put_cached(
+            key, answer.model_dump_json(), drop_before=time.time() - 7 * 86400
+        )
     log_answer(answer)
     yield _verification(answer)
     yield DoneEvent(answer)
