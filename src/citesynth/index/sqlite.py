@@ -258,8 +258,16 @@ class SQLiteStore:
         return _Transaction(self._sql)
 
     async def write(self, versions: Sequence[FileVersion], removed: Sequence[str]) -> WriteResult:
-        """Atomically replace the given files' content and drop the `removed` paths."""
-        return await self._run(self._write, versions, removed)
+        """Atomically replace the given files' content and drop the `removed` paths.
+
+        Raises:
+            StoreError: the write breaks the index's rules (a chunk id given twice); nothing
+                was written.
+        """
+        try:
+            return await self._run(self._write, versions, removed)
+        except sqlite3.IntegrityError as error:
+            raise StoreError(f"nothing was written: {error}") from error
 
     def _write(self, versions: Sequence[FileVersion], removed: Sequence[str]) -> WriteResult:
         db = self._sql

@@ -113,6 +113,10 @@ class Store(Protocol):
 
         Readers see either everything before the write or everything after it; the
         generation changes.
+
+        Raises:
+            StoreError: the write breaks the index's rules (a chunk id given twice); nothing
+                was written.
         """
         ...
 
