@@ -105,3 +105,15 @@ async def test_a_passage_using_a_term_brings_its_definition(engine: Engine, tmp_
     assert hit.chunk.path.endswith("payments.md")
     found = await linked([hit.chunk], engine.store)
     assert [c.path.rsplit("/", 1)[-1] for c in found[hit.chunk.id]] == ["glossary.md"]
+
+
+async def test_a_definition_indexed_later_is_found(engine: Engine, tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    write(root, "payments.md", "# Payments\n\nRefunds inside the settlement window are free.\n")
+    await engine.index([root])
+    hit = (await engine.search("refunds free", 1))[0]
+    assert await linked([hit.chunk], engine.store) == {}  # compiles and caches the terms
+    write(root, "glossary.md", "# Glossary\n\n**Settlement window** is the reversal period.\n")
+    await engine.index([root])
+    found = await linked([hit.chunk], engine.store)
+    assert [c.path.rsplit("/", 1)[-1] for c in found[hit.chunk.id]] == ["glossary.md"]
