@@ -35,7 +35,6 @@ from benchmarks.common import (
     write_result,
 )
 from citesynth import Engine, Settings
-from citesynth.analysis import query_terms
 from citesynth.index.sqlite import SQLiteStore
 
 SOURCE_INDEX = CACHE / "scifact-c200"
@@ -137,7 +136,7 @@ async def measure(size: int) -> dict[str, Any]:
                 vector = (await embedder.embed([query], "query"))[0]
                 embed_ms.append((time.perf_counter() - started) * 1000)
                 started = time.perf_counter()
-                await store.lexical_search(query_terms(query), 100)
+                await store.lexical_search(query, 100)
                 lexical_ms.append((time.perf_counter() - started) * 1000)
                 started = time.perf_counter()
                 await store.dense_search(embedder.name, vector, 100)

@@ -1,11 +1,12 @@
-"""The index run: discover files, read what changed, chunk, write atomically, embed.
+"""The index run: discover files, read what changed, chunk, find references, write, embed.
 
 Incremental by construction: a file whose size and mtime match the index is not read; a
 file whose bytes hash the same is not re-chunked; chunk texts already embedded (by text
 hash) are not embedded again. Files that vanished from a walked folder are removed, and so
 are files that can no longer be read, so the index mirrors what is on disk. Vectors are
 written after chunks: an interrupted run leaves chunks without vectors, which the next run
-embeds.
+embeds. Each chunk's cross-references and defined terms are found here and written with it;
+the store only keeps them.
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ from citesynth.events import (
     IndexFinished,
     IndexPlanned,
 )
-from citesynth.index.store import FileState, FileVersion, Store
+from citesynth.index.store import ChunkRecord, FileState, FileVersion, Store
 from citesynth.ingest.chunking import CHUNKER_VERSION, split
 from citesynth.ingest.files import Candidate, discover, in_scope
 from citesynth.ingest.loaders import load_text, loader_for
+from citesynth.ingest.references import definitions, references
 from citesynth.ingest.text import content_hash
-from citesynth.types import IndexReport, Skip
+from citesynth.types import Chunk, IndexReport, Skip
 
 _BATCH_BYTES = 8 * 2**20
 _BATCH_FILES = 256
@@ -85,7 +87,8 @@ def _prepare(candidate: Candidate, known: FileState | None, options: IngestOptio
         loaded = loader(candidate.display, data)
         chunks = tuple(
             tuple(
-                split(
+                record(chunk)
+                for chunk in split(
                     item, target_tokens=options.chunk_tokens, overlap_tokens=options.overlap_tokens
                 )
             )
@@ -100,6 +103,15 @@ def _prepare(candidate: Candidate, known: FileState | None, options: IngestOptio
         return _Outcome(skip=f"unexpected error while parsing ({cause}); please report it")
     documents = tuple(item.document for item in loaded.parsed)
     return _Outcome(version=FileVersion(state, documents, chunks), notes=loaded.notes)
+
+
+def record(chunk: Chunk) -> ChunkRecord:
+    """A chunk with the cross-references and defined terms found in its text."""
+    return ChunkRecord(
+        chunk,
+        references=tuple(references(chunk.text, chunk.path)),
+        terms=tuple(definitions(chunk.text)),
+    )
 
 
 async def run_index(

@@ -93,6 +93,20 @@ class Chunk:
 
 
 @dataclass(frozen=True, slots=True)
+class Reference:
+    """A pointer from a chunk to a document (and optionally one of its sections).
+
+    `path` is the target document's path as the index shows it (empty for the chunk's own
+    document); `heading` an anchor slug or a section title (empty for the whole document);
+    `kind` how it was written (`link`, `doc`, `ref`, `see`).
+    """
+
+    path: str
+    heading: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
 class Signals:
     """What each retriever said about a hit; the inputs of its fused score and confidence."""
 

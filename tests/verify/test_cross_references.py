@@ -6,6 +6,7 @@ from pathlib import Path
 
 from citesynth import Engine
 from citesynth.ingest.references import Reference, definitions, matches, references, slug
+from citesynth.retrieve.links import linked
 from tests.conftest import write
 
 
@@ -50,8 +51,8 @@ async def test_a_retrieved_passage_brings_the_section_it_links_to(
     )
     await engine.index([root])
     question = "How does the client send requests to the billing gateway?"
-    linked = await engine.store.linked([(await engine.search(question, 1))[0].chunk.id])
-    assert ["Waits double" in c.text for targets in linked.values() for c in targets] == [True]
+    found = await linked([(await engine.search(question, 1))[0].chunk], engine.store)
+    assert ["Waits double" in c.text for targets in found.values() for c in targets] == [True]
     answer = await engine.answer(question, k=1)
     assert any("Waits double" in source.text for source in answer.sources)
     assert any("refer to them" in warning for warning in answer.warnings)
@@ -67,11 +68,11 @@ async def test_links_go_when_their_file_is_reindexed_without_them(
     write(root, "b.md", "# B\n\nBeta facts about gateways.\n")
     await engine.index([root])
     hit = (await engine.search("alpha facts gateways", 1))[0]
-    assert await engine.store.linked([hit.chunk.id])
+    assert await linked([hit.chunk], engine.store)
     write(root, "a.md", "# A\n\nAlpha facts about gateways, nothing else.\n")
     await engine.index([root])
     hit = (await engine.search("alpha facts gateways", 1))[0]
-    assert await engine.store.linked([hit.chunk.id]) == {}
+    assert await linked([hit.chunk], engine.store) == {}
 
 
 def test_definitions_are_found_in_their_usual_forms() -> None:
@@ -102,5 +103,17 @@ async def test_a_passage_using_a_term_brings_its_definition(engine: Engine, tmp_
     await engine.index([root])
     hit = (await engine.search("refunds card network merchants charge", 1))[0]
     assert hit.chunk.path.endswith("payments.md")
-    linked = await engine.store.linked([hit.chunk.id])
-    assert [c.path.rsplit("/", 1)[-1] for c in linked[hit.chunk.id]] == ["glossary.md"]
+    found = await linked([hit.chunk], engine.store)
+    assert [c.path.rsplit("/", 1)[-1] for c in found[hit.chunk.id]] == ["glossary.md"]
+
+
+async def test_a_definition_indexed_later_is_found(engine: Engine, tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    write(root, "payments.md", "# Payments\n\nRefunds inside the settlement window are free.\n")
+    await engine.index([root])
+    hit = (await engine.search("refunds free", 1))[0]
+    assert await linked([hit.chunk], engine.store) == {}  # compiles and caches the terms
+    write(root, "glossary.md", "# Glossary\n\n**Settlement window** is the reversal period.\n")
+    await engine.index([root])
+    found = await linked([hit.chunk], engine.store)
+    assert [c.path.rsplit("/", 1)[-1] for c in found[hit.chunk.id]] == ["glossary.md"]

@@ -1,1 +1,1 @@
-"""Indexes: the store contract, the embedded SQLite store, lexical and dense search."""
+"""Indexes: the store contract, stores found by location, the embedded SQLite store, search."""

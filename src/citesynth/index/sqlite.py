@@ -10,6 +10,10 @@ Every SQLite and tantivy call runs on one dedicated thread, so the async API nev
 the event loop and the connection is never shared between threads. Two generation counters
 in `meta` tell readers (in this or another process) when the lexical or dense index must be
 refreshed: `generation` moves with chunk writes, `vector_generation` with vector writes too.
+
+Inside, chunks are keyed by integer row ids, which tantivy and faiss need; the API names them
+by `ChunkId` only. Lexical hits are mapped with one query, and the dense index keeps the
+chunk ids beside its vectors.
 """
 
 from __future__ import annotations
@@ -18,25 +22,24 @@ import asyncio
 import fcntl
 import functools
 import json
-import os
-import re
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from citesynth.analysis import query_terms
 from citesynth.errors import StoreError, StoreLockedError
 from citesynth.index.lexical import LexicalIndex
 from citesynth.index.schema import migrate
 from citesynth.index.store import FileState, FileVersion, PendingText, WriteResult, index_text
 from citesynth.index.vectors import QUANTIZE_FROM, VectorIndex
-from citesynth.ingest.references import definitions, matches, references
 from citesynth.ingest.text import content_hash
 from citesynth.types import (
     Anchor,
@@ -47,12 +50,32 @@ from citesynth.types import (
     DocumentKind,
     IndexedFile,
     IndexStats,
+    Reference,
 )
 
 T = TypeVar("T")
 
+DATABASE = "index.sqlite3"
+"""The SQLite file inside the index folder."""
+
 _CHUNK_COLUMNS = """c.id, c.chunk_id, d.doc_id, d.path, d.title, c.heading_path, c.text,
     c.char_start, c.char_end, c.start_line, c.end_line, c.page, d.record_id"""
+
+
+@dataclass(frozen=True, slots=True)
+class _Dense:
+    """A model's vector index, keyed by position, and the chunk at each position."""
+
+    generation: int
+    index: VectorIndex
+    ids: list[ChunkId]
+    rowids: npt.NDArray[np.int64]
+    positions: dict[ChunkId, int]
+
+    def named(self, found: list[tuple[int, float]]) -> list[tuple[ChunkId, float]]:
+        """Positions to chunk ids; equal scores in the order the chunks were written."""
+        ordered = sorted(found, key=lambda item: (-item[1], int(self.rowids[item[0]])))
+        return [(self.ids[position], score) for position, score in ordered]
 
 
 def _chunk(row: sqlite3.Row) -> Chunk:
@@ -81,16 +104,25 @@ class SQLiteStore:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citesynth-store")
         self._db: sqlite3.Connection | None = None
         self._lexical: LexicalIndex | None = None
-        self._dense: dict[str, tuple[int, VectorIndex]] = {}
+        self._dense: dict[str, _Dense] = {}
         self._generation = -1
         self._lock: IO[bytes] | None = None
-        self._terms: tuple[int, re.Pattern[str] | None, dict[str, int]] | None = None
 
     @classmethod
     async def open(
-        cls, directory: str | Path, *, quantize_from: int = QUANTIZE_FROM
+        cls, directory: str | Path, *, quantize_from: int = QUANTIZE_FROM, create: bool = True
     ) -> SQLiteStore:
-        """Open (creating if needed) the index in `directory`."""
+        """Open the index in `directory`, creating it there unless `create` is False.
+
+        Raises:
+            StoreError: `create` is False and `directory` holds no index, or the index
+                cannot be used (corrupt, newer schema).
+        """
+        if not create and not (Path(directory) / DATABASE).is_file():
+            raise StoreError(
+                f"no index at {directory}; run `citesynth index PATH` first "
+                "(or choose the folder that holds it with --index)"
+            )
         store = cls(Path(directory), quantize_from=quantize_from)
         try:
             await store._run(store._open)
@@ -108,7 +140,7 @@ class SQLiteStore:
     def _open(self) -> None:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.directory / "index.sqlite3", isolation_level=None)
+            db = sqlite3.connect(self.directory / DATABASE, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
@@ -226,8 +258,16 @@ class SQLiteStore:
         return _Transaction(self._sql)
 
     async def write(self, versions: Sequence[FileVersion], removed: Sequence[str]) -> WriteResult:
-        """Atomically replace the given files' content and drop the `removed` paths."""
-        return await self._run(self._write, versions, removed)
+        """Atomically replace the given files' content and drop the `removed` paths.
+
+        Raises:
+            StoreError: the write breaks the index's rules (a chunk id given twice); nothing
+                was written.
+        """
+        try:
+            return await self._run(self._write, versions, removed)
+        except sqlite3.IntegrityError as error:
+            raise StoreError(f"nothing was written: {error}") from error
 
     def _write(self, versions: Sequence[FileVersion], removed: Sequence[str]) -> WriteResult:
         db = self._sql
@@ -272,11 +312,12 @@ class SQLiteStore:
                     rows = []
                     links: list[tuple[int, str, str, str]] = []
                     defined: list[tuple[int, str]] = []
-                    for ordinal, chunk in enumerate(chunks):
-                        defined.extend((next_chunk, term) for term in definitions(chunk.text))
+                    for ordinal, record in enumerate(chunks):
+                        chunk = record.chunk
+                        defined.extend((next_chunk, term) for term in record.terms)
                         links.extend(
                             (next_chunk, ref.path, ref.heading, ref.kind)
-                            for ref in references(chunk.text, document.path)
+                            for ref in record.references
                         )
                         text = index_text(chunk)
                         rows.append(
@@ -381,162 +422,156 @@ class SQLiteStore:
 
         return await self._run(prune)
 
-    def _vector_index(self, model: str) -> VectorIndex:
+    def _vector_index(self, model: str) -> _Dense:
         generation = self._meta_int("vector_generation")
         cached = self._dense.get(model)
-        if cached is not None and cached[0] == generation:
-            return cached[1]
+        if cached is not None and cached.generation == generation:
+            return cached
         self._dense.pop(model, None)  # free the old index before building the new one
         join = "FROM chunks c JOIN embeddings e ON e.model = ? AND e.text_hash = c.index_text_hash"
         (count,) = self._sql.execute(f"SELECT COUNT(*) {join}", (model,)).fetchone()
         first = self._sql.execute(f"SELECT e.vector {join} LIMIT 1", (model,)).fetchone()
         dimension = len(first[0]) // 4 if first else 0
-        keys = np.empty(count, dtype=np.int64)
+        rowids = np.empty(count, dtype=np.int64)
+        ids: list[ChunkId] = []
         matrix = np.empty((count, dimension), dtype=np.float32)
-        cursor = self._sql.execute(f"SELECT c.id, e.vector {join}", (model,))
+        cursor = self._sql.execute(f"SELECT c.id, c.chunk_id, e.vector {join}", (model,))
         position = 0
         while rows := cursor.fetchmany(8192):
             stop = min(
                 position + len(rows), count
             )  # rows written meanwhile are picked up next time
             taken = rows[: stop - position]
-            keys[position:stop] = [row[0] for row in taken]
+            rowids[position:stop] = [row[0] for row in taken]
+            ids.extend(ChunkId(row[1]) for row in taken)
             matrix[position:stop] = np.frombuffer(
-                b"".join(row[1] for row in taken), dtype=np.float32
+                b"".join(row[2] for row in taken), dtype=np.float32
             ).reshape(-1, dimension)
             position = stop
-        index = VectorIndex(keys[:position], matrix[:position], quantize_from=self._quantize_from)
-        self._dense[model] = (generation, index)
-        return index
+        # Keyed by position: the chunk ids sit beside the vectors, so results need no lookup.
+        index = VectorIndex(
+            np.arange(position, dtype=np.int64),
+            matrix[:position],
+            quantize_from=self._quantize_from,
+        )
+        dense = _Dense(
+            generation, index, ids, rowids[:position], {cid: i for i, cid in enumerate(ids)}
+        )
+        self._dense[model] = dense
+        return dense
 
     # -- search ---------------------------------------------------------------------------------
 
-    async def lexical_search(self, terms: Sequence[str], k: int) -> list[tuple[int, float]]:
-        """BM25 top `k` for analyzed query terms: `(chunk key, score)`."""
+    async def lexical_search(self, query: str, k: int) -> list[tuple[ChunkId, float]]:
+        """BM25 top `k` for raw query text (analysed as `query_terms` does): `(id, score)`."""
+        words = query_terms(query)
 
-        def search() -> list[tuple[int, float]]:
+        def search() -> list[tuple[ChunkId, float]]:
             self._refresh()
-            return self._bm25.search(list(terms), k)
+            found = self._bm25.search(words, k)
+            if not found:
+                return []
+            rows = self._sql.execute(
+                "SELECT id, chunk_id FROM chunks WHERE id IN (SELECT value FROM json_each(?))",
+                (json.dumps([key for key, _ in found]),),
+            )
+            ids = {key: ChunkId(chunk_id) for key, chunk_id in rows}
+            # Equal scores in the order the chunks were written; chunks deleted since the
+            # lexical index was last refreshed are left out.
+            ordered = sorted(found, key=lambda item: (-item[1], item[0]))
+            return [(ids[key], score) for key, score in ordered if key in ids]
 
         return await self._run(search)
 
     async def dense_search(
         self, model: str, vector: npt.NDArray[np.float32], k: int
-    ) -> list[tuple[int, float]]:
-        """Cosine top `k` among chunks embedded with `model`: `(chunk key, cosine)`."""
-        return await self._run(lambda: self._vector_index(model).search(vector, k))
+    ) -> list[tuple[ChunkId, float]]:
+        """Cosine top `k` among chunks embedded with `model`: `(id, cosine)`."""
+
+        def search() -> list[tuple[ChunkId, float]]:
+            dense = self._vector_index(model)
+            return dense.named(dense.index.search(vector, k))
+
+        return await self._run(search)
 
     async def similarities(
-        self, model: str, vector: npt.NDArray[np.float32], keys: Sequence[int]
-    ) -> dict[int, float]:
+        self, model: str, vector: npt.NDArray[np.float32], ids: Sequence[ChunkId]
+    ) -> dict[ChunkId, float]:
         """Exact cosine between `vector` and the given chunks (those embedded with `model`)."""
-        return await self._run(lambda: self._vector_index(model).similarities(vector, keys))
 
-    async def chunks(self, keys: Sequence[int]) -> dict[int, Chunk]:
-        """Chunks by key; keys no longer in the index are left out."""
+        def score() -> dict[ChunkId, float]:
+            dense = self._vector_index(model)
+            positions = [dense.positions[i] for i in ids if i in dense.positions]
+            found = dense.index.similarities(vector, positions)
+            return {dense.ids[position]: value for position, value in found.items()}
 
-        def fetch() -> dict[int, Chunk]:
+        return await self._run(score)
+
+    async def chunks(self, ids: Sequence[ChunkId]) -> dict[ChunkId, Chunk]:
+        """Chunks by id; ids no longer in the index are left out."""
+
+        def fetch() -> dict[ChunkId, Chunk]:
             rows = self._sql.execute(
                 f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
-                "WHERE c.id IN (SELECT value FROM json_each(?))",
-                (json.dumps(list(keys)),),
+                "WHERE c.chunk_id IN (SELECT value FROM json_each(?))",
+                (json.dumps(list(ids)),),
             )
-            return {row[0]: _chunk(row) for row in rows}
+            return {ChunkId(row[1]): _chunk(row) for row in rows}
 
         return await self._run(fetch)
 
-    async def linked(self, chunk_ids: Sequence[str]) -> dict[str, list[Chunk]]:
-        """Chunks the given chunks refer to (links, `:doc:`/`:ref:`, "see section X").
+    async def references(self, ids: Sequence[ChunkId]) -> dict[ChunkId, list[Reference]]:
+        """The stored cross-references of the given chunks, in the order they were written."""
 
-        A reference to a document gives its first chunk; to a section, the first chunk
-        under that heading. References whose target is not indexed are left out.
-        """
-
-        def fetch() -> dict[str, list[Chunk]]:
-            db = self._sql
-            refs = db.execute(
-                "SELECT c.chunk_id, d.path, l.target_path, l.target_heading FROM chunk_links l "
-                "JOIN chunks c ON c.id = l.source JOIN documents d ON d.id = c.document "
-                "WHERE c.chunk_id IN (SELECT value FROM json_each(?))",
-                (json.dumps(list(chunk_ids)),),
-            ).fetchall()
-            found: dict[str, list[Chunk]] = {}
-            targets: dict[str, list[Chunk]] = {}
-            for source, own_path, path, heading in refs:
-                document = path or own_path
-                if document not in targets:
-                    rows = db.execute(
-                        f"SELECT {_CHUNK_COLUMNS} FROM chunks c "
-                        "JOIN documents d ON d.id = c.document WHERE d.path = ? "
-                        "ORDER BY d.id, c.ordinal LIMIT 2000",
-                        (document,),
-                    )
-                    targets[document] = [_chunk(row) for row in rows]
-                chunk = next(
-                    (c for c in targets[document] if matches(heading, c.heading_path, c.text)), None
-                )
-                if chunk is not None and chunk.id != source:
-                    found.setdefault(source, [])
-                    if chunk not in found[source]:
-                        found[source].append(chunk)
-            for source, chunk in self._defining(chunk_ids):
-                found.setdefault(source, [])
-                if chunk not in found[source]:
-                    found[source].append(chunk)
+        def fetch() -> dict[ChunkId, list[Reference]]:
+            rows = self._sql.execute(
+                "SELECT c.chunk_id, l.target_path, l.target_heading, l.kind FROM chunk_links l "
+                "JOIN chunks c ON c.id = l.source "
+                "WHERE c.chunk_id IN (SELECT value FROM json_each(?)) ORDER BY l.rowid",
+                (json.dumps(list(ids)),),
+            )
+            found: dict[ChunkId, list[Reference]] = {}
+            for chunk_id, path, heading, kind in rows:
+                found.setdefault(ChunkId(chunk_id), []).append(Reference(path, heading, kind))
             return found
 
         return await self._run(fetch)
 
-    def _defining(self, chunk_ids: Sequence[str]) -> list[tuple[str, Chunk]]:
-        """(chunk id, the chunk defining a term it uses) for the given chunks."""
-        db = self._sql
-        generation = self._meta_int("generation")
-        if self._terms is None or self._terms[0] != generation:
-            first: dict[str, int] = {}
-            for key, term in db.execute("SELECT chunk, term FROM chunk_terms ORDER BY chunk"):
-                first.setdefault(term, key)
-            pattern = (
-                re.compile(
-                    r"\b(?:"
-                    + "|".join(map(re.escape, sorted(first, key=len, reverse=True)))
-                    + r")\b",
-                    re.IGNORECASE,
-                )
-                if first
-                else None
+    async def document_chunks(self, path: str, limit: int) -> list[Chunk]:
+        """Up to `limit` chunks of the documents at `path`, in reading order."""
+
+        def fetch() -> list[Chunk]:
+            rows = self._sql.execute(
+                f"SELECT {_CHUNK_COLUMNS} FROM chunks c "
+                "JOIN documents d ON d.id = c.document WHERE d.path = ? "
+                "ORDER BY d.id, c.ordinal LIMIT ?",
+                (path, limit),
             )
-            self._terms = (generation, pattern, first)
-        _, pattern, first = self._terms
-        if pattern is None:
-            return []
-        rows = db.execute(
-            "SELECT c.id, c.chunk_id, c.text FROM chunks c "
-            "WHERE c.chunk_id IN (SELECT value FROM json_each(?))",
-            (json.dumps(list(chunk_ids)),),
-        ).fetchall()
-        wanted: list[tuple[str, int]] = []
-        for key, chunk_id, text in rows:
-            used = dict.fromkeys(m.group(0).casefold() for m in pattern.finditer(text))
-            wanted.extend((chunk_id, first[t]) for t in used if first.get(t, key) != key)
-        if not wanted:
-            return []
-        keys = json.dumps(sorted({key for _, key in wanted}))
-        chunks = {
-            row[0]: _chunk(row)
-            for row in db.execute(
-                f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
-                "WHERE c.id IN (SELECT value FROM json_each(?))",
-                (keys,),
+            return [_chunk(row) for row in rows]
+
+        return await self._run(fetch)
+
+    async def defined_terms(self) -> dict[str, ChunkId]:
+        """Every defined term and the first chunk written that defines it."""
+
+        def fetch() -> dict[str, ChunkId]:
+            first: dict[str, ChunkId] = {}
+            rows = self._sql.execute(
+                "SELECT t.term, c.chunk_id FROM chunk_terms t JOIN chunks c ON c.id = t.chunk "
+                "ORDER BY t.chunk"
             )
-        }
-        return [(chunk_id, chunks[key]) for chunk_id, key in wanted if key in chunks]
+            for term, chunk_id in rows:
+                first.setdefault(term, ChunkId(chunk_id))
+            return first
+
+        return await self._run(fetch)
 
     async def generation(self) -> int:
         """A number that changes whenever the indexed content changes."""
         return await self._run(self._meta_int, "generation")
 
     async def get_cached(self, key: str, newer_than: float) -> str | None:
-        """The value stored under `key` at or after `newer_than` (a Unix time), or None."""
+        """The value stored under `key` at or after Unix time `newer_than`, or None."""
 
         def read() -> str | None:
             row = self._sql.execute(
@@ -548,7 +583,7 @@ class SQLiteStore:
         return await self._run(read)
 
     async def put_cached(self, key: str, value: str, *, drop_before: float) -> None:
-        """Store `value` under `key` (now); drop the entries stored before `drop_before`."""
+        """Store `value` under `key` now; drop every entry stored before `drop_before`."""
 
         def write() -> None:
             with self._transaction():
@@ -655,8 +690,3 @@ class _Transaction:
             self._db.execute("COMMIT")
         else:
             self._db.execute("ROLLBACK")
-
-
-def default_index_dir() -> Path:
-    """`./.citesynth`, or `$CITESYNTH_INDEX` when set."""
-    return Path(os.environ.get("CITESYNTH_INDEX") or ".citesynth")

@@ -2,7 +2,24 @@
 
 `SQLiteStore` (SQLite + tantivy + faiss in one folder) is the embedded default. A store for
 PostgreSQL with pgvector and full-text search implements the same protocol; callers never
-see which one they hold.
+see which one they hold. A store does storage and search only; the policy lives above it
+(reference resolution in `retrieve/links.py`, answer-cache expiry in `synthesis/`).
+
+What a backend implements, in one class:
+
+- files: `file_states`, `write` (atomic: chunks with their references and defined terms,
+  as `FileVersion`s, replace a file's previous content), `touch`, `files`;
+- vectors: `pending_texts`, `count_pending`, `put_vectors`, `prune_vectors`, keyed by the
+  hash of `index_text(chunk)` so that equal texts share one vector per model;
+- search: `lexical_search` (it analyses the raw query itself), `dense_search`,
+  `similarities`; every result names chunks by `ChunkId`, the only ids callers see;
+- reads: `chunks`, `chunk_in_document`, `references`, `document_chunks`, `defined_terms`,
+  `generation`, `stats`;
+- the answer cache: `get_cached`, `put_cached` (plain key/value with a write time);
+- `writing` (one writer at a time, across processes) and `close`.
+
+Register a factory for it with `citesynth.index.stores.register_store` so that
+`get_store("scheme:...")` opens it, and run `tests/index/test_store_contract.py` against it.
 """
 
 from __future__ import annotations
@@ -15,7 +32,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from citesynth.types import Chunk, Document, IndexedFile, IndexStats
+from citesynth.types import Chunk, ChunkId, Document, IndexedFile, IndexStats, Reference
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,12 +48,26 @@ class FileState:
 
 
 @dataclass(frozen=True, slots=True)
+class ChunkRecord:
+    """One chunk as written to a store, with what indexing found in its text.
+
+    `references` are its cross-references (`ingest.references.references`), `terms` the
+    terms it defines, case-folded (`ingest.references.definitions`). The store keeps them
+    as given; `retrieve/links.py` resolves them at query time.
+    """
+
+    chunk: Chunk
+    references: tuple[Reference, ...] = ()
+    terms: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class FileVersion:
-    """A file's new content: its documents and, for each document, its chunks."""
+    """A file's new content: its documents and, for each document, its chunks in order."""
 
     state: FileState
     documents: tuple[Document, ...]
-    chunks: tuple[tuple[Chunk, ...], ...]
+    chunks: tuple[tuple[ChunkRecord, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,22 +98,34 @@ def index_text(chunk: Chunk) -> str:
 
 
 class Store(Protocol):
-    """An index of files, documents and chunks with lexical and dense search."""
+    """An index of files, documents and chunks with lexical and dense search.
+
+    Chunks are named by their `ChunkId` everywhere; how a backend keys them inside is its
+    own affair.
+    """
 
     async def file_states(self) -> dict[str, FileState]:
         """Every indexed file, by absolute path."""
         ...
 
     async def write(self, versions: Sequence[FileVersion], removed: Sequence[str]) -> WriteResult:
-        """Atomically replace the given files' content and drop the `removed` paths."""
+        """Atomically replace the given files' content and drop the `removed` paths.
+
+        Readers see either everything before the write or everything after it; the
+        generation changes.
+
+        Raises:
+            StoreError: the write breaks the index's rules (a chunk id given twice); nothing
+                was written.
+        """
         ...
 
     async def touch(self, states: Sequence[FileState]) -> None:
-        """Record new size and mtime for files whose content did not change."""
+        """Record new size, mtime and display path for files whose content did not change."""
         ...
 
     def pending_texts(self, model: str, batch: int) -> AsyncIterator[list[PendingText]]:
-        """Chunk texts without a vector for `model`, in batches."""
+        """Distinct chunk texts without a vector for `model`, in batches of at most `batch`."""
         ...
 
     async def count_pending(self, model: str) -> int:
@@ -92,35 +135,57 @@ class Store(Protocol):
     async def put_vectors(
         self, model: str, hashes: Sequence[str], vectors: npt.NDArray[np.float32]
     ) -> None:
-        """Store unit vectors for chunk texts (keyed by text hash)."""
+        """Store unit vectors for chunk texts (keyed by text hash), one row per hash."""
         ...
 
     async def prune_vectors(self) -> int:
         """Drop cached vectors that no chunk uses any more; returns how many."""
         ...
 
-    async def lexical_search(self, terms: Sequence[str], k: int) -> list[tuple[int, float]]:
-        """BM25 top `k` for analyzed query terms: `(chunk key, score)`."""
+    async def lexical_search(self, query: str, k: int) -> list[tuple[ChunkId, float]]:
+        """BM25 (or the backend's full-text rank) top `k` for raw query text, best first.
+
+        The store analyses `query` itself; a query with no searchable term gives `[]`.
+        Equal scores keep a stable order (the SQLite store: the order chunks were written).
+        """
         ...
 
     async def dense_search(
         self, model: str, vector: npt.NDArray[np.float32], k: int
-    ) -> list[tuple[int, float]]:
-        """Cosine top `k` among chunks embedded with `model`: `(chunk key, cosine)`."""
+    ) -> list[tuple[ChunkId, float]]:
+        """Cosine top `k` among chunks embedded with `model`, best first: `(id, cosine)`."""
         ...
 
     async def similarities(
-        self, model: str, vector: npt.NDArray[np.float32], keys: Sequence[int]
-    ) -> dict[int, float]:
+        self, model: str, vector: npt.NDArray[np.float32], ids: Sequence[ChunkId]
+    ) -> dict[ChunkId, float]:
         """Exact cosine between `vector` and the given chunks (those embedded with `model`)."""
         ...
 
-    async def chunks(self, keys: Sequence[int]) -> dict[int, Chunk]:
-        """Chunks by key; keys no longer in the index are left out."""
+    async def chunks(self, ids: Sequence[ChunkId]) -> dict[ChunkId, Chunk]:
+        """Chunks by id; ids no longer in the index are left out."""
         ...
 
-    async def linked(self, chunk_ids: Sequence[str]) -> dict[str, list[Chunk]]:
-        """Chunks each given chunk refers to (cross-references), by referring chunk id."""
+    async def references(self, ids: Sequence[ChunkId]) -> dict[ChunkId, list[Reference]]:
+        """The stored cross-references of the given chunks, in the order they were written.
+
+        Chunks without references are left out.
+        """
+        ...
+
+    async def document_chunks(self, path: str, limit: int) -> list[Chunk]:
+        """Up to `limit` chunks of the documents at `path` (as `Chunk.path` shows it).
+
+        In reading order: documents in the order they were written, each one's chunks
+        from first to last.
+        """
+        ...
+
+    async def defined_terms(self) -> dict[str, ChunkId]:
+        """Every defined term (case-folded) and the first chunk written that defines it.
+
+        In the order of those first definers.
+        """
         ...
 
     async def generation(self) -> int:
@@ -136,15 +201,15 @@ class Store(Protocol):
         ...
 
     async def get_cached(self, key: str, newer_than: float) -> str | None:
-        """The value stored under `key` at or after `newer_than` (a Unix time), or None."""
+        """The value stored under `key` at or after Unix time `newer_than`, or None."""
         ...
 
     async def put_cached(self, key: str, value: str, *, drop_before: float) -> None:
-        """Store `value` under `key` (now); drop the entries stored before `drop_before`."""
+        """Store `value` under `key` now; drop every entry stored before `drop_before`."""
         ...
 
     async def stats(self, model: str | None = None) -> IndexStats:
-        """Counts of what the index holds."""
+        """Counts of what the index holds (vectors for `model` when given)."""
         ...
 
     def writing(self) -> AbstractAsyncContextManager[None]:

@@ -9,15 +9,16 @@
 
 Each reference names a target document path (relative to the corpus, as the index shows
 paths; empty for the same document) and a heading (an anchor slug or a title; empty for
-the whole document). The index stores them per chunk; retrieval resolves them at query time,
-so a target indexed later is still found.
+the whole document). Indexing extracts them per chunk and the index stores them; retrieval
+(`retrieve/links.py`) resolves them at query time, so a target indexed later is still found.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
+
+from citesynth.types import Reference
 
 _LINK = re.compile(r"(?<!!)\[([^\]\n]{1,200})\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'][^)]*[\"'])?\s*\)")
 _DOC_ROLE = re.compile(r":doc:`(?:[^`<]*<)?([^`>]+)>?`")
@@ -29,15 +30,6 @@ _SEE = re.compile(
 _SEE_QUOTED = re.compile(r"\bsee\s+[\"“]([^\"”\n]{3,60})[\"”]", re.I)
 _EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.I)
 _SLUG_DROP = re.compile(r"[^\w\- ]")
-
-
-@dataclass(frozen=True, slots=True)
-class Reference:
-    """A pointer from a chunk to a document (and optionally one of its sections)."""
-
-    path: str
-    heading: str
-    kind: str
 
 
 def slug(heading: str) -> str:

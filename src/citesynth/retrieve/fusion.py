@@ -11,18 +11,21 @@ benchmarks/README.md):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Hashable, Sequence
+from typing import Literal, TypeVar
 
 import numpy as np
 
-Ranked = Sequence[tuple[int, float]]
+K = TypeVar("K", bound=Hashable)
+"""A chunk key: `ChunkId` from a store; any hashable value in tests."""
+
+Ranked = Sequence[tuple[K, float]]
 """`(key, score)` pairs, best first."""
 
 FusionMethod = Literal["convex", "rrf"]
 
 
-def zscores(ranked: Ranked) -> dict[int, float]:
+def zscores(ranked: Ranked[K]) -> dict[K, float]:
     """Each key's score standardised over the list (all zeros for a constant list)."""
     if not ranked:
         return {}
@@ -32,7 +35,7 @@ def zscores(ranked: Ranked) -> dict[int, float]:
     return {key: float(z) for (key, _), z in zip(ranked, standard, strict=True)}
 
 
-def convex(lexical: Ranked, dense: Ranked, alpha: float) -> dict[int, float]:
+def convex(lexical: Ranked[K], dense: Ranked[K], alpha: float) -> dict[K, float]:
     """`alpha * z(dense) + (1 - alpha) * z(lexical)` over the union of both lists."""
     lexical_z, dense_z = zscores(lexical), zscores(dense)
     if not dense_z:
@@ -42,13 +45,13 @@ def convex(lexical: Ranked, dense: Ranked, alpha: float) -> dict[int, float]:
     lexical_floor, dense_floor = min(lexical_z.values()), min(dense_z.values())
     return {
         key: alpha * dense_z.get(key, dense_floor) + (1 - alpha) * lexical_z.get(key, lexical_floor)
-        for key in lexical_z.keys() | dense_z.keys()
+        for key in {**lexical_z, **dense_z}  # the union, in order of first appearance
     }
 
 
-def rrf(lists: Sequence[Ranked], k: int = 60) -> dict[int, float]:
+def rrf(lists: Sequence[Ranked[K]], k: int = 60) -> dict[K, float]:
     """Reciprocal rank fusion: `sum over lists of 1 / (k + rank)`, rank starting at 1."""
-    fused: dict[int, float] = {}
+    fused: dict[K, float] = {}
     for ranked in lists:
         for rank, (key, _) in enumerate(ranked, start=1):
             fused[key] = fused.get(key, 0.0) + 1.0 / (k + rank)
@@ -56,8 +59,12 @@ def rrf(lists: Sequence[Ranked], k: int = 60) -> dict[int, float]:
 
 
 def fuse(
-    lexical: Ranked, dense: Ranked, *, method: FusionMethod, alpha: float, rrf_k: int
-) -> list[tuple[int, float]]:
-    """Fused `(key, score)` pairs, best first (ties broken by key for determinism)."""
+    lexical: Ranked[K], dense: Ranked[K], *, method: FusionMethod, alpha: float, rrf_k: int
+) -> list[tuple[K, float]]:
+    """Fused `(key, score)` pairs, best first.
+
+    Ties keep the order in which the keys first appear, in `lexical` then in `dense`, so
+    the result is deterministic for any key type (stores list equal scores stably).
+    """
     scores = convex(lexical, dense, alpha) if method == "convex" else rrf([lexical, dense], rrf_k)
-    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    return sorted(scores.items(), key=lambda item: -item[1])

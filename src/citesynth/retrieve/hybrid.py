@@ -12,7 +12,7 @@ from citesynth.embed.base import Embedder
 from citesynth.index.store import Store, index_text
 from citesynth.retrieve.confidence import confidence
 from citesynth.retrieve.fusion import FusionMethod, fuse
-from citesynth.types import Chunk, Hit, Signals
+from citesynth.types import Chunk, ChunkId, Hit, Signals
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +43,11 @@ async def retrieve(
     reranker: Reranker | None = None,
 ) -> list[Hit]:
     """The `k` best chunks for `query`, best first, each with its signals and confidence."""
-    words = query_terms(query)
-    if k <= 0 or (not words and embedder is None):
+    if k <= 0 or (not query.strip() and embedder is None):
         return []
     depth = max(options.depth, k)
-    lexical_task = store.lexical_search(words, depth)
-    cosines: dict[int, float] = {}
+    lexical_task = store.lexical_search(query, depth)
+    cosines: dict[ChunkId, float] = {}
     if embedder is not None:
         vector = (await embedder.embed([query], "query"))[0]
         dense_task = store.dense_search(embedder.name, vector, depth)
@@ -59,12 +58,14 @@ async def retrieve(
     fused = fuse(lexical, dense, method=options.fusion, alpha=options.alpha, rrf_k=options.rrf_k)
     # Fetch a few extra so that duplicates (the same text in two files) can be dropped.
     candidates = fused[: k + max(5, k // 2)] if reranker is None else fused[:depth]
-    keys = [key for key, _ in candidates]
-    chunks = await store.chunks(keys)
+    ids = [chunk_id for chunk_id, _ in candidates]
+    chunks = await store.chunks(ids)
     if embedder is not None:
         # Hits found by BM25 alone still get their true cosine, for the confidence model.
-        missing = [key for key in keys if key not in cosines]
+        missing = [chunk_id for chunk_id in ids if chunk_id not in cosines]
         cosines.update(await store.similarities(embedder.name, vector, missing))
+    # The query's index terms, for the coverage signal (the store analyses its own search).
+    words = query_terms(query)
     hits = _hits(
         candidates, chunks, lexical, dense, cosines, words, dense_used=embedder is not None
     )
@@ -74,11 +75,11 @@ async def retrieve(
 
 
 def _hits(
-    candidates: Sequence[tuple[int, float]],
-    chunks: dict[int, Chunk],
-    lexical: Sequence[tuple[int, float]],
-    dense: Sequence[tuple[int, float]],
-    cosines: dict[int, float],
+    candidates: Sequence[tuple[ChunkId, float]],
+    chunks: dict[ChunkId, Chunk],
+    lexical: Sequence[tuple[ChunkId, float]],
+    dense: Sequence[tuple[ChunkId, float]],
+    cosines: dict[ChunkId, float],
     words: Sequence[str],
     *,
     dense_used: bool,

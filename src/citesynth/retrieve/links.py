@@ -1,7 +1,10 @@
 """Context expansion: a retrieved passage that refers elsewhere brings what it refers to.
 
 "see [Retries](retries.md#backoff)" or "see section Limits" in a retrieved chunk adds the
-chunk it points to (cross-references are stored at indexing, see `ingest/references.py`).
+chunk it points to, and so does a term defined elsewhere ("**Settlement window** is ...").
+Indexing stores each chunk's references and defined terms (`ingest/references.py`); this
+module resolves them at query time with the store's storage primitives, so a target indexed
+later is still found and every backend resolves them the same way.
 
 The target goes right after the passage that refers to it, with that passage's score and a
 slightly lower Pass-1 confidence, so the writer reads them together and budget trimming
@@ -10,28 +13,122 @@ slightly lower Pass-1 confidence, so the writer reads them together and budget t
 
 from __future__ import annotations
 
+import contextlib
+import re
+import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from citesynth.index.store import Store
-from citesynth.types import Hit
+from citesynth.ingest.references import matches
+from citesynth.types import Chunk, ChunkId, Hit
+
+_DOCUMENT_CHUNKS = 2000
+"""How many chunks of a target document are searched for the referenced section."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Terms:
+    """Every defined term, its first definer and one pattern matching any of them."""
+
+    generation: int
+    pattern: re.Pattern[str] | None
+    first: dict[str, ChunkId]
+
+
+# Compiled once per store and content generation: the pattern can hold thousands of terms.
+_TERMS: weakref.WeakKeyDictionary[object, _Terms] = weakref.WeakKeyDictionary()
 
 
 async def follow_references(
     hits: Sequence[Hit], store: Store, *, from_top: int = 3, limit: int = 2
 ) -> tuple[list[Hit], int]:
     """`hits` with up to `limit` chunks the top `from_top` hits refer to; and how many."""
-    top = [hit.chunk.id for hit in hits[:from_top]]
+    top = [hit.chunk for hit in hits[:from_top]]
     if not top or limit <= 0:
         return list(hits), 0
-    linked = await store.linked(top)
+    found = await linked(top, store)
     present = {hit.chunk.id for hit in hits}
     expanded: list[Hit] = []
     added = 0
     for hit in hits:
         expanded.append(hit)
-        for chunk in linked.get(hit.chunk.id, []):
+        for chunk in found.get(hit.chunk.id, []):
             if added < limit and chunk.id not in present:
                 expanded.append(Hit(chunk, hit.score, round(hit.confidence * 0.9, 4)))
                 present.add(chunk.id)
                 added += 1
     return expanded, added
+
+
+async def linked(chunks: Sequence[Chunk], store: Store) -> dict[ChunkId, list[Chunk]]:
+    """The chunks each of `chunks` refers to, by referring chunk id.
+
+    A reference to a document gives its first chunk; to a section, the first chunk under
+    that heading; a defined term, the first chunk that defines it. Cross-references come
+    first, then definitions, each in the order they appear. Targets that are not indexed are
+    left out, and so is a chunk's reference to itself.
+    """
+    found: dict[ChunkId, list[Chunk]] = {}
+
+    def add(source: ChunkId, target: Chunk) -> None:
+        targets = found.setdefault(source, [])
+        if target not in targets:
+            targets.append(target)
+
+    references = await store.references([chunk.id for chunk in chunks])
+    documents: dict[str, list[Chunk]] = {}
+    for chunk in chunks:
+        for reference in references.get(chunk.id, []):
+            path = reference.path or chunk.path
+            if path not in documents:
+                documents[path] = await store.document_chunks(path, _DOCUMENT_CHUNKS)
+            target = next(
+                (c for c in documents[path] if matches(reference.heading, c.heading_path, c.text)),
+                None,
+            )
+            if target is not None and target.id != chunk.id:
+                add(chunk.id, target)
+    for source, target in await _definitions(chunks, store):
+        add(source, target)
+    return found
+
+
+async def _definitions(chunks: Sequence[Chunk], store: Store) -> list[tuple[ChunkId, Chunk]]:
+    """(chunk id, the chunk defining a term it uses) for the given chunks."""
+    terms = await _terms(store)
+    if terms.pattern is None:
+        return []
+    wanted: list[tuple[ChunkId, ChunkId]] = []
+    for chunk in chunks:
+        used = dict.fromkeys(m.group(0).casefold() for m in terms.pattern.finditer(chunk.text))
+        wanted.extend(
+            (chunk.id, terms.first[t]) for t in used if terms.first.get(t, chunk.id) != chunk.id
+        )
+    if not wanted:
+        return []
+    definers = await store.chunks(sorted({definer for _, definer in wanted}))
+    return [(source, definers[definer]) for source, definer in wanted if definer in definers]
+
+
+async def _terms(store: Store) -> _Terms:
+    """The store's defined terms, compiled once per content generation."""
+    generation = await store.generation()
+    cached = None
+    with contextlib.suppress(TypeError):  # a store that cannot be weakly referenced: no cache
+        cached = _TERMS.get(store)
+    if cached is not None and cached.generation == generation:
+        return cached
+    first = await store.defined_terms()
+    pattern = (
+        re.compile(
+            r"\b(?:" + "|".join(map(re.escape, sorted(first, key=len, reverse=True))) + r")\b",
+            re.IGNORECASE,
+        )
+        if first
+        else None
+    )
+    terms = _Terms(generation, pattern, first)
+    with contextlib.suppress(TypeError):
+        _TERMS[store] = terms
+    return terms

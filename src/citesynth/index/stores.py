@@ -1,0 +1,70 @@
+"""Stores found by location: `sqlite:PATH`, a plain folder path, or a plugin's scheme.
+
+A location is `scheme:rest`, where a registered scheme names the backend and `rest` is
+whatever that backend needs (a folder, a connection URL). A location without a registered
+scheme (`.citesynth`, `/srv/index`) is a folder for the embedded SQLite store. The built-in
+`sqlite` store registers itself here the way a plugin would:
+
+    from citesynth.index.stores import register_store
+    register_store("postgres", open_postgres, usage="postgres:URL")
+    store = await get_store("postgres:postgresql://localhost/docs", create=False)
+
+A factory takes `(rest, create)`. With `create=False` it must not create anything: a
+location that holds no index raises `StoreError` saying how to make one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from citesynth.errors import ConfigError
+from citesynth.index.store import Store
+from citesynth.registry import Registry
+
+StoreFactory = Callable[[str, bool], Awaitable[Store]]
+"""Opens a store from the rest of its location (after `scheme:`) and `create`."""
+
+STORES: Registry[StoreFactory] = Registry("store")
+"""Every store backend, by scheme."""
+
+
+def register_store(
+    prefix: str, factory: StoreFactory, *, usage: str = "", replace: bool = False
+) -> None:
+    """Make `get_store("prefix:...")` open stores with `factory`.
+
+    Raises:
+        ConfigError: the prefix is taken (pass `replace=True` to override it on purpose).
+    """
+    STORES.register(prefix, factory, usage=usage, replace=replace)
+
+
+async def get_store(location: str, *, create: bool = True) -> Store:
+    """Open the store at `location` (`scheme:rest`, or a folder for the SQLite store).
+
+    Raises:
+        StoreError: `create` is False and nothing is indexed at `location`, or the index
+            there cannot be used.
+    """
+    scheme, colon, _ = location.partition(":")
+    found = STORES.find(location) if colon and scheme.strip() in STORES else None
+    if found is None:
+        return await open_sqlite(location, create)
+    factory, rest = found
+    return await factory(rest, create)
+
+
+async def open_sqlite(directory: str, create: bool) -> Store:
+    """The embedded store in `directory` (SQLite, tantivy and vectors in one folder).
+
+    Raises:
+        ConfigError: `directory` is empty (`sqlite:` alone).
+    """
+    if not directory.strip():
+        raise ConfigError("the sqlite store needs a folder: use sqlite:PATH")
+    from citesynth.index.sqlite import SQLiteStore  # the backend loads when first used
+
+    return await SQLiteStore.open(directory, create=create)
+
+
+register_store("sqlite", open_sqlite, usage="sqlite:PATH (or a folder path)")
