@@ -23,6 +23,7 @@ from citesynth.engine import Conversation, Engine, SyncEngine
 from citesynth.errors import (
     CitesynthError,
     ConfigError,
+    IndexNotFoundError,
     LoadError,
     ModelError,
     ModelTimeout,
@@ -49,6 +50,7 @@ from citesynth.events import (
 )
 from citesynth.index.sqlite import SQLiteStore
 from citesynth.index.store import Store
+from citesynth.index.stores import get_store, register_store
 from citesynth.llm import (
     ChatModel,
     ChatOptions,
@@ -134,6 +136,7 @@ __all__ = [
     "Hit",
     "IndexEvent",
     "IndexFinished",
+    "IndexNotFoundError",
     "IndexPlanned",
     "IndexReport",
     "IndexStats",
@@ -172,11 +175,13 @@ __all__ = [
     "__version__",
     "get_embedder",
     "get_model",
+    "get_store",
     "get_verifier",
     "get_writer",
     "register_embedder",
     "register_model",
     "register_prompt",
+    "register_store",
     "register_verifier",
     "register_writer",
 ]

@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from citesynth.errors import CitesynthError
+from citesynth.errors import CitesynthError, IndexNotFoundError
 from citesynth.settings import Settings
 from citesynth.synthesis.modes import MODE_NAMES
 
@@ -27,6 +27,9 @@ def _friendly(function: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
+        except IndexNotFoundError as error:  # a usage problem: exit code 2, as click's are
+            errors.print(f"[red]error:[/] {escape(str(error))}")
+            sys.exit(2)
         except CitesynthError as error:
             errors.print(f"[red]error:[/] {escape(str(error))}")
             sys.exit(1)

@@ -25,8 +25,8 @@ from citesynth.answers import Answer
 from citesynth.embed import get_embedder
 from citesynth.embed.base import Embedder
 from citesynth.events import DoneEvent, Event, IndexEvent, IndexFinished
-from citesynth.index.sqlite import SQLiteStore
 from citesynth.index.store import Store
+from citesynth.index.stores import get_store
 from citesynth.indexing import IngestOptions, run_index
 from citesynth.llm.base import TokenCounter
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
@@ -106,7 +106,7 @@ class Engine:
         timeout = chosen.timeout or None
         writer = get_writer(chosen.model, embedder=embedder, prompts=prompts, timeout=timeout)
         verifier = None if chosen.verifier == "none" else get_verifier(chosen.verifier)
-        store = await SQLiteStore.open(chosen.index_dir)
+        store = await get_store(chosen.store_location, create=create)
         return cls(
             store=store,
             embedder=embedder,

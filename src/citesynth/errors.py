@@ -4,7 +4,8 @@
 CitesynthError                 base class; catch this to catch everything below
 ├── ConfigError                a setting is wrong or an optional extra is missing; says the fix
 ├── StoreError                 the index on disk cannot be used (corrupt, newer schema, locked)
-│   └── StoreLockedError       another process is writing to the same index
+│   ├── StoreLockedError       another process is writing to the same index
+│   └── IndexNotFoundError     nothing is indexed there yet; says how to make an index
 ├── LoadError                  one input could not be read; the run skips it and goes on
 └── ModelError                 a model call failed (the answer falls back to ranked chunks)
     ├── ModelTimeout           no answer within the time allowed
@@ -35,6 +36,10 @@ class StoreError(CitesynthError):
 
 class StoreLockedError(StoreError):
     """Another process holds the index's write lock."""
+
+
+class IndexNotFoundError(StoreError):
+    """A store opened without creating holds no index; the message says how to make one."""
 
 
 class LoadError(CitesynthError):

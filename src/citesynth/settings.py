@@ -7,6 +7,7 @@ off that value, so each is written once.
 | setting         | environment variable      | default                                       |
 |-----------------|---------------------------|-----------------------------------------------|
 | index_dir       | CITESYNTH_INDEX           | `.citesynth`                                  |
+| store           | CITESYNTH_STORE           | empty: the SQLite store in `index_dir`        |
 | root            | CITESYNTH_ROOT            | the index folder's parent (paths shown below) |
 | embedder        | CITESYNTH_EMBEDDER        | `auto` (MiniLM if installed)                  |
 | chunk_tokens    | CITESYNTH_CHUNK_TOKENS    | 200                                           |
@@ -52,6 +53,7 @@ class Settings:
     """Everything that can be configured; see the module docstring for the variables."""
 
     index_dir: Path = Path(".citesynth")
+    store: str = ""
     root: Path | None = None
     embedder: str = "auto"
     chunk_tokens: int = _INGEST.chunk_tokens
@@ -120,9 +122,24 @@ class Settings:
         return int(self.max_file_mb * 2**20)
 
     @property
+    def store_location(self) -> str:
+        """Where the index lives, as `get_store` reads it (`store`, else `index_dir`)."""
+        return self.store or str(self.index_dir)
+
+    @property
     def root_dir(self) -> Path:
-        """The folder that indexed paths are shown relative to (default: the index's parent)."""
-        return (self.root or self.index_dir.resolve().parent).resolve()
+        """The folder indexed paths are shown relative to.
+
+        Default: the parent of the index folder (of `sqlite:PATH` too); the current folder
+        for a store elsewhere (a database server).
+        """
+        if self.root is not None:
+            return self.root.resolve()
+        scheme, colon, rest = self.store.partition(":")
+        if not self.store or not colon or (scheme == "sqlite" and rest):
+            folder = Path(rest) if self.store and colon else Path(self.store or self.index_dir)
+            return folder.resolve().parent
+        return Path.cwd().resolve()
 
     def ingest_options(self) -> IngestOptions:
         """How indexing chunks files, as these settings say."""

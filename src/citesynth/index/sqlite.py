@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from citesynth.analysis import query_terms
-from citesynth.errors import StoreError, StoreLockedError
+from citesynth.errors import IndexNotFoundError, StoreError, StoreLockedError
 from citesynth.index.lexical import LexicalIndex
 from citesynth.index.schema import migrate
 from citesynth.index.store import FileState, FileVersion, PendingText, WriteResult, index_text
@@ -119,7 +119,7 @@ class SQLiteStore:
                 cannot be used (corrupt, newer schema).
         """
         if not create and not (Path(directory) / DATABASE).is_file():
-            raise StoreError(
+            raise IndexNotFoundError(
                 f"no index at {directory}; run `citesynth index PATH` first "
                 "(or choose the folder that holds it with --index)"
             )
