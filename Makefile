@@ -31,6 +31,7 @@ test: $(VENV)/.installed-dev lint types pytest
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	cd src && ../$(BIN)/lint-imports --config ../pyproject.toml
 
 types: $(VENV)/.installed-dev
 	$(BIN)/mypy

@@ -3,6 +3,7 @@
 The public API is what this module exports; everything else is private and may change.
 """
 
+from citesynth.about import __version__
 from citesynth.answers import (
     Answer,
     Citation,
@@ -96,8 +97,6 @@ from citesynth.verify import (
     get_verifier,
     register_verifier,
 )
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Anchor",

@@ -1,7 +1,8 @@
 """The answer contract: what `ask --json`, `Engine.answer` and the final stream event carry.
 
 Pydantic models, so the same definitions give the JSON (field names as documented in
-docs/answer-json.md) and its JSON Schema (`Answer.model_json_schema()`). Versioned by
+docs/answers.md, "The answer JSON") and its JSON Schema (`Answer.model_json_schema()`,
+committed as docs/schemas/answer.schema.json and pinned by a test). Versioned by
 `SCHEMA_VERSION`: fields may be added; none changes meaning or disappears without a bump.
 """
 

@@ -28,6 +28,7 @@ from citesynth.events import DoneEvent, Event, IndexEvent, IndexFinished
 from citesynth.index.store import Store
 from citesynth.index.stores import get_store
 from citesynth.indexing import IngestOptions, run_index
+from citesynth.ingest.loaders import loader_for
 from citesynth.llm.base import TokenCounter
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
 from citesynth.settings import Settings
@@ -193,6 +194,11 @@ class Engine:
             if isinstance(event, IndexFinished):
                 report = event.report
         return report
+
+    @staticmethod
+    def indexable(name: str) -> bool:
+        """Whether a file called `name` has a loader (by its extension or name)."""
+        return loader_for(name) is not None
 
     async def files(self) -> list[IndexedFile]:
         """Every indexed file, with its document and chunk counts."""

@@ -31,7 +31,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.requests import Request
 
-from citesynth import __version__
+from citesynth.about import __version__
 from citesynth.engine import Engine
 from citesynth.errors import ConfigError, StoreLockedError
 from citesynth.observe import ANSWER_LOGGER, SynthesisStats

@@ -14,7 +14,6 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from citesynth.engine import Engine
 from citesynth.errors import CitesynthError
-from citesynth.ingest.loaders import loader_for
 from citesynth.observe import SynthesisStats
 from citesynth.passages import passages
 from citesynth.service.answering import Answering
@@ -139,7 +138,7 @@ async def upload(
 ) -> JobInfo:
     """Store the files under the uploads folder and ingest them in the background."""
     for item in files:
-        if loader_for(safe_name(item.filename or "upload")) is None:
+        if not service.engine.indexable(safe_name(item.filename or "upload")):
             raise HTTPException(415, f"{item.filename!r}: unsupported file type")
     stored: list[Path] = []
     try:
