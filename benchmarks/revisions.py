@@ -417,6 +417,7 @@ def eval_slice(trees: dict[str, Path], limit: int) -> dict[str, Any]:
     report: dict[str, Any] = {"command": None, "models": {}}
     for model in ("extractive", "fake"):
         summaries: dict[str, Any] = {}
+        records: dict[str, list[Any]] = {}
         seconds: dict[str, float] = {}
         for side, tree in trees.items():
             cache = WORK / "cache" / tree.name / "eval"
@@ -436,16 +437,27 @@ def eval_slice(trees: dict[str, Path], limit: int) -> dict[str, Any]:
             if done.returncode:
                 raise SystemExit(f"eval {model} failed in {tree}:\n{done.stdout}\n{done.stderr}")
             summaries[side] = json.loads(done.stdout[done.stdout.index("{") :])
+            lines = (out / "records.jsonl").read_text(encoding="utf-8").splitlines()
+            records[side] = [_quality(json.loads(line)) for line in lines if line.strip()]
         quality = {side: _quality(summary) for side, summary in summaries.items()}
         diff = differences(quality["before"], quality["after"], limit=50)
+        # Per question (records.jsonl): answers, citations, labels and scores, latency aside.
+        per_question = differences(records["before"], records["after"], limit=50)
+        if len(records["before"]) != len(records["after"]):
+            per_question.append(f"records: {len(records['before'])} vs {len(records['after'])}")
         report["models"][model] = {
             "identical_quality": not diff,
             "differences": diff,
+            "records": len(records["before"]),
+            "identical_records": not per_question,
+            "record_differences": per_question,
             "wall_seconds": seconds,
             "metrics_before": summaries["before"].get("metrics"),
             "metrics_after": summaries["after"].get("metrics"),
         }
-    report["identical"] = all(m["identical_quality"] for m in report["models"].values())
+    report["identical"] = all(
+        m["identical_quality"] and m["identical_records"] for m in report["models"].values()
+    )
     return report
 
 
@@ -473,8 +485,9 @@ def table(results: dict[str, Any]) -> str:
         if name == "eval_slice":
             for model, values in result["models"].items():
                 lines.append(
-                    f"| {name} | {model}: quality figures | – | – | – "
-                    f"| {values['identical_quality']} |"
+                    f"| {name} | {model}: quality figures; per-question records "
+                    f"| – | – | – | {values['identical_quality']}; "
+                    f"{values.get('identical_records')} |"
                 )
     return "\n".join(lines)
 

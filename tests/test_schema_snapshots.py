@@ -15,13 +15,14 @@ import pytest
 
 from citesynth import Answer, Passage
 from citesynth.answers import SCHEMA_VERSION
-from citesynth.events import ANSWER_EVENTS
+from citesynth.events import ANSWER_EVENTS, INDEX_EVENTS
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "docs" / "schemas"
 
 CASES: dict[str, Any] = {
     "answer.schema.json": lambda: Answer.model_json_schema(),
     "answer-events.schema.json": lambda: ANSWER_EVENTS.json_schema(),
+    "index-events.schema.json": lambda: INDEX_EVENTS.json_schema(),
     "passage.schema.json": lambda: Passage.model_json_schema(),
 }
 
@@ -41,3 +42,10 @@ def test_schema_matches_its_snapshot(name: str) -> None:
 def test_the_schema_version_is_the_documented_one() -> None:
     documented = (SCHEMAS.parent / "answers.md").read_text(encoding="utf-8")
     assert f"## The answer JSON (schema version {SCHEMA_VERSION})" in documented
+
+
+def test_index_events_round_trip() -> None:
+    from citesynth import IndexFinished, IndexReport, Skip
+
+    event = IndexFinished(report=IndexReport(indexed=2, skipped=(Skip("a.bin", "binary file"),)))
+    assert INDEX_EVENTS.validate_json(event.model_dump_json()) == event

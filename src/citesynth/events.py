@@ -8,11 +8,14 @@ the ranked chunks) comes before that `DoneEvent`, whose answer is the fallback.
 Indexing yields `IndexPlanned` once, then one event per file (`FileIndexed`,
 `FileUnchanged`, `FileSkipped`, `FileRemoved`), then `EmbeddingProgress` while vectors are
 computed, and finally `IndexFinished` with the report.
+
+Every event is a frozen pydantic model with a literal `kind`; `AnswerEvent` and `IndexEvent`
+are their discriminated unions, and `sse(event)` is the one encoder for server-sent events.
+A new stream (a report's progress, an agent's steps) defines its own `Event` subclasses.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -30,76 +33,6 @@ from citesynth.answers import Answer, Citation, Claim, Conflict, SourceRecord, V
 from citesynth.types import IndexReport
 
 
-@dataclass(frozen=True, slots=True)
-class IndexPlanned:
-    """What the run will do: files to read (and their bytes), files already up to date."""
-
-    to_read: int
-    bytes_to_read: int
-    up_to_date: int
-    to_remove: int
-
-
-@dataclass(frozen=True, slots=True)
-class FileIndexed:
-    """A file was read and its chunks written; `notes` are tolerated problems."""
-
-    path: str
-    bytes: int
-    chunks: int
-    notes: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class FileUnchanged:
-    """A file was read but its content hash had not changed."""
-
-    path: str
-    bytes: int
-
-
-@dataclass(frozen=True, slots=True)
-class FileSkipped:
-    """A file could not be indexed; `reason` is one line for the user."""
-
-    path: str
-    reason: str
-    bytes: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class FileRemoved:
-    """A file that is gone (or no longer indexable) was dropped from the index."""
-
-    path: str
-
-
-@dataclass(frozen=True, slots=True)
-class EmbeddingProgress:
-    """Chunk texts embedded so far out of `total`."""
-
-    done: int
-    total: int
-
-
-@dataclass(frozen=True, slots=True)
-class IndexFinished:
-    """The run is over."""
-
-    report: IndexReport
-
-
-IndexEvent = (
-    IndexPlanned
-    | FileIndexed
-    | FileUnchanged
-    | FileSkipped
-    | FileRemoved
-    | EmbeddingProgress
-    | IndexFinished
-)
-
-
 class Event(BaseModel):
     """A streamed event: `kind` names it (the SSE event name); the rest is its JSON body.
 
@@ -111,6 +44,81 @@ class Event(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: str
+
+
+class IndexPlanned(Event):
+    """What the run will do: files to read (and their bytes), files already up to date."""
+
+    kind: Literal["planned"] = "planned"
+    to_read: int
+    bytes_to_read: int
+    up_to_date: int
+    to_remove: int
+
+
+class FileIndexed(Event):
+    """A file was read and its chunks written; `notes` are tolerated problems."""
+
+    kind: Literal["indexed"] = "indexed"
+    path: str
+    bytes: int
+    chunks: int
+    notes: tuple[str, ...] = ()
+
+
+class FileUnchanged(Event):
+    """A file was read but its content hash had not changed."""
+
+    kind: Literal["unchanged"] = "unchanged"
+    path: str
+    bytes: int
+
+
+class FileSkipped(Event):
+    """A file could not be indexed; `reason` is one line for the user."""
+
+    kind: Literal["skipped"] = "skipped"
+    path: str
+    reason: str
+    bytes: int = 0
+
+
+class FileRemoved(Event):
+    """A file that is gone (or no longer indexable) was dropped from the index."""
+
+    kind: Literal["removed"] = "removed"
+    path: str
+
+
+class EmbeddingProgress(Event):
+    """Chunk texts embedded so far out of `total`."""
+
+    kind: Literal["embedding"] = "embedding"
+    done: int
+    total: int
+
+
+class IndexFinished(Event):
+    """The run is over."""
+
+    kind: Literal["finished"] = "finished"
+    report: IndexReport
+
+
+IndexEvent = Annotated[
+    IndexPlanned
+    | FileIndexed
+    | FileUnchanged
+    | FileSkipped
+    | FileRemoved
+    | EmbeddingProgress
+    | IndexFinished,
+    Field(discriminator="kind"),
+]
+"""Any event of an index run, told apart by `kind`."""
+
+INDEX_EVENTS: TypeAdapter[IndexEvent] = TypeAdapter(IndexEvent)
+"""Parses an index event from its JSON (`INDEX_EVENTS.validate_json(data)`)."""
 
 
 class SourcesEvent(Event):

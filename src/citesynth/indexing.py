@@ -132,13 +132,16 @@ async def run_index(
     gone = sorted(p for p in known if in_scope(p, found.scopes) and p not in seen)
     todo = [c for c in found.files if not _up_to_date(c, known.get(c.path), options)]
     yield IndexPlanned(
-        len(todo), sum(c.size for c in todo), len(found.files) - len(todo), len(gone)
+        to_read=len(todo),
+        bytes_to_read=sum(c.size for c in todo),
+        up_to_date=len(found.files) - len(todo),
+        to_remove=len(gone),
     )
 
     report = IndexReport(unchanged=len(found.files) - len(todo))
     skipped = list(found.skipped)
     for skip in found.skipped:
-        yield FileSkipped(skip.path, skip.reason)
+        yield FileSkipped(path=skip.path, reason=skip.reason)
     batch: list[FileVersion] = []
     touched: list[FileState] = []
     removals = list(gone)
@@ -150,23 +153,28 @@ async def run_index(
             skipped.append(Skip(candidate.display, outcome.skip))
             if candidate.path in known:
                 removals.append(candidate.path)
-            yield FileSkipped(candidate.display, outcome.skip, candidate.size)
+            yield FileSkipped(path=candidate.display, reason=outcome.skip, bytes=candidate.size)
         elif outcome.unchanged is not None:
             touched.append(outcome.unchanged)
             report = replace(report, unchanged=report.unchanged + 1)
-            yield FileUnchanged(candidate.display, candidate.size)
+            yield FileUnchanged(path=candidate.display, bytes=candidate.size)
         elif outcome.version is not None:
             batch.append(outcome.version)
             batch_bytes += candidate.size
             chunk_count = sum(len(chunks) for chunks in outcome.version.chunks)
             report = replace(report, indexed=report.indexed + 1)
-            yield FileIndexed(candidate.display, candidate.size, chunk_count, outcome.notes)
+            yield FileIndexed(
+                path=candidate.display,
+                bytes=candidate.size,
+                chunks=chunk_count,
+                notes=outcome.notes,
+            )
         if batch_bytes >= _BATCH_BYTES or len(batch) >= _BATCH_FILES:
             report = await _flush(store, batch, [], report)
             batch, batch_bytes = [], 0
     report = await _flush(store, batch, removals, report)
     for path in gone:
-        yield FileRemoved(known[path].display)
+        yield FileRemoved(path=known[path].display)
     if touched:
         await store.touch(touched)
     report = replace(report, removed=len(gone), skipped=tuple(skipped))
@@ -176,7 +184,7 @@ async def run_index(
             report = replace(report, embedded=event.done)
             yield event
     await store.prune_vectors()
-    yield IndexFinished(replace(report, seconds=time.perf_counter() - started))
+    yield IndexFinished(report=replace(report, seconds=time.perf_counter() - started))
 
 
 def _up_to_date(candidate: Candidate, known: FileState | None, options: IngestOptions) -> bool:
@@ -208,7 +216,7 @@ async def embed_pending(store: Store, embedder: Embedder) -> AsyncIterator[Embed
     if total == 0:
         return
     done = 0
-    yield EmbeddingProgress(0, total)
+    yield EmbeddingProgress(done=0, total=total)
     async for page in store.pending_texts(embedder.name, _EMBED_PAGE):
         page = sorted(page, key=lambda item: len(item.text))
         for start in range(0, len(page), 64):
@@ -216,4 +224,4 @@ async def embed_pending(store: Store, embedder: Embedder) -> AsyncIterator[Embed
             vectors = await embedder.embed([item.text for item in group], "document")
             await store.put_vectors(embedder.name, [item.text_hash for item in group], vectors)
             done += len(group)
-            yield EmbeddingProgress(min(done, total), total)
+            yield EmbeddingProgress(done=min(done, total), total=total)
