@@ -9,7 +9,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from benchmarks.reliability import main, summary
 
 
