@@ -204,13 +204,19 @@ async def _scifact_ndcg(args: argparse.Namespace) -> dict[str, Any]:
     from citesynth.retrieve.hybrid import RetrievalOptions
 
     texts, qrels = _scifact_queries()
-    settings = Settings(index_dir=Path(args.cache) / "scifact-c200-minilm", embedder="minilm",
-                        chunk_tokens=200, depth=DEPTH)  # fmt: skip
+    index_dir = Path(args.cache) / "scifact-c200-minilm"
+    if args.index_from:
+        # One vector cache for both trees: a copy of the other tree's index (same schema);
+        # indexing then finds the corpus unchanged and embeds nothing.
+        index_dir = Path(args.cache) / "scifact-c200-minilm-shared"
+        if not index_dir.exists():
+            shutil.copytree(args.index_from, index_dir, ignore=shutil.ignore_patterns("*.lock"))
+    settings = Settings(index_dir=index_dir, embedder="minilm", chunk_tokens=200, depth=DEPTH)
     started = time.perf_counter()
     outputs: dict[str, Any] = {}
     samples: dict[str, float] = {}
     async with await Engine.open(settings=settings) as engine:
-        await engine.index([DATA / "scifact" / "corpus.jsonl"])
+        report = await engine.index([DATA / "scifact" / "corpus.jsonl"])
         samples["index_seconds"] = round(time.perf_counter() - started, 1)
         embedder = engine.embedder
         variants = {
@@ -240,7 +246,12 @@ async def _scifact_ndcg(args: argparse.Namespace) -> dict[str, Any]:
         engine.embedder = embedder
         stats = await engine.stats()
     outputs["index"] = {"documents": stats.documents, "chunks": stats.chunks}
-    return {"samples": samples, "outputs": outputs}
+    extra = {
+        "index_dir": str(index_dir),
+        "index_report": {"indexed": report.indexed, "unchanged": report.unchanged,
+                         "embedded": report.embedded, "chunks_added": report.chunks_added},
+    }  # fmt: skip
+    return {"samples": samples, "outputs": outputs, "extra": extra}
 
 
 WORKERS: dict[str, Callable[[argparse.Namespace], Any]] = {
@@ -290,7 +301,9 @@ def _environment(tree: Path) -> dict[str, str]:
     return env
 
 
-def run_worker(name: str, tree: Path, corpus_root: Path) -> dict[str, Any]:
+def run_worker(
+    name: str, tree: Path, corpus_root: Path, index_from: Path | None = None
+) -> dict[str, Any]:
     """One measurement in one tree, as a subprocess running that tree's code."""
     cache = WORK / "cache" / tree.name
     cache.mkdir(parents=True, exist_ok=True)
@@ -303,6 +316,8 @@ def run_worker(name: str, tree: Path, corpus_root: Path) -> dict[str, Any]:
     )
     command = [sys.executable, "-c", code, str(HERE), "--worker", name, "--out", str(target),
                "--cache", str(cache), "--corpus-root", str(corpus_root)]  # fmt: skip
+    if index_from is not None:
+        command += ["--index-from", str(index_from)]
     done = subprocess.run(command, cwd=tree, env=_environment(tree), capture_output=True,
                           text=True)  # fmt: skip
     if done.returncode:
@@ -380,8 +395,14 @@ def timed(name: str, trees: dict[str, Path], rounds: int, corpus_root: Path) -> 
     }
 
 
-def once(name: str, trees: dict[str, Path], corpus_root: Path) -> dict[str, Any]:
-    results = {side: run_worker(name, tree, corpus_root) for side, tree in trees.items()}
+def once(
+    name: str, trees: dict[str, Path], corpus_root: Path, share_index: bool = False
+) -> dict[str, Any]:
+    results = {"before": run_worker(name, trees["before"], corpus_root)}
+    shared = None
+    if share_index and name == "scifact_ndcg":
+        shared = WORK / "cache" / trees["before"].name / "scifact-c200-minilm"
+    results["after"] = run_worker(name, trees["after"], corpus_root, shared)
     diff = differences(results["before"]["outputs"], results["after"]["outputs"])
     metrics = {}
     for metric, b in results["before"]["samples"].items():
@@ -394,6 +415,7 @@ def once(name: str, trees: dict[str, Path], corpus_root: Path) -> dict[str, Any]
         "differences": diff,
         "outputs_before": results["before"]["outputs"],
         "outputs_after": results["after"]["outputs"],
+        "extra": {side: result.get("extra") for side, result in results.items()},
     }
 
 
@@ -499,6 +521,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", nargs="+", choices=TIMED + ONCE, default=list(TIMED + ONCE))
     parser.add_argument("--eval-limit", type=int, default=20)
+    parser.add_argument(
+        "--share-index",
+        action="store_true",
+        help="scifact_ndcg: the after tree opens a copy of the before tree's MiniLM index",
+    )
+    parser.add_argument("--index-from", help=argparse.SUPPRESS)
     parser.add_argument("--worker", choices=sorted(WORKERS), help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--cache", help=argparse.SUPPRESS)
@@ -521,7 +549,7 @@ def main() -> None:
         elif name == "eval_slice":
             results[name] = eval_slice(trees, args.eval_limit)
         else:
-            results[name] = once(name, trees, corpus_root)
+            results[name] = once(name, trees, corpus_root, args.share_index)
         results[name]["wall_seconds"] = round(time.perf_counter() - started, 1)
         print(f"{name}: identical {results[name]['identical']}", flush=True)
     OUT.mkdir(parents=True, exist_ok=True)
