@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from citesynth import ConfigError
 from citesynth.service import ServiceConfig
-from citesynth.service.documents import place, safe_name
+from citesynth.service.uploads import candidates, safe_name
 from tests.service.conftest import Serve, sse_events
 
 TOKEN = "s3cret-token-for-tests-0123456789"
@@ -114,7 +114,7 @@ def test_upload_names_cannot_leave_the_uploads_folder(serve: Serve, tmp_path: Pa
 @given(st.text(max_size=300))
 def test_any_name_is_placed_inside_the_root(name: str) -> None:
     root = Path("/tmp/citesynth-upload-root")
-    path = place(root, name)
+    path = next(candidates(root, name))
     assert path.parent == root.resolve()
     assert path.name == safe_name(name)
     assert not path.name.startswith(".") and "/" not in path.name and "\\" not in path.name

@@ -99,7 +99,7 @@ def create_app(engine: Engine, config: ServiceConfig | None = None) -> FastAPI:
         Guard,
         token=config.token,
         max_body=config.max_body_bytes,
-        max_upload=config.max_upload_bytes,
+        max_upload_request=config.upload_request_bytes,
     )
     if config.cors_origins:  # outside the guard: a browser's preflight carries no token
         app.add_middleware(
