@@ -100,7 +100,7 @@ def serve(
     config = ServiceConfig(
         host=host,
         port=port,
-        token=token or None,
+        token=token,  # as given: checked() refuses a blank one rather than serving without
         cors_origins=cors,
         uploads_dir=uploads,
         max_upload_bytes=int(max_upload_mb * 2**20),

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -13,6 +16,7 @@ from citesynth import ConfigError
 from citesynth.service import ServiceConfig
 from citesynth.service.uploads import candidates, safe_name
 from tests.service.conftest import Serve, sse_events
+from tests.serving import free_port
 
 TOKEN = "s3cret-token-for-tests-0123456789"
 
@@ -24,6 +28,50 @@ def test_binding_beyond_loopback_needs_a_long_token() -> None:
         ServiceConfig(host="0.0.0.0", token="short").checked()
     assert ServiceConfig(host="0.0.0.0", token=TOKEN).checked().token == TOKEN
     assert ServiceConfig(host="::1").loopback and ServiceConfig(host="localhost").loopback
+
+
+@pytest.mark.parametrize(
+    ("token", "message"),
+    [
+        (" " * 16, "blank"),
+        ("", "blank"),
+        ("\t\n" * 10, "blank"),
+        (f" {TOKEN}", "whitespace"),
+        (f"{TOKEN}\n", "whitespace"),
+        (f"{TOKEN}\x00", "control or non-ASCII"),
+        (f"{TOKEN}é", "control or non-ASCII"),
+    ],
+)
+def test_a_token_no_request_could_carry_is_refused(token: str, message: str) -> None:
+    for host in ("127.0.0.1", "0.0.0.0"):
+        with pytest.raises(ConfigError, match=message):
+            ServiceConfig(host=host, token=token).checked()
+    assert ServiceConfig(token=f"{TOKEN[:8]} {TOKEN[8:]}").checked().token  # inner space: fine
+
+
+def test_serve_refuses_a_blank_token_at_start_up(tmp_path: Path) -> None:
+    # A real process with a deadline: a token wrongly accepted means a server that never ends.
+    command = [sys.executable, "-m", "citesynth", "serve", "--index", str(tmp_path / "index")]
+    environ = {k: v for k, v in os.environ.items() if k != "CITESYNTH_TOKEN"}
+    for token, message in ((" " * 16, "the token is blank"), ("", "the token is blank")):
+        started = subprocess.run(
+            [*command, "--port", str(free_port()), "--token", token],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            env=environ,
+            check=False,
+        )
+        assert started.returncode == 1 and message in started.stderr, started.stderr
+    spaced = subprocess.run(
+        [*command, "--port", str(free_port())],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+        env={**environ, "CITESYNTH_TOKEN": f"{TOKEN}\n"},
+    )
+    assert spaced.returncode == 1 and "whitespace" in spaced.stderr, spaced.stderr
 
 
 def test_the_api_needs_the_token_when_one_is_set(serve: Serve, tmp_path: Path) -> None:
@@ -132,3 +180,4 @@ def test_a_slow_answer_is_cut_at_the_request_timeout(serve: Serve, tmp_path: Pat
             events = sse_events(response)
         assert events[0][0] == "sources"
         assert events[-1][0] == "error" and "0.5 s" in str(events[-1][1]["message"])
+

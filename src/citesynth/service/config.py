@@ -59,14 +59,14 @@ class ServiceConfig:
 
     def checked(self) -> ServiceConfig:
         """These settings, or a `ConfigError` saying what is unsafe or wrong."""
+        if self.token is not None:
+            _check_token(self.token)
         if not self.loopback and not self.token:
             raise ConfigError(
                 f"refusing to listen on {self.host} without a token: anyone who can reach it "
                 f"could read your documents. Pass --token (or set {TOKEN_VARIABLE}), or keep "
                 "the default --host 127.0.0.1"
             )
-        if self.token is not None and len(self.token) < 16:
-            raise ConfigError("the token is too short: use at least 16 random characters")
         if not 0 < self.port < 65536:
             raise ConfigError(f"--port must be between 1 and 65535, not {self.port}")
         if self.max_upload_bytes <= 0 or self.max_body_bytes <= 0:
@@ -80,3 +80,29 @@ class ServiceConfig:
         if self.history_turns < 0:
             raise ConfigError("--history cannot be negative")
         return self
+
+
+def _check_token(token: str) -> None:
+    """Refuse a token that no `Authorization` header could match, or that is too weak.
+
+    Whitespace around the token is refused rather than stripped: the secret is exactly what
+    the operator typed, and a header value cannot carry leading or trailing spaces.
+    """
+    if not token.strip():
+        raise ConfigError(
+            "the token is blank: pass --token (or set "
+            f"{TOKEN_VARIABLE}) to at least 16 random characters, or leave it out on loopback"
+        )
+    if token != token.strip():
+        raise ConfigError(
+            "the token starts or ends with whitespace, which no Authorization header can "
+            "carry: remove the spaces (or newline) around it"
+        )
+    if not all(" " <= char <= "~" for char in token):
+        raise ConfigError(
+            "the token holds characters a browser cannot send in a header (control or "
+            "non-ASCII): use printable ASCII, e.g. `python -c 'import secrets; "
+            "print(secrets.token_urlsafe(32))'`"
+        )
+    if len(token) < 16:
+        raise ConfigError("the token is too short: use at least 16 random characters")
