@@ -181,3 +181,74 @@ def test_a_slow_answer_is_cut_at_the_request_timeout(serve: Serve, tmp_path: Pat
         assert events[0][0] == "sources"
         assert events[-1][0] == "error" and "0.5 s" in str(events[-1][1]["message"])
 
+
+SECURITY_HEADERS = {
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+}
+
+
+def _secured(response: httpx.Response, page_policy: bool = True) -> None:
+    where = f"{response.request.method} {response.request.url.path} ({response.status_code})"
+    for name, value in SECURITY_HEADERS.items():
+        assert response.headers.get(name) == value, f"{where}: {name}"
+    policy = response.headers.get("content-security-policy", "")
+    assert "frame-ancestors 'none'" in policy and "object-src 'none'" in policy, where
+    if page_policy:
+        assert "default-src 'self'" in policy and "script-src 'self';" in policy, where
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy, where
+
+
+def test_every_response_carries_the_security_headers(serve: Serve, tmp_path: Path) -> None:
+    config = ServiceConfig(token=TOKEN, max_body_bytes=4096, uploads_dir=tmp_path / "uploads")
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    with serve(config=config) as server:
+        url = server.url
+        page = httpx.get(f"{url}/")
+        assert page.status_code == 200
+        meta = page.text.split('http-equiv="Content-Security-Policy"')[1].split('content="')[1]
+        header = page.headers["content-security-policy"]
+        # The header says everything the page's meta tag says, and more.
+        assert set(meta.split('"')[0].split("; ")) <= set(header.split("; "))
+        responses = [
+            page,
+            httpx.get(f"{url}/static/app.js"),
+            httpx.get(f"{url}/static/app.css"),
+            httpx.get(f"{url}/static/missing.js"),  # 404 from the static files
+            httpx.get(f"{url}/healthz"),
+            httpx.get(f"{url}/openapi.json"),
+            httpx.post(f"{url}/api/search", json={"query": "bridge"}, headers=auth),
+            httpx.post(f"{url}/api/search", json={"query": "bridge"}),  # 401 from the guard
+            httpx.post(f"{url}/api/search", json={"query": "x" * 5000}, headers=auth),  # 413
+            httpx.post(f"{url}/api/search", json={"k": 3}, headers=auth),  # 422
+            httpx.get(f"{url}/api/jobs/nope", headers=auth),  # 404
+            httpx.put(f"{url}/api/search", headers=auth),  # 405
+            httpx.get(f"{url}/nowhere"),  # 404 from the router
+        ]
+        with httpx.stream(
+            "POST", f"{url}/api/chat/stream", json={"question": "bridge?"}, headers=auth
+        ) as stream:
+            stream.read()
+            responses.append(stream)
+        assert {r.status_code for r in responses} >= {200, 401, 404, 405, 413, 422}
+        for response in responses:
+            _secured(response)
+        for viewer in ("/docs", "/redoc"):  # the CDN-hosted API viewers have policies of their own
+            docs = httpx.get(f"{url}{viewer}")
+            assert docs.status_code == 200
+            _secured(docs, page_policy=False)
+        assert "'sha256-" in httpx.get(f"{url}/docs").headers["content-security-policy"]
+        assert page.headers["content-type"].startswith("text/html")
+        assert (
+            httpx.get(f"{url}/static/app.js").headers["content-type"].startswith("text/javascript")
+        )
+
+
+def test_an_internal_error_carries_the_security_headers(serve: Serve) -> None:
+    with serve() as server:
+        server.call(server.engine.close())  # the index is gone from under the service
+        response = httpx.post(f"{server.url}/api/search", json={"query": "bridge"})
+        assert response.status_code == 500
+        assert "Traceback" not in response.text
+        _secured(response)
