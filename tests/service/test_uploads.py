@@ -10,6 +10,7 @@ import pytest
 
 from citesynth import ConfigError
 from citesynth.service import ServiceConfig
+from citesynth.service.uploads import UploadRejected, candidates, claim
 from tests.service.conftest import Serve
 
 
@@ -81,3 +82,19 @@ def test_a_request_cap_below_the_file_limit_is_refused() -> None:
     with pytest.raises(ConfigError, match="raise --max-request-mb"):
         ServiceConfig(max_upload_bytes=2 * 2**20, max_request_bytes=2**20).checked()
     assert ServiceConfig(max_upload_bytes=2**20).checked().upload_request_bytes == 4 * 2**20 + 2**16
+
+
+def test_a_name_taken_a_thousand_times_is_a_clear_409(tmp_path: Path) -> None:
+    root = tmp_path / "uploads"
+    root.mkdir()
+    for path in candidates(root, "busy.md"):
+        path.write_bytes(b"old")
+    temporary = root / ".upload-x.part"
+    temporary.write_bytes(b"new")
+    with pytest.raises(UploadRejected, match=r"too many files called 'busy\.md'") as refused:
+        claim(temporary, root, "busy.md")
+    assert refused.value.status == 409
+    assert {path.read_bytes() for path in candidates(root, "busy.md")} == {b"old"}
+    (root / "busy-7.md").unlink()
+    assert claim(temporary, root, "busy.md") == (root / "busy-7.md").resolve()
+    assert (root / "busy-7.md").read_bytes() == b"new" and not temporary.exists()
