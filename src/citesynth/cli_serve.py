@@ -54,7 +54,15 @@ def _log_to_stderr(*, as_json: bool, level: int = logging.INFO) -> None:
     default=None,
     help="Folder for uploaded documents (default: uploads/ beside the index).",
 )
-@click.option("--max-upload-mb", type=float, default=25.0, show_default=True)
+@click.option(
+    "--max-upload-mb", type=float, default=25.0, show_default=True, help="Largest file uploaded."
+)
+@click.option(
+    "--max-request-mb",
+    type=float,
+    default=None,
+    help="Largest upload request, its files together (default: 4 × --max-upload-mb).",
+)
 @click.option("--history", type=int, default=6, show_default=True, help="Turns per conversation.")
 @click.option(
     "--request-timeout", type=float, default=300.0, show_default=True, help="Seconds per answer."
@@ -74,6 +82,7 @@ def serve(
     cors: tuple[str, ...],
     uploads: Path | None,
     max_upload_mb: float,
+    max_request_mb: float | None,
     history: int,
     request_timeout: float,
     log_json: bool,
@@ -91,10 +100,11 @@ def serve(
     config = ServiceConfig(
         host=host,
         port=port,
-        token=token or None,
+        token=token,  # as given: checked() refuses a blank one rather than serving without
         cors_origins=cors,
         uploads_dir=uploads,
         max_upload_bytes=int(max_upload_mb * 2**20),
+        max_request_bytes=None if max_request_mb is None else int(max_request_mb * 2**20),
         history_turns=history,
         request_timeout=request_timeout,
     ).checked()

@@ -27,7 +27,8 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.requests import Request
 
@@ -40,6 +41,12 @@ from citesynth.service.answering import Answering
 from citesynth.service.config import ServiceConfig
 from citesynth.service.documents import Jobs
 from citesynth.service.guard import Guard
+from citesynth.service.headers import (
+    REDOC_POLICY,
+    SecurityHeaders,
+    security_headers,
+    swagger_policy,
+)
 from citesynth.service.routes import Service, router
 from citesynth.service.schemas import Problem
 
@@ -84,22 +91,30 @@ def create_app(engine: Engine, config: ServiceConfig | None = None) -> FastAPI:
         description="Answers from your documents; every sentence carries a checkable citation.",
         lifespan=lifespan,
         responses=_ERRORS,
+        docs_url=None,  # served below, with a policy that allows its inline script by hash
     )
     app.state.service = service
     app.add_exception_handler(ConfigError, _bad_request)
     app.add_exception_handler(StoreLockedError, _locked)
+    app.add_exception_handler(Exception, _internal_error)
     app.include_router(router)
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
 
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        swagger = get_swagger_ui_html(openapi_url="/openapi.json", title="citesynth API")
+        swagger.headers["Content-Security-Policy"] = swagger_policy(bytes(swagger.body).decode())
+        return swagger
+
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_middleware(
         Guard,
         token=config.token,
         max_body=config.max_body_bytes,
-        max_upload=config.max_upload_bytes,
+        max_upload_request=config.upload_request_bytes,
     )
     if config.cors_origins:  # outside the guard: a browser's preflight carries no token
         app.add_middleware(
@@ -108,6 +123,8 @@ def create_app(engine: Engine, config: ServiceConfig | None = None) -> FastAPI:
             allow_methods=["GET", "POST", "DELETE"],
             allow_headers=["Authorization", "Content-Type"],
         )
+    # Outermost, so the guard's refusals and CORS preflights carry the headers too.
+    app.add_middleware(SecurityHeaders, policies={"/redoc": REDOC_POLICY})
     return app
 
 
@@ -117,3 +134,9 @@ async def _bad_request(_: Request, error: Exception) -> JSONResponse:
 
 async def _locked(_: Request, error: Exception) -> JSONResponse:
     return JSONResponse({"detail": str(error)}, status_code=409)
+
+
+async def _internal_error(_: Request, error: Exception) -> JSONResponse:
+    # Sent by Starlette's outermost error middleware, outside `SecurityHeaders`: set them here.
+    detail = f"internal error ({type(error).__name__}): the server's log has the details"
+    return JSONResponse({"detail": detail}, status_code=500, headers=security_headers())

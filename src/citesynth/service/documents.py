@@ -1,17 +1,14 @@
-"""Uploaded documents: safe file names under one root, and background ingestion jobs."""
+"""Indexed documents as the API shows them, and background ingestion jobs."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import re
-import unicodedata
 import uuid
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path
 
 from citesynth.engine import Engine
-from citesynth.errors import CitesynthError
 from citesynth.events import (
     EmbeddingProgress,
     FileIndexed,
@@ -26,59 +23,10 @@ from citesynth.service.schemas import DocumentInfo, JobInfo, SourceLine, SourceV
 from citesynth.service.state import Bounded
 from citesynth.types import Chunk, Document, IndexedFile
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
-_NAME_LIMIT = 120
-_COPY_LIMIT = 1000
-
-
-class UploadRejected(CitesynthError):
-    """An upload that cannot be stored; `status` is the HTTP status to answer with."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
-
 
 def document_id(path: str) -> str:
     """A stable id for an indexed file (from its absolute path)."""
     return hashlib.sha256(path.encode()).hexdigest()[:16]
-
-
-def safe_name(filename: str) -> str:
-    """`filename` reduced to a plain name that cannot leave a folder or hide itself.
-
-    Directory parts (either slash), control characters, `..` and leading dots are dropped;
-    what remains is ASCII letters, digits, `._ -`.
-    """
-    name = PureWindowsPath(PurePosixPath(filename.replace("\\", "/")).name).name
-    name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    name = _UNSAFE.sub("_", name).strip(" .")
-    stem, dot, suffix = name.rpartition(".")
-    if not dot:
-        stem, suffix = name, ""
-    stem = stem[: _NAME_LIMIT - len(suffix) - 1].strip(" .") or "upload"
-    return f"{stem}.{suffix}" if suffix else stem
-
-
-def place(root: Path, filename: str) -> Path:
-    """A new path for `filename` inside `root` (`name-2.ext` … when taken).
-
-    Raises:
-        UploadRejected: the name resolves outside `root` (never expected after `safe_name`).
-    """
-    root = root.resolve()
-    name = safe_name(filename)
-    stem, dot, suffix = name.rpartition(".")
-    if not dot:
-        stem, suffix = name, ""
-    for copy in range(1, _COPY_LIMIT + 1):
-        candidate = name if copy == 1 else f"{stem}-{copy}{dot}{suffix}"
-        path = (root / candidate).resolve()
-        if not path.is_relative_to(root) or path.parent != root:
-            raise UploadRejected(f"file name {filename!r} is not allowed", 400)
-        if not path.exists():
-            return path
-    raise UploadRejected(f"too many files called {name!r}", 409)
 
 
 def inside(root: Path, path: str | Path) -> bool:

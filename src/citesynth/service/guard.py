@@ -1,4 +1,4 @@
-"""ASGI middleware in front of every route: bearer token, body size limit, access log.
+"""ASGI middleware in front of every route: bearer token, body size limits, access log.
 
 Pure ASGI (not `BaseHTTPMiddleware`) so that streamed responses pass through untouched and a
 client's disconnect still reaches the route.
@@ -34,13 +34,14 @@ class Guard:
         *,
         token: str | None,
         max_body: int,
-        max_upload: int,
+        max_upload_request: int,
         upload_path: str = "/api/documents",
     ) -> None:
         self.app = app
         self.token = token.encode() if token else None
         self.max_body = max_body
-        self.max_upload = max_upload
+        self.max_upload_request = max_upload_request
+        """The whole upload body; each file's own limit is held by the upload route."""
         self.upload_path = upload_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -81,10 +82,16 @@ class Guard:
             challenge = {"www-authenticate": "Bearer"}
             await _problem(send, 401, "missing or wrong bearer token", challenge)
             return
-        limit = self.max_upload + 2**16 if path == self.upload_path else self.max_body
+        upload = path == self.upload_path
+        limit = self.max_upload_request if upload else self.max_body
+        too_large = f"request body larger than {limit} bytes" + (
+            ": send fewer files per request, or start the service with a larger --max-request-mb"
+            if upload
+            else ""
+        )
         declared = _header(scope, b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            await _problem(send, 413, f"request body larger than {limit} bytes")
+            await _problem(send, 413, too_large)
             return
         seen = 0
         refused = False
@@ -99,7 +106,7 @@ class Guard:
                 if seen > limit:
                     refused = True
                     if not status[0]:
-                        await _problem(send, 413, f"request body larger than {limit} bytes")
+                        await _problem(send, 413, too_large)
                     return {"type": "http.disconnect"}
             return message
 

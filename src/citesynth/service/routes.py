@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, File, HTTPException, Request, UploadFile
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import JSONResponse, StreamingResponse
+from starlette.requests import ClientDisconnect
 
 from citesynth.engine import Engine
 from citesynth.errors import CitesynthError
@@ -18,16 +19,7 @@ from citesynth.observe import SynthesisStats
 from citesynth.passages import passages
 from citesynth.service.answering import Answering
 from citesynth.service.config import ServiceConfig
-from citesynth.service.documents import (
-    Jobs,
-    UploadRejected,
-    document_id,
-    inside,
-    listing,
-    place,
-    safe_name,
-    source_view,
-)
+from citesynth.service.documents import Jobs, document_id, inside, listing, source_view
 from citesynth.service.schemas import (
     AnswerStatus,
     ChatRequest,
@@ -39,8 +31,28 @@ from citesynth.service.schemas import (
     SearchResponse,
     SourceView,
 )
+from citesynth.service.uploads import FIELD, UploadRejected, receive
 
-_COPY_BYTES = 2**20
+_MULTIPART_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": [FIELD],
+                    "properties": {
+                        FIELD: {
+                            "type": "array",
+                            "items": {"type": "string", "format": "binary"},
+                            "description": "Documents to add (each within --max-upload-mb)",
+                        }
+                    },
+                }
+            }
+        },
+    }
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,24 +143,23 @@ async def search(body: SearchRequest, service: Svc) -> SearchResponse:
     response_model=JobInfo,
     status_code=202,
     tags=["documents"],
-    responses={415: {"model": Problem}},
+    responses={413: {"model": Problem}, 415: {"model": Problem}},
+    openapi_extra=_MULTIPART_BODY,
 )
-async def upload(
-    files: Annotated[list[UploadFile], File(description="Documents to add")], service: Svc
-) -> JobInfo:
+async def upload(request: Request, service: Svc) -> JobInfo:
     """Store the files under the uploads folder and ingest them in the background."""
-    for item in files:
-        if not service.engine.indexable(safe_name(item.filename or "upload")):
-            raise HTTPException(415, f"{item.filename!r}: unsupported file type")
-    stored: list[Path] = []
     try:
-        await asyncio.to_thread(service.uploads.mkdir, parents=True, exist_ok=True)
-        for item in files:
-            stored.append(await _store(item, service.uploads, service.config.max_upload_bytes))
+        stored = await receive(
+            request.stream(),
+            request.headers.get("content-type"),
+            service.uploads,
+            limit=service.config.max_upload_bytes,
+            accept=service.engine.indexable,
+        )
     except UploadRejected as error:
-        for path in stored:
-            await asyncio.to_thread(path.unlink, missing_ok=True)
         raise HTTPException(error.status, str(error)) from None
+    except ClientDisconnect:  # gone (or cut off by the guard, which has answered already)
+        raise HTTPException(400, "the upload was interrupted: send it again") from None
     job = service.jobs.submit(stored, [path.name for path in stored])
     return job.info()
 
@@ -216,23 +227,3 @@ async def readyz(service: Svc) -> JSONResponse:
 
 def _request_id() -> str:
     return uuid.uuid4().hex[:16]
-
-
-async def _store(item: UploadFile, root: Path, limit: int) -> Path:
-    """Copy an upload to a new file under `root`, refusing it past `limit` bytes."""
-    path = place(root, item.filename or "upload")
-    partial = path.with_name(f".{path.name}.part")
-    size = 0
-    try:
-        with partial.open("wb") as handle:
-            while chunk := await item.read(_COPY_BYTES):
-                size += len(chunk)
-                if size > limit:
-                    megabytes = limit / 2**20
-                    message = f"{item.filename!r} is larger than the {megabytes:g} MB upload limit"
-                    raise UploadRejected(message, 413)
-                handle.write(chunk)
-        partial.rename(path)
-    finally:
-        partial.unlink(missing_ok=True)
-    return path
