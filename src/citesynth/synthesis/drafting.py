@@ -1,7 +1,8 @@
 """Writing step: the writer's stream turned into token and citation events, and a `Draft`.
 
 Plain text goes out as `token` events; each citation marker as its canonical `[n]` token
-plus a `citation` event. Numbers that name no source are dropped on the spot and counted.
+plus a `citation` event. What names no source (a number, a range reaching past the sources,
+a file reference no source matches) is dropped on the spot, counted and reported.
 When the writer is done, `tidy` cleans the draft in place and raises `Unusable` when it
 cannot be an answer (no text, only markers, no citation at all).
 """
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 
 from citesynth.answers import Claim
 from citesynth.citations.markers import Marker, MarkerStream
-from citesynth.citations.resolve import compact, resolve, says_not_found
+from citesynth.citations.resolve import Removed, compact, judge, resolve, says_not_found
 from citesynth.events import CitationEvent, Event, TokenEvent
 from citesynth.llm.base import Usage
 from citesynth.synthesis.attribute import attribute
@@ -37,6 +38,8 @@ class Draft:
     markers: int = 0
     attributed: int = 0
     invalid: list[int] = field(default_factory=list)
+    removed: Removed = field(default_factory=Removed)
+    """Everything dropped on the spot: numbers, ranges and references naming no source."""
     usage: Usage | None = None
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -93,10 +96,11 @@ def _events(item: object, valid: dict[int, Source], draft: Draft, question: str)
         draft.text += text
         return [TokenEvent(text=text)] if text else []
     draft.markers += 1
-    good = [n for n in dict.fromkeys(item.numbers) if n in valid]
-    if len(good) < len(item.numbers):
+    good, removed = judge(item, valid)
+    if removed:
         draft.invalid_markers += 1
-        draft.invalid.extend(n for n in item.numbers if n not in valid and n not in draft.invalid)
+        draft.removed = draft.removed.plus(removed)
+        draft.invalid.extend(n for n in removed.numbers if n not in draft.invalid)
     if not good:
         return []
     token = compact(good)
@@ -114,15 +118,17 @@ def tidy(
     """Clean the draft in place; raise `Unusable` when it cannot be the answer.
 
     Layout the model added is stripped; uncited sentences that one source clearly holds are
-    cited (`attribute_uncited`); an answer citing nothing that is not "not found" is
-    refused (`require_citations`).
+    cited (`attribute_uncited`) unless every citation the model wrote named no source; an
+    answer citing nothing that is not "not found" is refused (`require_citations`).
     """
     draft.text = strip_layout(draft.text)
     if not draft.text.strip():
         raise Unusable("the model returned no text")
     if not has_words(draft.text):
         raise Unusable("the model's answer holds only citation markers")
-    if attribute_uncited:
+    # Attribution is for a model that forgot its citations, not one whose every citation
+    # named no source (it may be following a document's instructions).
+    if attribute_uncited and (draft.cites or not draft.markers):
         tidied = resolve(draft.text, refs(sources)).text  # markers inside their sentences
         draft.text, draft.attributed = attribute(tidied, sources)
     if require_citations and not draft.cites and not says_not_found(draft.text):
