@@ -259,8 +259,13 @@ class _Code:
 
         The opener found is outside code; its index is into `text`.
         """
+        special = _SPECIAL if stop_at_opener else _CODE_MARKS
         index = start
-        while index < len(text):
+        while True:
+            found = special.search(text, index)  # skip plain text at C speed
+            if found is None:
+                return None
+            index = found.start()
             if text.startswith("```", index):
                 self.fence, self.inline = not self.fence, False
                 index += 3
@@ -273,7 +278,10 @@ class _Code:
             elif stop_at_opener and char in _OPENERS and not (self.fence or self.inline):
                 return index
             index += 1
-        return None
+
+
+_CODE_MARKS = re.compile(r"[`\n]")
+_SPECIAL = re.compile(r"[`\n\[【(]")
 
 
 class MarkerStream:

@@ -3,8 +3,9 @@
 Plain text goes out as `token` events; each citation marker as its canonical `[n]` token
 plus a `citation` event. What names no source (a number, a range reaching past the sources,
 a file reference no source matches) is dropped on the spot, counted and reported.
-When the writer is done, `tidy` cleans the draft in place and raises `Unusable` when it
-cannot be an answer (no text, only markers, no citation at all).
+Output past `MAX_ANSWER_CHARS` is not read (a looping model can write megabytes) and the
+answer says so. When the writer is done, `tidy` cleans the draft in place and raises
+`Unusable` when it cannot be an answer (no text, only markers, no citation at all).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from citesynth.synthesis.citing import citations, has_words, strip_layout
 from citesynth.synthesis.sources import Source, refs
 from citesynth.synthesis.writers import Plan, Writer
 
+MAX_ANSWER_CHARS = 100_000
+"""The most of a model's output kept as an answer (about 25,000 tokens)."""
+
 
 class Unusable(Exception):
     """The writer produced nothing that can be shown as an answer."""
@@ -33,7 +37,12 @@ class Unusable(Exception):
 class Draft:
     """What the writer produced, as it arrives (filled in by `write`, cleaned by `tidy`)."""
 
-    text: str = ""
+    pieces: list[str] = field(default_factory=list)
+    """The text in the pieces it arrived in: appending stays linear; `text` joins them."""
+    capped: bool = False
+    """The model wrote more than `MAX_ANSWER_CHARS`: the rest was not read."""
+    size: int = 0
+    """Characters received so far."""
     invalid_markers: int = 0
     markers: int = 0
     attributed: int = 0
@@ -42,6 +51,28 @@ class Draft:
     """Everything dropped on the spot: numbers, ranges and references naming no source."""
     usage: Usage | None = None
     timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The text so far."""
+        if len(self.pieces) != 1:
+            self.pieces[:] = ["".join(self.pieces)]
+        return self.pieces[0]
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self.pieces[:] = [value]
+
+    def tail(self, size: int) -> str:
+        """The last `size` characters of the text, without joining all of it."""
+        taken: list[str] = []
+        length = 0
+        for piece in reversed(self.pieces):
+            taken.append(piece)
+            length += len(piece)
+            if length >= size:
+                break
+        return "".join(reversed(taken))[-size:]
 
     @property
     def cites(self) -> bool:
@@ -75,11 +106,11 @@ async def write(
                 continue
             if not isinstance(piece, str):  # a tool call: not part of an answer's text
                 continue
-            if piece and "first_token" not in draft.timings:
-                draft.timings["first_token"] = _ms(began)
-            for item in scanner.feed(piece):
+            for item in scanner.feed(_taken(piece, draft, began)):
                 for event in _events(item, valid, draft, plan.question):
                     yield event
+            if draft.capped:
+                break  # a looping model: stop reading (closing the stream stops it)
         for item in scanner.close():
             for event in _events(item, valid, draft, plan.question):
                 yield event
@@ -90,10 +121,20 @@ async def write(
         draft.timings["generate"] = _ms(generating)
 
 
+def _taken(piece: str, draft: Draft, began: float) -> str:
+    """What of `piece` the draft takes: all of it, until `MAX_ANSWER_CHARS` are reached."""
+    if piece and "first_token" not in draft.timings:
+        draft.timings["first_token"] = _ms(began)
+    if draft.size + len(piece) > MAX_ANSWER_CHARS:
+        piece, draft.capped = piece[: MAX_ANSWER_CHARS - draft.size], True
+    draft.size += len(piece)
+    return piece
+
+
 def _events(item: object, valid: dict[int, Source], draft: Draft, question: str) -> list[Event]:
     if not isinstance(item, Marker):
         text = getattr(item, "text", "")
-        draft.text += text
+        draft.pieces.append(text)
         return [TokenEvent(text=text)] if text else []
     draft.markers += 1
     good, removed = judge(item, valid)
@@ -104,9 +145,9 @@ def _events(item: object, valid: dict[int, Source], draft: Draft, question: str)
     if not good:
         return []
     token = compact(good)
-    draft.text += token
+    draft.pieces.append(token)
     cited = [valid[n] for n in good]
-    last = draft.text[-400:]
+    last = draft.tail(400)
     resolved = resolve(token, refs(cited))
     found = citations(cited, resolved, [Claim(text=last, citations=good)], question)
     return [TokenEvent(text=token), CitationEvent(numbers=tuple(good), citations=tuple(found))]

@@ -25,7 +25,7 @@ from citesynth.citations.resolve import (
 )
 from citesynth.synthesis import verifying
 from citesynth.synthesis.citing import citations, claims_of, drop_pointers, drop_repeats, has_words
-from citesynth.synthesis.drafting import Draft
+from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.sources import Source, document_count, record, refs
 from citesynth.synthesis.writers import Plan
@@ -173,6 +173,11 @@ def _warnings(
 ) -> list[str]:
     """What was cleaned up or left out while finishing the answer, one line each."""
     warnings = draft.removed.plus(removed).plus(resolved.removed).warnings
+    if draft.capped:
+        warnings.append(
+            f"the answer was cut at {MAX_ANSWER_CHARS:,} characters: the model wrote more than "
+            "an answer holds (it may have been repeating itself) and the rest was not read"
+        )
     unused = [s.number for s in shown if s.number not in resolved.used]
     if unused and not not_found:
         warnings.append(f"source(s) {compact(unused)} were not cited")

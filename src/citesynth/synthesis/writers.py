@@ -79,6 +79,7 @@ class Writer(Protocol):
 
 
 _ANSWER = re.compile(r"(?:^|\n)\s*\**answer\**\s*:\s*", re.I)
+_ANSWER_LOOKBACK = 200  # longer than any "\n  **Answer**: " a model writes
 
 
 class LLMWriter:
@@ -143,8 +144,10 @@ class LLMWriter:
             if not isinstance(piece, str) or answering:
                 yield piece
                 continue
+            # Search only where a match could end in the new piece: linear in the reply.
+            since = max(0, len(held) - _ANSWER_LOOKBACK)
             held += piece
-            found = _ANSWER.search(held)
+            found = _ANSWER.search(held, since)
             if found:
                 answering = True
                 if held[found.end() :]:
