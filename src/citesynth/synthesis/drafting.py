@@ -16,12 +16,13 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
 from citesynth.answers import Claim
-from citesynth.citations.markers import Marker, MarkerStream
+from citesynth.citations.markers import Marker, MarkerStream, Text
 from citesynth.citations.resolve import Removed, compact, judge, resolve, says_not_found
 from citesynth.events import CitationEvent, Event, TokenEvent
 from citesynth.llm.base import Usage
 from citesynth.synthesis.attribute import attribute
 from citesynth.synthesis.citing import citations, has_words, strip_layout
+from citesynth.synthesis.markup import MarkupStream
 from citesynth.synthesis.sources import Source, refs
 from citesynth.synthesis.writers import Plan, Writer
 
@@ -47,6 +48,8 @@ class Draft:
     markers: int = 0
     attributed: int = 0
     invalid: list[int] = field(default_factory=list)
+    markup: MarkupStream = field(default_factory=MarkupStream)
+    """Drops HTML markup from the text as it streams (answers are text)."""
     removed: Removed = field(default_factory=Removed)
     """Everything dropped on the spot: numbers, ranges and references naming no source."""
     usage: Usage | None = None
@@ -114,6 +117,8 @@ async def write(
         for item in scanner.close():
             for event in _events(item, valid, draft, plan.question):
                 yield event
+        for event in _token(draft, draft.markup.close()):
+            yield event
     finally:
         close = getattr(pieces, "aclose", None)
         if close is not None:
@@ -131,11 +136,23 @@ def _taken(piece: str, draft: Draft, began: float) -> str:
     return piece
 
 
-def _events(item: object, valid: dict[int, Source], draft: Draft, question: str) -> list[Event]:
-    if not isinstance(item, Marker):
-        text = getattr(item, "text", "")
-        draft.pieces.append(text)
-        return [TokenEvent(text=text)] if text else []
+def _events(
+    item: Text | Marker, valid: dict[int, Source], draft: Draft, question: str
+) -> list[Event]:
+    if isinstance(item, Text):
+        return _token(draft, draft.markup.feed(item.text))
+    # A marker ends any tag held back before it (its "<" made inert).
+    return [*_token(draft, draft.markup.close()), *_cited(item, valid, draft, question)]
+
+
+def _token(draft: Draft, text: str) -> list[Event]:
+    if not text:
+        return []
+    draft.pieces.append(text)
+    return [TokenEvent(text=text)]
+
+
+def _cited(item: Marker, valid: dict[int, Source], draft: Draft, question: str) -> list[Event]:
     draft.markers += 1
     good, removed = judge(item, valid)
     if removed:
