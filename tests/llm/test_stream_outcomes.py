@@ -15,11 +15,14 @@ from collections.abc import AsyncGenerator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 
 from citesynth import Answer, Engine
 from citesynth.errors import ModelError
-from citesynth.llm import ChatOptions, Message, OpenAIModel
+from citesynth.llm import ChatOptions, Message, OpenAIModel, Usage
+from citesynth.llm.anthropic import AnthropicModel
+from citesynth.llm.gemini import GeminiModel
 from citesynth.llm.http import Retry
 from citesynth.synthesis import LLMWriter
 from citesynth.synthesis.prompts import BUILT_IN
@@ -127,3 +130,30 @@ async def test_a_finish_reason_without_done_is_complete(indexed: Engine) -> None
     events = openai_sse(["The connect timeout is 5 s", " [1]."])[:-1]  # all but [DONE]
     answer = await _answer(indexed, Stream(events))
     assert answer.fallback is None and answer.answer == "The connect timeout is 5 s [1]."
+
+
+async def test_anthropic_and_gemini_accept_a_whole_json_reply() -> None:
+    whole = {
+        "/v1/messages": {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "text", "text": "Five seconds [1]."}],
+            "stop_reason": "end_turn",
+            "usage": {"input_tokens": 12, "output_tokens": 5},
+        },
+        "/v1beta/models/g:streamGenerateContent": {
+            "candidates": [{"content": {"parts": [{"text": "Five seconds [1]."}]}}],
+            "usageMetadata": {"promptTokenCount": 12, "candidatesTokenCount": 5},
+        },
+    }
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=whole[request.url.path])
+
+    transport = httpx.MockTransport(reply)
+    for model in (
+        AnthropicModel("a", api_key="k", transport=transport, retry=ONCE),
+        GeminiModel("g", api_key="k", transport=transport, retry=ONCE),
+    ):
+        pieces = [p async for p in model.stream([Message("user", "hi")], ChatOptions())]
+        assert pieces == ["Five seconds [1].", Usage(12, 5, None)], model.name

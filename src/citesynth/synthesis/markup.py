@@ -86,7 +86,8 @@ class MarkupStream:
         opens = text[at + 1].isalpha() or text[at + 1] in "/!?"
         if opens and ">" not in text[at : at + HOLD] and not final and len(text) - at < HOLD:
             return None  # a tag may still be closing
-        return (INERT if opens else "<"), at + 1
+        # "<<b>x" would join into "<x" once the tag goes: the first "<" is made inert too.
+        return (INERT if opens or text[at + 1] == "<" else "<"), at + 1
 
     def _bracket(self, text: str, at: int, *, final: bool) -> tuple[str, int] | None:
         """A `]` that may close a link label: a script link's target is dropped."""
