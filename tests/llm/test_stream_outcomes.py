@@ -157,3 +157,19 @@ async def test_anthropic_and_gemini_accept_a_whole_json_reply() -> None:
     ):
         pieces = [p async for p in model.stream([Message("user", "hi")], ChatOptions())]
         assert pieces == ["Five seconds [1].", Usage(12, 5, None)], model.name
+
+
+async def test_a_capped_answer_closes_the_model_stream_at_once(indexed: Engine) -> None:
+    endless = openai_sse(["The connect timeout defaults to five seconds [1]. " * 40])[:2]
+    with unclosed() as left, serve([Stream(endless, forever=True)]) as server:
+        model = OpenAIModel("m", base_url=f"{server.url}/v1", retry=ONCE)
+        indexed.writer = LLMWriter(model, BUILT_IN, timeout=30.0)
+        answer = await indexed.answer(QUESTION, cache=False)
+        assert await asyncio.to_thread(server.disconnected.wait, 5)  # before any collection
+        gc.collect()
+        await asyncio.sleep(0.05)
+    assert any("cut at" in warning for warning in answer.warnings), (
+        answer.fallback,
+        answer.warnings,
+    )
+    assert left == []
