@@ -29,7 +29,7 @@ from citesynth.index.store import Store
 from citesynth.index.stores import get_store
 from citesynth.indexing import IngestOptions, run_index
 from citesynth.ingest.loaders import loader_for
-from citesynth.llm.base import TokenCounter
+from citesynth.llm.base import TokenCounter, closing
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
 from citesynth.settings import Settings
 from citesynth.synthesis import ExtractiveWriter, Writer, get_writer
@@ -298,10 +298,11 @@ class Engine:
 
 
 async def final_answer(events: AsyncIterator[Event]) -> Answer:
-    """The answer carried by the `done` event of a stream."""
-    async for event in events:
-        if isinstance(event, DoneEvent):
-            return event.answer
+    """The answer carried by the `done` event of a stream (the stream is closed after it)."""
+    async with closing(events) as stream:
+        async for event in stream:
+            if isinstance(event, DoneEvent):
+                return event.answer
     raise RuntimeError("the answer stream ended without a done event")
 
 

@@ -125,9 +125,9 @@ def test_by_file_references(text: str, expected: list[tuple[int, ...]]) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Unknown [other.md].",  # no such file
-        "Unknown [guide.md, Page 9].",  # the file has no page 9
-        "Unknown [report.pdf, Page 1].",
+        "Unknown [other.md].",  # no such file, no page or line: ordinary bracketed text
+        "Version [v2.0, page 3].",  # not a file name
+        "An index xs[-1] and ys[-2].",
         "An array [a, b] and [x].",
         "An empty marker [] and [ ].",
         "No number [Source].",
@@ -141,6 +141,48 @@ def test_not_markers(text: str) -> None:
     assert find_markers(text, SOURCES) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Unknown [guide.md, Page 9].",  # the file has no page 9
+        "Unknown [report.pdf, Page 1].",
+        "Unknown [timeouts.md, Page 99].",  # no such file
+        "Unknown [timeouts.md, L4-9].",
+    ],
+)
+def test_references_naming_no_source_are_markers_naming_nothing(text: str) -> None:
+    (marker,) = find_markers(text, SOURCES)
+    assert marker.unknown and marker.numbers == () and marker.raw == text[8:-1]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Water boils [-1].", [(-1,)]),
+        ("Water boils [0].", [(0,)]),
+        ("Water boils (17).", [(17,)]),  # ends a clause after a word: a citation
+        ("Water boils (17)\nNext.", [(17,)]),
+        ("Water boils (Source 17) and more.", [(17,)]),
+        ("Water boils (1, 17).", [(1, 17)]),
+        ("Published (2019).", []),
+        ("Water boils (see above).", []),
+        ("As in Eq. (17).", []),
+        ("See equation (12), then table (9).", []),
+        ("Boils at (17) degrees.", []),
+        ("Costs 5% (17).", []),
+        ("(17) Water boils.", []),
+    ],
+)
+def test_numbers_no_source_has(text: str, expected: list[tuple[int, ...]]) -> None:
+    assert numbers(text) == expected
+
+
+def test_markers_carry_their_parts() -> None:
+    (marker,) = find_markers("See [1, 3-5, 9-7].", SOURCES)
+    assert marker.parts == ((1, 1), (3, 5), (9, 9), (7, 7))
+    assert marker.numbers == (1, 3, 4, 5, 9, 7)
+
+
 def test_markers_carry_their_span() -> None:
     text = "Alpha [1]. Beta [2, 3] and 【4:0†source】 and (Source 5)."
     markers = find_markers(text, SOURCES)
@@ -150,7 +192,7 @@ def test_markers_carry_their_span() -> None:
 
 def test_match_at_only_at_an_opener() -> None:
     text = "x [2] y"
-    assert match_at(text, 2, SOURCES) == Marker(2, 5, "[2]", (2,))
+    assert match_at(text, 2, SOURCES) == Marker(2, 5, "[2]", (2,), ((2, 2),))
     assert match_at(text, 0, SOURCES) is None
 
 
@@ -220,7 +262,8 @@ def test_paren_numbers_above_the_source_count_are_text() -> None:
     assert numbers("Boils at (3) degrees.", SOURCES[:3]) == [(3,)]
     assert numbers("Boils at (1, 4) degrees.", SOURCES[:3]) == []
     assert numbers("Published in (1999).") == []
-    assert numbers("Boils (1).", []) == []
+    assert numbers("Boils (1) now.", []) == []
+    assert numbers("Boils (1).", []) == [(1,)]  # where a citation stands: one naming nothing
 
 
 def test_paren_citations_after_a_claim() -> None:
@@ -333,7 +376,7 @@ _RANGE = re.compile(r"(\d+)\s*(?:-|–|—|to)\s*(\d+)", re.I)
 
 
 def _written(raw: str) -> set[int]:
-    found = {int(digits) for digits in re.findall(r"\d+", raw)}
+    found = {int(digits) for digits in re.findall(r"(?<![\d\s])-?\d+|\d+", raw)}
     for first, last in _RANGE.findall(raw):
         found.update(range(int(first), int(last) + 1))
     return found
@@ -345,6 +388,9 @@ def _check(text: str, sources: list[SourceRef], markers: list[Marker]) -> None:
         assert marker.raw == text[marker.start : marker.end]
         assert previous <= marker.start < marker.end
         previous = marker.end
+        if marker.unknown:  # a file reference naming no source
+            assert marker.numbers == () and "." in marker.raw
+            continue
         assert marker.numbers and len(set(marker.numbers)) == len(marker.numbers)
         if marker.raw.startswith("[") and "." in marker.raw:  # by file: a source's number
             assert len(marker.numbers) == 1

@@ -122,11 +122,50 @@ def test_invalid_numbers_are_removed_and_reported() -> None:
     assert len(resolved.warnings) == 1 and "[9]" in resolved.warnings[0]
 
 
-def test_invalid_numbers_inside_a_range() -> None:
+def test_a_range_reaching_past_the_sources_is_removed_not_clipped() -> None:
     resolved = resolve("Water boils [2-5].", THREE)
-    assert resolved.text == "Water boils [2,3]."
-    assert resolved.invalid == (4, 5)
-    assert "[4], [5]" in resolved.warnings[0]
+    assert resolved.text == "Water boils."
+    assert resolved.invalid == () and resolved.removed.ranges == ("2-5",)
+    assert resolved.invalid_markers == 1 and resolved.used == ()
+    assert resolved.warnings == [
+        "removed citation range(s) [2-5]: a range reaching past the sources"
+    ]
+    eight = refs(8)
+    assert resolve("Ice melts [1-40].", eight).text == "Ice melts."
+    assert resolve("Ice melts [1, 3-40].", eight).text == "Ice melts [1]."
+    assert resolve("Ice melts [1-8].", eight).text == "Ice melts [1-8]."
+
+
+@pytest.mark.parametrize(
+    ("text", "warning"),
+    [
+        ("Water boils [-1].", "removed citation(s) [-1]: no source has that number"),
+        ("Water boils (17).", "removed citation(s) [17]: no source has that number"),
+        (
+            "Water boils [timeouts.md, Page 99].",
+            "removed citation(s) [timeouts.md, Page 99]: no source is that file, page or line",
+        ),
+        (
+            "Water boils [file1.md, Page 7].",
+            "removed citation(s) [file1.md, Page 7]: no source is that file, page or line",
+        ),
+    ],
+)
+def test_markers_naming_no_source_leave_the_answer_and_are_reported(
+    text: str, warning: str
+) -> None:
+    resolved = resolve(text, THREE)
+    assert resolved.text == "Water boils."
+    assert resolved.warnings == [warning] and resolved.invalid_markers == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Published in (2019).", "Water boils (see above).", "As in Eq. (17).", "xs[-1] is last."],
+)
+def test_parentheses_that_are_not_citations_stay(text: str) -> None:
+    resolved = resolve(text, THREE)
+    assert resolved.text == text and resolved.warnings == []
 
 
 @pytest.mark.parametrize(
@@ -158,7 +197,8 @@ def test_removal_does_not_leave_a_new_marker_behind() -> None:
 def test_no_sources_removes_every_marker() -> None:
     resolved = resolve("Water boils [1]. Ice melts [2-3].", [])
     assert resolved.text == "Water boils. Ice melts."
-    assert resolved.invalid == (1, 2, 3) and resolved.used == ()
+    assert resolved.invalid == (1,) and resolved.removed.ranges == ("2-3",)
+    assert resolved.used == ()
 
 
 def test_text_without_markers_is_unchanged() -> None:
@@ -283,7 +323,8 @@ def test_resolve_leaves_only_valid_canonical_markers(text: str, count: int) -> N
     assert set(resolved.invalid) <= _literal_numbers(text)
     assert not set(resolved.invalid) & valid
     assert len(set(resolved.invalid)) == len(resolved.invalid)
-    assert (resolved.invalid_markers > 0) == bool(resolved.invalid)
+    assert (resolved.invalid_markers > 0) == bool(resolved.removed)
+    assert set(resolved.removed.numbers) == set(resolved.invalid)
     assert resolve(resolved.text, sources).text == resolved.text  # already clean
 
 

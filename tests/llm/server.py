@@ -24,6 +24,7 @@ class Status:
     code: int
     body: str = ""
     headers: dict[str, str] = field(default_factory=dict)
+    content_type: str = "application/json"
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _status(self, step: Status) -> None:
         data = step.body.encode()
         self.send_response(step.code)
-        self.send_header("content-type", "application/json")
+        self.send_header("content-type", step.content_type)
         self.send_header("content-length", str(len(data)))
         for key, value in step.headers.items():
             self.send_header(key, value)

@@ -79,6 +79,30 @@ async def test_markers_naming_no_source_are_removed_and_reported(indexed: Engine
     assert any("[42]" in warning for warning in answer.warnings)
 
 
+@pytest.mark.parametrize(
+    ("written", "reported"),
+    [
+        ("[1-40]", "removed citation range(s) [1-40]: a range reaching past the sources"),
+        ("[-1]", "removed citation(s) [-1]: no source has that number"),
+        ("(17)", "removed citation(s) [17]: no source has that number"),
+        (
+            "[timeouts.md, Page 99]",
+            "removed citation(s) [timeouts.md, Page 99]: no source is that file, page or line",
+        ),
+    ],
+)
+async def test_streamed_markers_naming_no_source_leave_the_answer(
+    indexed: Engine, written: str, reported: str
+) -> None:
+    use(indexed, f"The connect timeout defaults to five seconds [1]. It is short {written}.")
+    answer = (await collect(indexed, CONNECT))[-1].answer  # type: ignore[union-attr]
+    assert written not in answer.answer and answer.answer.startswith(
+        "The connect timeout defaults to five seconds [1]."
+    )
+    assert reported in answer.warnings
+    assert answer.usage.invalid_markers == 1
+
+
 async def test_a_sentence_the_model_repeats_is_dropped_and_reported(indexed: Engine) -> None:
     use(
         indexed,

@@ -3,12 +3,16 @@
 Accepted forms (what models actually write):
 
     [1]  [1][2]  [1, 3]  [1-3]  [2,4-6]  [^1]  [Source 2]  [Sources 1 and 3]  【1】  【4:0†source】
-    (1)  (1, 2)  (Source 2)      -- only where it cannot be a list enumerator
+    [-1]  [0]                    -- numbers no source can have (removed when resolved)
+    (1)  (1, 2)  (Source 2)      -- where it cannot be a list enumerator; see `match_at`
     [report.pdf, Page 5]  [docs/guide.md]  [guide.md, L40-58]    -- resolved by path and page
 
-Every marker becomes the source numbers it names. Ranges expand only between numbers that
-were written ([1-3] is 1, 2, 3); nothing else is ever added. Markers inside code (inline
-backticks or fences) are left alone. `MarkerStream` finds the same markers in text that
+Every marker becomes the source numbers it names, and the parts they were written as
+(`parts`: `[1, 3-5]` is (1, 1), (3, 5)). Ranges expand only between numbers that were
+written ([1-3] is 1, 2, 3); nothing else is ever added. A `[file, Page N]` or
+`[file, L40]` naming no source is a marker that names nothing (`unknown`), so that it can be
+removed and reported; a bare `[name.ext]` naming no source stays text. Markers inside code
+(inline backticks or fences) are left alone. `MarkerStream` finds the same markers in text that
 arrives piece by piece, holding back only what could still become a marker.
 """
 
@@ -16,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 MAX_RANGE = 50
@@ -27,20 +31,30 @@ _ONE = r"\d{1,4}(?:\s*(?:-|–|—|to)\s*\d{1,4})?"  # 3, 1-3, 4 – 6
 _NUMBERS = rf"{_ONE}(?:\s*(?:,|;|and|&)\s*(?:sources?\s*)?{_ONE})*"
 _BRACKET = re.compile(
     r"\[\s*\^?\s*(?:(?:sources?|refs?|references?|citations?|docs?|documents?)\s*:?\s*)?"
-    rf"(?P<body>{_NUMBERS})\s*\]",
+    rf"(?P<body>-?{_NUMBERS})\s*\]",
     re.I,
 )
 _FULLWIDTH = re.compile(
-    rf"【\s*(?:sources?\s*)?(?P<body>{_NUMBERS})\s*(?:[†:][^】]{{0,40}})?】", re.I
+    rf"【\s*(?:sources?\s*)?(?P<body>-?{_NUMBERS})\s*(?:[†:][^】]{{0,40}})?】", re.I
 )
-_PAREN = re.compile(rf"\(\s*(?:(?:sources?|refs?)\s*:?\s*)?(?P<body>{_NUMBERS})\s*\)", re.I)
+_PAREN = re.compile(rf"\(\s*(?P<word>(?:sources?|refs?)\s*:?\s*)?(?P<body>-?{_NUMBERS})\s*\)", re.I)
 _FILE = re.compile(
     r"\[\s*(?P<file>[^\[\]\n,;]{1,120}?\.[A-Za-z0-9]{1,8})"
     r"(?:\s*[,:;]?\s*(?:page|p\.?|pg\.?)\s*(?P<page>\d{1,5}))?"
     r"(?:\s*[,:;]?\s*(?:lines?\s*|L)?(?P<line>\d{1,6})(?:\s*[-–]\s*L?\d{1,6})?)?\s*\]",
     re.I,
 )
-_PART = re.compile(r"(\d{1,4})(?:\s*(?:-|–|—|to)\s*(\d{1,4}))?", re.I)
+_PART = re.compile(r"(-?\d{1,4})(?:\s*(?:-|–|—|to)\s*(\d{1,4}))?", re.I)
+# After a bare "(17)" naming no source: where a citation ends a clause, not where a number
+# goes on ("(17) degrees"). Before it: words that make "(17)" a reference to something else.
+_CITATION_END = frozenset(".,;:!?\n[【(")
+_NOT_A_SOURCE = re.compile(
+    r"\b(?:eq|eqs|equation|equations|fig|figure|figures|table|tables|step|steps|rule|rules|item|"
+    r"items|section|sections|chapter|page|pages|line|lines|note|footnote|formula|example|case|"
+    r"version|no|number|appendix|article|clause|paragraph|part|exercise|problem|lemma|theorem)"
+    r"\.?\s*$",
+    re.I,
+)
 _OPENERS = "[【("
 _CLOSERS = {"[": "]", "【": "】", "(": ")"}
 
@@ -64,20 +78,38 @@ class Marker:
     end: int
     raw: str
     numbers: tuple[int, ...]
+    parts: tuple[tuple[int, int], ...] = ()
+    """How the numbers were written: (n, n) for a number, (first, last) for a range."""
+    unknown: bool = False
+    """A reference by file, page or line that names no source (`numbers` is empty)."""
 
 
-def _numbers(body: str) -> tuple[int, ...]:
-    found: list[int] = []
+def _parts(body: str) -> tuple[tuple[int, int], ...]:
+    """The numbers and ranges of a marker's body, as written (a reversed range is two)."""
+    found: list[tuple[int, int]] = []
     for match in _PART.finditer(body):
         first = int(match.group(1))
         last = int(match.group(2)) if match.group(2) else first
-        if last < first or last - first > MAX_RANGE:
-            found.append(first)  # a reversed or absurd range: keep only what was written first
-            if match.group(2):
-                found.append(last)
-            continue
-        found.extend(range(first, last + 1))
+        if last < first:
+            found.extend([(first, first), (last, last)])
+        else:
+            found.append((first, last))
     return tuple(dict.fromkeys(found))
+
+
+def _numbers(parts: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+    found: list[int] = []
+    for first, last in parts:
+        if last - first > MAX_RANGE:
+            found.extend((first, last))  # an absurd range: keep only what was written
+        else:
+            found.extend(range(first, last + 1))
+    return tuple(dict.fromkeys(found))
+
+
+def _numbered(start: int, raw: str, body: str) -> Marker:
+    parts = _parts(body)
+    return Marker(start, start + len(raw), raw, _numbers(parts), parts)
 
 
 def _by_file(
@@ -126,38 +158,73 @@ def _enumerator(text: str, start: int, number: int | None) -> bool:
 
 
 def match_at(text: str, start: int, sources: Sequence[SourceRef]) -> Marker | None:
-    """The marker that begins exactly at `text[start]`, if any."""
+    """The marker that begins exactly at `text[start]`, if any.
+
+    Parentheses are a citation when they carry a source word ("(Source 17)"), when all
+    their numbers name sources, or when their numbers (three digits at most, so not a year)
+    end a clause after a word that is not a reference noun: "boils (17)." is a citation
+    naming a source that does not exist, "(2019).", "Eq. (17)." and "(17) degrees" are text.
+    A list enumerator is never a citation. `[-1]` after a word character is an index.
+    """
     opener = text[start]
     if opener == "[":
-        found = _BRACKET.match(text, start)
-        if found:
-            return Marker(start, found.end(), found.group(), _numbers(found.group("body")))
-        found = _FILE.match(text, start)
-        if found:
-            numbers = _by_file(
-                found.group("file"), found.group("page"), found.group("line"), sources
-            )
-            return Marker(start, found.end(), found.group(), numbers) if numbers else None
-        return None
+        return _bracketed(text, start, sources)
     if opener == "【":
         found = _FULLWIDTH.match(text, start)
-        return (
-            Marker(start, found.end(), found.group(), _numbers(found.group("body")))
-            if found
-            else None
-        )
+        return _numbered(start, found.group(), found.group("body")) if found else None
     if opener == "(":
-        found = _PAREN.match(text, start)
-        if found is None:
-            return None
-        numbers = _numbers(found.group("body"))
-        # A bare "(1999)" or "(3)" that names no source is text, not a citation.
-        if not numbers or max(numbers) > len(sources):
-            return None
-        if _enumerator(text, start, numbers[0] if len(numbers) == 1 else None):
-            return None
-        return Marker(start, found.end(), found.group(), numbers)
+        return _parenthesised(text, start, sources)
     return None
+
+
+def _bracketed(text: str, start: int, sources: Sequence[SourceRef]) -> Marker | None:
+    found = _BRACKET.match(text, start)
+    if found:
+        if found.group("body").startswith("-") and start and _word_char(text[start - 1]):
+            return None  # xs[-1]
+        return _numbered(start, found.group(), found.group("body"))
+    found = _FILE.match(text, start)
+    if found is None:
+        return None
+    numbers = _by_file(found.group("file"), found.group("page"), found.group("line"), sources)
+    if numbers:
+        return Marker(start, found.end(), found.group(), numbers, ((numbers[0],) * 2,))
+    located = found.group("page") or found.group("line")
+    if located and re.search(r"\.[0-9]*[A-Za-z]", found.group("file")):  # a file, not "v2.0"
+        return Marker(start, found.end(), found.group(), (), (), unknown=True)
+    return None
+
+
+def _parenthesised(text: str, start: int, sources: Sequence[SourceRef]) -> Marker | None:
+    found = _PAREN.match(text, start)
+    if found is None or (found.group("body").startswith("-") and not found.group("word")):
+        return None  # "(-1)" is arithmetic; "(Source -1)" a citation
+    marker = _numbered(start, found.group(), found.group("body"))
+    if not marker.numbers:
+        return None
+    if _enumerator(text, start, marker.numbers[0] if len(marker.numbers) == 1 else None):
+        return None
+    if found.group("word") or max(marker.numbers) <= len(sources):
+        return marker
+    return marker if _cites_nothing(text, start, found) else None
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _cites_nothing(text: str, start: int, found: re.Match[str]) -> bool:
+    """Whether a bare "(17)" naming no source stands where a citation stands."""
+    if any(len(part) > 3 for part in re.findall(r"\d+", found.group("body"))):
+        return False  # "(2019)"
+    after = text[found.end() : found.end() + 1]
+    if after and after not in _CITATION_END:
+        return False  # "(17) degrees"
+    line = text.rfind("\n", 0, start) + 1
+    before = text[max(line, start - 40) : start]
+    if not before.strip() or before[-1:] not in " \t" or not _word_char(before.rstrip()[-1]):
+        return False  # "x(17)", "= (17)", a line opening with it
+    return _NOT_A_SOURCE.search(before.rstrip()) is None
 
 
 def find_markers(text: str, sources: Sequence[SourceRef]) -> list[Marker]:
@@ -187,10 +254,18 @@ class _Code:
     fence: bool = False
     inline: bool = False
 
-    def scan(self, text: str, *, stop_at_opener: bool) -> int | None:
-        """Advance over `text`; with `stop_at_opener`, stop at the first opener outside code."""
-        index = 0
-        while index < len(text):
+    def scan(self, text: str, *, stop_at_opener: bool, start: int = 0) -> int | None:
+        """Advance over `text[start:]`; with `stop_at_opener`, stop at the first opener.
+
+        The opener found is outside code; its index is into `text`.
+        """
+        special = _SPECIAL if stop_at_opener else _CODE_MARKS
+        index = start
+        while True:
+            found = special.search(text, index)  # skip plain text at C speed
+            if found is None:
+                return None
+            index = found.start()
             if text.startswith("```", index):
                 self.fence, self.inline = not self.fence, False
                 index += 3
@@ -203,7 +278,10 @@ class _Code:
             elif stop_at_opener and char in _OPENERS and not (self.fence or self.inline):
                 return index
             index += 1
-        return None
+
+
+_CODE_MARKS = re.compile(r"[`\n]")
+_SPECIAL = re.compile(r"[`\n\[【(]")
 
 
 class MarkerStream:
@@ -211,18 +289,22 @@ class MarkerStream:
 
     Text is held back only from a possible marker opener until it is clearly a marker or
     clearly not one (a newline, or `HOLD` characters); everything else passes straight
-    through. Any split of a text gives the same items, joined, as feeding it whole.
+    through. Any split of a text gives the same items, joined, as feeding it whole. The work
+    is linear in the text: only a bounded window around each opener is ever copied.
     """
 
     def __init__(self, sources: Sequence[SourceRef]) -> None:
         self._sources = list(sources)
-        self._pending = ""
-        self._released = ""
+        self._pending = ""  # text not yet released is self._pending[self._at:]
+        self._at = 0
+        self._tail = ""  # the end of the released text, for the checks before an opener
+        self._released = 0  # how many characters were released in all
         self._code = _Code()
 
     def feed(self, piece: str) -> list[Item]:
         """Add a piece of model output; return what can be released now."""
-        self._pending += piece
+        self._pending = self._pending[self._at :] + piece
+        self._at = 0
         return list(self._drain(final=False))
 
     def close(self) -> list[Item]:
@@ -230,46 +312,68 @@ class MarkerStream:
         return list(self._drain(final=True))
 
     def _drain(self, *, final: bool) -> Iterator[Item]:
-        while self._pending:
+        pending = self._pending
+        while self._at < len(pending):
             probe = _Code(self._code.fence, self._code.inline)
-            cut = probe.scan(self._pending, stop_at_opener=True)
+            cut = probe.scan(pending, stop_at_opener=True, start=self._at)
             if cut is None:
                 # Release everything but a trailing run of backticks: a fence may be starting.
-                keep = 0 if final else len(self._pending) - len(self._pending.rstrip("`"))
-                yield from self._release(len(self._pending) - keep)
+                keep = 0 if final else len(pending) - len(pending.rstrip("`"))
+                yield from self._release(max(self._at, len(pending) - keep))
                 return
-            if cut > 0:
+            if cut > self._at:
                 yield from self._release(cut)
                 continue
-            closer = _CLOSERS[self._pending[0]]
-            closed = closer in self._pending[1:]
-            if not closed and not final and len(self._pending) < HOLD and "\n" not in self._pending:
+            if not final and self._waits(pending):
                 return  # wait for more text
-            # Only the current line matters before an opener (enumerator checks): keep the
-            # context short so long answers stay linear.
-            cut = max(0, len(self._released) - LOOKBEHIND)
-            cut = max(cut, self._released.rfind("\n", cut))
-            context = self._released[cut:] + self._pending
-            found = match_at(context, len(self._released) - cut, self._sources) if closed else None
-            marker = (
-                None
-                if found is None
-                else Marker(found.start + cut, found.end + cut, found.raw, found.numbers)
-            )
-            if marker is None or "\n" in marker.raw or len(marker.raw) > HOLD:
-                # Not a marker; nor one spanning a line or longer than HOLD, which streaming
-                # gives up on before its closer can arrive.
-                yield from self._release(1)
+            marker = self._marker(pending, final=final)
+            if marker is None:
+                yield from self._release(self._at + 1)
                 continue
             length = marker.end - marker.start
-            self._released += self._pending[:length]
-            self._pending = self._pending[length:]
+            self._remember(pending[self._at : self._at + length])
+            self._at += length
             yield marker
 
-    def _release(self, length: int) -> Iterator[Item]:
-        if length <= 0:
+    def _waits(self, pending: str) -> bool:
+        """Whether the opener at `_at` could still become a marker with more text."""
+        at = self._at
+        closer = pending.find(_CLOSERS[pending[at]], at + 1, at + HOLD + 1)
+        window = pending[at : at + HOLD + 1]
+        if "\n" in window or len(window) > HOLD:
+            return False
+        # A bare "(17)" is judged by the character after it.
+        return closer < 0 or (pending[at] == "(" and closer + 1 >= len(pending))
+
+    def _marker(self, pending: str, *, final: bool) -> Marker | None:
+        """The marker at the opener `_at`, if any, with offsets into the whole text."""
+        at = self._at
+        if pending.find(_CLOSERS[pending[at]], at + 1, at + HOLD + 1) < 0:
+            return None
+        # Only the current line matters before an opener (enumerator checks), and a marker
+        # is at most HOLD long: a bounded window keeps long answers linear.
+        line = self._tail.rfind("\n")
+        before = self._tail[max(line, len(self._tail) - LOOKBEHIND, 0) :]
+        context = before + pending[at : at + HOLD + 2]
+        found = match_at(context, len(before), self._sources)
+        if found is None or "\n" in found.raw or len(found.raw) > HOLD:
+            # Not a marker; nor one spanning a line or longer than HOLD, which streaming
+            # gives up on before its closer can arrive.
+            return None
+        shift = self._released - len(before)
+        return replace(found, start=found.start + shift, end=found.end + shift)
+
+    def _remember(self, text: str) -> None:
+        self._released += len(text)
+        self._tail += text
+        if len(self._tail) > 4 * LOOKBEHIND:
+            self._tail = self._tail[-2 * LOOKBEHIND :]
+
+    def _release(self, end: int) -> Iterator[Item]:
+        if end <= self._at:
             return
-        text, self._pending = self._pending[:length], self._pending[length:]
+        text = self._pending[self._at : end]
+        self._at = end
         self._code.scan(text, stop_at_opener=False)
-        self._released += text
+        self._remember(text)
         yield Text(text)

@@ -1,18 +1,24 @@
 """Turn a finished answer's markers into clean, valid, compact citations.
 
 Adjacent markers become one group (`[1][2]` is `[1,2]`); each group is rewritten in compact
-form (`[1-3]`, `[2,4-6]`); numbers that name no source are removed and reported; a number
-cited together with another is `multi_source`. Renumbering in order of first use is offered
-separately. Sentences that state something but cite nothing are listed.
+form (`[1-3]`, `[2,4-6]`); a number cited together with another is `multi_source`.
+
+What names no source is removed and reported, never repaired: a number outside the
+sources (`[9]`, `[0]`, `[-1]`, a bare `(17)` where a citation stands), a range past them
+(`[1-40]` with 8 sources is removed whole, not clipped to `[1-8]`), and a reference by file
+and page or line that no source matches (`[timeouts.md, Page 99]`).
+
+Renumbering in order of first use is offered separately. Sentences that state something
+but cite nothing are listed.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from citesynth.citations.markers import Marker, SourceRef, find_markers
+from citesynth.citations.markers import MAX_RANGE, Marker, SourceRef, find_markers
 from citesynth.ingest.sentences import sentence_spans
 
 _GAP = re.compile(r"\s*")
@@ -56,6 +62,61 @@ def numbers_in(canonical: str) -> list[int]:
 
 
 @dataclass(frozen=True, slots=True)
+class Removed:
+    """What markers named that no source is: numbers, ranges and file references."""
+
+    numbers: tuple[int, ...] = ()
+    ranges: tuple[str, ...] = ()
+    references: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.numbers or self.ranges or self.references)
+
+    def plus(self, other: Removed) -> Removed:
+        """Both, each item once, in order."""
+        return Removed(
+            tuple(dict.fromkeys((*self.numbers, *other.numbers))),
+            tuple(dict.fromkeys((*self.ranges, *other.ranges))),
+            tuple(dict.fromkeys((*self.references, *other.references))),
+        )
+
+    @property
+    def warnings(self) -> list[str]:
+        """One line per kind of removal, naming what went and why."""
+        notes = []
+        if self.numbers:
+            shown = ", ".join(f"[{n}]" for n in self.numbers)
+            notes.append(f"removed citation(s) {shown}: no source has that number")
+        if self.ranges:
+            shown = ", ".join(f"[{r}]" for r in self.ranges)
+            notes.append(f"removed citation range(s) {shown}: a range reaching past the sources")
+        if self.references:
+            shown = ", ".join(self.references)
+            notes.append(f"removed citation(s) {shown}: no source is that file, page or line")
+        return notes
+
+
+def judge(marker: Marker, valid: Collection[int]) -> tuple[list[int], Removed]:
+    """The numbers of `marker` that name a source, and what it names that no source is.
+
+    A range counts whole: one reaching past the sources is removed, not clipped.
+    """
+    if marker.unknown:
+        return [], Removed(references=(marker.raw,))
+    good: list[int] = []
+    bad: list[int] = []
+    ranges: list[str] = []
+    for first, last in marker.parts or tuple((n, n) for n in marker.numbers):
+        if first == last:
+            (good if first in valid else bad).append(first)
+        elif last - first <= MAX_RANGE and all(n in valid for n in range(first, last + 1)):
+            good.extend(range(first, last + 1))
+        else:
+            ranges.append(f"{first}-{last}")
+    return list(dict.fromkeys(good)), Removed(tuple(dict.fromkeys(bad)), tuple(ranges))
+
+
+@dataclass(frozen=True, slots=True)
 class Resolved:
     """An answer's text with clean markers, and what its citations turned out to be."""
 
@@ -66,15 +127,13 @@ class Resolved:
     invalid: tuple[int, ...]
     markers: int
     invalid_markers: int
+    removed: Removed = Removed()
+    """Everything removed: `invalid` numbers, ranges past the sources, unknown references."""
 
     @property
     def warnings(self) -> list[str]:
         """One line per problem that was repaired."""
-        notes = []
-        if self.invalid:
-            shown = ", ".join(f"[{n}]" for n in self.invalid)
-            notes.append(f"removed citation(s) {shown}: no source has that number")
-        return notes
+        return self.removed.warnings
 
 
 def _groups(text: str, markers: list[Marker]) -> list[list[Marker]]:
@@ -105,19 +164,21 @@ def resolve(text: str, sources: Sequence[SourceRef]) -> Resolved:
     # and moving one inside its sentence can put it beside another ("x [1]. [2]" gives
     # "x [1] [2]."): resolve the result again until it stays the same.
     for _ in range(8):
-        if not resolved.invalid and not _ADJACENT.search(resolved.text):
+        if not resolved.removed and not _ADJACENT.search(resolved.text):
             break
         again = _resolve(resolved.text, sources)
         if again.text == resolved.text and again.groups == resolved.groups:
             break
+        removed = resolved.removed.plus(again.removed)
         resolved = Resolved(
             text=again.text,
             groups=again.groups,
             used=again.used,
             multi_source=again.multi_source,
-            invalid=(*resolved.invalid, *(n for n in again.invalid if n not in resolved.invalid)),
+            invalid=removed.numbers,
             markers=resolved.markers,
             invalid_markers=resolved.invalid_markers + again.invalid_markers,
+            removed=removed,
         )
     return resolved
 
@@ -129,18 +190,20 @@ def _resolve(text: str, sources: Sequence[SourceRef]) -> Resolved:
     groups: list[tuple[int, ...]] = []
     used: list[int] = []
     multi: set[int] = set()
-    invalid: list[int] = []
+    removed = Removed()
     invalid_markers = 0
     position = 0
     for group in _groups(text, markers):
-        numbers = [n for marker in group for n in marker.numbers]
-        good = list(dict.fromkeys(n for n in numbers if n in valid))
-        bad = [n for n in numbers if n not in valid]
-        invalid_markers += sum(1 for marker in group if any(n not in valid for n in marker.numbers))
-        invalid.extend(n for n in bad if n not in invalid)
+        good: list[int] = []
+        for marker in group:
+            kept, gone = judge(marker, valid)
+            good.extend(n for n in kept if n not in good)
+            invalid_markers += bool(gone)
+            removed = removed.plus(gone)
         before = text[position : group[0].start]
         if good:
-            pieces.append(_attach(before, compact(good), text[group[-1].end :]))
+            end = group[-1].end
+            pieces.append(_attach(before, compact(good), text[end : end + 1]))
             groups.append(tuple(good))
             used.extend(n for n in good if n not in used)
             if len(good) > 1:
@@ -156,9 +219,10 @@ def _resolve(text: str, sources: Sequence[SourceRef]) -> Resolved:
         groups=tuple(groups),
         used=tuple(used),
         multi_source=frozenset(multi),
-        invalid=tuple(invalid),
+        invalid=removed.numbers,
         markers=len(markers),
         invalid_markers=invalid_markers,
+        removed=removed,
     )
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from citesynth.errors import ModelError
 from citesynth.llm.base import ChatOptions, Message, Piece, ToolCall, Usage
-from citesynth.llm.http import ServerEvent
+from citesynth.llm.http import COMPLETE, ServerEvent
 from citesynth.llm.provider import HTTPModel, tool_arguments
 
 API_VERSION = "2023-06-01"
@@ -59,13 +59,21 @@ class AnthropicModel(HTTPModel):
         return body
 
     async def decode(self, events: AsyncIterator[ServerEvent]) -> AsyncGenerator[Piece, None]:
-        """Text deltas, each tool call when its block stops, then the usage."""
+        """Text deltas, each tool call when its block stops, then the usage.
+
+        A whole Messages reply (a server that ignored `stream: true`) is read as well.
+        """
         prompt_tokens: int | None = None
         cached: int | None = None
         calls: dict[int, tuple[str, str, list[str]]] = {}  # open tool_use blocks: id, name, json
         async for event in events:
             payload = event.json()
             kind = payload.get("type", event.event)
+            whole = self._ending(kind, event, payload)
+            if whole is not None:
+                for piece in whole:
+                    yield piece
+                return
             if kind == "content_block_delta":
                 delta = payload.get("delta") or {}
                 if delta.get("type") == "text_delta" and delta.get("text"):
@@ -90,12 +98,41 @@ class AnthropicModel(HTTPModel):
             elif kind == "message_delta":
                 usage = payload.get("usage") or {}
                 yield Usage(prompt_tokens, usage.get("output_tokens"), cached)
-            elif kind == "error":
-                error = payload.get("error") or {}
-                message = error.get("message", error)
-                raise ModelError(f"{self.name} stopped with an error: {message}")
-            elif kind == "message_stop":
-                return
+
+    def _ending(self, kind: str, event: ServerEvent, payload: dict[str, Any]) -> list[Piece] | None:
+        """What is left when `event` ends the reply (`message_stop`, a whole reply), else None.
+
+        Raises:
+            ModelError: the event reports an error.
+        """
+        if kind == "error":
+            error = payload.get("error") or {}
+            message = error.get("message", error)
+            raise ModelError(f"{self.name} stopped with an error: {message}")
+        if kind == "message" and event.event == COMPLETE:  # not streamed after all
+            return self._whole(payload)
+        return [] if kind == "message_stop" else None
+
+    def _whole(self, message: dict[str, Any]) -> list[Piece]:
+        """A whole Messages reply (a server that ignored `stream: true`) as pieces."""
+        pieces: list[Piece] = []
+        for block in message.get("content") or ():
+            if block.get("type") == "text" and block.get("text"):
+                pieces.append(block["text"])
+            elif block.get("type") == "tool_use":
+                name = block.get("name", "")
+                arguments = tool_arguments(self.name, name, block.get("input"))
+                pieces.append(ToolCall(block.get("id", ""), name, arguments))
+        usage = message.get("usage") or {}
+        if usage:
+            pieces.append(
+                Usage(
+                    usage.get("input_tokens"),
+                    usage.get("output_tokens"),
+                    usage.get("cache_read_input_tokens"),
+                )
+            )
+        return pieces
 
 
 def _messages(messages: Sequence[Message]) -> list[dict[str, Any]]:

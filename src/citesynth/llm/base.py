@@ -16,8 +16,9 @@ scripted fake) are found by name with `citesynth.llm.get_model`.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 Role = Literal["system", "user", "assistant", "tool"]
 
@@ -99,3 +100,22 @@ class TokenCounter(Protocol):
     async def count_tokens(self, text: str) -> int:
         """The number of tokens in `text` for this model."""
         ...
+
+
+_T = TypeVar("_T")
+
+
+@asynccontextmanager
+async def closing(stream: AsyncIterator[_T]) -> AsyncIterator[AsyncIterator[_T]]:
+    """`stream`, closed on exit when it can be (an async generator).
+
+    A reader that stops early (a cap, an error) closes the model's stream at once: the
+    request ends and the server stops generating. Left to the garbage collector, nested
+    generators are closed later by finalizer tasks that race each other.
+    """
+    try:
+        yield stream
+    finally:
+        close = getattr(stream, "aclose", None)
+        if close is not None:
+            await close()

@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+import re
+from collections.abc import AsyncGenerator, Mapping
+from contextlib import aclosing, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,8 +49,18 @@ class ServerEvent:
     data: str
 
     def json(self) -> Any:
-        """The event's data parsed as JSON."""
-        return json.loads(self.data)
+        """The event's data parsed as JSON.
+
+        Raises:
+            ModelError: the data is not JSON (the server does not speak this API).
+        """
+        try:
+            return json.loads(self.data)
+        except json.JSONDecodeError as error:
+            raise ModelError(
+                f"the model server sent stream data that is not JSON ({error.msg}): "
+                f"{self.data[:120]!r}"
+            ) from None
 
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
@@ -80,7 +92,12 @@ async def stream_events(
     """POST `body` and yield the server-sent events of the reply.
 
     Retries connection failures and retryable statuses until the first byte of a good reply;
-    a reply that breaks off midway is an error, never silently retried.
+    a reply that breaks off midway is an error, never silently retried. A server that ignores
+    `stream: true` and answers one JSON document gives one event of kind `COMPLETE` holding
+    it; an HTML page (a proxy's or a login page) is an error that says so.
+
+    Raises:
+        ModelError: the server is unreachable, answered an error status or HTML.
     """
     for attempt in range(retry.attempts):
         try:
@@ -96,8 +113,21 @@ async def stream_events(
                         f"{provider} answered HTTP {response.status_code}: {detail}",
                         response.status_code,
                     )
-                async for event in _sse(response):
-                    yield event
+                kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
+                if kind in {"text/html", "application/xhtml+xml"}:
+                    page = (await response.aread()).decode("utf-8", "replace")
+                    raise ModelError(
+                        f"the model server answered HTML, not a stream ({provider}, HTTP "
+                        f"{response.status_code}{_title(page)}): check the base URL"
+                    )
+                if kind == "application/json":  # the server ignored `stream: true`
+                    yield ServerEvent(COMPLETE, (await response.aread()).decode("utf-8", "replace"))
+                    return
+                # Closed here, in order, by this task: left to the garbage collector, the
+                # nested generators would be closed by finalizer tasks racing each other.
+                async with aclosing(_sse(response)) as events:
+                    async for event in events:
+                        yield event
                 return
         except httpx.TimeoutException as error:
             raise ModelTimeout(
@@ -111,19 +141,33 @@ async def stream_events(
     raise ModelError(f"{provider} kept failing after {retry.attempts} attempts")
 
 
-async def _sse(response: httpx.Response) -> AsyncIterator[ServerEvent]:
+COMPLETE = "complete"
+"""The kind of the one event that holds a whole, non-streamed JSON reply."""
+
+_TITLE = re.compile(r"<title[^>]*>([^<]{1,120})", re.I)
+
+
+def _title(page: str) -> str:
+    """`, "Title"` of an HTML page, or nothing."""
+    found = _TITLE.search(page)
+    return f", {' '.join(found.group(1).split())!r}" if found else ""
+
+
+async def _sse(response: httpx.Response) -> AsyncGenerator[ServerEvent, None]:
     event, data = "message", list[str]()
-    async for line in response.aiter_lines():
-        if not line:
-            if data:
-                yield ServerEvent(event, "\n".join(data))
-            event, data = "message", []
-        elif line.startswith(":"):
-            continue
-        elif line.startswith("event:"):
-            event = line[6:].strip()
-        elif line.startswith("data:"):
-            data.append(line[5:].removeprefix(" "))
+    lines = response.aiter_lines()
+    async with aclosing(lines) if isinstance(lines, AsyncGenerator) else nullcontext(lines):
+        async for line in lines:
+            if not line:
+                if data:
+                    yield ServerEvent(event, "\n".join(data))
+                event, data = "message", []
+            elif line.startswith(":"):
+                continue
+            elif line.startswith("event:"):
+                event = line[6:].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:].removeprefix(" "))
     if data:
         yield ServerEvent(event, "\n".join(data))
 

@@ -28,7 +28,7 @@ from typing import Any
 import httpx
 
 from citesynth.errors import ConfigError, ModelError
-from citesynth.llm.base import ChatOptions, Message, Piece
+from citesynth.llm.base import ChatOptions, Message, Piece, closing
 from citesynth.llm.openai import OpenAIModel
 
 
@@ -200,8 +200,9 @@ class LocalModel:
             timeout=self.timeout,
             extra_body={"cache_prompt": True},
         )
-        async for piece in adapter.stream(messages, options):
-            yield piece
+        async with closing(adapter.stream(messages, options)) as pieces:
+            async for piece in pieces:
+                yield piece
 
     async def count_tokens(self, text: str) -> int:
         """Exact token count from the model's own tokenizer."""

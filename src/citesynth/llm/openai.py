@@ -17,7 +17,7 @@ from typing import Any
 
 from citesynth.errors import ModelError
 from citesynth.llm.base import ChatOptions, Message, Piece, ToolCall, Usage
-from citesynth.llm.http import ServerEvent
+from citesynth.llm.http import COMPLETE, ServerEvent
 from citesynth.llm.provider import DEFAULT_TIMEOUT, HTTPModel, tool_arguments
 
 __all__ = ["DEFAULT_TIMEOUT", "OPENAI_URL", "OpenAIModel"]
@@ -67,36 +67,58 @@ class OpenAIModel(HTTPModel):
         return body
 
     async def decode(self, events: AsyncIterator[ServerEvent]) -> AsyncGenerator[Piece, None]:
-        """Text deltas, tool calls when their choice finishes, then the usage."""
+        """Text deltas, tool calls when their choice finishes, then the usage.
+
+        A whole non-streamed completion (a server that ignored `stream: true`) is read the
+        same way. A stream that ends with neither `[DONE]` nor a `finish_reason` broke off.
+
+        Raises:
+            ModelError: an error in the stream, or a stream that broke off.
+        """
         calls: dict[int, dict[str, str]] = {}  # streamed tool calls by index: id, name, args
+        ended = False
         async for event in events:
             if event.data.strip() == "[DONE]":
+                ended = True
                 break
             payload = event.json()
-            if payload.get("error"):  # a mid-stream error (OpenAI, vLLM, llama.cpp)
-                error = payload["error"]
-                message = error.get("message", error) if isinstance(error, dict) else error
-                raise ModelError(f"{self.name} stopped with an error: {message}")
+            self._check(payload)
             for choice in payload.get("choices") or ():
-                delta = choice.get("delta") or {}
+                # A streamed chunk carries a `delta`; a whole completion its `message`.
+                delta = choice.get("delta") or choice.get("message") or {}
                 text = delta.get("content")
                 if text:
                     yield text
-                for fragment in delta.get("tool_calls") or ():
-                    _gather(calls, fragment)
-                if choice.get("finish_reason") and calls:
+                for index, fragment in enumerate(delta.get("tool_calls") or ()):
+                    _gather(calls, {"index": index, **fragment})
+                if choice.get("finish_reason"):
+                    ended = True
                     for call in self._finished(calls):
                         yield call
-            usage = payload.get("usage")
-            if usage:
-                details = usage.get("prompt_tokens_details") or {}
-                yield Usage(
-                    usage.get("prompt_tokens"),
-                    usage.get("completion_tokens"),
-                    details.get("cached_tokens"),
-                )
+            if payload.get("usage"):
+                yield _usage(payload["usage"])
+            if event.event == COMPLETE:
+                ended = True
+        if not ended:
+            raise ModelError(
+                f"{self.name}'s stream broke off: it ended without [DONE] or a finish_reason, "
+                "so the answer may be cut short"
+            )
         for call in self._finished(calls):  # a server that never sent a finish_reason
             yield call
+
+    def _check(self, payload: object) -> None:
+        """Raise when an event is not an object or reports an error (OpenAI, vLLM, llama.cpp).
+
+        Raises:
+            ModelError: what the server reported.
+        """
+        if not isinstance(payload, dict):
+            raise ModelError(f"{self.name} sent a stream event that is not a JSON object")
+        if payload.get("error"):
+            error = payload["error"]
+            message = error.get("message", error) if isinstance(error, dict) else error
+            raise ModelError(f"{self.name} stopped with an error: {message}")
 
     def _finished(self, calls: dict[int, dict[str, str]]) -> list[ToolCall]:
         """The gathered calls in index order, parsed; `calls` is emptied."""
@@ -110,6 +132,14 @@ class OpenAIModel(HTTPModel):
         ]
         calls.clear()
         return done
+
+
+def _usage(usage: dict[str, Any]) -> Usage:
+    """The token counts of a chat-completions `usage` object."""
+    details = usage.get("prompt_tokens_details") or {}
+    return Usage(
+        usage.get("prompt_tokens"), usage.get("completion_tokens"), details.get("cached_tokens")
+    )
 
 
 def _gather(calls: dict[int, dict[str, str]], fragment: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ original file (`chunk.start_line` plus the line breaks before the span).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 
@@ -112,33 +113,87 @@ def has_words(text: str) -> bool:
 def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     """Resolved `text` without sentences that repeat an earlier one, and how many went.
 
-    Small models sometimes loop and write a sentence twice; a sentence goes when at least
-    `overlap` of its terms (citation markers aside) already make up one earlier sentence
-    that cites every source it cites (a repeat citing another source is corroboration).
+    Small models sometimes loop and write a sentence twice; a sentence (or a line: a loop
+    may write one line after another without punctuation) goes when at least `overlap` of
+    its terms (citation markers aside) already make up one earlier sentence that cites
+    every source it cites (a repeat citing another source is corroboration).
+
+    Linear in the text: earlier sentences are found through the rarest of a sentence's
+    terms, never by comparing it with every earlier one.
     """
-    seen: list[tuple[frozenset[str], frozenset[int]]] = []
+    index = _Seen(overlap)
     pieces: list[str] = []
     kept_until = 0
     dropped = 0
-    for start, end in sentence_spans(text):
+    for start, end in _statements(text):
         sentence = text[start:end]
         words = frozenset(terms(_MARKS.sub(" ", sentence)))
         marks = frozenset(cited_numbers(sentence))
-        if len(words) >= 4 and any(
-            len(words & earlier) >= overlap * len(words) and marks <= cited
-            for earlier, cited in seen
-        ):
+        if len(words) >= 4 and index.repeats(words, marks):
             pieces.append(text[kept_until:start].rstrip(" \t") + (" " if start else ""))
             kept_until = end
             while kept_until < len(text) and text[kept_until] in " \t":
                 kept_until += 1
             dropped += 1
             continue
-        seen.append((words, marks))
+        index.add(words, marks)
     pieces.append(text[kept_until:])
     if not dropped:
         return text, 0
     return _TRAILING_SPACE.sub("", "".join(pieces)).strip(), dropped
+
+
+def _statements(text: str) -> list[tuple[int, int]]:
+    """The sentences of `text`, each line of a sentence on its own."""
+    spans = []
+    for start, end in sentence_spans(text):
+        line = text.find("\n", start, end)
+        while line >= 0:
+            if text[start:line].strip():
+                spans.append((start, line))
+            start = line + 1
+            line = text.find("\n", start, end)
+        if text[start:end].strip():
+            spans.append((start, end))
+    return [(a + len(text[a:b]) - len(text[a:b].lstrip()), b) for a, b in spans]
+
+
+class _Seen:
+    """Earlier sentences' terms and citations, indexed by term."""
+
+    CANDIDATES = 64  # earlier sentences compared at most, the most recent first
+
+    def __init__(self, overlap: float) -> None:
+        self.overlap = overlap
+        self.sentences: list[tuple[frozenset[str], frozenset[int]]] = []
+        self.exact: dict[frozenset[str], list[frozenset[int]]] = {}
+        self.by_term: dict[str, list[int]] = {}
+
+    def add(self, words: frozenset[str], marks: frozenset[int]) -> None:
+        """Remember a kept sentence."""
+        number = len(self.sentences)
+        self.sentences.append((words, marks))
+        self.exact.setdefault(words, []).append(marks)
+        for word in words:
+            self.by_term.setdefault(word, []).append(number)
+
+    def repeats(self, words: frozenset[str], marks: frozenset[int]) -> bool:
+        """Whether an earlier sentence holds `overlap` of `words` and cites all of `marks`."""
+        if any(marks <= cited for cited in self.exact.get(words, ())):
+            return True
+        need = self.overlap * len(words)
+        # An earlier sentence sharing `need` of the terms shares at least one of any
+        # len(words) - need + 1 of them: look only at the rarest.
+        spare = len(words) - math.ceil(need) + 1
+        rarest = sorted(words, key=lambda w: len(self.by_term.get(w, ())))[:spare]
+        candidates = sorted(
+            {n for w in rarest for n in self.by_term.get(w, ())[-self.CANDIDATES :]}
+        )
+        for number in reversed(candidates[-self.CANDIDATES :]):
+            earlier, cited = self.sentences[number]
+            if len(words & earlier) >= need and marks <= cited:
+                return True
+        return False
 
 
 _POINTER = re.compile(

@@ -1,9 +1,11 @@
 """Writing step: the writer's stream turned into token and citation events, and a `Draft`.
 
 Plain text goes out as `token` events; each citation marker as its canonical `[n]` token
-plus a `citation` event. Numbers that name no source are dropped on the spot and counted.
-When the writer is done, `tidy` cleans the draft in place and raises `Unusable` when it
-cannot be an answer (no text, only markers, no citation at all).
+plus a `citation` event. What names no source (a number, a range reaching past the sources,
+a file reference no source matches) is dropped on the spot, counted and reported.
+Output past `MAX_ANSWER_CHARS` is not read (a looping model can write megabytes) and the
+answer says so. When the writer is done, `tidy` cleans the draft in place and raises
+`Unusable` when it cannot be an answer (no text, only markers, no citation at all).
 """
 
 from __future__ import annotations
@@ -14,14 +16,18 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
 from citesynth.answers import Claim
-from citesynth.citations.markers import Marker, MarkerStream
-from citesynth.citations.resolve import compact, resolve, says_not_found
+from citesynth.citations.markers import Marker, MarkerStream, Text
+from citesynth.citations.resolve import Removed, compact, judge, resolve, says_not_found
 from citesynth.events import CitationEvent, Event, TokenEvent
 from citesynth.llm.base import Usage
 from citesynth.synthesis.attribute import attribute
 from citesynth.synthesis.citing import citations, has_words, strip_layout
+from citesynth.synthesis.markup import MarkupStream
 from citesynth.synthesis.sources import Source, refs
 from citesynth.synthesis.writers import Plan, Writer
+
+MAX_ANSWER_CHARS = 100_000
+"""The most of a model's output kept as an answer (about 25,000 tokens)."""
 
 
 class Unusable(Exception):
@@ -32,13 +38,44 @@ class Unusable(Exception):
 class Draft:
     """What the writer produced, as it arrives (filled in by `write`, cleaned by `tidy`)."""
 
-    text: str = ""
+    pieces: list[str] = field(default_factory=list)
+    """The text in the pieces it arrived in: appending stays linear; `text` joins them."""
+    capped: bool = False
+    """The model wrote more than `MAX_ANSWER_CHARS`: the rest was not read."""
+    size: int = 0
+    """Characters received so far."""
     invalid_markers: int = 0
     markers: int = 0
     attributed: int = 0
     invalid: list[int] = field(default_factory=list)
+    markup: MarkupStream = field(default_factory=MarkupStream)
+    """Drops HTML markup from the text as it streams (answers are text)."""
+    removed: Removed = field(default_factory=Removed)
+    """Everything dropped on the spot: numbers, ranges and references naming no source."""
     usage: Usage | None = None
     timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The text so far."""
+        if len(self.pieces) != 1:
+            self.pieces[:] = ["".join(self.pieces)]
+        return self.pieces[0]
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self.pieces[:] = [value]
+
+    def tail(self, size: int) -> str:
+        """The last `size` characters of the text, without joining all of it."""
+        taken: list[str] = []
+        length = 0
+        for piece in reversed(self.pieces):
+            taken.append(piece)
+            length += len(piece)
+            if length >= size:
+                break
+        return "".join(reversed(taken))[-size:]
 
     @property
     def cites(self) -> bool:
@@ -72,14 +109,16 @@ async def write(
                 continue
             if not isinstance(piece, str):  # a tool call: not part of an answer's text
                 continue
-            if piece and "first_token" not in draft.timings:
-                draft.timings["first_token"] = _ms(began)
-            for item in scanner.feed(piece):
+            for item in scanner.feed(_taken(piece, draft, began)):
                 for event in _events(item, valid, draft, plan.question):
                     yield event
+            if draft.capped:
+                break  # a looping model: stop reading (closing the stream stops it)
         for item in scanner.close():
             for event in _events(item, valid, draft, plan.question):
                 yield event
+        for event in _token(draft, draft.markup.close()):
+            yield event
     finally:
         close = getattr(pieces, "aclose", None)
         if close is not None:
@@ -87,22 +126,45 @@ async def write(
         draft.timings["generate"] = _ms(generating)
 
 
-def _events(item: object, valid: dict[int, Source], draft: Draft, question: str) -> list[Event]:
-    if not isinstance(item, Marker):
-        text = getattr(item, "text", "")
-        draft.text += text
-        return [TokenEvent(text=text)] if text else []
+def _taken(piece: str, draft: Draft, began: float) -> str:
+    """What of `piece` the draft takes: all of it, until `MAX_ANSWER_CHARS` are reached."""
+    if piece and "first_token" not in draft.timings:
+        draft.timings["first_token"] = _ms(began)
+    if draft.size + len(piece) > MAX_ANSWER_CHARS:
+        piece, draft.capped = piece[: MAX_ANSWER_CHARS - draft.size], True
+    draft.size += len(piece)
+    return piece
+
+
+def _events(
+    item: Text | Marker, valid: dict[int, Source], draft: Draft, question: str
+) -> list[Event]:
+    if isinstance(item, Text):
+        return _token(draft, draft.markup.feed(item.text))
+    # A marker ends any tag held back before it (its "<" made inert).
+    return [*_token(draft, draft.markup.close()), *_cited(item, valid, draft, question)]
+
+
+def _token(draft: Draft, text: str) -> list[Event]:
+    if not text:
+        return []
+    draft.pieces.append(text)
+    return [TokenEvent(text=text)]
+
+
+def _cited(item: Marker, valid: dict[int, Source], draft: Draft, question: str) -> list[Event]:
     draft.markers += 1
-    good = [n for n in dict.fromkeys(item.numbers) if n in valid]
-    if len(good) < len(item.numbers):
+    good, removed = judge(item, valid)
+    if removed:
         draft.invalid_markers += 1
-        draft.invalid.extend(n for n in item.numbers if n not in valid and n not in draft.invalid)
+        draft.removed = draft.removed.plus(removed)
+        draft.invalid.extend(n for n in removed.numbers if n not in draft.invalid)
     if not good:
         return []
     token = compact(good)
-    draft.text += token
+    draft.pieces.append(token)
     cited = [valid[n] for n in good]
-    last = draft.text[-400:]
+    last = draft.tail(400)
     resolved = resolve(token, refs(cited))
     found = citations(cited, resolved, [Claim(text=last, citations=good)], question)
     return [TokenEvent(text=token), CitationEvent(numbers=tuple(good), citations=tuple(found))]
@@ -114,15 +176,17 @@ def tidy(
     """Clean the draft in place; raise `Unusable` when it cannot be the answer.
 
     Layout the model added is stripped; uncited sentences that one source clearly holds are
-    cited (`attribute_uncited`); an answer citing nothing that is not "not found" is
-    refused (`require_citations`).
+    cited (`attribute_uncited`) unless every citation the model wrote named no source; an
+    answer citing nothing that is not "not found" is refused (`require_citations`).
     """
     draft.text = strip_layout(draft.text)
     if not draft.text.strip():
         raise Unusable("the model returned no text")
     if not has_words(draft.text):
         raise Unusable("the model's answer holds only citation markers")
-    if attribute_uncited:
+    # Attribution is for a model that forgot its citations, not one whose every citation
+    # named no source (it may be following a document's instructions).
+    if attribute_uncited and (draft.cites or not draft.markers):
         tidied = resolve(draft.text, refs(sources)).text  # markers inside their sentences
         draft.text, draft.attributed = attribute(tidied, sources)
     if require_citations and not draft.cites and not says_not_found(draft.text):

@@ -22,6 +22,8 @@ from citesynth.embed.base import Embedder
 from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.llm.base import ChatModel, Piece
 from citesynth.synthesis.evidence import relevance
+from citesynth.synthesis.inert import inline
+from citesynth.synthesis.markup import strip_markup
 from citesynth.synthesis.sources import Source
 from citesynth.synthesis.writers import Plan
 
@@ -34,8 +36,8 @@ _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Som
 
 
 def clean(sentence: str) -> str:
-    """A source sentence as the answer shows it: one line, no list marks or bracket refs."""
-    text = _LIST_MARK.sub("", " ".join(sentence.split()))
+    """A source sentence as the answer shows it: one line, no markup, list marks or refs."""
+    text = _LIST_MARK.sub("", " ".join(strip_markup(sentence).split()))
     text = _EMPHASIS.sub(r"\2", _BRACKETS.sub("", text))
     ends = text.rstrip("\"'”’)]")  # 'under "North Africa."' already ends a sentence
     return text if ends.endswith((".", "!", "?", ":", ";")) else text + "."
@@ -133,7 +135,8 @@ class ExtractiveWriter:
                 key=lambda p: (p.source.number, p.position),
             )
             if grouped:
-                yield ("\n\n" if index else "") + f"**{members[0].source.chunk.title or document}**"
+                title = strip_markup(inline(members[0].source.chunk.title or document))
+                yield ("\n\n" if index else "") + f"**{title}**"
             for position, pick in enumerate(members):
                 numbers = ",".join(str(n) for n in [pick.source.number, *pick.also])
                 text = pick.text

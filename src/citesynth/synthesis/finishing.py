@@ -15,10 +15,17 @@ from dataclasses import dataclass, replace
 from typing import TypedDict
 
 from citesynth.answers import Answer, Citation, Claim, UsageReport
-from citesynth.citations.resolve import Resolved, compact, renumber, resolve, says_not_found
+from citesynth.citations.resolve import (
+    Removed,
+    Resolved,
+    compact,
+    renumber,
+    resolve,
+    says_not_found,
+)
 from citesynth.synthesis import verifying
 from citesynth.synthesis.citing import citations, claims_of, drop_pointers, drop_repeats, has_words
-from citesynth.synthesis.drafting import Draft
+from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.sources import Source, document_count, record, refs
 from citesynth.synthesis.writers import Plan
@@ -72,6 +79,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     """The answer for a draft written from `plan` (see the module docstring)."""
     sources = list(plan.sources)
     resolved = resolve(draft.text, refs(sources))
+    removed = resolved.removed  # what later passes over the clean text no longer see
     text, repeated = drop_repeats(resolved.text)
     text, pointers = drop_pointers(text)
     if repeated or pointers:
@@ -93,7 +101,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         checked = verifying.renumbered(checked, mapping) if checked else None
     claims = [] if not_found else checked.claims if checked else claims_of(text)
     uncited = [claim.text for claim in claims if not claim.citations]
-    warnings = _warnings(resolved, draft, shown, not_found, repeated, plan.trimmed)
+    warnings = _warnings(resolved, draft, shown, not_found, repeated, plan.trimmed, removed)
     if pointers:
         warnings.append(f"dropped {pointers} sentence(s) that only pointed at a source")
     if checked is not None:
@@ -161,12 +169,15 @@ def _warnings(
     not_found: bool,
     repeated: int,
     trimmed: int,
+    removed: Removed,
 ) -> list[str]:
     """What was cleaned up or left out while finishing the answer, one line each."""
-    warnings = list(resolved.warnings)
-    if draft.invalid:
-        shown_numbers = ", ".join(f"[{n}]" for n in draft.invalid)
-        warnings.append(f"removed citation(s) {shown_numbers}: no source has that number")
+    warnings = draft.removed.plus(removed).plus(resolved.removed).warnings
+    if draft.capped:
+        warnings.append(
+            f"the answer was cut at {MAX_ANSWER_CHARS:,} characters: the model wrote more than "
+            "an answer holds (it may have been repeating itself) and the rest was not read"
+        )
     unused = [s.number for s in shown if s.number not in resolved.used]
     if unused and not not_found:
         warnings.append(f"source(s) {compact(unused)} were not cited")

@@ -13,6 +13,8 @@ from citesynth.events import DoneEvent, Event, SourcesEvent, TokenEvent, Verific
 from citesynth.synthesis.drafting import Unusable
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.finishing import Header
+from citesynth.synthesis.inert import inline
+from citesynth.synthesis.markup import strip_markup
 from citesynth.synthesis.sources import Source, document_count, numbered, record
 from citesynth.synthesis.writers import Writer
 from citesynth.types import Hit
@@ -46,11 +48,12 @@ def fallback(header: Header, sources: Sequence[Source], reason: str, *, grouped:
     """The ranked chunks, with why the answer could not be written; confidence 0."""
     lines = [f"The answer could not be written ({reason}). The most relevant passages:"]
     lines.extend(
-        f"[{s.number}] {s.chunk.location}: {' '.join(s.chunk.text.split())[:300]}" for s in sources
+        f"[{s.number}] {inline(s.chunk.location)}: {' '.join(s.chunk.text.split())[:300]}"
+        for s in sources
     )
     return Answer(
         **header.fields(),
-        answer="\n\n".join(lines),
+        answer=strip_markup("\n\n".join(lines)),  # passages quoted as text, never markup
         sources=[record(s) for s in sources],
         synthesis_mode=grouped,
         source_doc_count=document_count(sources),

@@ -13,8 +13,10 @@ Otherwise each source is one block headed by its number and location:
     ...text...
 
 Documents are data, never instructions: a line of a document that looks like a source header
-(`[7] other.md`, `=== x ===`) or a chat-template control token (`<|im_start|>`) is defanged
-before the model sees it, so a document cannot forge a source or a role.
+(`[7] other.md`, `=== x ===`, also behind zero-width characters or in full-width look-alikes)
+or a chat-template control token (`<|im_start|>`) is defanged before the model sees it, and a
+path shown in a header is one line with its control characters escaped (`inert.py`), so a
+document cannot forge a source or a role.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from citesynth.analysis import estimate_tokens, terms
 from citesynth.answers import SourceRecord
 from citesynth.citations.markers import SourceRef
 from citesynth.passages import chunk_url
+from citesynth.synthesis.inert import defang, inline
 from citesynth.types import Chunk, Hit
 
 Counter_ = Callable[[str], Awaitable[int]]
@@ -91,28 +94,18 @@ def refs(sources: Sequence[Source]) -> list[SourceRef]:
     ]
 
 
-_FORGED_HEADER = re.compile(r"^(\s*)(\[(?=\s*\d)|={3,})", re.M)
-_CONTROL_TOKEN = re.compile(r"<\|([^|<>\n]{0,40})\|>")
-
-
-def defang(text: str) -> str:
-    """`text` with source-header lookalikes and chat control tokens made inert."""
-    text = _FORGED_HEADER.sub(lambda m: m.group(1) + ("(" if m.group(2) == "[" else "= = ="), text)
-    return _CONTROL_TOKEN.sub(r"<\1>", text)
-
-
 def context(sources: Sequence[Source], *, grouped: bool) -> str:
     """The sources as the model reads them (see the module docstring)."""
     if not grouped:
         return "\n\n".join(
-            f"[{s.number}] {s.document} {s.label}".rstrip() + f"\n{defang(s.shown.strip())}"
+            f"[{s.number}] {inline(s.document)} {s.label}".rstrip() + f"\n{defang(s.shown.strip())}"
             for s in sources
         )
     blocks: list[str] = []
     order = list(dict.fromkeys(s.document for s in sources))
     for document in order:
         members = [s for s in sources if s.document == document]
-        lines = [f"=== {document} ==="]
+        lines = [f"=== {inline(document)} ==="]
         lines.extend(
             f"[{s.number}: {s.label}]".replace(": ]", "]") + f"\n{defang(s.shown.strip())}"
             for s in members

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from citesynth.llm.base import ChatModel, ChatOptions, Message, Piece
+from citesynth.llm.base import ChatModel, ChatOptions, Message, Piece, closing
 from citesynth.synthesis.prompts import Prompt, pick
 from citesynth.synthesis.sources import Source, context
 from citesynth.verify.conflicts import Found
@@ -79,6 +79,8 @@ class Writer(Protocol):
 
 
 _ANSWER = re.compile(r"(?:^|\n)\s*\**answer\**\s*:\s*", re.I)
+_NOTES_LIMIT = 100_000  # reasoning held back at most; a looping model never writes "Answer:"
+_ANSWER_LOOKBACK = 200  # longer than any "\n  **Answer**: " a model writes
 
 
 class LLMWriter:
@@ -132,25 +134,37 @@ class LLMWriter:
         options = ChatOptions(
             max_tokens=_budget(plan, self.max_output_tokens), temperature=self.temperature
         )
-        pieces = self.model.stream(self.messages(plan), options)
-        if not (plan.grouped and self.reasoning):
-            async for piece in pieces:
-                yield piece
-            return
-        held = ""
-        answering = False
-        async for piece in pieces:
-            if not isinstance(piece, str) or answering:
-                yield piece
-                continue
-            held += piece
-            found = _ANSWER.search(held)
-            if found:
-                answering = True
-                if held[found.end() :]:
-                    yield held[found.end() :]
-        if not answering and held:  # the model skipped the format: show all of it
+        async with closing(self.model.stream(self.messages(plan), options)) as pieces:
+            if not (plan.grouped and self.reasoning):
+                async for piece in pieces:
+                    yield piece
+                return
+            async with closing(_after_answer(pieces)) as answer:
+                async for piece in answer:
+                    yield piece
+
+
+async def _after_answer(pieces: AsyncIterator[Piece]) -> AsyncIterator[Piece]:
+    """What follows "Answer:" in a reasoning-mode reply (all of it when the mark is missing)."""
+    held = ""
+    answering = False
+    async for piece in pieces:
+        if not isinstance(piece, str) or answering:
+            yield piece
+            continue
+        # Search only where a match could end in the new piece: linear in the reply.
+        since = max(0, len(held) - _ANSWER_LOOKBACK)
+        held += piece
+        found = _ANSWER.search(held, since)
+        if found:
+            answering = True
+            if held[found.end() :]:
+                yield held[found.end() :]
+        elif len(held) > _NOTES_LIMIT:  # notes that never end: show them, as if unformatted
+            answering = True
             yield re.sub(r"^\s*\**notes\**\s*:\s*", "", held, flags=re.I)
+    if not answering and held:  # the model skipped the format: show all of it
+        yield re.sub(r"^\s*\**notes\**\s*:\s*", "", held, flags=re.I)
 
 
 class NaiveWriter:
@@ -179,8 +193,9 @@ class NaiveWriter:
         sources = "\n\n".join(f"[{s.number}] {s.shown.strip()}" for s in plan.sources)
         prompt = self.prompts["naive.user"].render(question=plan.question, sources=sources)
         options = ChatOptions(max_tokens=_budget(plan, self.max_output_tokens))
-        async for piece in self.model.stream([Message("user", prompt)], options):
-            yield piece
+        async with closing(self.model.stream([Message("user", prompt)], options)) as pieces:
+            async for piece in pieces:
+                yield piece
 
 
 def _budget(plan: Plan, cap: int | None) -> int:

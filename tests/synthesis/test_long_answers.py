@@ -1,0 +1,88 @@
+"""Long model output: post-processing is linear in its size, and an oversized answer is cut."""
+
+from __future__ import annotations
+
+import gc
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from citesynth import Engine
+from citesynth.answers import Answer
+from citesynth.llm.fake import ScriptedModel
+from citesynth.synthesis import LLMWriter
+from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft, tidy, write
+from citesynth.synthesis.finishing import Finishing, Header, finish
+from citesynth.synthesis.modes import get_mode
+from citesynth.synthesis.prompts import BUILT_IN
+from citesynth.synthesis.steps import Retrieved, make_plan, retrieve
+
+LOOPED = "The connect timeout defaults to five seconds [1]."
+
+
+def looping_answer(sentences: int) -> str:
+    """Distinct cited claims, a loop of one sentence, and markers of every kind."""
+    rng = random.Random(sentences)
+    parts = []
+    for i in range(sentences):
+        if i % 5 == 0:
+            parts.append(LOOPED)
+        elif i % 7 == 0:
+            parts.append(f"Step {i} retries (1) with backoff [2][9] and [1-40].")
+        else:
+            value = rng.randint(0, 10**6)
+            parts.append(f"Claim {i} says the value {value} matters for limits [{1 + i % 2}].")
+    return " ".join(parts)
+
+
+@pytest.fixture
+async def found(engine: Engine, corpus: Path) -> Retrieved:
+    await engine.index([corpus])
+    parts = engine.parts()
+    return await retrieve("connect timeout", parts, engine.options(not_found_below=0.0), _MODE)
+
+
+_MODE = get_mode("simple")
+
+
+async def _post_process(engine: Engine, found: Retrieved, text: str) -> tuple[Answer, float]:
+    """The answer to `text` and the seconds spent from the first piece to the answer."""
+    writer = LLMWriter(ScriptedModel([text], piece_chars=40), BUILT_IN, timeout=120.0)
+    plan = await make_plan("connect timeout", found, engine.parts(), _MODE)
+    draft = Draft()
+    gc.collect()
+    started = time.process_time()  # this process's CPU: the other core's load does not count
+    async for _ in write(writer, plan, draft):
+        pass
+    tidy(draft, plan.sources, attribute_uncited=True, require_citations=True)
+    how = Finishing(verifier=engine.parts().verifier)
+    answer = await finish(Header.of("connect timeout", writer.name, "simple"), plan, draft, how)
+    return answer, time.process_time() - started
+
+
+async def test_post_processing_is_linear_in_the_answer(engine: Engine, found: Retrieved) -> None:
+    short, long = looping_answer(100), looping_answer(1000)
+    assert len(long) < MAX_ANSWER_CHARS  # measure the work, not the cap
+    await _post_process(engine, found, short)  # warm up
+    times = {}
+    for name, text in (("short", short), ("long", long)):
+        best = float("inf")
+        for _ in range(2):
+            answer, seconds = await _post_process(engine, found, text)
+            best = min(best, seconds)
+        times[name] = best
+        assert answer.answer.count(LOOPED) == 1  # the loop is gone
+        assert "[1-40]" not in answer.answer and "[9]" not in answer.answer
+    assert times["long"] <= 15 * times["short"], times
+
+
+async def test_an_oversized_answer_is_cut_and_says_why(engine: Engine, found: Retrieved) -> None:
+    text = looping_answer(2 * MAX_ANSWER_CHARS // 40)
+    assert len(text) > 2 * MAX_ANSWER_CHARS
+    answer, _ = await _post_process(engine, found, text)
+    assert len(answer.answer) <= MAX_ANSWER_CHARS
+    assert answer.answer.count(LOOPED) == 1
+    assert any(f"cut at {MAX_ANSWER_CHARS:,} characters" in w for w in answer.warnings)
+    assert any("repeated an earlier one" in w for w in answer.warnings)

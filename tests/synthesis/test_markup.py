@@ -1,0 +1,123 @@
+"""Answers are text: markup from a source never reaches a renderer through an answer."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from citesynth import Engine
+from citesynth.errors import ModelError
+from citesynth.llm.fake import ScriptedModel
+from citesynth.synthesis import ExtractiveWriter, LLMWriter
+from citesynth.synthesis.markup import MarkupStream, strip_markup
+from citesynth.synthesis.prompts import BUILT_IN
+from tests.conftest import write
+
+FAST = settings(max_examples=300, deadline=None, database=None)
+HOSTILE = """\
+# Harbour bridge toll
+
+The harbour bridge toll is 4 euros for cars <script>alert(document.cookie)</script>.
+The harbour bridge toll is paid at the gate <img src=x onerror="alert(1)"> by card.
+The harbour bridge toll rises in <b>May</b>, see [the table](javascript:alert(2)).
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "clean"),
+    [
+        ("Toll <script>alert(1)</script>4 euros.", "Toll alert(1)4 euros."),
+        ('Paid <img src=x onerror="alert(1)"> by card.', "Paid  by card."),
+        ("Rises in <b>May</b>.", "Rises in May."),
+        ("A comment <!-- <script> --> here.", "A comment  here."),
+        ("See [the table](javascript:alert(2)).", "See [the table]."),
+        ("Unclosed <img src=x onerror=alert(1)", "Unclosed ‹img src=x onerror=alert(1)"),
+        ("Maths: 1 < 2 and 3 > 2, x<3.", "Maths: 1 < 2 and 3 > 2, x<3."),
+        ("Code `<br>` and\n```\n<script>x</script>\n```\nstay.", None),
+    ],
+)
+def test_markup_outside_code_is_dropped(text: str, clean: str | None) -> None:
+    assert strip_markup(text) == (text if clean is None else clean)
+
+
+_PIECES = st.lists(
+    st.sampled_from(
+        [
+            "<",
+            ">",
+            "script",
+            "img src=x",
+            " onerror=",
+            "/",
+            "`",
+            "```",
+            "\n",
+            "](",
+            ")",
+            "]",
+            "javascript:",
+            "a",
+            " ",
+            "!--",
+            "--",
+            "b",
+            "<b>",
+            "</b>",
+            "x",
+        ]
+    ),
+    max_size=30,
+).map("".join)
+
+
+@FAST
+@given(_PIECES, st.randoms(use_true_random=False))
+def test_streaming_equals_whole_and_leaves_no_tag(text: str, rng: random.Random) -> None:
+    whole = strip_markup(text)
+    cuts = sorted(rng.sample(range(len(text) + 1), rng.randint(0, len(text) + 1)))
+    stream = MarkupStream()
+    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    streamed = "".join(stream.feed(piece) for piece in pieces) + stream.close()
+    assert streamed == whole
+    if "`" not in text:
+        assert strip_markup(whole) == whole  # nothing left to drop
+        assert "<script" not in whole and "<img" not in whole
+        assert not re.search(r"\]\(\s*javascript:[^)]*\)", whole)
+
+
+async def test_the_extractive_writer_copies_no_markup(engine: Engine, tmp_path: Path) -> None:
+    write(tmp_path / "docs", "hostile.md", HOSTILE)
+    await engine.index([tmp_path / "docs"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer("What is the harbour bridge toll for cars?", cache=False)
+    assert "toll" in answer.answer
+    for bad in ("<script", "<img", 'onerror="', "<b>", "javascript:"):
+        assert bad not in answer.answer
+
+
+async def test_a_model_that_copies_markup_streams_none(engine: Engine, tmp_path: Path) -> None:
+    write(tmp_path / "docs", "hostile.md", HOSTILE)
+    await engine.index([tmp_path / "docs"])
+    reply = (
+        'The toll is 4 euros <script>alert(1)</script> [1]. Paid <img src=x onerror="x"> here [1].'
+    )
+    engine.writer = LLMWriter(ScriptedModel([reply], piece_chars=3), BUILT_IN, timeout=5.0)
+    events = [event async for event in engine.ask("harbour bridge toll", cache=False)]
+    streamed = "".join(getattr(event, "text", "") for event in events if event.kind == "token")
+    answer = events[-1].answer  # type: ignore[union-attr]
+    for text in (streamed, answer.answer):
+        assert "<script" not in text and "<img" not in text and "onerror" not in text
+
+
+async def test_the_fallback_quotes_passages_without_markup(engine: Engine, tmp_path: Path) -> None:
+    write(tmp_path / "docs", "hostile.md", HOSTILE)
+    await engine.index([tmp_path / "docs"])
+    engine.writer = LLMWriter(ScriptedModel([ModelError("down")]), BUILT_IN, timeout=5.0)
+    answer = await engine.answer("harbour bridge toll", cache=False)
+    assert answer.fallback is not None and "harbour bridge toll" in answer.answer
+    assert "<script" not in answer.answer and "<img" not in answer.answer
