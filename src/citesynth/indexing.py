@@ -68,7 +68,7 @@ class _Outcome:
 def _prepare(candidate: Candidate, known: FileState | None, options: IngestOptions) -> _Outcome:
     """Read, hash, load and chunk one file (runs in a worker thread)."""
     try:
-        with open(candidate.path, "rb") as handle:
+        with open(candidate.os_path, "rb") as handle:
             data = handle.read(options.max_file_bytes + 1)
     except OSError as error:
         return _Outcome(skip=f"cannot read ({error.strerror or error})")
