@@ -167,3 +167,18 @@ async def test_the_only_chunk_with_a_rare_word_is_found(tmp_path: Path) -> None:
         await engine.index([docs])
         hits = await engine.search("walruses", 5)
     assert "arctic.md" in [hit.chunk.path for hit in hits]
+
+
+async def test_top_k_is_a_prefix_of_the_top_100(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    for copy in range(8):  # the same text at eight paths: seven are dropped as duplicates
+        write(docs, f"copy{copy}.md", "# Backoff\n\nRetries use exponential backoff and jitter.\n")
+    for number in range(30):
+        write(docs, f"note{number}.md", f"# Note {number}\n\nRetries number {number} wait.\n")
+    store = await SQLiteStore.open(tmp_path / "index")
+    async with Engine(store=store, embedder=HashingEmbedder(), root=docs) as engine:
+        await engine.index([docs])
+        top = await engine.search("retries exponential backoff", 100)
+        for k in (1, 5, 10, 20):
+            assert await engine.search("retries exponential backoff", k) == top[:k]
+    assert len(top) == 31
