@@ -86,7 +86,7 @@ def index(
     show = IndexProgress(errors, enabled=not (quiet or as_json) and errors.is_terminal)
 
     async def go() -> Any:
-        async with await Engine.open(settings=settings) as engine:
+        async with await Engine.open(settings=settings, indexing=True) as engine:
             with show:
                 async for event in engine.index_events(list(paths)):
                     show.update(event)
@@ -193,7 +193,7 @@ def demo(root: Path, index_dir: Path | None, no_embed: bool, embedder: str | Non
     show = IndexProgress(errors, enabled=errors.is_terminal)
 
     async def go() -> list[tuple[str, list[Hit]]]:
-        async with await Engine.open(settings=settings) as engine:
+        async with await Engine.open(settings=settings, indexing=True) as engine:
             with show:
                 async for event in engine.index_events(corpus):
                     show.update(event)

@@ -12,6 +12,7 @@ the store only keeps them.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
@@ -55,6 +56,32 @@ class IngestOptions:
     def signature(self) -> str:
         """Identifies the chunking that produced an index's chunks."""
         return f"chunker-{CHUNKER_VERSION}:{self.chunk_tokens}:{self.overlap_tokens}"
+
+
+EMBEDDER_KEY = "embedder"
+"""The store meta key under which an index run records its embedder."""
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedderRecord:
+    """The embedder an index was built with: its name (`none`: BM25 only) and dimension."""
+
+    name: str
+    dimension: int
+
+    @classmethod
+    def of(cls, embedder: Embedder | None) -> EmbedderRecord:
+        """The record of `embedder` (None: BM25 only)."""
+        return cls("none", 0) if embedder is None else cls(embedder.name, embedder.dimension)
+
+
+async def recorded_embedder(store: Store) -> EmbedderRecord | None:
+    """The embedder `store` was last indexed with; None before the first index run."""
+    raw = await store.get_meta(EMBEDDER_KEY)
+    if raw is None:
+        return None
+    value = json.loads(raw)
+    return EmbedderRecord(str(value["name"]), int(value["dimension"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +206,10 @@ async def run_index(
         await store.touch(touched)
     report = replace(report, removed=len(gone), skipped=tuple(skipped))
 
+    # Recorded before embedding: an interrupted run is finished by the next one, which opens
+    # the index with this embedder and embeds what is still missing.
+    used = EmbedderRecord.of(embedder)
+    await store.set_meta(EMBEDDER_KEY, json.dumps({"name": used.name, "dimension": used.dimension}))
     if embedder is not None:
         async for event in embed_pending(store, embedder):
             report = replace(report, embedded=event.done)
