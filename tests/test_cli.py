@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from citesynth import passages
 from citesynth.cli import main
+from citesynth.render import printable
 
 SEARCH_FIELDS = {
     "chunk_id",
@@ -114,3 +115,27 @@ def test_hit_json_is_the_documented_schema(run: CliRunner, corpus: Path) -> None
     for field in hit:
         assert f"`{field}`" in documented, f"{field} is not documented in docs/search-json.md"
     assert passages.__doc__ and "docs/search-json.md" in passages.__doc__
+
+
+def test_control_characters_in_file_names_are_escaped_on_the_terminal(
+    run: CliRunner, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "evil\n\x1b[2Jname.md").write_text("# Walruses\n\nWalruses haul out on the ice.\n")
+    (docs / "empty\x1b[31m.md").write_text("")
+    index = run.invoke(main, ["index", str(docs)])
+    assert index.exit_code == 0, index.output
+    search = run.invoke(main, ["search", "walruses"])
+    ask = run.invoke(main, ["ask", "where do walruses haul out?", "--model", "extractive"])
+    for result in (index, search, ask):
+        assert result.exit_code == 0, result.output
+        assert "\x1b" not in result.output
+    assert "skipped docs/empty\\x1b[31m.md: empty file" in index.output
+    assert "1. docs/evil\\n\\x1b[2Jname.md:L1-L3" in search.stdout
+    assert "docs/evil\\n\\x1b[2Jname.md:L" in ask.stdout
+
+
+def test_printable_escapes_only_what_drives_a_terminal() -> None:
+    assert printable("docs/naïve café.md") == "docs/naïve café.md"
+    assert printable("a\tb\x85c\u2028d\u202ee\udcff") == "a\\tb\\x85c\\u2028d\\u202ee\\udcff"

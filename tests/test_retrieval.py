@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citesynth import Engine, HashingEmbedder, Hit, RetrievalOptions
+from citesynth import Engine, HashingEmbedder, Hit, RetrievalOptions, SQLiteStore
 from citesynth.analysis import query_terms, terms
 from citesynth.retrieve.confidence import confidence
 from citesynth.retrieve.fusion import convex, fuse, rrf, zscores
@@ -141,3 +141,44 @@ async def test_hashing_embedder_is_deterministic_and_unit_length() -> None:
     assert (first == second).all()
     assert abs(float((first[0] ** 2).sum()) - 1.0) < 1e-5
     assert (await embedder.embed([], "query")).shape == (0, 64)
+
+
+def test_a_lone_lexical_match_keeps_a_strong_fused_score() -> None:
+    # Only chunk 7 holds the query word; its cosine is unremarkable.
+    dense = [(key, 0.9 - key * 0.04) for key in range(20)]
+    fused = fuse([(7, 11.2)], dense, method="convex", alpha=0.5, rrf_k=60)
+    assert fused[0][0] == 7
+    # Equal BM25 scores carry no spread either: what the list found still stands out.
+    fused = fuse([(7, 3.0), (9, 3.0)], dense, method="convex", alpha=0.5, rrf_k=60)
+    assert [key for key, _ in fused[:2]] == [7, 9]
+
+
+async def test_the_only_chunk_with_a_rare_word_is_found(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    animals = "otters seals penguins puffins beavers foxes hares owls moose lynx wolves bears"
+    for animal in [*animals.split(), "geese", "cranes", "voles", "shrews"]:
+        write(docs, f"{animal}.md", f"# {animal.title()}\n\nThe {animal} rest near the water.\n")
+    filler = " ".join(f"word{number}" for number in range(120))
+    write(docs, "arctic.md", f"# Arctic survey\n\nWe counted walruses on the ice. {filler}\n")
+    store = await SQLiteStore.open(tmp_path / "index")
+    # A small hashing space, so that unrelated short chunks collide with the query's bucket
+    # and out-score the long chunk on cosine alone.
+    async with Engine(store=store, embedder=HashingEmbedder(32), root=docs) as engine:
+        await engine.index([docs])
+        hits = await engine.search("walruses", 5)
+    assert "arctic.md" in [hit.chunk.path for hit in hits]
+
+
+async def test_top_k_is_a_prefix_of_the_top_100(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    for copy in range(8):  # the same text at eight paths: seven are dropped as duplicates
+        write(docs, f"copy{copy}.md", "# Backoff\n\nRetries use exponential backoff and jitter.\n")
+    for number in range(30):
+        write(docs, f"note{number}.md", f"# Note {number}\n\nRetries number {number} wait.\n")
+    store = await SQLiteStore.open(tmp_path / "index")
+    async with Engine(store=store, embedder=HashingEmbedder(), root=docs) as engine:
+        await engine.index([docs])
+        top = await engine.search("retries exponential backoff", 100)
+        for k in (1, 5, 10, 20):
+            assert await engine.search("retries exponential backoff", k) == top[:k]
+    assert len(top) == 31

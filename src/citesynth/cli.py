@@ -31,7 +31,7 @@ from citesynth.errors import CitesynthError
 from citesynth.events import DoneEvent, ErrorEvent, Event, TokenEvent
 from citesynth.passages import passages
 from citesynth.progress import IndexProgress, summary_line
-from citesynth.render import snippet
+from citesynth.render import printable, snippet
 from citesynth.settings import Settings
 from citesynth.synthesis.options import AskOverrides
 from citesynth.types import Hit, IndexStats
@@ -86,7 +86,7 @@ def index(
     show = IndexProgress(errors, enabled=not (quiet or as_json) and errors.is_terminal)
 
     async def go() -> Any:
-        async with await Engine.open(settings=settings) as engine:
+        async with await Engine.open(settings=settings, indexing=True) as engine:
             with show:
                 async for event in engine.index_events(list(paths)):
                     show.update(event)
@@ -146,12 +146,12 @@ def print_hits(hits: list[Hit], query: str) -> None:
     for rank, hit in enumerate(hits, start=1):
         chunk = hit.chunk
         console.print(
-            f"[bold]{rank}.[/] [cyan]{escape(chunk.location)}[/]  "
+            f"[bold]{rank}.[/] [cyan]{escape(printable(chunk.location))}[/]  "
             f"[dim]score[/] {hit.score:.3f}  [dim]confidence[/] {hit.confidence:.2f}"
         )
         if chunk.heading_path:
-            console.print(f"   [dim]{escape(' › '.join(chunk.heading_path))}[/]")
-        console.print(f"   {escape(snippet(chunk.text, query))}")
+            console.print(f"   [dim]{escape(printable(' › '.join(chunk.heading_path)))}[/]")
+        console.print(f"   {escape(printable(snippet(chunk.text, query)))}")
 
 
 @main.command()
@@ -193,7 +193,7 @@ def demo(root: Path, index_dir: Path | None, no_embed: bool, embedder: str | Non
     show = IndexProgress(errors, enabled=errors.is_terminal)
 
     async def go() -> list[tuple[str, list[Hit]]]:
-        async with await Engine.open(settings=settings) as engine:
+        async with await Engine.open(settings=settings, indexing=True) as engine:
             with show:
                 async for event in engine.index_events(corpus):
                     show.update(event)
@@ -308,7 +308,7 @@ def chat(
                     break
                 standalone = await conversation.standalone(question)
                 if standalone != question:
-                    errors.print(f"[dim](searching for: {escape(standalone)})[/]")
+                    errors.print(f"[dim](searching for: {escape(printable(standalone))})[/]")
                 await stream_answer(conversation.ask_standalone(question, standalone), stream=True)
 
     _run(go())
@@ -341,7 +341,7 @@ async def stream_answer(events: AsyncIterator[Event], *, stream: bool) -> Answer
         elif isinstance(event, ErrorEvent):
             if shown:
                 sys.stdout.write("\n")
-            errors.print(f"[yellow]fallback:[/] {escape(event.message)}")
+            errors.print(f"[yellow]fallback:[/] {escape(printable(event.message))}")
             shown = ""
         elif isinstance(event, DoneEvent):
             print_answer(event.answer, already_shown=shown)
@@ -364,9 +364,9 @@ def print_verdicts(answer: Answer) -> None:
     for claim in weak:
         mark = _SUPPORT_MARKS[claim.label]
         cited = "".join(f"[{n}]" for n in claim.citations) or "no citation"
-        console.print(f"  {mark} {escape(claim.text)} [dim]({escape(cited)})[/]")
+        console.print(f"  {mark} {escape(printable(claim.text))} [dim]({escape(cited)})[/]")
         for reason in claim.reasons[:2]:
-            console.print(f"      [dim]{escape(reason)}[/]")
+            console.print(f"      [dim]{escape(printable(reason))}[/]")
     numbers = {citation.number for citation in answer.citations}
     conflicts = [c for c in answer.conflicts if numbers & set(c.sources)]
     if conflicts:
@@ -375,7 +375,9 @@ def print_verdicts(answer: Answer) -> None:
         sides = "; ".join(
             f"[{n}] {v}" for n, v in zip(conflict.sources, conflict.values, strict=False)
         )
-        console.print(f"  [magenta]≠[/] {escape(conflict.topic)}: {escape(sides)}")
+        console.print(
+            f"  [magenta]≠[/] {escape(printable(conflict.topic))}: {escape(printable(sides))}"
+        )
     summary = answer.verification
     if summary is not None and summary.claims:
         recall = f"{summary.citation_recall:.0%}" if summary.citation_recall is not None else "-"
@@ -401,17 +403,17 @@ def print_answer(answer: Answer, *, already_shown: str = "") -> None:
         if citation.evidence is not None and citation.page is None:
             where += f" (supporting: L{citation.evidence.start_line}-L{citation.evidence.end_line})"
         mark = _SUPPORT_MARKS.get(citation.support, "")
-        console.print(f"[bold][{citation.number}][/] [cyan]{escape(where)}[/] {mark}")
+        console.print(f"[bold][{citation.number}][/] [cyan]{escape(printable(where))}[/] {mark}")
         quote = citation.evidence.text if citation.evidence is not None else citation.snippet
-        console.print(f"    [dim]{escape(' '.join(quote.split())[:240])}[/]")
+        console.print(f"    [dim]{escape(printable(' '.join(quote.split())[:240]))}[/]")
     if answer.not_found and answer.sources:
         console.print("\n[dim]Closest passages (not relevant enough to answer from):[/]")
         for source in answer.sources[:3]:
-            console.print(f"[dim]  {escape(source.location)}[/]")
+            console.print(f"[dim]  {escape(printable(source.location))}[/]")
     print_verdicts(answer)
     notes = [*answer.warnings, *([answer.disclaimer] if answer.disclaimer else [])]
     for note in notes:
-        errors.print(f"[dim]note: {escape(note)}[/]")
+        errors.print(f"[dim]note: {escape(printable(note))}[/]")
     flags = "cached · " if answer.cached else ""
     errors.print(
         f"[dim]{flags}{answer.model} · {answer.mode} · confidence {answer.confidence:.2f} · "

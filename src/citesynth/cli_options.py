@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from citesynth.errors import CitesynthError, IndexNotFoundError
+from citesynth.render import printable
 from citesynth.settings import Settings
 from citesynth.synthesis.modes import MODE_NAMES
 
@@ -28,10 +29,10 @@ def _friendly(function: F) -> F:
         try:
             return function(*args, **kwargs)
         except IndexNotFoundError as error:  # a usage problem: exit code 2, as click's are
-            errors.print(f"[red]error:[/] {escape(str(error))}")
+            errors.print(f"[red]error:[/] {escape(printable(str(error)))}")
             sys.exit(2)
         except CitesynthError as error:
-            errors.print(f"[red]error:[/] {escape(str(error))}")
+            errors.print(f"[red]error:[/] {escape(printable(str(error)))}")
             sys.exit(1)
         except KeyboardInterrupt:
             errors.print("[yellow]interrupted[/]")

@@ -22,12 +22,13 @@ from types import TracebackType
 from typing import Any, Literal, TypeVar, Unpack
 
 from citesynth.answers import Answer
-from citesynth.embed import get_embedder
+from citesynth.embed import get_embedder, spec_of
 from citesynth.embed.base import Embedder
+from citesynth.errors import ConfigError
 from citesynth.events import DoneEvent, Event, IndexEvent, IndexFinished
 from citesynth.index.store import Store
 from citesynth.index.stores import get_store
-from citesynth.indexing import IngestOptions, run_index
+from citesynth.indexing import EmbedderRecord, IngestOptions, recorded_embedder, run_index
 from citesynth.ingest.loaders import loader_for
 from citesynth.llm.base import TokenCounter, closing
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
@@ -90,24 +91,33 @@ class Engine:
         settings: Settings | None = None,
         reranker: Reranker | None = None,
         create: bool = True,
+        indexing: bool = False,
     ) -> Engine:
         """Open the index at `index_dir` (default `.citesynth`), creating it when `create`.
 
-        Paths are shown relative to the folder that holds the index.
+        Paths are shown relative to the folder that holds the index. The embedder is the one
+        the index was built with when the settings say `auto`; an explicit other one is
+        refused, unless the engine is opened for `indexing`, which re-embeds with it.
 
         Raises:
-            ConfigError: a setting names an unknown or unusable part (the message says why).
+            ConfigError: a setting names an unknown or unusable part, or an embedder other
+                than the index's (the message says why and what to do).
             StoreError: the index cannot be opened (or does not exist and `create` is off).
         """
         chosen = settings or Settings.from_env()
         if index_dir is not None:
             chosen = replace(chosen, index_dir=Path(index_dir))
-        embedder = get_embedder(chosen.embedder)
         prompts = load_prompts(chosen.prompts_dir)
         timeout = chosen.timeout or None
-        writer = get_writer(chosen.model, embedder=embedder, prompts=prompts, timeout=timeout)
         verifier = None if chosen.verifier == "none" else get_verifier(chosen.verifier)
         store = await get_store(chosen.store_location, create=create)
+        try:
+            recorded = await recorded_embedder(store)
+            embedder = _embedder(chosen, recorded, indexing=indexing)
+            writer = get_writer(chosen.model, embedder=embedder, prompts=prompts, timeout=timeout)
+        except BaseException:
+            await store.close()
+            raise
         return cls(
             store=store,
             embedder=embedder,
@@ -295,6 +305,49 @@ class Engine:
         traceback: TracebackType | None,
     ) -> None:
         await self.close()
+
+
+def _embedder(
+    settings: Settings, recorded: EmbedderRecord | None, *, indexing: bool
+) -> Embedder | None:
+    """The embedder to use: as the settings say, reconciled with the one the index records.
+
+    Searching an index with another embedder than it was built with gives scores on another
+    scale (or no dense vectors at all), so a conflict is an error, never a quiet fallback.
+    """
+    asked = settings.embedder.strip().lower()
+    if recorded is None:
+        return get_embedder(asked)
+    built_with = spec_of(recorded.name, recorded.dimension)
+    where = settings.store_location
+    if asked == "auto":
+        embedder = _recorded(built_with, where)
+        if EmbedderRecord.of(embedder) != recorded:
+            raise ConfigError(
+                f"the index at {where} was built with the embedder {recorded.name!r} "
+                f"({recorded.dimension} dimensions), which this install cannot make; "
+                f"install it, or re-index with --embedder NAME"
+            )
+        return embedder
+    embedder = get_embedder(asked)
+    if indexing or EmbedderRecord.of(embedder) == recorded:
+        return embedder
+    chosen = EmbedderRecord.of(embedder)
+    raise ConfigError(
+        f"the index at {where} was built with the embedder {recorded.name!r} "
+        f"({recorded.dimension} dimensions), but {chosen.name!r} was asked for "
+        f"(--embedder {asked}); leave --embedder out (or pass --embedder {built_with}) to use "
+        f"the index as built, or re-index with `citesynth index PATH --embedder {asked}`"
+    )
+
+
+def _recorded(spec: str, where: str) -> Embedder | None:
+    try:
+        return get_embedder(spec)
+    except ConfigError as error:
+        raise ConfigError(
+            f"the index at {where} was built with the embedder {spec!r}: {error}"
+        ) from error
 
 
 async def final_answer(events: AsyncIterator[Event]) -> Answer:

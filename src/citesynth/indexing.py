@@ -12,6 +12,7 @@ the store only keeps them.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
@@ -57,6 +58,32 @@ class IngestOptions:
         return f"chunker-{CHUNKER_VERSION}:{self.chunk_tokens}:{self.overlap_tokens}"
 
 
+EMBEDDER_KEY = "embedder"
+"""The store meta key under which an index run records its embedder."""
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedderRecord:
+    """The embedder an index was built with: its name (`none`: BM25 only) and dimension."""
+
+    name: str
+    dimension: int
+
+    @classmethod
+    def of(cls, embedder: Embedder | None) -> EmbedderRecord:
+        """The record of `embedder` (None: BM25 only)."""
+        return cls("none", 0) if embedder is None else cls(embedder.name, embedder.dimension)
+
+
+async def recorded_embedder(store: Store) -> EmbedderRecord | None:
+    """The embedder `store` was last indexed with; None before the first index run."""
+    raw = await store.get_meta(EMBEDDER_KEY)
+    if raw is None:
+        return None
+    value = json.loads(raw)
+    return EmbedderRecord(str(value["name"]), int(value["dimension"]))
+
+
 @dataclass(frozen=True, slots=True)
 class _Outcome:
     version: FileVersion | None = None
@@ -68,7 +95,7 @@ class _Outcome:
 def _prepare(candidate: Candidate, known: FileState | None, options: IngestOptions) -> _Outcome:
     """Read, hash, load and chunk one file (runs in a worker thread)."""
     try:
-        with open(candidate.path, "rb") as handle:
+        with open(candidate.os_path, "rb") as handle:
             data = handle.read(options.max_file_bytes + 1)
     except OSError as error:
         return _Outcome(skip=f"cannot read ({error.strerror or error})")
@@ -179,6 +206,10 @@ async def run_index(
         await store.touch(touched)
     report = replace(report, removed=len(gone), skipped=tuple(skipped))
 
+    # Recorded before embedding: an interrupted run is finished by the next one, which opens
+    # the index with this embedder and embeds what is still missing.
+    used = EmbedderRecord.of(embedder)
+    await store.set_meta(EMBEDDER_KEY, json.dumps({"name": used.name, "dimension": used.dimension}))
     if embedder is not None:
         async for event in embed_pending(store, embedder):
             report = replace(report, embedded=event.done)

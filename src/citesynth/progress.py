@@ -29,6 +29,7 @@ from citesynth.events import (
     IndexFinished,
     IndexPlanned,
 )
+from citesynth.render import printable
 from citesynth.types import IndexReport
 
 
@@ -115,12 +116,15 @@ class IndexProgress:
         elif isinstance(event, FileIndexed):
             self._chunks += event.chunks
             for note in event.notes:
-                self._say(f"[dim]note {escape(event.path)}: {escape(note)}[/]")
+                self._say(
+                    f"[dim]note {escape(printable(event.path))}: {escape(printable(note))}[/]"
+                )
             self._advance(event.bytes)
         elif isinstance(event, FileUnchanged):
             self._advance(event.bytes)
         elif isinstance(event, FileSkipped):
-            self._say(f"[yellow]skipped[/] {escape(event.path)}: {escape(event.reason)}")
+            path, reason = printable(event.path), printable(event.reason)
+            self._say(f"[yellow]skipped[/] {escape(path)}: {escape(reason)}")
             if event.bytes:
                 self._advance(event.bytes)
         elif isinstance(event, EmbeddingProgress):

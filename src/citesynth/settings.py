@@ -9,7 +9,7 @@ off that value, so each is written once.
 | index_dir       | CITESYNTH_INDEX           | `.citesynth`                                  |
 | store           | CITESYNTH_STORE           | empty: the SQLite store in `index_dir`        |
 | root            | CITESYNTH_ROOT            | the index folder's parent (paths shown below) |
-| embedder        | CITESYNTH_EMBEDDER        | `auto` (MiniLM if installed)                  |
+| embedder        | CITESYNTH_EMBEDDER        | `auto`: the index's, else MiniLM if installed |
 | chunk_tokens    | CITESYNTH_CHUNK_TOKENS    | 200                                           |
 | overlap_tokens  | CITESYNTH_OVERLAP_TOKENS  | 30                                            |
 | max_file_mb     | CITESYNTH_MAX_FILE_MB     | 64                                            |

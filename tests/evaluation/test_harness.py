@@ -219,3 +219,21 @@ def test_unreadable_previous_runs_fail_before_the_run(run: CliRunner, tmp_path: 
     assert result.exit_code == 1
     assert "cannot read the previous run" in result.output
     assert not (tmp_path / "eval-runs").exists()
+
+
+async def test_document_figures_do_not_depend_on_k(engine: Engine, tmp_path: Path) -> None:
+    # Five documents hold three strongly matching chunks each; the gold document's one
+    # weaker chunk is the 16th chunk but the 6th document, so nDCG@10 needs the whole pool.
+    docs = tmp_path / "docs"
+    section = "Glacier melt rates rise as glacier ice thins; glacier melt feeds rivers. " * 2
+    for number in range(5):
+        parts = [f"## Part {part}\n\n{section}{number} {part}\n\n" for part in range(3)]
+        write(docs, f"survey{number}.md", f"# Survey {number}\n\n" + "".join(parts))
+    write(docs, "gold.md", "# Gold\n\nGlacier melt was measured once, in a short note.\n")
+    await engine.index([docs])
+    item = EvalItem("melt", "glacier melt rates", gold=(GoldSource("gold.md"),))
+    figures = []
+    for k in (1, 10, 100):
+        harness = Harness(engine, RunOptions(pipelines=("ours",), verifier=None, k=k))
+        figures.append((await harness.question(item, "ours", synthesize=False))["ndcg_at_10"])
+    assert figures[0] == figures[1] == figures[2] > 0

@@ -276,6 +276,25 @@ async def test_cached_values_are_bounded_by_time(store: Store) -> None:
     assert await store.get_cached("q2", cut) == "two"
 
 
+async def test_meta_values_are_kept_apart_and_outlive_the_store(location: str) -> None:
+    store = await get_store(location)
+    try:
+        assert await store.get_meta("embedder") is None
+        generation = await store.generation()
+        await store.set_meta("embedder", "one")
+        await store.set_meta("embedder", "two")
+        await store.set_meta("generation", "not a number")  # a caller's key, not the store's
+        assert await store.generation() == generation
+    finally:
+        await store.close()
+    reopened = await get_store(location)
+    try:
+        assert await reopened.get_meta("embedder") == "two"
+        assert await reopened.get_meta("generation") == "not a number"
+    finally:
+        await reopened.close()
+
+
 async def test_generation_moves_with_content_only(store: Store) -> None:
     start = await store.generation()
     await store.write([GUIDE], [])

@@ -25,6 +25,7 @@ __all__ = [
     "get_embedder",
     "normalise",
     "register_embedder",
+    "spec_of",
 ]
 
 EmbedderFactory = Callable[[str], Embedder | None]
@@ -62,6 +63,18 @@ def get_embedder(name: str) -> Embedder | None:
         raise EMBEDDERS.unknown(name)
     factory, option = found
     return factory(option)
+
+
+def spec_of(name: str, dimension: int) -> str:
+    """The name to give `get_embedder` for the embedder whose `name` and dimension these are.
+
+    `none` for no embedder; a plugin's embedder is expected to be named as it is asked for.
+    """
+    if name == MiniLMEmbedder.name:
+        return "minilm"
+    if name == f"hashing-{dimension}":
+        return f"hashing:{dimension}"
+    return name
 
 
 def _none(option: str) -> Embedder | None:

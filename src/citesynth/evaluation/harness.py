@@ -216,7 +216,10 @@ class Harness:
         naive = pipeline == "naive"
         engine = self.naive if naive else self.engine
         started = time.perf_counter()
-        hits = await engine.search(item.question, max(self.options.k, 10))
+        # Figures are over documents, and a document may hold several of the top chunks:
+        # take the whole candidate pool, so that nDCG@10 and Recall@k never depend on `k`.
+        depth = max(self.options.k, engine.retrieval.depth)
+        hits = await engine.search(item.question, depth)
         search_ms = (time.perf_counter() - started) * 1000
         record: dict[str, Any] = {
             "id": item.id,

@@ -82,7 +82,7 @@ async def evaluate(
     root = corpus if corpus.is_dir() else corpus.parent
     settings = replace(chosen, index_dir=cache / "index" / folder, root=root)
     started = time.perf_counter()
-    async with await Engine.open(settings=settings) as engine:
+    async with await Engine.open(settings=settings, indexing=True) as engine:
         async for event in engine.index_events([corpus]):
             hooks.on_index(event)
         options = RunOptions(

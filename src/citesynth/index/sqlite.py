@@ -58,6 +58,9 @@ T = TypeVar("T")
 DATABASE = "index.sqlite3"
 """The SQLite file inside the index folder."""
 
+_META_PREFIX = "set:"
+"""Keys given to `set_meta` live beside the store's own counters, never on top of them."""
+
 _CHUNK_COLUMNS = """c.id, c.chunk_id, d.doc_id, d.path, d.title, c.heading_path, c.text,
     c.char_start, c.char_end, c.start_line, c.end_line, c.page, d.record_id"""
 
@@ -592,6 +595,29 @@ class SQLiteStore:
                     (key, value, time.time()),
                 )
                 self._sql.execute("DELETE FROM answer_cache WHERE created_at < ?", (drop_before,))
+
+        await self._run(write)
+
+    async def get_meta(self, key: str) -> str | None:
+        """The value last recorded under `key` with `set_meta`, or None."""
+
+        def read() -> str | None:
+            row = self._sql.execute(
+                "SELECT value FROM meta WHERE key = ?", (_META_PREFIX + key,)
+            ).fetchone()
+            return None if row is None else str(row[0])
+
+        return await self._run(read)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Record `value` under `key`, replacing any earlier value."""
+
+        def write() -> None:
+            with self._transaction():
+                self._sql.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                    (_META_PREFIX + key, value),
+                )
 
         await self._run(write)
 

@@ -16,6 +16,8 @@ What a backend implements, in one class:
 - reads: `chunks`, `chunk_in_document`, `references`, `document_chunks`, `defined_terms`,
   `generation`, `stats`;
 - the answer cache: `get_cached`, `put_cached` (plain key/value with a write time);
+- facts about the index as a whole: `get_meta`, `set_meta` (plain key/value; the index
+  run records the embedder it built with under `indexing.EMBEDDER_KEY`);
 - `writing` (one writer at a time, across processes) and `close`.
 
 Register a factory for it with `citesynth.index.stores.register_store` so that
@@ -206,6 +208,14 @@ class Store(Protocol):
 
     async def put_cached(self, key: str, value: str, *, drop_before: float) -> None:
         """Store `value` under `key` now; drop every entry stored before `drop_before`."""
+        ...
+
+    async def get_meta(self, key: str) -> str | None:
+        """The value last recorded under `key` with `set_meta`, or None."""
+        ...
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Record `value` under `key`, replacing any earlier value; it outlives the process."""
         ...
 
     async def stats(self, model: str | None = None) -> IndexStats:

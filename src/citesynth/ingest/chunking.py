@@ -27,7 +27,7 @@ from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId
 
-CHUNKER_VERSION = 3
+CHUNKER_VERSION = 4
 """Bump when chunk boundaries change, so that existing indexes re-chunk their files."""
 
 
@@ -184,36 +184,55 @@ def _word_spans(text: str, start: int, end: int, target: int) -> list[tuple[int,
 
 
 def _pack(units: list[_Unit], target: int, overlap: int) -> list[list[_Unit]]:
+    """Group units into chunks in one pass; each step costs at most one chunk's units."""
     groups: list[list[_Unit]] = []
     current: list[_Unit] = []
-    size = 0
+    size = 0  # tokens in `current`
+    content = 0  # tokens in `current` outside headings
     small = target // 4
     for unit in units:
         if current:
-            content = sum(u.tokens for u in current if not u.is_heading)
             new_page = unit.page != current[-1].page
             new_section = unit.section != current[-1].section and content >= small
-            too_big = size + unit.tokens > target
             if new_page or new_section:
                 groups.append(current)
-                current, size = [], 0
-            elif too_big:
-                # A heading belongs with what follows it, not at the end of a full chunk.
-                headings: list[_Unit] = []
-                while current and current[-1].is_heading:
-                    headings.insert(0, current.pop())
-                if current:
-                    groups.append(current)
-                    room = target - unit.tokens - sum(u.tokens for u in headings)
-                    current = _tail(current, overlap, room) + headings
-                else:
-                    current = headings
+                current, size, content = [], 0, 0
+            elif size + unit.tokens > target:
+                current = _carry(current, unit, target, overlap, groups)
                 size = sum(u.tokens for u in current)
+                content = sum(u.tokens for u in current if not u.is_heading)
         current.append(unit)
         size += unit.tokens
+        content += 0 if unit.is_heading else unit.tokens
     if current:
         groups.append(current)
     return groups
+
+
+def _carry(
+    current: list[_Unit], unit: _Unit, target: int, overlap: int, groups: list[list[_Unit]]
+) -> list[_Unit]:
+    """Close the full chunk `current`; return what the next chunk starts with before `unit`.
+
+    A heading belongs with the text that follows it, not at the end of a full chunk: when
+    `unit` is text, the trailing headings that fit beside it move on. A run of headings
+    with no text between them stays where it is and fills chunks of its own, instead of
+    being carried along (and growing one chunk without bound).
+    """
+    carried = len(current)
+    used = unit.tokens
+    while (
+        not unit.is_heading
+        and carried > 0
+        and current[carried - 1].is_heading
+        and used + current[carried - 1].tokens <= target
+    ):
+        carried -= 1
+        used += current[carried].tokens
+    headings = current[carried:]
+    body = current[:carried]
+    groups.append(body)
+    return _tail(body, overlap, target - used) + headings
 
 
 def _tail(units: list[_Unit], overlap: int, room: int) -> list[_Unit]:

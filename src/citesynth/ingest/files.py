@@ -1,8 +1,13 @@
-"""Finding the files to index under the paths a user names, safely.
+r"""Finding the files to index under the paths a user names, safely.
 
 Directory symlinks are followed once (loops are detected by device and inode); hidden files
 and folders, dependency and cache folders are left out; special files (FIFOs, sockets,
 devices) are never opened. Each problem becomes a `Skip` with a one-line reason.
+
+A file name that is not valid UTF-8 (Python hands it over with lone surrogates) is indexed
+under its printable form, the undecodable bytes written as `\xNN` (see `printable_path`):
+the same bytes give the same text on every run, so incremental indexing still matches it,
+and no store or terminal ever sees a surrogate. The raw name is kept only to open the file.
 """
 
 from __future__ import annotations
@@ -33,9 +38,14 @@ IGNORED_DIRECTORIES = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A regular file to consider for indexing."""
+    """A regular file to consider for indexing.
+
+    `path` (absolute) and `display` are printable text, as the index keeps them; `os_path`
+    is the name as the operating system knows it, for opening the file.
+    """
 
     path: str
+    os_path: str
     display: str
     size: int
     mtime_ns: int
@@ -52,15 +62,26 @@ class Discovery:
     scopes: list[str] = field(default_factory=list)
 
 
+def printable_path(path: str) -> str:
+    r"""`path` as valid Unicode: bytes the file system name could not decode become `\xNN`.
+
+    Identity for every name that is valid UTF-8; deterministic for the others.
+    """
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
 def display_path(path: str, root: str) -> str:
-    """`path` relative to `root` when inside it (with forward slashes), else absolute."""
+    """`path` relative to `root` when inside it (with forward slashes), else absolute.
+
+    Always printable text (see `printable_path`).
+    """
     try:
         relative = os.path.relpath(path, root)
     except ValueError:
-        return path
+        return printable_path(path)
     if relative == os.curdir or relative.startswith(os.pardir):
-        return path
-    return relative.replace(os.sep, "/")
+        return printable_path(path)
+    return printable_path(relative.replace(os.sep, "/"))
 
 
 def discover(
@@ -74,10 +95,10 @@ def discover(
     found = Discovery()
     root_text = os.path.abspath(root)
     seen_dirs: set[tuple[int, int]] = set()
-    seen_files: set[str] = set()
+    seen_files: dict[str, str] = {}
     for given in paths:
         path = os.path.abspath(os.fspath(given))
-        found.scopes.append(path)
+        found.scopes.append(printable_path(path))
         display = display_path(path, root_text)
         try:
             info = os.stat(path)
@@ -98,7 +119,7 @@ def _walk(
     exclude: Sequence[str],
     found: Discovery,
     seen_dirs: set[tuple[int, int]],
-    seen_files: set[str],
+    seen_files: dict[str, str],
 ) -> None:
     def on_error(error: OSError) -> None:
         where = display_path(error.filename or top, root)
@@ -152,13 +173,22 @@ def _consider(
     info: os.stat_result,
     max_bytes: int,
     found: Discovery,
-    seen_files: set[str],
+    seen_files: dict[str, str],
     *,
     explicit: bool = False,
 ) -> None:
-    if path in seen_files:
+    key = printable_path(path)
+    if key in seen_files:
+        if seen_files[key] != path:  # another name that prints the same: never merge them
+            found.skipped.append(
+                Skip(
+                    display,
+                    "name reads the same as another file's once undecodable bytes "
+                    "are shown as \\xNN; rename one of them",
+                )
+            )
         return
-    seen_files.add(path)
+    seen_files[key] = path
     if not stat.S_ISREG(info.st_mode):
         found.skipped.append(Skip(display, "not a regular file (FIFO, socket or device)"))
     elif info.st_size == 0:
@@ -169,7 +199,7 @@ def _consider(
             Skip(display, f"too large ({size:.1f} MiB > {cap:.1f} MiB cap; raise --max-file-mb)")
         )
     else:
-        found.files.append(Candidate(path, display, info.st_size, info.st_mtime_ns, explicit))
+        found.files.append(Candidate(key, path, display, info.st_size, info.st_mtime_ns, explicit))
 
 
 def _stat_reason(path: str, error: OSError) -> str:

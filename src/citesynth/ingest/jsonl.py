@@ -30,7 +30,10 @@ class BadLine:
 def read_records(text: str) -> Iterator[Record | BadLine]:
     """Parse JSONL text into records; lines that cannot be used come back as `BadLine`."""
     seen: set[str] = set()
-    for number, line in enumerate(text.splitlines(), start=1):
+    # JSON Lines separates records by "\n" only; `str.splitlines` would also cut at U+2028,
+    # U+0085 and other characters that JSON strings may hold raw, breaking valid records.
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         try:

@@ -5,12 +5,16 @@ benchmarks/README.md):
 
 * `convex`: z-score each list's scores over its candidates, then
   `alpha * dense + (1 - alpha) * lexical`; a candidate missing from a list gets that list's
-  lowest z-score. Uses score magnitudes, so a clear winner in one list stays clear.
+  lowest z-score. Uses score magnitudes, so a clear winner in one list stays clear. A list
+  with no spread (one candidate, or equal scores) says only which keys it found: it is
+  standardised as found versus not found over the union (see `standardised`), so a lone
+  BM25 match for a rare word keeps a strong score instead of collapsing to 0.
 * `rrf`: reciprocal rank fusion, `sum(1 / (k + rank))`; uses ranks only.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from typing import Literal, TypeVar
 
@@ -35,14 +39,33 @@ def zscores(ranked: Ranked[K]) -> dict[K, float]:
     return {key: float(z) for (key, _), z in zip(ranked, standard, strict=True)}
 
 
+def standardised(ranked: Ranked[K], among: int) -> tuple[dict[K, float], float]:
+    """Z-scores of a list whose keys are `among` candidates in all, and the missing keys' score.
+
+    With a spread, these are `zscores` and the missing keys get the lowest. Without one (a
+    single candidate, equal scores), the list is read as two values over all candidates,
+    found and not found: the `n` found get `sqrt((among - n) / n)` and the others
+    `-sqrt(n / (among - n))`, the z-scores of that two-valued list.
+    """
+    if not ranked:
+        return {}, 0.0
+    standard = zscores(ranked)
+    found = len(standard)
+    if any(standard.values()) or among <= found:
+        return standard, min(standard.values())
+    inside, outside = math.sqrt((among - found) / found), -math.sqrt(found / (among - found))
+    return dict.fromkeys(standard, inside), outside
+
+
 def convex(lexical: Ranked[K], dense: Ranked[K], alpha: float) -> dict[K, float]:
     """`alpha * z(dense) + (1 - alpha) * z(lexical)` over the union of both lists."""
-    lexical_z, dense_z = zscores(lexical), zscores(dense)
-    if not dense_z:
-        return lexical_z
-    if not lexical_z:
-        return dense_z
-    lexical_floor, dense_floor = min(lexical_z.values()), min(dense_z.values())
+    if not dense:
+        return zscores(lexical)
+    if not lexical:
+        return zscores(dense)
+    among = len({key for key, _ in lexical} | {key for key, _ in dense})
+    lexical_z, lexical_floor = standardised(lexical, among)
+    dense_z, dense_floor = standardised(dense, among)
     return {
         key: alpha * dense_z.get(key, dense_floor) + (1 - alpha) * lexical_z.get(key, lexical_floor)
         for key in {**lexical_z, **dense_z}  # the union, in order of first appearance

@@ -56,27 +56,42 @@ async def retrieve(
     else:
         lexical, dense = await lexical_task, []
     fused = fuse(lexical, dense, method=options.fusion, alpha=options.alpha, rrf_k=options.rrf_k)
-    # Fetch a few extra so that duplicates (the same text in two files) can be dropped.
-    candidates = fused[: k + max(5, k // 2)] if reranker is None else fused[:depth]
-    ids = [chunk_id for chunk_id, _ in candidates]
-    chunks = await store.chunks(ids)
+    # Every retriever's full candidate list is fused and deduplicated whatever `k` is, so
+    # that the top `k` is always a prefix of the top `depth`: `k` cuts the list, never the pool.
+    candidates = fused[:depth]
+    chunks = await store.chunks([chunk_id for chunk_id, _ in candidates])
+    kept = _distinct(candidates, chunks, None if reranker is not None else k)
     if embedder is not None:
         # Hits found by BM25 alone still get their true cosine, for the confidence model.
-        missing = [chunk_id for chunk_id in ids if chunk_id not in cosines]
+        missing = [chunk.id for chunk, _ in kept if chunk.id not in cosines]
         cosines.update(await store.similarities(embedder.name, vector, missing))
     # The query's index terms, for the coverage signal (the store analyses its own search).
     words = query_terms(query)
-    hits = _hits(
-        candidates, chunks, lexical, dense, cosines, words, dense_used=embedder is not None
-    )
+    hits = _hits(kept, lexical, dense, cosines, words, dense_used=embedder is not None)
     if reranker is not None:
         hits = await reranker.rerank(query, hits)
     return hits[:k]
 
 
+def _distinct(
+    candidates: Sequence[tuple[ChunkId, float]], chunks: dict[ChunkId, Chunk], limit: int | None
+) -> list[tuple[Chunk, float]]:
+    """Candidates in order, each text once (the same file at two paths), up to `limit`."""
+    seen_texts: set[str] = set()
+    kept: list[tuple[Chunk, float]] = []
+    for key, score in candidates:
+        chunk = chunks.get(key)
+        if chunk is None or chunk.text in seen_texts:
+            continue
+        seen_texts.add(chunk.text)
+        kept.append((chunk, score))
+        if len(kept) == limit:
+            break
+    return kept
+
+
 def _hits(
-    candidates: Sequence[tuple[ChunkId, float]],
-    chunks: dict[ChunkId, Chunk],
+    kept: Sequence[tuple[Chunk, float]],
     lexical: Sequence[tuple[ChunkId, float]],
     dense: Sequence[tuple[ChunkId, float]],
     cosines: dict[ChunkId, float],
@@ -88,13 +103,9 @@ def _hits(
     dense_rank = {key: (rank, score) for rank, (key, score) in enumerate(dense, start=1)}
     best_lexical = lexical[0][1] if lexical else 0.0
     wanted = set(words)
-    seen_texts: set[str] = set()
     hits: list[Hit] = []
-    for key, score in candidates:
-        chunk = chunks.get(key)
-        if chunk is None or chunk.text in seen_texts:
-            continue
-        seen_texts.add(chunk.text)
+    for chunk, score in kept:
+        key = chunk.id
         lex = lexical_rank.get(key)
         den = dense_rank.get(key)
         present = wanted.intersection(terms(index_text(chunk))) if wanted else set()

@@ -1,0 +1,63 @@
+"""Chunking stays linear in the input and within its size target, however many sections."""
+
+from __future__ import annotations
+
+import gc
+import time
+
+from citesynth.analysis import estimate_tokens
+from citesynth.ingest.chunking import split
+from citesynth.ingest.loaders import load_markdown
+from citesynth.types import Chunk
+
+
+def chunks_of(markdown: str, target: int = 200) -> list[Chunk]:
+    (parsed,) = load_markdown("many.md", markdown.encode()).parsed
+    return split(parsed, target_tokens=target, overlap_tokens=30)
+
+
+def headings(count: int) -> str:
+    return "".join(f"# Heading {number}\n\n" for number in range(count))
+
+
+def seconds(markdown: str) -> float:
+    """The best of three timings of chunking (parsing is markdown-it's, timed apart from it).
+
+    The machine is shared, so the best is the least noisy; the collector is paused because
+    its passes grow with everything other tests left alive, not with this input.
+    """
+    (parsed,) = load_markdown("many.md", markdown.encode()).parsed
+    best = float("inf")
+    gc.disable()
+    try:
+        for _ in range(3):
+            started = time.perf_counter()
+            split(parsed, target_tokens=200, overlap_tokens=30)
+            best = min(best, time.perf_counter() - started)
+    finally:
+        gc.enable()
+    return best
+
+
+def test_ten_times_the_headings_take_at_most_fifteen_times_as_long() -> None:
+    small, large = headings(1_000), headings(10_000)
+    seconds(small)  # warm up
+    assert seconds(large) <= 15 * seconds(small)
+
+
+def test_many_tiny_sections_are_packed_into_several_chunks_within_the_target() -> None:
+    for markdown in (
+        headings(2_000),
+        "".join(f"## Step {n}\n\nTurn the dial.\n\n" for n in range(2_000)),
+    ):
+        chunks = chunks_of(markdown, target=100)
+        assert 10 < len(chunks) < 2_000
+        assert max(estimate_tokens(chunk.text) for chunk in chunks) <= 100
+        # Every heading still lands in a chunk.
+        assert sum(chunk.text.count("#") for chunk in chunks) >= markdown.count("#")
+
+
+def test_a_heading_moves_on_with_the_text_that_follows_it() -> None:
+    body = " ".join(["word"] * 70)
+    chunks = chunks_of(f"# Intro\n\n{body}\n\n## Details\n\n{body}\n", target=100)
+    assert chunks[-1].text.startswith("## Details")
