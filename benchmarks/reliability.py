@@ -73,10 +73,12 @@ def _citesynth(*args: str) -> list[str]:
 # -- corpus ---------------------------------------------------------------------------------
 
 
-def _tag(name: bytes) -> str:
-    """The longest plain run of a name, to find the entry in printed output."""
-    runs = re.findall(rb"[A-Za-z0-9_.-]{3,}", name)
-    return max(runs, key=len).decode() if runs else ""
+def _shown(name: bytes) -> str:
+    """The path the index shows for a corpus file: undecodable bytes as `\\xNN` escapes."""
+    try:
+        return f"corpus/{name.decode('utf-8')}"
+    except UnicodeDecodeError:
+        return f"corpus/{name.decode('utf-8', 'backslashreplace')}"
 
 
 async def corpus_part(work: Path) -> dict[str, Any]:
@@ -91,7 +93,10 @@ async def corpus_part(work: Path) -> dict[str, Any]:
     cli_seconds = time.perf_counter() - started
     printed = first.stdout + first.stderr
     crashed = first.returncode != 0 or b"Traceback" in printed
-    again = _run(_citesynth("index", str(corpus), "--index", str(index), "--json"), work)
+    again = _run(
+        _citesynth("index", str(corpus), "--index", str(index), "--max-file-mb", "8", "--json"),
+        work,
+    )
     rerun = json.loads(again.stdout) if again.returncode == 0 and again.stdout else {}
 
     # Per-file times and outcomes from the engine's own events, in a fresh index.
@@ -122,8 +127,7 @@ async def corpus_part(work: Path) -> dict[str, Any]:
         }
     failures: list[str] = []
     for entry, _ in written:
-        tag = _tag(entry.name)
-        seen = [outcome for path, outcome in outcomes.items() if tag and tag in path]
+        seen = [outcomes[_shown(entry.name)]] if _shown(entry.name) in outcomes else []
         if entry.expect == "indexed" and not (
             seen and seen[0] == "indexed" and found.get(entry.marker)
         ):
@@ -272,9 +276,9 @@ def _faults() -> dict[str, list[Any]]:
         "cut_mid_stream": [Stream(good[:2], cut=True)],
         "garbage": [Stream(["data: {not json\n\n", "data: \x00\x01\x02\n\n"])],
         "html_page": [Status(200, "<html><body><h1>502 Bad Gateway</h1></body></html>",
-                             {"Content-Type": "text/html"})],
+                             content_type="text/html")],
         "non_streamed_json": [Status(200, _completion("The read timeout limits waiting [1]."),
-                                     {"Content-Type": "application/json"})],
+                                     content_type="application/json")],
         "no_done": [Stream(no_done)],
         "out_of_range_markers": [Stream(openai_sse(["The read timeout limits waiting [1-40][99]."]))],
         "malformed_markers": [Stream(openai_sse(

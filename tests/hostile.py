@@ -180,9 +180,9 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         b"deep-list.md",
-        _text("".join("  " * i + "- item\n" for i in range(3_000)) + "\ndeeplistmarker\n"),
+        _text("".join("  " * i + "- item\n" for i in range(1_500)) + "\ndeeplistmarker\n"),
         "indexed",
-        "3,000-deep list",
+        "1,500-deep list",
         marker="deeplistmarker",
     ),
     Entry(

@@ -424,3 +424,13 @@ def test_stream_equals_whole(text: str, sources: list[SourceRef], rng: random.Ra
 def test_any_unicode_text_parses(text: str, sources: list[SourceRef]) -> None:
     _check(text, sources, find_markers(text, sources))
     assert joined(streamed(list(text), sources)) == text
+
+
+def test_full_width_brackets_and_digits_are_markers() -> None:
+    sources = [SourceRef(1, "a.md"), SourceRef(2, "b.md")]
+    stream = MarkerStream(sources)
+    items = [*stream.feed("Boils ［２］ and ［9］. A ［note］ stays."), *stream.close()]
+    markers = [item for item in items if isinstance(item, Marker)]
+    assert [m.numbers for m in markers] == [(2,), (9,)]
+    text = "".join(item.raw if isinstance(item, Marker) else item.text for item in items)
+    assert text == "Boils ［２］ and ［9］. A ［note］ stays."

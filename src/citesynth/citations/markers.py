@@ -47,7 +47,7 @@ _FILE = re.compile(
 _PART = re.compile(r"(-?\d{1,4})(?:\s*(?:-|–|—|to)\s*(\d{1,4}))?", re.I)
 # After a bare "(17)" naming no source: where a citation ends a clause, not where a number
 # goes on ("(17) degrees"). Before it: words that make "(17)" a reference to something else.
-_CITATION_END = frozenset(".,;:!?\n[【(")
+_CITATION_END = frozenset(".,;:!?\n[【(［")
 _NOT_A_SOURCE = re.compile(
     r"\b(?:eq|eqs|equation|equations|fig|figure|figures|table|tables|step|steps|rule|rules|item|"
     r"items|section|sections|chapter|page|pages|line|lines|note|footnote|formula|example|case|"
@@ -55,8 +55,20 @@ _NOT_A_SOURCE = re.compile(
     r"\.?\s*$",
     re.I,
 )
-_OPENERS = "[【("
-_CLOSERS = {"[": "]", "【": "】", "(": ")"}
+_OPENERS = "[【(［"
+_CLOSERS = {"[": "]", "【": "】", "(": ")", "［": "］"}
+# Full-width brackets, digits and separators read as their ASCII forms (one character for
+# one, so offsets do not move): a model that writes ［9］ names source 9.
+_WIDE = str.maketrans(
+    {
+        "［": "[",
+        "］": "]",
+        "，": ",",
+        "－": "-",
+        "～": "-",
+        **{chr(0xFF10 + d): str(d) for d in range(10)},
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +186,13 @@ def match_at(text: str, start: int, sources: Sequence[SourceRef]) -> Marker | No
         return _numbered(start, found.group(), found.group("body")) if found else None
     if opener == "(":
         return _parenthesised(text, start, sources)
+    if opener == "［":
+        found = _BRACKET.match(text[start : start + HOLD + 1].translate(_WIDE))
+        return (
+            _numbered(start, text[start : start + found.end()], found.group("body"))
+            if found
+            else None
+        )
     return None
 
 
@@ -281,7 +300,7 @@ class _Code:
 
 
 _CODE_MARKS = re.compile(r"[`\n]")
-_SPECIAL = re.compile(r"[`\n\[【(]")
+_SPECIAL = re.compile(r"[`\n\[【(［]")
 
 
 class MarkerStream:
