@@ -34,6 +34,7 @@ OURS = (
     "benchmarks.verify_speed",
     "benchmarks.verification_answers",
     "benchmarks.service_load",
+    "benchmarks.reliability",
 )
 
 
