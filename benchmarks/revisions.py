@@ -41,27 +41,9 @@ DATA = Path(os.environ.get("CITESYNTH_DATA", ROOT.parent / "shared" / "data"))
 TIMED = ("pipeline_overhead", "retrieval_latency")
 ONCE = ("scifact_ndcg", "eval_slice")
 
-# The scripted reply and questions of benchmarks/synthesis_overhead.py (same in both trees).
-REPLY = " ".join(
-    [
-        "Indexing is incremental and skips unchanged files [1].",
-        "Every chunk keeps its line numbers [2][3].",
-        "Bad input is skipped with one line naming the file [4-6].",
-        "Hybrid retrieval fuses BM25 and dense scores [Source 7].",
-        "The store is SQLite with a tantivy index beside it [8].",
-        "Vectors are searched exactly below a size threshold [9].",
-        "Confidence is calibrated on held-out data [10].",
-        "A citation may name a source that does not exist [42].",
-        "Answers are cached until the corpus changes [1, 3].",
-        "The model can be replaced by name [2,4-6].",
-    ]
-)
-QUESTIONS = (
-    "How does citesynth keep every citation exact to the line?",
-    "What happens to a corrupt or encrypted PDF during indexing?",
-    "How are BM25 and dense retrieval results combined?",
-    "How is the Pass-1 confidence computed?",
-)
+# The scripted reply and questions are synthesis_overhead's (the same in both trees).
+from benchmarks.synthesis_overhead import QUESTIONS, REPLY  # noqa: E402
+
 ANSWERS = 150  # timed answers per verification setting and run
 WARMUP = 10
 SUBSET_DOCS = 2000  # SciFact documents in the retrieval-latency index
