@@ -75,3 +75,19 @@ def test_chat_condenses_follow_ups(run: CliRunner, corpus: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "five seconds" in result.stdout
     assert "searching for: and the read one? (context:" in result.output
+
+
+def test_control_characters_in_an_answer_never_reach_the_terminal(
+    run: CliRunner, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "esc.md").write_text(
+        "# Colours\n\nThe terminal turns \x1b[31mred\x1b[0m when the build fails.\n"
+    )
+    result = run.invoke(
+        main,
+        ["ask", "When does the terminal turn red?", "--docs", str(docs), "--model", "extractive"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stdout and "\x1b" not in result.stderr

@@ -336,7 +336,7 @@ async def stream_answer(events: AsyncIterator[Event], *, stream: bool) -> Answer
     async for event in events:
         if isinstance(event, TokenEvent) and stream:
             shown += event.text
-            sys.stdout.write(event.text)
+            sys.stdout.write(printable(event.text, keep="\n\t"))  # text copied from files
             sys.stdout.flush()
         elif isinstance(event, ErrorEvent):
             if shown:
@@ -393,7 +393,7 @@ def print_answer(answer: Answer, *, already_shown: str = "") -> None:
         if already_shown:
             sys.stdout.write("\n")
             console.rule("[dim]final answer (citations cleaned)[/]")
-        console.print(escape(answer.answer))
+        console.print(escape(printable(answer.answer, keep="\n\t")))
     else:
         sys.stdout.write("\n")
     if answer.citations:

@@ -30,17 +30,20 @@ _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\
 _UNSAFE = frozenset({"Cc", "Zl", "Zp", "Cs"})
 
 
-def printable(text: str) -> str:
+def printable(text: str, *, keep: str = "") -> str:
     r"""`text` as it can be shown on a terminal: control characters become escapes.
 
     A file name (or a heading, a snippet) may hold newlines, escape sequences (`ESC [ ...`)
     or bidirectional controls, which would break a line or drive the terminal; they are
     written as Python writes them in a string (`\n`, `\x1b`, `\u202e`). Rich markup is a
-    separate matter: escape it with `rich.markup.escape` as well.
+    separate matter: escape it with `rich.markup.escape` as well. Characters in `keep` pass
+    through (an answer keeps its line breaks: `keep="\n\t"`).
     """
     if text.isprintable():
         return text
     return "".join(
-        repr(char)[1:-1] if char in _BIDI or unicodedata.category(char) in _UNSAFE else char
+        repr(char)[1:-1]
+        if char not in keep and (char in _BIDI or unicodedata.category(char) in _UNSAFE)
+        else char
         for char in text
     )
