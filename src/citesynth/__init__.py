@@ -20,7 +20,7 @@ from citesynth.embed import (
     get_embedder,
     register_embedder,
 )
-from citesynth.engine import Conversation, Engine, SyncEngine
+from citesynth.engine import Conversation, Engine
 from citesynth.errors import (
     CitesynthError,
     ConfigError,
@@ -65,6 +65,7 @@ from citesynth.llm import (
 from citesynth.passages import Passage
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions
 from citesynth.settings import Settings
+from citesynth.sync import SyncEngine
 from citesynth.synthesis import (
     ExtractiveWriter,
     LLMWriter,
