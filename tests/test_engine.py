@@ -6,7 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from citesynth import Engine, IndexNotFoundError, Settings
+from citesynth import (
+    ConfigError,
+    Engine,
+    IndexNotFoundError,
+    Settings,
+    Store,
+    get_store,
+    register_store,
+)
+from citesynth.index.stores import STORES
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import LLMWriter
 
@@ -75,4 +84,23 @@ def test_the_store_setting_comes_from_the_environment(tmp_path: Path) -> None:
     assert settings.store_location == f"sqlite:{tmp_path}/x"
     assert Settings(index_dir=tmp_path / "i").store_location == str(tmp_path / "i")
     assert settings.root_dir == tmp_path.resolve()  # sqlite:PATH shows paths below PATH's parent
-    assert Settings(store="postgresql://db/x").root_dir == Path.cwd().resolve()
+    assert Settings(store="sqlite:rel/idx").root_dir == (Path.cwd() / "rel").resolve()
+
+
+def test_a_server_store_shows_paths_below_the_current_folder() -> None:
+    async def never(rest: str, create: bool) -> Store:
+        raise AssertionError("not opened")
+
+    register_store("postgresql", never)
+    try:
+        assert Settings(store="postgresql://db/x").root_dir == Path.cwd().resolve()
+    finally:
+        STORES.unregister("postgresql")
+
+
+async def test_a_url_no_store_knows_is_refused_not_made_a_folder(tmp_path: Path) -> None:
+    settings = Settings(store="postgresql://db/x", embedder="none", model="extractive")
+    with pytest.raises(ConfigError, match=r"unknown store 'postgresql://db/x'.*sqlite:PATH"):
+        await Engine.open(settings=settings)
+    with pytest.raises(ConfigError, match="unknown store"):
+        await get_store("mystery://host/db")

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from citesynth.errors import ConfigError
+from citesynth.index.stores import location_folder
 from citesynth.indexing import IngestOptions
 from citesynth.retrieve.fusion import FusionMethod
 from citesynth.retrieve.hybrid import RetrievalOptions
@@ -135,11 +136,8 @@ class Settings:
         """
         if self.root is not None:
             return self.root.resolve()
-        scheme, colon, rest = self.store.partition(":")
-        if not self.store or not colon or (scheme == "sqlite" and rest):
-            folder = Path(rest) if self.store and colon else Path(self.store or self.index_dir)
-            return folder.resolve().parent
-        return Path.cwd().resolve()
+        folder = location_folder(self.store_location)
+        return Path(folder).resolve().parent if folder else Path.cwd().resolve()
 
     def ingest_options(self) -> IngestOptions:
         """How indexing chunks files, as these settings say."""

@@ -49,9 +49,28 @@ async def get_store(location: str, *, create: bool = True) -> Store:
     scheme, colon, _ = location.partition(":")
     found = STORES.find(location) if colon and scheme.strip() in STORES else None
     if found is None:
-        return await open_sqlite(location, create)
+        return await open_sqlite(location_folder(location) or location, create)
     factory, rest = found
     return await factory(rest, create)
+
+
+def location_folder(location: str) -> str | None:
+    """The folder `location` names for the embedded SQLite store; None for another backend.
+
+    The one rule `get_store` and the settings (which show paths relative to the index
+    folder's parent) both follow: a registered scheme names its backend (`sqlite:PATH` the
+    folder PATH), anything else is a folder.
+
+    Raises:
+        ConfigError: a URL (`scheme://...`) whose scheme no store registered, which would
+            otherwise become a folder of that name.
+    """
+    scheme, colon, rest = location.partition(":")
+    if colon and scheme.strip() in STORES:
+        return rest if scheme.strip().lower() == "sqlite" else None
+    if colon and rest.startswith("//"):
+        raise STORES.unknown(location)
+    return location
 
 
 async def open_sqlite(directory: str, create: bool) -> Store:
