@@ -58,9 +58,7 @@ async def retrieve(
     fused = fuse(lexical, dense, method=options.fusion, alpha=options.alpha, rrf_k=options.rrf_k)
     # Every retriever's full candidate list is fused and deduplicated whatever `k` is, so
     # that the top `k` is always a prefix of the top `depth`: `k` cuts the list, never the pool.
-    candidates = fused[:depth]
-    chunks = await store.chunks([chunk_id for chunk_id, _ in candidates])
-    kept = _distinct(candidates, chunks, None if reranker is not None else k)
+    kept = await _distinct(fused[:depth], store, None if reranker is not None else k)
     if embedder is not None:
         # Hits found by BM25 alone still get their true cosine, for the confidence model.
         missing = [chunk.id for chunk, _ in kept if chunk.id not in cosines]
@@ -73,20 +71,29 @@ async def retrieve(
     return hits[:k]
 
 
-def _distinct(
-    candidates: Sequence[tuple[ChunkId, float]], chunks: dict[ChunkId, Chunk], limit: int | None
+async def _distinct(
+    candidates: Sequence[tuple[ChunkId, float]], store: Store, limit: int | None
 ) -> list[tuple[Chunk, float]]:
-    """Candidates in order, each text once (the same file at two paths), up to `limit`."""
+    """Candidates in order, each text once (the same file at two paths), up to `limit`.
+
+    Chunks are fetched a page at a time (`limit` and a margin for duplicates), and only as
+    many pages as the duplicates need: the result is the one fetching every candidate would
+    give, without reading a hundred chunk texts to keep ten.
+    """
+    page = len(candidates) if limit is None else limit + max(5, limit // 2)
     seen_texts: set[str] = set()
     kept: list[tuple[Chunk, float]] = []
-    for key, score in candidates:
-        chunk = chunks.get(key)
-        if chunk is None or chunk.text in seen_texts:
-            continue
-        seen_texts.add(chunk.text)
-        kept.append((chunk, score))
-        if len(kept) == limit:
-            break
+    for start in range(0, len(candidates), max(page, 1)):
+        batch = candidates[start : start + page]
+        chunks = await store.chunks([chunk_id for chunk_id, _ in batch])
+        for key, score in batch:
+            chunk = chunks.get(key)
+            if chunk is None or chunk.text in seen_texts:
+                continue
+            seen_texts.add(chunk.text)
+            kept.append((chunk, score))
+            if len(kept) == limit:
+                return kept
     return kept
 
 
