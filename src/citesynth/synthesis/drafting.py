@@ -123,13 +123,13 @@ async def write(
         close = getattr(pieces, "aclose", None)
         if close is not None:
             await close()
-        draft.timings["generate"] = _ms(generating)
+        draft.timings["generate"] = elapsed_ms(generating)
 
 
 def _taken(piece: str, draft: Draft, began: float) -> str:
     """What of `piece` the draft takes: all of it, until `MAX_ANSWER_CHARS` are reached."""
     if piece and "first_token" not in draft.timings:
-        draft.timings["first_token"] = _ms(began)
+        draft.timings["first_token"] = elapsed_ms(began)
     if draft.size + len(piece) > MAX_ANSWER_CHARS:
         piece, draft.capped = piece[: MAX_ANSWER_CHARS - draft.size], True
     draft.size += len(piece)
@@ -193,5 +193,6 @@ def tidy(
         raise Unusable("the model's answer cites no source")
 
 
-def _ms(since: float) -> float:
+def elapsed_ms(since: float) -> float:
+    """Milliseconds since `since` (a `time.perf_counter()` reading), to two decimals."""
     return round((time.perf_counter() - since) * 1000, 2)

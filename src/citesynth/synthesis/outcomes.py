@@ -5,12 +5,11 @@ Also how a finished answer is streamed again (a cached answer replays as the sam
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator, Sequence
 
 from citesynth.answers import Answer, Fallback
 from citesynth.events import DoneEvent, Event, SourcesEvent, TokenEvent, VerificationEvent
-from citesynth.synthesis.drafting import Unusable
+from citesynth.synthesis.drafting import Unusable, elapsed_ms
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.finishing import Header
 from citesynth.synthesis.inert import inline
@@ -95,7 +94,8 @@ async def replay(answer: Answer) -> AsyncIterator[Event]:
 
 def timed(answer: Answer, timings: dict[str, float], started: float) -> Answer:
     """`answer` with its per-stage latencies and the total since `started`."""
-    total = round((time.perf_counter() - started) * 1000, 2)
-    latency = {stage: round(ms, 2) for stage, ms in timings.items()} | {"total": total}
+    latency = {stage: round(ms, 2) for stage, ms in timings.items()} | {
+        "total": elapsed_ms(started)
+    }
     usage = answer.usage.model_copy(update={"latency_ms": latency})
     return answer.model_copy(update={"usage": usage})

@@ -26,7 +26,7 @@ from collections.abc import AsyncIterator
 from citesynth.events import DoneEvent, ErrorEvent, Event, SourcesEvent
 from citesynth.observe import log_answer
 from citesynth.synthesis.cache import AnswerCache
-from citesynth.synthesis.drafting import Draft, tidy, write
+from citesynth.synthesis.drafting import Draft, elapsed_ms, tidy, write
 from citesynth.synthesis.finishing import Finishing, Header, finish
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.options import AskOptions
@@ -69,7 +69,7 @@ async def ask(
 
     timings: dict[str, float] = {}
     found = await retrieve(header.question, parts, options, mode)
-    timings["retrieve"] = _ms(started)
+    timings["retrieve"] = elapsed_ms(started)
     if not options.synthesize or found.best < options.not_found_below or not found.hits:
         answer = unwritten(header, found.hits, synthesize=options.synthesize)
         answer = timed(answer, timings, started)
@@ -83,7 +83,7 @@ async def ask(
     verifier = parts.verifier if options.verify else None
     plan = await make_plan(header.question, found, parts, mode, conflicts=verifier is not None)
     records = tuple(record(source) for source in plan.sources)
-    timings["prepare"] = _ms(started) - timings["retrieve"]
+    timings["prepare"] = elapsed_ms(started) - timings["retrieve"]
     yield SourcesEvent(request_id=header.request_id, sources=records)
 
     draft = Draft()
@@ -128,14 +128,10 @@ async def ask(
     if plan.linked:
         note = f"{plan.linked} source(s) added because retrieved passages refer to them"
         answer = answer.model_copy(update={"warnings": [*answer.warnings, note]})
-    timings["verify" if verifier is not None else "finish"] = _ms(checking)
+    timings["verify" if verifier is not None else "finish"] = elapsed_ms(checking)
     answer = timed(answer, timings | draft.timings, started)
     if cache and key:  # before the last event: a consumer may stop reading at `done`
         await cache.put(key, answer)
     log_answer(answer)
     yield verification_event(answer)
     yield DoneEvent(answer=answer)
-
-
-def _ms(since: float) -> float:
-    return round((time.perf_counter() - since) * 1000, 2)
