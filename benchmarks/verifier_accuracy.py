@@ -1,8 +1,9 @@
 """Verifier accuracy on real labelled data: balanced accuracy, F1 and claims/s per data set.
 
-The default (lexical) verifier on every split: the tuning splits it was trained on (for
-reference, they flatter it) and the reporting splits (WiCE test, SciFact dev pairs,
-HaluEval samples 250-499), which were never used for training or thresholds. Judge runs
+The trained verifier (when `citesynth[embed]` is installed) and the lexical verifier in the
+same run, on the reporting splits (WiCE test, SciFact dev pairs, HaluEval samples 250-499),
+which were never used for training or thresholds; the lexical one also on the tuning
+splits it was fitted on (for reference, they flatter it). Judge runs
 are slow (one model call per claim), so they are made with the CLI on a prefix of each
 reporting split and merged here from their `--json` output:
 
@@ -35,12 +36,26 @@ async def lexical() -> dict[str, Any]:
     return results
 
 
+async def trained() -> dict[str, Any]:
+    from citesynth.verify.trained import TrainedVerifier
+
+    verifier = TrainedVerifier.load()
+    results: dict[str, Any] = {"trained_on": verifier.model.meta.trained_on}
+    for dataset, (_, report) in SPLITS.items():
+        outcome = await run(verifier, load(dataset, report))
+        results[f"{dataset}/{report}"] = {"role": "report", **outcome.metrics()}
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--merge", nargs="*", type=Path, default=[])
     args = parser.parse_args()
     require(data_dir())
+    from citesynth.verify.crossencoder import available
+
     payload: dict[str, Any] = {
+        "trained": asyncio.run(trained()) if available() else "not installed",
         "lexical": asyncio.run(lexical()),
         "weights": json.loads(
             (Path(__file__).parents[1] / "src/citesynth/verify/weights.json").read_text()

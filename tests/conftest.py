@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from citesynth import Engine, HashingEmbedder, Settings, SQLiteStore
 from citesynth.indexing import IngestOptions
+from citesynth.verify import LexicalVerifier
 
 SHARED_DATA = Path(
     os.environ.get("CITESYNTH_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -98,6 +99,7 @@ async def engine(tmp_path: Path) -> AsyncIterator[Engine]:
         embedder=HashingEmbedder(),
         root=tmp_path,
         ingest=IngestOptions(chunk_tokens=80, overlap_tokens=15),
+        verifier=LexicalVerifier(),  # deterministic and instant; the trained one: tests/verify
     )
     yield opened
     await opened.close()
@@ -108,12 +110,13 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
     """The command line, run in an empty folder with the hashing embedder."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("CITESYNTH_EMBEDDER", "hashing")
+    monkeypatch.setenv("CITESYNTH_VERIFIER", "lexical")
     return CliRunner()
 
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(index_dir=tmp_path / "index", embedder="hashing")
+    return Settings(index_dir=tmp_path / "index", embedder="hashing", verifier="lexical")
 
 
 GUIDE_MD = """\

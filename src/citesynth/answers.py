@@ -124,7 +124,7 @@ class Verification(_Frozen):
         description="Share of citations that support their claim or are needed for it (ALCE)"
     )
     repairs: int = Field(default=0, description="Citations moved or added")
-    removed: int = Field(default=0, description="Unsupported claims removed (strict mode)")
+    removed: int = Field(default=0, description="Unsupported claims removed from the answer")
     regenerated: bool = Field(default=False, description="Strict mode asked for a rewrite")
     signals: dict[str, float] = Field(
         default_factory=dict, description="The confidence signals (docs/verification.md)"
@@ -166,6 +166,11 @@ class Answer(_Frozen):
     sources: list[SourceRecord] = Field(default_factory=list)
     claims: list[Claim] = Field(default_factory=list)
     uncited_claims: list[str] = Field(default_factory=list)
+    removed_claims: list[Claim] = Field(
+        default_factory=list,
+        description="Claims taken out of the answer because no source supports them "
+        "(kept in the answer, flagged, when asked with keep_unsupported)",
+    )
     conflicts: list[Conflict] = Field(default_factory=list)
     verification: Verification | None = None
     confidence: float = 0.0

@@ -359,8 +359,14 @@ _SUPPORT_MARKS = {
 def print_verdicts(answer: Answer) -> None:
     """Flag the claims the sources do not (fully) support, and where the sources disagree."""
     weak = [c for c in answer.claims if c.label in {"unsupported", "partial"}]
-    if weak:
+    if weak or answer.removed_claims:
         console.print("\n[bold]Check these claims[/]")
+    for claim in answer.removed_claims:
+        cited = "".join(f"[{n}]" for n in claim.citations) or "no citation"
+        console.print(
+            f"  [red]✗ removed[/] {escape(printable(claim.text))} [dim]({escape(cited)}: "
+            "no source supports it)[/]"
+        )
     for claim in weak:
         mark = _SUPPORT_MARKS[claim.label]
         cited = "".join(f"[{n}]" for n in claim.citations) or "no citation"

@@ -40,7 +40,7 @@ from citesynth.synthesis.prompts import BUILT_IN, Prompt, version_of
 from citesynth.synthesis.prompts import load as load_prompts
 from citesynth.synthesis.steps import Parts
 from citesynth.types import Chunk, Document, Hit, IndexedFile, IndexReport, IndexStats
-from citesynth.verify import LexicalVerifier, Verifier, get_verifier
+from citesynth.verify import Verifier, get_verifier
 
 T = TypeVar("T")
 
@@ -73,7 +73,7 @@ class Engine:
         self.writer: Writer = writer or ExtractiveWriter(embedder)
         self.answering = answering or AskOptions()
         """The answering defaults; each call may override them by name."""
-        self.verifier = LexicalVerifier() if verifier == "default" else verifier
+        self.verifier = get_verifier("default") if verifier == "default" else verifier
         """Checks every answer's claims (None: answers are not verified)."""
         self.timeout = timeout
         """The configured writer time limit (None: each writer's default)."""

@@ -23,7 +23,7 @@ off that value, so each is written once.
 | prompts_dir     | CITESYNTH_PROMPTS         | none (the built-in prompts)                   |
 | cache_ttl       | CITESYNTH_CACHE_TTL       | 86400 s (0 turns the answer cache off)        |
 | not_found_below | CITESYNTH_NOT_FOUND_BELOW | 0.2 (best hit's Pass-1 confidence)            |
-| verifier        | CITESYNTH_VERIFIER        | `lexical` (or `judge:MODEL`, `none`)          |
+| verifier        | CITESYNTH_VERIFIER        | `default`: `trained`, or `lexical` without torch |
 | strict          | CITESYNTH_STRICT          | false: unsupported claims are flagged, kept   |
 """
 
@@ -70,7 +70,7 @@ class Settings:
     prompts_dir: Path | None = None
     cache_ttl: float = _ASK.cache_ttl
     not_found_below: float = _ASK.not_found_below
-    verifier: str = "lexical"
+    verifier: str = "default"
     strict: bool = _ASK.strict
 
     def __post_init__(self) -> None:

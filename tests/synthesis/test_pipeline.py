@@ -109,7 +109,7 @@ async def test_a_sentence_the_model_repeats_is_dropped_and_reported(indexed: Eng
         "The connect timeout defaults to five seconds [1]. The read timeout limits waiting [1]. "
         "The connect timeout defaults to five seconds [1].",
     )
-    answer = await indexed.answer(CONNECT, repair=False)
+    answer = await indexed.answer(CONNECT, repair=False, keep_unsupported=True)
     assert answer.answer == (
         "The connect timeout defaults to five seconds [1]. The read timeout limits waiting [1]."
     )
@@ -229,7 +229,9 @@ async def test_multi_source_mode_groups_the_context_by_document(
         write(root, f"{name}.md", f"# {name}\n\n{sections}\n")
     await engine.index([root])
     model = use(engine, "Notes: they differ.\nAnswer: Sources disagree on battery life [1][4].")
-    answer = await engine.answer("How long does the phone battery last?", k=6)
+    answer = await engine.answer(
+        "How long does the phone battery last?", k=6, keep_unsupported=True
+    )
     assert answer.synthesis_mode and answer.source_doc_count == 2
     system, user = model.calls[0]
     assert "organise the answer by subtopic" in system.content.lower()

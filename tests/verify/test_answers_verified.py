@@ -3,6 +3,7 @@ repair, strict mode, conflicts in the prompt, confidence from verified support."
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ def use(engine: Engine, *replies: object) -> ScriptedModel:
 
 async def test_claims_citations_and_the_stream_carry_verdicts(indexed: Engine) -> None:
     use(indexed, f"{GOOD} {INVENTED}")
-    events = [event async for event in indexed.ask(CONNECT)]
+    events = [event async for event in indexed.ask(CONNECT, keep_unsupported=True)]
     verification = next(e for e in events if isinstance(e, VerificationEvent))
     answer = events[-1].answer  # type: ignore[union-attr]
     assert [c.label for c in answer.claims] == ["supported", "unsupported"]
@@ -50,15 +51,41 @@ async def test_claims_citations_and_the_stream_carry_verdicts(indexed: Engine) -
 async def test_confidence_rises_with_verified_support(indexed: Engine) -> None:
     use(indexed, GOOD, f"{GOOD} {INVENTED}")
     good = await indexed.answer(CONNECT, cache=False)
-    mixed = await indexed.answer(CONNECT, cache=False)
+    mixed = await indexed.answer(CONNECT, cache=False, keep_unsupported=True)
     assert good.confidence > mixed.confidence
+
+
+async def test_a_claim_no_source_supports_is_removed_and_listed(
+    indexed: Engine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    use(indexed, f"{GOOD} {INVENTED}")
+    answer = await indexed.answer(CONNECT)
+    assert answer.answer == GOOD
+    assert [c.text for c in answer.removed_claims] == [INVENTED.replace(" [1]", "")]
+    assert answer.removed_claims[0].label != "supported"
+    assert answer.verification is not None and answer.verification.removed == 1
+    assert [c.label for c in answer.claims] == ["supported"]
+    assert any("no source supports" in warning for warning in answer.warnings)
+    print_answer(answer)
+    shown = capsys.readouterr()
+    assert "Check these claims" in shown.out and "rotating key" in shown.out
+    assert "removed" in shown.out
+
+
+async def test_an_answer_whose_claims_are_all_unsupported_is_not_found(indexed: Engine) -> None:
+    use(indexed, INVENTED)
+    answer = await indexed.answer(CONNECT)
+    assert answer.not_found and answer.answer == "Not found in the sources."
+    assert answer.confidence == 0.0 and not answer.claims
+    assert [c.citations for c in answer.removed_claims] == [[1]]
+    assert answer.sources, "the passages found nearby are still listed"
 
 
 async def test_the_terminal_flags_unsupported_claims(
     indexed: Engine, capsys: pytest.CaptureFixture[str]
 ) -> None:
     use(indexed, f"{GOOD} {INVENTED}")
-    print_answer(await indexed.answer(CONNECT))
+    print_answer(await indexed.answer(CONNECT, keep_unsupported=True))
     shown = capsys.readouterr()
     assert "✗ unsupported" in shown.out and "rotating key" in shown.out
     assert "✓ supported" in shown.out
@@ -100,6 +127,47 @@ async def test_conflicting_sources_reach_the_prompt_and_the_answer(
     ]
     prompt = model.calls[0][-1].content
     assert "these sources disagree" in prompt and "10 MB" in prompt and "25 MB" in prompt
+    assert re.search(r"\[\d\] says (10|25) MB; \[\d\] says (10|25) MB\.", answer.answer)
+    assert answer.low_confidence and answer.confidence < 0.5
+    assert answer.disclaimer is not None and "disagree" in answer.disclaimer
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Multiple sources report that the upload size limit for one file is 10 MB [1,2].",
+        "The upload limit is 10 MB [1].\n\nNote: these sources disagree. Present both values, "
+        "each with its own citation:\n- upload size limit for one file: [1] says 10 MB, "
+        "[2] says 25 MB",
+    ],
+    ids=["false-consensus", "echoed-note"],
+)
+async def test_no_false_consensus_and_no_echo_of_the_prompt_note(
+    engine: Engine, tmp_path: Path, reply: str
+) -> None:
+    root = tmp_path / "docs"
+    write(root, "old.md", "# Limits\n\nThe upload size limit for one file is 10 MB.\n")
+    write(root, "new.md", "# Limits\n\nThe upload size limit for one file is 25 MB.\n")
+    await engine.index([root])
+    use(engine, reply)
+    answer = await engine.answer("What is the upload size limit for one file?", cache=False)
+    text = answer.answer
+    assert "Multiple sources" not in text and "Note:" not in text and "Present both" not in text
+    said = re.search(r"disagree on the upload size limit for one file: (.*)$", text)
+    assert said is not None
+    assert re.fullmatch(r"\[(\d)\] says (10|25) MB; \[(\d)\] says (10|25) MB\.", said[1])
+    assert answer.low_confidence and "disagree" in (answer.disclaimer or "")
+
+
+async def test_the_extractive_writer_states_both_sides(engine: Engine, tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    write(root, "a.md", "# Pools\n\nThe default connection pool size is 100 connections.\n")
+    write(root, "b.md", "# Pools\n\nThe default connection pool size is 10 connections.\n")
+    await engine.index([root])
+    answer = await engine.answer("What is the default connection pool size?", cache=False)
+    assert "Multiple sources" not in answer.answer
+    assert "says 100 connections" in answer.answer and "says 10 connections" in answer.answer
+    assert answer.low_confidence
 
 
 async def test_verification_can_be_turned_off(indexed: Engine) -> None:
@@ -111,7 +179,9 @@ async def test_verification_can_be_turned_off(indexed: Engine) -> None:
 
 async def test_the_disclaimer_names_the_cause_of_low_confidence(indexed: Engine) -> None:
     use(indexed, f"{GOOD} {INVENTED}", GOOD)
-    mixed = await indexed.answer(CONNECT, low_confidence_below=1.0, cache=False)
+    mixed = await indexed.answer(
+        CONNECT, low_confidence_below=1.0, cache=False, keep_unsupported=True
+    )
     good = await indexed.answer(CONNECT, low_confidence_below=1.0, cache=False)
     assert mixed.disclaimer is not None and "partly support" in mixed.disclaimer
     assert good.disclaimer is not None and "match the question only weakly" in good.disclaimer

@@ -81,8 +81,17 @@ class ExtractiveWriter:
         self.keep_ratio = keep_ratio
         self.duplicate = duplicate
 
-    async def picks(self, question: str, sources: Sequence[Source]) -> list[_Pick]:
-        """The chosen sentences, best first, near-duplicates folded into `also`."""
+    async def picks(
+        self,
+        question: str,
+        sources: Sequence[Source],
+        apart: frozenset[frozenset[int]] = frozenset(),
+    ) -> list[_Pick]:
+        """The chosen sentences, best first, near-duplicates folded into `also`.
+
+        Sources in an `apart` pair disagree: their sentences are never folded into one
+        "multiple sources report" sentence (that would be false consensus).
+        """
         candidates: list[tuple[Source, int, str]] = []
         following: dict[tuple[int, int], str] = {}
         for source in sources:
@@ -113,6 +122,8 @@ class ExtractiveWriter:
                 break
             words = frozenset(terms(sentence))
             twin = next((p for p in chosen if _similar(p.words, words) >= self.duplicate), None)
+            if twin is not None and frozenset({twin.source.number, source.number}) in apart:
+                twin = None
             if twin is None:
                 more = following.get((source.number, start))
                 shown = clean(f"{sentence} {more}" if more else sentence)
@@ -123,7 +134,8 @@ class ExtractiveWriter:
 
     async def write(self, plan: Plan) -> AsyncIterator[Piece]:
         """The answer, one sentence at a time, grouped by document in rank order."""
-        chosen = await self.picks(plan.question, plan.sources)
+        apart = frozenset(frozenset(f.sources) for f in plan.found)
+        chosen = await self.picks(plan.question, plan.sources, apart)
         if not chosen:
             yield NOT_FOUND
             return

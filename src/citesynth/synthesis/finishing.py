@@ -23,7 +23,7 @@ from citesynth.citations.resolve import (
     resolve,
     says_not_found,
 )
-from citesynth.synthesis import verifying
+from citesynth.synthesis import disagreement, verifying
 from citesynth.synthesis.citing import citations, claims_of, drop_pointers, drop_repeats, has_words
 from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
 from citesynth.synthesis.extractive import NOT_FOUND
@@ -31,6 +31,7 @@ from citesynth.synthesis.sources import Source, document_count, record, refs
 from citesynth.synthesis.writers import Plan
 from citesynth.verify.base import Verifier
 from citesynth.verify.confidence import confidence as calibrated
+from citesynth.verify.conflicts import Found
 
 
 class HeaderFields(TypedDict):
@@ -71,14 +72,14 @@ class Finishing:
     repair: bool = True
     renumber: bool = False
     low_confidence_below: float = 0.5
-    remove_unsupported: bool = False
-    """Strict mode's last step: drop the claims that are still unsupported."""
+    remove_unsupported: bool = True
+    """Take the claims no source supports out of the answer (see `verified`)."""
 
 
 async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> Answer:
     """The answer for a draft written from `plan` (see the module docstring)."""
     sources = list(plan.sources)
-    resolved = resolve(draft.text, refs(sources))
+    resolved = resolve(disagreement.tidy(draft.text, plan.found), refs(sources))
     removed = resolved.removed  # what later passes over the clean text no longer see
     text, repeated = drop_repeats(resolved.text)
     text, pointers = drop_pointers(text)
@@ -92,6 +93,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         checked = await verified(text, shown, how.verifier, how)
         text = checked.text
         resolved = resolve(text, refs(shown))
+        not_found = not text  # every cited claim was unsupported: nothing to answer with
     if how.renumber and resolved.used:
         order = [*resolved.used, *(s.number for s in sources if s.number not in resolved.used)]
         text, mapping = renumber(text, order)
@@ -99,7 +101,17 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         resolved = resolve(text, refs(shown))
         found = [replace(f, sources=(mapping[f.sources[0]], mapping[f.sources[1]])) for f in found]
         checked = verifying.renumbered(checked, mapping) if checked else None
+    emptied = checked is not None and not text and bool(checked.removed)
     claims = [] if not_found else checked.claims if checked else claims_of(text)
+    disagreeing: list[Found] = []
+    if emptied or not not_found:
+        cited_now = None if emptied else set(resolved.used)
+        text, claims, disagreeing = disagreement.state(
+            text, claims, found, header.question, shown, cited_now
+        )
+    if disagreeing:
+        not_found = False  # the sources do answer: they disagree
+        resolved = resolve(text, refs(shown))
     uncited = [claim.text for claim in claims if not claim.citations]
     warnings = _warnings(resolved, draft, shown, not_found, repeated, plan.trimmed, removed)
     if pointers:
@@ -125,6 +137,8 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         checked = replace(checked, summary=summary)
     else:
         confidence = provisional_confidence(cited, claims, draft)
+    if disagreeing:  # a disagreement on the point asked: never a confident answer
+        confidence = min(confidence, round(how.low_confidence_below * 0.8, 4))
     low = not not_found and confidence < how.low_confidence_below
     usage = draft.usage
     return Answer(
@@ -134,11 +148,12 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         sources=[record(s) for s in shown],
         claims=claims,
         uncited_claims=uncited,
+        removed_claims=checked.removed if checked else [],
         conflicts=verifying.conflict_records(found),
         verification=checked.summary if checked else None,
         confidence=confidence,
         low_confidence=low,
-        disclaimer=disclaimer(claims) if low else None,
+        disclaimer=disclaimer(claims, disagreeing) if low else None,
         synthesis_mode=plan.grouped,
         source_doc_count=document_count(sources),
         not_found=not_found,
@@ -152,8 +167,13 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     )
 
 
-def disclaimer(claims: Sequence[Claim]) -> str:
-    """One line saying why confidence is low: weak support, or weak retrieval."""
+def disclaimer(claims: Sequence[Claim], disagreeing: Sequence[Found] = ()) -> str:
+    """One line saying why confidence is low: a disagreement, weak support, weak retrieval."""
+    if disagreeing:
+        named = "; ".join(
+            f"[{c.sources[0]}] and [{c.sources[1]}] on {c.topic.rstrip(' .…')}" for c in disagreeing
+        )
+        return f"Low confidence: the sources disagree ({named}); check which one applies."
     if any(c.label in {"unsupported", "partial"} or not c.citations for c in claims):
         return "Low confidence: the sources only partly support this answer; check the citations."
     return (
@@ -195,19 +215,39 @@ def _warnings(
 async def verified(
     text: str, shown: Sequence[Source], verifier: Verifier, how: Finishing
 ) -> verifying.Checked:
-    """Check (and repair) the answer; remove what is unsupported when asked (strict mode)."""
+    """Check (and repair) the answer, then take out the claims no source supports.
+
+    Unless `how.remove_unsupported` is off (keep_unsupported): then they stay, flagged.
+    When nothing cited is left, the text is empty: the answer is a not-found.
+    """
     checked = await verifying.check(text, shown, verifier, repair=how.repair)
     if not how.remove_unsupported:
         return checked
     kept, removed = verifying.without_unsupported(checked.text, checked.claims, checked.review)
-    if not removed or not has_words(kept):
+    if not removed:
         return checked
+    note = (
+        f"removed {len(removed)} claim(s) that no source supports (see removed_claims; "
+        "keep_unsupported keeps them)"
+    )
+    warnings = [
+        w for w in checked.warnings if not w.endswith("not supported by the source(s) they cite")
+    ]
+    if not has_words(kept) or not any(c.citations for c in claims_of(kept)):
+        summary = checked.summary.model_copy(update={"removed": len(removed)})
+        return replace(
+            checked,
+            text="",
+            claims=[],
+            summary=summary,
+            warnings=[*warnings, note],
+            removed=removed,
+        )
     again = await verifying.check(kept, shown, verifier, repair=False)
     summary = again.summary.model_copy(
-        update={"removed": removed, "repairs": checked.summary.repairs}
+        update={"removed": len(removed), "repairs": checked.summary.repairs}
     )
-    note = f"strict mode: removed {removed} unsupported claim(s)"
-    return replace(again, summary=summary, warnings=[*checked.warnings[:-1], note])
+    return replace(again, summary=summary, warnings=[*warnings, note], removed=removed)
 
 
 def provisional_confidence(

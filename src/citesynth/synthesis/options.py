@@ -45,6 +45,12 @@ class AskOptions:
     strict: bool = False
     """Unsupported claims: one rewrite with the verdicts as feedback, keep the better
     version, then remove what is still unsupported."""
+    answerability: bool = True
+    """Say "Not found" before writing when no top source answers the question (needs a
+    verifier that scores answerability: the trained one)."""
+    keep_unsupported: bool = False
+    """Keep the claims no source supports in the answer (flagged) instead of removing them
+    to `removed_claims`."""
 
 
 class AskOverrides(TypedDict, total=False):
@@ -64,3 +70,5 @@ class AskOverrides(TypedDict, total=False):
     repair: bool
     follow_references: bool
     strict: bool
+    answerability: bool
+    keep_unsupported: bool

@@ -23,8 +23,10 @@ import logging
 import time
 from collections.abc import AsyncIterator
 
+from citesynth.answers import Answer
 from citesynth.events import DoneEvent, ErrorEvent, Event, SourcesEvent
 from citesynth.observe import log_answer
+from citesynth.synthesis.answerability import gate, unanswerable
 from citesynth.synthesis.cache import AnswerCache
 from citesynth.synthesis.drafting import Draft, elapsed_ms, tidy, write
 from citesynth.synthesis.finishing import Finishing, Header, finish
@@ -61,9 +63,7 @@ async def ask(
     cached = await cache.get(key, options.cache_ttl) if cache and key else None
     if cached is not None:
         answer = cached.model_copy(update={"cached": True, "request_id": header.request_id})
-        answer = timed(answer, {}, started)
-        log_answer(answer)
-        async for event in replay(answer):
+        async for event in _delivered(timed(answer, {}, started), None, ""):
             yield event
         return
 
@@ -71,17 +71,21 @@ async def ask(
     found = await retrieve(header.question, parts, options, mode)
     timings["retrieve"] = elapsed_ms(started)
     if not options.synthesize or found.best < options.not_found_below or not found.hits:
-        answer = unwritten(header, found.hits, synthesize=options.synthesize)
-        answer = timed(answer, timings, started)
-        if cache and key and options.synthesize:
-            await cache.put(key, answer)
-        log_answer(answer)
-        async for event in replay(answer):
+        answer = timed(
+            unwritten(header, found.hits, synthesize=options.synthesize), timings, started
+        )
+        async for event in _delivered(answer, cache, key if options.synthesize else ""):
             yield event
         return
 
     verifier = parts.verifier if options.verify else None
     plan = await make_plan(header.question, found, parts, mode, conflicts=verifier is not None)
+    judged = await gate(header.question, plan.sources, verifier) if options.answerability else None
+    if judged is not None and not judged.answerable:
+        answer = timed(unanswerable(header, plan.sources, judged), timings, started)
+        async for event in _delivered(answer, cache, key):
+            yield event
+        return
     records = tuple(record(source) for source in plan.sources)
     timings["prepare"] = elapsed_ms(started) - timings["retrieve"]
     yield SourcesEvent(request_id=header.request_id, sources=records)
@@ -112,6 +116,7 @@ async def ask(
         repair=options.repair,
         renumber=options.renumber,
         low_confidence_below=options.low_confidence_below,
+        remove_unsupported=not options.keep_unsupported,
     )
     answer = await finish(header, plan, draft, how)
     if options.strict and unsupported(answer):
@@ -135,3 +140,12 @@ async def ask(
     log_answer(answer)
     yield verification_event(answer)
     yield DoneEvent(answer=answer)
+
+
+async def _delivered(answer: Answer, cache: AnswerCache | None, key: str) -> AsyncIterator[Event]:
+    """An answer decided without writing: cached (under `key`), logged, replayed as events."""
+    if cache and key:
+        await cache.put(key, answer)
+    log_answer(answer)
+    async for event in replay(answer):
+        yield event

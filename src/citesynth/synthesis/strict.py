@@ -18,8 +18,9 @@ log = logging.getLogger("citesynth.answer")
 
 
 def unsupported(answer: Answer) -> bool:
-    """Whether verification left at least one claim unsupported."""
-    return answer.verification is not None and answer.verification.unsupported > 0
+    """Whether verification found at least one claim unsupported (kept or removed)."""
+    summary = answer.verification
+    return summary is not None and (summary.unsupported > 0 or summary.removed > 0)
 
 
 async def rewrite_strictly(
@@ -34,7 +35,7 @@ async def rewrite_strictly(
     require_citations: bool,
 ) -> Answer:
     """The better of `first` and one rewrite, with its still-unsupported claims removed."""
-    weak = [c.text for c in first.claims if c.label == "unsupported"]
+    weak = [c.text for c in (*first.claims, *first.removed_claims) if c.label != "supported"]
     again = replace(plan, feedback="\n".join(f"- {text}" for text in weak))
     retried = Draft()
     notes = []

@@ -8,7 +8,7 @@ spans become `EvidenceSpan`s with line numbers in the original file, verdicts be
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
 from citesynth.synthesis.sources import Source
@@ -63,6 +63,8 @@ class Checked:
     summary: Verification
     warnings: list[str]
     review: Review
+    removed: list[Claim] = field(default_factory=list)
+    """Claims taken out because no source supports them."""
 
 
 async def check(
@@ -166,15 +168,22 @@ def signals(
     )
 
 
-def without_unsupported(text: str, claims: Sequence[Claim], review_: Review) -> tuple[str, int]:
-    """`text` without the claims labelled unsupported (strict mode); returns how many went."""
-    drop = [
-        item.claim
+def without_unsupported(
+    text: str, claims: Sequence[Claim], review_: Review
+) -> tuple[str, list[Claim]]:
+    """`text` without the cited claims no source supports; returns the claims removed.
+
+    `partial` is not support: a claim only partly supported goes too. Uncited claims stay
+    (they are flagged as uncited; repair found no source for them).
+    """
+    pairs = [
+        (item.claim, claim)
         for item, claim in zip(review_.claims, claims, strict=True)
-        if claim.label == "unsupported"
+        if claim.citations and claim.label != "supported"
     ]
+    drop = [span for span, _ in pairs]
     if not drop:
-        return text, 0
+        return text, []
     pieces = []
     position = 0
     for claim in sorted(drop, key=lambda c: c.start):
@@ -185,7 +194,7 @@ def without_unsupported(text: str, claims: Sequence[Claim], review_: Review) -> 
         if pieces[-1] and position < len(text) and not text[position].isspace():
             pieces.append(" ")
     pieces.append(text[position:])
-    return "".join(pieces).strip(), len(drop)
+    return "".join(pieces).strip(), [claim for _, claim in pairs]
 
 
 def _round(value: float | None) -> float | None:

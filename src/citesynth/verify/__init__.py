@@ -2,8 +2,13 @@
 
 Verifiers by name (`get_verifier`; plugins add more with `register_verifier`):
 
-- `lexical` (default): lexical alignment weighed by a logistic model trained on the tuning
-  splits of WiCE, SciFact and HaluEval; offline, thousands of claims a second.
+- `default`: `trained` when `citesynth[embed]` (torch and the packaged MiniLM) is
+  installed, else `lexical`.
+- `trained`: a MiniLM cross-encoder fine-tuned here on tuning splits and generated hard
+  negatives (`trained.py`); the lexical verifier picks the evidence it reads. Also scores
+  question–passage answerability.
+- `lexical`: lexical alignment weighed by a logistic model trained on the tuning splits of
+  WiCE, SciFact and HaluEval; offline, no torch, thousands of claims a second.
 - `judge:MODEL`: any chat model `citesynth.llm.get_model` knows (`judge:local`,
   `judge:openai:gpt-4o-mini`, ...) asked for a strict JSON verdict, with the lexical verdict
   as its fallback.
@@ -48,13 +53,13 @@ def register_verifier(
     VERIFIERS.register(prefix, factory, usage=usage, replace=replace)
 
 
-def get_verifier(name: str = "lexical", environ: Mapping[str, str] | None = None) -> Verifier:
+def get_verifier(name: str = "default", environ: Mapping[str, str] | None = None) -> Verifier:
     """The verifier called `name` (see the module docstring).
 
     Raises:
         ConfigError: an unknown name, or a judge model that cannot be set up.
     """
-    found = VERIFIERS.find(name.strip() or "lexical")
+    found = VERIFIERS.find(name.strip() or "default")
     if found is None:
         raise VERIFIERS.unknown(name)
     factory, rest = found
@@ -63,6 +68,18 @@ def get_verifier(name: str = "lexical", environ: Mapping[str, str] | None = None
 
 def _lexical(rest: str, environ: Mapping[str, str]) -> Verifier:
     return LexicalVerifier()
+
+
+def _default(rest: str, environ: Mapping[str, str]) -> Verifier:
+    from citesynth.verify.crossencoder import available
+
+    return _trained(rest, environ) if available() else LexicalVerifier()
+
+
+def _trained(rest: str, environ: Mapping[str, str]) -> Verifier:
+    from citesynth.verify.trained import TrainedVerifier  # needs torch: imported on demand
+
+    return TrainedVerifier.load()
 
 
 def _judge(rest: str, environ: Mapping[str, str]) -> Verifier:
@@ -82,6 +99,7 @@ def _nli(rest: str, environ: Mapping[str, str]) -> Verifier:
 
 
 register_verifier("lexical", _lexical, usage="lexical")
-register_verifier("default", _lexical, usage="default")
+register_verifier("default", _default, usage="default")
+register_verifier("trained", _trained, usage="trained")
 register_verifier("judge", _judge, usage="judge:MODEL")
 register_verifier("nli", _nli, usage="nli:PATH")

@@ -33,6 +33,11 @@ _VALUE = re.compile(
 _NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't)\b", re.I)
 _YEAR = re.compile(r"^(?:1[5-9]|20)\d\d$")
 _MAX_SENTENCES = 400
+_FOLLOWERS = frozenset(
+    """after before by with and or in on at for from to of as when while since until the a an
+    was were is are has had""".split()
+)
+"""Words that may follow a number without being its unit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +76,11 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
         for match in _VALUE.finditer(text):
             number = match.group("number").replace(",", "")
             unit_word = match.group("unit") or ""
+            if unit_word.lower() in _FOLLOWERS:  # "in 2009 after ...": no unit
+                unit_word = ""
             unit = "year" if _YEAR.match(number) and not unit_word else _unit(unit_word)
             values.setdefault(unit, set()).add(number)
-            shown.setdefault(unit, match.group().strip())
+            shown.setdefault(unit, f"{match.group('number')} {unit_word}".strip())
             numeric.update(terms(match.group("number")))
         key = frozenset(t for t in content_terms(text) if t not in numeric and not t.isdigit())
         facts.append(
@@ -105,7 +112,18 @@ def _same_subject(a: _Fact, b: _Fact) -> bool:
     return shared >= 3 and smaller > 0 and shared / smaller >= 0.7 and shared / union >= 0.5
 
 
-def _topic(a: _Fact, b: _Fact) -> str:
+_LINKS = frozenset("is are was were be of to at by for from as in on with has have had".split())
+
+
+def _topic(a: _Fact, b: _Fact, value: str = "") -> str:
+    """What the two sentences are about: the words leading to the value, else shared terms."""
+    where = a.text.find(value) if value else -1
+    if where > 0:
+        lead = re.findall(r"[\w'-]+", a.text[:where])[-8:]
+        while lead and lead[-1].lower() in _LINKS:
+            lead.pop()
+        if len(lead) >= 2:
+            return " ".join(lead)
     shared = a.key & b.key
     words = [w for w in re.findall(r"[\w'-]+", a.text) if set(terms(w)) & shared]
     return " ".join(dict.fromkeys(words[:10]))
@@ -167,7 +185,7 @@ def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
                 found.setdefault(
                     (*pair, kind),
                     Found(
-                        _topic(first, second),
+                        _topic(first, second, first.shown[unit]),
                         (first.shown[unit], second.shown[unit]),
                         pair,
                         kind,

@@ -1,0 +1,417 @@
+"""The trained verifier's data recipe: labelled (text, evidence) pairs from tuning splits only.
+
+    python -m benchmarks.verifier_pairs --out /tmp/pairs.jsonl     # writes the pairs, prints counts
+
+Every pair is `{"text", "evidence", "label", "source", "group"}`; `text` is a claim or a
+question, `label` 1 when the evidence entails the claim (or answers the question).
+
+Real labelled pairs (tuning splits only, see `citesynth.evaluation.verifier_data`):
+- SciFact train pairs: the claim against the gold rationale sentences and against what the
+  verifier itself would read (`verify.evidence`); SUPPORT is 1, CONTRADICT and
+  not-enough-info 0.
+- WiCE dev: the claim against each annotated supporting-sentence set and against the
+  verifier's own selection; `supported` is 1, partially and not supported 0.
+- HaluEval QA samples 0-249: question + answer against the knowledge.
+- Answerability, ClapNQ tuning questions (not the fixed report slice): a question against
+  its passage (1 when answerable), the same passage with the answer's sentences removed
+  (0), and MultiHop-RAG tuning questions against their evidence facts (null queries 0).
+
+Generated hard negatives (and their positives), from sentences of the tuning corpora
+(SciFact abstracts outside the dev pairs, WiCE dev pages, ClapNQ tuning passages, the
+Red Hat Developer Hub guides):
+- the sentence itself against the passage window that holds it (1), and a clause of it (1);
+- one detail changed against the same window (0): a number, a unit or a year; negation
+  added or removed; two names swapped, or a name replaced by another from the passage;
+  an antonym ("like"/"unlike", "increases"/"decreases", "before"/"after", ...);
+- the sentence against the neighbouring window without it (0);
+- the sentence joined with a sentence from another document (0: only part is supported).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from citesynth.evaluation.datafiles import data_dir, rows
+from citesynth.evaluation.qa_data import EvalSet, load_set
+from citesynth.evaluation.verifier_data import load
+from citesynth.verify.align import passage_sentences
+from citesynth.verify.evidence import BUDGET, evidence_text
+
+Pair = dict[str, Any]
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
+_NEGATABLE = re.compile(
+    r"\b(is|are|was|were|can|could|will|would|should|must|does|do|did|has|have|had|may)\b"
+)
+_NEGATED = re.compile(
+    r"\b(is|are|was|were|can|could|will|would|should|must|does|do|did|has"
+    r"|have|had|may) not\b|\b(\w+)n't\b|\bnever\b|\bno longer\b"
+)
+_ANTONYMS = [
+    ("unlike", "like"),
+    ("increase", "decrease"),
+    ("increases", "decreases"),
+    ("increased", "decreased"),
+    ("higher", "lower"),
+    ("more", "less"),
+    ("before", "after"),
+    ("first", "last"),
+    ("larger", "smaller"),
+    ("maximum", "minimum"),
+    ("enable", "disable"),
+    ("enabled", "disabled"),
+    ("allows", "prevents"),
+    ("always", "never"),
+    ("true", "false"),
+    ("positive", "negative"),
+    ("inhibits", "promotes"),
+    ("reduces", "increases"),
+    ("above", "below"),
+    ("early", "late"),
+    ("north", "south"),
+    ("east", "west"),
+    ("born", "died"),
+    ("won", "lost"),
+    ("older", "younger"),
+    ("supports", "rejects"),
+    ("required", "optional"),
+    ("synchronous", "asynchronous"),
+    ("include", "exclude"),
+    ("includes", "excludes"),
+    ("male", "female"),
+    ("success", "failure"),
+]
+_SWAP = {a: b for a, b in _ANTONYMS} | {b: a for a, b in _ANTONYMS}
+_NAME = re.compile(r"(?<!^)(?<![.!?] )\b[A-Z][a-zA-Z]+(?: [A-Z][a-zA-Z]+)*")
+
+
+_CACHE = Path("/tmp/citesynth-pairs-cache")
+
+
+def load_eval_set(name: str, split: str, folder: Path) -> EvalSet:
+    return load_set(name, split, data=folder, cache=_CACHE)
+
+
+def _hash(text: str) -> int:
+    return int(hashlib.sha1(text.encode()).hexdigest()[:8], 16)
+
+
+# -- perturbations: one detail changed ---------------------------------------------------
+
+
+def change_number(text: str, rng: random.Random) -> str | None:
+    found = list(_NUMBER.finditer(text))
+    if not found:
+        return None
+    match = rng.choice(found)
+    value = match.group()
+    digits = value.replace(",", "")
+    try:
+        number = float(digits)
+    except ValueError:
+        return None
+    if 1900 <= number <= 2100 and "." not in value:
+        new = str(int(number) + rng.choice([-3, -2, -1, 1, 2, 5]))
+    elif number == int(number):
+        whole = int(number)
+        new = str(rng.choice([whole + 1, whole * 2, max(whole - 1, 0), whole * 10, whole + 7]))
+        if new == digits:
+            new = str(whole + 3)
+    else:
+        new = f"{number * rng.choice([0.5, 2, 1.5]):.{len(digits.split('.')[-1])}f}"
+    return text[: match.start()] + new + text[match.end() :]
+
+
+def flip_negation(text: str, rng: random.Random) -> str | None:
+    negated = _NEGATED.search(text)
+    if negated:
+        if negated.group(1):
+            return text[: negated.start()] + negated.group(1) + text[negated.end() :]
+        if negated.group(2):
+            return text[: negated.start()] + negated.group(2) + text[negated.end() :]
+        return None
+    found = list(_NEGATABLE.finditer(text))
+    if not found:
+        return None
+    match = rng.choice(found[:2])
+    return text[: match.end()] + " not" + text[match.end() :]
+
+
+def swap_antonym(text: str, rng: random.Random) -> str | None:
+    words = list(re.finditer(r"\b[a-z]+\b", text))
+    candidates = [w for w in words if w.group() in _SWAP]
+    if not candidates:
+        return None
+    match = rng.choice(candidates)
+    return text[: match.start()] + _SWAP[match.group()] + text[match.end() :]
+
+
+def swap_names(text: str, context: str, rng: random.Random) -> str | None:
+    """Two names of the claim swapped, or one replaced by another name from the context."""
+    names = list(dict.fromkeys(m.group() for m in _NAME.finditer(text)))
+    if len(names) >= 2 and rng.random() < 0.5:
+        a, b = rng.sample(names, 2)
+        swapped = text.replace(a, "\0").replace(b, a).replace("\0", b)
+        return swapped if swapped != text else None
+    others = [n for n in dict.fromkeys(m.group() for m in _NAME.finditer(context)) if n not in text]
+    if not names or not others:
+        return None
+    return text.replace(rng.choice(names), rng.choice(others), 1)
+
+
+def perturb(text: str, context: str, rng: random.Random) -> tuple[str, str] | None:
+    """The claim with one detail changed, and which kind; None when nothing applies."""
+    kinds = ["number", "negation", "antonym", "name"]
+    rng.shuffle(kinds)
+    for kind in kinds:
+        if kind == "number":
+            changed = change_number(text, rng)
+        elif kind == "negation":
+            changed = flip_negation(text, rng)
+        elif kind == "antonym":
+            changed = swap_antonym(text, rng)
+        else:
+            changed = swap_names(text, context, rng)
+        if changed and changed != text:
+            return changed, kind
+    return None
+
+
+def clause(sentence: str, rng: random.Random) -> str | None:
+    """A self-contained part of a sentence: the part before a comma clause, or before ' and '."""
+    for mark in (", which ", ", and ", ", but ", " (", ", while ", "; "):
+        if mark in sentence:
+            head = sentence.split(mark, 1)[0].strip()
+            if len(head.split()) >= 6:
+                return head.rstrip(",;") + "."
+    return None
+
+
+# -- real labelled pairs ------------------------------------------------------------------
+
+
+def _pair(text: str, evidence: str, label: int, source: str, group: str) -> Pair:
+    return {"text": text, "evidence": evidence, "label": label, "source": source, "group": group}
+
+
+def scifact_pairs(folder: Path) -> Iterator[Pair]:
+    examples = {e.id: e for e in load("scifact", "train", folder)}
+    for row in rows(folder / "scifact" / "claim_doc_pairs_train.jsonl"):
+        key = f"{row['claim_id']}:{row['doc_id']}"
+        example = examples.get(key)
+        if example is None:
+            continue
+        label = int(example.supported)
+        group = f"scifact:{row['claim_id']}"
+        yield _pair(
+            example.claim, evidence_text(example.claim, example.passages), label, "scifact", group
+        )
+        if row["rationale_sentences"]:
+            gold = " ".join(s.strip() for s in row["rationale_sentences"])
+            yield _pair(example.claim, gold, label, "scifact-gold", group)
+
+
+def wice_pairs(folder: Path) -> Iterator[Pair]:
+    for row in rows(folder / "wice" / "claim_dev.jsonl"):
+        label = int(row["label"] == "supported")
+        group = f"wice:{row['id']}"
+        page = "\n\n".join(row["evidence"])
+        yield _pair(row["claim"], evidence_text(row["claim"], [page]), label, "wice", group)
+        for indexes in row["supporting_sentences"][:2]:
+            gold = " ".join(row["evidence"][i].strip() for i in sorted(indexes))
+            if gold:
+                yield _pair(row["claim"], gold, label, "wice-gold", group)
+
+
+def halueval_pairs(folder: Path) -> Iterator[Pair]:
+    for example in load("halueval", "dev", folder):
+        yield _pair(
+            example.claim,
+            evidence_text(example.claim, example.passages),
+            int(example.supported),
+            "halueval",
+            f"halueval:{example.group}",
+        )
+
+
+def _drop_answer(passage: str, answer: str) -> str | None:
+    """The passage without the sentences that share most words with the answer."""
+    answer_words = {w.lower() for w in re.findall(r"\w+", answer) if len(w) > 3}
+    if not answer_words:
+        return None
+    kept = []
+    dropped = 0
+    for start, end in passage_sentences(passage):
+        sentence = passage[start:end]
+        words = {w.lower() for w in re.findall(r"\w+", sentence)}
+        if len(words & answer_words) >= max(2, len(answer_words) // 3):
+            dropped += 1
+        else:
+            kept.append(sentence.strip())
+    if not dropped or len(kept) < 2:
+        return None
+    return " ".join(kept)
+
+
+def answerability_pairs(folder: Path) -> Iterator[Pair]:
+    corpus = {r["doc_id"]: r["text"] for r in rows(folder / "clapnq_dev" / "corpus.jsonl")}
+    tuning = load_eval_set("clapnq", "dev", folder)
+    for item in tuning.items:
+        group = f"clapnq:{item.id}"
+        for gold in item.gold[:1]:
+            passage = corpus.get(gold.source)
+            if not passage:
+                continue
+            window = evidence_text(item.question, [passage])
+            yield _pair(item.question, window, int(item.answerable), "clapnq", group)
+            if item.answerable and item.answers:
+                without = _drop_answer(passage, item.answers[0])
+                if without:
+                    window = evidence_text(item.question, [without])
+                    yield _pair(item.question, window, 0, "clapnq-dropped", group)
+    facts = {
+        r["fact_id"]: r["fact"]
+        for r in rows(folder / "multihop_qa" / "multihoprag_500" / "evidence_facts.jsonl")
+    }
+    for item in load_eval_set("multihop-rag", "dev", folder).items:
+        texts = [facts[g.source] for g in item.gold if g.source in facts]
+        if not texts and item.answerable:
+            continue
+        if not texts:
+            continue
+        window = evidence_text(item.question, texts)
+        yield _pair(item.question, window, int(item.answerable), "multihop-rag", f"mhr:{item.id}")
+
+
+# -- generated pairs ----------------------------------------------------------------------
+
+
+def _passages(folder: Path) -> Iterator[tuple[str, str]]:
+    """(document id, text) of the tuning corpora the generated pairs come from."""
+    dev_docs = {str(r["doc_id"]) for r in rows(folder / "scifact" / "claim_doc_pairs_dev.jsonl")}
+    for index, row in enumerate(rows(folder / "scifact" / "corpus.jsonl")):
+        if str(row["_id"]) not in dev_docs and index % 3 == 0:
+            yield f"scifact:{row['_id']}", row["text"]
+    for row in rows(folder / "wice" / "claim_dev.jsonl"):
+        yield f"wice:{row['id']}", "\n".join(row["evidence"][:60])
+    corpus = {r["doc_id"]: r["text"] for r in rows(folder / "clapnq_dev" / "corpus.jsonl")}
+    for item in load_eval_set("clapnq", "dev", folder).items:
+        for gold in item.gold[:1]:
+            if gold.source in corpus:
+                yield f"clapnq:{gold.source}", corpus.pop(gold.source)
+    for row in rows(folder / "docs_rhdh" / "corpus.jsonl"):
+        for number, block in enumerate(re.split(r"\n#+ ", row["text"])):
+            if len(block.split()) > 60:
+                yield f"rhdh:{row['doc_id']}:{number}", block
+
+
+def _windows(text: str) -> list[list[str]]:
+    """The text's sentences grouped into windows of about BUDGET words."""
+    sentences = [" ".join(text[a:b].split()) for a, b in passage_sentences(text)]
+    sentences = [s for s in sentences if 5 <= len(s.split()) <= 60 and not s.startswith("#")]
+    windows: list[list[str]] = []
+    current: list[str] = []
+    for sentence in sentences:
+        if current and sum(len(s.split()) for s in current) + len(sentence.split()) > BUDGET:
+            windows.append(current)
+            current = []
+        current.append(sentence)
+    if current:
+        windows.append(current)
+    return [w for w in windows if len(w) >= 2]
+
+
+def generated_pairs(folder: Path, rng: random.Random, limit: int) -> Iterator[Pair]:
+    documents = list(_passages(folder))
+    rng.shuffle(documents)
+    pool = [s for _, text in documents[:400] for w in _windows(text) for s in w]
+    made = 0
+    for doc_id, text in documents:
+        windows = _windows(text)
+        for index, window in enumerate(windows):
+            if made >= limit:
+                return
+            if rng.random() < 0.5:
+                continue
+            group = f"gen:{doc_id}:{index}"
+            evidence = " ".join(window)
+            sentence = rng.choice(window)
+            yield _pair(sentence, evidence, 1, "gen-copy", group)
+            part = clause(sentence, rng)
+            if part:
+                yield _pair(part, evidence, 1, "gen-clause", group)
+            changed = perturb(sentence, evidence, rng)
+            if changed:
+                yield _pair(changed[0], evidence, 0, f"gen-{changed[1]}", group)
+            neighbours = [w for j, w in enumerate(windows) if abs(j - index) == 1]
+            if neighbours:
+                other = " ".join(rng.choice(neighbours))
+                yield _pair(sentence, other, 0, "gen-neighbour", group)
+            if pool:
+                extra = rng.choice(pool)
+                if extra not in evidence:
+                    joined = f"{sentence.rstrip('.')}, and {extra[0].lower()}{extra[1:]}"
+                    yield _pair(joined, evidence, 0, "gen-joined", group)
+            made += 1
+
+
+def perturbed_real(pairs: list[Pair], rng: random.Random) -> Iterator[Pair]:
+    """Supported real claims with one detail changed, against the same evidence (0)."""
+    for pair in pairs:
+        if pair["label"] == 1 and pair["source"] not in ("clapnq", "multihop-rag"):
+            changed = perturb(pair["text"], pair["evidence"], rng)
+            if changed:
+                yield _pair(
+                    changed[0], pair["evidence"], 0, f"{pair['source']}-{changed[1]}", pair["group"]
+                )
+
+
+def build(folder: Path, seed: int = 13, generated: int = 4000) -> list[Pair]:
+    """All training pairs (see the module docstring), deduplicated, in a fixed order."""
+    rng = random.Random(seed)
+    real = [
+        *scifact_pairs(folder),
+        *wice_pairs(folder),
+        *halueval_pairs(folder),
+        *answerability_pairs(folder),
+    ]
+    pairs = [*real, *perturbed_real(real, rng), *generated_pairs(folder, rng, generated)]
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for pair in pairs:
+        key = (pair["text"], pair["evidence"])
+        if key not in seen and pair["text"].strip() and pair["evidence"].strip():
+            seen.add(key)
+            unique.append(pair)
+    return unique
+
+
+def holdout(group: str) -> bool:
+    """Whether a pair's group is held out of training, for calibration (one group in five)."""
+    return _hash(group) % 5 == 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--generated", type=int, default=4000)
+    args = parser.parse_args()
+    pairs = build(data_dir(), generated=args.generated)
+    with args.out.open("w") as handle:
+        for pair in pairs:
+            handle.write(json.dumps(pair) + "\n")
+    counts = Counter((p["source"].split("-")[0], p["label"]) for p in pairs)
+    print(json.dumps({f"{s}:{y}": n for (s, y), n in sorted(counts.items())}, indent=1))
+    print(f"{len(pairs)} pairs -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""Answerability: do the passages found answer the question at all?
+
+Retrieval finds on-topic passages for on-topic questions that the documents do not answer
+("How do I pickle a Client?"), and a writer given them writes something. Before writing,
+a verifier that can score question–passage pairs (the trained verifier's cross-encoder,
+`AnswerabilityScorer`) reads the question against the best sentences of the top sources;
+when no source reaches the calibrated threshold (fitted on ClapNQ's tuning questions, never
+on the report slice), the answer is "Not found in the sources." with the ranked passages
+as what was found nearby. After writing, an answer whose cited claims are all unsupported
+is a not-found too (`finishing.verified`). The lexical verifier has no such score: without
+the trained verifier only retrieval confidence and the claims' verdicts decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from citesynth.answers import Answer
+from citesynth.synthesis.extractive import NOT_FOUND
+from citesynth.synthesis.finishing import Header
+from citesynth.synthesis.sources import Source, document_count, record
+
+TOP = 5
+"""How many of the top sources are read against the question."""
+
+
+@runtime_checkable
+class AnswerabilityScorer(Protocol):
+    """A verifier that can also say whether a passage answers a question."""
+
+    answerable_threshold: float
+
+    async def answerable(self, question: str, passages: Sequence[str]) -> list[float]:
+        """Per passage, the probability that it answers `question`."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """The best question–passage score of the top sources, and the threshold it met or not."""
+
+    score: float
+    threshold: float
+    best: int
+    """The number of the source that scored best (0 when there were none)."""
+
+    @property
+    def answerable(self) -> bool:
+        """Whether some source reaches the threshold."""
+        return self.score >= self.threshold
+
+
+async def gate(question: str, sources: Sequence[Source], scorer: object) -> Gate | None:
+    """Score the top sources against `question`; None when `scorer` cannot."""
+    if not isinstance(scorer, AnswerabilityScorer) or not sources:
+        return None
+    top = list(sources[:TOP])
+    scores = await scorer.answerable(question, [s.chunk.text for s in top])
+    best = max(range(len(top)), key=lambda i: scores[i])
+    return Gate(round(scores[best], 4), scorer.answerable_threshold, top[best].number)
+
+
+def unanswerable(header: Header, sources: Sequence[Source], found: Gate) -> Answer:
+    """Not found: the passages are on the ranked list, none of them answers the question."""
+    return Answer(
+        **header.fields(),
+        answer=NOT_FOUND,
+        sources=[record(s) for s in sources],
+        source_doc_count=document_count(sources),
+        not_found=True,
+        warnings=[
+            "the passages found do not answer the question (best answerability "
+            f"{found.score:.2f} for [{found.best}], below {found.threshold:.2f}); "
+            "the nearest passages are listed as sources"
+        ],
+    )

@@ -1,0 +1,172 @@
+"""No false consensus: when the sources disagree on the point asked, the answer says so.
+
+Conflicts are found before writing (`verify.conflicts`) and named in the writer's prompt.
+After writing, whatever the writer did, this step
+
+- drops what echoes the prompt's internal note ("Note: these sources disagree ...", or a
+  copied "- topic: [1] says 100, [2] says 10" line): the reader gets the statement below;
+- removes a consensus phrase ("multiple sources report", "sources agree", ...) from a
+  sentence citing both sides of a conflict, and the citation of the side whose value the
+  sentence does not state;
+- adds one sentence per conflict on the point asked, each value with its own citation:
+  "The sources disagree on the default pool size: [1] says 100 connections; [2] says 10."
+
+A conflict is on the point asked when the answer cites one of its sources and its topic
+shares a content term with the question or the answer states one of its values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from citesynth.analysis import content_terms
+from citesynth.answers import Claim
+from citesynth.synthesis.sources import Source
+from citesynth.synthesis.verifying import span
+from citesynth.verify.base import Span
+from citesynth.verify.conflicts import Found, describe
+
+_NOTE = re.compile(r"^\s*(?:\*\*)?note:?(?:\*\*)?\s.*\bdisagree", re.I)
+_NOTE_LINE = re.compile(r"^\s*[-*•]\s.*\[\d+\] says .*\[\d+\] says ", re.I)
+"""A copied line of the note: "- topic: [1] says 100, [2] says 10"."""
+_CONSENSUS = re.compile(
+    r"\b(?:multiple|several|both|all(?: the)?|the) sources (?:report|agree|say|state|confirm)"
+    r"(?: that)?\s*",
+    re.I,
+)
+_NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't)\b", re.I)
+_MARKERS = re.compile(r"\s*\[(\d+(?:\s*[-,]\s*\d+)*)\]")
+
+
+def on_point(
+    found: Sequence[Found], question: str, text: str, cited: set[int] | None
+) -> list[Found]:
+    """The conflicts the answer must state (see the module docstring).
+
+    `cited` None: the answer was emptied (no claim held up), so any conflict on the
+    question's topic is what the sources say.
+    """
+    asked = set(content_terms(question))
+    lowered = text.lower()
+    chosen = []
+    for conflict in found:
+        if cited is not None and not cited & set(conflict.sources):
+            continue
+        topical = bool(asked & set(content_terms(conflict.topic)))
+        stated = any(v.lower() in lowered for v in conflict.values if conflict.kind != "negation")
+        if topical or stated:
+            chosen.append(conflict)
+    return chosen
+
+
+def statement(conflict: Found) -> str:
+    """One sentence stating both sides, each with its own citation."""
+    (one, two), (n, m) = conflict.values, conflict.sources
+    topic = conflict.topic.rstrip(" .…")
+    if conflict.kind == "negation":
+        return f'The sources disagree: [{n}] says "{_quote(one)}"; [{m}] says "{_quote(two)}".'
+    return f"The sources disagree on {_lower_first(topic)}: [{n}] says {one}; [{m}] says {two}."
+
+
+def tidy(text: str, found: Sequence[Found]) -> str:
+    """`text` without echoes of the prompt's note and without false consensus."""
+    if not found:
+        return text
+    echoes = {line.lstrip("- ").strip().lower() for line in describe(found).splitlines()}
+    kept_lines = [
+        line
+        for line in text.splitlines()
+        if not _NOTE.match(line)
+        and not _NOTE_LINE.match(line)
+        and line.lstrip("-* ").strip().lower() not in echoes
+    ]
+    text = "\n".join(kept_lines).strip()
+    for conflict in found:
+        text = _no_consensus(text, conflict)
+    return text
+
+
+def state(
+    text: str,
+    claims: Sequence[Claim],
+    found: Sequence[Found],
+    question: str,
+    sources: Sequence[Source],
+    cited: set[int] | None,
+) -> tuple[str, list[Claim], list[Found]]:
+    """The answer with a statement of each on-point disagreement (at most three) added."""
+    chosen = on_point(found, question, text, cited)[:3]
+    if not chosen:
+        return text, list(claims), []
+    said = "\n".join(statement(c) for c in chosen)
+    text = f"{text.rstrip()}\n\n{said}" if text.strip() else said
+    return text, [*claims, *(stated(c, sources) for c in chosen)], chosen
+
+
+def stated(conflict: Found, sources: Sequence[Source]) -> Claim:
+    """The statement of a conflict as a claim: both values, located in their sources."""
+    by_number = {s.number: s for s in sources}
+    evidence = []
+    for number, value in zip(conflict.sources, conflict.values, strict=True):
+        source = by_number.get(number)
+        where = source.chunk.text.find(value) if source else -1
+        if source is not None and where >= 0:
+            evidence.append(span(source, Span(0, where, where + len(value))))
+    return Claim(
+        text=statement(conflict),
+        citations=list(conflict.sources),
+        support=1.0,
+        label="supported",
+        evidence=evidence,
+        documents=2,
+        precise=list(conflict.sources),
+        reasons=["the sources disagree: each value is quoted from the source cited with it"],
+    )
+
+
+def _no_consensus(text: str, conflict: Found) -> str:
+    """Sentences citing both sides lose the consensus phrase and the unstated side's citation."""
+    n, m = conflict.sources
+    values = dict(zip(conflict.sources, conflict.values, strict=True))
+    pieces = re.split(r"(?<=[.!?])(\s+)", text)
+    for index, sentence in enumerate(pieces):
+        numbers = {
+            int(x) for group in _MARKERS.findall(sentence) for x in re.findall(r"\d+", group)
+        }
+        if not {n, m} <= numbers:
+            continue
+        sentence = _CONSENSUS.sub("", sentence, count=1)
+        sentence = sentence[:1].upper() + sentence[1:]
+        if conflict.kind == "negation":  # keep the side whose polarity the sentence has
+            negated = bool(_NEGATION.search(sentence))
+            for number in (n, m):
+                if bool(_NEGATION.search(values[number])) != negated:
+                    sentence = _drop_citation(sentence, number)
+        else:
+            for number in (n, m):
+                other = m if number == n else n
+                if values[number].lower() not in sentence.lower() and values[other].lower() in (
+                    sentence.lower()
+                ):
+                    sentence = _drop_citation(sentence, number)
+        pieces[index] = sentence
+    return "".join(pieces)
+
+
+def _drop_citation(sentence: str, number: int) -> str:
+    def keep(match: re.Match[str]) -> str:
+        numbers = [x for x in re.split(r"\s*,\s*", match.group(1)) if x != str(number)]
+        return f" [{','.join(numbers)}]" if numbers else ""
+
+    return _MARKERS.sub(keep, sentence)
+
+
+def _quote(text: str) -> str:
+    text = " ".join(text.split()).rstrip(".")
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _lower_first(text: str) -> str:
+    first = text.split(" ", 1)[0]
+    return text if first.isupper() or first[1:2].isupper() else text[:1].lower() + text[1:]

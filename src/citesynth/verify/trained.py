@@ -1,0 +1,121 @@
+"""The trained verifier: a fine-tuned cross-encoder decides, the lexical verifier screens.
+
+    verifier = TrainedVerifier.load()          # default when `citesynth[embed]` is installed
+    await verifier.verify([Check(claim, (passage,))])
+    verifier.answerable(question, [passage, ...])    # question–passage answerability scores
+
+For each check the lexical alignment picks what the model reads (`verify.evidence`: the
+claim's best sentences with neighbours, about ninety words); the cross-encoder
+(`verify.crossencoder`) gives the probability that this evidence entails the claim. Then:
+
+- `supported`: probability ≥ the trained threshold (calibrated on held-out tuning pairs);
+- `partial`: probability ≥ half of it. It is a hint for a reader, never support: strict
+  removal, repair and confidence treat it as unsupported;
+- `unsupported`: below.
+
+The supporting spans are the lexical ones (the sentences the model read), and the reasons
+for a weak verdict are the lexical ones (a number, a name or a negation not in the source),
+so a reader sees why. The same model scores whether a passage answers a question
+(`answerable`), which the answering pipeline uses to say "Not found in the sources."
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Sequence
+
+from citesynth.verify.base import Check, Label, Verdict
+from citesynth.verify.crossencoder import CrossEncoder
+from citesynth.verify.evidence import evidence_text
+from citesynth.verify.lexical import LexicalVerifier
+
+_REMEMBERED = 4096
+"""(claim, evidence) scores kept, oldest dropped first."""
+_SHARED: dict[str, CrossEncoder] = {}
+_LOADING = threading.Lock()
+
+
+def shared_model() -> CrossEncoder:
+    """The process-wide cross-encoder, loaded once (about two seconds)."""
+    with _LOADING:
+        if "model" not in _SHARED:
+            _SHARED["model"] = CrossEncoder.load()
+        return _SHARED["model"]
+
+
+class TrainedVerifier:
+    """The fine-tuned cross-encoder over lexically chosen evidence (see the module docstring)."""
+
+    name = "trained"
+
+    def __init__(self, model: CrossEncoder, *, lexical: LexicalVerifier | None = None) -> None:
+        self.model = model
+        self.lexical = lexical or LexicalVerifier()
+        self.threshold = model.meta.threshold
+        self.answerable_threshold = model.meta.answerable
+        self._seen: dict[tuple[str, str], float] = {}
+
+    @classmethod
+    def load(cls) -> TrainedVerifier:
+        """The verifier over the shipped weights (shared by every engine in the process).
+
+        Raises:
+            ConfigError: torch, transformers or the packaged MiniLM are not installed.
+        """
+        return cls(shared_model())
+
+    async def verify(self, checks: Sequence[Check]) -> list[Verdict]:
+        """One verdict per check (see the module docstring)."""
+        if not checks:
+            return []
+        return await asyncio.to_thread(self.verify_now, checks)
+
+    def verify_now(self, checks: Sequence[Check]) -> list[Verdict]:
+        """The same, synchronously (the model runs in the calling thread)."""
+        backups = self.lexical.verify_now(checks)
+        wanted = [
+            i
+            for i, c in enumerate(checks)
+            if c.claim.strip() and any(p.strip() for p in c.passages)
+        ]
+        pairs = [(checks[i].claim, _evidence(checks[i])) for i in wanted]
+        scores = dict(zip(wanted, self._scores(pairs), strict=True))
+        verdicts = []
+        for index, backup in enumerate(backups):
+            if index not in scores:
+                verdicts.append(backup)
+                continue
+            score = scores[index]
+            label: Label
+            if score >= self.threshold:
+                label = "supported"
+            elif score >= self.threshold / 2:
+                label = "partial"
+            else:
+                label = "unsupported"
+            reasons = () if label == "supported" else backup.reasons
+            verdicts.append(Verdict(round(score, 4), label, backup.spans, reasons))
+        return verdicts
+
+    def _scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """Model scores, remembered: an answer's claims are checked again after repair."""
+        missing = list(dict.fromkeys(p for p in pairs if p not in self._seen))
+        for pair, score in zip(missing, self.model.scores(missing), strict=True):
+            self._seen[pair] = score
+        while len(self._seen) > _REMEMBERED:
+            del self._seen[next(iter(self._seen))]
+        return [self._seen[p] for p in pairs]
+
+    async def answerable(self, question: str, passages: Sequence[str]) -> list[float]:
+        """Per passage, the probability that it answers `question`."""
+        pairs = [(question, evidence_text(question, [p])) for p in passages if p.strip()]
+        if not pairs:
+            return [0.0] * len(passages)
+        scores = iter(await asyncio.to_thread(self._scores, pairs))
+        return [next(scores) if p.strip() else 0.0 for p in passages]
+
+
+def _evidence(check: Check) -> str:
+    passages = [p for p in check.passages if p.strip()]
+    return evidence_text(check.claim, passages)

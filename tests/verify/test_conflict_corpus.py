@@ -1,0 +1,50 @@
+"""The conflict corpus: every writer states both sides, each with its own citation, and no
+answer claims agreement (issue: no false consensus)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citesynth import Engine
+from citesynth.evaluation.conflict_set import ConflictCase, judge, load_cases
+from citesynth.llm.fake import ScriptedModel
+from citesynth.synthesis import ExtractiveWriter, LLMWriter
+from citesynth.synthesis.prompts import BUILT_IN
+from tests.conftest import write
+
+CASES = load_cases(Path(__file__).parents[1] / "fixtures" / "conflicts.jsonl")
+
+
+async def _indexed(engine: Engine, root: Path, case: ConflictCase) -> Engine:
+    write(root, "a.md", case.first)
+    write(root, "b.md", case.second)
+    await engine.index([root])
+    return engine
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+async def test_the_extractive_writer_states_both_sides(
+    engine: Engine, tmp_path: Path, case: ConflictCase
+) -> None:
+    await _indexed(engine, tmp_path / "docs", case)
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer(case.question, cache=False)
+    handling = judge(case, answer)
+    assert handling.correct, (answer.answer, handling)
+    assert answer.low_confidence and "disagree" in (answer.disclaimer or "")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+async def test_a_model_claiming_consensus_is_corrected(
+    engine: Engine, tmp_path: Path, case: ConflictCase
+) -> None:
+    await _indexed(engine, tmp_path / "docs", case)
+    sentence = case.first.split("\n")[2 if case.first.count("\n") > 2 else -1].strip()
+    reply = f"Multiple sources report that {sentence[0].lower()}{sentence[1:-1]} [1,2]."
+    engine.writer = LLMWriter(ScriptedModel([reply]), BUILT_IN, timeout=5.0)
+    answer = await engine.answer(case.question, cache=False)
+    handling = judge(case, answer)
+    assert handling.correct, (answer.answer, handling)
+    assert "Multiple sources" not in answer.answer
