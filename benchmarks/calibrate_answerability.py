@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import json
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from benchmarks.common import CACHE, DATA, ROOT, require, write_result
