@@ -242,6 +242,7 @@ def ask(
     no_cache: bool,
     renumber: bool,
     verifier: str | None,
+    keep_unsupported: bool,
     strict: bool,
     no_verify: bool,
 ) -> None:
@@ -255,6 +256,7 @@ def ask(
         timeout=timeout,
         verifier="none" if no_verify else verifier,
         strict=strict or None,
+        keep_unsupported=keep_unsupported or None,
     )
     overrides = AskOverrides(renumber=renumber)
     if k is not None:

@@ -49,7 +49,13 @@ def eval_group() -> None:
     default=None,
     help="wice: dev|test; scifact: train|dev; halueval: dev|test (default: the reporting split).",
 )
-@click.option("--verifier", "name", default="lexical", show_default=True, help="lexical | judge:M")
+@click.option(
+    "--verifier",
+    "name",
+    default="default",
+    show_default=True,
+    help="default (trained, or lexical without torch) | trained | lexical | judge:M | nli:PATH",
+)
 @click.option(
     "--limit", type=click.IntRange(min=1), default=None, help="Only the first N examples."
 )
@@ -130,9 +136,9 @@ def verifier(
 )
 @click.option(
     "--verifier",
-    default="lexical",
+    default="default",
     show_default=True,
-    help="Checks citations: lexical | judge:M | nli:PATH",
+    help="Checks citations: default | trained | lexical | judge:M | nli:PATH",
 )
 @click.option(
     "--judge", default=None, help="Also check citations with this model (reported separately)."

@@ -92,7 +92,14 @@ model_options = [
 
 verify_options = [
     click.option(
-        "--verifier", default=None, help="lexical (default) | judge:MODEL, e.g. judge:local."
+        "--verifier",
+        default=None,
+        help="default (trained; lexical without torch) | lexical | judge:MODEL | nli:PATH.",
+    ),
+    click.option(
+        "--keep-unsupported",
+        is_flag=True,
+        help="Keep claims no source supports in the answer (flagged) instead of removing them.",
     ),
     click.option(
         "--strict",

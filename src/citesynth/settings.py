@@ -24,7 +24,8 @@ off that value, so each is written once.
 | cache_ttl       | CITESYNTH_CACHE_TTL       | 86400 s (0 turns the answer cache off)        |
 | not_found_below | CITESYNTH_NOT_FOUND_BELOW | 0.2 (best hit's Pass-1 confidence)            |
 | verifier        | CITESYNTH_VERIFIER        | `default`: `trained`, or `lexical` without torch |
-| strict          | CITESYNTH_STRICT          | false: unsupported claims are flagged, kept   |
+| strict          | CITESYNTH_STRICT          | false: no rewrite with the verdicts           |
+| keep_unsupported | CITESYNTH_KEEP_UNSUPPORTED | false: claims no source supports are removed |
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ class Settings:
     not_found_below: float = _ASK.not_found_below
     verifier: str = "default"
     strict: bool = _ASK.strict
+    keep_unsupported: bool = _ASK.keep_unsupported
 
     def __post_init__(self) -> None:
         # Accept the obvious spellings: a string path, a list of globs.
@@ -162,6 +164,7 @@ class Settings:
             cache_ttl=self.cache_ttl,
             not_found_below=self.not_found_below,
             strict=self.strict,
+            keep_unsupported=self.keep_unsupported,
         )
 
 
@@ -179,7 +182,7 @@ def _parse(name: str, raw: str) -> Any:
             return int(raw)
         if name in {"max_file_mb", "alpha", "timeout", "cache_ttl", "not_found_below"}:
             return float(raw)
-        if name == "strict":
+        if name in {"strict", "keep_unsupported"}:
             return raw.lower() in {"1", "true", "yes", "on"}
     except ValueError:
         raise ConfigError(f"CITESYNTH_{name.upper()} must be a number, got {raw!r}") from None

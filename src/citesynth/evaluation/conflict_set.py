@@ -69,18 +69,22 @@ def load_cases(path: Path) -> list[ConflictCase]:
     return cases
 
 
-def judge(case: ConflictCase, answer: Answer) -> Handling:
-    """Whether `answer` cites and states both sides of `case` and claims no agreement."""
+def judge(
+    case: ConflictCase, answer: Answer, documents: tuple[str, str] = ("a.md", "b.md")
+) -> Handling:
+    """Whether `answer` cites and states both sides of `case` and claims no agreement.
+
+    `documents` name the case's two files (the end of their paths).
+    """
     numbers = {s.number: s.path for s in answer.sources}
-    cited = {n for c in answer.claims for n in c.citations}
-    documents = {numbers[n] for n in cited if n in numbers}
+    cited = {numbers[n] for c in answer.claims for n in c.citations if n in numbers}
     text = answer.answer.lower()
     if case.kind == "negation":
         states = any(len(c.citations) >= 2 or "disagree" in c.text.lower() for c in answer.claims)
     else:
         states = all(value.lower() in text for value in case.values)
     return Handling(
-        cites_both=len(documents) >= 2,
+        cites_both=all(any(path.endswith(name) for path in cited) for name in documents),
         states_both=states,
         claims_agreement=bool(_AGREEMENT.search(answer.answer)),
     )

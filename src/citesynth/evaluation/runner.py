@@ -38,7 +38,7 @@ class EvalRequest:
     model: str = "extractive"
     pipelines: tuple[str, ...] = PIPELINES
     k: int = 10
-    verifier: str = "lexical"
+    verifier: str = "default"
     judge: str | None = None
     embedder: str | None = None
     """None: the `CITESYNTH_EMBEDDER` setting, else auto (MiniLM when installed)."""

@@ -45,6 +45,8 @@ class Answering:
         The engine answering it is the server's own, or `Engine.with_model(body.model)`.
         """
         overrides = AskOverrides(synthesize=body.synthesize)
+        if body.keep_unsupported:
+            overrides["keep_unsupported"] = True
         if body.mode is not None:
             overrides["mode"] = body.mode
         if body.k is not None:

@@ -28,6 +28,10 @@ class ChatRequest(_Body):
     k: int | None = Field(default=None, ge=1, le=100, description="Chunks to retrieve")
     conversation_id: str | None = ConversationId
     synthesize: bool = Field(default=True, description="False: the ranked chunks, no writing")
+    keep_unsupported: bool = Field(
+        default=False,
+        description="Keep claims no source supports in the answer, flagged (default: removed)",
+    )
 
 
 class SearchRequest(_Body):
