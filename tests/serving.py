@@ -24,6 +24,7 @@ from citesynth import ChatModel, Engine, HashingEmbedder, LLMWriter, SQLiteStore
 from citesynth.indexing import IngestOptions
 from citesynth.service import ServiceConfig, create_app
 from citesynth.synthesis.prompts import BUILT_IN
+from citesynth.verify import LexicalVerifier
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ def scripted_engine(root: Path, docs: Path, model: ChatModel) -> Callable[[], Aw
             root=root,
             ingest=IngestOptions(chunk_tokens=80, overlap_tokens=15),
             writer=LLMWriter(model, BUILT_IN, timeout=5.0),
+            verifier=LexicalVerifier(),  # deterministic and instant
         )
         await engine.index([docs])
         return engine

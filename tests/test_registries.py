@@ -84,9 +84,15 @@ async def test_plugins_are_found_by_name_everywhere(tmp_path: Path, corpus: Path
     )
     async with await Engine.open(settings=settings) as engine:
         await engine.index([corpus])
-        answer = await engine.answer("How long do idle connections live?", not_found_below=0.0)
+        answer = await engine.answer(
+            "How long do idle connections live?", not_found_below=0.0, keep_unsupported=True
+        )
+        removed = await engine.answer(
+            "How long do idle connections live?", not_found_below=0.0, cache=False
+        )
     assert answer.model == "quoting" and answer.verification is not None
     assert answer.verification.verifier == "doubting" and answer.claims[0].label == "unsupported"
+    assert removed.not_found and removed.removed_claims[0].label == "unsupported"
 
 
 @pytest.mark.usefixtures("plugins")

@@ -314,12 +314,12 @@ def test_unsupported_claim_confidence_and_copy(
     ask(page, "When was the Harbor Lighthouse built?")
     assert finished(page) == "done"
 
-    marked = page.get_by_test_id("unsupported-claim")
-    expect(marked).to_have_count(1)
-    expect(marked).to_contain_text("painted bright purple")
-    assert "built in 1872" not in marked.inner_text()
-    title = marked.get_attribute("title") or ""
-    assert title.startswith("Not supported by the cited sources")
+    removed = page.get_by_test_id("removed-claim")  # taken out of the answer, listed
+    expect(removed).to_have_count(1)
+    expect(removed).to_contain_text("painted bright purple")
+    expect(page.get_by_test_id("answer")).not_to_contain_text("painted bright purple")
+    expect(page.get_by_test_id("answer")).to_contain_text("built in 1872")
+    expect(page.get_by_test_id("removed")).to_contain_text("no source supports them")
 
     meter = page.get_by_test_id("confidence-meter")
     expect(meter).to_be_visible()
@@ -365,7 +365,7 @@ def test_multi_source_synthesis_badge_and_conflict(
         one, two = source_number(prompt, steps), source_number(prompt, guide)
         if one is None or two is None:
             return ""
-        return f"Answer: Visitors climb 112 steps to reach the lantern room [{one},{two}]."
+        return f"Answer: Visitors climb to the lantern room at the top [{one},{two}]."
 
     server = serve(default=reply)
     page.goto(server.url)
@@ -376,8 +376,10 @@ def test_multi_source_synthesis_badge_and_conflict(
     expect(badge).to_be_visible()
     expect(badge).to_have_text(re.compile(r"^Multi-source synthesis · \d+ documents$"))
     links = page.locator("[data-testid=answer] [data-testid=citation]")
-    expect(links).to_have_count(2)
+    expect(links.nth(2)).to_be_visible()  # the sentence [1,2], then each side of the disagreement
     assert "cite-multi" in (links.first.get_attribute("class") or "")
+    expect(page.get_by_test_id("answer")).to_contain_text("says 112 steps")
+    expect(page.get_by_test_id("answer")).to_contain_text("says 120 steps")
     conflicts = page.get_by_test_id("conflict")
     expect(conflicts.first).to_contain_text("Sources disagree")
     expect(conflicts.first).to_contain_text("112")

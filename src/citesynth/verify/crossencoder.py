@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -165,6 +165,9 @@ class Meta:
     trained_on: str
     answerable: float = 0.5
     """Question–passage score from which a passage counts as answering the question."""
+    blend: Mapping[str, float] | None = None
+    """Logistic weights over the model's logit and the lexical verdict on the same evidence
+    (`bias`, `model`, `lexical`, `lexical_unsupported`); None: the model's score alone."""
 
     @classmethod
     def load(cls) -> Meta:
@@ -175,6 +178,7 @@ class Meta:
             int(data["max_tokens"]),
             str(data["trained_on"]),
             float(data.get("answerable", 0.5)),
+            {k: float(v) for k, v in data["blend"].items()} if data.get("blend") else None,
         )
 
 

@@ -6,7 +6,9 @@
 
 For each check the lexical alignment picks what the model reads (`verify.evidence`: the
 claim's best sentences with neighbours, about ninety words); the cross-encoder
-(`verify.crossencoder`) gives the probability that this evidence entails the claim. Then:
+(`verify.crossencoder`) gives the probability that this evidence entails the claim, blended
+with the lexical verdict on the same evidence by a logistic model fitted on held-out tuning
+pairs (`blend` in `crossencoder.json`). Then:
 
 - `supported`: probability ≥ the trained threshold (calibrated on held-out tuning pairs);
 - `partial`: probability ≥ half of it. It is a hint for a reader, never support: strict
@@ -22,6 +24,7 @@ so a reader sees why. The same model scores whether a passage answers a question
 from __future__ import annotations
 
 import asyncio
+import math
 import threading
 from collections.abc import Sequence
 
@@ -80,7 +83,7 @@ class TrainedVerifier:
             if c.claim.strip() and any(p.strip() for p in c.passages)
         ]
         pairs = [(checks[i].claim, _evidence(checks[i])) for i in wanted]
-        scores = dict(zip(wanted, self._scores(pairs), strict=True))
+        scores = dict(zip(wanted, self._blended(pairs, self._scores(pairs)), strict=True))
         verdicts = []
         for index, backup in enumerate(backups):
             if index not in scores:
@@ -98,6 +101,23 @@ class TrainedVerifier:
             verdicts.append(Verdict(round(score, 4), label, backup.spans, reasons))
         return verdicts
 
+    def _blended(self, pairs: Sequence[tuple[str, str]], scores: Sequence[float]) -> list[float]:
+        """The model's scores blended with the lexical verdict on the same evidence."""
+        blend = self.model.meta.blend
+        if blend is None or not pairs:
+            return list(scores)
+        lexical = self.lexical.verify_now([Check(claim, (evidence,)) for claim, evidence in pairs])
+        found = []
+        for score, verdict in zip(scores, lexical, strict=True):
+            z = (
+                blend["bias"]
+                + blend["model"] * _logit(score)
+                + blend["lexical"] * _logit(verdict.score)
+                + blend["lexical_unsupported"] * float(verdict.label == "unsupported")
+            )
+            found.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))))
+        return found
+
     def _scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """Model scores, remembered: an answer's claims are checked again after repair."""
         missing = list(dict.fromkeys(p for p in pairs if p not in self._seen))
@@ -114,6 +134,11 @@ class TrainedVerifier:
             return [0.0] * len(passages)
         scores = iter(await asyncio.to_thread(self._scores, pairs))
         return [next(scores) if p.strip() else 0.0 for p in passages]
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
 
 
 def _evidence(check: Check) -> str:

@@ -602,6 +602,21 @@
     }
     show($("conflicts"), conflicts.length > 0);
 
+    const removed = answer.removed_claims || [];
+    const removedList = $("removed-list");
+    clear(removedList);
+    for (const claim of removed) {
+      const cited = (claim.citations || []).map((n) => "[" + n + "]").join("");
+      removedList.append(
+        el("li", {
+          text: claim.text + (cited ? " " + cited : ""),
+          title: (claim.reasons || []).join("; ") || "No cited source supports this claim",
+          dataset: { testid: "removed-claim" },
+        }),
+      );
+    }
+    show($("removed"), removed.length > 0);
+
     const uncitedList = $("uncited-list");
     clear(uncitedList);
     for (const claim of uncited) uncitedList.append(el("li", { text: claim, dataset: { testid: "uncited-claim" } }));
@@ -612,7 +627,7 @@
     for (const warning of warnings) warningList.append(el("li", { text: warning }));
     show(warningList, warnings.length > 0);
 
-    show($("notes"), conflicts.length + uncited.length + warnings.length > 0);
+    show($("notes"), conflicts.length + removed.length + uncited.length + warnings.length > 0);
   }
 
   function sourceButton(source, label, testid) {

@@ -1,0 +1,102 @@
+"""The trained verifier: shipped weights, verdicts on changed details, answerability, default."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from citesynth import Engine
+from citesynth.synthesis import ExtractiveWriter
+from citesynth.verify import Check, get_verifier
+from citesynth.verify.crossencoder import WEIGHTS_FILE, Meta, available
+from tests.conftest import write
+
+pytestmark = pytest.mark.skipif(
+    not available(), reason="the trained verifier needs citesynth[embed] (torch, MiniLM)"
+)
+
+POOL = (
+    "Connection pools\n\nA pool keeps idle connections open for reuse. The default pool size is "
+    "10 connections, and the pool waits 5 seconds for a free connection before it raises "
+    "PoolTimeout. Pools are not shared between processes."
+)
+
+
+@pytest.fixture(scope="module")
+def trained():  # type: ignore[no-untyped-def]
+    from citesynth.verify.trained import TrainedVerifier
+
+    return TrainedVerifier.load()
+
+
+def test_the_shipped_weights_are_small_and_say_where_they_come_from() -> None:
+    weights = resources.files("citesynth.verify").joinpath(WEIGHTS_FILE)
+    assert Path(str(weights)).stat().st_size < 10 * 2**20
+    meta = Meta.load()
+    assert 0 < meta.threshold < 1 and 0 < meta.answerable < 1
+    assert "tuning splits" in meta.trained_on
+
+
+def test_the_default_verifier_is_the_trained_one() -> None:
+    assert get_verifier("default").name == "trained"
+    assert get_verifier("lexical").name == "lexical"
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("The default pool size is 10 connections.", True),
+        ("The pool waits 5 seconds for a free connection.", True),
+        ("The default pool size is 100 connections.", False),
+        ("Pools are shared between processes.", False),
+        ("Pools are powered by hamsters.", False),
+        ("The pool waits 5 minutes for a free connection.", False),
+    ],
+)
+async def test_one_changed_detail_is_not_support(trained, claim: str, supported: bool) -> None:  # type: ignore[no-untyped-def]
+    [verdict] = await trained.verify([Check(claim, (POOL,))])
+    assert verdict.supported is supported, (claim, verdict)
+    if not supported:
+        assert verdict.label != "supported"
+
+
+async def test_odd_input_is_unsupported_not_an_error(trained) -> None:  # type: ignore[no-untyped-def]
+    verdicts = await trained.verify([Check("", (POOL,)), Check("A claim.", ("",)), Check("x", ())])
+    assert [v.label for v in verdicts] == ["unsupported"] * 3
+
+
+async def test_answerability_ranks_the_answering_passage_first(trained) -> None:  # type: ignore[no-untyped-def]
+    other = "Timeouts\n\nThe connect timeout is 5 seconds. The read timeout is 30 seconds."
+    answering, unrelated = await trained.answerable("What is the default pool size?", [POOL, other])
+    assert answering > unrelated
+    assert answering >= trained.answerable_threshold
+
+
+async def test_an_engine_with_the_trained_verifier_removes_an_invented_claim(
+    engine: Engine,
+    tmp_path: Path,
+    trained,  # type: ignore[no-untyped-def]
+) -> None:
+    from citesynth.llm.fake import ScriptedModel
+    from citesynth.synthesis import LLMWriter
+    from citesynth.synthesis.prompts import BUILT_IN
+
+    write(tmp_path / "docs", "pools.md", f"# {POOL}\n")
+    await engine.index([tmp_path / "docs"])
+    engine.verifier = trained
+    engine.writer = LLMWriter(
+        ScriptedModel(
+            ["The default pool size is 10 connections [1]. Pools are powered by hamsters [1]."]
+        ),
+        BUILT_IN,
+        timeout=5.0,
+    )
+    answer = await engine.answer("What is the default pool size?", cache=False)
+    assert answer.answer == "The default pool size is 10 connections [1]."
+    assert [c.text for c in answer.removed_claims] == ["Pools are powered by hamsters."]
+    assert answer.verification is not None and answer.verification.verifier == "trained"
+    engine.writer = ExtractiveWriter(engine.embedder)
+    kept = await engine.answer("What is the default pool size?", cache=False)
+    assert not kept.not_found and "10 connections" in kept.answer
