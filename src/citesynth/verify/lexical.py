@@ -80,19 +80,25 @@ class LexicalVerifier:
 
     def verify_now(self, checks: Sequence[Check]) -> list[Verdict]:
         """The same, synchronously (it does no I/O)."""
+        return [verdict for verdict, _ in self.aligned(checks)]
+
+    def aligned(self, checks: Sequence[Check]) -> list[tuple[Verdict, Alignment | None]]:
+        """Each check's verdict with the alignment behind it (None: nothing to compare)."""
         distinct: dict[str, int] = {}
         for check in checks:
             for passage in check.passages:
                 distinct.setdefault(passage, len(distinct))
         evidence = analyse(list(distinct))
-        verdicts = []
+        verdicts: list[tuple[Verdict, Alignment | None]] = []
         for check in checks:
             local = {distinct[p]: i for i, p in reversed(list(enumerate(check.passages)))}
             if not check.claim.strip() or not any(p.strip() for p in check.passages):
-                verdicts.append(Verdict(0.0, "unsupported", reasons=("nothing to compare",)))
+                verdicts.append(
+                    (Verdict(0.0, "unsupported", reasons=("nothing to compare",)), None)
+                )
                 continue
             alignment = align(check.claim, evidence, allowed=frozenset(local))
-            verdicts.append(self.judge(alignment, local))
+            verdicts.append((self.judge(alignment, local), alignment))
         return verdicts
 
     def judge(self, alignment: Alignment, local: Mapping[int, int]) -> Verdict:

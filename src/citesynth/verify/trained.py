@@ -10,7 +10,10 @@ claim's best sentences with neighbours, about ninety words); the cross-encoder
 with the lexical verdict on the same evidence by a logistic model fitted on held-out tuning
 pairs (`blend` in `crossencoder.json`). Then:
 
-- `supported`: probability ≥ the trained threshold (calibrated on held-out tuning pairs);
+- `supported`: probability ≥ the trained threshold (calibrated on held-out tuning pairs),
+  and no number, negation or direction (increase/decrease) of the claim disagrees with its
+  best evidence sentence (the lexical alignment's checks: a model that reads "not shared"
+  as "shared" is overruled, whatever its score);
 - `partial`: probability ≥ half of it. It is a hint for a reader, never support: strict
   removal, repair and confidence treat it as unsupported;
 - `unsupported`: below.
@@ -26,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from citesynth.verify.base import Check, Label, Verdict
 from citesynth.verify.crossencoder import CrossEncoder
@@ -76,7 +79,8 @@ class TrainedVerifier:
 
     def verify_now(self, checks: Sequence[Check]) -> list[Verdict]:
         """The same, synchronously (the model runs in the calling thread)."""
-        backups = self.lexical.verify_now(checks)
+        aligned = self.lexical.aligned(checks)
+        backups = [verdict for verdict, _ in aligned]
         wanted = [
             i
             for i, c in enumerate(checks)
@@ -90,8 +94,10 @@ class TrainedVerifier:
                 verdicts.append(backup)
                 continue
             score = scores[index]
+            alignment = aligned[index][1]
+            vetoed = alignment is not None and alignment.disagrees
             label: Label
-            if score >= self.threshold:
+            if score >= self.threshold and not vetoed:
                 label = "supported"
             elif score >= self.threshold / 2:
                 label = "partial"
@@ -128,12 +134,70 @@ class TrainedVerifier:
         return [self._seen[p] for p in pairs]
 
     async def answerable(self, question: str, passages: Sequence[str]) -> list[float]:
-        """Per passage, the probability that it answers `question`."""
-        pairs = [(question, evidence_text(question, [p])) for p in passages if p.strip()]
-        if not pairs:
+        """Per passage, the probability that it answers `question`.
+
+        The model's question–evidence score, combined (when `crossencoder.json` has an
+        `answerability` blend, fitted on ClapNQ's tuning questions) with how much of the
+        question's content the passage's best sentences cover.
+        """
+        kept = [p for p in passages if p.strip()]
+        if not kept:
             return [0.0] * len(passages)
-        scores = iter(await asyncio.to_thread(self._scores, pairs))
-        return [next(scores) if p.strip() else 0.0 for p in passages]
+        found = iter(await asyncio.to_thread(self.answerability_features, question, kept))
+        meta = self.model.meta
+        return [
+            answerability(*next(found), meta.answerability, meta.answerable)
+            if passage.strip()
+            else 0.0
+            for passage in passages
+        ]
+
+    def answerability_features(
+        self, question: str, passages: Sequence[str]
+    ) -> list[tuple[float, float, float]]:
+        """Per passage: the model's score, coverage and missing terms of the question.
+
+        Coverage is the share of the question's content terms in the passage's best
+        sentences; missing is log(1 + the terms the passage lacks).
+        """
+        pairs = [(question, evidence_text(question, [p])) for p in passages]
+        scores = self._scores(pairs)
+        aligned = self.lexical.aligned([Check(question, (p,)) for p in passages])
+        features = []
+        for score, (_, alignment) in zip(scores, aligned, strict=True):
+            if alignment is None:
+                features.append((score, 0.0, 0.0))
+            else:
+                found = alignment.features
+                features.append((score, found["top3_coverage"], found["missing_log"]))
+        return features
+
+
+def answerability(
+    model: float,
+    coverage: float,
+    missing: float,
+    blend: Mapping[str, float] | None,
+    threshold: float,
+) -> float:
+    """A passage's answerability from its features (see `TrainedVerifier.answerable`).
+
+    A passage whose best sentences hold every content term of the question is never below
+    the threshold: it is on point, and what a writer makes of it is checked claim by claim
+    afterwards. The model alone is not trusted to withhold an answer there (trained on
+    Wikipedia questions, it scores documentation questions low).
+    """
+    if blend is None:
+        score = model
+    else:
+        z = (
+            blend["bias"]
+            + blend["model"] * _logit(model)
+            + blend["coverage"] * coverage
+            + blend["missing"] * missing
+        )
+        score = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    return max(score, threshold) if coverage >= 0.999 else score
 
 
 def _logit(p: float) -> float:
