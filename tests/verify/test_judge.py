@@ -7,6 +7,7 @@ import pytest
 from citesynth.errors import ConfigError, ModelTimeout
 from citesynth.llm.fake import ScriptedModel
 from citesynth.verify import Check, JudgeVerifier, LexicalVerifier, get_verifier
+from citesynth.verify.crossencoder import available
 from citesynth.verify.judge import parse_verdict
 
 SOURCE = "The connect timeout defaults to five seconds. Pools keep ten connections per host."
@@ -56,7 +57,8 @@ def test_verdict_parsing_is_strict(reply: str, expected: tuple[str, str] | None)
 
 
 def test_verifiers_are_found_by_name() -> None:
-    assert get_verifier().name == "lexical"
+    assert get_verifier().name == ("trained" if available() else "lexical")
+    assert get_verifier("lexical").name == "lexical"
     assert get_verifier("judge:fake").name == "judge:fake"
     with pytest.raises(ConfigError, match="unknown verifier"):
         get_verifier("oracle")

@@ -18,12 +18,13 @@ shares a content term with the question or the answer states one of its values.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from citesynth.analysis import content_terms
-from citesynth.answers import Claim
+from citesynth.answers import Claim, EvidenceSpan, Support
 from citesynth.synthesis.sources import Source
 from citesynth.synthesis.verifying import span
+from citesynth.verify.align import passage_sentences
 from citesynth.verify.base import Span
 from citesynth.verify.conflicts import Found, describe
 
@@ -60,13 +61,17 @@ def on_point(
     return chosen
 
 
+def about(conflict: Found) -> str:
+    """What a conflict is about, for a sentence: "the default pool size"."""
+    return _lower_first(conflict.topic.rstrip(" .…"))
+
+
 def statement(conflict: Found) -> str:
     """One sentence stating both sides, each with its own citation."""
     (one, two), (n, m) = conflict.values, conflict.sources
-    topic = conflict.topic.rstrip(" .…")
     if conflict.kind == "negation":
         return f'The sources disagree: [{n}] says "{_quote(one)}"; [{m}] says "{_quote(two)}".'
-    return f"The sources disagree on {_lower_first(topic)}: [{n}] says {one}; [{m}] says {two}."
+    return f"The sources disagree on {about(conflict)}: [{n}] says {one}; [{m}] says {two}."
 
 
 def tidy(text: str, found: Sequence[Found]) -> str:
@@ -94,14 +99,32 @@ def state(
     question: str,
     sources: Sequence[Source],
     cited: set[int] | None,
+    *,
+    skip: bool = False,
 ) -> tuple[str, list[Claim], list[Found]]:
-    """The answer with a statement of each on-point disagreement (at most three) added."""
-    chosen = on_point(found, question, text, cited)[:3]
+    """The answer with a statement of each on-point disagreement (at most three) added.
+
+    `cited` None: the answer was emptied (see `on_point`); `skip`: leave it as it is (a
+    not-found the writer chose).
+    """
+    chosen = [] if skip else on_point(found, question, text, cited)[:3]
     if not chosen:
         return text, list(claims), []
     said = "\n".join(statement(c) for c in chosen)
     text = f"{text.rstrip()}\n\n{said}" if text.strip() else said
     return text, [*claims, *(stated(c, sources) for c in chosen)], chosen
+
+
+def with_sides(
+    support: Mapping[int, tuple[Support, EvidenceSpan | None]], statements: Sequence[Claim]
+) -> dict[int, tuple[Support, EvidenceSpan | None]]:
+    """Per-source support, with each side of a stated disagreement holding its own value."""
+    found = dict(support)
+    for claim in statements:
+        for evidence in claim.evidence:
+            if evidence.number is not None:
+                found.setdefault(evidence.number, ("supported", evidence))
+    return found
 
 
 def stated(conflict: Found, sources: Sequence[Source]) -> Claim:
@@ -111,8 +134,12 @@ def stated(conflict: Found, sources: Sequence[Source]) -> Claim:
     for number, value in zip(conflict.sources, conflict.values, strict=True):
         source = by_number.get(number)
         where = source.chunk.text.find(value) if source else -1
-        if source is not None and where >= 0:
-            evidence.append(span(source, Span(0, where, where + len(value))))
+        if source is not None and where >= 0:  # the sentence that holds the value
+            start, end = next(
+                ((a, b) for a, b in passage_sentences(source.chunk.text) if a <= where < b),
+                (where, where + len(value)),
+            )
+            evidence.append(span(source, Span(0, start, end)))
     return Claim(
         text=statement(conflict),
         citations=list(conflict.sources),

@@ -103,12 +103,15 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         checked = verifying.renumbered(checked, mapping) if checked else None
     emptied = checked is not None and not text and bool(checked.removed)
     claims = [] if not_found else checked.claims if checked else claims_of(text)
-    disagreeing: list[Found] = []
-    if emptied or not not_found:
-        cited_now = None if emptied else set(resolved.used)
-        text, claims, disagreeing = disagreement.state(
-            text, claims, found, header.question, shown, cited_now
-        )
+    text, claims, disagreeing = disagreement.state(
+        text,
+        claims,
+        found,
+        header.question,
+        shown,
+        None if emptied else set(resolved.used),
+        skip=not_found and not emptied,
+    )
     if disagreeing:
         not_found = False  # the sources do answer: they disagree
         resolved = resolve(text, refs(shown))
@@ -120,9 +123,10 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         warnings.extend(checked.warnings)
     if uncited:
         warnings.append(f"{len(uncited)} sentence(s) cite no source")
-    cited = citations(
-        shown, resolved, claims, header.question, checked.support if checked else None
-    )
+    support = checked.support if checked else None
+    if support is not None and disagreeing:
+        support = disagreement.with_sides(support, claims[len(claims) - len(disagreeing) :])
+    cited = citations(shown, resolved, claims, header.question, support)
     if not_found:
         confidence = 0.0
     elif checked is not None:
@@ -171,7 +175,7 @@ def disclaimer(claims: Sequence[Claim], disagreeing: Sequence[Found] = ()) -> st
     """One line saying why confidence is low: a disagreement, weak support, weak retrieval."""
     if disagreeing:
         named = "; ".join(
-            f"[{c.sources[0]}] and [{c.sources[1]}] on {c.topic.rstrip(' .…')}" for c in disagreeing
+            f"[{c.sources[0]}] and [{c.sources[1]}] on {disagreement.about(c)}" for c in disagreeing
         )
         return f"Low confidence: the sources disagree ({named}); check which one applies."
     if any(c.label in {"unsupported", "partial"} or not c.citations for c in claims):

@@ -10,6 +10,7 @@ with this same function, so the model is trained on what it will read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from citesynth.verify.align import Evidence, Sentence, align, analyse
@@ -22,8 +23,17 @@ def _words(text: str) -> int:
     return len(text.split())
 
 
+_HEADING = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+")
+
+
+def unmarked(text: str) -> str:
+    """`text` without Markdown heading marks: a heading's words count as context."""
+    return _HEADING.sub("", text)
+
+
 def _clean(text: str) -> str:
-    return " ".join(text.split())
+    """One line; Markdown heading marks dropped (the heading's words stay, as context)."""
+    return " ".join(unmarked(text).split())
 
 
 def evidence_text(claim: str, passages: Sequence[str], *, budget: int = BUDGET) -> str:

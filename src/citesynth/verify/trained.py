@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 
 from citesynth.verify.base import Check, Label, Verdict
 from citesynth.verify.crossencoder import CrossEncoder
-from citesynth.verify.evidence import evidence_text
+from citesynth.verify.evidence import evidence_text, unmarked
 from citesynth.verify.lexical import LexicalVerifier
 
 _REMEMBERED = 4096
@@ -145,12 +145,16 @@ class TrainedVerifier:
             return [0.0] * len(passages)
         found = iter(await asyncio.to_thread(self.answerability_features, question, kept))
         meta = self.model.meta
-        return [
+        scores = [
             answerability(*next(found), meta.answerability, meta.answerable)
             if passage.strip()
             else 0.0
             for passage in passages
         ]
+        if _covered(self.lexical, question, kept):  # a question in parts, one per passage
+            best = max(range(len(scores)), key=lambda i: scores[i])
+            scores[best] = max(scores[best], meta.answerable)
+        return scores
 
     def answerability_features(
         self, question: str, passages: Sequence[str]
@@ -162,7 +166,7 @@ class TrainedVerifier:
         """
         pairs = [(question, evidence_text(question, [p])) for p in passages]
         scores = self._scores(pairs)
-        aligned = self.lexical.aligned([Check(question, (p,)) for p in passages])
+        aligned = self.lexical.aligned([Check(question, (unmarked(p),)) for p in passages])
         features = []
         for score, (_, alignment) in zip(scores, aligned, strict=True):
             if alignment is None:
@@ -183,8 +187,9 @@ def answerability(
     """A passage's answerability from its features (see `TrainedVerifier.answerable`).
 
     A passage whose best sentences hold every content term of the question is never below
-    the threshold: it is on point, and what a writer makes of it is checked claim by claim
-    afterwards. The model alone is not trusted to withhold an answer there (trained on
+    the threshold (nor the best passage when the top passages hold them together: a
+    question in two parts): it is on point, and what a writer makes of it is checked claim
+    by claim afterwards. The model alone is not trusted to withhold an answer there (trained on
     Wikipedia questions, it scores documentation questions low).
     """
     if blend is None:
@@ -198,6 +203,12 @@ def answerability(
         )
         score = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
     return max(score, threshold) if coverage >= 0.999 else score
+
+
+def _covered(lexical: LexicalVerifier, question: str, passages: Sequence[str]) -> bool:
+    """Whether the passages' best sentences together hold every content term of `question`."""
+    [(_, alignment)] = lexical.aligned([Check(question, tuple(unmarked(p) for p in passages))])
+    return alignment is not None and alignment.features["top3_coverage"] >= 0.999
 
 
 def _logit(p: float) -> float:
