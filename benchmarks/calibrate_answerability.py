@@ -37,7 +37,7 @@ META = ROOT / "src" / "citesynth" / "verify" / "crossencoder.json"
 MAX_GATED_ANSWERABLE = 0.10
 
 
-Features = list[tuple[float, float, float]]
+Features = list[tuple[float, float, float, bool]]
 
 
 async def features(eval_set: EvalSet, verifier: TrainedVerifier) -> list[tuple[Features, bool]]:
@@ -102,7 +102,7 @@ def _logit(p: float) -> float:
 def blend(found: list[tuple[Features, bool]]) -> dict[str, float]:
     """Logistic weights over the best-scoring chunk's features (classes weigh the same)."""
     rows = [(max(f, key=lambda v: v[0]), a) for f, a in found if f]
-    x = np.array([[_logit(m), c, g] for (m, c, g), _ in rows])
+    x = np.array([[_logit(m), c, g] for (m, c, g, _), _ in rows])
     y = np.array([1.0 if a else 0.0 for _, a in rows])
     weight = np.where(y == 1, len(y) / 2 / max(y.sum(), 1), len(y) / 2 / max((1 - y).sum(), 1))
     beta = fit(x, y, weight, l2=1.0)

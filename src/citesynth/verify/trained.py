@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 import threading
 from collections.abc import Mapping, Sequence
 
@@ -158,22 +159,25 @@ class TrainedVerifier:
 
     def answerability_features(
         self, question: str, passages: Sequence[str]
-    ) -> list[tuple[float, float, float]]:
+    ) -> list[tuple[float, float, float, bool]]:
         """Per passage: the model's score, coverage and missing terms of the question.
 
         Coverage is the share of the question's content terms in the passage's best
-        sentences; missing is log(1 + the terms the passage lacks).
+        sentences; missing is log(1 + the terms the passage lacks); the flag says whether
+        the passage holds every term of the question once its question phrase ("how
+        many", "what kind of") is set aside.
         """
         pairs = [(question, evidence_text(question, [p])) for p in passages]
         scores = self._scores(pairs)
         aligned = self.lexical.aligned([Check(question, (unmarked(p),)) for p in passages])
         features = []
-        for score, (_, alignment) in zip(scores, aligned, strict=True):
+        for passage, score, (_, alignment) in zip(passages, scores, aligned, strict=True):
+            covered = _covered(self.lexical, question, [passage])
             if alignment is None:
-                features.append((score, 0.0, 0.0))
+                features.append((score, 0.0, 0.0, covered))
             else:
                 found = alignment.features
-                features.append((score, found["top3_coverage"], found["missing_log"]))
+                features.append((score, found["top3_coverage"], found["missing_log"], covered))
         return features
 
 
@@ -181,6 +185,7 @@ def answerability(
     model: float,
     coverage: float,
     missing: float,
+    covered: bool,
     blend: Mapping[str, float] | None,
     threshold: float,
 ) -> float:
@@ -202,12 +207,21 @@ def answerability(
             + blend["missing"] * missing
         )
         score = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-    return max(score, threshold) if coverage >= 0.999 else score
+    return max(score, threshold) if covered else score
+
+
+_ASKING = re.compile(
+    r"\b(?:how|what|which)\s+(?:many|much|long|often|far|old|big|large|kind of|type of|"
+    r"sort of|kinds of|types of)\b|\bper\b",
+    re.I,
+)
+"""Question phrases whose words no answer needs to repeat ("how many", "per")."""
 
 
 def _covered(lexical: LexicalVerifier, question: str, passages: Sequence[str]) -> bool:
-    """Whether the passages' best sentences together hold every content term of `question`."""
-    [(_, alignment)] = lexical.aligned([Check(question, tuple(unmarked(p) for p in passages))])
+    """Whether the passages' best sentences hold every question term (phrase set aside)."""
+    asked = _ASKING.sub(" ", question)
+    [(_, alignment)] = lexical.aligned([Check(asked, tuple(unmarked(p) for p in passages))])
     return alignment is not None and alignment.features["top3_coverage"] >= 0.999
 
 
