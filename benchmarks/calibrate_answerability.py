@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 from dataclasses import replace
 from typing import Any
 
@@ -31,7 +30,7 @@ from benchmarks.train_verifier import fit
 from citesynth import Engine, Settings
 from citesynth.evaluation.qa_data import EvalSet, load_set
 from citesynth.synthesis.answerability import TOP
-from citesynth.verify.trained import TrainedVerifier, answerability
+from citesynth.verify.trained import TrainedVerifier, answerability, logit
 
 META = ROOT / "src" / "citesynth" / "verify" / "crossencoder.json"
 MAX_GATED_ANSWERABLE = 0.10
@@ -94,15 +93,10 @@ def fit_threshold(found: list[tuple[float, bool]]) -> float:
     return best[0]
 
 
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-4), 1 - 1e-4)
-    return math.log(p / (1 - p))
-
-
 def blend(found: list[tuple[Features, bool]]) -> dict[str, float]:
     """Logistic weights over the best-scoring chunk's features (classes weigh the same)."""
     rows = [(max(f, key=lambda v: v[0]), a) for f, a in found if f]
-    x = np.array([[_logit(m), c, g] for (m, c, g, _), _ in rows])
+    x = np.array([[logit(m), c, g] for (m, c, g, _), _ in rows])
     y = np.array([1.0 if a else 0.0 for _, a in rows])
     weight = np.where(y == 1, len(y) / 2 / max(y.sum(), 1), len(y) / 2 / max((1 - y).sum(), 1))
     beta = fit(x, y, weight, l2=1.0)

@@ -115,11 +115,6 @@ def calibrate(pairs: list[Pair], scores: list[float]) -> tuple[float, dict[str, 
     return best[0], {k: round(v, 4) for k, v in best[2].items()}
 
 
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-4), 1 - 1e-4)
-    return math.log(p / (1 - p))
-
-
 def fit_blend(
     pairs: list[Pair], scores: list[float]
 ) -> tuple[dict[str, float], float, dict[str, float]]:
@@ -133,6 +128,7 @@ def fit_blend(
 
     from benchmarks.train_verifier import fit
     from citesynth.verify import Check, LexicalVerifier
+    from citesynth.verify.trained import logit
 
     sets = ("scifact", "wice", "halueval")
     chosen = [i for i, p in enumerate(pairs) if p["source"] in sets]
@@ -141,7 +137,7 @@ def fit_blend(
     )
     x = np.array(
         [
-            [_logit(scores[i]), _logit(v.score), float(v.label == "unsupported")]
+            [logit(scores[i]), logit(v.score), float(v.label == "unsupported")]
             for i, v in zip(chosen, lexical, strict=True)
         ]
     )

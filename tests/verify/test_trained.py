@@ -100,3 +100,22 @@ async def test_an_engine_with_the_trained_verifier_removes_an_invented_claim(
     engine.writer = ExtractiveWriter(engine.embedder)
     kept = await engine.answer("What is the default pool size?", cache=False)
     assert not kept.not_found and "10 connections" in kept.answer
+
+
+async def test_an_on_topic_question_the_passages_do_not_answer_is_not_found(
+    engine: Engine, tmp_path: Path, trained  # type: ignore[no-untyped-def]
+) -> None:
+    write(tmp_path / "docs", "pools.md", f"# {POOL}\n")
+    await engine.index([tmp_path / "docs"])
+    engine.verifier = trained
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer(
+        "How do I pickle a pool to send it to a worker?", cache=False, not_found_below=0.0
+    )
+    assert answer.not_found and answer.answer == "Not found in the sources."
+    assert answer.sources, "the passages found nearby are listed"
+    assert any("do not answer the question" in w for w in answer.warnings)
+    answered = await engine.answer(
+        "How long does the pool wait for a free connection?", cache=False, not_found_below=0.0
+    )
+    assert not answered.not_found and "5 seconds" in answered.answer

@@ -118,8 +118,8 @@ class TrainedVerifier:
         for score, verdict in zip(scores, lexical, strict=True):
             z = (
                 blend["bias"]
-                + blend["model"] * _logit(score)
-                + blend["lexical"] * _logit(verdict.score)
+                + blend["model"] * logit(score)
+                + blend["lexical"] * logit(verdict.score)
                 + blend["lexical_unsupported"] * float(verdict.label == "unsupported")
             )
             found.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))))
@@ -202,7 +202,7 @@ def answerability(
     else:
         z = (
             blend["bias"]
-            + blend["model"] * _logit(model)
+            + blend["model"] * logit(model)
             + blend["coverage"] * coverage
             + blend["missing"] * missing
         )
@@ -225,7 +225,8 @@ def _covered(lexical: LexicalVerifier, question: str, passages: Sequence[str]) -
     return alignment is not None and alignment.features["top3_coverage"] >= 0.999
 
 
-def _logit(p: float) -> float:
+def logit(p: float) -> float:
+    """log(p / (1 - p)), with p kept inside [1e-4, 1 - 1e-4]."""
     p = min(max(p, 1e-4), 1 - 1e-4)
     return math.log(p / (1 - p))
 
