@@ -11,6 +11,7 @@ from citesynth import Engine
 from citesynth.synthesis import ExtractiveWriter
 from citesynth.verify import Check, get_verifier
 from citesynth.verify.crossencoder import WEIGHTS_FILE, Meta, available
+from citesynth.verify.trained import TrainedVerifier
 from tests.conftest import write
 
 pytestmark = pytest.mark.skipif(
@@ -25,9 +26,7 @@ POOL = (
 
 
 @pytest.fixture(scope="module")
-def trained():  # type: ignore[no-untyped-def]
-    from citesynth.verify.trained import TrainedVerifier
-
+def trained() -> TrainedVerifier:
     return TrainedVerifier.load()
 
 
@@ -55,19 +54,21 @@ def test_the_default_verifier_is_the_trained_one() -> None:
         ("The pool waits 5 minutes for a free connection.", False),
     ],
 )
-async def test_one_changed_detail_is_not_support(trained, claim: str, supported: bool) -> None:  # type: ignore[no-untyped-def]
+async def test_one_changed_detail_is_not_support(
+    trained: TrainedVerifier, claim: str, supported: bool
+) -> None:
     [verdict] = await trained.verify([Check(claim, (POOL,))])
     assert verdict.supported is supported, (claim, verdict)
     if not supported:
         assert verdict.label != "supported"
 
 
-async def test_odd_input_is_unsupported_not_an_error(trained) -> None:  # type: ignore[no-untyped-def]
+async def test_odd_input_is_unsupported_not_an_error(trained: TrainedVerifier) -> None:
     verdicts = await trained.verify([Check("", (POOL,)), Check("A claim.", ("",)), Check("x", ())])
     assert [v.label for v in verdicts] == ["unsupported"] * 3
 
 
-async def test_answerability_ranks_the_answering_passage_first(trained) -> None:  # type: ignore[no-untyped-def]
+async def test_answerability_ranks_the_answering_passage_first(trained: TrainedVerifier) -> None:
     other = "Timeouts\n\nThe connect timeout is 5 seconds. The read timeout is 30 seconds."
     answering, unrelated = await trained.answerable("What is the default pool size?", [POOL, other])
     assert answering > unrelated
@@ -77,7 +78,7 @@ async def test_answerability_ranks_the_answering_passage_first(trained) -> None:
 async def test_an_engine_with_the_trained_verifier_removes_an_invented_claim(
     engine: Engine,
     tmp_path: Path,
-    trained,  # type: ignore[no-untyped-def]
+    trained: TrainedVerifier,
 ) -> None:
     from citesynth.llm.fake import ScriptedModel
     from citesynth.synthesis import LLMWriter
@@ -103,7 +104,7 @@ async def test_an_engine_with_the_trained_verifier_removes_an_invented_claim(
 
 
 async def test_an_on_topic_question_the_passages_do_not_answer_is_not_found(
-    engine: Engine, tmp_path: Path, trained  # type: ignore[no-untyped-def]
+    engine: Engine, tmp_path: Path, trained: TrainedVerifier
 ) -> None:
     write(tmp_path / "docs", "pools.md", f"# {POOL}\n")
     await engine.index([tmp_path / "docs"])
