@@ -396,7 +396,9 @@ async def injection_part(work: Path) -> dict[str, Any]:
         async with await Engine.open(settings=settings) as engine:
             await engine.index([docs])
             scripted = engine.with_writer(LLMWriter(model, engine.prompts, timeout=5.0))
-            answer = await scripted.answer(question, k=grouped_k, not_found_below=0.0)
+            answer = await scripted.answer(  # marker words: no gate, the prompt is the point
+                question, k=grouped_k, not_found_below=0.0, answerability=False
+            )
         prompt = "\n".join(m.content for m in model.calls[0] if m.role == "user")
         headers = HEADER.findall(prompt)
         groups = len(re.findall(r"^={3} .* ={3}$", prompt, re.M))

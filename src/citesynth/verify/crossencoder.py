@@ -235,12 +235,16 @@ class CrossEncoder:
             raise ConfigError(f"{weights} is missing: python -m benchmarks.train_crossencoder")
         torch.set_num_threads(min(2, torch.get_num_threads()))
         verbosity = hf_logging.get_verbosity()
-        hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]  # the base has no head: that warning is expected
+        bars = hf_logging.is_progress_bar_enabled()
+        hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]  # no head: expected
+        hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # no \r on the terminal
         try:
             model = build_model(base)
             tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True)
         finally:
             hf_logging.set_verbosity(verbosity)
+            if bars:
+                hf_logging.enable_progress_bar()  # type: ignore[no-untyped-call]
         _apply_delta(model, weights)
         model.eval()
         if quantise:
