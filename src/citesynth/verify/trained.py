@@ -62,6 +62,7 @@ class TrainedVerifier:
         self.threshold = model.meta.threshold
         self.answerable_threshold = model.meta.answerable
         self._seen: dict[tuple[str, str], float] = {}
+        self._remembering = threading.Lock()
 
     @classmethod
     def load(cls) -> TrainedVerifier:
@@ -127,12 +128,15 @@ class TrainedVerifier:
 
     def _scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """Model scores, remembered: an answer's claims are checked again after repair."""
-        missing = list(dict.fromkeys(p for p in pairs if p not in self._seen))
-        for pair, score in zip(missing, self.model.scores(missing), strict=True):
-            self._seen[pair] = score
-        while len(self._seen) > _REMEMBERED:
-            del self._seen[next(iter(self._seen))]
-        return [self._seen[p] for p in pairs]
+        with self._remembering:
+            known = {p: self._seen[p] for p in pairs if p in self._seen}
+        missing = list(dict.fromkeys(p for p in pairs if p not in known))
+        fresh = dict(zip(missing, self.model.scores(missing), strict=True))
+        with self._remembering:
+            self._seen.update(fresh)
+            while len(self._seen) > _REMEMBERED:
+                del self._seen[next(iter(self._seen))]
+        return [known[p] if p in known else fresh[p] for p in pairs]
 
     async def answerable(self, question: str, passages: Sequence[str]) -> list[float]:
         """Per passage, the probability that it answers `question`.
