@@ -26,7 +26,7 @@ from citesynth.synthesis.sources import Source
 from citesynth.synthesis.verifying import span
 from citesynth.verify.align import passage_sentences
 from citesynth.verify.base import Span
-from citesynth.verify.conflicts import Found, describe
+from citesynth.verify.conflicts import NEGATION, Found, describe
 
 _NOTE = re.compile(r"^\s*(?:\*\*)?note:?(?:\*\*)?\s.*\bdisagree", re.I)
 _NOTE_LINE = re.compile(r"^\s*[-*•]\s.*\[\d+\] says .*\[\d+\] says ", re.I)
@@ -36,7 +36,6 @@ _CONSENSUS = re.compile(
     r"(?: that)?\s*",
     re.I,
 )
-_NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't)\b", re.I)
 _MARKERS = re.compile(r"\s*\[(\d+(?:\s*[-,]\s*\d+)*)\]")
 
 
@@ -166,9 +165,9 @@ def _no_consensus(text: str, conflict: Found) -> str:
         sentence = _CONSENSUS.sub("", sentence, count=1)
         sentence = sentence[:1].upper() + sentence[1:]
         if conflict.kind == "negation":  # keep the side whose polarity the sentence has
-            negated = bool(_NEGATION.search(sentence))
+            negated = bool(NEGATION.search(sentence))
             for number in (n, m):
-                if bool(_NEGATION.search(values[number])) != negated:
+                if bool(NEGATION.search(values[number])) != negated:
                     sentence = _drop_citation(sentence, number)
         else:
             for number in (n, m):

@@ -234,9 +234,7 @@ async def verified(
         f"removed {len(removed)} claim(s) that no source supports (see removed_claims; "
         "keep_unsupported keeps them)"
     )
-    warnings = [
-        w for w in checked.warnings if not w.endswith("not supported by the source(s) they cite")
-    ]
+    warnings = [repair.describe() for repair in checked.review.repairs]  # removed: not kept
     if not has_words(kept) or not any(c.citations for c in claims_of(kept)):
         summary = checked.summary.model_copy(update={"removed": len(removed)})
         return replace(

@@ -30,7 +30,8 @@ from citesynth.verify.base import Passage
 _VALUE = re.compile(
     r"(?<![\w.])(?P<number>\d[\d,]*(?:\.\d+)?)\s?(?P<unit>%|[A-Za-z]+)?", re.UNICODE
 )
-_NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't)\b", re.I)
+NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't)\b", re.I)
+"""A negating word: one side of a `negation` conflict has it, the other not."""
 _YEAR = re.compile(r"^(?:1[5-9]|20)\d\d$")
 _MAX_SENTENCES = 400
 _FOLLOWERS = frozenset(
@@ -91,7 +92,7 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
                 key=key,
                 values={u: frozenset(v) for u, v in values.items()},
                 shown=shown,
-                negated=bool(_NEGATION.search(text)),
+                negated=bool(NEGATION.search(text)),
                 opening=text.split(" ", 1)[0].lower(),
             )
         )

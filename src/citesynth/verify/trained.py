@@ -83,11 +83,7 @@ class TrainedVerifier:
         """The same, synchronously (the model runs in the calling thread)."""
         aligned = self.lexical.aligned(checks)
         backups = [verdict for verdict, _ in aligned]
-        wanted = [
-            i
-            for i, c in enumerate(checks)
-            if c.claim.strip() and any(p.strip() for p in c.passages)
-        ]
+        wanted = [i for i, (_, alignment) in enumerate(aligned) if alignment is not None]
         pairs = [(checks[i].claim, _evidence(checks[i])) for i in wanted]
         scores = dict(zip(wanted, self._blended(pairs, self._scores(pairs)), strict=True))
         verdicts = []
@@ -123,7 +119,7 @@ class TrainedVerifier:
                 + blend["lexical"] * logit(verdict.score)
                 + blend["lexical_unsupported"] * float(verdict.label == "unsupported")
             )
-            found.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))))
+            found.append(sigmoid(z))
         return found
 
     def _scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
@@ -210,7 +206,7 @@ def answerability(
             + blend["coverage"] * coverage
             + blend["missing"] * missing
         )
-        score = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        score = sigmoid(z)
     return max(score, threshold) if covered else score
 
 
@@ -227,6 +223,11 @@ def _covered(lexical: LexicalVerifier, question: str, passages: Sequence[str]) -
     asked = _ASKING.sub(" ", question)
     [(_, alignment)] = lexical.aligned([Check(asked, tuple(unmarked(p) for p in passages))])
     return alignment is not None and alignment.features["top3_coverage"] >= 0.999
+
+
+def sigmoid(z: float) -> float:
+    """1 / (1 + e^-z), with z kept inside [-30, 30]."""
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def logit(p: float) -> float:
