@@ -48,3 +48,16 @@ async def test_a_model_claiming_consensus_is_corrected(
     handling = judge(case, answer)
     assert handling.correct, (answer.answer, handling)
     assert "Multiple sources" not in answer.answer
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+async def test_a_model_saying_not_found_gets_the_disagreement_instead(
+    engine: Engine, tmp_path: Path, case: ConflictCase
+) -> None:
+    """Sources that disagree on exactly what was asked do answer it, twice."""
+    await _indexed(engine, tmp_path / "docs", case)
+    engine.writer = LLMWriter(ScriptedModel(["Not found in the sources."]), BUILT_IN, timeout=5.0)
+    answer = await engine.answer(case.question, cache=False)
+    handling = judge(case, answer)
+    assert handling.correct, (answer.answer, handling)
+    assert not answer.not_found and "Not found" not in answer.answer

@@ -79,3 +79,18 @@ def test_sentences_about_different_people_do_not_conflict() -> None:
         ]
     )
     assert found == []
+
+
+def test_a_disagreement_on_what_was_asked_is_stated_even_when_the_writer_cited_elsewhere() -> None:
+    from citesynth.synthesis.disagreement import on_point
+    from citesynth.verify.conflicts import Found
+
+    founded = Found("The company was founded", ("1998", "2001"), (1, 2), "date")
+    timeout = Found("The default request timeout", ("30 seconds", "60 seconds"), (3, 4), "number")
+    answer = "The project is maintained by Bob Jones [4]."
+    assert on_point([founded, timeout], "When was the company founded?", answer, {4}) == [founded]
+    # one shared word ("request") does not make a timeout disagreement the point of a
+    # question on retries, even when the answer cites one side
+    retries = "Does the client retry failed requests automatically?"
+    assert on_point([timeout], retries, "It retries them [3].", {3}) == []
+    assert on_point([timeout], "What is the default request timeout?", "", {3}) == [timeout]

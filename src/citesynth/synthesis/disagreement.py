@@ -11,8 +11,13 @@ After writing, whatever the writer did, this step
 - adds one sentence per conflict on the point asked, each value with its own citation:
   "The sources disagree on the default pool size: [1] says 100 connections; [2] says 10."
 
-A conflict is on the point asked when the answer cites one of its sources and its topic
-shares a content term with the question or the answer states one of its values.
+A conflict is on the point asked when it is about what the question asks (the two
+sentences share at least two of the question's content terms and most of them: "When was
+the company founded?" and "The company was founded in 1998 / 2001 ..."), whatever the
+writer cited; or when the
+answer cites one of its sources and either states one of its values or the topic shares two
+of the question's terms (the only one of a one-term question). One shared word is not
+enough: a question on retries is not about "the default request timeout".
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ _CONSENSUS = re.compile(
     r"(?: that)?\s*",
     re.I,
 )
+_ASKED_SHARE = 0.6
+"""Share of the question's content terms a conflict's topic holds to be what is asked."""
 _MARKERS = re.compile(r"\s*\[(\d+(?:\s*[-,]\s*\d+)*)\]")
 
 
@@ -51,13 +58,20 @@ def on_point(
     lowered = text.lower()
     chosen = []
     for conflict in found:
-        if cited is not None and not cited & set(conflict.sources):
-            continue
-        topical = bool(asked & set(content_terms(conflict.topic)))
+        shared = len(asked & set(content_terms(conflict.topic)))
+        topical = shared >= min(2, len(asked)) > 0
         stated = any(v.lower() in lowered for v in conflict.values if conflict.kind != "negation")
-        if topical or stated:
+        answered = cited is None or bool(cited & set(conflict.sources))
+        if asks(conflict, question) or (answered and (topical or stated)):
             chosen.append(conflict)
     return chosen
+
+
+def asks(conflict: Found, question: str) -> bool:
+    """Whether the conflict's topic is what `question` asks (see the module docstring)."""
+    asked = set(content_terms(question))
+    shared = len(asked & (conflict.subject or set(content_terms(conflict.topic))))
+    return shared >= 2 and shared >= _ASKED_SHARE * len(asked)
 
 
 def about(conflict: Found) -> str:
@@ -99,14 +113,19 @@ def state(
     sources: Sequence[Source],
     cited: set[int] | None,
     *,
-    skip: bool = False,
+    writer_not_found: bool = False,
 ) -> tuple[str, list[Claim], list[Found]]:
     """The answer with a statement of each on-point disagreement (at most three) added.
 
-    `cited` None: the answer was emptied (see `on_point`); `skip`: leave it as it is (a
-    not-found the writer chose).
+    `cited` None: the answer was emptied (see `on_point`). `writer_not_found`: the writer
+    said the sources do not answer; when they disagree on exactly what was asked (`asks`),
+    they do answer, twice: the statements replace the not-found.
     """
-    chosen = [] if skip else on_point(found, question, text, cited)[:3]
+    if writer_not_found:
+        chosen = [c for c in found if asks(c, question)][:3]
+        text = "" if chosen else text
+    else:
+        chosen = on_point(found, question, text, cited)[:3]
     if not chosen:
         return text, list(claims), []
     said = "\n".join(statement(c) for c in chosen)

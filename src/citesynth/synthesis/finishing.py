@@ -110,7 +110,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         header.question,
         shown,
         None if emptied else set(resolved.used),
-        skip=not_found and not emptied,
+        writer_not_found=not_found and not emptied,
     )
     if disagreeing:
         not_found = False  # the sources do answer: they disagree

@@ -49,6 +49,8 @@ class Found:
     values: tuple[str, str]
     sources: tuple[int, int]
     kind: str
+    subject: frozenset[str] = frozenset()
+    """The content terms both sentences share, values left out: what they are about."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +177,8 @@ def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
             swapped = _name_swap(first.text, second.text) if a.opening == b.opening else None
             if swapped is not None:
                 topic, values = swapped
-                found.setdefault((*pair, "name"), Found(topic, values, pair, "name"))
+                subject = a.key & b.key
+                found.setdefault((*pair, "name"), Found(topic, values, pair, "name", subject))
                 continue
             if not _same_subject(a, b):
                 continue
@@ -190,12 +193,19 @@ def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
                         (first.shown[unit], second.shown[unit]),
                         pair,
                         kind,
+                        a.key & b.key,
                     ),
                 )
             if a.negated != b.negated and a.values.keys() == b.values.keys():
                 found.setdefault(
                     (*pair, "negation"),
-                    Found(_topic(first, second), (first.text, second.text), pair, "negation"),
+                    Found(
+                        _topic(first, second),
+                        (first.text, second.text),
+                        pair,
+                        "negation",
+                        a.key & b.key,
+                    ),
                 )
     return list(found.values())
 
