@@ -13,10 +13,12 @@ passed (the price in recall). Results: `benchmarks/results/changed_details.json`
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from benchmarks.common import DATA, require, write_result
@@ -77,6 +79,9 @@ async def measure(verifier: Verifier, cases: list[tuple[str, Check, Check, str]]
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--weights", type=Path, help="a folder train_crossencoder --out wrote")
+    args = parser.parse_args()
     require(DATA)
     cases = changed_claims()
     payload: dict[str, Any] = {
@@ -84,11 +89,14 @@ def main() -> None:
         "lexical": asyncio.run(measure(LexicalVerifier(), cases)),
     }
     if available():
+        from citesynth.verify.crossencoder import CrossEncoder
         from citesynth.verify.trained import TrainedVerifier
 
-        payload["trained"] = asyncio.run(measure(TrainedVerifier.load(), cases))
+        verifier = TrainedVerifier(CrossEncoder.load(folder=args.weights))
+        payload["trained"] = asyncio.run(measure(verifier, cases))
     print(json.dumps(payload, indent=2))
-    write_result("changed_details", payload)
+    if args.weights is None:
+        write_result("changed_details", payload)
 
 
 if __name__ == "__main__":

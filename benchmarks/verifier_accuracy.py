@@ -36,10 +36,11 @@ async def lexical() -> dict[str, Any]:
     return results
 
 
-async def trained() -> dict[str, Any]:
+async def trained(weights: Path | None) -> dict[str, Any]:
+    from citesynth.verify.crossencoder import CrossEncoder
     from citesynth.verify.trained import TrainedVerifier
 
-    verifier = TrainedVerifier.load()
+    verifier = TrainedVerifier(CrossEncoder.load(folder=weights))
     results: dict[str, Any] = {"trained_on": verifier.model.meta.trained_on}
     for dataset, (_, report) in SPLITS.items():
         outcome = await run(verifier, load(dataset, report))
@@ -50,13 +51,17 @@ async def trained() -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--merge", nargs="*", type=Path, default=[])
+    parser.add_argument(
+        "--weights", type=Path, help="a folder with weights train_crossencoder --out wrote"
+    )
+    parser.add_argument("--trained-only", action="store_true", help="skip the lexical verifier")
     args = parser.parse_args()
     require(data_dir())
     from citesynth.verify.crossencoder import available
 
     payload: dict[str, Any] = {
-        "trained": asyncio.run(trained()) if available() else "not installed",
-        "lexical": asyncio.run(lexical()),
+        "trained": asyncio.run(trained(args.weights)) if available() else "not installed",
+        "lexical": "not run" if args.trained_only else asyncio.run(lexical()),
         "weights": json.loads(
             (Path(__file__).parents[1] / "src/citesynth/verify/weights.json").read_text()
         )["trained_on"],
@@ -73,7 +78,8 @@ def main() -> None:
     if judges:
         payload["judges"] = judges
     print(json.dumps(payload, indent=2))
-    write_result("verifier_accuracy", payload)
+    if args.weights is None and not args.trained_only:
+        write_result("verifier_accuracy", payload)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ Real labelled pairs (tuning splits only, see `citesynth.evaluation.verifier_data
 - HaluEval QA samples 0-249: question + answer against the knowledge.
 - Answerability, ClapNQ tuning questions (not the fixed report slice): a question against
   its passage (1 when answerable), the same passage with the answer's sentences removed
-  (0), and MultiHop-RAG tuning questions against their evidence facts (null queries 0).
+  (0); the same for the docs-rhdh tuning questions against their reference context; and
+  MultiHop-RAG tuning questions against their evidence facts (null queries 0).
 
 Generated hard negatives (and their positives), from sentences of the tuning corpora
 (SciFact abstracts outside the dev pairs, WiCE dev pages, ClapNQ tuning passages, the
@@ -35,7 +36,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +44,12 @@ from citesynth.evaluation.datafiles import data_dir, rows
 from citesynth.evaluation.qa_data import EvalSet, load_set
 from citesynth.evaluation.verifier_data import load
 from citesynth.verify.align import passage_sentences
-from citesynth.verify.evidence import BUDGET, evidence_text
+from citesynth.verify.evidence import BUDGET, Similarity, evidence_text
 
 Pair = dict[str, Any]
+Reader = Callable[[str, Sequence[str]], str]
+"""What the verifier reads for a claim against passages (`evidence_text` with the model's
+budget and sentence similarity), so that training pairs are what it will read."""
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
 _NEGATABLE = re.compile(
@@ -202,7 +206,7 @@ def _pair(text: str, evidence: str, label: int, source: str, group: str) -> Pair
     return {"text": text, "evidence": evidence, "label": label, "source": source, "group": group}
 
 
-def scifact_pairs(folder: Path) -> Iterator[Pair]:
+def scifact_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
     examples = {e.id: e for e in load("scifact", "train", folder)}
     for row in rows(folder / "scifact" / "claim_doc_pairs_train.jsonl"):
         key = f"{row['claim_id']}:{row['doc_id']}"
@@ -211,31 +215,29 @@ def scifact_pairs(folder: Path) -> Iterator[Pair]:
             continue
         label = int(example.supported)
         group = f"scifact:{row['claim_id']}"
-        yield _pair(
-            example.claim, evidence_text(example.claim, example.passages), label, "scifact", group
-        )
+        yield _pair(example.claim, read(example.claim, example.passages), label, "scifact", group)
         if row["rationale_sentences"]:
             gold = " ".join(s.strip() for s in row["rationale_sentences"])
             yield _pair(example.claim, gold, label, "scifact-gold", group)
 
 
-def wice_pairs(folder: Path) -> Iterator[Pair]:
+def wice_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
     for row in rows(folder / "wice" / "claim_dev.jsonl"):
         label = int(row["label"] == "supported")
         group = f"wice:{row['id']}"
         page = "\n\n".join(row["evidence"])
-        yield _pair(row["claim"], evidence_text(row["claim"], [page]), label, "wice", group)
+        yield _pair(row["claim"], read(row["claim"], [page]), label, "wice", group)
         for indexes in row["supporting_sentences"][:2]:
             gold = " ".join(row["evidence"][i].strip() for i in sorted(indexes))
             if gold:
                 yield _pair(row["claim"], gold, label, "wice-gold", group)
 
 
-def halueval_pairs(folder: Path) -> Iterator[Pair]:
+def halueval_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
     for example in load("halueval", "dev", folder):
         yield _pair(
             example.claim,
-            evidence_text(example.claim, example.passages),
+            read(example.claim, example.passages),
             int(example.supported),
             "halueval",
             f"halueval:{example.group}",
@@ -261,7 +263,7 @@ def _drop_answer(passage: str, answer: str) -> str | None:
     return " ".join(kept)
 
 
-def answerability_pairs(folder: Path) -> Iterator[Pair]:
+def answerability_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
     corpus = {r["doc_id"]: r["text"] for r in rows(folder / "clapnq_dev" / "corpus.jsonl")}
     tuning = load_eval_set("clapnq", "dev", folder)
     for item in tuning.items:
@@ -270,13 +272,14 @@ def answerability_pairs(folder: Path) -> Iterator[Pair]:
             passage = corpus.get(gold.source)
             if not passage:
                 continue
-            window = evidence_text(item.question, [passage])
+            window = read(item.question, [passage])
             yield _pair(item.question, window, int(item.answerable), "clapnq", group)
             if item.answerable and item.answers:
                 without = _drop_answer(passage, item.answers[0])
                 if without:
-                    window = evidence_text(item.question, [without])
+                    window = read(item.question, [without])
                     yield _pair(item.question, window, 0, "clapnq-dropped", group)
+    yield from docs_answerability_pairs(folder, read)
     facts = {
         r["fact_id"]: r["fact"]
         for r in rows(folder / "multihop_qa" / "multihoprag_500" / "evidence_facts.jsonl")
@@ -287,8 +290,25 @@ def answerability_pairs(folder: Path) -> Iterator[Pair]:
             continue
         if not texts:
             continue
-        window = evidence_text(item.question, texts)
+        window = read(item.question, texts)
         yield _pair(item.question, window, int(item.answerable), "multihop-rag", f"mhr:{item.id}")
+
+
+def docs_answerability_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
+    """Documentation questions (docs-rhdh tuning split) against their reference context (1)
+    and against it without the sentences that hold the reference answer (0): on-topic text
+    that does not answer, in the documentation domain the product serves."""
+    tuning = {item.id for item in load_eval_set("docs-rhdh", "dev", folder).items}
+    for row in rows(folder / "docs_rhdh" / "questions.jsonl"):
+        if row["id"] not in tuning or not row.get("reference_contexts"):
+            continue
+        group = f"rhdh-q:{row['id']}"
+        context = "\n\n".join(row["reference_contexts"])
+        yield _pair(row["question"], read(row["question"], [context]), 1, "rhdh-q", group)
+        without = _drop_answer(context, row.get("reference_answer") or "")
+        if without:
+            window = read(row["question"], [without])
+            yield _pair(row["question"], window, 0, "rhdh-q-dropped", group)
 
 
 # -- generated pairs ----------------------------------------------------------------------
@@ -313,14 +333,14 @@ def _passages(folder: Path) -> Iterator[tuple[str, str]]:
                 yield f"rhdh:{row['doc_id']}:{number}", block
 
 
-def _windows(text: str) -> list[list[str]]:
-    """The text's sentences grouped into windows of about BUDGET words."""
+def _windows(text: str, budget: int) -> list[list[str]]:
+    """The text's sentences grouped into windows of about `budget` words."""
     sentences = [" ".join(text[a:b].split()) for a, b in passage_sentences(text)]
     sentences = [s for s in sentences if 5 <= len(s.split()) <= 60 and not s.startswith("#")]
     windows: list[list[str]] = []
     current: list[str] = []
     for sentence in sentences:
-        if current and sum(len(s.split()) for s in current) + len(sentence.split()) > BUDGET:
+        if current and sum(len(s.split()) for s in current) + len(sentence.split()) > budget:
             windows.append(current)
             current = []
         current.append(sentence)
@@ -329,13 +349,13 @@ def _windows(text: str) -> list[list[str]]:
     return [w for w in windows if len(w) >= 2]
 
 
-def generated_pairs(folder: Path, rng: random.Random, limit: int) -> Iterator[Pair]:
+def generated_pairs(folder: Path, rng: random.Random, limit: int, budget: int) -> Iterator[Pair]:
     documents = list(_passages(folder))
     rng.shuffle(documents)
-    pool = [s for _, text in documents[:400] for w in _windows(text) for s in w]
+    pool = [s for _, text in documents[:400] for w in _windows(text, budget) for s in w]
     made = 0
     for doc_id, text in documents:
-        windows = _windows(text)
+        windows = _windows(text, budget)
         for index, window in enumerate(windows):
             if made >= limit:
                 return
@@ -374,16 +394,31 @@ def perturbed_real(pairs: list[Pair], rng: random.Random) -> Iterator[Pair]:
                 )
 
 
-def build(folder: Path, seed: int = 13, generated: int = 4000) -> list[Pair]:
-    """All training pairs (see the module docstring), deduplicated, in a fixed order."""
+def build(
+    folder: Path,
+    seed: int = 13,
+    generated: int = 4000,
+    *,
+    budget: int = BUDGET,
+    similarity: Similarity | None = None,
+) -> list[Pair]:
+    """All training pairs (see the module docstring), deduplicated, in a fixed order.
+
+    `budget` and `similarity` are how the verifier picks evidence (`verify.evidence`).
+    """
     rng = random.Random(seed)
+
+    def read(claim: str, passages: Sequence[str]) -> str:
+        return evidence_text(claim, passages, budget=budget, similarity=similarity)
+
     real = [
-        *scifact_pairs(folder),
-        *wice_pairs(folder),
-        *halueval_pairs(folder),
-        *answerability_pairs(folder),
+        *scifact_pairs(folder, read),
+        *wice_pairs(folder, read),
+        *halueval_pairs(folder, read),
+        *answerability_pairs(folder, read),
     ]
-    pairs = [*real, *perturbed_real(real, rng), *generated_pairs(folder, rng, generated)]
+    made = generated_pairs(folder, rng, generated, budget)
+    pairs = [*real, *perturbed_real(real, rng), *made]
     seen: set[tuple[str, str]] = set()
     unique = []
     for pair in pairs:

@@ -9,7 +9,10 @@
 Baseline in the same run: analysing the same passages and claims into terms only (the
 floor any lexical verifier pays), so the figures can be read as a ratio on a noisy machine.
 For the trained verifier also: ten claims (copied sentences, half citing the wrong source)
-verified in one call, without repair: what an answer's first verification pass costs.
+verified in one call, without repair: what an answer's first verification pass costs; and
+ten real paraphrased claims in one call (SciFact dev claims, each against a chunk-sized
+window of about 150 words of its cited abstract, from its first rationale sentence): what a
+model's own wording costs, since a quotation needs no model (`evidence.quoted`).
 
     python -m benchmarks.verify_speed
 """
@@ -33,6 +36,12 @@ from citesynth.verify.review import review
 from citesynth.verify.trained import TrainedVerifier
 
 Checker = LexicalVerifier | TrainedVerifier
+
+
+def _cold(verifier: Checker) -> None:
+    """Scores remembered from an earlier answer would flatter the next one."""
+    if isinstance(verifier, TrainedVerifier):
+        verifier.forget()
 
 
 def claims_per_second(verifier: Checker, dataset: str, split: str) -> dict[str, Any]:
@@ -73,6 +82,39 @@ async def ten_claims(verifier: Checker, count: int = 100) -> dict[str, Any]:
         for piece in text.split("]. ")[:10]:
             claim, _, number = piece.rpartition(" [")
             checks.append(Check(claim, (sources[int(number.rstrip("].")) - 1].text,)))
+        _cold(verifier)
+        started = time.perf_counter()
+        await verifier.verify(checks)
+        timings.append((time.perf_counter() - started) * 1000)
+    return {"answers": count, "claims_per_answer": 10, "verify_ms": percentiles(timings)}
+
+
+def real_claims(count: int) -> list[list[Check]]:
+    """`count` answers of ten SciFact dev claims, each against a ~150-word abstract window."""
+    rows = [json.loads(line) for line in (DATA / "scifact" / "corpus.jsonl").open()]
+    abstracts = {str(r["_id"]): [r["text"][a:b] for a, b in r["sentence_offsets"]] for r in rows}
+    pairs = [json.loads(line) for line in (DATA / "scifact" / "claim_doc_pairs_dev.jsonl").open()]
+    checks = []
+    for pair in pairs:
+        sentences = abstracts.get(str(pair["doc_id"]))
+        if not sentences:
+            continue
+        first = min(pair["rationale_sentence_ids"], default=0)
+        window: list[str] = []
+        for sentence in sentences[first:]:
+            if window and sum(len(s.split()) for s in window) + len(sentence.split()) > 150:
+                break
+            window.append(sentence)
+        checks.append(Check(pair["claim"], (" ".join(window),)))
+    rng = random.Random(7)
+    return [rng.sample(checks, 10) for _ in range(count)]
+
+
+async def ten_real_claims(verifier: Checker, count: int = 50) -> dict[str, Any]:
+    """One `verify` call of ten paraphrased claims (see the module docstring)."""
+    timings = []
+    for checks in real_claims(count):
+        _cold(verifier)
         started = time.perf_counter()
         await verifier.verify(checks)
         timings.append((time.perf_counter() - started) * 1000)
@@ -89,6 +131,7 @@ async def answer_latency(verifier: Checker, count: int = 200) -> dict[str, Any]:
                 terms(passage.text[start:end])
         terms(text)
         floor.append((time.perf_counter() - started) * 1000)
+        _cold(verifier)
         started = time.perf_counter()
         await review(text, sources, verifier)
         timings.append((time.perf_counter() - started) * 1000)
@@ -109,6 +152,7 @@ def measured(verifier: Checker, count: int) -> dict[str, Any]:
         "wice_test_pages": claims_per_second(verifier, "wice", "test"),
         "halueval_test": claims_per_second(verifier, "halueval", "test"),
         "ten_claims_one_call": asyncio.run(ten_claims(verifier)),
+        "ten_real_claims_one_call": asyncio.run(ten_real_claims(verifier)),
         "ten_claim_answer": asyncio.run(answer_latency(verifier, count)),
     }
 

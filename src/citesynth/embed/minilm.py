@@ -97,7 +97,8 @@ class MiniLMEmbedder:
         with self._lock:
             self._load()
 
-    def _encode(self, texts: Sequence[str]) -> Vectors:
+    def encode(self, texts: Sequence[str]) -> Vectors:
+        """One unit vector per text, computed in the calling thread (`embed` is the async way)."""
         with self._lock:
             torch, tokenizer, model = self._load()
             # A query or two runs on one thread: waking the other OpenMP threads for each of
@@ -126,4 +127,4 @@ class MiniLMEmbedder:
         """One unit vector per text (symmetric model: queries and documents alike)."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        return await asyncio.get_running_loop().run_in_executor(self._worker, self._encode, texts)
+        return await asyncio.get_running_loop().run_in_executor(self._worker, self.encode, texts)

@@ -28,6 +28,8 @@ FROZEN = 2
 """Lowest encoder layers kept as the base has them (with the embeddings)."""
 MAX_TOKENS = 128
 """Tokens of (text, evidence) the model reads; the longer side is truncated first."""
+EVIDENCE_WORDS = 90
+"""Evidence words chosen for the model to read beside a claim (`verify.evidence`)."""
 WEIGHTS_FILE = "crossencoder.safetensors"
 META_FILE = "crossencoder.json"
 BATCH = 16
@@ -172,11 +174,16 @@ class Meta:
     blend: Mapping[str, float] | None = None
     """Logistic weights over the model's logit and the lexical verdict on the same evidence
     (`bias`, `model`, `lexical`, `lexical_unsupported`); None: the model's score alone."""
+    evidence_words: int = 90
+    """Evidence words the weights were trained to read (`verify.evidence`)."""
+    similarity: bool = False
+    """Whether evidence sentences are chosen by MiniLM similarity as well (as in training)."""
 
     @classmethod
-    def load(cls) -> Meta:
-        """The shipped `crossencoder.json`."""
-        data = json.loads(resources.files("citesynth.verify").joinpath(META_FILE).read_text())
+    def load(cls, folder: Path | None = None) -> Meta:
+        """The shipped `crossencoder.json` (or the one in `folder`)."""
+        where = folder or resources.files("citesynth.verify")
+        data = json.loads(where.joinpath(META_FILE).read_text())
         return cls(
             float(data["threshold"]),
             int(data["max_tokens"]),
@@ -184,6 +191,8 @@ class Meta:
             float(data.get("answerable", 0.5)),
             _weights(data.get("answerability")),
             _weights(data.get("blend")),
+            int(data.get("evidence_words", 90)),
+            bool(data.get("similarity", False)),
         )
 
 
@@ -215,8 +224,8 @@ class CrossEncoder:
         self._lock = threading.Lock()
 
     @classmethod
-    def load(cls, *, quantise: bool = True) -> CrossEncoder:
-        """The shipped model (see the module docstring).
+    def load(cls, *, quantise: bool = True, folder: Path | None = None) -> CrossEncoder:
+        """The shipped model (see the module docstring), or the one trained into `folder`.
 
         Raises:
             ConfigError: torch, transformers or the packaged weights are missing.
@@ -230,7 +239,8 @@ class CrossEncoder:
                 "the trained verifier needs torch and transformers: pip install 'citesynth[embed]'"
             ) from None
         base = base_path()
-        weights = Path(str(resources.files("citesynth.verify").joinpath(WEIGHTS_FILE)))
+        where = folder or resources.files("citesynth.verify")
+        weights = Path(str(where.joinpath(WEIGHTS_FILE)))
         if not weights.is_file():
             raise ConfigError(f"{weights} is missing: python -m benchmarks.train_crossencoder")
         torch.set_num_threads(min(2, torch.get_num_threads()))
@@ -254,7 +264,7 @@ class CrossEncoder:
                 model = torch.ao.quantization.quantize_dynamic(  # type: ignore[no-untyped-call]
                     model, {torch.nn.Linear}, dtype=torch.qint8
                 )
-        return cls(model, tokenizer, Meta.load())
+        return cls(model, tokenizer, Meta.load(folder))
 
     def scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """Support probability per (text, evidence) pair, in order; batches by length."""

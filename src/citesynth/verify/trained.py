@@ -4,10 +4,13 @@
     await verifier.verify([Check(claim, (passage,))])
     verifier.answerable(question, [passage, ...])    # question–passage answerability scores
 
-For each check the lexical alignment picks what the model reads (`verify.evidence`: the
-claim's best sentences with neighbours, about ninety words); the cross-encoder
-(`verify.crossencoder`) gives the probability that this evidence entails the claim, blended
-with the lexical verdict on the same evidence by a logistic model fitted on held-out tuning
+A claim quoted word for word from a sentence of its source (`evidence.quoted`: at least
+four words, the sentence's opening or most of it, nothing negating or qualifying it before)
+is supported without the model. For every other check, the sentences the model reads are
+chosen within the budget it was trained on (`verify.evidence`: by MiniLM similarity and the
+lexical alignment); the cross-encoder (`verify.crossencoder`) gives the probability that
+this evidence entails the claim, blended with the lexical verdict on the same evidence by a
+logistic model fitted on held-out tuning
 pairs (`blend` in `crossencoder.json`). Then:
 
 - `supported`: probability ≥ the trained threshold (calibrated on held-out tuning pairs),
@@ -34,8 +37,9 @@ from collections.abc import Mapping, Sequence
 
 from citesynth.verify.base import Check, Label, Verdict
 from citesynth.verify.crossencoder import CrossEncoder
-from citesynth.verify.evidence import evidence_text, unmarked
+from citesynth.verify.evidence import Similarity, evidence_text, quoted, unmarked
 from citesynth.verify.lexical import LexicalVerifier
+from citesynth.verify.similarity import shared_similarity
 
 _REMEMBERED = 4096
 """(claim, evidence) scores kept, oldest dropped first."""
@@ -61,6 +65,7 @@ class TrainedVerifier:
         self.lexical = lexical or LexicalVerifier()
         self.threshold = model.meta.threshold
         self.answerable_threshold = model.meta.answerable
+        self.similarity: Similarity | None = shared_similarity() if model.meta.similarity else None
         self._seen: dict[tuple[str, str], float] = {}
         self._remembering = threading.Lock()
 
@@ -73,6 +78,11 @@ class TrainedVerifier:
         """
         return cls(shared_model())
 
+    def forget(self) -> None:
+        """Drop the remembered scores (so that a benchmark times cold calls)."""
+        with self._remembering:
+            self._seen.clear()
+
     async def verify(self, checks: Sequence[Check]) -> list[Verdict]:
         """One verdict per check (see the module docstring)."""
         if not checks:
@@ -83,11 +93,27 @@ class TrainedVerifier:
         """The same, synchronously (the model runs in the calling thread)."""
         aligned = self.lexical.aligned(checks)
         backups = [verdict for verdict, _ in aligned]
-        wanted = [i for i, (_, alignment) in enumerate(aligned) if alignment is not None]
-        pairs = [(checks[i].claim, _evidence(checks[i])) for i in wanted]
+        quotes = {
+            i
+            for i, (_, alignment) in enumerate(aligned)
+            if alignment is not None
+            and not alignment.disagrees
+            and quoted(checks[i].claim, checks[i].passages)
+        }
+        wanted = [
+            i
+            for i, (_, alignment) in enumerate(aligned)
+            if alignment is not None and i not in quotes
+        ]
+        pairs = [
+            (checks[i].claim, self.evidence(checks[i].claim, checks[i].passages)) for i in wanted
+        ]
         scores = dict(zip(wanted, self._blended(pairs, self._scores(pairs)), strict=True))
         verdicts = []
         for index, backup in enumerate(backups):
+            if index in quotes:  # word for word in a sentence of its source: entailed
+                verdicts.append(Verdict(1.0, "supported", backup.spans, ()))
+                continue
             if index not in scores:
                 verdicts.append(backup)
                 continue
@@ -104,6 +130,15 @@ class TrainedVerifier:
             reasons = () if label == "supported" else backup.reasons
             verdicts.append(Verdict(round(score, 4), label, backup.spans, reasons))
         return verdicts
+
+    def evidence(self, claim: str, passages: Sequence[str]) -> str:
+        """What the model reads for `claim`: as many evidence words as it was trained on."""
+        return evidence_text(
+            claim,
+            [p for p in passages if p.strip()],
+            budget=self.model.meta.evidence_words,
+            similarity=self.similarity,
+        )
 
     def _blended(self, pairs: Sequence[tuple[str, str]], scores: Sequence[float]) -> list[float]:
         """The model's scores blended with the lexical verdict on the same evidence."""
@@ -167,7 +202,7 @@ class TrainedVerifier:
         the passage holds every term of the question once its question phrase ("how
         many", "what kind of") is set aside.
         """
-        pairs = [(question, evidence_text(question, [p])) for p in passages]
+        pairs = [(question, self.evidence(question, [p])) for p in passages]
         scores = self._scores(pairs)
         aligned = self.lexical.aligned([Check(question, (unmarked(p),)) for p in passages])
         features = []
@@ -234,8 +269,3 @@ def logit(p: float) -> float:
     """log(p / (1 - p)), with p kept inside [1e-4, 1 - 1e-4]."""
     p = min(max(p, 1e-4), 1 - 1e-4)
     return math.log(p / (1 - p))
-
-
-def _evidence(check: Check) -> str:
-    passages = [p for p in check.passages if p.strip()]
-    return evidence_text(check.claim, passages)

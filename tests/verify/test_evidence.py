@@ -1,0 +1,74 @@
+"""What the trained verifier reads: evidence within a word budget, and quotations it needs no
+model for."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from citesynth.verify.evidence import evidence_text, quoted
+
+PAGE = (
+    "The bridge in Kallport was built over four years. "
+    "Engineers from three countries worked on it. "
+    "It opened to traffic in March 2009, replacing a ferry. "
+    "The toll was abolished in 2015 after a vote. "
+    "Cyclists use a separate lane on the eastern side. "
+    "A light-rail line is planned for 2027."
+)
+
+
+def test_evidence_that_fits_the_budget_is_read_whole() -> None:
+    assert evidence_text("Anything.", [PAGE], budget=200) == " ".join(PAGE.split())
+
+
+def test_a_similarity_chooses_the_sentences_words_alone_miss() -> None:
+    claim = "Bicycles have a path of their own."
+
+    def similarity(_claim: str, sentences: Sequence[str]) -> list[float]:
+        return [1.0 if "Cyclists" in s else 0.0 for s in sentences]
+
+    lexical = evidence_text(claim, [PAGE], budget=12)
+    chosen = evidence_text(claim, [PAGE], budget=12, similarity=similarity)
+    assert "Cyclists" not in lexical
+    assert chosen.startswith("Cyclists use a separate lane")
+    assert len(chosen.split()) <= 12 + 1
+
+
+def test_sentences_are_read_in_document_order_with_gaps_marked() -> None:
+    def similarity(_claim: str, sentences: Sequence[str]) -> list[float]:
+        return [2.0 if "light-rail" in s else 1.0 if "bridge" in s else 0.0 for s in sentences]
+
+    chosen = evidence_text("Rail on the bridge.", [PAGE], budget=20, similarity=similarity)
+    assert chosen.index("bridge in Kallport") < chosen.index("light-rail")
+    assert "…" in chosen
+
+
+@pytest.mark.parametrize(
+    ("claim", "is_quote"),
+    [
+        ("It opened to traffic in March 2009, replacing a ferry.", True),
+        ("It opened to traffic in March 2009", True),  # the sentence's opening
+        ("the **toll** was abolished in 2015", True),  # markup and case do not matter
+        ("It opened to traffic in March 2010", False),  # one detail changed
+        ("It opened to traffic in March 2", False),  # a number's first digit is not the number
+        ("Opened to traffic", False),  # too short to be a claim of its own
+        ("Cyclists use a separate lane", True),
+        ("three countries worked on it", False),  # a fragment from the middle of a sentence
+    ],
+)
+def test_a_quotation_is_recognised(claim: str, is_quote: bool) -> None:
+    assert quoted(claim, [PAGE]) is is_quote
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "It is not true that the client retries failed requests.",
+        "If the flag is set, the client retries failed requests.",
+        "Some users claimed that the client retries failed requests.",
+    ],
+)
+def test_a_quotation_negated_or_qualified_before_it_is_not_support(sentence: str) -> None:
+    assert not quoted("the client retries failed requests", [sentence])
