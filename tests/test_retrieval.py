@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citesynth import Engine, HashingEmbedder, Hit, RetrievalOptions, SQLiteStore
-from citesynth.analysis import query_terms, terms
+from citesynth.analysis import coverage, query_terms, terms
 from citesynth.retrieve.confidence import confidence
 from citesynth.retrieve.fusion import convex, fuse, rrf, zscores
 from tests.conftest import write
@@ -66,6 +66,14 @@ def test_confidence_grows_with_evidence() -> None:
     weak = confidence(cosine=0.1, lexical=0.1, coverage=0.2, rank=9)
     strong = confidence(cosine=0.8, lexical=1.0, coverage=1.0, rank=1)
     assert strong > 0.5 > weak
+
+
+def test_coverage_finds_words_run_together_in_identifiers() -> None:
+    wanted = query_terms("What is the default timeout?")
+    assert coverage(wanted, terms("It raises `TimeoutException` by default.")) == 1.0
+    assert coverage(wanted, terms("The default timeouts apply.")) == 1.0
+    assert coverage(query_terms("Which port?"), terms("Pick a transport.")) == 0.0  # too short
+    assert coverage([], terms("anything")) == 0.0
 
 
 def test_query_terms_drop_stopwords_but_never_everything() -> None:

@@ -6,6 +6,7 @@ tantivy's own analyzer is used from Python too, so the index and the code never 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Sequence
 
 import tantivy
 
@@ -54,6 +55,26 @@ def query_terms(text: str) -> list[str]:
     """Distinct stemmed query terms, stopwords removed unless nothing else is left."""
     found: list[str] = _QUERY_ANALYZER.analyze(text) or INDEX_ANALYZER.analyze(text)
     return list(dict.fromkeys(found))
+
+
+def coverage(wanted: Collection[str], found: Collection[str]) -> float:
+    """The share of the `wanted` terms among the `found` ones (0 when none are wanted).
+
+    A wanted term of five letters or more also counts when it opens or closes a found term
+    at least four letters longer, as "timeout" does in `TimeoutException` (stemmed
+    "timeoutexcept"): identifiers in code and documentation run words together.
+    """
+    if not wanted:
+        return 0.0
+    present = set(found)
+    compounds = [term for term in present if len(term) >= 9]
+    return sum(term in present or _inside(term, compounds) for term in wanted) / len(wanted)
+
+
+def _inside(term: str, compounds: Sequence[str]) -> bool:
+    return len(term) >= 5 and any(
+        len(c) >= len(term) + 4 and (c.startswith(term) or c.endswith(term)) for c in compounds
+    )
 
 
 # A word of n characters matches ceil(n / 7) times; every punctuation mark matches once.

@@ -88,9 +88,25 @@ HEADINGS = (
     ],
 )
 
+# A bracketed fragment with no punctuation of its own that ends its line belongs to the
+# sentence before it (list items in docs: "... for no limits.\n(Default 100)"); a bracketed
+# sentence with its own full stop stays one.
+ASIDES = (
+    "- `max_connections`, allowable connections, or `None` for no limits.\n(Default 100)\n"
+    "- `keepalive_expiry`, idle time in seconds. (Default 5)\nIt ends here. (See Fig. 3.)",
+    [
+        "- `max_connections`, allowable connections, or `None` for no limits.\n(Default 100)",
+        "- `keepalive_expiry`, idle time in seconds. (Default 5)",
+        "It ends here.",
+        "(See Fig. 3.)",
+    ],
+)
+
 
 @pytest.mark.parametrize(
-    ("text", "expected"), [ABBREVIATIONS_NUMBERS_LISTS, HEADINGS], ids=["abbreviations", "headings"]
+    ("text", "expected"),
+    [ABBREVIATIONS_NUMBERS_LISTS, HEADINGS, ASIDES],
+    ids=["abbreviations", "headings", "asides"],
 )
 def test_sentence_spans_split_where_sentences_end(text: str, expected: list[str]) -> None:
     assert [text[s:e] for s, e in sentence_spans(text)] == expected

@@ -55,6 +55,22 @@ async def test_a_quoted_sentence_end_gets_one_citation_after_the_quote(
     assert answer.answer.count("[1]") == 1, answer.answer
 
 
+async def test_a_default_on_the_line_after_its_list_item_is_part_of_the_answer(
+    engine: Engine, tmp_path: Path
+) -> None:
+    limits = (
+        "# Limits\n\nThe client takes instances of `Limits` which define:\n\n"
+        "- `max_keepalive`, number of allowable keep-alive connections.\n(Defaults 20)\n"
+        "- `max_connections`, maximum number of allowable connections.\n(Default 100)\n"
+    )
+    write(tmp_path / "l", "limits.md", limits)
+    await engine.index([tmp_path / "l"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer("What is the default maximum number of allowable connections?")
+    assert "maximum number of allowable connections (Default 100) [1]." in answer.answer
+    assert not answer.uncited_claims
+
+
 async def test_extractive_says_not_found_when_nothing_answers(engine: Engine, corpus: Path) -> None:
     await engine.index([corpus])
     engine.writer = ExtractiveWriter(engine.embedder, min_score=0.9)

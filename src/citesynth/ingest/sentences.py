@@ -9,6 +9,9 @@ import re
 # is a heading: a Markdown `#` line, or (as PDFs and plain text set them) a short line with no
 # closing punctuation that starts a paragraph and is followed by a capitalised line.
 _END = re.compile(r"""[.!?…]+["'”’)\]]*(?=\s+["'“‘(\[]?[A-Z0-9])""")
+# A bracketed fragment with no closing punctuation of its own that ends its line, as in
+# "... or `None` for no limits.\n(Default 100)", is an aside of the sentence before it.
+_ASIDE = re.compile(r"\s+\([^()\n.!?]{1,60}\)\.?(?=[ \t]*(?:\n|$))")
 _LIST_BREAK = re.compile(r"\n(?=[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+)")
 _SHORT_TITLE = r"[A-Z0-9][^\n.!?:;,]{0,58}[^\s.!?:;,]"  # short, no closing punctuation
 _HEADING_LINE = re.compile(
@@ -51,7 +54,8 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         single_period = text[match.start()] == "." and match.end() - match.start() == 1
         if single_period and _is_abbreviation(text, match.start()):
             continue
-        cuts.append(match.end())
+        aside = _ASIDE.match(text, match.end())
+        cuts.append(aside.end() if aside and aside.end() <= stop else match.end())
     cuts.extend(match.start() for match in _LIST_BREAK.finditer(text, start, stop))
     for match in _HEADING_LINE.finditer(text, start, stop):
         line = match.group()

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from citesynth.analysis import estimate_tokens, query_terms, terms
+from citesynth.analysis import coverage, estimate_tokens, query_terms, terms
 from citesynth.embed.base import Embedder
 from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
 from citesynth.synthesis.sources import Source
@@ -59,10 +59,7 @@ async def relevance(
 ) -> list[float]:
     """How well each sentence answers `question`: 0.6 × cosine + 0.4 × term coverage."""
     wanted = set(query_terms(question))
-    lexical = [
-        len(wanted.intersection(terms(sentence))) / len(wanted) if wanted else 0.0
-        for sentence in sentences
-    ]
+    lexical = [coverage(wanted, terms(sentence)) for sentence in sentences]
     if embedder is None:
         return lexical
     vectors = await embedder.embed([question, *sentences], "document")

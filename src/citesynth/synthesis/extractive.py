@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from citesynth.analysis import query_terms, terms
+from citesynth.analysis import coverage, query_terms, terms
 from citesynth.embed.base import Embedder
 from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.llm.base import ChatModel, Piece
@@ -32,13 +32,19 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 _BRACKETS = re.compile(r"\s*(?:\[[\d,\s\-–^]+\]|【[^】]*】)")
 _EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
 _ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\b")
+_ASIDE_END = re.compile(r"[.!?]\s+(\([^()\n.!?]{1,60}\))[.!?]?$")
 _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
 
 
 def clean(sentence: str) -> str:
-    """A source sentence as the answer shows it: one line, no markup, list marks or refs."""
+    """A source sentence as the answer shows it: one line, no markup, list marks or refs.
+
+    A closing aside the sentence splitter kept with its sentence moves inside it, so that
+    the answer cites one sentence, not a sentence and a fragment.
+    """
     text = _LIST_MARK.sub("", " ".join(strip_markup(sentence).split()))
     text = _EMPHASIS.sub(r"\2", _BRACKETS.sub("", text))
+    text = _ASIDE_END.sub(r" \1", text)  # "no limits. (Default 100)" -> "no limits (Default 100)."
     ends = text.rstrip("\"'”’)]")  # 'under "North Africa."' already ends a sentence
     return text if ends.endswith((".", "!", "?", ":", ";")) else text + "."
 
@@ -109,7 +115,7 @@ class ExtractiveWriter:
             (
                 (score * (1.0 - 0.02 * min(source.number - 1, 10)), source, start, sentence)
                 for score, (source, start, sentence) in zip(scores, candidates, strict=True)
-                if not wanted or wanted.intersection(terms(sentence)) or self.embedder
+                if not wanted or self.embedder or coverage(wanted, terms(sentence))
             ),
             key=lambda item: (-item[0], item[1].number, item[2]),
         )
