@@ -13,6 +13,15 @@ def test_public_names_are_pinned() -> None:
     ) or citesynth.__all__ == sorted(citesynth.__all__)
     assert set(citesynth.__all__) == {
         "Answer",
+        "Observation",
+        "QualityCheck",
+        "Report",
+        "ReportDone",
+        "ReportOptions",
+        "ReportProgress",
+        "ReportSource",
+        "Section",
+        "Subtopic",
         "AnswerEvent",
         "AskOptions",
         "AskOverrides",

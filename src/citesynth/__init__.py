@@ -63,6 +63,17 @@ from citesynth.llm import (
     register_model,
 )
 from citesynth.passages import Passage
+from citesynth.report import (
+    Observation,
+    QualityCheck,
+    Report,
+    ReportDone,
+    ReportOptions,
+    ReportProgress,
+    ReportSource,
+    Section,
+    Subtopic,
+)
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions
 from citesynth.settings import Settings
 from citesynth.sync import SyncEngine
@@ -149,12 +160,20 @@ __all__ = [
     "MiniLMEmbedder",
     "ModelError",
     "ModelTimeout",
+    "Observation",
     "Passage",
     "Prompt",
+    "QualityCheck",
+    "Report",
+    "ReportDone",
+    "ReportOptions",
+    "ReportProgress",
+    "ReportSource",
     "Reranker",
     "RetrievalOptions",
     "SQLiteStore",
     "ScriptedModel",
+    "Section",
     "Settings",
     "Signals",
     "Skip",
@@ -163,6 +182,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreLockedError",
+    "Subtopic",
     "SyncEngine",
     "TokenEvent",
     "ToolCall",

@@ -25,6 +25,7 @@ from citesynth.cli_options import (
     model_options,
     verify_options,
 )
+from citesynth.cli_report import report
 from citesynth.cli_serve import mcp, serve
 from citesynth.engine import Engine, final_answer
 from citesynth.errors import CitesynthError
@@ -430,5 +431,6 @@ def print_answer(answer: Answer, *, already_shown: str = "") -> None:
 
 
 main.add_command(eval_group)
+main.add_command(report)
 main.add_command(serve)
 main.add_command(mcp)

@@ -29,6 +29,15 @@ from citesynth.index.stores import get_store
 from citesynth.indexing import EmbedderRecord, IngestOptions, recorded_embedder, run_index
 from citesynth.ingest.loaders import loader_for
 from citesynth.llm.base import TokenCounter, closing
+from citesynth.report import (
+    DEFAULT_WORDS,
+    Report,
+    ReportDone,
+    ReportOptions,
+    ReportProgress,
+    Tool,
+    write_report,
+)
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
 from citesynth.settings import Settings
 from citesynth.synthesis import ExtractiveWriter, Writer, get_writer
@@ -36,6 +45,7 @@ from citesynth.synthesis.cache import AnswerCache
 from citesynth.synthesis.chat import Turn, condense, recent
 from citesynth.synthesis.options import AskOptions, AskOverrides
 from citesynth.synthesis.pipeline import ask
+from citesynth.synthesis.pipeline import final_answer as final_answer  # re-exported
 from citesynth.synthesis.prompts import BUILT_IN, Prompt, version_of
 from citesynth.synthesis.prompts import load as load_prompts
 from citesynth.synthesis.steps import Parts
@@ -284,6 +294,44 @@ class Engine:
         """The finished answer to `question` (the `done` event of `ask`)."""
         return await final_answer(self.ask(question, request_id=request_id, **overrides))
 
+    def report(
+        self,
+        question: str,
+        *,
+        max_words: int = DEFAULT_WORDS,
+        outline: str | None = None,
+        title: str | None = None,
+        tools: Sequence[Tool] = (),
+        **overrides: Unpack[AskOverrides],
+    ) -> AsyncIterator[ReportProgress | ReportDone]:
+        """A research report on `question`: progress events, then `ReportDone` (docs/reports.md).
+
+        `outline` is the text of an outline (one subtopic per heading, item or line);
+        `tools` are research tools beside the corpus search; `overrides` apply to every
+        section as they do to `ask`.
+        """
+        how = ReportOptions(max_words=max_words, outline=outline, title=title, tools=tuple(tools))
+        return write_report(question, self.parts(), self.prompts, self.options(**overrides), how)
+
+    async def write_report(
+        self,
+        question: str,
+        *,
+        max_words: int = DEFAULT_WORDS,
+        outline: str | None = None,
+        title: str | None = None,
+        **overrides: Unpack[AskOverrides],
+    ) -> Report:
+        """The finished report on `question` (the last event of `report`)."""
+        events = self.report(
+            question, max_words=max_words, outline=outline, title=title, **overrides
+        )
+        async with closing(events) as stream:
+            async for event in stream:
+                if isinstance(event, ReportDone):
+                    return event.report
+        raise RuntimeError("the report stream ended without its report")
+
     def chat(self, *, history: int = 6, **overrides: Unpack[AskOverrides]) -> Conversation:
         """A multi-turn conversation that keeps the last `history` turns."""
         return Conversation(self, history=history, **overrides)
@@ -346,15 +394,6 @@ def _recorded(spec: str, where: str) -> Embedder | None:
         raise ConfigError(
             f"the index at {where} was built with the embedder {spec!r}: {error}"
         ) from error
-
-
-async def final_answer(events: AsyncIterator[Event]) -> Answer:
-    """The answer carried by the `done` event of a stream (the stream is closed after it)."""
-    async with closing(events) as stream:
-        async for event in stream:
-            if isinstance(event, DoneEvent):
-                return event.answer
-    raise RuntimeError("the answer stream ended without a done event")
 
 
 class Conversation:

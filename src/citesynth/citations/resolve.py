@@ -15,7 +15,7 @@ but cite nothing are listed.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from citesynth.citations.markers import MAX_RANGE, Marker, SourceRef, find_markers
@@ -232,6 +232,14 @@ def renumber(text: str, order: Sequence[int]) -> tuple[str, dict[int, int]]:
     Brackets in code are left alone, and so is a marker none of whose numbers is in `order`.
     """
     mapping = {old: new for new, old in enumerate(order, start=1)}
+    return relabel(text, mapping), mapping
+
+
+def relabel(text: str, mapping: Mapping[int, int]) -> str:
+    """Canonical markers with each number replaced by `mapping[number]` (see `renumber`).
+
+    A report gives every subtopic's sources their numbers in one index this way.
+    """
     pieces: list[str] = []
     position = 0
     for marker in find_markers(text, ()):
@@ -242,7 +250,7 @@ def renumber(text: str, order: Sequence[int]) -> tuple[str, dict[int, int]]:
             pieces.append(text[position : marker.start] + compact(numbers))
             position = marker.end
     pieces.append(text[position:])
-    return "".join(pieces), mapping
+    return "".join(pieces)
 
 
 def cited_numbers(sentence: str) -> list[int]:

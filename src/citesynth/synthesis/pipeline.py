@@ -15,6 +15,8 @@
    mode rewrites once. The answer is cached and logged.
 
 A report or an agent composes the same steps differently; nothing here is private to `ask`.
+An agent that already searched passes what it found (`found`), and step 2 is skipped (so is
+the cache: the answer depends on that search, not only on the question).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import AsyncIterator
 
 from citesynth.answers import Answer
 from citesynth.events import DoneEvent, ErrorEvent, Event, SourcesEvent
+from citesynth.llm.base import closing
 from citesynth.observe import log_answer
 from citesynth.synthesis.answerability import gate, unanswerable
 from citesynth.synthesis.cache import AnswerCache
@@ -41,7 +44,7 @@ from citesynth.synthesis.outcomes import (
     verification_event,
 )
 from citesynth.synthesis.sources import record
-from citesynth.synthesis.steps import Parts, make_plan, retrieve
+from citesynth.synthesis.steps import Parts, Retrieved, make_plan, retrieve
 from citesynth.synthesis.strict import rewrite_strictly, unsupported
 
 log = logging.getLogger("citesynth.answer")
@@ -54,13 +57,14 @@ async def ask(
     *,
     cache: AnswerCache | None = None,
     request_id: str = "",
+    found: Retrieved | None = None,
 ) -> AsyncIterator[Event]:
-    """Answer `question` from the index, as events (see the module docstring)."""
+    """Answer `question` from the index (or from `found`), as events (see the module docstring)."""
     started = time.perf_counter()
     mode = get_mode(options.mode)
     header = Header.of(question, parts.writer.name, mode.name, request_id)
-    key = await cache.key(header.question, parts, options) if cache and options.cache else ""
-    cached = await cache.get(key, options.cache_ttl) if cache and key else None
+    cache = cache if found is None else None
+    key, cached = await _lookup(cache, header.question, parts, options)
     if cached is not None:
         answer = cached.model_copy(update={"cached": True, "request_id": header.request_id})
         async for event in _delivered(timed(answer, {}, started), None, ""):
@@ -68,7 +72,7 @@ async def ask(
         return
 
     timings: dict[str, float] = {}
-    found = await retrieve(header.question, parts, options, mode)
+    found = found or await retrieve(header.question, parts, options, mode)
     timings["retrieve"] = elapsed_ms(started)
     if not options.synthesize or found.best < options.not_found_below or not found.hits:
         answer = timed(
@@ -140,6 +144,25 @@ async def ask(
     log_answer(answer)
     yield verification_event(answer)
     yield DoneEvent(answer=answer)
+
+
+async def _lookup(
+    cache: AnswerCache | None, question: str, parts: Parts, options: AskOptions
+) -> tuple[str, Answer | None]:
+    """The cache key for this question and setup ("" when not caching) and a cached answer."""
+    if cache is None or not options.cache:
+        return "", None
+    key = await cache.key(question, parts, options)
+    return key, await cache.get(key, options.cache_ttl)
+
+
+async def final_answer(events: AsyncIterator[Event]) -> Answer:
+    """The answer carried by the `done` event of a stream (the stream is closed after it)."""
+    async with closing(events) as stream:
+        async for event in stream:
+            if isinstance(event, DoneEvent):
+                return event.answer
+    raise RuntimeError("the answer stream ended without a done event")
 
 
 async def _delivered(answer: Answer, cache: AnswerCache | None, key: str) -> AsyncIterator[Event]:

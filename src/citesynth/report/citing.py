@@ -1,0 +1,159 @@
+"""One citation index for a whole report: each source chunk gets one number, once.
+
+Every subtopic is answered by the answer pipeline with its own numbers `[1]`, `[2]`…; the
+index gives each cited chunk the next report-wide number the first time any section cites
+it and the same number every time after, and rewrites the section's markers, claims and
+conflicts to those numbers. Numbers never change once given, so a section written later
+(or a revision) cannot renumber what an earlier one cites.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from citesynth.answers import Answer, Claim, SourceRecord
+from citesynth.citations.resolve import cited_numbers, relabel
+from citesynth.ingest.sentences import prose_sentences
+from citesynth.report.planning import file_title, readable
+from citesynth.report.values import Observation, ReportSource, Section, Subtopic
+from citesynth.synthesis.extractive import clean
+
+RESEARCH_SENTENCES = 3
+
+
+class CitationIndex:
+    """Report-wide source numbers, given in order of first citation (see the module doc)."""
+
+    def __init__(self, accessed: str) -> None:
+        self.accessed = accessed
+        self._by_chunk: dict[str, ReportSource] = {}
+
+    @property
+    def sources(self) -> list[ReportSource]:
+        """The index, by number."""
+        return sorted(self._by_chunk.values(), key=lambda s: s.number)
+
+    def number(self, record: SourceRecord) -> int:
+        """The report's number for this source's chunk (a new one the first time)."""
+        known = self._by_chunk.get(record.chunk_id)
+        if known is None:
+            known = ReportSource(
+                number=len(self._by_chunk) + 1,
+                chunk_id=record.chunk_id,
+                title=readable(record.title) or file_title(record.path),
+                path=record.path,
+                location=record.location,
+                url=record.url,
+                accessed=self.accessed,
+                snippet=" ".join(record.text.split())[:240],
+            )
+            self._by_chunk[record.chunk_id] = known
+        return known.number
+
+    def keep(self, cited: set[int]) -> dict[int, int]:
+        """Only the sources in `cited`, numbered 1, 2, … in their order; old → new numbers.
+
+        After the report is cut to its length, a source only a cut sentence cited leaves
+        the index, and the numbers close up (in the same order, so nothing swaps places).
+        """
+        mapping = {old: new for new, old in enumerate(sorted(cited & self.numbers()), start=1)}
+        self._by_chunk = {
+            chunk: source.model_copy(update={"number": mapping[source.number]})
+            for chunk, source in self._by_chunk.items()
+            if source.number in mapping
+        }
+        return mapping
+
+    def numbers(self) -> set[int]:
+        """The numbers given so far."""
+        return {source.number for source in self._by_chunk.values()}
+
+    def section(
+        self, subtopic: Subtopic, answer: Answer, observations: Sequence[Observation]
+    ) -> Section:
+        """The subtopic's answer as a report section, in the report's numbers."""
+        if answer.fallback is not None:
+            return self._research_output(subtopic, answer, observations)
+        if answer.not_found:
+            return Section(
+                title=subtopic.title,
+                subtopic=subtopic.title,
+                text=not_found_text(answer),
+                not_found=True,
+                observations=list(observations),
+            )
+        records = {record.number: record for record in answer.sources}
+        cited = set(cited_numbers(answer.answer)) | {c.number for c in answer.citations}
+        cited |= {n for conflict in answer.conflicts for n in conflict.sources}
+        mapping = {n: self.number(records[n]) for n in sorted(cited) if n in records}
+        written = Section(
+            title=subtopic.title,
+            subtopic=subtopic.title,
+            text=answer.answer,
+            confidence=answer.confidence,
+            claims=answer.claims,
+            removed_claims=answer.removed_claims,
+            conflicts=answer.conflicts,
+            observations=list(observations),
+        )
+        return renumbered(written, mapping)
+
+    def _research_output(
+        self, subtopic: Subtopic, answer: Answer, observations: Sequence[Observation]
+    ) -> Section:
+        """What research found, as copied and cited sentences, when writing failed."""
+        sentences = []
+        for record in answer.sources[:RESEARCH_SENTENCES]:
+            spans = prose_sentences(record.text)
+            if spans:
+                first = clean(record.text[spans[0][0] : spans[0][1]])
+                sentences.append(f"{first[:-1]} [{self.number(record)}]{first[-1]}")
+        reason = answer.fallback.reason if answer.fallback else "the writer failed"
+        return Section(
+            title=subtopic.title,
+            subtopic=subtopic.title,
+            text=" ".join(sentences) or not_found_text(answer),
+            not_found=not sentences,
+            fallback=reason,
+            observations=list(observations),
+        )
+
+
+def not_found_text(answer: Answer) -> str:
+    """A plain not-found for a section: what was nearby, and how to ask again."""
+    nearby = ", ".join(dict.fromkeys(record.location for record in answer.sources[:3]))
+    where = f" The closest passages were {nearby}." if nearby else ""
+    return (
+        f"Not found in the sources.{where} Rephrasing this subtopic in the documents' own "
+        "terms, or narrowing it, may find more."
+    )
+
+
+def renumbered(section: Section, mapping: dict[int, int]) -> Section:
+    """`section` with every source number replaced by `mapping[number]`."""
+    return section.model_copy(
+        update={
+            "text": relabel(section.text, mapping),
+            "claims": [_claim(claim, mapping) for claim in section.claims],
+            "removed_claims": [_claim(claim, mapping) for claim in section.removed_claims],
+            "conflicts": [
+                c.model_copy(update={"sources": [mapping.get(n, n) for n in c.sources]})
+                for c in section.conflicts
+            ],
+        }
+    )
+
+
+def _claim(claim: Claim, mapping: dict[int, int]) -> Claim:
+    return claim.model_copy(
+        update={
+            "citations": [mapping.get(n, n) for n in claim.citations],
+            "precise": [mapping.get(n, n) for n in claim.precise],
+            "evidence": [
+                e.model_copy(update={"number": mapping.get(e.number, e.number)})
+                if e.number is not None
+                else e
+                for e in claim.evidence
+            ],
+        }
+    )

@@ -1,0 +1,220 @@
+"""A report's text: the template of DESIGN §7 filled from its sections.
+
+    # Title
+    ## Executive Summary     the first cited sentence of each answered section, and every
+                             disagreement the sections state, in the report's numbers
+    ## Key Findings          one `###` subsection per subtopic (its answer, or a plain
+                             not-found with what was nearby)
+    ## Conclusions           how many subtopics the sources answer, where they disagree
+    ## Sources               `[n] Title. path:Lx-Ly. Accessed DATE.`
+
+The length is in words (`max_words`, the body without Sources): when the findings are
+longer, each section is cut at a sentence end to its share of the budget (a short section
+keeps everything and its unused share goes to the others), before the summary is drawn
+from them, so the summary never cites a sentence that was cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from citesynth.answers import Conflict
+from citesynth.citations.resolve import factual_spans
+from citesynth.ingest.sentences import sentence_spans
+from citesynth.report.values import ReportSource, Section
+from citesynth.verify.claims import plain
+
+DISAGREE = "The sources disagree"
+
+
+def words(text: str) -> int:
+    """Words as the length limit counts them (citation markers are not words)."""
+    return len(plain(text).split())
+
+
+def fit(sections: Sequence[Section], budget: int) -> list[Section]:
+    """The sections cut at sentence ends so that together they hold at most `budget` words."""
+    sizes = [words(s.text) for s in sections]
+    shares = _shares(sizes, budget)
+    return [
+        section if size <= share else _cut(section, share)
+        for section, size, share in zip(sections, sizes, shares, strict=True)
+    ]
+
+
+def _shares(sizes: Sequence[int], budget: int) -> list[int]:
+    """Equal shares of `budget`, what a short section leaves going to the longer ones."""
+    shares = [0] * len(sizes)
+    left = budget
+    open_ = sorted(range(len(sizes)), key=lambda i: sizes[i])
+    while open_:
+        share = left // len(open_)
+        index = open_.pop(0)
+        shares[index] = min(sizes[index], share)
+        left -= shares[index]
+    return shares
+
+
+def _cut(section: Section, share: int) -> Section:
+    text = section.text
+    kept_end = 0
+    count = 0
+    for start, end in sentence_spans(text):
+        count += words(text[start:end])
+        if count > share and kept_end:
+            break
+        kept_end = end
+    shown = text[:kept_end].rstrip()
+    lines = shown.splitlines()
+    while lines and lines[-1].strip().startswith("**") and lines[-1].strip().endswith("**"):
+        lines.pop()  # a document's label with nothing left under it
+    shown = "\n".join(lines).rstrip()
+    kept = plain(shown)
+    return section.model_copy(
+        update={"text": shown, "claims": [c for c in section.claims if plain(c.text) in kept]}
+    )
+
+
+def without_repeats(sections: Sequence[Section]) -> list[Section]:
+    """Each sentence once: one a section already said (same words) leaves later sections.
+
+    Subtopics overlap, so their answers can share a sentence; the report says it where it
+    first comes. A section left with nothing refers to the one that said it.
+    """
+    seen: dict[frozenset[str], str] = {}
+    kept: list[Section] = []
+    for section in sections:
+        if section.not_found or section.fallback:
+            kept.append(section)
+            continue
+        text = section.text
+        drop: list[tuple[int, int]] = []
+        first_owner = ""
+        for start, end in factual_spans(text):
+            key = frozenset(plain(text[start:end]).lower().split())
+            if key in seen:
+                drop.append((start, end))
+                first_owner = first_owner or seen[key]
+            else:
+                seen[key] = section.title
+        if not drop:
+            kept.append(section)
+            continue
+        shown = _tidy(_removed(text, drop))
+        if not plain(shown).strip():
+            shown = f"What the sources say on this is given under “{first_owner}” above."
+        left = plain(shown)
+        kept.append(
+            section.model_copy(
+                update={
+                    "text": shown,
+                    "claims": [c for c in section.claims if plain(c.text) in left],
+                }
+            )
+        )
+    return kept
+
+
+def _removed(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    pieces = []
+    position = 0
+    for start, end in spans:
+        pieces.append(text[position:start])
+        position = end
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
+def _tidy(text: str) -> str:
+    """No blank runs, no trailing spaces, no document label with nothing under it."""
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        label = line.startswith("**") and line.endswith("**")
+        following = next((x for x in lines[index + 1 :] if x), "")
+        if label and (not following or (following.startswith("**") and following.endswith("**"))):
+            continue
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip()
+
+
+def executive_summary(sections: Sequence[Section]) -> str:
+    """The first cited sentence of each answered section and every disagreement stated."""
+    chosen: list[str] = []
+    for section in sections:
+        if section.not_found or section.fallback:
+            continue
+        spans = [section.text[a:b] for a, b in factual_spans(section.text)]
+        cited = [s for s in spans if "[" in s and not s.startswith(DISAGREE)]
+        chosen.extend(cited[:1])
+        chosen.extend(s for s in spans if s.startswith(DISAGREE) and s not in chosen)
+    if not chosen:
+        return "The sources answer none of the subtopics; see Key Findings for what was nearby."
+    return " ".join(" ".join(sentence.split()) for sentence in chosen)
+
+
+def conclusions(sections: Sequence[Section]) -> str:
+    """How much the sources answer and where they disagree (the disagreements cited)."""
+    missing = [s.title for s in sections if s.not_found]
+    answered = len(sections) - len(missing)
+    parts = [f"The sources answer {answered} of the {len(sections)} subtopics"]
+    parts[0] += f"; nothing was found on {_listed(missing)}." if missing else "."
+    conflicts = _distinct([c for s in sections for c in s.conflicts])
+    if conflicts:
+        parts.append("Where they disagree, both sides are given:")
+        parts.extend(f"- {_stated(c)}" for c in conflicts)
+    elif answered:
+        parts.append("No two of the cited sources were found to disagree on these subtopics.")
+    removed = sum(len(s.removed_claims) for s in sections)
+    if removed:
+        parts.append(
+            f"{removed} claim(s) that no source supports were left out (see the report's checks)."
+        )
+    return "\n".join(parts)
+
+
+def markdown(
+    title: str,
+    summary: str,
+    sections: Sequence[Section],
+    closing: str,
+    sources: Sequence[ReportSource],
+) -> str:
+    """The whole report as Markdown, in the template's order."""
+    findings = "\n\n".join(f"### {s.title}\n\n{s.text.strip()}" for s in sections)
+    listed = "\n".join(source.entry for source in sources) or "No source was cited."
+    return (
+        f"# {title}\n\n## Executive Summary\n\n{summary}\n\n## Key Findings\n\n{findings}\n\n"
+        f"## Conclusions\n\n{closing}\n\n## Sources\n\n{listed}\n"
+    )
+
+
+def body(markdown_text: str) -> str:
+    """The report without its Sources section (what the length limit counts)."""
+    return markdown_text.split("\n## Sources\n", 1)[0]
+
+
+def _stated(conflict: Conflict) -> str:
+    topic = conflict.topic.rstrip(" .…")
+    topic = topic[:1].lower() + topic[1:] if topic[:2].istitle() else topic
+    sides = "; ".join(
+        f"[{n}] says {v}" for n, v in zip(conflict.sources, conflict.values, strict=False)
+    )
+    return f"{DISAGREE} on {topic}: {sides}."
+
+
+def _distinct(conflicts: Sequence[Conflict]) -> list[Conflict]:
+    seen: set[tuple[str, tuple[int, ...]]] = set()
+    found = []
+    for conflict in conflicts:
+        key = (conflict.topic, tuple(sorted(conflict.sources)))
+        if key not in seen:
+            seen.add(key)
+            found.append(conflict)
+    return found
+
+
+def _listed(titles: Sequence[str]) -> str:
+    quoted = [f'"{t}"' for t in titles]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + f" and {quoted[-1]}"

@@ -1,0 +1,212 @@
+"""A research report: plan subtopics, research each, write each, assemble, check.
+
+    report_progress(plan) → report_progress(research|write, per subtopic, with an ETA)*
+    → report_progress(check) → report_done
+
+1. Plan: the user's outline, else the parts the question lists, else the model's subtopics
+   (`report.plan`), else clusters of what retrieval finds for the question (`planning`); at
+   least the question itself.
+2. Research: each subtopic's query through the tools (corpus search, plus any passed in);
+   every call is an `Observation` on the section.
+3. Write: the answer pipeline (`synthesis.pipeline.ask`) on what research found, so each
+   section is written, verified, repaired, checked for disagreement and gated for
+   answerability exactly as an answer is; a writer failure leaves the research output (the
+   best passages' opening sentences, cited), and an unanswered subtopic says so plainly.
+4. Assemble: one citation index for the whole report (`citing`), sections cut to the word
+   budget, the executive summary and conclusions drawn from them (`compose`).
+5. Check: structure, coverage, citations, length, support (`checks`).
+
+Nothing is judged yet: `Report.judged` is false and the report says so.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+
+from citesynth.citations.resolve import numbers_in, relabel
+from citesynth.report import prompts as _prompts  # noqa: F401  (registers the templates)
+from citesynth.report.checks import check, markers
+from citesynth.report.citing import CitationIndex, renumbered
+from citesynth.report.compose import (
+    body,
+    conclusions,
+    executive_summary,
+    fit,
+    markdown,
+    without_repeats,
+    words,
+)
+from citesynth.report.planning import from_clusters, from_model, from_outline, from_question
+from citesynth.report.research import CorpusSearch, Tool, research
+from citesynth.report.values import Report, ReportDone, ReportProgress, Section, Subtopic
+from citesynth.synthesis.modes import get_mode
+from citesynth.synthesis.options import AskOptions
+from citesynth.synthesis.pipeline import ask, final_answer
+from citesynth.synthesis.prompts import Prompt
+from citesynth.synthesis.steps import Parts, retrieve
+
+DEFAULT_WORDS = 1500
+
+
+@dataclass(frozen=True, slots=True)
+class ReportOptions:
+    """How to write a report: its length, its outline, its title, extra research tools."""
+
+    max_words: int = DEFAULT_WORDS
+    outline: str | None = None
+    title: str | None = None
+    plan_with_model: bool = True
+    tools: tuple[Tool, ...] = ()
+
+
+async def write_report(
+    question: str,
+    parts: Parts,
+    prompts: dict[str, Prompt],
+    options: AskOptions = AskOptions(),
+    how: ReportOptions = ReportOptions(),
+) -> AsyncIterator[ReportProgress | ReportDone]:
+    """The report on `question`, as progress events and the finished report last."""
+    started = time.perf_counter()
+    timings: dict[str, float] = {}
+    yield ReportProgress(stage="plan", message="choosing subtopics", done=0, total=1)
+    title, subtopics = await _plan(question, parts, prompts, options, how)
+    timings["plan"] = _since(started)
+    tools: tuple[Tool, ...] = (CorpusSearch(parts, options, get_mode(options.mode)), *how.tools)
+    index = CitationIndex(accessed=datetime.now(UTC).date().isoformat())
+    sections: list[Section] = []
+    writing = time.perf_counter()
+    for number, subtopic in enumerate(subtopics):
+        eta = _eta(writing, number, len(subtopics))
+        yield ReportProgress(
+            stage="research",
+            message=subtopic.title,
+            done=number,
+            total=len(subtopics),
+            eta_seconds=eta,
+        )
+        found, observations = await research(subtopic.query, tools)
+        yield ReportProgress(
+            stage="write",
+            message=subtopic.title,
+            done=number,
+            total=len(subtopics),
+            eta_seconds=eta,
+        )
+        # A cluster is, by construction, something the corpus holds: it is not gated.
+        chosen = replace(options, answerability=False) if subtopic.origin == "clusters" else options
+        answer = await final_answer(ask(subtopic.query, parts, chosen, found=found))
+        sections.append(index.section(subtopic, answer, observations))
+    timings["write"] = _since(writing)
+    yield ReportProgress(
+        stage="check",
+        message="assembling and checking",
+        done=len(subtopics),
+        total=len(subtopics),
+        eta_seconds=0.0,
+    )
+    checking = time.perf_counter()
+    report = _assemble(question, title, subtopics, sections, index, parts, how)
+    timings["check"] = _since(checking)
+    timings["total"] = _since(started)
+    yield ReportDone(report=report.model_copy(update={"timings_ms": timings}))
+
+
+async def _plan(
+    question: str,
+    parts: Parts,
+    prompts: dict[str, Prompt],
+    options: AskOptions,
+    how: ReportOptions,
+) -> tuple[str, list[Subtopic]]:
+    title = how.title
+    subtopics: list[Subtopic] = []
+    if how.outline:
+        outline_title, subtopics = from_outline(how.outline, question)
+        title = title or outline_title
+    if not subtopics:
+        subtopics = from_question(question)
+    model = parts.writer.model
+    if not subtopics and how.plan_with_model and model is not None:
+        subtopics = await from_model(question, model, prompts)
+    if not subtopics:
+        found = await retrieve(question, parts, options, get_mode(options.mode))
+        subtopics = from_clusters(question, found.hits)
+    if not subtopics:
+        subtopics = [Subtopic(title=question, query=question, origin="question")]
+    return title or _title(question), subtopics
+
+
+def _assemble(
+    question: str,
+    title: str,
+    subtopics: Sequence[Subtopic],
+    sections: Sequence[Section],
+    index: CitationIndex,
+    parts: Parts,
+    how: ReportOptions,
+) -> Report:
+    sections = without_repeats(sections)
+    closing = conclusions(sections)
+    budget = how.max_words - words(closing)
+    for _ in range(4):  # the summary is drawn from what is kept: fit, measure, fit again
+        kept = fit(sections, max(budget, 0))
+        summary = executive_summary(kept)
+        text = markdown(title, summary, kept, closing, index.sources)
+        over = words(body(text)) - how.max_words
+        if over <= 0 or budget <= 0:
+            break
+        budget = sum(words(s.text) for s in kept) - over
+    cited = {n for marker in markers(body(text)) for n in numbers_in(marker)}
+    if cited != index.numbers():  # a cut took the only citation of some source
+        mapping = index.keep(cited)
+        kept = [renumbered(section, mapping) for section in kept]
+        summary = relabel(summary, mapping)
+        closing = relabel(closing, mapping)
+        text = markdown(title, summary, kept, closing, index.sources)
+    warnings = [
+        f"{s.title}: written from research output ({s.fallback})" for s in kept if s.fallback
+    ]
+    if words(body(text)) > how.max_words:
+        warnings.append(f"the report is longer than {how.max_words} words")
+    claims = [c for s in kept for c in s.claims]
+    verified = [c for c in claims if c.label != "unchecked"]
+    share = sum(c.label == "supported" for c in verified) / len(verified) if verified else None
+    checks = check(text, kept, index.sources, how.max_words)
+    warnings.append("not judged: no judge model ran")
+    return Report(
+        question=question,
+        title=title,
+        markdown=text,
+        sections=list(kept),
+        subtopics=list(subtopics),
+        sources=index.sources,
+        checks=checks,
+        warnings=warnings,
+        words=words(body(text)),
+        max_words=how.max_words,
+        citations=len(markers(body(text))),
+        supported_share=round(share, 4) if share is not None else None,
+        model=parts.writer.name,
+        verifier=parts.verifier.name if parts.verifier is not None else None,
+        prompt_version=parts.prompt_version,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+
+
+def _title(question: str) -> str:
+    text = " ".join(question.split()).rstrip("?.! ")
+    return text[:1].upper() + text[1:] if text else "Report"
+
+
+def _eta(started: float, done: int, total: int) -> float | None:
+    if not done:
+        return None
+    return round((time.perf_counter() - started) / done * (total - done), 1)
+
+
+def _since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)

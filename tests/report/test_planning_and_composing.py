@@ -1,0 +1,83 @@
+"""Choosing a report's subtopics (outline, the question's parts, the model) and composing it."""
+
+from __future__ import annotations
+
+import pytest
+
+from citesynth.report.compose import without_repeats
+from citesynth.report.planning import file_title, from_outline, from_question, parse_plan
+from citesynth.report.values import Section
+
+
+@pytest.mark.parametrize(
+    ("question", "queries"),
+    [
+        (
+            "How does HTTPX handle timeouts, connection limits and retries?",
+            [
+                "How does HTTPX handle timeouts?",
+                "How does HTTPX handle connection limits?",
+                "How does HTTPX handle retries?",
+            ],
+        ),
+        (
+            "What are the causes, symptoms, and treatment of scurvy?",
+            [
+                "What are the causes of scurvy?",
+                "What are the symptoms of scurvy?",
+                "What are the treatment of scurvy?",
+            ],
+        ),
+        (
+            "What are the defaults of connection pools, timeouts and retries?",
+            [
+                "What are the defaults of connection pools?",
+                "What are the defaults of timeouts?",
+                "What are the defaults of retries?",
+            ],
+        ),
+        ("What is the default timeout?", []),
+        ("Which of A, B and a part far too long to be a list item go?", []),
+    ],
+)
+def test_a_question_that_lists_its_parts_is_planned_by_them(
+    question: str, queries: list[str]
+) -> None:
+    assert [s.query for s in from_question(question)] == queries
+
+
+def test_an_outline_gives_the_title_and_the_subtopics_in_order() -> None:
+    title, subtopics = from_outline(
+        "# Pool report\n\n## Sizes\n- Idle connections:\n1. Why pools?\nLimits\n", "Pools"
+    )
+    assert title == "Pool report"
+    assert [s.title for s in subtopics] == ["Sizes", "Idle connections", "Why pools?", "Limits"]
+    assert [s.query for s in subtopics][:1] == ["Sizes: Pools"]
+    assert subtopics[2].query == "Why pools?"  # a question is researched as asked
+
+
+def test_the_models_plan_is_read_from_json_or_from_a_list() -> None:
+    assert parse_plan('Sure! ["What is A?", "What is B?"] Hope it helps.') == [
+        "What is A?",
+        "What is B?",
+    ]
+    assert parse_plan("1. What is A?\n2. What is B?\n") == ["What is A?", "What is B?"]
+    assert parse_plan("no plan here") == []
+
+
+def test_file_names_read_as_titles() -> None:
+    assert file_title("advanced/resource-limits.md") == "Resource limits"
+
+
+def test_a_sentence_two_sections_share_is_said_once() -> None:
+    first = Section(title="Pools", text="**pools.md**\nPools hold 100 connections [1].")
+    second = Section(
+        title="Limits",
+        text="**pools.md**\nPools hold 100 connections [1].\n\n"
+        "**limits.md**\nLimits apply per host [2].",
+    )
+    third = Section(title="Size", text="Pools hold 100 connections [1].")
+    kept = without_repeats([first, second, third])
+    assert kept[0] == first
+    assert kept[1].text == "**limits.md**\nLimits apply per host [2]."
+    assert kept[2].text == "What the sources say on this is given under “Pools” above."

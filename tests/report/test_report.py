@@ -1,0 +1,204 @@
+"""Reports on a real index: plan, research, write, one citation index, checks, files."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from citesynth import Engine
+from citesynth.cli import main
+from citesynth.llm.fake import ScriptedModel
+from citesynth.report import Report, ReportDone, ReportProgress, render
+from citesynth.report.checks import markers
+from citesynth.report.compose import body, words
+from citesynth.synthesis import ExtractiveWriter, LLMWriter
+from citesynth.synthesis.prompts import BUILT_IN
+from tests.conftest import write
+
+POOLS = """\
+# Connection pools
+
+The client keeps a connection pool for every host it talks to.
+The default connection pool size is 100 connections for each client.
+Idle connections in the pool are closed after five minutes.
+"""
+TIMEOUTS = """\
+# Timeouts
+
+The default request timeout is 30 seconds for every call.
+A request that times out raises a TimeoutError naming the request.
+Timeouts can be set per client with the timeout argument.
+"""
+RETRIES = """\
+# Retries
+
+Failed requests are retried three times with exponential backoff.
+Retries only happen for idempotent methods such as GET and HEAD.
+The backoff between retries starts at half a second.
+"""
+POOLS_OLD = """\
+# Pool settings (old release)
+
+The default connection pool size is 10 connections for each client.
+You can raise the connection pool size with the max_connections option.
+"""
+QUESTION = "What are the connection pool size, the request timeout and the retry backoff?"
+_SOURCE_LINE = re.compile(r"^\[(\d+)\] .+\. .+:L\d+-L\d+\. Accessed \d{4}-\d\d-\d\d\.$")
+
+
+async def _corpus(engine: Engine, root: Path, *, conflicting: bool = False) -> None:
+    write(root, "pools.md", POOLS)
+    write(root, "timeouts.md", TIMEOUTS)
+    write(root, "retries.md", RETRIES)
+    if conflicting:
+        write(root, "pools-old.md", POOLS_OLD)
+    await engine.index([root])
+    engine.writer = ExtractiveWriter(engine.embedder)
+
+
+async def _events(engine: Engine, question: str, **options: object) -> list[object]:
+    return [event async for event in engine.report(question, **options)]  # type: ignore[arg-type]
+
+
+async def test_an_extractive_report_is_complete_cited_and_checked(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    events = await _events(engine, QUESTION)
+    progress = [e for e in events if isinstance(e, ReportProgress)]
+    assert isinstance(events[-1], ReportDone)
+    report = events[-1].report
+    assert progress[0].stage == "plan" and progress[-1].stage == "check"
+    titles = ["Connection pool size", "Request timeout", "Retry backoff"]
+    assert [p.message for p in progress if p.stage == "write"] == titles
+    assert [s.origin for s in report.subtopics] == ["question"] * 3
+    assert [s.title for s in report.sections] == titles
+    text = report.markdown
+    for heading in ("# ", "## Executive Summary", "## Key Findings", "## Conclusions"):
+        assert heading in text
+    assert "100 connections" in text and "30 seconds" in text and "three times" in text
+    assert all(check.passed for check in report.checks), report.checks
+    listed = {s.number for s in report.sources}
+    cited = {int(n) for marker in markers(body(text)) for n in re.findall(r"\d+", marker)}
+    assert cited == listed == set(range(1, len(listed) + 1))
+    entries = text.split("## Sources\n\n", 1)[1].strip().splitlines()
+    assert all(_SOURCE_LINE.match(line) for line in entries), entries
+    assert report.supported_share == 1.0 and report.verifier == "lexical"
+    assert not report.judged and "not judged: no judge model ran" in report.warnings
+    assert all(section.observations[0].tool == "corpus_search" for section in report.sections)
+
+
+async def test_a_chunk_cited_by_two_sections_has_one_number(engine: Engine, tmp_path: Path) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    outline = "# Pools\n\n- Connection pool size\n- Idle connections in the pool\n"
+    report = await engine.write_report("Connection pools", outline=outline)
+    assert report.title == "Pools"
+    assert [s.origin for s in report.subtopics] == ["outline", "outline"]
+    by_chunk = {s.chunk_id for s in report.sources}
+    assert len(by_chunk) == len(report.sources)
+    first, second = ({int(n) for n in re.findall(r"\d+", s.text)} for s in report.sections)
+    assert first & second, "both sections cite the pools chunk, under one number"
+
+
+async def test_the_word_limit_cuts_at_sentence_ends_and_keeps_citations_valid(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    long = await engine.write_report(QUESTION)
+    limit = long.words - 15
+    short = await engine.write_report(QUESTION, max_words=limit)
+    assert short.words <= limit < long.words
+    assert words(body(short.markdown)) == short.words
+    assert all(c.passed for c in short.checks if c.name in {"citations", "length", "structure"})
+    assert all(section.text.rstrip().endswith((".", "]")) for section in short.sections)
+
+
+async def test_disagreeing_sources_are_stated_with_both_citations(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs", conflicting=True)
+    report = await engine.write_report("What is the default connection pool size?")
+    conclusions = report.markdown.split("## Conclusions", 1)[1].split("## Sources", 1)[0]
+    statement = re.search(
+        r"The sources disagree on [^:]+: \[(\d+)\] says ([^;]+); \[(\d+)\]", conclusions
+    )
+    assert statement, conclusions
+    sides = {int(statement.group(1)), int(statement.group(3))}
+    paths = {s.path for s in report.sources if s.number in sides}
+    assert paths == {"docs/pools.md", "docs/pools-old.md"}
+    assert "Multiple sources report" not in report.markdown
+
+
+async def test_a_subtopic_nothing_answers_says_so_and_fails_coverage(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    outline = (
+        "- Connection pool size\n- Default request timeout\n- Quantum entanglement of kittens\n"
+    )
+    report = await engine.write_report("The client", outline=outline)
+    missing = [s for s in report.sections if s.not_found]
+    assert [s.title for s in missing] == ["Quantum entanglement of kittens"]
+    assert missing[0].text.startswith("Not found in the sources.")
+    coverage = next(c for c in report.checks if c.name == "coverage")
+    assert not coverage.passed and "67%" in coverage.detail
+    assert 'nothing was found on "Quantum entanglement of kittens"' in report.markdown
+
+
+async def test_the_model_plans_and_a_failing_writer_leaves_the_research_output(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    plan = '["What is the default connection pool size?", "How are failed requests retried?"]'
+    model = ScriptedModel(
+        [plan, "The default connection pool size is 100 connections [1].", RuntimeError("down")]
+    )
+    engine.writer = LLMWriter(model, BUILT_IN, timeout=5.0)
+    report = await engine.write_report("Tell me about the client.", cache=False)
+    assert [s.origin for s in report.subtopics] == ["model", "model"]
+    pools, retries = report.sections
+    assert "100 connections" in pools.text and pools.fallback is None
+    assert retries.fallback and "retried three times" in retries.text
+    assert re.search(r"\[\d+\]", retries.text)
+    assert any("written from research output" in w for w in report.warnings)
+
+
+async def test_an_unusable_plan_falls_back_to_clusters(engine: Engine, tmp_path: Path) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    model = ScriptedModel(["I would rather not."], default="Not found in the sources.")
+    engine.writer = LLMWriter(model, BUILT_IN, timeout=5.0)
+    report = await engine.write_report("Tell me about the client.", cache=False)
+    assert report.subtopics and {s.origin for s in report.subtopics} == {"clusters"}
+    assert {s.title for s in report.subtopics} <= {"Connection pools", "Timeouts", "Retries"}
+
+
+async def test_html_is_self_contained_and_every_citation_links_to_its_source(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    report = await engine.write_report(QUESTION)
+    page = render(report, "html")
+    assert "<script" not in page and not re.search(r"""(?:src|href)=["']?https?:""", page)
+    targets = set(re.findall(r'href="#source-(\d+)"', page))
+    anchors = set(re.findall(r'id="source-(\d+)"', page))
+    assert targets and targets == anchors == {str(s.number) for s in report.sources}
+    assert Report.model_validate_json(render(report, "json")) == report
+
+
+def test_the_command_writes_the_report_and_its_metadata(run: CliRunner, tmp_path: Path) -> None:
+    for name, text in (("pools.md", POOLS), ("timeouts.md", TIMEOUTS), ("retries.md", RETRIES)):
+        write(tmp_path / "docs", name, text)
+    assert run.invoke(main, ["index", "docs", "-q"]).exit_code == 0
+    out = tmp_path / "out" / "report.md"
+    result = run.invoke(
+        main, ["report", QUESTION, "--model", "extractive", "--max-words", "300", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert out.read_text().startswith("# What are the connection pool size, the request")
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["words"] <= 300 and meta["max_words"] == 300
+    assert {c["name"] for c in meta["checks"]} >= {"structure", "coverage", "citations", "length"}
+    assert "write: 3/3 Retry backoff" in result.output
