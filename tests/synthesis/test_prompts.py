@@ -15,6 +15,8 @@ VALUES = {
     "question": "How long is the connect timeout?",
     "sources": "[1] docs/timeouts.md L40-58\nThe connect timeout defaults to five seconds.",
     "history": "User: How are retries done?\nAssistant: With exponential backoff [1].",
+    "least": "3",
+    "most": "8",
 }
 
 
