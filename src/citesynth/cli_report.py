@@ -41,6 +41,11 @@ from citesynth.report import DEFAULT_WORDS, FORMATS, Format, Report, ReportDone,
 )
 @click.option("--title", help="The report's title (default: from the outline or the question).")
 @click.option(
+    "--judge",
+    metavar="MODEL",
+    help="A chat model that scores the report and has it revised (e.g. local, openai:NAME).",
+)
+@click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the report here (its metadata JSON beside it); default: print it.",
@@ -63,6 +68,7 @@ def report(
     max_words: int,
     outline: Path | None,
     title: str | None,
+    judge: str | None,
     out: Path | None,
     form: Format | None,
 ) -> None:
@@ -77,7 +83,9 @@ def report(
                 raise click.UsageError(
                     f"the index at {settings.index_dir} is empty; run `citesynth index PATH`"
                 )
-            events = engine.report(question, max_words=max_words, outline=plan, title=title)
+            events = engine.report(
+                question, max_words=max_words, outline=plan, title=title, judge=judge
+            )
             async for event in events:
                 if isinstance(event, ReportDone):
                     return event.report
@@ -115,6 +123,9 @@ def report(
     )
     if finished.supported_share is not None:
         summary += f" · {finished.supported_share:.0%} of claims supported"
+    if finished.judgements:
+        summary += f" · judged {finished.judgements[-1].overall:.2f}/5"
+        summary += f" after {finished.revisions} revision(s)" if finished.revisions else ""
     errors.print(f"[dim]{summary}{' · checks failed: ' + ', '.join(failed) if failed else ''}[/]")
 
 

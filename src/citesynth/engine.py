@@ -28,7 +28,8 @@ from citesynth.index.store import Store
 from citesynth.index.stores import get_store
 from citesynth.indexing import EmbedderRecord, IngestOptions, recorded_embedder, run_index
 from citesynth.ingest.loaders import loader_for
-from citesynth.llm.base import TokenCounter, closing
+from citesynth.llm import get_model
+from citesynth.llm.base import ChatModel, TokenCounter, closing
 from citesynth.report import (
     DEFAULT_WORDS,
     Report,
@@ -302,15 +303,23 @@ class Engine:
         outline: str | None = None,
         title: str | None = None,
         tools: Sequence[Tool] = (),
+        judge: str | ChatModel | None = None,
         **overrides: Unpack[AskOverrides],
     ) -> AsyncIterator[ReportProgress | ReportDone]:
         """A research report on `question`: progress events, then `ReportDone` (docs/reports.md).
 
         `outline` is the text of an outline (one subtopic per heading, item or line);
-        `tools` are research tools beside the corpus search; `overrides` apply to every
-        section as they do to `ask`.
+        `tools` are research tools beside the corpus search; `judge` is a chat model (or
+        its name, as `get_model` takes it) that scores the report and has it revised;
+        `overrides` apply to every section as they do to `ask`.
         """
-        how = ReportOptions(max_words=max_words, outline=outline, title=title, tools=tuple(tools))
+        how = ReportOptions(
+            max_words=max_words,
+            outline=outline,
+            title=title,
+            tools=tuple(tools),
+            judge=get_model(judge) if isinstance(judge, str) else judge,
+        )
         return write_report(question, self.parts(), self.prompts, self.options(**overrides), how)
 
     async def write_report(
@@ -320,11 +329,12 @@ class Engine:
         max_words: int = DEFAULT_WORDS,
         outline: str | None = None,
         title: str | None = None,
+        judge: str | ChatModel | None = None,
         **overrides: Unpack[AskOverrides],
     ) -> Report:
         """The finished report on `question` (the last event of `report`)."""
         events = self.report(
-            question, max_words=max_words, outline=outline, title=title, **overrides
+            question, max_words=max_words, outline=outline, title=title, judge=judge, **overrides
         )
         async with closing(events) as stream:
             async for event in stream:

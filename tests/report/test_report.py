@@ -87,7 +87,7 @@ async def test_an_extractive_report_is_complete_cited_and_checked(
     entries = text.split("## Sources\n\n", 1)[1].strip().splitlines()
     assert all(_SOURCE_LINE.match(line) for line in entries), entries
     assert report.supported_share == 1.0 and report.verifier == "lexical"
-    assert not report.judged and "not judged: no judge model ran" in report.warnings
+    assert not report.judged and "not judged: no judge model was given (--judge)" in report.warnings
     assert all(section.observations[0].tool == "corpus_search" for section in report.sections)
 
 

@@ -17,6 +17,8 @@ VALUES = {
     "history": "User: How are retries done?\nAssistant: With exponential backoff [1].",
     "least": "3",
     "most": "8",
+    "subtopics": "- Connect timeout\n- Read timeout",
+    "report": "# Timeouts\n\n## Executive Summary\n\nThe connect timeout is five seconds [1].",
 }
 
 

@@ -50,19 +50,21 @@ class CitationIndex:
             self._by_chunk[record.chunk_id] = known
         return known.number
 
-    def keep(self, cited: set[int]) -> dict[int, int]:
-        """Only the sources in `cited`, numbered 1, 2, … in their order; old → new numbers.
+    def keep(self, cited: set[int]) -> tuple[CitationIndex, dict[int, int]]:
+        """An index of only the sources in `cited`, renumbered, and old → new numbers.
 
         After the report is cut to its length, a source only a cut sentence cited leaves
-        the index, and the numbers close up (in the same order, so nothing swaps places).
+        the index, and the numbers close up: 1, 2, … in the same order, so nothing swaps
+        places. This index is left as it is: a revision goes on numbering from it.
         """
         mapping = {old: new for new, old in enumerate(sorted(cited & self.numbers()), start=1)}
-        self._by_chunk = {
+        kept = CitationIndex(self.accessed)
+        kept._by_chunk = {
             chunk: source.model_copy(update={"number": mapping[source.number]})
             for chunk, source in self._by_chunk.items()
             if source.number in mapping
         }
-        return mapping
+        return kept, mapping
 
     def numbers(self) -> set[int]:
         """The numbers given so far."""

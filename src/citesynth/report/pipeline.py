@@ -16,7 +16,8 @@
    budget, the executive summary and conclusions drawn from them (`compose`).
 5. Check: structure, coverage, citations, length, support (`checks`).
 
-Nothing is judged yet: `Report.judged` is false and the report says so.
+6. Judge (when a judge model is given, `judging`): scores on five dimensions; below 3.5
+   the report is revised and judged again, at most twice, and the best version is kept.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from citesynth.citations.resolve import numbers_in, relabel
+from citesynth.llm.base import ChatModel
 from citesynth.report import prompts as _prompts  # noqa: F401  (registers the templates)
 from citesynth.report.checks import check, markers
 from citesynth.report.citing import CitationIndex, renumbered
@@ -39,9 +41,17 @@ from citesynth.report.compose import (
     without_repeats,
     words,
 )
+from citesynth.report.judging import MAX_REVISIONS, REVISE_BELOW, JudgeFailed, judge
 from citesynth.report.planning import from_clusters, from_model, from_outline, from_question
 from citesynth.report.research import CorpusSearch, Tool, research
-from citesynth.report.values import Report, ReportDone, ReportProgress, Section, Subtopic
+from citesynth.report.values import (
+    Judgement,
+    Report,
+    ReportDone,
+    ReportProgress,
+    Section,
+    Subtopic,
+)
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.pipeline import ask, final_answer
@@ -53,13 +63,15 @@ DEFAULT_WORDS = 1500
 
 @dataclass(frozen=True, slots=True)
 class ReportOptions:
-    """How to write a report: its length, its outline, its title, extra research tools."""
+    """How to write a report: its length, outline, title, research tools and judge."""
 
     max_words: int = DEFAULT_WORDS
     outline: str | None = None
     title: str | None = None
     plan_with_model: bool = True
     tools: tuple[Tool, ...] = ()
+    judge: ChatModel | None = None
+    max_revisions: int = MAX_REVISIONS
 
 
 async def write_report(
@@ -75,44 +87,143 @@ async def write_report(
     yield ReportProgress(stage="plan", message="choosing subtopics", done=0, total=1)
     title, subtopics = await _plan(question, parts, prompts, options, how)
     timings["plan"] = _since(started)
-    tools: tuple[Tool, ...] = (CorpusSearch(parts, options, get_mode(options.mode)), *how.tools)
-    index = CitationIndex(accessed=datetime.now(UTC).date().isoformat())
+    writer = _SectionWriter(parts, options, how.tools)
     sections: list[Section] = []
     writing = time.perf_counter()
-    for number, subtopic in enumerate(subtopics):
-        eta = _eta(writing, number, len(subtopics))
-        yield ReportProgress(
-            stage="research",
-            message=subtopic.title,
-            done=number,
-            total=len(subtopics),
-            eta_seconds=eta,
-        )
-        found, observations = await research(subtopic.query, tools)
-        yield ReportProgress(
-            stage="write",
-            message=subtopic.title,
-            done=number,
-            total=len(subtopics),
-            eta_seconds=eta,
-        )
-        # A cluster is, by construction, something the corpus holds: it is not gated.
-        chosen = replace(options, answerability=False) if subtopic.origin == "clusters" else options
-        answer = await final_answer(ask(subtopic.query, parts, chosen, found=found))
-        sections.append(index.section(subtopic, answer, observations))
+    async for event in writer.write(subtopics, sections):
+        yield event
     timings["write"] = _since(writing)
     yield ReportProgress(
-        stage="check",
-        message="assembling and checking",
-        done=len(subtopics),
-        total=len(subtopics),
-        eta_seconds=0.0,
+        stage="check", message="assembling and checking", done=1, total=1, eta_seconds=0.0
     )
     checking = time.perf_counter()
-    report = _assemble(question, title, subtopics, sections, index, parts, how)
+    report = _assemble(question, title, subtopics, sections, writer.index, parts, how)
     timings["check"] = _since(checking)
+    if how.judge is not None:
+        judging = time.perf_counter()
+        async for step in _judged(report, subtopics, sections, writer, how, prompts, title):
+            if isinstance(step, Report):
+                report = step
+            else:
+                yield step
+        timings["judge"] = _since(judging)
     timings["total"] = _since(started)
     yield ReportDone(report=report.model_copy(update={"timings_ms": timings}))
+
+
+class _SectionWriter:
+    """Researches and writes sections; its citation index grows over every version."""
+
+    def __init__(self, parts: Parts, options: AskOptions, tools: Sequence[Tool]) -> None:
+        self.parts = parts
+        self.options = options
+        self.tools: tuple[Tool, ...] = (
+            CorpusSearch(parts, options, get_mode(options.mode)),
+            *tools,
+        )
+        self.index = CitationIndex(accessed=datetime.now(UTC).date().isoformat())
+
+    async def write(
+        self, subtopics: Sequence[Subtopic], into: list[Section], *, strict: bool = False
+    ) -> AsyncIterator[ReportProgress]:
+        """Each subtopic researched and written, appended to `into` (progress as it goes)."""
+        started = time.perf_counter()
+        for number, subtopic in enumerate(subtopics):
+            eta = _eta(started, number, len(subtopics))
+            yield ReportProgress(
+                stage="research",
+                message=subtopic.title,
+                done=number,
+                total=len(subtopics),
+                eta_seconds=eta,
+            )
+            found, observations = await research(subtopic.query, self.tools)
+            yield ReportProgress(
+                stage="write",
+                message=subtopic.title,
+                done=number,
+                total=len(subtopics),
+                eta_seconds=eta,
+            )
+            # A cluster is, by construction, something the corpus holds: it is not gated.
+            gated = subtopic.origin != "clusters" and self.options.answerability
+            chosen = replace(
+                self.options, answerability=gated, strict=strict or self.options.strict
+            )
+            answer = await final_answer(ask(subtopic.query, self.parts, chosen, found=found))
+            into.append(self.index.section(subtopic, answer, observations))
+
+
+async def _judged(
+    report: Report,
+    subtopics: list[Subtopic],
+    sections: list[Section],
+    writer: _SectionWriter,
+    how: ReportOptions,
+    prompts: dict[str, Prompt],
+    title: str,
+) -> AsyncIterator[ReportProgress | Report]:
+    """Judge the report; below `REVISE_BELOW`, revise and judge again; the best one last.
+
+    A revision researches and writes the subtopics the judge found missing (three at most)
+    and rewrites, strictly, the sections whose claims were removed as unsupported.
+    """
+    assert how.judge is not None
+    versions: list[Report] = []
+    judgements: list[Judgement] = []
+    for cycle in range(how.max_revisions + 1):
+        yield ReportProgress(
+            stage="judge", message=f"version {cycle + 1}", done=cycle, total=how.max_revisions + 1
+        )
+        try:
+            verdict = await judge(
+                how.judge, prompts, report.question, [s.title for s in subtopics], report.markdown
+            )
+        except JudgeFailed as error:
+            note = f"not judged: {error}"
+            yield report.model_copy(
+                update={"warnings": [*_unjudged(report.warnings), note], "judgements": judgements}
+            )
+            return
+        judgements.append(verdict)
+        versions.append(report)
+        if verdict.overall >= REVISE_BELOW or cycle == how.max_revisions:
+            break
+        known = {s.title.lower() for s in subtopics}
+        added = [
+            Subtopic(
+                title=m, query=m if m.endswith("?") else f"{m}: {report.question}", origin="judge"
+            )
+            for m in dict.fromkeys(verdict.missing)
+            if m.lower() not in known
+        ][:3]
+        weak = [i for i, s in enumerate(sections) if s.removed_claims and s.subtopic]
+        rewritten: list[Section] = []
+        redo = [next(t for t in subtopics if t.title == sections[i].subtopic) for i in weak]
+        async for event in writer.write(redo, rewritten, strict=True):
+            yield event
+        for index, section in zip(weak, rewritten, strict=True):
+            sections[index] = section
+        async for event in writer.write(added, sections):
+            yield event
+        subtopics = [*subtopics, *added]
+        report = _assemble(
+            report.question, title, subtopics, sections, writer.index, writer.parts, how
+        )
+    best = max(range(len(versions)), key=lambda i: judgements[i].overall)
+    chosen = versions[best]
+    yield chosen.model_copy(
+        update={
+            "judged": True,
+            "judgements": [*judgements[:best], *judgements[best + 1 :], judgements[best]],
+            "revisions": len(versions) - 1,
+            "warnings": _unjudged(chosen.warnings),
+        }
+    )
+
+
+def _unjudged(warnings: Sequence[str]) -> list[str]:
+    return [w for w in warnings if not w.startswith("not judged")]
 
 
 async def _plan(
@@ -162,7 +273,7 @@ def _assemble(
         budget = sum(words(s.text) for s in kept) - over
     cited = {n for marker in markers(body(text)) for n in numbers_in(marker)}
     if cited != index.numbers():  # a cut took the only citation of some source
-        mapping = index.keep(cited)
+        index, mapping = index.keep(cited)
         kept = [renumbered(section, mapping) for section in kept]
         summary = relabel(summary, mapping)
         closing = relabel(closing, mapping)
@@ -176,7 +287,7 @@ def _assemble(
     verified = [c for c in claims if c.label != "unchecked"]
     share = sum(c.label == "supported" for c in verified) / len(verified) if verified else None
     checks = check(text, kept, index.sources, how.max_words)
-    warnings.append("not judged: no judge model ran")
+    warnings.append("not judged: no judge model was given (--judge)")
     return Report(
         question=question,
         title=title,

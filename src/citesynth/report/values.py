@@ -16,8 +16,8 @@ from citesynth.events import Event
 
 REPORT_SCHEMA_VERSION = "1"
 
-Origin = Literal["outline", "model", "clusters", "question"]
-Stage = Literal["plan", "research", "write", "check"]
+Origin = Literal["outline", "question", "model", "clusters", "judge"]
+Stage = Literal["plan", "research", "write", "check", "judge"]
 
 
 class _Frozen(BaseModel):
@@ -84,6 +84,18 @@ class QualityCheck(_Frozen):
     detail: str
 
 
+class Judgement(_Frozen):
+    """A judge model's scores of one version of the report (1–5 per dimension)."""
+
+    judge: str = Field(description="The model that judged")
+    scores: dict[str, float] = Field(
+        description="factual_accuracy, completeness, coverage, coherence, bias"
+    )
+    overall: float = Field(description="The weighted score, 1–5")
+    feedback: str = ""
+    missing: list[str] = Field(default_factory=list, description="Subtopics it found missing")
+
+
 class Report(_Frozen):
     """A research report over the corpus: sections, one citation index, checks, metadata."""
 
@@ -103,6 +115,10 @@ class Report(_Frozen):
         description="Share of the verified claims judged supported (None: nothing verified)"
     )
     judged: bool = Field(default=False, description="Whether a judge model scored the report")
+    judgements: list[Judgement] = Field(
+        default_factory=list, description="Every version's scores, in order; the kept one last"
+    )
+    revisions: int = Field(default=0, description="Revision cycles run after judging")
     model: str
     verifier: str | None
     prompt_version: str
