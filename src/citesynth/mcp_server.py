@@ -1,8 +1,9 @@
 """`citesynth mcp`: the index as Model Context Protocol tools over stdio.
 
 Tools:
-    search(query, k)          ranked chunks with file, lines and page
-    ask(question, mode, k)    an answer whose sentences carry verified citations
+    search(query, k)                     ranked chunks with file, lines and page
+    ask(question, mode, k)               an answer whose sentences carry verified citations
+    report(question, max_words, outline) a research report with one citation index
 
 Agent clients (Claude Desktop, IDEs, the MCP SDK's `Client`) start the command and call the
 tools; stdout carries only the protocol, so logs go to stderr.
@@ -15,6 +16,7 @@ from pydantic import BaseModel, Field
 from citesynth.answers import Answer
 from citesynth.engine import Engine
 from citesynth.passages import Passage, passages
+from citesynth.report import DEFAULT_WORDS
 from citesynth.synthesis.modes import ModeName
 from citesynth.synthesis.options import AskOverrides
 
@@ -56,6 +58,18 @@ class AskResult(BaseModel):
     warnings: list[str]
 
 
+class ReportResult(BaseModel):
+    """What `report` returns: the Markdown report, its sources and its checks."""
+
+    title: str
+    markdown: str = Field(description="The report; its Sources section lists every [n]")
+    sources: list[str] = Field(description="[n] Title. path:Lx-Ly. Accessed DATE.")
+    words: int
+    supported_share: float | None
+    failed_checks: list[str]
+    warnings: list[str]
+
+
 def build_server(engine: Engine) -> MCPServer:
     """An MCP server whose tools answer from `engine`."""
     server = MCPServer(
@@ -83,6 +97,29 @@ def build_server(engine: Engine) -> MCPServer:
         if k is not None:
             overrides["k"] = max(1, min(k, 50))
         return summarise(await engine.answer(question, **overrides))
+
+    @server.tool(
+        description=(
+            "Write a structured research report (executive summary, findings per subtopic, "
+            "conclusions, sources) from the indexed documents, every sentence cited. "
+            "`outline`: optional subtopics, one per line."
+        )
+    )
+    async def report(
+        question: str, max_words: int = DEFAULT_WORDS, outline: str | None = None
+    ) -> ReportResult:
+        written = await engine.write_report(
+            question, max_words=max(50, min(max_words, 20_000)), outline=outline
+        )
+        return ReportResult(
+            title=written.title,
+            markdown=written.markdown,
+            sources=[source.entry for source in written.sources],
+            words=written.words,
+            supported_share=written.supported_share,
+            failed_checks=[f"{c.name}: {c.detail}" for c in written.checks if not c.passed],
+            warnings=list(written.warnings),
+        )
 
     return server
 

@@ -35,7 +35,7 @@ def _server(index: Path, cwd: Path) -> object:
 async def test_mcp_tools_search_and_answer_with_citations(indexed: Path, tmp_path: Path) -> None:
     async with mcp.Client(_server(indexed, tmp_path), read_timeout_seconds=60) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-        assert set(tools) == {"search", "ask"}
+        assert set(tools) == {"search", "ask", "report"}
         assert "question" in tools["ask"].input_schema["properties"]
 
         found = await client.call_tool("search", {"query": "cyclists ferry", "k": 2})
@@ -55,3 +55,15 @@ async def test_mcp_tools_search_and_answer_with_citations(indexed: Path, tmp_pat
 
         missing = await client.call_tool("ask", {"question": "zebra quantum xylophone"})
         assert missing.structured_content["not_found"] is True
+
+        outline = "When did the harbour bridge open?\nWhen did the river tunnel open?"
+        wrote = await client.call_tool(
+            "report", {"question": "River crossings", "max_words": 300, "outline": outline}
+        )
+        assert not wrote.is_error
+        report = wrote.structured_content
+        assert "## Key Findings" in report["markdown"] and report["words"] <= 300
+        assert [s.split(". ")[1].split(":")[0] for s in report["sources"]] == [
+            "docs/bridge.md",
+            "docs/tunnel.md",
+        ]

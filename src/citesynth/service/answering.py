@@ -12,10 +12,8 @@ from citesynth.events import DoneEvent, ErrorEvent, Event, sse
 from citesynth.service.config import ServiceConfig
 from citesynth.service.schemas import ChatRequest, ChatResponse, Diagnostics, RetrievedSource
 from citesynth.service.state import AnswerBook, Bounded
+from citesynth.service.streaming import frames
 from citesynth.synthesis.options import AskOverrides
-
-KEEPALIVE_SECONDS = 15.0
-"""A comment line is sent this often while nothing else is, so proxies keep the stream."""
 
 
 @dataclass
@@ -116,35 +114,20 @@ class Answering:
 
     async def stream(self, request: Request) -> AsyncIterator[bytes]:
         """The answer as server-sent events (DESIGN §6); stops the model if the client goes."""
-        queue: asyncio.Queue[Event | BaseException | None] = asyncio.Queue(maxsize=256)
 
-        async def pump() -> None:
-            try:
-                async with asyncio.timeout(self.config.request_timeout):
-                    async for event in self.events(request):
-                        await queue.put(event)
-                await queue.put(None)
-            except Exception as error:  # sent to the client as an `error` event
-                await queue.put(error)
+        def cancelled() -> None:
+            entry = self.book.get(request.request_id)
+            if entry is not None and entry.status == "running":
+                self.book.end(request.request_id, "cancelled", message="the client went away")
 
-        task = asyncio.create_task(pump(), name=f"answer-{request.request_id}")
-        finished = False
-        try:
-            while not finished:
-                try:
-                    item = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    yield b": keep-alive\n\n"
-                    continue
-                frame, finished = self._frame(request, item)
-                if frame:
-                    yield frame
-        finally:
-            if not task.done():
-                task.cancel()  # the client went away: stop the model call
-                entry = self.book.get(request.request_id)
-                if entry is not None and entry.status == "running":
-                    self.book.end(request.request_id, "cancelled", message="the client went away")
+        async for data in frames(
+            lambda: self.events(request),
+            limit_s=self.config.request_timeout,
+            frame=lambda item: self._frame(request, item),
+            on_cancel=cancelled,
+            name=f"answer-{request.request_id}",
+        ):
+            yield data
 
     def _frame(self, request: Request, item: Event | BaseException | None) -> tuple[bytes, bool]:
         if item is None:

@@ -47,6 +47,7 @@ from citesynth.service.headers import (
     security_headers,
     swagger_policy,
 )
+from citesynth.service.reporting import Reporting
 from citesynth.service.routes import Service, router
 from citesynth.service.schemas import Problem
 
@@ -64,6 +65,7 @@ def create_app(engine: Engine, config: ServiceConfig | None = None) -> FastAPI:
         config=config,
         uploads=(config.uploads_dir or engine.root / "uploads").resolve(),
         answering=Answering(engine, config),
+        reporting=Reporting(engine, config),
         jobs=Jobs(engine),
         stats=SynthesisStats(),
     )

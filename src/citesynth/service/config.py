@@ -35,6 +35,8 @@ class ServiceConfig:
     """Limit for every request body except uploads."""
     request_timeout: float = 300.0
     """Seconds a chat request (or stream) may take in all."""
+    report_timeout: float = 3600.0
+    """Seconds a report request (or stream) may take in all (the embedded model is slow)."""
     history_turns: int = 6
     """Turns a conversation remembers."""
     conversations_kept: int = 1000

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.requests import ClientDisconnect
 
@@ -17,9 +17,11 @@ from citesynth.engine import Engine
 from citesynth.errors import CitesynthError
 from citesynth.observe import SynthesisStats
 from citesynth.passages import passages
+from citesynth.report import Report
 from citesynth.service.answering import Answering
 from citesynth.service.config import ServiceConfig
 from citesynth.service.documents import Jobs, document_id, inside, listing, source_view
+from citesynth.service.reporting import Reporting, ReportRequest
 from citesynth.service.schemas import (
     AnswerStatus,
     ChatRequest,
@@ -63,6 +65,7 @@ class Service:
     config: ServiceConfig
     uploads: Path
     answering: Answering
+    reporting: Reporting
     jobs: Jobs
     stats: SynthesisStats
 
@@ -124,6 +127,54 @@ async def answer_by_id(request_id: str, service: Svc) -> Any:
     )
     code = 202 if entry.status == "running" else 410
     return JSONResponse(status.model_dump(), status_code=code)
+
+
+@router.post("/api/reports", response_model=Report, tags=["reports"])
+async def report(body: ReportRequest, service: Svc, response: Response) -> Report:
+    """Write a research report (docs/reports.md): the `Report` JSON; `X-Request-Id` names it."""
+    request_id = _request_id()
+    response.headers["X-Request-Id"] = request_id
+    try:
+        return await service.reporting.report(body, request_id)
+    except TimeoutError as error:
+        raise HTTPException(504, str(error)) from None
+
+
+@router.post(
+    "/api/reports/stream",
+    tags=["reports"],
+    response_class=StreamingResponse,
+    responses={
+        200: {"content": {"text/event-stream": {}}, "description": "report_progress*, report_done"}
+    },
+)
+async def report_stream(body: ReportRequest, service: Svc) -> StreamingResponse:
+    """Write a report as server-sent events: report_progress* (stage, ETA), then report_done."""
+    request_id = _request_id()
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "X-Request-Id": request_id}
+    stream = service.reporting.stream(body, request_id)
+    return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+
+
+@router.get(
+    "/api/reports/{request_id}",
+    response_model=Report,
+    tags=["reports"],
+    responses={202: {"model": AnswerStatus}, 410: {"model": AnswerStatus}},
+)
+async def report_by_id(request_id: str, service: Svc) -> Any:
+    """A finished report; 202 while it is being written, 410 if it failed or was cancelled."""
+    entry = service.reporting.kept.get(request_id)
+    if entry is None:
+        raise HTTPException(404, f"no report with request id {request_id!r} (or forgotten)")
+    if entry.report is not None:
+        return entry.report
+    status = AnswerStatus(
+        request_id=request_id,
+        status=entry.status,  # type: ignore[arg-type]
+        message=entry.message,
+    )
+    return JSONResponse(status.model_dump(), status_code=202 if entry.status == "running" else 410)
 
 
 @router.post("/api/search", response_model=SearchResponse, tags=["search"])

@@ -1,0 +1,112 @@
+"""Report requests: `POST /api/reports` (JSON), `/api/reports/stream` (SSE), kept by id."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from pydantic import Field
+
+from citesynth.engine import Engine
+from citesynth.events import ErrorEvent, Event, sse
+from citesynth.report import DEFAULT_WORDS, Report, ReportDone
+from citesynth.service.config import ServiceConfig
+from citesynth.service.schemas import _Body
+from citesynth.service.state import Bounded
+from citesynth.service.streaming import Item, frames
+
+
+class ReportRequest(_Body):
+    """A report to write, with the same option names as `citesynth report`."""
+
+    question: str = Field(min_length=1, max_length=4000)
+    model: str | None = Field(default=None, max_length=200, description="As for --model")
+    max_words: int = Field(default=DEFAULT_WORDS, ge=50, le=20_000)
+    outline: str | None = Field(
+        default=None, max_length=20_000, description="One subtopic per heading, item or line"
+    )
+    title: str | None = Field(default=None, max_length=300)
+    judge: str | None = Field(
+        default=None, max_length=200, description="A model that scores and revises the report"
+    )
+
+
+@dataclass
+class Finished:
+    """A report request's state: running, done (with the report) or failed (with why)."""
+
+    status: str
+    report: Report | None = None
+    message: str = ""
+
+
+class Reporting:
+    """Writes reports with the engine and keeps the finished ones by request id."""
+
+    def __init__(self, engine: Engine, config: ServiceConfig) -> None:
+        self.engine = engine
+        self.config = config
+        self.kept: Bounded[str, Finished] = Bounded(config.answers_kept)
+
+    def events(self, body: ReportRequest, request_id: str) -> AsyncIterator[Event]:
+        """The report's progress events and, last, `report_done`."""
+        self.kept.put(request_id, Finished("running"))
+        engine = self.engine.with_model(body.model) if body.model else self.engine
+        return engine.report(
+            body.question,
+            max_words=body.max_words,
+            outline=body.outline,
+            title=body.title,
+            judge=body.judge,
+        )
+
+    async def report(self, body: ReportRequest, request_id: str) -> Report:
+        """The finished report (within the report timeout)."""
+        try:
+            async with asyncio.timeout(self.config.report_timeout):
+                async for event in self.events(body, request_id):
+                    if isinstance(event, ReportDone):
+                        self.kept.put(request_id, Finished("done", event.report))
+                        return event.report
+        except TimeoutError:
+            message = f"no report within {self.config.report_timeout:g} s"
+            self.kept.put(request_id, Finished("failed", message=message))
+            raise TimeoutError(message) from None
+        except BaseException as error:
+            self.kept.put(
+                request_id, Finished("failed", message=str(error) or type(error).__name__)
+            )
+            raise
+        raise RuntimeError("the report stream ended without its report")
+
+    async def stream(self, body: ReportRequest, request_id: str) -> AsyncIterator[bytes]:
+        """The report as server-sent events: `report_progress`*, then `report_done`."""
+
+        def frame(item: Item) -> tuple[bytes, bool]:
+            if item is None:
+                return b"", True
+            if isinstance(item, BaseException):
+                message = (
+                    f"no report within {self.config.report_timeout:g} s"
+                    if isinstance(item, TimeoutError)
+                    else str(item) or type(item).__name__
+                )
+                self.kept.put(request_id, Finished("failed", message=message))
+                return sse(ErrorEvent(request_id=request_id, message=message, fallback=())), True
+            if isinstance(item, ReportDone):
+                self.kept.put(request_id, Finished("done", item.report))
+                return sse(item), True
+            return sse(item), False
+
+        def cancelled() -> None:
+            self.kept.put(request_id, Finished("cancelled", message="the client went away"))
+
+        async for data in frames(
+            lambda: self.events(body, request_id),
+            limit_s=self.config.report_timeout,
+            frame=frame,
+            on_cancel=cancelled,
+            name=f"report-{request_id}",
+        ):
+            yield data
