@@ -43,6 +43,31 @@ def test_one_source_denying_what_another_states_conflicts() -> None:
     assert [c.kind for c in found] == ["negation"]
 
 
+def test_a_denial_of_something_else_is_no_conflict() -> None:
+    """What is denied must be in the other sentence (Red Hat Developer Hub guides)."""
+    found = find_conflicts(
+        [
+            Passage(1, "The Developer Hub operator does not create ingresses for you.", "a.md"),
+            Passage(2, "Create the namespace that holds the Developer Hub operator.", "b.md"),
+            Passage(3, "The OLM framework and the Container Registry are not built-in.", "c.md"),
+            Passage(4, "The Container Registry, based on the OLM framework, ships it.", "d.md"),
+        ]
+    )
+    assert found == []
+
+
+def test_documents_each_about_their_own_name_do_not_conflict() -> None:
+    one = "To use the operator on GKE, install the OLM framework and the registry first."
+    two = "To use the operator on AKS, install the OLM framework and the registry first."
+    about = [Passage(1, one, "gke.md", "Installing on GKE"), Passage(2, two, "aks.md", "On AKS")]
+    assert find_conflicts(about) == []
+    unrelated = [Passage(1, one, "a.md", "Installing"), Passage(2, two, "b.md", "Installing")]
+    assert [c.kind for c in find_conflicts(unrelated)] == ["name"]
+    bare = "On GKE the pull secret is managed globally for the whole cluster."
+    other = "On AKS the pull secret is managed globally for the whole cluster."
+    assert find_conflicts([Passage(1, bare, "a.md"), Passage(2, other, "b.md")]) == []
+
+
 def test_chunks_of_one_document_and_different_subjects_do_not_conflict() -> None:
     found = find_conflicts(
         [

@@ -33,6 +33,8 @@ class Passage:
     number: int
     text: str
     document: str
+    about: str = ""
+    """The document's title and headings (what it is about), when known."""
 
 
 @dataclass(frozen=True, slots=True)

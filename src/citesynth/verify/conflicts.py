@@ -8,9 +8,14 @@ when
 - both give a number with the same unit (the word after it, `%`, or a year) and the values
   differ: "times out after 30 seconds" / "times out after 60 seconds" (`number`, `date`);
 - one says it and the other denies it: "retries failed requests" / "does not retry failed
-  requests" (`negation`);
+  requests" (`negation`); what is denied (the first two content words after the negation)
+  must be in the other sentence: "does not create ingresses" does not deny "Create the
+  namespace";
 - they are the same sentence but for one proper name: "is maintained by Alice Smith" /
-  "is maintained by Bob Jones" (`name`).
+  "is maintained by Bob Jones" (`name`); not when each name is what its own document is
+  about (its path, title or headings name it): the GKE guide and the AKS guide each say
+  "On GKE …" / "On AKS …" of their own platform. The words they share before the name must
+  hold a content word ("On" alone is no topic).
 
 Precision first: a missed conflict leaves the answer as it was, a false one would put a
 disagreement into it that the sources do not have.
@@ -62,6 +67,8 @@ class _Fact:
     values: dict[str, frozenset[str]]
     shown: dict[str, str]
     negated: bool
+    denied: frozenset[str]
+    """The first two content terms after the negation: what the sentence denies."""
     opening: str
     """The first word, lower case: a name swap needs the same opening."""
 
@@ -95,10 +102,19 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
                 values={u: frozenset(v) for u, v in values.items()},
                 shown=shown,
                 negated=bool(NEGATION.search(text)),
+                denied=_denied(text),
                 opening=text.split(" ", 1)[0].lower(),
             )
         )
     return tuple(facts)
+
+
+def _denied(text: str) -> frozenset[str]:
+    negation = NEGATION.search(text)
+    if negation is None:
+        return frozenset()
+    after = re.split(r"[.;:,!?]", text[negation.end() :], maxsplit=1)[0]
+    return frozenset(content_terms(after)[:2])
 
 
 def _unit(word: str) -> str:
@@ -160,6 +176,8 @@ def _name_swap(one: str, two: str) -> tuple[str, tuple[str, str]] | None:
         return None
     if not all(w[:1].isupper() for w in (*middle_a, *middle_b)) or not prefix:
         return None
+    if not content_terms(" ".join(a[:prefix])):  # "On GKE …" / "On AKS …": no topic
+        return None
     topic = " ".join(a[:prefix]) + " …"
     return topic, (" ".join(middle_a), " ".join(middle_b))
 
@@ -175,7 +193,7 @@ def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
             pair = (min(a.number, b.number), max(a.number, b.number))
             first, second = (a, b) if a.number < b.number else (b, a)
             swapped = _name_swap(first.text, second.text) if a.opening == b.opening else None
-            if swapped is not None:
+            if swapped is not None and not _own_subjects(swapped[1], first, second, passages):
                 topic, values = swapped
                 subject = a.key & b.key
                 found.setdefault((*pair, "name"), Found(topic, values, pair, "name", subject))
@@ -196,7 +214,12 @@ def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
                         a.key & b.key,
                     ),
                 )
-            if a.negated != b.negated and a.values.keys() == b.values.keys():
+            negated, other = (a, b) if a.negated else (b, a)
+            if (
+                a.negated != b.negated
+                and a.values.keys() == b.values.keys()
+                and negated.denied <= set(terms(other.text))
+            ):
                 found.setdefault(
                     (*pair, "negation"),
                     Found(
@@ -208,6 +231,16 @@ def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
                     ),
                 )
     return list(found.values())
+
+
+def _own_subjects(
+    names: tuple[str, str], first: _Fact, second: _Fact, passages: Sequence[Passage]
+) -> bool:
+    """Whether each name is what its own document is about (so not a disagreement)."""
+    about = {p.number: f"{p.document} {p.about}".lower() for p in passages}
+    return names[0].lower() in about.get(first.number, "") and names[1].lower() in about.get(
+        second.number, ""
+    )
 
 
 def describe(conflicts: Sequence[Found]) -> str:
