@@ -17,6 +17,7 @@ from citesynth.ingest.sentences import prose_sentences
 from citesynth.report.planning import file_title, readable
 from citesynth.report.values import Observation, ReportSource, Section, Subtopic
 from citesynth.synthesis.extractive import clean
+from citesynth.verify.base import Passage
 
 RESEARCH_SENTENCES = 3
 
@@ -27,6 +28,15 @@ class CitationIndex:
     def __init__(self, accessed: str) -> None:
         self.accessed = accessed
         self._by_chunk: dict[str, ReportSource] = {}
+        self._texts: dict[str, tuple[str, str, str]] = {}  # chunk id → text, document, about
+
+    def passages(self) -> list[Passage]:
+        """The cited chunks as verification reads them, under their report numbers."""
+        return [
+            Passage(source.number, *self._texts[source.chunk_id])
+            for source in self.sources
+            if source.chunk_id in self._texts
+        ]
 
     @property
     def sources(self) -> list[ReportSource]:
@@ -48,6 +58,11 @@ class CitationIndex:
                 snippet=" ".join(record.text.split())[:240],
             )
             self._by_chunk[record.chunk_id] = known
+            document = (
+                record.path if record.record_id is None else f"{record.path}#{record.record_id}"
+            )
+            about = " ".join((record.title, *record.heading_path))
+            self._texts[record.chunk_id] = (record.text, document, about)
         return known.number
 
     def keep(self, cited: set[int]) -> tuple[CitationIndex, dict[int, int]]:
@@ -59,6 +74,7 @@ class CitationIndex:
         """
         mapping = {old: new for new, old in enumerate(sorted(cited & self.numbers()), start=1)}
         kept = CitationIndex(self.accessed)
+        kept._texts = self._texts
         kept._by_chunk = {
             chunk: source.model_copy(update={"number": mapping[source.number]})
             for chunk, source in self._by_chunk.items()

@@ -16,9 +16,8 @@ from them, so the summary never cites a sentence that was cut.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
-from citesynth.answers import Conflict
 from citesynth.citations.resolve import factual_spans
 from citesynth.ingest.sentences import sentence_spans
 from citesynth.report.values import ReportSource, Section
@@ -75,11 +74,14 @@ def _cut(section: Section, share: int) -> Section:
     )
 
 
-def without_repeats(sections: Sequence[Section]) -> list[Section]:
+def without_repeats(
+    sections: Sequence[Section], droppable: Collection[str] = frozenset()
+) -> list[Section]:
     """Each sentence once: one a section already said (same words) leaves later sections.
 
     Subtopics overlap, so their answers can share a sentence; the report says it where it
-    first comes. A section left with nothing refers to the one that said it.
+    first comes. A section left with nothing refers to the one that said it, or, when its
+    title is `droppable` (a cluster nobody asked for), is left out.
     """
     seen: dict[frozenset[str], str] = {}
     kept: list[Section] = []
@@ -102,6 +104,8 @@ def without_repeats(sections: Sequence[Section]) -> list[Section]:
             continue
         shown = _tidy(_removed(text, drop))
         if not plain(shown).strip():
+            if section.title in droppable:
+                continue
             shown = f"What the sources say on this is given under “{first_owner}” above."
         left = plain(shown)
         kept.append(
@@ -139,31 +143,45 @@ def _tidy(text: str) -> str:
     return "\n".join(out).strip()
 
 
-def executive_summary(sections: Sequence[Section]) -> str:
-    """The first cited sentence of each answered section and every disagreement stated."""
+def executive_summary(sections: Sequence[Section], budget: int | None = None) -> str:
+    """The first cited sentence of each answered section and every disagreement stated.
+
+    Within `budget` words: a sentence that does not fit is left for the findings.
+    """
     chosen: list[str] = []
     for section in sections:
         if section.not_found or section.fallback:
             continue
-        spans = [section.text[a:b] for a, b in factual_spans(section.text)]
+        spans = [" ".join(section.text[a:b].split()) for a, b in factual_spans(section.text)]
         cited = [s for s in spans if "[" in s and not s.startswith(DISAGREE)]
         chosen.extend(cited[:1])
         chosen.extend(s for s in spans if s.startswith(DISAGREE) and s not in chosen)
+    if budget is not None:
+        kept: list[str] = []
+        for sentence in chosen:
+            if sum(map(words, kept)) + words(sentence) <= budget:
+                kept.append(sentence)
+        chosen = kept or chosen[:1]
     if not chosen:
         return "The sources answer none of the subtopics; see Key Findings for what was nearby."
-    return " ".join(" ".join(sentence.split()) for sentence in chosen)
+    return " ".join(chosen)
 
 
-def conclusions(sections: Sequence[Section]) -> str:
-    """How much the sources answer and where they disagree (the disagreements cited)."""
+def conclusions(sections: Sequence[Section], across: Sequence[str] = ()) -> str:
+    """How much the sources answer and where they disagree (the disagreements cited).
+
+    The disagreements are those the sections state (the answer pipeline states a conflict
+    only when it is on the point asked), not every difference found among the passages,
+    and `across`: those between sources of different sections, on the point asked.
+    """
     missing = [s.title for s in sections if s.not_found]
     answered = len(sections) - len(missing)
     parts = [f"The sources answer {answered} of the {len(sections)} subtopics"]
     parts[0] += f"; nothing was found on {_listed(missing)}." if missing else "."
-    conflicts = _distinct([c for s in sections for c in s.conflicts])
-    if conflicts:
+    stated = list(dict.fromkeys([*_disagreements(sections), *across]))
+    if stated:
         parts.append("Where they disagree, both sides are given:")
-        parts.extend(f"- {_stated(c)}" for c in conflicts)
+        parts.extend(f"- {sentence}" for sentence in stated)
     elif answered:
         parts.append("No two of the cited sources were found to disagree on these subtopics.")
     removed = sum(len(s.removed_claims) for s in sections)
@@ -195,23 +213,14 @@ def body(markdown_text: str) -> str:
     return markdown_text.split("\n## Sources\n", 1)[0]
 
 
-def _stated(conflict: Conflict) -> str:
-    topic = conflict.topic.rstrip(" .…")
-    topic = topic[:1].lower() + topic[1:] if topic[:2].istitle() else topic
-    sides = "; ".join(
-        f"[{n}] says {v}" for n, v in zip(conflict.sources, conflict.values, strict=False)
-    )
-    return f"{DISAGREE} on {topic}: {sides}."
-
-
-def _distinct(conflicts: Sequence[Conflict]) -> list[Conflict]:
-    seen: set[tuple[str, tuple[int, ...]]] = set()
+def _disagreements(sections: Sequence[Section]) -> list[str]:
+    """The disagreement statements the sections make, in order."""
     found = []
-    for conflict in conflicts:
-        key = (conflict.topic, tuple(sorted(conflict.sources)))
-        if key not in seen:
-            seen.add(key)
-            found.append(conflict)
+    for section in sections:
+        for start, end in factual_spans(section.text):
+            sentence = " ".join(section.text[start:end].split())
+            if sentence.startswith(DISAGREE):
+                found.append(sentence)
     return found
 
 

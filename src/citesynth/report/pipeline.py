@@ -52,13 +52,18 @@ from citesynth.report.values import (
     Section,
     Subtopic,
 )
+from citesynth.synthesis.disagreement import asks, statement
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.pipeline import ask, final_answer
 from citesynth.synthesis.prompts import Prompt
-from citesynth.synthesis.steps import Parts, retrieve
+from citesynth.synthesis.steps import Parts, Retrieved, retrieve
+from citesynth.types import Hit
+from citesynth.verify.conflicts import Found, find_conflicts
 
 DEFAULT_WORDS = 1500
+SUMMARY_WORDS = 40
+"""The executive summary may take a fifth of the words, and at least this many."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +143,7 @@ class _SectionWriter:
                 eta_seconds=eta,
             )
             found, observations = await research(subtopic.query, self.tools)
+            found = _focused(found, subtopic.document)
             yield ReportProgress(
                 stage="write",
                 message=subtopic.title,
@@ -222,6 +228,25 @@ async def _judged(
     )
 
 
+def _stated_in(found: Found, sections: Sequence[Section]) -> bool:
+    """Whether a section already states this disagreement (the same two sources)."""
+    pair = set(found.sources)
+    return any(set(c.sources) == pair for s in sections for c in s.conflicts)
+
+
+def _focused(found: Retrieved, document: str | None) -> Retrieved:
+    """The hits from `document` only, when there are any (a cluster keeps to its source)."""
+    if document is None:
+        return found
+    own = tuple(h for h in found.hits if _document(h) == document)
+    return Retrieved(own, found.linked) if own else found
+
+
+def _document(hit: Hit) -> str:
+    chunk = hit.chunk
+    return chunk.path if chunk.record_id is None else f"{chunk.path}#{chunk.record_id}"
+
+
 def _unjudged(warnings: Sequence[str]) -> list[str]:
     return [w for w in warnings if not w.startswith("not judged")]
 
@@ -260,17 +285,18 @@ def _assemble(
     parts: Parts,
     how: ReportOptions,
 ) -> Report:
-    sections = without_repeats(sections)
-    closing = conclusions(sections)
-    budget = how.max_words - words(closing)
-    for _ in range(4):  # the summary is drawn from what is kept: fit, measure, fit again
-        kept = fit(sections, max(budget, 0))
-        summary = executive_summary(kept)
-        text = markdown(title, summary, kept, closing, index.sources)
-        over = words(body(text)) - how.max_words
-        if over <= 0 or budget <= 0:
-            break
-        budget = sum(words(s.text) for s in kept) - over
+    clusters = {s.title for s in subtopics if s.origin == "clusters"}
+    # A cluster is the planner's guess: one whose source turns out not to answer is left out.
+    unanswered = [s.title for s in sections if s.not_found and s.title in clusters]
+    sections = [s for s in sections if not (s.not_found and s.title in clusters)] or sections[:1]
+    across = [
+        statement(found)
+        for found in find_conflicts(index.passages())
+        if asks(found, question) and not _stated_in(found, sections)
+    ]
+    kept, summary, closing, text, dropped = _fitted(
+        title, without_repeats(sections, droppable=clusters), index, how.max_words, across
+    )
     cited = {n for marker in markers(body(text)) for n in numbers_in(marker)}
     if cited != index.numbers():  # a cut took the only citation of some source
         index, mapping = index.keep(cited)
@@ -281,6 +307,13 @@ def _assemble(
     warnings = [
         f"{s.title}: written from research output ({s.fallback})" for s in kept if s.fallback
     ]
+    if dropped:
+        left = "; ".join(dropped)
+        warnings.append(f"left out to stay within {how.max_words} words: {left}")
+    shown = {s.title for s in kept}
+    if left_out := [t for t in unanswered if t not in shown]:
+        names = "; ".join(left_out)
+        warnings.append(f"clusters left out, their sources do not answer the question: {names}")
     if words(body(text)) > how.max_words:
         warnings.append(f"the report is longer than {how.max_words} words")
     claims = [c for s in kept for c in s.claims]
@@ -306,6 +339,36 @@ def _assemble(
         prompt_version=parts.prompt_version,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
     )
+
+
+def _fitted(
+    title: str,
+    sections: list[Section],
+    index: CitationIndex,
+    max_words: int,
+    across: Sequence[str] = (),
+) -> tuple[list[Section], str, str, str, list[str]]:
+    """The report fitted to `max_words`: sections, summary, conclusions, text, left out.
+
+    The summary is drawn from what is kept, so: fit, measure, fit again. When even one
+    sentence per section is too long, the last (least relevant) sections are left out.
+    """
+    dropped: list[str] = []
+    while True:
+        closing = conclusions(sections, across)
+        budget = max_words - words(closing)
+        for _ in range(4):
+            kept = fit(sections, max(budget, 0))
+            summary = executive_summary(kept, max(SUMMARY_WORDS, max_words // 5))
+            text = markdown(title, summary, kept, closing, index.sources)
+            over = words(body(text)) - max_words
+            if over <= 0 or budget <= 0:
+                break
+            budget = sum(words(s.text) for s in kept) - over
+        if over <= 0 or len(sections) <= 1:
+            return kept, summary, closing, text, dropped
+        dropped.insert(0, sections[-1].title)
+        sections = sections[:-1]
 
 
 def _title(question: str) -> str:

@@ -8,7 +8,8 @@
    that is not such a list, an error or a timeout falls through to 4.
 4. Clusters of what retrieval found for the question (no model needed, deterministic): the
    hits are grouped by the section they come from (document and first heading), in rank
-   order, and each group's heading is a subtopic. Two hits from one section are one cluster.
+   order, and each group's heading is a subtopic. Two hits from one section are one cluster;
+   its research keeps to its own document (so each section says what one source says).
 
 A subtopic that is a question is researched as it is; a heading is joined with the question
 ("Timeouts: How do I configure the client?"), so research stays on what was asked.
@@ -149,6 +150,7 @@ def _shared_tail(items: list[str]) -> tuple[list[str], str]:
 def from_clusters(question: str, hits: Sequence[Hit]) -> list[Subtopic]:
     """One subtopic per section the hits come from, best-ranked first (at most eight)."""
     titles: list[str] = []
+    documents: list[str] = []
     seen: set[tuple[str, str]] = set()
     for hit in hits:
         chunk = hit.chunk
@@ -159,7 +161,14 @@ def from_clusters(question: str, hits: Sequence[Hit]) -> list[Subtopic]:
         seen.add(key)
         heading = chunk.heading_path[-1] if chunk.heading_path else ""
         titles.append(readable(heading) or readable(chunk.title) or file_title(chunk.path))
-    return _subtopics(titles, question, "clusters")
+        documents.append(
+            chunk.path if chunk.record_id is None else f"{chunk.path}#{chunk.record_id}"
+        )
+    where = dict(zip(titles, documents, strict=True))
+    return [
+        s.model_copy(update={"document": where.get(s.title)})
+        for s in _subtopics(titles, question, "clusters")
+    ]
 
 
 def readable(title: str) -> str:

@@ -30,6 +30,9 @@ class Subtopic(_Frozen):
     title: str
     query: str
     origin: Origin = Field(description="Who chose it: the user's outline, the model, or clusters")
+    document: str | None = Field(
+        default=None, description="The document a cluster comes from: its research keeps to it"
+    )
 
 
 class Observation(_Frozen):

@@ -1,0 +1,171 @@
+"""Reports on two corpora with each writer: validity, support, coverage, length, time, judge.
+
+    python -m benchmarks.report_quality                          # extractive and local
+    python -m benchmarks.report_quality --models extractive      # seconds
+    python -m benchmarks.report_quality --models local --judge local
+
+Five questions of each set's report half (`test` split, the first five by id hash, never
+tuned on): the Red Hat Developer Hub guides (`docs-rhdh`) and the MultiHop-RAG news facts
+(`multihop-rag`, its null queries left out). Each question gets a report of at most
+`--max-words` words (default 600) from the default settings (MiniLM, the trained verifier
+when installed). Per report:
+
+- `citation_validity`: the share of markers in the body whose every number is a listed
+  source (the goal is 1.0), and `unused_sources` (listed, never cited);
+- `supported_share`: claims the verifier marks supported, of those it checked;
+- `coverage`: the share of subtopics the sources answer; `subtopics` and their origin;
+- `words` against `max_words`; `seconds_per_1000_words`; `timings_ms` per stage;
+- `judge`: the judge's weighted score when `--judge` is given.
+
+Results: `benchmarks/results/report_quality.json` (a run replaces only its own set and
+writer there); the Markdown and HTML of the first
+report of each corpus and writer go to `docs/examples/`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import re
+import statistics
+import time
+from dataclasses import replace
+from typing import Any
+
+from benchmarks.common import CACHE, DATA, RESULTS, ROOT, require, write_result
+from citesynth import Engine, Settings
+from citesynth.evaluation.qa_data import load_set
+from citesynth.report import Report, render
+
+SETS = ("docs-rhdh", "multihop-rag")
+EXAMPLES = ROOT / "docs" / "examples"
+_MARKER = re.compile(r"\[(\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*)\]")
+
+
+def questions(name: str, count: int) -> list[tuple[str, str]]:
+    """(id, question) of the first `count` answerable report-half questions by id hash."""
+    items = [i for i in load_set(name, "test", data=DATA, cache=CACHE / "eval").items]
+    items = [i for i in items if i.answerable]
+    items.sort(key=lambda i: hashlib.sha256(i.id.encode()).hexdigest())
+    return [(i.id, i.question) for i in items[:count]]
+
+
+def measures(report: Report) -> dict[str, Any]:
+    """The figures of one report (see the module docstring)."""
+    body = report.markdown.split("\n## Sources\n", 1)[0]
+    listed = {s.number for s in report.sources}
+    markers = _MARKER.findall(body)
+    valid = 0
+    cited: set[int] = set()
+    for marker in markers:
+        numbers = _numbers(marker)
+        cited |= numbers
+        valid += numbers <= listed
+    coverage = next(c for c in report.checks if c.name == "coverage")
+    total = report.timings_ms.get("total", 0.0) / 1000
+    return {
+        "words": report.words,
+        "max_words": report.max_words,
+        "markers": len(markers),
+        "citation_validity": round(valid / len(markers), 4) if markers else None,
+        "unused_sources": len(listed - cited),
+        "sources": len(listed),
+        "supported_share": report.supported_share,
+        "coverage": round(sum(not s.not_found for s in report.sections) / len(report.sections), 4),
+        "coverage_passed": coverage.passed,
+        "subtopics": [f"{s.origin}: {s.title}" for s in report.subtopics],
+        "checks_failed": [c.name for c in report.checks if not c.passed],
+        "judge": report.judgements[-1].overall if report.judgements else None,
+        "judge_scores": report.judgements[-1].scores if report.judgements else None,
+        "revisions": report.revisions,
+        "seconds": round(total, 2),
+        "seconds_per_1000_words": round(total / report.words * 1000, 2) if report.words else None,
+        "timings_ms": report.timings_ms,
+    }
+
+
+def _numbers(marker: str) -> set[int]:
+    found: set[int] = set()
+    for part in marker.split(","):
+        first, _, last = part.partition("-")
+        found.update(range(int(first), int(last or first) + 1))
+    return found
+
+
+async def run_set(name: str, model: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Reports for the first `--questions` questions of `name` with `model`."""
+    eval_set = load_set(name, "test", data=DATA, cache=CACHE / "eval")
+    corpus = eval_set.corpus.resolve()
+    settings = replace(
+        Settings.from_env(model=model),
+        index_dir=CACHE / "reports" / name,
+        root=corpus if corpus.is_dir() else corpus.parent,
+    )
+    rows = []
+    async with await Engine.open(settings=settings, indexing=True) as engine:
+        await engine.index([corpus])
+        for number, (item_id, question) in enumerate(questions(name, args.questions)):
+            started = time.perf_counter()
+            report = await engine.write_report(
+                question, max_words=args.max_words, judge=args.judge, cache=False
+            )
+            figures = measures(report)
+            rows.append({"id": item_id, "question": question, **figures})
+            print(
+                f"{name} {model} {item_id}: {figures['words']} words, validity "
+                f"{figures['citation_validity']}, supported {figures['supported_share']}, "
+                f"coverage {figures['coverage']}, {time.perf_counter() - started:.1f} s",
+                flush=True,
+            )
+            if number == 0 and not args.no_examples:
+                EXAMPLES.mkdir(parents=True, exist_ok=True)
+                stem = EXAMPLES / f"report-{name}-{model.replace(':', '-')}"
+                stem.with_suffix(".md").write_text(render(report, "md"), encoding="utf-8")
+                stem.with_suffix(".html").write_text(render(report, "html"), encoding="utf-8")
+    return {"reports": rows, "summary": summary(rows)}
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Means over the reports of one set and writer."""
+
+    def mean(key: str) -> float | None:
+        values = [r[key] for r in rows if r[key] is not None]
+        return round(statistics.fmean(values), 4) if values else None
+
+    return {
+        "reports": len(rows),
+        "citation_validity": mean("citation_validity"),
+        "all_markers_valid": all(r["citation_validity"] in (None, 1.0) for r in rows),
+        "supported_share": mean("supported_share"),
+        "coverage": mean("coverage"),
+        "words": mean("words"),
+        "within_length": sum(r["words"] <= r["max_words"] for r in rows),
+        "seconds": mean("seconds"),
+        "seconds_per_1000_words": mean("seconds_per_1000_words"),
+        "judge": mean("judge"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default="extractive,local")
+    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--questions", type=int, default=5)
+    parser.add_argument("--max-words", type=int, default=600)
+    parser.add_argument("--judge", default=None, help="a model that judges every report")
+    parser.add_argument("--no-examples", action="store_true")
+    args = parser.parse_args()
+    require(DATA)
+    earlier = RESULTS / "report_quality.json"
+    runs: dict[str, Any] = json.loads(earlier.read_text())["runs"] if earlier.exists() else {}
+    for model in args.models.split(","):
+        for name in args.sets.split(","):
+            run = asyncio.run(run_set(name, model, args))
+            runs[f"{name}/{model}"] = {"max_words": args.max_words, "judge": args.judge, **run}
+    write_result("report_quality", {"runs": runs})
+
+
+if __name__ == "__main__":
+    main()
