@@ -51,7 +51,11 @@ async def test_a_low_score_adds_the_missing_subtopic_and_keeps_the_best_version(
 ) -> None:
     await _corpus(engine, tmp_path / "docs")
     judge = ScriptedModel(
-        [_scores(2, missing=["When are idle connections in the pool closed?"]), _scores(4), _scores(3)]
+        [
+            _scores(2, missing=["When are idle connections in the pool closed?"]),
+            _scores(4),
+            _scores(3),
+        ]
     )
     report = await engine.write_report(QUESTION, judge=judge)
     assert report.revisions == 1 and [j.overall for j in report.judgements] == [2.0, 4.0]
