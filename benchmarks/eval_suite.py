@@ -23,11 +23,13 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from benchmarks.common import CACHE, DATA, RESULTS, require
+from benchmarks.common import CACHE, DATA, RESULTS, ROOT, require
 from citesynth.evaluation.report import write_run
 from citesynth.evaluation.runner import EvalRequest, Hooks, evaluate, prepare
 
 EVAL = RESULTS / "eval"
+HTTPX_QUESTIONS = ROOT / "tests" / "fixtures" / "httpx_questions.jsonl"
+HTTPX_DOCS = DATA / "docs_httpx" / "docs"
 
 # docs-rhdh runs the first 150 of its test questions (by hash of the id; long guides) to
 # keep the whole suite near an hour on two cores; the embedded model answers 20 ClapNQ
@@ -42,6 +44,10 @@ RUNS: dict[str, EvalRequest] = {
     "docs-rhdh-extractive": EvalRequest("docs-rhdh", limit=150),
     "clapnq-local": EvalRequest("clapnq", model="local", limit=20),
     "musique-local": EvalRequest("musique", model="local", limit=10),
+    # 24 questions written here about the HTTPX docs (12 answerable, 12 on-topic questions
+    # the docs do not answer); never used to tune anything: a check of documents in general.
+    "httpx-extractive": EvalRequest(str(HTTPX_QUESTIONS), corpus=HTTPX_DOCS),
+    "httpx-local": EvalRequest(str(HTTPX_QUESTIONS), corpus=HTTPX_DOCS, model="local"),
     # The embedded model as an independent citation judge of the extractive answers.
     "clapnq-extractive-judge": EvalRequest("clapnq", limit=20, judge="local"),
 }
