@@ -20,6 +20,7 @@ from citesynth.cli_options import (
 from citesynth.engine import Engine
 from citesynth.render import printable
 from citesynth.report import DEFAULT_WORDS, FORMATS, Format, Report, ReportDone, render
+from citesynth.report.web import WebSearch
 
 
 @click.command()
@@ -46,6 +47,11 @@ from citesynth.report import DEFAULT_WORDS, FORMATS, Format, Report, ReportDone,
     help="A chat model that scores the report and has it revised (e.g. local, openai:NAME).",
 )
 @click.option(
+    "--web",
+    is_flag=True,
+    help="Also search the web (CITESYNTH_WEB_SEARCH_KEY, and _URL for a non-Tavily server).",
+)
+@click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the report here (its metadata JSON beside it); default: print it.",
@@ -69,6 +75,7 @@ def report(
     outline: Path | None,
     title: str | None,
     judge: str | None,
+    web: bool,
     out: Path | None,
     form: Format | None,
 ) -> None:
@@ -76,6 +83,12 @@ def report(
     settings = _settings(index_dir, no_embed, embedder, model=model, mode=mode, timeout=timeout)
     chosen: Format = form or _format_of(out)
     plan = outline.read_text(encoding="utf-8") if outline else None
+    searcher = WebSearch.from_env() if web else None
+    if web and searcher is None:
+        raise click.UsageError(
+            "--web needs a search API: set CITESYNTH_WEB_SEARCH_KEY (Tavily) and, for "
+            "another Tavily-style server, CITESYNTH_WEB_SEARCH_URL"
+        )
 
     async def go() -> Report:
         async with await Engine.open(settings=settings) as engine:
@@ -84,7 +97,12 @@ def report(
                     f"the index at {settings.index_dir} is empty; run `citesynth index PATH`"
                 )
             events = engine.report(
-                question, max_words=max_words, outline=plan, title=title, judge=judge
+                question,
+                max_words=max_words,
+                outline=plan,
+                title=title,
+                judge=judge,
+                tools=[searcher] if searcher else [],
             )
             async for event in events:
                 if isinstance(event, ReportDone):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from citesynth.types import Chunk, Hit
+from citesynth.types import Chunk, Hit, is_web
 
 SEARCH_SCHEMA_VERSION = 1
 """Bump when a field of `Passage` changes meaning or disappears (adding fields is fine)."""
@@ -61,7 +61,9 @@ class Passage(ChunkFields):
 
 
 def chunk_url(chunk: Chunk) -> str:
-    """`file://path#L10-L24`, `file://path#page=5` or `file://path#record`."""
+    """`file://path#L10-L24`, `file://path#page=5`, `file://path#record`, or a web address."""
+    if is_web(chunk.path):
+        return chunk.path
     if chunk.page is not None:
         return f"file://{chunk.path}#page={chunk.page}"
     if chunk.record_id is not None:

@@ -61,6 +61,11 @@ class Document:
     language: str | None = None
 
 
+def is_web(path: str) -> bool:
+    """Whether a chunk's path is a web address (a web search result), not a file."""
+    return path.startswith(("https://", "http://"))
+
+
 @dataclass(frozen=True, slots=True)
 class Chunk:
     """A contiguous span of a document: the unit of retrieval and citation."""
@@ -82,8 +87,11 @@ class Chunk:
     def location(self) -> str:
         """Where the chunk lives, as a person would cite it.
 
-        `docs/guide.md:L40-L58`, `report.pdf, p. 5`, or `corpus.jsonl#4983` for a record.
+        `docs/guide.md:L40-L58`, `report.pdf, p. 5`, `corpus.jsonl#4983` for a record, or
+        the address of a page a web search found.
         """
+        if is_web(self.path):
+            return self.path
         where = self.path if self.record_id is None else f"{self.path}#{self.record_id}"
         if self.page is not None:
             return f"{where}, p. {self.page}"

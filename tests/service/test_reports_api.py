@@ -47,3 +47,5 @@ def test_bad_report_requests_are_refused(serve: Serve) -> None:
         assert short.status_code == 422
         unknown = httpx.get(f"{server.url}/api/reports/nope")
         assert unknown.status_code == 404
+        web = httpx.post(f"{server.url}/api/reports", json={**QUESTION, "web": True})
+        assert web.status_code == 400 and "web search" in web.json()["detail"]

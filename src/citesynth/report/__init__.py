@@ -22,6 +22,7 @@ from citesynth.report.values import (
     Section,
     Subtopic,
 )
+from citesynth.report.web import WebSearch
 
 __all__ = [
     "DEFAULT_WORDS",
@@ -38,6 +39,7 @@ __all__ = [
     "Section",
     "Subtopic",
     "Tool",
+    "WebSearch",
     "render",
     "write_report",
 ]

@@ -1,9 +1,10 @@
 """Research: the tools a report runs for each subtopic, and what each returned.
 
 A tool takes a query and returns ranked hits; every call is recorded as an `Observation`
-(which tool, what query, what came back, how long it took), so a report shows how each
-section was researched. `CorpusSearch` is Pass 1 over the index; other tools (a web search
-API) implement the same one-method interface and are passed in beside it.
+(which tool, what query, what came back, how long it took, and why it failed when it did),
+so a report shows how each section was researched; a failing tool never fails the report.
+`CorpusSearch` is Pass 1 over the index; other tools (`web.WebSearch`, a search API)
+implement the same one-method interface and are passed in beside it.
 """
 
 from __future__ import annotations
@@ -45,12 +46,16 @@ class CorpusSearch:
 
 
 async def research(query: str, tools: Sequence[Tool]) -> tuple[Retrieved, list[Observation]]:
-    """Every tool's hits for `query`, merged (first tool first, each chunk once)."""
+    """Every tool's hits for `query`, each chunk once, by confidence (ties: tool order)."""
     observations: list[Observation] = []
     merged: dict[str, Retrieved] = {}
     for tool in tools:
         started = time.perf_counter()
-        found = await tool.run(query)
+        error = None
+        try:
+            found = await tool.run(query)
+        except Exception as failure:  # a failing tool leaves research with the others
+            found, error = Retrieved(()), f"{type(failure).__name__}: {failure}"
         merged[tool.name] = found
         observations.append(
             Observation(
@@ -59,6 +64,7 @@ async def research(query: str, tools: Sequence[Tool]) -> tuple[Retrieved, list[O
                 found=[hit.chunk.location for hit in found.hits],
                 chunk_ids=[hit.chunk.id for hit in found.hits],
                 milliseconds=round((time.perf_counter() - started) * 1000, 2),
+                error=error,
             )
         )
     seen: set[str] = set()
@@ -69,4 +75,5 @@ async def research(query: str, tools: Sequence[Tool]) -> tuple[Retrieved, list[O
                 seen.add(hit.chunk.id)
                 hits.append(hit)
     linked = sum(found.linked for found in merged.values())
+    hits.sort(key=lambda hit: -hit.confidence)  # stable: ties keep the tools' order
     return Retrieved(tuple(hits), linked), observations

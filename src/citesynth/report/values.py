@@ -43,6 +43,7 @@ class Observation(_Frozen):
     found: list[str] = Field(description="Locations of what it returned, best first")
     chunk_ids: list[str]
     milliseconds: float
+    error: str | None = Field(default=None, description="Why the tool returned nothing")
 
 
 class ReportSource(_Frozen):

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from pydantic import Field
 
 from citesynth.engine import Engine
+from citesynth.errors import ConfigError
 from citesynth.events import ErrorEvent, Event, sse
-from citesynth.report import DEFAULT_WORDS, Report, ReportDone
+from citesynth.report import DEFAULT_WORDS, Report, ReportDone, WebSearch
 from citesynth.service.config import ServiceConfig
 from citesynth.service.schemas import _Body
 from citesynth.service.state import Bounded
@@ -30,6 +31,7 @@ class ReportRequest(_Body):
     judge: str | None = Field(
         default=None, max_length=200, description="A model that scores and revises the report"
     )
+    web: bool = Field(default=False, description="Also search the web (the server's search API)")
 
 
 @dataclass
@@ -51,6 +53,9 @@ class Reporting:
 
     def events(self, body: ReportRequest, request_id: str) -> AsyncIterator[Event]:
         """The report's progress events and, last, `report_done`."""
+        searcher = WebSearch.from_env() if body.web else None
+        if body.web and searcher is None:
+            raise ConfigError("this server has no web search configured (CITESYNTH_WEB_SEARCH_KEY)")
         self.kept.put(request_id, Finished("running"))
         engine = self.engine.with_model(body.model) if body.model else self.engine
         return engine.report(
@@ -59,6 +64,7 @@ class Reporting:
             outline=body.outline,
             title=body.title,
             judge=body.judge,
+            tools=[searcher] if searcher else [],
         )
 
     async def report(self, body: ReportRequest, request_id: str) -> Report:
