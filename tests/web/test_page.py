@@ -389,3 +389,37 @@ def test_multi_source_synthesis_badge_and_conflict(
     links.first.click()
     expect(page.get_by_test_id("source-kind")).to_contain_text("Multi-source citation")
     screenshot(page)
+
+
+def test_a_report_streams_progress_and_its_citations_open_their_sources(
+    serve: Serve, page: Page, screenshot: Shot
+) -> None:
+    plan = '["When was the Harbor Lighthouse built?", "When was the lighthouse lens restored?"]'
+    server = serve([plan], default=citing(BUILT, LENS), delay=0.02)
+    page.goto(server.url)
+    page.get_by_test_id("ask-input").fill("What is the history of the Harbor Lighthouse?")
+    page.get_by_test_id("report-submit").click()
+    report = page.get_by_test_id("report")
+    expect(report).to_have_attribute("data-state", "done")
+    expect(page.get_by_test_id("result-question")).to_have_text(
+        "What is the history of the Harbor Lighthouse"
+    )
+    for heading in ("Executive Summary", "Key Findings", "Conclusions"):
+        expect(report.locator("h3", has_text=heading)).to_be_visible()
+    expect(report.locator("h4", has_text="When was the lighthouse lens restored?")).to_be_visible()
+    expect(report).to_contain_text("built in 1872 from local granite")
+    expect(page.get_by_test_id("status")).to_contain_text("Report written")
+    checks = page.get_by_test_id("report-check")
+    expect(checks.first).to_be_visible()
+    assert all(text.startswith("\u2713") for text in checks.all_inner_texts())
+    expect(page.get_by_test_id("report-judge")).to_have_text("Not judged (no judge model).")
+    expect(page.get_by_test_id("sources-list")).to_contain_text("docs/lighthouse.md")
+
+    link = report.locator("[data-testid=citation]").first
+    link.click()
+    panel = page.get_by_test_id("source-panel")
+    expect(panel).to_be_visible()
+    mark = panel.locator("mark").first
+    expect(mark).to_be_visible()
+    assert mark.inner_text() in (BUILT, LENS)
+    screenshot(page)

@@ -198,9 +198,14 @@
       "copy-markdown",
       "notes",
       "sources",
+      "report",
+      "report-checks",
     ]) {
       show($(id), false);
     }
+    show($("answer"), true);
+    clear($("report"));
+    $("report").dataset.state = "idle";
     $("copy-status").textContent = "";
     clear($("fallback-list"));
     clear($("sources-list"));
@@ -208,6 +213,7 @@
 
   function setBusy(busy) {
     $("ask-submit").disabled = busy;
+    $("report-submit").disabled = busy;
     show($("stop"), busy);
     $("result").setAttribute("aria-busy", busy ? "true" : "false");
   }
@@ -266,6 +272,162 @@
         setBusy(false);
       }
     }
+  }
+
+  // ---------------------------------------------------------------- reports
+
+  async function writeReport(question) {
+    question = question.trim();
+    if (!question) return;
+    if (state.controller) state.controller.abort();
+    const controller = new AbortController();
+    state.controller = controller;
+    resetResult(question);
+    show($("answer"), false);
+    const box = $("report");
+    box.dataset.state = "waiting";
+    setBusy(true);
+    setStatus("Planning the report\u2026");
+    const started = performance.now();
+    let finished = false;
+    try {
+      const response = await api("/api/reports/stream", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+        body: JSON.stringify({ question: question }),
+        signal: controller.signal,
+      });
+      if (!response.ok) {
+        let body = null;
+        try {
+          body = await response.json();
+        } catch (_) {
+          body = null;
+        }
+        throw new Error(errorText(body, response.status));
+      }
+      if (!response.body) throw new Error("This browser cannot read a streamed report.");
+      await readEvents(response.body, (name, data) => {
+        if (name === "report_progress") setStatus(progressText(data));
+        else if (name === "report_done") {
+          finished = true;
+          renderReport(data.report, started);
+        } else if (name === "error") {
+          finished = true;
+          showReportError(data.message || "The report could not be written.");
+        }
+      });
+      if (!finished) showReportError("The report stream ended before the report was finished.");
+    } catch (error) {
+      if (error instanceof Unauthorized) {
+        setStatus("Waiting for an access token.");
+        box.dataset.state = "idle";
+      } else if (error && error.name === "AbortError") {
+        if (state.controller === controller) setStatus("Stopped.");
+        box.dataset.state = "stopped";
+      } else {
+        showReportError(error && error.message ? error.message : String(error));
+      }
+    } finally {
+      if (state.controller === controller) {
+        state.controller = null;
+        setBusy(false);
+      }
+    }
+  }
+
+  function progressText(progress) {
+    const names = { plan: "Planning", research: "Researching", write: "Writing", check: "Checking", judge: "Judging" };
+    let text = names[progress.stage] || progress.stage;
+    if (progress.stage === "research" || progress.stage === "write") {
+      text += " " + (progress.done + 1) + "/" + progress.total;
+    }
+    if (progress.message) text += ": " + progress.message;
+    if (typeof progress.eta_seconds === "number" && progress.eta_seconds > 0) {
+      text += " \u00b7 about " + Math.max(1, Math.round(progress.eta_seconds)) + " s left";
+    }
+    return text + "\u2026";
+  }
+
+  function showReportError(message) {
+    showError(message);
+    setStatus("The report failed.");
+    $("report").dataset.state = "failed";
+  }
+
+  function renderReport(report, started) {
+    const claims = [];
+    for (const section of report.sections || []) claims.push(...(section.claims || []));
+    state.answer = { claims: claims, citations: [] };
+    state.citations = new Map();
+    state.sources = new Map(
+      (report.sources || []).map((s) => [
+        s.number,
+        { number: s.number, chunk_id: s.chunk_id, title: s.title, path: s.path, location: s.location, url: s.url, text: s.snippet },
+      ]),
+    );
+    const box = $("report");
+    clear(box);
+    const body = String(report.markdown || "").split("\n## Sources\n")[0];
+    for (const block of body.split(/\n\s*\n/)) {
+      const lines = block.trim().split("\n");
+      if (!lines[0]) continue;
+      const heading = lines.length === 1 ? /^(#{1,3})\s+(.*)$/.exec(lines[0]) : null;
+      if (heading) {
+        if (heading[1].length === 1) continue; // the title is the result's heading
+        box.append(el(heading[1].length === 2 ? "h3" : "h4", {}, inline(heading[2])));
+      } else if (lines.every((line) => line.startsWith("- "))) {
+        box.append(el("ul", {}, lines.map((line) => el("li", {}, inline(line.slice(2))))));
+      } else {
+        const paragraph = el("p");
+        lines.forEach((line, i) => {
+          if (i) paragraph.append(el("br"));
+          paragraph.append(...inline(line));
+        });
+        box.append(paragraph);
+      }
+    }
+    $("result-question").textContent = report.title;
+    show(box, true);
+    box.dataset.state = "done";
+    const all = new Set((report.sources || []).map((s) => s.number));
+    renderSources(Array.from(state.sources.values()), all, false);
+    const checks = $("report-check-list");
+    clear(checks);
+    for (const check of report.checks || []) {
+      checks.append(
+        el("li", { className: check.passed ? "is-passed" : "is-failed", dataset: { testid: "report-check" } }, [
+          (check.passed ? "\u2713 " : "\u2717 ") + check.name + ": " + check.detail,
+        ]),
+      );
+    }
+    const judged = (report.judgements || [])[report.judgements ? report.judgements.length - 1 : 0];
+    $("report-judge").textContent = judged
+      ? "Judged " + judged.overall.toFixed(2) + "/5 by " + judged.judge +
+        (report.revisions ? " after " + report.revisions + " revision(s)" : "") + "."
+      : "Not judged (no judge model).";
+    show($("report-checks"), true);
+    renderNotes({ warnings: (report.warnings || []).filter((w) => !w.startsWith("not judged")) });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const share = typeof report.supported_share === "number" ? ", " + Math.round(report.supported_share * 100) + "% of claims supported" : "";
+    setStatus("Report written in " + seconds + " s: " + report.words + " words, " + all.size + " sources" + share + ".");
+  }
+
+  function inline(text) {
+    // Text with **bold**, `code` and citation markers, as DOM nodes (never innerHTML).
+    const nodes = [];
+    const pattern = /\*\*(.+?)\*\*|`([^`]+)`|\[(\d+(?:\s*[-\u2013]\s*\d+)?(?:\s*,\s*\d+(?:\s*[-\u2013]\s*\d+)?)*)\]/g;
+    let last = 0;
+    let match;
+    while ((match = pattern.exec(text)) !== null) {
+      if (match.index > last) nodes.push(document.createTextNode(text.slice(last, match.index)));
+      if (match[1] !== undefined) nodes.push(el("strong", { text: match[1] }));
+      else if (match[2] !== undefined) nodes.push(el("code", { text: match[2] }));
+      else nodes.push(citationGroup(expandNumbers(match[3]), match[0]));
+      last = match.index + match[0].length;
+    }
+    if (last < text.length) nodes.push(document.createTextNode(text.slice(last)));
+    return nodes;
   }
 
   async function readEvents(body, onEvent) {
@@ -728,6 +890,12 @@
     document.body.classList.add("panel-open");
     panel.focus({ preventScroll: true });
 
+    if (String(chunkId).startsWith("web:")) {
+      // A page the web search found: not in the index; its returned text and address.
+      lines.append(el("p", { className: "web-snippet", text: (info && info.text) || "" }));
+      $("source-status").textContent = "A web page found by the web search: " + (info.url || info.location);
+      return;
+    }
     let view;
     try {
       view = await sourceView(chunkId);
@@ -1056,6 +1224,9 @@
         event.preventDefault();
         if (!$("ask-submit").disabled) ask($("question").value);
       }
+    });
+    $("report-submit").addEventListener("click", () => {
+      if (!$("report-submit").disabled) writeReport($("question").value);
     });
     $("stop").addEventListener("click", () => {
       if (state.controller) state.controller.abort();
