@@ -17,6 +17,9 @@ when installed). Per report:
 - `words` against `max_words`; `seconds_per_1000_words`; `timings_ms` per stage;
 - `judge`: the judge's weighted score when `--judge` is given.
 
+`--long` writes one 10,000-word report on the Developer Hub guides per writer, section by
+section, and measures its repeated-sentence share and citation consistency (`long`).
+
 Results: `benchmarks/results/report_quality.json` (a run replaces only its own set and
 writer there); the Markdown and HTML of the first
 report of each corpus and writer go to `docs/examples/`.
@@ -127,6 +130,66 @@ async def run_set(name: str, model: str, args: argparse.Namespace) -> dict[str, 
     return {"reports": rows, "summary": summary(rows)}
 
 
+LONG_QUESTION = (
+    "What does Red Hat Developer Hub offer, and how is it installed, configured and run?"
+)
+LONG_WORDS = 10_000
+
+
+def repeats(report: Report) -> dict[str, Any]:
+    """Repetition and citation consistency of one (long) report.
+
+    `repeated_sentence_share`: of the factual sentences of the findings, those whose words
+    (markers aside) another sentence of the report's findings already had. Consistency:
+    every marker names a listed source, and no chunk is listed under two numbers.
+    """
+    seen: set[str] = set()
+    total = repeated = 0
+    for section in report.sections:
+        for sentence in re.split(r"(?<=[.!?])\s+", section.text):
+            key = " ".join(_MARKER.sub("", sentence).lower().split())
+            if len(key.split()) < 4:
+                continue
+            total += 1
+            repeated += key in seen
+            seen.add(key)
+    chunks = [s.chunk_id for s in report.sources]
+    return {
+        "sections": len(report.sections),
+        "sentences": total,
+        "repeated_sentence_share": round(repeated / total, 4) if total else None,
+        "chunks_under_two_numbers": len(chunks) - len(set(chunks)),
+        "pointer_sections": sum(
+            s.text.startswith("What the sources say on this") for s in report.sections
+        ),
+        "not_found_sections": sum(s.not_found for s in report.sections),
+    }
+
+
+async def run_long(model: str) -> dict[str, Any]:
+    """One report of `LONG_WORDS` words on the Developer Hub guides, written section by section."""
+    eval_set = load_set("docs-rhdh", "test", data=DATA, cache=CACHE / "eval")
+    corpus = eval_set.corpus.resolve()
+    settings = replace(
+        Settings.from_env(model=model),
+        index_dir=CACHE / "reports" / "docs-rhdh",
+        root=corpus if corpus.is_dir() else corpus.parent,
+    )
+    async with await Engine.open(settings=settings, indexing=True) as engine:
+        await engine.index([corpus])
+        report = await engine.write_report(LONG_QUESTION, max_words=LONG_WORDS, cache=False)
+    figures = {**measures(report), **repeats(report)}
+    print(
+        f"long {model}: {figures['words']} words in {figures['sections']} sections, repeated "
+        f"{figures['repeated_sentence_share']}, validity {figures['citation_validity']}",
+        flush=True,
+    )
+    EXAMPLES.mkdir(parents=True, exist_ok=True)
+    stem = EXAMPLES / f"report-long-docs-rhdh-{model.replace(':', '-')}"
+    stem.with_suffix(".md").write_text(render(report, "md"), encoding="utf-8")
+    return {"question": LONG_QUESTION, **figures}
+
+
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Means over the reports of one set and writer."""
 
@@ -156,15 +219,23 @@ def main() -> None:
     parser.add_argument("--max-words", type=int, default=600)
     parser.add_argument("--judge", default=None, help="a model that judges every report")
     parser.add_argument("--no-examples", action="store_true")
+    parser.add_argument(
+        "--long", action="store_true", help="one 10,000-word report per writer instead"
+    )
     args = parser.parse_args()
     require(DATA)
     earlier = RESULTS / "report_quality.json"
-    runs: dict[str, Any] = json.loads(earlier.read_text())["runs"] if earlier.exists() else {}
+    before = json.loads(earlier.read_text()) if earlier.exists() else {}
+    runs: dict[str, Any] = before.get("runs", {})
+    long: dict[str, Any] = before.get("long", {})
     for model in args.models.split(","):
+        if args.long:
+            long[model] = asyncio.run(run_long(model))
+            continue
         for name in args.sets.split(","):
             run = asyncio.run(run_set(name, model, args))
             runs[f"{name}/{model}"] = {"max_words": args.max_words, "judge": args.judge, **run}
-    write_result("report_quality", {"runs": runs})
+    write_result("report_quality", {"runs": runs, "long": long})
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
@@ -42,7 +43,13 @@ from citesynth.report.compose import (
     words,
 )
 from citesynth.report.judging import MAX_REVISIONS, REVISE_BELOW, JudgeFailed, judge
-from citesynth.report.planning import from_clusters, from_model, from_outline, from_question
+from citesynth.report.planning import (
+    MAX_SUBTOPICS,
+    from_clusters,
+    from_model,
+    from_outline,
+    from_question,
+)
 from citesynth.report.research import CorpusSearch, Tool, research
 from citesynth.report.values import (
     Judgement,
@@ -53,15 +60,23 @@ from citesynth.report.values import (
     Subtopic,
 )
 from citesynth.synthesis.disagreement import asks, statement
+from citesynth.synthesis.extractive import ExtractiveWriter
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.pipeline import ask, final_answer
 from citesynth.synthesis.prompts import Prompt
 from citesynth.synthesis.steps import Parts, Retrieved, retrieve
+from citesynth.synthesis.writers import LLMWriter
 from citesynth.types import Hit
 from citesynth.verify.conflicts import Found, find_conflicts
 
 DEFAULT_WORDS = 1500
+SECTION_WORDS = 500
+LONG_SUBTOPICS = 20
+LONG_REPORT = 2000
+LONG_SECTION = 200
+"""In a report longer than `LONG_REPORT` words, a section whose share is longer than this
+gets a writer with more room (`_sized`)."""
 SUMMARY_WORDS = 40
 """The executive summary may take a fifth of the words, and at least this many."""
 
@@ -92,7 +107,7 @@ async def write_report(
     yield ReportProgress(stage="plan", message="choosing subtopics", done=0, total=1)
     title, subtopics = await _plan(question, parts, prompts, options, how)
     timings["plan"] = _since(started)
-    writer = _SectionWriter(parts, options, how.tools)
+    writer = _SectionWriter(*_sized(parts, options, how.max_words, len(subtopics)), how.tools)
     sections: list[Section] = []
     writing = time.perf_counter()
     async for event in writer.write(subtopics, sections):
@@ -228,6 +243,44 @@ async def _judged(
     )
 
 
+def subtopics_for(max_words: int) -> int:
+    """How many subtopics a report of `max_words` plans at most.
+
+    Eight, one per 500 words beyond 4,000, and 20 at most (a 10,000-word report has about
+    500 words a section).
+    """
+    return max(MAX_SUBTOPICS, min(LONG_SUBTOPICS, max_words // SECTION_WORDS))
+
+
+def _sized(
+    parts: Parts, options: AskOptions, max_words: int, sections: int
+) -> tuple[Parts, AskOptions]:
+    """The writer and retrieval depth for sections of their share of `max_words`.
+
+    An answer is a few sentences from a few sources; a section of a long report (more than
+    2,000 words) is longer:
+    the extractive writer keeps up to one sentence per 22 words of its share (from more
+    sources), a model gets 1.3 output tokens per word. Ordinary reports are left as is.
+    """
+    share = int(max_words * 0.8 / max(1, sections))
+    if max_words <= LONG_REPORT or share <= LONG_SECTION:
+        return parts, options
+    writer = parts.writer
+    if isinstance(writer, ExtractiveWriter):
+        writer = ExtractiveWriter(
+            writer.embedder,
+            max_sentences=share // 22,
+            min_score=writer.min_score,
+            keep_ratio=0.0,
+            duplicate=writer.duplicate,
+        )
+    elif isinstance(writer, LLMWriter):
+        writer = copy.copy(writer)
+        writer.max_output_tokens = max(writer.max_output_tokens or 0, int(1.3 * share) + 64)
+    sources = max(get_mode(options.mode).sources, share // 40)
+    return replace(parts, writer=writer), replace(options, k=max(options.k or 0, sources))
+
+
 def _stated_in(found: Found, sections: Sequence[Section]) -> bool:
     """Whether a section already states this disagreement (the same two sources)."""
     pair = set(found.sources)
@@ -266,11 +319,13 @@ async def _plan(
     if not subtopics:
         subtopics = from_question(question)
     model = parts.writer.model
+    most = subtopics_for(how.max_words)
     if not subtopics and how.plan_with_model and model is not None:
-        subtopics = await from_model(question, model, prompts)
+        subtopics = await from_model(question, model, prompts, most=most)
     if not subtopics:
-        found = await retrieve(question, parts, options, get_mode(options.mode))
-        subtopics = from_clusters(question, found.hits)
+        wide = replace(options, k=max(options.k or 0, 3 * most))
+        found = await retrieve(question, parts, wide, get_mode(options.mode))
+        subtopics = from_clusters(question, found.hits, limit=most)
     if not subtopics:
         subtopics = [Subtopic(title=question, query=question, origin="question")]
     return title or _title(question), subtopics

@@ -30,6 +30,7 @@ from citesynth.types import Hit
 
 MIN_SUBTOPICS = 3
 MAX_SUBTOPICS = 8
+"""Of a report of ordinary length; a long one plans more (`pipeline.subtopics_for`)."""
 _MARK = re.compile(r"^\s*(?:#{1,6}\s+|[-*+•]\s+|\d{1,3}[.)]\s+)")
 _ARRAY = re.compile(r"\[.*\]", re.S)
 _ITEM_WORDS = 4
@@ -51,11 +52,12 @@ async def from_model(
     model: ChatModel,
     prompts: Mapping[str, Prompt],
     *,
+    most: int = MAX_SUBTOPICS,
     limit_s: float = 120.0,
 ) -> list[Subtopic]:
-    """The model's subtopics, or none when its reply is not a usable list."""
+    """The model's subtopics (at most `most`), or none when its reply is not a usable list."""
     prompt = prompts["report.plan"].render(
-        question=question, least=str(MIN_SUBTOPICS), most=str(MAX_SUBTOPICS)
+        question=question, least=str(min(MIN_SUBTOPICS, most)), most=str(most)
     )
     text = ""
     try:
@@ -68,7 +70,7 @@ async def from_model(
     except Exception:  # a failed plan falls back to clusters; it must not fail the report
         return []
     found = parse_plan(text)
-    return _subtopics(found, question, "model") if len(found) >= 2 else []
+    return _subtopics(found, question, "model", limit=most) if len(found) >= 2 else []
 
 
 def parse_plan(text: str) -> list[str]:
@@ -147,8 +149,8 @@ def _shared_tail(items: list[str]) -> tuple[list[str], str]:
     return items, ""
 
 
-def from_clusters(question: str, hits: Sequence[Hit]) -> list[Subtopic]:
-    """One subtopic per section the hits come from, best-ranked first (at most eight)."""
+def from_clusters(question: str, hits: Sequence[Hit], limit: int = MAX_SUBTOPICS) -> list[Subtopic]:
+    """One subtopic per section the hits come from, best-ranked first (at most `limit`)."""
     titles: list[str] = []
     documents: list[str] = []
     seen: set[tuple[str, str]] = set()
@@ -167,7 +169,7 @@ def from_clusters(question: str, hits: Sequence[Hit]) -> list[Subtopic]:
     where = dict(zip(titles, documents, strict=True))
     return [
         s.model_copy(update={"document": where.get(s.title)})
-        for s in _subtopics(titles, question, "clusters")
+        for s in _subtopics(titles, question, "clusters", limit=limit)
     ]
 
 
