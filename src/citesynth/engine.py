@@ -445,3 +445,35 @@ class Conversation:
     async def answer(self, question: str) -> Answer:
         """The finished answer to a follow-up."""
         return await final_answer(self.ask(question))
+
+    async def report(
+        self,
+        question: str,
+        *,
+        max_words: int = DEFAULT_WORDS,
+        outline: str | None = None,
+        title: str | None = None,
+        tools: Sequence[Tool] = (),
+        judge: str | ChatModel | None = None,
+    ) -> AsyncIterator[ReportProgress | ReportDone]:
+        """A report on a follow-up ("and now the security side?"), condensed like a question.
+
+        The turn is remembered with the report's executive summary as its answer.
+        """
+        standalone = await self.standalone(question)
+        events = self.engine.report(
+            standalone,
+            max_words=max_words,
+            outline=outline,
+            title=title,
+            tools=tools,
+            judge=judge,
+            **self.overrides,
+        )
+        async for event in events:
+            if isinstance(event, ReportDone):
+                summary = event.report.markdown.split("## Executive Summary", 1)[-1]
+                summary = summary.split("## Key Findings", 1)[0].strip()
+                self.turns.append(Turn(question, standalone, summary))
+                self.turns = recent(self.turns, self.limit)
+            yield event

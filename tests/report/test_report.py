@@ -202,3 +202,17 @@ def test_the_command_writes_the_report_and_its_metadata(run: CliRunner, tmp_path
     assert meta["words"] <= 300 and meta["max_words"] == 300
     assert {c["name"] for c in meta["checks"]} >= {"structure", "coverage", "citations", "length"}
     assert "write: 3/3 Retry backoff" in result.output
+
+
+async def test_a_follow_up_report_is_understood_from_the_conversation(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    conversation = engine.chat()
+    await conversation.answer("How are failed requests retried?")
+    events = [event async for event in conversation.report("And the backoff?")]
+    report = events[-1].report  # type: ignore[attr-defined]
+    assert report.question == "And the backoff? (context: How are failed requests retried?)"
+    assert [s.path for s in report.sources] == ["docs/retries.md"]
+    assert conversation.turns[-1].question == "And the backoff?"
+    assert "exponential backoff" in conversation.turns[-1].answer

@@ -49,3 +49,14 @@ def test_bad_report_requests_are_refused(serve: Serve) -> None:
         assert unknown.status_code == 404
         web = httpx.post(f"{server.url}/api/reports", json={**QUESTION, "web": True})
         assert web.status_code == 400 and "web search" in web.json()["detail"]
+
+
+def test_a_follow_up_report_continues_the_chat_conversation(serve: Serve) -> None:
+    condensed = "When did the river tunnel open?"
+    with serve([BRIDGE, condensed, PLAN, BRIDGE, TUNNEL]) as server:
+        chat = {"question": "When did the harbour bridge open?", "conversation_id": "c-1"}
+        assert httpx.post(f"{server.url}/api/chat", json=chat).status_code == 200
+        follow = {"question": "And the tunnel?", "conversation_id": "c-1", "max_words": 400}
+        response = httpx.post(f"{server.url}/api/reports", json=follow, timeout=60)
+        assert response.status_code == 200, response.text
+        assert response.json()["question"] == condensed

@@ -60,12 +60,13 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 def create_app(engine: Engine, config: ServiceConfig | None = None) -> FastAPI:
     """The ASGI app answering from `engine` (which the caller opens and closes)."""
     config = (config or ServiceConfig()).checked()
+    answering = Answering(engine, config)
     service = Service(
         engine=engine,
         config=config,
         uploads=(config.uploads_dir or engine.root / "uploads").resolve(),
-        answering=Answering(engine, config),
-        reporting=Reporting(engine, config),
+        answering=answering,
+        reporting=Reporting(engine, config, answering.conversations),
         jobs=Jobs(engine),
         stats=SynthesisStats(),
     )

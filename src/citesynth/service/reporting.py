@@ -8,12 +8,12 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
-from citesynth.engine import Engine
+from citesynth.engine import Conversation, Engine
 from citesynth.errors import ConfigError
 from citesynth.events import ErrorEvent, Event, sse
 from citesynth.report import DEFAULT_WORDS, Report, ReportDone, WebSearch
 from citesynth.service.config import ServiceConfig
-from citesynth.service.schemas import _Body
+from citesynth.service.schemas import ConversationId, _Body
 from citesynth.service.state import Bounded
 from citesynth.service.streaming import Item, frames
 
@@ -32,6 +32,7 @@ class ReportRequest(_Body):
         default=None, max_length=200, description="A model that scores and revises the report"
     )
     web: bool = Field(default=False, description="Also search the web (the server's search API)")
+    conversation_id: str | None = ConversationId
 
 
 @dataclass
@@ -46,10 +47,16 @@ class Finished:
 class Reporting:
     """Writes reports with the engine and keeps the finished ones by request id."""
 
-    def __init__(self, engine: Engine, config: ServiceConfig) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        config: ServiceConfig,
+        conversations: Bounded[str, Conversation] | None = None,
+    ) -> None:
         self.engine = engine
         self.config = config
         self.kept: Bounded[str, Finished] = Bounded(config.answers_kept)
+        self.conversations = conversations or Bounded(config.conversations_kept)
 
     def events(self, body: ReportRequest, request_id: str) -> AsyncIterator[Event]:
         """The report's progress events and, last, `report_done`."""
@@ -58,7 +65,14 @@ class Reporting:
             raise ConfigError("this server has no web search configured (CITESYNTH_WEB_SEARCH_KEY)")
         self.kept.put(request_id, Finished("running"))
         engine = self.engine.with_model(body.model) if body.model else self.engine
-        return engine.report(
+        writer: Engine | Conversation = engine
+        if body.conversation_id is not None:  # a follow-up report in a conversation
+            history = self.config.history_turns
+            writer = self.conversations.setdefault(
+                body.conversation_id, lambda: Conversation(engine, history=history)
+            )
+            writer.switch(engine, {})
+        return writer.report(
             body.question,
             max_words=body.max_words,
             outline=body.outline,
