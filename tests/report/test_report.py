@@ -216,3 +216,24 @@ async def test_a_follow_up_report_is_understood_from_the_conversation(
     assert [s.path for s in report.sources] == ["docs/retries.md"]
     assert conversation.turns[-1].question == "And the backoff?"
     assert "exponential backoff" in conversation.turns[-1].answer
+
+
+async def test_each_section_sees_the_outline_and_what_earlier_sections_said(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    plan = '["What is the default connection pool size?", "How are failed requests retried?"]'
+    pools = "The default connection pool size is 100 connections for each client [1]."
+    retries = "Failed requests are retried three times with exponential backoff [1]."
+    model = ScriptedModel([plan, pools, retries])
+    engine.writer = LLMWriter(model, BUILT_IN, timeout=5.0)
+    await engine.write_report("Tell me about the client.", cache=False)
+    second = next(m.content for m in model.calls[2] if m.role == "user")
+    assert "Report: Tell me about the client." in second
+    assert (
+        "- What is the default connection pool size?\n- How are failed requests retried?" in second
+    )
+    assert "- What is the default connection pool size?: The default connection pool" in second
+    assert "Section: How are failed requests retried?" in second
+    system = next(m.content for m in model.calls[2] if m.role == "system")
+    assert "one section of a longer report" in system

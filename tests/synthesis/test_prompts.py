@@ -18,6 +18,9 @@ VALUES = {
     "least": "3",
     "most": "8",
     "subtopics": "- Connect timeout\n- Read timeout",
+    "report_question": "How does the client handle timeouts?",
+    "outline": "- Connect timeout\n- Read timeout",
+    "digest": "- Connect timeout: The connect timeout is five seconds.",
     "report": "# Timeouts\n\n## Executive Summary\n\nThe connect timeout is five seconds [1].",
 }
 

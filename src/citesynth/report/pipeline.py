@@ -8,40 +8,27 @@
    least the question itself.
 2. Research: each subtopic's query through the tools (corpus search, plus any passed in);
    every call is an `Observation` on the section.
-3. Write: the answer pipeline (`synthesis.pipeline.ask`) on what research found, so each
+3. Write (`sections`): the answer pipeline (`synthesis.pipeline.ask`) on what research
+   found, with the `report.section` prompts (outline, digest of earlier sections), so each
    section is written, verified, repaired, checked for disagreement and gated for
    answerability exactly as an answer is; a writer failure leaves the research output (the
    best passages' opening sentences, cited), and an unanswered subtopic says so plainly.
-4. Assemble: one citation index for the whole report (`citing`), sections cut to the word
-   budget, the executive summary and conclusions drawn from them (`compose`).
+4. Assemble (`assembly`): one citation index for the whole report (`citing`), sections cut
+   to the word budget, the executive summary and conclusions drawn from them (`compose`).
 5. Check: structure, coverage, citations, length, support (`checks`).
-
 6. Judge (when a judge model is given, `judging`): scores on five dimensions; below 3.5
    the report is revised and judged again, at most twice, and the best version is kept.
 """
 
 from __future__ import annotations
 
-import copy
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 
-from citesynth.citations.resolve import numbers_in, relabel
 from citesynth.llm.base import ChatModel
 from citesynth.report import prompts as _prompts  # noqa: F401  (registers the templates)
-from citesynth.report.checks import check, markers
-from citesynth.report.citing import CitationIndex, renumbered
-from citesynth.report.compose import (
-    body,
-    conclusions,
-    executive_summary,
-    fit,
-    markdown,
-    without_repeats,
-    words,
-)
+from citesynth.report.assembly import assemble
 from citesynth.report.judging import MAX_REVISIONS, REVISE_BELOW, JudgeFailed, judge
 from citesynth.report.planning import (
     MAX_SUBTOPICS,
@@ -50,7 +37,8 @@ from citesynth.report.planning import (
     from_outline,
     from_question,
 )
-from citesynth.report.research import CorpusSearch, Tool, research
+from citesynth.report.research import Tool
+from citesynth.report.sections import SectionWriter, sized
 from citesynth.report.values import (
     Judgement,
     Report,
@@ -59,26 +47,14 @@ from citesynth.report.values import (
     Section,
     Subtopic,
 )
-from citesynth.synthesis.disagreement import asks, statement
-from citesynth.synthesis.extractive import ExtractiveWriter
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.options import AskOptions
-from citesynth.synthesis.pipeline import ask, final_answer
 from citesynth.synthesis.prompts import Prompt
-from citesynth.synthesis.steps import Parts, Retrieved, retrieve
-from citesynth.synthesis.writers import LLMWriter
-from citesynth.types import Hit
-from citesynth.verify.conflicts import Found, find_conflicts
+from citesynth.synthesis.steps import Parts, retrieve
 
 DEFAULT_WORDS = 1500
 SECTION_WORDS = 500
 LONG_SUBTOPICS = 20
-LONG_REPORT = 2000
-LONG_SECTION = 200
-"""In a report longer than `LONG_REPORT` words, a section whose share is longer than this
-gets a writer with more room (`_sized`)."""
-SUMMARY_WORDS = 40
-"""The executive summary may take a fifth of the words, and at least this many."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,17 +83,17 @@ async def write_report(
     yield ReportProgress(stage="plan", message="choosing subtopics", done=0, total=1)
     title, subtopics = await _plan(question, parts, prompts, options, how)
     timings["plan"] = _since(started)
-    writer = _SectionWriter(*_sized(parts, options, how.max_words, len(subtopics)), how.tools)
+    writer = SectionWriter(*sized(parts, options, how.max_words, len(subtopics)), how.tools)
     sections: list[Section] = []
     writing = time.perf_counter()
-    async for event in writer.write(subtopics, sections):
+    async for event in writer.write(subtopics, sections, outline=subtopics, question=question):
         yield event
     timings["write"] = _since(writing)
     yield ReportProgress(
         stage="check", message="assembling and checking", done=1, total=1, eta_seconds=0.0
     )
     checking = time.perf_counter()
-    report = _assemble(question, title, subtopics, sections, writer.index, parts, how)
+    report = assemble(question, title, subtopics, sections, writer.index, parts, how.max_words)
     timings["check"] = _since(checking)
     if how.judge is not None:
         judging = time.perf_counter()
@@ -131,55 +107,11 @@ async def write_report(
     yield ReportDone(report=report.model_copy(update={"timings_ms": timings}))
 
 
-class _SectionWriter:
-    """Researches and writes sections; its citation index grows over every version."""
-
-    def __init__(self, parts: Parts, options: AskOptions, tools: Sequence[Tool]) -> None:
-        self.parts = parts
-        self.options = options
-        self.tools: tuple[Tool, ...] = (
-            CorpusSearch(parts, options, get_mode(options.mode)),
-            *tools,
-        )
-        self.index = CitationIndex(accessed=datetime.now(UTC).date().isoformat())
-
-    async def write(
-        self, subtopics: Sequence[Subtopic], into: list[Section], *, strict: bool = False
-    ) -> AsyncIterator[ReportProgress]:
-        """Each subtopic researched and written, appended to `into` (progress as it goes)."""
-        started = time.perf_counter()
-        for number, subtopic in enumerate(subtopics):
-            eta = _eta(started, number, len(subtopics))
-            yield ReportProgress(
-                stage="research",
-                message=subtopic.title,
-                done=number,
-                total=len(subtopics),
-                eta_seconds=eta,
-            )
-            found, observations = await research(subtopic.query, self.tools)
-            found = _focused(found, subtopic.document)
-            yield ReportProgress(
-                stage="write",
-                message=subtopic.title,
-                done=number,
-                total=len(subtopics),
-                eta_seconds=eta,
-            )
-            # A cluster is, by construction, something the corpus holds: it is not gated.
-            gated = subtopic.origin != "clusters" and self.options.answerability
-            chosen = replace(
-                self.options, answerability=gated, strict=strict or self.options.strict
-            )
-            answer = await final_answer(ask(subtopic.query, self.parts, chosen, found=found))
-            into.append(self.index.section(subtopic, answer, observations))
-
-
 async def _judged(
     report: Report,
     subtopics: list[Subtopic],
     sections: list[Section],
-    writer: _SectionWriter,
+    writer: SectionWriter,
     how: ReportOptions,
     prompts: dict[str, Prompt],
     title: str,
@@ -221,15 +153,19 @@ async def _judged(
         weak = [i for i, s in enumerate(sections) if s.removed_claims and s.subtopic]
         rewritten: list[Section] = []
         redo = [next(t for t in subtopics if t.title == sections[i].subtopic) for i in weak]
-        async for event in writer.write(redo, rewritten, strict=True):
+        async for event in writer.write(
+            redo, rewritten, strict=True, outline=subtopics, question=report.question
+        ):
             yield event
         for index, section in zip(weak, rewritten, strict=True):
             sections[index] = section
-        async for event in writer.write(added, sections):
+        async for event in writer.write(
+            added, sections, outline=[*subtopics, *added], question=report.question
+        ):
             yield event
         subtopics = [*subtopics, *added]
-        report = _assemble(
-            report.question, title, subtopics, sections, writer.index, writer.parts, how
+        report = assemble(
+            report.question, title, subtopics, sections, writer.index, writer.parts, how.max_words
         )
     best = max(range(len(versions)), key=lambda i: judgements[i].overall)
     chosen = versions[best]
@@ -250,54 +186,6 @@ def subtopics_for(max_words: int) -> int:
     500 words a section).
     """
     return max(MAX_SUBTOPICS, min(LONG_SUBTOPICS, max_words // SECTION_WORDS))
-
-
-def _sized(
-    parts: Parts, options: AskOptions, max_words: int, sections: int
-) -> tuple[Parts, AskOptions]:
-    """The writer and retrieval depth for sections of their share of `max_words`.
-
-    An answer is a few sentences from a few sources; a section of a long report (more than
-    2,000 words) is longer:
-    the extractive writer keeps up to one sentence per 22 words of its share (from more
-    sources), a model gets 1.3 output tokens per word. Ordinary reports are left as is.
-    """
-    share = int(max_words * 0.8 / max(1, sections))
-    if max_words <= LONG_REPORT or share <= LONG_SECTION:
-        return parts, options
-    writer = parts.writer
-    if isinstance(writer, ExtractiveWriter):
-        writer = ExtractiveWriter(
-            writer.embedder,
-            max_sentences=share // 22,
-            min_score=writer.min_score,
-            keep_ratio=0.0,
-            duplicate=writer.duplicate,
-        )
-    elif isinstance(writer, LLMWriter):
-        writer = copy.copy(writer)
-        writer.max_output_tokens = max(writer.max_output_tokens or 0, int(1.3 * share) + 64)
-    sources = max(get_mode(options.mode).sources, share // 40)
-    return replace(parts, writer=writer), replace(options, k=max(options.k or 0, sources))
-
-
-def _stated_in(found: Found, sections: Sequence[Section]) -> bool:
-    """Whether a section already states this disagreement (the same two sources)."""
-    pair = set(found.sources)
-    return any(set(c.sources) == pair for s in sections for c in s.conflicts)
-
-
-def _focused(found: Retrieved, document: str | None) -> Retrieved:
-    """The hits from `document` only, when there are any (a cluster keeps to its source)."""
-    if document is None:
-        return found
-    own = tuple(h for h in found.hits if _document(h) == document)
-    return Retrieved(own, found.linked) if own else found
-
-
-def _document(hit: Hit) -> str:
-    chunk = hit.chunk
-    return chunk.path if chunk.record_id is None else f"{chunk.path}#{chunk.record_id}"
 
 
 def _unjudged(warnings: Sequence[str]) -> list[str]:
@@ -331,110 +219,9 @@ async def _plan(
     return title or _title(question), subtopics
 
 
-def _assemble(
-    question: str,
-    title: str,
-    subtopics: Sequence[Subtopic],
-    sections: Sequence[Section],
-    index: CitationIndex,
-    parts: Parts,
-    how: ReportOptions,
-) -> Report:
-    clusters = {s.title for s in subtopics if s.origin == "clusters"}
-    # A cluster is the planner's guess: one whose source turns out not to answer is left out.
-    unanswered = [s.title for s in sections if s.not_found and s.title in clusters]
-    sections = [s for s in sections if not (s.not_found and s.title in clusters)] or sections[:1]
-    across = [
-        statement(found)
-        for found in find_conflicts(index.passages())
-        if asks(found, question) and not _stated_in(found, sections)
-    ]
-    kept, summary, closing, text, dropped = _fitted(
-        title, without_repeats(sections, droppable=clusters), index, how.max_words, across
-    )
-    cited = {n for marker in markers(body(text)) for n in numbers_in(marker)}
-    if cited != index.numbers():  # a cut took the only citation of some source
-        index, mapping = index.keep(cited)
-        kept = [renumbered(section, mapping) for section in kept]
-        summary = relabel(summary, mapping)
-        closing = relabel(closing, mapping)
-        text = markdown(title, summary, kept, closing, index.sources)
-    warnings = [
-        f"{s.title}: written from research output ({s.fallback})" for s in kept if s.fallback
-    ]
-    if dropped:
-        left = "; ".join(dropped)
-        warnings.append(f"left out to stay within {how.max_words} words: {left}")
-    shown = {s.title for s in kept}
-    if left_out := [t for t in unanswered if t not in shown]:
-        names = "; ".join(left_out)
-        warnings.append(f"clusters left out, their sources do not answer the question: {names}")
-    if words(body(text)) > how.max_words:
-        warnings.append(f"the report is longer than {how.max_words} words")
-    claims = [c for s in kept for c in s.claims]
-    verified = [c for c in claims if c.label != "unchecked"]
-    share = sum(c.label == "supported" for c in verified) / len(verified) if verified else None
-    checks = check(text, kept, index.sources, how.max_words)
-    warnings.append("not judged: no judge model was given (--judge)")
-    return Report(
-        question=question,
-        title=title,
-        markdown=text,
-        sections=list(kept),
-        subtopics=list(subtopics),
-        sources=index.sources,
-        checks=checks,
-        warnings=warnings,
-        words=words(body(text)),
-        max_words=how.max_words,
-        citations=len(markers(body(text))),
-        supported_share=round(share, 4) if share is not None else None,
-        model=parts.writer.name,
-        verifier=parts.verifier.name if parts.verifier is not None else None,
-        prompt_version=parts.prompt_version,
-        created=datetime.now(UTC).isoformat(timespec="seconds"),
-    )
-
-
-def _fitted(
-    title: str,
-    sections: list[Section],
-    index: CitationIndex,
-    max_words: int,
-    across: Sequence[str] = (),
-) -> tuple[list[Section], str, str, str, list[str]]:
-    """The report fitted to `max_words`: sections, summary, conclusions, text, left out.
-
-    The summary is drawn from what is kept, so: fit, measure, fit again. When even one
-    sentence per section is too long, the last (least relevant) sections are left out.
-    """
-    dropped: list[str] = []
-    while True:
-        closing = conclusions(sections, across)
-        budget = max_words - words(closing)
-        for _ in range(4):
-            kept = fit(sections, max(budget, 0))
-            summary = executive_summary(kept, max(SUMMARY_WORDS, max_words // 5))
-            text = markdown(title, summary, kept, closing, index.sources)
-            over = words(body(text)) - max_words
-            if over <= 0 or budget <= 0:
-                break
-            budget = sum(words(s.text) for s in kept) - over
-        if over <= 0 or len(sections) <= 1:
-            return kept, summary, closing, text, dropped
-        dropped.insert(0, sections[-1].title)
-        sections = sections[:-1]
-
-
 def _title(question: str) -> str:
     text = " ".join(question.split()).rstrip("?.! ")
     return text[:1].upper() + text[1:] if text else "Report"
-
-
-def _eta(started: float, done: int, total: int) -> float | None:
-    if not done:
-        return None
-    return round((time.perf_counter() - started) / done * (total - done), 1)
 
 
 def _since(started: float) -> float:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from citesynth.synthesis.prompts import BUILT_IN, Prompt, register_prompt
 
+_GROUNDING_RULES = BUILT_IN["answer.system"].template
+"""The answer's grounding rules: a section is held to the same."""
+
 PLAN = Prompt(
     "report.plan",
     "1",
@@ -32,6 +35,22 @@ JUDGE = Prompt(
     "Question: {question}\n\nPlanned subtopics:\n{subtopics}\n\nReport:\n{report}\n\nJSON:",
 )
 
-for _prompt in (PLAN, JUDGE):
+SECTION_SYSTEM = Prompt(
+    "report.section.system",
+    "1",
+    _GROUNDING_RULES
+    + "\n7. You write one section of a longer report. Stay on the section's subject, and do"
+    "\n   not repeat what the earlier sections already said.",
+)
+SECTION_USER = Prompt(
+    "report.section.user",
+    "1",
+    "Report: {report_question}\nOutline:\n{outline}\n"
+    "Already said in earlier sections (do not repeat):\n{digest}\n\n"
+    "Sources:\n\n{sources}\n\nSection: {question}\n"
+    "Write this section (cite a source number after every sentence):",
+)
+
+for _prompt in (PLAN, JUDGE, SECTION_SYSTEM, SECTION_USER):
     if _prompt.name not in BUILT_IN:
         register_prompt(_prompt)

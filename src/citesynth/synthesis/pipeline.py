@@ -16,14 +16,15 @@
 
 A report or an agent composes the same steps differently; nothing here is private to `ask`.
 An agent that already searched passes what it found (`found`), and step 2 is skipped (so is
-the cache: the answer depends on that search, not only on the question).
+the cache: the answer depends on that search, not only on the question); a report names its
+own prompt family and values (`prompt`, `values`: an outline, a digest of earlier sections).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 
 from citesynth.answers import Answer
 from citesynth.events import DoneEvent, ErrorEvent, Event, SourcesEvent
@@ -58,6 +59,8 @@ async def ask(
     cache: AnswerCache | None = None,
     request_id: str = "",
     found: Retrieved | None = None,
+    prompt: str = "answer",
+    values: Mapping[str, str] | None = None,
 ) -> AsyncIterator[Event]:
     """Answer `question` from the index (or from `found`), as events (see the module docstring)."""
     started = time.perf_counter()
@@ -83,7 +86,15 @@ async def ask(
         return
 
     verifier = parts.verifier if options.verify else None
-    plan = await make_plan(header.question, found, parts, mode, conflicts=verifier is not None)
+    plan = await make_plan(
+        header.question,
+        found,
+        parts,
+        mode,
+        conflicts=verifier is not None,
+        prompt=prompt,
+        values=values,
+    )
     judged = await gate(header.question, plan.sources, verifier) if options.answerability else None
     if judged is not None and not judged.answerable:
         answer = timed(unanswerable(header, plan.sources, judged), timings, started)
