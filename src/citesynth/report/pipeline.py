@@ -32,6 +32,7 @@ from citesynth.report.assembly import assemble
 from citesynth.report.judging import MAX_REVISIONS, REVISE_BELOW, JudgeFailed, judge
 from citesynth.report.planning import (
     MAX_SUBTOPICS,
+    MIN_SUBTOPICS,
     from_clusters,
     from_model,
     from_outline,
@@ -53,6 +54,7 @@ from citesynth.synthesis.prompts import Prompt
 from citesynth.synthesis.steps import Parts, retrieve
 
 DEFAULT_WORDS = 1500
+SHORT_SECTION_WORDS = 150
 SECTION_WORDS = 500
 LONG_SUBTOPICS = 20
 
@@ -182,10 +184,11 @@ async def _judged(
 def subtopics_for(max_words: int) -> int:
     """How many subtopics a report of `max_words` plans at most.
 
-    Eight, one per 500 words beyond 4,000, and 20 at most (a 10,000-word report has about
-    500 words a section).
+    One per 150 words up to eight (a 600-word report has four), then one per 500 words
+    beyond 4,000, and 20 at most (a 10,000-word report has about 500 words a section).
     """
-    return max(MAX_SUBTOPICS, min(LONG_SUBTOPICS, max_words // SECTION_WORDS))
+    short = min(MAX_SUBTOPICS, max_words // SHORT_SECTION_WORDS)
+    return max(MIN_SUBTOPICS, min(LONG_SUBTOPICS, max(short, max_words // SECTION_WORDS)))
 
 
 def _unjudged(warnings: Sequence[str]) -> list[str]:
