@@ -32,7 +32,11 @@ OURS = (
     "benchmarks.synthesis_clapnq",
     "benchmarks.verifier_accuracy",
     "benchmarks.verify_speed",
+    "benchmarks.changed_details",
     "benchmarks.verification_answers",
+    "benchmarks.conflict_answers",
+    "benchmarks.report_quality",
+    "benchmarks.report_judge",
     "benchmarks.service_load",
     "benchmarks.reliability",
 )
