@@ -52,7 +52,7 @@ class CitationIndex:
                 chunk_id=record.chunk_id,
                 title=readable(record.title) or file_title(record.path),
                 path=record.path,
-                location=record.location,
+                location=_distinct_location(record),
                 url=record.url,
                 accessed=self.accessed,
                 snippet=" ".join(record.text.split())[:240],
@@ -135,6 +135,17 @@ class CitationIndex:
             fallback=reason,
             observations=list(observations),
         )
+
+
+def _distinct_location(record: SourceRecord) -> str:
+    """Where a source is, told apart from the other chunks of the same JSONL record.
+
+    A record's location is `corpus.jsonl#telemetry` for all of its chunks; in a report's
+    Sources list each entry adds the lines inside the record's text.
+    """
+    if record.record_id is None or record.page is not None:
+        return record.location
+    return f"{record.location}:L{record.start_line}-L{record.end_line}"
 
 
 def not_found_text(answer: Answer) -> str:
