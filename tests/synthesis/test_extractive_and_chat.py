@@ -71,6 +71,13 @@ async def test_a_default_on_the_line_after_its_list_item_is_part_of_the_answer(
     assert not answer.uncited_claims
 
 
+def test_an_asciidoc_admonition_label_is_not_part_of_the_sentence() -> None:
+    assert clean("[TIP] ---- On OpenShift you can skip this step.") == (
+        "On OpenShift you can skip this step."
+    )
+    assert clean("[NOTE] The flag is optional.") == "The flag is optional."
+
+
 async def test_extractive_says_not_found_when_nothing_answers(engine: Engine, corpus: Path) -> None:
     await engine.index([corpus])
     engine.writer = ExtractiveWriter(engine.embedder, min_score=0.9)

@@ -32,6 +32,8 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 _BRACKETS = re.compile(r"\s*(?:\[[\d,\s\-–^]+\]|【[^】]*】)")
 _EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
 _ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\b")
+_ADMONITION = re.compile(r"^\[(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*(?:-{4,}|={4,})?\s*")
+"""An AsciiDoc admonition's label and block delimiter ("[TIP] ---- On OpenShift ...")."""
 _ASIDE_END = re.compile(r"[.!?]\s+(\([^()\n.!?]{1,60}\))[.!?]?$")
 _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
 
@@ -43,6 +45,7 @@ def clean(sentence: str) -> str:
     the answer cites one sentence, not a sentence and a fragment.
     """
     text = _LIST_MARK.sub("", " ".join(strip_markup(sentence).split()))
+    text = _ADMONITION.sub("", text)
     text = _EMPHASIS.sub(r"\2", _BRACKETS.sub("", text))
     text = _ASIDE_END.sub(r" \1", text)  # "no limits. (Default 100)" -> "no limits (Default 100)."
     ends = text.rstrip("\"'”’)]")  # 'under "North Africa."' already ends a sentence
