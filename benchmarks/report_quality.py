@@ -79,6 +79,8 @@ def measures(report: Report) -> dict[str, Any]:
         "coverage": round(sum(not s.not_found for s in report.sections) / len(report.sections), 4),
         "coverage_passed": coverage.passed,
         "subtopics": [f"{s.origin}: {s.title}" for s in report.subtopics],
+        "sections": len(report.sections),
+        "left_out": [w for w in report.warnings if "left out" in w],
         "checks_failed": [c.name for c in report.checks if not c.passed],
         "judge": report.judgements[-1].overall if report.judgements else None,
         "judge_scores": report.judgements[-1].scores if report.judgements else None,
