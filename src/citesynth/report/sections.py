@@ -124,9 +124,9 @@ def sized(
     """The writer and retrieval depth for sections of their share of `max_words`.
 
     An answer is a few sentences from a few sources; a section of a long report (more than
-    2,000 words) is longer:
-    the extractive writer keeps up to one sentence per 22 words of its share (from more
-    sources), a model gets 1.3 output tokens per word. Ordinary reports are left as is.
+    2,000 words) is longer: the extractive writer keeps up to one sentence per 22 words of
+    its share (from more sources), a model gets 1.3 output tokens per word. Ordinary
+    reports are left as is.
     """
     share = int(max_words * 0.8 / max(1, sections))
     if max_words <= LONG_REPORT or share <= LONG_SECTION:
