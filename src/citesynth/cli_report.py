@@ -22,6 +22,8 @@ from citesynth.render import printable
 from citesynth.report import DEFAULT_WORDS, FORMATS, Format, Report, ReportDone, render
 from citesynth.report.web import WebSearch
 
+MAX_OUTLINE_CHARS = 20_000
+
 
 @click.command()
 @click.argument("question")
@@ -82,7 +84,7 @@ def report(
     """Write a cited research report on QUESTION from the indexed documents (docs/reports.md)."""
     settings = _settings(index_dir, no_embed, embedder, model=model, mode=mode, timeout=timeout)
     chosen: Format = form or _format_of(out)
-    plan = outline.read_text(encoding="utf-8") if outline else None
+    plan = _outline(outline) if outline else None
     searcher = WebSearch.from_env() if web else None
     if web and searcher is None:
         raise click.UsageError(
@@ -145,6 +147,17 @@ def report(
         summary += f" · judged {finished.judgements[-1].overall:.2f}/5"
         summary += f" after {finished.revisions} revision(s)" if finished.revisions else ""
     errors.print(f"[dim]{summary}{' · checks failed: ' + ', '.join(failed) if failed else ''}[/]")
+
+
+def _outline(path: Path) -> str:
+    """The outline file's text (UTF-8, at most 20,000 characters)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.BadParameter(f"cannot read {path} as UTF-8 text ({error})") from None
+    if len(text) > MAX_OUTLINE_CHARS:
+        raise click.BadParameter(f"{path} is longer than {MAX_OUTLINE_CHARS:,} characters")
+    return text
 
 
 def _format_of(out: Path | None) -> Format:

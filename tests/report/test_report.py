@@ -237,3 +237,10 @@ async def test_each_section_sees_the_outline_and_what_earlier_sections_said(
     assert "Section: How are failed requests retried?" in second
     system = next(m.content for m in model.calls[2] if m.role == "system")
     assert "one section of a longer report" in system
+
+
+def test_an_unreadable_outline_is_refused_with_the_reason(run: CliRunner, tmp_path: Path) -> None:
+    binary = tmp_path / "outline.bin"
+    binary.write_bytes(b"\xff\xfe\x00 not text \x80")
+    result = run.invoke(main, ["report", "Anything?", "--outline", str(binary)])
+    assert result.exit_code == 2 and "cannot read" in result.output
