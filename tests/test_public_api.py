@@ -124,6 +124,8 @@ def test_sync_engine(tmp_path: Path, corpus: Path) -> None:
         assert engine.stats().chunks > 0
         answer = engine.answer("How is the backoff in seconds computed?", not_found_below=0.0)
         assert answer.citations and answer.citations[0].path.startswith("corpus/")
+        report = engine.report("Connect and read timeouts", max_words=200, not_found_below=0.0)
+        assert "## Key Findings" in report.markdown and report.words <= 200
 
 
 async def test_sync_engine_works_inside_a_running_loop(tmp_path: Path, corpus: Path) -> None:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar, Unpack
 
 from citesynth.answers import Answer
 from citesynth.engine import Engine
+from citesynth.report import DEFAULT_WORDS, Report
 from citesynth.settings import Settings
 from citesynth.synthesis.options import AskOverrides
 from citesynth.types import Hit, IndexReport, IndexStats
@@ -52,6 +53,28 @@ class SyncEngine:
     def answer(self, question: str, **overrides: Unpack[AskOverrides]) -> Answer:
         """The finished answer to `question`."""
         return self._call(self.engine.answer(question, **overrides))
+
+    def report(
+        self,
+        question: str,
+        *,
+        max_words: int = DEFAULT_WORDS,
+        outline: str | None = None,
+        title: str | None = None,
+        judge: str | None = None,
+        **overrides: Unpack[AskOverrides],
+    ) -> Report:
+        """The finished research report on `question` (docs/reports.md)."""
+        return self._call(
+            self.engine.write_report(
+                question,
+                max_words=max_words,
+                outline=outline,
+                title=title,
+                judge=judge,
+                **overrides,
+            )
+        )
 
     def stats(self) -> IndexStats:
         """What the index holds."""
