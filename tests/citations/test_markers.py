@@ -116,10 +116,23 @@ def test_numbered_forms(text: str, expected: list[tuple[int, ...]]) -> None:
         ("Details [notes.txt, L200].", [(4,)]),  # no chunk holds line 200: first of the file
         ("Read me [README.md].", [(6,)]),
         ("Two files [guide.md, Page 2][README.md].", [(2,), (6,)]),
+        ("Revenue grew (report.pdf, Page 5).", [(3,)]),
+        ("Setup is easy (guide.md, p. 2) and fast.", [(2,)]),
+        ("See the photo (figure.png, page 3) for more.", []),  # no such source: text
     ],
 )
 def test_by_file_references(text: str, expected: list[tuple[int, ...]]) -> None:
     assert numbers(text) == expected
+
+
+def test_a_web_source_is_cited_by_its_address() -> None:
+    web = [*SOURCES, SourceRef(7, "https://transport.example.org/history/bridge")]
+    found = find_markers(
+        "It opened in 2009 [Source: https://transport.example.org/history/bridge]. "
+        "It was rebuilt [https://other.example.com/page].",
+        web,
+    )
+    assert [(m.numbers, m.unknown) for m in found] == [((7,), False), ((), True)]
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ Accepted forms (what models actually write):
     [-1]  [0]                    -- numbers no source can have (removed when resolved)
     (1)  (1, 2)  (Source 2)      -- where it cannot be a list enumerator; see `match_at`
     [report.pdf, Page 5]  [docs/guide.md]  [guide.md, L40-58]    -- resolved by path and page
+    (report.pdf, Page 5)  [Source: https://example.org/page]      -- and by web address
 
 Every marker becomes the source numbers it names, and the parts they were written as
 (`parts`: `[1, 3-5]` is (1, 1), (3, 5)). Ranges expand only between numbers that were
@@ -42,6 +43,15 @@ _FILE = re.compile(
     r"\[\s*(?P<file>[^\[\]\n,;]{1,120}?\.[A-Za-z0-9]{1,8})"
     r"(?:\s*[,:;]?\s*(?:page|p\.?|pg\.?)\s*(?P<page>\d{1,5}))?"
     r"(?:\s*[,:;]?\s*(?:lines?\s*|L)?(?P<line>\d{1,6})(?:\s*[-–]\s*L?\d{1,6})?)?\s*\]",
+    re.I,
+)
+_URL = re.compile(
+    r"\[\s*(?:(?:sources?|refs?|references?|url)\s*:?\s*)?(?P<url>https?://[^\s\[\]]{1,140})\s*\]",
+    re.I,
+)
+_PAREN_FILE = re.compile(
+    r"\(\s*(?P<file>[^()\n,;]{1,120}?\.[A-Za-z0-9]{1,8})\s*[,:;]\s*"
+    r"(?:page|p\.?|pg\.?)\s*(?P<page>\d{1,5})\s*\)",
     re.I,
 )
 _PART = re.compile(r"(-?\d{1,4})(?:\s*(?:-|–|—|to)\s*(\d{1,4}))?", re.I)
@@ -202,6 +212,12 @@ def _bracketed(text: str, start: int, sources: Sequence[SourceRef]) -> Marker | 
         if found.group("body").startswith("-") and start and _word_char(text[start - 1]):
             return None  # xs[-1]
         return _numbered(start, found.group(), found.group("body"))
+    url = _URL.match(text, start)
+    if url:  # [Source: https://…] names a web source by its address
+        wanted = url.group("url").rstrip("/.,")
+        named = tuple(s.number for s in sources if s.path.rstrip("/") == wanted)[:1]
+        parts = ((named[0], named[0]),) if named else ()
+        return Marker(start, url.end(), url.group(), named, parts, unknown=not named)
     found = _FILE.match(text, start)
     if found is None:
         return None
@@ -215,6 +231,11 @@ def _bracketed(text: str, start: int, sources: Sequence[SourceRef]) -> Marker | 
 
 
 def _parenthesised(text: str, start: int, sources: Sequence[SourceRef]) -> Marker | None:
+    by_file = _PAREN_FILE.match(text, start)
+    if by_file:  # (report.pdf, Page 3): a citation only when it names a source
+        numbers = _by_file(by_file.group("file"), by_file.group("page"), None, sources)
+        if numbers:
+            return Marker(start, by_file.end(), by_file.group(), numbers, ((numbers[0],) * 2,))
     found = _PAREN.match(text, start)
     if found is None or (found.group("body").startswith("-") and not found.group("word")):
         return None  # "(-1)" is arithmetic; "(Source -1)" a citation
