@@ -244,3 +244,21 @@ def test_an_unreadable_outline_is_refused_with_the_reason(run: CliRunner, tmp_pa
     binary.write_bytes(b"\xff\xfe\x00 not text \x80")
     result = run.invoke(main, ["report", "Anything?", "--outline", str(binary)])
     assert result.exit_code == 2 and "cannot read" in result.output
+
+
+async def test_a_sentence_citing_nothing_is_left_out_of_the_report(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    reply = (
+        "Connection pools are a staple of every modern networking stack. "
+        "The default connection pool size is 100 connections for each client [1]."
+    )
+    engine.writer = LLMWriter(ScriptedModel([reply], default=reply), BUILT_IN, timeout=5.0)
+    report = await engine.write_report(
+        "Pools", outline="- What is the default connection pool size?", cache=False
+    )
+    (section,) = report.sections
+    assert section.uncited == ["Connection pools are a staple of every modern networking stack."]
+    assert "staple" not in report.markdown and "100 connections" in section.text
+    assert any("1 sentence(s) citing no source left out" in w for w in report.warnings)

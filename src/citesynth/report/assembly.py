@@ -67,6 +67,11 @@ def assemble(
     if dropped:
         left = "; ".join(dropped)
         warnings.append(f"left out to stay within {max_words} words: {left}")
+    for section in kept:
+        if section.uncited:
+            warnings.append(
+                f"{section.title}: {len(section.uncited)} sentence(s) citing no source left out"
+            )
     shown = {s.title for s in kept}
     if left_out := [t for t in unanswered if t not in shown]:
         names = "; ".join(left_out)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from citesynth.answers import Answer, Claim, SourceRecord
 from citesynth.citations.resolve import cited_numbers, relabel
 from citesynth.ingest.sentences import prose_sentences
+from citesynth.report.compose import tidy
 from citesynth.report.planning import file_title, readable
 from citesynth.report.values import Observation, ReportSource, Section, Subtopic
 from citesynth.synthesis.extractive import clean
@@ -107,7 +108,8 @@ class CitationIndex:
         written = Section(
             title=subtopic.title,
             subtopic=subtopic.title,
-            text=answer.answer,
+            text=_without(answer.answer, answer.uncited_claims),
+            uncited=list(answer.uncited_claims),
             confidence=answer.confidence,
             claims=answer.claims,
             removed_claims=answer.removed_claims,
@@ -135,6 +137,13 @@ class CitationIndex:
             fallback=reason,
             observations=list(observations),
         )
+
+
+def _without(text: str, sentences: Sequence[str]) -> str:
+    """`text` without `sentences` (a report cites every sentence or leaves it out)."""
+    for sentence in sentences:
+        text = text.replace(sentence, "", 1)
+    return tidy(text) if sentences else text
 
 
 def _distinct_location(record: SourceRecord) -> str:

@@ -102,7 +102,7 @@ def without_repeats(
         if not drop:
             kept.append(section)
             continue
-        shown = _tidy(_removed(text, drop))
+        shown = tidy(_removed(text, drop))
         if not plain(shown).strip():
             if section.title in droppable:
                 continue
@@ -129,7 +129,7 @@ def _removed(text: str, spans: Sequence[tuple[int, int]]) -> str:
     return "".join(pieces)
 
 
-def _tidy(text: str) -> str:
+def tidy(text: str) -> str:
     """No blank runs, no trailing spaces, no document label with nothing under it."""
     lines = [" ".join(line.split()) for line in text.splitlines()]
     out: list[str] = []

@@ -75,6 +75,9 @@ class Section(_Frozen):
     confidence: float | None = None
     claims: list[Claim] = Field(default_factory=list)
     removed_claims: list[Claim] = Field(default_factory=list)
+    uncited: list[str] = Field(
+        default_factory=list, description="Sentences the writer left without a citation, left out"
+    )
     conflicts: list[Conflict] = Field(default_factory=list)
     fallback: str | None = Field(default=None, description="Why research output stands in")
     observations: list[Observation] = Field(default_factory=list)
