@@ -19,6 +19,7 @@ from citesynth.report.planning import file_title, readable
 from citesynth.report.values import Observation, ReportSource, Section, Subtopic
 from citesynth.synthesis.extractive import clean
 from citesynth.verify.base import Passage
+from citesynth.verify.claims import plain
 
 RESEARCH_SENTENCES = 3
 
@@ -101,6 +102,16 @@ class CitationIndex:
                 not_found=True,
                 observations=list(observations),
             )
+        kept_text = _without(answer.answer, answer.uncited_claims)
+        if not plain(kept_text).strip():  # every sentence the writer wrote cited nothing
+            return Section(
+                title=subtopic.title,
+                subtopic=subtopic.title,
+                text=not_found_text(answer),
+                not_found=True,
+                uncited=list(answer.uncited_claims),
+                observations=list(observations),
+            )
         records = {record.number: record for record in answer.sources}
         cited = set(cited_numbers(answer.answer)) | {c.number for c in answer.citations}
         cited |= {n for conflict in answer.conflicts for n in conflict.sources}
@@ -108,7 +119,7 @@ class CitationIndex:
         written = Section(
             title=subtopic.title,
             subtopic=subtopic.title,
-            text=_without(answer.answer, answer.uncited_claims),
+            text=kept_text,
             uncited=list(answer.uncited_claims),
             confidence=answer.confidence,
             claims=answer.claims,

@@ -150,7 +150,7 @@ def executive_summary(sections: Sequence[Section], budget: int | None = None) ->
     """
     chosen: list[str] = []
     for section in sections:
-        if section.not_found or section.fallback:
+        if section.not_found:
             continue
         spans = [" ".join(section.text[a:b].split()) for a, b in factual_spans(section.text)]
         cited = [s for s in spans if "[" in s and not s.startswith(DISAGREE)]
