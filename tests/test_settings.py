@@ -17,11 +17,13 @@ def test_environment_then_arguments_override_defaults() -> None:
         "CITESYNTH_PROMPTS": "my-prompts",
         "CITESYNTH_CACHE_TTL": "0",
         "CITESYNTH_NOT_FOUND_BELOW": "0.3",
+        "CITESYNTH_REPORT_WORDS": "800",
     }
     settings = Settings.from_env(env, mode="detailed", model=None)
     assert settings.model == "extractive" and settings.mode == "detailed"
     assert settings.timeout == 12.5 and settings.prompts_dir == Path("my-prompts")
     assert settings.cache_ttl == 0 and settings.not_found_below == 0.3
+    assert settings.report_words == 800
     assert Settings.from_env({}).model == "auto"
 
 
@@ -32,6 +34,7 @@ def test_environment_then_arguments_override_defaults() -> None:
         ({"CITESYNTH_TIMEOUT": "soon"}, "CITESYNTH_TIMEOUT must be a number"),
         ({"CITESYNTH_TIMEOUT": "-1"}, "must not be negative"),
         ({"CITESYNTH_NOT_FOUND_BELOW": "2"}, "not_found_below must be within 0..1"),
+        ({"CITESYNTH_REPORT_WORDS": "10"}, "report_words must be at least 50"),
     ],
 )
 def test_bad_values_name_the_setting(env: dict[str, str], message: str) -> None:

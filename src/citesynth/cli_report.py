@@ -33,9 +33,9 @@ MAX_OUTLINE_CHARS = 20_000
 @click.option(
     "--max-words",
     type=click.IntRange(min=50),
-    default=DEFAULT_WORDS,
-    show_default=True,
-    help="Length limit of the report body, in words.",
+    default=None,
+    help=f"Length limit of the report body, in words (default {DEFAULT_WORDS}, or "
+    "CITESYNTH_REPORT_WORDS).",
 )
 @click.option(
     "--outline",
@@ -73,7 +73,7 @@ def report(
     model: str | None,
     mode: str | None,
     timeout: float | None,
-    max_words: int,
+    max_words: int | None,
     outline: Path | None,
     title: str | None,
     judge: str | None,

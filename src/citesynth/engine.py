@@ -73,6 +73,7 @@ class Engine:
         answering: AskOptions | None = None,
         verifier: Verifier | Literal["default"] | None = "default",
         timeout: float | None = None,
+        report_words: int = DEFAULT_WORDS,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -88,6 +89,8 @@ class Engine:
         """Checks every answer's claims (None: answers are not verified)."""
         self.timeout = timeout
         """The configured writer time limit (None: each writer's default)."""
+        self.report_words = report_words
+        """A report's length limit in words when a call gives none."""
         self.cache = AnswerCache(store)
         self._variants: dict[str, Engine] = {}
         self._owns_store = True
@@ -138,6 +141,7 @@ class Engine:
             prompts=prompts,
             verifier=verifier,
             answering=chosen.ask_options(),
+            report_words=chosen.report_words,
             timeout=timeout,
         )
 
@@ -187,6 +191,7 @@ class Engine:
             answering=self.answering,
             verifier=self.verifier,
             timeout=self.timeout,
+            report_words=self.report_words,
         )
         variant._owns_store = False
         return variant
@@ -299,7 +304,7 @@ class Engine:
         self,
         question: str,
         *,
-        max_words: int = DEFAULT_WORDS,
+        max_words: int | None = None,
         outline: str | None = None,
         title: str | None = None,
         tools: Sequence[Tool] = (),
@@ -314,7 +319,7 @@ class Engine:
         `overrides` apply to every section as they do to `ask`.
         """
         how = ReportOptions(
-            max_words=max_words,
+            max_words=max_words or self.report_words,
             outline=outline,
             title=title,
             tools=tuple(tools),
@@ -326,7 +331,7 @@ class Engine:
         self,
         question: str,
         *,
-        max_words: int = DEFAULT_WORDS,
+        max_words: int | None = None,
         outline: str | None = None,
         title: str | None = None,
         judge: str | ChatModel | None = None,
@@ -450,7 +455,7 @@ class Conversation:
         self,
         question: str,
         *,
-        max_words: int = DEFAULT_WORDS,
+        max_words: int | None = None,
         outline: str | None = None,
         title: str | None = None,
         tools: Sequence[Tool] = (),

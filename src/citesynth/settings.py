@@ -74,6 +74,8 @@ class Settings:
     verifier: str = "default"
     strict: bool = _ASK.strict
     keep_unsupported: bool = _ASK.keep_unsupported
+    report_words: int = 1500
+    """The length limit of a report's body, in words, when a call gives none."""
 
     def __post_init__(self) -> None:
         # Accept the obvious spellings: a string path, a list of globs.
@@ -115,6 +117,8 @@ class Settings:
             raise ConfigError(f"mode must be {names}, got {self.mode!r}")
         if self.timeout < 0 or self.cache_ttl < 0:
             raise ConfigError("timeout and cache_ttl must not be negative")
+        if self.report_words < 50:
+            raise ConfigError(f"report_words must be at least 50, got {self.report_words}")
         if not 0.0 <= self.not_found_below <= 1.0:
             raise ConfigError(f"not_found_below must be within 0..1, got {self.not_found_below}")
         return self
@@ -178,7 +182,7 @@ def _parse(name: str, raw: str) -> Any:
             return Path(raw)
         if name == "exclude":
             return tuple(part.strip() for part in raw.split(",") if part.strip())
-        if name in {"chunk_tokens", "overlap_tokens", "depth"}:
+        if name in {"chunk_tokens", "overlap_tokens", "depth", "report_words"}:
             return int(raw)
         if name in {"max_file_mb", "alpha", "timeout", "cache_ttl", "not_found_below"}:
             return float(raw)

@@ -11,7 +11,7 @@ from typing import Any, TypeVar, Unpack
 
 from citesynth.answers import Answer
 from citesynth.engine import Engine
-from citesynth.report import DEFAULT_WORDS, Report
+from citesynth.report import Report
 from citesynth.settings import Settings
 from citesynth.synthesis.options import AskOverrides
 from citesynth.types import Hit, IndexReport, IndexStats
@@ -58,7 +58,7 @@ class SyncEngine:
         self,
         question: str,
         *,
-        max_words: int = DEFAULT_WORDS,
+        max_words: int | None = None,
         outline: str | None = None,
         title: str | None = None,
         judge: str | None = None,

@@ -262,3 +262,10 @@ async def test_a_sentence_citing_nothing_is_left_out_of_the_report(
     assert section.uncited == ["Connection pools are a staple of every modern networking stack."]
     assert "staple" not in report.markdown and "100 connections" in section.text
     assert any("1 sentence(s) citing no source left out" in w for w in report.warnings)
+
+
+async def test_the_configured_length_is_the_default(engine: Engine, tmp_path: Path) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    engine.report_words = 120
+    report = await engine.write_report(QUESTION)
+    assert report.max_words == 120 and report.words <= 120

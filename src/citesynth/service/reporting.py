@@ -11,7 +11,7 @@ from pydantic import Field
 from citesynth.engine import Conversation, Engine
 from citesynth.errors import ConfigError
 from citesynth.events import ErrorEvent, Event, sse
-from citesynth.report import DEFAULT_WORDS, Report, ReportDone, WebSearch
+from citesynth.report import Report, ReportDone, WebSearch
 from citesynth.service.config import ServiceConfig
 from citesynth.service.schemas import ConversationId, _Body
 from citesynth.service.state import Bounded
@@ -23,7 +23,9 @@ class ReportRequest(_Body):
 
     question: str = Field(min_length=1, max_length=4000)
     model: str | None = Field(default=None, max_length=200, description="As for --model")
-    max_words: int = Field(default=DEFAULT_WORDS, ge=50, le=20_000)
+    max_words: int | None = Field(
+        default=None, ge=50, le=20_000, description="Default: the server's report_words"
+    )
     outline: str | None = Field(
         default=None, max_length=20_000, description="One subtopic per heading, item or line"
     )
