@@ -44,6 +44,8 @@ async def test_a_good_report_is_judged_once(engine: Engine, tmp_path: Path) -> N
     assert [j.overall for j in report.judgements] == [4.5]
     assert len(judge.calls) == 1 and "Connection pool size" in judge.calls[0][0].content
     assert not any(w.startswith("not judged") for w in report.warnings)
+    assert report.tokens["judge_prompt"] > 100 and report.tokens["judge_completion"] > 10
+    assert "write_prompt" not in report.tokens  # the extractive writer calls no model
 
 
 async def test_a_low_score_adds_the_missing_subtopic_and_keeps_the_best_version(

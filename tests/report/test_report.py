@@ -164,6 +164,7 @@ async def test_the_model_plans_and_a_failing_writer_leaves_the_research_output(
     assert retries.fallback and "retried three times" in retries.text
     assert re.search(r"\[\d+\]", retries.text)
     assert any("written from research output" in w for w in report.warnings)
+    assert report.tokens["write_prompt"] > 0 and report.tokens["write_completion"] > 0
 
 
 async def test_an_unusable_plan_falls_back_to_clusters(engine: Engine, tmp_path: Path) -> None:

@@ -126,6 +126,9 @@ class CitationIndex:
             removed_claims=answer.removed_claims,
             conflicts=answer.conflicts,
             observations=list(observations),
+            warnings=list(answer.warnings),
+            prompt_tokens=answer.usage.prompt_tokens,
+            completion_tokens=answer.usage.completion_tokens,
         )
         return renumbered(written, mapping)
 

@@ -24,7 +24,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 
-from citesynth.llm.base import ChatModel, ChatOptions, Message
+from citesynth.llm.base import ChatModel, ChatOptions, Message, Usage
 from citesynth.report.values import Judgement
 from citesynth.synthesis.prompts import Prompt
 
@@ -64,33 +64,45 @@ async def judge(
         report=report[:MAX_REPORT_CHARS],
     )
     messages = [Message("user", prompt)]
-    reply = await _ask(model, messages, limit_s)
+    reply, usage = await _ask(model, messages, limit_s)
     try:
-        return parse_judgement(reply, model.name)
+        return _counted(parse_judgement(reply, model.name), usage)
     except ValueError as error:  # ask once more, saying what was wrong
         messages += [
             Message("assistant", reply),
             Message("user", f"That reply could not be read ({error}). Reply with the JSON only."),
         ]
-        reply = await _ask(model, messages, limit_s)
+        reply, usage = await _ask(model, messages, limit_s)
         try:
-            return parse_judgement(reply, model.name)
+            return _counted(parse_judgement(reply, model.name), usage)
         except ValueError as again:
             raise JudgeFailed(f"the judge's reply could not be read: {again}") from again
 
 
-async def _ask(model: ChatModel, messages: list[Message], limit_s: float) -> str:
+def _counted(judgement: Judgement, usage: Usage) -> Judgement:
+    return judgement.model_copy(
+        update={
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+        }
+    )
+
+
+async def _ask(model: ChatModel, messages: list[Message], limit_s: float) -> tuple[str, Usage]:
     text = ""
+    usage = Usage()
     try:
         async with asyncio.timeout(limit_s):
             async for piece in model.stream(messages, ChatOptions(max_tokens=400, temperature=0.0)):
                 if isinstance(piece, str):
                     text += piece
+                elif isinstance(piece, Usage):
+                    usage = piece
     except TimeoutError as error:
         raise JudgeFailed(f"the judge timed out after {limit_s:.0f} s") from error
     except Exception as error:  # any provider failure leaves the report unjudged
         raise JudgeFailed(f"the judge failed: {error}") from error
-    return text
+    return text, usage
 
 
 def parse_judgement(reply: str, judge_name: str) -> Judgement:

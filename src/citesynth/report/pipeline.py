@@ -106,7 +106,21 @@ async def write_report(
                 yield step
         timings["judge"] = _since(judging)
     timings["total"] = _since(started)
-    yield ReportDone(report=report.model_copy(update={"timings_ms": timings}))
+    yield ReportDone(
+        report=report.model_copy(update={"timings_ms": timings, "tokens": _tokens(report)})
+    )
+
+
+def _tokens(report: Report) -> dict[str, int]:
+    """Prompt and completion tokens of writing (all sections) and judging, where reported."""
+    counted: dict[str, int] = {}
+    for stage, items in (("write", report.sections), ("judge", report.judgements)):
+        for kind in ("prompt", "completion"):
+            values = [getattr(item, f"{kind}_tokens") for item in items]
+            known = [v for v in values if v is not None]
+            if known:
+                counted[f"{stage}_{kind}"] = sum(known)
+    return counted
 
 
 async def _judged(

@@ -80,6 +80,12 @@ class Section(_Frozen):
     )
     conflicts: list[Conflict] = Field(default_factory=list)
     fallback: str | None = Field(default=None, description="Why research output stands in")
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="The section's citation validation: invalid markers removed, unused sources",
+    )
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
     observations: list[Observation] = Field(default_factory=list)
 
 
@@ -101,6 +107,8 @@ class Judgement(_Frozen):
     overall: float = Field(description="The weighted score, 1–5")
     feedback: str = ""
     missing: list[str] = Field(default_factory=list, description="Subtopics it found missing")
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
 
 
 class Report(_Frozen):
@@ -131,6 +139,10 @@ class Report(_Frozen):
     prompt_version: str
     created: str
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    tokens: dict[str, int] = Field(
+        default_factory=dict,
+        description="Prompt and completion tokens of writing and judging, where reported",
+    )
 
 
 class ReportProgress(Event):
