@@ -41,6 +41,7 @@ from benchmarks.common import CACHE, DATA, RESULTS, ROOT, require, write_result
 from citesynth import Engine, Settings
 from citesynth.evaluation.qa_data import load_set
 from citesynth.report import Report, render
+from citesynth.report.checks import markers
 
 SETS = ("docs-rhdh", "multihop-rag")
 EXAMPLES = ROOT / "docs" / "examples"
@@ -59,20 +60,25 @@ def measures(report: Report) -> dict[str, Any]:
     """The figures of one report (see the module docstring)."""
     body = report.markdown.split("\n## Sources\n", 1)[0]
     listed = {s.number for s in report.sources}
-    markers = _MARKER.findall(body)
+    found = markers(body)
     valid = 0
     cited: set[int] = set()
-    for marker in markers:
-        numbers = _numbers(marker)
+    invalid = []
+    for marker in found:
+        numbers = _numbers(marker.strip("[]"))
         cited |= numbers
         valid += numbers <= listed
+        if not numbers <= listed:
+            at = body.find(marker)
+            invalid.append(body[max(0, at - 60) : at + len(marker)])
     coverage = next(c for c in report.checks if c.name == "coverage")
     total = report.timings_ms.get("total", 0.0) / 1000
     return {
         "words": report.words,
         "max_words": report.max_words,
-        "markers": len(markers),
-        "citation_validity": round(valid / len(markers), 4) if markers else None,
+        "markers": len(found),
+        "citation_validity": round(valid / len(found), 4) if found else None,
+        "invalid_markers": invalid,
         "unused_sources": len(listed - cited),
         "sources": len(listed),
         "supported_share": report.supported_share,

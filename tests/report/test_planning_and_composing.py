@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from citesynth.report.citing import _known_only
 from citesynth.report.compose import without_repeats
 from citesynth.report.planning import file_title, from_outline, from_question, parse_plan
 from citesynth.report.values import Section
@@ -81,3 +82,10 @@ def test_a_sentence_two_sections_share_is_said_once() -> None:
     assert kept[0] == first
     assert kept[1].text == "**limits.md**\nLimits apply per host [2]."
     assert kept[2].text == "What the sources say on this is given under “Pools” above."
+
+
+def test_a_marker_naming_no_indexed_source_leaves_the_section() -> None:
+    text = "Pools hold 100 connections [1]. Use `items[0]` in code [2,7]. Limits [7]."
+    assert _known_only(text, {1, 2}) == (
+        "Pools hold 100 connections [1]. Use `items[0]` in code. Limits."
+    )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from citesynth.citations.markers import find_markers
 from citesynth.citations.resolve import numbers_in
 from citesynth.report.compose import body, words
 from citesynth.report.values import QualityCheck, ReportSource, Section
@@ -39,8 +40,8 @@ def check(
 
 
 def markers(text: str) -> list[str]:
-    """The citation markers in `text`, in order."""
-    return _MARKER.findall(text)
+    """The citation markers in `text`, in order (not `items[0]` inside code)."""
+    return [m.raw for m in find_markers(text, ()) if _MARKER.fullmatch(m.raw)]
 
 
 def coverage(sections: Sequence[Section]) -> float:
@@ -66,7 +67,7 @@ def _structure(text: str) -> QualityCheck:
 
 def _citations(text: str, sources: Sequence[ReportSource]) -> QualityCheck:
     listed = {s.number for s in sources}
-    cited = {n for m in _MARKER.findall(body(text)) for n in numbers_in(m)}
+    cited = {n for m in markers(body(text)) for n in numbers_in(m)}
     unknown = sorted(cited - listed)
     unused = sorted(listed - cited)
     problems = []
@@ -79,7 +80,7 @@ def _citations(text: str, sources: Sequence[ReportSource]) -> QualityCheck:
 
 
 def _cited(sections: Sequence[Section]) -> QualityCheck:
-    count = sum(len(_MARKER.findall(s.text)) for s in sections)
+    count = sum(len(markers(s.text)) for s in sections)
     return QualityCheck(name="cited", passed=count > 0, detail=f"{count} citation markers")
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citesynth.answers import Answer, Claim, SourceRecord
-from citesynth.citations.resolve import cited_numbers, relabel
+from citesynth.citations.resolve import cited_numbers, numbers_in, relabel
 from citesynth.ingest.sentences import prose_sentences
+from citesynth.report.checks import markers
 from citesynth.report.compose import tidy
 from citesynth.report.planning import file_title, readable
 from citesynth.report.values import Observation, ReportSource, Section, Subtopic
@@ -130,7 +131,8 @@ class CitationIndex:
             prompt_tokens=answer.usage.prompt_tokens,
             completion_tokens=answer.usage.completion_tokens,
         )
-        return renumbered(written, mapping)
+        section = renumbered(written, mapping)
+        return section.model_copy(update={"text": _known_only(section.text, self.numbers())})
 
     def _research_output(
         self, subtopic: Subtopic, answer: Answer, observations: Sequence[Observation]
@@ -151,6 +153,14 @@ class CitationIndex:
             fallback=reason,
             observations=list(observations),
         )
+
+
+def _known_only(text: str, known: set[int]) -> str:
+    """`text` without markers naming a number the index does not have (none should)."""
+    for marker in markers(text):
+        if not set(numbers_in(marker)) <= known:
+            text = text.replace(" " + marker, "", 1).replace(marker, "", 1)
+    return text
 
 
 def _without(text: str, sentences: Sequence[str]) -> str:
