@@ -64,6 +64,8 @@ def test_the_models_plan_is_read_from_json_or_from_a_list() -> None:
     ]
     assert parse_plan("1. What is A?\n2. What is B?\n") == ["What is A?", "What is B?"]
     assert parse_plan("no plan here") == []
+    cut = '```json\n[\n  "What is A?",\n  "What is B?",\n  "What is'
+    assert parse_plan(cut) == ["What is A?", "What is B?"]
 
 
 def test_file_names_read_as_titles() -> None:

@@ -33,6 +33,7 @@ MAX_SUBTOPICS = 8
 """Of a report of ordinary length; a long one plans more (`pipeline.subtopics_for`)."""
 _MARK = re.compile(r"^\s*(?:#{1,6}\s+|[-*+•]\s+|\d{1,3}[.)]\s+)")
 _ARRAY = re.compile(r"\[.*\]", re.S)
+_QUOTED = re.compile(r'"([^"\n]{3,300})"')
 _ITEM_WORDS = 4
 _LEAD_ENDS = frozenset("of about on in for to with between regarding the a an".split())
 
@@ -63,7 +64,7 @@ async def from_model(
     try:
         async with asyncio.timeout(limit_s):
             async for piece in model.stream(
-                [Message("user", prompt)], ChatOptions(max_tokens=300, temperature=0.2)
+                [Message("user", prompt)], ChatOptions(max_tokens=400, temperature=0.2)
             ):
                 if isinstance(piece, str):
                     text += piece
@@ -74,7 +75,11 @@ async def from_model(
 
 
 def parse_plan(text: str) -> list[str]:
-    """Subtopic titles from a reply: a JSON array of strings, else its list items."""
+    """Subtopic titles from a reply: a JSON array of strings, else its list items.
+
+    An array the token limit cut short (`["What is A?", "What is B?", "What`) gives the
+    strings it completed.
+    """
     match = _ARRAY.search(text)
     if match:
         try:
@@ -83,6 +88,11 @@ def parse_plan(text: str) -> list[str]:
             items = None
         if isinstance(items, list) and all(isinstance(i, str) for i in items):
             return [" ".join(i.split()) for i in items if i.strip()]
+    opened = text.find("[")
+    if opened >= 0 and "]" not in text[opened:]:
+        quoted = _QUOTED.findall(text, opened)
+        if quoted:
+            return [" ".join(q.split()) for q in quoted]
     return [_MARK.sub("", line).strip() for line in text.splitlines() if _MARK.match(line)]
 
 
