@@ -11,7 +11,7 @@ from citesynth.engine import Conversation, Engine
 from citesynth.events import DoneEvent, ErrorEvent, Event, sse
 from citesynth.service.config import ServiceConfig
 from citesynth.service.schemas import ChatRequest, ChatResponse, Diagnostics, RetrievedSource
-from citesynth.service.state import AnswerBook, Bounded
+from citesynth.service.state import Book, Bounded
 from citesynth.service.streaming import frames
 from citesynth.synthesis.options import AskOverrides
 
@@ -34,7 +34,7 @@ class Answering:
     def __init__(self, engine: Engine, config: ServiceConfig) -> None:
         self.engine = engine
         self.config = config
-        self.book = AnswerBook(config.answers_kept)
+        self.book: Book[ChatResponse] = Book(config.answers_kept)
         self.conversations: Bounded[str, Conversation] = Bounded(config.conversations_kept)
 
     def request(self, body: ChatRequest, request_id: str) -> Request:
@@ -114,17 +114,11 @@ class Answering:
 
     async def stream(self, request: Request) -> AsyncIterator[bytes]:
         """The answer as server-sent events (DESIGN §6); stops the model if the client goes."""
-
-        def cancelled() -> None:
-            entry = self.book.get(request.request_id)
-            if entry is not None and entry.status == "running":
-                self.book.end(request.request_id, "cancelled", message="the client went away")
-
         async for data in frames(
             lambda: self.events(request),
             limit_s=self.config.request_timeout,
             frame=lambda item: self._frame(request, item),
-            on_cancel=cancelled,
+            on_cancel=lambda: self.book.cancel(request.request_id),
             name=f"answer-{request.request_id}",
         ):
             yield data

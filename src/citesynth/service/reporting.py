@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 
 from pydantic import Field
 
@@ -14,7 +13,7 @@ from citesynth.events import ErrorEvent, Event, sse
 from citesynth.report import Report, ReportDone, WebSearch
 from citesynth.service.config import ServiceConfig
 from citesynth.service.schemas import ConversationId, _Body
-from citesynth.service.state import Bounded
+from citesynth.service.state import Book, Bounded
 from citesynth.service.streaming import Item, frames
 
 
@@ -37,15 +36,6 @@ class ReportRequest(_Body):
     conversation_id: str | None = ConversationId
 
 
-@dataclass
-class Finished:
-    """A report request's state: running, done (with the report) or failed (with why)."""
-
-    status: str
-    report: Report | None = None
-    message: str = ""
-
-
 class Reporting:
     """Writes reports with the engine and keeps the finished ones by request id."""
 
@@ -57,7 +47,7 @@ class Reporting:
     ) -> None:
         self.engine = engine
         self.config = config
-        self.kept: Bounded[str, Finished] = Bounded(config.answers_kept)
+        self.book: Book[Report] = Book(config.answers_kept)
         self.conversations = conversations or Bounded(config.conversations_kept)
 
     def events(self, body: ReportRequest, request_id: str) -> AsyncIterator[Event]:
@@ -65,7 +55,7 @@ class Reporting:
         searcher = WebSearch.from_env() if body.web else None
         if body.web and searcher is None:
             raise ConfigError("this server has no web search configured (CITESYNTH_WEB_SEARCH_KEY)")
-        self.kept.put(request_id, Finished("running"))
+        self.book.start(request_id)
         engine = self.engine.with_model(body.model) if body.model else self.engine
         writer: Engine | Conversation = engine
         if body.conversation_id is not None:  # a follow-up report in a conversation
@@ -89,16 +79,14 @@ class Reporting:
             async with asyncio.timeout(self.config.report_timeout):
                 async for event in self.events(body, request_id):
                     if isinstance(event, ReportDone):
-                        self.kept.put(request_id, Finished("done", event.report))
+                        self.book.end(request_id, "done", event.report)
                         return event.report
         except TimeoutError:
             message = f"no report within {self.config.report_timeout:g} s"
-            self.kept.put(request_id, Finished("failed", message=message))
+            self.book.end(request_id, "failed", message=message)
             raise TimeoutError(message) from None
         except BaseException as error:
-            self.kept.put(
-                request_id, Finished("failed", message=str(error) or type(error).__name__)
-            )
+            self.book.end(request_id, "failed", message=str(error) or type(error).__name__)
             raise
         raise RuntimeError("the report stream ended without its report")
 
@@ -114,21 +102,18 @@ class Reporting:
                     if isinstance(item, TimeoutError)
                     else str(item) or type(item).__name__
                 )
-                self.kept.put(request_id, Finished("failed", message=message))
+                self.book.end(request_id, "failed", message=message)
                 return sse(ErrorEvent(request_id=request_id, message=message, fallback=())), True
             if isinstance(item, ReportDone):
-                self.kept.put(request_id, Finished("done", item.report))
+                self.book.end(request_id, "done", item.report)
                 return sse(item), True
             return sse(item), False
-
-        def cancelled() -> None:
-            self.kept.put(request_id, Finished("cancelled", message="the client went away"))
 
         async for data in frames(
             lambda: self.events(body, request_id),
             limit_s=self.config.report_timeout,
             frame=frame,
-            on_cancel=cancelled,
+            on_cancel=lambda: self.book.cancel(request_id),
             name=f"report-{request_id}",
         ):
             yield data

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -33,6 +34,7 @@ from citesynth.service.schemas import (
     SearchResponse,
     SourceView,
 )
+from citesynth.service.state import Book
 from citesynth.service.uploads import FIELD, UploadRejected, receive
 
 _MULTIPART_BODY: dict[str, Any] = {
@@ -98,13 +100,7 @@ async def chat(body: ChatRequest, service: Svc) -> ChatResponse:
 async def chat_stream(body: ChatRequest, service: Svc) -> StreamingResponse:
     """Answer as server-sent events: sources, token*, citation*, verification, done."""
     request = service.answering.request(body, _request_id())
-    headers = {
-        "Cache-Control": "no-cache",
-        "X-Accel-Buffering": "no",
-        "X-Request-Id": request.request_id,
-    }
-    stream = service.answering.stream(request)
-    return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+    return _event_stream(service.answering.stream(request), request.request_id)
 
 
 @router.get(
@@ -115,18 +111,7 @@ async def chat_stream(body: ChatRequest, service: Svc) -> StreamingResponse:
 )
 async def answer_by_id(request_id: str, service: Svc) -> Any:
     """A finished answer; 202 while it is being written, 410 if it failed or was cancelled."""
-    entry = service.answering.book.get(request_id)
-    if entry is None:
-        raise HTTPException(404, f"no answer with request id {request_id!r} (or forgotten)")
-    if entry.status == "done" and entry.answer is not None:
-        return entry.answer
-    status = AnswerStatus(
-        request_id=request_id,
-        status=entry.status,  # type: ignore[arg-type]
-        message=entry.message,
-    )
-    code = 202 if entry.status == "running" else 410
-    return JSONResponse(status.model_dump(), status_code=code)
+    return _kept(service.answering.book, request_id, "answer")
 
 
 @router.post("/api/reports", response_model=Report, tags=["reports"])
@@ -151,9 +136,7 @@ async def report(body: ReportRequest, service: Svc, response: Response) -> Repor
 async def report_stream(body: ReportRequest, service: Svc) -> StreamingResponse:
     """Write a report as server-sent events: report_progress* (stage, ETA), then report_done."""
     request_id = _request_id()
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "X-Request-Id": request_id}
-    stream = service.reporting.stream(body, request_id)
-    return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+    return _event_stream(service.reporting.stream(body, request_id), request_id)
 
 
 @router.get(
@@ -164,17 +147,7 @@ async def report_stream(body: ReportRequest, service: Svc) -> StreamingResponse:
 )
 async def report_by_id(request_id: str, service: Svc) -> Any:
     """A finished report; 202 while it is being written, 410 if it failed or was cancelled."""
-    entry = service.reporting.kept.get(request_id)
-    if entry is None:
-        raise HTTPException(404, f"no report with request id {request_id!r} (or forgotten)")
-    if entry.report is not None:
-        return entry.report
-    status = AnswerStatus(
-        request_id=request_id,
-        status=entry.status,  # type: ignore[arg-type]
-        message=entry.message,
-    )
-    return JSONResponse(status.model_dump(), status_code=202 if entry.status == "running" else 410)
+    return _kept(service.reporting.book, request_id, "report")
 
 
 @router.post("/api/search", response_model=SearchResponse, tags=["search"])
@@ -274,6 +247,28 @@ async def readyz(service: Svc) -> JSONResponse:
         return JSONResponse({"status": "unavailable", "detail": str(error)}, status_code=503)
     body = {"status": "ready", "chunks": numbers.chunks, "files": numbers.files}
     return JSONResponse(body, status_code=200 if numbers.chunks else 503)
+
+
+def _event_stream(stream: AsyncIterator[bytes], request_id: str) -> StreamingResponse:
+    """Server-sent events, unbuffered, named by `X-Request-Id`."""
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "X-Request-Id": request_id}
+    return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+
+
+def _kept(book: Book[Any], request_id: str, kind: str) -> Any:
+    """A finished result; 202 while it is being written, 410 if it failed or was cancelled."""
+    entry = book.get(request_id)
+    if entry is None:
+        raise HTTPException(404, f"no {kind} with request id {request_id!r} (or forgotten)")
+    if entry.status == "done" and entry.result is not None:
+        return entry.result
+    status = AnswerStatus(
+        request_id=request_id,
+        status=entry.status,  # type: ignore[arg-type]
+        message=entry.message,
+    )
+    code = 202 if entry.status == "running" else 410
+    return JSONResponse(status.model_dump(), status_code=code)
 
 
 def _request_id() -> str:

@@ -1,4 +1,4 @@
-"""What the service remembers between requests: answers by request id and conversations.
+"""What the service remembers between requests: results by request id and conversations.
 
 All of it is bounded (oldest first out), so memory stays flat however long the service runs.
 """
@@ -10,8 +10,6 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
-
-from citesynth.answers import Answer
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -50,35 +48,40 @@ class Bounded(Generic[K, V]):
 
 
 @dataclass(frozen=True, slots=True)
-class AnswerEntry:
-    """One request's answer as far as it got."""
+class Entry(Generic[V]):
+    """One request's result as far as it got."""
 
     request_id: str
     status: Status
     started_at: float
-    answer: Answer | None = None
+    result: V | None = None
     message: str | None = None
 
 
-class AnswerBook:
-    """Answers by request id, so a client that lost its stream can fetch the result."""
+class Book(Generic[V]):
+    """Results by request id (answers, reports): a client that lost its stream fetches them."""
 
     def __init__(self, limit: int) -> None:
-        self._entries: Bounded[str, AnswerEntry] = Bounded(limit)
+        self._entries: Bounded[str, Entry[V]] = Bounded(limit)
 
     def start(self, request_id: str) -> None:
         """A request began."""
-        self._entries.put(request_id, AnswerEntry(request_id, "running", time.time()))
+        self._entries.put(request_id, Entry(request_id, "running", time.time()))
 
     def end(
-        self, request_id: str, status: Status, answer: Answer | None = None, message: str = ""
+        self, request_id: str, status: Status, result: V | None = None, message: str = ""
     ) -> None:
-        """A request ended with `status` (and its answer when it has one)."""
+        """A request ended with `status` (and its result when it has one)."""
         began = self._entries.get(request_id)
         started = began.started_at if began else time.time()
-        entry = AnswerEntry(request_id, status, started, answer, message or None)
-        self._entries.put(request_id, entry)
+        self._entries.put(request_id, Entry(request_id, status, started, result, message or None))
 
-    def get(self, request_id: str) -> AnswerEntry | None:
+    def cancel(self, request_id: str) -> None:
+        """The client went away: a request still running is cancelled."""
+        entry = self._entries.get(request_id)
+        if entry is not None and entry.status == "running":
+            self.end(request_id, "cancelled", message="the client went away")
+
+    def get(self, request_id: str) -> Entry[V] | None:
         """The entry, or None when unknown (or long forgotten)."""
         return self._entries.get(request_id)
