@@ -231,23 +231,13 @@
     let finished = false;
     let failed = false;
     try {
-      const response = await api("/api/chat/stream", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
-        body: JSON.stringify({ question: question, conversation_id: conversationId() }),
-        signal: controller.signal,
-      });
-      if (!response.ok) {
-        let body = null;
-        try {
-          body = await response.json();
-        } catch (_) {
-          body = null;
-        }
-        throw new Error(errorText(body, response.status));
-      }
-      if (!response.body) throw new Error("This browser cannot read a streamed answer.");
-      await readEvents(response.body, (name, data) => {
+      const stream = await openStream(
+        "/api/chat/stream",
+        { question: question, conversation_id: conversationId() },
+        controller.signal,
+        "answer",
+      );
+      await readEvents(stream, (name, data) => {
         if (name === "error") failed = true;
         if (name === "done") finished = true;
         handleEvent(name, data, started);
@@ -291,23 +281,8 @@
     const started = performance.now();
     let finished = false;
     try {
-      const response = await api("/api/reports/stream", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
-        body: JSON.stringify({ question: question }),
-        signal: controller.signal,
-      });
-      if (!response.ok) {
-        let body = null;
-        try {
-          body = await response.json();
-        } catch (_) {
-          body = null;
-        }
-        throw new Error(errorText(body, response.status));
-      }
-      if (!response.body) throw new Error("This browser cannot read a streamed report.");
-      await readEvents(response.body, (name, data) => {
+      const stream = await openStream("/api/reports/stream", { question: question }, controller.signal, "report");
+      await readEvents(stream, (name, data) => {
         if (name === "report_progress") setStatus(progressText(data));
         else if (name === "report_done") {
           finished = true;
@@ -428,6 +403,27 @@
     }
     if (last < text.length) nodes.push(document.createTextNode(text.slice(last)));
     return nodes;
+  }
+
+  async function openStream(path, payload, signal, what) {
+    // POST `payload` to a server-sent event route; the body to read, or an Error saying why not.
+    const response = await api(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify(payload),
+      signal: signal,
+    });
+    if (!response.ok) {
+      let body = null;
+      try {
+        body = await response.json();
+      } catch (_) {
+        body = null;
+      }
+      throw new Error(errorText(body, response.status));
+    }
+    if (!response.body) throw new Error("This browser cannot read a streamed " + what + ".");
+    return response.body;
   }
 
   async function readEvents(body, onEvent) {
