@@ -61,6 +61,11 @@ class Document:
     language: str | None = None
 
 
+def document_name(path: str, record_id: str | None) -> str:
+    """The document a chunk is from: its path, or `path#record` for a record of a JSONL file."""
+    return path if record_id is None else f"{path}#{record_id}"
+
+
 def is_web(path: str) -> bool:
     """Whether a chunk's path is a web address (a web search result), not a file."""
     return path.startswith(("https://", "http://"))
@@ -84,6 +89,11 @@ class Chunk:
     record_id: str | None = None
 
     @property
+    def document(self) -> str:
+        """The document it is from (a record of a JSONL file counts as its own)."""
+        return document_name(self.path, self.record_id)
+
+    @property
     def location(self) -> str:
         """Where the chunk lives, as a person would cite it.
 
@@ -92,7 +102,7 @@ class Chunk:
         """
         if is_web(self.path):
             return self.path
-        where = self.path if self.record_id is None else f"{self.path}#{self.record_id}"
+        where = self.document
         if self.page is not None:
             return f"{where}, p. {self.page}"
         if self.record_id is not None:

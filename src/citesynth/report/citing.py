@@ -19,6 +19,7 @@ from citesynth.report.compose import tidy
 from citesynth.report.planning import file_title, readable
 from citesynth.report.values import Observation, ReportSource, Section, Subtopic
 from citesynth.synthesis.extractive import clean
+from citesynth.types import document_name
 from citesynth.verify.base import Passage
 from citesynth.verify.claims import plain
 
@@ -61,9 +62,7 @@ class CitationIndex:
                 snippet=" ".join(record.text.split())[:240],
             )
             self._by_chunk[record.chunk_id] = known
-            document = (
-                record.path if record.record_id is None else f"{record.path}#{record.record_id}"
-            )
+            document = document_name(record.path, record.record_id)
             about = " ".join((record.title, *record.heading_path))
             self._texts[record.chunk_id] = (record.text, document, about)
         return known.number

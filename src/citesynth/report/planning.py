@@ -173,9 +173,7 @@ def from_clusters(question: str, hits: Sequence[Hit], limit: int = MAX_SUBTOPICS
         seen.add(key)
         heading = chunk.heading_path[-1] if chunk.heading_path else ""
         titles.append(readable(heading) or readable(chunk.title) or file_title(chunk.path))
-        documents.append(
-            chunk.path if chunk.record_id is None else f"{chunk.path}#{chunk.record_id}"
-        )
+        documents.append(chunk.document)
     where = dict(zip(titles, documents, strict=True))
     return [
         s.model_copy(update={"document": where.get(s.title)})

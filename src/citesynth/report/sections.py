@@ -25,7 +25,6 @@ from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.pipeline import ask, final_answer
 from citesynth.synthesis.steps import Parts, Retrieved
 from citesynth.synthesis.writers import LLMWriter
-from citesynth.types import Hit
 from citesynth.verify.claims import plain
 
 LONG_REPORT = 2000
@@ -151,13 +150,8 @@ def focused(found: Retrieved, document: str | None) -> Retrieved:
     """The hits from `document` only, when there are any (a cluster keeps to its source)."""
     if document is None:
         return found
-    own = tuple(h for h in found.hits if _document(h) == document)
+    own = tuple(h for h in found.hits if h.chunk.document == document)
     return Retrieved(own, found.linked) if own else found
-
-
-def _document(hit: Hit) -> str:
-    chunk = hit.chunk
-    return chunk.path if chunk.record_id is None else f"{chunk.path}#{chunk.record_id}"
 
 
 def eta_of(started: float, done: int, total: int) -> float | None:

@@ -53,8 +53,7 @@ class Source:
     @property
     def document(self) -> str:
         """Which document the source comes from (a record counts as its own document)."""
-        chunk = self.chunk
-        return chunk.path if chunk.record_id is None else f"{chunk.path}#{chunk.record_id}"
+        return self.chunk.document
 
     @property
     def label(self) -> str:
