@@ -39,13 +39,14 @@ from typing import Any
 
 from benchmarks.common import CACHE, DATA, RESULTS, ROOT, require, write_result
 from citesynth import Engine, Settings
+from citesynth.citations.resolve import numbers_in
 from citesynth.evaluation.qa_data import load_set
 from citesynth.report import Report, render
 from citesynth.report.checks import markers
+from citesynth.verify.claims import plain
 
 SETS = ("docs-rhdh", "multihop-rag")
 EXAMPLES = ROOT / "docs" / "examples"
-_MARKER = re.compile(r"\[(\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*)\]")
 
 
 def questions(name: str, count: int) -> list[tuple[str, str]]:
@@ -65,7 +66,7 @@ def measures(report: Report) -> dict[str, Any]:
     cited: set[int] = set()
     invalid = []
     for marker in found:
-        numbers = _numbers(marker.strip("[]"))
+        numbers = set(numbers_in(marker))
         cited |= numbers
         valid += numbers <= listed
         if not numbers <= listed:
@@ -95,14 +96,6 @@ def measures(report: Report) -> dict[str, Any]:
         "seconds_per_1000_words": round(total / report.words * 1000, 2) if report.words else None,
         "timings_ms": report.timings_ms,
     }
-
-
-def _numbers(marker: str) -> set[int]:
-    found: set[int] = set()
-    for part in marker.split(","):
-        first, _, last = part.partition("-")
-        found.update(range(int(first), int(last or first) + 1))
-    return found
 
 
 async def run_set(name: str, model: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -155,7 +148,7 @@ def repeats(report: Report) -> dict[str, Any]:
     total = repeated = 0
     for section in report.sections:
         for sentence in re.split(r"(?<=[.!?])\s+", section.text):
-            key = " ".join(_MARKER.sub("", sentence).lower().split())
+            key = plain(sentence).lower()
             if len(key.split()) < 4:
                 continue
             total += 1

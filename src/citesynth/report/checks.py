@@ -22,7 +22,8 @@ from citesynth.report.values import QualityCheck, ReportSource, Section
 
 MIN_COVERAGE = 0.8
 HEADINGS = ("## Executive Summary", "## Key Findings", "## Conclusions", "## Sources")
-_MARKER = re.compile(r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
+CANONICAL = re.compile(r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
+"""A resolved citation marker: `[3]`, `[1-3]`, `[2,4-6]`."""
 
 
 def check(
@@ -41,7 +42,7 @@ def check(
 
 def markers(text: str) -> list[str]:
     """The citation markers in `text`, in order (not `items[0]` inside code)."""
-    return [m.raw for m in find_markers(text, ()) if _MARKER.fullmatch(m.raw)]
+    return [m.raw for m in find_markers(text, ()) if CANONICAL.fullmatch(m.raw)]
 
 
 def coverage(sections: Sequence[Section]) -> float:

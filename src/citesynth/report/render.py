@@ -12,12 +12,12 @@ import re
 from typing import Literal
 
 from citesynth.citations.resolve import numbers_in
+from citesynth.report.checks import CANONICAL
 from citesynth.report.values import Report
 
 Format = Literal["md", "html", "json"]
 FORMATS: tuple[Format, ...] = ("md", "html", "json")
 
-_MARKER = re.compile(r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _CODE = re.compile(r"`([^`]+)`")
 _STYLE = """
@@ -97,7 +97,7 @@ def _inline(text: str) -> str:
     escaped = html.escape(text, quote=False)
     escaped = _CODE.sub(r"<code>\1</code>", escaped)
     escaped = _BOLD.sub(r"<strong>\1</strong>", escaped)
-    return _MARKER.sub(_cite, escaped)
+    return CANONICAL.sub(_cite, escaped)
 
 
 def _cite(match: re.Match[str]) -> str:
