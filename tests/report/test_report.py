@@ -270,3 +270,13 @@ async def test_the_configured_length_is_the_default(engine: Engine, tmp_path: Pa
     engine.report_words = 120
     report = await engine.write_report(QUESTION)
     assert report.max_words == 120 and report.words <= 120
+
+
+async def test_an_outline_longer_than_twenty_subtopics_is_cut_with_a_warning(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    outline = "\n".join(f"- Connection pool size, part {n}" for n in range(1, 31))
+    report = await engine.write_report("Pools", outline=outline, max_words=3000)
+    assert len(report.subtopics) == 20
+    assert report.warnings[0] == "the outline has 30 subtopics: the first 20 are written"

@@ -83,7 +83,7 @@ async def write_report(
     started = time.perf_counter()
     timings: dict[str, float] = {}
     yield ReportProgress(stage="plan", message="choosing subtopics", done=0, total=1)
-    title, subtopics = await _plan(question, parts, prompts, options, how)
+    title, subtopics, notes = await _plan(question, parts, prompts, options, how)
     timings["plan"] = _since(started)
     writer = SectionWriter(*sized(parts, options, how.max_words, len(subtopics)), how.tools)
     sections: list[Section] = []
@@ -96,6 +96,8 @@ async def write_report(
     )
     checking = time.perf_counter()
     report = assemble(question, title, subtopics, sections, writer.index, parts, how.max_words)
+    if notes:
+        report = report.model_copy(update={"warnings": [*notes, *report.warnings]})
     timings["check"] = _since(checking)
     if how.judge is not None:
         judging = time.perf_counter()
@@ -215,12 +217,20 @@ async def _plan(
     prompts: dict[str, Prompt],
     options: AskOptions,
     how: ReportOptions,
-) -> tuple[str, list[Subtopic]]:
+) -> tuple[str, list[Subtopic], list[str]]:
+    """The title, the subtopics, and notes on the plan (an outline cut to 20 subtopics)."""
     title = how.title
     subtopics: list[Subtopic] = []
+    notes = []
     if how.outline:
         outline_title, subtopics = from_outline(how.outline, question)
         title = title or outline_title
+        if len(subtopics) > LONG_SUBTOPICS:  # a report has 20 sections at most
+            notes.append(
+                f"the outline has {len(subtopics)} subtopics: the first {LONG_SUBTOPICS} are "
+                "written"
+            )
+            subtopics = subtopics[:LONG_SUBTOPICS]
     if not subtopics:
         subtopics = from_question(question)
     model = parts.writer.model
@@ -233,7 +243,7 @@ async def _plan(
         subtopics = from_clusters(question, found.hits, limit=most)
     if not subtopics:
         subtopics = [Subtopic(title=question, query=question, origin="question")]
-    return title or _title(question), subtopics
+    return title or _title(question), subtopics, notes
 
 
 def _title(question: str) -> str:
