@@ -62,6 +62,13 @@ def test_a_quotation_is_recognised(claim: str, is_quote: bool) -> None:
     assert quoted(claim, [PAGE]) is is_quote
 
 
+def test_a_quotation_of_a_sentence_with_markup_before_its_punctuation_is_recognised() -> None:
+    source = "The default is a **convex combination of z-scores**: each score is standardised."
+    claim = "The default is a convex combination of z-scores: each score is standardised."
+    assert quoted(claim, [source])
+    assert not quoted(claim.replace("convex", "linear"), [source])
+
+
 @pytest.mark.parametrize(
     "sentence",
     [

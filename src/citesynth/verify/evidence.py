@@ -146,6 +146,8 @@ def _text(evidence: Evidence, sentence: Sentence) -> str:
 
 
 _PLAIN = re.compile(r"[^\w%$€£.,:/+-]+")
+_BEFORE_STOP = re.compile(r" (?=[.,:])")
+"""A space markup left before punctuation: "**z-scores**:" reads as "z-scores:"."""
 _QUALIFYING = re.compile(
     r"\b(?:not|no|never|none|neither|nor|cannot|without|false|untrue|if|unless|whether|"
     r"when|only|until|except|claims?|claimed|rumou?red|alleged(?:ly)?)\b|n't\b",
@@ -157,7 +159,8 @@ _QUALIFYING = re.compile(
 
 def _plain(text: str) -> str:
     """Lower case, markup and punctuation between words gone, trailing dots dropped."""
-    return " ".join(_PLAIN.sub(" ", unmarked(text).lower()).split()).strip(" .,:")
+    spaced = " ".join(_PLAIN.sub(" ", unmarked(text).lower()).split())
+    return _BEFORE_STOP.sub("", spaced).strip(" .,:")
 
 
 def quoted(claim: str, passages: Sequence[str]) -> bool:
