@@ -13,7 +13,7 @@ $(BIN)/python:
 # torch==2.13.0 (the CPU build) is pinned inside the `embed` extra, so this single install
 # never pulls a CUDA build of torch.
 $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[embed,local,serve,mcp]"
+	$(BIN)/python -m pip install --quiet -e ".[embed,local,serve,mcp,postgres]"
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python

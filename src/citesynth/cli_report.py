@@ -96,7 +96,7 @@ def report(
         async with await Engine.open(settings=settings) as engine:
             if (await engine.stats()).chunks == 0:
                 raise click.UsageError(
-                    f"the index at {settings.index_dir} is empty; run `citesynth index PATH`"
+                    f"the index at {settings.store_shown} is empty; run `citesynth index PATH`"
                 )
             events = engine.report(
                 question,

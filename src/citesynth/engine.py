@@ -380,7 +380,7 @@ def _embedder(
     if recorded is None:
         return get_embedder(asked)
     built_with = spec_of(recorded.name, recorded.dimension)
-    where = settings.store_location
+    where = settings.store_shown
     if asked == "auto":
         embedder = _recorded(built_with, where)
         if EmbedderRecord.of(embedder) != recorded:

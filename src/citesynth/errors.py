@@ -38,6 +38,10 @@ class StoreLockedError(StoreError):
     """Another process holds the index's write lock."""
 
 
+class StoreUnavailableError(StoreError):
+    """The database server behind the index cannot be reached now; a later call may succeed."""
+
+
 class IndexNotFoundError(StoreError):
     """A store opened without creating holds no index; the message says how to make one."""
 

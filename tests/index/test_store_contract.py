@@ -25,23 +25,38 @@ from citesynth.types import Chunk, ChunkId, Document, DocumentId, DocumentKind, 
 
 @dataclass(frozen=True)
 class Backend:
-    """A store backend under test: how to make a fresh location `get_store` opens."""
+    """A store backend under test: how to make a fresh location `get_store` opens.
+
+    `location` gets a fresh folder and the test's request (to ask for a server fixture);
+    `one_writer` says whether `writing()` admits one writer at a time (SQLite) or lets
+    several in, each `write` locking only the files it replaces (PostgreSQL).
+    """
 
     name: str
-    location: Callable[[Path], str]
+    location: Callable[[Path, pytest.FixtureRequest], str]
+    one_writer: bool = True
 
 
 BACKENDS = [
-    Backend("sqlite", lambda folder: f"sqlite:{folder / 'index'}"),
+    Backend("sqlite", lambda folder, _: f"sqlite:{folder / 'index'}"),
+    Backend(
+        "postgresql",
+        lambda _, request: str(request.getfixturevalue("postgres_url")),
+        one_writer=False,
+    ),
 ]
 
 MODEL = "hashing-64"
 
 
 @pytest.fixture(params=BACKENDS, ids=lambda backend: backend.name)
-def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    backend: Backend = request.param
-    return backend.location(tmp_path)
+def backend(request: pytest.FixtureRequest) -> Backend:
+    return request.param  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def location(backend: Backend, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return backend.location(tmp_path, request)
 
 
 @pytest.fixture
@@ -325,7 +340,9 @@ async def test_files_and_stats_count_what_is_held(store: Store) -> None:
     assert stats.embedding_model == MODEL
 
 
-async def test_one_writer_at_a_time(location: str) -> None:
+async def test_one_writer_at_a_time(location: str, backend: Backend) -> None:
+    if not backend.one_writer:
+        pytest.skip(f"{backend.name} lets several writers in (see the concurrent writer test)")
     first = await get_store(location)
     second = await get_store(location)
     try:
@@ -339,3 +356,19 @@ async def test_one_writer_at_a_time(location: str) -> None:
     finally:
         await first.close()
         await second.close()
+
+
+async def test_file_versions_and_vectors_give_back_what_was_written(store: Store) -> None:
+    await store.write([GUIDE, LIMITS], [])
+    wanted = [LIMITS.state.path, "/corpus/nowhere.md", GUIDE.state.path]
+    assert await store.file_versions(wanted) == [LIMITS, GUIDE]
+    assert await store.file_versions([]) == []
+    await embed_all(store)
+    texts = [index_text(item.chunk) for item in GUIDE.chunks[0]]
+    hashes = [content_hash(text) for text in texts]
+    found = await store.vectors(MODEL, [*hashes, "no-such-hash"])
+    assert set(found) == set(hashes)
+    expected = await HashingEmbedder(64).embed(texts, "document")
+    for text_hash, vector in zip(hashes, expected, strict=True):
+        np.testing.assert_allclose(found[text_hash], vector, atol=1e-6)
+    assert await store.vectors("another-model", hashes) == {}

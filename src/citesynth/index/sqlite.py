@@ -38,7 +38,14 @@ from citesynth.analysis import query_terms
 from citesynth.errors import IndexNotFoundError, StoreError, StoreLockedError
 from citesynth.index.lexical import LexicalIndex
 from citesynth.index.schema import migrate
-from citesynth.index.store import FileState, FileVersion, PendingText, WriteResult, index_text
+from citesynth.index.store import (
+    ChunkRecord,
+    FileState,
+    FileVersion,
+    PendingText,
+    WriteResult,
+    index_text,
+)
 from citesynth.index.vectors import QUANTIZE_FROM, VectorIndex
 from citesynth.ingest.text import content_hash
 from citesynth.types import (
@@ -572,6 +579,94 @@ class SQLiteStore:
     async def generation(self) -> int:
         """A number that changes whenever the indexed content changes."""
         return await self._run(self._meta_int, "generation")
+
+    async def file_versions(self, paths: Sequence[str]) -> list[FileVersion]:
+        """The stored content of the files at `paths`, exactly as it was written."""
+        return await self._run(self._file_versions, list(paths))
+
+    def _file_versions(self, paths: list[str]) -> list[FileVersion]:
+        wanted = json.dumps(paths)
+        states = {
+            row[0]: FileState(*row)
+            for row in self._sql.execute(
+                "SELECT path, display_path, size, mtime_ns, content_hash, signature FROM files "
+                "WHERE path IN (SELECT value FROM json_each(?))",
+                (wanted,),
+            )
+        }
+        documents: dict[str, list[tuple[int, Document]]] = {}
+        for row in self._sql.execute(
+            "SELECT id, file_path, doc_id, path, title, kind, text, anchors, record_id, language "
+            "FROM documents WHERE file_path IN (SELECT value FROM json_each(?)) ORDER BY id",
+            (wanted,),
+        ):
+            document = Document(
+                id=DocumentId(row[2]),
+                path=row[3],
+                title=row[4],
+                kind=DocumentKind(row[5]),
+                text=row[6],
+                anchors=tuple(Anchor(*item) for item in json.loads(row[7])),
+                record_id=row[8],
+                language=row[9],
+            )
+            documents.setdefault(row[1], []).append((row[0], document))
+        numbers = [number for found in documents.values() for number, _ in found]
+        chunks: dict[int, list[tuple[int, Chunk]]] = {}
+        for row in self._sql.execute(
+            f"SELECT {_CHUNK_COLUMNS}, c.document FROM chunks c "
+            "JOIN documents d ON d.id = c.document "
+            "WHERE c.document IN (SELECT value FROM json_each(?)) ORDER BY c.ordinal",
+            (json.dumps(numbers),),
+        ):
+            chunks.setdefault(row[13], []).append((row[0], _chunk(row)))
+        rowids = json.dumps([rowid for found in chunks.values() for rowid, _ in found])
+        links: dict[int, list[Reference]] = {}
+        for source, path, heading, kind in self._sql.execute(
+            "SELECT source, target_path, target_heading, kind FROM chunk_links "
+            "WHERE source IN (SELECT value FROM json_each(?)) ORDER BY rowid",
+            (rowids,),
+        ):
+            links.setdefault(source, []).append(Reference(path, heading, kind))
+        defined: dict[int, list[str]] = {}
+        for chunk, term in self._sql.execute(
+            "SELECT chunk, term FROM chunk_terms "
+            "WHERE chunk IN (SELECT value FROM json_each(?)) ORDER BY rowid",
+            (rowids,),
+        ):
+            defined.setdefault(chunk, []).append(term)
+        return [
+            FileVersion(
+                states[path],
+                tuple(document for _, document in documents.get(path, [])),
+                tuple(
+                    tuple(
+                        ChunkRecord(
+                            chunk, tuple(links.get(rowid, ())), tuple(defined.get(rowid, ()))
+                        )
+                        for rowid, chunk in chunks.get(number, [])
+                    )
+                    for number, _ in documents.get(path, [])
+                ),
+            )
+            for path in paths
+            if path in states
+        ]
+
+    async def vectors(
+        self, model: str, hashes: Sequence[str]
+    ) -> dict[str, npt.NDArray[np.float32]]:
+        """The stored vectors of `model` for the given text hashes (those it holds)."""
+
+        def fetch() -> dict[str, npt.NDArray[np.float32]]:
+            rows = self._sql.execute(
+                "SELECT text_hash, vector FROM embeddings WHERE model = ? "
+                "AND text_hash IN (SELECT value FROM json_each(?))",
+                (model, json.dumps(list(hashes))),
+            )
+            return {h: np.frombuffer(blob, dtype=np.float32).copy() for h, blob in rows}
+
+        return await self._run(fetch)
 
     async def get_cached(self, key: str, newer_than: float) -> str | None:
         """The value stored under `key` at or after Unix time `newer_than`, or None."""

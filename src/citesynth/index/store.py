@@ -15,6 +15,8 @@ What a backend implements, in one class:
   `similarities`; every result names chunks by `ChunkId`, the only ids callers see;
 - reads: `chunks`, `chunk_in_document`, `references`, `document_chunks`, `defined_terms`,
   `generation`, `stats`;
+- export, for copying one store into another (`index/copying.py`): `file_versions` gives
+  back what `write` took, `vectors` the stored vectors by text hash;
 - the answer cache: `get_cached`, `put_cached` (plain key/value with a write time);
 - facts about the index as a whole: `get_meta`, `set_meta` (plain key/value; the index
   run records the embedder it built with under `indexing.EMBEDDER_KEY`);
@@ -200,6 +202,19 @@ class Store(Protocol):
 
     async def chunk_in_document(self, chunk_id: str) -> tuple[Chunk, Document] | None:
         """The chunk with this id and the whole document it was cut from, or None."""
+        ...
+
+    async def file_versions(self, paths: Sequence[str]) -> list[FileVersion]:
+        """The stored content of the files at `paths` (absolute), exactly as it was written.
+
+        Paths not indexed are left out; the rest come in the order given.
+        """
+        ...
+
+    async def vectors(
+        self, model: str, hashes: Sequence[str]
+    ) -> dict[str, npt.NDArray[np.float32]]:
+        """The stored vectors of `model` for the given text hashes (those it holds)."""
         ...
 
     async def get_cached(self, key: str, newer_than: float) -> str | None:

@@ -16,6 +16,7 @@ location that holds no index raises `StoreError` saying how to make one.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from urllib.parse import urlsplit, urlunsplit
 
 from citesynth.errors import ConfigError
 from citesynth.index.store import Store
@@ -73,6 +74,15 @@ def location_folder(location: str) -> str | None:
     return location
 
 
+def shown_location(location: str) -> str:
+    """`location` fit for messages and logs: a URL's password replaced by `***`."""
+    parts = urlsplit(location)
+    if "://" not in location or parts.password is None:
+        return location
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+
+
 async def open_sqlite(directory: str, create: bool) -> Store:
     """The embedded store in `directory` (SQLite, tantivy and vectors in one folder).
 
@@ -86,4 +96,31 @@ async def open_sqlite(directory: str, create: bool) -> Store:
     return await SQLiteStore.open(directory, create=create)
 
 
+async def open_postgres(url: str, create: bool) -> Store:
+    """The team store in the PostgreSQL database at `url` (pgvector, full-text search).
+
+    Raises:
+        ConfigError: the `postgres` extra (psycopg, pgvector) is not installed.
+    """
+    try:
+        from citesynth.index.postgres import PostgresStore
+    except ImportError as error:
+        raise ConfigError(
+            f"the PostgreSQL store needs the postgres extra ({error}); "
+            "install it with: pip install 'citesynth[postgres]'"
+        ) from error
+    return await PostgresStore.open(url, create=create)
+
+
+def _postgres(scheme: str) -> StoreFactory:
+    async def factory(rest: str, create: bool) -> Store:
+        return await open_postgres(f"{scheme}:{rest}", create)
+
+    return factory
+
+
 register_store("sqlite", open_sqlite, usage="sqlite:PATH (or a folder path)")
+for _scheme in ("postgresql", "postgres"):
+    register_store(
+        _scheme, _postgres(_scheme), usage=f"{_scheme}://USER@HOST/DB[?schema=NAME&pool=N]"
+    )

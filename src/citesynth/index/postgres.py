@@ -1,0 +1,870 @@
+"""The team store: one PostgreSQL database with pgvector, shared by many processes.
+
+Open it with `get_store("postgresql://user@host/db")` (`?schema=NAME` keeps several
+indexes in one database; `?pool=N` sizes the connection pool). Everything lives in the
+database, so any number of `serve` processes and indexers on any machines share it:
+
+- every `write` is one transaction that first takes a transaction lock per file path, so
+  writers of different files run at once and two writers of one file take turns (the last
+  one wins, nothing is duplicated); readers see a write whole or not at all;
+- lexical search is BM25 computed inside PostgreSQL from statistics the writes keep
+  exact (see `postgres_schema`): a GIN index on each chunk's terms finds the candidates,
+  the chunk's term counts score them with tantivy's formula (k1 1.2, b 0.75), so both
+  stores rank alike. Candidates come from the query's terms held by at most
+  `common_share` of the chunks when it has any (a term in most chunks adds little score
+  and would make every chunk a candidate);
+- dense search is pgvector cosine distance: exact while a model has few vectors, an HNSW
+  index (built once a model passes `hnsw_from` vectors, kept current by PostgreSQL after)
+  beyond;
+- connections come from a pool that checks each one before use, so after the server
+  restarts the store reconnects by itself; while it is down, calls raise
+  `StoreUnavailableError` naming the server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import numpy as np
+import numpy.typing as npt
+import psycopg
+from pgvector.psycopg import register_vector_async
+from psycopg import AsyncConnection, sql
+from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from citesynth.analysis import query_terms, terms
+from citesynth.errors import IndexNotFoundError, StoreError, StoreUnavailableError
+from citesynth.index.postgres_schema import has_schema, migrate
+from citesynth.index.store import (
+    ChunkRecord,
+    FileState,
+    FileVersion,
+    PendingText,
+    WriteResult,
+    index_text,
+)
+from citesynth.index.stores import shown_location
+from citesynth.ingest.text import content_hash
+from citesynth.types import (
+    Anchor,
+    Chunk,
+    ChunkId,
+    Document,
+    DocumentId,
+    DocumentKind,
+    IndexedFile,
+    IndexStats,
+    Reference,
+)
+
+Row = tuple[Any, ...]
+
+HNSW_FROM = 20_000
+"""Vectors of one model from which an HNSW index serves its dense searches (measured in
+benchmarks/postgres_scale.py: exact search stays under about 20 ms p95 below this)."""
+
+COMMON_SHARE = 0.2
+"""A query term in more than this share of the chunks does not make a chunk a candidate
+(it still adds to the score of candidates that hold it)."""
+
+_K1, _B = 1.2, 0.75
+_META_PREFIX = "set:"
+_TERM = re.compile(r"\w+")
+_CHUNK_COLUMNS = """c.id, c.chunk_id, d.doc_id, d.path, d.title, c.heading_path, c.text,
+    c.char_start, c.char_end, c.start_line, c.end_line, c.page, d.record_id"""
+
+
+def _chunk(row: Row) -> Chunk:
+    return Chunk(
+        id=ChunkId(row[1]),
+        document_id=DocumentId(row[2]),
+        path=row[3],
+        title=row[4],
+        heading_path=tuple(row[5]),
+        text=row[6],
+        char_start=row[7],
+        char_end=row[8],
+        start_line=row[9],
+        end_line=row[10],
+        page=row[11],
+        record_id=row[12],
+    )
+
+
+def split_location(url: str) -> tuple[str, str | None, int]:
+    """A store URL's libpq part, its `schema` and its `pool` size (citesynth's own options).
+
+    Raises:
+        StoreError: `schema` or `pool` is malformed.
+    """
+    parts = urlsplit(url)
+    options = parse_qsl(parts.query, keep_blank_values=True)
+    own = {key: value for key, value in options if key in {"schema", "pool"}}
+    rest = [(key, value) for key, value in options if key not in own]
+    schema = own.get("schema") or None
+    if schema is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,62}", schema):
+        raise StoreError(f"schema must be a plain SQL name (letters, digits, _), got {schema!r}")
+    try:
+        pool = int(own.get("pool", "10"))
+    except ValueError:
+        raise StoreError(f"pool must be a whole number, got {own['pool']!r}") from None
+    if pool < 1:
+        raise StoreError(f"pool must be at least 1, got {pool}")
+    return urlunsplit(parts._replace(query=urlencode(rest))), schema, pool
+
+
+def _analysed(text: str) -> tuple[list[str], dict[str, int], int]:
+    """The distinct terms of an index text, their counts and the text's term count."""
+    found = terms(text)
+    counts = Counter(term for term in found if _TERM.fullmatch(term))
+    return sorted(counts), dict(counts), len(found)
+
+
+def _tsquery(words: Sequence[str]) -> str:
+    """An OR query of plain terms (analyzed to letters and digits: nothing to escape)."""
+    return " | ".join(f"'{word}'" for word in words)
+
+
+class PostgresStore:
+    """PostgreSQL + pgvector; see the module docstring."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        schema: str | None = None,
+        pool_size: int = 10,
+        hnsw_from: int = HNSW_FROM,
+        common_share: float = COMMON_SHARE,
+        timeout: float = 10.0,
+    ) -> None:
+        self.url = url
+        self.schema = schema
+        self.hnsw_from = hnsw_from
+        self.common_share = common_share
+        self._timeout = timeout
+        self._shown = shown_location(url) + (f" (schema {schema})" if schema else "")
+        path = f"{schema},public" if schema else "public"
+        self._pool: AsyncConnectionPool[AsyncConnection[Row]] = AsyncConnectionPool(
+            url,
+            min_size=1,
+            max_size=pool_size,
+            kwargs={"options": f"-c search_path={path}", "connect_timeout": int(timeout)},
+            configure=self._configure,
+            check=AsyncConnectionPool.check_connection,
+            timeout=timeout,
+            open=False,
+        )
+        self._dimensions: dict[str, int] = {}
+        self._unindexed: dict[str, int] = {}
+
+    @classmethod
+    async def open(
+        cls,
+        location: str,
+        *,
+        create: bool = True,
+        hnsw_from: int = HNSW_FROM,
+        common_share: float = COMMON_SHARE,
+    ) -> PostgresStore:
+        """Connect to the database at `location` and bring its schema up to date.
+
+        Raises:
+            IndexNotFoundError: `create` is False and the database holds no index.
+            StoreUnavailableError: the server cannot be reached.
+            StoreError: the schema is newer than this citesynth, or pgvector is missing.
+        """
+        url, schema, pool_size = split_location(location)
+        store = cls(
+            url,
+            schema=schema,
+            pool_size=pool_size,
+            hnsw_from=hnsw_from,
+            common_share=common_share,
+        )
+        try:
+            await store._prepare(create)
+        except BaseException:
+            await store.close()
+            raise
+        return store
+
+    async def _prepare(self, create: bool) -> None:
+        try:
+            path = f"{self.schema},public" if self.schema else "public"
+            async with await psycopg.AsyncConnection.connect(
+                self.url,
+                autocommit=True,
+                options=f"-c search_path={path}",
+                connect_timeout=int(self._timeout),
+            ) as connection:
+                if not create and not await has_schema(connection):
+                    raise IndexNotFoundError(
+                        f"no index at {self._shown}; run `citesynth index PATH` first "
+                        f"(with --store {shown_location(self.url)})"
+                    )
+                await migrate(connection, self.schema)
+        except psycopg.OperationalError as error:
+            raise self._unavailable(error) from error
+        try:
+            await self._pool.open(wait=True, timeout=self._timeout)
+        except PoolTimeout as error:
+            raise self._unavailable(error) from error
+
+    @staticmethod
+    async def _configure(connection: AsyncConnection[Row]) -> None:
+        await register_vector_async(connection)
+        await connection.set_autocommit(True)
+
+    def _unavailable(self, error: Exception) -> StoreUnavailableError:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        return StoreUnavailableError(
+            f"the database at {self._shown} cannot be reached ({reason}); "
+            "citesynth reconnects by itself once it is back"
+        )
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[AsyncConnection[Row]]:
+        """A pooled connection (autocommit); server trouble becomes `StoreUnavailableError`."""
+        try:
+            async with self._pool.connection(timeout=self._timeout) as connection:
+                yield connection
+        except (psycopg.OperationalError, PoolTimeout) as error:
+            raise self._unavailable(error) from error
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[AsyncConnection[Row]]:
+        async with self._connection() as connection, connection.transaction():
+            yield connection
+
+    async def _rows(self, query: str | sql.Composed, params: Sequence[Any] = ()) -> list[Row]:
+        async with self._connection() as connection:
+            cursor = await connection.execute(query, params)
+            return await cursor.fetchall()
+
+    async def _execute(self, query: str, params: Sequence[Any] = ()) -> None:
+        async with self._connection() as connection:
+            await connection.execute(query, params)
+
+    async def _one(self, query: str | sql.Composed, params: Sequence[Any] = ()) -> Row | None:
+        rows = await self._rows(query, params)
+        return rows[0] if rows else None
+
+    # -- locking --------------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def writing(self) -> AsyncIterator[None]:
+        """Writers may run at once: each `write` locks the files it replaces, not the index."""
+        yield
+
+    # -- files ----------------------------------------------------------------------------------
+
+    async def file_states(self) -> dict[str, FileState]:
+        """Every indexed file, by absolute path."""
+        rows = await self._rows(
+            "SELECT path, display_path, size, mtime_ns, content_hash, signature FROM files"
+        )
+        return {row[0]: FileState(*row) for row in rows}
+
+    async def touch(self, states: Sequence[FileState]) -> None:
+        """Record new size, mtime and display path for files whose content did not change."""
+        async with self._transaction() as connection, connection.cursor() as cursor:
+            await cursor.executemany(
+                "UPDATE files SET size = %s, mtime_ns = %s, display_path = %s WHERE path = %s",
+                [(s.size, s.mtime_ns, s.display, s.path) for s in states],
+            )
+
+    async def write(self, versions: Sequence[FileVersion], removed: Sequence[str]) -> WriteResult:
+        """Atomically replace the given files' content and drop the `removed` paths.
+
+        Raises:
+            StoreError: the write breaks the index's rules (a chunk id given twice); nothing
+                was written.
+        """
+        try:
+            async with self._transaction() as connection:
+                return await self._write(connection, versions, removed)
+        except psycopg.errors.IntegrityError as error:
+            raise StoreError(f"nothing was written: {error}") from error
+
+    async def _write(
+        self,
+        connection: AsyncConnection[Row],
+        versions: Sequence[FileVersion],
+        removed: Sequence[str],
+    ) -> WriteResult:
+        paths = sorted({v.state.path for v in versions} | set(removed))
+        # One lock per file, taken in order: writers of other files never wait, and two
+        # writers of the same file cannot deadlock.
+        await connection.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(p, 0)) FROM unnest(%s::text[]) p",
+            (paths,),
+        )
+        cursor = await connection.execute(
+            "SELECT t.term, count(*) FROM chunks c JOIN documents d ON d.id = c.document "
+            "CROSS JOIN LATERAL jsonb_object_keys(c.tf) AS t(term) "
+            "WHERE d.file_path = ANY(%s) GROUP BY t.term",
+            (paths,),
+        )
+        lexicon: Counter[str] = Counter({term: -count for term, count in await cursor.fetchall()})
+        cursor = await connection.execute(
+            "SELECT count(*), coalesce(sum(c.length), 0) FROM chunks c "
+            "JOIN documents d ON d.id = c.document WHERE d.file_path = ANY(%s)",
+            (paths,),
+        )
+        old_chunks, old_length = (await cursor.fetchone()) or (0, 0)
+        await connection.execute("DELETE FROM files WHERE path = ANY(%s)", (paths,))
+
+        chunk_total = sum(len(chunks) for v in versions for chunks in v.chunks)
+        document_ids = iter(
+            await _ids(connection, "document_ids", sum(len(v.documents) for v in versions))
+        )
+        chunk_ids = iter(await _ids(connection, "chunk_ids", chunk_total))
+        now = time.time()
+        files = []
+        document_rows = []
+        chunk_rows: list[Row] = []
+        link_rows: list[Row] = []
+        term_rows: list[Row] = []
+        length = 0
+        for version in versions:
+            s = version.state
+            files.append((s.path, s.display, s.size, s.mtime_ns, s.content_hash, s.signature, now))
+            for document, records in zip(version.documents, version.chunks, strict=True):
+                number = next(document_ids)
+                document_rows.append(
+                    (
+                        number,
+                        s.path,
+                        document.id,
+                        document.record_id,
+                        document.path,
+                        document.title,
+                        document.kind.value,
+                        document.language,
+                        document.text,
+                        Jsonb([[a.offset, a.line, a.page] for a in document.anchors]),
+                    )
+                )
+                for ordinal, record in enumerate(records):
+                    row_id = next(chunk_ids)
+                    length += self._chunk_row(chunk_rows, lexicon, row_id, number, ordinal, record)
+                    link_rows.extend(
+                        (row_id, place, ref.path, ref.heading, ref.kind)
+                        for place, ref in enumerate(record.references)
+                    )
+                    term_rows.extend(
+                        (row_id, place, term) for place, term in enumerate(record.terms)
+                    )
+        async with connection.cursor() as cursor:
+            await cursor.executemany("INSERT INTO files VALUES (%s, %s, %s, %s, %s, %s, %s)", files)
+            await cursor.executemany(
+                "INSERT INTO documents VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                document_rows,
+            )
+            await cursor.executemany(
+                "INSERT INTO chunks VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+                "array_to_tsvector(%s::text[]), %s, %s)",
+                chunk_rows,
+            )
+            await cursor.executemany(
+                "INSERT INTO chunk_links VALUES (%s, %s, %s, %s, %s)", link_rows
+            )
+            await cursor.executemany("INSERT INTO chunk_terms VALUES (%s, %s, %s)", term_rows)
+        changed = sorted((term, delta) for term, delta in lexicon.items() if delta)
+        if changed:
+            # Rows locked in term order: concurrent writers never deadlock on the lexicon.
+            await connection.execute(
+                "INSERT INTO lexicon SELECT * FROM unnest(%s::text[], %s::bigint[]) "
+                "ON CONFLICT (term) DO UPDATE SET chunks = lexicon.chunks + excluded.chunks",
+                ([term for term, _ in changed], [delta for _, delta in changed]),
+            )
+            await connection.execute(
+                "DELETE FROM lexicon WHERE term = ANY(%s) AND chunks <= 0",
+                ([term for term, delta in changed if delta < 0],),
+            )
+        await connection.execute(
+            "UPDATE lexical_totals SET chunks = chunks + %s, length = length + %s",
+            (len(chunk_rows) - old_chunks, length - old_length),
+        )
+        await connection.execute(
+            "UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'generation'"
+        )
+        return WriteResult(chunks_added=len(chunk_rows), chunks_removed=int(old_chunks))
+
+    @staticmethod
+    def _chunk_row(
+        rows: list[Row],
+        lexicon: Counter[str],
+        row_id: int,
+        document: int,
+        ordinal: int,
+        record: ChunkRecord,
+    ) -> int:
+        """Add one chunk's row and its terms to the lexicon; returns its term count."""
+        chunk = record.chunk
+        text = index_text(chunk)
+        distinct, counts, size = _analysed(text)
+        lexicon.update(distinct)
+        rows.append(
+            (
+                row_id,
+                chunk.id,
+                document,
+                ordinal,
+                chunk.char_start,
+                chunk.char_end,
+                chunk.start_line,
+                chunk.end_line,
+                chunk.page,
+                Jsonb(list(chunk.heading_path)),
+                chunk.text,
+                content_hash(text),
+                distinct,
+                Jsonb(counts),
+                size,
+            )
+        )
+        return size
+
+    # -- vectors --------------------------------------------------------------------------------
+
+    _PENDING = """FROM chunks c WHERE NOT EXISTS (
+        SELECT 1 FROM embeddings e WHERE e.model = %s AND e.text_hash = c.index_text_hash)"""
+
+    async def count_pending(self, model: str) -> int:
+        """How many distinct chunk texts have no vector for `model`."""
+        row = await self._one(f"SELECT count(DISTINCT c.index_text_hash) {self._PENDING}", (model,))
+        return int(row[0]) if row else 0
+
+    async def pending_texts(self, model: str, batch: int) -> AsyncIterator[list[PendingText]]:
+        """Chunk texts without a vector for `model`, in batches (keyset-paged by hash)."""
+        after = ""
+        query = (
+            "SELECT DISTINCT ON (c.index_text_hash) c.index_text_hash, c.id "
+            f"{self._PENDING} AND c.index_text_hash > %s "
+            "ORDER BY c.index_text_hash, c.id LIMIT %s"
+        )
+        while True:
+            found = await self._rows(query, (model, after, batch))
+            if not found:
+                return
+            after = found[-1][0]
+            rows = await self._rows(
+                f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
+                "WHERE c.id = ANY(%s)",
+                ([row[1] for row in found],),
+            )
+            texts = {row[0]: index_text(_chunk(row)) for row in rows}
+            yield [PendingText(h, texts[rid]) for h, rid in found if rid in texts]
+
+    async def put_vectors(
+        self, model: str, hashes: Sequence[str], vectors: npt.NDArray[np.float32]
+    ) -> None:
+        """Store unit vectors for chunk texts (keyed by text hash).
+
+        Raises:
+            StoreError: the vectors' dimension differs from the one `model` was stored with.
+        """
+        if not len(hashes):
+            return
+        data = np.ascontiguousarray(vectors, dtype=np.float32)
+        dimension = await self._dimension(model, int(data.shape[1]))
+        if dimension is None or dimension != data.shape[1]:
+            raise StoreError(
+                f"the index holds {dimension}-dimensional vectors for {model!r}, "
+                f"not {data.shape[1]}; re-index into another store or schema"
+            )
+        now = time.time()
+        async with self._transaction() as connection, connection.cursor() as cursor:
+            await cursor.executemany(
+                "INSERT INTO embeddings VALUES (%s, %s, %s, %s) ON CONFLICT (model, text_hash) "
+                "DO UPDATE SET vector = excluded.vector, used_at = excluded.used_at",
+                [(model, h, data[i], now) for i, h in enumerate(hashes)],
+            )
+        await self._index_when_large(model, dimension, len(hashes))
+
+    async def _dimension(self, model: str, offered: int | None = None) -> int | None:
+        """The dimension of `model`'s vectors (recorded with the first ones stored)."""
+        if model in self._dimensions:
+            return self._dimensions[model]
+        key = f"dimension:{model}"
+        if offered is not None:
+            await self._execute(
+                "INSERT INTO meta VALUES (%s, %s) ON CONFLICT (key) DO NOTHING",
+                (key, str(offered)),
+            )
+        row = await self._one("SELECT value FROM meta WHERE key = %s", (key,))
+        if row is None:
+            return None
+        self._dimensions[model] = int(row[0])
+        return self._dimensions[model]
+
+    def _index_name(self, model: str) -> str:
+        return "embeddings_hnsw_" + hashlib.sha1(model.encode()).hexdigest()[:16]
+
+    async def _index_when_large(self, model: str, dimension: int, added: int) -> None:
+        """Build the model's HNSW index once it has `hnsw_from` vectors (counted rarely)."""
+        left = self._unindexed.get(model)
+        if left is not None:
+            self._unindexed[model] = left - added
+            if left - added > 0:
+                return
+        name = self._index_name(model)
+        exists = await self._one("SELECT to_regclass(%s) IS NOT NULL", (name,))
+        if exists and exists[0]:
+            self._unindexed[model] = 2**62
+            return
+        row = await self._one("SELECT count(*) FROM embeddings WHERE model = %s", (model,))
+        count = int(row[0]) if row else 0
+        if count < self.hnsw_from:
+            self._unindexed[model] = self.hnsw_from - count
+            return
+        await self.build_vector_index(model, dimension)
+        self._unindexed[model] = 2**62
+
+    async def build_vector_index(self, model: str, dimension: int) -> None:
+        """Create `model`'s HNSW index now (cosine, m 16, ef_construction 64)."""
+        statement = sql.SQL(
+            "CREATE INDEX IF NOT EXISTS {} ON embeddings USING hnsw "
+            "((vector::vector({})) vector_cosine_ops) WHERE model = {}"
+        ).format(
+            sql.Identifier(self._index_name(model)), sql.Literal(dimension), sql.Literal(model)
+        )
+        async with self._transaction() as connection:
+            await connection.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", (model,)
+            )
+            await connection.execute("SET LOCAL maintenance_work_mem = '512MB'")
+            await connection.execute(statement)
+
+    async def prune_vectors(self) -> int:
+        """Drop cached vectors that no chunk uses any more; returns how many."""
+        async with self._connection() as connection:
+            cursor = await connection.execute(
+                "DELETE FROM embeddings e WHERE NOT EXISTS "
+                "(SELECT 1 FROM chunks c WHERE c.index_text_hash = e.text_hash)"
+            )
+            return cursor.rowcount
+
+    # -- search -------------------------------------------------------------------------------
+
+    async def lexical_search(self, query: str, k: int) -> list[tuple[ChunkId, float]]:
+        """BM25 top `k` for raw query text (analysed as `query_terms` does): `(id, score)`."""
+        words = [word for word in query_terms(query) if _TERM.fullmatch(word)]
+        if not words or k <= 0:
+            return []
+        async with self._connection() as connection:
+            cursor = await connection.execute(
+                "SELECT l.term, l.chunks, t.chunks, t.length FROM lexical_totals t "
+                "LEFT JOIN lexicon l ON l.term = ANY(%s) AND l.chunks > 0",
+                (words,),
+            )
+            rows = await cursor.fetchall()
+            held = {row[0]: int(row[1]) for row in rows if row[0] is not None}
+            if not held:
+                return []
+            total, length = int(rows[0][2]), int(rows[0][3])
+            average = max(length, 1) / max(total, 1)
+            idf = {
+                term: float(np.log1p((total - df + 0.5) / (df + 0.5))) for term, df in held.items()
+            }
+            rare = [term for term, df in held.items() if df <= self.common_share * total]
+            cursor = await connection.execute(
+                """
+                WITH q AS (
+                    SELECT * FROM unnest(%(terms)s::text[], %(idf)s::float8[]) AS q(term, idf)),
+                scored AS (
+                    SELECT c.id, sum(q.idf * f.tf * %(k1p)s
+                        / (f.tf + %(k1)s * (1 - %(b)s + %(b)s * c.length / %(avg)s))) AS score
+                    FROM chunks c JOIN q ON c.tf ? q.term
+                    CROSS JOIN LATERAL (SELECT (c.tf ->> q.term)::float8 AS tf) f
+                    WHERE c.terms @@ %(query)s::tsquery
+                    GROUP BY c.id ORDER BY score DESC, c.id LIMIT %(k)s)
+                SELECT c.chunk_id, s.score FROM scored s JOIN chunks c ON c.id = s.id
+                ORDER BY s.score DESC, s.id
+                """,
+                {
+                    "terms": list(idf),
+                    "idf": list(idf.values()),
+                    "k1p": _K1 + 1,
+                    "k1": _K1,
+                    "b": _B,
+                    "avg": average,
+                    "query": _tsquery(rare or list(held)),
+                    "k": k,
+                },
+            )
+            return [
+                (ChunkId(chunk_id), float(score)) for chunk_id, score in await cursor.fetchall()
+            ]
+
+    async def dense_search(
+        self, model: str, vector: npt.NDArray[np.float32], k: int
+    ) -> list[tuple[ChunkId, float]]:
+        """Cosine top `k` among chunks embedded with `model`: `(id, cosine)`."""
+        dimension = await self._dimension(model)
+        if dimension is None or k <= 0:
+            return []
+        query = np.ascontiguousarray(vector, dtype=np.float32)
+        typed = sql.SQL("vector::vector({})").format(sql.Literal(dimension))
+        fetch = k + 8
+        while True:
+            statement = sql.SQL(
+                "WITH near AS (SELECT text_hash, {typed} <=> %(q)s AS distance FROM embeddings "
+                "WHERE model = {model} ORDER BY {typed} <=> %(q)s LIMIT %(fetch)s) "
+                "SELECT c.chunk_id, 1 - n.distance, n.text_hash FROM near n "
+                "JOIN chunks c ON c.index_text_hash = n.text_hash "
+                "ORDER BY n.distance, c.id"
+            ).format(typed=typed, model=sql.Literal(model))
+            async with self._transaction() as connection:
+                await connection.execute(
+                    "SELECT set_config('hnsw.ef_search', %s, true)", (str(max(64, fetch)),)
+                )
+                cursor = await connection.execute(statement, {"q": query, "fetch": fetch})
+                rows = await cursor.fetchall()
+            hashes = {row[2] for row in rows}
+            # Vectors no chunk uses (before a prune) take places: fetch more when short.
+            if len(rows) >= k or len(hashes) < fetch:
+                return [(ChunkId(row[0]), float(row[1])) for row in rows[:k]]
+            fetch *= 4
+
+    async def similarities(
+        self, model: str, vector: npt.NDArray[np.float32], ids: Sequence[ChunkId]
+    ) -> dict[ChunkId, float]:
+        """Exact cosine between `vector` and the given chunks (those embedded with `model`)."""
+        if not ids:
+            return {}
+        rows = await self._rows(
+            "SELECT c.chunk_id, 1 - (e.vector <=> %s) FROM chunks c "
+            "JOIN embeddings e ON e.model = %s AND e.text_hash = c.index_text_hash "
+            "WHERE c.chunk_id = ANY(%s)",
+            (np.ascontiguousarray(vector, dtype=np.float32), model, list(ids)),
+        )
+        return {ChunkId(chunk_id): float(value) for chunk_id, value in rows}
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    async def chunks(self, ids: Sequence[ChunkId]) -> dict[ChunkId, Chunk]:
+        """Chunks by id; ids no longer in the index are left out."""
+        rows = await self._rows(
+            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
+            "WHERE c.chunk_id = ANY(%s)",
+            (list(ids),),
+        )
+        return {ChunkId(row[1]): _chunk(row) for row in rows}
+
+    async def references(self, ids: Sequence[ChunkId]) -> dict[ChunkId, list[Reference]]:
+        """The stored cross-references of the given chunks, in the order they were written."""
+        rows = await self._rows(
+            "SELECT c.chunk_id, l.target_path, l.target_heading, l.kind FROM chunk_links l "
+            "JOIN chunks c ON c.id = l.source WHERE c.chunk_id = ANY(%s) "
+            "ORDER BY l.source, l.ordinal",
+            (list(ids),),
+        )
+        found: dict[ChunkId, list[Reference]] = {}
+        for chunk_id, path, heading, kind in rows:
+            found.setdefault(ChunkId(chunk_id), []).append(Reference(path, heading, kind))
+        return found
+
+    async def document_chunks(self, path: str, limit: int) -> list[Chunk]:
+        """Up to `limit` chunks of the documents at `path`, in reading order."""
+        rows = await self._rows(
+            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
+            "WHERE d.path = %s ORDER BY d.id, c.ordinal LIMIT %s",
+            (path, limit),
+        )
+        return [_chunk(row) for row in rows]
+
+    async def defined_terms(self) -> dict[str, ChunkId]:
+        """Every defined term and the first chunk written that defines it."""
+        rows = await self._rows(
+            "SELECT DISTINCT ON (t.term) t.term, c.chunk_id, t.chunk FROM chunk_terms t "
+            "JOIN chunks c ON c.id = t.chunk ORDER BY t.term, t.chunk"
+        )
+        ordered = sorted(rows, key=lambda row: row[2])
+        return {term: ChunkId(chunk_id) for term, chunk_id, _ in ordered}
+
+    async def generation(self) -> int:
+        """A number that changes whenever the indexed content changes."""
+        row = await self._one("SELECT value FROM meta WHERE key = 'generation'")
+        return int(row[0]) if row else 0
+
+    async def files(self) -> list[IndexedFile]:
+        """Every indexed file with its document and chunk counts, by display path."""
+        rows = await self._rows(
+            "SELECT f.path, f.display_path, f.size, f.indexed_at, "
+            "count(DISTINCT d.id), count(c.id), coalesce(min(d.title), '') "
+            "FROM files f LEFT JOIN documents d ON d.file_path = f.path "
+            "LEFT JOIN chunks c ON c.document = d.id "
+            "GROUP BY f.path ORDER BY f.display_path"
+        )
+        return [IndexedFile(*row) for row in rows]
+
+    async def chunk_in_document(self, chunk_id: str) -> tuple[Chunk, Document] | None:
+        """The chunk with this id and the whole document it was cut from, or None."""
+        row = await self._one(
+            f"SELECT {_CHUNK_COLUMNS}, d.kind, d.text, d.anchors, d.language "
+            "FROM chunks c JOIN documents d ON d.id = c.document WHERE c.chunk_id = %s",
+            (chunk_id,),
+        )
+        if row is None:
+            return None
+        chunk = _chunk(row)
+        document = Document(
+            id=chunk.document_id,
+            path=chunk.path,
+            title=chunk.title,
+            kind=DocumentKind(row[13]),
+            text=row[14],
+            anchors=tuple(Anchor(*item) for item in row[15]),
+            record_id=chunk.record_id,
+            language=row[16],
+        )
+        return chunk, document
+
+    async def file_versions(self, paths: Sequence[str]) -> list[FileVersion]:
+        """The stored content of the files at `paths`, exactly as it was written."""
+        wanted = list(paths)
+        async with self._connection() as connection:
+            cursor = await connection.execute(
+                "SELECT path, display_path, size, mtime_ns, content_hash, signature FROM files "
+                "WHERE path = ANY(%s)",
+                (wanted,),
+            )
+            states = {row[0]: FileState(*row) for row in await cursor.fetchall()}
+            cursor = await connection.execute(
+                "SELECT id, file_path, doc_id, path, title, kind, text, anchors, record_id, "
+                "language FROM documents WHERE file_path = ANY(%s) ORDER BY id",
+                (wanted,),
+            )
+            documents: dict[str, list[tuple[int, Document]]] = {}
+            for row in await cursor.fetchall():
+                document = Document(
+                    id=DocumentId(row[2]),
+                    path=row[3],
+                    title=row[4],
+                    kind=DocumentKind(row[5]),
+                    text=row[6],
+                    anchors=tuple(Anchor(*item) for item in row[7]),
+                    record_id=row[8],
+                    language=row[9],
+                )
+                documents.setdefault(row[1], []).append((row[0], document))
+            numbers = [number for found in documents.values() for number, _ in found]
+            cursor = await connection.execute(
+                f"SELECT {_CHUNK_COLUMNS}, c.document, "
+                "(SELECT coalesce(jsonb_agg(jsonb_build_array(l.target_path, l.target_heading, "
+                "l.kind) ORDER BY l.ordinal), '[]') FROM chunk_links l WHERE l.source = c.id), "
+                "(SELECT coalesce(jsonb_agg(t.term ORDER BY t.ordinal), '[]') "
+                "FROM chunk_terms t WHERE t.chunk = c.id) "
+                "FROM chunks c JOIN documents d ON d.id = c.document "
+                "WHERE c.document = ANY(%s) ORDER BY c.document, c.ordinal",
+                (numbers,),
+            )
+            chunks: dict[int, list[ChunkRecord]] = {}
+            for row in await cursor.fetchall():
+                chunks.setdefault(row[13], []).append(
+                    ChunkRecord(
+                        _chunk(row),
+                        tuple(Reference(*item) for item in row[14]),
+                        tuple(row[15]),
+                    )
+                )
+        return [
+            FileVersion(
+                states[path],
+                tuple(document for _, document in documents.get(path, [])),
+                tuple(tuple(chunks.get(number, [])) for number, _ in documents.get(path, [])),
+            )
+            for path in wanted
+            if path in states
+        ]
+
+    async def vectors(
+        self, model: str, hashes: Sequence[str]
+    ) -> dict[str, npt.NDArray[np.float32]]:
+        """The stored vectors of `model` for the given text hashes (those it holds)."""
+        rows = await self._rows(
+            "SELECT text_hash, vector FROM embeddings WHERE model = %s AND text_hash = ANY(%s)",
+            (model, list(hashes)),
+        )
+        return {h: np.asarray(vector.to_numpy(), dtype=np.float32) for h, vector in rows}
+
+    # -- the answer cache and meta --------------------------------------------------------------
+
+    async def get_cached(self, key: str, newer_than: float) -> str | None:
+        """The value stored under `key` at or after Unix time `newer_than`, or None."""
+        row = await self._one(
+            "SELECT answer FROM answer_cache WHERE key = %s AND created_at >= %s",
+            (key, newer_than),
+        )
+        return None if row is None else str(row[0])
+
+    async def put_cached(self, key: str, value: str, *, drop_before: float) -> None:
+        """Store `value` under `key` now; drop every entry stored before `drop_before`."""
+        async with self._transaction() as connection:
+            await connection.execute(
+                "INSERT INTO answer_cache VALUES (%s, %s, %s) ON CONFLICT (key) "
+                "DO UPDATE SET answer = excluded.answer, created_at = excluded.created_at",
+                (key, value, time.time()),
+            )
+            await connection.execute(
+                "DELETE FROM answer_cache WHERE created_at < %s", (drop_before,)
+            )
+
+    async def get_meta(self, key: str) -> str | None:
+        """The value last recorded under `key` with `set_meta`, or None."""
+        row = await self._one("SELECT value FROM meta WHERE key = %s", (_META_PREFIX + key,))
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Record `value` under `key`, replacing any earlier value."""
+        await self._execute(
+            "INSERT INTO meta VALUES (%s, %s) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (_META_PREFIX + key, value),
+        )
+
+    async def stats(self, model: str | None = None) -> IndexStats:
+        """Counts of what the index holds (vectors for `model` when given)."""
+        row = await self._one(
+            "SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM documents), "
+            "(SELECT count(*) FROM chunks), "
+            "(SELECT count(*) FROM chunks c JOIN embeddings e "
+            " ON e.model = %s AND e.text_hash = c.index_text_hash), "
+            "(SELECT value::bigint FROM meta WHERE key = 'generation')",
+            (model,),
+        )
+        assert row is not None
+        return IndexStats(
+            files=int(row[0]),
+            documents=int(row[1]),
+            chunks=int(row[2]),
+            vectors=int(row[3]) if model is not None else 0,
+            embedding_model=model,
+            generation=int(row[4]),
+        )
+
+    async def close(self) -> None:
+        """Close every pooled connection."""
+        await self._pool.close()
+
+
+async def _ids(connection: AsyncConnection[Row], sequence: str, count: int) -> list[int]:
+    """`count` fresh numbers from a sequence (never reused, whatever happens after)."""
+    if count == 0:
+        return []
+    cursor = await connection.execute(
+        sql.SQL("SELECT nextval({}) FROM generate_series(1, %s)").format(sql.Literal(sequence)),
+        (count,),
+    )
+    return [int(row[0]) for row in await cursor.fetchall()]
