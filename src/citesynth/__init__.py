@@ -13,6 +13,7 @@ from citesynth.answers import (
     SourceRecord,
     Verification,
 )
+from citesynth.copying import CopyFinished, CopyProgress, copy_store, migrate
 from citesynth.embed import (
     Embedder,
     HashingEmbedder,
@@ -30,6 +31,7 @@ from citesynth.errors import (
     ModelTimeout,
     StoreError,
     StoreLockedError,
+    StoreUnavailableError,
 )
 from citesynth.events import (
     AnswerEvent,
@@ -128,6 +130,8 @@ __all__ = [
     "ConfigError",
     "Conflict",
     "Conversation",
+    "CopyFinished",
+    "CopyProgress",
     "Document",
     "DocumentId",
     "DocumentKind",
@@ -182,6 +186,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreLockedError",
+    "StoreUnavailableError",
     "Subtopic",
     "SyncEngine",
     "TokenEvent",
@@ -193,11 +198,13 @@ __all__ = [
     "Verifier",
     "Writer",
     "__version__",
+    "copy_store",
     "get_embedder",
     "get_model",
     "get_store",
     "get_verifier",
     "get_writer",
+    "migrate",
     "register_embedder",
     "register_model",
     "register_prompt",

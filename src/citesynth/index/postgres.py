@@ -28,7 +28,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -38,10 +38,10 @@ import psycopg
 from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection, sql
 from psycopg.types.json import Jsonb
-from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from citesynth.analysis import query_terms, terms
 from citesynth.errors import IndexNotFoundError, StoreError, StoreUnavailableError
+from citesynth.index.postgres_pool import ConnectionPool, PoolBusyError
 from citesynth.index.postgres_schema import has_schema, migrate
 from citesynth.index.store import (
     ChunkRecord,
@@ -118,7 +118,7 @@ def split_location(url: str) -> tuple[str, str | None, int]:
         raise StoreError(f"pool must be a whole number, got {own['pool']!r}") from None
     if pool < 1:
         raise StoreError(f"pool must be at least 1, got {pool}")
-    return urlunsplit(parts._replace(query=urlencode(rest))), schema, pool
+    return urlunsplit(parts._replace(query=urlencode(rest, safe="/"))), schema, pool
 
 
 def _analysed(text: str) -> tuple[list[str], dict[str, int], int]:
@@ -152,17 +152,7 @@ class PostgresStore:
         self.common_share = common_share
         self._timeout = timeout
         self._shown = shown_location(url) + (f" (schema {schema})" if schema else "")
-        path = f"{schema},public" if schema else "public"
-        self._pool: AsyncConnectionPool[AsyncConnection[Row]] = AsyncConnectionPool(
-            url,
-            min_size=1,
-            max_size=pool_size,
-            kwargs={"options": f"-c search_path={path}", "connect_timeout": int(timeout)},
-            configure=self._configure,
-            check=AsyncConnectionPool.check_connection,
-            timeout=timeout,
-            open=False,
-        )
+        self._pool = ConnectionPool(self._connect, pool_size, wait=max(30.0, 3 * timeout))
         self._dimensions: dict[str, int] = {}
         self._unindexed: dict[str, int] = {}
 
@@ -199,30 +189,29 @@ class PostgresStore:
 
     async def _prepare(self, create: bool) -> None:
         try:
-            path = f"{self.schema},public" if self.schema else "public"
-            async with await psycopg.AsyncConnection.connect(
-                self.url,
-                autocommit=True,
-                options=f"-c search_path={path}",
-                connect_timeout=int(self._timeout),
-            ) as connection:
+            async with self._pool.connection() as connection:
                 if not create and not await has_schema(connection):
                     raise IndexNotFoundError(
                         f"no index at {self._shown}; run `citesynth index PATH` first "
                         f"(with --store {shown_location(self.url)})"
                     )
                 await migrate(connection, self.schema)
+                await register_vector_async(connection)  # the extension may be new
         except psycopg.OperationalError as error:
             raise self._unavailable(error) from error
-        try:
-            await self._pool.open(wait=True, timeout=self._timeout)
-        except PoolTimeout as error:
-            raise self._unavailable(error) from error
 
-    @staticmethod
-    async def _configure(connection: AsyncConnection[Row]) -> None:
-        await register_vector_async(connection)
-        await connection.set_autocommit(True)
+    async def _connect(self) -> AsyncConnection[Row]:
+        path = f"{self.schema},public" if self.schema else "public"
+        connection = await psycopg.AsyncConnection.connect(
+            self.url,
+            autocommit=True,
+            options=f"-c search_path={path}",
+            connect_timeout=max(1, int(self._timeout)),
+        )
+        # A database without pgvector yet: `migrate` creates it, then registers the type.
+        with suppress(psycopg.ProgrammingError):
+            await register_vector_async(connection)
+        return connection
 
     def _unavailable(self, error: Exception) -> StoreUnavailableError:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
@@ -235,9 +224,9 @@ class PostgresStore:
     async def _connection(self) -> AsyncIterator[AsyncConnection[Row]]:
         """A pooled connection (autocommit); server trouble becomes `StoreUnavailableError`."""
         try:
-            async with self._pool.connection(timeout=self._timeout) as connection:
+            async with self._pool.connection() as connection:
                 yield connection
-        except (psycopg.OperationalError, PoolTimeout) as error:
+        except (psycopg.OperationalError, PoolBusyError) as error:
             raise self._unavailable(error) from error
 
     @asynccontextmanager

