@@ -34,7 +34,7 @@ from starlette.requests import Request
 
 from citesynth.about import __version__
 from citesynth.engine import Engine
-from citesynth.errors import ConfigError, StoreLockedError
+from citesynth.errors import ConfigError, StoreLockedError, StoreUnavailableError
 from citesynth.observe import ANSWER_LOGGER, SynthesisStats
 from citesynth.service import telemetry
 from citesynth.service.answering import Answering
@@ -99,6 +99,7 @@ def create_app(engine: Engine, config: ServiceConfig | None = None) -> FastAPI:
     app.state.service = service
     app.add_exception_handler(ConfigError, _bad_request)
     app.add_exception_handler(StoreLockedError, _locked)
+    app.add_exception_handler(StoreUnavailableError, _unavailable)
     app.add_exception_handler(Exception, _internal_error)
     app.include_router(router)
 
@@ -137,6 +138,12 @@ async def _bad_request(_: Request, error: Exception) -> JSONResponse:
 
 async def _locked(_: Request, error: Exception) -> JSONResponse:
     return JSONResponse({"detail": str(error)}, status_code=409)
+
+
+async def _unavailable(_: Request, error: Exception) -> JSONResponse:
+    # The database behind the index is down or restarting: worth retrying in a moment.
+    headers = {**security_headers(), "Retry-After": "5"}
+    return JSONResponse({"detail": str(error)}, status_code=503, headers=headers)
 
 
 async def _internal_error(_: Request, error: Exception) -> JSONResponse:
