@@ -56,8 +56,9 @@ def build_index(index: Path, embedder: str) -> dict[str, Any]:
     return {"embedder": embedder, "stats": stats.stdout.strip()}
 
 
-def serve(index: Path, port: int, embedder: str) -> None:
-    """The server process: the app over `index`, answering with the scripted model."""
+def serve(index: Path | str, port: int, embedder: str) -> None:
+    """The server process: the app over `index` (a folder or a store location such as
+    `postgresql://...`), answering with the scripted model."""
     import uvicorn
 
     from citesynth import Engine, LLMWriter, ScriptedModel, Settings
@@ -69,7 +70,7 @@ def serve(index: Path, port: int, embedder: str) -> None:
         return (text + " ")[: PIECES * 4].ljust(PIECES * 4)
 
     async def main() -> None:
-        settings = Settings(index_dir=index, embedder=embedder, model="extractive")
+        settings = Settings(store=str(index), embedder=embedder, model="extractive")
         async with await Engine.open(settings=settings) as engine:
             model = ScriptedModel(default=reply, delay=PIECE_DELAY, piece_chars=4)
             engine.writer = LLMWriter(model, engine.prompts, timeout=60)
@@ -199,7 +200,7 @@ async def client_side(port: int, process: psutil.Process, questions: list[str]) 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--serve", help=argparse.SUPPRESS)  # a folder or a store URL
     parser.add_argument("--port", type=int, default=8799)
     parser.add_argument(
         "--embedder", default="hashing", help="hashing (default: the service's own cost) or minilm"

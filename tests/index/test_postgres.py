@@ -63,6 +63,8 @@ async def test_writers_of_different_files_run_at_once_and_lose_nothing(postgres_
         assert (stats.files, stats.chunks) == (24, 96)
         expected = {item.chunk.id for file in CORPUS for item in file.chunks[0]}
         assert set(await second.chunks(list(expected))) == expected
+        assert isinstance(first, PostgresStore)
+        assert await first.consistency_problems() == []
     finally:
         await first.close()
         await second.close()
@@ -81,6 +83,12 @@ async def test_writers_of_one_file_take_turns_and_the_last_one_wins(postgres_url
         assert (stats.files, stats.documents, stats.chunks) == (1, 1, 1)
         (hit,) = await stores[0].lexical_search("edition limit", 5)
         assert hit[0] == ids(editions[0])[0]  # one chunk id, from whichever edition won
+        assert isinstance(stores[0], PostgresStore)
+        assert await stores[0].consistency_problems() == []
+        await stores[0]._execute("UPDATE lexicon SET chunks = chunks + 1 WHERE term = 'limit'")
+        assert await stores[0].consistency_problems() == [
+            "1 lexicon terms have the wrong chunk count"
+        ]
     finally:
         for opened in stores:
             await opened.close()
@@ -90,7 +98,7 @@ async def test_bm25_ranks_and_scores_like_the_sqlite_store(
     postgres_url: str, tmp_path: Path
 ) -> None:
     sqlite = await get_store(f"sqlite:{tmp_path / 'index'}")
-    postgres = await PostgresStore.open(postgres_url, common_share=1.0)
+    postgres = await PostgresStore.open(postgres_url)
     try:
         for opened in (sqlite, postgres):
             await opened.write([GUIDE, LIMITS, *CORPUS[:6]], [])
@@ -105,20 +113,6 @@ async def test_bm25_ranks_and_scores_like_the_sqlite_store(
     finally:
         await sqlite.close()
         await postgres.close()
-
-
-async def test_common_terms_do_not_make_every_chunk_a_candidate(postgres_url: str) -> None:
-    opened = await PostgresStore.open(postgres_url, common_share=0.3)
-    try:
-        await opened.write(CORPUS, [])
-        # "connection" is in a quarter of the chunks, "jitter" in another quarter, "page"
-        # in every one: candidates come from the rarer terms, the common one still scores.
-        found = await opened.lexical_search("page jitter", 200)
-        assert len(found) == 24
-        assert all(":1" in str(cid) for cid, _ in found)
-        assert len(await opened.lexical_search("page", 200)) == 96  # nothing rarer: all
-    finally:
-        await opened.close()
 
 
 async def test_hnsw_serves_dense_search_past_the_threshold(postgres_url: str) -> None:
@@ -230,3 +224,13 @@ async def test_an_unreachable_server_is_named_in_the_error(tmp_path: Path) -> No
     url = f"postgresql://citesynth:secret@/nowhere?host={tmp_path}"
     with pytest.raises(StoreUnavailableError, match=r"postgresql://citesynth:\*\*\*@/nowhere"):
         await get_store(url)
+
+
+async def test_a_chunk_without_terms_keeps_the_statistics_right(store: Store) -> None:
+    assert isinstance(store, PostgresStore)
+    marks = version("docs/marks.md", [("", "?! ... —"), ("", "Words after the marks.")])
+    await store.write([marks, GUIDE], [])
+    assert await store.consistency_problems() == []
+    await store.write([], [marks.state.path])
+    assert await store.consistency_problems() == []
+    assert (await store.stats()).chunks == 3

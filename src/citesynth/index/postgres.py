@@ -7,12 +7,8 @@ database, so any number of `serve` processes and indexers on any machines share 
 - every `write` is one transaction that first takes a transaction lock per file path, so
   writers of different files run at once and two writers of one file take turns (the last
   one wins, nothing is duplicated); readers see a write whole or not at all;
-- lexical search is BM25 computed inside PostgreSQL from statistics the writes keep
-  exact (see `postgres_schema`): a GIN index on each chunk's terms finds the candidates,
-  the chunk's term counts score them with tantivy's formula (k1 1.2, b 0.75), so both
-  stores rank alike. Candidates come from the query's terms held by at most
-  `common_share` of the chunks when it has any (a term in most chunks adds little score
-  and would make every chunk a candidate);
+- lexical search is BM25 inside PostgreSQL over an inverted index the writes keep exact
+  (`postgres_lexical`), with the SQLite store's analyzer and formula: both rank alike;
 - dense search is pgvector cosine distance: exact while a model has few vectors, an HNSW
   index (built once a model passes `hnsw_from` vectors, kept current by PostgreSQL after)
   beyond;
@@ -39,8 +35,8 @@ from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection, sql
 from psycopg.types.json import Jsonb
 
-from citesynth.analysis import query_terms, terms
 from citesynth.errors import IndexNotFoundError, StoreError, StoreUnavailableError
+from citesynth.index import postgres_lexical
 from citesynth.index.postgres_pool import ConnectionPool, PoolBusyError
 from citesynth.index.postgres_schema import has_schema, migrate
 from citesynth.index.store import (
@@ -71,13 +67,7 @@ HNSW_FROM = 20_000
 """Vectors of one model from which an HNSW index serves its dense searches (measured in
 benchmarks/postgres_scale.py: exact search stays under about 20 ms p95 below this)."""
 
-COMMON_SHARE = 0.2
-"""A query term in more than this share of the chunks does not make a chunk a candidate
-(it still adds to the score of candidates that hold it)."""
-
-_K1, _B = 1.2, 0.75
 _META_PREFIX = "set:"
-_TERM = re.compile(r"\w+")
 _CHUNK_COLUMNS = """c.id, c.chunk_id, d.doc_id, d.path, d.title, c.heading_path, c.text,
     c.char_start, c.char_end, c.start_line, c.end_line, c.page, d.record_id"""
 
@@ -121,18 +111,6 @@ def split_location(url: str) -> tuple[str, str | None, int]:
     return urlunsplit(parts._replace(query=urlencode(rest, safe="/"))), schema, pool
 
 
-def _analysed(text: str) -> tuple[list[str], dict[str, int], int]:
-    """The distinct terms of an index text, their counts and the text's term count."""
-    found = terms(text)
-    counts = Counter(term for term in found if _TERM.fullmatch(term))
-    return sorted(counts), dict(counts), len(found)
-
-
-def _tsquery(words: Sequence[str]) -> str:
-    """An OR query of plain terms (analyzed to letters and digits: nothing to escape)."""
-    return " | ".join(f"'{word}'" for word in words)
-
-
 class PostgresStore:
     """PostgreSQL + pgvector; see the module docstring."""
 
@@ -143,13 +121,11 @@ class PostgresStore:
         schema: str | None = None,
         pool_size: int = 10,
         hnsw_from: int = HNSW_FROM,
-        common_share: float = COMMON_SHARE,
         timeout: float = 10.0,
     ) -> None:
         self.url = url
         self.schema = schema
         self.hnsw_from = hnsw_from
-        self.common_share = common_share
         self._timeout = timeout
         self._shown = shown_location(url) + (f" (schema {schema})" if schema else "")
         self._pool = ConnectionPool(self._connect, pool_size, wait=max(30.0, 3 * timeout))
@@ -163,7 +139,6 @@ class PostgresStore:
         *,
         create: bool = True,
         hnsw_from: int = HNSW_FROM,
-        common_share: float = COMMON_SHARE,
     ) -> PostgresStore:
         """Connect to the database at `location` and bring its schema up to date.
 
@@ -178,7 +153,6 @@ class PostgresStore:
             schema=schema,
             pool_size=pool_size,
             hnsw_from=hnsw_from,
-            common_share=common_share,
         )
         try:
             await store._prepare(create)
@@ -298,18 +272,13 @@ class PostgresStore:
             (paths,),
         )
         cursor = await connection.execute(
-            "SELECT t.term, count(*) FROM chunks c JOIN documents d ON d.id = c.document "
-            "CROSS JOIN LATERAL jsonb_object_keys(c.tf) AS t(term) "
-            "WHERE d.file_path = ANY(%s) GROUP BY t.term",
+            "SELECT c.id, c.length FROM chunks c JOIN documents d ON d.id = c.document "
+            "WHERE d.file_path = ANY(%s)",
             (paths,),
         )
-        lexicon: Counter[str] = Counter({term: -count for term, count in await cursor.fetchall()})
-        cursor = await connection.execute(
-            "SELECT count(*), coalesce(sum(c.length), 0) FROM chunks c "
-            "JOIN documents d ON d.id = c.document WHERE d.file_path = ANY(%s)",
-            (paths,),
-        )
-        old_chunks, old_length = (await cursor.fetchone()) or (0, 0)
+        old = await cursor.fetchall()
+        lexicon = await postgres_lexical.remove(connection, [row[0] for row in old])
+        old_chunks, old_length = len(old), sum(row[1] for row in old)
         await connection.execute("DELETE FROM files WHERE path = ANY(%s)", (paths,))
 
         chunk_total = sum(len(chunks) for v in versions for chunks in v.chunks)
@@ -323,6 +292,7 @@ class PostgresStore:
         chunk_rows: list[Row] = []
         link_rows: list[Row] = []
         term_rows: list[Row] = []
+        postings: list[tuple[int, Counter[str], int]] = []
         length = 0
         for version in versions:
             s = version.state
@@ -345,7 +315,7 @@ class PostgresStore:
                 )
                 for ordinal, record in enumerate(records):
                     row_id = next(chunk_ids)
-                    length += self._chunk_row(chunk_rows, lexicon, row_id, number, ordinal, record)
+                    length += self._chunk_row(chunk_rows, postings, row_id, number, ordinal, record)
                     link_rows.extend(
                         (row_id, place, ref.path, ref.heading, ref.kind)
                         for place, ref in enumerate(record.references)
@@ -360,29 +330,16 @@ class PostgresStore:
                 document_rows,
             )
             await cursor.executemany(
-                "INSERT INTO chunks VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-                "array_to_tsvector(%s::text[]), %s, %s)",
+                "INSERT INTO chunks VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 chunk_rows,
             )
             await cursor.executemany(
                 "INSERT INTO chunk_links VALUES (%s, %s, %s, %s, %s)", link_rows
             )
             await cursor.executemany("INSERT INTO chunk_terms VALUES (%s, %s, %s)", term_rows)
-        changed = sorted((term, delta) for term, delta in lexicon.items() if delta)
-        if changed:
-            # Rows locked in term order: concurrent writers never deadlock on the lexicon.
-            await connection.execute(
-                "INSERT INTO lexicon SELECT * FROM unnest(%s::text[], %s::bigint[]) "
-                "ON CONFLICT (term) DO UPDATE SET chunks = lexicon.chunks + excluded.chunks",
-                ([term for term, _ in changed], [delta for _, delta in changed]),
-            )
-            await connection.execute(
-                "DELETE FROM lexicon WHERE term = ANY(%s) AND chunks <= 0",
-                ([term for term, delta in changed if delta < 0],),
-            )
-        await connection.execute(
-            "UPDATE lexical_totals SET chunks = chunks + %s, length = length + %s",
-            (len(chunk_rows) - old_chunks, length - old_length),
+        lexicon.update(await postgres_lexical.add(connection, postings))
+        await postgres_lexical.account(
+            connection, lexicon, len(chunk_rows) - old_chunks, length - old_length
         )
         await connection.execute(
             "UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'generation'"
@@ -392,17 +349,17 @@ class PostgresStore:
     @staticmethod
     def _chunk_row(
         rows: list[Row],
-        lexicon: Counter[str],
+        postings: list[tuple[int, Counter[str], int]],
         row_id: int,
         document: int,
         ordinal: int,
         record: ChunkRecord,
     ) -> int:
-        """Add one chunk's row and its terms to the lexicon; returns its term count."""
+        """Add one chunk's row and its postings; returns its length in terms."""
         chunk = record.chunk
         text = index_text(chunk)
-        distinct, counts, size = _analysed(text)
-        lexicon.update(distinct)
+        counts, size = postgres_lexical.analysed(text)
+        postings.append((row_id, counts, size))
         rows.append(
             (
                 row_id,
@@ -417,8 +374,6 @@ class PostgresStore:
                 Jsonb(list(chunk.heading_path)),
                 chunk.text,
                 content_hash(text),
-                distinct,
-                Jsonb(counts),
                 size,
             )
         )
@@ -548,53 +503,8 @@ class PostgresStore:
 
     async def lexical_search(self, query: str, k: int) -> list[tuple[ChunkId, float]]:
         """BM25 top `k` for raw query text (analysed as `query_terms` does): `(id, score)`."""
-        words = [word for word in query_terms(query) if _TERM.fullmatch(word)]
-        if not words or k <= 0:
-            return []
         async with self._connection() as connection:
-            cursor = await connection.execute(
-                "SELECT l.term, l.chunks, t.chunks, t.length FROM lexical_totals t "
-                "LEFT JOIN lexicon l ON l.term = ANY(%s) AND l.chunks > 0",
-                (words,),
-            )
-            rows = await cursor.fetchall()
-            held = {row[0]: int(row[1]) for row in rows if row[0] is not None}
-            if not held:
-                return []
-            total, length = int(rows[0][2]), int(rows[0][3])
-            average = max(length, 1) / max(total, 1)
-            idf = {
-                term: float(np.log1p((total - df + 0.5) / (df + 0.5))) for term, df in held.items()
-            }
-            rare = [term for term, df in held.items() if df <= self.common_share * total]
-            cursor = await connection.execute(
-                """
-                WITH q AS (
-                    SELECT * FROM unnest(%(terms)s::text[], %(idf)s::float8[]) AS q(term, idf)),
-                scored AS (
-                    SELECT c.id, sum(q.idf * f.tf * %(k1p)s
-                        / (f.tf + %(k1)s * (1 - %(b)s + %(b)s * c.length / %(avg)s))) AS score
-                    FROM chunks c JOIN q ON c.tf ? q.term
-                    CROSS JOIN LATERAL (SELECT (c.tf ->> q.term)::float8 AS tf) f
-                    WHERE c.terms @@ %(query)s::tsquery
-                    GROUP BY c.id ORDER BY score DESC, c.id LIMIT %(k)s)
-                SELECT c.chunk_id, s.score FROM scored s JOIN chunks c ON c.id = s.id
-                ORDER BY s.score DESC, s.id
-                """,
-                {
-                    "terms": list(idf),
-                    "idf": list(idf.values()),
-                    "k1p": _K1 + 1,
-                    "k1": _K1,
-                    "b": _B,
-                    "avg": average,
-                    "query": _tsquery(rare or list(held)),
-                    "k": k,
-                },
-            )
-            return [
-                (ChunkId(chunk_id), float(score)) for chunk_id, score in await cursor.fetchall()
-            ]
+            return await postgres_lexical.search(connection, query, k)
 
     async def dense_search(
         self, model: str, vector: npt.NDArray[np.float32], k: int
@@ -842,6 +752,15 @@ class PostgresStore:
             embedding_model=model,
             generation=int(row[4]),
         )
+
+    async def consistency_problems(self) -> list[str]:
+        """What disagrees between the chunks and the BM25 statistics kept beside them.
+
+        Nothing, unless something is wrong: used after concurrent writers, crashes and
+        load tests (a chunk id held twice cannot happen: it is UNIQUE).
+        """
+        async with self._connection() as connection:
+            return await postgres_lexical.problems(connection)
 
     async def close(self) -> None:
         """Close every pooled connection."""

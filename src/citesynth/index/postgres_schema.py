@@ -5,10 +5,10 @@ under an advisory lock, so two processes opening one new database never both mig
 Every object lives in the schema the store's `search_path` names first (`?schema=NAME` in
 the URL, else `public`); the `vector` type comes from the pgvector extension.
 
-Lexical search keeps BM25's statistics exactly, inside the write transactions:
-`chunks.terms` is the chunk's analyzed terms as a tsvector (GIN, finds candidates),
-`chunks.tf` their counts (scores them), `chunks.length` its term count, `lexicon` the
-number of chunks holding each term and `lexical_totals` the chunk count and total length.
+Lexical search is an inverted index kept exact inside the write transactions: `postings`
+holds one row per (term, chunk) with the term's count and the chunk's length (read by
+index-only scans of `postings_term`), `lexicon` the number of chunks holding each term,
+`lexical_totals` the chunk count and total length: everything BM25 needs.
 """
 
 from __future__ import annotations
@@ -59,14 +59,19 @@ MIGRATIONS: tuple[str, ...] = (
         heading_path JSONB NOT NULL,
         text TEXT NOT NULL,
         index_text_hash TEXT NOT NULL,
-        terms TSVECTOR NOT NULL,
-        tf JSONB NOT NULL,
         length INTEGER NOT NULL
     );
     CREATE INDEX chunks_document ON chunks(document, ordinal);
     CREATE INDEX chunks_index_text_hash ON chunks(index_text_hash);
-    CREATE INDEX chunks_terms ON chunks USING gin(terms);
     CREATE SEQUENCE chunk_ids;
+    CREATE TABLE postings (
+        term TEXT NOT NULL,
+        chunk BIGINT NOT NULL,
+        tf INTEGER NOT NULL,
+        length INTEGER NOT NULL
+    );
+    CREATE INDEX postings_term ON postings(term) INCLUDE (chunk, tf, length);
+    CREATE INDEX postings_chunk ON postings(chunk);
     CREATE TABLE lexicon (term TEXT PRIMARY KEY, chunks BIGINT NOT NULL);
     CREATE TABLE lexical_totals (
         one BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (one),
