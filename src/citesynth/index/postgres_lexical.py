@@ -17,7 +17,6 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 from psycopg import AsyncConnection
 
 from citesynth.analysis import query_terms, terms
@@ -88,36 +87,25 @@ async def search(connection: Connection, query: str, k: int) -> list[tuple[Chunk
     if not words or k <= 0:
         return []
     cursor = await connection.execute(
-        "SELECT l.term, l.chunks, t.chunks, t.length FROM lexical_totals t "
-        "LEFT JOIN lexicon l ON l.term = ANY(%s) AND l.chunks > 0",
-        (words,),
-    )
-    rows = await cursor.fetchall()
-    held = {row[0]: int(row[1]) for row in rows if row[0] is not None}
-    if not held:
-        return []
-    total, length = int(rows[0][2]), int(rows[0][3])
-    idf = {term: float(np.log1p((total - df + 0.5) / (df + 0.5))) for term, df in held.items()}
-    cursor = await connection.execute(
         """
-        WITH q AS (SELECT * FROM unnest(%(terms)s::text[], %(idf)s::float8[]) AS q(term, idf)),
+        WITH t AS (SELECT chunks::float8 AS n, greatest(length, 1)::float8
+                          / greatest(chunks, 1) AS average FROM lexical_totals),
+        held AS (SELECT l.term, ln(1 + (t.n - l.chunks + 0.5) / (l.chunks + 0.5)) AS idf
+                 FROM lexicon l, t WHERE l.term = ANY(%(terms)s) AND l.chunks > 0),
+        -- Arrays unnested: the planner expects a handful of terms and reads each one's
+        -- postings through the index (a join on `held` itself can turn into a scan of all).
+        q AS (SELECT * FROM unnest(ARRAY(SELECT term FROM held), ARRAY(SELECT idf FROM held))
+              AS q(term, idf)),
         scored AS (
             SELECT p.chunk, sum(q.idf * p.tf * %(k1p)s
-                / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.length / %(avg)s))) AS score
-            FROM q JOIN postings p ON p.term = q.term
+                / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.length / t.average))) AS score
+            FROM q JOIN postings p ON p.term = q.term CROSS JOIN t
             GROUP BY p.chunk ORDER BY score DESC, p.chunk LIMIT %(k)s)
         SELECT c.chunk_id, s.score FROM scored s JOIN chunks c ON c.id = s.chunk
         ORDER BY s.score DESC, s.chunk
         """,
-        {
-            "terms": list(idf),
-            "idf": list(idf.values()),
-            "k1p": K1 + 1,
-            "k1": K1,
-            "b": B,
-            "avg": max(length, 1) / max(total, 1),
-            "k": k,
-        },
+        {"terms": words, "k1p": K1 + 1, "k1": K1, "b": B, "k": k},
+        binary=True,
     )
     return [(ChunkId(chunk_id), float(score)) for chunk_id, score in await cursor.fetchall()]
 
