@@ -16,7 +16,7 @@ from citesynth import Engine, Settings, StoreError, migrate
 from citesynth.cli import main
 from citesynth.copying import CopyFinished
 
-pytest.importorskip("psycopg")
+psycopg = pytest.importorskip("psycopg")
 
 
 def _hits(run: CliRunner, *options: str) -> list[tuple[str, int, int]]:
@@ -113,3 +113,28 @@ async def test_a_copy_keeps_vectors_without_embedding_again(
         after = await pg.search("read timeout expires", 3)
     # Same order; fused scores differ a little, as tantivy keeps lengths in one byte.
     assert [hit.chunk.id for hit in after] == [hit.chunk.id for hit in before]
+
+
+def test_eval_keeps_each_corpus_in_a_schema_of_its_own(
+    run: CliRunner, corpus: Path, tmp_path: Path, postgres_url: str
+) -> None:
+    questions = tmp_path / "questions.jsonl"
+    rows = [
+        {"question": "What happens when the read timeout expires?", "answers": ["ReadTimeout"]},
+        {"question": "How long is the connect timeout by default?", "answers": ["five seconds"]},
+    ]
+    questions.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    args = ["eval", str(questions), "--corpus", str(corpus), "--model", "fake", "--json"]
+    result = run.invoke(main, [*args, "--store", postgres_url, "--out", "run"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["questions"] == 2 and set(summary["runs"]) == {"ours", "naive"}
+    assert not Path("cache").exists()
+    base, schema = postgres_url.rsplit("&schema=", 1)
+    with psycopg.connect(base) as connection:
+        names = connection.execute(
+            "SELECT nspname FROM pg_namespace WHERE nspname LIKE %s", (f"{schema}_questions%",)
+        ).fetchall()
+    assert len(names) == 1  # this corpus's schema, named after the store's and the set's
+    stats = run.invoke(main, ["stats", "--store", f"{base}&schema={names[0][0]}"])
+    assert stats.stdout.startswith("4 files")

@@ -163,6 +163,12 @@ def verifier(
     help="Where corpus indexes are kept (default ~/.cache/citesynth/eval).",
 )
 @click.option(
+    "--store",
+    default=None,
+    metavar="LOCATION",
+    help="Keep corpus indexes in this store instead (postgresql://...: a schema per corpus).",
+)
+@click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
@@ -195,6 +201,7 @@ def run_command(
     data: Path | None,
     corpus: Path | None,
     cache: Path | None,
+    store: str | None,
     out: Path | None,
     as_json: bool,
     compare: Path | None,
@@ -220,6 +227,7 @@ def run_command(
         data=data,
         corpus=corpus,
         cache=cache,
+        store=store,
     )
 
     @_friendly

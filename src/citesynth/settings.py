@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from citesynth.errors import ConfigError
-from citesynth.index.stores import location_folder, shown_location
+from citesynth.index.stores import location_folder, part_location, shown_location
 from citesynth.indexing import IngestOptions
 from citesynth.retrieve.fusion import FusionMethod
 from citesynth.retrieve.hybrid import RetrievalOptions
@@ -132,6 +132,10 @@ class Settings:
     def store_location(self) -> str:
         """Where the index lives, as `get_store` reads it (`store`, else `index_dir`)."""
         return self.store or str(self.index_dir)
+
+    def part_location(self, name: str) -> str:
+        """A store location beside this one for one named part (an eval corpus)."""
+        return part_location(self.store_location, name)
 
     @property
     def store_shown(self) -> str:

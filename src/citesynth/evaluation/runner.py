@@ -45,6 +45,8 @@ class EvalRequest:
     data: Path | None = None
     corpus: Path | None = None
     cache: Path | None = None
+    store: str | None = None
+    """Where corpus indexes live instead of `cache`: one part of this store per corpus."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,10 @@ async def evaluate(
     folder = f"{eval_set.name}-{chosen.embedder.replace(':', '-')}-{where}"
     root = corpus if corpus.is_dir() else corpus.parent
     settings = replace(chosen, index_dir=cache / "index" / folder, root=root)
+    if request.store:
+        settings = replace(
+            settings, store=replace(settings, store=request.store).part_location(folder)
+        )
     started = time.perf_counter()
     async with await Engine.open(settings=settings, indexing=True) as engine:
         async for event in engine.index_events([corpus]):

@@ -15,8 +15,10 @@ location that holds no index raises `StoreError` saying how to make one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
-from urllib.parse import urlsplit, urlunsplit
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from citesynth.errors import ConfigError
 from citesynth.index.store import Store
@@ -72,6 +74,23 @@ def location_folder(location: str) -> str | None:
     if colon and rest.startswith("//"):
         raise STORES.unknown(location)
     return location
+
+
+def part_location(location: str, name: str) -> str:
+    """A location beside `location` for one named part (an eval corpus).
+
+    A sub-folder of a folder; a schema of its own in a database (`?schema=NAME`, after
+    any schema given).
+    """
+    folder = location_folder(location)
+    if folder is not None:
+        return str(Path(folder) / name)
+    safe = re.sub(r"\W", "_", name).lower()[:40]
+    parts = urlsplit(location)
+    options = [(key, value) for key, value in parse_qsl(parts.query) if key != "schema"]
+    given = dict(parse_qsl(parts.query)).get("schema")
+    options.append(("schema", f"{given}_{safe}" if given else safe))
+    return urlunsplit(parts._replace(query=urlencode(options, safe="/")))
 
 
 def shown_location(location: str) -> str:
