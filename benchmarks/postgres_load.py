@@ -6,7 +6,8 @@ into a fresh schema; two servers (`service_load.serve`: the app with the scripte
 
 1. Load: 50 concurrent streams, half to each server, while an indexer process writes new
    files into the same database (`citesynth index --store`, 20 files a run, one run after
-   another). Errors, p95 of the `sources` event, the indexer's runs.
+   another). Errors, p95 of the `sources` event, the indexer's runs; the same load on the
+   SQLite store first (two servers and the indexer on one index folder) as the baseline.
 2. Consistency: every file the indexer wrote is there with exactly the chunks a fresh
    SQLite index of the same folder holds (no chunk lost, none twice), and the BM25
    statistics match a recount (`PostgresStore.consistency_problems`).
@@ -91,7 +92,8 @@ def indexer(folder: Path, location: str, stop: Path, rng: random.Random) -> subp
         "while not stop.exists():\n"
         "    new_files(folder, 20 * runs, 20, rng)\n"
         "    done = subprocess.run([sys.executable, '-m', 'citesynth', 'index', str(folder),"
-        f" '--store', {location!r}, '--json'], capture_output=True, text=True)\n"
+        f" '--store', {location!r}, '--json'], capture_output=True, text=True, "
+        f"cwd={str(WORK)!r})\n"
         "    print(done.returncode, done.stdout.replace(chr(10), ' '), done.stderr[-300:].replace(chr(10), ' '), flush=True)\n"
         "    runs += 1\n"
     )
@@ -163,7 +165,7 @@ async def outage_while_serving(server: Any, questions: list[str]) -> dict[str, A
 
     async def ask(i: int) -> None:
         port = PORTS[i % 2]
-        body = {"question": f"{questions[i % len(questions)]} outage {i}", "k": 5}
+        body = {"query": f"{questions[i % len(questions)]} outage {i}", "k": 5}
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as c:
             try:
                 reply = await c.post("/api/search", json=body)
@@ -200,31 +202,42 @@ async def outage_while_serving(server: Any, questions: list[str]) -> dict[str, A
 
 
 async def outage_while_indexing(server: Any, folder: Path, location: str) -> dict[str, Any]:
-    new_files(folder, 100_000, 400, random.Random(2))
+    new_files(folder, 100_000, 2_000, random.Random(2))
     command = [sys.executable, "-m", "citesynth", "index", str(folder), "--store", location]
-    run = subprocess.Popen(command, env=ENV, cwd=WORK, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)  # fmt: skip
-    await asyncio.sleep(4)
+    run = subprocess.Popen(  # noqa: ASYNC220 - it runs while this task stops the server
+        command, env=ENV, cwd=WORK, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    await asyncio.sleep(2.5)  # reading and writing the new files
     await asyncio.to_thread(server.stop)
-    out, err = await asyncio.to_thread(run.communicate)
+    _, err = await asyncio.to_thread(run.communicate)
     await asyncio.to_thread(server.start)
     again = citesynth("index", str(folder), "--store", location, "--json", check=False)
     return {
         "interrupted_exit_code": run.returncode,
-        "interrupted_message": err.strip().splitlines()[-1] if err.strip() else out[-200:],
+        "interrupted_message": " ".join(err.split())[-400:],
         "rerun_exit_code": again.returncode,
         "rerun_report": json.loads(again.stdout) if again.returncode == 0 else again.stderr[-300:],
         "consistency": await chunk_sets_match(folder, location),
     }
 
 
+async def warm(questions: list[str]) -> None:
+    for port in PORTS:
+        await wait_ready(port)
+    for i, question in enumerate(questions[:6]):
+        await stream(PORTS[i % 2], question + " warm")
+
+
+async def baseline(questions: list[str], folder: Path, location: str) -> dict[str, Any]:
+    """The same load on the SQLite store (two servers and the indexer on one folder)."""
+    await warm(questions)
+    return await load(questions[10:], folder, location)
+
+
 async def client_side(server: Any, location: str, folder: Path) -> dict[str, Any]:
     rows = [json.loads(line) for line in (DATA / "scifact" / "queries.jsonl").open()]
     questions = [row["text"] for row in rows]
-    for port in PORTS:
-        await wait_ready(port)
-    for i, question in enumerate(questions[:6]):  # warm-up
-        await stream(PORTS[i % 2], question + " warm")
+    await warm(questions)
     figures: dict[str, Any] = {"load": await load(questions[10:], folder, location)}
     print("load", figures["load"], flush=True)
     figures["consistency_after_load"] = await chunk_sets_match(folder, location)
@@ -236,48 +249,61 @@ async def client_side(server: Any, location: str, folder: Path) -> dict[str, Any
     return figures
 
 
+def servers(location: str) -> list[subprocess.Popen[bytes]]:
+    """The two `serve` processes over `location`."""
+    command = [sys.executable, "-m", "benchmarks.service_load", "--serve", location]
+    options = ["--embedder", "hashing"]
+    return [
+        subprocess.Popen([*command, "--port", str(port), *options], cwd=ROOT, env=ENV)
+        for port in PORTS
+    ]
+
+
+def stop(processes: list[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        process.terminate()
+        process.wait(30)
+
+
 def main() -> None:
     shutil.rmtree(WORK, ignore_errors=True)
     WORK.mkdir(parents=True)
+    link = WORK / "scifact.jsonl"
+    link.symlink_to(require(DATA / "scifact" / "corpus.jsonl"))
+    rows = [json.loads(line) for line in (DATA / "scifact" / "queries.jsonl").open()]
+    questions = [row["text"] for row in rows]
+    figures: dict[str, Any] = {}
+
+    lite, notes = str(WORK / "sqlite-index"), WORK / "sqlite-notes"
+    notes.mkdir()
+    citesynth("index", str(link), "--index", lite, "-q")
+    running = servers(lite)
+    try:
+        figures["sqlite_baseline_load"] = asyncio.run(baseline(questions, notes, lite))
+        print("sqlite load", figures["sqlite_baseline_load"], flush=True)
+    finally:
+        stop(running)
+
     folder = WORK / "notes"
     folder.mkdir()
     server = start(WORK / "pg")
     try:
         location = with_schema(server.get_uri(), "load")
-        link = WORK / "scifact.jsonl"
-        link.symlink_to(require(DATA / "scifact" / "corpus.jsonl"))
         started = time.perf_counter()
         citesynth("index", str(link), "--store", location, "-q")
         index_seconds = time.perf_counter() - started
-        servers = [
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "benchmarks.service_load",
-                    "--serve",
-                    location,
-                    "--port",
-                    str(port),
-                    "--embedder",
-                    "hashing",
-                ],
-                cwd=ROOT,
-                env=ENV,
-            )  # fmt: skip
-            for port in PORTS
-        ]
+        running = servers(location)
         try:
-            figures = asyncio.run(client_side(server, location, folder))
+            figures.update(asyncio.run(client_side(server, location, folder)))
         finally:
-            for process in servers:
-                process.terminate()
-                process.wait(30)
+            stop(running)
         stats = citesynth("stats", "--store", location).stdout.strip()
-        write_result(
-            "postgres_load",
-            {"index": {"stats": stats, "seconds": round(index_seconds, 1)}, **figures},
+        figures["index"] = {"stats": stats, "seconds": round(index_seconds, 1)}
+        ours, theirs = figures["load"], figures["sqlite_baseline_load"]
+        figures["sources_p95_postgres_over_sqlite"] = round(
+            ours["sources_event_ms"]["p95"] / theirs["sources_event_ms"]["p95"], 2
         )
+        write_result("postgres_load", figures)
     finally:
         server.cleanup()
         shutil.rmtree(WORK, ignore_errors=True)

@@ -234,3 +234,29 @@ async def test_a_chunk_without_terms_keeps_the_statistics_right(store: Store) ->
     await store.write([], [marks.state.path])
     assert await store.consistency_problems() == []
     assert (await store.stats()).chunks == 3
+
+
+async def test_a_read_only_standby_serves_and_skips_the_answer_cache(
+    store: Store, postgres_url: str
+) -> None:
+    assert isinstance(store, PostgresStore) and store.schema is not None
+    await store.write([GUIDE], [])
+    reader = f"reader_{store.schema}"
+    for statement in (
+        f"CREATE ROLE {reader} LOGIN",
+        f"ALTER ROLE {reader} SET default_transaction_read_only = on",  # as a standby refuses
+        f"GRANT USAGE ON SCHEMA {store.schema} TO {reader}",
+        f"GRANT SELECT ON ALL TABLES IN SCHEMA {store.schema} TO {reader}",
+    ):
+        await store._execute(statement)
+    replica = await get_store(postgres_url.replace("postgres:@", f"{reader}@"), create=False)
+    try:
+        assert [cid for cid, _ in await replica.lexical_search("billing gateway", 3)] == [
+            ids(GUIDE)[0]
+        ]
+        await replica.put_cached("question", "answer", drop_before=0)  # skipped, no error
+        assert await replica.get_cached("question", 0) is None
+        with pytest.raises(StoreError, match=r"is read-only .a standby.*index into the primary"):
+            await replica.write([LIMITS], [])
+    finally:
+        await replica.close()

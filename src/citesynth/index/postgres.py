@@ -90,6 +90,10 @@ def _chunk(row: Row) -> Chunk:
     )
 
 
+class ReadOnlyStoreError(StoreError):
+    """The database refuses writes (a read replica)."""
+
+
 def split_location(url: str) -> tuple[str, str | None, int]:
     """A store URL's libpq part, its `schema` and its `pool` size (citesynth's own options).
 
@@ -203,6 +207,10 @@ class PostgresStore:
                 yield connection
         except (psycopg.OperationalError, PoolBusyError) as error:
             raise self._unavailable(error) from error
+        except psycopg.errors.ReadOnlySqlTransaction as error:
+            raise ReadOnlyStoreError(
+                f"the database at {self._shown} is read-only (a standby?); index into the primary"
+            ) from error
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[AsyncConnection[Row]]:
@@ -719,16 +727,22 @@ class PostgresStore:
         return None if row is None else str(row[0])
 
     async def put_cached(self, key: str, value: str, *, drop_before: float) -> None:
-        """Store `value` under `key` now; drop every entry stored before `drop_before`."""
-        async with self._transaction() as connection:
-            await connection.execute(
-                "INSERT INTO answer_cache VALUES (%s, %s, %s) ON CONFLICT (key) "
-                "DO UPDATE SET answer = excluded.answer, created_at = excluded.created_at",
-                (key, value, time.time()),
-            )
-            await connection.execute(
-                "DELETE FROM answer_cache WHERE created_at < %s", (drop_before,)
-            )
+        """Store `value` under `key` now; drop every entry stored before `drop_before`.
+
+        On a read-only standby (a read replica) nothing is stored: answers are not cached.
+        """
+        try:
+            async with self._transaction() as connection:
+                await connection.execute(
+                    "INSERT INTO answer_cache VALUES (%s, %s, %s) ON CONFLICT (key) "
+                    "DO UPDATE SET answer = excluded.answer, created_at = excluded.created_at",
+                    (key, value, time.time()),
+                )
+                await connection.execute(
+                    "DELETE FROM answer_cache WHERE created_at < %s", (drop_before,)
+                )
+        except ReadOnlyStoreError:
+            return
 
     async def get_meta(self, key: str) -> str | None:
         """The value last recorded under `key` with `set_meta`, or None."""

@@ -130,6 +130,8 @@ async def migrate(connection: AsyncConnection[tuple[object, ...]], schema: str |
         StoreError: the database was written by a newer citesynth, or pgvector is not
             available to this user.
     """
+    if await _version(connection) == SCHEMA_VERSION:
+        return  # up to date: nothing to write (a read-only standby opens too)
     async with connection.transaction():
         await connection.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
         try:
@@ -158,3 +160,12 @@ async def migrate(connection: AsyncConnection[tuple[object, ...]], schema: str |
         for number in range(version, SCHEMA_VERSION):
             await connection.execute(MIGRATIONS[number])
             await connection.execute("INSERT INTO citesynth_schema VALUES (%s)", (number + 1,))
+
+
+async def _version(connection: AsyncConnection[tuple[object, ...]]) -> int:
+    """The schema version of the index on the search path; 0 when there is none."""
+    if not await has_schema(connection):
+        return 0
+    cursor = await connection.execute("SELECT max(version) FROM citesynth_schema")
+    row = await cursor.fetchone()
+    return int(row[0]) if row and row[0] is not None else 0  # type: ignore[call-overload]
