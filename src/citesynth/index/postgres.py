@@ -196,7 +196,7 @@ class PostgresStore:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         return StoreUnavailableError(
             f"the database at {self._shown} cannot be reached ({reason}); "
-            "citesynth reconnects by itself once it is back"
+            "try again once it is back (a running service reconnects by itself)"
         )
 
     @asynccontextmanager
