@@ -38,6 +38,8 @@ OURS = (
     "benchmarks.report_quality",
     "benchmarks.report_judge",
     "benchmarks.service_load",
+    "benchmarks.postgres_store",
+    "benchmarks.postgres_load",
     "benchmarks.reliability",
 )
 
