@@ -40,3 +40,43 @@ def test_environment_then_arguments_override_defaults() -> None:
 def test_bad_values_name_the_setting(env: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Settings.from_env(env)
+
+
+def test_a_settings_file_sits_between_defaults_and_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "citesynth.toml").write_text(
+        'store = "postgresql://me@db/docs?schema=team"\n'
+        'exclude = ["*.log", "build/**"]\n'
+        "depth = 50\nstrict = true\nalpha = 0.25\n"
+    )
+    read = Settings.from_env({})
+    assert read.store == "postgresql://me@db/docs?schema=team"
+    assert read.exclude == ("*.log", "build/**")
+    assert (read.depth, read.strict, read.alpha) == (50, True, 0.25)
+    assert Settings.from_env({"CITESYNTH_DEPTH": "70"}).depth == 70  # the environment wins
+    assert Settings.from_env({}, depth=90).depth == 90  # and arguments win over both
+
+    other = tmp_path / "team.toml"
+    other.write_text('model = "extractive"\n')
+    assert Settings.from_env({"CITESYNTH_CONFIG": str(other)}).model == "extractive"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("stor = 'x'\n", r"citesynth.toml: unknown setting 'stor'; known: .*store"),
+        ("store = \n", "is not valid TOML"),
+        ("[store]\nurl = 'x'\n", "store must be a value, not a table"),
+    ],
+)
+def test_a_bad_settings_file_is_one_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: str, message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "citesynth.toml").write_text(content)
+    with pytest.raises(ConfigError, match=message):
+        Settings.from_env({})
+    with pytest.raises(ConfigError, match="cannot read the settings file"):
+        Settings.from_env({"CITESYNTH_CONFIG": str(tmp_path / "missing.toml")})

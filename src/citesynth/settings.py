@@ -1,4 +1,8 @@
-"""Settings: defaults, overridden by `CITESYNTH_*` environment variables, then by arguments.
+"""Settings: defaults, then a settings file, then `CITESYNTH_*` variables, then arguments.
+
+The settings file is TOML with the names below as keys (`store = "postgresql://db/docs"`,
+`exclude = ["*.log"]`): `$CITESYNTH_CONFIG` when set, else `citesynth.toml` in the current
+folder when there is one. Every `serve` replica can read the same file.
 
 Only `Engine.open` reads settings; everything below it takes explicit arguments. Defaults
 that an option value also has (`IngestOptions`, `RetrievalOptions`, `AskOptions`) are read
@@ -31,6 +35,7 @@ off that value, so each is written once.
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -88,9 +93,16 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
-        """Defaults, then `CITESYNTH_*` variables, then `overrides` (None means "not given")."""
+        """Defaults, the settings file, `CITESYNTH_*` variables, then `overrides`.
+
+        An override of None means "not given".
+
+        Raises:
+            ConfigError: a value is malformed, or the settings file is unreadable, not TOML
+                or names an unknown setting.
+        """
         env = os.environ if environ is None else environ
-        values: dict[str, Any] = {}
+        values = _from_file(env)
         for item in fields(cls):
             raw = env.get(f"CITESYNTH_{_VARIABLES.get(item.name, item.name.upper())}")
             if raw is not None and raw.strip():
@@ -183,6 +195,36 @@ class Settings:
 
 _VARIABLES = {"index_dir": "INDEX", "prompts_dir": "PROMPTS"}
 _PATHS = {"index_dir", "prompts_dir", "root"}
+
+
+CONFIG_FILE = "citesynth.toml"
+"""The settings file read from the current folder when `CITESYNTH_CONFIG` names none."""
+
+
+def _from_file(env: Mapping[str, str]) -> dict[str, Any]:
+    """The values of the settings file, parsed like the variables; {} when there is none."""
+    named = env.get("CITESYNTH_CONFIG", "").strip()
+    path = Path(named) if named else Path(CONFIG_FILE)
+    if not named and not path.is_file():
+        return {}
+    try:
+        with path.open("rb") as handle:
+            table = tomllib.load(handle)
+    except OSError as error:
+        raise ConfigError(f"cannot read the settings file {path}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"the settings file {path} is not valid TOML: {error}") from None
+    known = {item.name for item in fields(Settings)}
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in known:
+            raise ConfigError(f"{path}: unknown setting {key!r}; known: {', '.join(sorted(known))}")
+        if isinstance(value, list):
+            value = ",".join(str(part) for part in value)
+        if isinstance(value, dict):
+            raise ConfigError(f"{path}: {key} must be a value, not a table")
+        values[key] = _parse(key, str(value))
+    return values
 
 
 def _parse(name: str, raw: str) -> Any:
