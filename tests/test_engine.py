@@ -91,16 +91,17 @@ def test_a_server_store_shows_paths_below_the_current_folder() -> None:
     async def never(rest: str, create: bool) -> Store:
         raise AssertionError("not opened")
 
-    register_store("postgresql", never)
+    assert Settings(store="postgresql://db/x").root_dir == Path.cwd().resolve()
+    register_store("mysql", never)
     try:
-        assert Settings(store="postgresql://db/x").root_dir == Path.cwd().resolve()
+        assert Settings(store="mysql://db/x").root_dir == Path.cwd().resolve()
     finally:
-        STORES.unregister("postgresql")
+        STORES.unregister("mysql")
 
 
 async def test_a_url_no_store_knows_is_refused_not_made_a_folder(tmp_path: Path) -> None:
-    settings = Settings(store="postgresql://db/x", embedder="none", model="extractive")
-    with pytest.raises(ConfigError, match=r"unknown store 'postgresql://db/x'.*sqlite:PATH"):
+    settings = Settings(store="mysql://db/x", embedder="none", model="extractive")
+    with pytest.raises(ConfigError, match=r"unknown store 'mysql://db/x'.*sqlite:PATH"):
         await Engine.open(settings=settings)
     with pytest.raises(ConfigError, match="unknown store"):
         await get_store("mystery://host/db")

@@ -138,3 +138,25 @@ def test_eval_keeps_each_corpus_in_a_schema_of_its_own(
     assert len(names) == 1  # this corpus's schema, named after the store's and the set's
     stats = run.invoke(main, ["stats", "--store", f"{base}&schema={names[0][0]}"])
     assert stats.stdout.startswith("4 files")
+
+
+async def test_engine_open_takes_a_store_location(corpus: Path, postgres_url: str) -> None:
+    async with await Engine.open(postgres_url, settings=Settings(embedder="hashing")) as engine:
+        await engine.index([corpus])
+        assert (await engine.stats()).files == 4
+    async with await Engine.open(postgres_url, create=False) as engine:
+        assert engine.embedder is not None and engine.embedder.name == "hashing-256"
+
+
+def test_index_and_store_together_are_refused(run: CliRunner, postgres_url: str) -> None:
+    result = run.invoke(main, ["stats", "--index", "here", "--store", postgres_url])
+    assert result.exit_code == 2 and "not both" in result.output
+
+
+def test_an_explicit_index_folder_wins_over_the_store_setting(
+    run: CliRunner, corpus: Path, monkeypatch: pytest.MonkeyPatch, postgres_url: str
+) -> None:
+    monkeypatch.setenv("CITESYNTH_STORE", postgres_url)
+    assert run.invoke(main, ["index", str(corpus), "--index", "local", "-q"]).exit_code == 0
+    assert Path("local/index.sqlite3").is_file()
+    assert run.invoke(main, ["stats"]).stdout.startswith("0 files")  # the database: nothing

@@ -91,6 +91,10 @@ def _settings(
 ) -> Settings:
     context = click.get_current_context(silent=True)
     store = context.meta.get(_STORE) if context is not None else None
+    if store is not None and index_dir is not None:
+        raise click.UsageError("give --index DIR or --store LOCATION, not both")
+    if index_dir is not None:
+        store = ""  # an explicit folder wins over $CITESYNTH_STORE and the settings file
     return Settings.from_env(
         index_dir=index_dir, store=store, embedder="none" if no_embed else embedder, **overrides
     )

@@ -25,7 +25,7 @@ from citesynth.embed.base import Embedder
 from citesynth.errors import ConfigError
 from citesynth.events import DoneEvent, Event, IndexEvent, IndexFinished
 from citesynth.index.store import Store
-from citesynth.index.stores import get_store
+from citesynth.index.stores import get_store, location_folder
 from citesynth.indexing import EmbedderRecord, IngestOptions, recorded_embedder, run_index
 from citesynth.ingest.loaders import loader_for
 from citesynth.llm import get_model
@@ -105,7 +105,10 @@ class Engine:
         create: bool = True,
         indexing: bool = False,
     ) -> Engine:
-        """Open the index at `index_dir` (default `.citesynth`), creating it when `create`.
+        """Open the index at `index_dir`, creating it when `create`.
+
+        `index_dir` is a folder (default `.citesynth`) or any store location
+        (`sqlite:PATH`, `postgresql://USER@HOST/DB`).
 
         Paths are shown relative to the folder that holds the index. The embedder is the one
         the index was built with when the settings say `auto`; an explicit other one is
@@ -118,7 +121,7 @@ class Engine:
         """
         chosen = settings or Settings.from_env()
         if index_dir is not None:
-            chosen = replace(chosen, index_dir=Path(index_dir))
+            chosen = _located(chosen, index_dir)
         prompts = load_prompts(chosen.prompts_dir)
         timeout = chosen.timeout or None
         verifier = None if chosen.verifier == "none" else get_verifier(chosen.verifier)
@@ -366,6 +369,13 @@ class Engine:
         traceback: TracebackType | None,
     ) -> None:
         await self.close()
+
+
+def _located(settings: Settings, where: str | Path) -> Settings:
+    """`settings` with the index at `where`: a folder, or a store location (`postgresql://…`)."""
+    if isinstance(where, str) and location_folder(where) != where:  # a scheme: sqlite:, postgresql:
+        return replace(settings, store=where)
+    return replace(settings, index_dir=Path(where), store="")
 
 
 def _embedder(

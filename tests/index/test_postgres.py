@@ -202,9 +202,7 @@ async def test_the_store_recovers_after_the_server_restarts(own_server: object) 
     try:
         await opened.write([GUIDE], [])
         server.stop()  # type: ignore[attr-defined]
-        with pytest.raises(
-            StoreUnavailableError, match=r"cannot be reached.*try again"
-        ):
+        with pytest.raises(StoreUnavailableError, match=r"cannot be reached.*try again"):
             await opened.lexical_search("billing gateway", 3)
         with pytest.raises(StoreUnavailableError):
             await opened.write([LIMITS], [])
