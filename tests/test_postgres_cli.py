@@ -160,3 +160,15 @@ def test_an_explicit_index_folder_wins_over_the_store_setting(
     assert run.invoke(main, ["index", str(corpus), "--index", "local", "-q"]).exit_code == 0
     assert Path("local/index.sqlite3").is_file()
     assert run.invoke(main, ["stats"]).stdout.startswith("0 files")  # the database: nothing
+
+
+def test_another_embedder_than_the_index_was_built_with_is_refused(
+    run: CliRunner, corpus: Path, postgres_url: str
+) -> None:
+    assert run.invoke(main, ["index", str(corpus), "-q", "--store", postgres_url]).exit_code == 0
+    result = run.invoke(
+        main, ["search", "timeout", "--store", postgres_url, "--embedder", "hashing:64"]
+    )
+    assert result.exit_code == 1
+    assert "built with the embedder 'hashing-256' (256 dimensions)" in result.output
+    assert "postgresql://postgres:" in result.output
