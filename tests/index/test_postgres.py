@@ -176,6 +176,7 @@ def test_locations_keep_their_own_options_and_hide_passwords() -> None:
     assert url == "postgresql://me:secret@db.example/docs?sslmode=require"
     assert (schema, pool) == ("team", 4)
     assert shown_location(url) == "postgresql://me:***@db.example/docs?sslmode=require"
+    assert split_location("postgresql://db/docs?schema=Team")[1] == "team"
     with pytest.raises(StoreError, match="plain SQL name"):
         split_location("postgresql://db/docs?schema=a;drop")
     with pytest.raises(StoreError, match="pool must be"):
@@ -260,3 +261,13 @@ async def test_a_read_only_standby_serves_and_skips_the_answer_cache(
             await replica.write([LIMITS], [])
     finally:
         await replica.close()
+
+
+async def test_the_users_own_connection_options_are_kept(postgres_url: str) -> None:
+    opened = await get_store(f"{postgres_url}&options=-c%20statement_timeout%3D4321")
+    try:
+        assert isinstance(opened, PostgresStore)
+        assert await opened._one("SHOW statement_timeout") == ("4321ms",)
+        assert (await opened._one("SHOW search_path"))[0].startswith(opened.schema)  # type: ignore[index]
+    finally:
+        await opened.close()

@@ -25,13 +25,14 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 import numpy.typing as npt
 import psycopg
 from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection, sql
+from psycopg.conninfo import conninfo_to_dict
 
 from citesynth.errors import IndexNotFoundError, StoreError, StoreUnavailableError
 from citesynth.index import postgres_lexical, postgres_writes
@@ -101,7 +102,7 @@ def split_location(url: str) -> tuple[str, str | None, int]:
     options = parse_qsl(parts.query, keep_blank_values=True)
     own = {key: value for key, value in options if key in {"schema", "pool"}}
     rest = [(key, value) for key, value in options if key not in own]
-    schema = own.get("schema") or None
+    schema = (own.get("schema") or "").lower() or None  # as PostgreSQL folds unquoted names
     if schema is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,62}", schema):
         raise StoreError(f"schema must be a plain SQL name (letters, digits, _), got {schema!r}")
     try:
@@ -110,7 +111,8 @@ def split_location(url: str) -> tuple[str, str | None, int]:
         raise StoreError(f"pool must be a whole number, got {own['pool']!r}") from None
     if pool < 1:
         raise StoreError(f"pool must be at least 1, got {pool}")
-    return urlunsplit(parts._replace(query=urlencode(rest, safe="/"))), schema, pool
+    query = urlencode(rest, safe="/", quote_via=quote)  # libpq reads %20, never +
+    return urlunsplit(parts._replace(query=query)), schema, pool
 
 
 class PostgresStore:
@@ -178,10 +180,11 @@ class PostgresStore:
 
     async def _connect(self) -> AsyncConnection[Row]:
         path = f"{self.schema},public" if self.schema else "public"
+        given = conninfo_to_dict(self.url).get("options") or ""  # the user's own, kept
         connection = await psycopg.AsyncConnection.connect(
             self.url,
             autocommit=True,
-            options=f"-c search_path={path}",
+            options=f"{given} -c search_path={path}".strip(),
             connect_timeout=max(1, int(self._timeout)),
         )
         # A database without pgvector yet: `migrate` creates it, then registers the type.

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from citesynth.errors import ConfigError
 from citesynth.index.store import Store
@@ -90,7 +90,7 @@ def part_location(location: str, name: str) -> str:
     options = [(key, value) for key, value in parse_qsl(parts.query) if key != "schema"]
     given = dict(parse_qsl(parts.query)).get("schema")
     options.append(("schema", f"{given}_{safe}" if given else safe))
-    return urlunsplit(parts._replace(query=urlencode(options, safe="/")))
+    return urlunsplit(parts._replace(query=urlencode(options, safe="/", quote_via=quote)))
 
 
 def shown_location(location: str) -> str:
