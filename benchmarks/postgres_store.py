@@ -48,7 +48,9 @@ SEARCH_DEPTH = 100  # the engine's default candidates per retriever
 
 class EnglishFullText(PostgresStore):
     """PostgreSQL's own full-text search: an English tsvector, OR of the query's words,
-    ranked by `ts_rank_cd` (normalisation 1: divided by 1 + log(length))."""
+    ranked by `ts_rank_cd` or `ts_rank` (`RANK`; normalisation 1: divided by 1 + log(length))."""
+
+    RANK = "ts_rank_cd"
 
     async def prepare_english(self) -> None:
         async with self._connection() as connection:
@@ -66,7 +68,7 @@ class EnglishFullText(PostgresStore):
             return []
         rows = await self._rows(
             "WITH q AS (SELECT to_tsquery('english', %s) AS q) "
-            "SELECT c.chunk_id, ts_rank_cd(b.tsv, q.q, 1) AS score FROM bench_english b "
+            f"SELECT c.chunk_id, {self.RANK}(b.tsv, q.q, 1) AS score FROM bench_english b "
             "CROSS JOIN q JOIN chunks c ON c.id = b.id WHERE b.tsv @@ q.q "
             "ORDER BY score DESC, b.id LIMIT %s",
             (" | ".join(words), k),
@@ -98,6 +100,9 @@ async def scifact(url: str) -> dict[str, Any]:
         english = await EnglishFullText.open(target)
         await english.prepare_english()
         stores["postgres_ts_rank_cd_english"] = english
+        plain = await EnglishFullText.open(target)
+        plain.RANK = "ts_rank"
+        stores["postgres_ts_rank_english"] = plain
         engines = {"sqlite": sqlite}
         for name, store in stores.items():
             engines[name] = Engine(
@@ -363,12 +368,66 @@ async def exact_by_size(
     return found
 
 
+async def hnsw_sweep(url: str, target: int, queries_wanted: int = 60) -> dict[str, Any]:
+    """Recall@10 and latency of the HNSW index of a `--scale` run by `hnsw.ef_search`."""
+    store = await PostgresStore.open(with_schema(url, f"scale{target}"), create=False)
+    sqlite, _ = await open_index(200)
+    try:
+        assert sqlite.embedder is not None
+        texts = list(scifact_test().text.values())[:queries_wanted]
+        vectors = await sqlite.embedder.embed(texts, "query")
+        model = sqlite.embedder.name
+    finally:
+        await sqlite.close()
+    rng = np.random.default_rng(7)  # the rotations of `synthetic_corpus`
+    dimension = vectors.shape[1]
+    copies = -(-target // 11_493)
+    turns = [np.linalg.qr(rng.standard_normal((dimension, dimension)))[0] for _ in range(copies)]
+    queries = [(turns[i % copies] @ v).astype(np.float32) for i, v in enumerate(vectors)]
+    statement = (
+        f"SELECT text_hash FROM embeddings WHERE model = '{model}' "
+        f"ORDER BY vector::vector({dimension}) <=> %s LIMIT 10"
+    )
+    found: dict[str, Any] = {"queries": len(queries)}
+    try:
+        async with store._connection() as connection:
+            exact = []
+            async with connection.transaction():
+                await connection.execute("SET LOCAL enable_indexscan = off")
+                for query in queries:
+                    cursor = await connection.execute(statement, (query,), prepare=False)
+                    exact.append({row[0] for row in await cursor.fetchall()})
+            for ef in (40, 100, 200, 400, 1000):
+                await connection.execute(f"SET hnsw.ef_search = {ef}")
+                recall, samples = [], []
+                for query, truth in zip(queries, exact, strict=True):
+                    started = time.perf_counter()
+                    cursor = await connection.execute(statement, (query,), prepare=False)
+                    got = {row[0] for row in await cursor.fetchall()}
+                    samples.append((time.perf_counter() - started) * 1000)
+                    recall.append(len(got & truth) / max(1, len(truth)))
+                found[f"ef_search_{ef}"] = {
+                    "recall_at_10": round(statistics.fmean(recall), 4),
+                    "latency_ms": percentiles(samples),
+                }
+                print(ef, found[f"ef_search_{ef}"], flush=True)
+    finally:
+        await store.close()
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scale", type=int, default=0, help="chunks for the scale run")
+    parser.add_argument(
+        "--ef-sweep", action="store_true", help="recall by ef_search on a --scale run's index"
+    )
     arguments = parser.parse_args()
     with pg_server(PG_DATA) as url:
-        if arguments.scale:
+        if arguments.ef_sweep:
+            sweep = asyncio.run(hnsw_sweep(url, arguments.scale))
+            write_result(f"postgres_hnsw_ef_{arguments.scale}", sweep)
+        elif arguments.scale:
             result = asyncio.run(scale(url, arguments.scale))
             write_result(f"postgres_scale_{arguments.scale}", result)
         else:

@@ -423,7 +423,7 @@ class PostgresStore:
             async with self._transaction() as connection:
                 await connection.execute(
                     "SELECT set_config('hnsw.ef_search', %s, true)",
-                    (str(min(1000, max(100, 2 * fetch))),),
+                    (str(min(1000, max(200, 4 * fetch))),),
                 )
                 cursor = await connection.execute(statement, {"q": query, "fetch": fetch})
                 rows = await cursor.fetchall()
