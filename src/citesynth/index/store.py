@@ -20,7 +20,8 @@ What a backend implements, in one class:
 - the answer cache: `get_cached`, `put_cached` (plain key/value with a write time);
 - facts about the index as a whole: `get_meta`, `set_meta` (plain key/value; the index
   run records the embedder it built with under `indexing.EMBEDDER_KEY`);
-- `writing` (one writer at a time, across processes) and `close`.
+- `writing` (one index run at a time across processes, or several when the backend's
+  writes lock only their files) and `close`.
 
 Register a factory for it with `citesynth.index.stores.register_store` so that
 `get_store("scheme:...")` opens it, and run `tests/index/test_store_contract.py` against it.
@@ -238,7 +239,12 @@ class Store(Protocol):
         ...
 
     def writing(self) -> AbstractAsyncContextManager[None]:
-        """Hold the index's write lock (raises `StoreLockedError` when another has it)."""
+        """Hold the index's write lock for an index run.
+
+        A backend either admits one writer at a time (SQLite: raises `StoreLockedError`
+        when another process has it) or lets several in because each `write` locks only
+        the files it replaces (PostgreSQL).
+        """
         ...
 
     async def close(self) -> None:
