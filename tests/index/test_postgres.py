@@ -21,6 +21,7 @@ from citesynth.ingest.text import content_hash
 from tests.index.test_store_contract import GUIDE, LIMITS, MODEL, embed_all, ids, version
 
 psycopg = pytest.importorskip("psycopg")
+from citesynth.index import postgres_lexical  # noqa: E402
 from citesynth.index.postgres import PostgresStore, split_location  # noqa: E402
 
 CORPUS = [
@@ -271,3 +272,16 @@ async def test_the_users_own_connection_options_are_kept(postgres_url: str) -> N
         assert (await opened._one("SHOW search_path"))[0].startswith(opened.schema)  # type: ignore[index]
     finally:
         await opened.close()
+
+
+async def test_a_common_term_is_read_best_postings_first(store: Store) -> None:
+    assert isinstance(store, PostgresStore)
+    lines = [("", "Pool. " * n + "Words " * (30 - n)) for n in range(1, 11)]
+    await store.write([version("docs/pools.md", lines)], [])
+    async with store._connection() as connection:
+        everything = await postgres_lexical.search(connection, "pool", 20)
+        best = await postgres_lexical.search(connection, "pool", 20, per_term=3)
+    assert len(everything) == 10
+    # The three chunks where "pool" weighs most, scored exactly as when all are read.
+    assert best == everything[:3]
+    assert [cid for cid, _ in best] == [f"c:docs/pools.md:{n}" for n in (9, 8, 7)]

@@ -26,6 +26,36 @@ from citesynth.types import ChunkId
 Connection = AsyncConnection[tuple[Any, ...]]
 
 K1, B = 1.2, 0.75
+
+POSTINGS_PER_TERM = 4_000
+"""The most postings a query reads for one term, best first (by the term's BM25 weight in
+the chunk at a typical length: index `postings_impact`). A term in fewer chunks is read
+whole, so small indexes rank exactly; a common term in a large one contributes through
+its strongest chunks only, as score-at-a-time engines do."""
+
+_IMPACT = "(p.tf::float8 / (p.tf + 1.2 * (0.25 + 0.75 * p.length::float8 / 200.0)))"
+"""The expression `postings_impact` orders by (the same text as in the migration)."""
+
+_SEARCH = f"""
+WITH t AS (SELECT chunks::float8 AS n, greatest(length, 1)::float8
+                  / greatest(chunks, 1) AS average FROM lexical_totals),
+held AS (SELECT l.term, ln(1 + (t.n - l.chunks + 0.5) / (l.chunks + 0.5)) AS idf
+         FROM lexicon l, t WHERE l.term = ANY(%(terms)s) AND l.chunks > 0),
+-- Arrays unnested: the planner expects a handful of terms and reads each one's
+-- postings through the index (a join on `held` itself can turn into a scan of all).
+q AS (SELECT * FROM unnest(ARRAY(SELECT term FROM held), ARRAY(SELECT idf FROM held))
+      AS q(term, idf)),
+scored AS (
+    SELECT p.chunk, sum(q.idf * p.tf * %(k1p)s
+        / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.length / t.average))) AS score
+    FROM q CROSS JOIN LATERAL (
+        SELECT p.chunk, p.tf, p.length FROM postings p WHERE p.term = q.term
+        ORDER BY {_IMPACT} DESC LIMIT %(per_term)s) p CROSS JOIN t
+    GROUP BY p.chunk ORDER BY score DESC, p.chunk LIMIT %(k)s)
+SELECT c.chunk_id, s.score FROM scored s JOIN chunks c ON c.id = s.chunk
+ORDER BY s.score DESC, s.chunk
+"""
+
 _TERM = re.compile(r"\w+")
 
 
@@ -82,30 +112,16 @@ async def account(connection: Connection, delta: Counter[str], chunks: int, leng
         )
 
 
-async def search(connection: Connection, query: str, k: int) -> list[tuple[ChunkId, float]]:
+async def search(
+    connection: Connection, query: str, k: int, per_term: int = POSTINGS_PER_TERM
+) -> list[tuple[ChunkId, float]]:
     """BM25 top `k` for raw query text (analysed as `query_terms` does), best first."""
     words = [word for word in query_terms(query) if _TERM.fullmatch(word)]
     if not words or k <= 0:
         return []
     cursor = await connection.execute(
-        """
-        WITH t AS (SELECT chunks::float8 AS n, greatest(length, 1)::float8
-                          / greatest(chunks, 1) AS average FROM lexical_totals),
-        held AS (SELECT l.term, ln(1 + (t.n - l.chunks + 0.5) / (l.chunks + 0.5)) AS idf
-                 FROM lexicon l, t WHERE l.term = ANY(%(terms)s) AND l.chunks > 0),
-        -- Arrays unnested: the planner expects a handful of terms and reads each one's
-        -- postings through the index (a join on `held` itself can turn into a scan of all).
-        q AS (SELECT * FROM unnest(ARRAY(SELECT term FROM held), ARRAY(SELECT idf FROM held))
-              AS q(term, idf)),
-        scored AS (
-            SELECT p.chunk, sum(q.idf * p.tf * %(k1p)s
-                / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.length / t.average))) AS score
-            FROM q JOIN postings p ON p.term = q.term CROSS JOIN t
-            GROUP BY p.chunk ORDER BY score DESC, p.chunk LIMIT %(k)s)
-        SELECT c.chunk_id, s.score FROM scored s JOIN chunks c ON c.id = s.chunk
-        ORDER BY s.score DESC, s.chunk
-        """,
-        {"terms": words, "k1p": K1 + 1, "k1": K1, "b": B, "k": k},
+        _SEARCH,
+        {"terms": words, "k1p": K1 + 1, "k1": K1, "b": B, "k": k, "per_term": per_term},
         binary=True,
     )
     return [(ChunkId(chunk_id), float(score)) for chunk_id, score in await cursor.fetchall()]
