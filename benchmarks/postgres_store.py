@@ -416,15 +416,59 @@ async def hnsw_sweep(url: str, target: int, queries_wanted: int = 60) -> dict[st
     return found
 
 
+async def postings_sweep(url: str, target: int, queries_wanted: int = 80) -> dict[str, Any]:
+    """BM25 latency and agreement with reading every posting, by `postings_per_term`."""
+    from citesynth.index import postgres_lexical
+
+    store = await PostgresStore.open(with_schema(url, f"scale{target}"), create=False)
+    copies = -(-target // 11_493)
+    texts = list(scifact_test().text.values())[:queries_wanted]
+    queries = [f"copy{i % copies} {text}" for i, text in enumerate(texts)]
+    found: dict[str, Any] = {"queries": len(queries)}
+    try:
+        async with store._connection() as connection:
+            full = []
+            samples = []
+            for query in queries:
+                started = time.perf_counter()
+                hits = await postgres_lexical.search(connection, query, SEARCH_DEPTH, 0)
+                samples.append((time.perf_counter() - started) * 1000)
+                full.append([chunk for chunk, _ in hits])
+            found["all"] = {"latency_ms": percentiles(samples), "top10_agreement": 1.0}
+            for cap in (1_000, 4_000, 10_000, 20_000, 50_000):
+                samples, agreement = [], []
+                for query, truth in zip(queries, full, strict=True):
+                    started = time.perf_counter()
+                    hits = await postgres_lexical.search(connection, query, SEARCH_DEPTH, cap)
+                    samples.append((time.perf_counter() - started) * 1000)
+                    agreement.append(len({c for c, _ in hits[:10]} & set(truth[:10])) / 10)
+                found[str(cap)] = {
+                    "latency_ms": percentiles(samples),
+                    "top10_agreement": round(statistics.fmean(agreement), 3),
+                }
+                print(cap, found[str(cap)], flush=True)
+    finally:
+        await store.close()
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scale", type=int, default=0, help="chunks for the scale run")
     parser.add_argument(
         "--ef-sweep", action="store_true", help="recall by ef_search on a --scale run's index"
     )
+    parser.add_argument(
+        "--postings-sweep",
+        action="store_true",
+        help="BM25 by postings_per_term on a --scale run's index",
+    )
     arguments = parser.parse_args()
     with pg_server(PG_DATA) as url:
-        if arguments.ef_sweep:
+        if arguments.postings_sweep:
+            swept = asyncio.run(postings_sweep(url, arguments.scale))
+            write_result(f"postgres_bm25_postings_{arguments.scale}", swept)
+        elif arguments.ef_sweep:
             sweep = asyncio.run(hnsw_sweep(url, arguments.scale))
             write_result(f"postgres_hnsw_ef_{arguments.scale}", sweep)
         elif arguments.scale:

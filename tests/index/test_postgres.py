@@ -171,13 +171,16 @@ async def test_a_newer_schema_is_refused(postgres_url: str) -> None:
 
 
 def test_locations_keep_their_own_options_and_hide_passwords() -> None:
-    url, schema, pool = split_location(
+    found = split_location(
         "postgresql://me:secret@db.example/docs?schema=team&pool=4&sslmode=require"
+        "&postings_per_term=0"
     )
+    url = found.url
     assert url == "postgresql://me:secret@db.example/docs?sslmode=require"
-    assert (schema, pool) == ("team", 4)
+    assert (found.schema, found.pool, found.postings_per_term) == ("team", 4, 0)
+    assert split_location("postgresql://db/docs").postings_per_term == 20_000
     assert shown_location(url) == "postgresql://me:***@db.example/docs?sslmode=require"
-    assert split_location("postgresql://db/docs?schema=Team")[1] == "team"
+    assert split_location("postgresql://db/docs?schema=Team").schema == "team"
     with pytest.raises(StoreError, match="plain SQL name"):
         split_location("postgresql://db/docs?schema=a;drop")
     with pytest.raises(StoreError, match="pool must be"):

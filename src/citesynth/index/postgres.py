@@ -24,6 +24,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
@@ -92,27 +93,47 @@ class ReadOnlyStoreError(StoreError):
     """The database refuses writes (a read replica)."""
 
 
-def split_location(url: str) -> tuple[str, str | None, int]:
-    """A store URL's libpq part, its `schema` and its `pool` size (citesynth's own options).
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A store URL split: what libpq reads, and citesynth's own options."""
+
+    url: str
+    schema: str | None = None
+    pool: int = 10
+    postings_per_term: int = postgres_lexical.POSTINGS_PER_TERM
+
+
+def split_location(url: str) -> Location:
+    """A store URL's libpq part and citesynth's own options.
+
+    The options are `schema`, `pool` (connections at most) and `postings_per_term`
+    (BM25's read limit for one term, 0 for all).
 
     Raises:
-        StoreError: `schema` or `pool` is malformed.
+        StoreError: an option is malformed.
     """
     parts = urlsplit(url)
     options = parse_qsl(parts.query, keep_blank_values=True)
-    own = {key: value for key, value in options if key in {"schema", "pool"}}
+    own = {key: value for key, value in options if key in {"schema", "pool", "postings_per_term"}}
     rest = [(key, value) for key, value in options if key not in own]
     schema = (own.get("schema") or "").lower() or None  # as PostgreSQL folds unquoted names
     if schema is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,62}", schema):
         raise StoreError(f"schema must be a plain SQL name (letters, digits, _), got {schema!r}")
-    try:
-        pool = int(own.get("pool", "10"))
-    except ValueError:
-        raise StoreError(f"pool must be a whole number, got {own['pool']!r}") from None
-    if pool < 1:
-        raise StoreError(f"pool must be at least 1, got {pool}")
+    numbers = {"pool": 10, "postings_per_term": postgres_lexical.POSTINGS_PER_TERM}
+    for name, default in numbers.items():
+        try:
+            numbers[name] = int(own.get(name, default))
+        except ValueError:
+            raise StoreError(f"{name} must be a whole number, got {own[name]!r}") from None
+    if numbers["pool"] < 1:
+        raise StoreError(f"pool must be at least 1, got {numbers['pool']}")
     query = urlencode(rest, safe="/", quote_via=quote)  # libpq reads %20, never +
-    return urlunsplit(parts._replace(query=query)), schema, pool
+    return Location(
+        urlunsplit(parts._replace(query=query)),
+        schema,
+        numbers["pool"],
+        max(0, numbers["postings_per_term"]),
+    )
 
 
 class PostgresStore:
@@ -125,10 +146,12 @@ class PostgresStore:
         schema: str | None = None,
         pool_size: int = 10,
         hnsw_from: int = HNSW_FROM,
+        postings_per_term: int = postgres_lexical.POSTINGS_PER_TERM,
         timeout: float = 10.0,
     ) -> None:
         self.url = url
         self.schema = schema
+        self.postings_per_term = postings_per_term
         self.hnsw_from = hnsw_from
         self._timeout = timeout
         self._shown = shown_location(url) + (f" (schema {schema})" if schema else "")
@@ -151,12 +174,13 @@ class PostgresStore:
             StoreUnavailableError: the server cannot be reached.
             StoreError: the schema is newer than this citesynth, or pgvector is missing.
         """
-        url, schema, pool_size = split_location(location)
+        found = split_location(location)
         store = cls(
-            url,
-            schema=schema,
-            pool_size=pool_size,
+            found.url,
+            schema=found.schema,
+            pool_size=found.pool,
             hnsw_from=hnsw_from,
+            postings_per_term=found.postings_per_term,
         )
         try:
             await store._prepare(create)
@@ -400,7 +424,7 @@ class PostgresStore:
     async def lexical_search(self, query: str, k: int) -> list[tuple[ChunkId, float]]:
         """BM25 top `k` for raw query text (analysed as `query_terms` does): `(id, score)`."""
         async with self._connection() as connection:
-            return await postgres_lexical.search(connection, query, k)
+            return await postgres_lexical.search(connection, query, k, self.postings_per_term)
 
     async def dense_search(
         self, model: str, vector: npt.NDArray[np.float32], k: int
