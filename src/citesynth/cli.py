@@ -270,7 +270,7 @@ def ask(
         async with await Engine.open(settings=settings) as engine:
             if docs:
                 await _index_quietly(engine, docs)
-            _require_index(settings, await engine.stats())
+            _require_index(settings, await engine.stats(vectors=False))
             events = engine.ask(question, **overrides)
             if as_json:
                 return await final_answer(events)
@@ -301,7 +301,7 @@ def chat(
 
     async def go() -> None:
         async with await Engine.open(settings=settings) as engine:
-            _require_index(settings, await engine.stats())
+            _require_index(settings, await engine.stats(vectors=False))
             conversation = engine.chat(history=history)
             while True:
                 try:

@@ -94,7 +94,7 @@ def report(
 
     async def go() -> Report:
         async with await Engine.open(settings=settings) as engine:
-            if (await engine.stats()).chunks == 0:
+            if (await engine.stats(vectors=False)).chunks == 0:
                 raise click.UsageError(
                     f"the index at {settings.store_shown} is empty; run `citesynth index PATH`"
                 )

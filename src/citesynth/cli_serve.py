@@ -113,7 +113,7 @@ def serve(
 
     async def go() -> None:
         async with await Engine.open(settings=settings) as engine:
-            numbers = await engine.stats()
+            numbers = await engine.stats(vectors=False)
             app = create_app(engine, config)
             where = f"http://{host}:{port}"
             note = " · token required" if config.token else ""

@@ -245,9 +245,14 @@ class Engine:
             await self.store.prune_vectors()
         return IndexReport(removed=len(gone), chunks_removed=result.chunks_removed)
 
-    async def stats(self) -> IndexStats:
-        """What the index holds."""
-        return await self.store.stats(self.embedder.name if self.embedder else None)
+    async def stats(self, *, vectors: bool = True) -> IndexStats:
+        """What the index holds.
+
+        `vectors=False` skips counting the embedded chunks, a join over every chunk that
+        takes a second on a database of a million: health checks and start-up skip it.
+        """
+        model = self.embedder.name if self.embedder and vectors else None
+        return await self.store.stats(model)
 
     # -- reading --------------------------------------------------------------------------
 

@@ -662,22 +662,28 @@ class PostgresStore:
 
     async def stats(self, model: str | None = None) -> IndexStats:
         """Counts of what the index holds (vectors for `model` when given)."""
+        # The chunk count is the one the BM25 totals keep exact: no scan of the chunks.
         row = await self._one(
             "SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM documents), "
-            "(SELECT count(*) FROM chunks), "
-            "(SELECT count(*) FROM chunks c JOIN embeddings e "
-            " ON e.model = %s AND e.text_hash = c.index_text_hash), "
-            "(SELECT value::bigint FROM meta WHERE key = 'generation')",
-            (model,),
+            "(SELECT chunks FROM lexical_totals), "
+            "(SELECT value::bigint FROM meta WHERE key = 'generation')"
         )
         assert row is not None
+        vectors = 0
+        if model is not None:
+            counted = await self._one(
+                "SELECT count(*) FROM chunks c JOIN embeddings e "
+                "ON e.model = %s AND e.text_hash = c.index_text_hash",
+                (model,),
+            )
+            vectors = int(counted[0]) if counted else 0
         return IndexStats(
             files=int(row[0]),
             documents=int(row[1]),
             chunks=int(row[2]),
-            vectors=int(row[3]) if model is not None else 0,
+            vectors=vectors,
             embedding_model=model,
-            generation=int(row[4]),
+            generation=int(row[3]),
         )
 
     async def consistency_problems(self) -> list[str]:

@@ -242,7 +242,7 @@ async def healthz() -> dict[str, str]:
 async def readyz(service: Svc) -> JSONResponse:
     """The index can be read and holds something to answer from."""
     try:
-        numbers = await asyncio.wait_for(service.engine.stats(), 5.0)
+        numbers = await asyncio.wait_for(service.engine.stats(vectors=False), 5.0)
     except (TimeoutError, CitesynthError) as error:
         return JSONResponse({"status": "unavailable", "detail": str(error)}, status_code=503)
     body = {"status": "ready", "chunks": numbers.chunks, "files": numbers.files}
