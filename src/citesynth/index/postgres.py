@@ -39,6 +39,14 @@ from citesynth.errors import IndexNotFoundError, StoreError, StoreUnavailableErr
 from citesynth.index import postgres_lexical, postgres_writes
 from citesynth.index.postgres_pool import ConnectionPool, PoolBusyError
 from citesynth.index.postgres_schema import has_schema, migrate
+from citesynth.index.rows import (
+    CHUNK_COLUMNS,
+    DOCUMENT_COLUMNS,
+    FILE_COLUMNS,
+    assemble_versions,
+    chunk_from,
+    document_from,
+)
 from citesynth.index.store import (
     ChunkRecord,
     FileState,
@@ -49,12 +57,9 @@ from citesynth.index.store import (
 )
 from citesynth.index.stores import shown_location
 from citesynth.types import (
-    Anchor,
     Chunk,
     ChunkId,
     Document,
-    DocumentId,
-    DocumentKind,
     IndexedFile,
     IndexStats,
     Reference,
@@ -68,25 +73,10 @@ HNSW_FROM = 20_000
 5,000 vectors, 24 ms with 20,000, 49 ms with 50,000, 125 ms with 100,000 on two cores."""
 
 _META_PREFIX = "set:"
-_CHUNK_COLUMNS = """c.id, c.chunk_id, d.doc_id, d.path, d.title, c.heading_path, c.text,
-    c.char_start, c.char_end, c.start_line, c.end_line, c.page, d.record_id"""
 
 
 def _chunk(row: Row) -> Chunk:
-    return Chunk(
-        id=ChunkId(row[1]),
-        document_id=DocumentId(row[2]),
-        path=row[3],
-        title=row[4],
-        heading_path=tuple(row[5]),
-        text=row[6],
-        char_start=row[7],
-        char_end=row[8],
-        start_line=row[9],
-        end_line=row[10],
-        page=row[11],
-        record_id=row[12],
-    )
+    return chunk_from(row, row[5])
 
 
 class ReadOnlyStoreError(StoreError):
@@ -265,9 +255,7 @@ class PostgresStore:
 
     async def file_states(self) -> dict[str, FileState]:
         """Every indexed file, by absolute path."""
-        rows = await self._rows(
-            "SELECT path, display_path, size, mtime_ns, content_hash, signature FROM files"
-        )
+        rows = await self._rows(f"SELECT {FILE_COLUMNS} FROM files")
         return {row[0]: FileState(*row) for row in rows}
 
     async def touch(self, states: Sequence[FileState]) -> None:
@@ -315,7 +303,7 @@ class PostgresStore:
                 return
             after = found[-1][0]
             rows = await self._rows(
-                f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
+                f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
                 "WHERE c.id = ANY(%s)",
                 ([row[1] for row in found],),
             )
@@ -476,7 +464,7 @@ class PostgresStore:
     async def chunks(self, ids: Sequence[ChunkId]) -> dict[ChunkId, Chunk]:
         """Chunks by id; ids no longer in the index are left out."""
         rows = await self._rows(
-            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
+            f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
             "WHERE c.chunk_id = ANY(%s)",
             (list(ids),),
         )
@@ -498,7 +486,7 @@ class PostgresStore:
     async def document_chunks(self, path: str, limit: int) -> list[Chunk]:
         """Up to `limit` chunks of the documents at `path`, in reading order."""
         rows = await self._rows(
-            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
+            f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
             "WHERE d.path = %s ORDER BY d.id, c.ordinal LIMIT %s",
             (path, limit),
         )
@@ -532,23 +520,14 @@ class PostgresStore:
     async def chunk_in_document(self, chunk_id: str) -> tuple[Chunk, Document] | None:
         """The chunk with this id and the whole document it was cut from, or None."""
         row = await self._one(
-            f"SELECT {_CHUNK_COLUMNS}, d.kind, d.text, d.anchors, d.language "
+            f"SELECT {CHUNK_COLUMNS}, {DOCUMENT_COLUMNS} "
             "FROM chunks c JOIN documents d ON d.id = c.document WHERE c.chunk_id = %s",
             (chunk_id,),
         )
         if row is None:
             return None
         chunk = _chunk(row)
-        document = Document(
-            id=chunk.document_id,
-            path=chunk.path,
-            title=chunk.title,
-            kind=DocumentKind(row[13]),
-            text=row[14],
-            anchors=tuple(Anchor(*item) for item in row[15]),
-            record_id=chunk.record_id,
-            language=row[16],
-        )
+        document = document_from(row[13:], row[18])
         return chunk, document
 
     async def file_versions(self, paths: Sequence[str]) -> list[FileVersion]:
@@ -556,32 +535,20 @@ class PostgresStore:
         wanted = list(paths)
         async with self._connection() as connection:
             cursor = await connection.execute(
-                "SELECT path, display_path, size, mtime_ns, content_hash, signature FROM files "
-                "WHERE path = ANY(%s)",
-                (wanted,),
+                f"SELECT {FILE_COLUMNS} FROM files WHERE path = ANY(%s)", (wanted,)
             )
             states = {row[0]: FileState(*row) for row in await cursor.fetchall()}
             cursor = await connection.execute(
-                "SELECT id, file_path, doc_id, path, title, kind, text, anchors, record_id, "
-                "language FROM documents WHERE file_path = ANY(%s) ORDER BY id",
+                f"SELECT d.id, d.file_path, {DOCUMENT_COLUMNS} FROM documents d "
+                "WHERE d.file_path = ANY(%s) ORDER BY d.id",
                 (wanted,),
             )
             documents: dict[str, list[tuple[int, Document]]] = {}
             for row in await cursor.fetchall():
-                document = Document(
-                    id=DocumentId(row[2]),
-                    path=row[3],
-                    title=row[4],
-                    kind=DocumentKind(row[5]),
-                    text=row[6],
-                    anchors=tuple(Anchor(*item) for item in row[7]),
-                    record_id=row[8],
-                    language=row[9],
-                )
-                documents.setdefault(row[1], []).append((row[0], document))
+                documents.setdefault(row[1], []).append((row[0], document_from(row[2:], row[7])))
             numbers = [number for found in documents.values() for number, _ in found]
             cursor = await connection.execute(
-                f"SELECT {_CHUNK_COLUMNS}, c.document, "
+                f"SELECT {CHUNK_COLUMNS}, c.document, "
                 "(SELECT coalesce(jsonb_agg(jsonb_build_array(l.target_path, l.target_heading, "
                 "l.kind) ORDER BY l.ordinal), '[]') FROM chunk_links l WHERE l.source = c.id), "
                 "(SELECT coalesce(jsonb_agg(t.term ORDER BY t.ordinal), '[]') "
@@ -599,15 +566,7 @@ class PostgresStore:
                         tuple(row[15]),
                     )
                 )
-        return [
-            FileVersion(
-                states[path],
-                tuple(document for _, document in documents.get(path, [])),
-                tuple(tuple(chunks.get(number, [])) for number, _ in documents.get(path, [])),
-            )
-            for path in wanted
-            if path in states
-        ]
+        return assemble_versions(wanted, states, documents, chunks)
 
     async def vectors(
         self, model: str, hashes: Sequence[str]

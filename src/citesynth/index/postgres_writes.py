@@ -18,6 +18,7 @@ from psycopg import AsyncConnection, sql
 from psycopg.types.json import Jsonb
 
 from citesynth.index import postgres_lexical
+from citesynth.index.rows import chunk_values, document_values
 from citesynth.index.store import ChunkRecord, FileVersion, WriteResult, index_text
 from citesynth.ingest.text import content_hash
 
@@ -64,20 +65,7 @@ async def write(
         files.append((s.path, s.display, s.size, s.mtime_ns, s.content_hash, s.signature, now))
         for document, records in zip(version.documents, version.chunks, strict=True):
             number = next(document_ids)
-            document_rows.append(
-                (
-                    number,
-                    s.path,
-                    document.id,
-                    document.record_id,
-                    document.path,
-                    document.title,
-                    document.kind.value,
-                    document.language,
-                    document.text,
-                    Jsonb([[a.offset, a.line, a.page] for a in document.anchors]),
-                )
-            )
+            document_rows.append(document_values(number, s.path, document, Jsonb))
             for ordinal, record in enumerate(records):
                 row_id = next(chunk_ids)
                 length += _chunk_row(chunk_rows, postings, row_id, number, ordinal, record)
@@ -121,23 +109,7 @@ def _chunk_row(
     text = index_text(chunk)
     counts, size = postgres_lexical.analysed(text)
     postings.append((row_id, counts, size))
-    rows.append(
-        (
-            row_id,
-            chunk.id,
-            document,
-            ordinal,
-            chunk.char_start,
-            chunk.char_end,
-            chunk.start_line,
-            chunk.end_line,
-            chunk.page,
-            Jsonb(list(chunk.heading_path)),
-            chunk.text,
-            content_hash(text),
-            size,
-        )
-    )
+    rows.append((*chunk_values(row_id, document, ordinal, chunk, content_hash(text), Jsonb), size))
     return size
 
 

@@ -37,6 +37,16 @@ import numpy.typing as npt
 from citesynth.analysis import query_terms
 from citesynth.errors import IndexNotFoundError, StoreError, StoreLockedError
 from citesynth.index.lexical import LexicalIndex
+from citesynth.index.rows import (
+    CHUNK_COLUMNS,
+    DOCUMENT_COLUMNS,
+    FILE_COLUMNS,
+    assemble_versions,
+    chunk_from,
+    chunk_values,
+    document_from,
+    document_values,
+)
 from citesynth.index.schema import migrate
 from citesynth.index.store import (
     ChunkRecord,
@@ -49,12 +59,9 @@ from citesynth.index.store import (
 from citesynth.index.vectors import QUANTIZE_FROM, VectorIndex
 from citesynth.ingest.text import content_hash
 from citesynth.types import (
-    Anchor,
     Chunk,
     ChunkId,
     Document,
-    DocumentId,
-    DocumentKind,
     IndexedFile,
     IndexStats,
     Reference,
@@ -67,9 +74,6 @@ DATABASE = "index.sqlite3"
 
 _META_PREFIX = "set:"
 """Keys given to `set_meta` live beside the store's own counters, never on top of them."""
-
-_CHUNK_COLUMNS = """c.id, c.chunk_id, d.doc_id, d.path, d.title, c.heading_path, c.text,
-    c.char_start, c.char_end, c.start_line, c.end_line, c.page, d.record_id"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,20 +93,7 @@ class _Dense:
 
 
 def _chunk(row: sqlite3.Row) -> Chunk:
-    return Chunk(
-        id=ChunkId(row[1]),
-        document_id=DocumentId(row[2]),
-        path=row[3],
-        title=row[4],
-        heading_path=tuple(json.loads(row[5])),
-        text=row[6],
-        char_start=row[7],
-        char_end=row[8],
-        start_line=row[9],
-        end_line=row[10],
-        page=row[11],
-        record_id=row[12],
-    )
+    return chunk_from(row, json.loads(row[5]))
 
 
 class SQLiteStore:
@@ -202,7 +193,7 @@ class SQLiteStore:
 
     def _all_index_texts(self) -> Iterator[tuple[int, str]]:
         cursor = self._sql.execute(
-            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document"
+            f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document"
         )
         for row in cursor:
             yield row[0], index_text(_chunk(row))
@@ -248,9 +239,7 @@ class SQLiteStore:
         return await self._run(self._file_states)
 
     def _file_states(self) -> dict[str, FileState]:
-        rows = self._sql.execute(
-            "SELECT path, display_path, size, mtime_ns, content_hash, signature FROM files"
-        )
+        rows = self._sql.execute(f"SELECT {FILE_COLUMNS} FROM files")
         return {row[0]: FileState(*row) for row in rows}
 
     async def touch(self, states: Sequence[FileState]) -> None:
@@ -306,20 +295,9 @@ class SQLiteStore:
                 for document, chunks in zip(version.documents, version.chunks, strict=True):
                     db.execute(
                         "INSERT INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            next_document,
-                            s.path,
-                            document.id,
-                            document.record_id,
-                            document.path,
-                            document.title,
-                            document.kind.value,
-                            document.language,
-                            document.text,
-                            json.dumps([[a.offset, a.line, a.page] for a in document.anchors]),
-                        ),
+                        document_values(next_document, s.path, document, json.dumps),
                     )
-                    rows = []
+                    values = []
                     links: list[tuple[int, str, str, str]] = []
                     defined: list[tuple[int, str]] = []
                     for ordinal, record in enumerate(chunks):
@@ -330,26 +308,20 @@ class SQLiteStore:
                             for ref in record.references
                         )
                         text = index_text(chunk)
-                        rows.append(
-                            (
+                        values.append(
+                            chunk_values(
                                 next_chunk,
-                                chunk.id,
                                 next_document,
                                 ordinal,
-                                chunk.char_start,
-                                chunk.char_end,
-                                chunk.start_line,
-                                chunk.end_line,
-                                chunk.page,
-                                json.dumps(chunk.heading_path),
-                                chunk.text,
+                                chunk,
                                 content_hash(text),
+                                json.dumps,
                             )
                         )
                         added.append((next_chunk, text))
                         next_chunk += 1
                     db.executemany(
-                        "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
+                        "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values
                     )
                     db.executemany("INSERT INTO chunk_links VALUES (?, ?, ?, ?)", links)
                     db.executemany("INSERT INTO chunk_terms VALUES (?, ?)", defined)
@@ -385,7 +357,7 @@ class SQLiteStore:
         """Chunk texts without a vector for `model`, in batches (keyset-paged by hash)."""
         after = ""
         query = (
-            f"SELECT {_CHUNK_COLUMNS}, c.index_text_hash {self._PENDING} "
+            f"SELECT {CHUNK_COLUMNS}, c.index_text_hash {self._PENDING} "
             "AND c.index_text_hash > ? GROUP BY c.index_text_hash "
             "ORDER BY c.index_text_hash LIMIT ?"
         )
@@ -522,7 +494,7 @@ class SQLiteStore:
 
         def fetch() -> dict[ChunkId, Chunk]:
             rows = self._sql.execute(
-                f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
+                f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
                 "WHERE c.chunk_id IN (SELECT value FROM json_each(?))",
                 (json.dumps(list(ids)),),
             )
@@ -552,7 +524,7 @@ class SQLiteStore:
 
         def fetch() -> list[Chunk]:
             rows = self._sql.execute(
-                f"SELECT {_CHUNK_COLUMNS} FROM chunks c "
+                f"SELECT {CHUNK_COLUMNS} FROM chunks c "
                 "JOIN documents d ON d.id = c.document WHERE d.path = ? "
                 "ORDER BY d.id, c.ordinal LIMIT ?",
                 (path, limit),
@@ -589,38 +561,26 @@ class SQLiteStore:
         states = {
             row[0]: FileState(*row)
             for row in self._sql.execute(
-                "SELECT path, display_path, size, mtime_ns, content_hash, signature FROM files "
-                "WHERE path IN (SELECT value FROM json_each(?))",
+                f"SELECT {FILE_COLUMNS} FROM files WHERE path IN (SELECT value FROM json_each(?))",
                 (wanted,),
             )
         }
         documents: dict[str, list[tuple[int, Document]]] = {}
         for row in self._sql.execute(
-            "SELECT id, file_path, doc_id, path, title, kind, text, anchors, record_id, language "
-            "FROM documents WHERE file_path IN (SELECT value FROM json_each(?)) ORDER BY id",
+            f"SELECT d.id, d.file_path, {DOCUMENT_COLUMNS} FROM documents d "
+            "WHERE d.file_path IN (SELECT value FROM json_each(?)) ORDER BY d.id",
             (wanted,),
         ):
-            document = Document(
-                id=DocumentId(row[2]),
-                path=row[3],
-                title=row[4],
-                kind=DocumentKind(row[5]),
-                text=row[6],
-                anchors=tuple(Anchor(*item) for item in json.loads(row[7])),
-                record_id=row[8],
-                language=row[9],
-            )
-            documents.setdefault(row[1], []).append((row[0], document))
+            found = document_from(row[2:], json.loads(row[7]))
+            documents.setdefault(row[1], []).append((row[0], found))
         numbers = [number for found in documents.values() for number, _ in found]
-        chunks: dict[int, list[tuple[int, Chunk]]] = {}
-        for row in self._sql.execute(
-            f"SELECT {_CHUNK_COLUMNS}, c.document FROM chunks c "
+        chunks = self._sql.execute(
+            f"SELECT {CHUNK_COLUMNS}, c.document FROM chunks c "
             "JOIN documents d ON d.id = c.document "
             "WHERE c.document IN (SELECT value FROM json_each(?)) ORDER BY c.ordinal",
             (json.dumps(numbers),),
-        ):
-            chunks.setdefault(row[13], []).append((row[0], _chunk(row)))
-        rowids = json.dumps([rowid for found in chunks.values() for rowid, _ in found])
+        ).fetchall()
+        rowids = json.dumps([row[0] for row in chunks])
         links: dict[int, list[Reference]] = {}
         for source, path, heading, kind in self._sql.execute(
             "SELECT source, target_path, target_heading, kind FROM chunk_links "
@@ -629,29 +589,19 @@ class SQLiteStore:
         ):
             links.setdefault(source, []).append(Reference(path, heading, kind))
         defined: dict[int, list[str]] = {}
-        for chunk, term in self._sql.execute(
+        for rowid, term in self._sql.execute(
             "SELECT chunk, term FROM chunk_terms "
             "WHERE chunk IN (SELECT value FROM json_each(?)) ORDER BY rowid",
             (rowids,),
         ):
-            defined.setdefault(chunk, []).append(term)
-        return [
-            FileVersion(
-                states[path],
-                tuple(document for _, document in documents.get(path, [])),
-                tuple(
-                    tuple(
-                        ChunkRecord(
-                            chunk, tuple(links.get(rowid, ())), tuple(defined.get(rowid, ()))
-                        )
-                        for rowid, chunk in chunks.get(number, [])
-                    )
-                    for number, _ in documents.get(path, [])
-                ),
+            defined.setdefault(rowid, []).append(term)
+        records: dict[int, list[ChunkRecord]] = {}
+        for row in chunks:
+            record = ChunkRecord(
+                _chunk(row), tuple(links.get(row[0], ())), tuple(defined.get(row[0], ()))
             )
-            for path in paths
-            if path in states
-        ]
+            records.setdefault(row[13], []).append(record)
+        return assemble_versions(paths, states, documents, records)
 
     async def vectors(
         self, model: str, hashes: Sequence[str]
@@ -736,23 +686,14 @@ class SQLiteStore:
 
         def fetch() -> tuple[Chunk, Document] | None:
             row = self._sql.execute(
-                f"SELECT {_CHUNK_COLUMNS}, d.kind, d.text, d.anchors, d.language "
+                f"SELECT {CHUNK_COLUMNS}, {DOCUMENT_COLUMNS} "
                 "FROM chunks c JOIN documents d ON d.id = c.document WHERE c.chunk_id = ?",
                 (chunk_id,),
             ).fetchone()
             if row is None:
                 return None
             chunk = _chunk(row)
-            document = Document(
-                id=chunk.document_id,
-                path=chunk.path,
-                title=chunk.title,
-                kind=DocumentKind(row[13]),
-                text=row[14],
-                anchors=tuple(Anchor(*item) for item in json.loads(row[15])),
-                record_id=chunk.record_id,
-                language=row[16],
-            )
+            document = document_from(row[13:], json.loads(row[18]))
             return chunk, document
 
         return await self._run(fetch)
