@@ -84,6 +84,13 @@ async def recorded_embedder(store: Store) -> EmbedderRecord | None:
     return EmbedderRecord(str(value["name"]), int(value["dimension"]))
 
 
+async def record_embedder(store: Store, record: EmbedderRecord) -> None:
+    """Record in `store` the embedder its vectors come from (what `recorded_embedder` reads)."""
+    await store.set_meta(
+        EMBEDDER_KEY, json.dumps({"name": record.name, "dimension": record.dimension})
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class _Outcome:
     version: FileVersion | None = None
@@ -208,8 +215,7 @@ async def run_index(
 
     # Recorded before embedding: an interrupted run is finished by the next one, which opens
     # the index with this embedder and embeds what is still missing.
-    used = EmbedderRecord.of(embedder)
-    await store.set_meta(EMBEDDER_KEY, json.dumps({"name": used.name, "dimension": used.dimension}))
+    await record_embedder(store, EmbedderRecord.of(embedder))
     if embedder is not None:
         async for event in embed_pending(store, embedder):
             report = replace(report, embedded=event.done)
