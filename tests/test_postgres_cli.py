@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from citesynth import Engine, Settings, StoreError, migrate
+from citesynth import Engine, Settings, StoreError, StoreLockedError, get_store, migrate
 from citesynth.cli import main
 from citesynth.copying import CopyFinished
 
@@ -172,3 +172,18 @@ def test_another_embedder_than_the_index_was_built_with_is_refused(
     assert result.exit_code == 1
     assert "built with the embedder 'hashing-256' (256 dimensions)" in result.output
     assert "postgresql://postgres:" in result.output
+
+
+async def test_a_copy_into_an_index_another_process_writes_is_refused(
+    corpus: Path, postgres_url: str, tmp_path: Path
+) -> None:
+    async with await Engine.open(postgres_url, settings=Settings(embedder="hashing")) as engine:
+        await engine.index([corpus])
+    busy = await get_store(f"sqlite:{tmp_path / 'busy'}")
+    try:
+        async with busy.writing():
+            with pytest.raises(StoreLockedError, match="another citesynth process is writing"):
+                async for _ in migrate(postgres_url, f"sqlite:{tmp_path / 'busy'}"):
+                    pass
+    finally:
+        await busy.close()

@@ -10,7 +10,6 @@ the counts of both stores and fails loudly when they differ.
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 
@@ -19,7 +18,7 @@ import numpy as np
 from citesynth.errors import StoreError
 from citesynth.index.store import FileVersion, Store
 from citesynth.index.stores import get_store, shown_location
-from citesynth.indexing import EMBEDDER_KEY, recorded_embedder
+from citesynth.indexing import record_embedder, recorded_embedder
 from citesynth.types import IndexStats
 
 _BATCH_CHUNKS = 2_000
@@ -54,8 +53,8 @@ async def copy_store(source: Store, target: Store) -> AsyncIterator[CopyProgress
     """Make `target` hold what `source` holds; yields progress, then `CopyFinished`.
 
     Raises:
-        StoreError: the target was built with another embedder, or the counts differ after
-            the copy.
+        StoreError: the target was built with another embedder, another process is
+            writing to it (`StoreLockedError`), or the counts differ after the copy.
     """
     built = await recorded_embedder(source)
     there = await recorded_embedder(target)
@@ -65,47 +64,48 @@ async def copy_store(source: Store, target: Store) -> AsyncIterator[CopyProgress
             f"dimensions) and the source with {built.name!r} ({built.dimension}); "
             "copy into an empty store"
         )
-    wanted = await source.file_states()
-    held = await target.file_states()
-    todo = sorted(path for path, state in wanted.items() if held.get(path) != state)
-    extra = sorted(path for path in held if path not in wanted)
-    yield CopyProgress("files", 0, len(todo))
-    done = 0
-    batch: list[FileVersion] = []
-    size = 0
-    for start in range(0, len(todo), 200):
-        for version in await source.file_versions(todo[start : start + 200]):
-            batch.append(version)
-            size += sum(len(chunks) for chunks in version.chunks) + 1
-            if size >= _BATCH_CHUNKS:
-                await target.write(batch, [])
-                done += len(batch)
-                yield CopyProgress("files", done, len(todo))
-                batch, size = [], 0
-    if batch or extra:
-        await target.write(batch, extra)
-        done += len(batch)
-    yield CopyProgress("files", done, len(todo))
+    # Held for the whole copy: the SQLite store admits one writer at a time (a running
+    # `citesynth index` on the target is refused with its message, not raced).
+    async with target.writing():
+        wanted = await source.file_states()
+        held = await target.file_states()
+        todo = sorted(path for path, state in wanted.items() if held.get(path) != state)
+        extra = sorted(path for path in held if path not in wanted)
+        yield CopyProgress("files", 0, len(todo))
+        done = 0
+        batch: list[FileVersion] = []
+        size = 0
+        for start in range(0, len(todo), 200):
+            for version in await source.file_versions(todo[start : start + 200]):
+                batch.append(version)
+                size += sum(len(chunks) for chunks in version.chunks) + 1
+                if size >= _BATCH_CHUNKS:
+                    await target.write(batch, [])
+                    done += len(batch)
+                    yield CopyProgress("files", done, len(todo))
+                    batch, size = [], 0
+        if batch or extra:
+            await target.write(batch, extra)
+            done += len(batch)
+        yield CopyProgress("files", done, len(todo))
 
-    copied = 0
-    model = None
-    if built is not None:
-        await target.set_meta(
-            EMBEDDER_KEY, json.dumps({"name": built.name, "dimension": built.dimension})
-        )
-    if built is not None and built.name != "none":
-        model = built.name
-        total = await target.count_pending(model)
-        yield CopyProgress("vectors", 0, total)
-        async for page in target.pending_texts(model, _VECTOR_PAGE):
-            hashes = [item.text_hash for item in page]
-            found = await source.vectors(model, hashes)
-            if found:
-                keys = list(found)
-                await target.put_vectors(model, keys, np.stack([found[key] for key in keys]))
-                copied += len(keys)
-            yield CopyProgress("vectors", min(copied, total), total)
-        await target.prune_vectors()
+        copied = 0
+        model = None
+        if built is not None:
+            await record_embedder(target, built)
+        if built is not None and built.name != "none":
+            model = built.name
+            total = await target.count_pending(model)
+            yield CopyProgress("vectors", 0, total)
+            async for page in target.pending_texts(model, _VECTOR_PAGE):
+                hashes = [item.text_hash for item in page]
+                found = await source.vectors(model, hashes)
+                if found:
+                    keys = list(found)
+                    await target.put_vectors(model, keys, np.stack([found[key] for key in keys]))
+                    copied += len(keys)
+                yield CopyProgress("vectors", min(copied, total), total)
+            await target.prune_vectors()
     finished = CopyFinished(
         files_copied=done,
         files_removed=len(extra),
