@@ -147,7 +147,8 @@ class PostgresStore:
         self._shown = shown_location(url) + (f" (schema {schema})" if schema else "")
         self._pool = ConnectionPool(self._connect, pool_size, wait=max(30.0, 3 * timeout))
         self._dimensions: dict[str, int] = {}
-        self._unindexed: dict[str, int] = {}
+        self._indexed: set[str] = set()  # models whose HNSW index exists
+        self._unindexed: dict[str, int] = {}  # vectors each other model lacks for one
 
     @classmethod
     async def open(
@@ -281,7 +282,7 @@ class PostgresStore:
 
     # -- vectors --------------------------------------------------------------------------------
 
-    _PENDING = """FROM chunks c WHERE NOT EXISTS (
+    _PENDING = """FROM chunks c JOIN documents d ON d.id = c.document WHERE NOT EXISTS (
         SELECT 1 FROM embeddings e WHERE e.model = %s AND e.text_hash = c.index_text_hash)"""
 
     async def count_pending(self, model: str) -> int:
@@ -293,22 +294,16 @@ class PostgresStore:
         """Chunk texts without a vector for `model`, in batches (keyset-paged by hash)."""
         after = ""
         query = (
-            "SELECT DISTINCT ON (c.index_text_hash) c.index_text_hash, c.id "
+            f"SELECT DISTINCT ON (c.index_text_hash) {CHUNK_COLUMNS}, c.index_text_hash "
             f"{self._PENDING} AND c.index_text_hash > %s "
             "ORDER BY c.index_text_hash, c.id LIMIT %s"
         )
         while True:
-            found = await self._rows(query, (model, after, batch))
-            if not found:
+            rows = await self._rows(query, (model, after, batch))
+            if not rows:
                 return
-            after = found[-1][0]
-            rows = await self._rows(
-                f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document "
-                "WHERE c.id = ANY(%s)",
-                ([row[1] for row in found],),
-            )
-            texts = {row[0]: index_text(_chunk(row)) for row in rows}
-            yield [PendingText(h, texts[rid]) for h, rid in found if rid in texts]
+            after = rows[-1][-1]
+            yield [PendingText(row[-1], index_text(_chunk(row))) for row in rows]
 
     async def put_vectors(
         self, model: str, hashes: Sequence[str], vectors: npt.NDArray[np.float32]
@@ -357,6 +352,8 @@ class PostgresStore:
 
     async def _index_when_large(self, model: str, dimension: int, added: int) -> None:
         """Build the model's HNSW index once it has `hnsw_from` vectors (counted rarely)."""
+        if model in self._indexed:
+            return
         left = self._unindexed.get(model)
         if left is not None:
             self._unindexed[model] = left - added
@@ -364,16 +361,14 @@ class PostgresStore:
                 return
         name = self._index_name(model)
         exists = await self._one("SELECT to_regclass(%s) IS NOT NULL", (name,))
-        if exists and exists[0]:
-            self._unindexed[model] = 2**62
-            return
-        row = await self._one("SELECT count(*) FROM embeddings WHERE model = %s", (model,))
-        count = int(row[0]) if row else 0
-        if count < self.hnsw_from:
-            self._unindexed[model] = self.hnsw_from - count
-            return
-        await self.build_vector_index(model, dimension)
-        self._unindexed[model] = 2**62
+        if not (exists and exists[0]):
+            row = await self._one("SELECT count(*) FROM embeddings WHERE model = %s", (model,))
+            count = int(row[0]) if row else 0
+            if count < self.hnsw_from:
+                self._unindexed[model] = self.hnsw_from - count
+                return
+            await self.build_vector_index(model, dimension)
+        self._indexed.add(model)
 
     async def build_vector_index(self, model: str, dimension: int) -> None:
         """Create `model`'s HNSW index now (cosine, m 16, ef_construction 64)."""
