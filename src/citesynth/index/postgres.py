@@ -26,7 +26,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import numpy.typing as npt
@@ -55,7 +55,7 @@ from citesynth.index.store import (
     WriteResult,
     index_text,
 )
-from citesynth.index.stores import shown_location
+from citesynth.index.stores import shown_location, with_query
 from citesynth.types import (
     Chunk,
     ChunkId,
@@ -117,9 +117,8 @@ def split_location(url: str) -> Location:
             raise StoreError(f"{name} must be a whole number, got {own[name]!r}") from None
     if numbers["pool"] < 1:
         raise StoreError(f"pool must be at least 1, got {numbers['pool']}")
-    query = urlencode(rest, safe="/", quote_via=quote)  # libpq reads %20, never +
     return Location(
-        urlunsplit(parts._replace(query=query)),
+        with_query(url, rest),
         schema,
         numbers["pool"],
         max(0, numbers["postings_per_term"]),

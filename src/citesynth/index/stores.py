@@ -86,11 +86,16 @@ def part_location(location: str, name: str) -> str:
     if folder is not None:
         return str(Path(folder) / name)
     safe = re.sub(r"\W", "_", name).lower()[:40]
-    parts = urlsplit(location)
-    options = [(key, value) for key, value in parse_qsl(parts.query) if key != "schema"]
-    given = dict(parse_qsl(parts.query)).get("schema")
-    options.append(("schema", f"{given}_{safe}" if given else safe))
-    return urlunsplit(parts._replace(query=urlencode(options, safe="/", quote_via=quote)))
+    options = parse_qsl(urlsplit(location).query, keep_blank_values=True)
+    given = dict(options).get("schema")
+    kept = [(key, value) for key, value in options if key != "schema"]
+    return with_query(location, [*kept, ("schema", f"{given}_{safe}" if given else safe)])
+
+
+def with_query(url: str, options: list[tuple[str, str]]) -> str:
+    """`url` with its query string made of `options` (spaces as %20: libpq reads + as +)."""
+    query = urlencode(options, safe="/", quote_via=quote)
+    return urlunsplit(urlsplit(url)._replace(query=query))
 
 
 def shown_location(location: str) -> str:
