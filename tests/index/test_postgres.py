@@ -183,6 +183,8 @@ def test_locations_keep_their_own_options_and_hide_passwords() -> None:
     assert split_location("postgresql://db/docs?schema=Team").schema == "team"
     with pytest.raises(StoreError, match="plain SQL name"):
         split_location("postgresql://db/docs?schema=a;drop")
+    with pytest.raises(StoreError, match=r"not a PostgreSQL URL libpq reads .*\"bogus\""):
+        split_location("postgresql://me:secret@db/docs?bogus=1")
     with pytest.raises(StoreError, match="pool must be"):
         split_location("postgresql://db/docs?pool=0")
 

@@ -117,8 +117,16 @@ def split_location(url: str) -> Location:
             raise StoreError(f"{name} must be a whole number, got {own[name]!r}") from None
     if numbers["pool"] < 1:
         raise StoreError(f"pool must be at least 1, got {numbers['pool']}")
+    libpq = with_query(url, rest)
+    try:
+        conninfo_to_dict(libpq)
+    except psycopg.ProgrammingError as error:
+        raise StoreError(
+            f"{shown_location(url)} is not a PostgreSQL URL libpq reads ({str(error).strip()}); besides "
+            "libpq's options, citesynth takes schema, pool and postings_per_term"
+        ) from None
     return Location(
-        with_query(url, rest),
+        libpq,
         schema,
         numbers["pool"],
         max(0, numbers["postings_per_term"]),
