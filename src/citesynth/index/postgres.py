@@ -121,8 +121,9 @@ def split_location(url: str) -> Location:
     try:
         conninfo_to_dict(libpq)
     except psycopg.ProgrammingError as error:
+        reason = str(error).strip()
         raise StoreError(
-            f"{shown_location(url)} is not a PostgreSQL URL libpq reads ({str(error).strip()}); besides "
+            f"{shown_location(url)} is not a PostgreSQL URL libpq reads ({reason}); besides "
             "libpq's options, citesynth takes schema, pool and postings_per_term"
         ) from None
     return Location(
