@@ -69,6 +69,7 @@ def test_a_settings_file_sits_between_defaults_and_the_environment(
         ("stor = 'x'\n", r"citesynth.toml: unknown setting 'stor'; known: .*store"),
         ("store = \n", "is not valid TOML"),
         ("[store]\nurl = 'x'\n", "store must be a value, not a table"),
+        ("depth = 'deep'\n", r"citesynth.toml: depth must be a number, got 'deep'"),
     ],
 )
 def test_a_bad_settings_file_is_one_clear_error(

@@ -223,7 +223,10 @@ def _from_file(env: Mapping[str, str]) -> dict[str, Any]:
             value = ",".join(str(part) for part in value)
         if isinstance(value, dict):
             raise ConfigError(f"{path}: {key} must be a value, not a table")
-        values[key] = _parse(key, str(value))
+        try:
+            values[key] = _parse(key, str(value))
+        except ConfigError:
+            raise ConfigError(f"{path}: {key} must be a number, got {value!r}") from None
     return values
 
 
