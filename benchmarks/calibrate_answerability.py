@@ -1,19 +1,25 @@
-"""Calibrate the answerability gate on ClapNQ's tuning questions; report it on the report slice.
+"""Calibrate the answerability gate on tuning questions; report it on the report slices.
 
-    python -m benchmarks.calibrate_answerability          # writes `answerable` into crossencoder.json
+    python -m benchmarks.calibrate_answerability          # writes the gate into crossencoder.json
 
 For every question, the trained cross-encoder reads it against the best sentences of each
-of the top five retrieved chunks (as the answering pipeline does), and the lexical alignment
-measures how much of the question's content those sentences cover. On the ClapNQ `dev`
-questions the model was not trained on (the held-out fifth, `verifier_pairs.holdout`;
-never the 100-question `test` report slice) a
-logistic model over [model logit, coverage, log(1 + missing terms)] of each question's
-best-scoring chunk is fitted (each class weighing the same), then the threshold on its
-probability (the best over the top five) with the highest F1 for "unanswerable" among
-thresholds that gate at most 10 % of the answerable questions (a gated answerable question
-loses its answer, a missed unanswerable one still meets the claim verdicts). The
-report slice is then scored once with the chosen threshold, and the same for MultiHop-RAG
-(null queries are its unanswerable questions).
+of the top five retrieved chunks (as the answering pipeline does), the lexical alignment
+measures how much of the question's content those sentences cover, and each chunk keeps its
+Pass-1 retrieval confidence; the chunks are the sources the answering pipeline gives the
+gate (its own retrieval and planning steps). A logistic model over [model logit, coverage, log(1 + missing
+terms), retrieval confidence] of each question's best-scoring chunk is fitted on the tuning
+questions of three kinds of corpus (each class weighing the same): ClapNQ `dev` (Wikipedia,
+half unanswerable), the Red Hat Developer Hub guides `dev` (documentation, all answerable)
+and MultiHop-RAG `dev` (news, null queries unanswerable). Then the threshold on its
+probability (the best over the top five) with the highest not-found F1 on ClapNQ `dev`
+among thresholds that withhold at most 10 % of the answerable questions of *each* tuning
+set (a withheld answerable question loses its answer; a missed unanswerable one still meets
+the claim verdicts). Fitted on Wikipedia questions alone, the gate withheld 47 % of the
+documentation questions it could answer.
+
+The report slices (ClapNQ `test`, Developer Hub `test`, MultiHop-RAG `test`) and the HTTPX
+questions written for this project (`tests/fixtures/httpx_questions.jsonl`, never tuned on)
+are then scored once with the chosen weights and threshold.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import subprocess
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -29,34 +36,48 @@ import numpy as np
 
 from benchmarks.common import CACHE, DATA, ROOT, require, write_result
 from benchmarks.train_verifier import fit
-from benchmarks.verifier_pairs import holdout
 from citesynth import Engine, Settings
 from citesynth.evaluation.qa_data import EvalSet, load_set
 from citesynth.synthesis.answerability import TOP
+from citesynth.synthesis.modes import get_mode
+from citesynth.synthesis.steps import make_plan, retrieve
 from citesynth.verify.trained import TrainedVerifier, answerability, logit
 
 META = ROOT / "src" / "citesynth" / "verify" / "crossencoder.json"
+HTTPX_QUESTIONS = ROOT / "tests" / "fixtures" / "httpx_questions.jsonl"
 MAX_GATED_ANSWERABLE = 0.10
+TUNING = ("clapnq", "docs-rhdh", "multihop-rag")
 
-
-Features = list[tuple[float, float, float, bool]]
+Features = list[tuple[float, float, float, bool, float]]
+"""Per top chunk: model score, coverage, missing, covered, retrieval confidence."""
 
 
 async def features(eval_set: EvalSet, verifier: TrainedVerifier) -> list[tuple[Features, bool]]:
-    """(per top chunk: model score, coverage, missing; answerable) per question."""
+    """(per top source: the gate's features; answerable) per question.
+
+    The sources are those the answering pipeline gives the gate (`steps.retrieve` and
+    `steps.make_plan` with the engine's default options); a question retrieval already
+    answers with "not found" has none (and counts as gated).
+    """
     corpus = eval_set.corpus.resolve()
     settings = replace(
         Settings.from_env(verifier="lexical"),
-        index_dir=CACHE / "answerability" / eval_set.name,
+        index_dir=CACHE / "answerability" / eval_set.name.replace("/", "_"),
         root=corpus if corpus.is_dir() else corpus.parent,
     )
     found: list[tuple[Features, bool]] = []
     async with await Engine.open(settings=settings, indexing=True) as engine:
         await engine.index([corpus])
+        parts, options = engine.parts(), engine.options()
+        mode = get_mode(options.mode)
         for number, item in enumerate(eval_set.items, 1):
-            hits = await engine.search(item.question, TOP)
-            texts = [h.chunk.text for h in hits if h.chunk.text.strip()]
-            values = verifier.answerability_features(item.question, texts) if texts else []
+            retrieved = await retrieve(item.question, parts, options, mode)
+            values: Features = []
+            if retrieved.hits and retrieved.best >= options.not_found_below:
+                plan = await make_plan(item.question, retrieved, parts, mode)
+                top = [s for s in plan.sources[:TOP] if s.chunk.text.strip()]
+                scored = verifier.answerability_features(item.question, [s.chunk.text for s in top])
+                values = [(*v, s.hit.confidence) for v, s in zip(scored, top, strict=True)]
             found.append((values, item.answerable))
             if number % 50 == 0:
                 print(f"{eval_set.name}/{eval_set.split}: {number}/{len(eval_set.items)}")
@@ -83,96 +104,111 @@ def figures(found: list[tuple[float, bool]], threshold: float) -> dict[str, Any]
     }
 
 
-def fit_threshold(found: list[tuple[float, bool]]) -> float:
-    """The threshold with the best not-found F1 among those gating ≤ 10 % of answerable."""
-    best = (0.0, -1.0)
-    for step in range(1, 100):
-        threshold = step / 100
-        result = figures(found, threshold)
-        if (result["answerable_gated"] or 0.0) > MAX_GATED_ANSWERABLE:
-            continue
-        if result["not_found_f1"] > best[1]:
-            best = (threshold, result["not_found_f1"])
-    return best[0]
-
-
 def blend(found: list[tuple[Features, bool]]) -> dict[str, float]:
     """Logistic weights over the best-scoring chunk's features (classes weigh the same)."""
     rows = [(max(f, key=lambda v: v[0]), a) for f, a in found if f]
-    x = np.array([[logit(m), c, g] for (m, c, g, _), _ in rows])
+    x = np.array([[logit(m), c, g, r] for (m, c, g, _, r), _ in rows])
     y = np.array([1.0 if a else 0.0 for _, a in rows])
     weight = np.where(y == 1, len(y) / 2 / max(y.sum(), 1), len(y) / 2 / max((1 - y).sum(), 1))
     beta = fit(x, y, weight, l2=1.0)
-    return {
-        "bias": round(float(beta[0]), 5),
-        "model": round(float(beta[1]), 5),
-        "coverage": round(float(beta[2]), 5),
-        "missing": round(float(beta[3]), 5),
-    }
+    names = ("bias", "model", "coverage", "missing", "retrieval")
+    return {name: round(float(value), 5) for name, value in zip(names, beta, strict=True)}
 
 
 def scored(
-    found: list[tuple[Features, bool]], weights: dict[str, float], threshold: float = 0.0
+    found: list[tuple[Features, bool]], weights: dict[str, float], threshold: float
 ) -> list[tuple[float, bool]]:
     """(best answerability over the top chunks, answerable) per question, as the verifier
     computes it (`trained.answerability`, with its full-coverage guard at `threshold`)."""
     return [
-        (max((answerability(*v, weights, threshold) for v in values), default=0.0), answerable)
+        (
+            max(
+                (answerability(m, c, g, k, weights, threshold, r) for m, c, g, k, r in values),
+                default=0.0,
+            ),
+            answerable,
+        )
         for values, answerable in found
     ]
 
 
-def fit_guarded(found: list[tuple[Features, bool]], weights: dict[str, float]) -> float:
-    """The threshold rule of `fit_threshold`, with the guard applied at each candidate."""
+def fit_threshold(
+    tuning: dict[str, list[tuple[Features, bool]]], weights: dict[str, float]
+) -> float:
+    """The threshold with the best ClapNQ not-found F1 among those that withhold at most
+    `MAX_GATED_ANSWERABLE` of the answerable questions of every tuning set."""
     best = (0.0, -1.0)
     for step in range(1, 100):
         threshold = step / 100
-        result = figures(scored(found, weights, threshold), threshold)
-        if (result["answerable_gated"] or 0.0) > MAX_GATED_ANSWERABLE:
+        results = {n: figures(scored(f, weights, threshold), threshold) for n, f in tuning.items()}
+        if any((r["answerable_gated"] or 0.0) > MAX_GATED_ANSWERABLE for r in results.values()):
             continue
-        if result["not_found_f1"] > best[1]:
-            best = (threshold, result["not_found_f1"])
+        if results["clapnq"]["not_found_f1"] > best[1]:
+            best = (threshold, results["clapnq"]["not_found_f1"])
     return best[0]
 
 
-def model_only(found: list[tuple[Features, bool]]) -> list[tuple[float, bool]]:
-    return [(max((v[0] for v in values), default=0.0), a) for values, a in found]
+def shipped_gate(revision: str) -> tuple[dict[str, float], float]:
+    """The gate's weights and threshold in `crossencoder.json` at a git revision."""
+    shown = subprocess.run(
+        ["git", "show", f"{revision}:{META.relative_to(ROOT)}"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    ).stdout
+    meta = json.loads(shown)
+    return dict(meta.get("answerability") or {}), float(meta.get("answerable", 0.5))
 
 
-async def main_async(write: bool, folder: Path | None) -> dict[str, Any]:
+async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, Any]:
     from citesynth.verify.crossencoder import META_FILE, CrossEncoder
 
     verifier = TrainedVerifier(CrossEncoder.load(folder=folder))
     meta_file = folder / META_FILE if folder else META
     cache = CACHE / "eval"
-    dev = load_set("clapnq", "dev", data=DATA, cache=cache)
-    # Only the questions the model was not trained on (`verifier_pairs.holdout`): on the
-    # others its scores are those of training data, and the threshold fitted there gated
-    # 26 % of the report slice's answerable questions instead of 10 %.
-    unseen = tuple(i for i in dev.items if holdout(f"clapnq:{i.id}"))
-    tuning = await features(replace(dev, items=unseen), verifier)
-    report = await features(load_set("clapnq", "test", data=DATA, cache=cache), verifier)
-    multihop = await features(load_set("multihop-rag", "test", data=DATA, cache=cache), verifier)
-    weights = blend(tuning)
-    threshold = fit_guarded(tuning, weights)
-    alone = fit_threshold(model_only(tuning))
+    tuning = {
+        name: await features(load_set(name, "dev", data=DATA, cache=cache), verifier)
+        for name in TUNING
+    }
+    report = {
+        f"{name}/test": await features(load_set(name, "test", data=DATA, cache=cache), verifier)
+        for name in TUNING
+    }
+    httpx = load_set(
+        str(HTTPX_QUESTIONS), data=DATA, corpus=DATA / "docs_httpx" / "docs", cache=cache
+    )
+    report["httpx (never tuned on)"] = await features(replace(httpx, name="httpx"), verifier)
+    weights = blend([row for rows in tuning.values() for row in rows])
+    threshold = fit_threshold(tuning, weights)
+    meta = json.loads(meta_file.read_text())
+    before, before_threshold = shipped_gate(base)
     payload: dict[str, Any] = {
         "weights": weights,
         "threshold": threshold,
-        "rule": "logistic over [model logit, coverage, missing] fitted on the ClapNQ dev "
-        "questions held out of training; a chunk covering every question term is never gated; "
-        "threshold: best not-found F1 on them with at most 10 % of answerable gated",
-        "clapnq/dev held out (tuning)": figures(scored(tuning, weights, threshold), threshold),
-        "clapnq/test (report)": figures(scored(report, weights, threshold), threshold),
-        "multihop-rag/test (report)": figures(scored(multihop, weights, threshold), threshold),
-        "model score alone, same rule": {
-            "threshold": alone,
-            "clapnq/test (report)": figures(model_only(report), alone),
-            "multihop-rag/test (report)": figures(model_only(multihop), alone),
+        "rule": "logistic over [model logit, coverage, missing, retrieval confidence] fitted on "
+        "the dev questions of ClapNQ, the Developer Hub guides and MultiHop-RAG; a chunk covering "
+        "every question term is never gated; threshold: best ClapNQ dev not-found F1 among those "
+        "withholding at most 10 % of the answerable questions of each tuning set",
+        "tuning": {
+            f"{n}/dev": figures(scored(f, weights, threshold), threshold) for n, f in tuning.items()
+        },
+        "report": {n: figures(scored(f, weights, threshold), threshold) for n, f in report.items()},
+        f"before (the gate at {base})": {
+            "revision": base,
+            "weights": before,
+            "threshold": before_threshold,
+            "tuning": {
+                f"{n}/dev": figures(scored(f, before, before_threshold), before_threshold)
+                for n, f in tuning.items()
+            },
+            "report": {
+                n: figures(scored(f, before, before_threshold), before_threshold)
+                for n, f in report.items()
+            },
         },
     }
     if write:
-        meta = json.loads(meta_file.read_text())
         meta["answerable"] = threshold
         meta["answerability"] = weights
         meta["answerable_calibration"] = payload["rule"]
@@ -184,9 +220,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dry-run", action="store_true", help="do not write the threshold")
     parser.add_argument("--weights", type=Path, help="a folder train_crossencoder --out wrote")
+    parser.add_argument("--base", default="HEAD", help="compare with the gate at this revision")
     args = parser.parse_args()
     require(DATA)
-    payload = asyncio.run(main_async(not args.dry_run, args.weights))
+    payload = asyncio.run(main_async(not args.dry_run, args.weights, args.base))
     print(json.dumps(payload, indent=2))
     if args.weights is None:
         write_result("answerability", payload)

@@ -3,9 +3,10 @@
 Retrieval finds on-topic passages for on-topic questions that the documents do not answer
 ("How do I pickle a Client?"), and a writer given them writes something. Before writing,
 a verifier that can score question–passage pairs (the trained verifier's cross-encoder,
-`AnswerabilityScorer`) reads the question against the best sentences of the top sources;
-when no source reaches the calibrated threshold (fitted on ClapNQ's tuning questions, never
-on the report slice), the answer is "Not found in the sources." with the ranked passages
+`AnswerabilityScorer`) reads the question against the best sentences of the top sources,
+with each source's retrieval confidence; when no source reaches the calibrated threshold
+(fitted on the tuning questions of ClapNQ, the Red Hat guides and MultiHop-RAG, never on a
+report slice), the answer is "Not found in the sources." with the ranked passages
 as what was found nearby. After writing, an answer whose cited claims are all unsupported
 is a not-found too (`finishing.verified`). The lexical verifier has no such score: without
 the trained verifier only retrieval confidence and the claims' verdicts decide.
@@ -32,8 +33,13 @@ class AnswerabilityScorer(Protocol):
 
     answerable_threshold: float
 
-    async def answerable(self, question: str, passages: Sequence[str]) -> list[float]:
-        """Per passage, the probability that it answers `question`."""
+    async def answerable(
+        self, question: str, passages: Sequence[str], retrieval: Sequence[float]
+    ) -> list[float]:
+        """Per passage, the probability that it answers `question`.
+
+        `retrieval` holds each passage's Pass-1 confidence, in the same order.
+        """
         ...
 
 
@@ -57,7 +63,9 @@ async def gate(question: str, sources: Sequence[Source], scorer: object) -> Gate
     if not isinstance(scorer, AnswerabilityScorer) or not sources:
         return None
     top = list(sources[:TOP])
-    scores = await scorer.answerable(question, [s.chunk.text for s in top])
+    scores = await scorer.answerable(
+        question, [s.chunk.text for s in top], [s.hit.confidence for s in top]
+    )
     best = max(range(len(top)), key=lambda i: scores[i])
     return Gate(round(scores[best], 4), scorer.answerable_threshold, top[best].number)
 

@@ -169,8 +169,9 @@ class Meta:
     answerable: float = 0.5
     """Question–passage score from which a passage counts as answering the question."""
     answerability: Mapping[str, float] | None = None
-    """Logistic weights over the model's question–evidence logit and the question's term
-    coverage (`bias`, `model`, `coverage`, `missing`); None: the model's score alone."""
+    """Logistic weights over the model's question–evidence logit, the question's term
+    coverage and the passage's retrieval confidence (`bias`, `model`, `coverage`,
+    `missing`, `retrieval`); None: the model's score alone."""
     blend: Mapping[str, float] | None = None
     """Logistic weights over the model's logit and the lexical verdict on the same evidence
     (`bias`, `model`, `lexical`, `lexical_unsupported`); None: the model's score alone."""
