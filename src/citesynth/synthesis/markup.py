@@ -5,7 +5,8 @@ client or a chat front end may not), so nothing in an answer may run there. Outs
 a complete tag (`<script>`, `<img onerror=...>`, `</div>`, `<!-- -->`) is dropped and the
 text between tags stays; a `<` that opens a tag which never closes becomes `‹`, so a renderer
 never sees the start of one; a Markdown link to `javascript:`/`vbscript:`/`data:` loses its
-target. Inside code spans and fences nothing changes: renderers show code as text.
+target (an unclosed one its scheme). Inside code spans and fences nothing changes:
+renderers show code as text.
 
 `MarkupStream` does this to text arriving in pieces (holding back only an unfinished tag),
 and `strip_markup` to a whole text; they give the same result.
@@ -21,27 +22,48 @@ _TAG = re.compile(
     r"<(?:[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?|/[A-Za-z][\w:.-]*\s*|!--.*?--|![A-Za-z][^<>]*|\?[^<>]*)>",
     re.S,
 )
-_SCRIPT_LINK = re.compile(
-    r"\]\(\s*<?\s*(?:javascript|vbscript|data)\s*:[^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)", re.I
-)
+_SCHEME = re.compile(r"\s*<?\s*(?:javascript|vbscript|data)\s*:", re.I)
+_SCRIPT_START = re.compile(r"\]\(" + _SCHEME.pattern, re.I)
+_SCRIPT_LINK = re.compile(_SCRIPT_START.pattern + r"(?:[^()]|\([^()]*\))*\)", re.I)
+"""A link to a script target, to its closing parenthesis (one level of nesting; a target
+may start or end on the next line, as renderers allow)."""
 INERT = "‹"
 
 
 class MarkupStream:
-    """Drops markup from text that arrives in pieces (see the module docstring)."""
+    """Drops markup from text that arrives in pieces (see the module docstring).
+
+    Two stages run in a chain: tags first, then script links over the text without tags
+    (so that a tag dropped from `](<b>javascript:...)` cannot leave a script link behind).
+    """
 
     def __init__(self) -> None:
+        self._tags = _Stage(links=False)
+        self._links = _Stage(links=True)
+
+    def feed(self, piece: str) -> str:
+        """Add a piece; return the text that can be released now, without markup."""
+        return self._links.feed(self._tags.feed(piece))
+
+    def close(self) -> str:
+        """Release everything held (an unfinished tag's `<` made inert)."""
+        return self._links.feed(self._tags.close()) + self._links.close()
+
+
+class _Stage:
+    """One stage of `MarkupStream`: tags (`links=False`) or script links (`links=True`)."""
+
+    def __init__(self, *, links: bool) -> None:
+        self._links = links
         self._held = ""
         self._fence = False
         self._inline = False
 
     def feed(self, piece: str) -> str:
-        """Add a piece; return the text that can be released now, without markup."""
         self._held += piece
         return self._drain(final=False)
 
     def close(self) -> str:
-        """Release everything held (an unfinished tag's `<` made inert)."""
         return self._drain(final=True)
 
     def _drain(self, *, final: bool) -> str:
@@ -74,31 +96,67 @@ class MarkupStream:
         if char == "\n":
             self._inline = False
             return "\n", at + 1
-        if self._fence or self._inline:
+        if self._fence or self._inline or (char == "]") != self._links:
             return char, at + 1
         if char == "]":
-            return self._bracket(text, at, final=final)
+            return _bracket(text, at, final=final)
         tag = _TAG.match(text, at, at + HOLD)
         if tag:
             return "", tag.end()
         if at + 1 == len(text):
             return None if not final else ("<", at + 1)
         opens = text[at + 1].isalpha() or text[at + 1] in "/!?"
-        if opens and ">" not in text[at : at + HOLD] and not final and len(text) - at < HOLD:
+        comment = text.startswith("<!--", at)  # closes at "-->", not at its first ">"
+        closing, after = ("-->", at + 4) if comment else (">", at)
+        if opens and closing not in text[after : at + HOLD] and not final and len(text) - at < HOLD:
             return None  # a tag may still be closing
         # "<<b>x" would join into "<x" once the tag goes: the first "<" is made inert too.
         return (INERT if opens or text[at + 1] == "<" else "<"), at + 1
 
-    def _bracket(self, text: str, at: int, *, final: bool) -> tuple[str, int] | None:
-        """A `]` that may close a link label: a script link's target is dropped."""
-        link = _SCRIPT_LINK.match(text, at, at + HOLD)
+
+def _bracket(text: str, at: int, *, final: bool) -> tuple[str, int] | None:
+    """A `]` that may close a link label: script targets after it are dropped.
+
+    What follows a dropped target is read again from the same `]`, so that dropping one
+    (`](javascript:x)(javascript:y)`) never joins the `]` to the next.
+    """
+    kept, end = "]", at + 1
+    while True:
+        rest = "]" + text[end : end + HOLD - 1]
+        link = _SCRIPT_LINK.match(rest)
         if link:
-            return "]", link.end()
-        rest = text[at : at + HOLD]
-        arriving = rest == "]" or (rest.startswith("](") and ")" not in rest and "\n" not in rest)
-        if arriving and not final and len(rest) < HOLD:
+            end += link.end() - 1
+            continue
+        if _may_become_script_link(rest) and not final and len(rest) < HOLD:
             return None  # a link target may still be arriving
-        return "]", at + 1
+        scheme = _SCRIPT_START.match(rest)
+        if scheme:  # a script target that never closes: its scheme goes all the same
+            kept, end = "](", end + scheme.end() - 1
+            while scheme := _SCHEME.match(text, end, end + HOLD):
+                end = scheme.end()
+        return kept, end
+
+
+_TARGET_START = re.compile(r"\]\(\s*<?\s*([A-Za-z]*)(\s*:)?")
+_SCHEMES = ("javascript", "vbscript", "data")
+
+
+def _may_become_script_link(rest: str) -> bool:
+    """Whether more text could make `rest` (from a `]`) start a `_SCRIPT_LINK`.
+
+    The target may begin or end on the next line, so the wait ends only once the scheme is
+    known not to be a script one, or once the link's parentheses close.
+    """
+    if rest == "]":
+        return True
+    start = _TARGET_START.match(rest)
+    if start is None:
+        return False
+    scheme = start.group(1).lower()
+    if start.group(2) is None:  # no colon yet: wait while the name may still be a scheme
+        return start.end() == len(rest) and any(s.startswith(scheme) for s in _SCHEMES)
+    target = rest[start.end() :]
+    return scheme in _SCHEMES and 1 + target.count("(") - target.count(")") > 0
 
 
 def strip_markup(text: str) -> str:
