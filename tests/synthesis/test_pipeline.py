@@ -177,9 +177,14 @@ async def test_forgotten_citation_is_added_when_one_source_clearly_holds_it(
 ) -> None:
     use(indexed, "The connect timeout defaults to five seconds. Bananas grow on tall plants.")
     answer = await indexed.answer(CONNECT)
-    assert answer.answer.startswith("The connect timeout defaults to five seconds [1].")
-    assert answer.uncited_claims == ["Bananas grow on tall plants."]
+    assert answer.answer == "The connect timeout defaults to five seconds [1]."
     assert any("added by matching" in warning for warning in answer.warnings)
+    # The sentence no source holds stays uncited, so it is removed and listed to check.
+    assert [c.text for c in answer.removed_claims] == ["Bananas grow on tall plants."]
+    assert not answer.uncited_claims
+    use(indexed, "The connect timeout defaults to five seconds. Bananas grow on tall plants.")
+    kept = await indexed.answer(CONNECT, keep_unsupported=True, cache=False)
+    assert kept.uncited_claims == ["Bananas grow on tall plants."]
 
 
 async def test_answers_are_cached_until_the_corpus_changes(indexed: Engine, corpus: Path) -> None:

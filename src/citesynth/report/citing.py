@@ -102,6 +102,12 @@ class CitationIndex:
                 not_found=True,
                 observations=list(observations),
             )
+        # Uncited sentences no source supports were already taken out by verification
+        # (removed claims without citations); those left (keep_unsupported) go here.
+        uncited = [
+            *answer.uncited_claims,
+            *(c.text for c in answer.removed_claims if not c.citations),
+        ]
         kept_text = _without(answer.answer, answer.uncited_claims)
         if not plain(kept_text).strip():  # every sentence the writer wrote cited nothing
             return Section(
@@ -109,7 +115,7 @@ class CitationIndex:
                 subtopic=subtopic.title,
                 text=not_found_text(answer),
                 not_found=True,
-                uncited=list(answer.uncited_claims),
+                uncited=uncited,
                 observations=list(observations),
             )
         records = {record.number: record for record in answer.sources}
@@ -120,7 +126,7 @@ class CitationIndex:
             title=subtopic.title,
             subtopic=subtopic.title,
             text=kept_text,
-            uncited=list(answer.uncited_claims),
+            uncited=uncited,
             confidence=answer.confidence,
             claims=answer.claims,
             removed_claims=answer.removed_claims,

@@ -3,7 +3,8 @@
 Small models often write a correct sentence and drop its marker. A factual sentence without
 a marker gets one when at least `min_coverage` of its content terms (and at least three)
 occur in a single source; the best such source is cited. Sentences that match no source
-stay uncited and are reported, so an invented claim is never dressed up with a citation.
+stay uncited, so an invented claim is never dressed up with a citation; verification then
+tries every source for them and removes those none supports (`finishing.verified`).
 """
 
 from __future__ import annotations

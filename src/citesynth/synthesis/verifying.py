@@ -176,15 +176,16 @@ def signals(
 def without_unsupported(
     text: str, claims: Sequence[Claim], review_: Review
 ) -> tuple[str, list[Claim]]:
-    """`text` without the cited claims no source supports; returns the claims removed.
+    """`text` without the claims no source supports; returns the claims removed.
 
-    `partial` is not support: a claim only partly supported goes too. Uncited claims stay
-    (they are flagged as uncited; repair found no source for them).
+    `partial` is not support: a claim only partly supported goes too. So does a claim that
+    still cites nothing after repair (which cites a sentence wherever a source supports it):
+    no source supports it either, and every sentence left must carry its citation.
     """
     pairs = [
         (item.claim, claim)
         for item, claim in zip(review_.claims, claims, strict=True)
-        if claim.citations and claim.label != "supported"
+        if not claim.citations or claim.label != "supported"
     ]
     drop = [span for span, _ in pairs]
     if not drop:
