@@ -10,7 +10,9 @@ A logistic model over signals that mean the same thing on any corpus:
 Coefficients are fitted by `benchmarks/calibrate_confidence.py` on SciFact train claims
 (relevant = a cited abstract); the fit and its reliability curve are in
 `benchmarks/results/confidence.json`. Without dense retrieval a second set, fitted the same
-way without `cosine`, is used.
+way without `cosine`, is used; so it is for an embedder whose cosines the first set was not
+fitted on (`COSINES_FITTED_ON`): another model's cosines mean something else, and the
+answerability gate reads this confidence.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ class Coefficients:
     coverage: float
     rank: float
 
+
+COSINES_FITTED_ON = frozenset({"all-minilm-l6-v2"})
+"""The embedders (by `Embedder.name`) whose cosines `HYBRID` was fitted on."""
 
 # Fitted on SciFact train (8,090 hits); on the 300 test queries: ECE 0.014, AUC 0.86 (hybrid)
 # and ECE 0.026, AUC 0.80 (BM25 only).

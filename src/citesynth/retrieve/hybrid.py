@@ -10,7 +10,7 @@ from typing import Protocol
 from citesynth.analysis import query_terms, terms
 from citesynth.embed.base import Embedder
 from citesynth.index.store import Store, index_text
-from citesynth.retrieve.confidence import confidence
+from citesynth.retrieve.confidence import COSINES_FITTED_ON, confidence
 from citesynth.retrieve.fusion import FusionMethod, fuse
 from citesynth.types import Chunk, ChunkId, Hit, Signals
 
@@ -65,7 +65,8 @@ async def retrieve(
         cosines.update(await store.similarities(embedder.name, vector, missing))
     # The query's index terms, for the coverage signal (the store analyses its own search).
     words = query_terms(query)
-    hits = _hits(kept, lexical, dense, cosines, words, dense_used=embedder is not None)
+    fitted = embedder is not None and embedder.name in COSINES_FITTED_ON
+    hits = _hits(kept, lexical, dense, cosines, words, cosines_fitted=fitted)
     if reranker is not None:
         hits = await reranker.rerank(query, hits)
     return hits[:k]
@@ -104,7 +105,7 @@ def _hits(
     cosines: dict[ChunkId, float],
     words: Sequence[str],
     *,
-    dense_used: bool,
+    cosines_fitted: bool,
 ) -> list[Hit]:
     lexical_rank = {key: (rank, score) for rank, (key, score) in enumerate(lexical, start=1)}
     dense_rank = {key: (rank, score) for rank, (key, score) in enumerate(dense, start=1)}
@@ -125,7 +126,7 @@ def _hits(
             coverage=len(present) / len(wanted) if wanted else 0.0,
         )
         value = confidence(
-            cosine=(cosine or 0.0) if dense_used else None,
+            cosine=(cosine or 0.0) if cosines_fitted else None,
             lexical=(lex[1] / best_lexical) if lex and best_lexical > 0 else 0.0,
             coverage=signals.coverage,
             rank=len(hits) + 1,
