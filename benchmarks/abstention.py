@@ -17,17 +17,16 @@ import subprocess
 from typing import Any
 
 from benchmarks.common import RESULTS, ROOT, write_result
+from citesynth.evaluation import metrics
 
 
 def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
     ours = [r for r in records if r.get("pipeline") == "ours"]
     answerable = [r for r in ours if r["answerable"]]
     unanswerable = [r for r in ours if not r["answerable"]]
-    hits = sum(r["abstained"] for r in unanswerable)
     false = sum(r["abstained"] for r in answerable)
-    precision = hits / (hits + false) if hits + false else 0.0
-    recall = hits / len(unanswerable) if unanswerable else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    result = metrics.abstention((r["abstained"], r["answerable"]) for r in ours)
+    precision, recall, f1 = (result[k] or 0.0 for k in ("precision", "recall", "f1"))
     return {
         "answerable_correct": round(sum(r["correct"] for r in answerable) / len(answerable), 3)
         if answerable

@@ -37,6 +37,7 @@ import numpy as np
 from benchmarks.common import CACHE, DATA, ROOT, require, write_result
 from benchmarks.train_verifier import fit
 from citesynth import Engine, Settings
+from citesynth.evaluation import metrics
 from citesynth.evaluation.qa_data import EvalSet, load_set
 from citesynth.synthesis.answerability import TOP
 from citesynth.synthesis.modes import get_mode
@@ -86,21 +87,16 @@ async def features(eval_set: EvalSet, verifier: TrainedVerifier) -> list[tuple[F
 
 def figures(found: list[tuple[float, bool]], threshold: float) -> dict[str, Any]:
     """Not-found precision, recall and F1 (unanswerable is positive) and answerable kept."""
-    gated = [(s < threshold, a) for s, a in found]
-    tp = sum(1 for g, a in gated if g and not a)
-    fp = sum(1 for g, a in gated if g and a)
-    fn = sum(1 for g, a in gated if not g and not a)
     answerable = sum(1 for _, a in found if a)
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    gated = sum(1 for s, a in found if s < threshold and a)
+    result = metrics.abstention((s < threshold, a) for s, a in found)
     return {
         "questions": len(found),
         "unanswerable": len(found) - answerable,
-        "not_found_precision": round(precision, 4),
-        "not_found_recall": round(recall, 4),
-        "not_found_f1": round(f1, 4),
-        "answerable_gated": round(fp / answerable, 4) if answerable else None,
+        "not_found_precision": round(result["precision"] or 0.0, 4),
+        "not_found_recall": round(result["recall"] or 0.0, 4),
+        "not_found_f1": round(result["f1"] or 0.0, 4),
+        "answerable_gated": round(gated / answerable, 4) if answerable else None,
     }
 
 
@@ -181,7 +177,6 @@ async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, A
     report["httpx (never tuned on)"] = await features(replace(httpx, name="httpx"), verifier)
     weights = blend([row for rows in tuning.values() for row in rows])
     threshold = fit_threshold(tuning, weights)
-    meta = json.loads(meta_file.read_text())
     before, before_threshold = shipped_gate(base)
     payload: dict[str, Any] = {
         "weights": weights,
@@ -209,6 +204,7 @@ async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, A
         },
     }
     if write:
+        meta = json.loads(meta_file.read_text())
         meta["answerable"] = threshold
         meta["answerability"] = weights
         meta["answerable_calibration"] = payload["rule"]
