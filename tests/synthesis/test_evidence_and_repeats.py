@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from citesynth.citations.resolve import factual_sentences
 from citesynth.synthesis.citing import drop_pointers, drop_repeats
 from citesynth.synthesis.evidence import select
 from citesynth.synthesis.sources import numbered
@@ -79,10 +80,22 @@ def test_short_sentences_and_distinct_ones_stay() -> None:
         ("A fact here [1]. This is described in [3].", "A fact here [1].", 1),
         ("A fact [1]. See [2]. Another fact [2].", "A fact [1]. Another fact [2].", 1),
         ("See the retrieval docs for the fusion formula [2].", None, 0),
-        ("For more details, see [4].", None, 0),
+        (
+            "The IT industry employs the most people [1]. This is stated in [1] and [2].",
+            "The IT industry employs the most people [1].",
+            1,
+        ),
+        ("Pools hold ten connections [1]. According to [2].", "Pools hold ten connections [1].", 1),
+        ("This information can be found in the documentation [1] and [3].", "", 1),
+        ("For more details, see [4].", "", 1),
     ],
 )
 def test_sentences_that_only_point_at_a_source_are_dropped(
     text: str, kept: str | None, dropped: int
 ) -> None:
-    assert drop_pointers(text) == (kept or text, dropped)
+    assert drop_pointers(text) == (text if kept is None else kept, dropped)
+
+
+def test_a_pointer_is_not_a_claim() -> None:
+    text = "Pools hold ten connections [1]. This is stated in [1] and [2]. See [3]."
+    assert factual_sentences(text) == [("Pools hold ten connections [1].", [1])]

@@ -166,6 +166,17 @@ async def test_model_saying_not_found_is_not_found(indexed: Engine) -> None:
     assert answer.confidence == 0.0 and not answer.uncited_claims
 
 
+async def test_an_answer_that_only_points_at_sources_is_not_found(indexed: Engine) -> None:
+    use(indexed, "Bananas grow on tall plants [1]. This is stated in [1] and [2].")
+    answer = await indexed.answer(CONNECT)
+    assert answer.not_found and answer.answer == "Not found in the sources."
+    assert [c.text for c in answer.removed_claims] == ["Bananas grow on tall plants."]
+    use(indexed, "This information can be found in [1] and [2].")
+    answer = await indexed.answer(CONNECT, cache=False)
+    assert answer.not_found and not answer.citations and not answer.claims
+    assert "dropped 1 sentence(s) that only pointed at a source" in answer.warnings
+
+
 async def test_uncited_answer_falls_back(indexed: Engine) -> None:
     use(indexed, "Bananas are yellow and grow in tropical climates everywhere.")
     answer = await indexed.answer(CONNECT)

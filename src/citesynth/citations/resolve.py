@@ -273,6 +273,36 @@ _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _LABEL_LINE = re.compile(r"#[^\n]*|\*\*[^*\n]+\*\*[ \t]*(?=\n)")
 
 
+_POINTS = frozenset(
+    """described explained covered discussed documented detailed mentioned shown stated found
+    given provided noted reported cited listed confirmed indicated specified written see
+    refer referenced according per""".split()
+)
+"""Words that point at a source: a pointer sentence holds one of them."""
+_POINTING = _POINTS | frozenset(
+    """this that it these those here there is are was were be been can could may also as
+    more further detail details information above below following in on at to from of by
+    for and or the a an both each respectively source sources document documents doc docs
+    documentation passage passages context contexts reference references text texts article
+    articles excerpt excerpts page pages section sections""".split()
+)
+"""The only words a sentence that points at sources holds ("This is stated in [1] and [2].")."""
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def is_pointer(sentence: str) -> bool:
+    """Whether `sentence` only points at sources and states nothing a reader could check.
+
+    "This is stated in [1] and [2].", "See [3].", "For more details, see the
+    documentation [4]." are pointers; "See the retrieval docs for the fusion formula [2]."
+    says what to look for, so it is not.
+    """
+    if not _CANONICAL.search(sentence):
+        return False
+    words = set(_WORDS.findall(_CANONICAL.sub(" ", sentence).lower()))
+    return bool(words & _POINTS) and words <= _POINTING
+
+
 def factual_spans(text: str) -> list[tuple[int, int]]:
     """Spans of the sentences of `text` that state something (see `factual_sentences`).
 
@@ -295,7 +325,7 @@ def factual_spans(text: str) -> list[tuple[int, int]]:
         words = _CANONICAL.sub("", sentence).split()
         if len(words) < 4 or sentence.endswith(("?", ":")) or not sentence:
             continue
-        if _NOT_FOUND.search(sentence):
+        if _NOT_FOUND.search(sentence) or is_pointer(sentence):
             continue
         found.append((start, end))
     return found
@@ -304,7 +334,8 @@ def factual_spans(text: str) -> list[tuple[int, int]]:
 def factual_sentences(text: str) -> list[tuple[str, list[int]]]:
     """Sentences that state something, with the numbers each cites (possibly none).
 
-    Left out: questions, headings and list labels ending in ':', and short fragments.
+    Left out: questions, headings and list labels ending in ':', short fragments, "not
+    found" sentences and sentences that only point at a source (`is_pointer`).
     """
     spans = factual_spans(text)
     return [(text[a:b], cited_numbers(text[a:b])) for a, b in spans]

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from citesynth.analysis import terms
 from citesynth.answers import Citation, Claim, EvidenceSpan, Support, TavilyRecord
-from citesynth.citations.resolve import Resolved, cited_numbers, factual_sentences
+from citesynth.citations.resolve import Resolved, cited_numbers, factual_sentences, is_pointer
 from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.passages import chunk_url
 from citesynth.synthesis.sources import Source, provenance
@@ -196,30 +196,23 @@ class _Seen:
         return False
 
 
-_POINTER = re.compile(
-    r"^(?:(?:this|that|it|these|those|more|details?|further details?)\s+(?:is|are)\s+)?"
-    r"(?:(?:described|explained|covered|discussed|documented|detailed|mentioned|shown)\s+in"
-    r"|see(?:\s+also)?|for (?:more )?details,?\s+see|refer to)\s*"
-    r"(?:the\s+)?(?:sources?|documents?|passages?)?\s*(?:\[[\d,\-]+\]\s*)+[.!]?$",
-    re.IGNORECASE,
-)
-
-
 def drop_pointers(text: str) -> tuple[str, int]:
     """Resolved `text` without sentences that only point at a source; how many went.
 
-    "This is described in [3]." or "See [2]." states nothing a reader could check.
+    "This is stated in [1] and [2]." or "See [2]." states nothing a reader could check
+    (`is_pointer`). When nothing else was said, the text left is empty: nothing to answer
+    with.
     """
     pieces: list[str] = []
     position = 0
     dropped = 0
     for start, end in sentence_spans(text):
-        if _POINTER.match(text[start:end].strip()):
+        if is_pointer(text[start:end].strip()):
             pieces.append(text[position:start].rstrip(" \t"))
             position = end
             dropped += 1
+    if not dropped:
+        return text, 0
     pieces.append(text[position:].lstrip(" \t"))
     kept = _TRAILING_SPACE.sub("", " ".join(p for p in pieces if p)).strip()
-    if not dropped or not has_words(kept):  # nothing else said: leave it to the checks
-        return text, 0
-    return kept, dropped
+    return (kept if has_words(kept) else ""), dropped

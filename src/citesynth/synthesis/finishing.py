@@ -87,7 +87,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         resolved = resolve(text, refs(sources))
     shown = sources
     found = list(plan.found)
-    not_found = says_not_found(text)
+    not_found = says_not_found(text) or (pointers > 0 and not text)  # it only pointed
     checked = None
     if how.verifier is not None and not not_found:
         checked = await verified(text, shown, how.verifier, how)
