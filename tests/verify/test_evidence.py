@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from citesynth.verify.evidence import CONTEXT_WORDS, evidence_text, quoted
+from citesynth.verify.evidence import evidence_text, quoted
 
 PAGE = (
     "The bridge in Kallport was built over four years. "
@@ -79,26 +79,3 @@ def test_a_quotation_of_a_sentence_with_markup_before_its_punctuation_is_recogni
 )
 def test_a_quotation_negated_or_qualified_before_it_is_not_support(sentence: str) -> None:
     assert not quoted("the client retries failed requests", [sentence])
-
-
-FRANK = (
-    "Frank was born in Berlin and grew up in Switzerland. His best-known book, Capitalism and "
-    "Underdevelopment in Latin America, appeared in 1967."
-)
-
-
-def test_the_title_leads_the_evidence_only_when_the_claim_names_what_only_it_holds() -> None:
-    claim = "Capitalism and Underdevelopment in Latin America was written by Andre Gunder Frank."
-    assert evidence_text(claim, [FRANK], context="Andre Gunder Frank").startswith(
-        "Andre Gunder Frank. Frank was born in Berlin"
-    )
-    assert evidence_text(claim, [FRANK]) == FRANK
-    # What the passage says itself is read as it is, without the title.
-    assert (
-        evidence_text("Frank was born in Berlin.", [FRANK], context="Andre Gunder Frank") == FRANK
-    )
-    # The title's words count against the budget; a long heading path is cut.
-    long = "Andre Gunder Frank " + " ".join(["Section"] * 40)
-    shown = evidence_text(claim, [FRANK], context=long, budget=30)
-    about, rest = shown.split(". ", 1)
-    assert len(about.split()) == CONTEXT_WORDS and len(rest.split()) <= 30 - CONTEXT_WORDS

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from importlib import resources
 from pathlib import Path
 
@@ -134,51 +133,3 @@ async def test_an_on_topic_question_the_passages_do_not_answer_is_not_found(
         "How long does the pool wait for a free connection?", cache=False, not_found_below=0.0
     )
     assert not answered.not_found and "5 seconds" in answered.answer
-
-
-async def test_a_claim_naming_what_only_the_title_says_is_read_with_the_title(
-    trained: TrainedVerifier,
-) -> None:
-    passage = (
-        "Frank was born in Berlin and grew up in Switzerland. His best-known book, Capitalism "
-        "and Underdevelopment in Latin America, appeared in 1967 and argued that the economies "
-        "of the periphery were shaped by the core."
-    )
-    claim = "Capitalism and Underdevelopment in Latin America was written by Andre Gunder Frank."
-    titled, bare, wrong = await trained.verify(
-        [
-            Check(claim, (passage,), "Andre Gunder Frank"),
-            Check(claim, (passage,)),
-            Check(
-                claim.replace("Andre Gunder Frank", "Immanuel Wallerstein"),
-                (passage,),
-                "Andre Gunder Frank",
-            ),
-        ]
-    )
-    assert titled.supported and not bare.supported and not wrong.supported
-
-
-async def test_an_answer_naming_a_records_title_keeps_its_claim(
-    engine: Engine, tmp_path: Path, trained: TrainedVerifier
-) -> None:
-    from citesynth.llm.fake import ScriptedModel
-    from citesynth.synthesis import LLMWriter
-    from citesynth.synthesis.prompts import BUILT_IN
-
-    record = {
-        "id": "frank",
-        "title": "Andre Gunder Frank",
-        "text": "Frank was born in Berlin and grew up in Switzerland. His best-known book, "
-        "Capitalism and Underdevelopment in Latin America, appeared in 1967.",
-    }
-    write(tmp_path / "docs", "people.jsonl", json.dumps(record) + "\n")
-    await engine.index([tmp_path / "docs"])
-    engine.verifier = trained
-    claim = "Capitalism and Underdevelopment in Latin America was written by Andre Gunder Frank"
-    engine.writer = LLMWriter(ScriptedModel([f"{claim} [1]."]), BUILT_IN, timeout=5.0)
-    answer = await engine.answer(
-        "Who wrote Capitalism and Underdevelopment in Latin America?", cache=False
-    )
-    assert answer.answer == f"{claim} [1]." and not answer.removed_claims
-    assert [c.label for c in answer.claims] == ["supported"]

@@ -24,11 +24,6 @@ class Check:
 
     claim: str
     passages: tuple[str, ...]
-    context: str = ""
-    """What the passages are about (their documents' titles and headings), when known: a
-    claim may name what only the title says ("Andre Gunder Frank wrote ..." against a
-    Wikipedia passage that says "Frank's theories ..."). Verifiers may read it beside the
-    passages; spans never point into it."""
 
 
 @dataclass(frozen=True, slots=True)

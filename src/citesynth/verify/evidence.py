@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from citesynth.analysis import content_terms
 from citesynth.verify.align import Evidence, Sentence, align, analyse
 
 BUDGET = 90
@@ -59,46 +58,16 @@ def evidence_text(
     *,
     budget: int = BUDGET,
     similarity: Similarity | None = None,
-    context: str = "",
 ) -> str:
-    """The evidence the verifier reads for `claim` against `passages` (see the module doc).
-
-    `context` (what the passages are about: titles, headings) leads the evidence only when
-    the claim names something the passages lack and the context holds (`_about`).
-    """
+    """The evidence the verifier reads for `claim` against `passages` (see the module doc)."""
     texts = [p for p in passages if p.strip()]
-    about = _about(claim, texts, context)
-    if about:
-        budget = max(budget - _words(about), budget // 2)
     whole = _clean("\n".join(texts))
     if _words(whole) <= budget:
-        chosen = whole
-    else:
-        evidence = analyse(texts)
-        if similarity is not None and evidence.sentences:
-            chosen = _by_similarity(claim, evidence, budget, similarity)
-        else:
-            chosen = select(claim, evidence, budget=budget)
-    return f"{about}. {chosen}" if about else chosen
-
-
-CONTEXT_WORDS = 16
-"""At most this many words of a passage's title and headings lead its evidence."""
-
-
-def _about(claim: str, passages: Sequence[str], context: str) -> str:
-    """The context worth reading: when the claim names a term only the context holds.
-
-    A Wikipedia passage says "Frank's theories ..." under the title "Andre Gunder Frank";
-    a guide says "The default is five seconds" under "Timeouts". A claim that names what
-    only the title says is read with the title before the evidence; any other claim reads
-    the evidence alone, as the model was trained.
-    """
-    about = " ".join(_clean(context).split()[:CONTEXT_WORDS])
-    if not about:
-        return ""
-    wanted = set(content_terms(claim)) - set(content_terms(" ".join(passages)))
-    return about if wanted & set(content_terms(about)) else ""
+        return whole
+    evidence = analyse(texts)
+    if similarity is not None and evidence.sentences:
+        return _by_similarity(claim, evidence, budget, similarity)
+    return select(claim, evidence, budget=budget)
 
 
 def _by_similarity(claim: str, evidence: Evidence, budget: int, similarity: Similarity) -> str:

@@ -119,12 +119,6 @@ async def review(
     return Review(answer, tuple(reviews), tuple(repairs))
 
 
-def _check(claim: str, passages: Sequence[Passage]) -> Check:
-    """`claim` against `passages`, with what their documents are about as context."""
-    about = " · ".join(dict.fromkeys(p.about.strip() for p in passages if p.about.strip()))
-    return Check(claim, tuple(p.text for p in passages), about)
-
-
 def _only_known(claim: ClaimSpan, by_number: dict[int, Passage]) -> ClaimSpan:
     known = tuple(n for n in claim.citations if n in by_number)
     return (
@@ -136,7 +130,7 @@ async def _verify_union(
     claims: Sequence[ClaimSpan], by_number: dict[int, Passage], verifier: Verifier
 ) -> list[Verdict | None]:
     cited = [c for c in claims if c.citations]
-    checks = [_check(c.text, [by_number[n] for n in c.citations]) for c in cited]
+    checks = [Check(c.text, tuple(by_number[n].text for n in c.citations)) for c in cited]
     verdicts = iter(await verifier.verify(checks)) if checks else iter(())
     return [next(verdicts) if c.citations else None for c in claims]
 
@@ -151,7 +145,7 @@ async def _precision(
     for index, claim in enumerate(claims):
         if len(claim.citations) > 1:
             singles.extend((index, n) for n in claim.citations)
-    checks = [_check(claims[i].text, [by_number[n]]) for i, n in singles]
+    checks = [Check(claims[i].text, (by_number[n].text,)) for i, n in singles]
     alone_verdicts = await verifier.verify(checks) if checks else []
     alone: dict[int, dict[int, Verdict]] = {}
     for (index, number), verdict in zip(singles, alone_verdicts, strict=True):
@@ -168,7 +162,7 @@ async def _precision(
                 (index, n) for n, v in alone[index].items() if v.label not in _SUPPORTS
             )
     rest_checks = [
-        _check(claims[i].text, [by_number[m] for m in claims[i].citations if m != n])
+        Check(claims[i].text, tuple(by_number[m].text for m in claims[i].citations if m != n))
         for i, n in leave_out
     ]
     rest = await verifier.verify(rest_checks) if rest_checks else []
@@ -207,7 +201,7 @@ async def _repair(
         for passage in passages:
             if passage.number not in claims[index].citations:
                 candidates.append((index, passage))
-                checks.append(_check(claims[index].text, [passage]))
+                checks.append(Check(claims[index].text, (passage.text,)))
     screened = screen.verify_now(checks)
     best: dict[int, tuple[float, Passage]] = {}
     for (index, passage), verdict in zip(candidates, screened, strict=True):
@@ -217,7 +211,9 @@ async def _repair(
         return answer, []
     chosen = sorted(best.items())
     if not isinstance(verifier, LexicalVerifier):
-        confirmed = await verifier.verify([_check(claims[i].text, [p]) for i, (_, p) in chosen])
+        confirmed = await verifier.verify(
+            [Check(claims[i].text, (p.text,)) for i, (_, p) in chosen]
+        )
         chosen = [item for item, v in zip(chosen, confirmed, strict=True) if v.supported]
     repairs = [Repair(claims[i].text, claims[i].citations, (p.number,)) for i, (_, p) in chosen]
     return _apply(answer, [(claims[i], (p.number,)) for i, (_, p) in chosen]), repairs

@@ -106,8 +106,7 @@ class TrainedVerifier:
             if alignment is not None and i not in quotes
         ]
         pairs = [
-            (checks[i].claim, self.evidence(checks[i].claim, checks[i].passages, checks[i].context))
-            for i in wanted
+            (checks[i].claim, self.evidence(checks[i].claim, checks[i].passages)) for i in wanted
         ]
         scores = dict(zip(wanted, self._blended(pairs, self._scores(pairs)), strict=True))
         verdicts = []
@@ -132,17 +131,13 @@ class TrainedVerifier:
             verdicts.append(Verdict(round(score, 4), label, backup.spans, reasons))
         return verdicts
 
-    def evidence(self, claim: str, passages: Sequence[str], context: str = "") -> str:
-        """What the model reads for `claim`: as many evidence words as it was trained on.
-
-        `context` (titles and headings) leads it when the claim names what only it holds.
-        """
+    def evidence(self, claim: str, passages: Sequence[str]) -> str:
+        """What the model reads for `claim`: as many evidence words as it was trained on."""
         return evidence_text(
             claim,
             [p for p in passages if p.strip()],
             budget=self.model.meta.evidence_words,
             similarity=self.similarity,
-            context=context,
         )
 
     def _blended(self, pairs: Sequence[tuple[str, str]], scores: Sequence[float]) -> list[float]:
