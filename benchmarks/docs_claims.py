@@ -1,0 +1,98 @@
+"""Labelled claims over documentation nobody tuned on: does each verifier tell them apart?
+
+    python -m benchmarks.docs_claims [--weights DIR]
+
+`tests/fixtures/httpx_claims.jsonl` holds 80 claims written for this project against
+passages of the HTTPX documentation (`../shared/data/docs_httpx`), each with the heading
+path of its section: 40 paraphrases the passage supports and 40 on-topic claims it does
+not (a number or default changed, negation added or removed, names swapped, an antonym,
+words in the wrong relation, or something the passage never says); some name what only
+the heading states ("The default timeout is five seconds" under "Timeouts", beside
+"The default is 5 seconds"). No verifier, threshold or recipe was fitted on them.
+
+Reported per verifier: balanced accuracy ("supported" as the positive class), the share
+of supported claims passed and of unsupported ones passed per kind of change, and on the
+claims that need their heading. The verifiers read the passage alone, as the answer
+pipeline gives them a chunk. Results: `benchmarks/results/docs_claims.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import ROOT, write_result
+from citesynth.verify import Check, LexicalVerifier, Verifier
+from citesynth.verify.crossencoder import available
+
+CLAIMS = ROOT / "tests" / "fixtures" / "httpx_claims.jsonl"
+
+
+def load_claims(path: Path = CLAIMS) -> list[dict[str, Any]]:
+    """The labelled claims, one object per line."""
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _share(hits: list[bool]) -> float | None:
+    return round(sum(hits) / len(hits), 4) if hits else None
+
+
+async def measure(verifier: Verifier, claims: list[dict[str, Any]]) -> Any:
+    """Balanced accuracy and pass rates of `verifier` on `claims`."""
+    checks = [Check(c["claim"], (c["passage"],)) for c in claims]
+    passed = [v.supported for v in await verifier.verify(checks)]
+    positive = [p for p, c in zip(passed, claims, strict=True) if c["label"] == "supported"]
+    negative = [p for p, c in zip(passed, claims, strict=True) if c["label"] != "supported"]
+    tpr, fpr = sum(positive) / len(positive), sum(negative) / len(negative)
+    kinds = Counter(c["change"] for c in claims if c["change"])
+    heading = [
+        (p, c["label"] == "supported")
+        for p, c in zip(passed, claims, strict=True)
+        if c.get("needs_heading")
+    ]
+    return {
+        "balanced_accuracy": round((tpr + 1 - fpr) / 2, 4),
+        "supported_passed": round(tpr, 4),
+        "unsupported_passed": round(fpr, 4),
+        "unsupported_passed_by_change": {
+            kind: _share([p for p, c in zip(passed, claims, strict=True) if c["change"] == kind])
+            for kind in sorted(kinds)
+        },
+        "needs_heading": {
+            "supported_passed": _share([p for p, s in heading if s]),
+            "unsupported_passed": _share([p for p, s in heading if not s]),
+        },
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--weights", type=Path, help="a folder train_crossencoder --out wrote")
+    args = parser.parse_args()
+    claims = load_claims()
+    labels = Counter(c["label"] for c in claims)
+    payload: dict[str, Any] = {
+        "claims": len(claims),
+        "labels": dict(labels),
+        "changes": dict(Counter(c["change"] for c in claims if c["change"])),
+        "needs_heading": sum(bool(c.get("needs_heading")) for c in claims),
+        "lexical": asyncio.run(measure(LexicalVerifier(), claims)),
+    }
+    if available():
+        from citesynth.verify.crossencoder import CrossEncoder
+        from citesynth.verify.trained import TrainedVerifier
+
+        verifier = TrainedVerifier(CrossEncoder.load(folder=args.weights))
+        payload["trained_on"] = verifier.model.meta.trained_on
+        payload["trained"] = asyncio.run(measure(verifier, claims))
+    print(json.dumps(payload, indent=2))
+    if args.weights is None:
+        write_result("docs_claims", payload)
+
+
+if __name__ == "__main__":
+    main()
