@@ -42,7 +42,7 @@ RUNS: dict[str, EvalRequest] = {
     "multihop-rag-extractive": EvalRequest("multihop-rag"),
     "scifact-retrieval": EvalRequest("scifact", k=100),
     "docs-rhdh-extractive": EvalRequest("docs-rhdh", limit=150),
-    "clapnq-local": EvalRequest("clapnq", model="local", limit=20),
+    "clapnq-local": EvalRequest("clapnq", model="local", limit=40),
     "musique-local": EvalRequest("musique", model="local", limit=10),
     # 24 questions written here about the HTTPX docs (12 answerable, 12 on-topic questions
     # the docs do not answer); never used to tune anything: a check of documents in general.
