@@ -63,6 +63,13 @@ async def test_streams_a_grounded_reply_with_usage(model: LocalModel) -> None:
     assert (again[-1].cached_tokens or 0) > 0  # the shared prompt prefix came from the cache
 
 
+async def test_the_same_prompt_gets_the_same_reply_even_when_sampling(model: LocalModel) -> None:
+    story = [Message("user", "Write one sentence about a cat and a boat.")]
+    sampled = ChatOptions(max_tokens=30, temperature=1.0, timeout=240.0)
+    replies = {split([p async for p in model.stream(story, sampled)])[0] for _ in range(3)}
+    assert len(replies) == 1 and next(iter(replies)).strip()
+
+
 async def test_count_tokens_uses_the_model_tokenizer(model: LocalModel) -> None:
     short = await model.count_tokens("The connect timeout defaults to five seconds.")
     long = await model.count_tokens("The connect timeout defaults to five seconds. " * 10)

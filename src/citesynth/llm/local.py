@@ -31,6 +31,11 @@ from citesynth.errors import ConfigError, ModelError
 from citesynth.llm.base import ChatOptions, Message, Piece, closing
 from citesynth.llm.openai import OpenAIModel
 
+SEED = 13
+"""The sampling seed of every request: the same prompt gets the same reply (at any
+temperature), so an answer can be reproduced and two runs of a benchmark compared. Two runs
+of 20 ClapNQ questions without it differed by 0.2 in not-found F1."""
+
 
 @dataclass(frozen=True, slots=True)
 class LocalSpec:
@@ -198,7 +203,7 @@ class LocalModel:
             api_key=running.key,
             name=self.name,
             timeout=self.timeout,
-            extra_body={"cache_prompt": True},
+            extra_body={"cache_prompt": True, "seed": SEED},
         )
         async with closing(adapter.stream(messages, options)) as pieces:
             async for piece in pieces:
