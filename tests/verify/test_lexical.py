@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from citesynth.analysis import terms
 from citesynth.verify import Check, LexicalVerifier
 
 SOURCE = (
@@ -90,3 +91,56 @@ def test_empty_input_is_unsupported_never_an_error(verifier: LexicalVerifier) ->
 async def test_the_async_interface_gives_the_same_verdicts(verifier: LexicalVerifier) -> None:
     checks = [Check("Pools keep ten connections per host.", (SOURCE,))]
     assert await verifier.verify(checks) == verifier.verify_now(checks)
+
+
+LIMITS = (
+    "It takes instances of `httpx.Limits` which define:\n\n"
+    "- `max_connections`, maximum number of allowable connections, or `None` for no limits. "
+    "(Default 100)\n"
+)
+
+
+def test_a_negation_in_another_clause_of_the_source_is_no_mismatch(
+    verifier: LexicalVerifier,
+) -> None:
+    # "no limits" belongs to the clause about `None`, not the one stating the maximum
+    verdict = verifier.verify_now(
+        [Check("The maximum number of allowable connections defaults to 100.", (LIMITS,))]
+    )[0]
+    assert not any("negation" in reason for reason in verdict.reasons)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "negated"),
+    [
+        (
+            "`max_connections`, maximum number of allowable connections, or `None` for no limits.",
+            False,
+        ),
+        ("Failed requests are not retried.", True),
+        ("By default, HTTPX does not follow redirects, unlike Requests.", True),
+        ("Set it to `None`.", False),
+    ],
+)
+def test_the_clause_that_states_the_claim_decides_negation(sentence: str, negated: bool) -> None:
+    from citesynth.verify.align import negated_for
+
+    wanted = {"maximum", "number", "connect", "retri", "fail", "request", "follow", "redirect"}
+    stems = {t for w in wanted for t in terms(w)}
+    assert negated_for(stems, sentence) is negated
+
+
+def test_a_privative_claim_is_not_vetoed_for_negation(verifier: LexicalVerifier) -> None:
+    source = "Sirt1-deficient mice gained more weight on a high-fat diet than their littermates."
+    verdict = verifier.verify_now(
+        [Check("Mice lacking Sirt1 gain more weight on a high-fat diet.", (source,))]
+    )[0]
+    assert not any("negation" in reason for reason in verdict.reasons)
+    works = "SOCKS support comes with httpcore."
+    claim = "SOCKS support works without installing any additional library."
+    assert any("negation" in r for r in verifier.verify_now([Check(claim, (works,))])[0].reasons), (
+        "without + a verb denies an event: checked"
+    )
+    plain = "Mice gain more weight on a high-fat diet."
+    negated = "Mice do not gain more weight on a high-fat diet."
+    assert any("negation" in r for r in verifier.verify_now([Check(negated, (plain,))])[0].reasons)

@@ -45,11 +45,14 @@ _NUMBER_WORDS = {
     )
 }
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
+_CODE = re.compile(r"`[^`\n]*`")
+_CLAUSE = re.compile(r"[,;:()\[\]]|\s[-–—]\s|—")
 _CAPITAL = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'’-]*")
 _NEGATION = frozenset(
     """not no never none neither nor cannot without lack lacks lacking absent unable fail fails
     failed nobody nothing nowhere""".split()
 )
+_PRIVATIVE = frozenset("without lack lacks lacking absent".split())
 _UP = frozenset(
     """increase increases increased increasing higher more greater larger raise raises raised
     rise rises rose improve improves improved enhance enhances enhanced promote promotes
@@ -194,9 +197,53 @@ def _claim_numbers(text: str) -> list[str]:
 
 
 def _flags(text: str) -> tuple[bool, bool, bool]:
-    words = {w.lower().replace("’", "'") for w in _WORD.findall(text)}
-    negated = bool(words & _NEGATION) or any(w.endswith("n't") for w in words)
-    return negated, bool(words & _UP), bool(words & _DOWN)
+    words = {w.lower().replace("’", "'") for w in _WORD.findall(_CODE.sub(" ", text))}
+    return _negating(words), bool(words & _UP), bool(words & _DOWN)
+
+
+def _negating(words: Iterable[str]) -> bool:
+    return any(w in _NEGATION or w.endswith("n't") for w in words)
+
+
+@lru_cache(maxsize=1024)
+def _privative_only(claim: str) -> bool:
+    """The claim's only negation is privative: "mice lacking Sirt1", "cells without IFN-γ".
+
+    Sources say that with words no cue list holds ("Sirt1-deficient", "knockout", "loss
+    of", "-/-"), so a source without a negation word is no sign of a mismatch; such a claim
+    is not checked for negation at all. "Without" before a verb ("works without installing
+    anything") denies an event and is checked.
+    """
+    words = [w.lower().replace("’", "'") for w in _WORD.findall(_CODE.sub(" ", claim))]
+    found = {w for w in words if w in _NEGATION or w.endswith("n't")}
+    denied_events = any(
+        w == "without" and following.endswith("ing")
+        for w, following in itertools.pairwise(words)
+    )  # "works without installing anything" negates an event
+    return bool(found) and found <= _PRIVATIVE and not denied_events
+
+
+def negated_for(wanted: Iterable[str], sentence: str) -> bool:
+    """Whether the part of `sentence` that states a claim's terms is negated.
+
+    The sentence is cut into clauses (at commas, semicolons, colons, brackets and dashes);
+    the clause holding most of the claim's terms `wanted` decides, or, on a tie, any of
+    them. "`max_connections`, maximum number of allowable connections, or `None` for no
+    limits." is not a negation of "the maximum number of connections is 100": the "no"
+    belongs to a clause that holds one of its terms, not the one that states it. Inline
+    code (`None`) never negates.
+    """
+    wanted = set(wanted)
+    clauses = [c for c in _CLAUSE.split(_CODE.sub(" ", sentence)) if c.strip()]
+    scored = []
+    for clause in clauses:
+        tokens = {_canonical(t) for t in terms(clause)}
+        words = {w.lower().replace("’", "'") for w in _WORD.findall(clause)}
+        scored.append((len(wanted & tokens), _negating(words)))
+    most = max((count for count, _ in scored), default=0)
+    if most == 0:
+        return any(negating for _, negating in scored)
+    return any(negating for count, negating in scored if count == most)
 
 
 @lru_cache(maxsize=512)
@@ -325,8 +372,12 @@ def align(claim: str, evidence: Evidence, *, allowed: frozenset[int] | None = No
     missing_names = tuple(n for n in names if n not in vocabulary)
     far_names = [n for n in names if n not in covered]
 
-    best_negated = top.negated if top else False
-    negation_mismatch = bool(best) and negated != best_negated
+    best_negated = (
+        negated_for(wanted, evidence.passages[top.passage][top.start : top.end])
+        if top is not None and top.negated
+        else False
+    )
+    negation_mismatch = bool(best) and negated != best_negated and not _privative_only(claim)
     best_up = any(s.up for s in best)
     best_down = any(s.down for s in best)
     direction_mismatch = bool(best) and (
