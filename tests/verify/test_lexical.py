@@ -144,3 +144,33 @@ def test_a_privative_claim_is_not_vetoed_for_negation(verifier: LexicalVerifier)
     plain = "Mice gain more weight on a high-fat diet."
     negated = "Mice do not gain more weight on a high-fat diet."
     assert any("negation" in r for r in verifier.verify_now([Check(negated, (plain,))])[0].reasons)
+
+
+@pytest.mark.parametrize(
+    ("text", "cues"),
+    [
+        ("Requests are not retried.", ["not"]),
+        ("Map the pattern to None in the mounts.", []),  # Python's None, not a denial
+        ("None of the pools are shared.", ["none"]),  # the sentence opens with it
+        ("Who sang on the album No Fences?", []),
+        ("Set `None` to disable it.", []),
+        ("When a request fails, it is retried.", []),  # an event
+        ("The drug fails to lower blood pressure.", ["fails"]),
+        ("It can't be pickled.", ["can't"]),
+    ],
+)
+def test_negation_cues_skip_names_code_and_events(text: str, cues: list[str]) -> None:
+    from citesynth.verify.align import negation_cues
+
+    assert [word for _, word in negation_cues(text)] == cues
+
+
+def test_a_negated_claim_is_vetoed_only_by_a_source_with_no_negation_at_all(
+    verifier: LexicalVerifier,
+) -> None:
+    source = "Enabling HTTP/2 does not necessarily mean HTTP/2 is used, since servers differ."
+    claim = "Enabling HTTP/2 does not guarantee that HTTP/2 is used."
+    reasons = verifier.verify_now([Check(claim, (source,))])[0].reasons
+    assert not any("negation" in r for r in reasons)
+    plain = "Enabling HTTP/2 means HTTP/2 is used."
+    assert any("negation" in r for r in verifier.verify_now([Check(claim, (plain,))])[0].reasons)

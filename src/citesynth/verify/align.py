@@ -53,6 +53,7 @@ _NEGATION = frozenset(
     failed nobody nothing nowhere""".split()
 )
 _PRIVATIVE = frozenset("without lack lacks lacking absent".split())
+_FAIL = frozenset("fail fails failed".split())
 _UP = frozenset(
     """increase increases increased increasing higher more greater larger raise raises raised
     rise rises rose improve improves improved enhance enhances enhanced promote promotes
@@ -198,11 +199,32 @@ def _claim_numbers(text: str) -> list[str]:
 
 def _flags(text: str) -> tuple[bool, bool, bool]:
     words = {w.lower().replace("’", "'") for w in _WORD.findall(_CODE.sub(" ", text))}
-    return _negating(words), bool(words & _UP), bool(words & _DOWN)
+    return bool(negation_cues(text)), bool(words & _UP), bool(words & _DOWN)
 
 
-def _negating(words: Iterable[str]) -> bool:
-    return any(w in _NEGATION or w.endswith("n't") for w in words)
+def negation_cues(text: str) -> list[tuple[int, str]]:
+    """The words of `text` that negate, with their offsets.
+
+    Not inside inline code (`None`), not capitalised inside a sentence (a name: the album
+    "No Fences", Python's None), and "fail" only as "fail to" ("fails to improve"; "when
+    a request fails" is an event, not a denial).
+    """
+    code = [m.span() for m in _CODE.finditer(text)]
+    found = []
+    for match in _WORD.finditer(text):
+        word = match.group().lower().replace("’", "'")
+        if not (word in _NEGATION or word.endswith("n't")):
+            continue
+        if any(a <= match.start() < b for a, b in code):
+            continue
+        before = text[: match.start()].rstrip(" \t*_\"'“(-")
+        opens = not before or before[-1] in ".!?:\n"
+        if match.group()[0].isupper() and not opens:
+            continue
+        if word in _FAIL and not re.match(r"\s+to\b", text[match.end() :]):
+            continue
+        found.append((match.start(), word))
+    return found
 
 
 @lru_cache(maxsize=1024)
@@ -214,32 +236,38 @@ def _privative_only(claim: str) -> bool:
     is not checked for negation at all. "Without" before a verb ("works without installing
     anything") denies an event and is checked.
     """
-    words = [w.lower().replace("’", "'") for w in _WORD.findall(_CODE.sub(" ", claim))]
-    found = {w for w in words if w in _NEGATION or w.endswith("n't")}
-    denied_events = any(
-        w == "without" and following.endswith("ing")
-        for w, following in itertools.pairwise(words)
-    )  # "works without installing anything" negates an event
-    return bool(found) and found <= _PRIVATIVE and not denied_events
+    found = negation_cues(claim)
+    for offset, word in found:
+        if word not in _PRIVATIVE:
+            return False
+        following = _WORD.match(claim[offset + len(word) :].lstrip())
+        if word == "without" and following and following.group().endswith("ing"):
+            return False  # "works without installing anything" denies an event
+    return bool(found)
 
 
 def negated_for(wanted: Iterable[str], sentence: str) -> bool:
     """Whether the part of `sentence` that states a claim's terms is negated.
 
-    The sentence is cut into clauses (at commas, semicolons, colons, brackets and dashes);
-    the clause holding most of the claim's terms `wanted` decides, or, on a tie, any of
-    them. "`max_connections`, maximum number of allowable connections, or `None` for no
-    limits." is not a negation of "the maximum number of connections is 100": the "no"
-    belongs to a clause that holds one of its terms, not the one that states it. Inline
-    code (`None`) never negates.
+    The sentence is cut into clauses (at commas, semicolons, colons, brackets and dashes
+    outside inline code); the clause holding most of the claim's terms `wanted` decides,
+    or, on a tie, any of them. "`max_connections`, maximum number of allowable
+    connections, or `None` for no limits." is not a negation of "the maximum number of
+    connections is 100": the "no" belongs to a clause that holds one of its terms, not the
+    one that states it.
     """
     wanted = set(wanted)
-    clauses = [c for c in _CLAUSE.split(_CODE.sub(" ", sentence)) if c.strip()]
+    code = [m.span() for m in _CODE.finditer(sentence)]
+    cuts = [
+        m.start()
+        for m in _CLAUSE.finditer(sentence)
+        if not any(a <= m.start() < b for a, b in code)
+    ]
+    cues = [offset for offset, _ in negation_cues(sentence)]
     scored = []
-    for clause in clauses:
-        tokens = {_canonical(t) for t in terms(clause)}
-        words = {w.lower().replace("’", "'") for w in _WORD.findall(clause)}
-        scored.append((len(wanted & tokens), _negating(words)))
+    for start, end in itertools.pairwise([0, *cuts, len(sentence)]):
+        tokens = {_canonical(t) for t in terms(sentence[start:end])}
+        scored.append((len(wanted & tokens), any(start <= c < end for c in cues)))
     most = max((count for count, _ in scored), default=0)
     if most == 0:
         return any(negating for _, negating in scored)
@@ -322,6 +350,23 @@ def _names(claim: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _negation_differs(
+    claim: str, wanted: Sequence[str], negated: bool, top: Sentence | None, evidence: Evidence
+) -> bool:
+    """Whether negation disagrees, decided only when sure.
+
+    A negated claim disagrees with an anchor sentence that has no negation at all, a plain
+    claim with one whose clause stating it is negated. A negation elsewhere in the
+    sentence ("... or `None` for no limits") neither contradicts a plain claim nor backs a
+    negated one, so it decides nothing.
+    """
+    if top is None or _privative_only(claim):
+        return False
+    if negated:
+        return not top.negated
+    return top.negated and negated_for(wanted, evidence.passages[top.passage][top.start : top.end])
+
+
 def _pairs_found(pairs: Sequence[tuple[str, str]], sentences: Sequence[Sentence]) -> int:
     """How many ordered term pairs occur within five positions in one of `sentences`."""
     found = 0
@@ -372,12 +417,7 @@ def align(claim: str, evidence: Evidence, *, allowed: frozenset[int] | None = No
     missing_names = tuple(n for n in names if n not in vocabulary)
     far_names = [n for n in names if n not in covered]
 
-    best_negated = (
-        negated_for(wanted, evidence.passages[top.passage][top.start : top.end])
-        if top is not None and top.negated
-        else False
-    )
-    negation_mismatch = bool(best) and negated != best_negated and not _privative_only(claim)
+    negation_mismatch = _negation_differs(claim, wanted, negated, top, evidence)
     best_up = any(s.up for s in best)
     best_down = any(s.down for s in best)
     direction_mismatch = bool(best) and (
