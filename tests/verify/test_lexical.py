@@ -174,3 +174,36 @@ def test_a_negated_claim_is_vetoed_only_by_a_source_with_no_negation_at_all(
     assert not any("negation" in r for r in reasons)
     plain = "Enabling HTTP/2 means HTTP/2 is used."
     assert any("negation" in r for r in verifier.verify_now([Check(claim, (plain,))])[0].reasons)
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers", "quantities"),
+    [
+        ("two hundred people", {"200"}, set()),
+        ("several hundred hours", set(), set()),  # no number, and not 100
+        ("forty-two", {"42"}, set()),
+        ("a six-month program", {"6"}, {"6 month"}),
+        ("55-year-old men", {"55"}, {"55 year"}),
+        ("the eighth season", set(), set()),  # an ordinal, not "eight h"
+        ("IL-10, not IL-20", {"10", "20"}, set()),  # the digits of names count
+        ("20% of runs", {"20", "20%"}, {"20 %"}),
+        ("a 5s timeout", {"5"}, {"5 s"}),
+    ],
+)
+def test_numbers_and_quantities_are_read_as_written(
+    text: str, numbers: set[str], quantities: set[str]
+) -> None:
+    from citesynth.verify import align
+
+    assert set(align.numbers_of(text)) == numbers
+    assert set(align.quantities(text)) == quantities
+
+
+def test_a_unit_is_only_missing_when_the_source_gives_the_number_another_one(
+    verifier: LexicalVerifier,
+) -> None:
+    source = "Hypertension developed in 90% of the people first examined at age 55."
+    claim = "People who are 55 years old have a 90% chance of developing hypertension."
+    assert not any("number" in r for r in verifier.verify_now([Check(claim, (source,))])[0].reasons)
+    other = "Hypertension developed in 90% of the people followed for 55 months."
+    assert any("55 year" in r for r in verifier.verify_now([Check(claim, (other,))])[0].reasons)

@@ -30,6 +30,7 @@ from citesynth.ingest.sentences import sentence_spans
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:\s?%|\s?percent\b)?")
+"""A number, also the digits of a name: IL-10 is not IL-20."""
 _NUMBER_WORDS = {
     w: str(n)
     for n, w in enumerate(
@@ -139,11 +140,35 @@ def numbers_of(text: str) -> frozenset[str]:
             found.add(value[:-1])  # "20%" is also matched by a bare 20 in the evidence
         else:
             found.add(value.rstrip(".") or value)
-    for word in _WORD.findall(text):
-        number = _NUMBER_WORDS.get(word.lower())
-        if number is not None:
-            found.add(number)
+    found.update(_number_words(text))
     return frozenset(found)
+
+
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+
+
+def _number_words(text: str) -> list[str]:
+    """Numbers written as words: "five" → 5, "two hundred" → 200, "a hundred" → 100.
+
+    A scale word after no number ("several hundred hours", "hundreds") is no number.
+    """
+    found: list[str] = []
+    previous = ""
+    for word in (p.lower() for w in _WORD.findall(text) for p in w.split("-")):
+        if word in _SCALES:
+            if previous in _NUMBER_WORDS and previous not in _SCALES:
+                found[-1] = str(int(_NUMBER_WORDS[previous]) * _SCALES[word])
+            elif previous in {"a", "one"}:
+                found.append(str(_SCALES[word]))
+        elif word in _NUMBER_WORDS:
+            value = int(_NUMBER_WORDS[word])
+            tens = int(_NUMBER_WORDS.get(previous, "0"))
+            if 0 < value < 10 and 20 <= tens < 100 and found and found[-1] == str(tens):
+                found[-1] = str(tens + value)  # "forty-two" → 42
+            else:
+                found.append(str(value))
+        previous = word
+    return found
 
 
 _UNITS = {
@@ -163,9 +188,12 @@ _UNITS = {
     **dict.fromkeys(("kg", "kilogram", "kilograms"), "kg"),
 }
 _QUANTITY = re.compile(
-    r"(?<![\w.])(\d[\d,]*(?:\.\d+)?|" + "|".join(_NUMBER_WORDS) + r")\s?(%|[A-Za-z]+)\b",
+    r"(?<![\w.])(?:(\d[\d,]*(?:\.\d+)?)[\s-]?|("
+    + "|".join(w for w in _NUMBER_WORDS if w not in _SCALES)
+    + r")[\s-])(%|[A-Za-z]+\b)",
     re.I,
 )
+"""A number and the word after it: `5 s`, `5s`, `20%`, `six-month`, `55-year-old`."""
 
 
 _UNIT_STEMS = {stem: unit for word, unit in _UNITS.items() for stem in terms(word)}
@@ -180,9 +208,9 @@ def quantities(text: str) -> frozenset[str]:
     """Numbers with a unit of time, size, share or distance: `5 s`, `10 mb`, `20 %`."""
     found = set()
     for match in _QUANTITY.finditer(text):
-        unit = _UNITS.get(match.group(2).lower())
+        unit = _UNITS.get(match.group(3).lower())
         if unit is not None:
-            raw = match.group(1).lower().replace(",", "")
+            raw = (match.group(1) or match.group(2)).lower().replace(",", "")
             found.add(f"{_NUMBER_WORDS.get(raw, raw)} {unit}")
     return frozenset(found)
 
@@ -193,7 +221,7 @@ def _claim_numbers(text: str) -> list[str]:
     for match in _NUMBER.finditer(text):
         value = match.group().replace(",", "").replace(" ", "").replace("percent", "%")
         found.append(value.lstrip("+").rstrip("%").rstrip("."))
-    found.extend(n for w in _WORD.findall(text) if (n := _NUMBER_WORDS.get(w.lower())))
+    found.extend(_number_words(text))
     return [n for n in dict.fromkeys(found) if n and n not in {"0", "1"}]
 
 
@@ -350,6 +378,17 @@ def _names(claim: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _unit_differs(quantity: str, evidence: frozenset[str], best: frozenset[str]) -> bool:
+    """Whether a quantity of the claim the evidence lacks counts as missing.
+
+    It does when the evidence gives its number with another unit ("5 minutes" against "5
+    seconds") or not in the sentences that state the claim (a 5 in some date); "55 years
+    old" against "at age 55" in the anchor sentence does not.
+    """
+    number = quantity.split(" ")[0]
+    return number not in best or any(q.startswith(number + " ") for q in evidence)
+
+
 def _negation_differs(
     claim: str, wanted: Sequence[str], negated: bool, top: Sentence | None, evidence: Evidence
 ) -> bool:
@@ -411,7 +450,9 @@ def align(claim: str, evidence: Evidence, *, allowed: frozenset[int] | None = No
     missing_numbers += tuple(
         q
         for q in _claim_quantities(claim)
-        if q not in evidence_numbers and q.split(" ")[0] not in missing_numbers
+        if q not in evidence_numbers
+        and q.split(" ")[0] not in missing_numbers
+        and _unit_differs(q, evidence_numbers, best_numbers)
     )
     far_numbers = [n for n in claim_numbers if n not in best_numbers]
     missing_names = tuple(n for n in names if n not in vocabulary)
