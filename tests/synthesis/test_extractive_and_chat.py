@@ -71,6 +71,21 @@ async def test_a_default_on_the_line_after_its_list_item_is_part_of_the_answer(
     assert not answer.uncited_claims
 
 
+async def test_a_sentence_brought_along_by_its_predecessor_is_not_shown_twice(
+    engine: Engine, tmp_path: Path
+) -> None:
+    pool = (
+        "# Pools\n\nYou can control the connection pool size with the limits argument. "
+        "It takes instances of the pool limits class which define:\n\n"
+        "- `max_connections`, the pool size limit.\n"
+    )
+    write(tmp_path / "p", "pools.md", pool)
+    await engine.index([tmp_path / "p"])
+    engine.writer = ExtractiveWriter(engine.embedder, keep_ratio=0.0, min_score=0.0)
+    answer = await engine.answer("How do I control the connection pool size limits?")
+    assert answer.answer.count("It takes instances") == 1, answer.answer
+
+
 def test_an_asciidoc_admonition_label_is_not_part_of_the_sentence() -> None:
     assert clean("[TIP] ---- On OpenShift you can skip this step.") == (
         "On OpenShift you can skip this step."

@@ -72,6 +72,23 @@ async def test_a_claim_no_source_supports_is_removed_and_listed(
     assert "removed" in shown.out
 
 
+async def test_a_section_whose_claims_all_go_loses_its_heading_too(indexed: Engine) -> None:
+    use(indexed, f"**Timeouts**\n{GOOD}\n\n**Keys**\n{INVENTED}\n\n**Also**\n{GOOD}")
+    answer = await indexed.answer(CONNECT)
+    assert "**Keys**" not in answer.answer and "rotating key" not in answer.answer
+    assert "**Timeouts**" in answer.answer and "\n\n\n" not in answer.answer
+    assert len(answer.removed_claims) == 1
+
+
+def test_only_headings_with_nothing_under_them_are_dropped() -> None:
+    from citesynth.synthesis.verifying import without_empty_sections
+
+    text = "## Pools\n\n\n## Timeouts\nFive seconds [1].\n\n**Keys**\n\n"
+    assert without_empty_sections(text) == "## Timeouts\nFive seconds [1]."
+    kept = "**Note:** the default is five seconds [1]."
+    assert without_empty_sections(kept) == kept
+
+
 async def test_an_answer_whose_claims_are_all_unsupported_is_not_found(indexed: Engine) -> None:
     use(indexed, INVENTED)
     answer = await indexed.answer(CONNECT)

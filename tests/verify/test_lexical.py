@@ -207,3 +207,18 @@ def test_a_unit_is_only_missing_when_the_source_gives_the_number_another_one(
     assert not any("number" in r for r in verifier.verify_now([Check(claim, (source,))])[0].reasons)
     other = "Hypertension developed in 90% of the people followed for 55 months."
     assert any("55 year" in r for r in verifier.verify_now([Check(claim, (other,))])[0].reasons)
+
+
+def test_a_claim_joining_two_sentences_is_checked_where_it_negates(
+    verifier: LexicalVerifier,
+) -> None:
+    source = (
+        "- `max_keepalive`, number of keep-alive connections, or `None` to always allow.\n"
+        "- `max_connections`, maximum number of connections, or `None` for no limits.\n"
+    )
+    joined = (
+        "`max_keepalive`, number of keep-alive connections, or `None` to always allow. "
+        "`max_connections`, maximum number of connections, or `None` for no limits."
+    )
+    reasons = verifier.verify_now([Check(joined, (source,))])[0].reasons
+    assert not any("negation" in r for r in reasons)

@@ -101,15 +101,7 @@ class ExtractiveWriter:
         Sources in an `apart` pair disagree: their sentences are never folded into one
         "multiple sources report" sentence (that would be false consensus).
         """
-        candidates: list[tuple[Source, int, str]] = []
-        following: dict[tuple[int, int], str] = {}
-        for source in sources:
-            text = source.chunk.text
-            spans = prose_sentences(text)
-            candidates.extend((source, start, text[start:end]) for start, end in spans)
-            for (start, end), (after, stop) in pairwise(spans):
-                if _ANAPHOR.match(text[after:stop]) and not text[end:after].count("\n\n"):
-                    following[(source.number, start)] = text[after:stop]
+        candidates, following = _candidates(sources)
         if not candidates:
             return []
         scores = await relevance(question, [c[2] for c in candidates], self.embedder)
@@ -126,15 +118,22 @@ class ExtractiveWriter:
             return []
         floor = max(self.min_score, ranked[0][0] * self.keep_ratio)
         chosen: list[_Pick] = []
+        shown_already: set[tuple[int, int]] = set()  # sentences a pick already brought along
         for score, source, start, sentence in ranked:
             if score < floor or len(chosen) >= self.max_sentences:
                 break
+            if (source.number, start) in shown_already:
+                continue
             words = frozenset(terms(sentence))
             twin = next((p for p in chosen if _similar(p.words, words) >= self.duplicate), None)
             if twin is not None and frozenset({twin.source.number, source.number}) in apart:
                 twin = None
             if twin is None:
-                more = following.get((source.number, start))
+                after, more = following.get((source.number, start), (-1, ""))
+                if any(p.source.number == source.number and p.position == after for p in chosen):
+                    more = ""  # "It ..." is in the answer already, as a pick of its own
+                if more:
+                    shown_already.add((source.number, after))
                 shown = clean(f"{sentence} {more}" if more else sentence)
                 chosen.append(_Pick(shown, score, source, start, words))
             elif twin.source.document != source.document and source.number not in twin.also:
@@ -167,6 +166,26 @@ class ExtractiveWriter:
                     text = f"Multiple sources report that {lowered} {rest}"
                 lead = "\n" if grouped and position == 0 else (" " if position or index else "")
                 yield lead + " ".join(_cited(text[a:b], numbers) for a, b in sentence_spans(text))
+
+
+def _candidates(
+    sources: Sequence[Source],
+) -> tuple[list[tuple[Source, int, str]], dict[tuple[int, int], tuple[int, str]]]:
+    """Every prose sentence of the sources (source, offset, text), and followers.
+
+    A sentence whose successor in the same paragraph starts "It ..." maps to that
+    successor (offset, text): the answer shows them together.
+    """
+    candidates: list[tuple[Source, int, str]] = []
+    following: dict[tuple[int, int], tuple[int, str]] = {}
+    for source in sources:
+        text = source.chunk.text
+        spans = prose_sentences(text)
+        candidates.extend((source, start, text[start:end]) for start, end in spans)
+        for (start, end), (after, stop) in pairwise(spans):
+            if _ANAPHOR.match(text[after:stop]) and not text[end:after].count("\n\n"):
+                following[(source.number, start)] = (after, text[after:stop])
+    return candidates, following
 
 
 def _cited(sentence: str, numbers: str) -> str:

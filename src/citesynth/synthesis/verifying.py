@@ -7,6 +7,7 @@ spans become `EvidenceSpan`s with line numbers in the original file, verdicts be
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -200,7 +201,26 @@ def without_unsupported(
         if pieces[-1] and position < len(text) and not text[position].isspace():
             pieces.append(" ")
     pieces.append(text[position:])
-    return "".join(pieces).strip(), [claim for _, claim in pairs]
+    return without_empty_sections("".join(pieces)), [claim for _, claim in pairs]
+
+
+_HEADING_LINE = re.compile(r"#{1,6} \S.*|\*\*[^*\n]+\*\*:?")
+
+
+def without_empty_sections(text: str) -> str:
+    """`text` without headings left with nothing under them, and no runs of blank lines.
+
+    Removing every claim of a section must not leave its heading behind.
+    """
+    lines = text.split("\n")
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        if _HEADING_LINE.fullmatch(line.strip()):
+            following = next((rest for rest in lines[index + 1 :] if rest.strip()), "")
+            if not following or _HEADING_LINE.fullmatch(following.strip()):
+                continue
+        kept.append(line)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
 
 
 def _round(value: float | None) -> float | None:

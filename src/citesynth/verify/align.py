@@ -285,15 +285,9 @@ def negated_for(wanted: Iterable[str], sentence: str) -> bool:
     one that states it.
     """
     wanted = set(wanted)
-    code = [m.span() for m in _CODE.finditer(sentence)]
-    cuts = [
-        m.start()
-        for m in _CLAUSE.finditer(sentence)
-        if not any(a <= m.start() < b for a, b in code)
-    ]
     cues = [offset for offset, _ in negation_cues(sentence)]
     scored = []
-    for start, end in itertools.pairwise([0, *cuts, len(sentence)]):
+    for start, end in _clauses(sentence):
         tokens = {_canonical(t) for t in terms(sentence[start:end])}
         scored.append((len(wanted & tokens), any(start <= c < end for c in cues)))
     most = max((count for count, _ in scored), default=0)
@@ -389,20 +383,55 @@ def _unit_differs(quantity: str, evidence: frozenset[str], best: frozenset[str])
     return number not in best or any(q.startswith(number + " ") for q in evidence)
 
 
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """Spans of the clauses of `text`.
+
+    Cut at commas, semicolons, colons, brackets and dashes outside inline code.
+    """
+    code = [m.span() for m in _CODE.finditer(text)]
+    cuts = [
+        m.start() for m in _CLAUSE.finditer(text) if not any(a <= m.start() < b for a, b in code)
+    ]
+    return list(itertools.pairwise([0, *cuts, len(text)]))
+
+
+@lru_cache(maxsize=1024)
+def _negated_scope(claim: str) -> frozenset[str]:
+    """The terms of the claim's clause that holds its first negation.
+
+    What a source sentence must state to back the negation; all the claim's terms when
+    that clause has none.
+    """
+    cues = negation_cues(claim)
+    everything = frozenset(_canonical(t) for t in content_terms(claim))
+    if not cues:
+        return everything
+    offset = cues[0][0]
+    for start, end in _clauses(claim):
+        if start <= offset < end:
+            found = frozenset(_canonical(t) for t in content_terms(claim[start:end]))
+            return found or everything
+    return everything
+
+
 def _negation_differs(
-    claim: str, wanted: Sequence[str], negated: bool, top: Sentence | None, evidence: Evidence
+    claim: str, wanted: Sequence[str], negated: bool, best: Sequence[Sentence], evidence: Evidence
 ) -> bool:
     """Whether negation disagrees, decided only when sure.
 
-    A negated claim disagrees with an anchor sentence that has no negation at all, a plain
-    claim with one whose clause stating it is negated. A negation elsewhere in the
-    sentence ("... or `None` for no limits") neither contradicts a plain claim nor backs a
-    negated one, so it decides nothing.
+    A negated claim disagrees when the best sentence for its negated clause has no
+    negation (a claim may join two sentences, its "no limits" stated by the second); a
+    plain claim when the clause of the anchor sentence that states it is negated. A
+    negation elsewhere in the sentence ("... or `None` for no limits") neither contradicts
+    a plain claim nor backs a negated one, so it decides nothing.
     """
-    if top is None or _privative_only(claim):
+    if not best or _privative_only(claim):
         return False
     if negated:
-        return not top.negated
+        scope = _negated_scope(claim)
+        stating = max(best, key=lambda sentence: len(scope & sentence.terms))
+        return not stating.negated
+    top = best[0]
     return top.negated and negated_for(wanted, evidence.passages[top.passage][top.start : top.end])
 
 
@@ -458,7 +487,7 @@ def align(claim: str, evidence: Evidence, *, allowed: frozenset[int] | None = No
     missing_names = tuple(n for n in names if n not in vocabulary)
     far_names = [n for n in names if n not in covered]
 
-    negation_mismatch = _negation_differs(claim, wanted, negated, top, evidence)
+    negation_mismatch = _negation_differs(claim, wanted, negated, best, evidence)
     best_up = any(s.up for s in best)
     best_down = any(s.down for s in best)
     direction_mismatch = bool(best) and (
