@@ -63,6 +63,31 @@ async def test_one_changed_detail_is_not_support(
         assert verdict.label != "supported"
 
 
+LIMITS = (
+    "You can control the connection pool size using the `limits` keyword argument on the "
+    "client. It takes instances of `httpx.Limits` which define:\n\n"
+    "- `max_keepalive_connections`, number of allowable keep-alive connections, or `None` to "
+    "always\nallow. (Defaults 20)\n"
+    "- `max_connections`, maximum number of allowable connections, or `None` for no limits.\n"
+    "(Default 100)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("The default maximum number of connections allowed by httpx.Limits is 100.", True),
+        ("The default maximum number of connections allowed by httpx.Limits is 50.", False),
+    ],
+)
+async def test_a_negation_elsewhere_in_the_source_sentence_vetoes_nothing(
+    trained: TrainedVerifier, claim: str, supported: bool
+) -> None:
+    # "or `None` for no limits" once vetoed the right claim (the embedded model's HTTPX answer)
+    [verdict] = await trained.verify([Check(claim, (LIMITS,))])
+    assert verdict.supported is supported, (claim, verdict)
+
+
 async def test_odd_input_is_unsupported_not_an_error(trained: TrainedVerifier) -> None:
     verdicts = await trained.verify([Check("", (POOL,)), Check("A claim.", ("",)), Check("x", ())])
     assert [v.label for v in verdicts] == ["unsupported"] * 3
