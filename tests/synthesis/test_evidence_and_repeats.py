@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from citesynth.citations.resolve import factual_sentences
-from citesynth.synthesis.citing import drop_pointers, drop_repeats
+from citesynth.synthesis.citing import drop_pointers, drop_repeats, strip_layout
 from citesynth.synthesis.evidence import select
 from citesynth.synthesis.sources import numbered
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
@@ -99,3 +99,10 @@ def test_sentences_that_only_point_at_a_source_are_dropped(
 def test_a_pointer_is_not_a_claim() -> None:
     text = "Pools hold ten connections [1]. This is stated in [1] and [2]. See [3]."
     assert factual_sentences(text) == [("Pools hold ten connections [1].", [1])]
+
+
+def test_layout_echoes_and_runs_of_blank_lines_are_stripped() -> None:
+    text = (
+        "=== Document 1 ===\nThe wall has signal towers, including:\n\n \n\nTowers on hills [1].\n"
+    )
+    assert strip_layout(text) == "The wall has signal towers, including:\n\nTowers on hills [1].\n"

@@ -100,9 +100,16 @@ _TRAILING_SPACE = re.compile(r"[ \t]+(?=\n|$)")
 _ECHOED_LAYOUT = re.compile(r"^[ \t]*(?:===[^\n]*===|\[\d+:[^\]\n]*\])[ \t]*(?:\n|$)", re.MULTILINE)
 
 
+_BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
+
+
 def strip_layout(text: str) -> str:
-    """`text` without lines that only repeat the context's document or source headers."""
-    return _ECHOED_LAYOUT.sub("", text)
+    """`text` without echoed layout or runs of blank lines.
+
+    Lines that only repeat the context's document or source headers go; one blank line
+    separates paragraphs.
+    """
+    return _BLANK_RUN.sub("\n\n", _ECHOED_LAYOUT.sub("", text))
 
 
 def has_words(text: str) -> bool:
