@@ -109,7 +109,12 @@ def strip_layout(text: str) -> str:
     Lines that only repeat the context's document or source headers go; one blank line
     separates paragraphs.
     """
-    return _BLANK_RUN.sub("\n\n", _ECHOED_LAYOUT.sub("", text))
+    return single_blank_lines(_ECHOED_LAYOUT.sub("", text))
+
+
+def single_blank_lines(text: str) -> str:
+    """`text` with every run of blank lines cut to one."""
+    return _BLANK_RUN.sub("\n\n", text)
 
 
 def has_words(text: str) -> bool:

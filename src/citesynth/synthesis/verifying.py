@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
+from citesynth.synthesis.citing import single_blank_lines
 from citesynth.synthesis.sources import Source
 from citesynth.verify.base import Passage, Span, Verifier
 from citesynth.verify.confidence import Signals
@@ -220,7 +221,7 @@ def without_empty_sections(text: str) -> str:
             if not following or _HEADING_LINE.fullmatch(following.strip()):
                 continue
         kept.append(line)
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
+    return single_blank_lines("\n".join(kept)).strip()
 
 
 def _round(value: float | None) -> float | None:
