@@ -87,12 +87,17 @@ async def features(eval_set: EvalSet, verifier: TrainedVerifier) -> list[tuple[F
 
 def figures(found: list[tuple[float, bool]], threshold: float) -> dict[str, Any]:
     """Not-found precision, recall and F1 (unanswerable is positive) and answerable kept."""
-    answerable = sum(1 for _, a in found if a)
-    gated = sum(1 for s, a in found if s < threshold and a)
-    result = metrics.abstention((s < threshold, a) for s, a in found)
+    return withheld_figures([(s < threshold, a) for s, a in found])
+
+
+def withheld_figures(withheld: list[tuple[bool, bool]]) -> dict[str, Any]:
+    """The same from (withheld, answerable) per question."""
+    answerable = sum(1 for _, a in withheld if a)
+    gated = sum(1 for w, a in withheld if w and a)
+    result = metrics.abstention(withheld)
     return {
-        "questions": len(found),
-        "unanswerable": len(found) - answerable,
+        "questions": len(withheld),
+        "unanswerable": len(withheld) - answerable,
         "not_found_precision": round(result["precision"] or 0.0, 4),
         "not_found_recall": round(result["recall"] or 0.0, 4),
         "not_found_f1": round(result["f1"] or 0.0, 4),

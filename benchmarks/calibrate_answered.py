@@ -30,10 +30,14 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from benchmarks.calibrate_answerability import HTTPX_QUESTIONS, MAX_GATED_ANSWERABLE, TUNING
+from benchmarks.calibrate_answerability import (
+    HTTPX_QUESTIONS,
+    MAX_GATED_ANSWERABLE,
+    TUNING,
+    withheld_figures,
+)
 from benchmarks.common import CACHE, DATA, require, write_result
 from citesynth import Engine, Settings
-from citesynth.evaluation import metrics
 from citesynth.evaluation.qa_data import EvalSet, load_set
 from citesynth.synthesis.answerability import TOP
 from citesynth.verify.trained import TrainedVerifier
@@ -71,23 +75,14 @@ async def outcomes(eval_set: EvalSet, verifier: TrainedVerifier) -> list[Outcome
 
 
 def figures(found: list[Outcome], threshold: float | None) -> dict[str, Any]:
-    """Not-found precision, recall and F1 (unanswerable is positive) and answerable withheld."""
-    withheld = [
-        (not_found or (threshold is not None and score is not None and score < threshold), a)
-        for a, score, not_found in found
-    ]
-    answerable = sum(1 for _, a in withheld if a)
-    result = metrics.abstention(withheld)
-    return {
-        "questions": len(found),
-        "unanswerable": len(found) - answerable,
-        "not_found_precision": round(result["precision"] or 0.0, 4),
-        "not_found_recall": round(result["recall"] or 0.0, 4),
-        "not_found_f1": round(result["f1"] or 0.0, 4),
-        "answerable_withheld": round(sum(1 for w, a in withheld if w and a) / answerable, 4)
-        if answerable
-        else None,
-    }
+    """Not-found precision, recall and F1 (unanswerable is positive) and answerable withheld
+    (`answerable_gated`: by the gate or the check)."""
+    return withheld_figures(
+        [
+            (not_found or (threshold is not None and score is not None and score < threshold), a)
+            for a, score, not_found in found
+        ]
+    )
 
 
 def fit_threshold(tuning: dict[str, list[Outcome]]) -> float:
@@ -97,7 +92,7 @@ def fit_threshold(tuning: dict[str, list[Outcome]]) -> float:
     for step in range(0, 100):
         threshold = step / 100
         results = {name: figures(found, threshold) for name, found in tuning.items()}
-        if any((r["answerable_withheld"] or 0.0) > MAX_GATED_ANSWERABLE for r in results.values()):
+        if any((r["answerable_gated"] or 0.0) > MAX_GATED_ANSWERABLE for r in results.values()):
             continue
         if results["clapnq"]["not_found_f1"] > best[1]:
             best = (threshold, results["clapnq"]["not_found_f1"])
