@@ -177,6 +177,14 @@ async def test_an_answer_that_only_points_at_sources_is_not_found(indexed: Engin
     assert "dropped 1 sentence(s) that only pointed at a source" in answer.warnings
 
 
+async def test_words_about_a_source_become_its_citation(indexed: Engine) -> None:
+    use(indexed, "According to [1], the connect timeout defaults to five seconds.")
+    answer = await indexed.answer(CONNECT)
+    assert answer.answer == "The connect timeout defaults to five seconds [1]."
+    assert [c.text for c in answer.claims] == ["The connect timeout defaults to five seconds."]
+    assert answer.claims[0].label == "supported"
+
+
 async def test_uncited_answer_falls_back(indexed: Engine) -> None:
     use(indexed, "Bananas are yellow and grow in tropical climates everywhere.")
     answer = await indexed.answer(CONNECT)

@@ -1,7 +1,8 @@
 """Finishing step: a draft becomes the `Answer` of the contract (DESIGN §5).
 
 The text is resolved (groups merged, compact ranges, invalid numbers reported), repeated
-and pointer-only sentences are dropped, every claim is verified (and citations repaired)
+and pointer-only sentences are dropped, attribution wrappings ("According to [2], …")
+become the citation they are, every claim is verified (and citations repaired)
 when a verifier is given, citations are optionally renumbered by first use, and claims,
 uncited claims, citations with their supporting spans, warnings and confidence are computed.
 """
@@ -27,6 +28,7 @@ from citesynth.synthesis import disagreement, verifying
 from citesynth.synthesis.citing import citations, claims_of, drop_pointers, drop_repeats, has_words
 from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
 from citesynth.synthesis.extractive import NOT_FOUND
+from citesynth.synthesis.leads import plain_attributions
 from citesynth.synthesis.sources import Source, document_count, record, refs
 from citesynth.synthesis.writers import Plan
 from citesynth.verify.base import Verifier
@@ -83,7 +85,8 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     removed = resolved.removed  # what later passes over the clean text no longer see
     text, repeated = drop_repeats(resolved.text)
     text, pointers = drop_pointers(text)
-    if repeated or pointers:
+    text, wrapped = plain_attributions(text)
+    if repeated or pointers or wrapped:
         resolved = resolve(text, refs(sources))
     shown = sources
     found = list(plan.found)

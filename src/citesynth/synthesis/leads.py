@@ -1,0 +1,98 @@
+"""Attribution phrases around a claim, turned into the citation they already are.
+
+Small models wrap a fact in words about its source: "According to [2], the pool holds ten
+connections.", "The text in source [1] states that retries back off.", "Retries back off,
+as stated in [1]." The reader learns nothing from the wrapping that the marker does not
+say, and the claim the verifier checks carries words ("the text states") that no source
+holds. `plain_attributions` keeps the fact and its citation: "The pool holds ten
+connections [2].", "Retries back off [1]."
+
+Only wrappings that name a cited source by its marker are rewritten, and only with verbs
+that report, never with ones that hedge ("[1] suggests that …" stays as it is).
+"""
+
+from __future__ import annotations
+
+import re
+
+from citesynth.citations.resolve import cited_numbers, compact
+from citesynth.ingest.sentences import sentence_spans
+
+_MARK = r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]"
+_MARKS = rf"{_MARK}(?:\s*(?:,|and|&)?\s*{_MARK})*"
+_NOUN = (
+    r"(?:(?:the\s+)?(?:text|information|passage|document|article|excerpt|context)"
+    r"\s+(?:in|of|from)\s+)?(?:the\s+)?(?:sources?|documents?|documentation|docs|guides?"
+    r"|passages?|references?|articles?|pages?|sections?)?"
+)
+_REPORTED = (
+    r"(?:stated|mentioned|described|noted|explained|reported|shown|indicated|documented"
+    r"|outlined|specified|detailed|confirmed)"
+)
+_REPORTS = (
+    r"(?:states|says|mentions|notes|explains|reports|shows|indicates|confirms|specifies"
+    r"|describes|documents)"
+)
+_LEAD = re.compile(
+    rf"(?:(?:according\s+to|as\s+{_REPORTED}\s+(?:in|by)|based\s+on|per)\s+{_NOUN}\s*"
+    rf"(?P<after>{_MARKS})\s*,?\s*"
+    rf"|(?:the\s+)?{_NOUN}\s*(?P<subject>{_MARKS})\s+(?:also\s+)?{_REPORTS}\s+(?:that\s+)?)",
+    re.IGNORECASE,
+)
+_TRAIL = re.compile(
+    rf",?\s*\(?(?:according\s+to|as\s+{_REPORTED}\s+(?:in|by)|per)\s+{_NOUN}\s*"
+    rf"(?P<marks>{_MARKS})\)?(?P<end>\s*[.!]?\s*)$",
+    re.IGNORECASE,
+)
+_ENDING_MARKS = re.compile(rf"\s*(?P<marks>{_MARK}(?:\s*{_MARK})*)\s*$")
+
+
+def plain_attributions(text: str) -> tuple[str, int]:
+    """Resolved `text` with attribution wrappings turned into citations; how many changed."""
+    pieces: list[str] = []
+    position = 0
+    changed = 0
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        plain = _plain(sentence)
+        if plain != sentence:
+            pieces.append(text[position:start] + plain)
+            position = end
+            changed += 1
+    if not changed:
+        return text, 0
+    pieces.append(text[position:])
+    return "".join(pieces), changed
+
+
+def _plain(sentence: str) -> str:
+    """One sentence without its attribution wrapping (unchanged when it has none)."""
+    body, numbers = sentence, []
+    lead = _LEAD.match(body)
+    if lead:
+        rest = body[lead.end() :]
+        if len(rest.split()) >= 3:
+            numbers.extend(cited_numbers(lead.group("after") or lead.group("subject")))
+            body = _capitalised(rest)
+    trail = _TRAIL.search(body)
+    if trail and len(body[: trail.start()].split()) >= 3:
+        numbers.extend(cited_numbers(trail.group("marks")))
+        body = body[: trail.start()] + trail.group("end").strip()
+    if not numbers:
+        return sentence
+    stop = body[-1] if body[-1:] in (".", "!") else ""
+    core = body[: len(body) - len(stop)].rstrip()
+    ending = _ENDING_MARKS.search(core)
+    if ending:
+        numbers.extend(cited_numbers(ending.group("marks")))
+        core = core[: ending.start()].rstrip()
+    return f"{core.rstrip(',;: ')} {compact(numbers)}{stop or '.'}"
+
+
+def _capitalised(text: str) -> str:
+    """`text` with a first word in lower-case letters capitalised ("the pool" → "The pool").
+
+    Identifiers ("`httpx.get`", "max_connections") stay as they are.
+    """
+    word = re.match(r"[a-z]+\b(?![_.(`])", text)
+    return text[0].upper() + text[1:] if word else text

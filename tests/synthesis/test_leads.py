@@ -1,0 +1,62 @@
+"""Attribution wrappings ("According to [2], …") become the citation they already are."""
+
+from __future__ import annotations
+
+import pytest
+
+from citesynth.synthesis.leads import plain_attributions
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        (
+            "According to [2], the pool holds ten connections.",
+            "The pool holds ten connections [2].",
+        ),
+        (
+            "The text in source [1] states that retries back off exponentially.",
+            "Retries back off exponentially [1].",
+        ),
+        (
+            "Ashes come from palm branches blessed the year before, as stated in [1].",
+            "Ashes come from palm branches blessed the year before [1].",
+        ),
+        (
+            "It was approved by 59.61% of voters in 2009, according to sources [1] and [2].",
+            "It was approved by 59.61% of voters in 2009 [1,2].",
+        ),
+        # the wrapping's citation joins the one the sentence already ends with
+        (
+            "Source [3] also mentions that retries back off exponentially [4].",
+            "Retries back off exponentially [3,4].",
+        ),
+        ("The pool size is 10 (as noted in [4]).", "The pool size is 10 [4]."),
+        ("According to the documentation [2], the limit is 10 MB.", "The limit is 10 MB [2]."),
+        # an identifier keeps its case
+        (
+            "According to [1], `httpx.get` sends a GET request.",
+            "`httpx.get` sends a GET request [1].",
+        ),
+        (
+            "The timeout is five seconds [1]. According to [2], it can be set per request.",
+            "The timeout is five seconds [1]. It can be set per request [2].",
+        ),
+    ],
+)
+def test_the_wrapping_becomes_a_citation(text: str, plain: str) -> None:
+    assert plain_attributions(text) == (plain, 1)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[1] suggests that the drug may help.",  # a hedge is not a report: kept as written
+        "See [3].",  # a pointer, dropped elsewhere
+        "According to [2].",  # nothing left to state
+        "According to the maintainers, the pool holds ten connections [1].",  # names no marker
+        "The pool holds ten connections [1].",
+    ],
+)
+def test_other_sentences_are_left_alone(text: str) -> None:
+    assert plain_attributions(text) == (text, 0)
