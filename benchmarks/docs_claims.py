@@ -13,7 +13,15 @@ the heading states ("The default timeout is five seconds" under "Timeouts", besi
 Reported per verifier: balanced accuracy ("supported" as the positive class), the share
 of supported claims passed and of unsupported ones passed per kind of change, and on the
 claims that need their heading. The verifiers read the passage alone, as the answer
-pipeline gives them a chunk. Results: `benchmarks/results/docs_claims.json`.
+pipeline gives them a chunk.
+
+A second, larger documentation set (`rhdh_test`, when `../shared/data` is there): the
+sentences of the reference answers of the Red Hat Developer Hub *test* questions (written
+by a model from the question's reference context, so supported paraphrases of
+documentation) against that context, and against the context of another test question on
+the same guide (unsupported, unless it holds 80 % of the claim's content terms); the
+recipe's `docs_claim_pairs`, which `--docs-claims` trains on for the tuning split.
+Results: `benchmarks/results/docs_claims.json`.
 """
 
 from __future__ import annotations
@@ -26,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import ROOT, write_result
+from benchmarks.verifier_pairs import docs_claim_pairs
+from citesynth.evaluation.datafiles import data_dir
 from citesynth.verify import Check, LexicalVerifier, Verifier
 from citesynth.verify.crossencoder import available
 
@@ -69,6 +79,19 @@ async def measure(verifier: Verifier, claims: list[dict[str, Any]]) -> Any:
     }
 
 
+def rhdh_claims() -> list[dict[str, Any]]:
+    """The Developer Hub test split's reference-answer claims (see the module docstring)."""
+    return [
+        {
+            "claim": pair["text"],
+            "passage": pair["evidence"],
+            "label": "supported" if pair["label"] else "unsupported",
+            "change": "",
+        }
+        for pair in docs_claim_pairs(data_dir(), lambda _, passages: "\n\n".join(passages), "test")
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--weights", type=Path, help="a folder train_crossencoder --out wrote")
@@ -82,6 +105,15 @@ def main() -> None:
         "needs_heading": sum(bool(c.get("needs_heading")) for c in claims),
         "lexical": asyncio.run(measure(LexicalVerifier(), claims)),
     }
+    rhdh = rhdh_claims() if (data_dir() / "docs_rhdh").is_dir() else []
+    if rhdh:
+        payload["rhdh_test"] = {
+            "claims": len(rhdh),
+            "labels": dict(Counter(c["label"] for c in rhdh)),
+            "lexical": asyncio.run(measure(LexicalVerifier(), rhdh)),
+        }
+    else:
+        print("docs_rhdh not found under the shared data: the rhdh_test set is skipped")
     if available():
         from citesynth.verify.crossencoder import CrossEncoder
         from citesynth.verify.trained import TrainedVerifier
@@ -89,6 +121,8 @@ def main() -> None:
         verifier = TrainedVerifier(CrossEncoder.load(folder=args.weights))
         payload["trained_on"] = verifier.model.meta.trained_on
         payload["trained"] = asyncio.run(measure(verifier, claims))
+        if rhdh:
+            payload["rhdh_test"]["trained"] = asyncio.run(measure(verifier, rhdh))
     print(json.dumps(payload, indent=2))
     if args.weights is None:
         write_result("docs_claims", payload)

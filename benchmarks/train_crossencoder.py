@@ -122,10 +122,13 @@ def batches(lengths: list[int], epochs: float, rng: random.Random) -> list[list[
     return found[: max(1, int(len(found) * epochs / math.ceil(epochs)))]
 
 
-def recipe_pairs(work: Path, generated: int, *, similarity: bool) -> list[Pair]:
+def recipe_pairs(
+    work: Path, generated: int, *, similarity: bool, docs_claims: bool = False
+) -> list[Pair]:
     """The recipe's pairs with the verifier's evidence, cached in `work` (embedding is slow)."""
     chosen_by = "similarity" if similarity else "lexical"
-    cache = work / f"pairs-{EVIDENCE_WORDS}w-{chosen_by}-{generated}.json"
+    docs = "-docs" if docs_claims else ""
+    cache = work / f"pairs-{EVIDENCE_WORDS}w-{chosen_by}-{generated}{docs}.json"
     if cache.exists():
         found: list[Pair] = json.loads(cache.read_text())
         return found
@@ -136,6 +139,7 @@ def recipe_pairs(work: Path, generated: int, *, similarity: bool) -> list[Pair]:
         generated=generated,
         budget=EVIDENCE_WORDS,
         similarity=shared_similarity() if similarity else None,
+        docs_claims=docs_claims,
     )
     cache.write_text(json.dumps(pairs))
     return pairs
@@ -148,9 +152,16 @@ def balanced_accuracy(labels: list[int], predicted: list[bool]) -> float:
     return sum(parts) / len(parts) if parts else 0.0
 
 
+def calibration_sets(pairs: list[Pair]) -> tuple[str, ...]:
+    """The held-out real data sets thresholds and the blend are fitted on (documentation
+    claims only when the recipe has them)."""
+    present = {p["source"] for p in pairs}
+    return tuple(s for s in ("scifact", "wice", "halueval", "rhdh-claim") if s in present)
+
+
 def calibrate(pairs: list[Pair], scores: list[float]) -> tuple[float, dict[str, float]]:
     """The threshold maximising mean balanced accuracy over the held-out real data sets."""
-    sets = ("scifact", "wice", "halueval")
+    sets = calibration_sets(pairs)
     best = (0.5, -1.0, {})
     for step in range(5, 96):
         threshold = step / 100
@@ -181,7 +192,7 @@ def fit_blend(
     from citesynth.verify import Check, LexicalVerifier
     from citesynth.verify.trained import logit
 
-    sets = ("scifact", "wice", "halueval")
+    sets = calibration_sets(pairs)
     chosen = [i for i, p in enumerate(pairs) if p["source"] in sets]
     lexical = LexicalVerifier().verify_now(
         [Check(pairs[i]["text"], (pairs[i]["evidence"],)) for i in chosen]
@@ -198,7 +209,7 @@ def fit_blend(
     for name in sets:
         for label in (0.0, 1.0):
             mask = (names == name) & (y == label)
-            weight[mask] = len(y) / max(mask.sum(), 1) / 6
+            weight[mask] = len(y) / max(mask.sum(), 1) / (2 * len(sets))
     beta = fit(x, y, weight, l2=1.0)
     blended = 1 / (1 + np.exp(-(beta[0] + x @ beta[1:])))
     best = (0.5, -1.0, {})
@@ -237,6 +248,11 @@ def main() -> None:
     parser.add_argument(
         "--first-token", action="store_true", help="the head reads the [CLS] vector as well"
     )
+    parser.add_argument(
+        "--docs-claims",
+        action="store_true",
+        help="add documentation claims (docs-rhdh tuning answers) to the recipe",
+    )
     parser.add_argument("--resume", action="store_true")
     parser.add_argument(
         "--calibrate", action="store_true", help="no training: calibrate and export the checkpoint"
@@ -253,7 +269,9 @@ def main() -> None:
     torch.manual_seed(13)
     args.work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    pairs = recipe_pairs(args.work, args.generated, similarity=args.similarity)
+    pairs = recipe_pairs(
+        args.work, args.generated, similarity=args.similarity, docs_claims=args.docs_claims
+    )
     train = [p for p in pairs if not holdout(p["group"])]
     held = [p for p in pairs if holdout(p["group"])]
     snli = snli_pairs(args.work, args.snli) if args.snli else []

@@ -40,10 +40,12 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from citesynth.analysis import content_terms
 from citesynth.evaluation.datafiles import data_dir, rows
 from citesynth.evaluation.qa_data import EvalSet, load_set
 from citesynth.evaluation.verifier_data import load
 from citesynth.verify.align import passage_sentences
+from citesynth.verify.claims import split_claims
 from citesynth.verify.evidence import BUDGET, Similarity, evidence_text
 
 Pair = dict[str, Any]
@@ -311,6 +313,39 @@ def docs_answerability_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
             yield _pair(row["question"], window, 0, "rhdh-q-dropped", group)
 
 
+def docs_claim_pairs(folder: Path, read: Reader, split: str = "dev") -> Iterator[Pair]:
+    """Documentation claims (docs-rhdh, the tuning split unless `split` says): each sentence of a reference answer
+    against its reference context (1), and against the context of another tuning question
+    on the same guide (0) unless that context holds 80 % of the claim's content terms (the
+    guides repeat passages, and such a pair may well be supported). The answers were written
+    from the context by a model (Ragas), so these are paraphrases of documentation, what the
+    verifier meets in answers; their detail-changed versions come from `perturbed_real`."""
+    wanted = {item.id for item in load_eval_set("docs-rhdh", split, folder).items}
+    chosen = [
+        r
+        for r in rows(folder / "docs_rhdh" / "questions.jsonl")
+        if r["id"] in wanted and r.get("reference_contexts") and r.get("reference_answer")
+    ]
+    by_guide: dict[str, list[dict[str, Any]]] = {}
+    for row in chosen:
+        by_guide.setdefault(",".join(row.get("source_doc_ids") or ["?"]), []).append(row)
+    rng = random.Random(_hash("docs-claims"))
+    for row in chosen:
+        group = f"rhdh-claim:{row['id']}"
+        context = "\n\n".join(row["reference_contexts"])
+        others = [o for o in by_guide[",".join(row.get("source_doc_ids") or ["?"])] if o is not row]
+        other = "\n\n".join(rng.choice(others)["reference_contexts"]) if others else ""
+        other_terms = set(content_terms(other))
+        for span in split_claims(row["reference_answer"]):
+            claim = span.text
+            wanted = set(content_terms(claim))
+            if len(claim.split()) < 6 or len(wanted) < 3:
+                continue
+            yield _pair(claim, read(claim, [context]), 1, "rhdh-claim", group)
+            if other and len(wanted & other_terms) < 0.8 * len(wanted):
+                yield _pair(claim, read(claim, [other]), 0, "rhdh-claim", group)
+
+
 # -- generated pairs ----------------------------------------------------------------------
 
 
@@ -401,6 +436,7 @@ def build(
     *,
     budget: int = BUDGET,
     similarity: Similarity | None = None,
+    docs_claims: bool = False,
 ) -> list[Pair]:
     """All training pairs (see the module docstring), deduplicated, in a fixed order.
 
@@ -416,6 +452,7 @@ def build(
         *wice_pairs(folder, read),
         *halueval_pairs(folder, read),
         *answerability_pairs(folder, read),
+        *(docs_claim_pairs(folder, read) if docs_claims else ()),
     ]
     made = generated_pairs(folder, rng, generated, budget)
     pairs = [*real, *perturbed_real(real, rng), *made]

@@ -187,6 +187,9 @@ class Meta:
     """Encoder layers the weights left as the base has them."""
     first_token: bool = False
     """Whether the head reads the `[CLS]` vector as well (`build_model`)."""
+    lexical_sure: float | None = None
+    """Lexical score from which a claim the lexical verifier labels `supported` is supported
+    whatever the model says (`verify.trained`); None: the model decides alone."""
 
     @classmethod
     def load(cls, folder: Path | None = None) -> Meta:
@@ -204,6 +207,7 @@ class Meta:
             bool(data.get("similarity", False)),
             int(data.get("frozen_layers", FROZEN)),
             bool(data.get("first_token", False)),
+            float(data["lexical_sure"]) if data.get("lexical_sure") is not None else None,
         )
 
 
