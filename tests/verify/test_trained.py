@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -9,8 +10,8 @@ import pytest
 
 from citesynth import Engine
 from citesynth.synthesis import ExtractiveWriter
-from citesynth.verify import Check, get_verifier
-from citesynth.verify.crossencoder import WEIGHTS_FILE, Meta, available
+from citesynth.verify import Check, LexicalVerifier, get_verifier
+from citesynth.verify.crossencoder import WEIGHTS_FILE, CrossEncoder, Meta, available
 from citesynth.verify.trained import TrainedVerifier, answerability
 from tests.conftest import write
 
@@ -158,3 +159,37 @@ async def test_an_on_topic_question_the_passages_do_not_answer_is_not_found(
         "How long does the pool wait for a free connection?", cache=False, not_found_below=0.0
     )
     assert not answered.not_found and "5 seconds" in answered.answer
+
+
+def _with_lexical_sure(sure: float | None) -> TrainedVerifier:
+    """A verifier over the shipped model with the `lexical_sure` rule at `sure`, and a model
+    threshold no score reaches: what it supports, the rule supported."""
+    model = CrossEncoder.load()
+    model.meta = replace(model.meta, lexical_sure=sure)
+    verifier = TrainedVerifier(model)
+    verifier.threshold = 1.01
+    return verifier
+
+
+async def test_a_claim_the_lexical_verifier_is_sure_of_is_supported() -> None:
+    claim = "Idle connections are kept open by a pool so that they can be reused."
+    [lexical] = await LexicalVerifier().verify([Check(claim, (POOL,))])
+    assert lexical.label == "supported"
+    [alone] = await _with_lexical_sure(None).verify([Check(claim, (POOL,))])
+    assert alone.label != "supported"
+    [ruled] = await _with_lexical_sure(lexical.score).verify([Check(claim, (POOL,))])
+    assert ruled.label == "supported" and ruled.score >= lexical.score
+    [above] = await _with_lexical_sure(lexical.score + 0.01).verify([Check(claim, (POOL,))])
+    assert above.label != "supported"
+    assert Meta.load().lexical_sure is not None  # the shipped weights carry the rule
+
+
+async def test_the_rule_never_passes_a_claim_the_lexical_checks_veto() -> None:
+    verdicts = await _with_lexical_sure(0.0).verify(
+        [
+            Check("The default pool size is 100 connections.", (POOL,)),
+            Check("The pool waits 5 minutes for a free connection.", (POOL,)),
+            Check("Pools are shared between processes.", (POOL,)),
+        ]
+    )
+    assert all(v.label != "supported" for v in verdicts)
