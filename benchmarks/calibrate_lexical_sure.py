@@ -26,7 +26,8 @@ from dataclasses import replace
 from typing import Any
 
 from benchmarks.common import ROOT, require, write_result
-from benchmarks.verifier_pairs import docs_claim_pairs, holdout
+from benchmarks.docs_claims import rhdh_claims
+from benchmarks.verifier_pairs import holdout
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.evaluation.verifier_data import load
 from citesynth.verify import Check, LexicalVerifier
@@ -54,8 +55,7 @@ def tuning_claims() -> dict[str, list[tuple[str, tuple[str, ...], int]]]:
         for name, (split, prefix) in HELD_OUT.items()
     }
     sets["docs-rhdh"] = [
-        (p["text"], (p["evidence"],), p["label"])
-        for p in docs_claim_pairs(data_dir(), lambda _, passages: "\n\n".join(passages), "dev")
+        (c["claim"], (c["passage"],), int(c["label"] == "supported")) for c in rhdh_claims("dev")
     ]
     return sets
 

@@ -79,8 +79,9 @@ async def measure(verifier: Verifier, claims: list[dict[str, Any]]) -> Any:
     }
 
 
-def rhdh_claims() -> list[dict[str, Any]]:
-    """The Developer Hub test split's reference-answer claims (see the module docstring)."""
+def rhdh_claims(split: str = "test") -> list[dict[str, Any]]:
+    """The Developer Hub reference-answer claims of `split`, each against its whole passage
+    (see the module docstring)."""
     return [
         {
             "claim": pair["text"],
@@ -88,7 +89,7 @@ def rhdh_claims() -> list[dict[str, Any]]:
             "label": "supported" if pair["label"] else "unsupported",
             "change": "",
         }
-        for pair in docs_claim_pairs(data_dir(), lambda _, passages: "\n\n".join(passages), "test")
+        for pair in docs_claim_pairs(data_dir(), lambda _, passages: "\n\n".join(passages), split)
     ]
 
 

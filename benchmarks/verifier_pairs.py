@@ -314,35 +314,42 @@ def docs_answerability_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
 
 
 def docs_claim_pairs(folder: Path, read: Reader, split: str = "dev") -> Iterator[Pair]:
-    """Documentation claims (docs-rhdh, the tuning split unless `split` says): each sentence of a reference answer
-    against its reference context (1), and against the context of another tuning question
-    on the same guide (0) unless that context holds 80 % of the claim's content terms (the
-    guides repeat passages, and such a pair may well be supported). The answers were written
-    from the context by a model (Ragas), so these are paraphrases of documentation, what the
-    verifier meets in answers; their detail-changed versions come from `perturbed_real`."""
-    wanted = {item.id for item in load_eval_set("docs-rhdh", split, folder).items}
+    """Documentation claims (docs-rhdh, the tuning split unless `split` says).
+
+    Each sentence of a reference answer against its reference context (1), and against the
+    context of another question of the split on the same guide (0) unless that context
+    holds 80 % of the claim's content terms (the guides repeat passages, and such a pair may
+    well be supported). The answers were written from the context by a model (Ragas), so
+    these are paraphrases of documentation, what the verifier meets in answers; their
+    detail-changed versions come from `perturbed_real`.
+    """
+    in_split = {item.id for item in load_eval_set("docs-rhdh", split, folder).items}
     chosen = [
         r
         for r in rows(folder / "docs_rhdh" / "questions.jsonl")
-        if r["id"] in wanted and r.get("reference_contexts") and r.get("reference_answer")
+        if r["id"] in in_split and r.get("reference_contexts") and r.get("reference_answer")
     ]
+
+    def guide(row: dict[str, Any]) -> str:
+        return ",".join(row.get("source_doc_ids") or ["?"])
+
     by_guide: dict[str, list[dict[str, Any]]] = {}
     for row in chosen:
-        by_guide.setdefault(",".join(row.get("source_doc_ids") or ["?"]), []).append(row)
+        by_guide.setdefault(guide(row), []).append(row)
     rng = random.Random(_hash("docs-claims"))
     for row in chosen:
         group = f"rhdh-claim:{row['id']}"
         context = "\n\n".join(row["reference_contexts"])
-        others = [o for o in by_guide[",".join(row.get("source_doc_ids") or ["?"])] if o is not row]
+        others = [o for o in by_guide[guide(row)] if o is not row]
         other = "\n\n".join(rng.choice(others)["reference_contexts"]) if others else ""
         other_terms = set(content_terms(other))
         for span in split_claims(row["reference_answer"]):
             claim = span.text
-            wanted = set(content_terms(claim))
-            if len(claim.split()) < 6 or len(wanted) < 3:
+            claim_terms = set(content_terms(claim))
+            if len(claim.split()) < 6 or len(claim_terms) < 3:
                 continue
             yield _pair(claim, read(claim, [context]), 1, "rhdh-claim", group)
-            if other and len(wanted & other_terms) < 0.8 * len(wanted):
+            if other and len(claim_terms & other_terms) < 0.8 * len(claim_terms):
                 yield _pair(claim, read(claim, [other]), 0, "rhdh-claim", group)
 
 
