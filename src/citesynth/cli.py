@@ -37,6 +37,7 @@ from citesynth.render import printable, snippet
 from citesynth.settings import Settings
 from citesynth.synthesis.options import AskOverrides
 from citesynth.types import Hit, IndexStats
+from citesynth.verify.trim import KEEPS
 
 console = Console(highlight=False)
 
@@ -367,9 +368,10 @@ def print_verdicts(answer: Answer) -> None:
         console.print("\n[bold]Check these claims[/]")
     for claim in answer.removed_claims:
         cited = "".join(f"[{n}]" for n in claim.citations) or "no citation"
+        why = next((r for r in claim.reasons if r.startswith(KEEPS)), "no source supports it")
         console.print(
             f"  [red]✗ removed[/] {escape(printable(claim.text))} [dim]({escape(cited)}: "
-            "no source supports it)[/]"
+            f"{escape(printable(why))})[/]"
         )
     for claim in weak:
         mark = _SUPPORT_MARKS[claim.label]

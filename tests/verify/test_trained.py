@@ -142,6 +142,24 @@ async def test_an_engine_with_the_trained_verifier_removes_an_invented_claim(
     assert not kept.not_found and "10 connections" in kept.answer
 
 
+async def test_a_claim_with_an_invented_tail_keeps_its_supported_part(
+    engine: Engine, tmp_path: Path, trained: TrainedVerifier
+) -> None:
+    from citesynth.llm.fake import ScriptedModel
+    from citesynth.synthesis import LLMWriter
+    from citesynth.synthesis.prompts import BUILT_IN
+
+    write(tmp_path / "docs", "pools.md", f"# {POOL}\n")
+    await engine.index([tmp_path / "docs"])
+    engine.verifier = trained
+    written = "The default pool size is 10 connections and is powered by hamsters [1]."
+    engine.writer = LLMWriter(ScriptedModel([written]), BUILT_IN, timeout=5.0)
+    answer = await engine.answer("What is the default pool size?", cache=False)
+    assert answer.answer == "The default pool size is 10 connections [1]."
+    assert [c.label for c in answer.claims] == ["supported"]
+    assert [c.text for c in answer.removed_claims] == [written.replace(" [1]", "")]
+
+
 async def test_an_on_topic_question_the_passages_do_not_answer_is_not_found(
     engine: Engine, tmp_path: Path, trained: TrainedVerifier
 ) -> None:

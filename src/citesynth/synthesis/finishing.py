@@ -230,14 +230,20 @@ async def verified(
     checked = await verifying.check(text, shown, verifier, repair=how.repair)
     if not how.remove_unsupported:
         return checked
+    checked, cut = await verifying.cut_to_support(checked, shown, verifier)
     kept, removed = verifying.without_unsupported(checked.text, checked.claims, checked.review)
-    if not removed:
+    if not removed and not cut:
         return checked
+    removed = [*(claim for claim, _ in cut), *removed]
     note = (
         f"removed {len(removed)} claim(s) that no source supports (see removed_claims; "
         "keep_unsupported keeps them)"
     )
     warnings = [repair.describe() for repair in checked.review.repairs]  # removed: not kept
+    warnings += [part.describe() for _, part in cut]
+    if kept == checked.text:  # only parts were cut, and what is left is supported
+        summary = checked.summary.model_copy(update={"removed": len(removed)})
+        return replace(checked, summary=summary, warnings=[*warnings, note], removed=removed)
     if not has_words(kept) or not any(c.citations for c in claims_of(kept)):
         summary = checked.summary.model_copy(update={"removed": len(removed)})
         return replace(

@@ -18,6 +18,7 @@ from citesynth.verify.base import Passage, Span, Verifier
 from citesynth.verify.confidence import Signals
 from citesynth.verify.conflicts import Found, find_conflicts
 from citesynth.verify.review import Review, review
+from citesynth.verify.trim import Trim, apply, trims
 
 _RANK: dict[Support, int] = {"unchecked": 0, "unsupported": 1, "partial": 2, "supported": 3}
 
@@ -120,6 +121,38 @@ async def check(
     if weak:
         warnings.append(f"{weak} claim(s) not supported by the source(s) they cite")
     return Checked(found.text, claims, support, summary, warnings, found)
+
+
+async def cut_to_support(
+    checked: Checked, sources: Sequence[Source], verifier: Verifier
+) -> tuple[Checked, list[tuple[Claim, Trim]]]:
+    """`checked` with unsupported claims cut to the leading part their sources support.
+
+    See `citesynth.verify.trim`. The cut answer is verified again; returns it with each
+    claim as written and its cut.
+    """
+    items = checked.review.claims
+    cuts = await trims(
+        [(i.claim, i.label == "supported") for i in items], passages(sources), verifier
+    )
+    if not cuts:
+        return checked, []
+    written = {i.claim.start: claim for i, claim in zip(items, checked.claims, strict=True)}
+    again = await check(apply(checked.text, cuts), sources, verifier, repair=False)
+    again = replace(
+        again,
+        summary=again.summary.model_copy(update={"repairs": checked.summary.repairs}),
+        review=replace(again.review, repairs=checked.review.repairs),
+    )
+    return again, [
+        (
+            written[c.claim.start].model_copy(
+                update={"reasons": [*written[c.claim.start].reasons, c.reason()]}
+            ),
+            c,
+        )
+        for c in cuts
+    ]
 
 
 def renumbered(checked: Checked, mapping: dict[int, int]) -> Checked:

@@ -1,0 +1,101 @@
+"""Trimming: an unsupported claim keeps the leading part its sources support, nothing else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citesynth import Engine
+from citesynth.cli import print_answer
+from citesynth.llm.fake import ScriptedModel
+from citesynth.synthesis import LLMWriter
+from citesynth.synthesis.prompts import BUILT_IN
+from citesynth.verify import LexicalVerifier
+from citesynth.verify.base import Passage
+from citesynth.verify.claims import split_claims
+from citesynth.verify.trim import apply, leading_parts, trims
+from tests.conftest import write
+
+POOL = (
+    "Connection pools\n\nA pool keeps idle connections open for reuse. The default pool size is "
+    "10 connections, and the pool waits 5 seconds for a free connection before it raises "
+    "PoolTimeout. Pools are not shared between processes."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "parts"),
+    [
+        (
+            "Shelley Morrison played Rosario on Will & Grace and is still alive.",
+            ["Shelley Morrison played Rosario on Will & Grace"],
+        ),
+        ("Timeouts default to 5 seconds; they can be disabled.", ["Timeouts default to 5 seconds"]),
+        (
+            "The pool holds 10 connections, which are shared, and it is never closed.",
+            ["The pool holds 10 connections, which are shared", "The pool holds 10 connections"],
+        ),
+        # a tail that limits what comes before: the part alone would overstate
+        ("The client retries twice, but only for idempotent requests.", []),
+        ("The client retries twice, and never for POST requests.", []),
+        # "between 5 and 10" is one value, not two clauses; too short; dangling words
+        ("The default pool size is between 5 and 10 connections.", []),
+        ("It works, but slowly.", []),
+        ("The pool size is set in the, and so on.", []),
+    ],
+)
+def test_leading_parts_cut_where_a_new_clause_begins(claim: str, parts: list[str]) -> None:
+    assert leading_parts(claim) == parts
+
+
+async def test_the_longest_supported_part_is_kept_with_the_claims_citation() -> None:
+    answer = (
+        "Pools keep idle connections open for reuse [1]. The default pool size is 10 "
+        "connections and is shared between processes [1]. Pools run on hamsters, and they "
+        "are fed hourly [1]."
+    )
+    claims = split_claims(answer)
+    passages = [Passage(1, POOL, "pools.md")]
+    cuts = await trims([(c, i == 0) for i, c in enumerate(claims)], passages, LexicalVerifier())
+    assert [c.kept for c in cuts] == ["The default pool size is 10 connections"]
+    assert apply(answer, cuts) == (
+        "Pools keep idle connections open for reuse [1]. The default pool size is 10 "
+        "connections [1]. Pools run on hamsters, and they are fed hourly [1]."
+    )
+    assert "shared between processes" in cuts[0].describe()
+
+
+async def test_supported_and_uncited_claims_are_left_alone() -> None:
+    claims = split_claims("The default pool size is 10 connections and is shared widely.")
+    passages = [Passage(1, POOL, "pools.md")]
+    assert await trims([(claims[0], False)], passages, LexicalVerifier()) == []
+    cited = split_claims("The default pool size is 10 connections and is shared widely [1].")
+    assert await trims([(cited[0], True)], passages, LexicalVerifier()) == []
+
+
+async def test_the_answer_keeps_the_supported_part_and_lists_the_claim_as_written(
+    engine: Engine, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tmp_path / "docs", "pools.md", f"# {POOL}\n")
+    await engine.index([tmp_path / "docs"])
+    written = (
+        "The default pool size is 10 connections, and each connection is encrypted with a "
+        "rotating key every hour [1]."
+    )
+    engine.writer = LLMWriter(ScriptedModel([written, written]), BUILT_IN, timeout=5.0)
+    answer = await engine.answer("What is the default pool size?", cache=False)
+    assert answer.answer == "The default pool size is 10 connections [1]."
+    assert [c.label for c in answer.claims] == ["supported"]
+    assert [c.text for c in answer.removed_claims] == [
+        "The default pool size is 10 connections, and each connection is encrypted with a "
+        "rotating key every hour."
+    ]
+    assert answer.verification is not None and answer.verification.removed == 1
+    assert any("dropped 'and each connection is encrypted" in w for w in answer.warnings)
+    print_answer(answer)
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "✗ removed The default pool size is 10 connections, and each" in shown
+    assert "the answer keeps only 'The default pool size is 10 connections'" in shown
+    kept = await engine.answer("What is the default pool size?", cache=False, keep_unsupported=True)
+    assert kept.answer == written and kept.claims[0].label != "supported"
