@@ -29,10 +29,10 @@ KEEPS = "the answer keeps only"
 """How the reason on a trimmed claim begins (the terminal and the page show it)."""
 
 _CUT = re.compile(
-    r"(?:\s*[;:]\s+|\s+[–—]\s+"
+    r"(?:\s*;\s+|\s+[–—]\s+"
     r"|,?\s+(?:and|but|or)\s+(?=(?:is|are|was|were|has|have|had|does|did|will|can|also|then|"
     r"later|now|still|it|they|he|she|its|their|his|her|this|these|there)\b)"
-    r"|,\s+(?:and|but|or|while|whereas|although|though|which|who|where|making|including|with"
+    r"|,\s+(?:but|while|whereas|although|though|which|who|where|making|including|with"
     r"|as well as)\s+"
     r"|\s+(?:but|while|whereas|although|though)\s+)",
     re.I,
