@@ -106,7 +106,9 @@ class Claim(_Frozen):
     precise: list[int] = Field(
         default_factory=list, description="The citations that support it or are needed for it"
     )
-    reasons: list[str] = Field(default_factory=list, description="Why it is not supported")
+    reasons: list[str] = Field(
+        default_factory=list, description="Why it is not supported (and what of it was kept)"
+    )
 
 
 class Verification(_Frozen):
@@ -168,7 +170,8 @@ class Answer(_Frozen):
     uncited_claims: list[str] = Field(default_factory=list)
     removed_claims: list[Claim] = Field(
         default_factory=list,
-        description="Claims taken out of the answer because no source supports them "
+        description="Claims taken out of the answer because no source supports them, as "
+        "written; a claim cut to the leading part its sources support says so in its reasons "
         "(kept in the answer, flagged, when asked with keep_unsupported)",
     )
     conflicts: list[Conflict] = Field(default_factory=list)

@@ -224,6 +224,7 @@ async def verified(
 ) -> verifying.Checked:
     """Check (and repair) the answer, then take out the claims no source supports.
 
+    A claim whose leading clause its sources support keeps that clause (`verify.trim`).
     Unless `how.remove_unsupported` is off (keep_unsupported): then they stay, flagged.
     When nothing cited is left, the text is empty: the answer is a not-found.
     """
@@ -240,7 +241,7 @@ async def verified(
         "keep_unsupported keeps them)"
     )
     warnings = [repair.describe() for repair in checked.review.repairs]  # removed: not kept
-    warnings += [part.describe() for _, part in cut]
+    warnings += [line for _, line in cut]
     if kept == checked.text:  # only parts were cut, and what is left is supported
         summary = checked.summary.model_copy(update={"removed": len(removed)})
         return replace(checked, summary=summary, warnings=[*warnings, note], removed=removed)

@@ -18,7 +18,7 @@ from citesynth.verify.base import Passage, Span, Verifier
 from citesynth.verify.confidence import Signals
 from citesynth.verify.conflicts import Found, find_conflicts
 from citesynth.verify.review import Review, review
-from citesynth.verify.trim import Trim, apply, trims
+from citesynth.verify.trim import apply, trims
 
 _RANK: dict[Support, int] = {"unchecked": 0, "unsupported": 1, "partial": 2, "supported": 3}
 
@@ -125,33 +125,39 @@ async def check(
 
 async def cut_to_support(
     checked: Checked, sources: Sequence[Source], verifier: Verifier
-) -> tuple[Checked, list[tuple[Claim, Trim]]]:
+) -> tuple[Checked, list[tuple[Claim, str]]]:
     """`checked` with unsupported claims cut to the leading part their sources support.
 
-    See `citesynth.verify.trim`. The cut answer is verified again; returns it with each
-    claim as written and its cut.
+    See `citesynth.verify.trim`. The cut answer is verified again; returns it with, per cut,
+    the claim as written (its reason saying what stays) and a warning naming what went.
+    When a kept part does not hold up on the second look, nothing is cut.
     """
-    items = checked.review.claims
-    cuts = await trims(
-        [(i.claim, i.label == "supported") for i in items], passages(sources), verifier
-    )
+    weak = [
+        (item, claim)
+        for item, claim in zip(checked.review.claims, checked.claims, strict=True)
+        if item.label != "supported"
+    ]
+    cuts = await trims(checked.text, [item.claim for item, _ in weak], passages(sources), verifier)
     if not cuts:
         return checked, []
-    written = {i.claim.start: claim for i, claim in zip(items, checked.claims, strict=True)}
     again = await check(apply(checked.text, cuts), sources, verifier, repair=False)
+    held = {c.text for c in again.claims if c.label == "supported"}
+    if any(cut.kept not in held for cut in cuts):
+        return checked, []
     again = replace(
         again,
         summary=again.summary.model_copy(update={"repairs": checked.summary.repairs}),
         review=replace(again.review, repairs=checked.review.repairs),
     )
+    written = {item.claim.start: claim for item, claim in weak}
     return again, [
         (
-            written[c.claim.start].model_copy(
-                update={"reasons": [*written[c.claim.start].reasons, c.reason()]}
+            written[cut.claim.start].model_copy(
+                update={"reasons": [*written[cut.claim.start].reasons, cut.reason()]}
             ),
-            c,
+            cut.describe(checked.text),
         )
-        for c in cuts
+        for cut in cuts
     ]
 
 

@@ -2,14 +2,17 @@
 
 A model often states a right fact and adds a wrong or unsupported one to it in the same
 sentence: "Shelley Morrison played Rosario on Will & Grace and is still alive [1]." The
-claim as written is unsupported and would go whole. Cut where a new predicate or clause
-begins ("and is", ", but", ", which", "; ") and check the part before the cut with the same
-verifier: when a leading part is *supported* by the sources the claim cites, the answer keeps
-that part with the claim's citation ("Shelley Morrison played Rosario on Will & Grace [1].")
-and the claim as written is still listed as removed. Nothing is ever added or reworded; the
-longest supported leading part wins; a part shorter than `MIN_WORDS` words, or ending on a
-word that needs what follows ("between", "of", "the"), is never kept, and neither is a part
-whose tail limits it (", but only for idempotent requests": the part alone would overstate).
+claim as written is unsupported and would go whole. Cut where a new clause begins ("and
+is", ", which", ", while", "; ") and check the part before the cut with the same verifier
+against the sources the claim cites: when a leading part is *supported*, the answer keeps
+that part, as written, with its citation ("Shelley Morrison played Rosario on Will & Grace
+[1].") and the claim as written is still listed as removed. The longest supported leading
+part wins. Nothing is added or reworded: the kept part is the answer's own text up to the
+cut. Never kept: a part under `MIN_WORDS` words; one ending on a word that needs what
+follows ("between", "of"); one with unbalanced quotes, brackets or emphasis; a part whose
+tail limits it (", and only for GET requests", "; this applies to GET only"); the parts of
+a claim that opens with a condition or a concession ("If …", "Although …"), or that cut a
+choice ("or") or a range ("5 – 10").
 """
 
 from __future__ import annotations
@@ -18,9 +21,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citesynth.citations.resolve import compact
+from citesynth.citations.resolve import cited_numbers, compact
 from citesynth.verify.base import Check, Passage, Verifier
-from citesynth.verify.claims import MARKER, ClaimSpan
+from citesynth.verify.claims import MARKER, ClaimSpan, plain
 
 MIN_WORDS = 4
 """The fewest words a kept part may have."""
@@ -29,20 +32,25 @@ KEEPS = "the answer keeps only"
 """How the reason on a trimmed claim begins (the terminal and the page show it)."""
 
 _CUT = re.compile(
-    r"(?:\s*;\s+|\s+[–—]\s+"
-    r"|,?\s+(?:and|but|or)\s+(?=(?:is|are|was|were|has|have|had|does|did|will|can|also|then|"
-    r"later|now|still|it|they|he|she|its|their|his|her|this|these|there)\b)"
-    r"|,\s+(?:but|while|whereas|although|though|which|who|where|making|including|with"
-    r"|as well as)\s+"
-    r"|\s+(?:but|while|whereas|although|though)\s+)",
+    r"\s*;\s+|(?<!\d)\s+[–—]\s+(?!\d)"
+    r"|,?\s+and\s+(?=(?:is|are|was|were|has|have|had|does|did|will|can|also|then|later|now|"
+    r"still|it|they|he|she|its|their|his|her|this|these|there)\b)"
+    r"|,\s+(?:while|whereas|although|though|which|who|where|making|including|with|as well as)\s+",
     re.I,
 )
 _DANGLING = frozenset(
     "a an the of to for from in on at by with between and or but as than that which who "
     "whose its their his her this these those not no".split()
 )
-_LIMITING = frozenset("only not never except unless if when no without nor just solely".split())
-"""A tail starting so limits what comes before it: the part before would overstate."""
+_LIMITING_START = frozenset("not never no without nor if when unless except".split())
+_LIMITING = frozenset("only except unless exclusively solely rarely sometimes".split())
+"""A tail holding one of these limits what comes before it: the part would overstate."""
+_OPENS_WITH_CONDITION = re.compile(
+    r"(?:if|when|whenever|although|though|even though|either|neither|not only|whether|"
+    r"because|since|unless|while|whereas|once|until|as long as)\b",
+    re.I,
+)
+_WORD = re.compile(r"[\w']+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,80 +58,103 @@ class Trim:
     """A claim cut to the leading part its cited sources support."""
 
     claim: ClaimSpan
+    end: int
+    """Where the kept part ends in the answer (the cut)."""
     kept: str
-    """The supported leading part (no markers, no closing punctuation)."""
+    """The kept part as a claim: no markers, whitespace folded, the claim's closing mark."""
+    citations: tuple[int, ...]
+    """What the kept part cites (and was checked against)."""
 
     def reason(self) -> str:
         """Why the claim as written is listed as removed while part of it stays."""
-        return f"{KEEPS} {self.kept!r}: its source does not support the rest"
+        return f"{KEEPS} {self.kept!r}: the cited source(s) do not support the rest"
 
-    def describe(self) -> str:
-        """One line for `warnings`."""
-        dropped = self.claim.text[len(self.kept) :].strip(" ,;:.")
+    def describe(self, answer: str) -> str:
+        """One line for `warnings`: what was dropped from the claim."""
+        dropped = plain(answer[self.end : self.claim.end]).strip(" ,;.–—")
         quoted = dropped if len(dropped) <= 60 else dropped[:57] + "..."
         return (
-            f"kept the supported part of a claim and dropped {quoted!r}, which no source supports"
+            f"kept the supported part of a claim and dropped {quoted!r}, which its cited "
+            "source(s) do not support"
         )
 
 
 def leading_parts(text: str) -> list[str]:
     """The parts of `text` before each clause cut, longest first, that may stand alone."""
-    parts = []
-    for cut in _CUT.finditer(text):
-        part = text[: cut.start()].rstrip(" ,")
-        words = part.split()
-        tail = text[cut.end() :].split()[:1]
-        if tail and tail[0].lower().strip(".,") in _LIMITING:
+    return [plain(text[:end]) for end in _cut_ends(text)]
+
+
+def _cut_ends(raw: str) -> list[int]:
+    """Offsets in `raw` where a part that may stand alone ends, longest part first."""
+    if _OPENS_WITH_CONDITION.match(plain(raw)):
+        return []
+    ends = []
+    for cut in _CUT.finditer(raw):
+        part = raw[: cut.start()].rstrip(" ,")
+        tail = [w.lower() for w in _WORD.findall(plain(raw[cut.end() :]))]
+        if not tail or tail[0] in _LIMITING_START or _LIMITING & set(tail):
             continue
-        if len(words) >= MIN_WORDS and words[-1].lower().strip(".,") not in _DANGLING:
-            parts.append(part)
-    return sorted(set(parts), key=len, reverse=True)
+        words = _WORD.findall(plain(part))
+        if len(words) < MIN_WORDS or words[-1].lower() in _DANGLING or not _balanced(part):
+            continue
+        ends.append(len(part))
+    return sorted(set(ends), reverse=True)
+
+
+def _balanced(part: str) -> bool:
+    text = MARKER.sub("", part)
+    return (
+        text.count("**") % 2 == 0
+        and text.count("`") % 2 == 0
+        and text.count('"') % 2 == 0
+        and text.count("(") == text.count(")")
+        and text.count("[") == text.count("]")
+    )
+
+
+def _ending(raw: str) -> str:
+    body = MARKER.sub("", raw).rstrip()
+    return body[len(body.rstrip(".!?;,")) :]
 
 
 async def trims(
-    claims: Sequence[tuple[ClaimSpan, bool]],
-    passages: Sequence[Passage],
-    verifier: Verifier,
+    answer: str, claims: Sequence[ClaimSpan], passages: Sequence[Passage], verifier: Verifier
 ) -> list[Trim]:
-    """The longest leading part its cited sources support, per unsupported claim.
+    """The longest leading part of each claim of `answer` that its cited sources support.
 
-    `claims` are (claim, supported) pairs; supported claims and uncited ones are skipped.
+    Pass the claims that are not supported; a claim citing nothing is left alone.
     """
     by_number = {p.number: p for p in passages}
-    asked: list[tuple[ClaimSpan, str]] = []
-    for claim, supported in claims:
-        cited = [n for n in claim.citations if n in by_number]
-        if supported or not cited:
-            continue
-        asked.extend((claim, part) for part in leading_parts(claim.text))
+    asked: list[Trim] = []
+    for claim in claims:
+        raw = answer[claim.start : claim.end]
+        for end in _cut_ends(raw):
+            inside = tuple(dict.fromkeys(cited_numbers(raw[:end])))
+            cited = tuple(n for n in inside or claim.citations if n in by_number)
+            if cited:
+                kept = plain(raw[:end]) + _ending(raw)
+                asked.append(Trim(claim, claim.start + end, kept, cited))
     if not asked:
         return []
     verdicts = await verifier.verify(
-        [
-            Check(part, tuple(by_number[n].text for n in claim.citations if n in by_number))
-            for claim, part in asked
-        ]
+        [Check(t.kept, tuple(by_number[n].text for n in t.citations)) for t in asked]
     )
     found: dict[int, Trim] = {}
-    for (claim, part), verdict in zip(asked, verdicts, strict=True):
-        if verdict.supported and claim.start not in found:  # longest first
-            found[claim.start] = Trim(claim, part)
+    for trim, verdict in zip(asked, verdicts, strict=True):
+        if verdict.supported and trim.claim.start not in found:  # longest first
+            found[trim.claim.start] = trim
     return list(found.values())
 
 
 def apply(answer: str, cuts: Sequence[Trim]) -> str:
-    """`answer` with each trimmed claim replaced by its kept part and its citation."""
+    """`answer` with each trimmed claim ending at its cut, cited, with its closing mark."""
     pieces = []
     position = 0
     for trim in sorted(cuts, key=lambda t: t.claim.start):
-        claim = trim.claim
-        body = MARKER.sub("", answer[claim.start : claim.end]).rstrip()
-        ending = ""
-        while body and body[-1] in ".!?;,":
-            ending = body[-1] + ending
-            body = body[:-1]
-        cited = compact(claim.citations)
-        pieces.append(answer[position : claim.start] + f"{trim.kept} {cited}{ending}")
-        position = claim.end
+        raw = answer[trim.claim.start : trim.end]
+        marker = "" if MARKER.search(raw) else f" {compact(trim.citations)}"
+        ending = _ending(answer[trim.claim.start : trim.claim.end])
+        pieces.append(answer[position : trim.claim.start] + raw + marker + ending)
+        position = trim.claim.end
     pieces.append(answer[position:])
     return "".join(pieces)
