@@ -123,3 +123,22 @@ async def test_the_answer_keeps_the_supported_part_and_lists_the_claim_as_writte
     assert "the answer keeps only 'The default pool size is 10 connections.'" in shown
     kept = await engine.answer("What is the default pool size?", cache=False, keep_unsupported=True)
     assert kept.answer == written and kept.claims[0].label != "supported"
+
+
+async def test_a_removed_closing_clause_leaves_a_whole_sentence(
+    engine: Engine, tmp_path: Path
+) -> None:
+    write(tmp_path / "docs", "pools.md", f"# {POOL}\n")
+    write(tmp_path / "docs", "keys.md", "# Keys\n\nTLS session keys rotate every hour.\n")
+    await engine.index([tmp_path / "docs"])
+    written = (
+        "The default pool size is 10 connections [1], whereas hamsters power each pool "
+        "with a treadmill [2]."
+    )
+    engine.writer = LLMWriter(ScriptedModel([written]), BUILT_IN, timeout=5.0)
+    answer = await engine.answer("What is the default pool size?", cache=False)
+    assert answer.answer.startswith("The default pool size is 10 connections [")
+    assert answer.answer.endswith("].") and "," not in answer.answer
+    assert [c.text for c in answer.removed_claims] == [
+        "whereas hamsters power each pool with a treadmill."
+    ]

@@ -234,7 +234,11 @@ def without_unsupported(
     pieces = []
     position = 0
     for claim in sorted(drop, key=lambda c: c.start):
-        pieces.append(text[position : claim.start].rstrip(" \t"))
+        before = text[position : claim.start].rstrip(" \t")
+        closing = text[claim.start : claim.end].rstrip()[-1:]
+        if before[-1:] in {",", ";", ":"} and closing in {".", "!", "?"}:
+            before = before[:-1] + closing  # the clause before now ends the sentence
+        pieces.append(before)
         position = claim.end
         while position < len(text) and text[position] in " \t.,;":
             position += 1
