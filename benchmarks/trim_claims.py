@@ -81,7 +81,8 @@ async def measure(rows: list[dict[str, Any]], verifier: TrainedVerifier) -> dict
         figures["claims"] += len(judged)
         figures["not_supported"] += sum(not ok for _, ok in judged)
         passages = [Passage(s["number"], s["text"], s["doc_id"]) for s in answer["sources"]]
-        cuts = await trims(judged, passages, verifier)
+        weak = [span for span, ok in judged if not ok]
+        cuts = await trims(answer["answer"], weak, passages, verifier)
         figures["trimmed"] += len(cuts)
         if cuts and not any(ok for _, ok in judged):
             rescued["answerable" if row["answerable"] else "unanswerable"] += 1

@@ -3,8 +3,11 @@
 A model often states a right fact and adds a wrong or unsupported one to it in the same
 sentence: "Shelley Morrison played Rosario on Will & Grace and is still alive [1]." The
 claim as written is unsupported and would go whole. Cut where a new clause begins ("and
-is", ", which", ", while", "; ") and check the part before the cut with the same verifier
-against the sources the claim cites: when a leading part is *supported*, the answer keeps
+is", ", which", ", while", "; ") and check the part before the cut against the sources
+the claim cites, with the configured verifier *and* the lexical one: a short claim is
+where a cross-encoder is easiest to fool (it passed "The best Olympic gymnast of all time
+is Simone Biles." cut from a longer claim, against a passage that never names her, which
+the lexical verifier's term coverage rejects). When both say *supported*, the answer keeps
 that part, as written, with its citation ("Shelley Morrison played Rosario on Will & Grace
 [1].") and the claim as written is still listed as removed. The longest supported leading
 part wins. Nothing is added or reworded: the kept part is the answer's own text up to the
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 from citesynth.citations.resolve import cited_numbers, compact
 from citesynth.verify.base import Check, Passage, Verifier
 from citesynth.verify.claims import MARKER, ClaimSpan, plain
+from citesynth.verify.lexical import LexicalVerifier
 
 MIN_WORDS = 4
 """The fewest words a kept part may have."""
@@ -118,11 +122,16 @@ def _ending(raw: str) -> str:
 
 
 async def trims(
-    answer: str, claims: Sequence[ClaimSpan], passages: Sequence[Passage], verifier: Verifier
+    answer: str,
+    claims: Sequence[ClaimSpan],
+    passages: Sequence[Passage],
+    verifier: Verifier,
+    screen: LexicalVerifier | None = None,
 ) -> list[Trim]:
     """The longest leading part of each claim of `answer` that its cited sources support.
 
-    Pass the claims that are not supported; a claim citing nothing is left alone.
+    Pass the claims that are not supported; a claim citing nothing is left alone. A part
+    counts as supported when `verifier` and the lexical verifier (`screen`) both say so.
     """
     by_number = {p.number: p for p in passages}
     asked: list[Trim] = []
@@ -136,12 +145,13 @@ async def trims(
                 asked.append(Trim(claim, claim.start + end, kept, cited))
     if not asked:
         return []
-    verdicts = await verifier.verify(
-        [Check(t.kept, tuple(by_number[n].text for n in t.citations)) for t in asked]
-    )
+    checks = [Check(t.kept, tuple(by_number[n].text for n in t.citations)) for t in asked]
+    verdicts = await verifier.verify(checks)
+    screened = (screen or LexicalVerifier()).verify_now(checks)
     found: dict[int, Trim] = {}
-    for trim, verdict in zip(asked, verdicts, strict=True):
-        if verdict.supported and trim.claim.start not in found:  # longest first
+    for trim, verdict, lexical in zip(asked, verdicts, screened, strict=True):
+        supported = verdict.supported and lexical.supported
+        if supported and trim.claim.start not in found:  # longest first
             found[trim.claim.start] = trim
     return list(found.values())
 
