@@ -160,6 +160,19 @@ async def test_a_claim_with_an_invented_tail_keeps_its_supported_part(
     assert [c.text for c in answer.removed_claims] == [written.replace(" [1]", "")]
 
 
+async def test_a_kept_part_never_names_what_the_source_does_not(trained: TrainedVerifier) -> None:
+    from citesynth.verify.base import Passage
+    from citesynth.verify.claims import split_claims
+    from citesynth.verify.trim import trims
+
+    # the cross-encoder alone passes the part; the source never names HTTPX or Django
+    for name in ("The HTTPX pool", "A Django pool"):
+        answer = f"{name} keeps idle connections open for reuse, which hamsters power [1]."
+        [check] = await trained.verify([Check(f"{name} keeps idle connections open.", (POOL,))])
+        assert check.supported
+        assert await trims(answer, split_claims(answer), [Passage(1, POOL, "p")], trained) == []
+
+
 async def test_an_on_topic_question_the_passages_do_not_answer_is_not_found(
     engine: Engine, tmp_path: Path, trained: TrainedVerifier
 ) -> None:

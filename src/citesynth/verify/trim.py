@@ -4,18 +4,18 @@ A model often states a right fact and adds a wrong or unsupported one to it in t
 sentence: "Shelley Morrison played Rosario on Will & Grace and is still alive [1]." The
 claim as written is unsupported and would go whole. Cut where a new clause begins ("and
 is", ", which", ", while", "; ") and check the part before the cut against the sources
-the claim cites, with the configured verifier *and* the lexical one: a short claim is
-where a cross-encoder is easiest to fool (it passed "The best Olympic gymnast of all time
-is Simone Biles." cut from a longer claim, against a passage that never names her, which
-the lexical verifier's term coverage rejects). When both say *supported*, the answer keeps
-that part, as written, with its citation ("Shelley Morrison played Rosario on Will & Grace
-[1].") and the claim as written is still listed as removed. The longest supported leading
-part wins. Nothing is added or reworded: the kept part is the answer's own text up to the
-cut. Never kept: a part under `MIN_WORDS` words; one ending on a word that needs what
-follows ("between", "of"); one with unbalanced quotes, brackets or emphasis; a part whose
-tail limits it (", and only for GET requests", "; this applies to GET only"); the parts of
-a claim that opens with a condition or a concession ("If …", "Although …"), or that cut a
-choice ("or") or a range ("5 – 10").
+the claim cites, with the configured verifier *and* the lexical one, and with no name the
+sources lack: a short claim is where a cross-encoder is easiest to fool (it passed "The
+highest-paid footballer of all time is Cristiano Ronaldo." cut from a longer claim,
+against a passage about cast salaries that never names him). When both say
+*supported*, the answer keeps that part, as written, with its citation ("Shelley Morrison
+played Rosario on Will & Grace [1].") and the claim as written is still listed as removed.
+The longest supported leading part wins. Nothing is added or reworded: the kept part is the
+answer's own text up to the cut. Never kept: a part under `MIN_WORDS` words; one ending on a
+word that needs what follows ("between", "of"); one with unbalanced quotes, brackets or
+emphasis; a part whose tail limits it (", and only for GET requests", "; this applies to GET
+only"); the parts of a claim that opens with a condition or a concession ("If …", "Although
+…"), or that cut a choice ("or") or a range ("5 – 10").
 """
 
 from __future__ import annotations
@@ -131,7 +131,8 @@ async def trims(
     """The longest leading part of each claim of `answer` that its cited sources support.
 
     Pass the claims that are not supported; a claim citing nothing is left alone. A part
-    counts as supported when `verifier` and the lexical verifier (`screen`) both say so.
+    counts as supported when `verifier` and the lexical verifier (`screen`) both say so and
+    it names nothing the sources do not.
     """
     by_number = {p.number: p for p in passages}
     asked: list[Trim] = []
@@ -147,10 +148,11 @@ async def trims(
         return []
     checks = [Check(t.kept, tuple(by_number[n].text for n in t.citations)) for t in asked]
     verdicts = await verifier.verify(checks)
-    screened = (screen or LexicalVerifier()).verify_now(checks)
+    screened = (screen or LexicalVerifier()).aligned(checks)
     found: dict[int, Trim] = {}
-    for trim, verdict, lexical in zip(asked, verdicts, screened, strict=True):
-        supported = verdict.supported and lexical.supported
+    for trim, verdict, (lexical, alignment) in zip(asked, verdicts, screened, strict=True):
+        named = alignment is not None and not alignment.missing_names
+        supported = verdict.supported and lexical.supported and named
         if supported and trim.claim.start not in found:  # longest first
             found[trim.claim.start] = trim
     return list(found.values())
