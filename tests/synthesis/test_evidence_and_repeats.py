@@ -88,6 +88,12 @@ def test_short_sentences_and_distinct_ones_stay() -> None:
         ("Pools hold ten connections [1]. According to [2].", "Pools hold ten connections [1].", 1),
         ("This information can be found in the documentation [1] and [3].", "", 1),
         ("For more details, see [4].", "", 1),
+        # a marker left on a line of its own after the answer
+        (
+            "The best gymnast is Simone Biles [1].\n\n[1]",
+            "The best gymnast is Simone Biles [1].",
+            1,
+        ),
     ],
 )
 def test_sentences_that_only_point_at_a_source_are_dropped(

@@ -294,12 +294,14 @@ def is_pointer(sentence: str) -> bool:
     """Whether `sentence` only points at sources and states nothing a reader could check.
 
     "This is stated in [1] and [2].", "See [3].", "For more details, see the
-    documentation [4]." are pointers; "See the retrieval docs for the fusion formula [2]."
-    says what to look for, so it is not.
+    documentation [4]." and a marker on its own ("[1]") are pointers; "See the retrieval
+    docs for the fusion formula [2]." says what to look for, so it is not.
     """
     if not _CANONICAL.search(sentence):
         return False
     words = set(_WORDS.findall(_CANONICAL.sub(" ", sentence).lower()))
+    if not words:  # a marker on its own ("[1]" on the last line): it points, says nothing
+        return True
     return bool(words & _POINTS) and words <= _POINTING
 
 
