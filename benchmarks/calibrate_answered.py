@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from benchmarks.calibrate_answerability import (
@@ -47,6 +48,30 @@ Outcome = tuple[bool, float | None, bool]
 written, the answer is already "not found"); whether it is already not found."""
 
 
+def writer_settings(eval_set: EvalSet, writer: str) -> Settings:
+    """Settings to answer `eval_set` with `writer`, on the tuning index of that set."""
+    corpus = eval_set.corpus.resolve()
+    return replace(
+        Settings.from_env(model=writer),
+        index_dir=CACHE / "answerability" / eval_set.name.replace("/", "_"),
+        root=corpus if corpus.is_dir() else corpus.parent,
+    )
+
+
+def question_log(
+    folder: str, writer: str, eval_set: EvalSet
+) -> tuple[Path, dict[str, dict[str, Any]]]:
+    """The per-question log of a slow run under `CACHE/folder`, and the rows it holds by id.
+
+    Rows are appended as they are known, so that an interrupted run goes on where it
+    stopped.
+    """
+    log = CACHE / folder / f"{writer}-{eval_set.name.replace('/', '_')}-{eval_set.split}.jsonl"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    rows = map(json.loads, log.read_text().splitlines() if log.exists() else [])
+    return log, {row["id"]: row for row in rows}
+
+
 async def outcomes(
     eval_set: EvalSet, verifier: TrainedVerifier, writer: str = "extractive"
 ) -> list[Outcome]:
@@ -55,20 +80,11 @@ async def outcomes(
     Each outcome is appended to a log under `CACHE/answered` as it is known, so that an
     interrupted run of a slow writer goes on where it stopped.
     """
-    corpus = eval_set.corpus.resolve()
-    settings = replace(
-        Settings.from_env(model=writer),
-        index_dir=CACHE / "answerability" / eval_set.name.replace("/", "_"),
-        root=corpus if corpus.is_dir() else corpus.parent,
-    )
-    log = CACHE / "answered" / f"{writer}-{eval_set.name.replace('/', '_')}-{eval_set.split}.jsonl"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    known = {
-        row["id"]: row
-        for row in map(json.loads, log.read_text().splitlines() if log.exists() else [])
-    }
-    async with await Engine.open(settings=settings, indexing=True) as engine:
-        await engine.index([corpus])
+    log, known = question_log("answered", writer, eval_set)
+    async with await Engine.open(
+        settings=writer_settings(eval_set, writer), indexing=True
+    ) as engine:
+        await engine.index([eval_set.corpus.resolve()])
         engine.verifier = verifier
         for number, item in enumerate(eval_set.items, 1):
             if item.id in known:

@@ -21,8 +21,9 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from benchmarks.calibrate_answered import question_log, writer_settings
 from benchmarks.common import CACHE, DATA, require, write_result
-from citesynth import Engine, Settings
+from citesynth import Engine
 from citesynth.evaluation.qa_data import EvalSet, load_set, take
 from citesynth.verify.base import Passage
 from citesynth.verify.claims import split_claims
@@ -34,22 +35,12 @@ SETS = ("clapnq", "docs-rhdh")
 
 async def answers(eval_set: EvalSet) -> list[dict[str, Any]]:
     """The embedded model's answers (unsupported claims kept) to every question, logged."""
-    corpus = eval_set.corpus.resolve()
-    settings = replace(
-        Settings.from_env(model="local"),
-        index_dir=CACHE / "answerability" / eval_set.name.replace("/", "_"),
-        root=corpus if corpus.is_dir() else corpus.parent,
-    )
-    log = CACHE / "trim" / f"local-{eval_set.name.replace('/', '_')}-{eval_set.split}.jsonl"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    known = {
-        row["id"]: row
-        for row in map(json.loads, log.read_text().splitlines() if log.exists() else [])
-    }
+    log, known = question_log("trim", "local", eval_set)
     missing = [item for item in eval_set.items if item.id not in known]
     if missing:
+        settings = writer_settings(eval_set, "local")
         async with await Engine.open(settings=settings, indexing=True) as engine:
-            await engine.index([corpus])
+            await engine.index([eval_set.corpus.resolve()])
             for number, item in enumerate(missing, 1):
                 answer = await engine.answer(item.question, cache=False, keep_unsupported=True)
                 row = {
