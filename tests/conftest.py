@@ -16,6 +16,9 @@ from click.testing import CliRunner
 
 from citesynth import Engine, HashingEmbedder, Settings, SQLiteStore
 from citesynth.indexing import IngestOptions
+from citesynth.llm.fake import ScriptedModel
+from citesynth.synthesis import LLMWriter
+from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.verify import LexicalVerifier
 
 SHARED_DATA = Path(
@@ -69,6 +72,13 @@ def write(root: Path, relative: str, content: str | bytes) -> Path:
     else:
         path.write_text(content, encoding="utf-8")
     return path
+
+
+def use(engine: Engine, *replies: object, **options: object) -> ScriptedModel:
+    """Give the engine a writer backed by a scripted model; return the model."""
+    model = ScriptedModel(list(replies), **options)  # type: ignore[arg-type]
+    engine.writer = LLMWriter(model, BUILT_IN, timeout=5.0)
+    return model
 
 
 @pytest.fixture

@@ -18,10 +18,7 @@ from citesynth.events import (
     TokenEvent,
     VerificationEvent,
 )
-from citesynth.llm.fake import ScriptedModel
-from citesynth.synthesis import LLMWriter
-from citesynth.synthesis.prompts import BUILT_IN
-from tests.conftest import write
+from tests.conftest import use, write
 
 CONNECT = "What is the connect timeout default?"
 
@@ -30,13 +27,6 @@ CONNECT = "What is the connect timeout default?"
 async def indexed(engine: Engine, corpus: Path) -> Engine:
     await engine.index([corpus])
     return engine
-
-
-def use(engine: Engine, *replies: object, **options: object) -> ScriptedModel:
-    """Give the engine a writer backed by a scripted model; return the model."""
-    model = ScriptedModel(list(replies), **options)  # type: ignore[arg-type]
-    engine.writer = LLMWriter(model, BUILT_IN, timeout=5.0)
-    return model
 
 
 async def collect(engine: Engine, question: str, **options: object) -> list[AnswerEvent]:

@@ -11,10 +11,7 @@ import pytest
 from citesynth import Engine
 from citesynth.cli import print_answer
 from citesynth.events import VerificationEvent
-from citesynth.llm.fake import ScriptedModel
-from citesynth.synthesis import LLMWriter
-from citesynth.synthesis.prompts import BUILT_IN
-from tests.conftest import write
+from tests.conftest import use, write
 
 CONNECT = "What is the connect timeout default?"
 GOOD = "The connect timeout defaults to five seconds [1]."
@@ -25,12 +22,6 @@ INVENTED = "Connections are encrypted with a rotating key every hour [1]."
 async def indexed(engine: Engine, corpus: Path) -> Engine:
     await engine.index([corpus])
     return engine
-
-
-def use(engine: Engine, *replies: object) -> ScriptedModel:
-    model = ScriptedModel(list(replies))  # type: ignore[arg-type]
-    engine.writer = LLMWriter(model, BUILT_IN, timeout=5.0)
-    return model
 
 
 async def test_claims_citations_and_the_stream_carry_verdicts(indexed: Engine) -> None:

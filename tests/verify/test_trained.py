@@ -13,7 +13,7 @@ from citesynth.synthesis import ExtractiveWriter
 from citesynth.verify import Check, LexicalVerifier, get_verifier
 from citesynth.verify.crossencoder import WEIGHTS_FILE, CrossEncoder, Meta, available
 from citesynth.verify.trained import TrainedVerifier, answerability
-from tests.conftest import write
+from tests.conftest import use, write
 
 pytestmark = pytest.mark.skipif(
     not available(), reason="the trained verifier needs citesynth[embed] (torch, MiniLM)"
@@ -114,25 +114,20 @@ def test_the_gate_trusts_retrieval_confidence_where_the_model_does_not_carry() -
     assert unsure < meta.answerable <= confident
 
 
-async def test_an_engine_with_the_trained_verifier_removes_an_invented_claim(
-    engine: Engine,
-    tmp_path: Path,
-    trained: TrainedVerifier,
-) -> None:
-    from citesynth.llm.fake import ScriptedModel
-    from citesynth.synthesis import LLMWriter
-    from citesynth.synthesis.prompts import BUILT_IN
-
+@pytest.fixture
+async def pools(engine: Engine, tmp_path: Path, trained: TrainedVerifier) -> Engine:
+    """An engine over one page about connection pools, verifying with the trained model."""
     write(tmp_path / "docs", "pools.md", f"# {POOL}\n")
     await engine.index([tmp_path / "docs"])
     engine.verifier = trained
-    engine.writer = LLMWriter(
-        ScriptedModel(
-            ["The default pool size is 10 connections [1]. Pools are powered by hamsters [1]."]
-        ),
-        BUILT_IN,
-        timeout=5.0,
-    )
+    return engine
+
+
+async def test_an_engine_with_the_trained_verifier_removes_an_invented_claim(
+    pools: Engine,
+) -> None:
+    engine = pools
+    use(engine, "The default pool size is 10 connections [1]. Pools are powered by hamsters [1].")
     answer = await engine.answer("What is the default pool size?", cache=False)
     assert answer.answer == "The default pool size is 10 connections [1]."
     assert [c.text for c in answer.removed_claims] == ["Pools are powered by hamsters."]
@@ -142,19 +137,10 @@ async def test_an_engine_with_the_trained_verifier_removes_an_invented_claim(
     assert not kept.not_found and "10 connections" in kept.answer
 
 
-async def test_a_claim_with_an_invented_tail_keeps_its_supported_part(
-    engine: Engine, tmp_path: Path, trained: TrainedVerifier
-) -> None:
-    from citesynth.llm.fake import ScriptedModel
-    from citesynth.synthesis import LLMWriter
-    from citesynth.synthesis.prompts import BUILT_IN
-
-    write(tmp_path / "docs", "pools.md", f"# {POOL}\n")
-    await engine.index([tmp_path / "docs"])
-    engine.verifier = trained
+async def test_a_claim_with_an_invented_tail_keeps_its_supported_part(pools: Engine) -> None:
     written = "The default pool size is 10 connections and is powered by hamsters [1]."
-    engine.writer = LLMWriter(ScriptedModel([written]), BUILT_IN, timeout=5.0)
-    answer = await engine.answer("What is the default pool size?", cache=False)
+    use(pools, written)
+    answer = await pools.answer("What is the default pool size?", cache=False)
     assert answer.answer == "The default pool size is 10 connections [1]."
     assert [c.label for c in answer.claims] == ["supported"]
     assert [c.text for c in answer.removed_claims] == [written.replace(" [1]", "")]
@@ -174,11 +160,9 @@ async def test_a_kept_part_never_names_what_the_source_does_not(trained: Trained
 
 
 async def test_an_on_topic_question_the_passages_do_not_answer_is_not_found(
-    engine: Engine, tmp_path: Path, trained: TrainedVerifier
+    pools: Engine,
 ) -> None:
-    write(tmp_path / "docs", "pools.md", f"# {POOL}\n")
-    await engine.index([tmp_path / "docs"])
-    engine.verifier = trained
+    engine = pools
     engine.writer = ExtractiveWriter(engine.embedder)
     answer = await engine.answer(
         "How do I pickle a pool to send it to a worker?", cache=False, not_found_below=0.0

@@ -8,14 +8,11 @@ import pytest
 
 from citesynth import Engine
 from citesynth.cli import print_answer
-from citesynth.llm.fake import ScriptedModel
-from citesynth.synthesis import LLMWriter
-from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.verify import LexicalVerifier
 from citesynth.verify.base import Passage
 from citesynth.verify.claims import split_claims
 from citesynth.verify.trim import apply, leading_parts, trims
-from tests.conftest import write
+from tests.conftest import use, write
 
 POOL = (
     "Connection pools\n\nA pool keeps idle connections open for reuse. The default pool size is "
@@ -107,7 +104,7 @@ async def test_the_answer_keeps_the_supported_part_and_lists_the_claim_as_writte
         "The default pool size is 10 connections, and it is encrypted with a "
         "rotating key every hour [1]."
     )
-    engine.writer = LLMWriter(ScriptedModel([written, written]), BUILT_IN, timeout=5.0)
+    use(engine, written, written)
     answer = await engine.answer("What is the default pool size?", cache=False)
     assert answer.answer == "The default pool size is 10 connections [1]."
     assert [c.label for c in answer.claims] == ["supported"]
@@ -135,7 +132,7 @@ async def test_a_removed_closing_clause_leaves_a_whole_sentence(
         "The default pool size is 10 connections [1], whereas hamsters power each pool "
         "with a treadmill [2]."
     )
-    engine.writer = LLMWriter(ScriptedModel([written]), BUILT_IN, timeout=5.0)
+    use(engine, written)
     answer = await engine.answer("What is the default pool size?", cache=False)
     assert answer.answer.startswith("The default pool size is 10 connections [")
     assert answer.answer.endswith("].") and "," not in answer.answer
