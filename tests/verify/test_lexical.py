@@ -6,6 +6,7 @@ import pytest
 
 from citesynth.analysis import terms
 from citesynth.verify import Check, LexicalVerifier
+from citesynth.verify.align import superlatives
 
 SOURCE = (
     "The connect timeout defaults to five seconds. The read timeout limits how long a "
@@ -222,3 +223,63 @@ def test_a_claim_joining_two_sentences_is_checked_where_it_negates(
     )
     reasons = verifier.verify_now([Check(joined, (source,))])[0].reasons
     assert not any("negation" in r for r in reasons)
+
+
+CHAMPION = (
+    "Simone Biles is a three-time reigning world all-around champion. She has won 14 world "
+    "championship medals, more than any other American gymnast."
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The best Olympic gymnast of all time is Simone Biles.",
+        "Simone Biles is the greatest gymnast ever.",
+    ],
+)
+def test_a_superlative_the_source_never_states_is_unsupported(
+    verifier: LexicalVerifier, claim: str
+) -> None:
+    verdict = verifier.verify_now([Check(claim, (CHAMPION,))])[0]
+    assert verdict.label != "supported"
+    assert any("superlative" in reason for reason in verdict.reasons)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (
+            "Lake Superior is the biggest lake in North America.",
+            "Lake Superior is the largest lake in North America.",
+        ),
+        (
+            "Most T cells in children are naive.",
+            "In children the main subset consists of naive T cells.",
+        ),
+        (
+            "She is the best known mapmaker of the period.",
+            "John Speed drew the map. He is the best known English mapmaker of the period.",
+        ),
+    ],
+)
+def test_a_superlative_the_source_states_or_a_quantifier_is_no_mismatch(
+    verifier: LexicalVerifier, claim: str, source: str
+) -> None:
+    reasons = verifier.verify_now([Check(claim, (source,))])[0].reasons
+    assert not any("superlative" in reason for reason in reasons)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("the tallest building", {"tallest"}),
+        ("Brazil's most decorated fighter", {"most"}),
+        ("the best player of all time", {"best", "of-all-time"}),
+        ("the latest release passed the test", {"latest"}),
+        ("their interest in the forest", set()),
+        ("most people agree", set()),
+    ],
+)
+def test_superlatives_are_read_after_a_determiner(text: str, found: set[str]) -> None:
+    assert superlatives(text) == found

@@ -89,6 +89,19 @@ async def test_a_negation_elsewhere_in_the_source_sentence_vetoes_nothing(
     assert verdict.supported is supported, (claim, verdict)
 
 
+async def test_a_superlative_the_source_never_states_is_not_support(
+    trained: TrainedVerifier,
+) -> None:
+    source = (
+        "Simone Biles is a three-time reigning world all-around champion. She has won 14 "
+        "world championship medals, more than any other American gymnast."
+    )
+    claims = ["The best Olympic gymnast of all time is Simone Biles.", "Biles won 14 medals."]
+    verdicts = await trained.verify([Check(claim, (source,)) for claim in claims])
+    assert [v.label == "supported" for v in verdicts] == [False, True]
+    assert any("superlative" in reason for reason in verdicts[0].reasons)
+
+
 async def test_odd_input_is_unsupported_not_an_error(trained: TrainedVerifier) -> None:
     verdicts = await trained.verify([Check("", (POOL,)), Check("A claim.", ("",)), Check("x", ())])
     assert [v.label for v in verdicts] == ["unsupported"] * 3
