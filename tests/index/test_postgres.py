@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from citesynth import HashingEmbedder, StoreError, StoreUnavailableError
+from citesynth import HashingEmbedder, IndexNotFoundError, StoreError, StoreUnavailableError
 from citesynth.index.store import Store, index_text
 from citesynth.index.stores import get_store, shown_location
 from citesynth.ingest.text import content_hash
@@ -212,6 +212,27 @@ async def test_the_store_recovers_after_the_server_restarts(own_postgres: Any) -
         assert (await opened.stats()).chunks == 5  # the failed write left nothing behind
     finally:
         await opened.close()
+
+
+async def test_a_schema_opens_only_its_own_index_never_publics(own_postgres: Any) -> None:
+    url = own_postgres.get_uri()
+    separator = "&" if "?" in url else "?"
+    public = await get_store(url)
+    try:
+        await public.write([GUIDE], [])
+        before = (await public.stats()).chunks
+        with pytest.raises(IndexNotFoundError, match="schema legal"):
+            await get_store(f"{url}{separator}schema=legal", create=False)
+        legal = await get_store(f"{url}{separator}schema=legal")
+        try:
+            assert (await legal.stats()).chunks == 0
+            await legal.write([LIMITS], [])
+            assert (await legal.stats()).chunks == len(ids(LIMITS))
+        finally:
+            await legal.close()
+        assert (await public.stats()).chunks == before
+    finally:
+        await public.close()
 
 
 async def test_an_unreachable_server_is_named_in_the_error(tmp_path: Path) -> None:

@@ -38,7 +38,7 @@ from psycopg.conninfo import conninfo_to_dict
 from citesynth.errors import IndexNotFoundError, StoreError, StoreUnavailableError
 from citesynth.index import postgres_lexical, postgres_writes
 from citesynth.index.postgres_pool import ConnectionPool, PoolBusyError
-from citesynth.index.postgres_schema import has_schema, migrate
+from citesynth.index.postgres_schema import has_schema, migrate, qualified
 from citesynth.index.rows import (
     CHUNK_COLUMNS,
     DOCUMENT_COLUMNS,
@@ -191,7 +191,7 @@ class PostgresStore:
     async def _prepare(self, create: bool) -> None:
         try:
             async with self._pool.connection() as connection:
-                if not create and not await has_schema(connection):
+                if not create and not await has_schema(connection, self.schema):
                     raise IndexNotFoundError(
                         f"no index at {self._shown}; run `citesynth index PATH` first "
                         f"(with --store {shown_location(self.url)})"
@@ -368,7 +368,9 @@ class PostgresStore:
             if left - added > 0:
                 return
         name = self._index_name(model)
-        exists = await self._one("SELECT to_regclass(%s) IS NOT NULL", (name,))
+        exists = await self._one(
+            "SELECT to_regclass(%s) IS NOT NULL", (qualified(self.schema, name),)
+        )
         if not (exists and exists[0]):
             row = await self._one("SELECT count(*) FROM embeddings WHERE model = %s", (model,))
             count = int(row[0]) if row else 0

@@ -124,11 +124,22 @@ _MIGRATION_LOCK = 7_262_414_001
 """The advisory lock key that one migrating process holds (any number, fixed forever)."""
 
 
-async def has_schema(connection: AsyncConnection[tuple[object, ...]]) -> bool:
-    """Whether the first schema on the search path holds a citesynth index."""
-    cursor = await connection.execute("SELECT to_regclass('citesynth_schema') IS NOT NULL")
+async def has_schema(connection: AsyncConnection[tuple[object, ...]], schema: str | None) -> bool:
+    """Whether `schema` (None: `public`) holds a citesynth index.
+
+    Asked of that schema by name: the search path also holds `public` (for the `vector`
+    type), so an unqualified name would find an index there and open it for another schema.
+    """
+    cursor = await connection.execute(
+        "SELECT to_regclass(%s) IS NOT NULL", (qualified(schema, "citesynth_schema"),)
+    )
     row = await cursor.fetchone()
     return bool(row and row[0])
+
+
+def qualified(schema: str | None, name: str) -> str:
+    """`schema.name` for `to_regclass` (schema names are checked plain SQL names)."""
+    return f"{schema or 'public'}.{name}"
 
 
 async def migrate(connection: AsyncConnection[tuple[object, ...]], schema: str | None) -> None:
@@ -138,7 +149,7 @@ async def migrate(connection: AsyncConnection[tuple[object, ...]], schema: str |
         StoreError: the database was written by a newer citesynth, or pgvector is not
             available to this user.
     """
-    if await _version(connection) == SCHEMA_VERSION:
+    if await _version(connection, schema) == SCHEMA_VERSION:
         return  # up to date: nothing to write (a read-only standby opens too)
     async with connection.transaction():
         await connection.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
@@ -170,9 +181,9 @@ async def migrate(connection: AsyncConnection[tuple[object, ...]], schema: str |
             await connection.execute("INSERT INTO citesynth_schema VALUES (%s)", (number + 1,))
 
 
-async def _version(connection: AsyncConnection[tuple[object, ...]]) -> int:
-    """The schema version of the index on the search path; 0 when there is none."""
-    if not await has_schema(connection):
+async def _version(connection: AsyncConnection[tuple[object, ...]], schema: str | None) -> int:
+    """The schema version of the index in `schema`; 0 when there is none."""
+    if not await has_schema(connection, schema):
         return 0
     cursor = await connection.execute("SELECT max(version) FROM citesynth_schema")
     row = await cursor.fetchone()
