@@ -148,6 +148,32 @@ async def test_engine_open_takes_a_store_location(corpus: Path, postgres_url: st
         assert engine.embedder is not None and engine.embedder.name == "hashing-256"
 
 
+def test_eval_under_a_store_setting_never_writes_into_that_index(
+    run: CliRunner,
+    corpus: Path,
+    tmp_path: Path,
+    postgres_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "handbook.md").write_text("# Team\n\nDeploys happen on Tuesdays.\n")
+    monkeypatch.setenv("CITESYNTH_STORE", postgres_url)
+    assert run.invoke(main, ["index", str(team), "-q"]).exit_code == 0
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(json.dumps({"question": "What is the read timeout?"}) + "\n")
+    args = ["eval", str(questions), "--corpus", str(corpus), "--model", "fake", "--out", "run"]
+    result = run.invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    assert run.invoke(main, ["stats"]).stdout.startswith("1 files")  # the team's index only
+    base, schema = postgres_url.rsplit("&schema=", 1)
+    with psycopg.connect(base) as connection:
+        names = connection.execute(
+            "SELECT nspname FROM pg_namespace WHERE nspname LIKE %s", (f"{schema}_questions%",)
+        ).fetchall()
+    assert len(names) == 1  # the corpus went to a schema of its own beside it
+
+
 def test_index_and_store_together_are_refused(run: CliRunner, postgres_url: str) -> None:
     result = run.invoke(main, ["stats", "--index", "here", "--store", postgres_url])
     assert result.exit_code == 2 and "not both" in result.output

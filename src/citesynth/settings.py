@@ -145,6 +145,11 @@ class Settings:
         """Where the index lives, as `get_store` reads it (`store`, else `index_dir`)."""
         return self.store or str(self.index_dir)
 
+    @property
+    def on_server(self) -> bool:
+        """Whether the index lives in a database server, not in a folder."""
+        return location_folder(self.store_location) is None
+
     def part_location(self, name: str) -> str:
         """A store location beside this one for one named part (an eval corpus)."""
         return part_location(self.store_location, name)

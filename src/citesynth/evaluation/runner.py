@@ -82,11 +82,12 @@ async def evaluate(
     where = hashlib.sha1(str(corpus).encode()).hexdigest()[:8]  # one index per corpus
     folder = f"{eval_set.name}-{chosen.embedder.replace(':', '-')}-{where}"
     root = corpus if corpus.is_dir() else corpus.parent
-    settings = replace(chosen, index_dir=cache / "index" / folder, root=root)
-    if request.store:
-        settings = replace(
-            settings, store=replace(settings, store=request.store).part_location(folder)
-        )
+    # A corpus is indexed apart from the user's own index: in the eval cache, or in a
+    # schema of its own of the database the request or the environment names.
+    shared = chosen.store if chosen.on_server else None
+    settings = replace(chosen, index_dir=cache / "index" / folder, root=root, store="")
+    if store := request.store or shared:
+        settings = replace(settings, store=replace(settings, store=store).part_location(folder))
     started = time.perf_counter()
     async with await Engine.open(settings=settings, indexing=True) as engine:
         async for event in engine.index_events([corpus]):
