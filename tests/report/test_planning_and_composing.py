@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from citesynth.report.citing import _known_only
+from citesynth.answers import SourceRecord
+from citesynth.report.citing import _in_report_terms, _known_only
 from citesynth.report.compose import without_repeats
 from citesynth.report.planning import file_title, from_outline, from_question, parse_plan
 from citesynth.report.values import Section
@@ -35,6 +36,22 @@ from citesynth.report.values import Section
                 "What are the defaults of connection pools?",
                 "What are the defaults of timeouts?",
                 "What are the defaults of retries?",
+            ],
+        ),
+        (
+            "How does citesynth verify claims, handle PDFs and combine BM25 with dense retrieval?",
+            [
+                "How does citesynth verify claims?",
+                "How does citesynth handle PDFs?",
+                "How does citesynth combine BM25 with dense retrieval?",
+            ],
+        ),
+        (
+            "How to chunk PDFs, rank passages and cite sources in answers?",
+            [
+                "How to chunk PDFs?",
+                "How to rank passages?",
+                "How to cite sources in answers?",
             ],
         ),
         ("What is the default timeout?", []),
@@ -89,5 +106,41 @@ def test_a_sentence_two_sections_share_is_said_once() -> None:
 def test_a_marker_naming_no_indexed_source_leaves_the_section() -> None:
     text = "Pools hold 100 connections [1]. Use `items[0]` in code [2,7]. Limits [7]."
     assert _known_only(text, {1, 2}) == (
-        "Pools hold 100 connections [1]. Use `items[0]` in code. Limits."
+        "Pools hold 100 connections [1]. Use `items[0]` in code. Limits.",
+        ["[2,7]", "[7]"],
+    )
+
+
+def test_a_sections_warnings_speak_of_report_numbers_or_locations() -> None:
+    records = {n: _record(n) for n in (1, 2, 5)}
+    mapping = {1: 4, 2: 9}
+    assert _in_report_terms("citation [2] moved to [1]", mapping, records) == (
+        "citation [9] moved to [4]"
+    )
+    assert _in_report_terms("source(s) [5] were not cited", mapping, records) == (
+        "source(s) (docs/five.md:L5-L6) were not cited"
+    )
+    assert _in_report_terms("1 sentence(s) cite no source", mapping, records) == (
+        "1 sentence(s) cite no source"
+    )
+
+
+def _record(number: int) -> SourceRecord:
+    name = {1: "one", 2: "two", 5: "five"}[number]
+    return SourceRecord(
+        number=number,
+        chunk_id=f"c:{number}",
+        doc_id=f"d:{number}",
+        path=f"docs/{name}.md",
+        title=name,
+        page=None,
+        start_line=number,
+        end_line=number + 1,
+        heading_path=[],
+        location=f"docs/{name}.md:L{number}-L{number + 1}",
+        url=f"file://docs/{name}.md#L{number}",
+        text=f"Source {name}.",
+        shown=f"Source {name}.",
+        score=1.0,
+        confidence=1.0,
     )

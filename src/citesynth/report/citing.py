@@ -9,10 +9,11 @@ conflicts to those numbers. Numbers never change once given, so a section writte
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from citesynth.answers import Answer, Claim, SourceRecord
-from citesynth.citations.resolve import cited_numbers, numbers_in, relabel
+from citesynth.citations.resolve import cited_numbers, compact, numbers_in, relabel
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.report.checks import markers
 from citesynth.report.compose import tidy
@@ -24,6 +25,7 @@ from citesynth.verify.base import Passage
 from citesynth.verify.claims import plain
 
 RESEARCH_SENTENCES = 3
+_MARKER = re.compile(r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
 
 
 class CitationIndex:
@@ -132,12 +134,16 @@ class CitationIndex:
             removed_claims=answer.removed_claims,
             conflicts=answer.conflicts,
             observations=list(observations),
-            warnings=list(answer.warnings),
+            warnings=[_in_report_terms(w, mapping, records) for w in answer.warnings],
             prompt_tokens=answer.usage.prompt_tokens,
             completion_tokens=answer.usage.completion_tokens,
         )
         section = renumbered(written, mapping)
-        return section.model_copy(update={"text": _known_only(section.text, self.numbers())})
+        text, unknown = _known_only(section.text, self.numbers())
+        if unknown:
+            note = f"removed marker(s) {', '.join(unknown)} naming no source of the report"
+            section = section.model_copy(update={"warnings": [*section.warnings, note]})
+        return section.model_copy(update={"text": text})
 
     def _research_output(
         self, subtopic: Subtopic, answer: Answer, observations: Sequence[Observation]
@@ -160,12 +166,39 @@ class CitationIndex:
         )
 
 
-def _known_only(text: str, known: set[int]) -> str:
-    """`text` without markers naming a number the index does not have (none should)."""
+def _known_only(text: str, known: set[int]) -> tuple[str, list[str]]:
+    """`text` without markers naming a number the index does not have, and those markers."""
+    removed = []
     for marker in markers(text):
         if not set(numbers_in(marker)) <= known:
             text = text.replace(" " + marker, "", 1).replace(marker, "", 1)
-    return text
+            removed.append(marker)
+    return text, removed
+
+
+def _in_report_terms(
+    warning: str, mapping: dict[int, int], records: dict[int, SourceRecord]
+) -> str:
+    """An answer's warning with its source numbers as the report's, or as locations.
+
+    A section is an answer with its own numbers; in the report a source it cited has the
+    report's number, and one it did not cite (a retrieved passage left unused, a citation
+    repair moved away from) has none: it is named by where it is.
+    """
+
+    def report_terms(match: re.Match[str]) -> str:
+        numbers = numbers_in(match.group())
+        if all(n in mapping for n in numbers):
+            return compact([mapping[n] for n in numbers])
+        return (
+            "("
+            + "; ".join(
+                _distinct_location(records[n]) if n in records else f"[{n}]" for n in numbers
+            )
+            + ")"
+        )
+
+    return _MARKER.sub(report_terms, warning)
 
 
 def _without(text: str, sentences: Sequence[str]) -> str:

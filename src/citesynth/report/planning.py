@@ -36,6 +36,7 @@ _ARRAY = re.compile(r"\[.*\]", re.S)
 _QUOTED = re.compile(r'"([^"\n]{3,300})"')
 _ITEM_WORDS = 4
 _LEAD_ENDS = frozenset("of about on in for to with between regarding the a an".split())
+_AUXILIARY = frozenset("do does did can could should would will shall may might must".split())
 
 
 def from_outline(text: str, question: str) -> tuple[str | None, list[Subtopic]]:
@@ -124,6 +125,8 @@ def from_question(question: str) -> list[Subtopic]:
     if any(not i or len(i.split()) > _ITEM_WORDS for i in items) or len(lead) < 2:
         return []
     size = _first_item_size(lead, [len(item.split()) for item in items])
+    if tail and _verb_phrases(lead, size):  # "does it verify X, ... and combine Y with Z"
+        items[-1], tail = items[-1] + tail, ""
     prefix = " ".join(lead[:-size])
     items.insert(0, " ".join(lead[-size:]))
     return [
@@ -147,6 +150,16 @@ def _first_item_size(lead: Sequence[str], sizes: Sequence[int]) -> int:
         if lead[-size - 1].lower() in _LEAD_ENDS:
             return size
     return min(min(sizes), len(lead) - 1)
+
+
+def _verb_phrases(lead: Sequence[str], size: int) -> bool:
+    """Whether the parts are things done ("How does it | verify claims"), not named.
+
+    A qualifier after the last of them is its own ("combine BM25 with dense retrieval"),
+    never every part's.
+    """
+    before = [word.lower() for word in lead[:-size]]
+    return bool(before) and (before[-1] == "to" or (len(before) > 1 and before[-2] in _AUXILIARY))
 
 
 def _shared_tail(items: list[str]) -> tuple[list[str], str]:
