@@ -74,6 +74,7 @@ class Engine:
         verifier: Verifier | Literal["default"] | None = "default",
         timeout: float | None = None,
         report_words: int = DEFAULT_WORDS,
+        report_judge: str = "",
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -91,6 +92,8 @@ class Engine:
         """The configured writer time limit (None: each writer's default)."""
         self.report_words = report_words
         """A report's length limit in words when a call gives none."""
+        self.report_judge = report_judge
+        """The model that judges reports when a call names none (empty: none)."""
         self.cache = AnswerCache(store)
         self._variants: dict[str, Engine] = {}
         self._owns_store = True
@@ -145,6 +148,7 @@ class Engine:
             verifier=verifier,
             answering=chosen.ask_options(),
             report_words=chosen.report_words,
+            report_judge=chosen.report_judge,
             timeout=timeout,
         )
 
@@ -195,6 +199,7 @@ class Engine:
             verifier=self.verifier,
             timeout=self.timeout,
             report_words=self.report_words,
+            report_judge=self.report_judge,
         )
         variant._owns_store = False
         return variant
@@ -323,15 +328,19 @@ class Engine:
 
         `outline` is the text of an outline (one subtopic per heading, item or line);
         `tools` are research tools beside the corpus search; `judge` is a chat model (or
-        its name, as `get_model` takes it) that scores the report and has it revised;
+        its name, as `get_model` takes it, also as the verifier's `judge:NAME`) that scores
+        the report and has it revised, by default the configured `report_judge`;
         `overrides` apply to every section as they do to `ask`.
         """
+        chosen = judge if judge is not None else (self.report_judge or None)
+        if isinstance(chosen, str):
+            chosen = get_model(chosen.removeprefix("judge:"))
         how = ReportOptions(
             max_words=max_words or self.report_words,
             outline=outline,
             title=title,
             tools=tuple(tools),
-            judge=get_model(judge) if isinstance(judge, str) else judge,
+            judge=chosen,
         )
         return write_report(question, self.parts(), self.prompts, self.options(**overrides), how)
 

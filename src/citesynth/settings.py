@@ -30,6 +30,8 @@ off that value, so each is written once.
 | verifier        | CITESYNTH_VERIFIER        | `default`: `trained`, or `lexical` without torch |
 | strict          | CITESYNTH_STRICT          | false: no rewrite with the verdicts           |
 | keep_unsupported | CITESYNTH_KEEP_UNSUPPORTED | false: claims no source supports are removed |
+| report_words    | CITESYNTH_REPORT_WORDS    | 1500 (a report's length limit)                |
+| report_judge    | CITESYNTH_REPORT_JUDGE    | none: not judged (`local`, `judge:openai:X`)  |
 """
 
 from __future__ import annotations
@@ -81,6 +83,8 @@ class Settings:
     keep_unsupported: bool = _ASK.keep_unsupported
     report_words: int = 1500
     """The length limit of a report's body, in words, when a call gives none."""
+    report_judge: str = ""
+    """The model that judges reports when a call names none (empty: not judged)."""
 
     def __post_init__(self) -> None:
         # Accept the obvious spellings: a string path, a list of globs.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from citesynth import Engine
+from citesynth import Engine, Settings
 from citesynth.llm.fake import ScriptedModel
 from citesynth.report.judging import WEIGHTS, parse_judgement
 from tests.report.test_report import QUESTION, _corpus
@@ -83,3 +83,29 @@ async def test_a_failing_judge_leaves_the_report_unjudged(engine: Engine, tmp_pa
     report = await engine.write_report(QUESTION, judge=ScriptedModel([RuntimeError("down")]))
     assert not report.judged and report.sections
     assert any(w.startswith("not judged: the judge failed: down") for w in report.warnings)
+
+
+async def test_revision_stops_after_two_cycles_and_keeps_the_best_version(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    judge = ScriptedModel([_scores(2), _scores(3), _scores(1), _scores(5)])
+    report = await engine.write_report(QUESTION, judge=judge)
+    assert len(judge.calls) == 3 and report.revisions == 2
+    assert sorted(j.overall for j in report.judgements) == [1.0, 2.0, 3.0]
+    assert report.judgements[-1].overall == 3.0  # the version kept is judged last
+
+
+async def test_the_judge_is_named_like_the_verifiers_or_configured(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    # `fake` replies with an answer, not scores: named and asked, then left unjudged.
+    named = await engine.write_report(QUESTION, judge="judge:fake")
+    assert any("not judged: the judge's reply could not be read" in w for w in named.warnings)
+    engine.report_judge = "fake"  # what `report_judge` in the settings gives
+    assert engine.with_writer(engine.writer).report_judge == "fake"
+    report = await engine.write_report(QUESTION)
+    assert any("not judged: the judge's reply could not be read" in w for w in report.warnings)
+    settings = Settings.from_env({"CITESYNTH_REPORT_JUDGE": "judge:local"})
+    assert settings.report_judge == "judge:local"
