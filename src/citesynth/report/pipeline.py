@@ -237,10 +237,19 @@ async def _plan(
     most = subtopics_for(how.max_words)
     if not subtopics and how.plan_with_model and model is not None:
         subtopics = await from_model(question, model, prompts, most=most)
-    if not subtopics:
+    few = subtopics and all(s.origin == "model" for s in subtopics)
+    if not subtopics or (few and len(subtopics) < MIN_SUBTOPICS):
+        # No plan, or a model's plan of fewer than three: clusters of what retrieval finds
+        # make it or fill it up (a cluster whose source does not answer is left out later).
         wide = replace(options, k=max(options.k or 0, 3 * most))
         found = await retrieve(question, parts, wide, get_mode(options.mode))
-        subtopics = from_clusters(question, found.hits, limit=most)
+        known = {s.title.lower() for s in subtopics}
+        clusters = [
+            c
+            for c in from_clusters(question, found.hits, limit=most)
+            if c.title.lower() not in known
+        ]
+        subtopics = [*subtopics, *clusters][: MIN_SUBTOPICS if subtopics else most]
     if not subtopics:
         subtopics = [Subtopic(title=question, query=question, origin="question")]
     return title or _title(question), subtopics, notes
