@@ -14,6 +14,7 @@ from citesynth.llm.fake import ScriptedModel
 from citesynth.report import Report, ReportDone, ReportProgress, render
 from citesynth.report.checks import markers
 from citesynth.report.compose import body, words
+from citesynth.report.sections import sized
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
 from citesynth.synthesis.prompts import BUILT_IN
 from tests.conftest import write
@@ -281,3 +282,18 @@ async def test_an_outline_longer_than_twenty_subtopics_is_cut_with_a_warning(
     report = await engine.write_report("Pools", outline=outline, max_words=3000)
     assert len(report.subtopics) == 20
     assert report.warnings[0] == "the outline has 30 subtopics: the first 20 are written"
+
+
+def test_a_sections_model_budget_follows_its_share_of_the_words(engine: Engine) -> None:
+    model = ScriptedModel([])
+    parts = engine.with_writer(LLMWriter(model, BUILT_IN, max_output_tokens=320)).parts()
+    options = engine.options()
+    short, same = sized(parts, options, max_words=600, sections=4)  # 120 words a section
+    assert isinstance(short.writer, LLMWriter) and short.writer.max_output_tokens == 220
+    assert same == options
+    tiny, _ = sized(parts, options, max_words=200, sections=8)
+    assert isinstance(tiny.writer, LLMWriter) and tiny.writer.max_output_tokens == 200
+    long, deeper = sized(parts, options, max_words=10_000, sections=16)  # 500 words a section
+    assert isinstance(long.writer, LLMWriter) and long.writer.max_output_tokens == 714
+    assert (deeper.k or 0) >= 12
+    assert isinstance(parts.writer, LLMWriter) and parts.writer.max_output_tokens == 320

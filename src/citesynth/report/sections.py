@@ -29,6 +29,8 @@ from citesynth.verify.claims import plain
 
 LONG_REPORT = 2000
 LONG_SECTION = 200
+MIN_SECTION_TOKENS = 200
+"""The fewest output tokens a model writes a section in (a short answer's length)."""
 """In a report longer than `LONG_REPORT` words, a section whose share is longer than this
 gets a writer with more room (`sized`)."""
 
@@ -122,15 +124,21 @@ def sized(
 ) -> tuple[Parts, AskOptions]:
     """The writer and retrieval depth for sections of their share of `max_words`.
 
-    An answer is a few sentences from a few sources; a section of a long report (more than
-    2,000 words) is longer: the extractive writer keeps up to one sentence per 22 words of
-    its share (from more sources), a model gets 1.3 output tokens per word. Ordinary
-    reports are left as is.
+    A model gets 1.3 output tokens per word of its section's share (and 64 for markers),
+    at least `MIN_SECTION_TOKENS`: a short report's sections are not written at an
+    answer's length only to be cut. An answer is a few sentences from a few sources; a
+    section of a long report (more than 2,000 words) is longer: the extractive writer keeps
+    up to one sentence per 22 words of its share, from more sources.
     """
     share = int(max_words * 0.8 / max(1, sections))
-    if max_words <= LONG_REPORT or share <= LONG_SECTION:
-        return parts, options
+    tokens = max(MIN_SECTION_TOKENS, int(1.3 * share) + 64)
+    long = max_words > LONG_REPORT and share > LONG_SECTION
     writer = parts.writer
+    if not long:
+        if isinstance(writer, LLMWriter):
+            writer = copy.copy(writer)
+            writer.max_output_tokens = min(writer.max_output_tokens or tokens, tokens)
+        return replace(parts, writer=writer), options
     if isinstance(writer, ExtractiveWriter):
         writer = ExtractiveWriter(
             writer.embedder,
@@ -141,7 +149,7 @@ def sized(
         )
     elif isinstance(writer, LLMWriter):
         writer = copy.copy(writer)
-        writer.max_output_tokens = max(writer.max_output_tokens or 0, int(1.3 * share) + 64)
+        writer.max_output_tokens = max(writer.max_output_tokens or 0, tokens)
     sources = max(get_mode(options.mode).sources, share // 40)
     return replace(parts, writer=writer), replace(options, k=max(options.k or 0, sources))
 
