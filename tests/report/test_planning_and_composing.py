@@ -6,7 +6,7 @@ import pytest
 
 from citesynth.answers import SourceRecord
 from citesynth.report.citing import _in_report_terms, _known_only
-from citesynth.report.compose import without_repeats
+from citesynth.report.compose import without_bare_markers, without_repeats
 from citesynth.report.planning import file_title, from_outline, from_question, parse_plan
 from citesynth.report.values import Section
 
@@ -101,6 +101,22 @@ def test_a_sentence_two_sections_share_is_said_once() -> None:
     assert kept[0] == first
     assert kept[1].text == "**limits.md**\nLimits apply per host [2]."
     assert kept[2].text == "What the sources say on this is given under “Pools” above."
+
+
+def test_a_repeat_is_found_inside_a_run_the_sentence_splitter_keeps_whole() -> None:
+    said = "An installed package can register itself with an entry point [3]."
+    first = Section(title="Extending", text=f"Plugins are found by name [1]. {said}")
+    # "[3]. `Engine…" opens with a code quote: the splitter keeps both as one sentence.
+    second = Section(title="Answers", text=f"{said} `Engine.ask` composes public steps [2].")
+    kept = without_repeats([first, second])
+    assert kept[1].text == "`Engine.ask` composes public steps [2]."
+
+
+def test_a_sentence_of_markers_alone_is_dropped() -> None:
+    text = "It gives the support probability [48]. [50] [50].\n\nNext part [2]. Ranges [1-3] stay."
+    assert without_bare_markers(text) == (
+        "It gives the support probability [48].\n\nNext part [2]. Ranges [1-3] stay."
+    )
 
 
 def test_a_marker_naming_no_indexed_source_leaves_the_section() -> None:

@@ -16,7 +16,7 @@ from citesynth.answers import Answer, Claim, SourceRecord
 from citesynth.citations.resolve import cited_numbers, compact, numbers_in, relabel
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.report.checks import markers
-from citesynth.report.compose import tidy
+from citesynth.report.compose import tidy, without_bare_markers
 from citesynth.report.planning import file_title, readable
 from citesynth.report.values import Observation, ReportSource, Section, Subtopic
 from citesynth.synthesis.extractive import clean
@@ -143,7 +143,7 @@ class CitationIndex:
         if unknown:
             note = f"removed marker(s) {', '.join(unknown)} naming no source of the report"
             section = section.model_copy(update={"warnings": [*section.warnings, note]})
-        return section.model_copy(update={"text": text})
+        return section.model_copy(update={"text": without_bare_markers(text)})
 
     def _research_output(
         self, subtopic: Subtopic, answer: Answer, observations: Sequence[Observation]

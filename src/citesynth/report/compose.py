@@ -16,12 +16,19 @@ from them, so the summary never cites a sentence that was cut.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import re
+from collections.abc import Collection, Iterator, Sequence
 
 from citesynth.citations.resolve import factual_spans
 from citesynth.ingest.sentences import sentence_spans
 from citesynth.report.values import ReportSource, Section
 from citesynth.verify.claims import plain
+
+_CITED_END = re.compile(r"\][.!?]\s+")
+"""A marker closing a sentence: "… [32]. ours repairs …" is two sentences, whatever
+case or code quote the second opens with (the sentence splitter keeps them as one)."""
+_MARKERS_ONLY = re.compile(r"(?<=[.!?])[ \t]+(?:\[\d[\d,\-]*\][ \t]*)+[.!?]?(?=\s|$)")
+"""A sentence of markers alone ("… [48]. [50] [50]."), left when its words were cut."""
 
 DISAGREE = "The sources disagree"
 
@@ -92,8 +99,10 @@ def without_repeats(
         text = section.text
         drop: list[tuple[int, int]] = []
         first_owner = ""
-        for start, end in factual_spans(text):
+        for start, end in _pieces(text):
             key = frozenset(plain(text[start:end]).lower().split())
+            if len(key) < 4:
+                continue
             if key in seen:
                 drop.append((start, end))
                 first_owner = first_owner or seen[key]
@@ -119,6 +128,16 @@ def without_repeats(
     return kept
 
 
+def _pieces(text: str) -> Iterator[tuple[int, int]]:
+    """The factual sentences of `text`, also cut after each marker that ends a sentence."""
+    for start, end in factual_spans(text):
+        for cut in _CITED_END.finditer(text, start, end):
+            yield start, cut.start() + 2
+            start = cut.end()
+        if start < end:
+            yield start, end
+
+
 def _removed(text: str, spans: Sequence[tuple[int, int]]) -> str:
     pieces = []
     position = 0
@@ -129,9 +148,14 @@ def _removed(text: str, spans: Sequence[tuple[int, int]]) -> str:
     return "".join(pieces)
 
 
+def without_bare_markers(text: str) -> str:
+    """`text` without sentences of markers alone ("… [48]. [50] [50].")."""
+    return _MARKERS_ONLY.sub("", text)
+
+
 def tidy(text: str) -> str:
-    """No blank runs, no trailing spaces, no document label with nothing under it."""
-    lines = [" ".join(line.split()) for line in text.splitlines()]
+    """No blank runs, no trailing spaces, no empty document label, no markers-only sentence."""
+    lines = [" ".join(line.split()) for line in without_bare_markers(text).splitlines()]
     out: list[str] = []
     for index, line in enumerate(lines):
         label = line.startswith("**") and line.endswith("**")
