@@ -26,7 +26,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 
-from citesynth.llm.base import ChatModel
+from citesynth.llm.base import ChatModel, Usage
 from citesynth.report import prompts as _prompts  # noqa: F401  (registers the templates)
 from citesynth.report.assembly import assemble
 from citesynth.report.judging import MAX_REVISIONS, REVISE_BELOW, JudgeFailed, judge
@@ -83,14 +83,15 @@ async def write_report(
     started = time.perf_counter()
     timings: dict[str, float] = {}
     yield ReportProgress(stage="plan", message="choosing subtopics", done=0, total=1)
-    title, subtopics, notes = await _plan(question, parts, prompts, options, how)
+    title, subtopics, notes, planning = await _plan(question, parts, prompts, options, how)
     timings["plan"] = _since(started)
     writer = SectionWriter(*sized(parts, options, how.max_words, len(subtopics)), how.tools)
     sections: list[Section] = []
     writing = time.perf_counter()
     async for event in writer.write(subtopics, sections, outline=subtopics, question=question):
         yield event
-    timings["write"] = _since(writing)
+    timings["research"] = round(writer.research_ms, 2)
+    timings["write"] = round(_since(writing) - writer.research_ms, 2)
     yield ReportProgress(
         stage="check", message="assembling and checking", done=1, total=1, eta_seconds=0.0
     )
@@ -108,14 +109,18 @@ async def write_report(
                 yield step
         timings["judge"] = _since(judging)
     timings["total"] = _since(started)
-    yield ReportDone(
-        report=report.model_copy(update={"timings_ms": timings, "tokens": _tokens(report)})
-    )
+    tokens = _tokens(report, planning)
+    yield ReportDone(report=report.model_copy(update={"timings_ms": timings, "tokens": tokens}))
 
 
-def _tokens(report: Report) -> dict[str, int]:
-    """Prompt and completion tokens of writing (all sections) and judging, where reported."""
+def _tokens(report: Report, planning: Usage | None) -> dict[str, int]:
+    """Prompt and completion tokens of planning, writing and judging, where reported."""
     counted: dict[str, int] = {}
+    if planning is not None:
+        for kind in ("prompt", "completion"):
+            value = getattr(planning, f"{kind}_tokens")
+            if value is not None:
+                counted[f"plan_{kind}"] = value
     for stage, items in (("write", report.sections), ("judge", report.judgements)):
         for kind in ("prompt", "completion"):
             values = [getattr(item, f"{kind}_tokens") for item in items]
@@ -217,8 +222,8 @@ async def _plan(
     prompts: dict[str, Prompt],
     options: AskOptions,
     how: ReportOptions,
-) -> tuple[str, list[Subtopic], list[str]]:
-    """The title, the subtopics, and notes on the plan (an outline cut to 20 subtopics)."""
+) -> tuple[str, list[Subtopic], list[str], Usage | None]:
+    """The title, subtopics, notes (an outline cut to 20) and a model plan's tokens."""
     title = how.title
     subtopics: list[Subtopic] = []
     notes = []
@@ -235,8 +240,9 @@ async def _plan(
         subtopics = from_question(question)
     model = parts.writer.model
     most = subtopics_for(how.max_words)
+    usage: Usage | None = None
     if not subtopics and how.plan_with_model and model is not None:
-        subtopics = await from_model(question, model, prompts, most=most)
+        subtopics, usage = await from_model(question, model, prompts, most=most)
     few = subtopics and all(s.origin == "model" for s in subtopics)
     if not subtopics or (few and len(subtopics) < MIN_SUBTOPICS):
         # No plan, or a model's plan of fewer than three: clusters of what retrieval finds
@@ -252,7 +258,7 @@ async def _plan(
         subtopics = [*subtopics, *clusters][: MIN_SUBTOPICS if subtopics else most]
     if not subtopics:
         subtopics = [Subtopic(title=question, query=question, origin="question")]
-    return title or _title(question), subtopics, notes
+    return title or _title(question), subtopics, notes, usage
 
 
 def _title(question: str) -> str:

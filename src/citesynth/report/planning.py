@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
-from citesynth.llm.base import ChatModel, ChatOptions, Message
+from citesynth.llm.base import ChatModel, ChatOptions, Message, Usage
 from citesynth.report.values import Origin, Subtopic
 from citesynth.synthesis.prompts import Prompt
 from citesynth.types import Hit
@@ -56,12 +56,13 @@ async def from_model(
     *,
     most: int = MAX_SUBTOPICS,
     limit_s: float = 120.0,
-) -> list[Subtopic]:
-    """The model's subtopics (at most `most`), or none when its reply is not a usable list."""
+) -> tuple[list[Subtopic], Usage | None]:
+    """The model's subtopics (at most `most`; none unless it replied with a list), its usage."""
     prompt = prompts["report.plan"].render(
         question=question, least=str(min(MIN_SUBTOPICS, most)), most=str(most)
     )
     text = ""
+    usage: Usage | None = None
     try:
         async with asyncio.timeout(limit_s):
             async for piece in model.stream(
@@ -69,10 +70,13 @@ async def from_model(
             ):
                 if isinstance(piece, str):
                     text += piece
+                elif isinstance(piece, Usage):
+                    usage = piece
     except Exception:  # a failed plan falls back to clusters; it must not fail the report
-        return []
+        return [], usage
     found = parse_plan(text)
-    return _subtopics(found, question, "model", limit=most) if len(found) >= 2 else []
+    planned = _subtopics(found, question, "model", limit=most) if len(found) >= 2 else []
+    return planned, usage
 
 
 def parse_plan(text: str) -> list[str]:

@@ -29,10 +29,10 @@ from citesynth.verify.claims import plain
 
 LONG_REPORT = 2000
 LONG_SECTION = 200
-MIN_SECTION_TOKENS = 200
-"""The fewest output tokens a model writes a section in (a short answer's length)."""
 """In a report longer than `LONG_REPORT` words, a section whose share is longer than this
 gets a writer with more room (`sized`)."""
+MIN_SECTION_TOKENS = 200
+"""The fewest output tokens a model writes a section in (a short answer's length)."""
 
 
 class SectionWriter:
@@ -46,6 +46,8 @@ class SectionWriter:
             *tools,
         )
         self.index = CitationIndex(accessed=datetime.now(UTC).date().isoformat())
+        self.research_ms = 0.0
+        """Time spent researching so far, every version (writing is the rest)."""
 
     async def write(
         self,
@@ -72,7 +74,9 @@ class SectionWriter:
                 total=len(subtopics),
                 eta_seconds=eta,
             )
+            researching = time.perf_counter()
             found, observations = await research(subtopic.query, self.tools)
+            self.research_ms += (time.perf_counter() - researching) * 1000
             found = focused(found, subtopic.document)
             yield ReportProgress(
                 stage="write",

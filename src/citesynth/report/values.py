@@ -138,10 +138,13 @@ class Report(_Frozen):
     verifier: str | None
     prompt_version: str
     created: str
-    timings_ms: dict[str, float] = Field(default_factory=dict)
+    timings_ms: dict[str, float] = Field(
+        default_factory=dict,
+        description="Milliseconds per stage: plan, research, write, check, judge, total",
+    )
     tokens: dict[str, int] = Field(
         default_factory=dict,
-        description="Prompt and completion tokens of writing and judging, where reported",
+        description="Prompt and completion tokens of planning, writing and judging, where reported",
     )
 
 
