@@ -6,18 +6,22 @@ import httpx
 
 from tests.service.conftest import Serve, sse_events
 
-PLAN = '["When did the harbour bridge open?", "When did the river tunnel open?"]'
+PLAN = (
+    '["When did the harbour bridge open?", "When did the river tunnel open?", '
+    '"How many lanes does the harbour bridge carry?"]'
+)
 BRIDGE = "The harbour bridge opened in 2009 and carries four lanes of traffic [1]."
 TUNNEL = "The river tunnel opened in 2012 and carries two lanes in each direction [1]."
+LANES = "The harbour bridge has four lanes [1]."
 QUESTION = {"question": "How did the crossings of the river come about?", "max_words": 400}
 
 
 def test_a_report_comes_back_as_json_and_can_be_fetched_again(serve: Serve) -> None:
-    with serve([PLAN, BRIDGE, TUNNEL]) as server:
+    with serve([PLAN, BRIDGE, TUNNEL, LANES]) as server:
         response = httpx.post(f"{server.url}/api/reports", json=QUESTION, timeout=60)
         assert response.status_code == 200, response.text
         report = response.json()
-        assert [s["origin"] for s in report["subtopics"]] == ["model", "model"]
+        assert [s["origin"] for s in report["subtopics"]] == ["model", "model", "model"]
         assert "traffic [1]" in report["markdown"] and "direction [2]" in report["markdown"]
         assert [s["path"] for s in report["sources"]] == ["docs/bridge.md", "docs/tunnel.md"]
         assert report["words"] <= 400 and report["model"] == "fake"
@@ -26,7 +30,7 @@ def test_a_report_comes_back_as_json_and_can_be_fetched_again(serve: Serve) -> N
 
 
 def test_the_stream_reports_progress_then_the_report(serve: Serve) -> None:
-    with serve([PLAN, BRIDGE, TUNNEL]) as server:
+    with serve([PLAN, BRIDGE, TUNNEL, LANES]) as server:
         url = f"{server.url}/api/reports/stream"
         with httpx.stream("POST", url, json=QUESTION, timeout=60) as response:
             assert response.headers["content-type"].startswith("text/event-stream")
@@ -35,7 +39,7 @@ def test_the_stream_reports_progress_then_the_report(serve: Serve) -> None:
         names = [name for name, _ in events]
         assert names[-1] == "report_done" and set(names[:-1]) == {"report_progress"}
         stages = [data["stage"] for name, data in events if name == "report_progress"]
-        assert stages == ["plan", "research", "write", "research", "write", "check"]
+        assert stages == ["plan", *["research", "write"] * 3, "check"]
         done = events[-1][1]["report"]
         assert isinstance(done, dict) and done["question"] == QUESTION["question"]
         assert httpx.get(f"{server.url}/api/reports/{request_id}").json() == done
