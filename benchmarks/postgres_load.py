@@ -14,7 +14,7 @@ into a fresh schema; two servers (`service_load.serve`: the app with the scripte
 3. Faults while serving: PostgreSQL stopped for 3 s under a stream of requests, then
    started: what the requests got meanwhile (status, message), how long until answers
    came back, with no process restarted.
-4. Faults while indexing: PostgreSQL stopped in the middle of an index run of 400 files,
+4. Faults while indexing: PostgreSQL stopped in the middle of an index run of 2,000 files,
    started again; the run's exit code and message, then the same command again, and the
    consistency check.
 
