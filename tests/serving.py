@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -18,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import uvicorn
 
 from citesynth import ChatModel, Engine, HashingEmbedder, LLMWriter, SQLiteStore
@@ -114,3 +116,17 @@ def running(
         deadline = time.monotonic() + 30
         thread.join(max(0.0, deadline - time.monotonic()))
         loop.close()
+
+
+def wait_for(url: str, process: subprocess.Popen[str]) -> None:
+    """Return once `serve` at `url` answers its health check (fail if it exits first)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"serve exited: {process.stderr.read() if process.stderr else ''}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise AssertionError("serve did not start within 60 s")

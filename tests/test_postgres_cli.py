@@ -7,14 +7,20 @@ mocks. The same corpus and questions give the same answers as the SQLite store.
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
+import httpx
 import pytest
 from click.testing import CliRunner
 
 from citesynth import Engine, Settings, StoreError, StoreLockedError, get_store, migrate
 from citesynth.cli import main
 from citesynth.copying import CopyFinished
+from tests.serving import free_port, wait_for
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -213,3 +219,37 @@ async def test_a_copy_into_an_index_another_process_writes_is_refused(
                     pass
     finally:
         await busy.close()
+
+
+def test_report_and_serve_read_the_index_in_the_database(
+    run: CliRunner, corpus: Path, postgres_url: str, tmp_path: Path
+) -> None:
+    store = ["--store", postgres_url]
+    assert run.invoke(main, ["index", str(corpus), "-q", *store]).exit_code == 0
+    question = "What happens when the read timeout expires?"
+    result = run.invoke(
+        main, ["report", question, "--model", "extractive", "--format", "json", *store]
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["sources"] and report["sources"][0]["path"].startswith("corpus/")
+    assert "read timeout limits" in report["markdown"]
+
+    port = free_port()
+    env = {**os.environ, "CITESYNTH_EMBEDDER": "hashing", "CITESYNTH_VERIFIER": "lexical"}
+    env.pop("CITESYNTH_TOKEN", None)
+    command = [sys.executable, "-m", "citesynth", "serve", *store, "--model", "extractive"]
+    process = subprocess.Popen(
+        [*command, "--port", str(port)], env=env, stderr=subprocess.PIPE, text=True, cwd=tmp_path
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(url, process)
+        answer = httpx.post(f"{url}/api/chat", json={"question": question}, timeout=30)
+        assert answer.status_code == 200, answer.text
+        assert "ReadTimeout" in answer.json()["answer"]
+        assert answer.json()["citations"][0]["path"] == "corpus/guide.md"
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 0, stderr

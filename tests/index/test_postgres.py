@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from citesynth import HashingEmbedder, IndexNotFoundError, StoreError, StoreUnavailableError
+from citesynth.copying import CopyFinished, CopyProgress, copy_store
 from citesynth.index.store import Store, index_text
 from citesynth.index.stores import get_store, shown_location
 from citesynth.ingest.text import content_hash
@@ -23,6 +24,7 @@ from tests.index.test_store_contract import GUIDE, LIMITS, MODEL, embed_all, ids
 psycopg = pytest.importorskip("psycopg")
 from citesynth.index import postgres_lexical  # noqa: E402
 from citesynth.index.postgres import PostgresStore, split_location  # noqa: E402
+from citesynth.index.postgres_schema import MIGRATIONS, SCHEMA_VERSION  # noqa: E402
 
 CORPUS = [
     version(
@@ -170,6 +172,29 @@ async def test_a_newer_schema_is_refused(postgres_url: str) -> None:
         await get_store(postgres_url)
 
 
+async def test_an_index_of_an_older_schema_is_migrated_when_opened(postgres_url: str) -> None:
+    base, schema = postgres_url.rsplit("schema=", 1)
+    with psycopg.connect(base.rstrip("?&"), autocommit=True) as connection:
+        connection.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        connection.execute(f"CREATE SCHEMA {schema}")
+        connection.execute(f"SET search_path = {schema}, public")
+        connection.execute(MIGRATIONS[0])  # what citesynth with schema version 1 created
+        connection.execute("CREATE TABLE citesynth_schema (version INTEGER NOT NULL)")
+        connection.execute("INSERT INTO citesynth_schema VALUES (1)")
+    opened = await get_store(postgres_url)
+    try:
+        assert isinstance(opened, PostgresStore)
+        row = await opened._one("SELECT max(version) FROM citesynth_schema")
+        assert row is not None and row[0] == SCHEMA_VERSION == 2
+        index = await opened._one("SELECT to_regclass('postings_impact') IS NOT NULL")
+        assert index is not None and index[0]
+        await opened.write([GUIDE, LIMITS], [])
+        found = await opened.lexical_search("billing gateway", 3)
+        assert [cid for cid, _ in found][:1] == [ids(GUIDE)[0]]
+    finally:
+        await opened.close()
+
+
 def test_locations_keep_their_own_options_and_hide_passwords() -> None:
     found = split_location(
         "postgresql://me:secret@db.example/docs?schema=team&pool=4&sslmode=require"
@@ -233,6 +258,36 @@ async def test_a_schema_opens_only_its_own_index_never_publics(own_postgres: Any
         assert (await public.stats()).chunks == before
     finally:
         await public.close()
+
+
+async def test_a_copy_stopped_half_way_is_resumed_by_running_it_again(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    files = [
+        version(
+            f"big/{n}.md", [(f"Part {i}", f"File {n} part {i} says {i * n}.") for i in range(90)]
+        )
+        for n in range(30)
+    ]  # 2,700 chunks: more than one batch
+    source = await get_store(str(tmp_path / "source"))
+    target = await get_store(postgres_url)
+    try:
+        await source.write(files, [])
+        steps = copy_store(source, target)
+        async for step in steps:
+            if isinstance(step, CopyProgress) and step.done > 0:
+                break  # the copy stops here, as a killed process would
+        await steps.aclose()
+        partly = (await target.stats()).files
+        assert 0 < partly < len(files)
+        finished = [step async for step in copy_store(source, target)][-1]
+        assert isinstance(finished, CopyFinished)
+        assert finished.files_up_to_date == partly
+        assert finished.files_copied == len(files) - partly
+        assert (finished.target.files, finished.target.chunks) == (30, 2_700)
+    finally:
+        await source.close()
+        await target.close()
 
 
 async def test_an_unreachable_server_is_named_in_the_error(tmp_path: Path) -> None:

@@ -7,14 +7,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 from click.testing import CliRunner
 
 from citesynth.cli import main
-from tests.serving import free_port
+from tests.serving import free_port, wait_for
 
 
 def test_serve_refuses_to_listen_off_loopback_without_a_token(tmp_path: Path) -> None:
@@ -38,7 +37,7 @@ def test_serve_answers_and_logs_each_answer_as_json(tmp_path: Path, docs: Path) 
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_for(url, process)
+        wait_for(url, process)
         body = httpx.post(f"{url}/api/chat", json={"question": "When did the bridge open?"})
         assert body.status_code == 200 and body.json()["citations"]
     finally:
@@ -51,16 +50,3 @@ def test_serve_answers_and_logs_each_answer_as_json(tmp_path: Path, docs: Path) 
     assert len(events) == 1 and events[0]["request_id"] == body.json()["request_id"]
     access = [line["http"] for line in logged if "http" in line]
     assert {"method": "POST", "path": "/api/chat", "status": 200}.items() <= access[-1].items()
-
-
-def _wait_for(url: str, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"serve exited: {process.stderr.read() if process.stderr else ''}")
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise AssertionError("serve did not start within 60 s")
