@@ -423,3 +423,29 @@ def test_a_report_streams_progress_and_its_citations_open_their_sources(
     expect(mark).to_be_visible()
     assert mark.inner_text() in (BUILT, LENS)
     screenshot(page)
+
+
+def test_report_options_reach_the_server_and_the_judge_is_shown(
+    serve: Serve, page: Page, screenshot: Shot
+) -> None:
+    server = serve([], default=citing(BUILT, LENS), delay=0.01)
+    page.goto(server.url)
+    page.get_by_test_id("ask-input").fill("What is the history of the Harbor Lighthouse?")
+    page.get_by_test_id("report-options").locator("summary").click()
+    page.get_by_test_id("report-words").fill("150")
+    page.get_by_test_id("report-outline").fill(
+        "When was the Harbor Lighthouse built?\nWhen was the lighthouse lens restored?"
+    )
+    page.get_by_test_id("report-judge-model").fill("fake")  # answers, never scores
+    page.get_by_test_id("report-submit").click()
+    report = page.get_by_test_id("report")
+    expect(report).to_have_attribute("data-state", "done")
+    expect(report.locator("h4", has_text="When was the Harbor Lighthouse built?")).to_be_visible()
+    expect(report.locator("h4", has_text="When was the lighthouse lens restored?")).to_be_visible()
+    expect(page.get_by_test_id("status")).to_contain_text("Report written")
+    words = int(page.get_by_test_id("status").inner_text().split(": ")[1].split(" words")[0])
+    assert words <= 150
+    expect(page.get_by_test_id("report-judge")).to_contain_text(
+        "Not judged: the judge's reply could not be read"
+    )
+    screenshot(page)

@@ -266,6 +266,18 @@
 
   // ---------------------------------------------------------------- reports
 
+  function reportRequest(question) {
+    // The question, with the report options the user filled in (the server's defaults otherwise).
+    const body = { question: question };
+    const words = parseInt($("report-words").value, 10);
+    if (Number.isFinite(words) && words >= 50) body.max_words = Math.min(words, 20000);
+    const judge = $("report-judge-model").value.trim();
+    if (judge) body.judge = judge;
+    const outline = $("report-outline").value.trim();
+    if (outline) body.outline = outline;
+    return body;
+  }
+
   async function writeReport(question) {
     question = question.trim();
     if (!question) return;
@@ -281,7 +293,7 @@
     const started = performance.now();
     let finished = false;
     try {
-      const stream = await openStream("/api/reports/stream", { question: question }, controller.signal, "report");
+      const stream = await openStream("/api/reports/stream", reportRequest(question), controller.signal, "report");
       await readEvents(stream, (name, data) => {
         if (name === "report_progress") setStatus(progressText(data));
         else if (name === "report_done") {
@@ -377,15 +389,26 @@
       );
     }
     const judged = (report.judgements || [])[report.judgements ? report.judgements.length - 1 : 0];
+    const dimensions = judged
+      ? Object.entries(judged.scores || {}).map(([name, score]) => name.replace(/_/g, " ") + " " + score).join(", ")
+      : "";
     $("report-judge").textContent = judged
       ? "Judged " + judged.overall.toFixed(2) + "/5 by " + judged.judge +
-        (report.revisions ? " after " + report.revisions + " revision(s)" : "") + "."
-      : "Not judged (no judge model).";
+        (report.revisions ? " after " + report.revisions + " revision(s)" : "") +
+        (dimensions ? " (" + dimensions + ")" : "") + "." +
+        (judged.feedback ? " " + judged.feedback : "")
+      : unjudged(report.warnings || []);
     show($("report-checks"), true);
     renderNotes({ warnings: (report.warnings || []).filter((w) => !w.startsWith("not judged")) });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const share = typeof report.supported_share === "number" ? ", " + Math.round(report.supported_share * 100) + "% of claims supported" : "";
     setStatus("Report written in " + seconds + " s: " + report.words + " words, " + all.size + " sources" + share + ".");
+  }
+
+  function unjudged(warnings) {
+    // Why the report was not judged: no judge model, or what the judge did wrong.
+    const why = warnings.find((w) => w.startsWith("not judged: ") && !w.includes("no judge model"));
+    return why ? "Not judged: " + why.slice("not judged: ".length) + "." : "Not judged (no judge model).";
   }
 
   function inline(text) {
