@@ -10,6 +10,8 @@ import pytest
 from citesynth import Engine, Settings
 from citesynth.llm.fake import ScriptedModel
 from citesynth.report.judging import WEIGHTS, parse_judgement
+from citesynth.synthesis import LLMWriter
+from citesynth.synthesis.prompts import BUILT_IN
 from tests.report.test_report import QUESTION, _corpus
 
 
@@ -109,3 +111,19 @@ async def test_the_judge_is_named_like_the_verifiers_or_configured(
     assert any("not judged: the judge's reply could not be read" in w for w in report.warnings)
     settings = Settings.from_env({"CITESYNTH_REPORT_JUDGE": "judge:local"})
     assert settings.report_judge == "judge:local"
+
+
+async def test_a_revision_rewrites_the_sections_with_the_judges_feedback(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    writer = ScriptedModel([], default="The default connection pool size is 100 connections [1].")
+    engine.writer = LLMWriter(writer, BUILT_IN, timeout=5.0)
+    outline = "- Connection pool size\n"
+    judge = ScriptedModel([_scores(3, feedback="Give the pool size per client."), _scores(4)])
+    report = await engine.write_report(QUESTION, outline=outline, judge=judge, cache=False)
+    assert report.revisions == 1 and [j.overall for j in report.judgements] == [3.0, 4.0]
+    prompts = [call[-1].content for call in writer.calls]
+    assert "Give the pool size per client." not in prompts[0]
+    assert "Feedback on the previous version" in prompts[-1]
+    assert "Give the pool size per client." in prompts[-1]

@@ -21,6 +21,8 @@ VALUES = {
     "report_question": "How does the client handle timeouts?",
     "outline": "- Connect timeout\n- Read timeout",
     "digest": "- Connect timeout: The connect timeout is five seconds.",
+    "review": "Feedback on the previous version of the report (address it where the sources "
+    "allow):\nSay what the read timeout's default is.\n",
     "report": "# Timeouts\n\n## Executive Summary\n\nThe connect timeout is five seconds [1].",
 }
 

@@ -142,7 +142,8 @@ async def _judged(
     """Judge the report; below `REVISE_BELOW`, revise and judge again; the best one last.
 
     A revision researches and writes the subtopics the judge found missing (three at most)
-    and rewrites, strictly, the sections whose claims were removed as unsupported.
+    and rewrites, strictly, the sections whose claims were removed as unsupported; when
+    there are neither, it rewrites every written section. Each sees the judge's feedback.
     """
     assert how.judge is not None
     versions: list[Report] = []
@@ -174,16 +175,28 @@ async def _judged(
             if m.lower() not in known
         ][:3]
         weak = [i for i, s in enumerate(sections) if s.removed_claims and s.subtopic]
+        strict = bool(weak)
+        if not weak and not added:  # nothing missing or unsupported: rewrite with the review
+            weak = [i for i, s in enumerate(sections) if s.subtopic and not s.not_found]
         rewritten: list[Section] = []
         redo = [next(t for t in subtopics if t.title == sections[i].subtopic) for i in weak]
         async for event in writer.write(
-            redo, rewritten, strict=True, outline=subtopics, question=report.question
+            redo,
+            rewritten,
+            strict=strict,
+            outline=subtopics,
+            question=report.question,
+            review=verdict.feedback,
         ):
             yield event
         for index, section in zip(weak, rewritten, strict=True):
             sections[index] = section
         async for event in writer.write(
-            added, sections, outline=[*subtopics, *added], question=report.question
+            added,
+            sections,
+            outline=[*subtopics, *added],
+            question=report.question,
+            review=verdict.feedback,
         ):
             yield event
         subtopics = [*subtopics, *added]

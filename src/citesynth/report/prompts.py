@@ -44,9 +44,9 @@ SECTION_SYSTEM = Prompt(
 )
 SECTION_USER = Prompt(
     "report.section.user",
-    "1",
+    "2",
     "Report: {report_question}\nOutline:\n{outline}\n"
-    "Already said in earlier sections (do not repeat):\n{digest}\n\n"
+    "Already said in earlier sections (do not repeat):\n{digest}\n{review}\n"
     "Sources:\n\n{sources}\n\nSection: {question}\n"
     "Write this section (cite a source number after every sentence):",
 )

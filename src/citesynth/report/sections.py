@@ -57,13 +57,21 @@ class SectionWriter:
         strict: bool = False,
         outline: Sequence[Subtopic] = (),
         question: str = "",
+        review: str = "",
     ) -> AsyncIterator[ReportProgress]:
         """Each subtopic researched and written, appended to `into` (progress as it goes).
 
         A model writes with the `report.section` prompts: the report's question, its
         `outline` and a digest of what the sections before said, so that it stays on its
-        subject and does not repeat them.
+        subject and does not repeat them; in a revision, also the judge's `review` of the
+        previous version.
         """
+        reviewed = (
+            "Feedback on the previous version of the report (address it where the sources "
+            f"allow):\n{review}\n"
+            if review.strip()
+            else ""
+        )
         started = time.perf_counter()
         for number, subtopic in enumerate(subtopics):
             eta = eta_of(started, number, len(subtopics))
@@ -94,6 +102,7 @@ class SectionWriter:
                 "report_question": question or subtopic.query,
                 "outline": "\n".join(f"- {t.title}" for t in (outline or subtopics)),
                 "digest": digest(into) or "(nothing yet)",
+                "review": reviewed,
             }
             answer = await final_answer(
                 ask(
