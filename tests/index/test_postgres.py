@@ -24,6 +24,7 @@ from tests.index.test_store_contract import GUIDE, LIMITS, MODEL, embed_all, ids
 psycopg = pytest.importorskip("psycopg")
 from citesynth.index import postgres_lexical  # noqa: E402
 from citesynth.index.postgres import PostgresStore, split_location  # noqa: E402
+from citesynth.index.postgres_pool import ConnectionPool, PoolBusyError  # noqa: E402
 from citesynth.index.postgres_schema import MIGRATIONS, SCHEMA_VERSION  # noqa: E402
 
 CORPUS = [
@@ -353,3 +354,28 @@ async def test_a_common_term_is_read_best_postings_first(store: Store) -> None:
     # The three chunks where "pool" weighs most, scored exactly as when all are read.
     assert best == everything[:3]
     assert [cid for cid, _ in best] == [f"c:docs/pools.md:{n}" for n in (9, 8, 7)]
+
+
+async def test_the_pool_holds_at_most_its_size_and_reuses_idle_connections(
+    postgres_server: str,
+) -> None:
+    made: list[object] = []
+
+    async def connect() -> Any:
+        connection = await psycopg.AsyncConnection.connect(postgres_server, autocommit=True)
+        made.append(connection)
+        return connection
+
+    pool = ConnectionPool(connect, 2, wait=0.3)
+    try:
+        async with pool.connection() as first, pool.connection() as second:
+            assert first is not second
+            with pytest.raises(PoolBusyError, match="all 2 database connections stayed busy"):
+                async with pool.connection():
+                    pass
+        for _ in range(5):  # taken one after another: the idle ones come back
+            async with pool.connection() as again:
+                await again.execute("SELECT 1")
+        assert len(made) == 2
+    finally:
+        await pool.close()
