@@ -169,6 +169,13 @@ async def test_the_model_plans_and_a_failing_writer_leaves_the_research_output(
     assert report.tokens["write_prompt"] > 0 and report.tokens["write_completion"] > 0
     assert report.tokens["plan_prompt"] > 0 and report.tokens["plan_completion"] > 0
     assert {"plan", "research", "write", "check", "total"} <= set(report.timings_ms)
+    assert report.prompt_versions["report.section.user"] == "2"
+    assert set(report.prompt_versions) == {
+        "report.plan",
+        "report.section.system",
+        "report.section.user",
+        "report.judge",
+    }
 
 
 async def test_an_unusable_plan_falls_back_to_clusters(engine: Engine, tmp_path: Path) -> None:

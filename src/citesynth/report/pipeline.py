@@ -57,6 +57,7 @@ DEFAULT_WORDS = 1500
 SHORT_SECTION_WORDS = 150
 SECTION_WORDS = 500
 LONG_SUBTOPICS = 20
+REPORT_PROMPTS = ("report.plan", "report.section.system", "report.section.user", "report.judge")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +110,14 @@ async def write_report(
                 yield step
         timings["judge"] = _since(judging)
     timings["total"] = _since(started)
-    tokens = _tokens(report, planning)
-    yield ReportDone(report=report.model_copy(update={"timings_ms": timings, "tokens": tokens}))
+    metadata = {
+        "timings_ms": timings,
+        "tokens": _tokens(report, planning),
+        "prompt_versions": {
+            n: p.version for n, p in sorted(prompts.items()) if n in REPORT_PROMPTS
+        },
+    }
+    yield ReportDone(report=report.model_copy(update=metadata))
 
 
 def _tokens(report: Report, planning: Usage | None) -> dict[str, int]:

@@ -137,6 +137,10 @@ class Report(_Frozen):
     model: str
     verifier: str | None
     prompt_version: str
+    prompt_versions: dict[str, str] = Field(
+        default_factory=dict,
+        description="Each report prompt's version (report.plan, report.section.*, report.judge)",
+    )
     created: str
     timings_ms: dict[str, float] = Field(
         default_factory=dict,
