@@ -306,3 +306,23 @@ def test_a_sections_model_budget_follows_its_share_of_the_words(engine: Engine) 
     assert isinstance(long.writer, LLMWriter) and long.writer.max_output_tokens == 714
     assert (deeper.k or 0) >= 12
     assert isinstance(parts.writer, LLMWriter) and parts.writer.max_output_tokens == 320
+
+
+async def test_file_citations_a_model_writes_become_report_numbers(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _corpus(engine, tmp_path / "docs")
+    model = ScriptedModel(
+        [
+            "The default connection pool size is 100 connections [pools.md].",
+            "The default request timeout is 30 seconds [timeouts.md, line 3].",
+        ]
+    )
+    engine.writer = LLMWriter(model, BUILT_IN, timeout=5.0)
+    outline = "- Connection pool size\n- Request timeout\n"
+    report = await engine.write_report(QUESTION, outline=outline, cache=False)
+    pools, timeouts = (section.text for section in report.sections)
+    assert pools == "The default connection pool size is 100 connections [1]."
+    assert timeouts == "The default request timeout is 30 seconds [2]."
+    assert [s.path for s in report.sources] == ["docs/pools.md", "docs/timeouts.md"]
+    assert all(check.passed for check in report.checks if check.name == "citations")
