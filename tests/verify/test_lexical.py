@@ -227,8 +227,9 @@ def test_a_claim_joining_two_sentences_is_checked_where_it_negates(
 
 CHAMPION = (
     "Simone Biles is a three-time reigning world all-around champion. She has won 14 world "
-    "championship medals, more than any other American gymnast."
-)
+    "championship medals, more than any other American gymnast. The 2016 games were the "
+    "most dominant ever for the gymnastics team."
+)  # the superlative of another sentence says nothing of Biles
 
 
 @pytest.mark.parametrize(

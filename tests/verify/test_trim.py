@@ -11,7 +11,7 @@ from citesynth.cli import print_answer
 from citesynth.verify import LexicalVerifier
 from citesynth.verify.base import Passage
 from citesynth.verify.claims import split_claims
-from citesynth.verify.trim import apply, leading_parts, trims
+from citesynth.verify.trim import Trim, apply, leading_parts, trims
 from tests.conftest import use, write
 
 POOL = (
@@ -87,6 +87,20 @@ async def test_a_marker_inside_the_kept_part_is_its_citation() -> None:
         ("Pools keep idle connections open for reuse.", (1,))
     ]
     assert apply(answer, cuts) == "Pools [1] keep idle connections open for reuse."
+
+
+def test_markers_written_after_the_full_stop_go_with_the_kept_part() -> None:
+    answer = "The default pool size is 10 connections, and it is shared widely. [1]\nNext [2]."
+    (claim,) = split_claims(answer)[:1]
+    cut = Trim(
+        claim,
+        end=answer.index(", and"),
+        kept="The default pool size is 10 connections.",
+        citations=(1,),
+    )
+    assert apply(answer, [cut]) == "The default pool size is 10 connections [1].\nNext [2]."
+    bare = Trim(claim, end=answer.index(", and"), kept="", citations=())
+    assert apply(answer, [bare]) == "The default pool size is 10 connections [1].\nNext [2]."
 
 
 async def test_uncited_claims_are_left_alone() -> None:

@@ -401,14 +401,15 @@ def _superlatives_missing(
 
     "The best Olympic gymnast of all time is X" against a source calling X a three-time
     world champion: both verifiers pass the rest. A superlative counts as stated when the
-    sentences stating the claim hold any superlative ("the greatest" for "the best") or the
-    cited passages hold the claim's own word. Fired on 6 unsupported and 0 supported
-    claims of the tuning splits (WiCE dev, SciFact train, HaluEval 0-249).
+    anchor sentence (the one stating most of the claim) holds any superlative ("the
+    greatest" for "the best"; another sentence's "the most dominant games ever" says
+    nothing of X) or the cited passages hold the claim's own word. Fired on 7 unsupported
+    and 0 supported claims of the tuning splits (WiCE dev, SciFact train, HaluEval 0-249).
     """
     wanted = superlatives(claim)
     if not wanted:
         return ()
-    if any(superlatives(_text(evidence, sentence)) for sentence in best):
+    if best and superlatives(_text(evidence, best[0])):
         return ()
     passages = " ".join(
         text.lower()

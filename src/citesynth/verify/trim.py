@@ -116,6 +116,10 @@ def _balanced(part: str) -> bool:
     )
 
 
+_TRAILING = re.compile(r"[ \t]*(?:\[\d[\d,\- ]*\][ \t]*)+(?=\s|$)")
+"""Markers alone after a sentence's full stop."""
+
+
 def _ending(raw: str) -> str:
     body = MARKER.sub("", raw).rstrip()
     return body[len(body.rstrip(".!?;,")) :]
@@ -164,9 +168,13 @@ def apply(answer: str, cuts: Sequence[Trim]) -> str:
     position = 0
     for trim in sorted(cuts, key=lambda t: t.claim.start):
         raw = answer[trim.claim.start : trim.end]
-        marker = "" if MARKER.search(raw) else f" {compact(trim.citations)}"
+        # Markers written after the claim's full stop ("… 2016. [1]") were the claim's:
+        # the kept part carries them before its own stop, so they do not stay behind alone.
+        after = _TRAILING.match(answer, trim.claim.end)
+        numbers = tuple(cited_numbers(after.group())) if after else ()
+        marker = "" if MARKER.search(raw) else f" {compact(trim.citations or numbers)}"
         ending = _ending(answer[trim.claim.start : trim.claim.end])
         pieces.append(answer[position : trim.claim.start] + raw + marker + ending)
-        position = trim.claim.end
+        position = after.end() if after else trim.claim.end
     pieces.append(answer[position:])
     return "".join(pieces)
