@@ -263,8 +263,8 @@ async def _plan(
     usage: Usage | None = None
     if not subtopics and how.plan_with_model and model is not None:
         subtopics, usage = await from_model(question, model, prompts, most=most)
-    few = subtopics and all(s.origin == "model" for s in subtopics)
-    if not subtopics or (few and len(subtopics) < MIN_SUBTOPICS):
+    by_model = bool(subtopics) and all(s.origin == "model" for s in subtopics)
+    if not subtopics or (by_model and len(subtopics) < MIN_SUBTOPICS):
         # No plan, or a model's plan of fewer than three: clusters of what retrieval finds
         # make it or fill it up (a cluster whose source does not answer is left out later).
         wide = replace(options, k=max(options.k or 0, 3 * most))
