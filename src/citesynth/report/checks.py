@@ -12,18 +12,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from citesynth.citations.markers import find_markers
 from citesynth.citations.resolve import numbers_in
-from citesynth.report.compose import body, words
+from citesynth.report.compose import CANONICAL, body, words
 from citesynth.report.values import QualityCheck, ReportSource, Section
 
 MIN_COVERAGE = 0.8
 HEADINGS = ("## Executive Summary", "## Key Findings", "## Conclusions", "## Sources")
-CANONICAL = re.compile(r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
-"""A resolved citation marker: `[3]`, `[1-3]`, `[2,4-6]`."""
 
 
 def check(

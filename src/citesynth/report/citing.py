@@ -16,7 +16,7 @@ from citesynth.answers import Answer, Claim, SourceRecord
 from citesynth.citations.resolve import cited_numbers, compact, numbers_in, relabel
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.report.checks import markers
-from citesynth.report.compose import tidy, without_bare_markers
+from citesynth.report.compose import CANONICAL, tidy, without_bare_markers
 from citesynth.report.planning import file_title, readable
 from citesynth.report.values import Observation, ReportSource, Section, Subtopic
 from citesynth.synthesis.extractive import clean
@@ -25,7 +25,6 @@ from citesynth.verify.base import Passage
 from citesynth.verify.claims import plain
 
 RESEARCH_SENTENCES = 3
-_MARKER = re.compile(r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
 
 
 class CitationIndex:
@@ -198,7 +197,7 @@ def _in_report_terms(
             + ")"
         )
 
-    return _MARKER.sub(report_terms, warning)
+    return CANONICAL.sub(report_terms, warning)
 
 
 def _without(text: str, sentences: Sequence[str]) -> str:

@@ -27,7 +27,9 @@ from citesynth.verify.claims import plain
 _CITED_END = re.compile(r"\][.!?]\s+")
 """A marker closing a sentence: "… [32]. ours repairs …" is two sentences, whatever
 case or code quote the second opens with (the sentence splitter keeps them as one)."""
-_MARKERS_ONLY = re.compile(r"(?<=[.!?])[ \t]+(?:\[\d[\d,\-]*\][ \t]*)+[.!?]?(?=\s|$)")
+CANONICAL = re.compile(r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
+"""A resolved citation marker: `[3]`, `[1-3]`, `[2,4-6]`."""
+_MARKERS_ONLY = re.compile(rf"(?<=[.!?])[ \t]+(?:{CANONICAL.pattern}[ \t]*)+[.!?]?(?=\s|$)")
 """A sentence of markers alone ("… [48]. [50] [50]."), left when its words were cut."""
 
 DISAGREE = "The sources disagree"

@@ -12,7 +12,7 @@ import re
 from typing import Literal
 
 from citesynth.citations.resolve import numbers_in
-from citesynth.report.checks import CANONICAL
+from citesynth.report.compose import CANONICAL
 from citesynth.report.values import Report
 
 Format = Literal["md", "html", "json"]
