@@ -123,12 +123,12 @@ async def write_report(
 def _tokens(report: Report, planning: Usage | None) -> dict[str, int]:
     """Prompt and completion tokens of planning, writing and judging, where reported."""
     counted: dict[str, int] = {}
-    if planning is not None:
-        for kind in ("prompt", "completion"):
-            value = getattr(planning, f"{kind}_tokens")
-            if value is not None:
-                counted[f"plan_{kind}"] = value
-    for stage, items in (("write", report.sections), ("judge", report.judgements)):
+    stages: tuple[tuple[str, Sequence[object]], ...] = (
+        ("plan", [planning] if planning is not None else []),
+        ("write", report.sections),
+        ("judge", report.judgements),
+    )
+    for stage, items in stages:
         for kind in ("prompt", "completion"):
             values = [getattr(item, f"{kind}_tokens") for item in items]
             known = [v for v in values if v is not None]
