@@ -32,6 +32,9 @@ class AnswerabilityScorer(Protocol):
     """A verifier that can also say whether a passage answers a question."""
 
     answerable_threshold: float
+    declined_threshold: float
+    """The score from which a passage answers the question so plainly that a model writer's
+    "not found" is overruled (`synthesis.declined`); above 1 never."""
 
     async def answerable(
         self, question: str, passages: Sequence[str], retrieval: Sequence[float]
@@ -51,6 +54,8 @@ class Gate:
     threshold: float
     best: int
     """The number of the source that scored best (0 when there were none)."""
+    declined: float = 2.0
+    """The score from which a model writer's "not found" is overruled (above 1: never)."""
 
     @property
     def answerable(self) -> bool:
@@ -67,7 +72,12 @@ async def gate(question: str, sources: Sequence[Source], scorer: object) -> Gate
         question, [s.chunk.text for s in top], [s.hit.confidence for s in top]
     )
     best = max(range(len(top)), key=lambda i: scores[i])
-    return Gate(round(scores[best], 4), scorer.answerable_threshold, top[best].number)
+    return Gate(
+        round(scores[best], 4),
+        scorer.answerable_threshold,
+        top[best].number,
+        scorer.declined_threshold,
+    )
 
 
 def unanswerable(header: Header, sources: Sequence[Source], found: Gate) -> Answer:

@@ -32,6 +32,7 @@ from citesynth.llm.base import closing
 from citesynth.observe import log_answer
 from citesynth.synthesis.answerability import gate, unanswerable
 from citesynth.synthesis.cache import AnswerCache
+from citesynth.synthesis.declined import Writing, second_opinion
 from citesynth.synthesis.drafting import Draft, elapsed_ms, tidy, write
 from citesynth.synthesis.finishing import Finishing, Header, finish
 from citesynth.synthesis.modes import get_mode
@@ -134,6 +135,7 @@ async def ask(
         remove_unsupported=not options.keep_unsupported,
     )
     answer = await finish(header, plan, draft, how)
+    answer = await second_opinion(answer, draft, judged, Writing(header, plan, parts, how))
     if options.strict and unsupported(answer):
         answer = await rewrite_strictly(
             answer,
