@@ -17,6 +17,13 @@ own, at which the overruling answers no unanswerable question of any tuning set,
 report slices are scored by `eval_suite` (`clapnq-local-full`, `httpx-local`), never here.
 `--write` stores it as `declined` in `src/citesynth/verify/crossencoder.json`. Results:
 `benchmarks/results/declined.json`.
+
+Not shipped (2026-11-25): fitted at 0.60, it lifted ClapNQ `dev` not-found F1 from 0.79 to
+0.82 without answering an unanswerable tuning question, and on the report slices
+(`eval_suite`, same seeded runs with it on and off) it lowered ClapNQ's from 0.78 to 0.77
+and the HTTPX questions' from 0.76 to 0.74, answering as many unanswerable questions as it
+rescued answerable ones. `declined.json` holds both; `crossencoder.json` carries no
+threshold, so the pipeline never overrules.
 """
 
 from __future__ import annotations

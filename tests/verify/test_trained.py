@@ -36,9 +36,7 @@ def test_the_shipped_weights_are_small_and_say_where_they_come_from() -> None:
     assert Path(str(weights)).stat().st_size < 10 * 2**20
     meta = Meta.load()
     assert 0 < meta.threshold < 1 and 0 < meta.answerable < 1
-    assert meta.answerable < meta.declined <= 1, (
-        "a model's not-found is overruled only above the gate"
-    )
+    assert meta.declined > 1, "tried, not shipped: the shipped verifier never overrules a model"
     assert "tuning splits" in meta.trained_on
 
 

@@ -12,6 +12,13 @@ says what happened. When the extractive writer finds nothing that answers either
 model's not-found stands. Answers whose claims were all removed by verification, and
 not-founds decided by the gate, are never overruled: only the model's own words are; nor
 is a report's section (its writer has rules of its own for what a section leaves out).
+
+Tried, not shipped (2026-11-25): the shipped weights carry no `declined` threshold, so the
+shipped verifier never overrules. Fitted at 0.60 on the tuning questions it took ClapNQ
+`dev` not-found F1 from 0.79 to 0.82 and no unanswerable question was answered; on the
+ClapNQ report slice and the HTTPX questions it answered as many unanswerable questions as it
+rescued answerable ones (not-found F1 0.78 -> 0.77 and 0.76 -> 0.74; `declined.json`). Set
+`TrainedVerifier.declined_threshold` to turn it on.
 """
 
 from __future__ import annotations
