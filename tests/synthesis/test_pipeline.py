@@ -175,10 +175,18 @@ async def test_words_about_a_source_become_its_citation(indexed: Engine) -> None
     assert answer.claims[0].label == "supported"
 
 
-async def test_uncited_answer_falls_back(indexed: Engine) -> None:
-    use(indexed, "Bananas are yellow and grow in tropical climates everywhere.")
+async def test_an_uncited_answer_no_source_supports_is_not_found(indexed: Engine) -> None:
+    invented = "Bananas are yellow and grow in tropical climates everywhere."
+    use(indexed, invented)
     answer = await indexed.answer(CONNECT)
-    assert answer.fallback is not None and "cites no source" in answer.fallback.reason
+    assert answer.not_found and answer.fallback is None
+    assert [c.text for c in answer.removed_claims] == [invented]
+    use(indexed, invented)
+    unchecked = await indexed.answer(CONNECT, verify=False, cache=False)
+    assert unchecked.fallback is not None and "cites no source" in unchecked.fallback.reason
+    use(indexed, invented)
+    kept = await indexed.answer(CONNECT, keep_unsupported=True, cache=False)
+    assert kept.fallback is not None, "kept unsupported, an uncited answer still falls back"
 
 
 async def test_forgotten_citation_is_added_when_one_source_clearly_holds_it(

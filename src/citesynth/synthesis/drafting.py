@@ -171,13 +171,23 @@ def _cited(item: Marker, valid: dict[int, Source], draft: Draft, question: str) 
 
 
 def tidy(
-    draft: Draft, sources: Sequence[Source], *, attribute_uncited: bool, require_citations: bool
+    draft: Draft,
+    sources: Sequence[Source],
+    *,
+    attribute_uncited: bool,
+    require_citations: bool,
+    verified: bool = False,
 ) -> None:
     """Clean the draft in place; raise `Unusable` when it cannot be the answer.
 
     Layout the model added is stripped; uncited sentences that one source clearly holds are
     cited (`attribute_uncited`) unless every citation the model wrote named no source; an
-    answer citing nothing that is not "not found" is refused (`require_citations`).
+    answer citing nothing that is not "not found" is refused (`require_citations`), unless
+    it wrote no marker at all and `verified` says verification follows: that cites each
+    sentence a source supports and removes the rest, so an answer no source supports ends
+    as a not-found with its sentences listed, like any answer whose claims are all
+    unsupported. Markers that all name no source still refuse it (the model may be obeying
+    a document's instructions).
     """
     draft.text = strip_layout(draft.text)
     if not draft.text.strip():
@@ -190,6 +200,8 @@ def tidy(
         tidied = resolve(draft.text, refs(sources)).text  # markers inside their sentences
         draft.text, draft.attributed = attribute(tidied, sources)
     if require_citations and not draft.cites and not says_not_found(draft.text):
+        if verified and not draft.markers:
+            return
         raise Unusable("the model's answer cites no source")
 
 

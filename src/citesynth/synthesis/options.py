@@ -33,7 +33,9 @@ class AskOptions:
     not_found_below: float = NOT_FOUND_BELOW
     low_confidence_below: float = 0.5
     require_citations: bool = True
-    """An answer that cites no source (and is not "not found") falls back to the chunks."""
+    """An answer that cites no source (and is not "not found") falls back to the chunks;
+    when verification runs and removes unsupported claims, a model that wrote no marker at
+    all has each sentence cited where a source supports it, and the rest removed."""
     attribute: bool = True
     """Cite uncited sentences that one source clearly holds (see `attribute.py`)."""
     verify: bool = True

@@ -115,6 +115,7 @@ async def ask(
             plan.sources,
             attribute_uncited=options.attribute,
             require_citations=options.require_citations,
+            verified=verifier is not None and not options.keep_unsupported,
         )
     except Exception as error:  # any failure of the writer becomes a fallback, never a crash
         reason = failure_reason(error, parts.writer)
