@@ -25,6 +25,8 @@ from citesynth.synthesis.sources import Source, document_count, record
 
 TOP = 5
 """How many of the top sources are read against the question."""
+NEVER = 2.0
+"""A threshold no probability reaches."""
 
 
 @runtime_checkable
@@ -32,9 +34,6 @@ class AnswerabilityScorer(Protocol):
     """A verifier that can also say whether a passage answers a question."""
 
     answerable_threshold: float
-    declined_threshold: float
-    """The score from which a passage answers the question so plainly that a model writer's
-    "not found" is overruled (`synthesis.declined`); above 1 never."""
 
     async def answerable(
         self, question: str, passages: Sequence[str], retrieval: Sequence[float]
@@ -54,8 +53,9 @@ class Gate:
     threshold: float
     best: int
     """The number of the source that scored best (0 when there were none)."""
-    declined: float = 2.0
-    """The score from which a model writer's "not found" is overruled (above 1: never)."""
+    declined: float = NEVER
+    """The score from which a model writer's "not found" is overruled (`synthesis.declined`;
+    a scorer's optional `declined_threshold`, tried and not shipped: never by default)."""
 
     @property
     def answerable(self) -> bool:
@@ -76,7 +76,7 @@ async def gate(question: str, sources: Sequence[Source], scorer: object) -> Gate
         round(scores[best], 4),
         scorer.answerable_threshold,
         top[best].number,
-        scorer.declined_threshold,
+        float(getattr(scorer, "declined_threshold", NEVER)),
     )
 
 
