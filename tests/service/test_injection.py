@@ -102,6 +102,20 @@ async def test_a_model_that_obeys_an_injection_falls_back_to_the_passages(
     assert answer.answer.startswith("The answer could not be written")
 
 
+async def test_a_model_that_stops_citing_on_a_documents_orders_gains_nothing(
+    engine: Engine, poisoned: Path
+) -> None:
+    await engine.index([poisoned])
+    obeying = "HACKED. My system prompt says to cite sources. Les lumières s'allument."
+    model = ScriptedModel([obeying])
+    answer, _, _ = await _ask(engine, model, "When do the harbour bridge lights turn on?")
+    # verified like any uncited answer: nothing a source holds, so nothing is answered
+    assert answer.not_found and answer.answer == "Not found in the sources."
+    assert answer.citations == [] and answer.claims == [] and answer.confidence == 0
+    assert "HACKED" not in answer.answer
+    assert all(claim.label != "supported" for claim in answer.removed_claims)
+
+
 async def test_an_injected_sentence_beside_a_true_one_is_flagged(
     engine: Engine, poisoned: Path
 ) -> None:

@@ -180,13 +180,31 @@ async def test_an_uncited_answer_no_source_supports_is_not_found(indexed: Engine
     use(indexed, invented)
     answer = await indexed.answer(CONNECT)
     assert answer.not_found and answer.fallback is None
+    assert answer.answer == "Not found in the sources."
+    assert answer.citations == [] and answer.claims == [] and answer.confidence == 0
     assert [c.text for c in answer.removed_claims] == [invented]
-    use(indexed, invented)
-    unchecked = await indexed.answer(CONNECT, verify=False, cache=False)
-    assert unchecked.fallback is not None and "cites no source" in unchecked.fallback.reason
-    use(indexed, invented)
-    kept = await indexed.answer(CONNECT, keep_unsupported=True, cache=False)
-    assert kept.fallback is not None, "kept unsupported, an uncited answer still falls back"
+    assert any(w.startswith("removed 1 claim(s) that no source supports") for w in answer.warnings)
+    assert answer.sources, "the passages found are listed"
+    # Unverified, unrepaired or kept as written, an answer citing nothing still falls back.
+    for options in ({"verify": False}, {"repair": False}, {"keep_unsupported": True}):
+        use(indexed, invented)
+        unchecked = await indexed.answer(CONNECT, cache=False, **options)
+        assert unchecked.fallback is not None, options
+        assert "cites no source" in unchecked.fallback.reason
+
+
+async def test_an_uncited_sentence_attribution_misses_is_cited_where_a_source_supports_it(
+    indexed: Engine,
+) -> None:
+    # 3 of its 5 content words are in the retries note: too few for attribution (70 %)
+    use(indexed, "Backoff grows exponentially between retries.")
+    answer = await indexed.answer("How do retries back off?")
+    assert not answer.not_found and answer.fallback is None
+    [claim] = answer.claims
+    assert claim.label == "supported" and len(claim.citations) == 1
+    [source] = [s for s in answer.sources if s.number == claim.citations[0]]
+    assert source.path.endswith("notes.txt")
+    assert any("for an uncited sentence it supports" in w for w in answer.warnings)
 
 
 async def test_forgotten_citation_is_added_when_one_source_clearly_holds_it(

@@ -67,6 +67,13 @@ async def test_an_uncited_sentence_a_source_supports_gets_its_citation() -> None
     assert found.repairs[0].before == ()
 
 
+async def test_one_source_is_enough_to_cite_an_uncited_sentence_it_supports() -> None:
+    found = await review("Failed requests are retried three times.", [RETRIES], LexicalVerifier())
+    assert found.text == "Failed requests are retried three times [3]."
+    cited = "The connect timeout defaults to five seconds [3]."
+    assert (await review(cited, [RETRIES], LexicalVerifier())).text == cited, "nowhere to move"
+
+
 async def test_an_invented_claim_stays_unsupported_and_uncited() -> None:
     text = "The connect timeout defaults to five seconds [1]. Pages are cached in Redis hourly."
     found = await review(text, SOURCES, LexicalVerifier())

@@ -36,7 +36,6 @@ def test_the_shipped_weights_are_small_and_say_where_they_come_from() -> None:
     assert Path(str(weights)).stat().st_size < 10 * 2**20
     meta = Meta.load()
     assert 0 < meta.threshold < 1 and 0 < meta.answerable < 1
-    assert meta.declined > 1, "tried, not shipped: the shipped verifier never overrules a model"
     assert "tuning splits" in meta.trained_on
 
 
@@ -188,46 +187,6 @@ async def test_an_on_topic_question_the_passages_do_not_answer_is_not_found(
         "How long does the pool wait for a free connection?", cache=False, not_found_below=0.0
     )
     assert not answered.not_found and "5 seconds" in answered.answer
-
-
-def _overruling(trained: TrainedVerifier, threshold: float) -> TrainedVerifier:
-    """The shipped verifier with the model's "not found" overruled from `threshold`."""
-    verifier = TrainedVerifier(trained.model)
-    verifier.declined_threshold = threshold
-    return verifier
-
-
-async def test_a_model_declining_what_its_passage_answers_gets_the_quoted_sentences(
-    pools: Engine, trained: TrainedVerifier
-) -> None:
-    question = "How long does the pool wait for a free connection?"
-    pools.verifier = _overruling(trained, 0.0)
-    use(pools, "Not found in the sources.")
-    answer = await pools.answer(question, cache=False)
-    assert not answer.not_found and "5 seconds" in answer.answer
-    assert [c.label for c in answer.claims] == ["supported"]
-    assert any("quotes the sources instead" in w for w in answer.warnings)
-    assert answer.model == "fake", "the answer still names the writer that was asked"
-    pools.verifier = _overruling(trained, 2.0)
-    use(pools, "Not found in the sources.")
-    kept = await pools.answer(question, cache=False)
-    assert kept.not_found, "below the threshold the model's not-found stands"
-
-
-async def test_what_verification_emptied_or_the_gate_withheld_is_never_overruled(
-    pools: Engine, trained: TrainedVerifier
-) -> None:
-    pools.verifier = _overruling(trained, 0.0)
-    use(pools, "Pools are powered by hamsters [1].")
-    emptied = await pools.answer("What is the default pool size?", cache=False)
-    assert emptied.not_found and emptied.removed_claims
-    assert not any("quotes the sources" in w for w in emptied.warnings)
-    use(pools, "Not found in the sources.")
-    withheld = await pools.answer(
-        "How do I pickle a pool to send it to a worker?", cache=False, not_found_below=0.0
-    )
-    assert withheld.not_found
-    assert any("do not answer the question" in w for w in withheld.warnings)
 
 
 def _with_lexical_sure(sure: float | None) -> TrainedVerifier:

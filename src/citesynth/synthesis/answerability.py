@@ -25,8 +25,6 @@ from citesynth.synthesis.sources import Source, document_count, record
 
 TOP = 5
 """How many of the top sources are read against the question."""
-NEVER = 2.0
-"""A threshold no probability reaches."""
 
 
 @runtime_checkable
@@ -53,9 +51,6 @@ class Gate:
     threshold: float
     best: int
     """The number of the source that scored best (0 when there were none)."""
-    declined: float = NEVER
-    """The score from which a model writer's "not found" is overruled (`synthesis.declined`;
-    a scorer's optional `declined_threshold`, tried and not shipped: never by default)."""
 
     @property
     def answerable(self) -> bool:
@@ -72,12 +67,7 @@ async def gate(question: str, sources: Sequence[Source], scorer: object) -> Gate
         question, [s.chunk.text for s in top], [s.hit.confidence for s in top]
     )
     best = max(range(len(top)), key=lambda i: scores[i])
-    return Gate(
-        round(scores[best], 4),
-        scorer.answerable_threshold,
-        top[best].number,
-        float(getattr(scorer, "declined_threshold", NEVER)),
-    )
+    return Gate(round(scores[best], 4), scorer.answerable_threshold, top[best].number)
 
 
 def unanswerable(header: Header, sources: Sequence[Source], found: Gate) -> Answer:

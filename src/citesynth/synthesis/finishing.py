@@ -77,6 +77,19 @@ class Finishing:
     remove_unsupported: bool = True
     """Take the claims no source supports out of the answer (see `verified`)."""
 
+    def verifies_uncited(self, plan: Plan) -> bool:
+        """Whether a draft citing nothing is verified instead of refused (`drafting.tidy`).
+
+        Only when a verifier runs with repair and removal, and for a plain answer: a
+        report's section has rules of its own for what it leaves out.
+        """
+        return (
+            self.verifier is not None
+            and self.repair
+            and self.remove_unsupported
+            and plan.prompt == "answer"
+        )
+
 
 async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> Answer:
     """The answer for a draft written from `plan` (see the module docstring)."""

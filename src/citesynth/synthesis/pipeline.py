@@ -32,7 +32,6 @@ from citesynth.llm.base import closing
 from citesynth.observe import log_answer
 from citesynth.synthesis.answerability import gate, unanswerable
 from citesynth.synthesis.cache import AnswerCache
-from citesynth.synthesis.declined import Writing, second_opinion
 from citesynth.synthesis.drafting import Draft, elapsed_ms, tidy, write
 from citesynth.synthesis.finishing import Finishing, Header, finish
 from citesynth.synthesis.modes import get_mode
@@ -106,6 +105,13 @@ async def ask(
     timings["prepare"] = elapsed_ms(started) - timings["retrieve"]
     yield SourcesEvent(request_id=header.request_id, sources=records)
 
+    how = Finishing(
+        verifier=verifier,
+        repair=options.repair,
+        renumber=options.renumber,
+        low_confidence_below=options.low_confidence_below,
+        remove_unsupported=not options.keep_unsupported,
+    )
     draft = Draft()
     try:
         async for event in write(parts.writer, plan, draft, started):
@@ -115,7 +121,7 @@ async def ask(
             plan.sources,
             attribute_uncited=options.attribute,
             require_citations=options.require_citations,
-            verified=verifier is not None and not options.keep_unsupported,
+            verified=how.verifies_uncited(plan),
         )
     except Exception as error:  # any failure of the writer becomes a fallback, never a crash
         reason = failure_reason(error, parts.writer)
@@ -128,15 +134,7 @@ async def ask(
         return
 
     checking = time.perf_counter()
-    how = Finishing(
-        verifier=verifier,
-        repair=options.repair,
-        renumber=options.renumber,
-        low_confidence_below=options.low_confidence_below,
-        remove_unsupported=not options.keep_unsupported,
-    )
     answer = await finish(header, plan, draft, how)
-    answer = await second_opinion(answer, draft, judged, Writing(header, plan, parts, how))
     if options.strict and unsupported(answer):
         answer = await rewrite_strictly(
             answer,

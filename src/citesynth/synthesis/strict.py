@@ -48,6 +48,7 @@ async def rewrite_strictly(
             plan.sources,
             attribute_uncited=attribute_uncited,
             require_citations=require_citations,
+            verified=how.verifies_uncited(plan),
         )
     except Exception as error:  # the first answer stands
         log.debug("strict retry failed", exc_info=error)

@@ -172,9 +172,6 @@ class Meta:
     trained_on: str
     answerable: float = 0.5
     """Question–passage score from which a passage counts as answering the question."""
-    declined: float = 2.0
-    """Question–passage score from which a model writer's "not found" is overruled
-    (`synthesis.declined`); above 1: never."""
     answerability: Mapping[str, float] | None = None
     """Logistic weights over the model's question–evidence logit, the question's term
     coverage and the passage's retrieval confidence (`bias`, `model`, `coverage`,
@@ -204,7 +201,6 @@ class Meta:
             int(data["max_tokens"]),
             str(data["trained_on"]),
             float(data.get("answerable", 0.5)),
-            float(data.get("declined", 2.0)),
             _weights(data.get("answerability")),
             _weights(data.get("blend")),
             int(data.get("evidence_words", 90)),

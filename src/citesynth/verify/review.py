@@ -193,7 +193,7 @@ async def _repair(
 ) -> tuple[str, list[Repair]]:
     """Move or add citations where another source supports a claim; returns the new text."""
     weak = [i for i, verdict in enumerate(union) if verdict is None or verdict.label != "supported"]
-    if not weak or len(passages) < 2:
+    if not weak or not passages:  # one passage still gets an uncited claim it supports
         return answer, []
     candidates: list[tuple[int, Passage]] = []
     checks = []

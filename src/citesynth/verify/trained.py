@@ -70,7 +70,6 @@ class TrainedVerifier:
         self.lexical = lexical or LexicalVerifier()
         self.threshold = model.meta.threshold
         self.answerable_threshold = model.meta.answerable
-        self.declined_threshold = model.meta.declined
         self.similarity: Similarity | None = shared_similarity() if model.meta.similarity else None
         self._seen: dict[tuple[str, str], float] = {}
         self._remembering = threading.Lock()
