@@ -235,6 +235,26 @@ async def test_answers_are_cached_until_the_corpus_changes(indexed: Engine, corp
     assert not (await indexed.answer(CONNECT, cache=False)).cached and len(model.calls) == 3
 
 
+@pytest.mark.parametrize(
+    "option",
+    [
+        {"keep_unsupported": True},
+        {"answerability": False},
+        {"require_citations": False},
+        {"attribute": False},
+        {"low_confidence_below": 0.9},
+    ],
+)
+async def test_an_answer_cached_under_other_options_is_not_replayed(
+    indexed: Engine, option: dict[str, object]
+) -> None:
+    model = use(indexed)
+    await indexed.answer(CONNECT)
+    other = await indexed.answer(CONNECT, **option)  # type: ignore[arg-type]
+    assert not other.cached and len(model.calls) == 2
+    assert (await indexed.answer(CONNECT, **option)).cached  # type: ignore[arg-type]
+
+
 async def test_synthesize_false_returns_ranked_chunks(indexed: Engine) -> None:
     model = use(indexed)
     answer = await indexed.answer(CONNECT, synthesize=False)

@@ -49,6 +49,11 @@ class AnswerCache:
             options.repair,
             options.strict,
             options.follow_references,
+            options.low_confidence_below,
+            options.require_citations,
+            options.attribute,
+            options.answerability,
+            options.keep_unsupported,
         ]
         return hashlib.sha256(json.dumps(fields).encode()).hexdigest()
 
