@@ -23,7 +23,8 @@ from citesynth.ingest.sentences import sentence_spans
 
 _GAP = re.compile(r"\s*")
 _ADJACENT = re.compile(r"\[\d[\d,\-]*\]\s*\[\d[\d,\-]*\]")
-_CANONICAL = re.compile(r"\[(\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*)\]")
+CANONICAL = re.compile(r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
+"""A resolved citation marker: `[3]`, `[1-3]`, `[2,4-6]`."""
 _NOT_FOUND = re.compile(
     "|".join(
         (
@@ -243,7 +244,7 @@ def relabel(text: str, mapping: Mapping[int, int]) -> str:
     pieces: list[str] = []
     position = 0
     for marker in find_markers(text, ()):
-        if not _CANONICAL.fullmatch(marker.raw):
+        if not CANONICAL.fullmatch(marker.raw):
             continue
         numbers = [mapping[n] for n in numbers_in(marker.raw) if n in mapping]
         if numbers:
@@ -255,18 +256,18 @@ def relabel(text: str, mapping: Mapping[int, int]) -> str:
 
 def cited_numbers(sentence: str) -> list[int]:
     """The numbers cited in one sentence of clean text."""
-    return [n for marker in _CANONICAL.findall(sentence) for n in numbers_in(f"[{marker}]")]
+    return [n for marker in CANONICAL.findall(sentence) for n in numbers_in(marker)]
 
 
 def says_not_found(text: str) -> bool:
     """Whether the answer is (essentially) a statement that the sources lack the answer."""
-    plain = _CANONICAL.sub("", text).strip()
+    plain = CANONICAL.sub("", text).strip()
     if not plain:
         return True
     if not _NOT_FOUND.search(plain):
         return False
     # A not-found sentence inside a cited answer is a caveat, not a refusal.
-    return not _CANONICAL.search(text) or len(plain.split()) <= 25
+    return not CANONICAL.search(text) or len(plain.split()) <= 25
 
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
@@ -297,9 +298,9 @@ def is_pointer(sentence: str) -> bool:
     documentation [4]." and a marker on its own ("[1]") are pointers; "See the retrieval
     docs for the fusion formula [2]." says what to look for, so it is not.
     """
-    if not _CANONICAL.search(sentence):
+    if not CANONICAL.search(sentence):
         return False
-    words = set(_WORDS.findall(_CANONICAL.sub(" ", sentence).lower()))
+    words = set(_WORDS.findall(CANONICAL.sub(" ", sentence).lower()))
     if not words:  # a marker on its own ("[1]" on the last line): it points, says nothing
         return True
     return bool(words & _POINTS) and words <= _POINTING
@@ -324,7 +325,7 @@ def factual_spans(text: str) -> list[tuple[int, int]]:
             while start < end and text[start].isspace():
                 start += 1
         sentence = text[start:end]
-        words = _CANONICAL.sub("", sentence).split()
+        words = CANONICAL.sub("", sentence).split()
         if len(words) < 4 or sentence.endswith(("?", ":")) or not sentence:
             continue
         if _NOT_FOUND.search(sentence) or is_pointer(sentence):

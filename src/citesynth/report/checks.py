@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citesynth.citations.markers import find_markers
-from citesynth.citations.resolve import numbers_in
-from citesynth.report.compose import CANONICAL, body, words
+from citesynth.citations.resolve import CANONICAL, numbers_in
+from citesynth.report.compose import body, words
 from citesynth.report.values import QualityCheck, ReportSource, Section
 
 MIN_COVERAGE = 0.8

@@ -13,10 +13,10 @@ import re
 from collections.abc import Sequence
 
 from citesynth.answers import Answer, Claim, SourceRecord
-from citesynth.citations.resolve import cited_numbers, compact, numbers_in, relabel
+from citesynth.citations.resolve import CANONICAL, cited_numbers, compact, numbers_in, relabel
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.report.checks import markers
-from citesynth.report.compose import CANONICAL, tidy, without_bare_markers
+from citesynth.report.compose import tidy, without_bare_markers
 from citesynth.report.planning import file_title, readable
 from citesynth.report.values import Observation, ReportSource, Section, Subtopic
 from citesynth.synthesis.extractive import clean

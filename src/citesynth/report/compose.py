@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator, Sequence
 
-from citesynth.citations.resolve import factual_spans
+from citesynth.citations.resolve import CANONICAL, factual_spans
 from citesynth.ingest.sentences import sentence_spans
 from citesynth.report.values import ReportSource, Section
 from citesynth.verify.claims import plain
@@ -27,8 +27,6 @@ from citesynth.verify.claims import plain
 _CITED_END = re.compile(r"\][.!?]\s+")
 """A marker closing a sentence: "… [32]. ours repairs …" is two sentences, whatever
 case or code quote the second opens with (the sentence splitter keeps them as one)."""
-CANONICAL = re.compile(r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
-"""A resolved citation marker: `[3]`, `[1-3]`, `[2,4-6]`."""
 _MARKERS_ONLY = re.compile(rf"(?<=[.!?])[ \t]+(?:{CANONICAL.pattern}[ \t]*)+[.!?]?(?=\s|$)")
 """A sentence of markers alone ("… [48]. [50] [50]."), left when its words were cut."""
 

@@ -11,8 +11,7 @@ import html
 import re
 from typing import Literal
 
-from citesynth.citations.resolve import numbers_in
-from citesynth.report.compose import CANONICAL
+from citesynth.citations.resolve import CANONICAL, numbers_in
 from citesynth.report.values import Report
 
 Format = Literal["md", "html", "json"]

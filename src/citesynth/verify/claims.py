@@ -14,9 +14,9 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from citesynth.citations.resolve import cited_numbers, factual_spans
+from citesynth.citations.resolve import CANONICAL, cited_numbers, factual_spans
 
-MARKER = re.compile(r"\s*\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
+MARKER = re.compile(rf"\s*{CANONICAL.pattern}")
 _LEAD = re.compile(r"[\s,;:–—-]+")
 
 

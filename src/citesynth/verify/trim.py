@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citesynth.citations.resolve import cited_numbers, compact
+from citesynth.citations.resolve import CANONICAL, cited_numbers, compact
 from citesynth.verify.base import Check, Passage, Verifier
 from citesynth.verify.claims import MARKER, ClaimSpan, plain
 from citesynth.verify.lexical import LexicalVerifier
@@ -116,7 +116,7 @@ def _balanced(part: str) -> bool:
     )
 
 
-_TRAILING = re.compile(r"[ \t]*(?:\[\d[\d,\- ]*\][ \t]*)+(?=\s|$)")
+_TRAILING = re.compile(rf"[ \t]*(?:{CANONICAL.pattern}[ \t]*)+(?=\s|$)")
 """Markers alone after a sentence's full stop."""
 
 
