@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
@@ -11,7 +12,14 @@ import pytest
 from citesynth import Engine
 from citesynth.synthesis import ExtractiveWriter
 from citesynth.verify import Check, LexicalVerifier, get_verifier
-from citesynth.verify.crossencoder import WEIGHTS_FILE, CrossEncoder, Meta, available
+from citesynth.verify.crossencoder import (
+    WEIGHTS_FILE,
+    CrossEncoder,
+    Meta,
+    available,
+    base_path,
+    segment_types,
+)
 from citesynth.verify.trained import TrainedVerifier, answerability
 from tests.conftest import use, write
 
@@ -37,6 +45,31 @@ def test_the_shipped_weights_are_small_and_say_where_they_come_from() -> None:
     meta = Meta.load()
     assert 0 < meta.threshold < 1 and 0 < meta.answerable < 1
     assert "tuning splits" in meta.trained_on
+
+
+def test_the_evidence_side_is_found_without_token_types() -> None:
+    """MPNet's tokenizer gives no token types; the head still reads which side is which."""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(base_path())
+    pair = (["The pool holds ten connections.", "b"], ["max_connections=10", "c d e f"])
+    typed = tokenizer(*pair, padding=True)
+    untyped = tokenizer(*pair, padding=True, return_token_type_ids=False)
+    assert "token_type_ids" not in untyped
+    assert segment_types(untyped) == typed["token_type_ids"]
+    assert segment_types(untyped)[1] == [0, 0, 0, 1, 1, 1, 1, 1] + [0] * (len(typed[1]) - 8)
+
+
+def test_weights_name_their_base_and_whether_they_may_run_int8(tmp_path: Path) -> None:
+    shipped = resources.files("citesynth.verify")
+    (tmp_path / WEIGHTS_FILE).write_bytes(shipped.joinpath(WEIGHTS_FILE).read_bytes())
+    meta = json.loads(shipped.joinpath("crossencoder.json").read_text())
+    meta.update(base_folder=str(base_path()), quantise=False)
+    (tmp_path / "crossencoder.json").write_text(json.dumps(meta))
+    loaded = CrossEncoder.load(folder=tmp_path)
+    assert loaded.meta.base_folder == str(base_path()) and not loaded.meta.quantise
+    pair = [("The default pool size is 10 connections.", POOL)]
+    assert loaded.scores(pair) == pytest.approx(CrossEncoder.load(quantise=False).scores(pair))
 
 
 def test_the_default_verifier_is_the_trained_one() -> None:

@@ -71,6 +71,7 @@ def build_model(base: Path, *, first_token: bool = False) -> Any:
         def __init__(self) -> None:
             super().__init__()
             self.bert = AutoModel.from_pretrained(base, local_files_only=True)
+            self.typed = int(getattr(self.bert.config, "type_vocab_size", 0)) > 1
             size = int(self.bert.config.hidden_size)
             width = (3 if first_token else 2) * size + 4
             self.classifier = torch.nn.Sequential(
@@ -81,8 +82,9 @@ def build_model(base: Path, *, first_token: bool = False) -> Any:
             )
 
         def forward(self, input_ids: Any, token_type_ids: Any, attention_mask: Any) -> Any:
+            typed = {"token_type_ids": token_type_ids} if self.typed else {}
             hidden = self.bert(
-                input_ids=input_ids, token_type_ids=token_type_ids, attention_mask=attention_mask
+                input_ids=input_ids, attention_mask=attention_mask, **typed
             ).last_hidden_state
             mask = attention_mask.unsqueeze(-1).float()
             second = token_type_ids.unsqueeze(-1).float()
@@ -113,6 +115,22 @@ def build_model(base: Path, *, first_token: bool = False) -> Any:
             return self.classifier(features)[:, 0]  # LayerNorm first: features differ in scale
 
     return PairClassifier()
+
+
+def segment_types(encoded: Any) -> list[list[int]]:
+    """Per encoded pair, 1 for the evidence side (its first token to the last one), else 0.
+
+    What a BERT tokenizer returns as `token_type_ids`; the head reads it to tell the two
+    sides apart. Tokenizers of bases without token types (MPNet) return none, so it is read
+    from the fast tokenizer's sequence ids, which give the same values for BERT.
+    """
+    masks = encoded["attention_mask"]
+    types = []
+    for row, mask in enumerate(masks.tolist() if hasattr(masks, "tolist") else masks):
+        ids = encoded.sequence_ids(row)
+        start = next((i for i, side in enumerate(ids) if side == 1), len(ids))
+        types.append([int(i >= start and bool(kept)) for i, kept in enumerate(mask)])
+    return types
 
 
 def trainable_names(model: Any, frozen: int = FROZEN) -> list[str]:
@@ -190,6 +208,12 @@ class Meta:
     lexical_sure: float | None = None
     """Lexical score from which a claim the lexical verifier labels `supported` is supported
     whatever the model says (`verify.trained`); None: the model decides alone."""
+    quantise: bool = True
+    """Whether inference may quantise the linear layers to int8 (MPNet's scores do not
+    survive it: they moved by 0.20 on average)."""
+    base_folder: str | None = None
+    """The base weights' folder when they are not the packaged MiniLM (weights trained here
+    on another base with `train_crossencoder --base`); None: the packaged MiniLM."""
 
     @classmethod
     def load(cls, folder: Path | None = None) -> Meta:
@@ -208,6 +232,8 @@ class Meta:
             int(data.get("frozen_layers", FROZEN)),
             bool(data.get("first_token", False)),
             float(data["lexical_sure"]) if data.get("lexical_sure") is not None else None,
+            bool(data.get("quantise", True)),
+            str(data["base_folder"]) if data.get("base_folder") else None,
         )
 
 
@@ -253,7 +279,6 @@ class CrossEncoder:
             raise ConfigError(
                 "the trained verifier needs torch and transformers: pip install 'citesynth[embed]'"
             ) from None
-        base = base_path()
         where = folder or resources.files("citesynth.verify")
         weights = Path(str(where.joinpath(WEIGHTS_FILE)))
         if not weights.is_file():
@@ -265,6 +290,7 @@ class CrossEncoder:
         hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # no \r on the terminal
         try:
             meta = Meta.load(folder)
+            base = Path(meta.base_folder) if meta.base_folder else base_path()
             model = build_model(base, first_token=meta.first_token)
             tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True)
         finally:
@@ -273,7 +299,7 @@ class CrossEncoder:
                 hf_logging.enable_progress_bar()  # type: ignore[no-untyped-call]
         _apply_delta(model, weights, meta.frozen)
         model.eval()
-        if quantise:
+        if quantise and meta.quantise:
             with warnings.catch_warnings():  # torch.ao says "deprecated"; torchao is not needed
                 warnings.simplefilter("ignore", DeprecationWarning)
                 warnings.simplefilter("ignore", UserWarning)
@@ -300,7 +326,12 @@ class CrossEncoder:
                     padding=True,
                     return_tensors="pt",
                 )
-                logits = self._model(**encoded)
+                types = encoded.get("token_type_ids")
+                logits = self._model(
+                    input_ids=encoded["input_ids"],
+                    token_type_ids=torch.tensor(segment_types(encoded)) if types is None else types,
+                    attention_mask=encoded["attention_mask"],
+                )
                 for index, value in zip(chosen, torch.sigmoid(logits).tolist(), strict=True):
                     found[index] = float(value)
         return found
