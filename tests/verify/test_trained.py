@@ -18,6 +18,7 @@ from citesynth.verify.crossencoder import (
     Meta,
     available,
     base_path,
+    export_delta,
     segment_types,
 )
 from citesynth.verify.trained import TrainedVerifier, answerability
@@ -70,6 +71,29 @@ def test_weights_name_their_base_and_whether_they_may_run_int8(tmp_path: Path) -
     assert loaded.meta.base_folder == str(base_path()) and not loaded.meta.quantise
     pair = [("The default pool size is 10 connections.", POOL)]
     assert loaded.scores(pair) == pytest.approx(CrossEncoder.load(quantise=False).scores(pair))
+
+
+def test_fine_tuned_layers_can_ship_as_a_low_rank_difference_from_the_base(
+    tmp_path: Path,
+) -> None:
+    from transformers import AutoModel
+
+    shipped = CrossEncoder.load(quantise=False)
+    base = {f"bert.{n}": p for n, p in AutoModel.from_pretrained(base_path()).named_parameters()}
+    meta = resources.files("citesynth.verify").joinpath("crossencoder.json").read_text()
+    pair = [("The default pool size is 10 connections.", POOL)]
+    sizes = {}
+    for rank in (4, 160):  # 160: below every matrix's size, yet all but exact for MiniLM
+        folder = tmp_path / str(rank)
+        folder.mkdir()
+        sizes[rank] = export_delta(
+            shipped._model, folder / WEIGHTS_FILE, Meta.load().frozen, base=base, rank=rank
+        )
+        (folder / "crossencoder.json").write_text(meta)
+        loaded = CrossEncoder.load(folder=folder, quantise=False)
+        if rank == 160:
+            assert loaded.scores(pair) == pytest.approx(shipped.scores(pair), abs=0.02)
+    assert sizes[4] < sizes[160] / 10
 
 
 def test_the_default_verifier_is_the_trained_one() -> None:

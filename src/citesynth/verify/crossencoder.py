@@ -145,8 +145,21 @@ def trainable_names(model: Any, frozen: int = FROZEN) -> list[str]:
     return names
 
 
-def export_delta(model: Any, path: Path, frozen: int = FROZEN) -> int:
-    """Write the trainable parameters (matrices int8 per row + scale); returns the bytes."""
+def export_delta(
+    model: Any,
+    path: Path,
+    frozen: int = FROZEN,
+    *,
+    base: Mapping[str, Any] | None = None,
+    rank: int | None = None,
+) -> int:
+    """Write the trainable parameters (matrices int8 per row + scale); returns the bytes.
+
+    With `rank` and the base's parameters (`base`, by the model's names), a matrix is
+    stored as its difference from the base cut to that rank (`u @ v`, the truncated SVD,
+    each factor int8 per row) when that is smaller: what fine-tuning changes is nearly
+    low-rank (MPNet's top six layers: rank 16 moved held-out scores by 0.015 on average).
+    """
     import torch
     from safetensors.torch import save_file
 
@@ -154,14 +167,27 @@ def export_delta(model: Any, path: Path, frozen: int = FROZEN) -> int:
     parameters = dict(model.named_parameters())
     for name in trainable_names(model, frozen):
         value = parameters[name].detach().float()
-        if value.dim() == 2:
-            scale = value.abs().amax(dim=1, keepdim=True).clamp(min=1e-8) / 127
-            tensors[f"{name}.q"] = torch.round(value / scale).to(torch.int8).contiguous()
-            tensors[f"{name}.scale"] = scale.half().contiguous()
+        low = rank is not None and base is not None and name in base and value.dim() == 2
+        if low and rank is not None and rank * sum(value.shape) < value.numel():
+            difference = value - base[name].detach().float()
+            u, s, v = torch.linalg.svd(difference, full_matrices=False)
+            _store_rows(tensors, f"{name}.u", u[:, :rank] * s[:rank], f"{name}.u.scale")
+            _store_rows(tensors, f"{name}.v", v[:rank], f"{name}.v.scale")
+        elif value.dim() == 2:
+            _store_rows(tensors, f"{name}.q", value, f"{name}.scale")
         else:
             tensors[name] = value.half().contiguous()
     save_file(tensors, str(path))
     return path.stat().st_size
+
+
+def _store_rows(tensors: dict[str, Any], key: str, value: Any, scale_key: str) -> None:
+    """A matrix as int8 per row (`key`) and a half-precision scale per row (`scale_key`)."""
+    import torch
+
+    scale = value.abs().amax(dim=1, keepdim=True).clamp(min=1e-8) / 127
+    tensors[key] = torch.round(value / scale).to(torch.int8).contiguous()
+    tensors[scale_key] = scale.half().contiguous()
 
 
 def _apply_delta(model: Any, path: Path, frozen: int) -> None:
@@ -170,10 +196,17 @@ def _apply_delta(model: Any, path: Path, frozen: int) -> None:
 
     stored = load_file(str(path))
     parameters = dict(model.named_parameters())
+
+    def rows(key: str, scale_key: str) -> Any:
+        return stored[key].float() * stored[scale_key].float()
+
     with torch.no_grad():
         for name in trainable_names(model, frozen):
-            if f"{name}.q" in stored:
-                value = stored[f"{name}.q"].float() * stored[f"{name}.scale"].float()
+            if f"{name}.u" in stored:  # a low-rank difference from the base
+                low = rows(f"{name}.u", f"{name}.u.scale") @ rows(f"{name}.v", f"{name}.v.scale")
+                value = parameters[name].float() + low
+            elif f"{name}.q" in stored:
+                value = rows(f"{name}.q", f"{name}.scale")
             elif name in stored:
                 value = stored[name].float()
             else:
