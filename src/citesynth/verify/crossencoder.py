@@ -167,9 +167,9 @@ def export_delta(
     parameters = dict(model.named_parameters())
     for name in trainable_names(model, frozen):
         value = parameters[name].detach().float()
-        low = rank is not None and base is not None and name in base and value.dim() == 2
-        if low and rank is not None and rank * sum(value.shape) < value.numel():
-            difference = value - base[name].detach().float()
+        original = base.get(name) if base is not None and value.dim() == 2 else None
+        if original is not None and rank is not None and rank * sum(value.shape) < value.numel():
+            difference = value - original.detach().float()
             u, s, v = torch.linalg.svd(difference, full_matrices=False)
             _store_rows(tensors, f"{name}.u", u[:, :rank] * s[:rank], f"{name}.u.scale")
             _store_rows(tensors, f"{name}.v", v[:rank], f"{name}.v.scale")
