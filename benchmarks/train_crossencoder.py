@@ -47,6 +47,7 @@ from citesynth.verify.crossencoder import (
     base_path,
     build_model,
     export_delta,
+    quantised,
     segment_types,
     trainable_names,
 )
@@ -161,14 +162,8 @@ def quantisation_shift(
     inference must not quantise them (`crossencoder.Meta.quantise`).
     """
     import copy
-    import warnings
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        quantised = torch.ao.quantization.quantize_dynamic(
-            copy.deepcopy(model), {torch.nn.Linear}, dtype=torch.qint8
-        )
-    moved = predict(torch, quantised, encoded)
+    moved = predict(torch, quantised(copy.deepcopy(model)), encoded)
     return sum(abs(a - b) for a, b in zip(moved, scores, strict=True)) / max(len(scores), 1)
 
 

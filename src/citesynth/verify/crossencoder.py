@@ -190,6 +190,18 @@ def _store_rows(tensors: dict[str, Any], key: str, value: Any, scale_key: str) -
     tensors[scale_key] = scale.half().contiguous()
 
 
+def quantised(model: Any) -> Any:
+    """`model` with its linear layers dynamically quantised to int8 (how inference runs)."""
+    import torch
+
+    with warnings.catch_warnings():  # torch.ao says "deprecated"; torchao is not needed
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        return torch.ao.quantization.quantize_dynamic(  # type: ignore[no-untyped-call]
+            model, {torch.nn.Linear}, dtype=torch.qint8
+        )
+
+
 def _apply_delta(model: Any, path: Path, frozen: int) -> None:
     import torch
     from safetensors.torch import load_file
@@ -333,12 +345,7 @@ class CrossEncoder:
         _apply_delta(model, weights, meta.frozen)
         model.eval()
         if quantise and meta.quantise:
-            with warnings.catch_warnings():  # torch.ao says "deprecated"; torchao is not needed
-                warnings.simplefilter("ignore", DeprecationWarning)
-                warnings.simplefilter("ignore", UserWarning)
-                model = torch.ao.quantization.quantize_dynamic(  # type: ignore[no-untyped-call]
-                    model, {torch.nn.Linear}, dtype=torch.qint8
-                )
+            model = quantised(model)
         return cls(model, tokenizer, meta)
 
     def scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
