@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from citesynth import Engine
+from citesynth.errors import ConfigError
 from citesynth.synthesis import ExtractiveWriter
 from citesynth.verify import Check, LexicalVerifier, get_verifier
 from citesynth.verify.crossencoder import (
@@ -71,6 +72,10 @@ def test_weights_name_their_base_and_whether_they_may_run_int8(tmp_path: Path) -
     assert loaded.meta.base_folder == str(base_path()) and not loaded.meta.quantise
     pair = [("The default pool size is 10 connections.", POOL)]
     assert loaded.scores(pair) == pytest.approx(CrossEncoder.load(quantise=False).scores(pair))
+    meta.update(base_folder=str(tmp_path / "gone"))
+    (tmp_path / "crossencoder.json").write_text(json.dumps(meta))
+    with pytest.raises(ConfigError, match="which is not here"):
+        CrossEncoder.load(folder=tmp_path)
 
 
 def test_fine_tuned_layers_can_ship_as_a_low_rank_difference_from_the_base(

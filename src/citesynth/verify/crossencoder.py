@@ -336,6 +336,8 @@ class CrossEncoder:
         try:
             meta = Meta.load(folder)
             base = Path(meta.base_folder) if meta.base_folder else base_path()
+            if not base.is_dir():
+                raise ConfigError(f"{weights} was trained on {base}, which is not here")
             model = build_model(base, first_token=meta.first_token)
             tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True)
         finally:
