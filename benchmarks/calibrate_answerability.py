@@ -1,6 +1,10 @@
 """Calibrate the answerability gate on tuning questions; report it on the report slices.
 
-    python -m benchmarks.calibrate_answerability          # writes the gate into crossencoder.json
+    python -m benchmarks.calibrate_answerability          # writes the gate's threshold and blend
+    python -m benchmarks.calibrate_answerability --weights DIR --dry-run   # other weights
+
+The gate is MPNet's (`src/citesynth/verify/gate/crossencoder.json`) when `citesynth[gate]`
+is installed, else MiniLM's (`crossencoder.json`); the command calibrates that one.
 
 For every question, the trained cross-encoder reads it against the best sentences of each
 of the top five retrieved chunks (as the answering pipeline does), the lexical alignment
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import subprocess
 from dataclasses import replace
@@ -42,9 +47,12 @@ from citesynth.evaluation.qa_data import EvalSet, load_set
 from citesynth.synthesis.answerability import TOP
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.steps import make_plan, retrieve
+from citesynth.verify import mpnet
+from citesynth.verify.crossencoder import WEIGHTS_FILE
 from citesynth.verify.trained import TrainedVerifier, answerability, logit
 
 META = ROOT / "src" / "citesynth" / "verify" / "crossencoder.json"
+GATE = ROOT / "src" / "citesynth" / "verify" / "gate"
 HTTPX_QUESTIONS = ROOT / "tests" / "fixtures" / "httpx_questions.jsonl"
 MAX_GATED_ANSWERABLE = 0.10
 TUNING = ("clapnq", "docs-rhdh", "multihop-rag")
@@ -149,40 +157,81 @@ def fit_threshold(
     return best[0]
 
 
-def shipped_gate(revision: str) -> tuple[dict[str, float], float]:
-    """The gate's weights and threshold in `crossencoder.json` at a git revision."""
+def shipped_gate(revision: str, meta_file: Path) -> tuple[dict[str, float], float] | None:
+    """The gate's weights and threshold in `meta_file` at a git revision; None when the
+    file is not there (new weights: the old gate's blend means nothing over their scores)."""
+    shipped = meta_file.resolve()
+    if not shipped.is_relative_to(ROOT):
+        return None
     shown = subprocess.run(
-        ["git", "show", f"{revision}:{META.relative_to(ROOT)}"],
+        ["git", "show", f"{revision}:{shipped.relative_to(ROOT)}"],
         capture_output=True,
         text=True,
         cwd=ROOT,
-        check=True,
-    ).stdout
-    meta = json.loads(shown)
+    )
+    if shown.returncode != 0:
+        return None
+    meta = json.loads(shown.stdout)
     return dict(meta.get("answerability") or {}), float(meta.get("answerable", 0.5))
+
+
+def gate_folder() -> Path:
+    """The weights the shipped gate runs: MPNet's with `citesynth[gate]`, else MiniLM's."""
+    return GATE if mpnet.installed() and (GATE / WEIGHTS_FILE).is_file() else META.parent
+
+
+async def cached_features(
+    eval_set: EvalSet, verifier: TrainedVerifier, weights: Path
+) -> list[tuple[Features, bool]]:
+    """`features`, kept per weights file and set (a gate model reads 1,625 questions in
+    about half an hour); delete benchmarks/.cache/answerability/features to recompute."""
+    path = features_file(eval_set, weights)
+    known = read_features(path)
+    if known is not None:
+        return known
+    found = await features(eval_set, verifier)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(found))
+    return found
+
+
+def features_file(eval_set: EvalSet, weights: Path) -> Path:
+    digest = hashlib.sha256(weights.read_bytes()).hexdigest()[:16]
+    name = f"{eval_set.name}-{eval_set.split}-{digest}.json".replace("/", "_")
+    return CACHE / "answerability" / "features" / name
+
+
+def read_features(path: Path) -> list[tuple[Features, bool]] | None:
+    if not path.is_file():
+        return None
+    rows = json.loads(path.read_text())
+    return [([(m, c, g, bool(k), r) for m, c, g, k, r in f], bool(a)) for f, a in rows]
 
 
 async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, Any]:
     from citesynth.verify.crossencoder import META_FILE, CrossEncoder
 
-    verifier = TrainedVerifier(CrossEncoder.load(folder=folder))
-    meta_file = folder / META_FILE if folder else META
+    folder = folder or gate_folder()
+    verifier = TrainedVerifier(CrossEncoder.load(), gate=lambda: CrossEncoder.load(folder=folder))
+    meta_file = folder / META_FILE
+    weights_file = folder / WEIGHTS_FILE
     cache = CACHE / "eval"
-    tuning = {
-        name: await features(load_set(name, "dev", data=DATA, cache=cache), verifier)
-        for name in TUNING
-    }
+
+    async def read(eval_set: EvalSet) -> list[tuple[Features, bool]]:
+        return await cached_features(eval_set, verifier, weights_file)
+
+    tuning = {name: await read(load_set(name, "dev", data=DATA, cache=cache)) for name in TUNING}
     report = {
-        f"{name}/test": await features(load_set(name, "test", data=DATA, cache=cache), verifier)
+        f"{name}/test": await read(load_set(name, "test", data=DATA, cache=cache))
         for name in TUNING
     }
     httpx = load_set(
         str(HTTPX_QUESTIONS), data=DATA, corpus=DATA / "docs_httpx" / "docs", cache=cache
     )
-    report["httpx (never tuned on)"] = await features(replace(httpx, name="httpx"), verifier)
+    report["httpx (never tuned on)"] = await read(replace(httpx, name="httpx"))
     weights = blend([row for rows in tuning.values() for row in rows])
     threshold = fit_threshold(tuning, weights)
-    before, before_threshold = shipped_gate(base)
+    before = shipped_gate(base, meta_file)
     payload: dict[str, Any] = {
         "weights": weights,
         "threshold": threshold,
@@ -190,24 +239,30 @@ async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, A
         "the dev questions of ClapNQ, the Developer Hub guides and MultiHop-RAG; a chunk covering "
         "every question term is never gated; threshold: best ClapNQ dev not-found F1 among those "
         "withholding at most 10 % of the answerable questions of each tuning set",
+        "model": str(
+            meta_file.parent.relative_to(ROOT)
+            if meta_file.is_relative_to(ROOT)
+            else meta_file.parent
+        ),
         "tuning": {
             f"{n}/dev": figures(scored(f, weights, threshold), threshold) for n, f in tuning.items()
         },
         "report": {n: figures(scored(f, weights, threshold), threshold) for n, f in report.items()},
-        f"before (the gate at {base})": {
+    }
+    if before is not None:
+        old, old_threshold = before
+        payload[f"before (the gate at {base})"] = {
             "revision": base,
-            "weights": before,
-            "threshold": before_threshold,
+            "weights": old,
+            "threshold": old_threshold,
             "tuning": {
-                f"{n}/dev": figures(scored(f, before, before_threshold), before_threshold)
+                f"{n}/dev": figures(scored(f, old, old_threshold), old_threshold)
                 for n, f in tuning.items()
             },
             "report": {
-                n: figures(scored(f, before, before_threshold), before_threshold)
-                for n, f in report.items()
+                n: figures(scored(f, old, old_threshold), old_threshold) for n, f in report.items()
             },
-        },
-    }
+        }
     if write:
         meta = json.loads(meta_file.read_text())
         meta["answerable"] = threshold

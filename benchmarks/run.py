@@ -32,6 +32,7 @@ OURS = (
     "benchmarks.synthesis_clapnq",
     "benchmarks.verifier_accuracy",
     "benchmarks.verify_speed",
+    "benchmarks.gate_speed",
     "benchmarks.changed_details",
     "benchmarks.verification_answers",
     "benchmarks.conflict_answers",
@@ -214,6 +215,7 @@ def _fmt(value: float | None) -> str:
 def _verification() -> list[str]:
     """Verifier accuracy and speed, as Markdown."""
     accuracy, speed = _load("verifier_accuracy"), _load("verify_speed")
+    gate = _load("gate_speed")
     lines: list[str] = []
     if accuracy:
         lines += ["## Verifier (lexical) on labelled claims", "",
@@ -225,14 +227,25 @@ def _verification() -> list[str]:
             lines.append(f"| {name} | paired | {row['examples']} | "
                          f"{row['balanced_accuracy']} | {row['f1']} |")  # fmt: skip
         lines.append("")
-    if speed:
-        answer = speed["ten_claim_answer"]["review_with_repair_ms"]
+    for verifier in ("lexical", "trained") if speed else ():
+        if verifier not in speed:
+            continue
+        measured = speed[verifier]
+        answer = measured["ten_claim_answer"]["review_with_repair_ms"]
         lines += [
-            f"Verifier speed ({speed['date']}): 10-claim answer p50 {answer['p50']} ms, "
-            f"p95 {answer['p95']} ms; claims/s: SciFact "
-            f"{speed['scifact_dev_pairs']['claims_per_second']}, WiCE pages "
-            f"{speed['wice_test_pages']['claims_per_second']}, HaluEval "
-            f"{speed['halueval_test']['claims_per_second']}.",
+            f"Verifier speed, {verifier} ({speed['date']}): 10-claim answer p50 {answer['p50']} "
+            f"ms, p95 {answer['p95']} ms; claims/s: SciFact "
+            f"{measured['scifact_dev_pairs']['claims_per_second']}, WiCE pages "
+            f"{measured['wice_test_pages']['claims_per_second']}, HaluEval "
+            f"{measured['halueval_test']['claims_per_second']}.",
+            "",
+        ]
+    if gate and "mpnet" in gate:
+        mpnet, minilm = gate["mpnet"]["gate_ms"], gate["minilm"]["gate_ms"]
+        lines += [
+            f"Answerability gate ({gate['date']}, five passages a question): MPNet p50 "
+            f"{mpnet['p50']:.0f} ms, p95 {mpnet['p95']:.0f} ms; MiniLM p50 {minilm['p50']:.0f} "
+            f"ms, p95 {minilm['p95']:.0f} ms.",
             "",
         ]
     return lines

@@ -2,8 +2,9 @@
 
 Retrieval finds on-topic passages for on-topic questions that the documents do not answer
 ("How do I pickle a Client?"), and a writer given them writes something. Before writing,
-a verifier that can score question–passage pairs (the trained verifier's cross-encoder,
-`AnswerabilityScorer`) reads the question against the best sentences of the top sources,
+a verifier that can score question–passage pairs (`AnswerabilityScorer`: the trained
+verifier's gate, a cross-encoder over all-mpnet-base-v2 with `citesynth[gate]`, else its
+MiniLM claim model) reads the question against the best sentences of the top sources,
 with each source's retrieval confidence; when no source reaches the calibrated threshold
 (fitted on the tuning questions of ClapNQ, the Red Hat guides and MultiHop-RAG, never on a
 report slice), the answer is "Not found in the sources." with the ranked passages

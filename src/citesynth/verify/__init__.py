@@ -6,7 +6,8 @@ Verifiers by name (`get_verifier`; plugins add more with `register_verifier`):
   installed, else `lexical`.
 - `trained`: a MiniLM cross-encoder fine-tuned here on tuning splits and generated hard
   negatives (`trained.py`); the lexical verifier picks the evidence it reads. Also scores
-  question–passage answerability.
+  question–passage answerability, with an all-mpnet-base-v2 cross-encoder trained the same
+  way when `citesynth[gate]` is installed (`mpnet.py`).
 - `lexical`: lexical alignment weighed by a logistic model trained on the tuning splits of
   WiCE, SciFact and HaluEval; offline, no torch, thousands of claims a second.
 - `judge:MODEL`: any chat model `citesynth.llm.get_model` knows (`judge:local`,

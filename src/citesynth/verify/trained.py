@@ -28,8 +28,11 @@ pairs (`blend` in `crossencoder.json`). Then:
 
 The supporting spans are the lexical ones (the sentences the model read), and the reasons
 for a weak verdict are the lexical ones (a number, a name or a negation not in the source),
-so a reader sees why. The same model scores whether a passage answers a question
-(`answerable`), which the answering pipeline uses to say "Not found in the sources."
+so a reader sees why. A cross-encoder trained the same way scores whether a passage
+answers a question (`answerable`), which the answering pipeline uses to say "Not found in
+the sources.": all-mpnet-base-v2's (`gate/`, over the base `citesynth[gate]` installs),
+which tells on-topic passages that lack the answer from those that hold it far better than
+MiniLM, or, without that extra, the claim verifier's own.
 """
 
 from __future__ import annotations
@@ -38,26 +41,44 @@ import asyncio
 import math
 import re
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from importlib import resources
+from pathlib import Path
 
+from citesynth.verify import mpnet
 from citesynth.verify.base import Check, Label, Verdict
-from citesynth.verify.crossencoder import CrossEncoder
+from citesynth.verify.crossencoder import WEIGHTS_FILE, CrossEncoder
 from citesynth.verify.evidence import Similarity, evidence_text, quoted, unmarked
 from citesynth.verify.lexical import LexicalVerifier
 from citesynth.verify.similarity import shared_similarity
 
 _REMEMBERED = 4096
 """(claim, evidence) scores kept, oldest dropped first."""
-_SHARED: dict[str, CrossEncoder] = {}
+_SHARED: dict[str, CrossEncoder | None] = {}
 _LOADING = threading.Lock()
+GATE_FOLDER = "gate"
+"""Where, in this package, the answerability gate's weights over all-mpnet-base-v2 are."""
+GateLoader = Callable[[], CrossEncoder | None]
+"""Loads the answerability gate's cross-encoder; None: the claim verifier's model scores."""
 
 
 def shared_model() -> CrossEncoder:
     """The process-wide cross-encoder, loaded once (about two seconds)."""
     with _LOADING:
-        if "model" not in _SHARED:
-            _SHARED["model"] = CrossEncoder.load()
-        return _SHARED["model"]
+        model = _SHARED.get("model")
+        if model is None:
+            model = _SHARED["model"] = CrossEncoder.load()
+        return model
+
+
+def shared_gate() -> CrossEncoder | None:
+    """The process-wide MPNet gate, loaded once; None without `citesynth[gate]`."""
+    with _LOADING:
+        if "gate" not in _SHARED:
+            folder = Path(str(resources.files("citesynth.verify").joinpath(GATE_FOLDER)))
+            usable = mpnet.installed() and (folder / WEIGHTS_FILE).is_file()
+            _SHARED["gate"] = CrossEncoder.load(folder=folder) if usable else None
+        return _SHARED["gate"]
 
 
 class TrainedVerifier:
@@ -65,23 +86,43 @@ class TrainedVerifier:
 
     name = "trained"
 
-    def __init__(self, model: CrossEncoder, *, lexical: LexicalVerifier | None = None) -> None:
+    def __init__(
+        self,
+        model: CrossEncoder,
+        *,
+        lexical: LexicalVerifier | None = None,
+        gate: GateLoader | None = None,
+    ) -> None:
         self.model = model
         self.lexical = lexical or LexicalVerifier()
         self.threshold = model.meta.threshold
         self.answerable_threshold = model.meta.answerable
+        """The gate's threshold: the MPNet gate's once `answerable` has loaded it."""
         self.similarity: Similarity | None = shared_similarity() if model.meta.similarity else None
         self._seen: dict[tuple[str, str], float] = {}
         self._remembering = threading.Lock()
+        self._gate_loader = gate
+        self._gate: CrossEncoder | None = None
 
     @classmethod
     def load(cls) -> TrainedVerifier:
         """The verifier over the shipped weights (shared by every engine in the process).
 
+        Its answerability gate is the MPNet one when `citesynth[gate]` is installed, loaded
+        the first time a question is scored (about five seconds), else MiniLM's.
+
         Raises:
             ConfigError: torch, transformers or the packaged MiniLM are not installed.
         """
-        return cls(shared_model())
+        return cls(shared_model(), gate=shared_gate)
+
+    def gate(self) -> CrossEncoder:
+        """The cross-encoder that scores question–passage pairs (see `load`)."""
+        if self._gate is None:
+            loaded = self._gate_loader() if self._gate_loader is not None else None
+            self._gate = loaded or self.model
+            self.answerable_threshold = self._gate.meta.answerable
+        return self._gate
 
     def forget(self) -> None:
         """Drop the remembered scores (so that a benchmark times cold calls)."""
@@ -202,7 +243,7 @@ class TrainedVerifier:
         if not kept:
             return [0.0] * len(passages)
         found = iter(await asyncio.to_thread(self.answerability_features, question, kept))
-        meta = self.model.meta
+        meta = self.gate().meta
         return [
             answerability(*next(found), meta.answerability, meta.answerable, confidence)
             if passage.strip()
@@ -221,7 +262,8 @@ class TrainedVerifier:
         many", "what kind of") is set aside.
         """
         pairs = [(question, self.evidence(question, [p])) for p in passages]
-        scores = self._scores(pairs)
+        gate = self.gate()
+        scores = self._scores(pairs) if gate is self.model else gate.scores(pairs)
         aligned = self.lexical.aligned([Check(question, (unmarked(p),)) for p in passages])
         features = []
         for passage, score, (_, alignment) in zip(passages, scores, aligned, strict=True):
