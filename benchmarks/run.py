@@ -33,6 +33,7 @@ OURS = (
     "benchmarks.verifier_accuracy",
     "benchmarks.verify_speed",
     "benchmarks.gate_speed",
+    "benchmarks.compound_questions",
     "benchmarks.changed_details",
     "benchmarks.verification_answers",
     "benchmarks.conflict_answers",

@@ -25,6 +25,7 @@ from citesynth.events import (
 )
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import LLMWriter
+from citesynth.synthesis.answerability import question_parts
 from citesynth.synthesis.drafting import Draft, tidy, write
 from citesynth.synthesis.finishing import Finishing, Header, finish
 from citesynth.synthesis.modes import MODE_NAMES, MODES, get_mode
@@ -120,3 +121,23 @@ def test_every_answer_event_round_trips_through_its_wire_form() -> None:
         assert ANSWER_EVENTS.validate_json(data.removeprefix("data: ")) == event
     body = DoneEvent(answer=answer).model_dump(mode="json")
     assert body["kind"] == "done" and body["answer"] == "A [1]." and body["request_id"] == "r1"
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "What is the connect timeout, and are failed requests retried?",
+            ["What is the connect timeout?", "are failed requests retried?"],
+        ),
+        ("what is aws and what does it provide", ["what is aws?", "what does it provide?"]),
+        ("Who founded the HTTPX project, and in which year?", None),  # "in which year" alone
+        ("Are cats and dogs friends?", None),  # "and" joins two nouns
+        ("The pool and how it works?", None),  # not a question form
+        ("What is X, and is it?", None),  # a part under three words
+    ],
+)
+def test_a_compound_question_splits_into_its_questions(
+    question: str, parts: list[str] | None
+) -> None:
+    assert question_parts(question) == (parts or [question])

@@ -280,6 +280,24 @@ async def test_an_on_topic_question_the_passages_do_not_answer_is_not_found(
     assert not answered.not_found and "5 seconds" in answered.answer
 
 
+async def test_a_compound_question_two_pages_answer_together_is_not_withheld(
+    engine: Engine, tmp_path: Path, trained: TrainedVerifier
+) -> None:
+    docs = tmp_path / "docs"
+    write(docs, "timeouts.md", "# Timeouts\n\nThe connect timeout defaults to five seconds.\n")
+    write(docs, "retries.md", "# Retries\n\nFailed requests are retried three times.\n")
+    await engine.index([docs])
+    engine.verifier = trained
+    engine.writer = ExtractiveWriter(engine.embedder)
+    question = "What is the connect timeout, and are failed requests retried?"
+    answer = await engine.answer(question, cache=False, not_found_below=0.0)
+    assert not answer.not_found, answer.warnings
+    assert "five seconds" in answer.answer and "three times" in answer.answer
+    # each part must be answered: one the pages do not answer withholds the whole question
+    unanswered = "What is the connect timeout, and how do I pickle a client?"
+    assert (await engine.answer(unanswered, cache=False, not_found_below=0.0)).not_found
+
+
 def _with_lexical_sure(sure: float | None) -> TrainedVerifier:
     """A verifier over the shipped model with the `lexical_sure` rule at `sure`, and a model
     threshold no score reaches: what it supports, the rule supported."""

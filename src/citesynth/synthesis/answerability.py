@@ -15,6 +15,7 @@ the trained verifier only retrieval confidence and the claims' verdicts decide.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -59,16 +60,58 @@ class Gate:
         return self.score >= self.threshold
 
 
-async def gate(question: str, sources: Sequence[Source], scorer: object) -> Gate | None:
-    """Score the top sources against `question`; None when `scorer` cannot."""
+async def gate(
+    question: str, sources: Sequence[Source], scorer: object, *, compound: bool = True
+) -> Gate | None:
+    """Score the top sources against `question`; None when `scorer` cannot.
+
+    A compound question ("What is the connect timeout, and are failed requests retried?")
+    is answerable when each of its parts is (`question_parts`; `compound=False` reads it
+    whole only): each may be answered by a different source, and a source answering one
+    part scores low against the whole.
+    """
     if not isinstance(scorer, AnswerabilityScorer) or not sources:
         return None
     top = list(sources[:TOP])
+    found = await _best(question, top, scorer)
+    parts = question_parts(question) if compound else [question]
+    if found.answerable or len(parts) < 2:
+        return found
+    each = [await _best(part, top, scorer) for part in parts]
+    weakest = min(each, key=lambda g: g.score)
+    return weakest if weakest.answerable else found
+
+
+async def _best(question: str, top: Sequence[Source], scorer: AnswerabilityScorer) -> Gate:
     scores = await scorer.answerable(
         question, [s.chunk.text for s in top], [s.hit.confidence for s in top]
     )
     best = max(range(len(top)), key=lambda i: scores[i])
     return Gate(round(scores[best], 4), scorer.answerable_threshold, top[best].number)
+
+
+_ASKING = (
+    r"(?:are|is|was|were|does|do|did|can|could|will|would|should|has|have|"
+    r"how|what|which|who|whom|whose|when|where|why)\b"
+)
+_JOINED = re.compile(rf"(?:,\s*(?:and|or|but)\s+|;\s*|\s+(?:and|or|but)\s+)(?={_ASKING})", re.I)
+_QUESTION = re.compile(rf"^\W*{_ASKING}", re.I)
+
+
+def question_parts(question: str) -> list[str]:
+    """The questions a compound question joins, or `[question]`.
+
+    Split where "and", "or", "but" or a semicolon is followed by a question word or an
+    auxiliary verb ("…, and are failed requests retried?"), when the question itself opens
+    with one; every part keeps at least three words. A relative clause ("Who is the
+    person …, and was compared to …?") splits too; its fragment is scored as it reads.
+    """
+    if not _QUESTION.match(question):
+        return [question]
+    parts = [p.strip(" ,;?") for p in _JOINED.split(question)]
+    if len(parts) < 2 or any(len(p.split()) < 3 for p in parts):
+        return [question]
+    return [f"{p}?" for p in parts]
 
 
 def unanswerable(header: Header, sources: Sequence[Source], found: Gate) -> Answer:
