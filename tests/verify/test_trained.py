@@ -203,6 +203,7 @@ async def test_the_gate_is_mpnet_when_its_extra_is_installed(trained: TrainedVer
     await trained.answerable("What is the default pool size?", [POOL], [0.8])
     gate = trained.gate()
     assert gate is not trained.model and gate.meta.packaged_base == mpnet.NAME
+    assert f"gate: {mpnet.NAME}" in trained.identity  # the answer cache tells the gates apart
     assert trained.answerable_threshold == gate.meta.answerable != trained.model.meta.answerable
 
 
@@ -296,6 +297,19 @@ async def test_a_compound_question_two_pages_answer_together_is_not_withheld(
     # each part must be answered: one the pages do not answer withholds the whole question
     unanswered = "What is the connect timeout, and how do I pickle a client?"
     assert (await engine.answer(unanswered, cache=False, not_found_below=0.0)).not_found
+
+
+async def test_an_answer_cached_under_another_gate_is_not_replayed(pools: Engine) -> None:
+    question = "What is the default pool size?"
+    pools.writer = ExtractiveWriter(pools.embedder)
+    gated_by_minilm = TrainedVerifier(shared_model())
+    assert "gate: the claim model" in gated_by_minilm.identity
+    pools.verifier = gated_by_minilm
+    first = await pools.answer(question)
+    assert not first.cached and (await pools.answer(question)).cached
+    pools.verifier = TrainedVerifier(shared_model(), gate=lambda: shared_model())
+    assert pools.verifier.identity != gated_by_minilm.identity
+    assert not (await pools.answer(question)).cached
 
 
 def _with_lexical_sure(sure: float | None) -> TrainedVerifier:

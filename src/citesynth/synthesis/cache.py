@@ -2,7 +2,8 @@
 
 The key covers everything that changes an answer: the question (case-folded), the corpus
 generation, the writer and its evidence budget, the prompt versions, the embedder, fusion,
-the verifier, and every answering option that matters. The store keeps the JSON; this class
+the verifier (its `identity` where it has one: the trained verifier's weights and gate), and
+every answering option that matters. The store keeps the JSON; this class
 owns the policy: the time-to-live of a lookup, and entries older than a week dropped on write.
 """
 
@@ -45,7 +46,9 @@ class AnswerCache:
             options.synthesize,
             options.renumber,
             options.not_found_below,
-            parts.verifier.name if parts.verifier and options.verify else None,
+            getattr(parts.verifier, "identity", parts.verifier.name)
+            if parts.verifier and options.verify
+            else None,
             options.repair,
             options.strict,
             options.follow_references,

