@@ -285,6 +285,11 @@ def fit_blend(
     return coefficients, best[0], {k: round(v, 4) for k, v in best[2].items()}
 
 
+def unseen(pair: Pair, wanted: bool) -> bool:
+    """Whether `pair` is a ClapNQ question-passage pair kept out of training (`wanted`)."""
+    return wanted and pair["source"] in ("clapnq", "clapnq-dropped")
+
+
 def base_keys(base: Path | None) -> dict[str, str]:
     """How the weights name their base: the packaged MPNet by name (its folder differs per
     machine; `citesynth[gate]` carries it), any other folder by path, MiniLM by nothing."""
@@ -340,6 +345,12 @@ def main() -> None:
     parser.add_argument(
         "--calibrate", action="store_true", help="no training: calibrate and export the checkpoint"
     )
+    parser.add_argument(
+        "--unseen-questions",
+        action="store_true",
+        help="train on no ClapNQ question-passage pair, so that the answerability gate is "
+        "calibrated (calibrate_answerability, on ClapNQ dev) on questions it never saw",
+    )
     parser.add_argument("--work", type=Path, default=WORK)
     parser.add_argument("--out", type=Path, default=PACKAGE)
     args = parser.parse_args()
@@ -355,14 +366,14 @@ def main() -> None:
     pairs = recipe_pairs(
         args.work, args.generated, similarity=args.similarity, docs_claims=args.docs_claims
     )
-    train = [p for p in pairs if not holdout(p["group"])]
+    train = [p for p in pairs if not holdout(p["group"]) and not unseen(p, args.unseen_questions)]
     held = [p for p in pairs if holdout(p["group"])]
     snli = snli_pairs(args.work, args.snli) if args.snli else []
     print(f"{len(pairs)} pairs: {len(train)} train, {len(held)} held out; {len(snli)} SNLI")
     base = args.base.resolve() if args.base else base_path()
     tokenizer = AutoTokenizer.from_pretrained(base)
     chosen_by = "similarity" if args.similarity else "lexical"
-    tokens = f"-{base.name}" if args.base else ""
+    tokens = (f"-{base.name}" if args.base else "") + ("-unseen" if args.unseen_questions else "")
     cache = args.work / f"encoded-{chosen_by}-{len(pairs)}-{len(snli)}-{MAX_TOKENS}{tokens}.json"
     if cache.exists():
         encoded_train, encoded_held, encoded_snli = json.loads(cache.read_text())
@@ -487,7 +498,8 @@ def main() -> None:
         "quantisation_shift": round(moved, 4),
         "trained_on": (f"{len(snli)} SNLI pairs, then " if snli else "")
         + f"{len(train)} pairs from tuning splits "
-        f"and generated negatives (benchmarks/verifier_pairs.py) for {args.epochs:g} epochs; "
+        + ("(no ClapNQ question-passage pair) " if args.unseen_questions else "")
+        + f"and generated negatives (benchmarks/verifier_pairs.py) for {args.epochs:g} epochs; "
         f"{date.today().isoformat()}",
         "held_out_balanced_accuracy": figures,
         **(
