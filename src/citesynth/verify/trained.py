@@ -38,6 +38,7 @@ MiniLM, or, without that extra, the claim verifier's own.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import re
 import threading
@@ -45,6 +46,7 @@ from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 
+from citesynth.errors import ConfigError
 from citesynth.verify import mpnet
 from citesynth.verify.base import Check, Label, Verdict
 from citesynth.verify.crossencoder import WEIGHTS_FILE, CrossEncoder, Meta
@@ -52,6 +54,7 @@ from citesynth.verify.evidence import Similarity, evidence_text, quoted, unmarke
 from citesynth.verify.lexical import LexicalVerifier
 from citesynth.verify.similarity import shared_similarity
 
+log = logging.getLogger("citesynth.verify")
 _REMEMBERED = 4096
 """(claim, evidence) scores kept, oldest dropped first."""
 _SHARED: dict[str, CrossEncoder | None] = {}
@@ -72,11 +75,19 @@ def shared_model() -> CrossEncoder:
 
 
 def shared_gate() -> CrossEncoder | None:
-    """The process-wide MPNet gate, loaded once; None without `citesynth[gate]`."""
+    """The process-wide MPNet gate, loaded once; None without `citesynth[gate]`.
+
+    A gate that fails to load (its base's parts broken, the disk full while they are
+    joined) is logged once and MiniLM's gate answers instead: answering goes on.
+    """
     with _LOADING:
         if "gate" not in _SHARED:
-            folder = _gate_folder()
-            _SHARED["gate"] = CrossEncoder.load(folder=folder) if gate_installed() else None
+            _SHARED["gate"] = None
+            try:
+                if gate_installed():
+                    _SHARED["gate"] = CrossEncoder.load(folder=_gate_folder())
+            except (ConfigError, OSError) as error:
+                log.warning("the MPNet gate did not load: %s; MiniLM's gate answers", error)
         return _SHARED["gate"]
 
 
