@@ -362,6 +362,7 @@ def main() -> None:
     torch.set_num_threads(2)
     torch.manual_seed(13)
     args.work.mkdir(parents=True, exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)  # before hours of training, not after
     started = time.perf_counter()
     pairs = recipe_pairs(
         args.work, args.generated, similarity=args.similarity, docs_claims=args.docs_claims
