@@ -48,9 +48,8 @@ from citesynth.evaluation.qa_data import EvalSet, load_set
 from citesynth.synthesis.answerability import TOP
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.steps import make_plan, retrieve
-from citesynth.verify import mpnet
 from citesynth.verify.crossencoder import WEIGHTS_FILE
-from citesynth.verify.trained import TrainedVerifier, answerability, logit
+from citesynth.verify.trained import TrainedVerifier, answerability, gate_installed, logit
 
 META = ROOT / "src" / "citesynth" / "verify" / "crossencoder.json"
 GATE = ROOT / "src" / "citesynth" / "verify" / "gate"
@@ -185,10 +184,12 @@ def unseen_clapnq(found: list[tuple[Features, bool]]) -> list[tuple[Features, bo
 
 
 def fitted_on_unseen(
-    tuning: dict[str, list[tuple[Features, bool]]], report: dict[str, list[tuple[Features, bool]]]
+    tuning: dict[str, list[tuple[Features, bool]]],
+    unseen_rows: list[tuple[Features, bool]],
+    report: dict[str, list[tuple[Features, bool]]],
 ) -> dict[str, Any]:
     """The same rule with ClapNQ `dev` cut to the questions the model never trained on."""
-    unseen = {**tuning, "clapnq": unseen_clapnq(tuning["clapnq"])}
+    unseen = {**tuning, "clapnq": unseen_rows}
     weights = blend([row for rows in unseen.values() for row in rows])
     threshold = fit_threshold(unseen, weights)
     return {
@@ -200,15 +201,16 @@ def fitted_on_unseen(
 
 def gate_folder() -> Path:
     """The weights the shipped gate runs: MPNet's with `citesynth[gate]`, else MiniLM's."""
-    return GATE if mpnet.installed() and (GATE / WEIGHTS_FILE).is_file() else META.parent
+    return GATE if gate_installed() else META.parent
 
 
 async def cached_features(
-    eval_set: EvalSet, verifier: TrainedVerifier, weights: Path
+    eval_set: EvalSet, verifier: TrainedVerifier, digest: str
 ) -> list[tuple[Features, bool]]:
-    """`features`, kept per weights file and set (a gate model reads 1,625 questions in
-    about half an hour); delete benchmarks/.cache/answerability/features to recompute."""
-    path = features_file(eval_set, weights)
+    """`features`, kept per weights file (`digest`, `weights_digest`) and set (a gate model
+    reads 1,625 questions in about half an hour); delete
+    benchmarks/.cache/answerability/features to recompute."""
+    path = features_file(eval_set, digest)
     known = read_features(path)
     if known is not None:
         return known
@@ -218,8 +220,11 @@ async def cached_features(
     return found
 
 
-def features_file(eval_set: EvalSet, weights: Path) -> Path:
-    digest = hashlib.sha256(weights.read_bytes()).hexdigest()[:16]
+def weights_digest(weights: Path) -> str:
+    return hashlib.sha256(weights.read_bytes()).hexdigest()[:16]
+
+
+def features_file(eval_set: EvalSet, digest: str) -> Path:
     name = f"{eval_set.name}-{eval_set.split}-{digest}.json".replace("/", "_")
     return CACHE / "answerability" / "features" / name
 
@@ -237,11 +242,11 @@ async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, A
     folder = folder or gate_folder()
     verifier = TrainedVerifier(CrossEncoder.load(), gate=lambda: CrossEncoder.load(folder=folder))
     meta_file = folder / META_FILE
-    weights_file = folder / WEIGHTS_FILE
+    digest = weights_digest(folder / WEIGHTS_FILE)
     cache = CACHE / "eval"
 
     async def read(eval_set: EvalSet) -> list[tuple[Features, bool]]:
-        return await cached_features(eval_set, verifier, weights_file)
+        return await cached_features(eval_set, verifier, digest)
 
     tuning = {name: await read(load_set(name, "dev", data=DATA, cache=cache)) for name in TUNING}
     report = {
@@ -255,6 +260,7 @@ async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, A
     weights = blend([row for rows in tuning.values() for row in rows])
     threshold = fit_threshold(tuning, weights)
     before = shipped_gate(base, meta_file)
+    unseen = unseen_clapnq(tuning["clapnq"])
     payload: dict[str, Any] = {
         "weights": weights,
         "threshold": threshold,
@@ -272,9 +278,11 @@ async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, A
         },
         "report": {n: figures(scored(f, weights, threshold), threshold) for n, f in report.items()},
         "clapnq/dev, the questions the model never trained on": figures(
-            scored(unseen_clapnq(tuning["clapnq"]), weights, threshold), threshold
+            scored(unseen, weights, threshold), threshold
         ),
-        "fitted on those ClapNQ questions only (not shipped)": fitted_on_unseen(tuning, report),
+        "fitted on those ClapNQ questions only (not shipped)": fitted_on_unseen(
+            tuning, unseen, report
+        ),
     }
     if before is not None:
         old, old_threshold = before
