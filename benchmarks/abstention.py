@@ -1,12 +1,12 @@
 """Abstention and answerable accuracy of eval runs, against a base revision's records.
 
-    python -m benchmarks.abstention clapnq-extractive multihop-rag-extractive [--base eb208fc]
+    python -m benchmarks.abstention clapnq-extractive multihop-rag-extractive [--base eb208fc] [--out NAME]
 
 Reads `benchmarks/results/eval/RUN/records.jsonl` (the "ours" pipeline) now and at the
 base revision (`git show`), and reports per run: the share of answerable questions answered
 correctly, not-found precision / recall / F1 (unanswerable as the positive class), the share
 of answerable questions abstained on, and the claims in the final answers with how many
-are unsupported. Results: `benchmarks/results/abstention.json`.
+are unsupported. Results: `benchmarks/results/abstention.json` (or `NAME.json`).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+")
     parser.add_argument("--base", default="eb208fc")
+    parser.add_argument("--out", default="abstention", help="the results file's name")
     args = parser.parse_args()
     payload: dict[str, Any] = {"base": args.base, "runs": {}}
     for run in args.runs:
@@ -62,7 +63,7 @@ def main() -> None:
             "after": figures(now),
         }
     print(json.dumps(payload, indent=2))
-    write_result("abstention", payload)
+    write_result(args.out, payload)
 
 
 if __name__ == "__main__":

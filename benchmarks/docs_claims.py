@@ -12,8 +12,9 @@ the heading states ("The default timeout is five seconds" under "Timeouts", besi
 
 Reported per verifier: balanced accuracy ("supported" as the positive class), the share
 of supported claims passed and of unsupported ones passed per kind of change, and on the
-claims that need their heading. The verifiers read the passage alone, as the answer
-pipeline gives them a chunk.
+claims that need their heading. The verifiers read the passage with its heading path
+(`Check.about`), as the answer pipeline gives them a chunk with its title and headings;
+`alone` repeats the measure on the passage alone (as before headings were read).
 
 A second, larger documentation set (`rhdh_test`, when `../shared/data` is there): the
 sentences of the reference answers of the Red Hat Developer Hub *test* questions (written
@@ -51,9 +52,11 @@ def _share(hits: list[bool]) -> float | None:
     return round(sum(hits) / len(hits), 4) if hits else None
 
 
-async def measure(verifier: Verifier, claims: list[dict[str, Any]]) -> Any:
-    """Balanced accuracy and pass rates of `verifier` on `claims`."""
-    checks = [Check(c["claim"], (c["passage"],)) for c in claims]
+async def measure(
+    verifier: Verifier, claims: list[dict[str, Any]], *, headings: bool = True
+) -> Any:
+    """Balanced accuracy and pass rates of `verifier` on `claims` (with their headings)."""
+    checks = [Check(c["claim"], (c["passage"],), _about(c) if headings else "") for c in claims]
     passed = [v.supported for v in await verifier.verify(checks)]
     positive = [p for p, c in zip(passed, claims, strict=True) if c["label"] == "supported"]
     negative = [p for p, c in zip(passed, claims, strict=True) if c["label"] != "supported"]
@@ -77,6 +80,11 @@ async def measure(verifier: Verifier, claims: list[dict[str, Any]]) -> Any:
             "unsupported_passed": _share([p for p, s in heading if not s]),
         },
     }
+
+
+def _about(claim: dict[str, Any]) -> str:
+    """The heading path as the pipeline gives it: the headings' words, in order."""
+    return " ".join(str(claim.get("heading") or "").split(" > "))
 
 
 def rhdh_claims(split: str = "test") -> list[dict[str, Any]]:
@@ -105,6 +113,7 @@ def main() -> None:
         "changes": dict(Counter(c["change"] for c in claims if c["change"])),
         "needs_heading": sum(bool(c.get("needs_heading")) for c in claims),
         "lexical": asyncio.run(measure(LexicalVerifier(), claims)),
+        "lexical_alone": asyncio.run(measure(LexicalVerifier(), claims, headings=False)),
     }
     rhdh = rhdh_claims() if (data_dir() / "docs_rhdh").is_dir() else []
     if rhdh:
@@ -122,6 +131,7 @@ def main() -> None:
         verifier = TrainedVerifier(CrossEncoder.load(folder=args.weights))
         payload["trained_on"] = verifier.model.meta.trained_on
         payload["trained"] = asyncio.run(measure(verifier, claims))
+        payload["trained_alone"] = asyncio.run(measure(verifier, claims, headings=False))
         if rhdh:
             payload["rhdh_test"]["trained"] = asyncio.run(measure(verifier, rhdh))
     print(json.dumps(payload, indent=2))

@@ -79,3 +79,12 @@ def test_a_quotation_of_a_sentence_with_markup_before_its_punctuation_is_recogni
 )
 def test_a_quotation_negated_or_qualified_before_it_is_not_support(sentence: str) -> None:
     assert not quoted("the client retries failed requests", [sentence])
+
+
+def test_the_title_leads_the_evidence_when_it_states_part_of_the_claim() -> None:
+    text = "Boats leave the harbour every 40 minutes from 6 a.m. The crossing takes 25 minutes."
+    about = "Northwind Ferry Service"
+    named = "Northwind ferries leave every 40 minutes."
+    assert evidence_text(named, [text], about=about) == f"{about}: {text}"
+    assert evidence_text("Boats leave every 40 minutes.", [text], about=about) == text
+    assert evidence_text(named, [text]) == text

@@ -64,3 +64,14 @@ def test_verifiers_are_found_by_name() -> None:
         get_verifier("oracle")
     with pytest.raises(ConfigError, match="judge:MODEL"):
         get_verifier("judge")
+
+
+def test_the_judge_reads_what_the_sources_are_about() -> None:
+    from citesynth.verify.base import Check, Verdict
+    from citesynth.verify.judge import evidence_for
+
+    check = Check("Harbour Lights was filmed in Halifax.", ("Filming took place in Halifax.",))
+    backup = Verdict(0.5, "partial")
+    assert evidence_for(check, backup) == "Filming took place in Halifax."
+    titled = Check(check.claim, check.passages, "Harbour Lights  Production")
+    assert evidence_for(titled, backup).startswith("About: Harbour Lights Production\n")

@@ -158,6 +158,8 @@ def test_a_privative_claim_is_not_vetoed_for_negation(verifier: LexicalVerifier)
         ("When a request fails, it is retried.", []),  # an event
         ("The drug fails to lower blood pressure.", ["fails"]),
         ("It can't be pickled.", ["can't"]),
+        ("It reviews not only the decisions of trial courts but also those of tax courts.", []),
+        ("It is not only slow. But it works.", ["not"]),  # "but" of another sentence
     ],
 )
 def test_negation_cues_skip_names_code_and_events(text: str, cues: list[str]) -> None:
@@ -284,3 +286,35 @@ def test_a_superlative_the_source_states_or_a_quantifier_is_no_mismatch(
 )
 def test_superlatives_are_read_after_a_determiner(text: str, found: set[str]) -> None:
     assert superlatives(text) == found
+
+
+FERRY = "Boats leave the harbour every 40 minutes from 6 a.m. The crossing takes 25 minutes."
+
+
+def test_what_only_the_title_names_counts_as_stated(verifier: LexicalVerifier) -> None:
+    claim = "The Northwind ferries leave the harbour every 40 minutes."
+    [alone] = verifier.verify_now([Check(claim, (FERRY,))])
+    [titled] = verifier.verify_now([Check(claim, (FERRY,), "Northwind Ferry Service")])
+    assert "name(s) not in the source: northwind" in alone.reasons
+    assert titled.supported, titled
+    assert not titled.reasons
+    assert titled.score > alone.score
+    assert titled.spans == alone.spans  # the title is never the supporting span
+
+
+def test_a_title_never_supplies_what_the_text_contradicts(verifier: LexicalVerifier) -> None:
+    about = "Northwind Ferry Service timetable 2024"
+    for claim in (
+        "Northwind ferries leave the harbour every 30 minutes.",  # the text says 40
+        "Northwind ferries do not leave the harbour before noon.",  # nothing says so
+    ):
+        [verdict] = verifier.verify_now([Check(claim, (FERRY,), about)])
+        assert not verdict.supported, (claim, verdict)
+
+
+def test_a_number_the_heading_gives_is_stated(verifier: LexicalVerifier) -> None:
+    claim = "In season 2 the crossing takes 25 minutes."
+    [alone] = verifier.verify_now([Check(claim, (FERRY,))])
+    [titled] = verifier.verify_now([Check(claim, (FERRY,), "Ferry timetable, season 2")])
+    assert "number(s) not in the source: 2" in alone.reasons
+    assert not any("number" in r for r in titled.reasons)

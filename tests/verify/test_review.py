@@ -91,3 +91,20 @@ def test_claims_never_cross_a_blank_line_or_a_document_title() -> None:
         ("This means the person is fluent.", (2,)),
         ("The connect timeout is five seconds.", (3,)),
     ]
+
+
+async def test_a_citation_moves_to_the_source_whose_title_names_the_subject() -> None:
+    # The chunk never repeats its article's subject, as in a ClapNQ answer the verifier
+    # had removed: "Last Tango in Halifax was filmed at Holdsworth House" cited [3].
+    filming = Passage(
+        1, "Filming took place at Holdsworth House in August 2013.", "wiki/1", "Harbour Lights"
+    )
+    other = Passage(2, "The band toured Europe in 2013 with a new drummer.", "wiki/2", "Tango")
+    text = "Harbour Lights was filmed at Holdsworth House in August 2013 [2]."
+    found = await review(text, [filming, other], LexicalVerifier())
+    assert found.text == "Harbour Lights was filmed at Holdsworth House in August 2013 [1]."
+    assert found.claims[0].label == "supported"
+    assert not found.claims[0].verdict.reasons  # type: ignore[union-attr]
+    untitled = [Passage(1, filming.text, "wiki/1"), other]
+    [claim] = (await review(text, untitled, LexicalVerifier())).claims
+    assert "name(s) not in the source: light" in claim.alone[1].reasons

@@ -130,6 +130,30 @@ async def test_one_changed_detail_is_not_support(
         assert verdict.label != "supported"
 
 
+FILMING = (
+    "Filming took place at Holdsworth House in Halifax in August 2013 and also at Hoghton "
+    "Tower, a fortified manor house in Lancashire."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("Harbour Lights was filmed at Holdsworth House in Halifax.", True),
+        ("Harbour Lights was filmed at Holdsworth House in August 2012.", False),
+        ("Harbour Lights was never filmed at Hoghton Tower.", False),
+    ],
+)
+async def test_the_title_names_the_subject_and_decides_nothing_else(
+    trained: TrainedVerifier, claim: str, supported: bool
+) -> None:
+    about = "Harbour Lights (TV series)"
+    assert trained.evidence(claim, [FILMING], about) == f"{about}: {FILMING}"
+    [verdict] = await trained.verify([Check(claim, (FILMING,), about)])
+    assert verdict.supported is supported, (claim, verdict)
+    assert verdict.spans and verdict.spans[0].passage == 0
+
+
 LIMITS = (
     "You can control the connection pool size using the `limits` keyword argument on the "
     "client. It takes instances of `httpx.Limits` which define:\n\n"
@@ -344,3 +368,25 @@ async def test_the_rule_never_passes_a_claim_the_lexical_checks_veto() -> None:
         ]
     )
     assert all(v.label != "supported" for v in verdicts)
+
+
+async def test_a_claim_naming_what_only_its_records_title_names_is_kept(
+    engine: Engine, tmp_path: Path, trained: TrainedVerifier
+) -> None:
+    # A JSONL record (a Wikipedia-style passage) rarely repeats its article's subject.
+    claim = "Harbour Lights was filmed in August 2013 [1]."
+    indexed: list[Path] = []
+    for title, kept in (("Harbour Lights (TV series)", True), ("Production notes", False)):
+        corpus = write(
+            tmp_path / title.split()[0],
+            "corpus.jsonl",
+            json.dumps({"id": "lights", "title": title, "text": FILMING}),
+        )
+        await engine.forget([str(p) for p in indexed])
+        await engine.index([corpus])
+        indexed.append(corpus)
+        engine.verifier = trained
+        use(engine, claim)
+        answer = await engine.answer("When was it filmed?", cache=False, not_found_below=0.0)
+        assert (answer.answer == claim) is kept, (title, answer.answer)
+        assert bool(answer.removed_claims) is not kept

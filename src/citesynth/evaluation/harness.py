@@ -152,7 +152,10 @@ def answer_figures(answer: Answer, item: EvalItem) -> dict[str, Any]:
 
 def passages(answer: Answer) -> list[Passage]:
     """The answer's numbered sources as the verifier sees them."""
-    return [Passage(s.number, s.text, s.record_id or s.path) for s in answer.sources]
+    return [
+        Passage(s.number, s.text, s.record_id or s.path, " ".join((s.title, *s.heading_path)))
+        for s in answer.sources
+    ]
 
 
 def claim_figures(found: Review | None, prefix: str = "") -> dict[str, int]:

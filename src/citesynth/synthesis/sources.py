@@ -56,6 +56,11 @@ class Source:
         return self.chunk.document
 
     @property
+    def about(self) -> str:
+        """What its document is about: the title and headings (`verify.base.Check.about`)."""
+        return " ".join((self.chunk.title, *self.chunk.heading_path))
+
+    @property
     def label(self) -> str:
         """`L40-58`, `p.5` or `p.5 L3-9`."""
         chunk = self.chunk

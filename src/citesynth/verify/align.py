@@ -14,6 +14,10 @@ greedily when they cover terms the anchor lacks (a claim may join two facts). Th
 - a superlative of the claim ("the best", "of all time") the evidence never states;
 - how many content terms are missing, since one wrong name is enough to be unsupported.
 
+A `Context` (the documents' titles and headings) supplies words and numbers the passages
+leave to their heading: those count as stated, though no sentence of the context is ever
+the anchor or the supporting span.
+
 The features are what `lexical.py` weighs; the spans are where the citation points.
 """
 
@@ -54,6 +58,8 @@ _NEGATION = frozenset(
     """not no never none neither nor cannot without lack lacks lacking absent unable fail fails
     failed nobody nothing nowhere""".split()
 )
+_ADDITIVE = re.compile(r"\s+(?:only|just|merely|simply)\b[^.!?;]*?\bbut\b", re.IGNORECASE)
+"""After "not": "not only X but (also) Y" adds to X, it denies nothing."""
 _SUPERLATIVE = re.compile(
     r"\b(?:the|its|their|his|her|our|your|\w+'s)\s+(?:(?:very|single|second|third)\s+)?"
     r"(best|worst|most|least|[a-z]+est)\b|\b(of all time)\b",
@@ -107,6 +113,29 @@ class Evidence:
     sentences: tuple[Sentence, ...]
     vocabulary: frozenset[str]
     numbers: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """The terms and numbers of what the passages are about (titles, headings)."""
+
+    terms: frozenset[str] = frozenset()
+    numbers: frozenset[str] = frozenset()
+
+
+NO_CONTEXT = Context()
+
+
+@lru_cache(maxsize=1024)
+def context_of(about: str) -> Context:
+    """The `Context` of a title and heading text (empty text: none)."""
+    if not about.strip():
+        return NO_CONTEXT
+    found = terms(about)
+    return Context(
+        frozenset(found) | frozenset(_canonical(t) for t in found),
+        numbers_of(about) | quantities(about),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +284,7 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
 
     Not inside inline code (`None`), not capitalised inside a sentence (a name: the album
     "No Fences", Python's None), and "fail" only as "fail to" ("fails to improve"; "when
-    a request fails" is an event, not a denial).
+    a request fails" is an event, not a denial), and "not" never in "not only X but Y".
     """
     code = [m.span() for m in _CODE.finditer(text)]
     found = []
@@ -271,6 +300,8 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
             continue
         if word in _FAIL and not re.match(r"\s+to\b", text[match.end() :]):
             continue
+        if word == "not" and _ADDITIVE.match(text[match.end() :]):
+            continue  # "reviews not only X but also Y" asserts both
         found.append((match.start(), word))
     return found
 
@@ -513,10 +544,41 @@ def _pairs_found(pairs: Sequence[tuple[str, str]], sentences: Sequence[Sentence]
     return found
 
 
-def align(claim: str, evidence: Evidence, *, allowed: frozenset[int] | None = None) -> Alignment:
-    """Align `claim` with the sentences of `evidence` (only passages in `allowed`, if given)."""
+def _given_terms(
+    wanted: Sequence[str], vocabulary: frozenset[str], context: Context
+) -> frozenset[str]:
+    return frozenset(t for t in wanted if t in context.terms and t not in vocabulary)
+
+
+def given(claim: str, evidence: Evidence, context: Context) -> bool:
+    """Whether `context` states a term, name or number of `claim` that `evidence` lacks."""
+    if context is NO_CONTEXT:
+        return False
+    wanted, claim_numbers, names, _ = _claim(claim)
+    vocabulary = evidence.vocabulary
+    return bool(
+        _given_terms([*wanted, *names], vocabulary, context)
+        or any(n in context.numbers and n not in evidence.numbers for n in claim_numbers)
+    )
+
+
+def align(
+    claim: str,
+    evidence: Evidence,
+    *,
+    allowed: frozenset[int] | None = None,
+    context: Context = NO_CONTEXT,
+) -> Alignment:
+    """Align `claim` with the sentences of `evidence` (only passages in `allowed`, if given).
+
+    Terms, names and numbers of the claim that no sentence holds but the `context` does are
+    given: left out of what the sentences must cover.
+    """
     wanted, claim_numbers, names, (negated, up, down) = _claim(claim)
     sentences = [s for s in evidence.sentences if allowed is None or s.passage in allowed]
+    vocabulary = _union(s.terms for s in sentences) if allowed is not None else evidence.vocabulary
+    given = _given_terms(wanted, vocabulary, context)
+    wanted = [t for t in wanted if t not in given]
     needed = set(wanted)
     best: list[Sentence] = []
     covered: set[str] = set()
@@ -529,7 +591,6 @@ def align(claim: str, evidence: Evidence, *, allowed: frozenset[int] | None = No
                 covered |= needed & sentence.terms
             if len(best) >= 3 or covered == needed:
                 break
-    vocabulary = _union(s.terms for s in sentences) if allowed is not None else evidence.vocabulary
     top = best[0] if best else None
     count = max(len(wanted), 1)
     anchor = len(needed & top.terms) / count if top else 0.0
@@ -538,8 +599,8 @@ def align(claim: str, evidence: Evidence, *, allowed: frozenset[int] | None = No
     pairs = list(itertools.pairwise(wanted))
     pair_share = _pairs_found(pairs, best) / len(pairs) if pairs else anchor
 
-    evidence_numbers = _union(s.numbers for s in sentences)
-    best_numbers = _union(s.numbers for s in best)
+    evidence_numbers = _union(s.numbers for s in sentences) | context.numbers
+    best_numbers = _union(s.numbers for s in best) | context.numbers
     missing_numbers = tuple(n for n in claim_numbers if n not in evidence_numbers)
     missing_numbers += tuple(
         q
@@ -549,8 +610,10 @@ def align(claim: str, evidence: Evidence, *, allowed: frozenset[int] | None = No
         and _unit_differs(q, evidence_numbers, best_numbers)
     )
     far_numbers = [n for n in claim_numbers if n not in best_numbers]
-    missing_names = tuple(n for n in names if n not in vocabulary)
-    far_names = [n for n in names if n not in covered]
+    missing_names = tuple(n for n in names if n not in vocabulary and n not in context.terms)
+    far_names = [
+        n for n in names if n not in covered and (n in vocabulary or n not in context.terms)
+    ]
 
     negation_mismatch = _negation_differs(claim, wanted, negated, best, evidence)
     missing_superlatives = _superlatives_missing(claim, best, evidence, allowed)

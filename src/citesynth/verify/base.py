@@ -24,6 +24,14 @@ class Check:
 
     claim: str
     passages: tuple[str, ...]
+    about: str = ""
+    """What the passages' documents are about: their titles and section headings, when known.
+
+    A chunk seldom repeats its subject ("Filming took place at Holdsworth House" in the
+    article *Last Tango in Halifax*; "The default is 5 seconds" under "Timeouts"), and the
+    writer is shown it beside the text. Its words and numbers count as stated for the claim
+    (never as the supporting span); see `align.Context`.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +43,12 @@ class Passage:
     document: str
     about: str = ""
     """The document's title and headings (what it is about), when known."""
+
+
+def check_of(claim: str, passages: Sequence[Passage]) -> Check:
+    """The check of `claim` against `passages` together, with what their documents are about."""
+    about = " ".join(dict.fromkeys(p.about.strip() for p in passages if p.about.strip()))
+    return Check(claim, tuple(p.text for p in passages), about)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,10 @@ Evidence that fits the budget whole is read whole; otherwise its sentences are c
   the lexical choice of 90 words held a SciFact rationale sentence for 69 % of the claims,
   this one with 160 words for 96 % (WiCE, a whole supporting set: 52 % and 67 %).
 
-Either way the chosen sentences are read in document order, gaps marked "…". Training
+Either way the chosen sentences are read in document order, gaps marked "…", after the
+passages' titles and headings (`about`) when those state part of the claim that the
+passages leave unsaid ("Last Tango in Halifax: … Filming took place at Holdsworth House"),
+within the same budget. Training
 (`benchmarks/train_crossencoder.py`) builds its pairs with this same function, so the
 model is trained on what it will read.
 """
@@ -22,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from citesynth.verify.align import Evidence, Sentence, align, analyse
+from citesynth.verify.align import Evidence, Sentence, align, analyse, context_of, given
 
 BUDGET = 90
 """Evidence words read beside a claim when the weights do not say (128 tokens with a claim)."""
@@ -58,16 +61,22 @@ def evidence_text(
     *,
     budget: int = BUDGET,
     similarity: Similarity | None = None,
+    about: str = "",
 ) -> str:
     """The evidence the verifier reads for `claim` against `passages` (see the module doc)."""
     texts = [p for p in passages if p.strip()]
+    evidence = analyse(texts)
+    heading = _clean(about) if given(claim, evidence, context_of(about)) else ""
+    if heading:
+        budget = max(budget - _words(heading), budget // 2)
     whole = _clean("\n".join(texts))
     if _words(whole) <= budget:
-        return whole
-    evidence = analyse(texts)
-    if similarity is not None and evidence.sentences:
-        return _by_similarity(claim, evidence, budget, similarity)
-    return select(claim, evidence, budget=budget)
+        body = whole
+    elif similarity is not None and evidence.sentences:
+        body = _by_similarity(claim, evidence, budget, similarity)
+    else:
+        body = select(claim, evidence, budget=budget)
+    return f"{heading}: {body}" if heading else body
 
 
 def _by_similarity(claim: str, evidence: Evidence, budget: int, similarity: Similarity) -> str:

@@ -113,18 +113,20 @@ def parse_verdict(reply: str) -> tuple[Label, str] | None:
 def evidence_for(check: Check, backup: Verdict) -> str:
     """What a model reads for a check: short sources whole, else the best sentences.
 
-    The best sentences are the lexical `backup` verdict's spans, each with its neighbours.
+    The best sentences are the lexical `backup` verdict's spans, each with its neighbours,
+    after what the sources are about (`Check.about`) when that is known.
     """
+    heading = f"About: {' '.join(check.about.split())}\n" if check.about.strip() else ""
     joined = "\n\n".join(p.strip() for p in check.passages)
     if len(joined) <= _SHORT_EVIDENCE or not backup.spans:
-        return joined[: _SHORT_EVIDENCE * 4]
+        return heading + joined[: _SHORT_EVIDENCE * 4]
     pieces = []
     for span in backup.spans:
         text = check.passages[span.passage]
         start = text.rfind(". ", 0, max(0, span.start - 2)) + 1
         end = text.find(". ", span.end + 1)
         pieces.append(" ".join(text[start : end + 1 if end >= 0 else len(text)].split()))
-    return "\n".join(f"- {piece}" for piece in dict.fromkeys(pieces))
+    return heading + "\n".join(f"- {piece}" for piece in dict.fromkeys(pieces))
 
 
 def _locate(quote: str, passages: Sequence[str]) -> tuple[Span, ...]:

@@ -13,6 +13,9 @@ probability. Then:
   disagreement;
 - `unsupported`: otherwise.
 
+Words and numbers of the claim that only the passages' titles and headings hold
+(`Check.about`) count as stated: a chunk seldom repeats what its section is about.
+
 Offline, CPU only, no model weights beyond a few numbers: thousands of claims a second.
 """
 
@@ -24,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 
-from citesynth.verify.align import FEATURES, Alignment, align, analyse
+from citesynth.verify.align import FEATURES, Alignment, align, analyse, context_of
 from citesynth.verify.base import Check, Label, Span, Verdict
 
 
@@ -97,7 +100,9 @@ class LexicalVerifier:
                     (Verdict(0.0, "unsupported", reasons=("nothing to compare",)), None)
                 )
                 continue
-            alignment = align(check.claim, evidence, allowed=frozenset(local))
+            alignment = align(
+                check.claim, evidence, allowed=frozenset(local), context=context_of(check.about)
+            )
             verdicts.append((self.judge(alignment, local), alignment))
         return verdicts
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from citesynth.citations.resolve import compact
-from citesynth.verify.base import Check, Passage, Verdict, Verifier
+from citesynth.verify.base import Passage, Verdict, Verifier, check_of
 from citesynth.verify.claims import MARKER as _MARKER
 from citesynth.verify.claims import ClaimSpan, split_claims
 from citesynth.verify.lexical import LexicalVerifier
@@ -130,7 +130,7 @@ async def _verify_union(
     claims: Sequence[ClaimSpan], by_number: dict[int, Passage], verifier: Verifier
 ) -> list[Verdict | None]:
     cited = [c for c in claims if c.citations]
-    checks = [Check(c.text, tuple(by_number[n].text for n in c.citations)) for c in cited]
+    checks = [check_of(c.text, [by_number[n] for n in c.citations]) for c in cited]
     verdicts = iter(await verifier.verify(checks)) if checks else iter(())
     return [next(verdicts) if c.citations else None for c in claims]
 
@@ -145,7 +145,7 @@ async def _precision(
     for index, claim in enumerate(claims):
         if len(claim.citations) > 1:
             singles.extend((index, n) for n in claim.citations)
-    checks = [Check(claims[i].text, (by_number[n].text,)) for i, n in singles]
+    checks = [check_of(claims[i].text, [by_number[n]]) for i, n in singles]
     alone_verdicts = await verifier.verify(checks) if checks else []
     alone: dict[int, dict[int, Verdict]] = {}
     for (index, number), verdict in zip(singles, alone_verdicts, strict=True):
@@ -162,7 +162,7 @@ async def _precision(
                 (index, n) for n, v in alone[index].items() if v.label not in _SUPPORTS
             )
     rest_checks = [
-        Check(claims[i].text, tuple(by_number[m].text for m in claims[i].citations if m != n))
+        check_of(claims[i].text, [by_number[m] for m in claims[i].citations if m != n])
         for i, n in leave_out
     ]
     rest = await verifier.verify(rest_checks) if rest_checks else []
@@ -201,7 +201,7 @@ async def _repair(
         for passage in passages:
             if passage.number not in claims[index].citations:
                 candidates.append((index, passage))
-                checks.append(Check(claims[index].text, (passage.text,)))
+                checks.append(check_of(claims[index].text, [passage]))
     screened = screen.verify_now(checks)
     best: dict[int, tuple[float, Passage]] = {}
     for (index, passage), verdict in zip(candidates, screened, strict=True):
@@ -211,9 +211,7 @@ async def _repair(
         return answer, []
     chosen = sorted(best.items())
     if not isinstance(verifier, LexicalVerifier):
-        confirmed = await verifier.verify(
-            [Check(claims[i].text, (p.text,)) for i, (_, p) in chosen]
-        )
+        confirmed = await verifier.verify([check_of(claims[i].text, [p]) for i, (_, p) in chosen])
         chosen = [item for item, v in zip(chosen, confirmed, strict=True) if v.supported]
     repairs = [Repair(claims[i].text, claims[i].citations, (p.number,)) for i, (_, p) in chosen]
     return _apply(answer, [(claims[i], (p.number,)) for i, (_, p) in chosen]), repairs

@@ -11,7 +11,8 @@ chosen within the budget it was trained on (`verify.evidence`: by MiniLM similar
 lexical alignment); the cross-encoder (`verify.crossencoder`) gives the probability that
 this evidence entails the claim, blended with the lexical verdict on the same evidence by a
 logistic model fitted on held-out tuning
-pairs (`blend` in `crossencoder.json`). Then:
+pairs (`blend` in `crossencoder.json`); the sources' titles and headings (`Check.about`)
+lead the evidence when they state part of the claim. Then:
 
 - `supported`: probability ≥ the trained threshold (calibrated on held-out tuning pairs),
   and no number, negation or direction (increase/decrease) of the claim disagrees with its
@@ -183,7 +184,8 @@ class TrainedVerifier:
             if alignment is not None and i not in quotes
         ]
         pairs = [
-            (checks[i].claim, self.evidence(checks[i].claim, checks[i].passages)) for i in wanted
+            (checks[i].claim, self.evidence(checks[i].claim, checks[i].passages, checks[i].about))
+            for i in wanted
         ]
         scores = dict(zip(wanted, self._blended(pairs, self._scores(pairs)), strict=True))
         verdicts = []
@@ -222,13 +224,17 @@ class TrainedVerifier:
         sure = self.model.meta.lexical_sure
         return sure is not None and verdict.label == "supported" and verdict.score >= sure
 
-    def evidence(self, claim: str, passages: Sequence[str]) -> str:
-        """What the model reads for `claim`: as many evidence words as it was trained on."""
+    def evidence(self, claim: str, passages: Sequence[str], about: str = "") -> str:
+        """What the model reads for `claim`: as many evidence words as it was trained on.
+
+        After the titles and headings (`about`) when those state part of the claim.
+        """
         return evidence_text(
             claim,
             [p for p in passages if p.strip()],
             budget=self.model.meta.evidence_words,
             similarity=self.similarity,
+            about=about,
         )
 
     def _blended(self, pairs: Sequence[tuple[str, str]], scores: Sequence[float]) -> list[float]:

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citesynth.citations.resolve import CANONICAL, cited_numbers, compact
-from citesynth.verify.base import Check, Passage, Verifier
+from citesynth.verify.base import Passage, Verifier, check_of
 from citesynth.verify.claims import MARKER, ClaimSpan, plain
 from citesynth.verify.lexical import LexicalVerifier
 
@@ -150,7 +150,7 @@ async def trims(
                 asked.append(Trim(claim, claim.start + end, kept, cited))
     if not asked:
         return []
-    checks = [Check(t.kept, tuple(by_number[n].text for n in t.citations)) for t in asked]
+    checks = [check_of(t.kept, [by_number[n] for n in t.citations]) for t in asked]
     verdicts = await verifier.verify(checks)
     screened = (screen or LexicalVerifier()).aligned(checks)
     found: dict[int, Trim] = {}
