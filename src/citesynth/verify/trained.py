@@ -267,7 +267,11 @@ class TrainedVerifier:
         return [known[p] if p in known else fresh[p] for p in pairs]
 
     async def answerable(
-        self, question: str, passages: Sequence[str], retrieval: Sequence[float]
+        self,
+        question: str,
+        passages: Sequence[str],
+        retrieval: Sequence[float],
+        about: Sequence[str] = (),
     ) -> list[float]:
         """Per passage, the probability that it answers `question`.
 
@@ -276,10 +280,18 @@ class TrainedVerifier:
         news) with how much of the question's content the passage's best sentences cover and
         with `retrieval`, each passage's Pass-1 confidence (`retrieve.confidence`).
         """
-        kept = [p for p in passages if p.strip()]
+        titles = list(about) or [""] * len(passages)
+        kept = [(p, a) for p, a in zip(passages, titles, strict=True) if p.strip()]
         if not kept:
             return [0.0] * len(passages)
-        found = iter(await asyncio.to_thread(self.answerability_features, question, kept))
+        found = iter(
+            await asyncio.to_thread(
+                self.answerability_features,
+                question,
+                [p for p, _ in kept],
+                [a for _, a in kept],
+            )
+        )
         meta = self.gate().meta
         return [
             answerability(*next(found), meta.answerability, meta.answerable, confidence)
@@ -289,7 +301,7 @@ class TrainedVerifier:
         ]
 
     def answerability_features(
-        self, question: str, passages: Sequence[str]
+        self, question: str, passages: Sequence[str], about: Sequence[str] = ()
     ) -> list[tuple[float, float, float, bool]]:
         """Per passage: the model's score, coverage and missing terms of the question.
 
@@ -298,13 +310,21 @@ class TrainedVerifier:
         the passage holds every term of the question once its question phrase ("how
         many", "what kind of") is set aside.
         """
-        pairs = [(question, self.evidence(question, [p])) for p in passages]
+        titles = list(about) or [""] * len(passages)
+        pairs = [
+            (question, self.evidence(question, [p], a))
+            for p, a in zip(passages, titles, strict=True)
+        ]
         gate = self.gate()
         scores = self._scores(pairs) if gate is self.model else gate.scores(pairs)
-        aligned = self.lexical.aligned([Check(question, (unmarked(p),)) for p in passages])
+        aligned = self.lexical.aligned(
+            [Check(question, (unmarked(p),), a) for p, a in zip(passages, titles, strict=True)]
+        )
         features = []
-        for passage, score, (_, alignment) in zip(passages, scores, aligned, strict=True):
-            covered = _covered(self.lexical, question, [passage])
+        for passage, title, score, (_, alignment) in zip(
+            passages, titles, scores, aligned, strict=True
+        ):
+            covered = _covered(self.lexical, question, [passage], title)
             if alignment is None:
                 features.append((score, 0.0, 0.0, covered))
             else:
@@ -355,10 +375,12 @@ _ASKING = re.compile(
 """Question phrases whose words no answer needs to repeat ("how many", "per")."""
 
 
-def _covered(lexical: LexicalVerifier, question: str, passages: Sequence[str]) -> bool:
+def _covered(
+    lexical: LexicalVerifier, question: str, passages: Sequence[str], about: str = ""
+) -> bool:
     """Whether the passages' best sentences hold every question term (phrase set aside)."""
     asked = _ASKING.sub(" ", question)
-    [(_, alignment)] = lexical.aligned([Check(asked, tuple(unmarked(p) for p in passages))])
+    [(_, alignment)] = lexical.aligned([Check(asked, tuple(unmarked(p) for p in passages), about)])
     return alignment is not None and alignment.features["top3_coverage"] >= 0.999
 
 
