@@ -85,9 +85,7 @@ async def features(eval_set: EvalSet, verifier: TrainedVerifier) -> list[tuple[F
             if retrieved.hits and retrieved.best >= options.not_found_below:
                 plan = await make_plan(item.question, retrieved, parts, mode)
                 top = [s for s in plan.sources[:TOP] if s.chunk.text.strip()]
-                scored = verifier.answerability_features(
-                    item.question, [s.chunk.text for s in top], [s.about for s in top]
-                )
+                scored = verifier.answerability_features(item.question, [s.chunk.text for s in top])
                 values = [(*v, s.hit.confidence) for v, s in zip(scored, top, strict=True)]
             found.append((values, item.answerable))
             if number % 50 == 0:
@@ -227,7 +225,7 @@ def weights_digest(weights: Path) -> str:
 
 
 def features_file(eval_set: EvalSet, digest: str) -> Path:
-    name = f"{eval_set.name}-{eval_set.split}-{digest}-titled.json".replace("/", "_")
+    name = f"{eval_set.name}-{eval_set.split}-{digest}.json".replace("/", "_")
     return CACHE / "answerability" / "features" / name
 
 

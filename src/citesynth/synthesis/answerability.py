@@ -36,11 +36,7 @@ class AnswerabilityScorer(Protocol):
     answerable_threshold: float
 
     async def answerable(
-        self,
-        question: str,
-        passages: Sequence[str],
-        retrieval: Sequence[float],
-        about: Sequence[str] = (),
+        self, question: str, passages: Sequence[str], retrieval: Sequence[float]
     ) -> list[float]:
         """Per passage, the probability that it answers `question`.
 
@@ -88,10 +84,7 @@ async def gate(
 
 async def _best(question: str, top: Sequence[Source], scorer: AnswerabilityScorer) -> Gate:
     scores = await scorer.answerable(
-        question,
-        [s.chunk.text for s in top],
-        [s.hit.confidence for s in top],
-        [s.about for s in top],
+        question, [s.chunk.text for s in top], [s.hit.confidence for s in top]
     )
     best = max(range(len(top)), key=lambda i: scores[i])
     return Gate(round(scores[best], 4), scorer.answerable_threshold, top[best].number)

@@ -267,11 +267,7 @@ class TrainedVerifier:
         return [known[p] if p in known else fresh[p] for p in pairs]
 
     async def answerable(
-        self,
-        question: str,
-        passages: Sequence[str],
-        retrieval: Sequence[float],
-        about: Sequence[str] = (),
+        self, question: str, passages: Sequence[str], retrieval: Sequence[float]
     ) -> list[float]:
         """Per passage, the probability that it answers `question`.
 
@@ -280,18 +276,10 @@ class TrainedVerifier:
         news) with how much of the question's content the passage's best sentences cover and
         with `retrieval`, each passage's Pass-1 confidence (`retrieve.confidence`).
         """
-        titles = list(about) or [""] * len(passages)
-        kept = [(p, a) for p, a in zip(passages, titles, strict=True) if p.strip()]
+        kept = [p for p in passages if p.strip()]
         if not kept:
             return [0.0] * len(passages)
-        found = iter(
-            await asyncio.to_thread(
-                self.answerability_features,
-                question,
-                [p for p, _ in kept],
-                [a for _, a in kept],
-            )
-        )
+        found = iter(await asyncio.to_thread(self.answerability_features, question, kept))
         meta = self.gate().meta
         return [
             answerability(*next(found), meta.answerability, meta.answerable, confidence)
@@ -301,7 +289,7 @@ class TrainedVerifier:
         ]
 
     def answerability_features(
-        self, question: str, passages: Sequence[str], about: Sequence[str] = ()
+        self, question: str, passages: Sequence[str]
     ) -> list[tuple[float, float, float, bool]]:
         """Per passage: the model's score, coverage and missing terms of the question.
 
@@ -310,21 +298,13 @@ class TrainedVerifier:
         the passage holds every term of the question once its question phrase ("how
         many", "what kind of") is set aside.
         """
-        titles = list(about) or [""] * len(passages)
-        pairs = [
-            (question, self.evidence(question, [p], a))
-            for p, a in zip(passages, titles, strict=True)
-        ]
+        pairs = [(question, self.evidence(question, [p])) for p in passages]
         gate = self.gate()
         scores = self._scores(pairs) if gate is self.model else gate.scores(pairs)
-        aligned = self.lexical.aligned(
-            [Check(question, (unmarked(p),), a) for p, a in zip(passages, titles, strict=True)]
-        )
+        aligned = self.lexical.aligned([Check(question, (unmarked(p),)) for p in passages])
         features = []
-        for passage, title, score, (_, alignment) in zip(
-            passages, titles, scores, aligned, strict=True
-        ):
-            covered = _covered(self.lexical, question, [passage], title)
+        for passage, score, (_, alignment) in zip(passages, scores, aligned, strict=True):
+            covered = _covered(self.lexical, question, [passage])
             if alignment is None:
                 features.append((score, 0.0, 0.0, covered))
             else:
@@ -375,12 +355,10 @@ _ASKING = re.compile(
 """Question phrases whose words no answer needs to repeat ("how many", "per")."""
 
 
-def _covered(
-    lexical: LexicalVerifier, question: str, passages: Sequence[str], about: str = ""
-) -> bool:
+def _covered(lexical: LexicalVerifier, question: str, passages: Sequence[str]) -> bool:
     """Whether the passages' best sentences hold every question term (phrase set aside)."""
     asked = _ASKING.sub(" ", question)
-    [(_, alignment)] = lexical.aligned([Check(asked, tuple(unmarked(p) for p in passages), about)])
+    [(_, alignment)] = lexical.aligned([Check(asked, tuple(unmarked(p) for p in passages))])
     return alignment is not None and alignment.features["top3_coverage"] >= 0.999
 
 
