@@ -118,3 +118,20 @@ def test_built_in_sets_load_with_their_splits(shared_data: Path, tmp_path: Path)
     hotpot = load_set("hotpotqa", data=shared_data, cache=tmp_path)
     assert all(g.text for i in hotpot.items for g in i.gold)
     assert load_set("docs-rhdh", data=shared_data, cache=tmp_path).items[0].gold
+
+
+def test_the_written_question_sets_hold_what_their_benchmarks_count_on(
+    tmp_path: Path,
+) -> None:
+    # The HTTPX set is never tuned on; the Developer Hub one calibrates the answerability
+    # gate (benchmarks/calibrate_answerability.py) and must never be reported on.
+    fixtures = Path(__file__).parents[1] / "fixtures"
+    httpx = load_set(str(fixtures / "httpx_questions.jsonl"), corpus=tmp_path, cache=tmp_path)
+    assert (
+        sum(not i.answerable for i in httpx.items) == 12 == sum(i.answerable for i in httpx.items)
+    )
+    written = load_set(
+        str(fixtures / "rhdh_unanswerable_questions.jsonl"), corpus=tmp_path, cache=tmp_path
+    )
+    assert len(written.items) == 36 and not any(i.answerable or i.answers for i in written.items)
+    assert len({i.id for i in written.items}) == 36
