@@ -318,3 +318,42 @@ def test_a_number_the_heading_gives_is_stated(verifier: LexicalVerifier) -> None
     [titled] = verifier.verify_now([Check(claim, (FERRY,), "Ferry timetable, season 2")])
     assert "number(s) not in the source: 2" in alone.reasons
     assert not any("number" in r for r in titled.reasons)
+
+
+LIMITS_PAGE = (
+    "You can control the connection pool size using the `limits` keyword argument. It takes "
+    "instances of `httpx.Limits` which define `max_keepalive_connections`, number of "
+    "allowable keep-alive connections (Defaults 20)."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("The retries of `httpx.HTTPTransport` default to 0.", {"httptransport"}),
+        ("Set max_connections on httpx.Limits, e.g. to 10.", {"max_connections", "limits"}),
+        ("Pass `None` or `limits=httpx.Limits(max_connections=5)`.", {"limits", "max_connections"}),
+        ("```yaml\napp: title\n``` Additionally, it is shown.", set()),  # a fence, not code
+        ("The U.S. court of appeals reviews decisions.", set()),
+    ],
+)
+def test_identifiers_are_read_from_code_dotted_and_snake_case_words(
+    text: str, found: set[str]
+) -> None:
+    from citesynth.verify.align import identifiers
+
+    assert identifiers(text) == found
+
+
+def test_a_code_identifier_the_source_never_names_is_no_support(verifier: LexicalVerifier) -> None:
+    # the embedded model's HTTPX answer, cited to the resource limits page
+    claim = "The default number of connection retries of `httpx.HTTPTransport` is 20."
+    [verdict] = verifier.verify_now([Check(claim, (LIMITS_PAGE,))])
+    assert verdict.label != "supported"
+    assert "identifier(s) not in the source: httptransport" in verdict.reasons
+    named = "The `max_keepalive_connections` of `httpx.Limits` defaults to 20 connections."
+    assert verifier.verify_now([Check(named, (LIMITS_PAGE,))])[0].supported
+    heading = "The `sni_hostname` extension names the server."
+    text = "It names the server when connecting to an IP address."
+    [titled] = verifier.verify_now([Check(heading, (text,), "Extensions `sni_hostname`")])
+    assert not any("identifier" in r for r in titled.reasons)

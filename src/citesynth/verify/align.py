@@ -121,6 +121,8 @@ class Context:
 
     terms: frozenset[str] = frozenset()
     numbers: frozenset[str] = frozenset()
+    text: str = ""
+    """The titles and headings as written, lower case (identifiers are looked up in it)."""
 
 
 NO_CONTEXT = Context()
@@ -135,6 +137,7 @@ def context_of(about: str) -> Context:
     return Context(
         frozenset(found) | frozenset(_canonical(t) for t in found),
         numbers_of(about) | quantities(about),
+        about.lower(),
     )
 
 
@@ -150,11 +153,12 @@ class Alignment:
     negation_mismatch: bool
     direction_mismatch: bool
     missing_superlatives: tuple[str, ...] = ()
+    missing_identifiers: tuple[str, ...] = ()
     reasons: tuple[str, ...] = field(default=())
 
     @property
     def disagrees(self) -> bool:
-        """A number, negation, direction or superlative of the claim disagrees with the evidence.
+        """A number, negation, direction, superlative or identifier disagrees with the evidence.
 
         Missing proper names weigh in the score but do not veto: the name detector is a
         capitalisation rule, and as a veto it cost 1.4 points of balanced accuracy on the
@@ -165,6 +169,7 @@ class Alignment:
             or self.negation_mismatch
             or self.direction_mismatch
             or self.missing_superlatives
+            or self.missing_identifiers
         )
 
 
@@ -456,6 +461,56 @@ def _superlatives_missing(
     )
 
 
+_IN_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+"""Inline code, not the fences of a code block."""
+_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+(?![\w.])")
+"""`httpx.Client`, `app-config.yaml` aside (a dash), `www.example.com`; not "e.g." or "U.S."."""
+_SNAKE = re.compile(r"(?<![\w.])[A-Za-z]\w*_\w+")
+_CODE_WORD = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_LITERALS = frozenset({"none", "true", "false", "null", "self", "async", "await"})
+
+
+@lru_cache(maxsize=1024)
+def identifiers(text: str) -> frozenset[str]:
+    """The code identifiers `text` names, lower case, each by its last dotted part.
+
+    Words in inline code (`httpx.HTTPTransport`, `max_connections`), and outside it dotted
+    names and snake_case words: `HTTPTransport`, `max_connections`. Literals (`None`) and
+    parts shorter than three characters are left out.
+    """
+    found: list[str] = []
+    for match in _IN_CODE.finditer(text):
+        found.extend(_CODE_WORD.findall(match.group(1)))
+    plain = _IN_CODE.sub(" ", text)
+    found.extend(_DOTTED.findall(plain))
+    found.extend(_SNAKE.findall(plain))
+    parts = (name.rsplit(".", 1)[-1].lower() for name in found)
+    return frozenset(p for p in parts if len(p) >= 3 and p not in _LITERALS)
+
+
+def _identifiers_missing(
+    claim: str, evidence: Evidence, allowed: frozenset[int] | None, context: Context
+) -> tuple[str, ...]:
+    """The code identifiers of the claim that neither the passages nor their titles hold.
+
+    A claim about `httpx.HTTPTransport` is not supported by a passage about `httpx.Limits`
+    that happens to hold its other words and its number (the embedded model's "The default
+    number of connection retries of `httpx.HTTPTransport` is 20", from the resource limits
+    page). Found anywhere in the passages' text (any case, as part of a longer name too:
+    `AsyncHTTPTransport` holds it); prose claims name no identifiers and are never checked.
+    """
+    wanted = identifiers(claim)
+    if not wanted:
+        return ()
+    text = " ".join(
+        passage.lower()
+        for index, passage in enumerate(evidence.passages)
+        if allowed is None or index in allowed
+    )
+    text += " " + context.text
+    return tuple(sorted(name for name in wanted if name not in text))
+
+
 def _text(evidence: Evidence, sentence: Sentence) -> str:
     return evidence.passages[sentence.passage][sentence.start : sentence.end]
 
@@ -617,6 +672,7 @@ def align(
 
     negation_mismatch = _negation_differs(claim, wanted, negated, best, evidence)
     missing_superlatives = _superlatives_missing(claim, best, evidence, allowed)
+    missing_identifiers = _identifiers_missing(claim, evidence, allowed, context)
     best_up = any(s.up for s in best)
     best_down = any(s.down for s in best)
     direction_mismatch = bool(best) and (
@@ -651,6 +707,8 @@ def align(
         reasons.append("direction differs from the source (increase vs decrease)")
     if missing_superlatives:
         reasons.append("superlative not in the source: " + ", ".join(missing_superlatives))
+    if missing_identifiers:
+        reasons.append("identifier(s) not in the source: " + ", ".join(missing_identifiers))
     return Alignment(
         features=features,
         best=tuple(best),
@@ -660,6 +718,7 @@ def align(
         negation_mismatch=negation_mismatch,
         direction_mismatch=direction_mismatch,
         missing_superlatives=missing_superlatives,
+        missing_identifiers=missing_identifiers,
         reasons=tuple(reasons),
     )
 
