@@ -464,7 +464,7 @@ def _superlatives_missing(
 _IN_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 """Inline code, not the fences of a code block."""
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+(?![\w.])")
-"""`httpx.Client`, `app-config.yaml` aside (a dash), `www.example.com`; not "e.g." or "U.S."."""
+"""Dotted names (`httpx.Client`, `www.example.com`); not "e.g." or "U.S." (one-letter parts)."""
 _SNAKE = re.compile(r"(?<![\w.])[A-Za-z]\w*_\w+")
 _CODE_WORD = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _LITERALS = frozenset({"none", "true", "false", "null", "self", "async", "await"})
