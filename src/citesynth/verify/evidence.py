@@ -65,17 +65,19 @@ def evidence_text(
 ) -> str:
     """The evidence the verifier reads for `claim` against `passages` (see the module doc)."""
     texts = [p for p in passages if p.strip()]
-    evidence = analyse(texts)
-    heading = _clean(about) if given(claim, evidence, context_of(about)) else ""
-    if heading:
+    heading = ""
+    if about.strip() and given(claim, analyse(texts), context_of(about)):
+        heading = _clean(about)
         budget = max(budget - _words(heading), budget // 2)
     whole = _clean("\n".join(texts))
     if _words(whole) <= budget:
         body = whole
-    elif similarity is not None and evidence.sentences:
-        body = _by_similarity(claim, evidence, budget, similarity)
     else:
-        body = select(claim, evidence, budget=budget)
+        evidence = analyse(texts)
+        if similarity is not None and evidence.sentences:
+            body = _by_similarity(claim, evidence, budget, similarity)
+        else:
+            body = select(claim, evidence, budget=budget)
     return f"{heading}: {body}" if heading else body
 
 
