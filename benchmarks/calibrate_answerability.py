@@ -51,10 +51,16 @@ from citesynth.synthesis.answerability import TOP
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.steps import make_plan, retrieve
 from citesynth.verify.crossencoder import WEIGHTS_FILE
-from citesynth.verify.trained import TrainedVerifier, answerability, gate_installed, logit
+from citesynth.verify.trained import (
+    GATE_FOLDER,
+    TrainedVerifier,
+    answerability,
+    gate_installed,
+    logit,
+)
 
 META = ROOT / "src" / "citesynth" / "verify" / "crossencoder.json"
-GATE = ROOT / "src" / "citesynth" / "verify" / "gate"
+GATE = META.parent / GATE_FOLDER
 HTTPX_QUESTIONS = ROOT / "tests" / "fixtures" / "httpx_questions.jsonl"
 RHDH_UNANSWERABLE = ROOT / "tests" / "fixtures" / "rhdh_unanswerable_questions.jsonl"
 MAX_GATED_ANSWERABLE = 0.10

@@ -30,7 +30,7 @@ from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource
 from citesynth.synthesis.options import AskOverrides
 from citesynth.types import Chunk
 from citesynth.verify import Verifier
-from citesynth.verify.base import Passage
+from citesynth.verify.base import Passage, about_of
 from citesynth.verify.review import Review, review
 
 PIPELINES = ("ours", "naive")
@@ -153,7 +153,7 @@ def answer_figures(answer: Answer, item: EvalItem) -> dict[str, Any]:
 def passages(answer: Answer) -> list[Passage]:
     """The answer's numbered sources as the verifier sees them."""
     return [
-        Passage(s.number, s.text, s.record_id or s.path, " ".join((s.title, *s.heading_path)))
+        Passage(s.number, s.text, s.record_id or s.path, about_of(s.title, s.heading_path))
         for s in answer.sources
     ]
 

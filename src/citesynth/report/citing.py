@@ -21,7 +21,7 @@ from citesynth.report.planning import file_title, readable
 from citesynth.report.values import Observation, ReportSource, Section, Subtopic
 from citesynth.synthesis.extractive import clean
 from citesynth.types import document_name
-from citesynth.verify.base import Passage
+from citesynth.verify.base import Passage, about_of
 from citesynth.verify.claims import plain
 
 RESEARCH_SENTENCES = 3
@@ -64,7 +64,7 @@ class CitationIndex:
             )
             self._by_chunk[record.chunk_id] = known
             document = document_name(record.path, record.record_id)
-            about = " ".join((record.title, *record.heading_path))
+            about = about_of(record.title, record.heading_path)
             self._texts[record.chunk_id] = (record.text, document, about)
         return known.number
 

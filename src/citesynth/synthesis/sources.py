@@ -33,6 +33,7 @@ from citesynth.citations.markers import SourceRef
 from citesynth.passages import chunk_url
 from citesynth.synthesis.inert import defang, inline
 from citesynth.types import Chunk, Hit
+from citesynth.verify.base import about_of
 
 Counter_ = Callable[[str], Awaitable[int]]
 
@@ -58,7 +59,7 @@ class Source:
     @property
     def about(self) -> str:
         """What its document is about: the title and headings (`verify.base.Check.about`)."""
-        return " ".join((self.chunk.title, *self.chunk.heading_path))
+        return about_of(self.chunk.title, self.chunk.heading_path)
 
     @property
     def label(self) -> str:

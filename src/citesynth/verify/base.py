@@ -45,6 +45,11 @@ class Passage:
     """The document's title and headings (what it is about), when known."""
 
 
+def about_of(title: str, headings: Sequence[str]) -> str:
+    """A `Passage.about`: the document's title and the chunk's heading path, in order."""
+    return " ".join((title, *headings))
+
+
 def check_of(claim: str, passages: Sequence[Passage]) -> Check:
     """The check of `claim` against `passages` together, with what their documents are about."""
     about = " ".join(dict.fromkeys(p.about.strip() for p in passages if p.about.strip()))

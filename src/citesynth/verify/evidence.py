@@ -65,15 +65,16 @@ def evidence_text(
 ) -> str:
     """The evidence the verifier reads for `claim` against `passages` (see the module doc)."""
     texts = [p for p in passages if p.strip()]
+    evidence = analyse(texts) if about.strip() else None
     heading = ""
-    if about.strip() and given(claim, analyse(texts), context_of(about)):
+    if evidence is not None and given(claim, evidence, context_of(about)):
         heading = _clean(about)
         budget = max(budget - _words(heading), budget // 2)
     whole = _clean("\n".join(texts))
     if _words(whole) <= budget:
         body = whole
     else:
-        evidence = analyse(texts)
+        evidence = evidence or analyse(texts)
         if similarity is not None and evidence.sentences:
             body = _by_similarity(claim, evidence, budget, similarity)
         else:
