@@ -12,7 +12,9 @@ measures how much of the question's content those sentences cover, and each chun
 Pass-1 retrieval confidence; the chunks are the sources the answering pipeline gives the
 gate (its own retrieval and planning steps). A logistic model over [model logit, coverage, log(1 + missing
 terms), retrieval confidence] of each question's best-scoring chunk is fitted on the tuning
-questions of three kinds of corpus (each class weighing the same): ClapNQ `dev` (Wikipedia,
+questions of three kinds of corpus (each class weighing the same; of each set the half
+`gate_pairs.calibrates` keeps out of the gate's training, since a threshold fitted on
+questions the model learnt does not hold on new ones): ClapNQ `dev` (Wikipedia,
 half unanswerable), the Red Hat Developer Hub guides `dev` (documentation: its generated
 questions, all answerable, and the 36 on-topic questions the guides do not answer written
 for this project, `tests/fixtures/rhdh_unanswerable_questions.jsonl`, each checked against
@@ -25,7 +27,9 @@ documentation questions it could answer.
 
 The report slices (ClapNQ `test`, Developer Hub `test`, MultiHop-RAG `test`) and the HTTPX
 questions written for this project (`tests/fixtures/httpx_questions.jsonl`, never tuned on)
-are then scored once with the chosen weights and threshold.
+are then scored once with the chosen weights and threshold (not-found figures and the ROC
+AUC of the gate's score), beside the gate at `--base` with its own blend over its own
+weights' features (cached when that gate was calibrated here).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import asyncio
 import hashlib
 import json
 import subprocess
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -42,14 +47,11 @@ from typing import Any
 import numpy as np
 
 from benchmarks.common import CACHE, DATA, ROOT, require, write_result
+from benchmarks.gate_pairs import calibrates, group_of, top_sources
 from benchmarks.train_verifier import fit
 from benchmarks.verifier_pairs import holdout
-from citesynth import Engine, Settings
 from citesynth.evaluation import metrics
 from citesynth.evaluation.qa_data import EvalSet, load_set
-from citesynth.synthesis.answerability import TOP
-from citesynth.synthesis.modes import get_mode
-from citesynth.synthesis.steps import make_plan, retrieve
 from citesynth.verify.crossencoder import WEIGHTS_FILE
 from citesynth.verify.trained import (
     GATE_FOLDER,
@@ -64,6 +66,30 @@ GATE = META.parent / GATE_FOLDER
 HTTPX_QUESTIONS = ROOT / "tests" / "fixtures" / "httpx_questions.jsonl"
 RHDH_UNANSWERABLE = ROOT / "tests" / "fixtures" / "rhdh_unanswerable_questions.jsonl"
 MAX_GATED_ANSWERABLE = 0.10
+
+
+def rule(half: bool) -> str:
+    """The calibration rule, in words (`half`: fitted on the calibration half)."""
+    questions = (
+        "the half of the dev questions of ClapNQ, the Developer Hub guides and MultiHop-RAG that "
+        "the gate stage never trained on (benchmarks/gate_pairs.py calibrates)"
+        if half
+        else "the dev questions of ClapNQ, the Developer Hub guides and MultiHop-RAG"
+    )
+    return (
+        f"logistic over [model logit, coverage, missing, retrieval confidence] fitted on "
+        f"{questions}, with the 36 written Developer Hub unanswerable ones; a chunk covering "
+        "every question term is never gated; threshold: best ClapNQ not-found F1 among those "
+        "withholding at most 10 % of the answerable questions of each tuning set"
+    )
+
+
+def calibrated_on_half(meta: dict[str, Any]) -> bool:
+    """Whether a gate is calibrated on half of the tuning questions: when its last training
+    stage read the other half's retrieved chunks (`train_crossencoder --gate-stage`)."""
+    return bool(meta.get("gate_stage"))
+
+
 TUNING = ("clapnq", "docs-rhdh", "multihop-rag")
 
 Features = list[tuple[float, float, float, bool, float]]
@@ -73,33 +99,39 @@ Features = list[tuple[float, float, float, bool, float]]
 async def features(eval_set: EvalSet, verifier: TrainedVerifier) -> list[tuple[Features, bool]]:
     """(per top source: the gate's features; answerable) per question.
 
-    The sources are those the answering pipeline gives the gate (`steps.retrieve` and
-    `steps.make_plan` with the engine's default options); a question retrieval already
-    answers with "not found" has none (and counts as gated).
+    The sources are those the answering pipeline gives the gate (`gate_pairs.top_sources`);
+    a question retrieval already answers with "not found" has none (and counts as gated).
     """
-    corpus = eval_set.corpus.resolve()
-    settings = replace(
-        Settings.from_env(verifier="lexical"),
-        index_dir=CACHE / "answerability" / eval_set.name.replace("/", "_"),
-        root=corpus if corpus.is_dir() else corpus.parent,
-    )
     found: list[tuple[Features, bool]] = []
-    async with await Engine.open(settings=settings, indexing=True) as engine:
-        await engine.index([corpus])
-        parts, options = engine.parts(), engine.options()
-        mode = get_mode(options.mode)
-        for number, item in enumerate(eval_set.items, 1):
-            retrieved = await retrieve(item.question, parts, options, mode)
-            values: Features = []
-            if retrieved.hits and retrieved.best >= options.not_found_below:
-                plan = await make_plan(item.question, retrieved, parts, mode)
-                top = [s for s in plan.sources[:TOP] if s.chunk.text.strip()]
-                scored = verifier.answerability_features(item.question, [s.chunk.text for s in top])
-                values = [(*v, s.hit.confidence) for v, s in zip(scored, top, strict=True)]
-            found.append((values, item.answerable))
-            if number % 50 == 0:
-                print(f"{eval_set.name}/{eval_set.split}: {number}/{len(eval_set.items)}")
+    async for item, top in top_sources(eval_set):
+        values: Features = []
+        if top:
+            scored = verifier.answerability_features(item.question, [s.chunk.text for s in top])
+            values = [(*v, s.hit.confidence) for v, s in zip(scored, top, strict=True)]
+        found.append((values, item.answerable))
     return found
+
+
+def calibration_half(
+    name: str, eval_set: EvalSet, found: list[tuple[Features, bool]]
+) -> list[tuple[Features, bool]]:
+    """The rows of the tuning questions a gate with a gate stage is calibrated on
+    (`gate_pairs.calibrates`: half of each set, whose retrieved chunks it never trained on)."""
+    return [
+        row
+        for row, item in zip(found, eval_set.items, strict=True)
+        if calibrates(group_of(name, item))
+    ]
+
+
+def roc_auc(found: list[tuple[float, bool]]) -> float | None:
+    """How often an answerable question outscores an unanswerable one (ties count half)."""
+    yes = [s for s, a in found if a]
+    no = [s for s, a in found if not a]
+    if not yes or not no:
+        return None
+    wins = sum((y > n) + 0.5 * (y == n) for y in yes for n in no)
+    return round(wins / len(yes) / len(no), 4)
 
 
 def figures(found: list[tuple[float, bool]], threshold: float) -> dict[str, Any]:
@@ -120,6 +152,11 @@ def withheld_figures(withheld: list[tuple[bool, bool]]) -> dict[str, Any]:
         "not_found_f1": round(result["f1"] or 0.0, 4),
         "answerable_gated": round(gated / answerable, 4) if answerable else None,
     }
+
+
+def report_figures(found: list[tuple[float, bool]], threshold: float) -> dict[str, Any]:
+    """`figures`, and the ROC AUC of the scores (the ranking, whatever the threshold)."""
+    return {**figures(found, threshold), "roc_auc": roc_auc(found)}
 
 
 def blend(found: list[tuple[Features, bool]]) -> dict[str, float]:
@@ -166,29 +203,43 @@ def fit_threshold(
     return best[0]
 
 
-def shipped_gate(revision: str, meta_file: Path) -> tuple[dict[str, float], float] | None:
-    """The gate's weights and threshold in `meta_file` at a git revision; None when the
-    file is not there (new weights: the old gate's blend means nothing over their scores)."""
+def shipped_gate(
+    revision: str, meta_file: Path
+) -> tuple[dict[str, float], float, str, bool] | None:
+    """The gate's weights, threshold, weights-file digest (`weights_digest`) and whether it
+    is calibrated on half of the questions, at a git revision; None when the files are not
+    there."""
     shipped = meta_file.resolve()
     if not shipped.is_relative_to(ROOT):
         return None
-    shown = subprocess.run(
-        ["git", "show", f"{revision}:{shipped.relative_to(ROOT)}"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    if shown.returncode != 0:
+
+    def show(path: Path) -> bytes | None:
+        found = subprocess.run(
+            ["git", "show", f"{revision}:{path.relative_to(ROOT)}"], capture_output=True, cwd=ROOT
+        )
+        return found.stdout if found.returncode == 0 else None
+
+    meta, weights = show(shipped), show(shipped.parent / WEIGHTS_FILE)
+    if meta is None or weights is None:
         return None
-    meta = json.loads(shown.stdout)
-    return dict(meta.get("answerability") or {}), float(meta.get("answerable", 0.5))
+    known = json.loads(meta)
+    digest = hashlib.sha256(weights).hexdigest()[:16]
+    return (
+        dict(known.get("answerability") or {}),
+        float(known.get("answerable", 0.5)),
+        digest,
+        calibrated_on_half(known),
+    )
 
 
-def unseen_clapnq(found: list[tuple[Features, bool]]) -> list[tuple[Features, bool]]:
-    """The ClapNQ `dev` rows whose question the cross-encoder's training held out (one in
-    five; the other answerability pairs it trained on come from the same questions, so
-    the gate is surer of them than of a new question)."""
+def unseen_clapnq(found: list[tuple[Features, bool]], half: bool) -> list[tuple[Features, bool]]:
+    """The ClapNQ `dev` rows (of the calibration half with `half`) whose question the
+    cross-encoder's training held out (one in five; the other answerability pairs it
+    trained on come from the same questions, so the gate is surer of them than of a new
+    question)."""
     items = load_set("clapnq", "dev", data=DATA, cache=CACHE / "eval").items
+    if half:
+        items = tuple(item for item in items if calibrates(group_of("clapnq", item)))
     return [row for row, item in zip(found, items, strict=True) if holdout(f"clapnq:{item.id}")]
 
 
@@ -245,19 +296,18 @@ def read_features(path: Path) -> list[tuple[Features, bool]] | None:
     return [([(m, c, g, bool(k), r) for m, c, g, k, r in f], bool(a)) for f, a in rows]
 
 
-async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, Any]:
-    from citesynth.verify.crossencoder import META_FILE, CrossEncoder
-
-    folder = folder or gate_folder()
-    verifier = TrainedVerifier(CrossEncoder.load(), gate=lambda: CrossEncoder.load(folder=folder))
-    meta_file = folder / META_FILE
-    digest = weights_digest(folder / WEIGHTS_FILE)
+async def question_sets(
+    read: Callable[[EvalSet], Awaitable[list[tuple[Features, bool]]]], half: bool
+) -> tuple[dict[str, list[tuple[Features, bool]]], dict[str, list[tuple[Features, bool]]]]:
+    """The tuning rows (each set's `dev` questions, or their calibration half with `half`,
+    and the written Developer Hub unanswerable ones) and the report rows, each set's
+    features from `read`."""
     cache = CACHE / "eval"
-
-    async def read(eval_set: EvalSet) -> list[tuple[Features, bool]]:
-        return await cached_features(eval_set, verifier, digest)
-
-    tuning = {name: await read(load_set(name, "dev", data=DATA, cache=cache)) for name in TUNING}
+    tuning = {}
+    for name in TUNING:
+        eval_set = load_set(name, "dev", data=DATA, cache=cache)
+        rows = await read(eval_set)
+        tuning[name] = calibration_half(name, eval_set, rows) if half else rows
     written = load_set(
         str(RHDH_UNANSWERABLE), data=DATA, corpus=DATA / "docs_rhdh" / "corpus.jsonl", cache=cache
     )
@@ -270,18 +320,67 @@ async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, A
         str(HTTPX_QUESTIONS), data=DATA, corpus=DATA / "docs_httpx" / "docs", cache=cache
     )
     report["httpx (never tuned on)"] = await read(replace(httpx, name="httpx"))
+    return tuning, report
+
+
+async def before_figures(
+    before: tuple[dict[str, float], float, str, bool],
+    digest: str,
+    base: str,
+    read: Callable[[EvalSet], Awaitable[list[tuple[Features, bool]]]],
+) -> dict[str, Any]:
+    """The gate at `base` on the same questions: its own blend and threshold over its own
+    model's features (those of these weights when they are the same, else the features
+    cached for its weights file; none cached: said so)."""
+    old, old_threshold, old_digest, half = before
+
+    async def cached(eval_set: EvalSet) -> list[tuple[Features, bool]]:
+        found = read_features(features_file(eval_set, old_digest))
+        if found is None:
+            raise FileNotFoundError(features_file(eval_set, old_digest))
+        return found
+
+    try:
+        tuning, report = await question_sets(read if old_digest == digest else cached, half)
+    except FileNotFoundError as missing:
+        return {"revision": base, "missing": f"no features cached for its weights: {missing}"}
+    return {
+        "revision": base,
+        "weights": old,
+        "threshold": old_threshold,
+        "tuning": {
+            f"{n}/dev": figures(scored(f, old, old_threshold), old_threshold)
+            for n, f in tuning.items()
+        },
+        "report": {
+            n: report_figures(scored(f, old, old_threshold), old_threshold)
+            for n, f in report.items()
+        },
+    }
+
+
+async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, Any]:
+    from citesynth.verify.crossencoder import META_FILE, CrossEncoder
+
+    folder = folder or gate_folder()
+    verifier = TrainedVerifier(CrossEncoder.load(), gate=lambda: CrossEncoder.load(folder=folder))
+    meta_file = folder / META_FILE
+    digest = weights_digest(folder / WEIGHTS_FILE)
+
+    async def read(eval_set: EvalSet) -> list[tuple[Features, bool]]:
+        return await cached_features(eval_set, verifier, digest)
+
+    half = calibrated_on_half(json.loads(meta_file.read_text()))
+    tuning, report = await question_sets(read, half)
     weights = blend([row for rows in tuning.values() for row in rows])
     threshold = fit_threshold(tuning, weights)
-    before = shipped_gate(base, meta_file)
-    unseen = unseen_clapnq(tuning["clapnq"])
+    shipped = meta_file if meta_file.resolve().is_relative_to(ROOT) else gate_folder() / META_FILE
+    before = shipped_gate(base, shipped)
+    unseen = unseen_clapnq(tuning["clapnq"], half)
     payload: dict[str, Any] = {
         "weights": weights,
         "threshold": threshold,
-        "rule": "logistic over [model logit, coverage, missing, retrieval confidence] fitted on "
-        "the dev questions of ClapNQ, the Developer Hub guides (with 36 written unanswerable "
-        "ones) and MultiHop-RAG; a chunk covering "
-        "every question term is never gated; threshold: best ClapNQ dev not-found F1 among those "
-        "withholding at most 10 % of the answerable questions of each tuning set",
+        "rule": rule(half),
         "model": str(
             meta_file.parent.relative_to(ROOT)
             if meta_file.is_relative_to(ROOT)
@@ -290,7 +389,9 @@ async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, A
         "tuning": {
             f"{n}/dev": figures(scored(f, weights, threshold), threshold) for n, f in tuning.items()
         },
-        "report": {n: figures(scored(f, weights, threshold), threshold) for n, f in report.items()},
+        "report": {
+            n: report_figures(scored(f, weights, threshold), threshold) for n, f in report.items()
+        },
         "clapnq/dev, the questions the model never trained on": figures(
             scored(unseen, weights, threshold), threshold
         ),
@@ -299,19 +400,7 @@ async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, A
         ),
     }
     if before is not None:
-        old, old_threshold = before
-        payload[f"before (the gate at {base})"] = {
-            "revision": base,
-            "weights": old,
-            "threshold": old_threshold,
-            "tuning": {
-                f"{n}/dev": figures(scored(f, old, old_threshold), old_threshold)
-                for n, f in tuning.items()
-            },
-            "report": {
-                n: figures(scored(f, old, old_threshold), old_threshold) for n, f in report.items()
-            },
-        }
+        payload[f"before (the gate at {base})"] = await before_figures(before, digest, base, read)
     if write:
         meta = json.loads(meta_file.read_text())
         meta["answerable"] = threshold

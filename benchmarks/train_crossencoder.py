@@ -17,6 +17,11 @@ evidence budget, provenance). The recipe:
   hard negatives only; real pairs weigh twice the generated ones), with the evidence the
   verifier will read (`EVIDENCE_WORDS` words chosen by the lexical alignment, or with
   `--similarity` by MiniLM similarity with a lexical bonus); one group in five (`verifier_pairs.holdout`) is kept out for calibration;
+- stage 3, the gate (off by default): `--gate-stage E` epochs at `--gate-lr` on
+  question-passage pairs only, the recipe's and `benchmarks.gate_pairs`' (tuning questions
+  against the chunks retrieved for them), leaving out the half of the questions the gate is
+  then calibrated on (`gate_pairs.calibrates`, `calibrate_answerability`); tried for the
+  MPNet gate and not shipped (docs/verification.md);
 - `MAX_TOKENS` tokens, batch 32 of similar lengths, bfloat16 autocast where the CPU has it,
   AdamW (1e-4, head 20x) with warm-up and linear decay per stage, torch on 2 threads;
   pairs and their tokens are cached and a checkpoint is written every 100 steps;
@@ -36,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import ROOT, require
+from benchmarks.gate_pairs import cached_pairs, calibrates
 from benchmarks.nli_pairs import snli_pairs
 from benchmarks.verifier_pairs import Pair, build, holdout
 from citesynth.embed.minilm import cpu_has_bf16
@@ -69,6 +75,16 @@ def _encode(tokenizer: Any, pairs: list[Pair]) -> list[list[int]]:
         list(zip(i, t, strict=True))
         for i, t in zip(encoded["input_ids"], segment_types(encoded), strict=True)
     ]  # type: ignore[misc]
+
+
+def _encoded(tokenizer: Any, pairs: list[Pair], cache: Path) -> list[list[tuple[int, int]]]:
+    """`_encode`, cached in the file `cache`."""
+    if cache.exists():
+        known: list[list[tuple[int, int]]] = json.loads(cache.read_text())
+        return known
+    found = _encode(tokenizer, pairs)
+    cache.write_text(json.dumps(found))
+    return found
 
 
 def _batch(torch: Any, items: list[list[tuple[int, int]]]) -> dict[str, Any]:
@@ -285,9 +301,29 @@ def fit_blend(
     return coefficients, best[0], {k: round(v, 4) for k, v in best[2].items()}
 
 
+ANSWERABILITY = ("clapnq", "clapnq-dropped", "rhdh-q", "rhdh-q-dropped", "multihop-rag")
+"""The recipe's question-passage sources (`verifier_pairs.answerability_pairs`)."""
+
+
 def unseen(pair: Pair, wanted: bool) -> bool:
     """Whether `pair` is a ClapNQ question-passage pair kept out of training (`wanted`)."""
-    return wanted and pair["source"] in ("clapnq", "clapnq-dropped")
+    return wanted and pair["source"] in ("clapnq", "clapnq-dropped", "retrieved-clapnq")
+
+
+def gate_stage_pairs(work: Path, train: list[Pair], unseen_questions: bool) -> list[Pair]:
+    """What the gate stage trains on: the recipe's training question-passage pairs and the
+    tuning questions against the chunks retrieved for them (`benchmarks.gate_pairs`), the
+    recipe's held-out questions and the questions the gate is calibrated on
+    (`gate_pairs.calibrates`) left out of both."""
+    retrieved = [
+        p
+        for p in cached_pairs(work)
+        if not holdout(p["group"])
+        and not calibrates(p["group"])
+        and not unseen(p, unseen_questions)
+    ]
+    recipe = [p for p in train if p["source"] in ANSWERABILITY and not calibrates(p["group"])]
+    return [*recipe, *retrieved]
 
 
 def base_keys(base: Path | None) -> dict[str, str]:
@@ -341,6 +377,14 @@ def main() -> None:
         help="store each fine-tuned matrix as its difference from the base cut to this rank "
         "(a small file for a large base: all-mpnet-base-v2's six layers take 1.7 MB at 16)",
     )
+    parser.add_argument(
+        "--gate-stage",
+        type=float,
+        default=0.0,
+        help="epochs of a last stage on question-passage pairs only (the recipe's and "
+        "benchmarks.gate_pairs'), for the answerability gate (0: none)",
+    )
+    parser.add_argument("--gate-lr", type=float, default=2e-5, help="the gate stage's rate")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument(
         "--calibrate", action="store_true", help="no training: calibrate and export the checkpoint"
@@ -370,7 +414,11 @@ def main() -> None:
     train = [p for p in pairs if not holdout(p["group"]) and not unseen(p, args.unseen_questions)]
     held = [p for p in pairs if holdout(p["group"])]
     snli = snli_pairs(args.work, args.snli) if args.snli else []
-    print(f"{len(pairs)} pairs: {len(train)} train, {len(held)} held out; {len(snli)} SNLI")
+    gate = gate_stage_pairs(args.work, train, args.unseen_questions) if args.gate_stage else []
+    print(
+        f"{len(pairs)} pairs: {len(train)} train, {len(held)} held out; {len(snli)} SNLI; "
+        f"{len(gate)} for the gate stage"
+    )
     base = args.base.resolve() if args.base else base_path()
     tokenizer = AutoTokenizer.from_pretrained(base)
     chosen_by = "similarity" if args.similarity else "lexical"
@@ -382,6 +430,8 @@ def main() -> None:
         encoded_train, encoded_held = _encode(tokenizer, train), _encode(tokenizer, held)
         encoded_snli = _encode(tokenizer, snli) if snli else []
         cache.write_text(json.dumps([encoded_train, encoded_held, encoded_snli]))
+    gate_cache = args.work / f"encoded-gate-{len(gate)}-{MAX_TOKENS}{tokens}.json"
+    encoded_gate = _encoded(tokenizer, gate, gate_cache) if gate else []
     model = build_model(base, first_token=args.first_token)
     trainable = set(trainable_names(model, args.frozen))
     for name, parameter in model.named_parameters():
@@ -394,8 +444,9 @@ def main() -> None:
         ]
     rng = random.Random(13)
     stages = [
-        ("snli", snli, encoded_snli, _weights(snli) if snli else [], 1.0),
-        ("recipe", train, encoded_train, _weights(train), args.epochs),
+        ("snli", snli, encoded_snli, _weights(snli) if snli else [], 1.0, args.lr),
+        ("recipe", train, encoded_train, _weights(train), args.epochs, args.lr),
+        ("gate", gate, encoded_gate, _weights(gate) if gate else [], args.gate_stage, args.gate_lr),
     ]
     checkpoint = args.work / "checkpoint.pt"
     state = None
@@ -404,15 +455,15 @@ def main() -> None:
         model.load_state_dict(state["model"], strict=False)
     bf16 = cpu_has_bf16()
     steps_done = 0
-    for number, (name, items, encoded, weights, epochs) in enumerate(stages):
+    for number, (name, items, encoded, weights, epochs, lr) in enumerate(stages):
         if not items:
             continue
         plan = batches([len(e) for e in encoded], epochs, rng)
         if state is not None and state["stage"] > number:
             continue  # finished before the checkpoint (the batches still drew from rng)
-        optimiser, schedule = _optimiser(torch, model, trainable, args.lr, len(plan))
+        optimiser, schedule = _optimiser(torch, model, trainable, lr, len(plan))
         step = 0
-        if state is not None and state["stage"] == number:
+        if state is not None and state["stage"] == number and state["step"] > 0:
             optimiser.load_state_dict(state["optimiser"])
             schedule.load_state_dict(state["schedule"])
             step = state["step"]
@@ -501,8 +552,15 @@ def main() -> None:
         + f"{len(train)} pairs from tuning splits "
         + ("(no ClapNQ question-passage pair) " if args.unseen_questions else "")
         + f"and generated negatives (benchmarks/verifier_pairs.py) for {args.epochs:g} epochs; "
-        f"{date.today().isoformat()}",
+        + (
+            f"then {len(gate)} question-passage pairs (benchmarks/gate_pairs.py) for "
+            f"{args.gate_stage:g} epochs at {args.gate_lr:g}; "
+            if gate
+            else ""
+        )
+        + f"{date.today().isoformat()}",
         "held_out_balanced_accuracy": figures,
+        **({"gate_stage": {"pairs": len(gate), "epochs": args.gate_stage}} if gate else {}),
         **(
             {"distilled_from": f"{args.teacher.resolve().name}, share {args.distil:g}"}
             if args.teacher

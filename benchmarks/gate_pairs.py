@@ -1,0 +1,194 @@
+"""Answerability pairs as the gate meets them: tuning questions against the chunks retrieved.
+
+    python -m benchmarks.gate_pairs --out /tmp/gate-pairs.jsonl     # writes them, prints counts
+
+The recipe's answerability pairs (`verifier_pairs.answerability_pairs`) read each question
+against its gold passage, whole or with the answer's sentences removed. At run time the
+gate reads a question against the top chunks retrieval found (`synthesis.answerability`),
+and for an on-topic question the documents do not answer those are passages on the same
+subject that say something else. These pairs are that situation, from tuning questions only
+(the `dev` splits of ClapNQ, the Red Hat Developer Hub guides and MultiHop-RAG; the written
+Developer Hub unanswerable questions stay out, for calibration), each chunk read as the gate
+reads it (`verify.evidence`, `EVIDENCE_WORDS` words):
+
+- an unanswerable question against each of its top chunks: 0 (nothing in the corpus answers
+  it, so no chunk does);
+- an answerable question against a top chunk of its gold document that holds at least
+  `HOLDS` of the gold answer's content terms (a Developer Hub chunk: that shares text with
+  the question's reference context too): 1;
+- an answerable question against a top chunk of another document that holds at most
+  `LACKS` of them (a Developer Hub chunk of another part of the guides, or one sharing no
+  text with the reference context): 0. MultiHop-RAG's answers ("Yes", a name) are too short
+  to tell, so its answerable questions give no pairs.
+
+Each pair's group is the recipe's (`clapnq:ID`, `rhdh-q:ID`, `mhr:ID`), so the recipe's
+held-out questions (`verifier_pairs.holdout`) stay held out here as well. Half of the tuning
+questions (`calibrates`) give no pairs to train on: the gate's blend and threshold are
+fitted on them (`calibrate_answerability`), since a model scores the questions it trained
+on surer than new ones and a threshold fitted on those would not hold on new questions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+from collections import Counter
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from benchmarks.common import CACHE, DATA, require
+from benchmarks.verifier_pairs import Pair
+from citesynth import Engine, Settings
+from citesynth.analysis import content_terms
+from citesynth.evaluation.datafiles import rows
+from citesynth.evaluation.harness import Ref, same_document
+from citesynth.evaluation.qa_data import EvalItem, EvalSet, load_set
+from citesynth.synthesis.answerability import TOP
+from citesynth.synthesis.modes import get_mode
+from citesynth.synthesis.sources import Source
+from citesynth.synthesis.steps import make_plan, retrieve
+from citesynth.verify.crossencoder import EVIDENCE_WORDS
+from citesynth.verify.evidence import evidence_text
+
+TUNING = ("clapnq", "docs-rhdh", "multihop-rag")
+HOLDS = 0.5
+"""Share of the gold answer's content terms a gold chunk holds to count as answering."""
+LACKS = 0.25
+"""Share of them a chunk of another document holds at most to count as not answering."""
+SHARED = 0.5
+"""Share of a Developer Hub chunk's content terms found in the reference context for the
+chunk to count as (part of) that context."""
+GROUP = {"clapnq": "clapnq", "docs-rhdh": "rhdh-q", "multihop-rag": "mhr"}
+"""How the recipe names a tuning set's question groups."""
+
+
+def group_of(set_name: str, item: EvalItem) -> str:
+    """The recipe's group of a tuning question (`clapnq:ID`)."""
+    return f"{GROUP[set_name]}:{item.id}"
+
+
+def calibrates(group: str) -> bool:
+    """Whether a tuning question is kept for calibrating the gate (half of them, by a hash
+    of its group), out of the gate stage's training."""
+    return int(hashlib.sha1(f"calibration:{group}".encode()).hexdigest()[:8], 16) % 2 == 0
+
+
+async def top_sources(eval_set: EvalSet) -> AsyncIterator[tuple[EvalItem, list[Source]]]:
+    """Each question of `eval_set` with the top sources the answering pipeline gives the gate
+    (`steps.retrieve` and `steps.make_plan` with the engine's default options; none when
+    retrieval already answers "not found"). The corpus is indexed once, under the cache."""
+    corpus = eval_set.corpus.resolve()
+    settings = replace(
+        Settings.from_env(verifier="lexical"),
+        index_dir=CACHE / "answerability" / eval_set.name.replace("/", "_"),
+        root=corpus if corpus.is_dir() else corpus.parent,
+    )
+    async with await Engine.open(settings=settings, indexing=True) as engine:
+        await engine.index([corpus])
+        parts, options = engine.parts(), engine.options()
+        mode = get_mode(options.mode)
+        for number, item in enumerate(eval_set.items, 1):
+            retrieved = await retrieve(item.question, parts, options, mode)
+            top: list[Source] = []
+            if retrieved.hits and retrieved.best >= options.not_found_below:
+                plan = await make_plan(item.question, retrieved, parts, mode)
+                top = [s for s in plan.sources[:TOP] if s.chunk.text.strip()]
+            yield item, top
+            if number % 50 == 0:
+                print(f"{eval_set.name}/{eval_set.split}: {number}/{len(eval_set.items)}")
+
+
+def share(terms: Sequence[str], text: str) -> float:
+    """The share of `terms` (distinct) that `text` holds."""
+    wanted = set(terms)
+    return len(wanted & set(content_terms(text))) / len(wanted) if wanted else 0.0
+
+
+def label(item: EvalItem, chunk: Ref, context: str) -> int | None:
+    """1, 0 or None (not sure) for `chunk` as an answer to `item` (see the module docstring);
+    `context` is a Developer Hub question's reference context ("" elsewhere)."""
+    if not item.answerable:
+        return 0
+    if not item.answers:
+        return None
+    answer = content_terms(item.answers[0])
+    if len(set(answer)) < 4:
+        return None
+    holds = share(answer, chunk.text)
+    gold = any(same_document(chunk, g) for g in item.gold)
+    if context:
+        gold = gold and share(content_terms(chunk.text), context) >= SHARED
+    if gold and holds >= HOLDS:
+        return 1
+    if not gold and holds <= LACKS:
+        return 0
+    return None
+
+
+def contexts(folder: Path) -> dict[str, str]:
+    """Developer Hub question id -> its reference context."""
+    return {
+        r["id"]: "\n\n".join(r["reference_contexts"])
+        for r in rows(folder / "docs_rhdh" / "questions.jsonl")
+        if r.get("reference_contexts")
+    }
+
+
+async def retrieved_pairs(folder: Path = DATA) -> list[Pair]:
+    """The pairs of every tuning set (see the module docstring), in a fixed order."""
+    context = contexts(folder)
+    found: list[Pair] = []
+    for name in TUNING:
+        eval_set = load_set(name, "dev", data=folder, cache=CACHE / "eval")
+        async for item, top in top_sources(eval_set):
+            if name == "multihop-rag" and item.answerable:
+                continue
+            for source in top:
+                chunk = Ref.of_chunk(source.chunk)
+                known = label(item, chunk, context.get(item.id, "") if name == "docs-rhdh" else "")
+                if known is None:
+                    continue
+                evidence = evidence_text(item.question, [chunk.text], budget=EVIDENCE_WORDS)
+                if evidence.strip():
+                    found.append(
+                        {
+                            "text": item.question,
+                            "evidence": evidence,
+                            "label": known,
+                            "source": f"retrieved-{name}",
+                            "group": group_of(name, item),
+                        }
+                    )
+    return found
+
+
+def cached_pairs(work: Path) -> list[Pair]:
+    """`retrieved_pairs`, cached in `work` (retrieval over three corpora takes minutes)."""
+    cache = work / f"gate-pairs-{EVIDENCE_WORDS}w.json"
+    if cache.exists():
+        known: list[Pair] = json.loads(cache.read_text())
+        return known
+    found = asyncio.run(retrieved_pairs())
+    cache.write_text(json.dumps(found))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    require(DATA)
+    pairs = asyncio.run(retrieved_pairs())
+    with args.out.open("w") as handle:
+        for pair in pairs:
+            handle.write(json.dumps(pair) + "\n")
+    counts = Counter((p["source"], p["label"]) for p in pairs)
+    print(json.dumps({f"{s}:{y}": n for (s, y), n in sorted(counts.items())}, indent=1))
+    print(f"{len(pairs)} pairs -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""The gate stage's training pairs (benchmarks/gate_pairs.py) and how such a gate is calibrated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.calibrate_answerability import calibrated_on_half, calibration_half, roc_auc
+from benchmarks.gate_pairs import calibrates, label
+
+from citesynth.evaluation.harness import Ref
+from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource
+
+ANSWER = "The default connect timeout of the client is five seconds for every request."
+ITEM = EvalItem(
+    id="q1",
+    question="What is the default connect timeout?",
+    answers=(ANSWER,),
+    gold=(GoldSource("timeouts"),),
+)
+
+
+def chunk(record: str, text: str) -> Ref:
+    return Ref(record, f"{record}.md", 1, 3, text)
+
+
+def test_an_unanswerable_question_makes_every_chunk_a_negative() -> None:
+    item = EvalItem(id="q2", question="How do I pickle a client?", answerable=False)
+    assert label(item, chunk("clients", "Clients hold a connection pool."), "") == 0
+
+
+def test_a_gold_chunk_holding_the_answer_is_a_positive() -> None:
+    text = "Timeouts: the client's default connect timeout is five seconds for every request."
+    assert label(ITEM, chunk("timeouts", text), "") == 1
+
+
+def test_a_chunk_of_another_document_lacking_the_answer_is_a_negative() -> None:
+    text = "Proxies are configured with the proxy argument, or read from the environment."
+    assert label(ITEM, chunk("proxies", text), "") == 0
+
+
+def test_unsure_chunks_and_short_answers_give_no_pair() -> None:
+    gold_without_answer = chunk("timeouts", "Timeouts are configured per client.")
+    other_with_answer = chunk("faq", "Every request has a default connect timeout of five seconds.")
+    assert label(ITEM, gold_without_answer, "") is None
+    assert label(ITEM, other_with_answer, "") is None
+    short = EvalItem(id="q3", question="Is HTTP/2 on by default?", answers=("No",))
+    assert label(short, chunk("http2", "HTTP/2 is not enabled by default."), "") is None
+
+
+def test_a_documentation_chunk_must_share_text_with_the_reference_context() -> None:
+    text = "The client's default connect timeout is five seconds for every request."
+    assert label(ITEM, chunk("timeouts", text), context=text) == 1
+    elsewhere = (
+        "Upgrading: the default connect timeout of the client is five seconds for every request."
+    )
+    assert label(ITEM, chunk("timeouts", elsewhere), context="Unrelated setup steps.") is None
+
+
+def test_the_gate_report_ranks_answerable_over_unanswerable_questions() -> None:
+    assert roc_auc([(0.9, True), (0.2, False), (0.5, True), (0.6, False)]) == 0.75
+    assert roc_auc([(0.4, True), (0.4, False)]) == 0.5  # a tie counts half
+    assert roc_auc([(0.9, True)]) is None  # one class: nothing to rank
+
+
+def test_only_a_gate_with_a_gate_stage_is_calibrated_on_half_the_questions() -> None:
+    items = tuple(EvalItem(id=str(n), question=f"q{n}?") for n in range(40))
+    eval_set = EvalSet("clapnq", "dev", Path("."), items)
+    rows = [([(0.5, 0.5, 0.0, False, 0.5)], True) for _ in items]
+    half = calibration_half("clapnq", eval_set, rows)
+    assert 0 < len(half) < len(rows)
+    assert len(half) == sum(calibrates(f"clapnq:{item.id}") for item in items)
+    assert calibrated_on_half({"gate_stage": {"pairs": 10, "epochs": 2}})
+    assert not calibrated_on_half({"trained_on": "the recipe"})
