@@ -20,6 +20,13 @@ reads it (`verify.evidence`, `EVIDENCE_WORDS` words):
   `LACKS` of them (a Developer Hub chunk of another part of the guides, or one sharing no
   text with the reference context): 0. MultiHop-RAG's answers ("Yes", a name) are too short
   to tell, so its answerable questions give no pairs.
+- an on-topic documentation question the guides do not answer, written for this project to
+  be trained on (`tests/fixtures/rhdh_unanswerable_training.jsonl`: 30, each one's
+  distinctive term absent from the guides; group `rhdh-w:ID`), against each of its top
+  chunks: 0. The Developer Hub tuning questions are all answerable, so without them the
+  stage meets no documentation question that should be withheld. (The 36 of
+  `rhdh_unanswerable_questions.jsonl` calibrate the gate and the 36 of
+  `rhdh_unanswerable_holdout.jsonl` are reported on; neither is trained on.)
 
 Each pair's group is the recipe's (`clapnq:ID`, `rhdh-q:ID`, `mhr:ID`), so the recipe's
 held-out questions (`verifier_pairs.holdout`) stay held out here as well. Half of the tuning
@@ -39,7 +46,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from benchmarks.common import CACHE, DATA, require
+from benchmarks.common import CACHE, DATA, ROOT, require
 from benchmarks.verifier_pairs import Pair
 from citesynth import Engine, Settings
 from citesynth.analysis import content_terms
@@ -61,8 +68,10 @@ LACKS = 0.25
 SHARED = 0.5
 """Share of a Developer Hub chunk's content terms found in the reference context for the
 chunk to count as (part of) that context."""
-GROUP = {"clapnq": "clapnq", "docs-rhdh": "rhdh-q", "multihop-rag": "mhr"}
+GROUP = {"clapnq": "clapnq", "docs-rhdh": "rhdh-q", "multihop-rag": "mhr", "docs-written": "rhdh-w"}
 """How the recipe names a tuning set's question groups."""
+WRITTEN = ROOT / "tests" / "fixtures" / "rhdh_unanswerable_training.jsonl"
+"""Written Developer Hub questions the guides do not answer, for training only."""
 
 
 def group_of(set_name: str, item: EvalItem) -> str:
@@ -72,7 +81,10 @@ def group_of(set_name: str, item: EvalItem) -> str:
 
 def calibrates(group: str) -> bool:
     """Whether a tuning question is kept for calibrating the gate (half of them, by a hash
-    of its group), out of the gate stage's training."""
+    of its group), out of the gate stage's training; the written training questions never
+    are."""
+    if group.split(":")[0] not in {GROUP[name] for name in TUNING}:
+        return False
     return int(hashlib.sha1(f"calibration:{group}".encode()).hexdigest()[:8], 16) % 2 == 0
 
 
@@ -137,12 +149,23 @@ def contexts(folder: Path) -> dict[str, str]:
     }
 
 
+def question_sets(folder: Path) -> list[tuple[str, EvalSet]]:
+    """(name, questions) of the tuning sets and the written training questions."""
+    sets = [(name, load_set(name, "dev", data=folder, cache=CACHE / "eval")) for name in TUNING]
+    written = load_set(
+        str(WRITTEN),
+        data=folder,
+        corpus=folder / "docs_rhdh" / "corpus.jsonl",
+        cache=CACHE / "eval",
+    )
+    return [*sets, ("docs-written", replace(written, name="rhdh-unanswerable-training"))]
+
+
 async def retrieved_pairs(folder: Path = DATA) -> list[Pair]:
     """The pairs of every tuning set (see the module docstring), in a fixed order."""
     context = contexts(folder)
     found: list[Pair] = []
-    for name in TUNING:
-        eval_set = load_set(name, "dev", data=folder, cache=CACHE / "eval")
+    for name, eval_set in question_sets(folder):
         async for item, top in top_sources(eval_set):
             if name == "multihop-rag" and item.answerable:
                 continue
@@ -167,7 +190,8 @@ async def retrieved_pairs(folder: Path = DATA) -> list[Pair]:
 
 def cached_pairs(work: Path) -> list[Pair]:
     """`retrieved_pairs`, cached in `work` (retrieval over three corpora takes minutes)."""
-    cache = work / f"gate-pairs-{EVIDENCE_WORDS}w.json"
+    written = sum(1 for line in WRITTEN.read_text().splitlines() if line.strip())
+    cache = work / f"gate-pairs-{EVIDENCE_WORDS}w-{written}written.json"
     if cache.exists():
         known: list[Pair] = json.loads(cache.read_text())
         return known

@@ -8,7 +8,7 @@ from benchmarks.calibrate_answerability import calibrated_on_half, calibration_h
 from benchmarks.gate_pairs import calibrates, label
 
 from citesynth.evaluation.harness import Ref
-from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource
+from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource, load_set
 
 ANSWER = "The default connect timeout of the client is five seconds for every request."
 ITEM = EvalItem(
@@ -71,3 +71,20 @@ def test_only_a_gate_with_a_gate_stage_is_calibrated_on_half_the_questions() -> 
     assert len(half) == sum(calibrates(f"clapnq:{item.id}") for item in items)
     assert calibrated_on_half({"gate_stage": {"pairs": 10, "epochs": 2}})
     assert not calibrated_on_half({"trained_on": "the recipe"})
+
+
+def test_written_training_questions_are_trained_on_and_never_calibrate(tmp_path: Path) -> None:
+    fixtures = Path(__file__).parents[1] / "fixtures"
+    sets = {
+        name: load_set(str(fixtures / f"{name}.jsonl"), corpus=tmp_path, cache=tmp_path).items
+        for name in (
+            "rhdh_unanswerable_training",  # trained on (gate_pairs)
+            "rhdh_unanswerable_questions",  # calibrates
+            "rhdh_unanswerable_holdout",  # reported on
+        )
+    }
+    training = sets["rhdh_unanswerable_training"]
+    assert len(training) == 30 and not any(i.answerable for i in training)
+    assert not any(calibrates(f"rhdh-w:{i.id}") for i in training)
+    questions = [{i.question for i in items} for items in sets.values()]
+    assert sum(map(len, questions)) == len(set().union(*questions))  # no question in two roles
