@@ -7,9 +7,9 @@ against its gold passage, whole or with the answer's sentences removed. At run t
 gate reads a question against the top chunks retrieval found (`synthesis.answerability`),
 and for an on-topic question the documents do not answer those are passages on the same
 subject that say something else. These pairs are that situation, from tuning questions only
-(the `dev` splits of ClapNQ, the Red Hat Developer Hub guides and MultiHop-RAG; the written
-Developer Hub unanswerable questions stay out, for calibration), each chunk read as the gate
-reads it (`verify.evidence`, `EVIDENCE_WORDS` words):
+(the `dev` splits of ClapNQ, the Red Hat Developer Hub guides and MultiHop-RAG, and the
+written questions below that are kept for training), each chunk read as the gate reads it
+(`verify.evidence`, `EVIDENCE_WORDS` words):
 
 - an unanswerable question against each of its top chunks: 0 (nothing in the corpus answers
   it, so no chunk does);
@@ -28,7 +28,8 @@ reads it (`verify.evidence`, `EVIDENCE_WORDS` words):
   `rhdh_unanswerable_questions.jsonl` calibrate the gate and the 36 of
   `rhdh_unanswerable_holdout.jsonl` are reported on; neither is trained on.)
 
-Each pair's group is the recipe's (`clapnq:ID`, `rhdh-q:ID`, `mhr:ID`), so the recipe's
+Each pair's group is the recipe's (`clapnq:ID`, `rhdh-q:ID`, `mhr:ID`; the written
+training questions' is `rhdh-w:ID`), so the recipe's
 held-out questions (`verifier_pairs.holdout`) stay held out here as well. Half of the tuning
 questions (`calibrates`) give no pairs to train on: the gate's blend and threshold are
 fitted on them (`calibrate_answerability`), since a model scores the questions it trained
@@ -69,7 +70,7 @@ SHARED = 0.5
 """Share of a Developer Hub chunk's content terms found in the reference context for the
 chunk to count as (part of) that context."""
 GROUP = {"clapnq": "clapnq", "docs-rhdh": "rhdh-q", "multihop-rag": "mhr", "docs-written": "rhdh-w"}
-"""How the recipe names a tuning set's question groups."""
+"""How each question set names its question groups (the recipe's names for the tuning sets)."""
 WRITTEN = ROOT / "tests" / "fixtures" / "rhdh_unanswerable_training.jsonl"
 """Written Developer Hub questions the guides do not answer, for training only."""
 
