@@ -53,7 +53,7 @@ from benchmarks.gate_pairs import calibrates, group_of, top_sources
 from benchmarks.train_verifier import fit
 from benchmarks.verifier_pairs import holdout
 from citesynth.evaluation import metrics
-from citesynth.evaluation.qa_data import EvalSet, load_set
+from citesynth.evaluation.qa_data import EvalItem, EvalSet, load_set
 from citesynth.verify.crossencoder import WEIGHTS_FILE
 from citesynth.verify.trained import (
     GATE_FOLDER,
@@ -118,15 +118,18 @@ async def features(eval_set: EvalSet, verifier: TrainedVerifier) -> list[tuple[F
     return found
 
 
+def calibrated(name: str, item: EvalItem, half: bool) -> bool:
+    """Whether a tuning question is calibrated on: every one, or with `half` (a gate with a
+    gate stage) the half `gate_pairs.calibrates` kept out of its training."""
+    return not half or calibrates(group_of(name, item))
+
+
 def calibration_half(
-    name: str, eval_set: EvalSet, found: list[tuple[Features, bool]]
+    name: str, eval_set: EvalSet, found: list[tuple[Features, bool]], half: bool
 ) -> list[tuple[Features, bool]]:
-    """The rows of the tuning questions a gate with a gate stage is calibrated on
-    (`gate_pairs.calibrates`: half of each set, whose retrieved chunks it never trained on)."""
+    """The rows of the tuning questions the gate is calibrated on (`calibrated`)."""
     return [
-        row
-        for row, item in zip(found, eval_set.items, strict=True)
-        if calibrates(group_of(name, item))
+        row for row, item in zip(found, eval_set.items, strict=True) if calibrated(name, item, half)
     ]
 
 
@@ -244,8 +247,7 @@ def unseen_clapnq(found: list[tuple[Features, bool]], half: bool) -> list[tuple[
     trained on come from the same questions, so the gate is surer of them than of a new
     question)."""
     items = load_set("clapnq", "dev", data=DATA, cache=CACHE / "eval").items
-    if half:
-        items = tuple(item for item in items if calibrates(group_of("clapnq", item)))
+    items = tuple(item for item in items if calibrated("clapnq", item, half))
     return [row for row, item in zip(found, items, strict=True) if holdout(f"clapnq:{item.id}")]
 
 
@@ -313,7 +315,7 @@ async def question_sets(
     for name in TUNING:
         eval_set = load_set(name, "dev", data=DATA, cache=cache)
         rows = await read(eval_set)
-        tuning[name] = calibration_half(name, eval_set, rows) if half else rows
+        tuning[name] = calibration_half(name, eval_set, rows, half)
     written = load_set(
         str(RHDH_UNANSWERABLE), data=DATA, corpus=DATA / "docs_rhdh" / "corpus.jsonl", cache=cache
     )

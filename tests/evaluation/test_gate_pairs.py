@@ -66,8 +66,9 @@ def test_only_a_gate_with_a_gate_stage_is_calibrated_on_half_the_questions() -> 
     items = tuple(EvalItem(id=str(n), question=f"q{n}?") for n in range(40))
     eval_set = EvalSet("clapnq", "dev", Path("."), items)
     rows = [([(0.5, 0.5, 0.0, False, 0.5)], True) for _ in items]
-    half = calibration_half("clapnq", eval_set, rows)
+    half = calibration_half("clapnq", eval_set, rows, half=True)
     assert 0 < len(half) < len(rows)
+    assert calibration_half("clapnq", eval_set, rows, half=False) == rows
     assert len(half) == sum(calibrates(f"clapnq:{item.id}") for item in items)
     assert calibrated_on_half({"gate_stage": {"pairs": 10, "epochs": 2}})
     assert not calibrated_on_half({"trained_on": "the recipe"})
