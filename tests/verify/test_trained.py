@@ -206,13 +206,15 @@ async def test_answerability_ranks_the_answering_passage_first(trained: TrainedV
     assert answering >= trained.answerable_threshold
 
 
-@pytest.mark.parametrize(("gate", "model"), [("minilm", 0.4), ("mpnet", 0.5)])
+@pytest.mark.parametrize(("gate", "model"), [("minilm", 0.4), ("mpnet", 0.3)])
 def test_the_gate_trusts_retrieval_confidence_where_the_model_does_not_carry(
     gate: str, model: float
 ) -> None:
-    # A documentation question the Wikipedia-trained model is unsure of (MiniLM's median
-    # for answerable documentation questions is 0.43) against a passage covering 60 % of its
-    # terms: answered when retrieval is confident, withheld when not.
+    # A documentation question the model is unsure of (MiniLM's median for answerable
+    # documentation questions is 0.43; MPNet's gate gives the best passage of answerable
+    # Developer Hub questions 0.89 at the median and of unanswerable ones 0.19) against a
+    # passage covering 60 % of its terms: answered when retrieval is confident, withheld
+    # when not.
     meta = Meta.load(GATE if gate == "mpnet" else None)
     assert meta.answerability is not None and meta.answerability["retrieval"] > 0
     features = (model, 0.6, 1.1, False)
