@@ -43,7 +43,7 @@ from typing import Any
 from benchmarks.common import ROOT, require
 from benchmarks.gate_pairs import cached_pairs, calibrates
 from benchmarks.nli_pairs import snli_pairs
-from benchmarks.verifier_pairs import Pair, build, holdout
+from benchmarks.verifier_pairs import Pair, build, holdout, paraphrase_pairs
 from citesynth.embed.minilm import cpu_has_bf16
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.verify import mpnet
@@ -162,6 +162,18 @@ def recipe_pairs(
     )
     cache.write_text(json.dumps(pairs))
     return pairs
+
+
+def training_pairs(args: argparse.Namespace) -> list[Pair]:
+    """The recipe's pairs, with the embedded model's paraphrases when `--paraphrases`."""
+    pairs = recipe_pairs(
+        args.work, args.generated, similarity=args.similarity, docs_claims=args.docs_claims
+    )
+    if args.paraphrases is None:
+        return pairs
+    if not args.paraphrases.is_file():
+        raise SystemExit(f"{args.paraphrases} not found: python -m benchmarks.paraphrase_pairs")
+    return [*pairs, *paraphrase_pairs(pairs, args.paraphrases)]
 
 
 QUANTISATION_SHIFT = 0.10
@@ -385,6 +397,12 @@ def main() -> None:
         "benchmarks.gate_pairs'), for the answerability gate (0: none)",
     )
     parser.add_argument("--gate-lr", type=float, default=2e-5, help="the gate stage's rate")
+    parser.add_argument(
+        "--paraphrases",
+        type=Path,
+        help="add the embedded model's paraphrases of the copied sentences "
+        "(benchmarks.paraphrase_pairs writes them) and their detail-changed versions",
+    )
     parser.add_argument("--resume", action="store_true")
     parser.add_argument(
         "--calibrate", action="store_true", help="no training: calibrate and export the checkpoint"
@@ -408,9 +426,7 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     args.out.mkdir(parents=True, exist_ok=True)  # before hours of training, not after
     started = time.perf_counter()
-    pairs = recipe_pairs(
-        args.work, args.generated, similarity=args.similarity, docs_claims=args.docs_claims
-    )
+    pairs = training_pairs(args)
     train = [p for p in pairs if not holdout(p["group"]) and not unseen(p, args.unseen_questions)]
     held = [p for p in pairs if holdout(p["group"])]
     snli = snli_pairs(args.work, args.snli) if args.snli else []
@@ -422,7 +438,11 @@ def main() -> None:
     base = args.base.resolve() if args.base else base_path()
     tokenizer = AutoTokenizer.from_pretrained(base)
     chosen_by = "similarity" if args.similarity else "lexical"
-    tokens = (f"-{base.name}" if args.base else "") + ("-unseen" if args.unseen_questions else "")
+    tokens = (
+        (f"-{base.name}" if args.base else "")
+        + ("-unseen" if args.unseen_questions else "")
+        + ("-paraphrased" if args.paraphrases else "")
+    )
     cache = args.work / f"encoded-{chosen_by}-{len(pairs)}-{len(snli)}-{MAX_TOKENS}{tokens}.json"
     if cache.exists():
         encoded_train, encoded_held, encoded_snli = json.loads(cache.read_text())
@@ -551,7 +571,9 @@ def main() -> None:
         "trained_on": (f"{len(snli)} SNLI pairs, then " if snli else "")
         + f"{len(train)} pairs from tuning splits "
         + ("(no ClapNQ question-passage pair) " if args.unseen_questions else "")
-        + f"and generated negatives (benchmarks/verifier_pairs.py) for {args.epochs:g} epochs; "
+        + "and generated negatives (benchmarks/verifier_pairs.py"
+        + (", with paraphrases by the embedded model" if args.paraphrases else "")
+        + f") for {args.epochs:g} epochs; "
         + (
             f"then {len(gate)} question-passage pairs (benchmarks/gate_pairs.py) for "
             f"{args.gate_stage:g} epochs at {args.gate_lr:g}; "

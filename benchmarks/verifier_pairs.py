@@ -26,6 +26,9 @@ Red Hat Developer Hub guides):
   an antonym ("like"/"unlike", "increases"/"decreases", "before"/"after", ...);
 - the sentence against the neighbouring window without it (0);
 - the sentence joined with a sentence from another document (0: only part is supported).
+
+With `train_crossencoder --paraphrases`, the embedded model's rewrites of the copied
+sentences join them (`paraphrase_pairs`; written once by `benchmarks.paraphrase_pairs`).
 """
 
 from __future__ import annotations
@@ -434,6 +437,32 @@ def perturbed_real(pairs: list[Pair], rng: random.Random) -> Iterator[Pair]:
                 yield _pair(
                     changed[0], pair["evidence"], 0, f"{pair['source']}-{changed[1]}", pair["group"]
                 )
+
+
+def paraphrase_pairs(pairs: Sequence[Pair], paraphrases: Path, seed: int = 13) -> Iterator[Pair]:
+    """The embedded model's kept paraphrases of the copied sentences (`gen-copy`) in `pairs`
+    (`benchmarks.paraphrase_pairs` writes them): each against the same window (1), and
+    with one detail changed (0), so that a reworded claim is not support by being reworded.
+    """
+    kept = {}
+    for line in paraphrases.read_text().splitlines() if paraphrases.is_file() else ():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line torn by a stopped run
+        if not row.get("rejected") and row.get("paraphrase"):
+            kept[row["text"]] = row["paraphrase"]
+    rng = random.Random(seed)
+    for pair in pairs:
+        new = kept.pop(pair["text"], None) if pair["source"] == "gen-copy" else None
+        if new is None:
+            continue
+        yield _pair(new, pair["evidence"], 1, "gen-paraphrase", pair["group"])
+        changed = perturb(new, pair["evidence"], rng)
+        if changed:
+            yield _pair(
+                changed[0], pair["evidence"], 0, f"gen-paraphrase-{changed[1]}", pair["group"]
+            )
 
 
 def build(
