@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks.common import CACHE, DATA, ROOT, require, write_result
-from benchmarks.gate_pairs import calibrates, group_of, top_sources
+from benchmarks.gate_pairs import TUNING, calibrates, group_of, top_sources
 from benchmarks.train_verifier import fit
 from benchmarks.verifier_pairs import holdout
 from citesynth.evaluation import metrics
@@ -95,8 +95,6 @@ def calibrated_on_half(meta: dict[str, Any]) -> bool:
     stage read the other half's retrieved chunks (`train_crossencoder --gate-stage`)."""
     return bool(meta.get("gate_stage"))
 
-
-TUNING = ("clapnq", "docs-rhdh", "multihop-rag")
 
 Features = list[tuple[float, float, float, bool, float]]
 """Per top chunk: model score, coverage, missing, covered, retrieval confidence."""

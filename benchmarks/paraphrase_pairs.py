@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import CACHE
+from benchmarks.verifier_pairs import paraphrase_rows
 from citesynth.analysis import content_terms
 from citesynth.llm.base import ChatModel, ChatOptions, Message, Usage
 
@@ -109,16 +110,9 @@ def order(pairs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def done(path: Path) -> set[str]:
-    """The sentences already asked (a torn last line from a stopped run is ignored)."""
-    if not path.is_file():
-        return set()
-    asked = set()
-    for line in path.read_text().splitlines():
-        try:
-            asked.add(json.loads(line)["text"])
-        except (json.JSONDecodeError, KeyError):
-            continue
-    return asked
+    """The sentences already asked (`verifier_pairs.paraphrase_rows`: a torn last line from a
+    stopped run is ignored)."""
+    return {row["text"] for row in paraphrase_rows(path)}
 
 
 async def rewrite(model: ChatModel, sentence: str) -> str:

@@ -20,8 +20,8 @@ evidence budget, provenance). The recipe:
 - stage 3, the gate (off by default): `--gate-stage E` epochs at `--gate-lr` on
   question-passage pairs only, the recipe's and `benchmarks.gate_pairs`' (tuning questions
   against the chunks retrieved for them), leaving out the half of the questions the gate is
-  then calibrated on (`gate_pairs.calibrates`, `calibrate_answerability`); tried for the
-  MPNet gate and not shipped (docs/verification.md);
+  then calibrated on (`gate_pairs.calibrates`, `calibrate_answerability`); the shipped
+  MPNet gate has it (`--gate-stage 2`, docs/verification.md);
 - `MAX_TOKENS` tokens, batch 32 of similar lengths, bfloat16 autocast where the CPU has it,
   AdamW (1e-4, head 20x) with warm-up and linear decay per stage, torch on 2 threads;
   pairs and their tokens are cached and a checkpoint is written every 100 steps;

@@ -439,19 +439,30 @@ def perturbed_real(pairs: list[Pair], rng: random.Random) -> Iterator[Pair]:
                 )
 
 
+def paraphrase_rows(paraphrases: Path) -> list[dict[str, Any]]:
+    """The rows `benchmarks.paraphrase_pairs` wrote (none when the file is not there); a
+    line torn by a stopped run, or one without its sentence, is skipped."""
+    found = []
+    for line in paraphrases.read_text().splitlines() if paraphrases.is_file() else ():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(row, dict) and "text" in row:
+            found.append(row)
+    return found
+
+
 def paraphrase_pairs(pairs: Sequence[Pair], paraphrases: Path, seed: int = 13) -> Iterator[Pair]:
     """The embedded model's kept paraphrases of the copied sentences (`gen-copy`) in `pairs`
     (`benchmarks.paraphrase_pairs` writes them): each against the same window (1), and
     with one detail changed (0), so that a reworded claim is not support by being reworded.
     """
-    kept = {}
-    for line in paraphrases.read_text().splitlines() if paraphrases.is_file() else ():
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line torn by a stopped run
-        if not row.get("rejected") and row.get("paraphrase"):
-            kept[row["text"]] = row["paraphrase"]
+    kept = {
+        row["text"]: row["paraphrase"]
+        for row in paraphrase_rows(paraphrases)
+        if not row.get("rejected") and row.get("paraphrase")
+    }
     rng = random.Random(seed)
     for pair in pairs:
         new = kept.pop(pair["text"], None) if pair["source"] == "gen-copy" else None
