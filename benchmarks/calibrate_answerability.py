@@ -44,7 +44,7 @@ import subprocess
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -98,6 +98,8 @@ def calibrated_on_half(meta: dict[str, Any]) -> bool:
 
 Features = list[tuple[float, float, float, bool, float]]
 """Per top chunk: model score, coverage, missing, covered, retrieval confidence."""
+Row = TypeVar("Row")
+"""What a benchmark reads per question (this one: `Features` and whether it is answerable)."""
 
 
 async def features(eval_set: EvalSet, verifier: TrainedVerifier) -> list[tuple[Features, bool]]:
@@ -122,9 +124,7 @@ def calibrated(name: str, item: EvalItem, half: bool) -> bool:
     return not half or calibrates(group_of(name, item))
 
 
-def calibration_half(
-    name: str, eval_set: EvalSet, found: list[tuple[Features, bool]], half: bool
-) -> list[tuple[Features, bool]]:
+def calibration_half(name: str, eval_set: EvalSet, found: list[Row], half: bool) -> list[Row]:
     """The rows of the tuning questions the gate is calibrated on (`calibrated`)."""
     return [
         row for row, item in zip(found, eval_set.items, strict=True) if calibrated(name, item, half)
@@ -303,8 +303,8 @@ def read_features(path: Path) -> list[tuple[Features, bool]] | None:
 
 
 async def question_sets(
-    read: Callable[[EvalSet], Awaitable[list[tuple[Features, bool]]]], half: bool
-) -> tuple[dict[str, list[tuple[Features, bool]]], dict[str, list[tuple[Features, bool]]]]:
+    read: Callable[[EvalSet], Awaitable[list[Row]]], half: bool
+) -> tuple[dict[str, list[Row]], dict[str, list[Row]]]:
     """The tuning rows (each set's `dev` questions, or their calibration half with `half`,
     and the written Developer Hub unanswerable ones) and the report rows, each set's
     features from `read`."""

@@ -89,3 +89,18 @@ def test_written_training_questions_are_trained_on_and_never_calibrate(tmp_path:
     assert not any(calibrates(f"rhdh-w:{i.id}") for i in training)
     questions = [{i.question for i in items} for items in sets.values()]
     assert sum(map(len, questions)) == len(set().union(*questions))  # no question in two roles
+
+
+def test_the_pair_threshold_is_the_lowest_within_the_leak_budget() -> None:
+    from benchmarks.calibrate_pair_gate import LEAK_BUDGET, fit_pair, leaked, withheld
+
+    # (single score, best pair's score or None, answerable); the single threshold is 0.3
+    unanswerable = [(0.1, 0.9, False), (0.2, 0.6, False)] + [(0.1, 0.2, False)] * 48
+    answered_alone = [(0.8, None, True), (0.5, None, False)]
+    nested = [(0.1, 0.7, True), (0.2, 0.4, True)]
+    tuning = {"wiki": unanswerable + answered_alone, "nested": nested}
+    assert leaked(tuning["wiki"], 0.3, 0.6) == 2 / 50
+    assert 1 / 50 <= LEAK_BUDGET < 2 / 50
+    assert fit_pair(tuning, 0.3) == 0.61  # lets the 0.9 pair through, not the 0.6 one
+    assert withheld(nested, 0.3, 0.61) == [(False, True), (True, True)]
+    assert withheld(nested, 0.3, None) == [(True, True), (True, True)]

@@ -233,6 +233,26 @@ async def test_the_gate_is_mpnet_when_its_extra_is_installed(trained: TrainedVer
     assert trained.answerable_threshold == gate.meta.answerable != trained.model.meta.answerable
 
 
+NOVEL = "Velmora\n\nVelmora is a novel by the writer Tessa Okonkwo. It was published in 2004."
+WRITER = "Tessa Okonkwo\n\nTessa Okonkwo is a British writer. She studied law in Leeds."
+
+
+@pytest.mark.skipif(not mpnet.installed(), reason="needs citesynth[gate] (the MPNet wheels)")
+async def test_two_passages_holding_one_hop_each_answer_a_nested_question_together(
+    trained: TrainedVerifier,
+) -> None:
+    question = "What did the author of Velmora study?"
+    alone = await trained.answerable(question, [NOVEL, WRITER], [0.4, 0.4])
+    [together] = await trained.answerable_together(question, [(NOVEL, WRITER)], [0.4])
+    threshold = trained.answerable_pair_threshold
+    assert threshold is not None and trained.answerable_threshold < threshold
+    assert max(alone) < trained.answerable_threshold and together >= threshold
+    # neither hop says how many children she has: together they do not answer that either
+    unanswered = "How many children does the author of Velmora have?"
+    [apart] = await trained.answerable_together(unanswered, [(NOVEL, WRITER)], [0.4])
+    assert apart < threshold
+
+
 async def test_without_the_gate_extra_the_claim_model_scores_answerability() -> None:
     minilm = TrainedVerifier(shared_model())  # what TrainedVerifier.load() is without the wheels
     answering, unrelated = await minilm.answerable(

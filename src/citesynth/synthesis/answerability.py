@@ -7,10 +7,14 @@ verifier's gate, a cross-encoder over all-mpnet-base-v2 with `citesynth[gate]`, 
 MiniLM claim model) reads the question against the best sentences of the top sources,
 with each source's retrieval confidence; when no source reaches the calibrated threshold
 (fitted on the tuning questions of ClapNQ, the Red Hat guides and MultiHop-RAG, never on a
-report slice), the answer is "Not found in the sources." with the ranked passages
-as what was found nearby. After writing, an answer whose cited claims are all unsupported
-is a not-found too (`finishing.verified`). The lexical verifier has no such score: without
-the trained verifier only retrieval confidence and the claims' verdicts decide.
+report slice), the top four are read two at a time, two of different documents each
+(`pair_gate`: a nested question, "Where was the author of X born?", is answered by two
+documents holding one hop each), against a threshold of their own
+(`benchmarks.calibrate_pair_gate`); when no pair reaches it either, the answer is "Not
+found in the sources." with the ranked passages as what was found nearby. After writing,
+an answer whose cited claims are all unsupported is a not-found too (`finishing.verified`).
+The lexical verifier has no such score: without the trained verifier only retrieval
+confidence and the claims' verdicts decide.
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ from citesynth.synthesis.sources import Source, document_count, record
 
 TOP = 5
 """How many of the top sources are read against the question."""
+PAIRED = 4
+"""How many of the top sources are read two at a time (two of different documents) when
+none answers alone."""
 
 
 @runtime_checkable
@@ -45,6 +52,23 @@ class AnswerabilityScorer(Protocol):
         ...
 
 
+@runtime_checkable
+class PairScorer(AnswerabilityScorer, Protocol):
+    """An answerability scorer that can also read two passages together."""
+
+    answerable_pair_threshold: float | None
+    """The threshold for two passages read together; None: passages are read alone only."""
+
+    async def answerable_together(
+        self, question: str, pairs: Sequence[tuple[str, str]], retrieval: Sequence[float]
+    ) -> list[float]:
+        """Per pair of passages, the probability that together they answer `question`.
+
+        `retrieval` holds each pair's Pass-1 confidence, in the same order.
+        """
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class Gate:
     """The best question–passage score of the top sources, and the threshold it met or not."""
@@ -53,6 +77,8 @@ class Gate:
     threshold: float
     best: int
     """The number of the source that scored best (0 when there were none)."""
+    partner: int = 0
+    """The source read together with `best` when a pair scored (0: `best` alone)."""
 
     @property
     def answerable(self) -> bool:
@@ -74,12 +100,15 @@ async def gate(
         return None
     top = list(sources[:TOP])
     found = await _best(question, top, scorer)
-    parts = question_parts(question) if compound else [question]
-    if found.answerable or len(parts) < 2:
+    if found.answerable:
         return found
-    each = [await _best(part, top, scorer) for part in parts]
-    weakest = min(each, key=lambda g: g.score)
-    return weakest if weakest.answerable else found
+    parts = question_parts(question) if compound else [question]
+    if len(parts) > 1:
+        weakest = min([await _best(part, top, scorer) for part in parts], key=lambda g: g.score)
+        if weakest.answerable:
+            return weakest
+    paired = await pair_gate(question, top[:PAIRED], scorer)
+    return paired if paired is not None and paired.answerable else found
 
 
 async def _best(question: str, top: Sequence[Source], scorer: AnswerabilityScorer) -> Gate:
@@ -88,6 +117,33 @@ async def _best(question: str, top: Sequence[Source], scorer: AnswerabilityScore
     )
     best = max(range(len(top)), key=lambda i: scores[i])
     return Gate(round(scores[best], 4), scorer.answerable_threshold, top[best].number)
+
+
+async def pair_gate(
+    question: str, top: Sequence[Source], scorer: AnswerabilityScorer
+) -> Gate | None:
+    """The best of the top sources read two at a time, two of different documents each.
+
+    A nested question ("Where was the composer of X born?") is answered by two documents
+    that each hold one hop and score low against the whole. The pair's retrieval
+    confidence is the lower of the two, and it must reach a threshold of its own
+    (`answerable_pair_threshold`, calibrated so that pairs let few unanswerable tuning
+    questions through). None: the scorer reads no pairs, or all sources share a document.
+    """
+    if not isinstance(scorer, PairScorer) or scorer.answerable_pair_threshold is None:
+        return None
+    threshold = scorer.answerable_pair_threshold
+    pairs = [(a, b) for i, a in enumerate(top) for b in top[i + 1 :] if a.document != b.document]
+    if not pairs:
+        return None
+    scores = await scorer.answerable_together(
+        question,
+        [(a.chunk.text, b.chunk.text) for a, b in pairs],
+        [min(a.hit.confidence, b.hit.confidence) for a, b in pairs],
+    )
+    best = max(range(len(pairs)), key=lambda i: scores[i])
+    a, b = pairs[best]
+    return Gate(round(scores[best], 4), threshold, a.number, b.number)
 
 
 _ASKING = (

