@@ -48,7 +48,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from benchmarks.common import CACHE, DATA, ROOT, require, write_result
+from benchmarks.common import CACHE, DATA, ROOT, require, set_fields, write_result
 from benchmarks.gate_pairs import TUNING, calibrates, group_of, top_sources
 from benchmarks.train_verifier import fit
 from benchmarks.verifier_pairs import holdout
@@ -414,11 +414,12 @@ async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, A
     if before is not None:
         payload[f"before (the gate at {base})"] = await before_figures(before, digest, base, read)
     if write:
-        meta = json.loads(meta_file.read_text())
-        meta["answerable"] = threshold
-        meta["answerability"] = weights
-        meta["answerable_calibration"] = payload["rule"]
-        meta_file.write_text(json.dumps(meta, indent=2) + "\n")
+        set_fields(
+            meta_file,
+            answerable=threshold,
+            answerability=weights,
+            answerable_calibration=payload["rule"],
+        )
     return payload
 
 

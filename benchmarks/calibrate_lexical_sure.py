@@ -25,7 +25,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from benchmarks.common import ROOT, require, write_result
+from benchmarks.common import ROOT, require, set_fields, write_result
 from benchmarks.docs_claims import rhdh_claims
 from benchmarks.verifier_pairs import holdout
 from citesynth.evaluation.datafiles import data_dir
@@ -121,9 +121,7 @@ def main() -> None:
     print(json.dumps(payload, indent=2))
     print(f"wrote {write_result('lexical_sure', payload)}")
     if args.write:
-        meta = json.loads(META.read_text())
-        meta["lexical_sure"] = sure
-        META.write_text(json.dumps(meta, indent=2) + "\n")
+        set_fields(META, lexical_sure=sure)
 
 
 if __name__ == "__main__":

@@ -41,7 +41,15 @@ from benchmarks.calibrate_answerability import (
     weights_digest,
     withheld_figures,
 )
-from benchmarks.common import CACHE, DATA, ROOT, require, write_result
+from benchmarks.common import (
+    CACHE,
+    DATA,
+    ROOT,
+    cached_json_async,
+    require,
+    set_fields,
+    write_result,
+)
 from benchmarks.gate_pairs import top_sources
 from citesynth.evaluation.qa_data import EvalSet, load_set
 from citesynth.synthesis.answerability import PAIRED, pair_gate
@@ -136,13 +144,10 @@ async def main_async(write: bool) -> dict[str, Any]:
     async def read(eval_set: EvalSet) -> list[Read]:
         rows = await cached_features(eval_set, verifier, digest)
         singles = [s for s, _ in scored(rows, weights, threshold)]
-        path = pair_file(eval_set, digest, threshold)
-        if path.is_file():
-            pairs: list[float | None] = json.loads(path.read_text())
-        else:
-            pairs = await pair_scores(eval_set, verifier, singles, threshold)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(pairs))
+        pairs = await cached_json_async(
+            pair_file(eval_set, digest, threshold),
+            lambda: pair_scores(eval_set, verifier, singles, threshold),
+        )
         return [(s, p, a) for s, p, (_, a) in zip(singles, pairs, rows, strict=True)]
 
     tuning, report = await question_sets(read, half=True)
@@ -168,10 +173,7 @@ async def main_async(write: bool) -> dict[str, Any]:
         "tuning curve": curve({**tuning, **nested}, threshold),
     }
     if write:
-        stored = json.loads((folder / META_FILE).read_text())
-        stored["answerable_pair"] = pair
-        stored["answerable_pair_calibration"] = rule
-        (folder / META_FILE).write_text(json.dumps(stored, indent=2) + "\n")
+        set_fields(folder / META_FILE, answerable_pair=pair, answerable_pair_calibration=rule)
     return payload
 
 

@@ -11,12 +11,12 @@ import sys
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from citesynth.evaluation.metrics import ndcg_at, recall_at
 
@@ -195,3 +195,45 @@ def write_result(name: str, payload: dict[str, Any]) -> Path:
     target.write_text(json.dumps(body, indent=2) + "\n")
     print(f"wrote {target.relative_to(ROOT)}")
     return target
+
+
+Value = TypeVar("Value")
+
+
+def cached_json(path: Path, compute: Callable[[], Value]) -> Value:
+    """`compute()`, kept as JSON in `path`: read from there once written (delete it to
+    recompute). The caller's type is trusted for what the file holds."""
+    if path.is_file():
+        known: Value = _read_json(path)
+        return known
+    return _write_json(path, compute())
+
+
+async def cached_json_async(path: Path, compute: Callable[[], Awaitable[Value]]) -> Value:
+    """`cached_json` for a computation that awaits."""
+    if _is_file(path):
+        known: Value = _read_json(path)
+        return known
+    return _write_json(path, await compute())
+
+
+def _is_file(path: Path) -> bool:
+    return path.is_file()
+
+
+def _read_json(path: Path) -> Any:
+    return json.loads(path.read_text())
+
+
+def _write_json(path: Path, value: Value) -> Value:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value))
+    return value
+
+
+def set_fields(path: Path, **fields: Any) -> None:
+    """Set `fields` in the JSON object of `path` (a weights folder's `crossencoder.json`),
+    the rest as it was, indented."""
+    stored = json.loads(path.read_text())
+    stored.update(fields)
+    path.write_text(json.dumps(stored, indent=2) + "\n")

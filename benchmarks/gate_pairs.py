@@ -47,7 +47,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from benchmarks.common import CACHE, DATA, ROOT, require
+from benchmarks.common import CACHE, DATA, ROOT, cached_json, require
 from benchmarks.verifier_pairs import Pair
 from citesynth import Engine, Settings
 from citesynth.analysis import content_terms
@@ -193,12 +193,7 @@ def cached_pairs(work: Path) -> list[Pair]:
     """`retrieved_pairs`, cached in `work` (retrieval over three corpora takes minutes)."""
     written = sum(1 for line in WRITTEN.read_text().splitlines() if line.strip())
     cache = work / f"gate-pairs-{EVIDENCE_WORDS}w-{written}written.json"
-    if cache.exists():
-        known: list[Pair] = json.loads(cache.read_text())
-        return known
-    found = asyncio.run(retrieved_pairs())
-    cache.write_text(json.dumps(found))
-    return found
+    return cached_json(cache, lambda: asyncio.run(retrieved_pairs()))
 
 
 def main() -> None:

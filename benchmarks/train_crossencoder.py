@@ -40,7 +40,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import ROOT, require
+from benchmarks.common import ROOT, cached_json, require
 from benchmarks.gate_pairs import cached_pairs, calibrates
 from benchmarks.nli_pairs import snli_pairs
 from benchmarks.verifier_pairs import Pair, build, holdout, paraphrase_pairs
@@ -64,7 +64,7 @@ WORK = Path.home() / ".cache" / "citesynth" / "train-crossencoder"
 BATCH = 32
 
 
-def _encode(tokenizer: Any, pairs: list[Pair]) -> list[list[int]]:
+def _encode(tokenizer: Any, pairs: list[Pair]) -> list[list[tuple[int, int]]]:
     encoded = tokenizer(
         [p["text"] for p in pairs],
         [p["evidence"] for p in pairs],
@@ -74,17 +74,12 @@ def _encode(tokenizer: Any, pairs: list[Pair]) -> list[list[int]]:
     return [
         list(zip(i, t, strict=True))
         for i, t in zip(encoded["input_ids"], segment_types(encoded), strict=True)
-    ]  # type: ignore[misc]
+    ]
 
 
 def _encoded(tokenizer: Any, pairs: list[Pair], cache: Path) -> list[list[tuple[int, int]]]:
     """`_encode`, cached in the file `cache`."""
-    if cache.exists():
-        known: list[list[tuple[int, int]]] = json.loads(cache.read_text())
-        return known
-    found = _encode(tokenizer, pairs)
-    cache.write_text(json.dumps(found))
-    return found
+    return cached_json(cache, lambda: _encode(tokenizer, pairs))
 
 
 def _batch(torch: Any, items: list[list[tuple[int, int]]]) -> dict[str, Any]:
@@ -132,7 +127,7 @@ def batches(lengths: list[int], epochs: float, rng: random.Random) -> list[list[
     for _ in range(math.ceil(epochs)):
         order = list(range(len(lengths)))
         rng.shuffle(order)
-        made = []
+        made: list[list[int]] = []
         for first in range(0, len(order), block):
             part = sorted(order[first : first + block], key=lambda i: lengths[i])
             made.extend(part[i : i + BATCH] for i in range(0, len(part), BATCH))
@@ -148,20 +143,19 @@ def recipe_pairs(
     chosen_by = "similarity" if similarity else "lexical"
     docs = "-docs" if docs_claims else ""
     cache = work / f"pairs-{EVIDENCE_WORDS}w-{chosen_by}-{generated}{docs}.json"
-    if cache.exists():
-        found: list[Pair] = json.loads(cache.read_text())
-        return found
-    from citesynth.verify.similarity import shared_similarity
 
-    pairs = build(
-        data_dir(),
-        generated=generated,
-        budget=EVIDENCE_WORDS,
-        similarity=shared_similarity() if similarity else None,
-        docs_claims=docs_claims,
-    )
-    cache.write_text(json.dumps(pairs))
-    return pairs
+    def built() -> list[Pair]:
+        from citesynth.verify.similarity import shared_similarity
+
+        return build(
+            data_dir(),
+            generated=generated,
+            budget=EVIDENCE_WORDS,
+            similarity=shared_similarity() if similarity else None,
+            docs_claims=docs_claims,
+        )
+
+    return cached_json(cache, built)
 
 
 def training_pairs(args: argparse.Namespace) -> list[Pair]:
@@ -207,22 +201,22 @@ def _base_parameters(base: Path) -> dict[str, Any]:
 def teacher_scores(work: Path, teacher: Path, pairs: list[Pair]) -> list[float]:
     """The teacher's support probability for each pair, cached in `work`."""
     cache = work / f"teacher-{teacher.resolve().name}-{len(pairs)}.json"
-    if cache.exists():
-        found: list[float] = json.loads(cache.read_text())
+
+    def scored() -> list[float]:
+        import torch
+
+        from citesynth.verify.crossencoder import CrossEncoder
+
+        model = CrossEncoder.load(folder=teacher)
+        found: list[float] = []
+        for first in range(0, len(pairs), 512):
+            part = pairs[first : first + 512]
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=cpu_has_bf16()):
+                found.extend(model.scores([(p["text"], p["evidence"]) for p in part]))
+            print(f"teacher: {len(found)}/{len(pairs)}", flush=True)
         return found
-    import torch
 
-    from citesynth.verify.crossencoder import CrossEncoder
-
-    model = CrossEncoder.load(folder=teacher)
-    found = []
-    for first in range(0, len(pairs), 512):
-        part = pairs[first : first + 512]
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=cpu_has_bf16()):
-            found.extend(model.scores([(p["text"], p["evidence"]) for p in part]))
-        print(f"teacher: {len(found)}/{len(pairs)}", flush=True)
-    cache.write_text(json.dumps(found))
-    return found
+    return cached_json(cache, scored)
 
 
 def balanced_accuracy(labels: list[int], predicted: list[bool]) -> float:
@@ -242,7 +236,7 @@ def calibration_sets(pairs: list[Pair]) -> tuple[str, ...]:
 def calibrate(pairs: list[Pair], scores: list[float]) -> tuple[float, dict[str, float]]:
     """The threshold maximising mean balanced accuracy over the held-out real data sets."""
     sets = calibration_sets(pairs)
-    best = (0.5, -1.0, {})
+    best: tuple[float, float, dict[str, float]] = (0.5, -1.0, {})
     for step in range(5, 96):
         threshold = step / 100
         figures = {}
@@ -292,7 +286,7 @@ def fit_blend(
             weight[mask] = len(y) / max(mask.sum(), 1) / (2 * len(sets))
     beta = fit(x, y, weight, l2=1.0)
     blended = 1 / (1 + np.exp(-(beta[0] + x @ beta[1:])))
-    best = (0.5, -1.0, {})
+    best: tuple[float, float, dict[str, float]] = (0.5, -1.0, {})
     for step in range(5, 96):
         threshold = step / 100
         figures = {
@@ -444,12 +438,14 @@ def main() -> None:
         + ("-paraphrased" if args.paraphrases else "")
     )
     cache = args.work / f"encoded-{chosen_by}-{len(pairs)}-{len(snli)}-{MAX_TOKENS}{tokens}.json"
-    if cache.exists():
-        encoded_train, encoded_held, encoded_snli = json.loads(cache.read_text())
-    else:
-        encoded_train, encoded_held = _encode(tokenizer, train), _encode(tokenizer, held)
-        encoded_snli = _encode(tokenizer, snli) if snli else []
-        cache.write_text(json.dumps([encoded_train, encoded_held, encoded_snli]))
+    encoded_train, encoded_held, encoded_snli = cached_json(
+        cache,
+        lambda: [
+            _encode(tokenizer, train),
+            _encode(tokenizer, held),
+            _encode(tokenizer, snli) if snli else [],
+        ],
+    )
     gate_cache = args.work / f"encoded-gate-{len(gate)}-{MAX_TOKENS}{tokens}.json"
     encoded_gate = _encoded(tokenizer, gate, gate_cache) if gate else []
     model = build_model(base, first_token=args.first_token)
