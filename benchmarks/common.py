@@ -226,8 +226,11 @@ def _read_json(path: Path) -> Any:
 
 
 def _write_json(path: Path, value: Value) -> Value:
+    """Write `value` whole or not at all (an interrupted run leaves no half-written cache)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(value))
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(json.dumps(value))
+    os.replace(partial, path)
     return value
 
 

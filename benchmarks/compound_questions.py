@@ -55,8 +55,8 @@ async def measure(eval_set: EvalSet, verifier: TrainedVerifier) -> dict[str, Any
                     gated[way][0 if item.answerable else 1] += 1
                 continue
             plan = await make_plan(item.question, found, parts, mode)
-            whole = await gate(item.question, plan.sources, verifier, compound=False)
-            split = await gate(item.question, plan.sources, verifier)
+            whole = await gate(item.question, plan.sources, verifier, compound=False, pairs=False)
+            split = await gate(item.question, plan.sources, verifier, pairs=False)
             for way, judged in (("whole", whole), ("parts", split)):
                 if judged is not None and not judged.answerable:
                     gated[way][0 if item.answerable else 1] += 1

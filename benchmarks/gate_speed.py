@@ -8,6 +8,9 @@ its own passage and four others drawn at random (passage-sized, as chunks are), 
 `TrainedVerifier.answerable`; p50 / p95 per question, and the one-off load of each gate
 (MPNet's includes joining its base the first time on a machine; the figure is a warm load).
 The MiniLM gate is the baseline in the same run, so the ratio carries across machines.
+When no source answers alone, MPNet's gate reads the top four two at a time
+(`answerable_together`): `mpnet_pairs` times the six pairs of each question's first four
+passages, the most a question withheld by the single reading adds.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 
 from benchmarks.common import DATA, percentiles, require, write_result
 from citesynth.embed.minilm import cpu_has_bf16
+from citesynth.synthesis.answerability import PAIRED
 from citesynth.verify import mpnet
 from citesynth.verify.crossencoder import CrossEncoder
 from citesynth.verify.trained import GATE_FOLDER, TrainedVerifier, shared_gate, shared_model
@@ -50,6 +54,20 @@ async def latency(verifier: TrainedVerifier, cases: list[tuple[str, list[str]]])
     return {"questions": len(cases), "passages_per_question": 5, "gate_ms": percentiles(timings)}
 
 
+async def pair_latency(
+    verifier: TrainedVerifier, cases: list[tuple[str, list[str]]]
+) -> dict[str, Any]:
+    """The six pairs of each question's first four passages, read together."""
+    timings = []
+    for question, passages in cases:
+        top = passages[:PAIRED]
+        pairs = [(a, b) for i, a in enumerate(top) for b in top[i + 1 :]]
+        started = time.perf_counter()
+        await verifier.answerable_together(question, pairs, [0.5] * len(pairs))
+        timings.append((time.perf_counter() - started) * 1000)
+    return {"questions": len(cases), "pairs_per_question": 6, "gate_ms": percentiles(timings)}
+
+
 def main() -> None:
     cases = questions(50)
     started = time.perf_counter()
@@ -65,6 +83,9 @@ def main() -> None:
         payload["mpnet"] = {"load_s": round(time.perf_counter() - started, 2)}
         payload["mpnet"].update(
             asyncio.run(latency(TrainedVerifier(model, gate=lambda: gate), cases))
+        )
+        payload["mpnet_pairs"] = asyncio.run(
+            pair_latency(TrainedVerifier(model, gate=lambda: gate), cases)
         )
         fp32 = CrossEncoder.load(
             folder=Path(str(resources.files("citesynth.verify") / GATE_FOLDER))

@@ -20,6 +20,10 @@ def test_a_cached_value_is_computed_once_then_read(tmp_path: Path) -> None:
     assert cached_json(path, compute) == [0.5, 0.25] and len(calls) == 1
     path.unlink()  # deleting the file recomputes
     assert cached_json(path, compute) == [0.5, 0.25] and len(calls) == 2
+    assert [p.name for p in path.parent.iterdir()] == ["scores.json"]  # no partial file left
+    nothing = tmp_path / "none.json"
+    assert cached_json(nothing, lambda: None) is None
+    assert cached_json(nothing, compute) is None  # a cached None is read back, not recomputed
 
 
 async def test_an_awaited_value_is_cached_alike(tmp_path: Path) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from citesynth.synthesis.answerability import gate, pair_gate
+from citesynth.synthesis.answerability import Gate, gate, pair_gate, unanswerable
+from citesynth.synthesis.finishing import Header
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
 
@@ -44,6 +45,8 @@ SOURCES = [
     _source(2, "bizet.md", "Georges Bizet was born in Paris in 1838.", 0.5),
     _source(3, "carmen.md", "Carmen premiered at the Opéra-Comique in 1875.", 0.7),
 ]
+FIFTH = _source(5, "paris.md", "He was born in Paris, the capital.", 0.2)
+"""A source that would answer with the first, below the top `PAIRED`."""
 
 
 async def test_two_documents_holding_one_hop_each_answer_together() -> None:
@@ -52,10 +55,23 @@ async def test_two_documents_holding_one_hop_each_answer_together() -> None:
     assert found is not None and found.answerable
     assert (found.best, found.partner, found.threshold) == (1, 2, 0.6)
     passages, retrieval = scorer.asked[-1]
-    # pairs of different documents only, each with the lower of the two confidences
-    assert len(passages) == 2 and retrieval == [0.5, 0.5]
-    assert all("bizet.md" not in p for p in passages)  # the texts, not the paths, are read
-    assert not any("Opéra-Comique" in p and "opera by" in p for p in passages)
+    # pairs of different documents only: (1, 2) and (2, 3), never (1, 3) of carmen.md;
+    # each with the lower of its two confidences (0.8 and 0.5; 0.5 and 0.7)
+    assert passages == [
+        f"{SOURCES[0].chunk.text} {SOURCES[1].chunk.text}",
+        f"{SOURCES[1].chunk.text} {SOURCES[2].chunk.text}",
+    ]
+    assert retrieval == [0.5, 0.5]
+
+
+async def test_only_the_top_sources_are_paired() -> None:
+    more = [_source(n, "carmen.md", f"Carmen, act {n}, is set in Seville.", 0.6) for n in (4, 6)]
+    top = [SOURCES[0], SOURCES[2], *more]  # four of carmen.md, then FIFTH
+    scorer = HopScorer(pair=0.6)
+    found = await gate(QUESTION, [*top, FIFTH], scorer)
+    assert found is not None and not found.answerable  # FIFTH is read alone, never paired
+    assert scorer.asked == [([s.chunk.text for s in [*top, FIFTH]], [0.8, 0.7, 0.6, 0.6, 0.2])]
+    assert (await gate(QUESTION, [SOURCES[0], FIFTH], scorer)) == Gate(0.9, 0.6, 1, 5)
 
 
 async def test_without_a_pair_threshold_or_below_it_the_question_is_withheld() -> None:
@@ -66,11 +82,34 @@ async def test_without_a_pair_threshold_or_below_it_the_question_is_withheld() -
     assert await pair_gate(QUESTION, SOURCES, HopScorer(pair=None)) is None
 
 
+async def test_the_not_found_warning_says_what_each_reading_scored() -> None:
+    alone = await gate(QUESTION, SOURCES, HopScorer(pair=None))
+    paired = await gate(QUESTION, SOURCES, HopScorer(pair=0.95))
+    assert alone is not None and alone.together is None
+    assert paired is not None and paired.together is not None
+    header = Header.of(QUESTION, "extractive", "quick")
+    [warning] = unanswerable(header, SOURCES, paired).warnings
+    assert "0.10 for [1], below 0.50" in warning
+    assert "read two at a time, 0.90 for [1] with [2], below 0.95" in warning
+    [single] = unanswerable(header, SOURCES, alone).warnings
+    assert "two at a time" not in single
+
+
 async def test_sources_of_one_document_are_never_paired() -> None:
     one_document = [SOURCES[0], SOURCES[2]]
     scorer = HopScorer(pair=0.0)
     assert await pair_gate(QUESTION, one_document, scorer) is None
     assert scorer.asked == []
+
+
+async def test_a_compound_question_is_read_part_by_part_before_pairs() -> None:
+    question = "Who composed Carmen, and where was the composer of Carmen born?"
+    scorer = HopScorer(pair=0.6)
+    found = await gate(question, SOURCES, scorer)
+    assert found is not None and found.answerable and found.partner == 2
+    # the whole question, each of its two parts, then the pairs
+    assert len(scorer.asked) == 4
+    assert await gate(question, SOURCES, HopScorer(pair=0.6), pairs=False) == Gate(0.1, 0.5, 1)
 
 
 async def test_a_source_answering_alone_is_read_without_pairs() -> None:

@@ -237,6 +237,23 @@ NOVEL = "Velmora\n\nVelmora is a novel by the writer Tessa Okonkwo. It was publi
 WRITER = "Tessa Okonkwo\n\nTessa Okonkwo is a British writer. She studied law in Leeds."
 
 
+def test_each_passage_of_a_pair_gives_half_the_evidence(trained: TrainedVerifier) -> None:
+    question = "What did the author of Velmora study?"
+    saga = (
+        "Velmora\n\nVelmora is a 2004 novel by the writer Tessa Okonkwo, set in a coastal town "
+        "in the north of England during the long and bitter winter of 1962, which follows three "
+        "generations of a proud fishing family through storms, debts, two weddings, a shipwreck "
+        "and a disputed inheritance that divides them for the rest of their lives."
+    )
+    # at half the budget the title alone is chosen (the sentence does not fit): the
+    # passage's evidence is cut to half instead, so the bridge to the writer is read
+    half = trained.half_evidence(question, saga, 45)
+    assert len(half.split()) == 45 and "by the writer Tessa Okonkwo" in half
+    [joined] = trained.together(question, [(saga, WRITER)])
+    assert joined == f"{half}\n\n{trained.half_evidence(question, WRITER, 45)}"
+    assert len(joined.split()) <= trained.gate().meta.evidence_words  # read whole, not cut again
+
+
 @pytest.mark.skipif(not mpnet.installed(), reason="needs citesynth[gate] (the MPNet wheels)")
 async def test_two_passages_holding_one_hop_each_answer_a_nested_question_together(
     trained: TrainedVerifier,
@@ -356,6 +373,13 @@ async def test_an_answer_cached_under_another_gate_is_not_replayed(pools: Engine
     pools.verifier = TrainedVerifier(shared_model(), gate=lambda: shared_model())
     assert pools.verifier.identity != gated_by_minilm.identity
     assert not (await pools.answer(question)).cached
+
+
+def test_a_recalibrated_verifier_replays_no_answer_cached_before() -> None:
+    model = CrossEncoder.load()
+    before = TrainedVerifier(model).identity
+    model.meta = replace(model.meta, answerable=model.meta.answerable + 0.01)
+    assert TrainedVerifier(model).identity != before  # the answer cache keys on it
 
 
 def _with_lexical_sure(sure: float | None) -> TrainedVerifier:

@@ -34,7 +34,10 @@ from citesynth.llm.openai import OpenAIModel
 SEED = 13
 """The sampling seed of every request: the same prompt gets the same reply (at any
 temperature), so an answer can be reproduced and two runs of a benchmark compared. Two runs
-of 20 ClapNQ questions without it differed by 0.2 in not-found F1."""
+of 20 ClapNQ questions without it differed by 0.2 in not-found F1. Not bit for bit: the
+server reuses the previous request's prompt cache (`cache_prompt`, which saves prefilling
+the shared instructions at ~45 tokens/s), and a cached prefix can move the logits slightly,
+so a reply can change when the request before it changed."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 
 from citesynth.answers import Answer
@@ -71,30 +71,40 @@ class PairScorer(AnswerabilityScorer, Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Gate:
-    """The best question–passage score of the top sources, and the threshold it met or not."""
+    """The best question–passage score of the top sources (or pair of them), and its threshold."""
 
     score: float
     threshold: float
     best: int
-    """The number of the source that scored best (0 when there were none)."""
+    """The number of the source that scored best, or of a pair's first source (0 when
+    there were none)."""
     partner: int = 0
     """The source read together with `best` when a pair scored (0: `best` alone)."""
+    together: Gate | None = None
+    """When no source answered alone: the best pair's reading, which did not answer either
+    (None: no pair was read)."""
 
     @property
     def answerable(self) -> bool:
-        """Whether some source reaches the threshold."""
+        """Whether the best source (or pair) reaches the threshold."""
         return self.score >= self.threshold
 
 
 async def gate(
-    question: str, sources: Sequence[Source], scorer: object, *, compound: bool = True
+    question: str,
+    sources: Sequence[Source],
+    scorer: object,
+    *,
+    compound: bool = True,
+    pairs: bool = True,
 ) -> Gate | None:
     """Score the top sources against `question`; None when `scorer` cannot.
 
     A compound question ("What is the connect timeout, and are failed requests retried?")
     is answerable when each of its parts is (`question_parts`; `compound=False` reads it
     whole only): each may be answered by a different source, and a source answering one
-    part scores low against the whole.
+    part scores low against the whole. When neither answers, two sources are read
+    together (`pair_gate`; `pairs=False`: never).
     """
     if not isinstance(scorer, AnswerabilityScorer) or not sources:
         return None
@@ -107,8 +117,10 @@ async def gate(
         weakest = min([await _best(part, top, scorer) for part in parts], key=lambda g: g.score)
         if weakest.answerable:
             return weakest
-    paired = await pair_gate(question, top[:PAIRED], scorer)
-    return paired if paired is not None and paired.answerable else found
+    paired = await pair_gate(question, top[:PAIRED], scorer) if pairs else None
+    if paired is not None and paired.answerable:
+        return paired
+    return replace(found, together=paired) if paired is not None else found
 
 
 async def _best(question: str, top: Sequence[Source], scorer: AnswerabilityScorer) -> Gate:
@@ -129,6 +141,8 @@ async def pair_gate(
     confidence is the lower of the two, and it must reach a threshold of its own
     (`answerable_pair_threshold`, calibrated so that pairs let few unanswerable tuning
     questions through). None: the scorer reads no pairs, or all sources share a document.
+    A scorer may set its pair threshold when its model loads, at its first `answerable`
+    call (`TrainedVerifier.gate`): `gate` always reads the sources alone first.
     """
     if not isinstance(scorer, PairScorer) or scorer.answerable_pair_threshold is None:
         return None
@@ -180,7 +194,17 @@ def unanswerable(header: Header, sources: Sequence[Source], found: Gate) -> Answ
         not_found=True,
         warnings=[
             "the passages found do not answer the question (best answerability "
-            f"{found.score:.2f} for [{found.best}], below {found.threshold:.2f}); "
-            "the nearest passages are listed as sources"
+            f"{found.score:.2f} for [{found.best}], below {found.threshold:.2f}"
+            f"{_together(found.together)}); the nearest passages are listed as sources"
         ],
+    )
+
+
+def _together(pair: Gate | None) -> str:
+    """The best pair's reading, for the not-found warning ("" when none was read)."""
+    if pair is None:
+        return ""
+    return (
+        f"; read two at a time, {pair.score:.2f} for [{pair.best}] with [{pair.partner}], "
+        f"below {pair.threshold:.2f}"
     )

@@ -40,6 +40,7 @@ MiniLM, or, without that extra, the claim verifier's own.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import math
 import re
@@ -104,11 +105,17 @@ def _gate_identity(loader: GateLoader | None) -> str:
         return "the claim model"
     if loader is shared_gate:
         meta = Meta.load(_gate_folder())
-        return (
-            f"{mpnet.NAME}, {meta.trained_on}, answerable from {meta.answerable}, "
-            f"pairs from {meta.answerable_pair}"
-        )
+        return f"{mpnet.NAME}, {meta.trained_on}, calibration {calibration(meta)}"
     return f"loader {id(loader)}"
+
+
+def calibration(meta: Meta) -> str:
+    """A short digest of everything `meta` decides with (thresholds, blends, evidence).
+
+    It is part of the verifier's identity, so recalibrated weights do not replay answers
+    cached under the old calibration.
+    """
+    return hashlib.sha256(repr(meta).encode()).hexdigest()[:12]
 
 
 def _gate_folder() -> Path:
@@ -139,7 +146,10 @@ class TrainedVerifier:
         self._remembering = threading.Lock()
         self._gate_loader = gate
         self._gate: CrossEncoder | None = None
-        self.identity = f"{self.name}: {model.meta.trained_on}; gate: {_gate_identity(gate)}"
+        self.identity = (
+            f"{self.name}: {model.meta.trained_on}, calibration {calibration(model.meta)}; "
+            f"gate: {_gate_identity(gate)}"
+        )
         """What tells this verifier's verdicts apart from another setup's (the answer cache
         keys on it): the claim weights, and which gate answers."""
 
@@ -232,17 +242,15 @@ class TrainedVerifier:
         sure = self.model.meta.lexical_sure
         return sure is not None and verdict.label == "supported" and verdict.score >= sure
 
-    def evidence(
-        self, claim: str, passages: Sequence[str], about: str = "", *, budget: int | None = None
-    ) -> str:
-        """What the model reads for `claim`: the evidence words it was trained on, or `budget`.
+    def evidence(self, claim: str, passages: Sequence[str], about: str = "") -> str:
+        """What the model reads for `claim`: as many evidence words as it was trained on.
 
         After the titles and headings (`about`) when those state part of the claim.
         """
         return evidence_text(
             claim,
             [p for p in passages if p.strip()],
-            budget=budget or self.model.meta.evidence_words,
+            budget=self.model.meta.evidence_words,
             similarity=self.similarity,
             about=about,
         )
@@ -303,17 +311,32 @@ class TrainedVerifier:
     ) -> list[float]:
         """Per pair of passages, the probability that together they answer `question`.
 
-        Each passage gives its best sentences for half the evidence budget (so that the
-        one holding the second hop, which shares few words with the question, is read as
-        well), and the pair is scored as one passage (`answerable`).
+        Each passage gives the first half of the evidence budget's words of its own
+        evidence (`together`: so that the one holding the second hop, which shares few
+        words with the question, is read as well), and the pair is scored as one passage
+        (`answerable`, whose evidence is then the whole of it). A pair holding every term
+        of the question is lifted to the single threshold only (`answerability`), below
+        the pair threshold: coverage alone never lets a pair through.
         """
-        half = self.model.meta.evidence_words // 2
-        joined = [
-            f"{self.evidence(question, [a], budget=half)}\n\n"
-            f"{self.evidence(question, [b], budget=half)}"
-            for a, b in pairs
-        ]
+        joined = await asyncio.to_thread(self.together, question, pairs)
         return await self.answerable(question, joined, retrieval)
+
+    def together(self, question: str, pairs: Sequence[tuple[str, str]]) -> list[str]:
+        """What the gate reads for each pair: each passage's half (`half_evidence`), joined."""
+        half = self.gate().meta.evidence_words // 2
+        return ["\n\n".join(self.half_evidence(question, p, half) for p in pair) for pair in pairs]
+
+    def half_evidence(self, question: str, passage: str, half: int) -> str:
+        """A passage's best sentences within `half` evidence words, cut there if longer.
+
+        When they leave most of `half` unread (a title chosen first, then a long sentence
+        that does not fit), the passage's evidence at the whole budget instead, cut to
+        `half` words: its best sentences in order, so the long one is read in part.
+        """
+        chosen = evidence_text(question, [passage], budget=half, similarity=self.similarity)
+        if len(chosen.split()) < half // 2:
+            chosen = self.evidence(question, [passage])
+        return " ".join(chosen.split()[:half])
 
     def answerability_features(
         self, question: str, passages: Sequence[str]
