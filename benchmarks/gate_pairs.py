@@ -48,7 +48,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from benchmarks.common import CACHE, DATA, ROOT, cached_json, require
-from benchmarks.verifier_pairs import Pair
+from benchmarks.verifier_pairs import Pair, make_pair
 from citesynth import Engine, Settings
 from citesynth.analysis import content_terms
 from citesynth.evaluation.datafiles import rows
@@ -177,14 +177,9 @@ async def retrieved_pairs(folder: Path = DATA) -> list[Pair]:
                     continue
                 evidence = evidence_text(item.question, [chunk.text], budget=EVIDENCE_WORDS)
                 if evidence.strip():
+                    group = group_of(name, item)
                     found.append(
-                        {
-                            "text": item.question,
-                            "evidence": evidence,
-                            "label": known,
-                            "source": f"retrieved-{name}",
-                            "group": group_of(name, item),
-                        }
+                        make_pair(item.question, evidence, known, f"retrieved-{name}", group)
                     )
     return found
 

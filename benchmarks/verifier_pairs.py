@@ -207,7 +207,9 @@ def clause(sentence: str, rng: random.Random) -> str | None:
 # -- real labelled pairs ------------------------------------------------------------------
 
 
-def _pair(text: str, evidence: str, label: int, source: str, group: str) -> Pair:
+def make_pair(text: str, evidence: str, label: int, source: str, group: str) -> Pair:
+    """A training pair: `text` (a claim or question) against `evidence`, its 0/1 label, the
+    data set it comes from and its group (pairs of one group stay on one side of a split)."""
     return {"text": text, "evidence": evidence, "label": label, "source": source, "group": group}
 
 
@@ -220,10 +222,12 @@ def scifact_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
             continue
         label = int(example.supported)
         group = f"scifact:{row['claim_id']}"
-        yield _pair(example.claim, read(example.claim, example.passages), label, "scifact", group)
+        yield make_pair(
+            example.claim, read(example.claim, example.passages), label, "scifact", group
+        )
         if row["rationale_sentences"]:
             gold = " ".join(s.strip() for s in row["rationale_sentences"])
-            yield _pair(example.claim, gold, label, "scifact-gold", group)
+            yield make_pair(example.claim, gold, label, "scifact-gold", group)
 
 
 def wice_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
@@ -231,16 +235,16 @@ def wice_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
         label = int(row["label"] == "supported")
         group = f"wice:{row['id']}"
         page = "\n\n".join(row["evidence"])
-        yield _pair(row["claim"], read(row["claim"], [page]), label, "wice", group)
+        yield make_pair(row["claim"], read(row["claim"], [page]), label, "wice", group)
         for indexes in row["supporting_sentences"][:2]:
             gold = " ".join(row["evidence"][i].strip() for i in sorted(indexes))
             if gold:
-                yield _pair(row["claim"], gold, label, "wice-gold", group)
+                yield make_pair(row["claim"], gold, label, "wice-gold", group)
 
 
 def halueval_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
     for example in load("halueval", "dev", folder):
-        yield _pair(
+        yield make_pair(
             example.claim,
             read(example.claim, example.passages),
             int(example.supported),
@@ -278,12 +282,12 @@ def answerability_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
             if not passage:
                 continue
             window = read(item.question, [passage])
-            yield _pair(item.question, window, int(item.answerable), "clapnq", group)
+            yield make_pair(item.question, window, int(item.answerable), "clapnq", group)
             if item.answerable and item.answers:
                 without = _drop_answer(passage, item.answers[0])
                 if without:
                     window = read(item.question, [without])
-                    yield _pair(item.question, window, 0, "clapnq-dropped", group)
+                    yield make_pair(item.question, window, 0, "clapnq-dropped", group)
     yield from docs_answerability_pairs(folder, read)
     facts = {
         r["fact_id"]: r["fact"]
@@ -296,7 +300,9 @@ def answerability_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
         if not texts:
             continue
         window = read(item.question, texts)
-        yield _pair(item.question, window, int(item.answerable), "multihop-rag", f"mhr:{item.id}")
+        yield make_pair(
+            item.question, window, int(item.answerable), "multihop-rag", f"mhr:{item.id}"
+        )
 
 
 def docs_answerability_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
@@ -309,11 +315,11 @@ def docs_answerability_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
             continue
         group = f"rhdh-q:{row['id']}"
         context = "\n\n".join(row["reference_contexts"])
-        yield _pair(row["question"], read(row["question"], [context]), 1, "rhdh-q", group)
+        yield make_pair(row["question"], read(row["question"], [context]), 1, "rhdh-q", group)
         without = _drop_answer(context, row.get("reference_answer") or "")
         if without:
             window = read(row["question"], [without])
-            yield _pair(row["question"], window, 0, "rhdh-q-dropped", group)
+            yield make_pair(row["question"], window, 0, "rhdh-q-dropped", group)
 
 
 def docs_claim_pairs(folder: Path, read: Reader, split: str = "dev") -> Iterator[Pair]:
@@ -351,9 +357,9 @@ def docs_claim_pairs(folder: Path, read: Reader, split: str = "dev") -> Iterator
             claim_terms = set(content_terms(claim))
             if len(claim.split()) < 6 or len(claim_terms) < 3:
                 continue
-            yield _pair(claim, read(claim, [context]), 1, "rhdh-claim", group)
+            yield make_pair(claim, read(claim, [context]), 1, "rhdh-claim", group)
             if other and len(claim_terms & other_terms) < 0.8 * len(claim_terms):
-                yield _pair(claim, read(claim, [other]), 0, "rhdh-claim", group)
+                yield make_pair(claim, read(claim, [other]), 0, "rhdh-claim", group)
 
 
 # -- generated pairs ----------------------------------------------------------------------
@@ -409,22 +415,22 @@ def generated_pairs(folder: Path, rng: random.Random, limit: int, budget: int) -
             group = f"gen:{doc_id}:{index}"
             evidence = " ".join(window)
             sentence = rng.choice(window)
-            yield _pair(sentence, evidence, 1, "gen-copy", group)
+            yield make_pair(sentence, evidence, 1, "gen-copy", group)
             part = clause(sentence, rng)
             if part:
-                yield _pair(part, evidence, 1, "gen-clause", group)
+                yield make_pair(part, evidence, 1, "gen-clause", group)
             changed = perturb(sentence, evidence, rng)
             if changed:
-                yield _pair(changed[0], evidence, 0, f"gen-{changed[1]}", group)
+                yield make_pair(changed[0], evidence, 0, f"gen-{changed[1]}", group)
             neighbours = [w for j, w in enumerate(windows) if abs(j - index) == 1]
             if neighbours:
                 other = " ".join(rng.choice(neighbours))
-                yield _pair(sentence, other, 0, "gen-neighbour", group)
+                yield make_pair(sentence, other, 0, "gen-neighbour", group)
             if pool:
                 extra = rng.choice(pool)
                 if extra not in evidence:
                     joined = f"{sentence.rstrip('.')}, and {extra[0].lower()}{extra[1:]}"
-                    yield _pair(joined, evidence, 0, "gen-joined", group)
+                    yield make_pair(joined, evidence, 0, "gen-joined", group)
             made += 1
 
 
@@ -434,7 +440,7 @@ def perturbed_real(pairs: list[Pair], rng: random.Random) -> Iterator[Pair]:
         if pair["label"] == 1 and pair["source"] not in ("clapnq", "multihop-rag"):
             changed = perturb(pair["text"], pair["evidence"], rng)
             if changed:
-                yield _pair(
+                yield make_pair(
                     changed[0], pair["evidence"], 0, f"{pair['source']}-{changed[1]}", pair["group"]
                 )
 
@@ -468,10 +474,10 @@ def paraphrase_pairs(pairs: Sequence[Pair], paraphrases: Path, seed: int = 13) -
         new = kept.pop(pair["text"], None) if pair["source"] == "gen-copy" else None
         if new is None:
             continue
-        yield _pair(new, pair["evidence"], 1, "gen-paraphrase", pair["group"])
+        yield make_pair(new, pair["evidence"], 1, "gen-paraphrase", pair["group"])
         changed = perturb(new, pair["evidence"], rng)
         if changed:
-            yield _pair(
+            yield make_pair(
                 changed[0], pair["evidence"], 0, f"gen-paraphrase-{changed[1]}", pair["group"]
             )
 
