@@ -314,3 +314,21 @@ async def test_error_event_is_always_followed_by_done(indexed: Engine) -> None:
     events = await collect(indexed, CONNECT)
     assert isinstance(events[-2], ErrorEvent) and isinstance(events[-1], DoneEvent)
     assert not any(isinstance(e, VerificationEvent) for e in events)
+
+
+@pytest.mark.parametrize(
+    ("titles", "disagree"),
+    [(("Homer's Odyssey", "When Flanders Failed"), False), (("Air dates", "Broadcasts"), True)],
+)
+async def test_articles_about_different_named_subjects_are_not_a_disagreement(
+    engine: Engine, tmp_path: Path, titles: tuple[str, str], disagree: bool
+) -> None:
+    aired = "It originally aired on the Fox network in the United States on {}."
+    root = tmp_path / "episodes"
+    write(root, "one.md", f"# {titles[0]}\n\n{aired.format('January 21, 1990')}\n")
+    write(root, "two.md", f"# {titles[1]}\n\n{aired.format('October 3, 1991')}\n")
+    await engine.index([root])
+    use(engine, "It originally aired on the Fox network [1].")
+    answer = await engine.answer("When did it air on the Fox network?", not_found_below=0.0)
+    # two episodes each air once; two pages of air dates saying different things disagree
+    assert bool(answer.conflicts) is disagree

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from citesynth.verify.base import Passage
 from citesynth.verify.conflicts import describe, find_conflicts
 
@@ -119,3 +121,51 @@ def test_a_disagreement_on_what_was_asked_is_stated_even_when_the_writer_cited_e
     retries = "Does the client retry failed requests automatically?"
     assert on_point([timeout], retries, "It retries them [3].", {3}) == []
     assert on_point([timeout], "What is the default request timeout?", "", {3}) == [timeout]
+
+
+def test_sentences_naming_different_people_do_not_conflict() -> None:
+    kate = "Kate Ramsay made her first appearance in the episode broadcast on 15 May 2009."
+    max_ = "Max Ramsay made his first appearance in the episode broadcast on 18 March 1985."
+    assert find_conflicts([Passage(1, kate, "a.md"), Passage(2, max_, "b.md")]) == []
+    # one side naming what the other leaves unnamed is still the same subject
+    said = "The Verrin Bridge opened to traffic in 2009 after four years of work."
+    unnamed = "The bridge opened to traffic in 2011 after four years of work."
+    named = find_conflicts([Passage(1, said, "a.md"), Passage(2, unnamed, "b.md")])
+    assert [c.values for c in named] == [("2009", "2011")]
+
+
+def test_articles_about_different_named_subjects_do_not_conflict() -> None:
+    aired = "It originally aired on the Fox network in the United States on {date}."
+    first = Passage(1, aired.format(date="January 21, 1990"), "a", title="Homer's Odyssey")
+    second = Passage(2, aired.format(date="October 3, 1991"), "b", title="When Flanders Failed")
+    assert find_conflicts([first, second]) == []
+    # titles that are not names (documentation pages) do not tell subjects apart
+    pages = [
+        Passage(1, "The default connection pool size is 100 connections.", "a", title="Plans"),
+        Passage(2, "The default connection pool size is 10 connections.", "b", title="Billing FAQ"),
+    ]
+    assert [c.values for c in find_conflicts(pages)] == [("100 connections", "10 connections")]
+    same = [replace(p, title="Pool Settings Guide") for p in pages]  # one subject, one name
+    assert len(find_conflicts(same)) == 1
+    # a title holding the other names the same subject
+    guide = [
+        replace(pages[0], title="Harbor Lighthouse"),
+        replace(pages[1], title="Visiting the Harbor Lighthouse"),
+    ]
+    assert len(find_conflicts(guide)) == 1
+
+
+def test_a_number_inside_a_name_is_not_a_value() -> None:
+    hd39 = "The Heinkel HD 39 was a biplane fighter aircraft developed in Germany in the 1920s."
+    hd40 = "The Heinkel HD 40 was a biplane fighter aircraft developed in Germany in the 1920s."
+    assert find_conflicts([Passage(1, hd39, "a.md"), Passage(2, hd40, "b.md")]) == []
+    season = "The {} NBA season was the fifteenth season of the franchise in the league."
+    seasons = [
+        Passage(1, season.format("2003"), "a", title="2003 Orlando Magic season"),
+        Passage(2, season.format("1997"), "b", title="1997 Orlando Magic season"),
+    ]
+    assert find_conflicts(seasons) == []
+    # a year after a month is a date, not part of a name
+    may = "The Verrin Bridge opened to traffic in May {} after four years of work."
+    dated = [Passage(1, may.format(2009), "a.md"), Passage(2, may.format(2011), "b.md")]
+    assert [c.values for c in find_conflicts(dated)] == [("2009", "2011")]

@@ -153,7 +153,7 @@ def answer_figures(answer: Answer, item: EvalItem) -> dict[str, Any]:
 def passages(answer: Answer) -> list[Passage]:
     """The answer's numbered sources as the verifier sees them."""
     return [
-        Passage(s.number, s.text, s.record_id or s.path, about_of(s.title, s.heading_path))
+        Passage(s.number, s.text, s.record_id or s.path, about_of(s.title, s.heading_path), s.title)
         for s in answer.sources
     ]
 

@@ -33,7 +33,8 @@ class CitationIndex:
     def __init__(self, accessed: str) -> None:
         self.accessed = accessed
         self._by_chunk: dict[str, ReportSource] = {}
-        self._texts: dict[str, tuple[str, str, str]] = {}  # chunk id → text, document, about
+        self._texts: dict[str, tuple[str, str, str, str]] = {}
+        """chunk id → text, document, about, title"""
 
     def passages(self) -> list[Passage]:
         """The cited chunks as verification reads them, under their report numbers."""
@@ -65,7 +66,7 @@ class CitationIndex:
             self._by_chunk[record.chunk_id] = known
             document = document_name(record.path, record.record_id)
             about = about_of(record.title, record.heading_path)
-            self._texts[record.chunk_id] = (record.text, document, about)
+            self._texts[record.chunk_id] = (record.text, document, about, record.title)
         return known.number
 
     def keep(self, cited: set[int]) -> tuple[CitationIndex, dict[int, int]]:

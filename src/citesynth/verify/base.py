@@ -43,6 +43,8 @@ class Passage:
     document: str
     about: str = ""
     """The document's title and headings (what it is about), when known."""
+    title: str = ""
+    """The document's title alone, when known (`verify.conflicts` tells subjects apart by it)."""
 
 
 def about_of(title: str, headings: Sequence[str]) -> str:
