@@ -325,8 +325,10 @@ async def test_articles_about_different_named_subjects_are_not_a_disagreement(
 ) -> None:
     aired = "It originally aired on the Fox network in the United States on {}."
     root = tmp_path / "episodes"
-    write(root, "one.md", f"# {titles[0]}\n\n{aired.format('January 21, 1990')}\n")
-    write(root, "two.md", f"# {titles[1]}\n\n{aired.format('October 3, 1991')}\n")
+    first = f'"Homer\'s Odyssey" opened the first season. {aired.format("January 21, 1990")}'
+    second = f'"When Flanders Failed" is from the third season. {aired.format("October 3, 1991")}'
+    write(root, "one.md", f"# {titles[0]}\n\n{first}\n")
+    write(root, "two.md", f"# {titles[1]}\n\n{second}\n")
     await engine.index([root])
     use(engine, "It originally aired on the Fox network [1].")
     answer = await engine.answer("When did it air on the Fox network?", not_found_below=0.0)

@@ -3,6 +3,7 @@ answer claims agreement (issue: no false consensus)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,26 @@ async def test_a_model_saying_not_found_gets_the_disagreement_instead(
     handling = judge(case, answer)
     assert handling.correct, (answer.answer, handling)
     assert not answer.not_found and "Not found" not in answer.answer
+
+
+def _title_cased(markdown: str, suffix: str) -> str:
+    """The page with its heading in Title Case and `suffix` added, as many docs sites title."""
+    return re.sub(
+        r"^# (.*)$",
+        lambda m: "# " + " ".join(w.capitalize() for w in m.group(1).split()) + suffix,
+        markdown,
+        count=1,
+        flags=re.M,
+    )
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+async def test_title_case_page_titles_do_not_hide_the_disagreement(
+    engine: Engine, tmp_path: Path, case: ConflictCase
+) -> None:
+    write(tmp_path / "docs", "a.md", _title_cased(case.first, " Guide"))
+    write(tmp_path / "docs", "b.md", _title_cased(case.second, " Reference"))
+    await engine.index([tmp_path / "docs"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer(case.question, cache=False, not_found_below=0.0)
+    assert answer.conflicts, [c.title for c in answer.sources]

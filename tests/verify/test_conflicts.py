@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from citesynth.verify.base import Passage
 from citesynth.verify.conflicts import describe, find_conflicts
 
@@ -135,37 +133,62 @@ def test_sentences_naming_different_people_do_not_conflict() -> None:
 
 
 def test_articles_about_different_named_subjects_do_not_conflict() -> None:
-    aired = "It originally aired on the Fox network in the United States on {date}."
-    first = Passage(1, aired.format(date="January 21, 1990"), "a", title="Homer's Odyssey")
-    second = Passage(2, aired.format(date="October 3, 1991"), "b", title="When Flanders Failed")
+    aired = "It originally aired on the Fox network in the United States on {}."
+    odyssey = f'"Homer\'s Odyssey" is an episode. {aired.format("January 21, 1990")}'
+    flanders = f'"When Flanders Failed" is an episode. {aired.format("October 3, 1991")}'
+    first = Passage(1, odyssey, "a", title="Homer's Odyssey (The Simpsons)")
+    second = Passage(2, flanders, "b", title="When Flanders Failed")
     assert find_conflicts([first, second]) == []
-    # titles that are not names (documentation pages) do not tell subjects apart
-    pages = [
-        Passage(1, "The default connection pool size is 100 connections.", "a", title="Plans"),
-        Passage(2, "The default connection pool size is 10 connections.", "b", title="Billing FAQ"),
-    ]
-    assert [c.values for c in find_conflicts(pages)] == [("100 connections", "10 connections")]
-    same = [replace(p, title="Pool Settings Guide") for p in pages]  # one subject, one name
-    assert len(find_conflicts(same)) == 1
-    # a title holding the other names the same subject
-    guide = [
-        replace(pages[0], title="Harbor Lighthouse"),
-        replace(pages[1], title="Visiting the Harbor Lighthouse"),
-    ]
-    assert len(find_conflicts(guide)) == 1
 
 
-def test_a_number_inside_a_name_is_not_a_value() -> None:
-    hd39 = "The Heinkel HD 39 was a biplane fighter aircraft developed in Germany in the 1920s."
-    hd40 = "The Heinkel HD 40 was a biplane fighter aircraft developed in Germany in the 1920s."
-    assert find_conflicts([Passage(1, hd39, "a.md"), Passage(2, hd40, "b.md")]) == []
+def test_title_case_documentation_titles_do_not_hide_a_disagreement() -> None:
+    size = "The default connection pool size is {} connections for every client."
+    for one, two in [
+        ("Connection Pools", "Server Configuration"),
+        ("Installation Guide", "Configuration Reference"),
+        ("Connection Pools | Acme Docs", "Tuning | Acme Docs"),
+        ("Harbor Lighthouse", "Visiting the Harbor Lighthouse"),
+    ]:
+        pages = [
+            Passage(1, size.format(100), "a", title=one),
+            Passage(2, size.format(10), "b", title=two),
+        ]
+        found = find_conflicts(pages)
+        assert [c.values for c in found] == [("100 connections", "10 connections")], (one, two)
+
+
+def test_a_number_is_part_of_a_name_only_next_to_the_same_word_in_its_title() -> None:
+    plane = "The Heinkel HD {} was a biplane fighter aircraft developed in Germany in the 1920s."
+    planes = [
+        Passage(1, plane.format(39), "a", title="Heinkel HD 39"),
+        Passage(2, plane.format(40), "b", title="Heinkel HD 40"),
+    ]
+    assert find_conflicts(planes) == []
     season = "The {} NBA season was the fifteenth season of the franchise in the league."
     seasons = [
-        Passage(1, season.format("2003"), "a", title="2003 Orlando Magic season"),
-        Passage(2, season.format("1997"), "b", title="1997 Orlando Magic season"),
+        Passage(1, season.format("2003–04"), "a", title="2003–04 Orlando Magic season"),
+        Passage(2, season.format("1997–98"), "b", title="1997–98 Orlando Magic season"),
     ]
     assert find_conflicts(seasons) == []
-    # a year after a month is a date, not part of a name
+    # versions are values, and a step number in a title is not the value of a sentence
+    node = "The command line tool requires Node {} or later on every platform."
+    nodes = [Passage(1, node.format(18), "a.md"), Passage(2, node.format(20), "b.md")]
+    assert [c.values for c in find_conflicts(nodes)] == [("18", "20")]
+    retries = "The client retries failed requests {} times before it gives up."
+    steps = [
+        Passage(1, retries.format(3), "a", title="Step 3: Configure the client"),
+        Passage(2, retries.format(5), "b", title="Step 4: Tune retries"),
+    ]
+    assert [c.values for c in find_conflicts(steps)] == [("3 times", "5 times")]
+    # a year after a month is a date
     may = "The Verrin Bridge opened to traffic in May {} after four years of work."
     dated = [Passage(1, may.format(2009), "a.md"), Passage(2, may.format(2011), "b.md")]
     assert [c.values for c in find_conflicts(dated)] == [("2009", "2011")]
+
+
+def test_a_label_or_a_command_opening_a_sentence_is_not_a_name() -> None:
+    labels = [
+        Passage(1, "Note: The default request timeout is 30 seconds for clients.", "a.md"),
+        Passage(2, "Important: The default request timeout is 60 seconds for clients.", "b.md"),
+    ]
+    assert len(find_conflicts(labels)) == 1

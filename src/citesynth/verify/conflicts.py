@@ -23,15 +23,18 @@ Two sentences are about different things, whatever they share, when
   1985"; capitalised words, the sentence's opening one when a name goes on after it or it
   is an acronym, months, days and "The" aside), for a number, date or negation;
 - their documents are titled with different names (two or more capitalised words, a
-  parenthesis aside: *Homer's Odyssey (The Simpsons)* / *When Flanders Failed*; neither
-  title holding the other) and neither sentence names the other's title: an
-  encyclopedia's articles each speak of their own subject, often as "It" or "She".
+  parenthesis and a site suffix aside, one of them a name in the passage: capitalised
+  there and never in lower case; neither title holding the other: *Homer's Odyssey (The
+  Simpsons)* / *When Flanders Failed*, never *Connection Pools* over "the connection pool
+  size") and neither sentence names the other's title: an encyclopedia's articles each
+  speak of their own subject, often as "It" or "She".
 
-A number that is part of a name is not a value: one in its own document's title ("The
-2003–04 NBA season" in *2003–04 Orlando Magic season*) or right after a capitalised word
-("Heinkel HD 39", "Python 3"; a month aside). On 390 tuning questions of five sets the
-detector without these rules found 24 disagreements, all but one between different
-seasons, episodes, people or stations (`docs/verification.md`).
+A number that is part of its document's name is not a value: the title holds it next to
+the same word ("The 2003–04 NBA season" in *2003–04 Orlando Magic season*, "The Heinkel HD
+39 was …" in *Heinkel HD 39*). "Requires Node 18" against "Node 20" stays a disagreement.
+On 390 tuning questions of five sets the detector without these rules found 24
+disagreements, all but one between different seasons, episodes, people or stations
+(`docs/verification.md`).
 
 Precision first: a missed conflict leaves the answer as it was, a false one would put a
 disagreement into it that the sources do not have.
@@ -106,7 +109,7 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
         for match in _VALUE.finditer(text):
             number = match.group("number").replace(",", "")
             numeric.update(terms(match.group("number")))
-            if _part_of_name(text, match.start(), number, passage.title):
+            if _part_of_name(text, match.start(), match.end("number"), number, passage.title):
                 continue
             unit_word = match.group("unit") or ""
             if unit_word.lower() in _FOLLOWERS:  # "in 2009 after ...": no unit
@@ -127,7 +130,7 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
                 denied=_denied(text),
                 opening=text.split(" ", 1)[0].lower(),
                 names=_names(text),
-                title=_named_title(passage.title),
+                title=_named_title(passage.title, passage.text),
             )
         )
     return tuple(facts)
@@ -137,55 +140,87 @@ _CALENDAR = frozenset(
     """january february march april may june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday""".split()
 )
-_NAME_WORDS = re.compile(r"[\w'’-]+")
+_NAME_WORDS = re.compile(r"\w[\w'’-]*")
 _SMALL = frozenset("a an and at by for from in of on or the to with".split())
+_NOT_NAMES = _CALENDAR | _SMALL
+_OPENING_NAME = re.compile(r"^\W*[A-Z][\w'’-]*\s+[A-Z][a-z]")
+"""A sentence opening with two Title Case words ("Kate Ramsay made …"): its first is a name."""
+_SITE = re.compile(r"\s+[|—–-]\s+.*$")
+"""A site's suffix on a page title ("Tuning | Acme Docs")."""
 
 
 def _names(text: str) -> frozenset[str]:
     """The capitalised words of a sentence, lower case and without a possessive.
 
-    Its first word counts when it is an acronym ("WWDM") or a name goes on after it ("Kate
-    Ramsay made …"); months, days and short linking words ("The", "In") never do.
+    Its first word counts when it is an acronym ("WWDM") or a Title Case word follows it
+    ("Kate Ramsay made …", not "Note: The …" nor "Set MAX_POOL …"); months, days and short
+    linking words never do.
     """
-    words = _NAME_WORDS.findall(text)
     found = set()
-    for index, word in enumerate(words):
-        if not word[:1].isupper() or word.lower() in _CALENDAR | _SMALL:
+    for index, word in enumerate(_NAME_WORDS.findall(text)):
+        if not word[:1].isupper() or word.lower() in _NOT_NAMES:
             continue
-        following = words[1][:1].isupper() if len(words) > 1 else False
-        if index == 0 and not (word.isupper() and len(word) > 1) and not following:
-            continue
-        found.add(re.sub(r"['’]s$", "", word).lower())
+        if index == 0 and not (word.isupper() and len(word) > 1):
+            opening = _OPENING_NAME.match(text)
+            following = opening.group(0).split()[-1] if opening else ""
+            if not opening or following.lower() in _NOT_NAMES:
+                continue
+        found.add(re.sub(r"(?:['’]s|['’])$", "", word).lower())
     return frozenset(found)
 
 
-def _named_title(title: str) -> str:
-    """`title` without a parenthesis when it is a name, else "".
+def _named_title(title: str, text: str) -> str:
+    """`title` (a site suffix and a parenthesis aside) when it names its subject, else "".
 
-    A name: two or more capitalised words, and no other word but short linking ones.
+    It does when it has two or more capitalised words and no other but short linking ones,
+    and one of them is a name in `text` (its passage, the title's own line aside): written
+    there in Title Case and never in lower case ("Flanders", not "Connection Pools" over
+    "the connection pool size", nor an acronym).
     """
-    core = re.sub(r"\s*\([^)]*\)", "", title).strip()
+    core = re.sub(r"\s*\([^)]*\)", "", _SITE.sub("", title)).strip()
     words = _NAME_WORDS.findall(core)
     capitalised = [w for w in words if w[:1].isupper() or w[:1].isdigit()]
     others = [w for w in words if w[:1].islower() and w.lower() not in _SMALL]
-    return core if len(capitalised) >= 2 and not others else ""
-
-
-def _part_of_name(text: str, start: int, number: str, title: str) -> bool:
-    """Whether the number at `start` belongs to a name.
-
-    It does when its document's title holds it, or when a capitalised word (not the
-    sentence's first, not a month) stands right before it.
-    """
-    if number in re.findall(r"\d+", title):
-        return True
-    before = _NAME_WORDS.findall(text[:start])
-    return (
-        len(before) > 1
-        and before[-1][:1].isupper()
-        and before[-1].lower() not in _CALENDAR
-        and text[:start].rstrip().endswith(before[-1])
+    if len(capitalised) < 2 or others:
+        return ""
+    body = _NAME_WORDS.findall(
+        "\n".join(
+            line
+            for line in text.splitlines()
+            if line.strip().lstrip("#").strip() not in {title.strip(), core}  # the title itself
+        )
     )
+    lower = {t for w in body if w[:1].islower() for t in terms(w)}
+    upper = {  # Title Case only: an acronym ("API") is written so in any document
+        t for w in body if w[:1].isupper() and not w.isupper() for t in terms(w)
+    }
+    named = any(
+        set(terms(w)) and set(terms(w)) <= upper - lower
+        for w in capitalised
+        if w.lower() not in _NOT_NAMES and not w[:1].isdigit()
+    )
+    return core if named else ""
+
+
+def _part_of_name(text: str, start: int, end: int, number: str, title: str) -> bool:
+    """Whether the number at `start`–`end` is part of its document's name.
+
+    It is when the title holds the same number next to the same word ("The Heinkel HD 39
+    was …" in *Heinkel HD 39*; "The 2003–04 NBA season" in *2003–04 Orlando Magic
+    season*); not for "retries 3 times" in *Step 3: Configure the client*.
+    """
+    if not title:
+        return False
+    before = _NAME_WORDS.findall(text[:start])[-1:]
+    after = _NAME_WORDS.findall(text[end:])[:1]
+    for match in _VALUE.finditer(title):
+        if match.group("number").replace(",", "") != number:
+            continue
+        title_before = _NAME_WORDS.findall(title[: match.start()])[-1:]
+        title_after = _NAME_WORDS.findall(title[match.end("number") :])[:1]
+        if (before and before == title_before) or (after and after == title_after):
+            return True
+    return False
 
 
 def _named_apart(a: _Fact, b: _Fact) -> bool:
