@@ -19,24 +19,16 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from benchmarks.calibrate_answerability import HTTPX_QUESTIONS, TUNING
+from benchmarks.calibrate_answerability import HTTPX_QUESTIONS
 from benchmarks.common import CACHE, DATA, require, write_result
-from citesynth import Engine, Settings
+from benchmarks.gate_pairs import TUNING, planned
 from citesynth.evaluation.qa_data import EvalSet, load_set
 from citesynth.synthesis.answerability import gate, question_parts
-from citesynth.synthesis.modes import get_mode
-from citesynth.synthesis.steps import make_plan, retrieve
 from citesynth.verify.trained import TrainedVerifier
 
 
 async def measure(eval_set: EvalSet, verifier: TrainedVerifier) -> dict[str, Any]:
     compound = [i for i in eval_set.items if len(question_parts(i.question)) > 1]
-    corpus = eval_set.corpus.resolve()
-    settings = replace(
-        Settings.from_env(verifier="lexical"),
-        index_dir=CACHE / "answerability" / eval_set.name.replace("/", "_"),
-        root=corpus if corpus.is_dir() else corpus.parent,
-    )
     counts = {
         "questions": len(eval_set.items),
         "compound": len(compound),
@@ -44,27 +36,21 @@ async def measure(eval_set: EvalSet, verifier: TrainedVerifier) -> dict[str, Any
     }
     gated = {"whole": [0, 0], "parts": [0, 0]}  # [answerable gated, unanswerable gated]
     examples = []
-    async with await Engine.open(settings=settings, indexing=True) as engine:
-        await engine.index([corpus])
-        parts, options = engine.parts(), engine.options()
-        mode = get_mode(options.mode)
-        for item in compound:
-            found = await retrieve(item.question, parts, options, mode)
-            if not found.hits or found.best < options.not_found_below:
-                for way in gated:  # not found before the gate either way
-                    gated[way][0 if item.answerable else 1] += 1
-                continue
-            plan = await make_plan(item.question, found, parts, mode)
-            whole = await gate(item.question, plan.sources, verifier, compound=False, pairs=False)
-            split = await gate(item.question, plan.sources, verifier, pairs=False)
-            for way, judged in (("whole", whole), ("parts", split)):
-                if judged is not None and not judged.answerable:
-                    gated[way][0 if item.answerable else 1] += 1
-            if whole is not None and split is not None and whole.answerable != split.answerable:
-                examples.append(
-                    {"question": item.question, "answerable": item.answerable,
-                     "whole": whole.score, "weakest_part": split.score}
-                )  # fmt: skip
+    async for item, plan in planned(eval_set, compound):
+        if plan is None:
+            for way in gated:  # not found before the gate either way
+                gated[way][0 if item.answerable else 1] += 1
+            continue
+        whole = await gate(item.question, plan.sources, verifier, compound=False, pairs=False)
+        split = await gate(item.question, plan.sources, verifier, pairs=False)
+        for way, judged in (("whole", whole), ("parts", split)):
+            if judged is not None and not judged.answerable:
+                gated[way][0 if item.answerable else 1] += 1
+        if whole is not None and split is not None and whole.answerable != split.answerable:
+            examples.append(
+                {"question": item.question, "answerable": item.answerable,
+                 "whole": whole.score, "weakest_part": split.score}
+            )  # fmt: skip
     return {
         **counts,
         "gated_whole": {"answerable": gated["whole"][0], "unanswerable": gated["whole"][1]},

@@ -14,14 +14,11 @@ two documents, so that a reader can tell a real disagreement from two subjects m
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from typing import Any
 
 from benchmarks.common import CACHE, DATA, require, write_result
-from citesynth import Engine, Settings
+from benchmarks.gate_pairs import planned
 from citesynth.evaluation.qa_data import load_set
-from citesynth.synthesis.modes import get_mode
-from citesynth.synthesis.steps import make_plan, retrieve
 
 SETS = (
     ("hotpotqa", 100),
@@ -36,34 +33,22 @@ SETS = (
 async def disagreements(name: str, split: str, limit: int) -> tuple[int, list[dict[str, Any]]]:
     """The questions read and the disagreements their plans name."""
     eval_set = load_set(name, split, data=DATA, cache=CACHE / "eval")
-    corpus = eval_set.corpus.resolve()
-    settings = replace(
-        Settings.from_env(verifier="lexical"),
-        index_dir=CACHE / "answerability" / eval_set.name.replace("/", "_"),
-        root=corpus if corpus.is_dir() else corpus.parent,
-    )
     items = eval_set.items[:limit]
     found: list[dict[str, Any]] = []
-    async with await Engine.open(settings=settings, indexing=True) as engine:
-        await engine.index([corpus])
-        parts, options = engine.parts(), engine.options()
-        mode = get_mode(options.mode)
-        for item in items:
-            retrieved = await retrieve(item.question, parts, options, mode)
-            if not retrieved.hits:
-                continue
-            plan = await make_plan(item.question, retrieved, parts, mode)
-            titles = {s.number: s.chunk.title for s in plan.sources}
-            found.extend(
-                {
-                    "question": item.question,
-                    "kind": conflict.kind,
-                    "topic": conflict.topic,
-                    "values": list(conflict.values),
-                    "titles": [titles[n] for n in conflict.sources],
-                }
-                for conflict in plan.found
-            )
+    async for item, plan in planned(eval_set, items, gated=False):
+        if plan is None:
+            continue
+        titles = {s.number: s.chunk.title for s in plan.sources}
+        found.extend(
+            {
+                "question": item.question,
+                "kind": conflict.kind,
+                "topic": conflict.topic,
+                "values": list(conflict.values),
+                "titles": [titles[n] for n in conflict.sources],
+            }
+            for conflict in plan.found
+        )
     return len(items), found
 
 

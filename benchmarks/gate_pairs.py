@@ -58,6 +58,7 @@ from citesynth.synthesis.answerability import TOP
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.sources import Source
 from citesynth.synthesis.steps import make_plan, retrieve
+from citesynth.synthesis.writers import Plan
 from citesynth.verify.crossencoder import EVIDENCE_WORDS
 from citesynth.verify.evidence import evidence_text
 
@@ -89,29 +90,40 @@ def calibrates(group: str) -> bool:
     return int(hashlib.sha1(f"calibration:{group}".encode()).hexdigest()[:8], 16) % 2 == 0
 
 
-async def top_sources(eval_set: EvalSet) -> AsyncIterator[tuple[EvalItem, list[Source]]]:
-    """Each question of `eval_set` with the top sources the answering pipeline gives the gate
-    (`steps.retrieve` and `steps.make_plan` with the engine's default options; none when
-    retrieval already answers "not found"). The corpus is indexed once, under the cache."""
+async def planned(
+    eval_set: EvalSet, items: Sequence[EvalItem] | None = None, *, gated: bool = True
+) -> AsyncIterator[tuple[EvalItem, Plan | None]]:
+    """Each question (of `items`, else all of `eval_set`) with the plan the answering
+    pipeline makes for it (`steps.retrieve` and `steps.make_plan` with the engine's default
+    options); None when retrieval finds nothing or, with `gated`, already answers "not
+    found". The corpus is indexed once, under the cache."""
     corpus = eval_set.corpus.resolve()
     settings = replace(
         Settings.from_env(verifier="lexical"),
         index_dir=CACHE / "answerability" / eval_set.name.replace("/", "_"),
         root=corpus if corpus.is_dir() else corpus.parent,
     )
+    chosen = eval_set.items if items is None else items
     async with await Engine.open(settings=settings, indexing=True) as engine:
         await engine.index([corpus])
         parts, options = engine.parts(), engine.options()
         mode = get_mode(options.mode)
-        for number, item in enumerate(eval_set.items, 1):
+        for number, item in enumerate(chosen, 1):
             retrieved = await retrieve(item.question, parts, options, mode)
-            top: list[Source] = []
-            if retrieved.hits and retrieved.best >= options.not_found_below:
+            plan = None
+            if retrieved.hits and not (gated and retrieved.best < options.not_found_below):
                 plan = await make_plan(item.question, retrieved, parts, mode)
-                top = [s for s in plan.sources[:TOP] if s.chunk.text.strip()]
-            yield item, top
+            yield item, plan
             if number % 50 == 0:
-                print(f"{eval_set.name}/{eval_set.split}: {number}/{len(eval_set.items)}")
+                print(f"{eval_set.name}/{eval_set.split}: {number}/{len(chosen)}")
+
+
+async def top_sources(eval_set: EvalSet) -> AsyncIterator[tuple[EvalItem, list[Source]]]:
+    """Each question of `eval_set` with the top sources the answering pipeline gives the gate
+    (`planned`; none when retrieval already answers "not found")."""
+    async for item, plan in planned(eval_set):
+        top = [] if plan is None else [s for s in plan.sources[:TOP] if s.chunk.text.strip()]
+        yield item, top
 
 
 def share(terms: Sequence[str], text: str) -> float:
