@@ -48,7 +48,15 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from benchmarks.common import CACHE, DATA, ROOT, require, set_fields, write_result
+from benchmarks.common import (
+    CACHE,
+    DATA,
+    ROOT,
+    cached_json_async,
+    require,
+    set_fields,
+    write_result,
+)
 from benchmarks.gate_pairs import TUNING, calibrates, group_of, top_sources
 from benchmarks.train_verifier import fit
 from benchmarks.verifier_pairs import holdout
@@ -277,13 +285,7 @@ async def cached_features(
     reads 1,625 questions in about half an hour); delete
     benchmarks/.cache/answerability/features to recompute."""
     path = features_file(eval_set, digest)
-    known = read_features(path)
-    if known is not None:
-        return known
-    found = await features(eval_set, verifier)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(found))
-    return found
+    return typed(await cached_json_async(path, lambda: features(eval_set, verifier)))
 
 
 def weights_digest(weights: Path) -> str:
@@ -296,9 +298,11 @@ def features_file(eval_set: EvalSet, digest: str) -> Path:
 
 
 def read_features(path: Path) -> list[tuple[Features, bool]] | None:
-    if not path.is_file():
-        return None
-    rows = json.loads(path.read_text())
+    return typed(json.loads(path.read_text())) if path.is_file() else None
+
+
+def typed(rows: list[Any]) -> list[tuple[Features, bool]]:
+    """Feature rows as `features` gives them (JSON keeps lists where it had tuples)."""
     return [([(m, c, g, bool(k), r) for m, c, g, k, r in f], bool(a)) for f, a in rows]
 
 

@@ -93,12 +93,14 @@ class _Fact:
     names: frozenset[str]
     """The capitalised words it names, lower case (`_names`)."""
     title: str
-    """Its document's title, a parenthesis aside, when that title is a name ("" else)."""
+    """Its document's title, lower case and a parenthesis aside, when that title is a name
+    (`_named_title`; "" else)."""
 
 
 @lru_cache(maxsize=512)
 def _facts(passage: Passage) -> tuple[_Fact, ...]:
     facts = []
+    title = _named_title(passage.title, passage.text).lower()  # once per passage
     for start, end in passage_sentences(passage.text):
         text = " ".join(passage.text[start:end].split())
         if len(text.split()) < 4 or text.startswith(("#", "|", "```")):
@@ -130,7 +132,7 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
                 denied=_denied(text),
                 opening=text.split(" ", 1)[0].lower(),
                 names=_names(text),
-                title=_named_title(passage.title, passage.text),
+                title=title,
             )
         )
     return tuple(facts)
@@ -234,7 +236,7 @@ def _titled_apart(a: _Fact, b: _Fact) -> bool:
     A title holding the other ("Harbor Lighthouse", "Visiting the Harbor Lighthouse")
     names the same subject.
     """
-    one, two = a.title.lower(), b.title.lower()
+    one, two = a.title, b.title
     if not one or not two or one in two or two in one:
         return False
     return one not in b.text.lower() and two not in a.text.lower()
