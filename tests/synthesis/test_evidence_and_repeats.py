@@ -112,3 +112,8 @@ def test_layout_echoes_and_runs_of_blank_lines_are_stripped() -> None:
         "=== Document 1 ===\nThe wall has signal towers, including:\n\n \n\nTowers on hills [1].\n"
     )
     assert strip_layout(text) == "The wall has signal towers, including:\n\nTowers on hills [1].\n"
+
+
+def test_echoed_headers_with_their_subject_are_stripped() -> None:
+    text = "=== wall.md — Great Wall ===\n[2: L4-9] — Towers\nTowers stand on hills [2].\n"
+    assert strip_layout(text) == "Towers stand on hills [2].\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -170,3 +171,36 @@ async def test_every_sentence_the_extractive_writer_copies_is_cited(
     )
     assert answer.uncited_claims == []
     assert all(claim.citations for claim in answer.claims) and len(answer.claims) >= 2
+
+
+async def test_a_single_documents_answer_names_its_subject(engine: Engine, tmp_path: Path) -> None:
+    """Sentences that never name their subject are shown under their record's title."""
+    records = [
+        {
+            "id": "p1",
+            "title": "Milli Vanilli",
+            "text": "The first public sign that the group was lip-synching came on 21 July 1989. "
+            "The recording jammed during a live performance on MTV.",
+        },
+        {"id": "p2", "title": "Apples", "text": "Apples grow on trees in orchards."},
+    ]
+    write(tmp_path / "r", "bands.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
+    await engine.index([tmp_path / "r"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer("Which group was lip-synching on MTV?")
+    assert answer.answer.startswith("**Milli Vanilli**\n"), answer.answer
+    assert "lip-synching" in answer.answer
+    assert all("Milli Vanilli" not in claim.text for claim in answer.claims)
+
+
+async def test_no_title_when_the_answer_or_location_names_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    record = {"id": "p1", "title": "Milli Vanilli", "text": "Milli Vanilli was lip-synching."}
+    write(tmp_path / "r", "bands.jsonl", json.dumps(record) + "\n")
+    write(tmp_path / "r", "timeouts.md", "# Timeouts\n\nThe connect timeout defaults to 5 s.\n")
+    await engine.index([tmp_path / "r"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    for question in ("Who was lip-synching?", "What does the connect timeout default to?"):
+        answer = await engine.answer(question)
+        assert not answer.answer.startswith("**"), answer.answer

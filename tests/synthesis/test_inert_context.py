@@ -129,13 +129,14 @@ _DOC_TEXT = st.one_of(st.text(max_size=80), st.lists(_DOC_CHARS, max_size=40).ma
 
 
 @FAST
-@given(st.lists(st.tuples(_DOC_TEXT, _DOC_TEXT), min_size=1, max_size=4), st.booleans())
+@given(st.lists(st.tuples(_DOC_TEXT, _DOC_TEXT, _DOC_TEXT), min_size=1, max_size=4), st.booleans())
 def test_one_header_per_source_for_any_document(
-    documents: list[tuple[str, str]], grouped: bool
+    documents: list[tuple[str, str, str]], grouped: bool
 ) -> None:
+    """Whatever a document's path, text and title (shown in its header) hold."""
     sources = [
-        source(number, f"docs/{number}{path}.md", text)
-        for number, (path, text) in enumerate(documents, start=1)
+        source(number, f"docs/{number}{path}.md", text, title=title)
+        for number, (path, text, title) in enumerate(documents, start=1)
     ]
     rendered = context(sources, grouped=grouped)
     numbered = [line for line in headers(rendered) if not line.lstrip().startswith("===")]

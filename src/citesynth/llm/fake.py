@@ -34,6 +34,8 @@ Reply = Turn | Callable[[Sequence[Message]], Turn] | BaseException
 
 _SOURCE_HEADER = re.compile(r"^\[(\d+)[^\]\n]*\]", re.M)
 _SENTENCE = re.compile(r"^(.+?[.!?])(\s|$)")
+_HEADER_REST = re.compile(r"^\s*(?:[^\s—]+(?:\s+(?:L\d+(?:-\d+)?|p\.\d+))*)?(?:\s+—\s.*)?\s*$")
+"""What follows `[n]` on a context header: `docs/a.md L4-9 — Title › Heading`."""
 
 
 def cite_first_source(messages: Sequence[Message]) -> str:
@@ -44,6 +46,9 @@ def cite_first_source(messages: Sequence[Message]) -> str:
         return "Not found in the sources."
     following = _SOURCE_HEADER.search(prompt, header.end())
     block = prompt[header.end() : following.start() if following else len(prompt)]
+    first, _, rest = block.partition("\n")
+    if _HEADER_REST.match(first):  # the header's location and subject, not the source's text
+        block = rest
     for line in block.splitlines():
         text = line.strip().lstrip("…").strip()
         if len(text.split()) >= 4 and not text.startswith(("#", "```", "|", "===")):

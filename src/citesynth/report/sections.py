@@ -147,20 +147,21 @@ def sized(
     tokens = max(MIN_SECTION_TOKENS, int(1.3 * share) + 64)
     long = max_words > LONG_REPORT and share > LONG_SECTION
     writer = parts.writer
+    if isinstance(writer, ExtractiveWriter):  # a section has its own heading: no title line
+        writer = ExtractiveWriter(
+            writer.embedder,
+            max_sentences=share // 22 if long else writer.max_sentences,
+            min_score=writer.min_score,
+            keep_ratio=0.0 if long else writer.keep_ratio,
+            duplicate=writer.duplicate,
+            titled=False,
+        )
     if not long:
         if isinstance(writer, LLMWriter):
             writer = copy.copy(writer)
             writer.max_output_tokens = min(writer.max_output_tokens or tokens, tokens)
         return replace(parts, writer=writer), options
-    if isinstance(writer, ExtractiveWriter):
-        writer = ExtractiveWriter(
-            writer.embedder,
-            max_sentences=share // 22,
-            min_score=writer.min_score,
-            keep_ratio=0.0,
-            duplicate=writer.duplicate,
-        )
-    elif isinstance(writer, LLMWriter):
+    if isinstance(writer, LLMWriter):
         writer = copy.copy(writer)
         writer.max_output_tokens = max(writer.max_output_tokens or 0, tokens)
     sources = max(get_mode(options.mode).sources, share // 40)

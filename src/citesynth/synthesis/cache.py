@@ -1,10 +1,11 @@
 """The answer cache: finished answers found again for the same question and the same setup.
 
 The key covers everything that changes an answer: the question (case-folded), the corpus
-generation, the writer and its evidence budget, the prompt versions, the embedder, fusion,
-the verifier (its `identity` where it has one: the trained verifier's weights and gate), and
-every answering option that matters. The store keeps the JSON; this class
-owns the policy: the time-to-live of a lookup, and entries older than a week dropped on write.
+generation, the writer and its evidence budget, the prompt versions and the sources' layout,
+the embedder, fusion, the verifier (its `identity` where it has one: the trained verifier's
+weights and gate), and every answering option that matters. The store keeps the JSON; this
+class owns the policy: the time-to-live of a lookup, and entries older than a week dropped
+on write.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 from citesynth.answers import SCHEMA_VERSION, Answer
 from citesynth.index.store import Store
 from citesynth.synthesis.options import AskOptions
+from citesynth.synthesis.sources import SOURCES_FORMAT
 from citesynth.synthesis.steps import Parts
 
 KEEP_SECONDS = 7 * 86_400.0
@@ -38,6 +40,7 @@ class AnswerCache:
             parts.writer.name,
             parts.writer.evidence_tokens,
             parts.prompt_version,
+            SOURCES_FORMAT,
             parts.embedder.name if parts.embedder else None,
             parts.retrieval.fusion,
             parts.retrieval.alpha,

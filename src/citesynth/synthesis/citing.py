@@ -96,8 +96,11 @@ def citations(
 
 _MARKS = re.compile(r"\[[\d,\s\-–]+\]")
 _TRAILING_SPACE = re.compile(r"[ \t]+(?=\n|$)")
-# Lines a small model copies from the context's layout: `=== docs/a.md ===`, `[2: L10-24]`.
-_ECHOED_LAYOUT = re.compile(r"^[ \t]*(?:===[^\n]*===|\[\d+:[^\]\n]*\])[ \t]*(?:\n|$)", re.MULTILINE)
+# Lines a small model copies from the context's layout: `=== docs/a.md — Guide ===`,
+# `[2: L10-24]`, `[2: L10-24] — Install`.
+_ECHOED_LAYOUT = re.compile(
+    r"^[ \t]*(?:===[^\n]*===|\[\d+:[^\]\n]*\](?:[ \t]+—[^\n]*)?)[ \t]*(?:\n|$)", re.MULTILINE
+)
 
 
 _BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")

@@ -24,7 +24,7 @@ from citesynth.llm.base import ChatModel, Piece
 from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.inert import inline
 from citesynth.synthesis.markup import strip_markup
-from citesynth.synthesis.sources import Source
+from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
 
 NOT_FOUND = "Not found in the sources."
@@ -83,12 +83,16 @@ class ExtractiveWriter:
         min_score: float = 0.25,
         keep_ratio: float = 0.7,
         duplicate: float = 0.8,
+        titled: bool = True,
     ) -> None:
         self.embedder = embedder
         self.max_sentences = max_sentences
         self.min_score = min_score
         self.keep_ratio = keep_ratio
         self.duplicate = duplicate
+        self.titled = titled
+        """Head a single document's answer with its title when its sentences never name it
+        (a report's section has a heading of its own: off)."""
 
     async def picks(
         self,
@@ -157,6 +161,8 @@ class ExtractiveWriter:
             if grouped:
                 title = strip_markup(inline(members[0].source.chunk.title or document))
                 yield ("\n\n" if index else "") + f"**{title}**"
+            elif self.titled and (title := _unnamed_subject(members)):
+                yield f"**{title}**\n"
             for position, pick in enumerate(members):
                 numbers = ",".join(str(n) for n in [pick.source.number, *pick.also])
                 text = pick.text
@@ -166,6 +172,17 @@ class ExtractiveWriter:
                     text = f"Multiple sources report that {lowered} {rest}"
                 lead = "\n" if grouped and position == 0 else (" " if position or index else "")
                 yield lead + " ".join(_cited(text[a:b], numbers) for a, b in sentence_spans(text))
+
+
+def _unnamed_subject(members: Sequence[_Pick]) -> str:
+    """The title of a single document's answer when its sentences never name it.
+
+    "The first public sign that the group was lip-synching came ..." answers "which band"
+    only under its title, Milli Vanilli. Nothing when the location already says it.
+    """
+    title = strip_markup(subject(members[0].source.chunk, headings=False))
+    said: set[str] = set().union(*(p.words for p in members))
+    return title if title and not set(terms(title)) <= said else ""
 
 
 def _candidates(

@@ -9,8 +9,13 @@ contribute at least two chunks. The context then groups chunks by document:
 
 Otherwise each source is one block headed by its number and location:
 
-    [3] docs/advanced/timeouts.md L40-58
+    [3] docs/advanced/timeouts.md L40-58 — Timeouts › Pool timeout
     ...text...
+
+A header ends with what the source is about, its document's title and the chunk's
+headings, when the location does not already say it: a record's title lives only there
+(`corpus.jsonl#p0162` is "Milli Vanilli"), and the sentences chosen as evidence may not name
+their subject at all ("the group was lip-synching").
 
 Documents are data, never instructions: a line of a document that looks like a source header
 (`[7] other.md`, `=== x ===`, also behind zero-width characters or in full-width look-alikes)
@@ -99,20 +104,56 @@ def refs(sources: Sequence[Source]) -> list[SourceRef]:
     ]
 
 
+SOURCES_FORMAT = "2"
+"""The version of the context's layout (part of the answer cache key): 2 adds the subject."""
+
+ABOUT_CHARACTERS = 120
+"""At most this much of a title and headings in a header."""
+
+
+def subject(chunk: Chunk, *, title: bool = True, headings: bool = True) -> str:
+    """What a header adds about `chunk`: its document's title and its headings, joined by ›.
+
+    A part whose words the location (or an earlier part) already holds is left out; the
+    result is one line of at most `ABOUT_CHARACTERS`.
+    """
+    said = [set(terms(chunk.document))]
+    parts: list[str] = []
+    for index, part in enumerate((chunk.title, *chunk.heading_path)):
+        part = " ".join(part.split())
+        words = set(terms(part))
+        if not words or any(words <= known for known in said):
+            continue
+        said.append(words)
+        if title if index == 0 else headings:
+            parts.append(part)
+    shown = " › ".join(parts)
+    if len(shown) > ABOUT_CHARACTERS:
+        shown = shown[: ABOUT_CHARACTERS - 1].rsplit(" ", 1)[0] + "…"
+    return inline(shown)
+
+
+def _header(head: str, about: str) -> str:
+    return f"{head} — {about}" if about else head
+
+
 def context(sources: Sequence[Source], *, grouped: bool) -> str:
     """The sources as the model reads them (see the module docstring)."""
     if not grouped:
         return "\n\n".join(
-            f"[{s.number}] {inline(s.document)} {s.label}".rstrip() + f"\n{defang(s.shown.strip())}"
+            _header(f"[{s.number}] {inline(s.document)} {s.label}".rstrip(), subject(s.chunk))
+            + f"\n{defang(s.shown.strip())}"
             for s in sources
         )
     blocks: list[str] = []
     order = list(dict.fromkeys(s.document for s in sources))
     for document in order:
         members = [s for s in sources if s.document == document]
-        lines = [f"=== {inline(document)} ==="]
+        title = subject(members[0].chunk, headings=False)
+        lines = [_header(f"=== {inline(document)}", title) + " ==="]
         lines.extend(
-            f"[{s.number}: {s.label}]".replace(": ]", "]") + f"\n{defang(s.shown.strip())}"
+            _header(f"[{s.number}: {s.label}]".replace(": ]", "]"), subject(s.chunk, title=False))
+            + f"\n{defang(s.shown.strip())}"
             for s in members
         )
         blocks.append("\n".join(lines))
