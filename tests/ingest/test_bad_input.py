@@ -73,6 +73,19 @@ def test_pdf_written_by_the_demo_writer_reads_back(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    "placeholder", ["Microsoft Word - report.docx", "Untitled", "Document1", "slides.pptx"]
+)
+def test_a_placeholder_pdf_title_gives_way_to_the_file_name(
+    tmp_path: Path, placeholder: str
+) -> None:
+    """An authoring tool's title would head every source of the file in the model's context."""
+    target = tmp_path / "annual-report.pdf"
+    write_pdf(target, [["Revenue grew by four percent."]], title=placeholder)
+    (parsed,) = load_pdf("annual-report.pdf", target.read_bytes()).parsed
+    assert parsed.document.title == "annual-report.pdf"
+
+
+@pytest.mark.parametrize(
     ("data", "reason"),
     [
         (lambda: encrypted_pdf(), "encrypted PDF"),

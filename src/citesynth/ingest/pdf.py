@@ -71,6 +71,17 @@ def _page_text(document: pypdfium2.PdfDocument, index: int) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x02", "").replace("\x00", "")
 
 
+_PLACEHOLDER_TITLE = re.compile(
+    r"^(?:microsoft (?:word|powerpoint|excel) - |untitled\b|document\s*\d*$|slide \d+$|title$)"
+    r"|\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|rtf|odt|txt|html?|indd|qxd)$",
+    re.IGNORECASE,
+)
+"""What authoring tools leave as a PDF's title: "Microsoft Word - report.docx", "Untitled"."""
+
+
 def _title(document: pypdfium2.PdfDocument) -> str | None:
-    title = str(document.get_metadata_dict().get("Title") or "").strip()
-    return title if title and not title.startswith("(") else None
+    """The metadata title, unless it is a placeholder (the file name stands in then)."""
+    title = " ".join(str(document.get_metadata_dict().get("Title") or "").split())
+    if not title or title.startswith("(") or _PLACEHOLDER_TITLE.search(title):
+        return None
+    return title
