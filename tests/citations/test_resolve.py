@@ -294,6 +294,19 @@ def test_factual_sentences_after_a_heading() -> None:
     ]
 
 
+def test_a_heading_holding_sentences_states_nothing() -> None:
+    """A headline the extractive writer heads an answer with is no claim, nor part of one."""
+    text = (
+        "**Sony Music's artists aren't involved in the AI experiment. Not unrelated: a filing**\n"
+        "YouTube made a number of positive announcements about voice replication [1].\n\n"
+        "# Release notes. Version 2\nThe cache holds every result for a day [2]."
+    )
+    assert factual_sentences(text) == [
+        ("YouTube made a number of positive announcements about voice replication [1].", [1]),
+        ("The cache holds every result for a day [2].", [2]),
+    ]
+
+
 # --- properties --------------------------------------------------------------------------------
 
 COUNTS = st.integers(0, 8)

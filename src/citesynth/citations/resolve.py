@@ -272,6 +272,13 @@ def says_not_found(text: str) -> bool:
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _LABEL_LINE = re.compile(r"#[^\n]*|\*\*[^*\n]+\*\*[ \t]*(?=\n)")
+_HEADING_LINE = re.compile(r"^[ \t]*(?:#{1,6}[ \t][^\n]*|\*\*[^*\n]+\*\*)[ \t]*$", re.MULTILINE)
+"""A whole line that heads what follows: `# Title`, or `**Title**` as the extractive writer
+heads a document."""
+
+
+def _start(match: re.Match[str]) -> int:
+    return match.start()
 
 
 _POINTS = frozenset(
@@ -314,9 +321,12 @@ def factual_spans(text: str) -> list[tuple[int, int]]:
     """
     spans = []
     start = 0
-    for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text)), len(text)]:
-        spans.extend(sentence_spans(text, start, boundary))
-        start = boundary
+    breaks = sorted([*_PARAGRAPH.finditer(text), *_HEADING_LINE.finditer(text)], key=_start)
+    for cut in [*breaks, None]:
+        boundary = len(text) if cut is None else cut.start()
+        if boundary > start:  # a heading's own sentences ("… experiment. Not …") are no claims
+            spans.extend(sentence_spans(text, start, boundary))
+        start = max(start, len(text) if cut is None else cut.end())
     found = []
     for start, end in spans:
         while label := _LABEL_LINE.match(text, start, end):  # judged apart from what follows

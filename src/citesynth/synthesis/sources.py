@@ -127,10 +127,18 @@ def subject(chunk: Chunk, *, title: bool = True, headings: bool = True) -> str:
         said.append(words)
         if title if index == 0 else headings:
             parts.append(part)
-    shown = " › ".join(parts)
-    if len(shown) > ABOUT_CHARACTERS:
-        shown = shown[: ABOUT_CHARACTERS - 1].rsplit(" ", 1)[0] + "…"
-    return inline(shown)
+    return inline(_shortened(" › ".join(parts)))
+
+
+def _shortened(text: str) -> str:
+    """`text` cut to `ABOUT_CHARACTERS`: after a whole sentence when one fits, else a word."""
+    if len(text) <= ABOUT_CHARACTERS:
+        return text
+    head = text[:ABOUT_CHARACTERS]
+    end = max(head.rfind(mark) for mark in (". ", "? ", "! "))
+    if end >= ABOUT_CHARACTERS // 3:
+        return head[: end + 1]
+    return head[:-1].rsplit(" ", 1)[0] + "…"
 
 
 def _header(head: str, about: str) -> str:
