@@ -192,3 +192,40 @@ def test_a_label_or_a_command_opening_a_sentence_is_not_a_name() -> None:
         Passage(2, "Important: The default request timeout is 60 seconds for clients.", "b.md"),
     ]
     assert len(find_conflicts(labels)) == 1
+
+
+def test_an_abbreviated_year_range_ends_in_the_full_year() -> None:
+    airing = "The Jetsons is an animated sitcom by Hanna-Barbera, airing in primetime from {}."
+    same = [
+        Passage(1, airing.format("1962–63, then in syndication"), "a", title="Episodes"),
+        Passage(2, airing.format("1962 to 1963, then in syndication"), "b", title="Series"),
+    ]
+    assert find_conflicts(same) == []
+    other = [
+        Passage(1, airing.format("1962–64, then in syndication"), "a", title="Episodes"),
+        Passage(2, airing.format("1962 to 1963, then in syndication"), "b", title="Series"),
+    ]
+    assert [c.values for c in find_conflicts(other)] == [("64, then", "1963, then")]
+
+
+def test_a_swapped_name_needs_a_topic_before_it() -> None:
+    """Steps of different procedures and different subjects are not one statement."""
+    steps = [
+        Passage(1, "* Click View to open the installed operator details page.", "a.adoc"),
+        Passage(2, "* Click Save to open the installed operator details page.", "b.adoc"),
+    ]
+    assert find_conflicts(steps) == []
+    preview = "[IMPORTANT] ---- The {} plugin is a Technology Preview feature only."
+    subjects = [
+        Passage(1, preview.format("Nexus Repository Manager"), "a.adoc"),
+        Passage(2, preview.format("JFrog Artifactory"), "b.adoc"),
+    ]
+    assert find_conflicts(subjects) == []
+    owner = "The storage driver of the platform was written by {} during the rewrite."
+    found = find_conflicts(
+        [
+            Passage(1, owner.format("Priya Natarajan"), "a.md"),
+            Passage(2, owner.format("Tomas Berg"), "b.md"),
+        ]
+    )
+    assert [c.values for c in found] == [("Priya Natarajan", "Tomas Berg")]

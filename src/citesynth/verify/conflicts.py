@@ -15,7 +15,9 @@ when
   "is maintained by Bob Jones" (`name`); not when each name is what its own document is
   about (its path, title or headings name it): the GKE guide and the AKS guide each say
   "On GKE …" / "On AKS …" of their own platform. The words they share before the name must
-  hold a content word ("On" alone is no topic).
+  hold a content word past the first (a label and list marks aside): "On" alone is no
+  topic, nor are "* Click View" / "* Click Save" (steps of different procedures) or "The
+  Nexus plugin is …" / "The JFrog plugin is …" (different subjects).
 
 Two sentences are about different things, whatever they share, when
 
@@ -32,6 +34,7 @@ Two sentences are about different things, whatever they share, when
 A number that is part of its document's name is not a value: the title holds it next to
 the same word ("The 2003–04 NBA season" in *2003–04 Orlando Magic season*, "The Heinkel HD
 39 was …" in *Heinkel HD 39*). "Requires Node 18" against "Node 20" stays a disagreement.
+An abbreviated year range ends in its full year: "from 1962–63" and "from 1962 to 1963" agree.
 On 390 tuning questions of five sets the detector without these rules found 24
 disagreements, all but one between different seasons, episodes, people or stations
 (`docs/verification.md`).
@@ -113,6 +116,7 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
             numeric.update(terms(match.group("number")))
             if _part_of_name(text, match.start(), match.end("number"), number, passage.title):
                 continue
+            number = _full_year(text, match.start(), number)
             unit_word = match.group("unit") or ""
             if unit_word.lower() in _FOLLOWERS:  # "in 2009 after ...": no unit
                 unit_word = ""
@@ -136,6 +140,24 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
             )
         )
     return tuple(facts)
+
+
+_RANGE_START = re.compile(r"(?<![\d.])((?:1[5-9]|20)\d\d)\s?[–-]\s?$")
+
+
+def _full_year(text: str, start: int, number: str) -> str:
+    """`number` as a year when it ends an abbreviated year range, else as it is.
+
+    "1962–63" ends in 1963, "1999–00" in 2000.
+    """
+    if len(number) != 2 or not number.isdigit():
+        return number
+    opened = _RANGE_START.search(text, 0, start)
+    if opened is None:
+        return number
+    year = int(opened.group(1))
+    end = year // 100 * 100 + int(number)
+    return str(end if end > year else end + 100)
 
 
 _CALENDAR = frozenset(
@@ -309,10 +331,25 @@ def _name_swap(one: str, two: str) -> tuple[str, tuple[str, str]] | None:
         return None
     if not all(w[:1].isupper() for w in (*middle_a, *middle_b)) or not prefix:
         return None
-    if not content_terms(" ".join(a[:prefix])):  # "On GKE …" / "On AKS …": no topic
+    if not _topic_words(a[:prefix]):
         return None
     topic = " ".join(a[:prefix]) + " …"
     return topic, (" ".join(middle_a), " ".join(middle_b))
+
+
+_LABEL = frozenset("note tip important warning caution".split())
+
+
+def _topic_words(lead: Sequence[str]) -> list[str]:
+    """The content terms of the words before a swapped name, past its first word.
+
+    A label ("[IMPORTANT] ----") and list marks aside: "On GKE …" / "On AKS …", "* Click
+    View" / "* Click Save" (steps of different procedures) and "The Nexus plugin …" / "The
+    JFrog plugin …" (different subjects) have no topic; "The project is maintained by …"
+    has one.
+    """
+    words = [w for w in lead if w.isalnum() and w.lower() not in _LABEL]
+    return content_terms(" ".join(words[1:]))
 
 
 def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
