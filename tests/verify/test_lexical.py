@@ -6,7 +6,7 @@ import pytest
 
 from citesynth.analysis import terms
 from citesynth.verify import Check, LexicalVerifier
-from citesynth.verify.align import superlatives
+from citesynth.verify.align import labels_only, superlatives
 
 SOURCE = (
     "The connect timeout defaults to five seconds. The read timeout limits how long a "
@@ -357,3 +357,17 @@ def test_a_code_identifier_the_source_never_names_is_no_support(verifier: Lexica
     text = "It names the server when connecting to an IP address."
     [titled] = verifier.verify_now([Check(heading, (text,), "Extensions `sni_hostname`")])
     assert not any("identifier" in r for r in titled.reasons)
+
+
+def test_a_number_the_source_writes_only_as_a_label_is_no_count(
+    verifier: LexicalVerifier,
+) -> None:
+    """'No. 21' names a jersey; 'has 21 career blocks' counts something the source never does."""
+    source = "Hassan Whiteside, No. 21 of the Miami Heat, plays center and led the NBA in blocks."
+    (invented,) = verifier.verify_now([Check("Hassan Whiteside has 21 career blocks.", (source,))])
+    assert invented.label != "supported"
+    assert any("only as a label" in reason for reason in invented.reasons)
+    for claim in ("Hassan Whiteside wears No. 21 for the Miami Heat.", "He wears #21 in Miami."):
+        assert labels_only(claim, (source,)) == ()
+    assert labels_only("He scored 21 points.", ("No. 21 scored 21 points.",)) == ()
+    assert labels_only("It was the 4th single.", ("It reached #4.",)) == ()

@@ -511,6 +511,43 @@ def _identifiers_missing(
     return tuple(sorted(name for name in wanted if name not in text))
 
 
+_LABEL_MARK = re.compile(r"(?:\bno\.?|#|\bnumber)\s*$", re.IGNORECASE)
+"""What makes the number after it a label: "No. 21", "#21", "number 21"."""
+
+
+def labels_only(claim: str, passages: Sequence[str]) -> tuple[str, ...]:
+    """Whole numbers the claim counts with that `passages` write only as labels.
+
+    "No. 21" names a jersey, a route or an article; "has 21 career blocks" counts something,
+    and a source whose only 21 is "No. 21" does not state it.
+    """
+    found = []
+    for match in _NUMBER.finditer(claim):
+        number = match.group().strip().rstrip(".")
+        ordinal = claim[match.end() : match.end() + 1].isalpha()  # "4th" ranks, like "#4"
+        if not number.isdigit() or ordinal or _LABEL_MARK.search(claim[: match.start()]):
+            continue
+        pattern = re.compile(rf"(?<![\w.,]){number}(?![\d,])")
+        starts = [(text, m.start()) for text in passages for m in pattern.finditer(text)]
+        if starts and all(_LABEL_MARK.search(text[max(0, at - 12) : at]) for text, at in starts):
+            found.append(number)
+    return tuple(dict.fromkeys(found))
+
+
+def _labelled(
+    claim: str,
+    claim_numbers: Sequence[str],
+    evidence: Evidence,
+    allowed: frozenset[int] | None,
+    missing: Sequence[str],
+) -> tuple[str, ...]:
+    """`labels_only` over the allowed passages, for numbers not already missing."""
+    if not claim_numbers:
+        return ()
+    shown = [p for i, p in enumerate(evidence.passages) if allowed is None or i in allowed]
+    return tuple(n for n in labels_only(claim, shown) if n not in missing)
+
+
 def _text(evidence: Evidence, sentence: Sentence) -> str:
     return evidence.passages[sentence.passage][sentence.start : sentence.end]
 
@@ -664,6 +701,8 @@ def align(
         and q.split(" ")[0] not in missing_numbers
         and _unit_differs(q, evidence_numbers, best_numbers)
     )
+    labelled = _labelled(claim, claim_numbers, evidence, allowed, missing_numbers)
+    missing_numbers += labelled
     far_numbers = [n for n in claim_numbers if n not in best_numbers]
     missing_names = tuple(n for n in names if n not in vocabulary and n not in context.terms)
     far_names = [
@@ -697,8 +736,12 @@ def align(
         "evidence_log_sentences": math.log1p(len(sentences)),
     }
     reasons = []
-    if missing_numbers:
-        reasons.append("number(s) not in the source: " + ", ".join(missing_numbers))
+    if absent := [n for n in missing_numbers if n not in labelled]:
+        reasons.append("number(s) not in the source: " + ", ".join(absent))
+    if labelled:
+        reasons.append(
+            "number(s) the source writes only as a label (No. 21): " + ", ".join(labelled)
+        )
     if missing_names:
         reasons.append("name(s) not in the source: " + ", ".join(missing_names))
     if negation_mismatch:
