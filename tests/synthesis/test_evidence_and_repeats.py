@@ -117,3 +117,16 @@ def test_layout_echoes_and_runs_of_blank_lines_are_stripped() -> None:
 def test_echoed_headers_with_their_subject_are_stripped() -> None:
     text = "=== wall.md — Great Wall ===\n[2: L4-9] — Towers\nTowers stand on hills [2].\n"
     assert strip_layout(text) == "Towers stand on hills [2].\n"
+    echoed = "[1] corpus.jsonl#p0162 — Milli Vanilli\n[3] docs/a.md L4-9\nThey lip-synched [1].\n"
+    assert strip_layout(echoed) == "They lip-synched [1].\n"
+
+
+def test_a_marker_opening_a_line_closes_its_first_sentence() -> None:
+    """The context opens each source with "[1] …", and a small model copies the form."""
+    assert strip_layout("[1] Cavies graze on plains. They are social [1].") == (
+        "Cavies graze on plains [1]. They are social [1]."
+    )
+    assert strip_layout("Intro:\n[2] The default is 5 s") == "Intro:\nThe default is 5 s [2]"
+    assert strip_layout("[1] Cleanups are postponed [2]. Sandra sold it [2].") == (
+        "Cleanups are postponed [2]. Sandra sold it [2]."
+    )

@@ -97,10 +97,16 @@ def citations(
 _MARKS = re.compile(r"\[[\d,\s\-–]+\]")
 _TRAILING_SPACE = re.compile(r"[ \t]+(?=\n|$)")
 # Lines a small model copies from the context's layout: `=== docs/a.md — Guide ===`,
-# `[2: L10-24]`, `[2: L10-24] — Install`.
+# `[2: L10-24]`, `[2: L10-24] — Install`, `[1] corpus.jsonl#p7 — Milli Vanilli`.
 _ECHOED_LAYOUT = re.compile(
-    r"^[ \t]*(?:===[^\n]*===|\[\d+:[^\]\n]*\](?:[ \t]+—[^\n]*)?)[ \t]*(?:\n|$)", re.MULTILINE
+    r"^[ \t]*(?:===[^\n]*===|\[\d+:[^\]\n]*\](?:[ \t]+—[^\n]*)?"
+    r"|\[\d+\][ \t]+\S*(?:[/#]\S*|\.[A-Za-z0-9]{1,5})(?:[ \t]+(?:L\d+(?:-\d+)?|p\.\d+))*"
+    r"(?:[ \t]+—[^\n]*)?)[ \t]*(?:\n|$)",
+    re.MULTILINE,
 )
+_OPENING_MARKER = re.compile(r"([ \t]*)(\[[\d,\-–]+\])[ \t]+(?=\w)")
+"""A marker opening a line, as the context opens each source ("[1] Wild cavies are ...")."""
+_SENTENCE_END = re.compile(r"[.!?](?=[\s\"')\]]|$)")
 
 
 _BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
@@ -109,10 +115,33 @@ _BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
 def strip_layout(text: str) -> str:
     """`text` without echoed layout or runs of blank lines.
 
-    Lines that only repeat the context's document or source headers go; one blank line
+    Lines that only repeat the context's document or source headers go, a marker opening a
+    line (the context's "[1] …") closes its first sentence instead; one blank line
     separates paragraphs.
     """
-    return single_blank_lines(_ECHOED_LAYOUT.sub("", text))
+    return single_blank_lines(_opening_markers(_ECHOED_LAYOUT.sub("", text)))
+
+
+def _opening_markers(text: str) -> str:
+    """`text` with each line's opening marker moved to the end of its first sentence.
+
+    "[1] Cavies graze." → "Cavies graze [1]."; dropped when that sentence cites already.
+    """
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        opening = _OPENING_MARKER.match(line)
+        if opening is None:
+            continue
+        indent, marker = opening.groups()
+        rest = line[opening.end() :]
+        end = _SENTENCE_END.search(rest)
+        cut = end.start() if end else len(rest.rstrip())
+        first = rest[:cut]
+        if _MARKS.search(first):
+            lines[index] = indent + rest
+        else:
+            lines[index] = f"{indent}{first.rstrip()} {marker}{rest[cut:]}"
+    return "\n".join(lines)
 
 
 def single_blank_lines(text: str) -> str:
