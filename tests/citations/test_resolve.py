@@ -307,6 +307,14 @@ def test_a_heading_holding_sentences_states_nothing() -> None:
     ]
 
 
+def test_a_bold_statement_is_still_a_claim() -> None:
+    """Models bold their direct answer: a bold line citing a source, or a bold paragraph."""
+    text = "Short answer:\n\n**Paris is the capital of Germany [1].**\n\nPools hold ten [1]."
+    assert factual_sentences(text)[0] == ("**Paris is the capital of Germany [1].**", [1])
+    alone = "**Paris is the capital of France.**\n\nThe pool holds ten connections [1]."
+    assert factual_sentences(alone)[0] == ("**Paris is the capital of France.**", [])
+
+
 # --- properties --------------------------------------------------------------------------------
 
 COUNTS = st.integers(0, 8)

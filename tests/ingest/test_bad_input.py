@@ -73,7 +73,8 @@ def test_pdf_written_by_the_demo_writer_reads_back(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "placeholder", ["Microsoft Word - report.docx", "Untitled", "Document1", "slides.pptx"]
+    "placeholder",
+    ["Microsoft Word - report.docx", "Untitled", "Untitled1", "Document1", "slides.pptx"],
 )
 def test_a_placeholder_pdf_title_gives_way_to_the_file_name(
     tmp_path: Path, placeholder: str
@@ -83,6 +84,14 @@ def test_a_placeholder_pdf_title_gives_way_to_the_file_name(
     write_pdf(target, [["Revenue grew by four percent."]], title=placeholder)
     (parsed,) = load_pdf("annual-report.pdf", target.read_bytes()).parsed
     assert parsed.document.title == "annual-report.pdf"
+
+
+@pytest.mark.parametrize("title", ["Untitled Goose Game: Player Manual", "Serving index.html"])
+def test_a_real_pdf_title_is_kept(tmp_path: Path, title: str) -> None:
+    target = tmp_path / "manual.pdf"
+    write_pdf(target, [["Press the honk button."]], title=title)
+    (parsed,) = load_pdf("manual.pdf", target.read_bytes()).parsed
+    assert parsed.document.title == title
 
 
 @pytest.mark.parametrize(

@@ -308,6 +308,19 @@ def test_a_sections_model_budget_follows_its_share_of_the_words(engine: Engine) 
     assert isinstance(parts.writer, LLMWriter) and parts.writer.max_output_tokens == 320
 
 
+def test_a_sections_extractive_writer_never_titles_it(engine: Engine) -> None:
+    """A section has a heading of its own; its sentences come without their title's line."""
+    parts = engine.with_writer(ExtractiveWriter(engine.embedder)).parts()
+    options = engine.options()
+    short, _ = sized(parts, options, max_words=600, sections=4)
+    long, _ = sized(parts, options, max_words=10_000, sections=16)
+    for sized_parts in (short, long):
+        assert isinstance(sized_parts.writer, ExtractiveWriter)
+        assert not sized_parts.writer.titled
+    assert isinstance(long.writer, ExtractiveWriter) and long.writer.max_sentences == 22
+    assert isinstance(parts.writer, ExtractiveWriter) and parts.writer.titled
+
+
 async def test_file_citations_a_model_writes_become_report_numbers(
     engine: Engine, tmp_path: Path
 ) -> None:

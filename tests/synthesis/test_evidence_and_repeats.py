@@ -118,7 +118,13 @@ def test_echoed_headers_with_their_subject_are_stripped() -> None:
     text = "=== wall.md — Great Wall ===\n[2: L4-9] — Towers\nTowers stand on hills [2].\n"
     assert strip_layout(text) == "Towers stand on hills [2].\n"
     echoed = "[1] corpus.jsonl#p0162 — Milli Vanilli\n[3] docs/a.md L4-9\nThey lip-synched [1].\n"
-    assert strip_layout(echoed) == "They lip-synched [1].\n"
+    headings = {"corpus.jsonl#p0162 — Milli Vanilli", "docs/a.md L4-9"}
+    assert strip_layout(echoed, headings) == "They lip-synched [1].\n"
+    said = "[1] httpx/_config.py — sets the default timeout to 5 seconds."
+    assert (
+        strip_layout(said, headings)
+        == "httpx/_config.py — sets the default timeout to 5 seconds [1]."
+    )
 
 
 def test_a_marker_opening_a_line_closes_its_first_sentence() -> None:
@@ -130,3 +136,12 @@ def test_a_marker_opening_a_line_closes_its_first_sentence() -> None:
     assert strip_layout("[1] Cleanups are postponed [2]. Sandra sold it [2].") == (
         "Cleanups are postponed [2]. Sandra sold it [2]."
     )
+    assert strip_layout("[1] Dr. Smith founded the U.S. lab in 1990.") == (
+        "Dr. Smith founded the U.S. lab in 1990 [1]."
+    )
+
+
+def test_code_blocks_keep_their_lines() -> None:
+    """R and shell print "[1] 3.5": output inside a code block is never layout."""
+    text = "Run it:\n```r\n[1] 3.5\n[1] 42\n```\nIt prints the mean [1]."
+    assert strip_layout(text, {"3.5"}) == text

@@ -204,3 +204,25 @@ async def test_no_title_when_the_answer_or_location_names_it(
     for question in ("Who was lip-synching?", "What does the connect timeout default to?"):
         answer = await engine.answer(question)
         assert not answer.answer.startswith("**"), answer.answer
+
+
+async def test_a_title_never_cites_and_an_aside_does_not_hide_the_name(
+    engine: Engine, tmp_path: Path
+) -> None:
+    records = [
+        {
+            "id": "p1",
+            "title": "Milli Vanilli [2] *duo*",
+            "text": "The first public sign that the group was lip-synching came on 21 July 1989.",
+        },
+        {"id": "p2", "title": "Apples", "text": "Apples grow on trees in orchards."},
+        {"id": "p3", "title": "Boney M. (band)", "text": "Boney M. was lip-synching on stage."},
+    ]
+    write(tmp_path / "r", "bands.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
+    await engine.index([tmp_path / "r"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer("Which group was lip-synching on 21 July 1989?")
+    assert answer.answer.startswith("**Milli Vanilli \\*duo\\***\n"), answer.answer
+    assert {c.number for c in answer.citations} == {1}
+    named = await engine.answer("Was Boney M. lip-synching on stage?")
+    assert not named.answer.startswith("**"), named.answer

@@ -92,3 +92,8 @@ def test_a_long_headline_is_cut_after_its_first_sentence() -> None:
     )
     news = source(1, "corpus.jsonl", "YouTube made announcements.", title=headline, record="7")
     assert subject(news.chunk) == headline.split(" Not unrelated")[0]
+
+
+def test_invisible_characters_never_lengthen_a_header() -> None:
+    padded = source(1, "notes.md", "Plain text.", title="\u200b" * 60 + "Release notes\u2060")
+    assert subject(padded.chunk) == "Release notes"

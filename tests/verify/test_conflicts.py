@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from citesynth.verify.base import Passage
-from citesynth.verify.conflicts import describe, find_conflicts
+from citesynth.verify.conflicts import _full_year, describe, find_conflicts
 
 
 def test_different_numbers_for_the_same_statement_conflict() -> None:
@@ -206,6 +206,13 @@ def test_an_abbreviated_year_range_ends_in_the_full_year() -> None:
         Passage(2, airing.format("1962 to 1963, then in syndication"), "b", title="Series"),
     ]
     assert [c.values for c in find_conflicts(other)] == [("64, then", "1963, then")]
+    season = "The {} season of the league began in the autumn with twelve clubs."
+    rollover = [
+        Passage(1, season.format("1999–00"), "a", title="Seasons"),
+        Passage(2, season.format("1999 to 2000"), "b", title="League"),
+    ]
+    assert find_conflicts(rollover) == []
+    assert _full_year("released on 2023-10-05", 16, "10") == "10"  # a date, not a range
 
 
 def test_a_swapped_name_needs_a_topic_before_it() -> None:
@@ -229,3 +236,11 @@ def test_a_swapped_name_needs_a_topic_before_it() -> None:
         ]
     )
     assert [c.values for c in found] == [("Priya Natarajan", "Tomas Berg")]
+    early = "Maintained by {} since the first public release of the library."
+    found = find_conflicts(
+        [
+            Passage(1, early.format("Alice Smith"), "a.md"),
+            Passage(2, early.format("Bob Jones"), "b.md"),
+        ]
+    )
+    assert [c.values for c in found] == [("Alice Smith", "Bob Jones")]

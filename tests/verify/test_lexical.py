@@ -370,4 +370,11 @@ def test_a_number_the_source_writes_only_as_a_label_is_no_count(
     for claim in ("Hassan Whiteside wears No. 21 for the Miami Heat.", "He wears #21 in Miami."):
         assert labels_only(claim, (source,)) == ()
     assert labels_only("He scored 21 points.", ("No. 21 scored 21 points.",)) == ()
-    assert labels_only("It was the 4th single.", ("It reached #4.",)) == ()
+    assert labels_only("It was the 4th single.", ("It reached No. 4.",)) == ()
+    for claim, evidence in [
+        ("Issue 1234 was fixed in HTTPX 0.24.", "Issue #1234 was fixed in HTTPX 0.24."),
+        ("The song peaked at 4 in the UK.", "The song peaked at No. 4 in the UK."),
+        ("He wore jersey 21 for Miami.", "He wore No. 21 for Miami."),
+        ("21 of the 30 members voted no.", "The answer was no. 21 of the 30 members voted no."),
+    ]:
+        assert labels_only(claim, (evidence,)) == (), claim

@@ -272,9 +272,13 @@ def says_not_found(text: str) -> bool:
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _LABEL_LINE = re.compile(r"#[^\n]*|\*\*[^*\n]+\*\*[ \t]*(?=\n)")
-_HEADING_LINE = re.compile(r"^[ \t]*(?:#{1,6}[ \t][^\n]*|\*\*[^*\n]+\*\*)[ \t]*$", re.MULTILINE)
-"""A whole line that heads what follows: `# Title`, or `**Title**` as the extractive writer
-heads a document."""
+_HEADING_LINE = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t][^\n]*|\*\*(?![^\n]*\[\d)[^\n]+\*\*[ \t]*(?=\n[ \t]*\S))[ \t]*$",
+    re.MULTILINE,
+)
+"""A whole line that heads what follows: `# Title`, or a `**Title**` line citing nothing
+right above more text, as the extractive writer heads a document (a bold paragraph of its
+own, or a bold line with a citation, is a statement)."""
 
 
 def _start(match: re.Match[str]) -> int:

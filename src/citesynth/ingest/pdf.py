@@ -72,8 +72,8 @@ def _page_text(document: pypdfium2.PdfDocument, index: int) -> str:
 
 
 _PLACEHOLDER_TITLE = re.compile(
-    r"^(?:microsoft (?:word|powerpoint|excel) - |untitled\b|document\s*\d*$|slide \d+$|title$)"
-    r"|\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|rtf|odt|txt|html?|indd|qxd)$",
+    r"^(?:microsoft (?:word|powerpoint|excel) - .*|untitled\s*\d*|document\s*\d*|slide \d+|title"
+    r"|\S+\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|rtf|odt|txt|html?|indd|qxd))$",
     re.IGNORECASE,
 )
 """What authoring tools leave as a PDF's title: "Microsoft Word - report.docx", "Untitled"."""

@@ -147,15 +147,11 @@ def sized(
     tokens = max(MIN_SECTION_TOKENS, int(1.3 * share) + 64)
     long = max_words > LONG_REPORT and share > LONG_SECTION
     writer = parts.writer
-    if isinstance(writer, ExtractiveWriter):  # a section has its own heading: no title line
-        writer = ExtractiveWriter(
-            writer.embedder,
-            max_sentences=share // 22 if long else writer.max_sentences,
-            min_score=writer.min_score,
-            keep_ratio=0.0 if long else writer.keep_ratio,
-            duplicate=writer.duplicate,
-            titled=False,
-        )
+    if isinstance(writer, ExtractiveWriter):
+        writer = copy.copy(writer)
+        writer.titled = False  # a section has a heading of its own
+        if long:
+            writer.max_sentences, writer.keep_ratio = share // 22, 0.0
     if not long:
         if isinstance(writer, LLMWriter):
             writer = copy.copy(writer)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from citesynth.analysis import terms
 from citesynth.answers import Citation, Claim, EvidenceSpan, Support, TavilyRecord
@@ -97,29 +97,51 @@ def citations(
 _MARKS = re.compile(r"\[[\d,\s\-–]+\]")
 _TRAILING_SPACE = re.compile(r"[ \t]+(?=\n|$)")
 # Lines a small model copies from the context's layout: `=== docs/a.md — Guide ===`,
-# `[2: L10-24]`, `[2: L10-24] — Install`, `[1] corpus.jsonl#p7 — Milli Vanilli`.
+# `[2: L10-24]`, `[2: L10-24] — Install`.
 _ECHOED_LAYOUT = re.compile(
-    r"^[ \t]*(?:===[^\n]*===|\[\d+:[^\]\n]*\](?:[ \t]+—[^\n]*)?"
-    r"|\[\d+\][ \t]+\S*(?:[/#]\S*|\.[A-Za-z0-9]{1,5})(?:[ \t]+(?:L\d+(?:-\d+)?|p\.\d+))*"
-    r"(?:[ \t]+—[^\n]*)?)[ \t]*(?:\n|$)",
-    re.MULTILINE,
+    r"^[ \t]*(?:===[^\n]*===|\[\d+:[^\]\n]*\](?:[ \t]+—[^\n]*)?)[ \t]*(?:\n|$)", re.MULTILINE
 )
+_ECHOED_HEADER = re.compile(r"[ \t]*\[\d+\][ \t]+(.*?)[ \t]*")
+"""A line `[1] …`: an echoed source header when the rest is one (`heading`)."""
 _OPENING_MARKER = re.compile(r"([ \t]*)(\[[\d,\-–]+\])[ \t]+(?=\w)")
 """A marker opening a line, as the context opens each source ("[1] Wild cavies are ...")."""
-_SENTENCE_END = re.compile(r"[.!?](?=[\s\"')\]]|$)")
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 
 
 _BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
 
 
-def strip_layout(text: str) -> str:
+def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     """`text` without echoed layout or runs of blank lines.
 
-    Lines that only repeat the context's document or source headers go, a marker opening a
-    line (the context's "[1] …") closes its first sentence instead; one blank line
-    separates paragraphs.
+    Outside code blocks, lines that only repeat the context's document or source headers go
+    (`[1] corpus.jsonl#p7 — Milli Vanilli` when `headings` holds what follows its number),
+    and a marker
+    opening a line as the context opens each source ("[1] …") closes that line's first
+    sentence instead; one blank line separates paragraphs.
     """
-    return single_blank_lines(_opening_markers(_ECHOED_LAYOUT.sub("", text)))
+    pieces = _FENCE.split(text)
+    fences = _FENCE.findall(text)
+    tidied = []
+    for index, piece in enumerate(pieces):
+        if index % 2:  # inside a code block
+            tidied.append(piece)
+            continue
+        piece = _ECHOED_LAYOUT.sub("", piece)
+        tidied.append(_opening_markers(_without_headers(piece, headings)))
+    joined = tidied[0] + "".join(f + p for f, p in zip(fences, tidied[1:], strict=True))
+    return single_blank_lines(joined)
+
+
+def _without_headers(text: str, headings: Collection[str]) -> str:
+    """`text` without the lines that repeat a source's header (`headings`)."""
+    if not headings:
+        return text
+    return "\n".join(
+        line
+        for line in text.split("\n")
+        if not ((echo := _ECHOED_HEADER.fullmatch(line)) and echo.group(1) in headings)
+    )
 
 
 def _opening_markers(text: str) -> str:
@@ -134,13 +156,13 @@ def _opening_markers(text: str) -> str:
             continue
         indent, marker = opening.groups()
         rest = line[opening.end() :]
-        end = _SENTENCE_END.search(rest)
-        cut = end.start() if end else len(rest.rstrip())
-        first = rest[:cut]
+        first_end = sentence_spans(rest)[0][1] if rest.strip() else 0
+        first = rest[:first_end]
         if _MARKS.search(first):
             lines[index] = indent + rest
-        else:
-            lines[index] = f"{indent}{first.rstrip()} {marker}{rest[cut:]}"
+            continue
+        cut = first_end - 1 if first.endswith((".", "!", "?")) else first_end
+        lines[index] = f"{indent}{rest[:cut].rstrip()} {marker}{rest[cut:]}"
     return "\n".join(lines)
 
 

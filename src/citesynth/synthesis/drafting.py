@@ -23,7 +23,7 @@ from citesynth.llm.base import Usage
 from citesynth.synthesis.attribute import attribute
 from citesynth.synthesis.citing import citations, has_words, strip_layout
 from citesynth.synthesis.markup import MarkupStream
-from citesynth.synthesis.sources import Source, refs
+from citesynth.synthesis.sources import Source, heading, refs
 from citesynth.synthesis.writers import Plan, Writer
 
 MAX_ANSWER_CHARS = 100_000
@@ -189,7 +189,7 @@ def tidy(
     unsupported. Markers that all name no source still refuse it (the model may be obeying
     a document's instructions).
     """
-    draft.text = strip_layout(draft.text)
+    draft.text = strip_layout(draft.text, {heading(s) for s in sources})
     if not draft.text.strip():
         raise Unusable("the model returned no text")
     if not has_words(draft.text):

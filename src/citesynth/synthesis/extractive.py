@@ -159,10 +159,10 @@ class ExtractiveWriter:
                 key=lambda p: (p.source.number, p.position),
             )
             if grouped:
-                title = strip_markup(inline(members[0].source.chunk.title or document))
+                title = _shown_title(inline(members[0].source.chunk.title or document))
                 yield ("\n\n" if index else "") + f"**{title}**"
             elif self.titled and (title := _unnamed_subject(members)):
-                yield f"**{title}**\n"
+                yield f"**{_shown_title(title)}**\n"
             for position, pick in enumerate(members):
                 numbers = ",".join(str(n) for n in [pick.source.number, *pick.also])
                 text = pick.text
@@ -174,15 +174,28 @@ class ExtractiveWriter:
                 yield lead + " ".join(_cited(text[a:b], numbers) for a, b in sentence_spans(text))
 
 
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+
+
 def _unnamed_subject(members: Sequence[_Pick]) -> str:
     """The title of a single document's answer when its sentences never name it.
 
     "The first public sign that the group was lip-synching came ..." answers "which band"
-    only under its title, Milli Vanilli. Nothing when the location already says it.
+    only under its title, Milli Vanilli ("Milli Vanilli (band)" is named by "Milli Vanilli
+    was ..."). Nothing when the location already says it.
     """
-    title = strip_markup(subject(members[0].source.chunk, headings=False))
+    title = subject(members[0].source.chunk, headings=False)
     said: set[str] = set().union(*(p.words for p in members))
-    return title if title and not set(terms(title)) <= said else ""
+    return title if title and not set(terms(_ASIDE.sub("", title))) <= said else ""
+
+
+def _shown_title(title: str) -> str:
+    """A title as the answer's bold line shows it.
+
+    No markup, no citation-like brackets (a title "Milli Vanilli [2]" must not cite source
+    2), asterisks escaped.
+    """
+    return _BRACKETS.sub("", strip_markup(title)).replace("*", "\\*").strip()
 
 
 def _candidates(

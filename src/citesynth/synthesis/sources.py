@@ -114,13 +114,14 @@ ABOUT_CHARACTERS = 120
 def subject(chunk: Chunk, *, title: bool = True, headings: bool = True) -> str:
     """What a header adds about `chunk`: its document's title and its headings, joined by ›.
 
-    A part whose words the location (or an earlier part) already holds is left out; the
-    result is one line of at most `ABOUT_CHARACTERS`.
+    A part whose words the location (or an earlier part) already holds is left out, and
+    invisible and control characters are dropped; the result is one line of at most
+    `ABOUT_CHARACTERS` (a chat token is made inert, which only shortens it).
     """
     said = [set(terms(chunk.document))]
     parts: list[str] = []
     for index, part in enumerate((chunk.title, *chunk.heading_path)):
-        part = " ".join(part.split())
+        part = " ".join("".join(c for c in part if c.isprintable() or c.isspace()).split())
         words = set(terms(part))
         if not words or any(words <= known for known in said):
             continue
@@ -145,14 +146,15 @@ def _header(head: str, about: str) -> str:
     return f"{head} — {about}" if about else head
 
 
+def heading(source: Source) -> str:
+    """What follows a source's number in its header: `docs/a.md L4-9 — Title › Heading`."""
+    return _header(f"{inline(source.document)} {source.label}".rstrip(), subject(source.chunk))
+
+
 def context(sources: Sequence[Source], *, grouped: bool) -> str:
     """The sources as the model reads them (see the module docstring)."""
     if not grouped:
-        return "\n\n".join(
-            _header(f"[{s.number}] {inline(s.document)} {s.label}".rstrip(), subject(s.chunk))
-            + f"\n{defang(s.shown.strip())}"
-            for s in sources
-        )
+        return "\n\n".join(f"[{s.number}] {heading(s)}\n{defang(s.shown.strip())}" for s in sources)
     blocks: list[str] = []
     order = list(dict.fromkeys(s.document for s in sources))
     for document in order:

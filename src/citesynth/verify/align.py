@@ -511,21 +511,32 @@ def _identifiers_missing(
     return tuple(sorted(name for name in wanted if name not in text))
 
 
-_LABEL_MARK = re.compile(r"(?:\bno\.?|#|\bnumber)\s*$", re.IGNORECASE)
-"""What makes the number after it a label: "No. 21", "#21", "number 21"."""
+_LABEL_MARK = re.compile(r"(?:\bNo\.|№)\s*$")
+"""What makes the number after it a label in a source: "No. 21", "№ 21"."""
+_COUNTED = re.compile(r"\s+([A-Za-z][\w-]*)")
+_NOT_COUNTED = frozenset(
+    """in on at for of to by from with and or the a an as when while after before since until
+    was were is are has had than""".split()
+)
+"""A claim's number followed by a noun counts something ("21 career blocks"); "peaked at 4
+in the UK" does not."""
 
 
 def labels_only(claim: str, passages: Sequence[str]) -> tuple[str, ...]:
     """Whole numbers the claim counts with that `passages` write only as labels.
 
-    "No. 21" names a jersey, a route or an article; "has 21 career blocks" counts something,
-    and a source whose only 21 is "No. 21" does not state it.
+    "No. 21" names a jersey, a route or a chart position; "has 21 career blocks" counts
+    something, and a source whose only 21 is "No. 21" does not state it. A number the
+    claim does not count with ("wore jersey 21", "peaked at 4", "the 4th single") or
+    writes as a label itself is not checked.
     """
     found = []
     for match in _NUMBER.finditer(claim):
         number = match.group().strip().rstrip(".")
-        ordinal = claim[match.end() : match.end() + 1].isalpha()  # "4th" ranks, like "#4"
-        if not number.isdigit() or ordinal or _LABEL_MARK.search(claim[: match.start()]):
+        word = _COUNTED.match(claim, match.end())
+        counted = word is not None and word.group(1).lower() not in _NOT_COUNTED
+        labelled = re.search(r"(?:\bNo\.?|№|#|\bnumber)\s*$", claim[: match.start()], re.I)
+        if not number.isdigit() or not counted or labelled:
             continue
         pattern = re.compile(rf"(?<![\w.,]){number}(?![\d,])")
         starts = [(text, m.start()) for text in passages for m in pattern.finditer(text)]

@@ -150,8 +150,8 @@ def _full_year(text: str, start: int, number: str) -> str:
 
     "1962–63" ends in 1963, "1999–00" in 2000.
     """
-    if len(number) != 2 or not number.isdigit():
-        return number
+    if len(number) != 2 or not number.isdigit() or re.match(r"[-/–]\d", text[start + 2 :]):
+        return number  # "2023-10-05" is a date, not a range
     opened = _RANGE_START.search(text, 0, start)
     if opened is None:
         return number
@@ -340,16 +340,25 @@ def _name_swap(one: str, two: str) -> tuple[str, tuple[str, str]] | None:
 _LABEL = frozenset("note tip important warning caution".split())
 
 
-def _topic_words(lead: Sequence[str]) -> list[str]:
-    """The content terms of the words before a swapped name, past its first word.
+_LIST_MARKS = frozenset("* - + • .".split())
+_LEADING = _SMALL | frozenset("this that these those its their".split())
 
-    A label ("[IMPORTANT] ----") and list marks aside: "On GKE …" / "On AKS …", "* Click
-    View" / "* Click Save" (steps of different procedures) and "The Nexus plugin …" / "The
-    JFrog plugin …" (different subjects) have no topic; "The project is maintained by …"
-    has one.
+
+def _topic_words(lead: Sequence[str]) -> list[str]:
+    """The content terms of the words before a swapped name.
+
+    A label ("[IMPORTANT] ----") aside, and the first word when it is a determiner or a
+    preposition or follows a list mark: "On GKE …" / "On AKS …", "* Click View" / "* Click
+    Save" (steps of different procedures) and "The Nexus plugin …" / "The JFrog plugin …"
+    (different subjects) have no topic; "The project is maintained by …" and "Maintained
+    by …" have one.
     """
-    words = [w for w in lead if w.isalnum() and w.lower() not in _LABEL]
-    return content_terms(" ".join(words[1:]))
+    words = [w for w in lead if w.lower() not in _LABEL]
+    listed = bool(words) and words[0] in _LIST_MARKS
+    named = [w for w in words if w.isalnum()]
+    if named and (listed or named[0].lower() in _LEADING):
+        named = named[1:]
+    return content_terms(" ".join(named))
 
 
 def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
