@@ -184,9 +184,7 @@ async def test_a_single_documents_answer_names_its_subject(engine: Engine, tmp_p
         },
         {"id": "p2", "title": "Apples", "text": "Apples grow on trees in orchards."},
     ]
-    write(tmp_path / "r", "bands.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
-    await engine.index([tmp_path / "r"])
-    engine.writer = ExtractiveWriter(engine.embedder)
+    await _extractive_over(engine, tmp_path, records)
     answer = await engine.answer("Which group was lip-synching on MTV?")
     assert answer.answer.startswith("**Milli Vanilli**\n"), answer.answer
     assert "lip-synching" in answer.answer
@@ -197,10 +195,8 @@ async def test_no_title_when_the_answer_or_location_names_it(
     engine: Engine, tmp_path: Path
 ) -> None:
     record = {"id": "p1", "title": "Milli Vanilli", "text": "Milli Vanilli was lip-synching."}
-    write(tmp_path / "r", "bands.jsonl", json.dumps(record) + "\n")
     write(tmp_path / "r", "timeouts.md", "# Timeouts\n\nThe connect timeout defaults to 5 s.\n")
-    await engine.index([tmp_path / "r"])
-    engine.writer = ExtractiveWriter(engine.embedder)
+    await _extractive_over(engine, tmp_path, [record])
     for question in ("Who was lip-synching?", "What does the connect timeout default to?"):
         answer = await engine.answer(question)
         assert not answer.answer.startswith("**"), answer.answer
@@ -218,11 +214,16 @@ async def test_a_title_never_cites_and_an_aside_does_not_hide_the_name(
         {"id": "p2", "title": "Apples", "text": "Apples grow on trees in orchards."},
         {"id": "p3", "title": "Boney M. (band)", "text": "Boney M. was lip-synching on stage."},
     ]
-    write(tmp_path / "r", "bands.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
-    await engine.index([tmp_path / "r"])
-    engine.writer = ExtractiveWriter(engine.embedder)
+    await _extractive_over(engine, tmp_path, records)
     answer = await engine.answer("Which group was lip-synching on 21 July 1989?")
     assert answer.answer.startswith("**Milli Vanilli \\*duo\\***\n"), answer.answer
     assert {c.number for c in answer.citations} == {1}
     named = await engine.answer("Was Boney M. lip-synching on stage?")
     assert not named.answer.startswith("**"), named.answer
+
+
+async def _extractive_over(engine: Engine, tmp_path: Path, records: list[dict[str, str]]) -> None:
+    """Index `records` as a JSONL file in `tmp_path / "r"` and answer with the extractive writer."""
+    write(tmp_path / "r", "bands.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
+    await engine.index([tmp_path / "r"])
+    engine.writer = ExtractiveWriter(engine.embedder)
