@@ -34,8 +34,6 @@ Reply = Turn | Callable[[Sequence[Message]], Turn] | BaseException
 
 _SOURCE_HEADER = re.compile(r"^\[(\d+)[^\]\n]*\]", re.M)
 _SENTENCE = re.compile(r"^(.+?[.!?])(\s|$)")
-_HEADER_REST = re.compile(r"^\s*(?:[^\s—]+(?:\s+(?:L\d+(?:-\d+)?|p\.\d+))*)?(?:\s+—\s.*)?\s*$")
-"""What follows `[n]` on a context header: `docs/a.md L4-9 — Title › Heading`."""
 
 
 def cite_first_source(messages: Sequence[Message]) -> str:
@@ -46,10 +44,10 @@ def cite_first_source(messages: Sequence[Message]) -> str:
         return "Not found in the sources."
     following = _SOURCE_HEADER.search(prompt, header.end())
     block = prompt[header.end() : following.start() if following else len(prompt)]
-    first, _, rest = block.partition("\n")
-    headed = any(m.role == "system" for m in messages)  # the answer prompts' own context
-    if headed or _HEADER_REST.match(first):  # the header's location and subject, not text
-        block = rest
+    # Under the answer prompts' context the rest of the header line is its location and
+    # subject; the naive prompt puts the source's text right after its number.
+    if any(m.role == "system" for m in messages):
+        block = block.partition("\n")[2]
     for line in block.splitlines():
         text = line.strip().lstrip("…").strip()
         if len(text.split()) >= 4 and not text.startswith(("#", "```", "|", "===")):

@@ -513,6 +513,8 @@ def _identifiers_missing(
 
 _LABEL_MARK = re.compile(r"(?:\bNo\.|№)\s*$")
 """What makes the number after it a label in a source: "No. 21", "№ 21"."""
+_CLAIMED_LABEL = re.compile(r"(?:\bNo\.?|№|#|\bnumber)\s*$", re.IGNORECASE)
+"""A claim writing its number as a label itself ("wears No. 21", "#4", "number 21")."""
 _COUNTED = re.compile(r"\s+([A-Za-z][\w-]*)")
 _NOT_COUNTED = frozenset(
     """in on at for of to by from with and or the a an as when while after before since until
@@ -535,7 +537,7 @@ def labels_only(claim: str, passages: Sequence[str]) -> tuple[str, ...]:
         number = match.group().strip().rstrip(".")
         word = _COUNTED.match(claim, match.end())
         counted = word is not None and word.group(1).lower() not in _NOT_COUNTED
-        labelled = re.search(r"(?:\bNo\.?|№|#|\bnumber)\s*$", claim[: match.start()], re.I)
+        labelled = _CLAIMED_LABEL.search(claim[: match.start()])
         if not number.isdigit() or not counted or labelled:
             continue
         pattern = re.compile(rf"(?<![\w.,]){number}(?![\d,])")
