@@ -94,3 +94,15 @@ def estimate_tokens(text: str) -> int:
 def content_terms(text: str) -> list[str]:
     """Distinct stemmed terms of `text` without function words, in order (maybe none)."""
     return list(dict.fromkeys(_QUERY_ANALYZER.analyze(text)))
+
+
+ADMONITIONS = ("NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION")
+"""The labels of admonition blocks (AsciiDoc `[TIP]`, Markdown `> **Note**`): a label says
+how to read what follows, never what it is about."""
+
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+
+
+def without_asides(text: str) -> str:
+    """`text` without its parenthesised asides: "Milli Vanilli (band)" -> "Milli Vanilli"."""
+    return _ASIDE.sub("", text)

@@ -313,6 +313,18 @@ def test_a_bold_statement_is_still_a_claim() -> None:
     assert factual_sentences(text)[0] == ("**Paris is the capital of Germany [1].**", [1])
     alone = "**Paris is the capital of France.**\n\nThe pool holds ten connections [1]."
     assert factual_sentences(alone)[0] == ("**Paris is the capital of France.**", [])
+    above = "**Paris is the capital of Germany [1].**\nThe pool holds ten connections [1]."
+    assert factual_sentences(above) == [
+        ("**Paris is the capital of Germany [1].**", [1]),  # its own claim, still checked
+        ("The pool holds ten connections [1].", [1]),
+    ]
+
+
+def test_a_sentence_opening_with_a_hash_is_a_claim() -> None:
+    """Only `# ` opens a heading: "#2 was fixed …" states something and is checked."""
+    assert factual_sentences("#2 was fixed in release 1.4 [1].") == [
+        ("#2 was fixed in release 1.4 [1].", [1])
+    ]
 
 
 # --- properties --------------------------------------------------------------------------------

@@ -271,7 +271,6 @@ def says_not_found(text: str) -> bool:
 
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
-_LABEL_LINE = re.compile(r"#[^\n]*|\*\*[^*\n]+\*\*[ \t]*(?=\n)")
 _HEADING_LINE = re.compile(
     r"^[ \t]*(?:#{1,6}[ \t][^\n]*|\*\*(?![^\n]*\[\d)[^\n]+\*\*[ \t]*(?=\n[ \t]*\S))[ \t]*$",
     re.MULTILINE,
@@ -279,10 +278,20 @@ _HEADING_LINE = re.compile(
 """A whole line that heads what follows: `# Title`, or a `**Title**` line citing nothing
 right above more text, as the extractive writer heads a document (a bold paragraph of its
 own, or a bold line with a citation, is a statement)."""
+_BOLD_LINE_END = re.compile(r"^[ \t]*\*\*[^\n]+\*\*[ \t]*(\n)", re.MULTILINE)
+"""The end of a whole bold line that is no heading (it cites a source): a statement of
+its own, never run into the line below it."""
 
 
-def _start(match: re.Match[str]) -> int:
-    return match.start()
+def _cuts(text: str) -> list[tuple[int, int]]:
+    """Where sentences stop, in order.
+
+    Blank lines and heading lines are left out; the end of a bold line stays with the
+    sentence before it.
+    """
+    cuts = [m.span() for m in (*_PARAGRAPH.finditer(text), *_HEADING_LINE.finditer(text))]
+    cuts += [m.span(1) for m in _BOLD_LINE_END.finditer(text)]
+    return sorted(cuts)
 
 
 _POINTS = frozenset(
@@ -320,24 +329,18 @@ def is_pointer(sentence: str) -> bool:
 def factual_spans(text: str) -> list[tuple[int, int]]:
     """Spans of the sentences of `text` that state something (see `factual_sentences`).
 
-    Sentences never cross a blank line; a heading line (`# Title`, or a `**Title**` line
-    as the extractive writer heads each document) is not part of the sentence after it.
+    Sentences never cross a blank line or the end of a bold line; a heading line (`# Title`,
+    or a `**Title**` line citing nothing, as the extractive writer heads each document) is
+    left out, never part of the sentence after it.
     """
     spans = []
     start = 0
-    breaks = sorted([*_PARAGRAPH.finditer(text), *_HEADING_LINE.finditer(text)], key=_start)
-    for cut in [*breaks, None]:
-        boundary = len(text) if cut is None else cut.start()
-        if boundary > start:  # a heading's own sentences ("… experiment. Not …") are no claims
-            spans.extend(sentence_spans(text, start, boundary))
-        start = max(start, len(text) if cut is None else cut.end())
+    for cut_start, cut_end in [*_cuts(text), (len(text), len(text))]:
+        if cut_start > start:  # a heading's own sentences ("… experiment. Not …") are no claims
+            spans.extend(sentence_spans(text, start, cut_start))
+        start = max(start, cut_end)
     found = []
     for start, end in spans:
-        while label := _LABEL_LINE.match(text, start, end):  # judged apart from what follows
-            line_end = text.find("\n", label.end(), end)
-            start = end if line_end < 0 else line_end + 1
-            while start < end and text[start].isspace():
-                start += 1
         sentence = text[start:end]
         words = CANONICAL.sub("", sentence).split()
         if len(words) < 4 or sentence.endswith(("?", ":")) or not sentence:

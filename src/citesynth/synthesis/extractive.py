@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from citesynth.analysis import coverage, query_terms, terms
+from citesynth.analysis import ADMONITIONS, coverage, query_terms, terms, without_asides
 from citesynth.embed.base import Embedder
 from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.llm.base import ChatModel, Piece
@@ -32,7 +32,7 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 _BRACKETS = re.compile(r"\s*(?:\[[\d,\s\-–^]+\]|【[^】]*】)")
 _EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
 _ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\b")
-_ADMONITION = re.compile(r"^\[(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*(?:-{4,}|={4,})?\s*")
+_ADMONITION = re.compile(rf"^\[(?:{'|'.join(ADMONITIONS)})\]\s*(?:-{{4,}}|={{4,}})?\s*")
 """An AsciiDoc admonition's label and block delimiter ("[TIP] ---- On OpenShift ...")."""
 _ASIDE_END = re.compile(r"[.!?]\s+(\([^()\n.!?]{1,60}\))[.!?]?$")
 _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
@@ -174,9 +174,6 @@ class ExtractiveWriter:
                 yield lead + " ".join(_cited(text[a:b], numbers) for a, b in sentence_spans(text))
 
 
-_ASIDE = re.compile(r"\s*\([^()]*\)")
-
-
 def _unnamed_subject(members: Sequence[_Pick]) -> str:
     """The title of a single document's answer when its sentences never name it.
 
@@ -186,7 +183,7 @@ def _unnamed_subject(members: Sequence[_Pick]) -> str:
     """
     title = subject(members[0].source.chunk, headings=False)
     said: set[str] = set().union(*(p.words for p in members))
-    return title if title and not set(terms(_ASIDE.sub("", title))) <= said else ""
+    return title if title and not set(terms(without_asides(title))) <= said else ""
 
 
 def _shown_title(title: str) -> str:

@@ -50,7 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from citesynth.analysis import content_terms, terms
+from citesynth.analysis import ADMONITIONS, content_terms, terms, without_asides
 from citesynth.verify.align import passage_sentences
 from citesynth.verify.base import Passage
 
@@ -201,7 +201,7 @@ def _named_title(title: str, text: str) -> str:
     there in Title Case and never in lower case ("Flanders", not "Connection Pools" over
     "the connection pool size", nor an acronym).
     """
-    core = re.sub(r"\s*\([^)]*\)", "", _SITE.sub("", title)).strip()
+    core = without_asides(_SITE.sub("", title)).strip()
     words = _NAME_WORDS.findall(core)
     capitalised = [w for w in words if w[:1].isupper() or w[:1].isdigit()]
     others = [w for w in words if w[:1].islower() and w.lower() not in _SMALL]
@@ -337,7 +337,7 @@ def _name_swap(one: str, two: str) -> tuple[str, tuple[str, str]] | None:
     return topic, (" ".join(middle_a), " ".join(middle_b))
 
 
-_LABEL = frozenset("note tip important warning caution".split())
+_LABEL = frozenset(label.lower() for label in ADMONITIONS)
 
 
 _LIST_MARKS = frozenset("* - + • .".split())
