@@ -515,6 +515,8 @@ _LABEL_MARK = re.compile(r"(?:\bNo\.|№)\s*$")
 """What makes the number after it a label in a source: "No. 21", "№ 21"."""
 _CLAIMED_LABEL = re.compile(r"(?:\bNo\.?|№|#|\bnumber)\s*$", re.IGNORECASE)
 """A claim writing its number as a label itself ("wears No. 21", "#4", "number 21")."""
+_WHOLE_NUMBER = re.compile(r"(?<![\w.,])\d+(?![\d,])")
+"""A whole number as a source writes it (not part of "1,234", "3.5" or "B12")."""
 _COUNTED = re.compile(r"\s+([A-Za-z][\w-]*)")
 _NOT_COUNTED = frozenset(
     """in on at for of to by from with and or the a an as when while after before since until
@@ -532,6 +534,13 @@ def labels_only(claim: str, passages: Sequence[str]) -> tuple[str, ...]:
     claim does not count with ("wore jersey 21", "peaked at 4", "the 4th single") or
     writes as a label itself is not checked.
     """
+    if not any("No." in text or "№" in text for text in passages):
+        return ()  # no label anywhere: every number the sources write counts
+    written: dict[str, list[bool]] = {}  # each whole number: is each place it stands a label?
+    for text in passages:
+        for place in _WHOLE_NUMBER.finditer(text):
+            before = text[max(0, place.start() - 12) : place.start()]
+            written.setdefault(place.group(), []).append(bool(_LABEL_MARK.search(before)))
     found = []
     for match in _NUMBER.finditer(claim):
         number = match.group().strip().rstrip(".")
@@ -540,9 +549,7 @@ def labels_only(claim: str, passages: Sequence[str]) -> tuple[str, ...]:
         labelled = _CLAIMED_LABEL.search(claim[: match.start()])
         if not number.isdigit() or not counted or labelled:
             continue
-        pattern = re.compile(rf"(?<![\w.,]){number}(?![\d,])")
-        starts = [(text, m.start()) for text in passages for m in pattern.finditer(text)]
-        if starts and all(_LABEL_MARK.search(text[max(0, at - 12) : at]) for text, at in starts):
+        if all(written.get(number, [False])):
             found.append(number)
     return tuple(dict.fromkeys(found))
 
