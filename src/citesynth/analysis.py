@@ -97,7 +97,7 @@ def content_terms(text: str) -> list[str]:
 
 
 ADMONITIONS = ("NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION")
-"""The labels of admonition blocks (AsciiDoc `[TIP]`, Markdown `> **Note**`): a label says
+"""The labels of admonition blocks (AsciiDoc's `[TIP]`, `[NOTE]`, …): a label says
 how to read what follows, never what it is about."""
 
 _ASIDE = re.compile(r"\s*\([^()]*\)")
