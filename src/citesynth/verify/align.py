@@ -32,6 +32,7 @@ from functools import lru_cache
 
 from citesynth.analysis import content_terms, terms
 from citesynth.ingest.sentences import sentence_spans
+from citesynth.verify.lists import misattributed
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:\s?%|\s?percent\b)?")
@@ -154,11 +155,13 @@ class Alignment:
     direction_mismatch: bool
     missing_superlatives: tuple[str, ...] = ()
     missing_identifiers: tuple[str, ...] = ()
+    misattributed: tuple[tuple[str, str], ...] = ()
+    """(the name the claim gives, the list item that states it) (`lists.misattributed`)."""
     reasons: tuple[str, ...] = field(default=())
 
     @property
     def disagrees(self) -> bool:
-        """A number, negation, direction, superlative or identifier disagrees with the evidence.
+        """A number, negation, direction, superlative, identifier or list item disagrees.
 
         Missing proper names weigh in the score but do not veto: the name detector is a
         capitalisation rule, and as a veto it cost 1.4 points of balanced accuracy on the
@@ -170,6 +173,7 @@ class Alignment:
             or self.direction_mismatch
             or self.missing_superlatives
             or self.missing_identifiers
+            or self.misattributed
         )
 
 
@@ -555,16 +559,11 @@ def labels_only(claim: str, passages: Sequence[str]) -> tuple[str, ...]:
 
 
 def _labelled(
-    claim: str,
-    claim_numbers: Sequence[str],
-    evidence: Evidence,
-    allowed: frozenset[int] | None,
-    missing: Sequence[str],
+    claim: str, claim_numbers: Sequence[str], shown: Sequence[str], missing: Sequence[str]
 ) -> tuple[str, ...]:
-    """`labels_only` over the allowed passages, for numbers not already missing."""
+    """`labels_only` over the passages `shown`, for numbers not already missing."""
     if not claim_numbers:
         return ()
-    shown = [p for i, p in enumerate(evidence.passages) if allowed is None or i in allowed]
     return tuple(n for n in labels_only(claim, shown) if n not in missing)
 
 
@@ -721,7 +720,8 @@ def align(
         and q.split(" ")[0] not in missing_numbers
         and _unit_differs(q, evidence_numbers, best_numbers)
     )
-    labelled = _labelled(claim, claim_numbers, evidence, allowed, missing_numbers)
+    shown = [p for i, p in enumerate(evidence.passages) if allowed is None or i in allowed]
+    labelled = _labelled(claim, claim_numbers, shown, missing_numbers)
     missing_numbers += labelled
     far_numbers = [n for n in claim_numbers if n not in best_numbers]
     missing_names = tuple(n for n in names if n not in vocabulary and n not in context.terms)
@@ -732,6 +732,7 @@ def align(
     negation_mismatch = _negation_differs(claim, wanted, negated, best, evidence)
     missing_superlatives = _superlatives_missing(claim, best, evidence, allowed)
     missing_identifiers = _identifiers_missing(claim, evidence, allowed, context)
+    misnamed = misattributed(claim, shown)
     best_up = any(s.up for s in best)
     best_down = any(s.down for s in best)
     direction_mismatch = bool(best) and (
@@ -755,24 +756,7 @@ def align(
         "claim_log_terms": math.log1p(len(wanted)),
         "evidence_log_sentences": math.log1p(len(sentences)),
     }
-    reasons = []
-    if absent := [n for n in missing_numbers if n not in labelled]:
-        reasons.append("number(s) not in the source: " + ", ".join(absent))
-    if labelled:
-        reasons.append(
-            "number(s) the source writes only as a label (No. 21): " + ", ".join(labelled)
-        )
-    if missing_names:
-        reasons.append("name(s) not in the source: " + ", ".join(missing_names))
-    if negation_mismatch:
-        reasons.append("negation differs from the source")
-    if direction_mismatch:
-        reasons.append("direction differs from the source (increase vs decrease)")
-    if missing_superlatives:
-        reasons.append("superlative not in the source: " + ", ".join(missing_superlatives))
-    if missing_identifiers:
-        reasons.append("identifier(s) not in the source: " + ", ".join(missing_identifiers))
-    return Alignment(
+    alignment = Alignment(
         features=features,
         best=tuple(best),
         missing_terms=missing_terms,
@@ -782,8 +766,33 @@ def align(
         direction_mismatch=direction_mismatch,
         missing_superlatives=missing_superlatives,
         missing_identifiers=missing_identifiers,
-        reasons=tuple(reasons),
+        misattributed=misnamed,
     )
+    return replace(alignment, reasons=_reasons(alignment, labelled))
+
+
+def _reasons(alignment: Alignment, labelled: Sequence[str]) -> tuple[str, ...]:
+    """Why a claim's alignment disagrees with its evidence, as a reader reads it."""
+    reasons = []
+    if absent := [n for n in alignment.missing_numbers if n not in labelled]:
+        reasons.append("number(s) not in the source: " + ", ".join(absent))
+    if labelled:
+        reasons.append(
+            "number(s) the source writes only as a label (No. 21): " + ", ".join(labelled)
+        )
+    if alignment.missing_names:
+        reasons.append("name(s) not in the source: " + ", ".join(alignment.missing_names))
+    if alignment.negation_mismatch:
+        reasons.append("negation differs from the source")
+    if alignment.direction_mismatch:
+        reasons.append("direction differs from the source (increase vs decrease)")
+    if superlatives := alignment.missing_superlatives:
+        reasons.append("superlative not in the source: " + ", ".join(superlatives))
+    if identifiers := alignment.missing_identifiers:
+        reasons.append("identifier(s) not in the source: " + ", ".join(identifiers))
+    for name, other in alignment.misattributed:
+        reasons.append(f"the source says this of {other}, not of {name}")
+    return tuple(reasons)
 
 
 FEATURES = (
