@@ -104,5 +104,10 @@ _ASIDE = re.compile(r"\s*\([^()]*\)")
 
 
 def without_asides(text: str) -> str:
-    """`text` without its parenthesised asides: "Milli Vanilli (band)" -> "Milli Vanilli"."""
-    return _ASIDE.sub("", text)
+    """`text` without its parenthesised asides: "Milli Vanilli (band)" -> "Milli Vanilli".
+
+    Nested ones go from the inside out: "Foo (bar (baz)) Qux" -> "Foo Qux".
+    """
+    while (shorter := _ASIDE.sub("", text)) != text:
+        text = shorter
+    return text

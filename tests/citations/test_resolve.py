@@ -320,6 +320,12 @@ def test_a_bold_statement_is_still_a_claim() -> None:
     ]
 
 
+def test_only_a_line_of_one_bold_span_ends_its_sentence() -> None:
+    """Bold words opening and closing a wrapped sentence do not cut it."""
+    text = "**Pools** hold ten connections per host [1] **by default**\nand reuse them."
+    assert factual_sentences(text) == [(text, [1])]
+
+
 def test_a_sentence_opening_with_a_hash_is_a_claim() -> None:
     """Only `# ` opens a heading: "#2 was fixed …" states something and is checked."""
     assert factual_sentences("#2 was fixed in release 1.4 [1].") == [

@@ -61,3 +61,61 @@ def test_the_verifiers_give_the_reason() -> None:
     (verdict,) = LexicalVerifier().verify_now([Check(claim, [TIMEOUTS])])
     assert verdict.label != "supported"
     assert "the source says this of connect, not of pool" in verdict.reasons
+
+
+def test_everyday_words_name_no_item() -> None:
+    """An item's name counts in its own case (but for its first letter); labels are no names."""
+    methods = (
+        "- `GET` retrieves a resource.\n"
+        "- `HEAD` returns the same headers a GET would, without the response body.\n"
+    )
+    assert misattributed("You get the same headers without the response body.", [methods]) == ()
+    tips = (
+        "- **Important**: never commit the token to version control.\n"
+        "- **Tip**: store the token in an environment variable and read it at startup.\n"
+    )
+    claim = "It is important to store the token in an environment variable, read at startup."
+    assert misattributed(claim, [tips]) == ()
+    labelled = "- `name`: sets the display name.\n- `url`: sets the server address.\n"
+    assert [item.names for item in parallel_lists(labelled)[0]] == [(), ()]
+    proxies = (
+        "* **Forwarding**: the proxy makes the request for you and sends back the response.\n"
+        "* **Tunnelling**: the proxy opens a TCP connection to the server, which the client "
+        "reuses to send its request and read the response.\n"
+    )
+    claim = "With forwarding, the proxy opens a TCP connection that the client reuses to send."
+    assert misattributed(claim, [proxies]) == (("Forwarding", "Tunnelling"),)
+
+
+def test_lists_end_at_text_code_and_shallower_items() -> None:
+    steps = (
+        "1. **Download** the archive.\n2. **Unpack** it into a directory.\n"
+        "3. **Verify** the reports in that directory.\n\nOptions:\n\n"
+        "- `--output` writes the reports to a directory you choose.\n"
+        "- `--strict` fails on warnings.\n"
+    )
+    assert [[i.names for i in items] for items in parallel_lists(steps)] == [
+        [("Download",), ("Unpack",), ("Verify",)],
+        [("--output",), ("--strict",)],
+    ]
+    fenced = (
+        "- `--workers` sets the workers.\n- `--bind` sets the address.\n\n"
+        "```yaml\n- `host_name`: x\n```\n"
+    )
+    assert [[i.names for i in items] for items in parallel_lists(fenced)] == [
+        [("--workers",), ("--bind",)]
+    ]
+    nested = "- `parent_a`\n  - `child_one` x\n- `parent_b`\n  - `child_two` y\n"
+    assert [[i.names for i in items] for items in parallel_lists(nested)] == [
+        [("parent_a",), ("parent_b",)]
+    ]
+
+
+def test_windows_line_endings_end_an_item_at_a_blank_line() -> None:
+    text = (
+        "- **connect**: the wait until a socket connection is established.\r\n"
+        "- **pool**: the wait for a free connection from the pool.\r\n\r\n"
+        "A failed request is retried three times with retries=3, waiting between attempts.\r\n"
+    )
+    claim = "With retries=3, a failed connect is retried three times, waiting between attempts."
+    assert misattributed(claim, [text]) == ()

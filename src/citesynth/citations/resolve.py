@@ -272,15 +272,16 @@ def says_not_found(text: str) -> bool:
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _HEADING_LINE = re.compile(
-    r"^[ \t]*(?:#{1,6}[ \t][^\n]*|\*\*(?![^\n]*\[\d)[^\n]+\*\*[ \t]*(?=\n[ \t]*\S))[ \t]*$",
+    r"^[ \t]*(?:#{1,6}[ \t][^\n]*|\*\*(?![^\n]*\[\d)(?:(?!\*\*)[^\n])+\*\*[ \t]*(?=\r?\n[ \t]*\S))"
+    r"[ \t\r]*$",
     re.MULTILINE,
 )
 """A whole line that heads what follows: `# Title`, or a `**Title**` line citing nothing
 right above more text, as the extractive writer heads a document (a bold paragraph of its
 own, or a bold line with a citation, is a statement)."""
-_BOLD_LINE_END = re.compile(r"^[ \t]*\*\*[^\n]+\*\*[ \t]*(\n)", re.MULTILINE)
-"""The end of a whole bold line that is no heading (it cites a source): a statement of
-its own, never run into the line below it."""
+_BOLD_LINE_END = re.compile(r"^[ \t]*\*\*(?:(?!\*\*)[^\n])+\*\*[ \t\r]*(\n)", re.MULTILINE)
+"""The end of a line that is one bold span and no heading (it cites a source): a
+statement of its own, never run into the line below it."""
 
 
 def _cuts(text: str) -> list[tuple[int, int]]:
