@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from citesynth.synthesis.prompts import BUILT_IN, GROUNDING_CONCISE, Prompt, register_prompt
+from citesynth.synthesis.prompts import BUILT_IN, Prompt, register_prompt
 
-_GROUNDING_RULES = GROUNDING_CONCISE
-"""The answer's grounding rules, with a concise length rule: a section is held to the same."""
+_GROUNDING_RULES = BUILT_IN["answer.system"].template
+"""The answer's grounding rules: a section is held to the same."""
 
 PLAN = Prompt(
     "report.plan",
