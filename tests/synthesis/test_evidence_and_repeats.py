@@ -141,6 +141,26 @@ def test_a_marker_opening_a_line_closes_its_first_sentence() -> None:
     )
 
 
+def test_a_run_of_opening_markers_moves_or_goes_whole() -> None:
+    assert strip_layout("[1] [2] Cavies graze on plains.") == "Cavies graze on plains [1] [2]."
+    assert strip_layout(" [1] [1] HTTPX does not follow redirects [1].") == (
+        " HTTPX does not follow redirects [1]."
+    )
+
+
+def test_an_opening_refusal_before_a_cited_answer_goes() -> None:
+    """ "Not found in the sources." then an answer contradicts itself; a short caveat stays."""
+    answer = (
+        "Not found in the sources.\n\nHTTPX does not follow redirects by default [1]. It "
+        "differs from requests here, since redirects can hide network calls [1]. Enable "
+        "them with the follow_redirects parameter on the client or per request [2]."
+    )
+    assert strip_layout(answer).startswith("HTTPX does not follow redirects by default [1].")
+    short = "Not found in the sources. The pool holds ten [1]."
+    assert strip_layout(short) == short
+    assert strip_layout("Not found in the sources.") == "Not found in the sources."
+
+
 def test_code_blocks_keep_their_lines() -> None:
     """R and shell print "[1] 3.5": output inside a code block is never layout."""
     text = "Run it:\n```r\n[1] 3.5\n[1] 42\n```\nIt prints the mean [1]."

@@ -14,7 +14,13 @@ from collections.abc import Collection, Mapping, Sequence
 
 from citesynth.analysis import terms
 from citesynth.answers import Citation, Claim, EvidenceSpan, Support, TavilyRecord
-from citesynth.citations.resolve import Resolved, cited_numbers, factual_sentences, is_pointer
+from citesynth.citations.resolve import (
+    Resolved,
+    cited_numbers,
+    factual_sentences,
+    is_pointer,
+    says_not_found,
+)
 from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.passages import chunk_url
 from citesynth.synthesis.sources import Source, provenance
@@ -103,7 +109,7 @@ _ECHOED_LAYOUT = re.compile(
 )
 _ECHOED_HEADER = re.compile(r"[ \t]*\[\d+\][ \t]+(.*?)[ \t]*")
 """A line `[1] …`: an echoed source header when the rest is one (`heading`)."""
-_OPENING_MARKER = re.compile(r"([ \t]*)(\[[\d,\-–]+\])[ \t]+(?=\w)")
+_OPENING_MARKER = re.compile(r"([ \t]*)(\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])*)[ \t]+(?=\w)")
 """A marker opening a line, as the context opens each source ("[1] Wild cavies are ...")."""
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 
@@ -118,7 +124,8 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     (`[1] corpus.jsonl#p7 — Milli Vanilli` when `headings` holds what follows its number),
     and a marker
     opening a line as the context opens each source ("[1] …") closes that line's first
-    sentence instead; one blank line separates paragraphs.
+    sentence instead; one blank line separates paragraphs. An opening "Not found in the
+    sources." that a cited answer follows goes.
     """
     pieces = _FENCE.split(text)
     fences = _FENCE.findall(text)
@@ -130,7 +137,24 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
         piece = _ECHOED_LAYOUT.sub("", piece)
         tidied.append(_opening_markers(_without_headers(piece, headings)))
     joined = tidied[0] + "".join(f + p for f, p in zip(fences, tidied[1:], strict=True))
-    return single_blank_lines(joined)
+    return _without_leading_refusal(single_blank_lines(joined))
+
+
+_LEADING_REFUSAL = re.compile(
+    r"\A\s*not found in the (?:provided )?sources\s*[.!]?(?:\s*\[[\d,\s\-–]+\])*\s*", re.I
+)
+
+
+def _without_leading_refusal(text: str) -> str:
+    """`text` without an opening "Not found in the sources." that a cited answer follows.
+
+    Only when the text is an answer anyway (`says_not_found` is false: it cites, and says
+    more than a short caveat): the refusal would contradict what follows it.
+    """
+    rest = _LEADING_REFUSAL.sub("", text, count=1)
+    if rest == text or not rest.strip() or says_not_found(text):
+        return text
+    return rest
 
 
 def _without_headers(text: str, headings: Collection[str]) -> str:
