@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from citesynth.citations.resolve import factual_sentences
-from citesynth.synthesis.citing import drop_pointers, drop_repeats, strip_layout
+from citesynth.synthesis.citing import (
+    drop_pointers,
+    drop_repeats,
+    strip_layout,
+    without_leading_refusal,
+)
 from citesynth.synthesis.evidence import select
 from citesynth.synthesis.sources import numbered
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
@@ -155,10 +160,10 @@ def test_an_opening_refusal_before_a_cited_answer_goes() -> None:
         "differs from requests here, since redirects can hide network calls [1]. Enable "
         "them with the follow_redirects parameter on the client or per request [2]."
     )
-    assert strip_layout(answer).startswith("HTTPX does not follow redirects by default [1].")
+    assert without_leading_refusal(answer).startswith("HTTPX does not follow redirects")
     short = "Not found in the sources. The pool holds ten [1]."
-    assert strip_layout(short) == short
-    assert strip_layout("Not found in the sources.") == "Not found in the sources."
+    assert without_leading_refusal(short) == short
+    assert without_leading_refusal("Not found in the sources.") == "Not found in the sources."
 
 
 def test_code_blocks_keep_their_lines() -> None:

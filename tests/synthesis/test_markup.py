@@ -121,3 +121,21 @@ async def test_the_fallback_quotes_passages_without_markup(engine: Engine, tmp_p
     answer = await engine.answer("harbour bridge toll", cache=False)
     assert answer.fallback is not None and "harbour bridge toll" in answer.answer
     assert "<script" not in answer.answer and "<img" not in answer.answer
+
+
+async def test_an_answer_opening_with_a_refusal_keeps_only_the_answer(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """A small model may write "Not found in the sources." and then answer with citations."""
+    write(tmp_path / "docs", "toll.md", HOSTILE)
+    await engine.index([tmp_path / "docs"])
+    reply = (
+        "Not found in the sources.\n\n[1] The harbour bridge toll is 4 euros for cars [1]. "
+        "The harbour bridge toll is paid at the gate by card [1]. The harbour bridge toll "
+        "rises in May [1]."
+    )
+    engine.writer = LLMWriter(ScriptedModel([reply]), BUILT_IN, timeout=5.0)
+    answer = await engine.answer("harbour bridge toll", cache=False)
+    assert not answer.not_found
+    assert answer.answer.startswith("The harbour bridge toll is 4 euros for cars [")
+    assert "Not found" not in answer.answer

@@ -124,8 +124,7 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     (`[1] corpus.jsonl#p7 — Milli Vanilli` when `headings` holds what follows its number),
     and a marker
     opening a line as the context opens each source ("[1] …") closes that line's first
-    sentence instead; one blank line separates paragraphs. An opening "Not found in the
-    sources." that a cited answer follows goes.
+    sentence instead; one blank line separates paragraphs.
     """
     pieces = _FENCE.split(text)
     fences = _FENCE.findall(text)
@@ -137,7 +136,7 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
         piece = _ECHOED_LAYOUT.sub("", piece)
         tidied.append(_opening_markers(_without_headers(piece, headings)))
     joined = tidied[0] + "".join(f + p for f, p in zip(fences, tidied[1:], strict=True))
-    return _without_leading_refusal(single_blank_lines(joined))
+    return single_blank_lines(joined)
 
 
 _LEADING_REFUSAL = re.compile(
@@ -145,7 +144,7 @@ _LEADING_REFUSAL = re.compile(
 )
 
 
-def _without_leading_refusal(text: str) -> str:
+def without_leading_refusal(text: str) -> str:
     """`text` without an opening "Not found in the sources." that a cited answer follows.
 
     Only when the text is an answer anyway (`says_not_found` is false: it cites, and says

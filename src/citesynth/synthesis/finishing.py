@@ -25,7 +25,14 @@ from citesynth.citations.resolve import (
     says_not_found,
 )
 from citesynth.synthesis import disagreement, verifying
-from citesynth.synthesis.citing import citations, claims_of, drop_pointers, drop_repeats, has_words
+from citesynth.synthesis.citing import (
+    citations,
+    claims_of,
+    drop_pointers,
+    drop_repeats,
+    has_words,
+    without_leading_refusal,
+)
 from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.leads import plain_attributions
@@ -99,7 +106,9 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     text, repeated = drop_repeats(resolved.text)
     text, pointers = drop_pointers(text)
     text, wrapped = plain_attributions(text)
-    if repeated or pointers or wrapped:
+    answered = without_leading_refusal(text)
+    if repeated or pointers or wrapped or answered != text:
+        text = answered
         resolved = resolve(text, refs(sources))
     shown = sources
     found = list(plan.found)
