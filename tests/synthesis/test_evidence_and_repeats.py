@@ -164,6 +164,9 @@ def test_an_opening_refusal_before_a_cited_answer_goes() -> None:
     short = "Not found in the sources. The pool holds ten [1]."
     assert without_leading_refusal(short) == short
     assert without_leading_refusal("Not found in the sources.") == "Not found in the sources."
+    # the shape of an embedded HTTPX answer, after resolution: finishing looks again
+    resolved = "Not found in the sources.\n\n [1] [1] " + answer.split("\n\n", 1)[1]
+    assert without_leading_refusal(strip_layout(resolved)).startswith("HTTPX does not follow")
 
 
 def test_code_blocks_keep_their_lines() -> None:

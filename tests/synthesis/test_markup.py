@@ -134,8 +134,9 @@ async def test_an_answer_opening_with_a_refusal_keeps_only_the_answer(
         "The harbour bridge toll is paid at the gate by card [1]. The harbour bridge toll "
         "rises in May [1]."
     )
-    engine.writer = LLMWriter(ScriptedModel([reply]), BUILT_IN, timeout=5.0)
-    answer = await engine.answer("harbour bridge toll", cache=False)
-    assert not answer.not_found
-    assert answer.answer.startswith("The harbour bridge toll is 4 euros for cars [")
-    assert "Not found" not in answer.answer
+    for written in (reply, reply.replace("[1] The", "【1】【1】 The", 1)):
+        engine.writer = LLMWriter(ScriptedModel([written]), BUILT_IN, timeout=5.0)
+        answer = await engine.answer("harbour bridge toll", cache=False)
+        assert not answer.not_found
+        assert answer.answer.startswith("The harbour bridge toll is 4 euros for cars ["), written
+        assert "Not found" not in answer.answer

@@ -31,6 +31,7 @@ from citesynth.synthesis.citing import (
     drop_pointers,
     drop_repeats,
     has_words,
+    strip_layout,
     without_leading_refusal,
 )
 from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
@@ -106,7 +107,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     text, repeated = drop_repeats(resolved.text)
     text, pointers = drop_pointers(text)
     text, wrapped = plain_attributions(text)
-    answered = without_leading_refusal(text)
+    answered = without_leading_refusal(strip_layout(text))  # markers resolved: look again
     if repeated or pointers or wrapped or answered != text:
         text = answered
         resolved = resolve(text, refs(sources))
