@@ -11,7 +11,7 @@ from citesynth.ingest.sentences import prose_sentences
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
-from citesynth.synthesis.extractive import clean
+from citesynth.synthesis.extractive import _corroborated, clean
 from citesynth.synthesis.prompts import BUILT_IN
 from tests.conftest import write
 
@@ -227,3 +227,17 @@ async def _extractive_over(engine: Engine, tmp_path: Path, records: list[dict[st
     write(tmp_path / "r", "bands.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
     await engine.index([tmp_path / "r"])
     engine.writer = ExtractiveWriter(engine.embedder)
+
+
+def test_corroborated_instructions_are_quoted_not_made_a_that_clause() -> None:
+    """ "Multiple sources report that To use …" is not a sentence; a colon keeps it one."""
+    assert _corroborated("To use the Operator, create a custom resource.") == (
+        "Multiple sources report: To use the Operator, create a custom resource."
+    )
+    assert _corroborated("Click Save to keep the changes.").startswith("Multiple sources report: ")
+    assert _corroborated("The bridge opened in 1932.") == (
+        "Multiple sources report that the bridge opened in 1932."
+    )
+    assert (
+        _corroborated("Google paid the fee.") == "Multiple sources report that Google paid the fee."
+    )

@@ -38,7 +38,7 @@ _NOTE_LINE = re.compile(r"^\s*[-*•]\s.*\[\d+\] says .*\[\d+\] says ", re.I)
 """A copied line of the note: "- topic: [1] says 100, [2] says 10"."""
 _CONSENSUS = re.compile(
     r"\b(?:multiple|several|both|all(?: the)?|the) sources (?:report|agree|say|state|confirm)"
-    r"(?: that)?\s*",
+    r"(?: that|:)?\s*",
     re.I,
 )
 _ASKED_SHARE = 0.6

@@ -167,11 +167,31 @@ class ExtractiveWriter:
                 numbers = ",".join(str(n) for n in [pick.source.number, *pick.also])
                 text = pick.text
                 if pick.also:
-                    first, _, rest = text.partition(" ")
-                    lowered = first.lower() if first in _ARTICLES else first
-                    text = f"Multiple sources report that {lowered} {rest}"
+                    text = _corroborated(text)
                 lead = "\n" if grouped and position == 0 else (" " if position or index else "")
                 yield lead + " ".join(_cited(text[a:b], numbers) for a, b in sentence_spans(text))
+
+
+_NO_CLAUSE = frozenset(
+    """to when if for in on at by with from after before as once unless while during since
+    although because under within without using use click select run create add set enter
+    install see ensure open go navigate configure specify edit copy apply enable disable
+    remove delete update define verify check make follow""".split()
+)
+"""Words opening a sentence that cannot follow "report that": a preposition, a
+subordinator or an instruction ("To use the Operator, create …", "Click Save.")."""
+
+
+def _corroborated(sentence: str) -> str:
+    """`sentence` as several sources state it: "Multiple sources report that the …".
+
+    "Multiple sources report: To use …" when it cannot read as a that-clause.
+    """
+    first, _, rest = sentence.partition(" ")
+    if first.lower() in _NO_CLAUSE or sentence.rstrip().endswith(":"):
+        return f"Multiple sources report: {sentence}"
+    lowered = first.lower() if first in _ARTICLES else first
+    return f"Multiple sources report that {lowered} {rest}"
 
 
 def _unnamed_subject(members: Sequence[_Pick]) -> str:
