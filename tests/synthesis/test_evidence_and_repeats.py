@@ -139,15 +139,16 @@ def test_a_marker_opening_a_line_closes_its_first_sentence() -> None:
     )
     assert strip_layout("Intro:\n[2] The default is 5 s") == "Intro:\nThe default is 5 s [2]"
     assert strip_layout("[1] Cleanups are postponed [2]. Sandra sold it [2].") == (
-        "Cleanups are postponed [2]. Sandra sold it [2]."
+        "Cleanups are postponed [2] [1]. Sandra sold it [2]."  # no cited source is dropped
     )
+    assert strip_layout("[1] [3] The toll is 4 euros [1].") == "The toll is 4 euros [1] [3]."
     assert strip_layout("[1] Dr. Smith founded the U.S. lab in 1990.") == (
         "Dr. Smith founded the U.S. lab in 1990 [1]."
     )
 
 
 def test_a_run_of_opening_markers_moves_or_goes_whole() -> None:
-    assert strip_layout("[1] [2] Cavies graze on plains.") == "Cavies graze on plains [1] [2]."
+    assert strip_layout("[1] [2] Cavies graze on plains.") == "Cavies graze on plains [1,2]."
     assert strip_layout(" [1] [1] HTTPX does not follow redirects [1].") == (
         " HTTPX does not follow redirects [1]."
     )
@@ -164,6 +165,15 @@ def test_an_opening_refusal_before_a_cited_answer_goes() -> None:
     short = "Not found in the sources. The pool holds ten [1]."
     assert without_leading_refusal(short) == short
     assert without_leading_refusal("Not found in the sources.") == "Not found in the sources."
+    # a refusal that opens a longer sentence is a caveat, not a refusal
+    partial = "Not found in the sources for trucks, but " + answer.split("\n\n", 1)[1]
+    assert without_leading_refusal(partial) == partial
+    # nor may cutting it leave a text that reads as a refusal
+    caveat = (
+        "Not found in the sources. The harbour bridge toll is 4 euros for cars [1]. The "
+        "sources do not say whether trucks pay a different toll at the gate."
+    )
+    assert without_leading_refusal(caveat) == caveat
     # the shape of an embedded HTTPX answer, after resolution: finishing looks again
     resolved = "Not found in the sources.\n\n [1] [1] " + answer.split("\n\n", 1)[1]
     assert without_leading_refusal(strip_layout(resolved)).startswith("HTTPX does not follow")

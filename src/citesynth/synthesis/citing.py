@@ -140,18 +140,21 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
 
 
 _LEADING_REFUSAL = re.compile(
-    r"\A\s*not found in the (?:provided )?sources\s*[.!]?(?:\s*\[[\d,\s\-–]+\])*\s*", re.I
+    r"\A\s*not found in the (?:provided )?sources[ \t]*(?:[.!]|(?=\[|\n|\Z))"
+    r"(?:\s*\[[\d,\s\-–]+\])*\s*",
+    re.I,
 )
 
 
 def without_leading_refusal(text: str) -> str:
     """`text` without an opening "Not found in the sources." that a cited answer follows.
 
-    Only when the text is an answer anyway (`says_not_found` is false: it cites, and says
-    more than a short caveat): the refusal would contradict what follows it.
+    Only when the text is an answer with the refusal and without it (`says_not_found` is
+    false: it cites, and says more than a short caveat), and only a whole refusal ("Not
+    found in the sources for trucks, but …" stays): it would contradict what follows it.
     """
     rest = _LEADING_REFUSAL.sub("", text, count=1)
-    if rest == text or not rest.strip() or says_not_found(text):
+    if rest == text or not rest.strip() or says_not_found(text) or says_not_found(rest):
         return text
     return rest
 
@@ -170,7 +173,8 @@ def _without_headers(text: str, headings: Collection[str]) -> str:
 def _opening_markers(text: str) -> str:
     """`text` with each line's opening marker moved to the end of its first sentence.
 
-    "[1] Cavies graze." → "Cavies graze [1]."; dropped when that sentence cites already.
+    "[1] Cavies graze." → "Cavies graze [1]."; the numbers that sentence cites already are
+    dropped from it ("[1] Pools hold ten [1]." → "Pools hold ten [1]."), never the others.
     """
     lines = text.split("\n")
     for index, line in enumerate(lines):
@@ -181,11 +185,14 @@ def _opening_markers(text: str) -> str:
         rest = line[opening.end() :]
         first_end = sentence_spans(rest)[0][1] if rest.strip() else 0
         first = rest[:first_end]
-        if _MARKS.search(first):
+        cited = set(cited_numbers(first))
+        left = [n for n in dict.fromkeys(cited_numbers(marker)) if n not in cited]
+        if not left:
             lines[index] = indent + rest
             continue
+        moved = "[" + ",".join(map(str, left)) + "]"
         cut = first_end - 1 if first.endswith((".", "!", "?")) else first_end
-        lines[index] = f"{indent}{rest[:cut].rstrip()} {marker}{rest[cut:]}"
+        lines[index] = f"{indent}{rest[:cut].rstrip()} {moved}{rest[cut:]}"
     return "\n".join(lines)
 
 
