@@ -17,6 +17,7 @@ from citesynth.answers import Citation, Claim, EvidenceSpan, Support, TavilyReco
 from citesynth.citations.resolve import (
     Resolved,
     cited_numbers,
+    compact,
     factual_sentences,
     is_pointer,
     says_not_found,
@@ -190,7 +191,7 @@ def _opening_markers(text: str) -> str:
         if not left:
             lines[index] = indent + rest
             continue
-        moved = "[" + ",".join(map(str, left)) + "]"
+        moved = compact(left)
         cut = first_end - 1 if first.endswith((".", "!", "?")) else first_end
         lines[index] = f"{indent}{rest[:cut].rstrip()} {moved}{rest[cut:]}"
     return "\n".join(lines)

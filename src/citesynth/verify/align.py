@@ -435,7 +435,7 @@ def superlatives(text: str) -> frozenset[str]:
 
 
 def _superlatives_missing(
-    claim: str, best: Sequence[Sentence], evidence: Evidence, allowed: frozenset[int] | None
+    claim: str, best: Sequence[Sentence], evidence: Evidence, shown: Sequence[str]
 ) -> tuple[str, ...]:
     """The claim's superlatives the evidence never states.
 
@@ -451,11 +451,7 @@ def _superlatives_missing(
         return ()
     if best and superlatives(_text(evidence, best[0])):
         return ()
-    passages = " ".join(
-        text.lower()
-        for index, text in enumerate(evidence.passages)
-        if allowed is None or index in allowed
-    ).replace("-", " ")
+    passages = " ".join(text.lower() for text in shown).replace("-", " ")
     return tuple(
         sorted(
             word
@@ -492,9 +488,7 @@ def identifiers(text: str) -> frozenset[str]:
     return frozenset(p for p in parts if len(p) >= 3 and p not in _LITERALS)
 
 
-def _identifiers_missing(
-    claim: str, evidence: Evidence, allowed: frozenset[int] | None, context: Context
-) -> tuple[str, ...]:
+def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> tuple[str, ...]:
     """The code identifiers of the claim that neither the passages nor their titles hold.
 
     A claim about `httpx.HTTPTransport` is not supported by a passage about `httpx.Limits`
@@ -506,12 +500,7 @@ def _identifiers_missing(
     wanted = identifiers(claim)
     if not wanted:
         return ()
-    text = " ".join(
-        passage.lower()
-        for index, passage in enumerate(evidence.passages)
-        if allowed is None or index in allowed
-    )
-    text += " " + context.text
+    text = " ".join(passage.lower() for passage in shown) + " " + context.text
     return tuple(sorted(name for name in wanted if name not in text))
 
 
@@ -730,8 +719,8 @@ def align(
     ]
 
     negation_mismatch = _negation_differs(claim, wanted, negated, best, evidence)
-    missing_superlatives = _superlatives_missing(claim, best, evidence, allowed)
-    missing_identifiers = _identifiers_missing(claim, evidence, allowed, context)
+    missing_superlatives = _superlatives_missing(claim, best, evidence, shown)
+    missing_identifiers = _identifiers_missing(claim, shown, context)
     misnamed = misattributed(claim, shown)
     best_up = any(s.up for s in best)
     best_down = any(s.down for s in best)
