@@ -271,15 +271,16 @@ def says_not_found(text: str) -> bool:
 
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_BOLD_SPAN = r"\*\*(?:(?!\*\*)[^\n])+\*\*"
+"""One bold span on one line (a line "**A** and **B**" is two)."""
 _HEADING_LINE = re.compile(
-    r"^[ \t]*(?:#{1,6}[ \t][^\n]*|\*\*(?![^\n]*\[\d)(?:(?!\*\*)[^\n])+\*\*[ \t]*(?=\r?\n[ \t]*\S))"
-    r"[ \t\r]*$",
+    rf"^[ \t]*(?:#{{1,6}}[ \t][^\n]*|(?![^\n]*\[\d){_BOLD_SPAN}[ \t]*(?=\r?\n[ \t]*\S))[ \t\r]*$",
     re.MULTILINE,
 )
 """A whole line that heads what follows: `# Title`, or a `**Title**` line citing nothing
 right above more text, as the extractive writer heads a document (a bold paragraph of its
 own, or a bold line with a citation, is a statement)."""
-_BOLD_LINE_END = re.compile(r"^[ \t]*\*\*(?:(?!\*\*)[^\n])+\*\*[ \t\r]*(\n)", re.MULTILINE)
+_BOLD_LINE_END = re.compile(rf"^[ \t]*{_BOLD_SPAN}[ \t\r]*(\n)", re.MULTILINE)
 """The end of a line that is one bold span and no heading (it cites a source): a
 statement of its own, never run into the line below it."""
 
