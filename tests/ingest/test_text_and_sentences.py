@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 
 from citesynth.analysis import estimate_tokens
 from citesynth.errors import LoadError
-from citesynth.ingest.sentences import is_heading, sentence_spans
+from citesynth.ingest.blocks import BlockKind
+from citesynth.ingest.rst import rst_blocks
+from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
 from citesynth.ingest.text import content_hash, decode, looks_binary
 
 
@@ -135,3 +137,64 @@ def test_sentence_spans_cover_text_in_order(text: str, data: st.DataObject) -> N
         assert not text[position:s].strip()
         position = e
     assert not text[position:end].strip()
+
+
+RST_GUIDE = """Prompting
+---------
+
+Options can ask for their value when it is not given on the command line.
+
+.. click:example::
+
+    @click.command()
+    @click.option('--name', prompt=True)
+    def hello(name):
+        click.echo(f"Hello {name}!")
+
+For instance, you can ask for a valid integer::
+
+    value = click.prompt('Please enter a valid integer', type=int)
+
+    print(value + 1)
+
+.. versionchanged:: 7.1
+    The resulting value will always be one of the originally passed choices.
+
+.. note:: Prompts are skipped entirely when the standard input is not a terminal.
+
+.. warning::
+
+    Never pass a password as a command line argument to the program.
+
+        Indented under the warning, this block quote is prose as well.
+
+.. _label-target:
+"""
+
+
+def test_rst_code_is_not_prose_and_admonitions_are() -> None:
+    found = [RST_GUIDE[a:b] for a, b in prose_sentences(RST_GUIDE)]
+    assert found == [
+        "Options can ask for their value when it is not given on the command line.",
+        "For instance, you can ask for a valid integer::",
+        "The resulting value will always be one of the originally passed choices.",
+        "Prompts are skipped entirely when the standard input is not a terminal.",
+        "Never pass a password as a command line argument to the program.",
+        "Indented under the warning, this block quote is prose as well.",
+    ]
+
+
+def test_rst_blocks_mark_only_literal_and_directive_bodies_as_code() -> None:
+    kinds = {
+        RST_GUIDE[block.start : block.end].split("\n")[0]: block.kind
+        for block in rst_blocks(RST_GUIDE)
+    }
+    assert kinds["@click.command()"] is BlockKind.CODE
+    assert kinds["value = click.prompt('Please enter a valid integer', type=int)"] is BlockKind.CODE
+    assert kinds["print(value + 1)"] is BlockKind.CODE
+    assert kinds["Never pass a password as a command line argument to the program."] is (
+        BlockKind.PARAGRAPH
+    )
+    assert kinds["Indented under the warning, this block quote is prose as well."] is (
+        BlockKind.PARAGRAPH
+    )

@@ -1,12 +1,16 @@
 """reStructuredText structure: adorned section titles and the paragraphs between them.
 
 Section levels follow the order in which adornment styles first appear, as docutils does.
-Indented blocks (literal blocks, directive bodies) are kept whole as code.
+The indented blocks that follow a literal-block marker (a paragraph ending in `::`) or a
+directive that holds code or markup (`.. code-block::`, `.. autoclass::`, an extension's
+`.. click:example::`) are code; the body of an admonition or a version note (`.. note::`,
+`.. versionchanged:: 7.1`) and any other indented paragraph (a block quote) are prose.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from citesynth.ingest.blocks import Block, BlockKind, line_offsets, paragraphs, trimmed
 
@@ -56,13 +60,53 @@ def rst_blocks(text: str) -> list[Block]:
 
 
 def _body(text: str, start: int, end: int) -> list[Block]:
-    return [
-        Block(block.start, block.end, BlockKind.CODE) if _indented(text, block.start) else block
-        for block in paragraphs(text, start, end)
-    ]
+    blocks: list[Block] = []
+    literal_below: int | None = None
+    for block in paragraphs(text, start, end):
+        indent = _column(text, block.start)
+        if literal_below is not None and indent > literal_below:
+            blocks.append(Block(block.start, block.end, BlockKind.CODE))
+            continue
+        blocks.append(block)
+        literal_below = indent if opener(text[block.start : block.end]).literal else None
+    return blocks
 
 
-def _indented(text: str, start: int) -> bool:
-    """Whether the line holding offset `start` begins with whitespace."""
-    line_start = text.rfind("\n", 0, start) + 1
-    return start > line_start and text[line_start:start].strip() == ""
+def _column(text: str, start: int) -> int:
+    """How far into its line offset `start` is (the indentation of a trimmed block)."""
+    return start - (text.rfind("\n", 0, start) + 1)
+
+
+# Directives whose body is written for the reader: admonitions, whose argument is text
+# too, and version notes, whose argument is a version.
+_ADMONITIONS = frozenset(
+    "note warning tip hint important caution danger attention error seealso".split()
+)
+_VERSION_NOTES = frozenset("versionadded versionchanged deprecated admonition".split())
+_DIRECTIVE = re.compile(r"\.\.[ \t]+([\w.+:-]+?)[ \t]*::")
+
+
+@dataclass(frozen=True, slots=True)
+class Opener:
+    """What a paragraph says about itself and the indented paragraphs after it.
+
+    `literal`: the indented paragraphs that follow are code. `prose_from`: where the
+    paragraph's own prose starts (0 for plain text), None when it holds none.
+    """
+
+    literal: bool
+    prose_from: int | None
+
+
+def opener(paragraph: str) -> Opener:
+    """Read a paragraph (starting at its first non-space character) as rST markup."""
+    directive = _DIRECTIVE.match(paragraph)
+    if directive is None:
+        return Opener(literal=paragraph.rstrip().endswith("::"), prose_from=0)
+    name = directive.group(1).lower()
+    if name in _ADMONITIONS:
+        return Opener(literal=False, prose_from=directive.end())
+    if name in _VERSION_NOTES:
+        line_end = paragraph.find("\n")
+        return Opener(literal=False, prose_from=len(paragraph) if line_end < 0 else line_end)
+    return Opener(literal=True, prose_from=None)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from citesynth.ingest.rst import opener
+
 # A sentence ends at . ! ? (and closing quotes/brackets) followed by whitespace and a
 # plausible sentence start; or at a line break that begins a list item; or after a line that
 # is a heading: a Markdown `#` line, or (as PDFs and plain text set them) a short line with no
@@ -21,6 +23,7 @@ _HEADING_LINE = re.compile(
 )
 _HEADING_WORDS = 10
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_CONTENT = re.compile(r"(?:[ \t]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
 _NOT_PROSE = re.compile(r"^\s*(?:#|```|~~~|\||[=\-~^*+]{3,}\s*$|\.\. |>>>|\$ )")
 _ABBREVIATIONS = frozenset(
     """mr mrs ms dr prof sr jr st vs etc e.g i.e cf al fig figs eq eqs no nos vol vols pp
@@ -97,17 +100,37 @@ def is_heading(sentence: str) -> bool:
 
 
 def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
-    """Spans of the sentences of `text` that are prose: no headings, code, tables or rules."""
+    """Spans of the sentences of `text` that are prose: no headings, code, tables or rules.
+
+    Code is a fenced block, or what reStructuredText marks as code: the paragraphs indented
+    under one ending in `::` or under a directive that holds code (see `rst.opener`).
+    """
     spans: list[tuple[int, int]] = []
     start = 0
     in_fence = False
+    literal_below: int | None = None
     for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text)), len(text)]:
         paragraph = text[start:boundary]
         fences = paragraph.count("```") + paragraph.count("~~~")
-        skip = in_fence or bool(_NOT_PROSE.match(paragraph.lstrip("\n")))
+        skip = in_fence
         in_fence = in_fence != (fences % 2 == 1)
+        content = _CONTENT.match(paragraph)
+        if content is None:
+            start = boundary
+            continue
+        indent = len(content.group(1))
+        if literal_below is not None and indent > literal_below:
+            start = boundary
+            continue
+        first = start + content.end(1)
+        markup = opener(text[first:boundary])
+        literal_below = indent if markup.literal else None
+        if markup.prose_from is None or (
+            markup.prose_from == 0 and _NOT_PROSE.match(paragraph.lstrip("\n"))
+        ):
+            skip = True
         if not skip:
-            for begin, end in sentence_spans(text, start, boundary):
+            for begin, end in sentence_spans(text, first + (markup.prose_from or 0), boundary):
                 line = text[begin:end]
                 if _NOT_PROSE.match(line) or "\n#" in line or "```" in line:
                     continue
