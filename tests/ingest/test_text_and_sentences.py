@@ -198,3 +198,25 @@ def test_rst_blocks_mark_only_literal_and_directive_bodies_as_code() -> None:
     assert kinds["Indented under the warning, this block quote is prose as well."] is (
         BlockKind.PARAGRAPH
     )
+
+
+def test_code_cut_from_its_marker_is_not_prose() -> None:
+    # A chunk that starts inside a long code block: the `.. code-block::` is out of sight.
+    chunk = (
+        "def get_command(self, ctx, cmd_name):\n"
+        "        if cmd_name in self.lazy_subcommands:\n"
+        "            return self._lazy_load(cmd_name)\n"
+        "        return super().get_command(ctx, cmd_name)\n\n"
+        "With the lazy group defined, a group can load its subcommands on first use.\n"
+        "- A list item that wraps onto\n  a second line of prose here.\n"
+    )
+    found = [chunk[a:b] for a, b in prose_sentences(chunk)]
+    assert found == [
+        "With the lazy group defined, a group can load its subcommands on first use.",
+        "- A list item that wraps onto\n  a second line of prose here.",
+    ]
+
+
+def test_a_term_above_its_indented_definition_is_prose() -> None:
+    text = "``str`` / :data:`click.STRING`:\n    The default parameter type for unicode strings."
+    assert [text[a:b] for a, b in prose_sentences(text)] == [text]

@@ -134,7 +134,33 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
                 line = text[begin:end]
                 if _NOT_PROSE.match(line) or "\n#" in line or "```" in line:
                     continue
+                if _code_lines(line, begin - (text.rfind("\n", 0, begin) + 1)):
+                    continue
                 if len(line.split()) >= min_words:
                     spans.append((begin, end))
         start = boundary
     return spans
+
+
+def _code_lines(span: str, column: int) -> bool:
+    """Whether a sentence's lines are laid out as code rather than wrapped prose.
+
+    Wrapped prose keeps one indentation after its first line; code opens a block (`def
+    f(x):`, `if ready:` above a deeper line) or steps in and out. This catches code whose
+    marker is out of sight, as in a chunk that begins inside a long code block. A term
+    ending in `:` above its indented definition ("``str``:" then "The default type.") is
+    prose.
+    """
+    lines = span.split("\n")
+    if len(lines) < 2:
+        return False
+    indents = [len(line) - len(line.lstrip(" \t")) for line in lines[1:] if line.strip()]
+    if len(set(indents)) > 1:
+        return True
+    return bool(indents) and bool(_BLOCK_OPENER.match(lines[0])) and indents[0] > column
+
+
+_BLOCK_OPENER = re.compile(
+    r"\s*(?:(?:async\s+)?(?:def|class|if|elif|else|for|while|with|try|except|finally)\b.*"
+    r"|.*\)):\s*$"
+)
