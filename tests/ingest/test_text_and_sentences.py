@@ -10,8 +10,14 @@ from citesynth.analysis import estimate_tokens
 from citesynth.errors import LoadError
 from citesynth.ingest.blocks import BlockKind
 from citesynth.ingest.rst import rst_blocks
-from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
+from citesynth.ingest.sentences import (
+    is_heading,
+    is_title_or_rule,
+    prose_sentences,
+    sentence_spans,
+)
 from citesynth.ingest.text import content_hash, decode, looks_binary
+from citesynth.verify.evidence import unmarked
 
 
 def test_utf8_and_boms() -> None:
@@ -220,3 +226,34 @@ def test_code_cut_from_its_marker_is_not_prose() -> None:
 def test_a_term_above_its_indented_definition_is_prose() -> None:
     text = "``str`` / :data:`click.STRING`:\n    The default parameter type for unicode strings."
     assert [text[a:b] for a, b in prose_sentences(text)] == [text]
+
+
+def test_underlined_titles_and_rules_are_spans_of_their_own() -> None:
+    text = (
+        "Variadic Arguments\n------------------\n\nAn unlimited number is accepted.\n\n"
+        "=====\nOver\n=====\n\nLazy Group\n``````````\n\nText.\n\n```python\nx = 1\n```\n\n"
+        "[NOTE]\n====\nThis note line is long.\n====\n"
+    )
+    spans = [(text[a:b], is_title_or_rule(text, a, b)) for a, b in sentence_spans(text)]
+    assert spans == [
+        ("Variadic Arguments", True),
+        ("------------------", True),
+        ("An unlimited number is accepted.", False),
+        ("=====", True),
+        ("Over", True),
+        ("=====", True),
+        ("Lazy Group", True),
+        ("``````````", True),
+        # a code fence is no adornment (sentence_spans itself never cuts at blank lines)
+        ("Text.\n\n```python\nx = 1\n```\n\n[NOTE]", False),
+        ("====", True),  # an AsciiDoc block's delimiters are rules, its text is no title
+        ("This note line is long.", False),
+        ("====", True),
+    ]
+    assert [text[a:b] for a, b in prose_sentences(text, min_words=2)] == [
+        "An unlimited number is accepted.",
+        "This note line is long.",
+    ]
+    assert unmarked("Limits\n======\n\n# Pool\nThe pool holds ten.") == (
+        "Limits\n\n\nPool\nThe pool holds ten."
+    )

@@ -22,7 +22,9 @@ _HEADING_LINE = re.compile(
     re.MULTILINE,
 )
 _HEADING_WORDS = 10
+_ADORNMENT = re.compile(r"^[ \t]*([=\-~^*+`])\1{2,}[ \t]*$", re.MULTILINE)
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 _CONTENT = re.compile(r"(?:[ \t]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
 _NOT_PROSE = re.compile(r"^\s*(?:#|```|~~~|\||[=\-~^*+]{3,}\s*$|\.\. |>>>|\$ )")
 _ABBREVIATIONS = frozenset(
@@ -66,6 +68,13 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
             line.lstrip().startswith("#") or _opens_paragraph(text, match.start())
         ):
             cuts.extend((match.start(), match.end()))
+    for line_start, line_end in adornments(text, start, stop):
+        # A rule, and a reStructuredText or setext title with its adornment, are spans of
+        # their own (`is_title_or_rule`).
+        cuts.extend((line_start, line_end))
+        title = titled(text, line_start, line_end)
+        if title is not None and title[0] >= start:
+            cuts.append(title[0])
     spans: list[tuple[int, int]] = []
     previous = start
     for cut in sorted(set(cuts)):
@@ -93,6 +102,59 @@ def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]
 _TITLE = re.compile(rf"\#{{1,6}}[ \t]\S.*|{_SHORT_TITLE}")
 
 
+def adornments(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """The lines of `text[start:end]` that adorn a title or rule a break.
+
+    One mark repeated (`-----`, `=====`, `~~~~~`), as reStructuredText and setext Markdown
+    underline (or overline) headings and AsciiDoc delimits blocks. A line of backticks or
+    tildes counts only under a title (`titled`), so that a code fence is not one.
+    """
+    found = []
+    for match in _ADORNMENT.finditer(text, start, len(text) if end is None else end):
+        if match.group(1) in "`~" and titled(text, match.start(), match.end()) is None:
+            continue
+        found.append((match.start(), match.end()))
+    return found
+
+
+def titled(text: str, line_start: int, line_end: int) -> tuple[int, int] | None:
+    """The title line that the adornment line `text[line_start:line_end]` underlines.
+
+    As reStructuredText requires, the title is one line, with a letter, no longer than its
+    adornment, after a blank line, the start of the text or its overline: so the last line
+    of an AsciiDoc block above its closing `----` is no title.
+    """
+    if line_start == 0:
+        return None
+    title_start = text.rfind("\n", 0, line_start - 1) + 1
+    title = text[title_start : line_start - 1]
+    length = len(text[line_start:line_end].strip())
+    if not any(c.isalpha() for c in title) or len(title.strip()) > length:
+        return None
+    if title_start > 0:
+        above_start = text.rfind("\n", 0, title_start - 1) + 1
+        above = text[above_start : title_start - 1]
+        if above.strip() and not _ADORNMENT.fullmatch(above):
+            return None
+    return title_start, line_start - 1
+
+
+def is_title_or_rule(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` is an adornment line (`adornments`) or the title above one."""
+    if "\n" in text[start:end]:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if adornments(text, line_start, line_end):
+        return True
+    if line_end < len(text):
+        next_end = text.find("\n", line_end + 1)
+        under = (line_end + 1, len(text) if next_end < 0 else next_end)
+        return bool(adornments(text, *under)) and titled(text, *under) is not None
+    return False
+
+
 def is_heading(sentence: str) -> bool:
     """Whether a span from `sentence_spans` is a heading line rather than a sentence."""
     line = sentence.strip()
@@ -111,7 +173,9 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
     literal_below: int | None = None
     for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text)), len(text)]:
         paragraph = text[start:boundary]
-        fences = paragraph.count("```") + paragraph.count("~~~")
+        fences = len(_FENCE.findall(paragraph)) - sum(
+            text[a:b].strip()[:1] in "`~" for a, b in adornments(text, start, boundary)
+        )
         skip = in_fence
         in_fence = in_fence != (fences % 2 == 1)
         content = _CONTENT.match(paragraph)
@@ -135,6 +199,8 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
                 if _NOT_PROSE.match(line) or "\n#" in line or "```" in line:
                     continue
                 if _code_lines(line, begin - (text.rfind("\n", 0, begin) + 1)):
+                    continue
+                if is_title_or_rule(text, begin, end):
                     continue
                 if len(line.split()) >= min_words:
                     spans.append((begin, end))

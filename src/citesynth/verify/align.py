@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from citesynth.analysis import content_terms, terms
-from citesynth.ingest.sentences import sentence_spans
+from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
 from citesynth.verify.lists import misattributed
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
@@ -365,8 +365,8 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
     found = []
     for start, end in passage_sentences(text):
         piece = text[start:end]
-        if piece.startswith("#") and "\n" not in piece:
-            continue  # a Markdown heading: never the supporting span
+        if (piece.startswith("#") and "\n" not in piece) or is_title_or_rule(text, start, end):
+            continue  # a heading (`# Title`, or a title over `-----`): never the supporting span
         tokens = [_canonical(t) for t in terms(piece)]
         positions: dict[str, list[int]] = {}
         for position, term in enumerate(tokens):

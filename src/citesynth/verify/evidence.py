@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from citesynth.ingest.sentences import adornments
 from citesynth.verify.align import Evidence, Sentence, align, analyse, context_of, given
 
 BUDGET = 90
@@ -46,7 +47,12 @@ _HEADING = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]+")
 
 
 def unmarked(text: str) -> str:
-    """`text` without Markdown heading marks: a heading's words count as context."""
+    """`text` without heading marks: a heading's words count as context.
+
+    The marks are Markdown's `#` and the `-----` under a reStructuredText or setext title.
+    """
+    for start, end in reversed(adornments(text)):
+        text = text[:start] + text[end:]
     return _HEADING.sub("", text)
 
 
