@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citesynth.analysis import ADMONITIONS, without_asides
+from citesynth.analysis import ADMONITIONS, without_asides, without_consensus
 
 
 def test_asides_go_from_the_inside_out() -> None:
@@ -13,3 +13,12 @@ def test_asides_go_from_the_inside_out() -> None:
 
 def test_admonition_labels_are_upper_case_words() -> None:
     assert all(label.isupper() and label.isalpha() for label in ADMONITIONS)
+
+
+def test_a_consensus_phrase_is_not_what_is_checked() -> None:
+    assert without_consensus("Multiple sources report that the pool holds ten.") == (
+        "The pool holds ten."
+    )
+    assert without_consensus("Both sources agree: retries back off.") == "Retries back off."
+    assert without_consensus("The sources say so.") == "The sources say so."  # too short
+    assert without_consensus("The pool holds ten.") == "The pool holds ten."

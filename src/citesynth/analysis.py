@@ -111,3 +111,24 @@ def without_asides(text: str) -> str:
     while (shorter := _ASIDE.sub("", text)) != text:
         text = shorter
     return text
+
+
+CONSENSUS = re.compile(
+    r"\b(?:multiple|several|both|all(?: the)?|the) sources (?:report|agree|say|state|confirm)"
+    r"(?: that|:)?\s*",
+    re.I,
+)
+"""A statement that several cited sources say what follows ("Multiple sources report that")."""
+
+
+def without_consensus(claim: str) -> str:
+    """`claim` without an opening consensus phrase: what is checked is what the sources say.
+
+    "Multiple sources report that the pool holds ten." -> "The pool holds ten." Each cited
+    source is still checked alone for citation precision.
+    """
+    found = CONSENSUS.match(claim.lstrip())
+    if found is None:
+        return claim
+    rest = claim.lstrip()[found.end() :]
+    return rest[:1].upper() + rest[1:] if len(rest.split()) >= 3 else claim

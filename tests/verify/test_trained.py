@@ -14,6 +14,7 @@ from citesynth.embed.minilm import cpu_has_bf16
 from citesynth.errors import ConfigError
 from citesynth.synthesis import ExtractiveWriter
 from citesynth.verify import Check, LexicalVerifier, get_verifier, mpnet
+from citesynth.verify.base import Passage, check_of
 from citesynth.verify.crossencoder import (
     WEIGHTS_FILE,
     CrossEncoder,
@@ -128,6 +129,28 @@ async def test_one_changed_detail_is_not_support(
     assert verdict.supported is supported, (claim, verdict)
     if not supported:
         assert verdict.label != "supported"
+
+
+NOTE_BLOCKS = [
+    "You can edit a role in the Web UI.\n\n[NOTE]\n----\nThe policies generated from a ConfigMap "
+    "file cannot be edited or deleted using the Web UI.\n----\n\n* You have enabled RBAC.",
+    "You can delete a role in the Web UI.\n\n[NOTE]\n----\nThe policies generated from a "
+    "ConfigMap file cannot be edited or deleted using the Web UI.\n----\n",
+]
+
+
+async def test_what_multiple_sources_report_is_checked_without_the_phrase(
+    trained: TrainedVerifier,
+) -> None:
+    # The extractive writer's corroboration of a sentence two sources hold word for word:
+    # the model alone scored the whole sentence, phrase included, "partial".
+    passages = [Passage(n, text, f"doc{n}") for n, text in enumerate(NOTE_BLOCKS, start=1)]
+    claim = (
+        "Multiple sources report that the policies generated from a ConfigMap file cannot be "
+        "edited or deleted using the Web UI."
+    )
+    [verdict] = await trained.verify([check_of(claim, passages)])
+    assert verdict.label == "supported"
 
 
 FILMING = (

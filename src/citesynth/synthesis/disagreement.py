@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from citesynth.analysis import content_terms
+from citesynth.analysis import CONSENSUS, content_terms
 from citesynth.answers import Claim, EvidenceSpan, Support
 from citesynth.synthesis.sources import Source
 from citesynth.synthesis.verifying import span
@@ -36,11 +36,6 @@ from citesynth.verify.conflicts import NEGATION, Found, describe
 _NOTE = re.compile(r"^\s*(?:\*\*)?note:?(?:\*\*)?\s.*\bdisagree", re.I)
 _NOTE_LINE = re.compile(r"^\s*[-*•]\s.*\[\d+\] says .*\[\d+\] says ", re.I)
 """A copied line of the note: "- topic: [1] says 100, [2] says 10"."""
-_CONSENSUS = re.compile(
-    r"\b(?:multiple|several|both|all(?: the)?|the) sources (?:report|agree|say|state|confirm)"
-    r"(?: that|:)?\s*",
-    re.I,
-)
 _ASKED_SHARE = 0.6
 """Share of the question's content terms a conflict's topic holds to be what is asked."""
 _MARKERS = re.compile(r"\s*\[(\d+(?:\s*[-,]\s*\d+)*)\]")
@@ -181,7 +176,7 @@ def _no_consensus(text: str, conflict: Found) -> str:
         }
         if not {n, m} <= numbers:
             continue
-        sentence = _CONSENSUS.sub("", sentence, count=1)
+        sentence = CONSENSUS.sub("", sentence, count=1)
         sentence = sentence[:1].upper() + sentence[1:]
         if conflict.kind == "negation":  # keep the side whose polarity the sentence has
             negated = bool(NEGATION.search(sentence))

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from citesynth.analysis import without_consensus
+
 Label = Literal["supported", "partial", "unsupported"]
 
 
@@ -53,9 +55,13 @@ def about_of(title: str, headings: Sequence[str]) -> str:
 
 
 def check_of(claim: str, passages: Sequence[Passage]) -> Check:
-    """The check of `claim` against `passages` together, with what their documents are about."""
+    """The check of `claim` against `passages` together, with what their documents are about.
+
+    A claim that opens by saying several sources agree ("Multiple sources report that …") is
+    checked for what it says they report (`without_consensus`).
+    """
     about = " ".join(dict.fromkeys(p.about.strip() for p in passages if p.about.strip()))
-    return Check(claim, tuple(p.text for p in passages), about)
+    return Check(without_consensus(claim), tuple(p.text for p in passages), about)
 
 
 @dataclass(frozen=True, slots=True)
