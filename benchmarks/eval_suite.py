@@ -23,6 +23,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from benchmarks import click_docs
 from benchmarks.common import CACHE, DATA, RESULTS, ROOT, require
 from citesynth.evaluation.report import write_run
 from citesynth.evaluation.runner import EvalRequest, Hooks, evaluate, prepare
@@ -50,6 +51,10 @@ RUNS: dict[str, EvalRequest] = {
     # the docs do not answer); never used to tune anything: a check of documents in general.
     "httpx-extractive": EvalRequest(str(HTTPX_QUESTIONS), corpus=HTTPX_DOCS),
     "httpx-local": EvalRequest(str(HTTPX_QUESTIONS), corpus=HTTPX_DOCS, model="local"),
+    # 32 questions written by a helper about the Click docs (reStructuredText, fetched from
+    # the PyPI sdist by `benchmarks.click_docs`): 22 answerable, 10 on-topic unanswerable.
+    "click-extractive": EvalRequest(str(click_docs.QUESTIONS), corpus=click_docs.DOCS),
+    "click-local": EvalRequest(str(click_docs.QUESTIONS), corpus=click_docs.DOCS, model="local"),
     # The embedded model as an independent citation judge of the extractive answers.
     "clapnq-extractive-judge": EvalRequest("clapnq", limit=20, judge="local"),
 }
@@ -62,6 +67,8 @@ CI_SLICES: dict[str, EvalRequest] = {
 
 async def run_one(name: str, request: EvalRequest) -> dict[str, Any]:
     request = replace(request, data=DATA, cache=CACHE / "eval")
+    if request.corpus == click_docs.DOCS:
+        click_docs.click_docs()
     eval_set = prepare(request)
     total = [0]
     done = [0]
