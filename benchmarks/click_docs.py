@@ -15,6 +15,7 @@ supported paraphrases beside 20 claims with one detail changed.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -44,9 +45,19 @@ def click_docs() -> Path:
         )
         if fetched.returncode != 0 or not archive.is_file():
             raise SystemExit(f"could not download the Click {VERSION} sdist: {fetched.stderr}")
+    partial = FOLDER / "unpacking"
+    shutil.rmtree(partial, ignore_errors=True)
     with tarfile.open(archive) as packed:
         wanted = [m for m in packed.getmembers() if m.name.startswith(f"click-{VERSION}/docs/")]
-        packed.extractall(FOLDER, members=wanted, filter="data")
+        if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later
+            packed.extractall(partial, members=wanted, filter="data")
+        else:  # the sdist's own members, checked to stay inside the folder
+            if any(m.name.startswith("/") or ".." in m.name.split("/") for m in wanted):
+                raise SystemExit(f"{archive} holds paths outside its folder")
+            packed.extractall(partial, members=wanted)
+    shutil.rmtree(FOLDER / f"click-{VERSION}", ignore_errors=True)
+    (partial / f"click-{VERSION}").rename(FOLDER / f"click-{VERSION}")
+    shutil.rmtree(partial, ignore_errors=True)
     return docs
 
 

@@ -22,3 +22,10 @@ def test_a_consensus_phrase_is_not_what_is_checked() -> None:
     assert without_consensus("Both sources agree: retries back off.") == "Retries back off."
     assert without_consensus("The sources say so.") == "The sources say so."  # too short
     assert without_consensus("The pool holds ten.") == "The pool holds ten."
+    # only an opening followed by what is reported; identifiers keep their case
+    assert without_consensus("The sources agree on the default timeout.") == (
+        "The sources agree on the default timeout."
+    )
+    assert without_consensus("Both sources say: httpx.Client keeps a pool.") == (
+        "httpx.Client keeps a pool."
+    )

@@ -127,8 +127,20 @@ def without_consensus(claim: str) -> str:
     "Multiple sources report that the pool holds ten." -> "The pool holds ten." Each cited
     source is still checked alone for citation precision.
     """
-    found = CONSENSUS.match(claim.lstrip())
+    found = _CONSENSUS_LEAD.match(claim.lstrip())
     if found is None:
         return claim
     rest = claim.lstrip()[found.end() :]
-    return rest[:1].upper() + rest[1:] if len(rest.split()) >= 3 else claim
+    if len(rest.split()) < 3:
+        return claim
+    first = rest.split()[0]
+    return rest[:1].upper() + rest[1:] if first.isalpha() and first.islower() else rest
+
+
+_CONSENSUS_LEAD = re.compile(
+    r"(?:multiple|several|both|all(?: the)?|the) sources (?:report|agree|say|state|confirm)"
+    r"(?: that\s|:\s*)",
+    re.I,
+)
+"""A consensus phrase that opens a claim and is followed by what is reported ("… that",
+"…:"); "The sources agree on the timeout" is no such opening."""

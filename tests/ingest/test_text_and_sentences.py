@@ -257,3 +257,42 @@ def test_underlined_titles_and_rules_are_spans_of_their_own() -> None:
     assert unmarked("Limits\n======\n\n# Pool\nThe pool holds ten.") == (
         "Limits\n\n\nPool\nThe pool holds ten."
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Run it:\n\n```\nls\n```\n\nThis sentence is plain prose after the code block.\n",
+        "```bash\nif x; then\n  y\n\nfi\n```\n\n"
+        "This sentence is plain prose after the code block.\n",
+        "~~~~~~~~\nOptions\n~~~~~~~~\n\nThis sentence is plain prose after the code block.\n",
+        "Section Title\n~~~~~~\n\nThis sentence is plain prose after the code block.\n",
+    ],
+)
+def test_a_fence_or_tilde_title_never_hides_the_prose_after_it(text: str) -> None:
+    assert [text[a:b] for a, b in prose_sentences(text)] == [
+        "This sentence is plain prose after the code block."
+    ]
+
+
+def test_prose_is_kept_beside_rules_terms_and_containers() -> None:
+    text = (
+        "Timeouts default to five seconds in every client.\n" + "*" * 52 + "\n\n"
+        "timeout (float):\n    Seconds to wait for the server to answer.\n\n"
+        "The model was trained on the full\n corpus of documents and then\nevaluated there.\n\n"
+        ".. deprecated:: 3.1 Use the spam function in every case instead.\n\n"
+        ".. tabs::\n\n    .. group-tab:: Bash\n\n        Source the file in your shell startup.\n\n"
+        "        .. code-block:: bash\n\n            eval one two three four five six\n"
+    )
+    assert [text[a:b] for a, b in prose_sentences(text)] == [
+        "Timeouts default to five seconds in every client.",
+        "timeout (float):\n    Seconds to wait for the server to answer.",
+        "The model was trained on the full\n corpus of documents and then\nevaluated there.",
+        "Use the spam function in every case instead.",
+        "Source the file in your shell startup.",
+    ]
+
+
+def test_titles_on_one_long_line_cost_linear_time() -> None:
+    text = "This is a sentence of prose with several words. " * 20_000  # 1 MB, one line
+    assert len(prose_sentences(text)) == 20_000

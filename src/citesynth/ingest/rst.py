@@ -4,7 +4,9 @@ Section levels follow the order in which adornment styles first appear, as docut
 The indented blocks that follow a literal-block marker (a paragraph ending in `::`) or a
 directive that holds code or markup (`.. code-block::`, `.. autoclass::`, an extension's
 `.. click:example::`) are code; the body of an admonition or a version note (`.. note::`,
-`.. versionchanged:: 7.1`) and any other indented paragraph (a block quote) are prose.
+`.. versionchanged:: 7.1`), of any other directive (`.. tabs::`, `.. glossary::`, whose
+own code directives are read in turn) and any other indented paragraph (a block quote) are
+prose.
 """
 
 from __future__ import annotations
@@ -82,7 +84,17 @@ def _column(text: str, start: int) -> int:
 _ADMONITIONS = frozenset(
     "note warning tip hint important caution danger attention error seealso".split()
 )
-_VERSION_NOTES = frozenset("versionadded versionchanged deprecated admonition".split())
+_VERSION_NOTES = frozenset("versionadded versionchanged deprecated".split())
+_ARGUMENT = re.compile(r"[ \t]*\S*")
+# Directives whose body is code, data or markup rather than prose; autodoc's (`.. autoclass::`)
+# hold options, and an extension's examples (`.. click:example::`, `.. click:run::`) code.
+_CODE_DIRECTIVES = frozenset(
+    """code code-block sourcecode literalinclude highlight doctest testcode testoutput
+    testsetup testcleanup ipython jupyter-execute math graphviz raw csv-table toctree include
+    image currentmodule module literal parsed-literal program-output command-output
+    prompt""".split()
+)
+_CODE_SUFFIXES = ("example", ":run", "-run", "console", "repl")
 _DIRECTIVE = re.compile(r"\.\.[ \t]+([\w.+:-]+?)[ \t]*::")
 
 
@@ -106,7 +118,12 @@ def opener(paragraph: str) -> Opener:
     name = directive.group(1).lower()
     if name in _ADMONITIONS:
         return Opener(literal=False, prose_from=directive.end())
-    if name in _VERSION_NOTES:
+    if name == "admonition":  # its argument is the box's title
         line_end = paragraph.find("\n")
         return Opener(literal=False, prose_from=len(paragraph) if line_end < 0 else line_end)
-    return Opener(literal=True, prose_from=None)
+    if name in _VERSION_NOTES:  # the version, then what changed ("3.1 Use spam instead.")
+        version = _ARGUMENT.match(paragraph, directive.end())
+        return Opener(literal=False, prose_from=version.end() if version else directive.end())
+    if name in _CODE_DIRECTIVES or name.startswith("auto") or name.endswith(_CODE_SUFFIXES):
+        return Opener(literal=True, prose_from=None)
+    return Opener(literal=False, prose_from=None)  # a container (`.. tabs::`): read inside

@@ -22,7 +22,7 @@ _HEADING_LINE = re.compile(
     re.MULTILINE,
 )
 _HEADING_WORDS = 10
-_ADORNMENT = re.compile(r"^[ \t]*([=\-~^*+`])\1{2,}[ \t]*$", re.MULTILINE)
+_ADORNMENT = re.compile(r"^[ \t]*([=\-~^*+`])\1{2,}[ \t]*\r?$", re.MULTILINE)
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 _CONTENT = re.compile(r"(?:[ \t]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
@@ -103,56 +103,131 @@ _TITLE = re.compile(rf"\#{{1,6}}[ \t]\S.*|{_SHORT_TITLE}")
 
 
 def adornments(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
-    """The lines of `text[start:end]` that adorn a title or rule a break.
+    """The lines of `text[start:end]` that adorn a title or rule a break (`adornment_at`)."""
+    stop = len(text) if end is None else end
+    return [
+        (m.start(), m.end())
+        for m in _ADORNMENT.finditer(text, start, stop)
+        if adornment_at(text, m.start(), m.end())
+    ]
 
-    One mark repeated (`-----`, `=====`, `~~~~~`), as reStructuredText and setext Markdown
-    underline (or overline) headings and AsciiDoc delimits blocks. A line of backticks or
-    tildes counts only under a title (`titled`), so that a code fence is not one.
+
+def adornment_at(text: str, line_start: int, line_end: int) -> bool:
+    """Whether the line `text[line_start:line_end]` adorns a title or rules a break.
+
+    One mark repeated (`-----`, `=====`, `^^^^^`), as reStructuredText and setext Markdown
+    underline (or overline) headings and AsciiDoc delimits blocks. A run of backticks or
+    tildes counts only when at least four long and under (or over) a title, since three
+    open or close a code fence.
     """
-    found = []
-    for match in _ADORNMENT.finditer(text, start, len(text) if end is None else end):
-        if match.group(1) in "`~" and titled(text, match.start(), match.end()) is None:
-            continue
-        found.append((match.start(), match.end()))
-    return found
+    found = _ADORNMENT.fullmatch(text, line_start, line_end)
+    if found is None:
+        return False
+    if found.group(1) not in "`~":
+        return True
+    if len(found.group().strip()) < 4:
+        return False
+    return titled(text, line_start, line_end) is not None or _overlines(text, line_start, line_end)
 
 
 def titled(text: str, line_start: int, line_end: int) -> tuple[int, int] | None:
     """The title line that the adornment line `text[line_start:line_end]` underlines.
 
-    As reStructuredText requires, the title is one line, with a letter, no longer than its
-    adornment, after a blank line, the start of the text or its overline: so the last line
-    of an AsciiDoc block above its closing `----` is no title.
+    As reStructuredText requires, the title is one line, with a letter and no closing `.`,
+    `,`, `;` or `:`, no longer than its adornment, after a blank line, the start of the
+    text or an overline like it: so the last line of an AsciiDoc block above its closing
+    `----`, or a sentence above a `***` rule, is no title.
+    """
+    length = len(text[line_start:line_end].strip())
+    title = _line_before(text, line_start, length)
+    if title is None or not _is_title(text[title[0] : title[1]], length):
+        return None
+    above = _line_before(text, title[0], length)
+    if above is None:
+        return None
+    line = text[above[0] : above[1]]
+    if line.strip() and line.strip() != text[line_start:line_end].strip():
+        return None
+    return title
+
+
+def _is_title(line: str, length: int) -> bool:
+    words = line.strip()
+    return any(c.isalpha() for c in words) and len(words) <= length and words[-1] not in ".,;:"
+
+
+def _overlines(text: str, line_start: int, line_end: int) -> bool:
+    """Whether the adornment line at `line_start` is the overline of a title below it."""
+    mark = text[line_start:line_end].strip()
+    title_end = text.find("\n", line_end + 1, line_end + 2 + len(mark) + 40)
+    if line_end >= len(text) or title_end < 0:
+        return False
+    under_end = text.find("\n", title_end + 1, title_end + 2 + len(mark) + 40)
+    under = text[title_end + 1 : len(text) if under_end < 0 else under_end]
+    return _is_title(text[line_end + 1 : title_end], len(mark)) and under.strip() == mark
+
+
+def _line_before(text: str, line_start: int, longest: int) -> tuple[int, int] | None:
+    """The line before the one starting at `line_start`, as (start, end).
+
+    `(0, 0)` at the start of the text; None when it is longer than `longest` (plus room for
+    indentation), so no title, which also keeps a long line from being read again.
     """
     if line_start == 0:
+        return 0, 0
+    end = line_start - 1
+    window = max(0, end - longest - 40)
+    newline = text.rfind("\n", window, end)
+    if newline < 0 and window > 0:
         return None
-    title_start = text.rfind("\n", 0, line_start - 1) + 1
-    title = text[title_start : line_start - 1]
-    length = len(text[line_start:line_end].strip())
-    if not any(c.isalpha() for c in title) or len(title.strip()) > length:
-        return None
-    if title_start > 0:
-        above_start = text.rfind("\n", 0, title_start - 1) + 1
-        above = text[above_start : title_start - 1]
-        if above.strip() and not _ADORNMENT.fullmatch(above):
-            return None
-    return title_start, line_start - 1
+    return newline + 1, end
 
 
 def is_title_or_rule(text: str, start: int, end: int) -> bool:
-    """Whether `text[start:end]` is an adornment line (`adornments`) or the title above one."""
-    if "\n" in text[start:end]:
+    """Whether `text[start:end]`, a whole line, is an adornment line or the title above one."""
+    line_start, line_end = start, end
+    while line_start > 0 and text[line_start - 1] in " \t":
+        line_start -= 1
+    while line_end < len(text) and text[line_end] in " \t\r":
+        line_end += 1
+    if (line_start > 0 and text[line_start - 1] != "\n") or (
+        line_end < len(text) and text[line_end] != "\n"
+    ):
         return False
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
-    if adornments(text, line_start, line_end):
+    if adornment_at(text, line_start, line_end):
         return True
-    if line_end < len(text):
-        next_end = text.find("\n", line_end + 1)
-        under = (line_end + 1, len(text) if next_end < 0 else next_end)
-        return bool(adornments(text, *under)) and titled(text, *under) is not None
-    return False
+    if line_end >= len(text):
+        return False
+    under_end = text.find("\n", line_end + 1, line_end + 2 + (end - start) + 80)
+    under = (line_end + 1, len(text) if under_end < 0 else under_end)
+    if under_end < 0 and under[1] - under[0] > (end - start) + 80:
+        return False
+    return adornment_at(text, *under) and titled(text, *under) is not None
+
+
+def _fences(text: str, start: int, end: int) -> int:
+    """How many code fences (a line opening with ``` or ~~~) `text[start:end]` holds.
+
+    A bare run of four or more backticks or tildes beside a line with a letter is a title's
+    adornment (under a title longer than it too), not counted.
+    """
+    count = 0
+    for match in _FENCE.finditer(text, start, end):
+        line_end = text.find("\n", match.start())
+        line_end = len(text) if line_end < 0 else line_end
+        run = _ADORNMENT.fullmatch(text, match.start(), line_end)
+        if run is None or len(run.group().strip()) < 4 or not _beside_words(text, match.start()):
+            count += 1
+    return count
+
+
+def _beside_words(text: str, line_start: int) -> bool:
+    """Whether the line before or after the one at `line_start` holds a letter."""
+    before_start = text.rfind("\n", max(0, line_start - 200), max(0, line_start - 1)) + 1
+    before = text[before_start : max(0, line_start - 1)] if line_start else ""
+    after_start = text.find("\n", line_start)
+    after = "" if after_start < 0 else text[after_start + 1 : after_start + 201].split("\n")[0]
+    return any(c.isalpha() for c in before + after)
 
 
 def is_heading(sentence: str) -> bool:
@@ -173,9 +248,7 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
     literal_below: int | None = None
     for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text)), len(text)]:
         paragraph = text[start:boundary]
-        fences = len(_FENCE.findall(paragraph)) - sum(
-            text[a:b].strip()[:1] in "`~" for a, b in adornments(text, start, boundary)
-        )
+        fences = _fences(text, start, boundary)
         skip = in_fence
         in_fence = in_fence != (fences % 2 == 1)
         content = _CONTENT.match(paragraph)
@@ -221,12 +294,14 @@ def _code_lines(span: str, column: int) -> bool:
     if len(lines) < 2:
         return False
     indents = [len(line) - len(line.lstrip(" \t")) for line in lines[1:] if line.strip()]
-    if len(set(indents)) > 1:
-        return True
+    if indents and max(indents) >= 4 and max(indents) - min(indents) >= 2:
+        return True  # steps in and out by a block's width, not a ragged line of a PDF
     return bool(indents) and bool(_BLOCK_OPENER.match(lines[0])) and indents[0] > column
 
 
 _BLOCK_OPENER = re.compile(
     r"\s*(?:(?:async\s+)?(?:def|class|if|elif|else|for|while|with|try|except|finally)\b.*"
-    r"|.*\)):\s*$"
+    r"|[\w.]+\(.*\)(?:\s*->.*)?):\s*$"
 )
+"""A line that opens a code block: a keyword's, or a call's (`def f(x):`, `main():`), never a
+term with its classifier ("timeout (float):")."""

@@ -51,9 +51,11 @@ def unmarked(text: str) -> str:
 
     The marks are Markdown's `#` and the `-----` under a reStructuredText or setext title.
     """
-    for start, end in reversed(adornments(text)):
-        text = text[:start] + text[end:]
-    return _HEADING.sub("", text)
+    pieces, position = [], 0
+    for start, end in adornments(text):
+        pieces.append(text[position:start])
+        position = end
+    return _HEADING.sub("", "".join(pieces) + text[position:])
 
 
 def _clean(text: str) -> str:
