@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from citesynth.analysis import estimate_tokens
 from citesynth.errors import LoadError
 from citesynth.ingest.blocks import BlockKind
-from citesynth.ingest.rst import rst_blocks
+from citesynth.ingest.rst import rendered_roles, rst_blocks
 from citesynth.ingest.sentences import (
     is_heading,
     is_title_or_rule,
@@ -17,6 +17,7 @@ from citesynth.ingest.sentences import (
     sentence_spans,
 )
 from citesynth.ingest.text import content_hash, decode, looks_binary
+from citesynth.synthesis.citing import strip_layout
 from citesynth.verify.evidence import unmarked
 
 
@@ -296,3 +297,17 @@ def test_prose_is_kept_beside_rules_terms_and_containers() -> None:
 def test_titles_on_one_long_line_cost_linear_time() -> None:
     text = "This is a sentence of prose with several words. " * 20_000  # 1 MB, one line
     assert len(prose_sentences(text)) == 20_000
+
+
+def test_rst_roles_are_written_as_a_reader_sees_them() -> None:
+    text = (
+        "Call :func:`confirm`; see :ref:`Prompting <option-prompting>` or :ref:`defaults`; "
+        "a :class:`~click.core.ParameterSource` member; :py:meth:`Context.invoke` at 10:30."
+    )
+    assert rendered_roles(text) == (
+        "Call `confirm`; see Prompting or `defaults`; a `click.core.ParameterSource` member; "
+        "`Context.invoke` at 10:30."
+    )
+    assert strip_layout("Use :func:`confirm` [1].\n\n```rst\n:func:`kept`\n```") == (
+        "Use `confirm` [1].\n\n```rst\n:func:`kept`\n```"
+    )

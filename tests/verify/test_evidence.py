@@ -88,3 +88,8 @@ def test_the_title_leads_the_evidence_when_it_states_part_of_the_claim() -> None
     assert evidence_text(named, [text], about=about) == f"{about}: {text}"
     assert evidence_text("Boats leave every 40 minutes.", [text], about=about) == text
     assert evidence_text(named, [text]) == text
+
+
+def test_a_sentence_copied_with_its_rst_roles_rendered_is_still_a_quotation() -> None:
+    source = "To ask for confirmation, the :func:`confirm` function comes in handy here."
+    assert quoted("To ask for confirmation, the `confirm` function comes in handy here.", [source])

@@ -127,3 +127,26 @@ def opener(paragraph: str) -> Opener:
     if name in _CODE_DIRECTIVES or name.startswith("auto") or name.endswith(_CODE_SUFFIXES):
         return Opener(literal=True, prose_from=None)
     return Opener(literal=False, prose_from=None)  # a container (`.. tabs::`): read inside
+
+
+_ROLE = re.compile(r"(?<![\w`]):(?:[a-z][\w-]*:)?([a-z][\w-]*):`([^`\n]+)`")
+_TITLED_TARGET = re.compile(r"(.*?)\s*<[^<>]+>\s*$", re.S)
+
+
+def rendered_roles(text: str) -> str:
+    """`text` with reStructuredText roles written as a reader sees them.
+
+    `:func:`confirm`` -> `` `confirm` ``, `:class:`~click.core.ParameterSource`` ->
+    `` `click.core.ParameterSource` ``, `:ref:`Prompting <option-prompting>`` -> "Prompting":
+    what Sphinx renders, the target in full, so that a sentence copied from a source still
+    reads as a quotation of it.
+    """
+
+    def render(found: re.Match[str]) -> str:
+        role, inside = found.group(1), found.group(2).lstrip("~!")
+        titled = _TITLED_TARGET.fullmatch(inside)
+        if titled and titled.group(1):
+            return titled.group(1) if role in {"ref", "doc", "term"} else f"`{titled.group(1)}`"
+        return f"`{inside}`"
+
+    return _ROLE.sub(render, text) if ":`" in text else text

@@ -22,6 +22,7 @@ from citesynth.citations.resolve import (
     is_pointer,
     says_not_found,
 )
+from citesynth.ingest.rst import rendered_roles
 from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.passages import chunk_url
 from citesynth.synthesis.sources import Source, provenance
@@ -125,7 +126,9 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     (`[1] corpus.jsonl#p7 — Milli Vanilli` when `headings` holds what follows its number),
     and a marker
     opening a line as the context opens each source ("[1] …") closes that line's first
-    sentence instead; one blank line separates paragraphs.
+    sentence instead; reStructuredText roles are written as a reader sees them
+    (`rendered_roles`: ":func:`confirm`" -> "`confirm`"); one blank line separates
+    paragraphs.
     """
     pieces = _FENCE.split(text)
     fences = _FENCE.findall(text)
@@ -134,7 +137,7 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
         if index % 2:  # inside a code block
             tidied.append(piece)
             continue
-        piece = _ECHOED_LAYOUT.sub("", piece)
+        piece = rendered_roles(_ECHOED_LAYOUT.sub("", piece))
         tidied.append(_opening_markers(_without_headers(piece, headings)))
     joined = tidied[0] + "".join(f + p for f, p in zip(fences, tidied[1:], strict=True))
     return single_blank_lines(joined)

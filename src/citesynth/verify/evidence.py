@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from citesynth.ingest.rst import rendered_roles
 from citesynth.ingest.sentences import adornments
 from citesynth.verify.align import Evidence, Sentence, align, analyse, context_of, given
 
@@ -179,7 +180,7 @@ _QUALIFYING = re.compile(
 
 def _plain(text: str) -> str:
     """Lower case, markup and punctuation between words gone, trailing dots dropped."""
-    spaced = " ".join(_PLAIN.sub(" ", unmarked(text).lower()).split())
+    spaced = " ".join(_PLAIN.sub(" ", unmarked(rendered_roles(text)).lower()).split())
     return _BEFORE_STOP.sub("", spaced).strip(" .,:")
 
 
