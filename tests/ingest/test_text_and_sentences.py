@@ -268,6 +268,16 @@ def test_underlined_titles_and_rules_are_spans_of_their_own() -> None:
         "This sentence is plain prose after the code block.\n",
         "~~~~~~~~\nOptions\n~~~~~~~~\n\nThis sentence is plain prose after the code block.\n",
         "Section Title\n~~~~~~\n\nThis sentence is plain prose after the code block.\n",
+        "Intro.\n\n~~~~\n>>> 1 + 1\n>>> client.close()\n~~~~\n\n"
+        "This sentence is plain prose after the code block.\n",
+        "Here is the config:\n~~~~\n{\n}\n~~~~\n\n"
+        "This sentence is plain prose after the code block.\n",
+        "# Timeouts\r\n\r\nThis sentence is plain prose after the code block.\r\n",
+        ".. tabs::\n\n   .. code-tab:: python\n\n      import click\n"
+        "      click.echo('Hello there')\n\n"
+        "This sentence is plain prose after the code block.\n",
+        '<p align="center">\n  <img src="x.png" alt=\'A picture\'>\n</p>\n\n'
+        "This sentence is plain prose after the code block.\n",
     ],
 )
 def test_a_fence_or_tilde_title_never_hides_the_prose_after_it(text: str) -> None:
@@ -307,6 +317,9 @@ def test_rst_roles_are_written_as_a_reader_sees_them() -> None:
     assert rendered_roles(text) == (
         "Call `confirm`; see Prompting or `defaults`; a `click.core.ParameterSource` member; "
         "`Context.invoke` at 10:30."
+    )
+    assert rendered_roles("thanks to :pep:`538`; :math:`a<b>`; :func:`open <io.open>`") == (
+        "thanks to PEP 538; `a<b>`; `open`"
     )
     assert strip_layout("Use :func:`confirm` [1].\n\n```rst\n:func:`kept`\n```") == (
         "Use `confirm` [1].\n\n```rst\n:func:`kept`\n```"

@@ -92,7 +92,7 @@ _CODE_DIRECTIVES = frozenset(
     """code code-block sourcecode literalinclude highlight doctest testcode testoutput
     testsetup testcleanup ipython jupyter-execute math graphviz raw csv-table toctree include
     image currentmodule module literal parsed-literal program-output command-output
-    prompt""".split()
+    prompt code-tab plot mermaid uml plantuml table list-table productionlist""".split()
 )
 _CODE_SUFFIXES = ("example", ":run", "-run", "console", "repl")
 _DIRECTIVE = re.compile(r"\.\.[ \t]+([\w.+:-]+?)[ \t]*::")
@@ -130,6 +130,11 @@ def opener(paragraph: str) -> Opener:
 
 
 _ROLE = re.compile(r"(?<![\w`]):(?:[a-z][\w-]*:)?([a-z][\w-]*):`([^`\n]+)`")
+_CROSS_REFERENCES = frozenset(
+    """ref doc term any func meth class attr data exc mod obj const envvar option keyword
+    type member macro var struct enum""".split()
+)
+"""Roles whose text may be "Title <target>"; in `:math:` or `:samp:` a `<…>` is text."""
 _TITLED_TARGET = re.compile(r"(.*?)\s*<[^<>]+>\s*$", re.S)
 
 
@@ -144,7 +149,9 @@ def rendered_roles(text: str) -> str:
 
     def render(found: re.Match[str]) -> str:
         role, inside = found.group(1), found.group(2).lstrip("~!")
-        titled = _TITLED_TARGET.fullmatch(inside)
+        if role in {"pep", "rfc"}:
+            return f"{role.upper()} {inside}"
+        titled = _TITLED_TARGET.fullmatch(inside) if role in _CROSS_REFERENCES else None
         if titled and titled.group(1):
             return titled.group(1) if role in {"ref", "doc", "term"} else f"`{titled.group(1)}`"
         return f"`{inside}`"

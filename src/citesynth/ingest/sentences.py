@@ -23,10 +23,10 @@ _HEADING_LINE = re.compile(
 )
 _HEADING_WORDS = 10
 _ADORNMENT = re.compile(r"^[ \t]*([=\-~^*+`])\1{2,}[ \t]*\r?$", re.MULTILINE)
-_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_PARAGRAPH = re.compile(r"\n[ \t\r]*\n")  # CRLF text too
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
-_CONTENT = re.compile(r"(?:[ \t]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
-_NOT_PROSE = re.compile(r"^\s*(?:#|```|~~~|\||[=\-~^*+]{3,}\s*$|\.\. |>>>|\$ )")
+_CONTENT = re.compile(r"(?:[ \t\r]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
+_NOT_PROSE = re.compile(r"^\s*(?:#|```|~~~|\||[=\-~^*+]{3,}\s*$|\.\. |>>>|\$ |<[A-Za-z/!])")
 _ABBREVIATIONS = frozenset(
     """mr mrs ms dr prof sr jr st vs etc e.g i.e cf al fig figs eq eqs no nos vol vols pp
     approx inc ltd co corp dept est min max sec ref refs resp u.s u.k jan feb mar apr jun jul
@@ -208,26 +208,34 @@ def is_title_or_rule(text: str, start: int, end: int) -> bool:
 def _fences(text: str, start: int, end: int) -> int:
     """How many code fences (a line opening with ``` or ~~~) `text[start:end]` holds.
 
-    A bare run of four or more backticks or tildes beside a line with a letter is a title's
-    adornment (under a title longer than it too), not counted.
+    A bare run of four or more backticks or tildes where a title's adornment goes (under a
+    line that reads as a title, or over one) is not counted, whatever the title's length.
     """
     count = 0
     for match in _FENCE.finditer(text, start, end):
         line_end = text.find("\n", match.start())
         line_end = len(text) if line_end < 0 else line_end
         run = _ADORNMENT.fullmatch(text, match.start(), line_end)
-        if run is None or len(run.group().strip()) < 4 or not _beside_words(text, match.start()):
+        titled_run = run is not None and len(run.group().strip()) >= 4
+        if not titled_run or not (
+            adornment_at(text, match.start(), line_end) or _under_title(text, match.start())
+        ):
             count += 1
     return count
 
 
-def _beside_words(text: str, line_start: int) -> bool:
-    """Whether the line before or after the one at `line_start` holds a letter."""
-    before_start = text.rfind("\n", max(0, line_start - 200), max(0, line_start - 1)) + 1
-    before = text[before_start : max(0, line_start - 1)] if line_start else ""
-    after_start = text.find("\n", line_start)
-    after = "" if after_start < 0 else text[after_start + 1 : after_start + 201].split("\n")[0]
-    return any(c.isalpha() for c in before + after)
+def _under_title(text: str, line_start: int) -> bool:
+    """Whether the line before `line_start` reads as a title.
+
+    One line with a letter and no closing punctuation, after a blank line, the start of the
+    text or an adornment.
+    """
+    title = _line_before(text, line_start, 120)
+    if title is None or not _is_title(text[title[0] : title[1]], 10**6):
+        return False
+    above = _line_before(text, title[0], 400)
+    line = "" if above is None else text[above[0] : above[1]]
+    return not line.strip() or _ADORNMENT.fullmatch(line) is not None
 
 
 def is_heading(sentence: str) -> bool:
@@ -269,7 +277,7 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
         if not skip:
             for begin, end in sentence_spans(text, first + (markup.prose_from or 0), boundary):
                 line = text[begin:end]
-                if _NOT_PROSE.match(line) or "\n#" in line or "```" in line:
+                if _NOT_PROSE.match(line) or "\n#" in line or "```" in line or "\n~~~" in line:
                     continue
                 if _code_lines(line, begin - (text.rfind("\n", 0, begin) + 1)):
                     continue

@@ -34,7 +34,7 @@ from citesynth.analysis import content_terms, terms
 from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
 from citesynth.verify.lists import misattributed
 
-_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:\s?%|\s?percent\b)?")
 """A number, also the digits of a name: IL-10 is not IL-20."""
 _NUMBER_WORDS = {
