@@ -113,11 +113,10 @@ def without_asides(text: str) -> str:
     return text
 
 
-CONSENSUS = re.compile(
-    r"\b(?:multiple|several|both|all(?: the)?|the) sources (?:report|agree|say|state|confirm)"
-    r"(?: that|:)?\s*",
-    re.I,
+_SOURCES_AGREE = (
+    r"(?:multiple|several|both|all(?: the)?|the) sources (?:report|agree|say|state|confirm)"
 )
+CONSENSUS = re.compile(rf"\b{_SOURCES_AGREE}(?: that|:)?\s*", re.I)
 """A statement that several cited sources say what follows ("Multiple sources report that")."""
 
 
@@ -137,10 +136,6 @@ def without_consensus(claim: str) -> str:
     return rest[:1].upper() + rest[1:] if first.isalpha() and first.islower() else rest
 
 
-_CONSENSUS_LEAD = re.compile(
-    r"(?:multiple|several|both|all(?: the)?|the) sources (?:report|agree|say|state|confirm)"
-    r"(?: that\s|:\s*)",
-    re.I,
-)
+_CONSENSUS_LEAD = re.compile(rf"{_SOURCES_AGREE}(?: that\s|:\s*)", re.I)
 """A consensus phrase that opens a claim and is followed by what is reported ("… that",
 "…:"); "The sources agree on the timeout" is no such opening."""

@@ -65,12 +65,10 @@ def _body(text: str, start: int, end: int) -> list[Block]:
     blocks: list[Block] = []
     literal_below: int | None = None
     for block in paragraphs(text, start, end):
-        indent = _column(text, block.start)
-        if literal_below is not None and indent > literal_below:
-            blocks.append(Block(block.start, block.end, BlockKind.CODE))
-            continue
-        blocks.append(block)
-        literal_below = indent if opener(text[block.start : block.end]).literal else None
+        read, literal_below = read_paragraph(
+            text[block.start : block.end], _column(text, block.start), literal_below
+        )
+        blocks.append(Block(block.start, block.end, BlockKind.CODE) if read is None else block)
     return blocks
 
 
@@ -127,6 +125,21 @@ def opener(paragraph: str) -> Opener:
     if name in _CODE_DIRECTIVES or name.startswith("auto") or name.endswith(_CODE_SUFFIXES):
         return Opener(literal=True, prose_from=None)
     return Opener(literal=False, prose_from=None)  # a container (`.. tabs::`): read inside
+
+
+def read_paragraph(
+    paragraph: str, indent: int, literal_below: int | None
+) -> tuple[Opener | None, int | None]:
+    """One paragraph of a run, read in turn: its `Opener` (None inside a literal block).
+
+    Also returns the indentation below which the paragraphs that follow are code (None:
+    none are). `paragraph` starts at its first non-space character, `indent` columns in; a literal
+    block is every paragraph indented deeper than the one that opened it.
+    """
+    if literal_below is not None and indent > literal_below:
+        return None, literal_below
+    read = opener(paragraph)
+    return read, indent if read.literal else None
 
 
 _ROLE = re.compile(r"(?<![\w`]):(?:[a-z][\w-]*:)?([a-z][\w-]*):`([^`\n]+)`")

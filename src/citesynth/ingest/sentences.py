@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from citesynth.ingest.rst import opener
+from citesynth.ingest.rst import read_paragraph
 
 # A sentence ends at . ! ? (and closing quotes/brackets) followed by whitespace and a
 # plausible sentence start; or at a line break that begins a list item; or after a line that
@@ -24,7 +24,8 @@ _HEADING_LINE = re.compile(
 _HEADING_WORDS = 10
 _ADORNMENT = re.compile(r"^[ \t]*([=\-~^*+`])\1{2,}[ \t]*\r?$", re.MULTILINE)
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")  # CRLF text too
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
+FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
+"""A line that opens or closes a fenced code block."""
 _CONTENT = re.compile(r"(?:[ \t\r]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
 _NOT_PROSE = re.compile(r"^\s*(?:#|```|~~~|\||[=\-~^*+]{3,}\s*$|\.\. |>>>|\$ |<[A-Za-z/!])")
 _ABBREVIATIONS = frozenset(
@@ -212,7 +213,7 @@ def _fences(text: str, start: int, end: int) -> int:
     line that reads as a title, or over one) is not counted, whatever the title's length.
     """
     count = 0
-    for match in _FENCE.finditer(text, start, end):
+    for match in FENCE.finditer(text, start, end):
         line_end = text.find("\n", match.start())
         line_end = len(text) if line_end < 0 else line_end
         run = _ADORNMENT.fullmatch(text, match.start(), line_end)
@@ -263,13 +264,13 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
         if content is None:
             start = boundary
             continue
-        indent = len(content.group(1))
-        if literal_below is not None and indent > literal_below:
+        first = start + content.end(1)
+        markup, literal_below = read_paragraph(
+            text[first:boundary], len(content.group(1)), literal_below
+        )
+        if markup is None:  # inside a literal block
             start = boundary
             continue
-        first = start + content.end(1)
-        markup = opener(text[first:boundary])
-        literal_below = indent if markup.literal else None
         if markup.prose_from is None or (
             markup.prose_from == 0 and _NOT_PROSE.match(paragraph.lstrip("\n"))
         ):
@@ -279,7 +280,7 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
                 line = text[begin:end]
                 if _NOT_PROSE.match(line) or "\n#" in line or "```" in line or "\n~~~" in line:
                     continue
-                if _code_lines(line, begin - (text.rfind("\n", 0, begin) + 1)):
+                if _code_lines(text, begin, end):
                     continue
                 if is_title_or_rule(text, begin, end):
                     continue
@@ -289,7 +290,7 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
     return spans
 
 
-def _code_lines(span: str, column: int) -> bool:
+def _code_lines(text: str, start: int, end: int) -> bool:
     """Whether a sentence's lines are laid out as code rather than wrapped prose.
 
     Wrapped prose keeps one indentation after its first line; code opens a block (`def
@@ -298,12 +299,13 @@ def _code_lines(span: str, column: int) -> bool:
     ending in `:` above its indented definition ("``str``:" then "The default type.") is
     prose.
     """
-    lines = span.split("\n")
+    lines = text[start:end].split("\n")
     if len(lines) < 2:
         return False
     indents = [len(line) - len(line.lstrip(" \t")) for line in lines[1:] if line.strip()]
     if indents and max(indents) >= 4 and max(indents) - min(indents) >= 2:
         return True  # steps in and out by a block's width, not a ragged line of a PDF
+    column = start - (text.rfind("\n", 0, start) + 1)  # the first line's indentation
     return bool(indents) and bool(_BLOCK_OPENER.match(lines[0])) and indents[0] > column
 
 

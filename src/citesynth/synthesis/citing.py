@@ -23,7 +23,7 @@ from citesynth.citations.resolve import (
     says_not_found,
 )
 from citesynth.ingest.rst import rendered_roles
-from citesynth.ingest.sentences import prose_sentences, sentence_spans
+from citesynth.ingest.sentences import FENCE, prose_sentences, sentence_spans
 from citesynth.passages import chunk_url
 from citesynth.synthesis.sources import Source, provenance
 from citesynth.types import Chunk
@@ -113,7 +113,6 @@ _ECHOED_HEADER = re.compile(r"[ \t]*\[\d+\][ \t]+(.*?)[ \t]*")
 """A line `[1] …`: an echoed source header when the rest is one (`heading`)."""
 _OPENING_MARKER = re.compile(r"([ \t]*)(\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])*)[ \t]+(?=\w)")
 """A marker opening a line, as the context opens each source ("[1] Wild cavies are ...")."""
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 
 
 _BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
@@ -130,8 +129,8 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     (`rendered_roles`: ":func:`confirm`" -> "`confirm`"); one blank line separates
     paragraphs.
     """
-    pieces = _FENCE.split(text)
-    fences = _FENCE.findall(text)
+    pieces = FENCE.split(text)
+    fences = FENCE.findall(text)
     tidied = []
     for index, piece in enumerate(pieces):
         if index % 2:  # inside a code block
