@@ -49,6 +49,8 @@ def click_docs() -> Path:
     shutil.rmtree(partial, ignore_errors=True)
     with tarfile.open(archive) as packed:
         wanted = [m for m in packed.getmembers() if m.name.startswith(f"click-{VERSION}/docs/")]
+        if not wanted:
+            raise SystemExit(f"{archive} holds no click-{VERSION}/docs/ folder")
         if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later
             packed.extractall(partial, members=wanted, filter="data")
         else:  # the sdist's own members, checked to stay inside the folder

@@ -217,8 +217,8 @@ def _fences(text: str, start: int, end: int) -> int:
         line_end = text.find("\n", match.start())
         line_end = len(text) if line_end < 0 else line_end
         run = _ADORNMENT.fullmatch(text, match.start(), line_end)
-        titled_run = run is not None and len(run.group().strip()) >= 4
-        if not titled_run or not (
+        long_run = run is not None and len(run.group().strip()) >= 4
+        if not long_run or not (
             adornment_at(text, match.start(), line_end) or _under_title(text, match.start())
         ):
             count += 1
