@@ -109,6 +109,10 @@ class Claim(_Frozen):
     reasons: list[str] = Field(
         default_factory=list, description="Why it is not supported (and what of it was kept)"
     )
+    kind: Literal["sentence", "code"] = Field(
+        default="sentence",
+        description="A sentence (or clause), or a code block checked as a quotation",
+    )
 
 
 class Verification(_Frozen):

@@ -19,7 +19,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from citesynth.citations.markers import MAX_RANGE, Marker, SourceRef, find_markers
-from citesynth.ingest.sentences import sentence_spans
+from citesynth.ingest.sentences import fenced_blocks, sentence_spans
 
 _GAP = re.compile(r"\s*")
 _ADJACENT = re.compile(r"\[\d[\d,\-]*\]\s*\[\d[\d,\-]*\]")
@@ -288,10 +288,12 @@ statement of its own, never run into the line below it."""
 def _cuts(text: str) -> list[tuple[int, int]]:
     """Where sentences stop, in order.
 
-    Blank lines and heading lines are left out; the end of a bold line stays with the
-    sentence before it.
+    Blank lines, heading lines and fenced code blocks are left out (code an answer shows is
+    checked as a quotation, `verify.code`); the end of a bold line stays with the sentence
+    before it.
     """
     cuts = [m.span() for m in (*_PARAGRAPH.finditer(text), *_HEADING_LINE.finditer(text))]
+    cuts += fenced_blocks(text)
     cuts += [m.span(1) for m in _BOLD_LINE_END.finditer(text)]
     return sorted(cuts)
 

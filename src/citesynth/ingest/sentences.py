@@ -26,6 +26,7 @@ _ADORNMENT = re.compile(r"^[ \t]*([=\-~^*+`])\1{2,}[ \t]*\r?$", re.MULTILINE)
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")  # CRLF text too
 FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 """A line that opens or closes a fenced code block."""
+_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 _CONTENT = re.compile(r"(?:[ \t\r]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
 _NOT_PROSE = re.compile(r"^\s*(?:#|```|~~~|\||[=\-~^*+]{3,}\s*$|\.\. |>>>|\$ |<[A-Za-z/!])")
 _ABBREVIATIONS = frozenset(
@@ -34,6 +35,50 @@ _ABBREVIATIONS = frozenset(
     aug sep sept oct nov dec""".split()
 )
 _WORD_BEFORE = re.compile(r"([\w.]+)$")
+
+
+def fenced_blocks(text: str) -> list[tuple[int, int]]:
+    """The fenced code blocks of `text`, from the opening fence line to the closing one.
+
+    A block closes at a fence line of the same mark at least as long, with nothing after
+    it; an unclosed block runs to the end of the text (as CommonMark reads it).
+    """
+    blocks: list[tuple[int, int]] = []
+    opening: tuple[int, str] | None = None
+    for match in _FENCE_LINE.finditer(text):
+        marks = match.group(1)
+        if opening is None:
+            opening = (match.start(), marks)
+        elif (
+            marks[0] == opening[1][0]
+            and len(marks) >= len(opening[1])
+            and not match.group(2).strip()
+        ):
+            blocks.append((opening[0], match.end()))
+            opening = None
+    if opening is not None:
+        blocks.append((opening[0], len(text)))
+    return blocks
+
+
+def outside_fences(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`spans` of `text` with what lies in fenced code blocks cut out (`fenced_blocks`).
+
+    What rewrites an answer's sentences (adds citations, drops repeats) must leave the code
+    it shows as it is.
+    """
+    blocks = fenced_blocks(text)
+    if not blocks:
+        return spans
+    kept: list[tuple[int, int]] = []
+    for start, end in spans:
+        for block_start, block_end in blocks:
+            if block_end <= start or block_start >= end:
+                continue
+            _append_trimmed(text, start, min(end, block_start), kept)
+            start = max(start, block_end)
+        _append_trimmed(text, start, end, kept)
+    return kept
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:

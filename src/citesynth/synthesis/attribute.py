@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from citesynth.analysis import terms
 from citesynth.citations.resolve import cited_numbers, says_not_found
-from citesynth.ingest.sentences import sentence_spans
+from citesynth.ingest.sentences import outside_fences, sentence_spans
 from citesynth.synthesis.sources import Source
 
 _END = re.compile(r"[.!?]+[\"')\]]*$")
@@ -31,7 +31,7 @@ def attribute(
     pieces: list[str] = []
     position = 0
     added = 0
-    for start, end in sentence_spans(text):
+    for start, end in outside_fences(text, sentence_spans(text)):
         sentence = text[start:end]
         words = set(terms(sentence))
         if cited_numbers(sentence) or len(words) < 3 or says_not_found(sentence):

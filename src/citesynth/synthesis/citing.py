@@ -23,7 +23,7 @@ from citesynth.citations.resolve import (
     says_not_found,
 )
 from citesynth.ingest.rst import rendered_roles
-from citesynth.ingest.sentences import FENCE, prose_sentences, sentence_spans
+from citesynth.ingest.sentences import FENCE, outside_fences, prose_sentences, sentence_spans
 from citesynth.passages import chunk_url
 from citesynth.synthesis.sources import Source, provenance
 from citesynth.types import Chunk
@@ -245,7 +245,7 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
 def _statements(text: str) -> list[tuple[int, int]]:
     """The sentences of `text`, each line of a sentence on its own."""
     spans = []
-    for start, end in sentence_spans(text):
+    for start, end in outside_fences(text, sentence_spans(text)):
         line = text.find("\n", start, end)
         while line >= 0:
             if text[start:line].strip():
@@ -305,7 +305,7 @@ def drop_pointers(text: str) -> tuple[str, int]:
     pieces: list[str] = []
     position = 0
     dropped = 0
-    for start, end in sentence_spans(text):
+    for start, end in outside_fences(text, sentence_spans(text)):
         if is_pointer(text[start:end].strip()):
             pieces.append(text[position:start].rstrip(" \t"))
             position = end

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from citesynth.citations.resolve import cited_numbers, compact
-from citesynth.ingest.sentences import sentence_spans
+from citesynth.ingest.sentences import outside_fences, sentence_spans
 
 _MARK = r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]"
 _MARKS = rf"{_MARK}(?:\s*(?:,|and|&)?\s*{_MARK})*"
@@ -52,7 +52,7 @@ def plain_attributions(text: str) -> tuple[str, int]:
     pieces: list[str] = []
     position = 0
     changed = 0
-    for start, end in sentence_spans(text):
+    for start, end in outside_fences(text, sentence_spans(text)):
         sentence = text[start:end]
         plain = _plain(sentence)
         if plain != sentence:

@@ -15,6 +15,7 @@ from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verificati
 from citesynth.synthesis.citing import single_blank_lines
 from citesynth.synthesis.sources import Source
 from citesynth.verify.base import Passage, Span, Verifier
+from citesynth.verify.claims import ClaimSpan
 from citesynth.verify.confidence import Signals
 from citesynth.verify.conflicts import Found, find_conflicts
 from citesynth.verify.review import Review, review
@@ -93,6 +94,7 @@ async def check(
                 documents=item.documents,
                 precise=list(item.precise),
                 reasons=list(item.verdict.reasons) if item.verdict else [],
+                kind="code" if item.claim.code else "sentence",
             )
         )
         for number, verdict in item.alone.items():
@@ -130,7 +132,7 @@ async def cut_to_support(
     weak = [
         (item, claim)
         for item, claim in zip(checked.review.claims, checked.claims, strict=True)
-        if item.label != "supported"
+        if item.label != "supported" and not item.claim.code  # code is whole or nothing
     ]
     cuts = await trims(checked.text, [item.claim for item, _ in weak], passages(sources), verifier)
     if not cuts:
@@ -216,13 +218,18 @@ def without_unsupported(
 
     `partial` is not support: a claim only partly supported goes too. So does a claim that
     still cites nothing after repair (which cites a sentence wherever a source supports it):
-    no source supports it either, and every sentence left must carry its citation.
+    no source supports it either, and every sentence left must carry its citation. A code
+    block goes with the sentence right above it, which introduces it.
     """
-    pairs = [
-        (item.claim, claim)
-        for item, claim in zip(review_.claims, claims, strict=True)
-        if not claim.citations or claim.label != "supported"
-    ]
+    pairs = []
+    previous: tuple[ClaimSpan, bool] | None = None  # the claim before, and whether it goes
+    for item, written in zip(review_.claims, claims, strict=True):
+        goes = not written.citations or written.label != "supported"
+        if item.claim.code and previous is not None and previous[1]:
+            goes = goes or not text[previous[0].end : item.claim.start].strip()
+        if goes:
+            pairs.append((item.claim, written))
+        previous = (item.claim, goes)
     drop = [span for span, _ in pairs]
     if not drop:
         return text, []
@@ -233,6 +240,8 @@ def without_unsupported(
         closing = text[claim.start : claim.end].rstrip()[-1:]
         if before[-1:] in {",", ";", ":"} and closing in {".", "!", "?"}:
             before = before[:-1] + closing  # the clause before now ends the sentence
+        elif claim.code:  # "… as follows [1]:" introduced it: the sentence now ends
+            before = _INTRODUCING_END.sub(r"\1.", before.rstrip()) + "\n\n"
         pieces.append(before)
         position = claim.end
         while position < len(text) and text[position] in " \t.,;":
@@ -243,6 +252,8 @@ def without_unsupported(
     return without_empty_sections("".join(pieces)), [claim for _, claim in pairs]
 
 
+_INTRODUCING_END = re.compile(r":((?:[ \t]*\[[\d,\s\-–]+\])*)$")
+"""The colon ending a sentence that introduces a block, with the markers after it."""
 _HEADING_LINE = re.compile(r"#{1,6} \S.*|\*\*[^*\n]+\*\*:?")
 
 

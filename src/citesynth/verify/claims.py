@@ -6,6 +6,10 @@
 A sentence is split after a citation group that is followed by more text and a later group
 citing other numbers, when both pieces keep at least three words; otherwise it stays one
 claim citing everything it cites.
+
+A fenced code block is a claim of its own (`code`): it cites what the sentence introducing
+it cites ("… in the following example: [4]" right above it) and is checked as a quotation
+(`verify.code`).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from citesynth.citations.resolve import CANONICAL, cited_numbers, factual_spans
+from citesynth.ingest.sentences import fenced_blocks, sentence_spans
 
 MARKER = re.compile(rf"\s*{CANONICAL.pattern}")
 _LEAD = re.compile(r"[\s,;:–—-]+")
@@ -28,6 +33,8 @@ class ClaimSpan:
     citations: tuple[int, ...]
     start: int
     end: int
+    code: bool = False
+    """A code block: `text` is its code, without the fences."""
 
 
 def plain(text: str) -> str:
@@ -40,7 +47,38 @@ def split_claims(answer: str) -> list[ClaimSpan]:
     claims: list[ClaimSpan] = []
     for start, end in factual_spans(answer):
         claims.extend(_clauses(answer, start, end))
-    return claims
+    claims.extend(code_claims(answer))
+    return sorted(claims, key=lambda claim: claim.start)
+
+
+def code_claims(answer: str) -> list[ClaimSpan]:
+    """The fenced code blocks of an answer, each citing what its introducing sentence cites."""
+    found = []
+    blocks = fenced_blocks(answer)
+    for index, (start, end) in enumerate(blocks):
+        lines = answer[start:end].split("\n")
+        closed = len(lines) > 1 and lines[-1].strip().startswith(lines[0].strip()[:3])
+        body = "\n".join(lines[1 : -1 if closed else None])
+        if not body.strip():
+            continue
+        after = blocks[index - 1][1] if index else 0
+        found.append(ClaimSpan(body, _introduction(answer, after, start), start, end, code=True))
+    return found
+
+
+def _introduction(answer: str, after: int, start: int) -> tuple[int, ...]:
+    """What the last sentence of the paragraph right above a code block cites.
+
+    `start` is where the block starts, `after` where the paragraph may start at the
+    earliest (the end of the block before). Nothing when no paragraph is between them.
+    """
+    before = answer[after:start].rstrip()
+    paragraph = before[before.rfind("\n\n") + 1 :] if "\n\n" in before else before
+    spans = sentence_spans(paragraph)
+    if not spans:
+        return ()
+    first, last = spans[-1]
+    return tuple(dict.fromkeys(cited_numbers(paragraph[first:last])))
 
 
 def _clauses(answer: str, start: int, end: int) -> list[ClaimSpan]:

@@ -13,17 +13,20 @@ For every claim (see `claims.py`):
    is still unsupported stays so, labelled, never dressed up with a citation.
 
 Independent documents behind a claim are counted from the sources that support it alone.
+A code block is checked as a quotation instead (`verify.code`), and never repaired: its
+citations are its introducing sentence's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from citesynth.citations.resolve import compact
 from citesynth.verify.base import Passage, Verdict, Verifier, check_of
 from citesynth.verify.claims import MARKER as _MARKER
 from citesynth.verify.claims import ClaimSpan, split_claims
+from citesynth.verify.code import code_verdict
 from citesynth.verify.lexical import LexicalVerifier
 
 _SUPPORTS = frozenset({"supported", "partial"})
@@ -121,18 +124,23 @@ async def review(
 
 def _only_known(claim: ClaimSpan, by_number: dict[int, Passage]) -> ClaimSpan:
     known = tuple(n for n in claim.citations if n in by_number)
-    return (
-        claim if known == claim.citations else ClaimSpan(claim.text, known, claim.start, claim.end)
-    )
+    return claim if known == claim.citations else replace(claim, citations=known)
 
 
 async def _verify_union(
     claims: Sequence[ClaimSpan], by_number: dict[int, Passage], verifier: Verifier
 ) -> list[Verdict | None]:
-    cited = [c for c in claims if c.citations]
+    cited = [c for c in claims if c.citations and not c.code]
     checks = [check_of(c.text, [by_number[n] for n in c.citations]) for c in cited]
     verdicts = iter(await verifier.verify(checks)) if checks else iter(())
-    return [next(verdicts) if c.citations else None for c in claims]
+    return [
+        None
+        if not c.citations
+        else code_verdict(c.text, [by_number[n].text for n in c.citations])
+        if c.code
+        else next(verdicts)
+        for c in claims
+    ]
 
 
 async def _precision(
@@ -142,18 +150,22 @@ async def _precision(
     verifier: Verifier,
 ) -> list[ClaimReview]:
     singles: list[tuple[int, int]] = []  # (claim index, number) checked alone
+    alone: dict[int, dict[int, Verdict]] = {}
     for index, claim in enumerate(claims):
-        if len(claim.citations) > 1:
+        if claim.code:
+            alone[index] = {
+                n: code_verdict(claim.text, [by_number[n].text]) for n in claim.citations
+            }
+        elif len(claim.citations) > 1:
             singles.extend((index, n) for n in claim.citations)
     checks = [check_of(claims[i].text, [by_number[n]]) for i, n in singles]
     alone_verdicts = await verifier.verify(checks) if checks else []
-    alone: dict[int, dict[int, Verdict]] = {}
     for (index, number), verdict in zip(singles, alone_verdicts, strict=True):
         alone.setdefault(index, {})[number] = verdict
     leave_out: list[tuple[int, int]] = []
     for index, claim in enumerate(claims):
         whole = union[index]
-        if whole is None:
+        if whole is None or claim.code:
             continue
         if len(claim.citations) == 1:
             alone[index] = {claim.citations[0]: whole}
@@ -192,7 +204,11 @@ async def _repair(
     screen: LexicalVerifier,
 ) -> tuple[str, list[Repair]]:
     """Move or add citations where another source supports a claim; returns the new text."""
-    weak = [i for i, verdict in enumerate(union) if verdict is None or verdict.label != "supported"]
+    weak = [
+        i
+        for i, verdict in enumerate(union)
+        if (verdict is None or verdict.label != "supported") and not claims[i].code
+    ]
     if not weak or not passages:  # one passage still gets an uncited claim it supports
         return answer, []
     candidates: list[tuple[int, Passage]] = []

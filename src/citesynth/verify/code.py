@@ -1,0 +1,52 @@
+"""Code an answer shows, checked as a quotation: its lines, in order, in a cited source.
+
+An answer may show a source's code ("… as shown in the following example: [4]" and then the
+example). A code block is no sentence a verifier could judge, and no one-word change in it
+is harmless, so it is checked by rule: it is supported when one of the sources its
+introducing sentence cites holds its lines consecutively (spacing aside; blank lines and a
+final "…" line, where the writer cut a long block, do not count), and unsupported otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from citesynth.verify.base import Span, Verdict
+
+CUT = "…"
+"""The last line of a code block the writer cut short."""
+NOT_QUOTED = "the code is not in the cited source(s) as shown"
+
+
+def code_verdict(code: str, passages: Sequence[str]) -> Verdict:
+    """Whether one of `passages` holds the lines of `code` in a row (see the module docstring)."""
+    wanted = [line for line in (_normal(raw) for raw in code.split("\n")) if line]
+    if wanted and wanted[-1] == CUT:
+        wanted.pop()
+    if wanted:
+        for index, passage in enumerate(passages):
+            found = _lines_at(wanted, passage)
+            if found is not None:
+                return Verdict(1.0, "supported", (Span(index, *found),))
+    return Verdict(0.0, "unsupported", reasons=(NOT_QUOTED,))
+
+
+def _normal(line: str) -> str:
+    return " ".join(line.split())
+
+
+def _lines_at(wanted: Sequence[str], passage: str) -> tuple[int, int] | None:
+    """Where `passage`'s non-blank lines hold `wanted` in a row: (start, end) offsets."""
+    lines: list[tuple[int, int, str]] = []
+    position = 0
+    for raw in passage.split("\n"):
+        line = _normal(raw)
+        if line:
+            lead = len(raw) - len(raw.lstrip())
+            lines.append((position + lead, position + len(raw.rstrip()), line))
+        position += len(raw) + 1
+    size = len(wanted)
+    for first in range(len(lines) - size + 1):
+        if all(lines[first + i][2] == wanted[i] for i in range(size)):
+            return lines[first][0], lines[first + size - 1][1]
+    return None

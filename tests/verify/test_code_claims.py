@@ -1,0 +1,59 @@
+"""Code an answer shows is a claim of its own, checked as a quotation of what it cites."""
+
+from __future__ import annotations
+
+from citesynth.citations.resolve import factual_sentences
+from citesynth.verify.claims import split_claims
+from citesynth.verify.code import NOT_QUOTED, code_verdict
+from citesynth.verify.lexical import LexicalVerifier
+from citesynth.verify.review import review
+from citesynth.verify.base import Passage
+
+SOURCE = (
+    "Set the font in the typography section, as shown in the following example:\n\n"
+    "```yaml\napp:\n  branding:\n    fontFamily:   Times New Roman\n\n    fontSize: 14\n```\n"
+)
+
+
+def test_code_is_supported_only_when_a_source_holds_its_lines_in_a_row() -> None:
+    verdict = code_verdict("app:\n  branding:\n    fontFamily: Times New Roman", ["x", SOURCE])
+    assert verdict.label == "supported" and verdict.score == 1.0
+    (span,) = verdict.spans
+    assert span.passage == 1
+    assert SOURCE[span.start : span.end] == "app:\n  branding:\n    fontFamily:   Times New Roman"
+    blank_lines_aside = code_verdict("fontFamily: Times New Roman\nfontSize: 14\n…", [SOURCE])
+    assert blank_lines_aside.supported  # the source's blank line and the cut mark do not count
+    changed = code_verdict("app:\n  branding:\n    fontFamily: Arial", [SOURCE])
+    assert changed.label == "unsupported" and changed.reasons == (NOT_QUOTED,)
+    reordered = code_verdict("fontSize: 14\nfontFamily: Times New Roman", [SOURCE])
+    assert not reordered.supported
+    assert not code_verdict("\n\n", [SOURCE]).supported
+
+
+def test_a_code_block_cites_what_its_introducing_sentence_cites_and_holds_no_sentences() -> None:
+    answer = (
+        "Set the font as shown in the following example: [2]\n\n"
+        "```yaml\napp:\n  branding:\n    fontFamily: Times New Roman. This is not a sentence.\n```"
+        "\n\n**Another document**\n\n```bash\necho no introduction here\n```\n"
+    )
+    claims = split_claims(answer)
+    assert [(c.code, c.citations) for c in claims] == [(False, (2,)), (True, (2,)), (True, ())]
+    assert claims[1].text.startswith("app:\n") and "```" not in claims[1].text
+    assert all("This is not a sentence" not in text for text, _ in factual_sentences(answer))
+
+
+async def test_review_keeps_quoted_code_and_never_repairs_invented_code() -> None:
+    passages = [
+        Passage(1, "Unrelated text about apples and pears in the valley orchard.", "a.md"),
+        Passage(2, SOURCE, "theme.md"),
+    ]
+    answer = (
+        "Set the font in the typography section, as shown in the following example: [2]\n\n"
+        "```yaml\napp:\n  branding:\n    fontFamily: Times New Roman\n```\n\n"
+        "Or write it like this: [1]\n\n```yaml\nfontFamily: Comic Sans\n```\n"
+    )
+    found = await review(answer, passages, LexicalVerifier())
+    codes = [c for c in found.claims if c.claim.code]
+    assert [c.label for c in codes] == ["supported", "unsupported"]
+    assert codes[0].precise == (2,) and codes[1].claim.citations == (1,)
+    assert found.text == answer and not found.repairs
