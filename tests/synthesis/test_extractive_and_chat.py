@@ -241,3 +241,111 @@ def test_corroborated_instructions_are_quoted_not_made_a_that_clause() -> None:
     assert (
         _corroborated("Google paid the fee.") == "Multiple sources report that Google paid the fee."
     )
+
+
+_THEME = """# Customizing the theme
+
+You can configure the typography section of the app-config.yaml file to change the default font family of the page text, as shown in the following example:
+
+```yaml
+app:
+  branding:
+    typography:
+      fontFamily: Times New Roman
+```
+"""
+
+_CARDS = """# Adoption Insights
+
+The Adoption Insights dashboard in the developer portal includes the following cards:
+
+* Active users of the developer portal
+* Total number of registered users
+* Top catalog entities
+"""
+
+
+async def test_an_extractive_sentence_that_introduces_code_or_a_list_shows_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    write(tmp_path / "d", "theme.md", _THEME)
+    write(tmp_path / "d", "cards.md", _CARDS)
+    await engine.index([tmp_path / "d"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    font = await engine.answer(
+        "How do I configure the font family of the page text in app-config.yaml?",
+        not_found_below=0.0,
+    )
+    assert "as shown in the following example: [1]\n\n```yaml\napp:\n" in font.answer
+    assert font.answer.rstrip().endswith("fontFamily: Times New Roman\n```")
+    code = [c for c in font.claims if c.kind == "code"]
+    assert len(code) == 1 and code[0].label == "supported" and code[0].citations == [1]
+    assert code[0].evidence[0].text.endswith("fontFamily: Times New Roman")
+    assert code[0].evidence[0].number == 1 and code[0].evidence[0].start_line == 6
+    cards = await engine.answer(
+        "Which cards does the Adoption Insights dashboard include?", not_found_below=0.0
+    )
+    assert "cards: [1]\n\n- Active users of the developer portal [1].\n" in cards.answer
+    assert "\n- Total number of registered users [1].\n- Top catalog entities [1]." in cards.answer
+    assert not cards.uncited_claims and not cards.removed_claims
+
+
+async def test_code_a_model_invents_goes_with_its_sentence_and_quoted_code_stays(
+    engine: Engine, tmp_path: Path
+) -> None:
+    write(tmp_path / "d", "theme.md", _THEME)
+    await engine.index([tmp_path / "d"])
+    quoted = (
+        "You configure the typography section of the app-config.yaml file as follows [1]:\n\n"
+        "```yaml\ntypography:\n  fontFamily: Times New Roman\n```"
+    )
+    invented = (
+        "The typography section of the app-config.yaml file sets the font family [1]. "
+        "Set it as follows [1]:\n\n```yaml\ntypography:\n  fontFamily: Comic Sans\n```"
+    )
+    engine.writer = LLMWriter(ScriptedModel([quoted, invented]), BUILT_IN)
+    question = "How do I set the font family in app-config.yaml?"
+    kept = await engine.answer(question, not_found_below=0.0, answerability=False)
+    assert kept.answer.endswith("fontFamily: Times New Roman\n```")
+    assert [c.label for c in kept.claims if c.kind == "code"] == ["supported"]
+    removed = await engine.answer(question, not_found_below=0.0, answerability=False, cache=False)
+    assert removed.answer.endswith("sets the font family [1]. Set it as follows [1].")
+    assert [c.kind for c in removed.removed_claims] == ["code"]
+    assert "fontFamily: Comic Sans" in removed.removed_claims[0].text
+
+
+async def test_quoted_code_goes_with_the_unsupported_sentence_that_introduces_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    write(tmp_path / "d", "theme.md", _THEME)
+    await engine.index([tmp_path / "d"])
+    answer = (
+        "The typography section of the app-config.yaml file changes the default font family "
+        "of the page text [1]. Hamsters in the data centre power the typography engine, as in "
+        "this example: [1]\n\n```yaml\ntypography:\n  fontFamily: Times New Roman\n```"
+    )
+    engine.writer = LLMWriter(ScriptedModel([answer]), BUILT_IN)
+    found = await engine.answer("How do I set the font?", not_found_below=0.0, answerability=False)
+    assert found.answer == (
+        "The typography section of the app-config.yaml file changes the default font family "
+        "of the page text [1]."
+    )
+    assert [c.kind for c in found.removed_claims] == ["sentence", "code"]
+
+
+async def test_the_code_an_answer_shows_is_never_rewritten_as_sentences(
+    engine: Engine, tmp_path: Path
+) -> None:
+    code = (
+        "# the default font family of the page text\n"
+        "headings: Times New Roman Bold Italic\n"
+        "headings: Times New Roman Bold Italic\n"
+        "See the section above for details."
+    )
+    write(tmp_path / "d", "fonts.md", f"# Fonts\n\nSet the fonts as follows:\n\n```\n{code}\n```\n")
+    await engine.index([tmp_path / "d"])
+    answer = f"Set the fonts of the page text as follows [1]:\n\n```\n{code}\n```"
+    engine.writer = LLMWriter(ScriptedModel([answer]), BUILT_IN)
+    found = await engine.answer("How do I set the fonts?", not_found_below=0.0, answerability=False)
+    assert found.answer == answer  # no citation added, no line dropped as a repeat or pointer
+    assert [(c.kind, c.label) for c in found.claims] == [("code", "supported")]

@@ -23,6 +23,7 @@ from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.llm.base import ChatModel, Piece
 from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.inert import inline
+from citesynth.synthesis.introduced import Introduced, introduced
 from citesynth.synthesis.markup import strip_markup
 from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
@@ -35,6 +36,7 @@ _ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\
 _ADMONITION = re.compile(rf"^\[(?:{'|'.join(ADMONITIONS)})\]\s*(?:-{{4,}}|={{4,}})?\s*")
 """An AsciiDoc admonition's label and block delimiter ("[TIP] ---- On OpenShift ...")."""
 _ASIDE_END = re.compile(r"[.!?]\s+(\([^()\n.!?]{1,60}\))[.!?]?$")
+_LITERAL_MARK = re.compile(r"(?<=\S)::$")
 _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
 
 
@@ -48,6 +50,7 @@ def clean(sentence: str) -> str:
     text = _ADMONITION.sub("", text)
     text = _EMPHASIS.sub(r"\2", _BRACKETS.sub("", text))
     text = _ASIDE_END.sub(r" \1", text)  # "no limits. (Default 100)" -> "no limits (Default 100)."
+    text = _LITERAL_MARK.sub(":", text)  # reStructuredText shows "as follows::" as "as follows:"
     ends = text.rstrip("\"'”’)]")  # 'under "North Africa."' already ends a sentence
     return text if ends.endswith((".", "!", "?", ":", ";")) else text + "."
 
@@ -60,6 +63,8 @@ class _Pick:
     position: int
     words: frozenset[str]
     also: list[int] = field(default_factory=list)
+    block: Introduced | None = None
+    """The code block or list the sentence introduces ("… as follows:"), shown after it."""
 
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> float:
@@ -84,6 +89,7 @@ class ExtractiveWriter:
         keep_ratio: float = 0.7,
         duplicate: float = 0.8,
         titled: bool = True,
+        max_blocks: int = 3,
     ) -> None:
         self.embedder = embedder
         self.max_sentences = max_sentences
@@ -93,6 +99,8 @@ class ExtractiveWriter:
         self.titled = titled
         """Head a single document's answer with its title when its sentences never name it
         (a report's section has a heading of its own: off)."""
+        self.max_blocks = max_blocks
+        """How many introduced blocks (code, lists) one answer shows at most."""
 
     async def picks(
         self,
@@ -139,7 +147,10 @@ class ExtractiveWriter:
                 if more:
                     shown_already.add((source.number, after))
                 shown = clean(f"{sentence} {more}" if more else sentence)
-                chosen.append(_Pick(shown, score, source, start, words))
+                pick = _Pick(shown, score, source, start, words)
+                if not more and sum(p.block is not None for p in chosen) < self.max_blocks:
+                    chosen = _with_block(pick, sentence, candidates, chosen, shown_already)
+                chosen.append(pick)
             elif twin.source.document != source.document and source.number not in twin.also:
                 twin.also.append(source.number)
         return chosen
@@ -169,7 +180,11 @@ class ExtractiveWriter:
                 if pick.also:
                     text = _corroborated(text)
                 lead = "\n" if grouped and position == 0 else (" " if position or index else "")
-                yield lead + " ".join(_cited(text[a:b], numbers) for a, b in sentence_spans(text))
+                if position and members[position - 1].block is not None:
+                    lead = "\n\n"
+                yield lead + _cited_sentences(text, numbers)
+                if pick.block is not None:
+                    yield "\n\n" + _shown_block(pick.block, str(pick.source.number))
 
 
 _NO_CLAUSE = frozenset(
@@ -180,6 +195,27 @@ _NO_CLAUSE = frozenset(
 )
 """Words opening a sentence that cannot follow "report that": a preposition, a
 subordinator or an instruction ("To use the Operator, create …", "Click Save.")."""
+
+
+def _with_block(
+    pick: _Pick,
+    sentence: str,
+    candidates: Sequence[tuple[Source, int, str]],
+    chosen: list[_Pick],
+    shown_already: set[tuple[int, int]],
+) -> list[_Pick]:
+    """`chosen` once `pick` carries the block its sentence introduces, if any.
+
+    The block's own sentences (a list's items) are shown with it: they are marked shown,
+    and a pick among them already chosen goes.
+    """
+    source = pick.source
+    pick.block = introduced(source.chunk.text, pick.position, pick.position + len(sentence))
+    if pick.block is None:
+        return chosen
+    inside = range(pick.block.start, pick.block.end)
+    shown_already.update((s.number, at) for s, at, _ in candidates if s is source and at in inside)
+    return [p for p in chosen if p.source is not source or p.position not in inside]
 
 
 def _corroborated(sentence: str) -> str:
@@ -233,6 +269,29 @@ def _candidates(
             if _ANAPHOR.match(text[after:stop]) and not text[end:after].count("\n\n"):
                 following[(source.number, start)] = (after, text[after:stop])
     return candidates, following
+
+
+def _cited_sentences(text: str, numbers: str) -> str:
+    """Every sentence of `text` with its citation."""
+    return " ".join(_cited(text[a:b], numbers) for a, b in sentence_spans(text))
+
+
+def _shown_block(block: Introduced, number: str) -> str:
+    """An introduced block as the answer shows it, after its sentence.
+
+    Code as a fenced block (a fence longer than any run of backticks inside), a list as
+    "- item [n]" lines; "…" ends a block cut short (the rest is in the source).
+    """
+    if block.kind == "list":
+        items = [f"- {_cited_sentences(clean(item), number)}" for item in block.lines]
+        return "\n".join([*items, *([] if block.complete else ["- …"])])
+    longest = max((len(run) for line in block.lines for run in _BACKTICKS.findall(line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    body = [*block.lines, *([] if block.complete else ["…"])]
+    return "\n".join([f"{fence}{block.language}", *body, fence])
+
+
+_BACKTICKS = re.compile(r"`{3,}")
 
 
 def _cited(sentence: str, numbers: str) -> str:

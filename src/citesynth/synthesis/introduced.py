@@ -1,0 +1,206 @@
+"""What an introducing sentence introduces: the code block or list right after it.
+
+"Set the font in app-config.yaml as shown in the following example:" promises an example;
+an answer quoting the sentence without it promises what it does not show. The extractive
+writer brings the block along, copied from the same chunk and cited with the sentence:
+
+- code: a fenced block (``` or ~~~, with its language), a reStructuredText code directive
+  (`.. code-block:: yaml`, `.. click:example::`) or literal block (after "::"), or a Markdown
+  indented block; shown as a fenced block, its lines dedented, cut after `MAX_LINES` lines;
+- a list (-, *, +, •, 1. or 1)): its top-level items, at most `MAX_ITEMS`.
+
+Only a block that starts on a line after the sentence counts (blank lines between are
+fine), and only when the sentence ends its line. A block cut short (by the limits or by the
+end of the chunk) is marked incomplete; the answer then ends it with "…".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+MAX_LINES = 20
+MAX_ITEMS = 8
+
+_FENCE_OPEN = re.compile(r"([ \t]*)(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n`]*$")
+_MARK = r"([ \t]*)(?:[-*+•]|\d{1,3}[.)])[ \t]+"
+_LIST_ITEM = re.compile(rf"{_MARK}(?=\S)")
+_MARK_ONLY = re.compile(_MARK)
+_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+([\w.+:-]+?)[ \t]*::[ \t]*(\S*)")
+_SHOWN_CODE = frozenset("code code-block sourcecode doctest testcode ipython prompt".split())
+"""reStructuredText directives whose body is code a reader is shown as is."""
+_EXAMPLE_SUFFIXES = ("example", ":run", "-run", "console", "repl")
+_OPTION = re.compile(r"[ \t]*:[\w-]+:")
+
+
+@dataclass(frozen=True, slots=True)
+class Introduced:
+    """A block after an introducing sentence: where it is in the text, and what it shows.
+
+    `lines` are a code block's lines (dedented) or a list's item texts (marks removed,
+    each item's lines joined by single spaces).
+    """
+
+    kind: Literal["code", "list"]
+    start: int
+    end: int
+    lines: tuple[str, ...]
+    language: str = ""
+    complete: bool = True
+
+
+def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced | None:
+    """The block `text[sentence_start:sentence_end]` introduces, if it ends in ":" and has one."""
+    sentence = text[sentence_start:sentence_end].rstrip()
+    if not sentence.endswith(":"):
+        return None
+    line_end = text.find("\n", sentence_end)
+    if line_end < 0 or text[sentence_end:line_end].strip():
+        return None
+    lines = _lines(text, line_end + 1)
+    first = next((i for i, (_, line) in enumerate(lines) if line.strip()), None)
+    if first is None:
+        return None
+    indent = _column(text, sentence_start)
+    rest = lines[first:]
+    line = rest[0][1]
+    if fence := _FENCE_OPEN.fullmatch(line):
+        return _fenced(rest, fence)
+    if directive := _DIRECTIVE.match(line):
+        name = directive.group(1).lower()
+        if name in _SHOWN_CODE or name.endswith(_EXAMPLE_SUFFIXES):
+            return _indented(rest[1:], _indent(line), rest[0][0], directive.group(2), options=True)
+        return None
+    if item := _LIST_ITEM.match(line):
+        return _list(rest, len(item.group(1)))
+    deeper = _indent(line) > indent
+    if (sentence.endswith("::") and deeper) or _indent(line) >= indent + 4:
+        return _indented(rest, indent, rest[0][0], "", options=False)
+    return None
+
+
+def _lines(text: str, start: int) -> list[tuple[int, str]]:
+    """The lines of `text` from `start`, each with its offset, without line ends."""
+    found = []
+    position = start
+    while position < len(text):
+        end = text.find("\n", position)
+        end = len(text) if end < 0 else end
+        found.append((position, text[position:end].rstrip("\r")))
+        position = end + 1
+    return found
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _column(text: str, start: int) -> int:
+    """The indentation of the paragraph holding the sentence that starts at `start`.
+
+    A list item's sentence counts from its text, after the mark ("1.  It can be …").
+    """
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[line_start:start]
+    if not before.strip() or _MARK_ONLY.fullmatch(before):
+        return len(before)
+    return _indent(before)
+
+
+def _end(lines: list[tuple[int, str]], index: int) -> int:
+    """The offset just after line `index`'s text."""
+    offset, line = lines[index]
+    return offset + len(line)
+
+
+def _fenced(lines: list[tuple[int, str]], fence: re.Match[str]) -> Introduced:
+    margin, marks, language = fence.group(1), fence.group(2), fence.group(3)
+    closing = re.compile(rf"[ \t]*{re.escape(marks[0])}{{{len(marks)},}}[ \t]*")
+    body: list[str] = []
+    last = 0
+    complete = False
+    for index in range(1, len(lines)):
+        line = lines[index][1]
+        if closing.fullmatch(line):
+            last, complete = index, True
+            break
+        body.append(line[len(margin) :] if line.startswith(margin) else line.lstrip(" \t"))
+        last = index
+    shown, cut = _capped(body)
+    return Introduced("code", lines[0][0], _end(lines, last), shown, language, complete and not cut)
+
+
+def _indented(
+    lines: list[tuple[int, str]], indent: int, start: int, language: str, *, options: bool
+) -> Introduced | None:
+    """The lines indented deeper than `indent` (blank lines inside), as a code block.
+
+    After a directive, its options (`:caption: hello.py`) are left out.
+    """
+    body: list[str] = []
+    last = -1
+    for index, (_, line) in enumerate(lines):
+        if not line.strip():
+            body.append("")
+            continue
+        if _indent(line) <= indent:
+            break
+        if options and not any(body) and _OPTION.match(line):
+            continue
+        body.append(line)
+        last = index
+    kept = body[: last + 1]
+    while kept and not kept[0].strip():
+        kept.pop(0)
+    if not kept:
+        return None
+    margin = min(_indent(line) for line in kept if line.strip())
+    shown, cut = _capped([line[margin:] for line in kept])
+    return Introduced("code", start, _end(lines, last), shown, language, not cut)
+
+
+def _capped(body: list[str]) -> tuple[tuple[str, ...], bool]:
+    """At most `MAX_LINES` lines (no blank lines at either end); and whether it was cut."""
+    while body and not body[-1].strip():
+        body.pop()
+    while body and not body[0].strip():
+        body.pop(0)
+    if len(body) <= MAX_LINES:
+        return tuple(body), False
+    return tuple(body[:MAX_LINES]), True
+
+
+def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
+    """The top-level items of the list whose first item is `lines[0]`, at `indent`."""
+    items: list[list[str]] = []
+    last = 0
+    blank = False
+    nested = False
+    complete = True
+    for index, (_, line) in enumerate(lines):
+        if not line.strip():
+            blank = True
+            continue
+        depth = _indent(line)
+        item = _LIST_ITEM.match(line)
+        if item and depth == indent:
+            if len(items) == MAX_ITEMS:
+                complete = False
+                break
+            items.append([line[item.end() :].strip()])
+            nested = False
+        elif _FENCE_OPEN.fullmatch(line) or _DIRECTIVE.match(line):
+            break  # a step's code: the list shown ends before it
+        elif depth > indent:
+            nested = nested or bool(item)
+            if not nested:
+                items[-1].append(line.strip())
+        elif not blank and not item and not nested:  # a lazy continuation line
+            items[-1].append(line.strip())
+        else:
+            break
+        last = index
+        blank = False
+    shown = tuple(" ".join(parts) for parts in items)
+    return Introduced("list", lines[0][0], _end(lines, last), shown, "", complete)

@@ -1,0 +1,95 @@
+"""What an introducing sentence introduces: the code block or list the answer shows with it."""
+
+from __future__ import annotations
+
+from citesynth.synthesis.introduced import MAX_ITEMS, MAX_LINES, Introduced, introduced
+
+
+def _after(text: str, sentence: str) -> Introduced | None:
+    start = text.index(sentence)
+    return introduced(text, start, start + len(sentence))
+
+
+def test_a_fenced_block_after_the_sentence_is_its_example_with_its_language() -> None:
+    text = (
+        "Set the font as shown in the following example:\n\n"
+        "```yaml\napp:\n  branding:\n    fontFamily: Times New Roman\n```\n\nMore prose here."
+    )
+    block = _after(text, "Set the font as shown in the following example:")
+    assert block is not None and block.kind == "code" and block.complete
+    assert block.language == "yaml"
+    assert block.lines == ("app:", "  branding:", "    fontFamily: Times New Roman")
+    assert text[block.start : block.end] == text[text.index("```") : text.rindex("```") + 3]
+
+
+def test_an_indented_fence_is_dedented_and_a_longer_fence_closes_only_with_its_own_marks() -> None:
+    text = "Run this:\n\n   ````bash\n   echo ```\n   ls\n   ````\n"
+    block = _after(text, "Run this:")
+    assert block is not None and block.lines == ("echo ```", "ls") and block.complete
+
+
+def test_a_block_the_chunk_cuts_or_a_long_one_is_marked_incomplete() -> None:
+    unclosed = _after("Install it:\n\n```bash\npip install click\n", "Install it:")
+    assert unclosed is not None and unclosed.lines == ("pip install click",)
+    assert not unclosed.complete
+    long_code = "\n".join(f"line_{n} = {n}" for n in range(MAX_LINES + 5))
+    long = _after(f"Like so:\n\n```python\n{long_code}\n```", "Like so:")
+    assert long is not None and len(long.lines) == MAX_LINES and not long.complete
+
+
+def test_restructuredtext_literal_blocks_and_code_directives_are_code() -> None:
+    literal = "You can get the library directly from PyPI::\n\n    pip install click\n\nNext."
+    block = _after(literal, "You can get the library directly from PyPI::")
+    assert block is not None and block.lines == ("pip install click",) and block.language == ""
+    directive = (
+        "The runner returns a result:\n\n.. code-block:: python\n   :caption: hello.py\n\n"
+        "   import click\n\n   @click.command()\n   def hello():\n       pass\n\nAfter."
+    )
+    block = _after(directive, "The runner returns a result:")
+    assert block is not None and block.language == "python"
+    assert block.lines == ("import click", "", "@click.command()", "def hello():", "    pass")
+    example = "Decorate it:\n\n.. click:example::\n\n    @click.command()\n    def cli(): ..."
+    assert _after(example, "Decorate it:") is not None
+    image = "See the diagram:\n\n.. image:: flow.png\n   :alt: flow\n"
+    assert _after(image, "See the diagram:") is None
+
+
+def test_a_list_brings_its_top_level_items_with_their_continuation_lines() -> None:
+    text = (
+        "The dashboard includes the following cards:\n\n"
+        "* Active users\n  of the portal\n* Total number of users\n"
+        "  - a nested detail\n    that goes on\n* Top catalog entities\n\nAnother paragraph."
+    )
+    block = _after(text, "The dashboard includes the following cards:")
+    assert block is not None and block.kind == "list" and block.complete
+    assert block.lines == (
+        "Active users of the portal",
+        "Total number of users",
+        "Top catalog entities",
+    )
+    assert text[block.end :].strip() == "Another paragraph."
+
+
+def test_a_long_list_is_cut_and_a_list_stops_before_a_steps_code() -> None:
+    items = "\n".join(f"{n}. Step number {n} of the install." for n in range(1, MAX_ITEMS + 4))
+    block = _after(f"Do the following:\n\n{items}\n", "Do the following:")
+    assert block is not None and len(block.lines) == MAX_ITEMS and not block.complete
+    steps = "Steps:\n\n1. Switch project:\n```bash\noc project x\n```\n2. Bind the role."
+    block = _after(steps, "Steps:")
+    assert block is not None and block.lines == ("Switch project:",)
+
+
+def test_only_a_sentence_ending_in_a_colon_at_the_end_of_its_line_introduces() -> None:
+    assert _after("It works as follows.\n\n```\nx = 1\n```", "It works as follows.") is None
+    assert _after("Two values: 1 and 2. More.\n\n- a", "Two values:") is None
+    assert _after("Nothing follows:", "Nothing follows:") is None
+    assert _after("Nothing follows:\n\n   \n", "Nothing follows:") is None
+    assert _after("Reasons:\n\nThe first one is speed.", "Reasons:") is None
+
+
+def test_a_list_items_own_continuation_paragraph_is_not_code() -> None:
+    text = "1.  It can be enabled in two ways:\n\n    on the class, or on the context.\n"
+    assert _after(text, "It can be enabled in two ways:") is None
+    markdown = "Configure it:\n\n    retries: 3\n    timeout: 5\n\nThen restart."
+    block = _after(markdown, "Configure it:")
+    assert block is not None and block.lines == ("retries: 3", "timeout: 5")
