@@ -279,3 +279,29 @@ def test_loader_for_names(name: str, expected: str) -> None:
 def test_unknown_types_have_no_loader() -> None:
     assert loader_for("photo.png") is None
     assert loader_for("archive.tar.gz") is None
+
+
+def test_a_paragraph_introducing_an_example_stays_with_it_when_the_chunk_is_full() -> None:
+    def filler(count: int) -> str:
+        return " ".join(
+            f"Sentence number {n} says something about the theme." for n in range(count)
+        )
+
+    text = (
+        f"# Theme\n\n{filler(6)}\n\nSet the font as shown in the following example:\n\n"
+        "```yaml\napp:\n  branding:\n    fontFamily: Times New Roman\n```\n"
+    )
+    (parsed,) = load_markdown("theme.md", text.encode()).parsed
+    chunks = chunks_of(parsed, target=90)
+    example = find(chunks, "fontFamily")
+    assert "Set the font as shown in the following example:\n\n```yaml" in example.text
+    assert not any(c.text.endswith("following example:") for c in chunks)
+    rst = (
+        "Theme\n=====\n\n" + filler(6) + "\n\nAnd it can then be used like this:\n\n"
+        ".. code-block:: python\n\n    set_font('Times New Roman')\n"
+    )
+    for count in (6, 14):  # the full chunk would end at the directive, or at the sentence
+        source = rst.replace(filler(6), filler(count))
+        (parsed,) = load_rst("theme.rst", source.encode()).parsed
+        example = find(chunks_of(parsed, target=90), "set_font")
+        assert "And it can then be used like this:\n\n.. code-block::" in example.text

@@ -6,7 +6,10 @@ The rules, in order of strength:
 2. A new section (heading, definition) starts a new chunk, unless the chunk so far holds
    less than a quarter of the target: then small sections share a chunk, and the chunk's
    heading path is what their paths have in common.
-3. A chunk holds at most `target_tokens` (estimated) tokens. An oversized block is cut
+3. A heading, and a paragraph that introduces what follows it (it ends in ":", as in "… as
+   shown in the following example:"), stay with the text after them: a full chunk never
+   ends with one when it fits beside that text in the next chunk.
+4. A chunk holds at most `target_tokens` (estimated) tokens. An oversized block is cut
    between sentences (prose), lines (code, tables) or, for a run-on sentence, words.
    Chunks cut for size overlap by whole sentences up to `overlap_tokens`.
 
@@ -27,7 +30,7 @@ from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId
 
-CHUNKER_VERSION = 4
+CHUNKER_VERSION = 5
 """Bump when chunk boundaries change, so that existing indexes re-chunk their files."""
 
 
@@ -39,6 +42,8 @@ class _Unit:
     section: int
     is_heading: bool
     page: int | None
+    introduces: bool = False
+    """Text that introduces the next unit (an example, a list): see `_introduces`."""
 
 
 def split(parsed: Parsed, *, target_tokens: int = 200, overlap_tokens: int = 30) -> list[Chunk]:
@@ -118,8 +123,18 @@ def _units(
         is_heading = block.kind is BlockKind.HEADING
         for start, end in _pieces(text, block, target):
             tokens = estimate_tokens(text[start:end])
-            units.append(_Unit(start, end, tokens, section, is_heading, block.page))
+            introduces = not is_heading and _introduces(text[start:end].strip())
+            units.append(_Unit(start, end, tokens, section, is_heading, block.page, introduces))
     return sections, units
+
+
+_DIRECTIVE_HEAD = re.compile(r"\.\.[ \t]+[\w.+:-]+::[^\n]*(?:\n[ \t]+:[^\n]*)*")
+"""A reStructuredText directive's first line and options, its body left for what follows."""
+
+
+def _introduces(text: str) -> bool:
+    """Whether a unit introduces the next: "… as follows:", or `.. code-block:: python`."""
+    return text.endswith(":") or _DIRECTIVE_HEAD.fullmatch(text) is not None
 
 
 def _pieces(text: str, block: Block, target: int) -> list[tuple[int, int]]:
@@ -214,17 +229,22 @@ def _carry(
 ) -> list[_Unit]:
     """Close the full chunk `current`; return what the next chunk starts with before `unit`.
 
-    A heading belongs with the text that follows it, not at the end of a full chunk: when
-    `unit` is text, the trailing headings that fit beside it move on. A run of headings
-    with no text between them stays where it is and fills chunks of its own, instead of
-    being carried along (and growing one chunk without bound).
+        A heading belongs with the text that follows it, not at the end of a full chunk: when
+        `unit` is text, the trailing headings that fit beside it move on, and so does a trailing
+        introducing paragraph ("… as follows:", or a run of them: "… like this:" above
+    `.. code-block::`), with the headings above it. A run of headings
+        with no text between them stays where it is and fills chunks of its own, instead of
+        being carried along (and growing one chunk without bound).
     """
     carried = len(current)
     used = unit.tokens
     while (
         not unit.is_heading
         and carried > 0
-        and current[carried - 1].is_heading
+        and (
+            current[carried - 1].is_heading
+            or (current[carried - 1].introduces and all(u.introduces for u in current[carried:]))
+        )
         and used + current[carried - 1].tokens <= target
     ):
         carried -= 1
