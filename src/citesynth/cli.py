@@ -13,7 +13,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from citesynth.answers import Answer
+from citesynth.answers import Answer, Claim
 from citesynth.cli_eval import eval_group
 from citesynth.cli_options import (
     _friendly,
@@ -361,6 +361,14 @@ _SUPPORT_MARKS = {
 }
 
 
+def _claim_text(claim: Claim) -> str:
+    """A claim as the verdicts list shows it: a code block as its lines, indented below."""
+    if claim.kind != "code":
+        return escape(printable(claim.text))
+    lines = [escape(printable(line, keep="\t")) for line in claim.text.split("\n")]
+    return "code:\n" + "\n".join(f"      {line}" for line in lines) + "\n     "
+
+
 def print_verdicts(answer: Answer) -> None:
     """Flag the claims the sources do not (fully) support, and where the sources disagree."""
     weak = [c for c in answer.claims if c.label in {"unsupported", "partial"}]
@@ -370,13 +378,13 @@ def print_verdicts(answer: Answer) -> None:
         cited = "".join(f"[{n}]" for n in claim.citations) or "no citation"
         why = next((r for r in claim.reasons if r.startswith(KEEPS)), "no source supports it")
         console.print(
-            f"  [red]✗ removed[/] {escape(printable(claim.text))} [dim]({escape(cited)}: "
+            f"  [red]✗ removed[/] {_claim_text(claim)} [dim]({escape(cited)}: "
             f"{escape(printable(why))})[/]"
         )
     for claim in weak:
         mark = _SUPPORT_MARKS[claim.label]
         cited = "".join(f"[{n}]" for n in claim.citations) or "no citation"
-        console.print(f"  {mark} {escape(printable(claim.text))} [dim]({escape(cited)})[/]")
+        console.print(f"  {mark} {_claim_text(claim)} [dim]({escape(cited)})[/]")
         for reason in claim.reasons[:2]:
             console.print(f"      [dim]{escape(printable(reason))}[/]")
     numbers = {citation.number for citation in answer.citations}

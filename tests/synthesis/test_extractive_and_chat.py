@@ -6,7 +6,10 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from citesynth import Engine
+from citesynth.cli import print_answer
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
@@ -245,7 +248,8 @@ def test_corroborated_instructions_are_quoted_not_made_a_that_clause() -> None:
 
 _THEME = """# Customizing the theme
 
-You can configure the typography section of the app-config.yaml file to change the default font family of the page text, as shown in the following example:
+You can configure the typography section of the app-config.yaml file to change the default
+font family of the page text, as shown in the following example:
 
 ```yaml
 app:
@@ -281,7 +285,7 @@ async def test_an_extractive_sentence_that_introduces_code_or_a_list_shows_it(
     code = [c for c in font.claims if c.kind == "code"]
     assert len(code) == 1 and code[0].label == "supported" and code[0].citations == [1]
     assert code[0].evidence[0].text.endswith("fontFamily: Times New Roman")
-    assert code[0].evidence[0].number == 1 and code[0].evidence[0].start_line == 6
+    assert code[0].evidence[0].number == 1 and code[0].evidence[0].start_line == 7
     cards = await engine.answer(
         "Which cards does the Adoption Insights dashboard include?", not_found_below=0.0
     )
@@ -291,7 +295,7 @@ async def test_an_extractive_sentence_that_introduces_code_or_a_list_shows_it(
 
 
 async def test_code_a_model_invents_goes_with_its_sentence_and_quoted_code_stays(
-    engine: Engine, tmp_path: Path
+    engine: Engine, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     write(tmp_path / "d", "theme.md", _THEME)
     await engine.index([tmp_path / "d"])
@@ -312,6 +316,9 @@ async def test_code_a_model_invents_goes_with_its_sentence_and_quoted_code_stays
     assert removed.answer.endswith("sets the font family [1]. Set it as follows [1].")
     assert [c.kind for c in removed.removed_claims] == ["code"]
     assert "fontFamily: Comic Sans" in removed.removed_claims[0].text
+    print_answer(removed)
+    shown = capsys.readouterr().out
+    assert "✗ removed code:\n      typography:\n        fontFamily: Comic Sans\n" in shown
 
 
 async def test_quoted_code_goes_with_the_unsupported_sentence_that_introduces_it(

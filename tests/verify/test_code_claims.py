@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from citesynth.citations.resolve import factual_sentences
+from citesynth.verify.base import Passage
 from citesynth.verify.claims import split_claims
 from citesynth.verify.code import NOT_QUOTED, code_verdict
 from citesynth.verify.lexical import LexicalVerifier
 from citesynth.verify.review import review
-from citesynth.verify.base import Passage
 
 SOURCE = (
     "Set the font in the typography section, as shown in the following example:\n\n"

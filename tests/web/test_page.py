@@ -305,6 +305,28 @@ def test_token_is_asked_for_and_sent(serve: Serve, page: Page, screenshot: Shot)
     screenshot(page)
 
 
+def test_removed_code_is_listed_as_code(serve: Serve, page: Page, screenshot: Shot) -> None:
+    built = citing(BUILT)
+
+    def reply(messages: Sequence[Message]) -> str:
+        answer = built(messages)
+        number = answer[answer.rindex("[") + 1 : answer.rindex("]")] if answer else ""
+        code = "lighthouse.paint(\n    colour='purple',\n)"
+        return (
+            f"{answer} Paint it as follows [{number}]:\n\n```python\n{code}\n```" if answer else ""
+        )
+
+    server = serve(default=reply)
+    page.goto(server.url)
+    ask(page, "When was the Harbor Lighthouse built?")
+    assert finished(page) == "done"
+    expect(page.get_by_test_id("answer")).not_to_contain_text("purple")
+    removed = page.get_by_test_id("removed-claim")
+    expect(removed).to_have_count(1)
+    expect(removed.locator("pre")).to_have_text("lighthouse.paint(\n    colour='purple',\n)")
+    screenshot(page)
+
+
 def test_unsupported_claim_confidence_and_copy(
     serve: Serve, page: Page, context: BrowserContext, screenshot: Shot
 ) -> None:

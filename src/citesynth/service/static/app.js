@@ -788,13 +788,17 @@
     clear(removedList);
     for (const claim of removed) {
       const cited = (claim.citations || []).map((n) => "[" + n + "]").join("");
-      removedList.append(
-        el("li", {
-          text: claim.text + (cited ? " " + cited : ""),
-          title: (claim.reasons || []).join("; ") || "No cited source supports this claim",
-          dataset: { testid: "removed-claim" },
-        }),
-      );
+      const code = claim.kind === "code"; // a code block: its lines as written
+      const item = el("li", {
+        text: code ? "" : claim.text + (cited ? " " + cited : ""),
+        title: (claim.reasons || []).join("; ") || "No cited source supports this claim",
+        dataset: { testid: "removed-claim" },
+      });
+      if (code) {
+        item.append(el("pre", { className: "removed-code", text: claim.text }));
+        if (cited) item.append(cited);
+      }
+      removedList.append(item);
     }
     show($("removed"), removed.length > 0);
 
