@@ -6,7 +6,7 @@ import pytest
 
 from citesynth.answers import SourceRecord
 from citesynth.report.citing import _in_report_terms, _known_only
-from citesynth.report.compose import without_bare_markers, without_repeats
+from citesynth.report.compose import fit, without_bare_markers, without_repeats
 from citesynth.report.planning import file_title, from_outline, from_question, parse_plan
 from citesynth.report.values import Section
 
@@ -160,3 +160,15 @@ def _record(number: int) -> SourceRecord:
         score=1.0,
         confidence=1.0,
     )
+
+
+def test_a_section_cut_to_length_never_ends_inside_code() -> None:
+    code = "\n".join(f"value_{n} = compute(item_{n}). Then more." for n in range(12))
+    text = (
+        "The first sentence states a fact about the tool [1]. "
+        f"Run it as follows [1]:\n\n```python\n{code}\n```\n\nThe last sentence says more [1]."
+    )
+    (cut,) = fit([Section(title="Running", text=text)], 40)
+    assert cut.text == "The first sentence states a fact about the tool [1]."
+    (whole,) = fit([Section(title="Running", text=text)], 76)
+    assert whole.text.endswith("```") and whole.text.count("```") == 2

@@ -304,8 +304,8 @@ async def test_code_a_model_invents_goes_with_its_sentence_and_quoted_code_stays
         "```yaml\ntypography:\n  fontFamily: Times New Roman\n```"
     )
     invented = (
-        "The typography section of the app-config.yaml file sets the font family [1]. "
-        "Set it as follows [1]:\n\n```yaml\ntypography:\n  fontFamily: Comic Sans\n```"
+        "You configure the typography section of the app-config.yaml file as follows [1]:"
+        "\n\n```yaml\ntypography:\n  fontFamily: Comic Sans\n```"
     )
     engine.writer = LLMWriter(ScriptedModel([quoted, invented]), BUILT_IN)
     question = "How do I set the font family in app-config.yaml?"
@@ -313,7 +313,10 @@ async def test_code_a_model_invents_goes_with_its_sentence_and_quoted_code_stays
     assert kept.answer.endswith("fontFamily: Times New Roman\n```")
     assert [c.label for c in kept.claims if c.kind == "code"] == ["supported"]
     removed = await engine.answer(question, not_found_below=0.0, answerability=False, cache=False)
-    assert removed.answer.endswith("sets the font family [1]. Set it as follows [1].")
+    # The sentence holds up, the code does not: the sentence ends where the code was.
+    assert removed.answer == (
+        "You configure the typography section of the app-config.yaml file as follows [1]."
+    )
     assert [c.kind for c in removed.removed_claims] == ["code"]
     assert "fontFamily: Comic Sans" in removed.removed_claims[0].text
     print_answer(removed)
@@ -355,4 +358,24 @@ async def test_the_code_an_answer_shows_is_never_rewritten_as_sentences(
     engine.writer = LLMWriter(ScriptedModel([answer]), BUILT_IN)
     found = await engine.answer("How do I set the fonts?", not_found_below=0.0, answerability=False)
     assert found.answer == answer  # no citation added, no line dropped as a repeat or pointer
+    assert [(c.kind, c.label) for c in found.claims] == [
+        ("sentence", "supported"),
+        ("code", "supported"),
+    ]
+
+
+async def test_an_answer_of_quoted_code_stands_and_its_code_is_kept_as_written(
+    engine: Engine, tmp_path: Path
+) -> None:
+    code = "# Install\npip install tool  \n\n\n# Check\ntool --version :func:`version` [1]"
+    source = f"# Install\n\nInstall it as follows:\n\n```bash\n{code}\n```\n"
+    write(tmp_path / "d", "install.md", source)
+    await engine.index([tmp_path / "d"])
+    shown = f"As shown here [1]:\n\n```bash\n{code}\n```"
+    answer = f"Pools are powered by hamsters in the basement [1]. {shown}"
+    engine.writer = LLMWriter(ScriptedModel([answer]), BUILT_IN)
+    found = await engine.answer("How do I install it?", not_found_below=0.0, answerability=False)
+    assert not found.not_found
+    assert found.answer == shown  # the pointer-like introduction stays; the code is untouched
+    assert [c.kind for c in found.removed_claims] == ["sentence"]
     assert [(c.kind, c.label) for c in found.claims] == [("code", "supported")]

@@ -93,3 +93,33 @@ def test_a_list_items_own_continuation_paragraph_is_not_code() -> None:
     markdown = "Configure it:\n\n    retries: 3\n    timeout: 5\n\nThen restart."
     block = _after(markdown, "Configure it:")
     assert block is not None and block.lines == ("retries: 3", "timeout: 5")
+
+
+def test_what_a_list_item_introduces_is_below_it_never_its_sibling_items() -> None:
+    steps = "1. Check the service:\n2. Restart the service.\n3. Check the logs."
+    assert _after(steps, "Check the service:") is None
+    nested = "1. Check the service:\n\n   - its status\n   - its logs\n2. Restart it."
+    block = _after(nested, "Check the service:")
+    assert block is not None and block.lines == ("its status", "its logs")
+
+
+def test_a_list_cut_short_by_a_steps_code_says_so() -> None:
+    steps = "Steps:\n\n1. Switch project:\n```bash\noc project x\n```\n2. Run it.\n3. Stop it."
+    block = _after(steps, "Steps:")
+    assert block is not None and block.lines == ("Switch project:",) and not block.complete
+
+
+def test_indented_text_is_code_only_after_a_blank_line_and_only_as_deep_as_code() -> None:
+    assert _after("It takes two arguments:\n    the name\n    the value\n", "arguments:") is None
+    text = "Configure it:\n\n    retries: 3\n\n  A paragraph indented by two.\n"
+    block = _after(text, "Configure it:")
+    assert block is not None and block.lines == ("retries: 3",)
+    tabs = "Configure it:\n\n\tretries: 3\n\t\tdeeper: 1\n"
+    block = _after(tabs, "Configure it:")
+    assert block is not None and block.lines == ("retries: 3", "    deeper: 1")
+
+
+def test_a_rule_is_no_list_and_an_empty_fence_no_example() -> None:
+    assert _after("See the following:\n\n- - -\n\nNext.", "See the following:") is None
+    assert _after("Run this:\n\n```bash\n", "Run this:") is None
+    assert _after("Run this:\n\n```bash\n```\n", "Run this:") is None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from citesynth.citations.markers import SourceRef, find_markers
 from citesynth.citations.resolve import factual_sentences
+from citesynth.ingest.sentences import fenced_blocks
 from citesynth.verify.base import Passage
 from citesynth.verify.claims import split_claims
 from citesynth.verify.code import NOT_QUOTED, code_verdict
@@ -57,3 +59,36 @@ async def test_review_keeps_quoted_code_and_never_repairs_invented_code() -> Non
     assert [c.label for c in codes] == ["supported", "unsupported"]
     assert codes[0].precise == (2,) and codes[1].claim.citations == (1,)
     assert found.text == answer and not found.repairs
+
+
+def test_indentation_is_part_of_the_code_checked() -> None:
+    source = "```yaml\napp:\n  branding:\n    font: Arial\n```"
+    assert code_verdict("app:\n  branding:\n    font: Arial", [source]).supported
+    assert code_verdict("  app:\n    branding:\n      font: Arial", [source]).supported  # moved
+    assert not code_verdict("app:\nbranding:\nfont: Arial", [source]).supported  # flattened
+    python = "if ready:\n    start()\nstop()"
+    assert not code_verdict("if ready:\n    start()\n    stop()", [python]).supported
+
+
+def test_inline_triple_backticks_open_no_block_and_markers_in_any_fence_are_code() -> None:
+    inline = "```js``` fences get highlighting [1].\nThe renderer numbers lines [1].\n"
+    assert fenced_blocks(inline) == []
+    assert [c.text for c in split_claims(inline)] == [
+        "```js``` fences get highlighting.",
+        "The renderer numbers lines.",
+    ]
+    refs = [SourceRef(1, "a.md"), SourceRef(2, "b.md")]
+    tildes = "Like this [1]:\n\n~~~\nfirst = items[2]\n~~~\n"
+    assert [m.raw for m in find_markers(tildes, refs)] == ["[1]"]
+    longer = "Like this [1]:\n\n````markdown\n```python\nfirst = items[2]\n```\n````\nThen [2]."
+    assert [m.raw for m in find_markers(longer, refs)] == ["[1]", "[2]"]
+
+
+def test_a_sentence_introducing_code_is_a_claim_even_ending_in_a_colon() -> None:
+    answer = "Hamsters power the typography engine, as in this example [1]:\n\n```\nx = 1\n```"
+    claims = split_claims(answer)
+    assert [(c.code, c.text) for c in claims] == [
+        (False, "Hamsters power the typography engine, as in this example:"),
+        (True, "x = 1"),
+    ]
+    assert split_claims("The options are the following four [1]:\n\n- a\n- b") == []

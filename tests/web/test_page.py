@@ -321,10 +321,36 @@ def test_removed_code_is_listed_as_code(serve: Serve, page: Page, screenshot: Sh
     ask(page, "When was the Harbor Lighthouse built?")
     assert finished(page) == "done"
     expect(page.get_by_test_id("answer")).not_to_contain_text("purple")
-    removed = page.get_by_test_id("removed-claim")
-    expect(removed).to_have_count(1)
+    removed = page.get_by_test_id("removed-claim")  # the sentence introducing it, and the code
+    expect(removed).to_have_count(2)
+    expect(removed.first).to_contain_text("Paint it as follows")
     expect(removed.locator("pre")).to_have_text("lighthouse.paint(\n    colour='purple',\n)")
     screenshot(page)
+
+
+def test_brackets_in_quoted_code_are_code_not_citations(
+    serve: Serve, page: Page, docs: Path
+) -> None:
+    intro = "The keeper records the state of each lamp as follows:"
+    write(docs, "keeper.md", f"# Keeper\n\n{intro}\n\n```python\nrecord(lamps[1])\n```\n")
+    built = citing(BUILT)
+
+    def reply(messages: Sequence[Message]) -> str:
+        prompt = "\n".join(m.content for m in messages if m.role == "user")
+        number = source_number(prompt, intro)
+        answer = built(messages)
+        if not answer or number is None:
+            return answer
+        return f"{answer} {intro[:-1]} [{number}]:\n\n```python\nrecord(lamps[1])\n```"
+
+    server = serve(default=reply)
+    page.goto(server.url)
+    ask(page, "How does the keeper record the state of each lamp?")
+    assert finished(page) == "done"
+    answer = page.get_by_test_id("answer")
+    expect(answer).to_contain_text("record(lamps[1])")
+    expect(answer.get_by_test_id("citation")).to_have_count(2)
+    expect(page.get_by_test_id("removed-claim")).to_have_count(0)
 
 
 def test_unsupported_claim_confidence_and_copy(

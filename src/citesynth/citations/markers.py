@@ -289,39 +289,100 @@ Item = Text | Marker
 
 @dataclass(slots=True)
 class _Code:
-    """Whether the text so far leaves us inside a code fence or an inline code span."""
+    """Whether the text so far leaves us inside a code fence or an inline code span.
 
-    fence: bool = False
+    Fences are read as `ingest.sentences.fenced_blocks` reads them: a line opening with
+    three or more backticks or tildes (a backtick fence's line holds no other backtick), closed
+    by a line of the same mark at least as long with nothing after it.
+    """
+
+    fence: str = ""
+    """The open fence's marks ("```", "~~~~"); empty outside a fence."""
     inline: bool = False
+    line_start: bool = True
+    """Whether only spaces have come since the last line break."""
 
-    def scan(self, text: str, *, stop_at_opener: bool, start: int = 0) -> int | None:
-        """Advance over `text[start:]`; with `stop_at_opener`, stop at the first opener.
+    def copy(self) -> _Code:
+        """The same state, to scan ahead with."""
+        return _Code(self.fence, self.inline, self.line_start)
 
-        The opener found is outside code; its index is into `text`.
+    def scan(
+        self, text: str, *, stop_at_opener: bool, start: int = 0, end: int | None = None
+    ) -> int | None:
+        """Advance over `text[start:end]`; with `stop_at_opener`, stop at the first opener.
+
+        The opener found is outside code; its index is into `text`. A fence line is judged
+        by its whole line, also where it goes on past `end`.
         """
         special = _SPECIAL if stop_at_opener else _CODE_MARKS
+        stop = len(text) if end is None else end
         index = start
+        scanned = start  # where line_start was last brought up to date
         while True:
-            found = special.search(text, index)  # skip plain text at C speed
+            found = special.search(text, index, stop)  # skip plain text at C speed
             if found is None:
+                self._line_start_after(text, scanned, stop)
                 return None
             index = found.start()
-            if text.startswith("```", index):
-                self.fence, self.inline = not self.fence, False
-                index += 3
-                continue
+            self._line_start_after(text, scanned, index)
+            scanned = index
             char = text[index]
+            if char in "`~" and self.line_start:
+                run = len(text) - index - len(text[index:].lstrip(char))
+                if run >= 3 and self._fence_line(text, index, char, run):
+                    index += run
+                    scanned = index
+                    self.line_start = False
+                    continue
             if char == "\n":
                 self.inline = False
-            elif char == "`" and not self.fence:
+                self.line_start = True
+                index += 1
+                scanned = index
+                continue
+            self.line_start = False
+            if char == "`" and not self.fence:
                 self.inline = not self.inline
             elif stop_at_opener and char in _OPENERS and not (self.fence or self.inline):
                 return index
             index += 1
+            scanned = index
+
+    def _line_start_after(self, text: str, start: int, end: int) -> None:
+        """Bring `line_start` up to date over `text[start:end]` (no line break in it)."""
+        if end > start and text[start:end].strip(" \t\r"):
+            self.line_start = False
+
+    def _fence_line(self, text: str, index: int, char: str, run: int) -> bool:
+        """Whether the run of `char` at a line start opens or closes a fence; update state."""
+        line_end = text.find("\n", index)
+        rest = text[index + run : len(text) if line_end < 0 else line_end]
+        if not self.fence:
+            if self.inline or (char == "`" and "`" in rest):
+                return False
+            self.fence = char * run
+            return True
+        if char == self.fence[0] and run >= len(self.fence) and not rest.strip():
+            self.fence = ""
+            return True
+        return False
 
 
-_CODE_MARKS = re.compile(r"[`\n]")
-_SPECIAL = re.compile(r"[`\n\[【(［]")
+def _held(pending: str) -> int:
+    """How much of the end of `pending` to hold back while the stream goes on.
+
+    A trailing run of backticks or tildes may be a fence starting; a last line that opens
+    with one is held whole, until its line break says whether it is a fence.
+    """
+    line_start = pending.rfind("\n") + 1
+    if _FENCE_START.match(pending, line_start):
+        return len(pending) - line_start
+    return len(pending) - len(pending.rstrip("`~"))
+
+
+_FENCE_START = re.compile(r"[ \t]*(?:```|~~~)")
+_CODE_MARKS = re.compile(r"[`~\n]")
+_SPECIAL = re.compile(r"[`~\n\[【(［]")
 
 
 class MarkerStream:
@@ -354,11 +415,12 @@ class MarkerStream:
     def _drain(self, *, final: bool) -> Iterator[Item]:
         pending = self._pending
         while self._at < len(pending):
-            probe = _Code(self._code.fence, self._code.inline)
+            probe = self._code.copy()
             cut = probe.scan(pending, stop_at_opener=True, start=self._at)
             if cut is None:
-                # Release everything but a trailing run of backticks: a fence may be starting.
-                keep = 0 if final else len(pending) - len(pending.rstrip("`"))
+                # Release everything but a trailing run of backticks or tildes (a fence may
+                # be starting) and, after a fence's marks, the rest of its line.
+                keep = 0 if final else _held(pending)
                 yield from self._release(max(self._at, len(pending) - keep))
                 return
             if cut > self._at:
@@ -373,6 +435,7 @@ class MarkerStream:
             length = marker.end - marker.start
             self._remember(pending[self._at : self._at + length])
             self._at += length
+            self._code.line_start = False  # a marker is on the line now
             yield marker
 
     def _waits(self, pending: str) -> bool:
@@ -413,7 +476,7 @@ class MarkerStream:
         if end <= self._at:
             return
         text = self._pending[self._at : end]
+        self._code.scan(self._pending, stop_at_opener=False, start=self._at, end=end)
         self._at = end
-        self._code.scan(text, stop_at_opener=False)
         self._remember(text)
         yield Text(text)

@@ -335,7 +335,9 @@ def factual_spans(text: str) -> list[tuple[int, int]]:
 
     Sentences never cross a blank line or the end of a bold line; a heading line (`# Title`,
     or a `**Title**` line citing nothing, as the extractive writer heads each document) is
-    left out, never part of the sentence after it.
+    left out, never part of the sentence after it. A sentence ending in ":" is a label,
+    unless a code block follows it: then it states what the code is for ("Hamsters power
+    the engine, as in this example [1]:") and is checked like any other.
     """
     spans = []
     start = 0
@@ -343,16 +345,29 @@ def factual_spans(text: str) -> list[tuple[int, int]]:
         if cut_start > start:  # a heading's own sentences ("… experiment. Not …") are no claims
             spans.extend(sentence_spans(text, start, cut_start))
         start = max(start, cut_end)
+    blocks = {block_start for block_start, _ in fenced_blocks(text)}
     found = []
     for start, end in spans:
         sentence = text[start:end]
         words = CANONICAL.sub("", sentence).split()
-        if len(words) < 4 or sentence.endswith(("?", ":")) or not sentence:
+        label = sentence.endswith(":") and not introduces_code(text, end, blocks)
+        if len(words) < 4 or sentence.endswith("?") or label or not sentence:
             continue
         if _NOT_FOUND.search(sentence) or is_pointer(sentence):
             continue
         found.append((start, end))
     return found
+
+
+def introduces_code(text: str, end: int, blocks: Collection[int] | None = None) -> bool:
+    """Whether a fenced code block starts right after `text[:end]` (blank lines between).
+
+    `blocks` are where the text's blocks start (`fenced_blocks`), when known.
+    """
+    starts = blocks if blocks is not None else {start for start, _ in fenced_blocks(text)}
+    after = end + len(text[end:]) - len(text[end:].lstrip(" \t\r\n"))
+    line_start = text.rfind("\n", 0, after) + 1
+    return line_start in starts or after in starts
 
 
 def factual_sentences(text: str) -> list[tuple[str, list[int]]]:

@@ -24,7 +24,7 @@ _HEADING_LINE = re.compile(
 _HEADING_WORDS = 10
 _ADORNMENT = re.compile(r"^[ \t]*([=\-~^*+`])\1{2,}[ \t]*\r?$", re.MULTILINE)
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")  # CRLF text too
-FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 """A line that opens or closes a fenced code block."""
 _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 _CONTENT = re.compile(r"(?:[ \t\r]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
@@ -40,20 +40,19 @@ _WORD_BEFORE = re.compile(r"([\w.]+)$")
 def fenced_blocks(text: str) -> list[tuple[int, int]]:
     """The fenced code blocks of `text`, from the opening fence line to the closing one.
 
-    A block closes at a fence line of the same mark at least as long, with nothing after
-    it; an unclosed block runs to the end of the text (as CommonMark reads it).
+    A fence is a line of three or more backticks or tildes (a backtick fence's info string
+    holds no backtick: "```js``` blocks …" is inline code). A block closes at a fence line of
+    the same mark at least as long, with nothing after it; an unclosed block runs to the end
+    of the text (as CommonMark reads it).
     """
     blocks: list[tuple[int, int]] = []
     opening: tuple[int, str] | None = None
     for match in _FENCE_LINE.finditer(text):
-        marks = match.group(1)
+        marks, rest = match.group(1), match.group(2)
         if opening is None:
-            opening = (match.start(), marks)
-        elif (
-            marks[0] == opening[1][0]
-            and len(marks) >= len(opening[1])
-            and not match.group(2).strip()
-        ):
+            if not (marks[0] == "`" and "`" in rest):
+                opening = (match.start(), marks)
+        elif marks[0] == opening[1][0] and len(marks) >= len(opening[1]) and not rest.strip():
             blocks.append((opening[0], match.end()))
             opening = None
     if opening is not None:
@@ -64,21 +63,39 @@ def fenced_blocks(text: str) -> list[tuple[int, int]]:
 def outside_fences(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """`spans` of `text` with what lies in fenced code blocks cut out (`fenced_blocks`).
 
-    What rewrites an answer's sentences (adds citations, drops repeats) must leave the code
-    it shows as it is.
+    `spans` are in order and do not overlap. What rewrites an answer's sentences (adds
+    citations, drops repeats) must leave the code it shows as it is.
     """
     blocks = fenced_blocks(text)
     if not blocks:
         return spans
     kept: list[tuple[int, int]] = []
+    first = 0  # the first block that may still overlap a span: both lists are in order
     for start, end in spans:
-        for block_start, block_end in blocks:
-            if block_end <= start or block_start >= end:
-                continue
+        while first < len(blocks) and blocks[first][1] <= start:
+            first += 1
+        index = first
+        while index < len(blocks) and blocks[index][0] < end:
+            block_start, block_end = blocks[index]
             _append_trimmed(text, start, min(end, block_start), kept)
             start = max(start, block_end)
+            index += 1
         _append_trimmed(text, start, end, kept)
     return kept
+
+
+def outside_fence_pieces(text: str) -> list[tuple[int, int, bool]]:
+    """`text` cut into pieces `(start, end, is_code)`: fenced code blocks and the rest."""
+    pieces: list[tuple[int, int, bool]] = []
+    position = 0
+    for start, end in fenced_blocks(text):
+        if start > position:
+            pieces.append((position, start, False))
+        pieces.append((start, end, True))
+        position = end
+    if position < len(text) or not pieces:
+        pieces.append((position, len(text), False))
+    return pieces
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:
@@ -258,7 +275,7 @@ def _fences(text: str, start: int, end: int) -> int:
     line that reads as a title, or over one) is not counted, whatever the title's length.
     """
     count = 0
-    for match in FENCE.finditer(text, start, end):
+    for match in _FENCE.finditer(text, start, end):
         line_end = text.find("\n", match.start())
         line_end = len(text) if line_end < 0 else line_end
         run = _ADORNMENT.fullmatch(text, match.start(), line_end)

@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator, Sequence
 
-from citesynth.citations.resolve import CANONICAL, factual_spans
-from citesynth.ingest.sentences import sentence_spans
+from citesynth.citations.resolve import CANONICAL, factual_spans, introduces_code
+from citesynth.ingest.sentences import fenced_blocks, outside_fences, sentence_spans
 from citesynth.report.values import ReportSource, Section
 from citesynth.verify.claims import plain
 
@@ -62,15 +62,22 @@ def _shares(sizes: Sequence[int], budget: int) -> list[int]:
 
 
 def _cut(section: Section, share: int) -> Section:
+    """`section` cut to about `share` words, after a whole sentence or code block.
+
+    A sentence that introduces a code block the cut leaves out goes with it.
+    """
     text = section.text
-    kept_end = 0
+    units = sorted([*outside_fences(text, sentence_spans(text)), *fenced_blocks(text)])
+    ends = [0]
     count = 0
-    for start, end in sentence_spans(text):
+    for start, end in units:
         count += words(text[start:end])
-        if count > share and kept_end:
+        if count > share and ends[-1]:
+            if len(ends) > 1 and introduces_code(text, ends[-1]):
+                ends.pop()
             break
-        kept_end = end
-    shown = text[:kept_end].rstrip()
+        ends.append(end)
+    shown = text[: ends[-1]].rstrip()
     lines = shown.splitlines()
     while lines and lines[-1].strip().startswith("**") and lines[-1].strip().endswith("**"):
         lines.pop()  # a document's label with nothing left under it

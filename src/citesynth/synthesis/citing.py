@@ -18,15 +18,22 @@ from citesynth.citations.resolve import (
     Resolved,
     cited_numbers,
     compact,
-    factual_sentences,
+    factual_spans,
+    introduces_code,
     is_pointer,
     says_not_found,
 )
 from citesynth.ingest.rst import rendered_roles
-from citesynth.ingest.sentences import FENCE, outside_fences, prose_sentences, sentence_spans
+from citesynth.ingest.sentences import (
+    outside_fence_pieces,
+    outside_fences,
+    prose_sentences,
+    sentence_spans,
+)
 from citesynth.passages import chunk_url
 from citesynth.synthesis.sources import Source, provenance
 from citesynth.types import Chunk
+from citesynth.verify.claims import code_claims
 
 
 def evidence_span(chunk: Chunk, claims: Sequence[str]) -> EvidenceSpan | None:
@@ -54,9 +61,16 @@ def evidence_span(chunk: Chunk, claims: Sequence[str]) -> EvidenceSpan | None:
 
 
 def claims_of(text: str) -> list[Claim]:
-    """The answer's factual sentences with what each cites."""
-    found = factual_sentences(text)
-    return [Claim(text=sentence, citations=numbers) for sentence, numbers in found]
+    """The answer's factual sentences with what each cites, and its code blocks (unchecked)."""
+    sentences = [
+        (start, Claim(text=text[start:end], citations=cited_numbers(text[start:end])))
+        for start, end in factual_spans(text)
+    ]
+    code = [
+        (c.start, Claim(text=c.text, citations=list(c.citations), kind="code"))
+        for c in code_claims(text)
+    ]
+    return [claim for _, claim in sorted([*sentences, *code], key=lambda item: item[0])]
 
 
 def citations(
@@ -129,17 +143,14 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     (`rendered_roles`: ":func:`confirm`" -> "`confirm`"); one blank line separates
     paragraphs.
     """
-    pieces = FENCE.split(text)
-    fences = FENCE.findall(text)
     tidied = []
-    for index, piece in enumerate(pieces):
-        if index % 2:  # inside a code block
-            tidied.append(piece)
-            continue
-        piece = rendered_roles(_ECHOED_LAYOUT.sub("", piece))
-        tidied.append(_opening_markers(_without_headers(piece, headings)))
-    joined = tidied[0] + "".join(f + p for f, p in zip(fences, tidied[1:], strict=True))
-    return single_blank_lines(joined)
+    for start, end, code in outside_fence_pieces(text):
+        piece = text[start:end]
+        if not code:
+            piece = rendered_roles(_ECHOED_LAYOUT.sub("", piece))
+            piece = _opening_markers(_without_headers(piece, headings))
+        tidied.append(piece)
+    return single_blank_lines("".join(tidied))
 
 
 _LEADING_REFUSAL = re.compile(
@@ -200,8 +211,11 @@ def _opening_markers(text: str) -> str:
 
 
 def single_blank_lines(text: str) -> str:
-    """`text` with every run of blank lines cut to one."""
-    return _BLANK_RUN.sub("\n\n", text)
+    """`text` with every run of blank lines cut to one, outside code blocks."""
+    return "".join(
+        text[start:end] if code else _BLANK_RUN.sub("\n\n", text[start:end])
+        for start, end, code in outside_fence_pieces(text)
+    )
 
 
 def has_words(text: str) -> bool:
@@ -239,7 +253,15 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     pieces.append(text[kept_until:])
     if not dropped:
         return text, 0
-    return _TRAILING_SPACE.sub("", "".join(pieces)).strip(), dropped
+    return _without_trailing_spaces("".join(pieces)).strip(), dropped
+
+
+def _without_trailing_spaces(text: str) -> str:
+    """`text` without spaces at the ends of its lines, outside code blocks."""
+    return "".join(
+        text[start:end] if code else _TRAILING_SPACE.sub("", text[start:end])
+        for start, end, code in outside_fence_pieces(text)
+    )
 
 
 def _statements(text: str) -> list[tuple[int, int]]:
@@ -306,12 +328,12 @@ def drop_pointers(text: str) -> tuple[str, int]:
     position = 0
     dropped = 0
     for start, end in outside_fences(text, sentence_spans(text)):
-        if is_pointer(text[start:end].strip()):
+        if is_pointer(text[start:end].strip()) and not introduces_code(text, end):
             pieces.append(text[position:start].rstrip(" \t"))
             position = end
             dropped += 1
     if not dropped:
         return text, 0
     pieces.append(text[position:].lstrip(" \t"))
-    kept = _TRAILING_SPACE.sub("", " ".join(p for p in pieces if p)).strip()
+    kept = _without_trailing_spaces(" ".join(p for p in pieces if p)).strip()
     return (kept if has_words(kept) else ""), dropped

@@ -36,7 +36,8 @@ _ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\
 _ADMONITION = re.compile(rf"^\[(?:{'|'.join(ADMONITIONS)})\]\s*(?:-{{4,}}|={{4,}})?\s*")
 """An AsciiDoc admonition's label and block delimiter ("[TIP] ---- On OpenShift ...")."""
 _ASIDE_END = re.compile(r"[.!?]\s+(\([^()\n.!?]{1,60}\))[.!?]?$")
-_LITERAL_MARK = re.compile(r"(?<=\S)::$")
+_LITERAL_MARK = re.compile(r"(?<=\S):(?=:$)|\s+::$")
+"""reStructuredText's literal-block mark: "follows::" reads "follows:", "follows: ::" "follows:"."""
 _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
 
 
@@ -50,7 +51,7 @@ def clean(sentence: str) -> str:
     text = _ADMONITION.sub("", text)
     text = _EMPHASIS.sub(r"\2", _BRACKETS.sub("", text))
     text = _ASIDE_END.sub(r" \1", text)  # "no limits. (Default 100)" -> "no limits (Default 100)."
-    text = _LITERAL_MARK.sub(":", text)  # reStructuredText shows "as follows::" as "as follows:"
+    text = _LITERAL_MARK.sub("", text)  # reStructuredText shows "follows::" as "follows:"
     ends = text.rstrip("\"'”’)]")  # 'under "North Africa."' already ends a sentence
     return text if ends.endswith((".", "!", "?", ":", ";")) else text + "."
 

@@ -32,6 +32,8 @@ _SHOWN_CODE = frozenset("code code-block sourcecode doctest testcode ipython pro
 """reStructuredText directives whose body is code a reader is shown as is."""
 _EXAMPLE_SUFFIXES = ("example", ":run", "-run", "console", "repl")
 _OPTION = re.compile(r"[ \t]*:[\w-]+:")
+_RULE = re.compile(r"[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*")
+"""A thematic break ("- - -", "***"), which is no list item."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +74,16 @@ def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced 
         if name in _SHOWN_CODE or name.endswith(_EXAMPLE_SUFFIXES):
             return _indented(rest[1:], _indent(line), rest[0][0], directive.group(2), options=True)
         return None
-    if item := _LIST_ITEM.match(line):
-        return _list(rest, len(item.group(1)))
-    deeper = _indent(line) > indent
-    if (sentence.endswith("::") and deeper) or _indent(line) >= indent + 4:
+    if (item := _LIST_ITEM.match(line)) and not _RULE.fullmatch(line):
+        # Its own list, not the items after the one the sentence is in ("1. Check:" "2. …").
+        depth = _indent(item.group(1))
+        return _list(rest, depth) if depth >= indent else None
+    if first == 0:  # an indented line right below continues the paragraph (or defines it)
+        return None
+    if sentence.endswith("::") and _indent(line) > indent:
         return _indented(rest, indent, rest[0][0], "", options=False)
+    if _indent(line) >= indent + 4:  # Markdown's indented code: four columns in, or more
+        return _indented(rest, indent + 3, rest[0][0], "", options=False)
     return None
 
 
@@ -93,7 +100,9 @@ def _lines(text: str, start: int) -> list[tuple[int, str]]:
 
 
 def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
+    """Columns of indentation (a tab to the next multiple of four)."""
+    expanded = line.expandtabs(4)
+    return len(expanded) - len(expanded.lstrip(" "))
 
 
 def _column(text: str, start: int) -> int:
@@ -104,7 +113,7 @@ def _column(text: str, start: int) -> int:
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start]
     if not before.strip() or _MARK_ONLY.fullmatch(before):
-        return len(before)
+        return len(before.expandtabs(4))
     return _indent(before)
 
 
@@ -114,7 +123,7 @@ def _end(lines: list[tuple[int, str]], index: int) -> int:
     return offset + len(line)
 
 
-def _fenced(lines: list[tuple[int, str]], fence: re.Match[str]) -> Introduced:
+def _fenced(lines: list[tuple[int, str]], fence: re.Match[str]) -> Introduced | None:
     margin, marks, language = fence.group(1), fence.group(2), fence.group(3)
     closing = re.compile(rf"[ \t]*{re.escape(marks[0])}{{{len(marks)},}}[ \t]*")
     body: list[str] = []
@@ -128,6 +137,8 @@ def _fenced(lines: list[tuple[int, str]], fence: re.Match[str]) -> Introduced:
         body.append(line[len(margin) :] if line.startswith(margin) else line.lstrip(" \t"))
         last = index
     shown, cut = _capped(body)
+    if not shown:  # an empty block, or a fence the chunk ends at
+        return None
     return Introduced("code", lines[0][0], _end(lines, last), shown, language, complete and not cut)
 
 
@@ -156,7 +167,7 @@ def _indented(
     if not kept:
         return None
     margin = min(_indent(line) for line in kept if line.strip())
-    shown, cut = _capped([line[margin:] for line in kept])
+    shown, cut = _capped([line.expandtabs(4)[margin:] for line in kept])
     return Introduced("code", start, _end(lines, last), shown, language, not cut)
 
 
@@ -191,7 +202,8 @@ def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
             items.append([line[item.end() :].strip()])
             nested = False
         elif _FENCE_OPEN.fullmatch(line) or _DIRECTIVE.match(line):
-            break  # a step's code: the list shown ends before it
+            complete = False  # a step's code: the list shown ends before it, and says so
+            break
         elif depth > indent:
             nested = nested or bool(item)
             if not nested:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
+from citesynth.ingest.sentences import fenced_blocks
 from citesynth.synthesis.citing import single_blank_lines
 from citesynth.synthesis.sources import Source
 from citesynth.verify.base import Passage, Span, Verifier
@@ -263,14 +264,24 @@ def without_empty_sections(text: str) -> str:
     Removing every claim of a section must not leave its heading behind.
     """
     lines = text.split("\n")
+    code = _code_lines(text)
     kept: list[str] = []
     for index, line in enumerate(lines):
-        if _HEADING_LINE.fullmatch(line.strip()):
+        if index not in code and _HEADING_LINE.fullmatch(line.strip()):
             following = next((rest for rest in lines[index + 1 :] if rest.strip()), "")
             if not following or _HEADING_LINE.fullmatch(following.strip()):
                 continue
         kept.append(line)
     return single_blank_lines("\n".join(kept)).strip()
+
+
+def _code_lines(text: str) -> set[int]:
+    """The numbers of the lines of `text` inside fenced code blocks ("# Install" is no heading)."""
+    return {
+        line
+        for start, end in fenced_blocks(text)
+        for line in range(text.count("\n", 0, start), text.count("\n", 0, end) + 1)
+    }
 
 
 def _round(value: float | None) -> float | None:

@@ -19,34 +19,47 @@ NOT_QUOTED = "the code is not in the cited source(s) as shown"
 
 
 def code_verdict(code: str, passages: Sequence[str]) -> Verdict:
-    """Whether one of `passages` holds the lines of `code` in a row (see the module docstring)."""
-    wanted = [line for line in (_normal(raw) for raw in code.split("\n")) if line]
-    if wanted and wanted[-1] == CUT:
+    """Whether one of `passages` holds the lines of `code` in a row (see the module docstring).
+
+    Lines are compared with their indentation relative to the block's (a YAML key moved out
+    of its parent is another document), spacing inside a line aside.
+    """
+    wanted = [line for line in code.split("\n") if line.strip()]
+    if wanted and wanted[-1].strip() == CUT:
         wanted.pop()
     if wanted:
         for index, passage in enumerate(passages):
-            found = _lines_at(wanted, passage)
+            found = _lines_at(_relative(wanted), passage)
             if found is not None:
                 return Verdict(1.0, "supported", (Span(index, *found),))
     return Verdict(0.0, "unsupported", reasons=(NOT_QUOTED,))
 
 
-def _normal(line: str) -> str:
-    return " ".join(line.split())
+def _indent(line: str) -> int:
+    expanded = line.expandtabs(4)
+    return len(expanded) - len(expanded.lstrip())
 
 
-def _lines_at(wanted: Sequence[str], passage: str) -> tuple[int, int] | None:
+def _relative(lines: Sequence[str]) -> list[tuple[int, str]]:
+    """Each line's indentation beyond the least of them, and its words."""
+    margin = min(_indent(line) for line in lines)
+    return [(_indent(line) - margin, " ".join(line.split())) for line in lines]
+
+
+def _lines_at(wanted: Sequence[tuple[int, str]], passage: str) -> tuple[int, int] | None:
     """Where `passage`'s non-blank lines hold `wanted` in a row: (start, end) offsets."""
     lines: list[tuple[int, int, str]] = []
     position = 0
     for raw in passage.split("\n"):
-        line = _normal(raw)
-        if line:
+        if raw.strip():
             lead = len(raw) - len(raw.lstrip())
-            lines.append((position + lead, position + len(raw.rstrip()), line))
+            lines.append((position + lead, position + len(raw.rstrip()), raw))
         position += len(raw) + 1
     size = len(wanted)
+    words = [" ".join(raw.split()) for _, _, raw in lines]
     for first in range(len(lines) - size + 1):
-        if all(lines[first + i][2] == wanted[i] for i in range(size)):
-            return lines[first][0], lines[first + size - 1][1]
+        if all(words[first + i] == wanted[i][1] for i in range(size)):
+            run = _relative([raw for _, _, raw in lines[first : first + size]])
+            if [depth for depth, _ in run] == [depth for depth, _ in wanted]:
+                return lines[first][0], lines[first + size - 1][1]
     return None

@@ -667,7 +667,10 @@
     MARKER.lastIndex = 0;
     let last = 0;
     let match;
+    const code = fencedBlocks(text);
     while ((match = MARKER.exec(text)) !== null) {
+      const at = match.index;
+      if (code.some((block) => at >= block[0] && at < block[1])) continue; // `a[1]` in code
       let end = match.index;
       while (end > last && (text[end - 1] === " " || text[end - 1] === "\u00a0")) end -= 1;
       pushText(last, end); // "granite [1]." reads as "granite[1]." with the marker raised
@@ -705,6 +708,29 @@
       if (piece.kind === "text") holder.append(piece.text);
       else holder.append(citationGroup(piece.numbers, piece.raw));
     }
+  }
+
+  function fencedBlocks(text) {
+    // The fenced code blocks of the answer, [start, end) pairs, read as the server reads
+    // them (ingest/sentences.py: fenced_blocks): a line of three or more backticks or
+    // tildes opens one (a backtick fence's line holds no other backtick); a line of the same
+    // mark, at least as long and with nothing after it, closes it.
+    const blocks = [];
+    const line = /^[ \t]*(`{3,}|~{3,})([^\n]*)$/gm;
+    let open = null;
+    let found;
+    while ((found = line.exec(text)) !== null) {
+      const marks = found[1];
+      const rest = found[2];
+      if (open === null) {
+        if (!(marks[0] === "`" && rest.includes("`"))) open = { start: found.index, marks: marks };
+      } else if (marks[0] === open.marks[0] && marks.length >= open.marks.length && !rest.trim()) {
+        blocks.push([open.start, found.index + found[0].length]);
+        open = null;
+      }
+    }
+    if (open !== null) blocks.push([open.start, text.length]);
+    return blocks;
   }
 
   function citationGroup(numbers, raw) {
