@@ -172,3 +172,15 @@ def test_a_section_cut_to_length_never_ends_inside_code() -> None:
     assert cut.text == "The first sentence states a fact about the tool [1]."
     (whole,) = fit([Section(title="Running", text=text)], 76)
     assert whole.text.endswith("```") and whole.text.count("```") == 2
+
+
+def test_a_cut_keeps_a_sections_first_sentence_even_when_code_follows_it() -> None:
+    code = "\n".join(f"line_{n} = {n}" for n in range(30))
+    intro = "Granite forms slowly under heat and pressure [1]:"
+    text = f"{intro}\n\n```py\n{code}\n```\n\nIt is hard [1]."
+    for share in (3, 8, 15):
+        (cut,) = fit([Section(title="T", text=text)], share)
+        assert cut.text == intro
+    two = "Granite forms slowly [1].\n\n```\na b c\n```\n\n```\nd e f\n```\n\nMore [1]."
+    (cut,) = fit([Section(title="T", text=two)], 9)
+    assert cut.text == "Granite forms slowly [1].\n\n```\na b c\n```"

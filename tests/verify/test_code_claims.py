@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citesynth.citations.markers import SourceRef, find_markers
+from citesynth.citations.markers import Marker, MarkerStream, SourceRef, find_markers
 from citesynth.citations.resolve import factual_sentences
 from citesynth.ingest.sentences import fenced_blocks
 from citesynth.verify.base import Passage
@@ -92,3 +92,16 @@ def test_a_sentence_introducing_code_is_a_claim_even_ending_in_a_colon() -> None
         (True, "x = 1"),
     ]
     assert split_claims("The options are the following four [1]:\n\n- a\n- b") == []
+
+
+def test_the_marker_scanner_and_the_block_reader_agree_on_odd_line_starts() -> None:
+    refs = [SourceRef(1, "a.md"), SourceRef(2, "b.md")]
+    text = "a\n\r```\n[1]\n```\n[2]"  # a lone CR starts no fence; the later fence stays open
+    blocks = fenced_blocks(text)
+    found = [m.start for m in find_markers(text, refs)]
+    assert found == [text.index("[1]")]
+    assert all(not (start <= at < end) for at in found for start, end in blocks)
+    stream = MarkerStream(refs)
+    pieces = [text[i : i + 2] for i in range(0, len(text), 2)]
+    items = [item for piece in pieces for item in stream.feed(piece)] + stream.close()
+    assert [i.start for i in items if isinstance(i, Marker)] == found

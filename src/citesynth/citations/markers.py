@@ -328,7 +328,7 @@ class _Code:
             scanned = index
             char = text[index]
             if char in "`~" and self.line_start:
-                run = len(text) - index - len(text[index:].lstrip(char))
+                run = _run_length(text, index)
                 if run >= 3 and self._fence_line(text, index, char, run):
                     index += run
                     scanned = index
@@ -350,7 +350,7 @@ class _Code:
 
     def _line_start_after(self, text: str, start: int, end: int) -> None:
         """Bring `line_start` up to date over `text[start:end]` (no line break in it)."""
-        if end > start and text[start:end].strip(" \t\r"):
+        if end > start and text[start:end].strip(" \t"):
             self.line_start = False
 
     def _fence_line(self, text: str, index: int, char: str, run: int) -> bool:
@@ -372,12 +372,24 @@ def _held(pending: str) -> int:
     """How much of the end of `pending` to hold back while the stream goes on.
 
     A trailing run of backticks or tildes may be a fence starting; a last line that opens
-    with one is held whole, until its line break says whether it is a fence.
+    with one is held whole, until its line break says whether it is a fence, up to
+    `FENCE_LINE_HOLD` characters (a fence line is short; a longer one is judged by what
+    has come, and each piece rescans at most that much).
     """
     line_start = pending.rfind("\n") + 1
-    if _FENCE_START.match(pending, line_start):
+    if len(pending) - line_start <= FENCE_LINE_HOLD and _FENCE_START.match(pending, line_start):
         return len(pending) - line_start
     return len(pending) - len(pending.rstrip("`~"))
+
+
+FENCE_LINE_HOLD = 200
+_RUN = re.compile(r"(`+|~+)")
+
+
+def _run_length(text: str, index: int) -> int:
+    """How many of the same mark (backtick or tilde) start at `index`."""
+    found = _RUN.match(text, index)
+    return found.end() - index if found else 0
 
 
 _FENCE_START = re.compile(r"[ \t]*(?:```|~~~)")

@@ -67,16 +67,20 @@ def _cut(section: Section, share: int) -> Section:
     A sentence that introduces a code block the cut leaves out goes with it.
     """
     text = section.text
-    units = sorted([*outside_fences(text, sentence_spans(text)), *fenced_blocks(text)])
+    blocks = fenced_blocks(text)
+    code = {start for start, _ in blocks}
+    units = sorted([*outside_fences(text, sentence_spans(text)), *blocks])
     ends = [0]
+    starts: list[int] = []  # the starts of the units kept
     count = 0
     for start, end in units:
         count += words(text[start:end])
         if count > share and ends[-1]:
-            if len(ends) > 1 and introduces_code(text, ends[-1]):
-                ends.pop()
+            if len(ends) > 2 and starts[-1] not in code and introduces_code(text, ends[-1], code):
+                ends.pop()  # never the first unit: a section keeps at least that
             break
         ends.append(end)
+        starts.append(start)
     shown = text[: ends[-1]].rstrip()
     lines = shown.splitlines()
     while lines and lines[-1].strip().startswith("**") and lines[-1].strip().endswith("**"):

@@ -25,6 +25,7 @@ from citesynth.citations.resolve import (
 )
 from citesynth.ingest.rst import rendered_roles
 from citesynth.ingest.sentences import (
+    fenced_blocks,
     outside_fence_pieces,
     outside_fences,
     prose_sentences,
@@ -327,8 +328,9 @@ def drop_pointers(text: str) -> tuple[str, int]:
     pieces: list[str] = []
     position = 0
     dropped = 0
+    blocks = {block_start for block_start, _ in fenced_blocks(text)}
     for start, end in outside_fences(text, sentence_spans(text)):
-        if is_pointer(text[start:end].strip()) and not introduces_code(text, end):
+        if is_pointer(text[start:end].strip()) and not introduces_code(text, end, blocks):
             pieces.append(text[position:start].rstrip(" \t"))
             position = end
             dropped += 1

@@ -277,11 +277,14 @@ def without_empty_sections(text: str) -> str:
 
 def _code_lines(text: str) -> set[int]:
     """The numbers of the lines of `text` inside fenced code blocks ("# Install" is no heading)."""
-    return {
-        line
-        for start, end in fenced_blocks(text)
-        for line in range(text.count("\n", 0, start), text.count("\n", 0, end) + 1)
-    }
+    lines: set[int] = set()
+    counted, line = 0, 0  # lines before `counted`: the blocks come in order
+    for start, end in fenced_blocks(text):
+        first = line + text.count("\n", counted, start)
+        last = first + text.count("\n", start, end)
+        lines.update(range(first, last + 1))
+        counted, line = end, last
+    return lines
 
 
 def _round(value: float | None) -> float | None:

@@ -56,7 +56,7 @@ def code_claims(answer: str) -> list[ClaimSpan]:
     found = []
     blocks = fenced_blocks(answer)
     for index, (start, end) in enumerate(blocks):
-        lines = answer[start:end].split("\n")
+        lines = [line.rstrip("\r") for line in answer[start:end].split("\n")]
         closed = len(lines) > 1 and lines[-1].strip().startswith(lines[0].strip()[:3])
         body = "\n".join(lines[1 : -1 if closed else None])
         if not body.strip():

@@ -667,10 +667,9 @@
     MARKER.lastIndex = 0;
     let last = 0;
     let match;
-    const code = fencedBlocks(text);
+    const code = codeMask(text);
     while ((match = MARKER.exec(text)) !== null) {
-      const at = match.index;
-      if (code.some((block) => at >= block[0] && at < block[1])) continue; // `a[1]` in code
+      if (code[match.index]) continue; // `items[1]` in code is no citation
       let end = match.index;
       while (end > last && (text[end - 1] === " " || text[end - 1] === "\u00a0")) end -= 1;
       pushText(last, end); // "granite [1]." reads as "granite[1]." with the marker raised
@@ -710,27 +709,56 @@
     }
   }
 
-  function fencedBlocks(text) {
-    // The fenced code blocks of the answer, [start, end) pairs, read as the server reads
-    // them (ingest/sentences.py: fenced_blocks): a line of three or more backticks or
-    // tildes opens one (a backtick fence's line holds no other backtick); a line of the same
-    // mark, at least as long and with nothing after it, closes it.
-    const blocks = [];
-    const line = /^[ \t]*(`{3,}|~{3,})([^\n]*)$/gm;
-    let open = null;
-    let found;
-    while ((found = line.exec(text)) !== null) {
-      const marks = found[1];
-      const rest = found[2];
-      if (open === null) {
-        if (!(marks[0] === "`" && rest.includes("`"))) open = { start: found.index, marks: marks };
-      } else if (marks[0] === open.marks[0] && marks.length >= open.marks.length && !rest.trim()) {
-        blocks.push([open.start, found.index + found[0].length]);
-        open = null;
+  function codeMask(text) {
+    // Which characters of the answer are code, read as the server reads them
+    // (citations/markers.py: _Code): a line opening with three or more backticks or tildes
+    // opens a fence (a backtick fence's line holds no other backtick), a line of the same
+    // mark at least as long with nothing after it closes it; outside fences, backticks open
+    // and close inline code until the line ends. A marker in code is code, not a citation.
+    const mask = new Uint8Array(text.length);
+    let fence = "";
+    let inline = false;
+    let lineStart = true;
+    let i = 0;
+    while (i < text.length) {
+      const c = text[i];
+      if ((c === "`" || c === "~") && lineStart) {
+        let j = i;
+        while (j < text.length && text[j] === c) j += 1;
+        if (j - i >= 3) {
+          let lineEnd = text.indexOf("\n", i);
+          if (lineEnd < 0) lineEnd = text.length;
+          const rest = text.slice(j, lineEnd);
+          let marks = false;
+          if (!fence) {
+            if (!inline && !(c === "`" && rest.includes("`"))) {
+              fence = c.repeat(j - i);
+              marks = true;
+            }
+          } else if (c === fence[0] && j - i >= fence.length && !rest.trim()) {
+            fence = "";
+            marks = true;
+          }
+          if (marks) {
+            mask.fill(1, i, j);
+            i = j;
+            lineStart = false;
+            continue;
+          }
+        }
       }
+      if (c === "\n") {
+        inline = false;
+        lineStart = true;
+        i += 1;
+        continue;
+      }
+      if (c !== " " && c !== "\t") lineStart = false;
+      if (c === "`" && !fence) inline = !inline;
+      mask[i] = fence || inline ? 1 : 0;
+      i += 1;
     }
-    if (open !== null) blocks.push([open.start, text.length]);
-    return blocks;
+    return mask;
   }
 
   function citationGroup(numbers, raw) {
