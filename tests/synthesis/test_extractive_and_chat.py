@@ -379,3 +379,30 @@ async def test_an_answer_of_quoted_code_stands_and_its_code_is_kept_as_written(
     assert found.answer == shown  # the pointer-like introduction stays; the code is untouched
     assert [c.kind for c in found.removed_claims] == ["sentence"]
     assert [(c.kind, c.label) for c in found.claims] == [("code", "supported")]
+
+
+async def test_an_extractive_procedure_shows_each_steps_code(
+    engine: Engine, tmp_path: Path
+) -> None:
+    procedure = (
+        "# Checking the scraping\n\n"
+        "To verify that Prometheus scrapes the metrics, complete the following steps:\n\n"
+        "1. Forward the Prometheus console port to your machine as follows:\n\n"
+        "```bash\nkubectl --namespace=prometheus port-forward deploy/prometheus-server 9090\n"
+        "```\n\n2. Open http://localhost:9090 in your web browser.\n"
+    )
+    write(tmp_path / "d", "scraping.md", procedure)
+    await engine.index([tmp_path / "d"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    found = await engine.answer(
+        "How do I verify that Prometheus scrapes the metrics?", not_found_below=0.0
+    )
+    assert (
+        "complete the following steps: [1]\n\n"
+        "- Forward the Prometheus console port to your machine as follows: [1]\n\n"
+        "  ```bash\n  kubectl --namespace=prometheus port-forward deploy/prometheus-server 9090\n"
+        "  ```\n\n- Open http://localhost:9090 in your web browser [1]."
+    ) in found.answer
+    code = [c for c in found.claims if c.kind == "code"]
+    assert [(c.label, c.citations) for c in code] == [("supported", [1])]
+    assert not found.removed_claims and not found.uncited_claims

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from citesynth.synthesis.introduced import MAX_ITEMS, MAX_LINES, Introduced, introduced
+from citesynth.synthesis.introduced import (
+    MAX_ITEMS,
+    MAX_LINES,
+    MAX_LIST_CODE_LINES,
+    Introduced,
+    introduced,
+)
 
 
 def _after(text: str, sentence: str) -> Introduced | None:
@@ -70,13 +76,10 @@ def test_a_list_brings_its_top_level_items_with_their_continuation_lines() -> No
     assert text[block.end :].strip() == "Another paragraph."
 
 
-def test_a_long_list_is_cut_and_a_list_stops_before_a_steps_code() -> None:
+def test_a_long_list_is_cut() -> None:
     items = "\n".join(f"{n}. Step number {n} of the install." for n in range(1, MAX_ITEMS + 4))
     block = _after(f"Do the following:\n\n{items}\n", "Do the following:")
     assert block is not None and len(block.lines) == MAX_ITEMS and not block.complete
-    steps = "Steps:\n\n1. Switch project:\n```bash\noc project x\n```\n2. Bind the role."
-    block = _after(steps, "Steps:")
-    assert block is not None and block.lines == ("Switch project:",)
 
 
 def test_only_a_sentence_ending_in_a_colon_at_the_end_of_its_line_introduces() -> None:
@@ -103,10 +106,25 @@ def test_what_a_list_item_introduces_is_below_it_never_its_sibling_items() -> No
     assert block is not None and block.lines == ("its status", "its logs")
 
 
-def test_a_list_cut_short_by_a_steps_code_says_so() -> None:
+def test_a_procedures_steps_bring_their_code_within_a_budget() -> None:
     steps = "Steps:\n\n1. Switch project:\n```bash\noc project x\n```\n2. Run it.\n3. Stop it."
     block = _after(steps, "Steps:")
-    assert block is not None and block.lines == ("Switch project:",) and not block.complete
+    assert block is not None and block.complete
+    assert block.lines == ("Switch project:", "Run it.", "Stop it.")
+    first, *rest = block.code
+    assert first is not None and first.lines == ("oc project x",) and first.language == "bash"
+    assert rest == [None, None]
+    rst = "Do this:\n\n* Write it:\n\n  .. code-block:: yaml\n\n     a: 1\n\n* Load it.\n"
+    block = _after(rst, "Do this:")
+    assert block is not None and block.lines == ("Write it:", "Load it.")
+    assert block.code[0] is not None and block.code[0].lines == ("a: 1",)
+    long = "\n".join(f"x_{n} = {n}" for n in range(MAX_LIST_CODE_LINES // 2 + 1))
+    two = f"Steps:\n\n1. One:\n```\n{long}\n```\n2. Two:\n```\n{long}\n```\n3. Three."
+    block = _after(two, "Steps:")
+    assert block is not None and block.lines == ("One:", "Two:") and not block.complete
+    assert block.code[1] is None  # over the budget: the list ends at its item, and says so
+    cut = _after("Steps:\n\n1. One:\n```\nx = 1\n", "Steps:")  # the chunk ends in the code
+    assert cut is not None and not cut.complete and cut.code[0] is not None
 
 
 def test_indented_text_is_code_only_after_a_blank_line_and_only_as_deep_as_code() -> None:

@@ -284,8 +284,15 @@ def _shown_block(block: Introduced, number: str) -> str:
     "- item [n]" lines; "…" ends a block cut short (the rest is in the source).
     """
     if block.kind == "list":
-        items = [f"- {_cited_sentences(clean(item), number)}" for item in block.lines]
-        return "\n".join([*items, *([] if block.complete else ["- …"])])
+        items = []
+        for index, item in enumerate(block.lines):
+            shown = f"- {_cited_sentences(clean(item), number)}"
+            step = block.code[index] if index < len(block.code) else None
+            if step is not None:  # a procedure's step: its code below it, in the item
+                code = _shown_block(step, number).split("\n")
+                shown += "\n\n" + "\n".join(f"  {line}" if line else "" for line in code) + "\n"
+            items.append(shown)
+        return "\n".join([*items, *([] if block.complete else ["- …"])]).rstrip("\n")
     longest = max((len(run) for line in block.lines for run in _BACKTICKS.findall(line)), default=0)
     fence = "`" * max(3, longest + 1)
     body = [*block.lines, *([] if block.complete else ["…"])]

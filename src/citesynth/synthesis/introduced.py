@@ -7,7 +7,9 @@ writer brings the block along, copied from the same chunk and cited with the sen
 - code: a fenced block (``` or ~~~, with its language), a reStructuredText code directive
   (`.. code-block:: yaml`, `.. click:example::`) or literal block (after "::"), or a Markdown
   indented block; shown as a fenced block, its lines dedented, cut after `MAX_LINES` lines;
-- a list (-, *, +, •, 1. or 1)): its top-level items, at most `MAX_ITEMS`.
+- a list (-, *, +, •, 1. or 1)): its top-level items, at most `MAX_ITEMS`, each with the
+  code block below it when it is a step of a procedure ("1. Switch to the project:" above
+  "oc project x"), at most `MAX_LIST_CODE_LINES` lines of code in all.
 
 Only a block that starts on a line after the sentence counts (blank lines between are
 fine), and only when the sentence ends its line. A block cut short (by the limits or by the
@@ -22,6 +24,7 @@ from typing import Literal
 
 MAX_LINES = 20
 MAX_ITEMS = 8
+MAX_LIST_CODE_LINES = 30
 
 _FENCE_OPEN = re.compile(r"([ \t]*)(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n`]*$")
 _MARK = r"([ \t]*)(?:[-*+•]|\d{1,3}[.)])[ \t]+"
@@ -50,6 +53,8 @@ class Introduced:
     lines: tuple[str, ...]
     language: str = ""
     complete: bool = True
+    code: tuple[Introduced | None, ...] = ()
+    """A list's items' code blocks (a procedure's steps), by item; empty for code."""
 
 
 def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced | None:
@@ -183,27 +188,48 @@ def _capped(body: list[str]) -> tuple[tuple[str, ...], bool]:
 
 
 def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
-    """The top-level items of the list whose first item is `lines[0]`, at `indent`."""
+    """The top-level items of the list whose first item is `lines[0]`, at `indent`.
+
+    A step's code (a fence or a code directive below an item, as procedures write them)
+    goes with its item, within `MAX_LIST_CODE_LINES` for the whole list.
+    """
     items: list[list[str]] = []
+    code: list[Introduced | None] = []
     last = 0
     blank = False
     nested = False
     complete = True
-    for index, (_, line) in enumerate(lines):
+    budget = MAX_LIST_CODE_LINES
+    index = 0
+    while index < len(lines):
+        line = lines[index][1]
         if not line.strip():
             blank = True
+            index += 1
             continue
         depth = _indent(line)
         item = _LIST_ITEM.match(line)
-        if item and depth == indent:
+        if item and depth == indent and not _RULE.fullmatch(line):
             if len(items) == MAX_ITEMS:
                 complete = False
                 break
             items.append([line[item.end() :].strip()])
+            code.append(None)
             nested = False
         elif _FENCE_OPEN.fullmatch(line) or _DIRECTIVE.match(line):
-            complete = False  # a step's code: the list shown ends before it, and says so
-            break
+            step = _step_code(lines, index)
+            if step is None or code[-1] is not None or len(step.lines) > budget:
+                complete = False  # the list shown ends before it, and says so
+                break
+            code[-1] = step
+            budget -= len(step.lines)
+            index = _after(lines, index, step.end)
+            last = index - 1
+            blank = False
+            if not step.complete:  # cut: nothing after it is shown
+                complete = False
+                break
+            continue
         elif depth > indent:
             nested = nested or bool(item)
             if not nested:
@@ -214,5 +240,30 @@ def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
             break
         last = index
         blank = False
+        index += 1
     shown = tuple(" ".join(parts) for parts in items)
-    return Introduced("list", lines[0][0], _end(lines, last), shown, "", complete)
+    return Introduced("list", lines[0][0], _end(lines, last), shown, "", complete, tuple(code))
+
+
+def _step_code(lines: list[tuple[int, str]], index: int) -> Introduced | None:
+    """The code block that starts at `lines[index]` inside a list, if it is one."""
+    line = lines[index][1]
+    if fence := _FENCE_OPEN.fullmatch(line):
+        return _fenced(lines[index:], fence)
+    directive = _DIRECTIVE.match(line)
+    if directive is None:
+        return None
+    name = directive.group(1).lower()
+    if name not in _SHOWN_CODE and not name.endswith(_EXAMPLE_SUFFIXES):
+        return None
+    block = _indented(
+        lines[index + 1 :], _indent(line), lines[index][0], directive.group(2), options=True
+    )
+    return block
+
+
+def _after(lines: list[tuple[int, str]], index: int, end: int) -> int:
+    """The index of the first line after `lines[index]` that starts past offset `end`."""
+    while index < len(lines) and lines[index][0] < end:
+        index += 1
+    return index
