@@ -378,9 +378,18 @@ def test_stream_gives_up_on_a_newline_or_hold() -> None:
 
 def test_stream_holds_back_a_possible_fence() -> None:
     stream = MarkerStream(SOURCES)
-    assert joined(stream.feed("x``")) == "x"
+    assert joined(stream.feed("x\n``")) == "x\n"  # marks opening a line may become a fence
     assert joined(stream.feed("`\n[1]\n```")) == "```\n[1]\n"  # the last ``` may grow
     assert joined(stream.close()) == "```"
+    inline = MarkerStream(SOURCES)  # mid-line, ``` is inline code: nothing to wait for
+    assert joined(inline.feed("x``")) == "x``"
+    backticks = MarkerStream(SOURCES)  # a backtick later on the line makes it inline code
+    assert joined(backticks.feed("```js")) == ""
+    assert [type(item).__name__ for item in backticks.feed("``` [1]\n")] == [
+        "Text",
+        "Marker",
+        "Text",
+    ]
 
 
 # --- properties --------------------------------------------------------------------------------

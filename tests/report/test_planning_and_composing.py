@@ -184,3 +184,19 @@ def test_a_cut_keeps_a_sections_first_sentence_even_when_code_follows_it() -> No
     two = "Granite forms slowly [1].\n\n```\na b c\n```\n\n```\nd e f\n```\n\nMore [1]."
     (cut,) = fit([Section(title="T", text=two)], 9)
     assert cut.text == "Granite forms slowly [1].\n\n```\na b c\n```"
+
+
+def test_a_cut_keeps_what_a_label_or_heading_heads() -> None:
+    code = "```\nx = 1\ny = 2\n```"
+    cases = [
+        ("**Doc B**\n\n- item one [1]\n- item two [1]", "**Doc B**\n\n- item one [1]"),
+        (f"**Doc B**\n\n{code}\n\nMore text here [1].", f"**Doc B**\n\n{code}"),
+        (
+            "## Setup\n\nGranite forms slowly [1]. It is hard [2].",
+            "## Setup\n\nGranite forms slowly [1].",
+        ),
+        ("```\nunclosed code a b\n\n**Doc B**", "```\nunclosed code a b\n\n**Doc B**"),
+    ]
+    for text, kept in cases:
+        (cut,) = fit([Section(title="T", text=text)], 1)
+        assert cut.text == kept

@@ -105,3 +105,18 @@ def test_the_marker_scanner_and_the_block_reader_agree_on_odd_line_starts() -> N
     pieces = [text[i : i + 2] for i in range(0, len(text), 2)]
     items = [item for piece in pieces for item in stream.feed(piece)] + stream.close()
     assert [i.start for i in items if isinstance(i, Marker)] == found
+
+
+def test_a_long_line_opening_with_backticks_is_judged_whole_when_streamed() -> None:
+    refs = [SourceRef(1, "a.md"), SourceRef(2, "b.md")]
+    text = (
+        '```json {"k": "' + "v" * 250 + '"}``` is the config [1].\n\nMore [2].\n\n'
+        "```\nx = a[1]\n```\nEnd [1]."
+    )
+    whole = [(m.start, m.raw) for m in find_markers(text, refs)]
+    assert [raw for _, raw in whole] == ["[1]", "[2]", "[1]"]  # a[1] in the code is no citation
+    stream = MarkerStream(refs)
+    items = [item for i in range(0, len(text), 4) for item in stream.feed(text[i : i + 4])]
+    items += stream.close()
+    assert [(i.start, i.raw) for i in items if isinstance(i, Marker)] == whole
+    assert "".join(i.raw if isinstance(i, Marker) else i.text for i in items) == text

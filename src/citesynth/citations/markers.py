@@ -301,19 +301,31 @@ class _Code:
     inline: bool = False
     line_start: bool = True
     """Whether only spaces have come since the last line break."""
+    waiting: int | None = None
+    """Where the last scan stopped at a line it could not judge yet (see `scan`)."""
 
     def copy(self) -> _Code:
         """The same state, to scan ahead with."""
         return _Code(self.fence, self.inline, self.line_start)
 
     def scan(
-        self, text: str, *, stop_at_opener: bool, start: int = 0, end: int | None = None
+        self,
+        text: str,
+        *,
+        stop_at_opener: bool,
+        start: int = 0,
+        end: int | None = None,
+        final: bool = True,
     ) -> int | None:
         """Advance over `text[start:end]`; with `stop_at_opener`, stop at the first opener.
 
         The opener found is outside code; its index is into `text`. A fence line is judged
-        by its whole line, also where it goes on past `end`.
+        by its whole line, also where it goes on past `end`. Unless the text is `final`, a
+        line whose verdict more text could change (a run of marks at its end, a backtick
+        fence line with no line break or backtick yet) stops the scan: `waiting` is then
+        where its marks start, and None is returned.
         """
+        self.waiting = None
         special = _SPECIAL if stop_at_opener else _CODE_MARKS
         stop = len(text) if end is None else end
         index = start
@@ -329,7 +341,11 @@ class _Code:
             char = text[index]
             if char in "`~" and self.line_start:
                 run = _run_length(text, index)
-                if run >= 3 and self._fence_line(text, index, char, run):
+                verdict = self._fence_line(text, index, char, run, final=final)
+                if verdict is None:
+                    self.waiting = index
+                    return None
+                if verdict:
                     index += run
                     scanned = index
                     self.line_start = False
@@ -353,36 +369,35 @@ class _Code:
         if end > start and text[start:end].strip(" \t"):
             self.line_start = False
 
-    def _fence_line(self, text: str, index: int, char: str, run: int) -> bool:
-        """Whether the run of `char` at a line start opens or closes a fence; update state."""
+    def _fence_line(
+        self, text: str, index: int, char: str, run: int, *, final: bool
+    ) -> bool | None:
+        """Whether the run of `char` at a line start opens or closes a fence.
+
+        The state changes accordingly; None while more text could change the answer.
+        """
+        if index + run == len(text) and not final:
+            return None  # the run may grow
+        if run < 3:
+            return False
         line_end = text.find("\n", index)
+        whole_line = line_end >= 0 or final
         rest = text[index + run : len(text) if line_end < 0 else line_end]
         if not self.fence:
             if self.inline or (char == "`" and "`" in rest):
                 return False
+            if char == "`" and not whole_line:
+                return None  # a backtick later on the line would make it inline code
             self.fence = char * run
             return True
-        if char == self.fence[0] and run >= len(self.fence) and not rest.strip():
-            self.fence = ""
-            return True
-        return False
+        if char != self.fence[0] or run < len(self.fence) or rest.strip(" \t\r"):
+            return False
+        if not whole_line:
+            return None  # text after the marks would make it a line of code
+        self.fence = ""
+        return True
 
 
-def _held(pending: str) -> int:
-    """How much of the end of `pending` to hold back while the stream goes on.
-
-    A trailing run of backticks or tildes may be a fence starting; a last line that opens
-    with one is held whole, until its line break says whether it is a fence, up to
-    `FENCE_LINE_HOLD` characters (a fence line is short; a longer one is judged by what
-    has come, and each piece rescans at most that much).
-    """
-    line_start = pending.rfind("\n") + 1
-    if len(pending) - line_start <= FENCE_LINE_HOLD and _FENCE_START.match(pending, line_start):
-        return len(pending) - line_start
-    return len(pending) - len(pending.rstrip("`~"))
-
-
-FENCE_LINE_HOLD = 200
 _RUN = re.compile(r"(`+|~+)")
 
 
@@ -392,7 +407,6 @@ def _run_length(text: str, index: int) -> int:
     return found.end() - index if found else 0
 
 
-_FENCE_START = re.compile(r"[ \t]*(?:```|~~~)")
 _CODE_MARKS = re.compile(r"[`~\n]")
 _SPECIAL = re.compile(r"[`~\n\[【(［]")
 
@@ -428,12 +442,11 @@ class MarkerStream:
         pending = self._pending
         while self._at < len(pending):
             probe = self._code.copy()
-            cut = probe.scan(pending, stop_at_opener=True, start=self._at)
+            cut = probe.scan(pending, stop_at_opener=True, start=self._at, final=final)
             if cut is None:
-                # Release everything but a trailing run of backticks or tildes (a fence may
-                # be starting) and, after a fence's marks, the rest of its line.
-                keep = 0 if final else _held(pending)
-                yield from self._release(max(self._at, len(pending) - keep))
+                # Release everything up to a line that may still turn out to be a fence.
+                waiting = probe.waiting
+                yield from self._release(len(pending) if waiting is None else waiting)
                 return
             if cut > self._at:
                 yield from self._release(cut)

@@ -365,13 +365,13 @@ def introduces_code(text: str, end: int, blocks: Collection[int] | None = None) 
     `blocks` are where the text's blocks start (`fenced_blocks`), when known.
     """
     starts = blocks if blocks is not None else {start for start, _ in fenced_blocks(text)}
-    space = _SPACE.match(text, end)
-    after = space.end() if space else end
+    found = _NOT_SPACE.search(text, end)
+    after = found.start() if found else len(text)
     line_start = text.rfind("\n", 0, after) + 1
     return line_start in starts or after in starts
 
 
-_SPACE = re.compile(r"[ \t\r\n]*")
+_NOT_SPACE = re.compile(r"[^ \t\r\n]")
 
 
 def factual_sentences(text: str) -> list[tuple[str, list[int]]]:

@@ -52,7 +52,9 @@ def fenced_blocks(text: str) -> list[tuple[int, int]]:
         if opening is None:
             if not (marks[0] == "`" and "`" in rest):
                 opening = (match.start(), marks)
-        elif marks[0] == opening[1][0] and len(marks) >= len(opening[1]) and not rest.strip():
+        elif (
+            marks[0] == opening[1][0] and len(marks) >= len(opening[1]) and not rest.strip(" \t\r")
+        ):
             blocks.append((opening[0], match.end()))
             opening = None
     if opening is not None:

@@ -64,32 +64,39 @@ def _shares(sizes: Sequence[int], budget: int) -> list[int]:
 def _cut(section: Section, share: int) -> Section:
     """`section` cut to about `share` words, after a whole sentence or code block.
 
-    A sentence that introduces a code block the cut leaves out goes with it.
+    It keeps its first unit (and a heading or label with the unit under it) whatever its
+    length; a sentence that introduces a code block the cut leaves out goes with it.
     """
     text = section.text
     blocks = fenced_blocks(text)
     code = {start for start, _ in blocks}
     units = sorted([*outside_fences(text, sentence_spans(text)), *blocks])
-    ends = [0]
-    starts: list[int] = []  # the starts of the units kept
+    kept: list[tuple[int, int]] = []
+    content = 0  # units kept that are no label or heading
     count = 0
     for start, end in units:
         count += words(text[start:end])
-        if count > share and ends[-1]:
-            if len(ends) > 2 and starts[-1] not in code and introduces_code(text, ends[-1], code):
-                ends.pop()  # never the first unit: a section keeps at least that
+        if count > share and content:
+            last_start, last_end = kept[-1]
+            if content > 1 and last_start not in code and introduces_code(text, last_end, code):
+                kept.pop()
             break
-        ends.append(end)
-        starts.append(start)
-    shown = text[: ends[-1]].rstrip()
-    lines = shown.splitlines()
-    while lines and lines[-1].strip().startswith("**") and lines[-1].strip().endswith("**"):
-        lines.pop()  # a document's label with nothing left under it
-    shown = "\n".join(lines).rstrip()
-    kept = plain(shown)
+        kept.append((start, end))
+        content += not _LABEL.fullmatch(text[start:end])
+    shown = text[: kept[-1][1] if kept else 0].rstrip()
+    if not blocks or blocks[-1][1] < len(shown):  # never strip lines inside code
+        lines = shown.splitlines()
+        while lines and _LABEL.fullmatch(lines[-1].strip()):
+            lines.pop()  # a document's label (or heading) with nothing left under it
+        shown = "\n".join(lines).rstrip()
+    left = plain(shown)
     return section.model_copy(
-        update={"text": shown, "claims": [c for c in section.claims if plain(c.text) in kept]}
+        update={"text": shown, "claims": [c for c in section.claims if plain(c.text) in left]}
     )
+
+
+_LABEL = re.compile(r"\s*(?:\*\*[^*\n]+\*\*:?|#{1,6}[ \t][^\n]*)\s*")
+"""A line that only heads what follows: a document's bold label or a Markdown heading."""
 
 
 def without_repeats(

@@ -265,11 +265,14 @@ def without_empty_sections(text: str) -> str:
     """
     lines = text.split("\n")
     code = _code_lines(text)
+    below = [-1] * len(lines)  # the index of the next line with text, after each line
+    for index in range(len(lines) - 2, -1, -1):
+        below[index] = index + 1 if lines[index + 1].strip() else below[index + 1]
     kept: list[str] = []
     for index, line in enumerate(lines):
         if index not in code and _HEADING_LINE.fullmatch(line.strip()):
-            following = next((rest for rest in lines[index + 1 :] if rest.strip()), "")
-            if not following or _HEADING_LINE.fullmatch(following.strip()):
+            after = below[index]
+            if after < 0 or (after not in code and _HEADING_LINE.fullmatch(lines[after].strip())):
                 continue
         kept.append(line)
     return single_blank_lines("\n".join(kept)).strip()

@@ -735,7 +735,7 @@
               fence = c.repeat(j - i);
               marks = true;
             }
-          } else if (c === fence[0] && j - i >= fence.length && !rest.trim()) {
+          } else if (c === fence[0] && j - i >= fence.length && /^[ \t\r]*$/.test(rest)) {
             fence = "";
             marks = true;
           }
