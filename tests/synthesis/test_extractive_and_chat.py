@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from citesynth import Engine
+from citesynth import Answer, Engine
 from citesynth.cli import print_answer
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.llm.fake import ScriptedModel
@@ -324,18 +324,25 @@ async def test_code_a_model_invents_goes_with_its_sentence_and_quoted_code_stays
     assert "✗ removed code:\n      typography:\n        fontFamily: Comic Sans\n" in shown
 
 
+async def _answered(
+    engine: Engine, tmp_path: Path, source: str, reply: str, question: str
+) -> Answer:
+    """The answer to `question` over one document, `source`, when the model writes `reply`."""
+    write(tmp_path / "d", "doc.md", source)
+    await engine.index([tmp_path / "d"])
+    engine.writer = LLMWriter(ScriptedModel([reply]), BUILT_IN)
+    return await engine.answer(question, not_found_below=0.0, answerability=False)
+
+
 async def test_quoted_code_goes_with_the_unsupported_sentence_that_introduces_it(
     engine: Engine, tmp_path: Path
 ) -> None:
-    write(tmp_path / "d", "theme.md", _THEME)
-    await engine.index([tmp_path / "d"])
     answer = (
         "The typography section of the app-config.yaml file changes the default font family "
         "of the page text [1]. Hamsters in the data centre power the typography engine, as in "
         "this example: [1]\n\n```yaml\ntypography:\n  fontFamily: Times New Roman\n```"
     )
-    engine.writer = LLMWriter(ScriptedModel([answer]), BUILT_IN)
-    found = await engine.answer("How do I set the font?", not_found_below=0.0, answerability=False)
+    found = await _answered(engine, tmp_path, _THEME, answer, "How do I set the font?")
     assert found.answer == (
         "The typography section of the app-config.yaml file changes the default font family "
         "of the page text [1]."
@@ -352,11 +359,9 @@ async def test_the_code_an_answer_shows_is_never_rewritten_as_sentences(
         "headings: Times New Roman Bold Italic\n"
         "See the section above for details."
     )
-    write(tmp_path / "d", "fonts.md", f"# Fonts\n\nSet the fonts as follows:\n\n```\n{code}\n```\n")
-    await engine.index([tmp_path / "d"])
+    source = f"# Fonts\n\nSet the fonts as follows:\n\n```\n{code}\n```\n"
     answer = f"Set the fonts of the page text as follows [1]:\n\n```\n{code}\n```"
-    engine.writer = LLMWriter(ScriptedModel([answer]), BUILT_IN)
-    found = await engine.answer("How do I set the fonts?", not_found_below=0.0, answerability=False)
+    found = await _answered(engine, tmp_path, source, answer, "How do I set the fonts?")
     assert found.answer == answer  # no citation added, no line dropped as a repeat or pointer
     assert [(c.kind, c.label) for c in found.claims] == [
         ("sentence", "supported"),
@@ -369,12 +374,9 @@ async def test_an_answer_of_quoted_code_stands_and_its_code_is_kept_as_written(
 ) -> None:
     code = "# Install\npip install tool  \n\n\n# Check\ntool --version :func:`version` [1]"
     source = f"# Install\n\nInstall it as follows:\n\n```bash\n{code}\n```\n"
-    write(tmp_path / "d", "install.md", source)
-    await engine.index([tmp_path / "d"])
     shown = f"As shown here [1]:\n\n```bash\n{code}\n```"
     answer = f"Pools are powered by hamsters in the basement [1]. {shown}"
-    engine.writer = LLMWriter(ScriptedModel([answer]), BUILT_IN)
-    found = await engine.answer("How do I install it?", not_found_below=0.0, answerability=False)
+    found = await _answered(engine, tmp_path, source, answer, "How do I install it?")
     assert not found.not_found
     assert found.answer == shown  # the pointer-like introduction stays; the code is untouched
     assert [c.kind for c in found.removed_claims] == ["sentence"]
