@@ -408,3 +408,31 @@ async def test_an_extractive_procedure_shows_each_steps_code(
     code = [c for c in found.claims if c.kind == "code"]
     assert [(c.label, c.citations) for c in code] == [("supported", [1])]
     assert not found.removed_claims and not found.uncited_claims
+
+
+async def test_examples_of_crlf_markdown_and_restructuredtext_are_shown_and_checked(
+    engine: Engine, tmp_path: Path
+) -> None:
+    write(tmp_path / "d", "theme.md", _THEME.replace("\n", "\r\n").encode())
+    rst = (
+        "Installation\n============\n\nYou can get the library directly from PyPI::\n\n"
+        "    pip install click\n\nThe installation into a virtualenv is heavily recommended.\n"
+    )
+    write(tmp_path / "d", "install.rst", rst)
+    await engine.index([tmp_path / "d"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    font = await engine.answer(
+        "How do I configure the font family of the page text in app-config.yaml?",
+        not_found_below=0.0,
+    )
+    assert font.answer.endswith(
+        "\n\n```yaml\napp:\n  branding:\n    typography:\n      fontFamily: Times New Roman\n```"
+    )
+    pypi = await engine.answer("How do I get the library from PyPI?", not_found_below=0.0)
+    assert "directly from PyPI: [" in pypi.answer  # rST shows "PyPI::" as "PyPI:"
+    assert pypi.answer.endswith("\n\n```\npip install click\n```")
+    for answer in (font, pypi):
+        assert [(c.kind, c.label) for c in answer.claims] == [
+            ("sentence", "supported"),
+            ("code", "supported"),
+        ]
