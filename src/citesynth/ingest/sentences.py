@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from citesynth.ingest.rst import read_paragraph
 
@@ -62,13 +63,16 @@ def fenced_blocks(text: str) -> list[tuple[int, int]]:
     return blocks
 
 
-def outside_fences(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def outside_fences(
+    text: str, spans: list[tuple[int, int]], blocks: list[tuple[int, int]] | None = None
+) -> list[tuple[int, int]]:
     """`spans` of `text` with what lies in fenced code blocks cut out (`fenced_blocks`).
 
-    `spans` are in order and do not overlap. What rewrites an answer's sentences (adds
-    citations, drops repeats) must leave the code it shows as it is.
+    `spans` are in order and do not overlap; `blocks` are the text's blocks when known. What
+    rewrites an answer's sentences (adds citations, drops repeats) must leave the code it
+    shows as it is.
     """
-    blocks = fenced_blocks(text)
+    blocks = fenced_blocks(text) if blocks is None else blocks
     if not blocks:
         return spans
     kept: list[tuple[int, int]] = []
@@ -86,18 +90,19 @@ def outside_fences(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, i
     return kept
 
 
-def outside_fence_pieces(text: str) -> list[tuple[int, int, bool]]:
-    """`text` cut into pieces `(start, end, is_code)`: fenced code blocks and the rest."""
-    pieces: list[tuple[int, int, bool]] = []
+def outside_code(text: str, change: Callable[[str], str]) -> str:
+    """`text` with `change` applied to each stretch between its fenced code blocks.
+
+    The blocks themselves stay as written.
+    """
+    pieces: list[str] = []
     position = 0
     for start, end in fenced_blocks(text):
-        if start > position:
-            pieces.append((position, start, False))
-        pieces.append((start, end, True))
+        pieces.extend((change(text[position:start]) if start > position else "", text[start:end]))
         position = end
     if position < len(text) or not pieces:
-        pieces.append((position, len(text), False))
-    return pieces
+        pieces.append(change(text[position:]))
+    return "".join(pieces)
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:

@@ -70,7 +70,7 @@ def _cut(section: Section, share: int) -> Section:
     text = section.text
     blocks = fenced_blocks(text)
     code = {start for start, _ in blocks}
-    units = sorted([*outside_fences(text, sentence_spans(text)), *blocks])
+    units = sorted([*outside_fences(text, sentence_spans(text), blocks), *blocks])
     kept: list[tuple[int, int]] = []
     content = 0  # units kept that are no label or heading
     count = 0

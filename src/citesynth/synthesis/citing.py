@@ -26,7 +26,7 @@ from citesynth.citations.resolve import (
 from citesynth.ingest.rst import rendered_roles
 from citesynth.ingest.sentences import (
     fenced_blocks,
-    outside_fence_pieces,
+    outside_code,
     outside_fences,
     prose_sentences,
     sentence_spans,
@@ -144,14 +144,12 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     (`rendered_roles`: ":func:`confirm`" -> "`confirm`"); one blank line separates
     paragraphs.
     """
-    tidied = []
-    for start, end, code in outside_fence_pieces(text):
-        piece = text[start:end]
-        if not code:
-            piece = rendered_roles(_ECHOED_LAYOUT.sub("", piece))
-            piece = _opening_markers(_without_headers(piece, headings))
-        tidied.append(piece)
-    return single_blank_lines("".join(tidied))
+
+    def tidy(piece: str) -> str:
+        piece = rendered_roles(_ECHOED_LAYOUT.sub("", piece))
+        return _opening_markers(_without_headers(piece, headings))
+
+    return single_blank_lines(outside_code(text, tidy))
 
 
 _LEADING_REFUSAL = re.compile(
@@ -213,10 +211,7 @@ def _opening_markers(text: str) -> str:
 
 def single_blank_lines(text: str) -> str:
     """`text` with every run of blank lines cut to one, outside code blocks."""
-    return "".join(
-        text[start:end] if code else _BLANK_RUN.sub("\n\n", text[start:end])
-        for start, end, code in outside_fence_pieces(text)
-    )
+    return outside_code(text, lambda piece: _BLANK_RUN.sub("\n\n", piece))
 
 
 def has_words(text: str) -> bool:
@@ -259,10 +254,7 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
 
 def _without_trailing_spaces(text: str) -> str:
     """`text` without spaces at the ends of its lines, outside code blocks."""
-    return "".join(
-        text[start:end] if code else _TRAILING_SPACE.sub("", text[start:end])
-        for start, end, code in outside_fence_pieces(text)
-    )
+    return outside_code(text, lambda piece: _TRAILING_SPACE.sub("", piece))
 
 
 def _statements(text: str) -> list[tuple[int, int]]:
@@ -328,9 +320,10 @@ def drop_pointers(text: str) -> tuple[str, int]:
     pieces: list[str] = []
     position = 0
     dropped = 0
-    blocks = {block_start for block_start, _ in fenced_blocks(text)}
-    for start, end in outside_fences(text, sentence_spans(text)):
-        if is_pointer(text[start:end].strip()) and not introduces_code(text, end, blocks):
+    blocks = fenced_blocks(text)
+    starts = {block_start for block_start, _ in blocks}
+    for start, end in outside_fences(text, sentence_spans(text), blocks):
+        if is_pointer(text[start:end].strip()) and not introduces_code(text, end, starts):
             pieces.append(text[position:start].rstrip(" \t"))
             position = end
             dropped += 1
