@@ -229,12 +229,12 @@ def _carry(
 ) -> list[_Unit]:
     """Close the full chunk `current`; return what the next chunk starts with before `unit`.
 
-        A heading belongs with the text that follows it, not at the end of a full chunk: when
-        `unit` is text, the trailing headings that fit beside it move on, and so does a trailing
-        introducing paragraph ("… as follows:", or a run of them: "… like this:" above
-    `.. code-block::`), with the headings above it. A run of headings
-        with no text between them stays where it is and fills chunks of its own, instead of
-        being carried along (and growing one chunk without bound).
+    A heading belongs with the text that follows it, not at the end of a full chunk: when
+    `unit` is text, the trailing headings that fit beside it move on, and so does a trailing
+    introducing paragraph ("… as follows:", or a run of them: "… like this:" above
+    `.. code-block::`), with the headings above it. A run of headings with no text between
+    them stays where it is and fills chunks of its own, instead of being carried along (and
+    growing one chunk without bound).
     """
     carried = len(current)
     used = unit.tokens

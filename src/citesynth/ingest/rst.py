@@ -92,7 +92,8 @@ _CODE_DIRECTIVES = frozenset(
     image currentmodule module literal parsed-literal program-output command-output
     prompt code-tab plot mermaid uml plantuml table list-table productionlist""".split()
 )
-_CODE_SUFFIXES = ("example", ":run", "-run", "console", "repl")
+EXAMPLE_SUFFIXES = ("example", ":run", "-run", "console", "repl")
+"""How the names of directives that hold an extension's code examples end (`click:example`)."""
 _DIRECTIVE = re.compile(r"\.\.[ \t]+([\w.+:-]+?)[ \t]*::")
 
 
@@ -122,7 +123,7 @@ def opener(paragraph: str) -> Opener:
     if name in _VERSION_NOTES:  # the version, then what changed ("3.1 Use spam instead.")
         version = _ARGUMENT.match(paragraph, directive.end())
         return Opener(literal=False, prose_from=version.end() if version else directive.end())
-    if name in _CODE_DIRECTIVES or name.startswith("auto") or name.endswith(_CODE_SUFFIXES):
+    if name in _CODE_DIRECTIVES or name.startswith("auto") or name.endswith(EXAMPLE_SUFFIXES):
         return Opener(literal=True, prose_from=None)
     return Opener(literal=False, prose_from=None)  # a container (`.. tabs::`): read inside
 

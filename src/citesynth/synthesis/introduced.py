@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from citesynth.ingest.rst import EXAMPLE_SUFFIXES
+
 MAX_LINES = 20
 MAX_ITEMS = 8
 MAX_LIST_CODE_LINES = 30
@@ -33,7 +35,6 @@ _MARK_ONLY = re.compile(_MARK)
 _DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+([\w.+:-]+?)[ \t]*::[ \t]*(\S*)")
 _SHOWN_CODE = frozenset("code code-block sourcecode doctest testcode ipython prompt".split())
 """reStructuredText directives whose body is code a reader is shown as is."""
-_EXAMPLE_SUFFIXES = ("example", ":run", "-run", "console", "repl")
 _OPTION = re.compile(r"[ \t]*:[\w-]+:")
 _RULE = re.compile(r"[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*")
 """A thematic break ("- - -", "***"), which is no list item."""
@@ -72,13 +73,8 @@ def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced 
     indent = _column(text, sentence_start)
     rest = lines[first:]
     line = rest[0][1]
-    if fence := _FENCE_OPEN.fullmatch(line):
-        return _fenced(rest, fence)
-    if directive := _DIRECTIVE.match(line):
-        name = directive.group(1).lower()
-        if name in _SHOWN_CODE or name.endswith(_EXAMPLE_SUFFIXES):
-            return _indented(rest[1:], _indent(line), rest[0][0], directive.group(2), options=True)
-        return None
+    if _FENCE_OPEN.fullmatch(line) or _DIRECTIVE.match(line):
+        return _code_at(rest, 0)
     if (item := _LIST_ITEM.match(line)) and not _RULE.fullmatch(line):
         # Its own list, not the items after the one the sentence is in ("1. Check:" "2. …").
         depth = _indent(item.group(1))
@@ -217,7 +213,7 @@ def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
             code.append(None)
             nested = False
         elif _FENCE_OPEN.fullmatch(line) or _DIRECTIVE.match(line):
-            step = _step_code(lines, index)
+            step = _code_at(lines, index)
             if step is None or code[-1] is not None or len(step.lines) > budget:
                 complete = False  # the list shown ends before it, and says so
                 break
@@ -245,8 +241,12 @@ def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
     return Introduced("list", lines[0][0], _end(lines, last), shown, "", complete, tuple(code))
 
 
-def _step_code(lines: list[tuple[int, str]], index: int) -> Introduced | None:
-    """The code block that starts at `lines[index]` inside a list, if it is one."""
+def _code_at(lines: list[tuple[int, str]], index: int) -> Introduced | None:
+    """The code block that starts at `lines[index]`, if it is one.
+
+    A fence, or a directive whose body is code shown as is (`_SHOWN_CODE`, an extension's
+    example); None for any other line.
+    """
     line = lines[index][1]
     if fence := _FENCE_OPEN.fullmatch(line):
         return _fenced(lines[index:], fence)
@@ -254,12 +254,11 @@ def _step_code(lines: list[tuple[int, str]], index: int) -> Introduced | None:
     if directive is None:
         return None
     name = directive.group(1).lower()
-    if name not in _SHOWN_CODE and not name.endswith(_EXAMPLE_SUFFIXES):
+    if name not in _SHOWN_CODE and not name.endswith(EXAMPLE_SUFFIXES):
         return None
-    block = _indented(
+    return _indented(
         lines[index + 1 :], _indent(line), lines[index][0], directive.group(2), options=True
     )
-    return block
 
 
 def _after(lines: list[tuple[int, str]], index: int, end: int) -> int:
