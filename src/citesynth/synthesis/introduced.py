@@ -162,11 +162,9 @@ def _indented(
             continue
         body.append(line)
         last = index
-    kept = body[: last + 1]
-    while kept and not kept[0].strip():
-        kept.pop(0)
-    if not kept:
+    if last < 0:
         return None
+    kept = body[: last + 1]  # _capped drops the blank lines at either end
     margin = min(_indent(line) for line in kept if line.strip())
     shown, cut = _capped([line.expandtabs(4)[margin:] for line in kept])
     return Introduced("code", start, _end(lines, last), shown, language, not cut)
