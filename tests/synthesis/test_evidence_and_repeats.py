@@ -11,7 +11,7 @@ from citesynth.synthesis.citing import (
     strip_layout,
     without_leading_refusal,
 )
-from citesynth.synthesis.evidence import CODE_LINES, select
+from citesynth.synthesis.evidence import select
 from citesynth.synthesis.sources import numbered
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
 
@@ -49,53 +49,6 @@ async def test_selection_keeps_relevant_sentences_in_order_without_headings() ->
     assert "A corrupt PDF is reported" in shown and "Weather" not in shown
     assert shown.startswith("… ") and shown.endswith(" …")  # text left out on both sides
     assert chosen[1].shown == "Unrelated text about cooking pasta well."  # best one, always
-
-
-INSTALL = (
-    "HTTPX is a fully featured HTTP client.\n\n"
-    "Or, to include the optional HTTP/2 support, use:\n\n"
-    "```shell\n$ pip install httpx[http2]\n```\n\n"
-    "HTTPX requires Python 3.9+. It runs on many platforms. Weather changes quickly."
-)
-
-
-async def test_code_a_kept_sentence_introduces_follows_it_fenced() -> None:
-    chosen = await select(
-        "Which extra installs HTTP/2 support?", numbered([hit(INSTALL)]), budget=40, embedder=None
-    )
-    shown = chosen[0].shown
-    assert "use:\n```shell\n$ pip install httpx[http2]\n```\n" in shown
-    before, _, after = shown.partition("```\n")
-    assert "\n" not in before.partition("use:")[0]  # prose before it stays on one line
-    assert not after.startswith(" ")  # the text goes on below the block, not indented
-
-
-async def test_code_cut_to_its_lines_and_the_prompts_allowance() -> None:
-    long = "Run these commands:\n\n```sh\n" + "".join(f"step {i}\n" for i in range(30)) + "```\n"
-    chosen = await select(
-        "Which commands do I run?", numbered([hit(long)]), budget=40, embedder=None
-    )
-    body = chosen[0].shown.split("\n")
-    assert body[0] == "Run these commands:" and body[1] == "```sh"
-    assert body[2 : 2 + CODE_LINES] == [f"step {i}" for i in range(CODE_LINES)]
-    assert body[2 + CODE_LINES :] == ["…", "```"]  # the rest is in the source
-    many = numbered([hit(long, n) for n in range(1, 8)])
-    shown = [s.shown for s in await select("Which commands?", many, budget=200, embedder=None)]
-    assert 0 < sum("```" in text for text in shown) < len(many)  # CODE_TOKENS runs out
-    assert all(text.startswith("Run these commands:") for text in shown)
-
-
-async def test_rst_literal_blocks_read_as_a_colon_and_lists_stay_prose() -> None:
-    rst = (
-        "Install it from PyPI::\n\n    $ pip install click\n\n"
-        "The steps are the following:\n\n- Write a command.\n- Run the command.\n"
-    )
-    chosen = await select(
-        "How do I install and run it?", numbered([hit(rst)]), budget=60, embedder=None
-    )
-    shown = chosen[0].shown
-    assert shown.startswith("Install it from PyPI:\n```\n$ pip install click\n```\n")
-    assert "```" not in shown.partition("click\n```")[2]  # a list is no code: its items are prose
 
 
 async def test_selection_keeps_a_heading_when_it_is_all_a_source_has() -> None:

@@ -2,13 +2,8 @@
 
 For a small local model every prompt token costs time (about 20–45 tokens/s of prefill on two
 cores), so each source is cut down to its most relevant sentences, in their original order,
-with "…" where text was left out. Tables and headings inside a prose chunk are left out
-(a small model copies them verbatim); a chunk of code keeps its lines. Code is left out too,
-except what a kept sentence introduces ("To include HTTP/2 support, use:" above
-`pip install httpx[http2]`): such a block follows its sentence, fenced and cut to
-`CODE_LINES` lines, while the answer's `CODE_TOKENS` last, best sentences first. The
-sentence alone answers nothing, and code an answer copies is checked as a quotation
-(`verify/code.py`).
+with "…" where text was left out. Code blocks, tables and headings inside a prose chunk are
+left out too (a small model copies them verbatim); a chunk of code keeps its lines.
 Relevance mixes the dense cosine between question and sentence (when an embedder is
 available) with the share of the question's terms the sentence holds. Every source keeps at
 least its best sentence; the budget is shared between sources in proportion to their rank.
@@ -16,7 +11,7 @@ least its best sentence; the budget is shared between sources in proportion to t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -25,31 +20,24 @@ from citesynth.analysis import coverage, estimate_tokens, query_terms, terms
 from citesynth.embed.base import Embedder
 from citesynth.ingest.rst import rendered_roles
 from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
-from citesynth.synthesis.introduced import fenced, introduced, literal_mark_read
 from citesynth.synthesis.sources import Source
 
 GAP = " … "
-CODE_LINES = 10
-"""At most this many lines of one introduced code block in a prompt."""
-CODE_TOKENS = 150
-"""Introduced code one prompt shows in all, beyond the sentences' budget (≈ 3 s of prefill)."""
 
 
 async def select(
     question: str, sources: Sequence[Source], *, budget: int, embedder: Embedder | None
 ) -> list[Source]:
     """Sources whose `shown` text is cut to the sentences most relevant to `question`."""
-    spans = [_spans(source.chunk.text) for source in sources]
-    pairs = zip(sources, spans, strict=True)
-    sentences = [[source.chunk.text[a:b] for a, b in group] for source, group in pairs]
+    sentences = [_sentences(source.chunk.text) for source in sources]
     flat = [sentence for group in sentences for sentence in group]
     if not flat:
         return list(sources)
     scores = await relevance(question, flat, embedder)
     shares = _shares(len(sources), budget)
-    kept: list[list[int]] = []
+    selected: list[Source] = []
     offset = 0
-    for group, share in zip(sentences, shares, strict=True):
+    for source, group, share in zip(sources, sentences, shares, strict=True):
         # Headings are context the prompt already gives (the source's heading path); kept
         # inline they would run into the next sentence once lines are joined.
         headings = [is_heading(sentence) for sentence in group]
@@ -62,37 +50,9 @@ async def select(
                 continue
             keep.append(index)
             used += cost
-        kept.append(keep)
         offset += len(group)
-    blocks = _code(sources, spans, kept)
-    return [
-        replace(source, shown=_join(group, sorted(keep), shown))
-        for source, group, keep, shown in zip(sources, sentences, kept, blocks, strict=True)
-    ]
-
-
-def _code(
-    sources: Sequence[Source], spans: Sequence[Sequence[tuple[int, int]]], kept: Sequence[list[int]]
-) -> list[dict[int, str]]:
-    """The fenced code each source shows after a kept sentence, by sentence index.
-
-    Blocks are taken in the order the sentences were kept (each source's best first, the
-    sources in rank order) while `CODE_TOKENS` lasts; a block that does not fit is left out.
-    """
-    shown: list[dict[int, str]] = [{} for _ in sources]
-    left = CODE_TOKENS
-    for number, (source, group, keep) in enumerate(zip(sources, spans, kept, strict=True)):
-        text = source.chunk.text
-        for index in keep:
-            block = introduced(text, *group[index])
-            if block is None or block.kind != "code":
-                continue
-            code = fenced(block, CODE_LINES)
-            cost = estimate_tokens(code)
-            if cost <= left:
-                shown[number][index] = code
-                left -= cost
-    return shown
+        selected.append(replace(source, shown=_join(group, sorted(keep))))
+    return selected
 
 
 async def relevance(
@@ -108,9 +68,10 @@ async def relevance(
     return [float(0.6 * c + 0.4 * lex) for c, lex in zip(np.asarray(cosines), lexical, strict=True)]
 
 
-def _spans(text: str) -> list[tuple[int, int]]:
+def _sentences(text: str) -> list[str]:
     """The prose sentences of a chunk (no code, tables or headings); all of them for code."""
-    return prose_sentences(text, min_words=3) or sentence_spans(text)
+    spans = prose_sentences(text, min_words=3) or sentence_spans(text)
+    return [text[start:end] for start, end in spans]
 
 
 def _shares(count: int, budget: int) -> list[int]:
@@ -120,21 +81,17 @@ def _shares(count: int, budget: int) -> list[int]:
     return [max(1, int(budget * weight / total)) for weight in weights]
 
 
-def _join(sentences: Sequence[str], keep: Sequence[int], code: Mapping[int, str]) -> str:
-    """The kept sentences on one line, "…" between those not next to each other.
-
-    A sentence with its code (`code`, by index) ends its line, reStructuredText's "::"
-    read as ":"; the block follows on lines of its own, and the text goes on below it.
-    """
-    text = "… " if keep and keep[0] > 0 else ""
+def _join(sentences: Sequence[str], keep: Sequence[int]) -> str:
+    parts: list[str] = []
     previous = -1
     for index in keep:
-        if previous != -1:
-            text += "\n" if previous in code else " "
-            text += "" if index == previous + 1 else GAP.lstrip()
-        sentence = " ".join(rendered_roles(sentences[index]).split())
-        text += f"{literal_mark_read(sentence)}\n{code[index]}" if index in code else sentence
+        if previous != -1 and index != previous + 1:
+            parts.append(GAP.strip())
+        parts.append(" ".join(rendered_roles(sentences[index]).split()))
         previous = index
+    text = " ".join(parts)
+    if keep and keep[0] > 0:
+        text = "… " + text
     if keep and keep[-1] < len(sentences) - 1:
-        text += "\n…" if previous in code else " …"
+        text += " …"
     return text

@@ -23,7 +23,7 @@ from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.llm.base import ChatModel, Piece
 from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.inert import inline
-from citesynth.synthesis.introduced import Introduced, fenced, introduced, literal_mark_read
+from citesynth.synthesis.introduced import Introduced, introduced
 from citesynth.synthesis.markup import strip_markup
 from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
@@ -36,6 +36,8 @@ _ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\
 _ADMONITION = re.compile(rf"^\[(?:{'|'.join(ADMONITIONS)})\]\s*(?:-{{4,}}|={{4,}})?\s*")
 """An AsciiDoc admonition's label and block delimiter ("[TIP] ---- On OpenShift ...")."""
 _ASIDE_END = re.compile(r"[.!?]\s+(\([^()\n.!?]{1,60}\))[.!?]?$")
+_LITERAL_MARK = re.compile(r"(?<=\S):(?=:$)|\s+::$")
+"""reStructuredText's literal-block mark: "follows::" reads "follows:", "follows: ::" "follows:"."""
 _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
 
 
@@ -49,7 +51,7 @@ def clean(sentence: str) -> str:
     text = _ADMONITION.sub("", text)
     text = _EMPHASIS.sub(r"\2", _BRACKETS.sub("", text))
     text = _ASIDE_END.sub(r" \1", text)  # "no limits. (Default 100)" -> "no limits (Default 100)."
-    text = literal_mark_read(text)  # reStructuredText shows "follows::" as "follows:"
+    text = _LITERAL_MARK.sub("", text)  # reStructuredText shows "follows::" as "follows:"
     ends = text.rstrip("\"'”’)]")  # 'under "North Africa."' already ends a sentence
     return text if ends.endswith((".", "!", "?", ":", ";")) else text + "."
 
@@ -291,7 +293,13 @@ def _shown_block(block: Introduced, number: str) -> str:
                 shown += "\n\n" + "\n".join(f"  {line}" if line else "" for line in code) + "\n"
             items.append(shown)
         return "\n".join([*items, *([] if block.complete else ["- …"])]).rstrip("\n")
-    return fenced(block)
+    longest = max((len(run) for line in block.lines for run in _BACKTICKS.findall(line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    body = [*block.lines, *([] if block.complete else ["…"])]
+    return "\n".join([f"{fence}{block.language}", *body, fence])
+
+
+_BACKTICKS = re.compile(r"`{3,}")
 
 
 def _cited(sentence: str, numbers: str) -> str:

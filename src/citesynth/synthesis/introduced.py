@@ -88,31 +88,6 @@ def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced 
     return None
 
 
-def literal_mark_read(sentence: str) -> str:
-    """`sentence` with reStructuredText's literal-block mark read: "follows::" -> "follows:"."""
-    return _LITERAL_MARK.sub("", sentence)
-
-
-_LITERAL_MARK = re.compile(r"(?<=\S):(?=:$)|\s+::$")
-"""The mark as written: "follows::" reads "follows:", and "follows: ::" "follows:"."""
-
-
-def fenced(block: Introduced, max_lines: int = MAX_LINES) -> str:
-    """A code block as an answer or a prompt shows it: fenced, with its language.
-
-    The fence is longer than any run of backticks inside; at most `max_lines` lines, and
-    "…" as the last line of a block cut short (the rest is in the source).
-    """
-    longest = max((len(run) for line in block.lines for run in _BACKTICKS.findall(line)), default=0)
-    fence = "`" * max(3, longest + 1)
-    complete = block.complete and len(block.lines) <= max_lines
-    body = [*block.lines[:max_lines], *([] if complete else ["…"])]
-    return "\n".join([f"{fence}{block.language}", *body, fence])
-
-
-_BACKTICKS = re.compile(r"`{3,}")
-
-
 def _lines(text: str, start: int) -> list[tuple[int, str]]:
     """The lines of `text` from `start`, each with its offset, without line ends."""
     found = []

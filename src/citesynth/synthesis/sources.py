@@ -104,9 +104,8 @@ def refs(sources: Sequence[Source]) -> list[SourceRef]:
     ]
 
 
-SOURCES_FORMAT = "3"
-"""The version of the context's layout (part of the answer cache key): 2 adds the subject,
-3 the code a kept sentence introduces (`evidence.py`)."""
+SOURCES_FORMAT = "2"
+"""The version of the context's layout (part of the answer cache key): 2 adds the subject."""
 
 ABOUT_CHARACTERS = 120
 """At most this much of a title and headings in a header."""
