@@ -56,6 +56,10 @@ def test_the_wrapping_becomes_a_citation(text: str, plain: str) -> None:
         "According to [2].",  # nothing left to state
         "According to the maintainers, the pool holds ten connections [1].",  # names no marker
         "The pool holds ten connections [1].",
+        # words that end in a lead's letters are no lead: "wrapper" is not "per [2]"
+        "It wraps the file in a special wrapper [2].",
+        "Ask the developer [1].",
+        "The team has documented in [1] that it works.",
     ],
 )
 def test_other_sentences_are_left_alone(text: str) -> None:

@@ -34,13 +34,13 @@ _REPORTS = (
     r"|describes|documents)"
 )
 _LEAD = re.compile(
-    rf"(?:(?:according\s+to|as\s+{_REPORTED}\s+(?:in|by)|based\s+on|per)\s+{_NOUN}\s*"
+    rf"(?:\b(?:according\s+to|as\s+{_REPORTED}\s+(?:in|by)|based\s+on|per)\s+{_NOUN}\s*"
     rf"(?P<after>{_MARKS})\s*,?\s*"
     rf"|(?:the\s+)?{_NOUN}\s*(?P<subject>{_MARKS})\s+(?:also\s+)?{_REPORTS}\s+(?:that\s+)?)",
     re.IGNORECASE,
 )
 _TRAIL = re.compile(
-    rf",?\s*\(?(?:according\s+to|as\s+{_REPORTED}\s+(?:in|by)|per)\s+{_NOUN}\s*"
+    rf",?\s*\(?\b(?:according\s+to|as\s+{_REPORTED}\s+(?:in|by)|per)\s+{_NOUN}\s*"
     rf"(?P<marks>{_MARKS})\)?(?P<end>\s*[.!]?\s*)$",
     re.IGNORECASE,
 )
