@@ -154,6 +154,36 @@ def test_a_run_of_opening_markers_moves_or_goes_whole() -> None:
     )
 
 
+def test_gap_marks_copied_from_the_evidence_go() -> None:
+    """Evidence marks text it left out with "…"; a small model copies the mark.
+
+    Left in, "the file. … [2]" split into a claim "…" that cited nothing and went with its
+    neighbours' markers left behind ("[2] [2] What this means …").
+    """
+    copied = (
+        "The type has one problem, deciding when to open a file. … What this means is that "
+        "it opens files for reading at once. It wraps the file in a special wrapper. … [2]"
+    )
+    assert strip_layout(copied) == (
+        "The type has one problem, deciding when to open a file. What this means is that "
+        "it opens files for reading at once. It wraps the file in a special wrapper. [2]"
+    )
+    assert strip_layout("… The pool holds ten [1].\n…\nRetries back off [2]. …") == (
+        "The pool holds ten [1].\nRetries back off [2]."
+    )
+
+
+def test_an_ellipsis_that_is_text_stays() -> None:
+    """A list shown cut short ends with "- …"; code keeps its "…"; "wait…" is a word's."""
+    for text in (
+        "The steps:\n- Install it [1].\n- …",
+        "1. Install it [1].\n2. …",
+        "Use it explicitly... or wait… then go [1].",
+        "Run:\n\n```python\nclient.get(url)\n…\n```",
+    ):
+        assert strip_layout(text) == text
+
+
 def test_an_opening_refusal_before_a_cited_answer_goes() -> None:
     """ "Not found in the sources." then an answer contradicts itself; a short caveat stays."""
     answer = (

@@ -131,6 +131,10 @@ _OPENING_MARKER = re.compile(r"([ \t]*)(\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])
 
 
 _BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
+_GAP_MARK = re.compile(r"[ \t]*(?<!\S)…(?!\S)[ \t]*")
+"""A "…" standing alone between words, as evidence selection marks text left out."""
+_GAP_LINE = re.compile(r"^[ \t]*…[ \t]*(?:\n|$)", re.MULTILINE)
+_ITEM_MARK = re.compile(r"(?:^|\n)[ \t]*(?:[-*+•]|\d{1,3}[.)])$")
 
 
 def strip_layout(text: str, headings: Collection[str] = ()) -> str:
@@ -146,7 +150,7 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     """
 
     def tidy(piece: str) -> str:
-        piece = rendered_roles(_ECHOED_LAYOUT.sub("", piece))
+        piece = rendered_roles(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
         return _opening_markers(_without_headers(piece, headings))
 
     return single_blank_lines(outside_code(text, tidy))
@@ -207,6 +211,26 @@ def _opening_markers(text: str) -> str:
         cut = first_end - 1 if first.endswith((".", "!", "?")) else first_end
         lines[index] = f"{indent}{rest[:cut].rstrip()} {moved}{rest[cut:]}"
     return "\n".join(lines)
+
+
+def _without_gap_marks(text: str) -> str:
+    """`text` without the "…" a small model copies from its evidence, where text was cut.
+
+    "… What this means is …" → "What this means is"; "the file. … [2]" → "the file. [2]",
+    which the marker then cites. A list item that is only "…" (a list shown cut short)
+    stays, and an ellipsis inside a word or after one ("explicitly...", "wait…") is not a
+    gap mark.
+    """
+    text = _GAP_LINE.sub("", text)
+
+    def replaced(found: re.Match[str]) -> str:
+        before, after = text[: found.start()], text[found.end() :]
+        if _ITEM_MARK.search(before):
+            return found.group()
+        joins = bool(before) and not before.endswith("\n") and bool(after)
+        return " " if joins and not after.startswith("\n") else ""
+
+    return _GAP_MARK.sub(replaced, text)
 
 
 def single_blank_lines(text: str) -> str:
