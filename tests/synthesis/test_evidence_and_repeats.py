@@ -184,6 +184,23 @@ def test_an_ellipsis_that_is_text_stays() -> None:
         assert strip_layout(text) == text
 
 
+def test_a_line_of_markers_cites_the_line_above_or_opens_the_one_below() -> None:
+    """ "… using pip:" then "[1]": the model put the citation of the line above on its own."""
+    assert strip_layout("It installs with pip:\n[1]\nIt needs Python 3.9+.\n[3]") == (
+        "It installs with pip: [1]\nIt needs Python 3.9+. [3]"
+    )
+    # the line above is cited already, or a heading: the markers open the line below
+    assert strip_layout("The pool holds ten [1].\n[2]\nRetries back off.") == (
+        "The pool holds ten [1].\nRetries back off [2]."
+    )
+    assert strip_layout("## Install\n[1]\nRun pip.") == "## Install\nRun pip [1]."
+    assert strip_layout("[1]\nUnlike requests, it does not redirect [1].") == (
+        "Unlike requests, it does not redirect [1]."
+    )
+    # nothing to join: left for pointer removal
+    assert strip_layout("The pool holds ten [1].\n[2]") == "The pool holds ten [1].\n[2]"
+
+
 def test_an_opening_refusal_before_a_cited_answer_goes() -> None:
     """ "Not found in the sources." then an answer contradicts itself; a short caveat stays."""
     answer = (

@@ -151,7 +151,7 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
 
     def tidy(piece: str) -> str:
         piece = rendered_roles(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
-        return _opening_markers(_without_headers(piece, headings))
+        return _opening_markers(_marker_lines(_without_headers(piece, headings)))
 
     return single_blank_lines(outside_code(text, tidy))
 
@@ -185,6 +185,39 @@ def _without_headers(text: str, headings: Collection[str]) -> str:
         for line in text.split("\n")
         if not ((echo := _ECHOED_HEADER.fullmatch(line)) and echo.group(1) in headings)
     )
+
+
+_MARKER_LINE = re.compile(r"[ \t]*\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])*[ \t]*")
+_ENDS_CITED = re.compile(r"\[[\d,\-–]+\][\s.!?:;\"')\]]*$")
+
+
+def _marker_lines(text: str) -> str:
+    """`text` with each line holding only markers joined to the line they cite.
+
+    A small model may write its marker on the next line ("… using pip:" then "[1]"): it
+    cites the line above, unless that line is a heading or already ends cited; then it
+    opens the line below ("[1]" then "Unlike requests, …"), where `_opening_markers`
+    moves it to that line's first sentence.
+    """
+    lines = text.split("\n")
+    kept: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if not _MARKER_LINE.fullmatch(line) or not line.strip():
+            kept.append(line)
+            index += 1
+            continue
+        above = kept[-1] if kept else ""
+        below = lines[index + 1] if index + 1 < len(lines) else ""
+        if above.strip() and not above.lstrip().startswith("#") and not _ENDS_CITED.search(above):
+            kept[-1] = f"{above.rstrip()} {line.strip()}"
+        elif below.strip() and not _MARKER_LINE.fullmatch(below):
+            lines[index + 1] = f"{line.strip()} {below.lstrip()}"
+        else:
+            kept.append(line)
+        index += 1
+    return "\n".join(kept)
 
 
 def _opening_markers(text: str) -> str:
