@@ -14,10 +14,11 @@ from citesynth.answers import Answer
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import LLMWriter
 from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft, tidy, write
-from citesynth.synthesis.finishing import Finishing, Header, finish
+from citesynth.synthesis.finishing import Finishing, Header, finish, verified
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.steps import Retrieved, make_plan, retrieve
+from citesynth.verify import LexicalVerifier
 
 LOOPED = "The connect timeout defaults to five seconds [1]."
 
@@ -86,3 +87,26 @@ async def test_an_oversized_answer_is_cut_and_says_why(engine: Engine, found: Re
     assert answer.answer.count(LOOPED) == 1
     assert any(f"cut at {MAX_ANSWER_CHARS:,} characters" in w for w in answer.warnings)
     assert any("repeated an earlier one" in w for w in answer.warnings)
+
+
+async def test_what_removing_a_claim_leaves_behind_is_tidied(
+    engine: Engine, found: Retrieved
+) -> None:
+    """A removed claim takes its words; markers left between the kept ones are tidied.
+
+    Here the marker after the invented sentence opens the next one ("[1] It defaults …");
+    once the invented sentence goes, it closes that sentence as a draft's would.
+    """
+    plan = await make_plan("connect timeout", found, engine.parts(), _MODE)
+    number = next(s.number for s in plan.sources if "five seconds" in s.chunk.text)
+    text = (
+        "## Connect timeout\n"
+        f"The connect timeout is powered by hamsters on a wheel. [{number}] It defaults to "
+        "five seconds."
+    )
+    how = Finishing(verifier=engine.parts().verifier)
+    checked = await verified(text, plan.sources, LexicalVerifier(), how)
+    assert [claim.text for claim in checked.removed] == [
+        "The connect timeout is powered by hamsters on a wheel."
+    ]
+    assert checked.text == f"## Connect timeout\nIt defaults to five seconds [{number}]."

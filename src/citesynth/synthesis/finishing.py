@@ -278,6 +278,9 @@ async def verified(
             warnings=[*warnings, note],
             removed=removed,
         )
+    # What a removal leaves between the claims kept ("… glass [2]. [2] [2] Their …", a
+    # marker opening a line) is tidied as a draft's layout is, then checked again.
+    kept = strip_layout(resolve(kept, refs(shown)).text)
     again = await verifying.check(kept, shown, verifier, repair=False)
     summary = again.summary.model_copy(
         update={"removed": len(removed), "repairs": checked.summary.repairs}

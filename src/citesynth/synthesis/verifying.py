@@ -247,7 +247,8 @@ def without_unsupported(
         position = claim.end
         while position < len(text) and text[position] in " \t.,;":
             position += 1
-        if pieces[-1] and position < len(text) and not text[position].isspace():
+        opens_line = not pieces[-1] or pieces[-1].endswith("\n")
+        if not opens_line and position < len(text) and not text[position].isspace():
             pieces.append(" ")
     pieces.append(text[position:])
     return without_empty_sections("".join(pieces)), [claim for _, claim in pairs]
