@@ -174,11 +174,13 @@ def test_gap_marks_copied_from_the_evidence_go() -> None:
 
 
 def test_an_ellipsis_that_is_text_stays() -> None:
-    """A list shown cut short ends with "- …"; code keeps its "…"; "wait…" is a word's."""
+    """A list shown cut short ends with "- …"; code, tables and headings keep their "…"."""
     for text in (
         "The steps:\n- Install it [1].\n- …",
         "1. Install it [1].\n2. …",
         "Use it explicitly... or wait… then go [1].",
+        "| Range | Step |\n|---|---|\n| 1 … 10 | … |",
+        "# Setup …",
         "Run:\n\n```python\nclient.get(url)\n…\n```",
     ):
         assert strip_layout(text) == text
@@ -197,8 +199,29 @@ def test_a_line_of_markers_cites_the_line_above_or_opens_the_one_below() -> None
     assert strip_layout("[1]\nUnlike requests, it does not redirect [1].") == (
         "Unlike requests, it does not redirect [1]."
     )
+    assert strip_layout("**Install**\n[1]\nRun pip now.") == "**Install**\nRun pip now [1]."
+    # a run of marker lines reads as one: "[2]" never cites a line "[1]" cites not
+    assert strip_layout("Text here\n[1]\n[2]\nMore text.") == "Text here [1] [2]\nMore text."
+    assert strip_layout("[1]\n[2]\nText here.") == "Text here [1,2]."
     # nothing to join: left for pointer removal
     assert strip_layout("The pool holds ten [1].\n[2]") == "The pool holds ten [1].\n[2]"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## Steps\n[1]\n1. Install the package.\n2. Run it.",  # a list below
+        "Intro sentence [1].\n[2]\n## Next section\nBody.",  # a heading below
+        "## Options\n[1]\n- `--verbose`: more output",
+        "## Setup\n[1]\n| Option | Default |\n|---|---|",  # a table, above or below
+        "| a | b |\n[1]\nText.",
+        "Intro [1].\n[2]\n  indented text.",
+        "Install with pip:\n\n```\npip install x\n```\n[1]\nThen run it.",  # code above
+        "Code:\n```\n[1]\n```\nDone [1].",  # code is never read
+    ],
+)
+def test_a_line_of_markers_never_breaks_what_is_around_it(text: str) -> None:
+    assert strip_layout(text) == text
 
 
 def test_an_opening_refusal_before_a_cited_answer_goes() -> None:

@@ -32,6 +32,8 @@ def looping_answer(sentences: int) -> str:
             parts.append(LOOPED)
         elif i % 7 == 0:
             parts.append(f"Step {i} retries (1) with backoff [2][9] and [1-40].")
+        elif i % 11 == 0:  # a gap mark copied from the evidence, a line of markers
+            parts.append(f"… Step {i} backs off …\n[2]\n")
         else:
             value = rng.randint(0, 10**6)
             parts.append(f"Claim {i} says the value {value} matters for limits [{1 + i % 2}].")

@@ -8,6 +8,7 @@ original file (`chunk.start_line` plus the line breaks before the span).
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -133,8 +134,8 @@ _OPENING_MARKER = re.compile(r"([ \t]*)(\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])
 _BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
 _GAP_MARK = re.compile(r"[ \t]*(?<!\S)…(?!\S)[ \t]*")
 """A "…" standing alone between words, as evidence selection marks text left out."""
-_GAP_LINE = re.compile(r"^[ \t]*…[ \t]*(?:\n|$)", re.MULTILINE)
-_ITEM_MARK = re.compile(r"(?:^|\n)[ \t]*(?:[-*+•]|\d{1,3}[.)])$")
+_GAP_LINE = re.compile(r"^ {0,3}…[ \t]*(?:\n|$)", re.MULTILINE)
+_ITEM_MARK = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])")
 
 
 def strip_layout(text: str, headings: Collection[str] = ()) -> str:
@@ -151,9 +152,9 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
 
     def tidy(piece: str) -> str:
         piece = rendered_roles(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
-        return _opening_markers(_marker_lines(_without_headers(piece, headings)))
+        return _opening_markers(_without_headers(piece, headings))
 
-    return single_blank_lines(outside_code(text, tidy))
+    return single_blank_lines(_marker_lines(outside_code(text, tidy)))
 
 
 _LEADING_REFUSAL = re.compile(
@@ -189,35 +190,78 @@ def _without_headers(text: str, headings: Collection[str]) -> str:
 
 _MARKER_LINE = re.compile(r"[ \t]*\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])*[ \t]*")
 _ENDS_CITED = re.compile(r"\[[\d,\-–]+\][\s.!?:;\"')\]]*$")
+_TITLE_LINE = re.compile(r"[ \t]*(?:#|\*\*[^*\n]+\*\*:?[ \t]*$)")
+_PROSE_START = re.compile(r"(?![ \t]|#|>|\||[-*+•][ \t]|\d{1,9}[.)](?:[ \t]|$))\S")
+"""A line that opens with prose: no indent, heading, quote, table row or list item."""
 
 
 def _marker_lines(text: str) -> str:
-    """`text` with each line holding only markers joined to the line they cite.
+    """`text` with each run of lines holding only markers joined to the line it cites.
 
     A small model may write its marker on the next line ("… using pip:" then "[1]"): it
-    cites the line above, unless that line is a heading or already ends cited; then it
-    opens the line below ("[1]" then "Unlike requests, …"), where `_opening_markers`
-    moves it to that line's first sentence.
+    cites the line above when that line is text, not a heading, a bold title or a table
+    row, and does not end cited already. After a heading, a cited line or at the very
+    start, it opens the line below when that one opens with prose ("[1]" then "Unlike
+    requests, …"), and moves to the end of its first sentence. Otherwise (a blank line or
+    code above, a list, table or heading below) it stays where it is. Code is never read.
     """
     lines = text.split("\n")
+    code = _code_line_numbers(text)
     kept: list[str] = []
     index = 0
     while index < len(lines):
-        line = lines[index]
-        if not _MARKER_LINE.fullmatch(line) or not line.strip():
-            kept.append(line)
+        run = index
+        while run < len(lines) and run not in code and _is_marker_line(lines[run]):
+            run += 1
+        if run == index:
+            kept.append(lines[index])
             index += 1
             continue
-        above = kept[-1] if kept else ""
-        below = lines[index + 1] if index + 1 < len(lines) else ""
-        if above.strip() and not above.lstrip().startswith("#") and not _ENDS_CITED.search(above):
-            kept[-1] = f"{above.rstrip()} {line.strip()}"
-        elif below.strip() and not _MARKER_LINE.fullmatch(below):
-            lines[index + 1] = f"{line.strip()} {below.lstrip()}"
+        markers = " ".join(line.strip() for line in lines[index:run])
+        above = kept[-1] if kept else None
+        below = lines[run] if run < len(lines) and run not in code else None
+        if above and index - 1 not in code and _cites_above(above):
+            kept[-1] = f"{above.rstrip()} {markers}"
+        elif (above is None or _heads_below(above, index - 1 in code)) and (
+            below is not None and _PROSE_START.match(below)
+        ):
+            lines[run] = _opening_markers(f"{markers} {below}")
         else:
-            kept.append(line)
-        index += 1
+            kept.extend(lines[index:run])
+        index = run
     return "\n".join(kept)
+
+
+def _is_marker_line(line: str) -> bool:
+    return bool(line.strip()) and _MARKER_LINE.fullmatch(line) is not None
+
+
+def _cites_above(line: str) -> bool:
+    """Whether markers on the next line cite `line`: text, not a title or table, uncited."""
+    return (
+        bool(line.strip())
+        and not _TITLE_LINE.match(line)
+        and not line.lstrip().startswith("|")
+        and not _ENDS_CITED.search(line)
+    )
+
+
+def _heads_below(line: str, in_code: bool) -> bool:
+    """Whether markers after `line` belong below it: it is a title or ends cited."""
+    return not in_code and bool(_TITLE_LINE.match(line) or _ENDS_CITED.search(line))
+
+
+def _code_line_numbers(text: str) -> set[int]:
+    """The numbers of the lines inside fenced code blocks, fences included."""
+    numbers: set[int] = set()
+    line = 0
+    position = 0
+    for start, end in fenced_blocks(text):
+        line += text.count("\n", position, start)
+        last = line + text.count("\n", start, end)
+        numbers.update(range(line, last + 1))
+        line, position = last, end
+    return numbers
 
 
 def _opening_markers(text: str) -> str:
@@ -250,18 +294,22 @@ def _without_gap_marks(text: str) -> str:
     """`text` without the "…" a small model copies from its evidence, where text was cut.
 
     "… What this means is …" → "What this means is"; "the file. … [2]" → "the file. [2]",
-    which the marker then cites. A list item that is only "…" (a list shown cut short)
-    stays, and an ellipsis inside a word or after one ("explicitly...", "wait…") is not a
-    gap mark.
+    which the marker then cites. A list item that is only "…" (a list shown cut short),
+    table rows and headings keep theirs, and an ellipsis inside a word or after one
+    ("explicitly...", "wait…") is not a gap mark. Linear in the text: each mark looks up
+    its line's start among the line starts found once.
     """
     text = _GAP_LINE.sub("", text)
+    starts = [0, *(found.end() for found in re.finditer("\n", text))]
 
     def replaced(found: re.Match[str]) -> str:
-        before, after = text[: found.start()], text[found.end() :]
-        if _ITEM_MARK.search(before):
+        begin, end = found.span()
+        line = starts[bisect.bisect_right(starts, begin) - 1]
+        first = text[line : line + 16].lstrip(" \t")[:1]  # a table row's or heading's mark
+        if first in {"|", "#"} or (begin - line <= 8 and _ITEM_MARK.fullmatch(text[line:begin])):
             return found.group()
-        joins = bool(before) and not before.endswith("\n") and bool(after)
-        return " " if joins and not after.startswith("\n") else ""
+        joins = begin > 0 and text[begin - 1] != "\n" and end < len(text)
+        return " " if joins and text[end] != "\n" else ""
 
     return _GAP_MARK.sub(replaced, text)
 
