@@ -205,6 +205,9 @@ def test_a_line_of_markers_cites_the_line_above_or_opens_the_one_below() -> None
     assert strip_layout("[1]\n[2]\nText here.") == "Text here [1,2]."
     # nothing to join: left for pointer removal
     assert strip_layout("The pool holds ten [1].\n[2]") == "The pool holds ten [1].\n[2]"
+    # a source header the model was copying when its tokens ran out goes; code stays
+    assert strip_layout("The pool holds ten [1].\n[5: L") == "The pool holds ten [1]."
+    assert strip_layout("Code:\n```\nx = [5") == "Code:\n```\nx = [5"
 
 
 @pytest.mark.parametrize(

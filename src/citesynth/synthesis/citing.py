@@ -154,7 +154,7 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
         piece = rendered_roles(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
         return _opening_markers(_without_headers(piece, headings))
 
-    return single_blank_lines(_marker_lines(outside_code(text, tidy)))
+    return single_blank_lines(_without_cut_header(_marker_lines(outside_code(text, tidy))))
 
 
 _LEADING_REFUSAL = re.compile(
@@ -193,6 +193,19 @@ _ENDS_CITED = re.compile(r"\[[\d,\-–]+\][\s.!?:;\"')\]]*$")
 _TITLE_LINE = re.compile(r"[ \t]*(?:#|\*\*[^*\n]+\*\*:?[ \t]*$)")
 _PROSE_START = re.compile(r"(?![ \t]|#|>|\||[-*+•][ \t]|\d{1,9}[.)](?:[ \t]|$))\S")
 """A line that opens with prose: no indent, heading, quote, table row or list item."""
+
+
+_CUT_HEADER = re.compile(r"\n[ \t]*\[\d+(?::[^\]\n]*)?[ \t]*\Z")
+"""A last line that starts a source header and stops ("[5: L"): the model ran out of
+tokens copying the context's layout."""
+
+
+def _without_cut_header(text: str) -> str:
+    """`text` without a source header cut off at its end, unless that line is code."""
+    cut = _CUT_HEADER.search(text)
+    if cut is None or text.count("\n") in _code_line_numbers(text):
+        return text
+    return text[: cut.start()]
 
 
 def _marker_lines(text: str) -> str:
