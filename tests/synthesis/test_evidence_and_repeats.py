@@ -181,6 +181,8 @@ def test_an_ellipsis_that_is_text_stays() -> None:
         "Use it explicitly... or wait… then go [1].",
         "| Range | Step |\n|---|---|\n| 1 … 10 | … |",
         "# Setup …",
+        "- a\n    - b\n        - …\n- c",  # a nested list cut short
+        "1. a\n    1. b\n        1. …",
         "Run:\n\n```python\nclient.get(url)\n…\n```",
     ):
         assert strip_layout(text) == text
@@ -208,6 +210,9 @@ def test_a_line_of_markers_cites_the_line_above_or_opens_the_one_below() -> None
     # a source header the model was copying when its tokens ran out goes; code stays
     assert strip_layout("The pool holds ten [1].\n[5: L") == "The pool holds ten [1]."
     assert strip_layout("Code:\n```\nx = [5") == "Code:\n```\nx = [5"
+    assert strip_layout("Pip installs packages [2].\n[3]\n[5: L") == (
+        "Pip installs packages [2].\n[3]"  # the cut header goes before markers could join it
+    )
 
 
 @pytest.mark.parametrize(
@@ -221,6 +226,9 @@ def test_a_line_of_markers_cites_the_line_above_or_opens_the_one_below() -> None
         "Intro [1].\n[2]\n  indented text.",
         "Install with pip:\n\n```\npip install x\n```\n[1]\nThen run it.",  # code above
         "Code:\n```\n[1]\n```\nDone [1].",  # code is never read
+        "Text.\n\n---\n[1]\nMore.",  # a thematic break is no prose, above or below
+        "# T\n[1]\n---",
+        "**Setup**\n[1]\n$ pip install x",  # nor a shell line outside a fence
     ],
 )
 def test_a_line_of_markers_never_breaks_what_is_around_it(text: str) -> None:

@@ -132,7 +132,7 @@ _OPENING_MARKER = re.compile(r"([ \t]*)(\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])
 
 
 _BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
-_GAP_MARK = re.compile(r"[ \t]*(?<!\S)…(?!\S)[ \t]*")
+_GAP_MARK = re.compile(r"(?:(?<![ \t])[ \t]+)?(?<!\S)…(?!\S)[ \t]*")
 """A "…" standing alone between words, as evidence selection marks text left out."""
 _GAP_LINE = re.compile(r"^ {0,3}…[ \t]*(?:\n|$)", re.MULTILINE)
 _ITEM_MARK = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])")
@@ -154,7 +154,7 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
         piece = rendered_roles(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
         return _opening_markers(_without_headers(piece, headings))
 
-    return single_blank_lines(_without_cut_header(_marker_lines(outside_code(text, tidy))))
+    return single_blank_lines(_marker_lines(_without_cut_header(outside_code(text, tidy))))
 
 
 _LEADING_REFUSAL = re.compile(
@@ -188,14 +188,18 @@ def _without_headers(text: str, headings: Collection[str]) -> str:
     )
 
 
-_MARKER_LINE = re.compile(r"[ \t]*\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])*[ \t]*")
+_MARKER_LINE = re.compile(r"[ \t]*\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])*[ \t\r]*")
 _ENDS_CITED = re.compile(r"\[[\d,\-–]+\][\s.!?:;\"')\]]*$")
 _TITLE_LINE = re.compile(r"[ \t]*(?:#|\*\*[^*\n]+\*\*:?[ \t]*$)")
-_PROSE_START = re.compile(r"(?![ \t]|#|>|\||[-*+•][ \t]|\d{1,9}[.)](?:[ \t]|$))\S")
-"""A line that opens with prose: no indent, heading, quote, table row or list item."""
+_PROSE_START = re.compile(
+    r"(?![ \t]|#|>|\||\$ |\[\d|[-*+•][ \t]|\d{1,9}[.)](?:[ \t]|$)|([-*_])(?:[ \t]*\1){2,}[ \t]*$)\S"
+)
+"""A line that opens with prose: no indent, heading, quote, table row, list item, shell
+prompt, source header or thematic break."""
+_RULE = re.compile(r"[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*")
 
 
-_CUT_HEADER = re.compile(r"\n[ \t]*\[\d+(?::[^\]\n]*)?[ \t]*\Z")
+_CUT_HEADER = re.compile(r"\r?\n[ \t]*\[\d+(?::[^\]\n]*)?[ \t\r]*\Z")
 """A last line that starts a source header and stops ("[5: L"): the model ran out of
 tokens copying the context's layout."""
 
@@ -255,6 +259,7 @@ def _cites_above(line: str) -> bool:
         bool(line.strip())
         and not _TITLE_LINE.match(line)
         and not line.lstrip().startswith("|")
+        and not _RULE.fullmatch(line)
         and not _ENDS_CITED.search(line)
     )
 
@@ -319,7 +324,7 @@ def _without_gap_marks(text: str) -> str:
         begin, end = found.span()
         line = starts[bisect.bisect_right(starts, begin) - 1]
         first = text[line : line + 16].lstrip(" \t")[:1]  # a table row's or heading's mark
-        if first in {"|", "#"} or (begin - line <= 8 and _ITEM_MARK.fullmatch(text[line:begin])):
+        if first in {"|", "#"} or (begin - line <= 40 and _ITEM_MARK.fullmatch(text, line, begin)):
             return found.group()
         joins = begin > 0 and text[begin - 1] != "\n" and end < len(text)
         return " " if joins and text[end] != "\n" else ""
