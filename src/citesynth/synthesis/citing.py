@@ -143,10 +143,11 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
 
     Outside code blocks, lines that only repeat the context's document or source headers go
     (`[1] corpus.jsonl#p7 — Milli Vanilli` when `headings` holds what follows its number),
-    and a marker
-    opening a line as the context opens each source ("[1] …") closes that line's first
-    sentence instead; reStructuredText roles are written as a reader sees them
-    (`rendered_roles`: ":func:`confirm`" -> "`confirm`"); one blank line separates
+    and so do the evidence's gap marks ("…", `_without_gap_marks`) and a source header cut
+    off at the end ("[5: L"); a marker opening a line as the context opens each source
+    ("[1] …") closes that line's first sentence instead, and a line of markers joins the
+    line it cites (`_marker_lines`); reStructuredText roles are written as a reader sees
+    them (`rendered_roles`: ":func:`confirm`" -> "`confirm`"); one blank line separates
     paragraphs.
     """
 
@@ -220,7 +221,8 @@ def _marker_lines(text: str) -> str:
     row, and does not end cited already. After a heading, a cited line or at the very
     start, it opens the line below when that one opens with prose ("[1]" then "Unlike
     requests, …"), and moves to the end of its first sentence. Otherwise (a blank line or
-    code above, a list, table or heading below) it stays where it is. Code is never read.
+    code above; a list, table, heading, thematic break, shell line or source header below)
+    it stays where it is. Code is never read.
     """
     lines = text.split("\n")
     code = _code_line_numbers(text)
