@@ -63,6 +63,26 @@ def fenced_blocks(text: str) -> list[tuple[int, int]]:
     return blocks
 
 
+def fenced_line_numbers(text: str) -> set[int]:
+    """The numbers of the lines of `text` inside fenced code blocks, fences included.
+
+    ("# Install" there is no heading, "[1]" no marker line.)
+    """
+    numbers: set[int] = set()
+    line = 0
+    position = 0  # lines before `position` are counted: the blocks come in order
+    for start, end in fenced_blocks(text):
+        line += text.count("\n", position, start)
+        last = line + text.count("\n", start, end)
+        numbers.update(range(line, last + 1))
+        line, position = last, end
+    return numbers
+
+
+THEMATIC_BREAK = re.compile(r"[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*")
+"""A Markdown thematic break ("---", "- - -", "***"): no list item, no text (`fullmatch`)."""
+
+
 def outside_fences(
     text: str, spans: list[tuple[int, int]], blocks: list[tuple[int, int]] | None = None
 ) -> list[tuple[int, int]]:

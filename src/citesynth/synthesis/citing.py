@@ -26,7 +26,9 @@ from citesynth.citations.resolve import (
 )
 from citesynth.ingest.rst import rendered_roles
 from citesynth.ingest.sentences import (
+    THEMATIC_BREAK,
     fenced_blocks,
+    fenced_line_numbers,
     outside_code,
     outside_fences,
     prose_sentences,
@@ -155,7 +157,9 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
         piece = rendered_roles(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
         return _opening_markers(_without_headers(piece, headings))
 
-    return single_blank_lines(_marker_lines(_without_cut_header(outside_code(text, tidy))))
+    tidied = outside_code(text, tidy)
+    code = fenced_line_numbers(tidied)  # the same lines once a cut last line goes
+    return single_blank_lines(_marker_lines(_without_cut_header(tidied, code), code))
 
 
 _LEADING_REFUSAL = re.compile(
@@ -192,12 +196,9 @@ def _without_headers(text: str, headings: Collection[str]) -> str:
 _MARKER_LINE = re.compile(r"[ \t]*\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])*[ \t\r]*")
 _ENDS_CITED = re.compile(r"\[[\d,\-–]+\][\s.!?:;\"')\]]*$")
 _TITLE_LINE = re.compile(r"[ \t]*(?:#|\*\*[^*\n]+\*\*:?[ \t]*$)")
-_PROSE_START = re.compile(
-    r"(?![ \t]|#|>|\||\$ |\[\d|[-*+•][ \t]|\d{1,9}[.)](?:[ \t]|$)|([-*_])(?:[ \t]*\1){2,}[ \t]*$)\S"
-)
+_PROSE_START = re.compile(r"(?![ \t]|#|>|\||\$ |\[\d|[-*+•][ \t]|\d{1,9}[.)](?:[ \t]|$))\S")
 """A line that opens with prose: no indent, heading, quote, table row, list item, shell
-prompt, source header or thematic break."""
-_RULE = re.compile(r"[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*")
+prompt or source header (nor a thematic break, `_opens_with_prose`)."""
 
 
 _CUT_HEADER = re.compile(r"\r?\n[ \t]*\[\d+(?::[^\]\n]*)?[ \t\r]*\Z")
@@ -205,15 +206,15 @@ _CUT_HEADER = re.compile(r"\r?\n[ \t]*\[\d+(?::[^\]\n]*)?[ \t\r]*\Z")
 tokens copying the context's layout."""
 
 
-def _without_cut_header(text: str) -> str:
+def _without_cut_header(text: str, code: Collection[int]) -> str:
     """`text` without a source header cut off at its end, unless that line is code."""
     cut = _CUT_HEADER.search(text)
-    if cut is None or text.count("\n") in _code_line_numbers(text):
+    if cut is None or text.count("\n") in code:
         return text
     return text[: cut.start()]
 
 
-def _marker_lines(text: str) -> str:
+def _marker_lines(text: str, code: Collection[int]) -> str:
     """`text` with each run of lines holding only markers joined to the line it cites.
 
     A small model may write its marker on the next line ("… using pip:" then "[1]"): it
@@ -222,10 +223,10 @@ def _marker_lines(text: str) -> str:
     start, it opens the line below when that one opens with prose ("[1]" then "Unlike
     requests, …"), and moves to the end of its first sentence. Otherwise (a blank line or
     code above; a list, table, heading, thematic break, shell line or source header below)
-    it stays where it is. Code is never read.
+    it stays where it is. Code (`code`: the numbers of its lines, `fenced_line_numbers`) is
+    never read.
     """
     lines = text.split("\n")
-    code = _code_line_numbers(text)
     kept: list[str] = []
     index = 0
     while index < len(lines):
@@ -242,13 +243,17 @@ def _marker_lines(text: str) -> str:
         if above and index - 1 not in code and _cites_above(above):
             kept[-1] = f"{above.rstrip()} {markers}"
         elif (above is None or _heads_below(above, index - 1 in code)) and (
-            below is not None and _PROSE_START.match(below)
+            below is not None and _opens_with_prose(below)
         ):
             lines[run] = _opening_markers(f"{markers} {below}")
         else:
             kept.extend(lines[index:run])
         index = run
     return "\n".join(kept)
+
+
+def _opens_with_prose(line: str) -> bool:
+    return bool(_PROSE_START.match(line)) and not THEMATIC_BREAK.fullmatch(line)
 
 
 def _is_marker_line(line: str) -> bool:
@@ -261,7 +266,7 @@ def _cites_above(line: str) -> bool:
         bool(line.strip())
         and not _TITLE_LINE.match(line)
         and not line.lstrip().startswith("|")
-        and not _RULE.fullmatch(line)
+        and not THEMATIC_BREAK.fullmatch(line)
         and not _ENDS_CITED.search(line)
     )
 
@@ -269,19 +274,6 @@ def _cites_above(line: str) -> bool:
 def _heads_below(line: str, in_code: bool) -> bool:
     """Whether markers after `line` belong below it: it is a title or ends cited."""
     return not in_code and bool(_TITLE_LINE.match(line) or _ENDS_CITED.search(line))
-
-
-def _code_line_numbers(text: str) -> set[int]:
-    """The numbers of the lines inside fenced code blocks, fences included."""
-    numbers: set[int] = set()
-    line = 0
-    position = 0
-    for start, end in fenced_blocks(text):
-        line += text.count("\n", position, start)
-        last = line + text.count("\n", start, end)
-        numbers.update(range(line, last + 1))
-        line, position = last, end
-    return numbers
 
 
 def _opening_markers(text: str) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from citesynth.ingest.rst import EXAMPLE_SUFFIXES
+from citesynth.ingest.sentences import THEMATIC_BREAK
 
 MAX_LINES = 20
 MAX_ITEMS = 8
@@ -36,8 +37,6 @@ _DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+([\w.+:-]+?)[ \t]*::[ \t]*(\S*)")
 _SHOWN_CODE = frozenset("code code-block sourcecode doctest testcode ipython prompt".split())
 """reStructuredText directives whose body is code a reader is shown as is."""
 _OPTION = re.compile(r"[ \t]*:[\w-]+:")
-_RULE = re.compile(r"[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*")
-"""A thematic break ("- - -", "***"), which is no list item."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +74,7 @@ def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced 
     line = rest[0][1]
     if _FENCE_OPEN.fullmatch(line) or _DIRECTIVE.match(line):
         return _code_at(rest, 0)
-    if (item := _LIST_ITEM.match(line)) and not _RULE.fullmatch(line):
+    if (item := _LIST_ITEM.match(line)) and not THEMATIC_BREAK.fullmatch(line):
         # Its own list, not the items after the one the sentence is in ("1. Check:" "2. …").
         depth = _indent(item.group(1))
         return _list(rest, depth) if depth >= indent else None
@@ -203,7 +202,7 @@ def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
             continue
         depth = _indent(line)
         item = _LIST_ITEM.match(line)
-        if item and depth == indent and not _RULE.fullmatch(line):
+        if item and depth == indent and not THEMATIC_BREAK.fullmatch(line):
             if len(items) == MAX_ITEMS:
                 complete = False
                 break

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
-from citesynth.ingest.sentences import fenced_blocks
+from citesynth.ingest.sentences import fenced_line_numbers
 from citesynth.synthesis.citing import single_blank_lines
 from citesynth.synthesis.sources import Source
 from citesynth.verify.base import Passage, Span, Verifier
@@ -265,7 +265,7 @@ def without_empty_sections(text: str) -> str:
     Removing every claim of a section must not leave its heading behind.
     """
     lines = text.split("\n")
-    code = _code_lines(text)
+    code = fenced_line_numbers(text)
     below = [-1] * len(lines)  # the index of the next line with text, after each line
     for index in range(len(lines) - 2, -1, -1):
         below[index] = index + 1 if lines[index + 1].strip() else below[index + 1]
@@ -277,18 +277,6 @@ def without_empty_sections(text: str) -> str:
                 continue
         kept.append(line)
     return single_blank_lines("\n".join(kept)).strip()
-
-
-def _code_lines(text: str) -> set[int]:
-    """The numbers of the lines of `text` inside fenced code blocks ("# Install" is no heading)."""
-    lines: set[int] = set()
-    counted, line = 0, 0  # lines before `counted`: the blocks come in order
-    for start, end in fenced_blocks(text):
-        first = line + text.count("\n", counted, start)
-        last = first + text.count("\n", start, end)
-        lines.update(range(first, last + 1))
-        counted, line = end, last
-    return lines
 
 
 def _round(value: float | None) -> float | None:
