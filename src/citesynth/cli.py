@@ -36,6 +36,7 @@ from citesynth.progress import IndexProgress, summary_line
 from citesynth.render import printable, snippet
 from citesynth.settings import Settings
 from citesynth.synthesis.options import AskOverrides
+from citesynth.synthesis.verifying import LEANS
 from citesynth.types import Hit, IndexStats
 from citesynth.verify.trim import KEEPS
 
@@ -376,7 +377,8 @@ def print_verdicts(answer: Answer) -> None:
         console.print("\n[bold]Check these claims[/]")
     for claim in answer.removed_claims:
         cited = "".join(f"[{n}]" for n in claim.citations) or "no citation"
-        why = next((r for r in claim.reasons if r.startswith(KEEPS)), "no source supports it")
+        said = (r for r in claim.reasons if r.startswith((KEEPS, LEANS)))
+        why = next(said, "no source supports it")
         console.print(
             f"  [red]✗ removed[/] {_claim_text(claim)} [dim]({escape(cited)}: "
             f"{escape(printable(why))})[/]"

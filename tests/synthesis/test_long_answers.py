@@ -18,6 +18,7 @@ from citesynth.synthesis.finishing import Finishing, Header, finish, verified
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.steps import Retrieved, make_plan, retrieve
+from citesynth.synthesis.verifying import LEANS
 from citesynth.verify import LexicalVerifier
 
 LOOPED = "The connect timeout defaults to five seconds [1]."
@@ -112,3 +113,29 @@ async def test_what_removing_a_claim_leaves_behind_is_tidied(
         "The connect timeout is powered by hamsters on a wheel."
     ]
     assert checked.text == f"## Connect timeout\nIt defaults to five seconds [{number}]."
+
+
+async def test_a_sentence_pointing_back_at_a_removed_one_goes_with_it(
+    engine: Engine, found: Retrieved
+) -> None:
+    """ "This …" right after a removed claim says nothing alone: it goes, and says why.
+
+    In a paragraph of its own, or opening with "It" (a heading may name what it stands for,
+    as above), a supported sentence stays.
+    """
+    plan = await make_plan("connect timeout", found, engine.parts(), _MODE)
+    number = next(s.number for s in plan.sources if "five seconds" in s.chunk.text)
+    invented = "The connect timeout is powered by hamsters on a wheel."
+    kept = f"This timeout defaults to five seconds [{number}]."
+    how = Finishing(verifier=engine.parts().verifier)
+
+    leaning = f"{invented[:-1]} [{number}]. {kept}"
+    checked = await verified(leaning, plan.sources, LexicalVerifier(), how)
+    assert checked.text == ""  # nothing cited is left: a not-found
+    assert [c.text for c in checked.removed] == [invented, "This timeout defaults to five seconds."]
+    assert LEANS in checked.removed[1].reasons and checked.removed[1].label == "supported"
+
+    apart = f"{invented[:-1]} [{number}].\n\n{kept}"
+    checked = await verified(apart, plan.sources, LexicalVerifier(), how)
+    assert [c.text for c in checked.removed] == [invented]
+    assert checked.text == kept

@@ -220,7 +220,11 @@ def without_unsupported(
     `partial` is not support: a claim only partly supported goes too. So does a claim that
     still cites nothing after repair (which cites a sentence wherever a source supports it):
     no source supports it either, and every sentence left must carry its citation. A code
-    block goes with the sentence right above it, which introduces it.
+    block goes with the sentence right above it, which introduces it; a sentence opening
+    with a demonstrative that points back ("This is how you can do it [3].", "This line will
+    be removed …") goes with the sentence right before it in its paragraph (`LEANS`): alone
+    it says nothing a reader can use. "It …" stays: a heading or the question may name
+    what it stands for ("## Connect timeout" above "It defaults to five seconds").
     """
     pairs = []
     previous: tuple[ClaimSpan, bool] | None = None  # the claim before, and whether it goes
@@ -228,6 +232,14 @@ def without_unsupported(
         goes = not written.citations or written.label != "supported"
         if item.claim.code and previous is not None and previous[1]:
             goes = goes or not text[previous[0].end : item.claim.start].strip()
+        elif (
+            not goes
+            and previous is not None
+            and previous[1]
+            and _leans_on(text[previous[0].end : item.claim.start], written.text)
+        ):
+            goes = True
+            written = written.model_copy(update={"reasons": [*written.reasons, LEANS]})
         if goes:
             pairs.append((item.claim, written))
         previous = (item.claim, goes)
@@ -254,6 +266,24 @@ def without_unsupported(
     return without_empty_sections("".join(pieces)), [claim for _, claim in pairs]
 
 
+LEANS = "it refers back to the sentence before it, which was removed"
+"""The reason a supported claim is removed with the one before it (`without_unsupported`)."""
+
+
+def _leans_on(between: str, claim: str) -> bool:
+    """Whether `claim` opens by referring back to the claim before it.
+
+    A demonstrative ("This", "These", "Such") in the same paragraph, with nothing but
+    citation markers and punctuation `between` the two.
+    """
+    if _PARAGRAPH_BREAK.search(between) or _MARKERS.sub("", between).strip(" \t\n.,;:!?"):
+        return False
+    return _POINTS_BACK.match(claim.lstrip()) is not None
+
+
+_POINTS_BACK = re.compile(r"(?:This|These|That|Those|Such)\b(?!\s*[,:])")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+_MARKERS = re.compile(r"\[[\d,\s\-–]+\]")
 _INTRODUCING_END = re.compile(r":((?:[ \t]*\[[\d,\s\-–]+\])*)$")
 """The colon ending a sentence that introduces a block, with the markers after it."""
 _HEADING_LINE = re.compile(r"#{1,6} \S.*|\*\*[^*\n]+\*\*:?")
