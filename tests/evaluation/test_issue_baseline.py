@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from benchmarks.eval_suite import EVAL
 from benchmarks.issue_baseline import BASE, COMPARED, base_records
 
