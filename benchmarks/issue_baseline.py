@@ -32,6 +32,7 @@ from benchmarks import click_docs
 from benchmarks.abstention import figures
 from benchmarks.common import DATA, RESULTS, ROOT, require, write_result
 from benchmarks.eval_suite import EVAL, RUNS
+from citesynth.evaluation.datafiles import rows
 
 BASE = "eb208fc"
 COMPARED = (
@@ -111,18 +112,14 @@ def _environment(folder: Path) -> dict[str, str]:
     return os.environ | {"PYTHONPATH": f"{folder / 'src'}:{folder}", "CITESYNTH_DATA": str(DATA)}
 
 
-def _read(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
 def compare(runs: list[str], base: str) -> dict[str, Any]:
     """Per run, the base's figures and today's (None where a side has no records)."""
     compared: dict[str, Any] = {}
     for run in runs:
         then, now = base_records(run, base), EVAL / run / "records.jsonl"
         compared[run] = {
-            "base": figures(_read(then)) if then.exists() else None,
-            "now": figures(_read(now)) if now.exists() else None,
+            "base": figures(list(rows(then))) if then.exists() else None,
+            "now": figures(list(rows(now))) if now.exists() else None,
         }
     return compared
 

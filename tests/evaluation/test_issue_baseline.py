@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from benchmarks.eval_suite import EVAL
 from benchmarks.issue_baseline import BASE, COMPARED, base_records
 
+from citesynth.evaluation.datafiles import rows
+
 
 def _questions(path: Path) -> set[str]:
-    return {
-        json.loads(line)["id"]
-        for line in path.read_text().splitlines()
-        if line.strip() and json.loads(line).get("pipeline", "ours") == "ours"
-    }
+    return {row["id"] for row in rows(path) if row.get("pipeline", "ours") == "ours"}
 
 
 @pytest.mark.parametrize("run", COMPARED)
@@ -24,4 +21,4 @@ def test_the_base_answered_the_questions_today_s_run_answered(run: str) -> None:
     if not then.exists() or not now.exists():
         pytest.skip(f"{run}: no stored records to compare (python -m benchmarks.issue_baseline)")
     assert _questions(then) == _questions(now)
-    assert all(json.loads(line)["pipeline"] == "ours" for line in then.read_text().splitlines())
+    assert all(row["pipeline"] == "ours" for row in rows(then))

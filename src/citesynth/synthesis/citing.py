@@ -120,7 +120,8 @@ def citations(
     return found
 
 
-_MARKS = re.compile(r"\[[\d,\s\-–]+\]")
+MARKS = re.compile(r"\[[\d,\s\-–]+\]")
+"""A citation marker group as written ("[1]", "[2, 4-6]")."""
 _TRAILING_SPACE = re.compile(r"[ \t]+(?=\n|$)")
 # Lines a small model copies from the context's layout: `=== docs/a.md — Guide ===`,
 # `[2: L10-24]`, `[2: L10-24] — Install`.
@@ -333,7 +334,7 @@ def single_blank_lines(text: str) -> str:
 
 def has_words(text: str) -> bool:
     """Whether `text` holds a word besides its citation markers and punctuation."""
-    return re.search(r"\w", _MARKS.sub(" ", text)) is not None
+    return re.search(r"\w", MARKS.sub(" ", text)) is not None
 
 
 def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
@@ -353,7 +354,7 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     dropped = 0
     for start, end in _statements(text):
         sentence = text[start:end]
-        words = frozenset(terms(_MARKS.sub(" ", sentence)))
+        words = frozenset(terms(MARKS.sub(" ", sentence)))
         marks = frozenset(cited_numbers(sentence))
         if len(words) >= 4 and index.repeats(words, marks):
             pieces.append(text[kept_until:start].rstrip(" \t") + (" " if start else ""))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
 from citesynth.ingest.sentences import fenced_line_numbers
-from citesynth.synthesis.citing import single_blank_lines
+from citesynth.synthesis.citing import MARKS, single_blank_lines
 from citesynth.synthesis.sources import Source
 from citesynth.verify.base import Passage, Span, Verifier
 from citesynth.verify.claims import ClaimSpan
@@ -276,14 +276,13 @@ def _leans_on(between: str, claim: str) -> bool:
     A demonstrative ("This", "These", "Such") in the same paragraph, with nothing but
     citation markers and punctuation `between` the two.
     """
-    if _PARAGRAPH_BREAK.search(between) or _MARKERS.sub("", between).strip(" \t\n.,;:!?"):
+    if _PARAGRAPH_BREAK.search(between) or MARKS.sub("", between).strip(" \t\n.,;:!?"):
         return False
     return _POINTS_BACK.match(claim.lstrip()) is not None
 
 
 _POINTS_BACK = re.compile(r"(?:This|These|That|Those|Such)\b(?!\s*[,:])")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
-_MARKERS = re.compile(r"\[[\d,\s\-–]+\]")
 _INTRODUCING_END = re.compile(r":((?:[ \t]*\[[\d,\s\-–]+\])*)$")
 """The colon ending a sentence that introduces a block, with the markers after it."""
 _HEADING_LINE = re.compile(r"#{1,6} \S.*|\*\*[^*\n]+\*\*:?")
