@@ -106,6 +106,20 @@ def test_fine_tuned_layers_can_ship_as_a_low_rank_difference_from_the_base(
     assert sizes[4] < sizes[160] / 10
 
 
+def test_a_claims_score_does_not_depend_on_the_claims_checked_beside_it() -> None:
+    model = shared_model()
+    claim = ("The default pool size is 10 connections.", POOL)
+    company = [
+        ("Pools are powered by hamsters.", POOL),
+        ("Timeouts default to five seconds for every request the client sends.", "x " * 90),
+        ("Retries.", "No."),
+    ]
+    alone = model.scores([claim])[0]
+    for others in (company, company[:1], company[1:] * 5):
+        # int8 inference scaled a batch's activations together: this moved by up to 0.25
+        assert model.scores([*others, claim])[-1] == pytest.approx(alone, abs=1e-3)
+
+
 def test_the_default_verifier_is_the_trained_one() -> None:
     assert get_verifier("default").name == "trained"
     assert get_verifier("lexical").name == "lexical"
