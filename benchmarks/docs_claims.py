@@ -27,6 +27,11 @@ against passages of the Click 8.1.7 reStructuredText docs (`tests/fixtures/click
 written by a helper that saw none of the pipeline; 20 supported paraphrases, 20 with one
 detail changed, an "addition" being something the passage never says); the passages are
 in the file, so it needs no download.
+
+Each set is read as the answer pipeline reads its sources: under what its whole corpus is
+about (`Engine.subjects`, found on a throwaway index of the corpus: "HTTPX", "Click",
+"Red Hat Developer Hub"), then the heading path. `*_without_subject` repeats the measure
+without the corpus's subject (as before 2026-11-27).
 Results: `benchmarks/results/docs_claims.json`.
 """
 
@@ -35,12 +40,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from benchmarks.click_docs import click_docs
 from benchmarks.common import ROOT, write_result
 from benchmarks.verifier_pairs import docs_claim_pairs
+from citesynth import Engine, Settings
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.verify import Check, LexicalVerifier, Verifier
 from citesynth.verify.crossencoder import available
@@ -59,10 +67,18 @@ def _share(hits: list[bool]) -> float | None:
 
 
 async def measure(
-    verifier: Verifier, claims: list[dict[str, Any]], *, headings: bool = True
+    verifier: Verifier,
+    claims: list[dict[str, Any]],
+    *,
+    headings: bool = True,
+    subject: str = "",
 ) -> Any:
-    """Balanced accuracy and pass rates of `verifier` on `claims` (with their headings)."""
-    checks = [Check(c["claim"], (c["passage"],), _about(c) if headings else "") for c in claims]
+    """Balanced accuracy and pass rates of `verifier` on `claims` (with their headings,
+    under the corpus's `subject`)."""
+    checks = [
+        Check(c["claim"], (c["passage"],), f"{subject} {_about(c)}".strip() if headings else "")
+        for c in claims
+    ]
     passed = [v.supported for v in await verifier.verify(checks)]
     positive = [p for p, c in zip(passed, claims, strict=True) if c["label"] == "supported"]
     negative = [p for p, c in zip(passed, claims, strict=True) if c["label"] != "supported"]
@@ -107,46 +123,57 @@ def rhdh_claims(split: str = "test") -> list[dict[str, Any]]:
     ]
 
 
+async def corpus_subject(corpus: Path) -> str:
+    """What the pipeline tells the verifiers `corpus` is about (`Engine.subjects`).
+
+    Found on a throwaway index of it (hashing embedder: no model is needed for it).
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(index_dir=Path(folder), embedder="hashing", model="extractive")
+        async with await Engine.open(settings=settings, indexing=True) as engine:
+            await engine.index([corpus])
+            return " ".join(await engine.subjects())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--weights", type=Path, help="a folder train_crossencoder --out wrote")
     args = parser.parse_args()
-    claims = load_claims()
-    labels = Counter(c["label"] for c in claims)
-    payload: dict[str, Any] = {
-        "claims": len(claims),
-        "labels": dict(labels),
-        "changes": dict(Counter(c["change"] for c in claims if c["change"])),
-        "needs_heading": sum(bool(c.get("needs_heading")) for c in claims),
-        "lexical": asyncio.run(measure(LexicalVerifier(), claims)),
-        "lexical_alone": asyncio.run(measure(LexicalVerifier(), claims, headings=False)),
-    }
-    click = load_claims(CLICK_CLAIMS)
-    payload["click"] = {
-        "claims": len(click),
-        "changes": dict(Counter(c["change"] for c in click if c["change"])),
-        "lexical": asyncio.run(measure(LexicalVerifier(), click)),
-    }
+    httpx_docs = data_dir() / "docs_httpx" / "docs"
     rhdh = rhdh_claims() if (data_dir() / "docs_rhdh").is_dir() else []
-    if rhdh:
-        payload["rhdh_test"] = {
-            "claims": len(rhdh),
-            "labels": dict(Counter(c["label"] for c in rhdh)),
-            "lexical": asyncio.run(measure(LexicalVerifier(), rhdh)),
-        }
-    else:
+    if not rhdh:
         print("docs_rhdh not found under the shared data: the rhdh_test set is skipped")
+    sets: dict[str, tuple[list[dict[str, Any]], str]] = {
+        "httpx": (
+            load_claims(),
+            asyncio.run(corpus_subject(httpx_docs)) if httpx_docs.is_dir() else "",
+        ),
+        "click": (load_claims(CLICK_CLAIMS), asyncio.run(corpus_subject(click_docs()))),
+    }
+    if rhdh:
+        corpus = data_dir() / "docs_rhdh" / "corpus.jsonl"
+        sets["rhdh_test"] = (rhdh, asyncio.run(corpus_subject(corpus)))
+    verifiers: dict[str, Verifier] = {"lexical": LexicalVerifier()}
+    payload: dict[str, Any] = {}
     if available():
         from citesynth.verify.crossencoder import CrossEncoder
         from citesynth.verify.trained import TrainedVerifier
 
-        verifier = TrainedVerifier(CrossEncoder.load(folder=args.weights))
-        payload["trained_on"] = verifier.model.meta.trained_on
-        payload["trained"] = asyncio.run(measure(verifier, claims))
-        payload["trained_alone"] = asyncio.run(measure(verifier, claims, headings=False))
-        payload["click"]["trained"] = asyncio.run(measure(verifier, click))
-        if rhdh:
-            payload["rhdh_test"]["trained"] = asyncio.run(measure(verifier, rhdh))
+        verifiers["trained"] = TrainedVerifier(CrossEncoder.load(folder=args.weights))
+        payload["trained_on"] = verifiers["trained"].model.meta.trained_on  # type: ignore[attr-defined]
+    for name, (claims, subject) in sets.items():
+        found: dict[str, Any] = {
+            "claims": len(claims),
+            "labels": dict(Counter(c["label"] for c in claims)),
+            "changes": dict(Counter(c["change"] for c in claims if c["change"])),
+            "needs_heading": sum(bool(c.get("needs_heading")) for c in claims),
+            "subject": subject,
+        }
+        for label, verifier in verifiers.items():
+            found[label] = asyncio.run(measure(verifier, claims, subject=subject))
+            found[f"{label}_without_subject"] = asyncio.run(measure(verifier, claims))
+            found[f"{label}_alone"] = asyncio.run(measure(verifier, claims, headings=False))
+        payload[name] = found
     print(json.dumps(payload, indent=2))
     if args.weights is None:
         write_result("docs_claims", payload)

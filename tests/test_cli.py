@@ -93,6 +93,18 @@ def test_stats(run: CliRunner, corpus: Path) -> None:
     run.invoke(main, ["index", str(corpus), "--no-embed", "-q"])
     result = run.invoke(main, ["stats", "--no-embed"])
     assert result.stdout.startswith("4 files, 4 documents, ")
+    assert "what the corpus is about" not in result.stdout  # four files: too few to tell
+
+
+def test_stats_names_what_the_corpus_is_about(run: CliRunner, tmp_path: Path) -> None:
+    corpus = tmp_path / "acme"
+    corpus.mkdir()
+    for i in range(24):
+        (corpus / f"page{i}.md").write_text(f"# Page {i}\n\nWith Acme you set {i} retries.\n")
+    run.invoke(main, ["index", str(corpus), "--no-embed", "-q"])
+    result = run.invoke(main, ["stats", "--no-embed"])
+    assert result.exit_code == 0, result.output
+    assert " ".join(result.stdout.split()).endswith("read every source under it): Acme")
 
 
 def test_demo_indexes_docs_and_generated_pdf(run: CliRunner, tmp_path: Path) -> None:

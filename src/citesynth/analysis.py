@@ -44,6 +44,9 @@ def _analyzer(*, stopwords: bool) -> tantivy.TextAnalyzer:
 INDEX_ANALYZER = _analyzer(stopwords=False)
 _QUERY_ANALYZER = _analyzer(stopwords=True)
 
+NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'’-]*")
+"""A capitalised word that does not open a sentence: how the verifiers spot proper names."""
+
 
 def terms(text: str) -> list[str]:
     """The stemmed terms of `text` as the index sees them, in order."""

@@ -166,16 +166,21 @@ def stats(index_dir: Path | None, no_embed: bool, embedder: str | None) -> None:
     """What the index holds."""
     settings = _settings(index_dir, no_embed, embedder)
 
-    async def go() -> Any:
+    async def go() -> tuple[IndexStats, tuple[str, ...]]:
         async with await Engine.open(settings=settings) as engine:
-            return await engine.stats()
+            return await engine.stats(), await engine.subjects()
 
-    numbers = _run(go())
+    numbers, subjects = _run(go())
     console.print(
         f"{numbers.files} files, {numbers.documents} documents, {numbers.chunks} chunks, "
         f"{numbers.vectors} vectors ({numbers.embedding_model or 'no embedder'}), "
         f"generation {numbers.generation}"
     )
+    if subjects:
+        console.print(
+            f"what the corpus is about (named in most chunks; verifiers read every source "
+            f"under it): {escape(printable(' '.join(subjects)))}"
+        )
 
 
 @main.command()

@@ -40,6 +40,7 @@ from citesynth.report import (
     write_report,
 )
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
+from citesynth.retrieve.subjects import subjects
 from citesynth.settings import Settings
 from citesynth.synthesis import ExtractiveWriter, Writer, get_writer
 from citesynth.synthesis.cache import AnswerCache
@@ -271,6 +272,14 @@ class Engine:
             options=self.retrieval,
             reranker=self.reranker,
         )
+
+    async def subjects(self) -> tuple[str, ...]:
+        """What the whole corpus is about ("Click" for the Click docs; `retrieve.subjects`).
+
+        The verifiers read every source under these names, as its outermost title: a claim
+        naming the product its documentation never repeats is not adding a name.
+        """
+        return await subjects(self.store)
 
     async def source(self, chunk_id: str) -> tuple[Chunk, Document] | None:
         """The chunk with this id and the whole document it was cut from (None: not indexed)."""

@@ -324,6 +324,23 @@ async def test_generation_moves_with_content_only(store: Store) -> None:
     assert (await store.stats()).generation == await store.generation()
 
 
+async def test_spread_texts_and_term_shares_describe_the_corpus(store: Store) -> None:
+    assert await store.spread_texts(10) == []
+    assert await store.term_shares(["guid"]) == {"guid": 0.0}
+    await store.write([GUIDE, LIMITS], [])
+    everything = await store.spread_texts(10)
+    assert sorted(everything) == sorted(
+        item.chunk.text for f in (GUIDE, LIMITS) for item in f.chunks[0]
+    )
+    two = await store.spread_texts(2)  # the first and the last chunk written
+    assert two == [GUIDE.chunks[0][0].chunk.text, LIMITS.chunks[0][1].chunk.text]
+    # Titles and headings count, as retrieval sees them: "Guide" heads three of five chunks.
+    shares = await store.term_shares(["guid", "pool", "absent"])
+    assert shares == {"guid": 0.6, "pool": 0.2, "absent": 0.0}
+    await store.write([], [GUIDE.state.path])
+    assert await store.term_shares(["guid", "pool"]) == {"guid": 0.0, "pool": 0.5}
+
+
 async def test_files_and_stats_count_what_is_held(store: Store) -> None:
     assert await store.files() == []
     empty = await store.stats()

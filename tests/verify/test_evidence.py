@@ -93,3 +93,17 @@ def test_the_title_leads_the_evidence_when_it_states_part_of_the_claim() -> None
 def test_a_sentence_copied_with_its_rst_roles_rendered_is_still_a_quotation() -> None:
     source = "To ask for confirmation, the :func:`confirm` function comes in handy here."
     assert quoted("To ask for confirmation, the `confirm` function comes in handy here.", [source])
+
+
+def test_the_title_leads_when_the_passage_names_it_only_outside_the_chosen_sentences() -> None:
+    opening = "Northwind is the ferry line of the northern islands, founded by the harbour board."
+    filler = " ".join(f"The {w} terminal has a waiting room and a kiosk." for w in "ABCDEF")
+    text = f"{opening} {filler} Boats leave the harbour every 40 minutes from 6 a.m."
+    about = "Northwind Ferry Service"
+    claim = "The boats of Northwind leave every 40 minutes."
+    led = evidence_text(claim, [text], about=about, budget=20)
+    assert led.startswith(f"{about}: ") and "every 40 minutes" in led
+    assert "founded" not in led  # the opening that names it was not chosen
+    # A claim naming nothing the title states reads the passage's sentences alone.
+    plain = evidence_text("Boats leave every 40 minutes.", [text], about=about, budget=20)
+    assert not plain.startswith(about)

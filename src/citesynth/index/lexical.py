@@ -98,6 +98,20 @@ class LexicalIndex:
         result = searcher.search(tantivy.Query.boolean_query(clauses), k, count=False)
         return [(searcher.doc(address)["rid"][0], float(score)) for score, address in result.hits]
 
+    def shares(self, terms: Iterable[str]) -> dict[str, float]:
+        """Per analysed term, the share of the indexed chunks holding it (0 when empty)."""
+        searcher = self._index.searcher()
+        total = searcher.num_docs
+        if not total:
+            return dict.fromkeys(terms, 0.0)
+        # Counted by a search: `doc_freq` still counts chunks deleted until segments merge.
+        shares = {}
+        for term in terms:
+            query = tantivy.Query.term_query(self._schema, "text", term)
+            found = searcher.search(query, 1, count=True)
+            shares[term] = found.count / total  # type: ignore[attr-defined]  # not in the stub
+        return shares
+
     def refresh(self) -> None:
         """See commits made by other processes."""
         self._index.reload()

@@ -46,6 +46,7 @@ from citesynth.index.rows import (
     assemble_versions,
     chunk_from,
     document_from,
+    spread,
 )
 from citesynth.index.store import (
     ChunkRecord,
@@ -505,6 +506,28 @@ class PostgresStore:
         )
         ordered = sorted(rows, key=lambda row: row[2])
         return {term: ChunkId(chunk_id) for term, chunk_id, _ in ordered}
+
+    async def spread_texts(self, count: int) -> list[str]:
+        """Up to `count` chunk texts spread evenly over the row ids (index lookups)."""
+        low, high = await self._one("SELECT min(id), max(id) FROM chunks") or (None, None)
+        points = spread(low, high, count)
+        rows = await self._rows(
+            "SELECT DISTINCT ON (c.id) c.text FROM unnest(%s::bigint[]) AS p(id) "
+            "CROSS JOIN LATERAL (SELECT id, text FROM chunks WHERE id >= p.id ORDER BY id "
+            "LIMIT 1) c ORDER BY c.id",
+            (points,),
+        )
+        return [text for (text,) in rows]
+
+    async def term_shares(self, terms: Sequence[str]) -> dict[str, float]:
+        """Per analysed term, the share of all chunks holding it (from the lexicon)."""
+        total = await self._one("SELECT chunks FROM lexical_totals")
+        rows = await self._rows(
+            "SELECT term, chunks FROM lexicon WHERE term = ANY(%s)", (list(terms),)
+        )
+        held = {term: int(chunks) for term, chunks in rows}
+        count = int(total[0]) if total else 0
+        return {t: held.get(t, 0) / count if count else 0.0 for t in terms}
 
     async def generation(self) -> int:
         """A number that changes whenever the indexed content changes."""

@@ -118,3 +118,13 @@ def assemble_versions(
         for path in paths
         if path in states
     ]
+
+
+def spread(low: int | None, high: int | None, count: int) -> list[int]:
+    """Up to `count` row ids spread evenly from `low` to `high` (none when either is None)."""
+    if low is None or high is None or count <= 0:
+        return []
+    if high - low + 1 <= count:
+        return list(range(low, high + 1))
+    step = (high - low) / (count - 1) if count > 1 else 0
+    return list(dict.fromkeys(low + round(i * step) for i in range(count)))

@@ -46,6 +46,7 @@ from citesynth.index.rows import (
     chunk_values,
     document_from,
     document_values,
+    spread,
 )
 from citesynth.index.schema import migrate
 from citesynth.index.store import (
@@ -545,6 +546,31 @@ class SQLiteStore:
             for term, chunk_id in rows:
                 first.setdefault(term, ChunkId(chunk_id))
             return first
+
+        return await self._run(fetch)
+
+    async def spread_texts(self, count: int) -> list[str]:
+        """Up to `count` chunk texts spread evenly over the row ids (index lookups)."""
+
+        def fetch() -> list[str]:
+            low, high = self._sql.execute("SELECT min(id), max(id) FROM chunks").fetchone()
+            found: dict[int, str] = {}
+            for point in spread(low, high, count):
+                row = self._sql.execute(
+                    "SELECT id, text FROM chunks WHERE id >= ? ORDER BY id LIMIT 1", (point,)
+                ).fetchone()
+                if row is not None:
+                    found.setdefault(row[0], row[1])
+            return list(found.values())
+
+        return await self._run(fetch)
+
+    async def term_shares(self, terms: Sequence[str]) -> dict[str, float]:
+        """Per analysed term, the share of all chunks holding it (from the BM25 index)."""
+
+        def fetch() -> dict[str, float]:
+            self._refresh()
+            return self._bm25.shares(terms)
 
         return await self._run(fetch)
 

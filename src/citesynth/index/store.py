@@ -193,6 +193,17 @@ class Store(Protocol):
         """
         ...
 
+    async def spread_texts(self, count: int) -> list[str]:
+        """The texts of up to `count` chunks spread evenly over the order they were written.
+
+        A sample of the corpus read by index lookups, never a scan (`retrieve.subjects`).
+        """
+        ...
+
+    async def term_shares(self, terms: Sequence[str]) -> dict[str, float]:
+        """Per analysed term (`analysis.terms`), the share of all chunks whose text holds it."""
+        ...
+
     async def generation(self) -> int:
         """A number that changes whenever the indexed content changes."""
         ...

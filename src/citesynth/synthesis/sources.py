@@ -50,6 +50,8 @@ class Source:
     number: int
     hit: Hit
     shown: str
+    subject: str = ""
+    """What the whole corpus is about (`retrieve.subjects`), told to the verifiers."""
 
     @property
     def chunk(self) -> Chunk:
@@ -80,9 +82,11 @@ class Source:
         return "" if chunk.record_id is not None else lines
 
 
-def numbered(hits: Sequence[Hit]) -> list[Source]:
-    """Number hits 1..n in rank order."""
-    return [Source(number, hit, hit.chunk.text) for number, hit in enumerate(hits, start=1)]
+def numbered(hits: Sequence[Hit], subject: str = "") -> list[Source]:
+    """Number hits 1..n in rank order (each told the corpus's `subject`)."""
+    return [
+        Source(number, hit, hit.chunk.text, subject) for number, hit in enumerate(hits, start=1)
+    ]
 
 
 def multi_source(sources: Sequence[Source]) -> bool:

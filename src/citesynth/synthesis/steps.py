@@ -19,6 +19,7 @@ from citesynth.index.store import Store
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions
 from citesynth.retrieve.hybrid import retrieve as search
 from citesynth.retrieve.links import follow_references
+from citesynth.retrieve.subjects import subjects
 from citesynth.synthesis import evidence, verifying
 from citesynth.synthesis.modes import MULTI_SOURCE_EXTRA_TOKENS, Mode
 from citesynth.synthesis.options import AskOptions
@@ -90,7 +91,7 @@ async def make_plan(
     see each source cut to its most relevant sentences. Where the sources disagree
     (`conflicts`), the plan names the disagreements so the writer presents both sides.
     """
-    sources = numbered(found.hits)
+    sources = numbered(found.hits, " ".join(await subjects(parts.store)))
     if mode.boost_entities:
         sources = boost_entities(sources, question)
     sources, trimmed = await trim(sources, mode.context_tokens, parts.count_tokens)

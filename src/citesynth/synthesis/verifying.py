@@ -27,7 +27,10 @@ _RANK: dict[Support, int] = {"unchecked": 0, "unsupported": 1, "partial": 2, "su
 
 def passages(sources: Sequence[Source]) -> list[Passage]:
     """The sources as the verifier sees them: the whole chunk text, not the shown excerpt."""
-    return [Passage(s.number, s.chunk.text, s.document, s.about, s.chunk.title) for s in sources]
+    return [
+        Passage(s.number, s.chunk.text, s.document, s.about, s.chunk.title, s.subject)
+        for s in sources
+    ]
 
 
 def conflicts(sources: Sequence[Source]) -> list[Found]:

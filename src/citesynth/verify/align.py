@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from citesynth.analysis import content_terms, terms
+from citesynth.analysis import NAME, content_terms, terms
 from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
 from citesynth.verify.lists import misattributed
 
@@ -54,7 +54,6 @@ _NUMBER_WORDS = {
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 _CODE = re.compile(r"`[^`\n]*`")
 _CLAUSE = re.compile(r"[,;:()\[\]]|\s[-–—]\s|—")
-_CAPITAL = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'’-]*")
 _NEGATION = frozenset(
     """not no never none neither nor cannot without lack lacks lacking absent unable fail fails
     failed nobody nothing nowhere""".split()
@@ -563,7 +562,7 @@ def _text(evidence: Evidence, sentence: Sentence) -> str:
 def _names(claim: str) -> list[str]:
     """Stemmed terms of capitalised words that do not open a sentence: proper names."""
     found: list[str] = []
-    for match in _CAPITAL.finditer(claim):
+    for match in NAME.finditer(claim):
         found.extend(terms(match.group()))
     return list(dict.fromkeys(found))
 
@@ -660,6 +659,17 @@ def given(claim: str, evidence: Evidence, context: Context) -> bool:
         _given_terms([*wanted, *names], vocabulary, context)
         or any(n in context.numbers and n not in evidence.numbers for n in claim_numbers)
     )
+
+
+def named(claim: str, evidence: Evidence, context: Context) -> bool:
+    """Whether `context` states a proper name of `claim` that `evidence` lacks.
+
+    `given` for names alone: what the trained verifier's chosen sentences must show when
+    the rest of the passage names it ("Click" in a chunk's opening sentence, left out).
+    """
+    if context is NO_CONTEXT:
+        return False
+    return bool(_given_terms(_claim(claim)[2], evidence.vocabulary, context))
 
 
 def align(

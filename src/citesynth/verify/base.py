@@ -47,6 +47,9 @@ class Passage:
     """The document's title and headings (what it is about), when known."""
     title: str = ""
     """The document's title alone, when known (`verify.conflicts` tells subjects apart by it)."""
+    subject: str = ""
+    """What the whole corpus is about ("Click"; `retrieve.subjects`), when it has subjects:
+    read as the outermost title of every source."""
 
 
 def about_of(title: str, headings: Sequence[str]) -> str:
@@ -57,10 +60,12 @@ def about_of(title: str, headings: Sequence[str]) -> str:
 def check_of(claim: str, passages: Sequence[Passage]) -> Check:
     """The check of `claim` against `passages` together, with what their documents are about.
 
-    A claim that opens by saying several sources agree ("Multiple sources report that …") is
-    checked for what it says they report (`without_consensus`).
+    The corpus's subject comes first, then each document's title and headings. A claim that
+    opens by saying several sources agree ("Multiple sources report that …") is checked for
+    what it says they report (`without_consensus`).
     """
-    about = " ".join(dict.fromkeys(p.about.strip() for p in passages if p.about.strip()))
+    told = [*(p.subject for p in passages), *(p.about for p in passages)]
+    about = " ".join(dict.fromkeys(t.strip() for t in told if t.strip()))
     return Check(without_consensus(claim), tuple(p.text for p in passages), about)
 
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from citesynth.ingest.rst import rendered_roles
 from citesynth.ingest.sentences import adornments
-from citesynth.verify.align import Evidence, Sentence, align, analyse, context_of, given
+from citesynth.verify.align import Evidence, Sentence, align, analyse, context_of, given, named
 
 BUDGET = 90
 """Evidence words read beside a claim when the weights do not say (128 tokens with a claim)."""
@@ -75,20 +75,35 @@ def evidence_text(
     """The evidence the verifier reads for `claim` against `passages` (see the module doc)."""
     texts = [p for p in passages if p.strip()]
     evidence = analyse(texts) if about.strip() else None
-    heading = ""
-    if evidence is not None and given(claim, evidence, context_of(about)):
-        heading = _clean(about)
-        budget = max(budget - _words(heading), budget // 2)
+    context = context_of(about)
+    led = evidence is not None and given(claim, evidence, context)
+    body = _body(claim, texts, evidence, _led_budget(budget, about) if led else budget, similarity)
+    if evidence is not None and not led and named(claim, analyse([body]), context):
+        led = True  # the passages name it only in sentences the budget left out
+        body = _body(claim, texts, evidence, _led_budget(budget, about), similarity)
+    return f"{_clean(about)}: {body}" if led else body
+
+
+def _led_budget(budget: int, about: str) -> int:
+    """What is left of `budget` for the passages' sentences once `about` leads them."""
+    return max(budget - _words(_clean(about)), budget // 2)
+
+
+def _body(
+    claim: str,
+    texts: Sequence[str],
+    evidence: Evidence | None,
+    budget: int,
+    similarity: Similarity | None,
+) -> str:
+    """The passages whole when they fit `budget`, else their sentences chosen for `claim`."""
     whole = _clean("\n".join(texts))
     if _words(whole) <= budget:
-        body = whole
-    else:
-        evidence = evidence or analyse(texts)
-        if similarity is not None and evidence.sentences:
-            body = _by_similarity(claim, evidence, budget, similarity)
-        else:
-            body = select(claim, evidence, budget=budget)
-    return f"{heading}: {body}" if heading else body
+        return whole
+    evidence = evidence or analyse(texts)
+    if similarity is not None and evidence.sentences:
+        return _by_similarity(claim, evidence, budget, similarity)
+    return select(claim, evidence, budget=budget)
 
 
 def _by_similarity(claim: str, evidence: Evidence, budget: int, similarity: Similarity) -> str:

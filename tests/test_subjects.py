@@ -1,0 +1,45 @@
+"""The corpus's subjects: names nearly every chunk holds, found on a real SQLite store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citesynth.index.store import FileVersion
+from citesynth.index.stores import get_store
+from citesynth.retrieve.subjects import MIN_CHUNKS, subjects
+from tests.index.test_store_contract import version
+
+
+def _pages(count: int) -> list[FileVersion]:
+    """`count` pages of two chunks: the first names Acme (and Paris on five pages)."""
+    return [
+        version(
+            f"docs/page{i}.md",
+            [
+                ("", f"With {'ACME' if i == 0 else 'Acme'} you set {i} retries."),
+                ("Notes", f"As The guide says, page {i} {'is in Paris' if i < 5 else 'ends'}."),
+            ],
+            title=f"Page {i}",
+        )
+        for i in range(count)
+    ]
+
+
+async def test_a_name_in_half_the_chunks_is_the_subject(tmp_path: Path) -> None:
+    store = await get_store(f"sqlite:{tmp_path / 'index'}")
+    await store.write(_pages(MIN_CHUNKS), [])
+    # Acme: half the chunks, spelled so on all pages but one; Paris: an eighth of them;
+    # "The" inside a sentence is capitalised on every other chunk but names nothing;
+    # "Page" heads every chunk as its title, which is no chunk text.
+    assert await subjects(store) == ("Acme",)
+    await store.close()
+
+
+async def test_subjects_follow_the_corpus_and_a_small_one_has_none(tmp_path: Path) -> None:
+    store = await get_store(f"sqlite:{tmp_path / 'index'}")
+    pages = _pages(MIN_CHUNKS)
+    await store.write(pages, [])
+    assert await subjects(store) == ("Acme",)
+    await store.write([], [page.state.path for page in pages[MIN_CHUNKS // 4 :]])
+    assert await subjects(store) == ()  # ten chunks left: too few to tell
+    await store.close()
