@@ -119,6 +119,13 @@ def test_layout_echoes_and_runs_of_blank_lines_are_stripped() -> None:
     assert strip_layout(text) == "The wall has signal towers, including:\n\nTowers on hills [1].\n"
 
 
+def test_no_line_ends_in_spaces_outside_code() -> None:
+    left = "The method sets the folder [1]. \nFor basic tools it helps [1].\n\n```\nx = 1  \n```\n"
+    assert strip_layout(left) == (
+        "The method sets the folder [1].\nFor basic tools it helps [1].\n\n```\nx = 1  \n```\n"
+    )
+
+
 def test_echoed_headers_with_their_subject_are_stripped() -> None:
     text = "=== wall.md — Great Wall ===\n[2: L4-9] — Towers\nTowers stand on hills [2].\n"
     assert strip_layout(text) == "Towers stand on hills [2].\n"

@@ -141,6 +141,9 @@ _GAP_LINE = re.compile(r"^ {0,3}…[ \t]*(?:\n|$)", re.MULTILINE)
 _ITEM_MARK = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])")
 
 
+_TRAILING = re.compile(r"[ \t]+(?=\n)")
+
+
 def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     """`text` without echoed layout or runs of blank lines.
 
@@ -150,13 +153,14 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     off at the end ("[5: L"); a marker opening a line as the context opens each source
     ("[1] …") closes that line's first sentence instead, and a line of markers joins the
     line it cites (`_marker_lines`); reStructuredText roles are written as a reader sees
-    them (`rendered_roles`: ":func:`confirm`" -> "`confirm`"); one blank line separates
+    them (`rendered_roles`: ":func:`confirm`" -> "`confirm`"); no line ends in spaces (a
+    sentence removed from the end of a line leaves them); one blank line separates
     paragraphs.
     """
 
     def tidy(piece: str) -> str:
         piece = rendered_roles(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
-        return _opening_markers(_without_headers(piece, headings))
+        return _TRAILING.sub("", _opening_markers(_without_headers(piece, headings)))
 
     tidied = outside_code(text, tidy)
     code = fenced_line_numbers(tidied)  # the same lines once a cut last line goes
