@@ -160,6 +160,10 @@ def test_a_privative_claim_is_not_vetoed_for_negation(verifier: LexicalVerifier)
         ("It can't be pickled.", ["can't"]),
         ("It reviews not only the decisions of trial courts but also those of tax courts.", []),
         ("It is not only slow. But it works.", ["not"]),  # "but" of another sentence
+        ("Call confirm to ask a yes/no question.", []),  # the two answers, not a denial
+        ("Answer yes or no when prompted.", []),
+        ("Say yes, or no if unsure.", []),
+        ("Yes, no connection is reused.", ["no"]),
     ],
 )
 def test_negation_cues_skip_names_code_and_events(text: str, cues: list[str]) -> None:

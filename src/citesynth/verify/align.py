@@ -287,12 +287,18 @@ def _flags(text: str) -> tuple[bool, bool, bool]:
     return bool(negation_cues(text)), bool(words & _UP), bool(words & _DOWN)
 
 
+_YES_BEFORE = re.compile(r"\byes\s*(?:/|-|,?\s*\bor\b)\s*\Z", re.I)
+_YES_AFTER = re.compile(r"\s*(?:/|-|\bor\b)\s*yes\b", re.I)
+""""yes" beside "no": the two answers of a question, not a denial."""
+
+
 def negation_cues(text: str) -> list[tuple[int, str]]:
     """The words of `text` that negate, with their offsets.
 
     Not inside inline code (`None`), not capitalised inside a sentence (a name: the album
     "No Fences", Python's None), and "fail" only as "fail to" ("fails to improve"; "when
-    a request fails" is an event, not a denial), and "not" never in "not only X but Y".
+    a request fails" is an event, not a denial), "not" never in "not only X but Y", and
+    "no" never as the other of "yes" ("a yes/no question", "yes or no").
     """
     code = [m.span() for m in _CODE.finditer(text)]
     found = []
@@ -310,6 +316,10 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
             continue
         if word == "not" and _ADDITIVE.match(text[match.end() :]):
             continue  # "reviews not only X but also Y" asserts both
+        if word == "no" and (
+            _YES_BEFORE.search(text[: match.start()]) or _YES_AFTER.match(text[match.end() :])
+        ):
+            continue
         found.append((match.start(), word))
     return found
 
