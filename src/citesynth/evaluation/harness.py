@@ -150,10 +150,17 @@ def answer_figures(answer: Answer, item: EvalItem) -> dict[str, Any]:
     }
 
 
-def passages(answer: Answer) -> list[Passage]:
-    """The answer's numbered sources as the verifier sees them."""
+def passages(answer: Answer, subject: str = "") -> list[Passage]:
+    """The answer's numbered sources as the verifier sees them (under the corpus's subject)."""
     return [
-        Passage(s.number, s.text, s.record_id or s.path, about_of(s.title, s.heading_path), s.title)
+        Passage(
+            s.number,
+            s.text,
+            s.record_id or s.path,
+            about_of(s.title, s.heading_path),
+            s.title,
+            subject,
+        )
         for s in answer.sources
     ]
 
@@ -171,11 +178,17 @@ def claim_figures(found: Review | None, prefix: str = "") -> dict[str, int]:
     }
 
 
-async def check(answer: Answer, verifier: Verifier | None, prefix: str = "") -> dict[str, int]:
-    """Verify the final answer as shown (no repair) and count its claims."""
+async def check(
+    answer: Answer, verifier: Verifier | None, prefix: str = "", subject: str = ""
+) -> dict[str, int]:
+    """Verify the final answer as shown (no repair) and count its claims.
+
+    The sources are read as the pipeline reads them, under what the corpus is about
+    (`Engine.subjects`).
+    """
     if verifier is None or answer.not_found or answer.fallback is not None:
         return claim_figures(None, prefix)
-    found = await review(answer.answer, passages(answer), verifier, repair=False)
+    found = await review(answer.answer, passages(answer, subject), verifier, repair=False)
     return claim_figures(found, prefix)
 
 
@@ -240,12 +253,14 @@ class Harness:
     async def measure(self, answer: Answer, item: EvalItem) -> dict[str, Any]:
         """Everything the record says about one answer."""
         cited = {c.number for c in answer.citations}
-        judged = await check(answer, self.options.judge, "judge_") if self.options.judge else {}
+        subject = " ".join(await self.engine.subjects())
+        judge = self.options.judge
+        judged = await check(answer, judge, "judge_", subject) if judge else {}
         return {
             "answer": answer.answer[:2000],
             **answer_figures(answer, item),
             "gold_evidence_recall": gold_evidence_recall(answer, item),
-            **await check(answer, self.options.verifier),
+            **await check(answer, self.options.verifier, subject=subject),
             **judged,
             "verified_by_pipeline": answer.verification is not None,
             "confidence": answer.confidence,
