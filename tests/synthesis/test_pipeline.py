@@ -334,3 +334,23 @@ async def test_articles_about_different_named_subjects_are_not_a_disagreement(
     answer = await engine.answer("When did it air on the Fox network?", not_found_below=0.0)
     # two episodes each air once; two pages of air dates saying different things disagree
     assert bool(answer.conflicts) is disagree
+
+
+@pytest.mark.parametrize(("pages", "named"), [(24, True), (2, False)])
+async def test_a_claim_naming_what_the_whole_corpus_is_about_is_not_adding_a_name(
+    engine: Engine, tmp_path: Path, pages: int, named: bool
+) -> None:
+    root = tmp_path / "acme"
+    for i in range(pages):
+        write(root, f"page{i}.md", f"# Page {i}\n\nWith Acme you set option number {i}.\n")
+    write(root, "retries.md", "# Retries\n\nFailed requests are retried three times.\n")
+    await engine.index([root])
+    assert await engine.subjects() == (("Acme",) if named else ())
+    use(engine, "With Acme, failed requests are retried three times [1].")
+    answer = await engine.answer("How often are failed requests retried?", cache=False)
+    [claim] = answer.claims + answer.removed_claims
+    # The retries page never says "Acme": in a corpus about Acme, that is no missing name.
+    missing = any(r == "name(s) not in the source: acm" for r in claim.reasons)
+    assert missing is not named
+    assert claim.label == "supported"  # the lexical verifier passes it either way, the
+    # trained one weighs the name more (docs/verification.md, "What the corpus is about")
