@@ -15,7 +15,8 @@ Evidence that fits the budget whole is read whole; otherwise its sentences are c
 Either way the chosen sentences are read in document order, gaps marked "…", after the
 passages' titles and headings (`about`) when those state part of the claim that the
 passages leave unsaid ("Last Tango in Halifax: … Filming took place at Holdsworth House"),
-within the same budget. Training
+or a name of it that they state only in sentences the budget left out ("Click" in a
+chunk's opening, not in the sentence that states the claim), within the same budget. Training
 (`benchmarks/train_crossencoder.py`) builds its pairs with this same function, so the
 model is trained on what it will read.
 """
