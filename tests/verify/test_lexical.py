@@ -299,7 +299,7 @@ def test_what_only_the_title_names_counts_as_stated(verifier: LexicalVerifier) -
     claim = "The Northwind ferries leave the harbour every 40 minutes."
     [alone] = verifier.verify_now([Check(claim, (FERRY,))])
     [titled] = verifier.verify_now([Check(claim, (FERRY,), "Northwind Ferry Service")])
-    assert "name(s) not in the source: northwind" in alone.reasons
+    assert "name(s) not in the source: Northwind" in alone.reasons  # as the claim writes it
     assert titled.supported, titled
     assert not titled.reasons
     assert titled.score > alone.score
@@ -382,3 +382,12 @@ def test_a_number_the_source_writes_only_as_a_label_is_no_count(
         ("21 of the 30 members voted no.", "The answer was no. 21 of the 30 members voted no."),
     ]:
         assert labels_only(claim, (evidence,)) == (), claim
+
+
+def test_reasons_name_words_as_the_claim_writes_them(verifier: LexicalVerifier) -> None:
+    claim = "Acme ferries leave every 40 minutes from the municipal library."
+    [verdict] = verifier.verify_now([Check(f"The {claim}", (FERRY,))])
+    assert not verdict.supported
+    assert "name(s) not in the source: Acme" in verdict.reasons
+    [terms] = [r for r in verdict.reasons if r.startswith("terms not found")]
+    assert "library" in terms and "municipal" in terms and "librari" not in terms

@@ -107,4 +107,4 @@ async def test_a_citation_moves_to_the_source_whose_title_names_the_subject() ->
     assert not found.claims[0].verdict.reasons  # type: ignore[union-attr]
     untitled = [Passage(1, filming.text, "wiki/1"), other]
     [claim] = (await review(text, untitled, LexicalVerifier())).claims
-    assert "name(s) not in the source: light" in claim.alone[1].reasons
+    assert "name(s) not in the source: Lights" in claim.alone[1].reasons

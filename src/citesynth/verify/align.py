@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -157,6 +157,8 @@ class Alignment:
     misattributed: tuple[tuple[str, str], ...] = ()
     """(the name the claim gives, the list item that states it) (`lists.misattributed`)."""
     reasons: tuple[str, ...] = field(default=())
+    missing_words: tuple[str, ...] = ()
+    """`missing_terms` as the claim writes them ("library" for the term "librari")."""
 
     @property
     def disagrees(self) -> bool:
@@ -777,11 +779,32 @@ def align(
         missing_identifiers=missing_identifiers,
         misattributed=misnamed,
     )
-    return replace(alignment, reasons=_reasons(alignment, labelled))
+    written = _written(claim)
+    return replace(
+        alignment,
+        reasons=_reasons(alignment, labelled, written),
+        missing_words=tuple(dict.fromkeys(written.get(t, t) for t in missing_terms)),
+    )
 
 
-def _reasons(alignment: Alignment, labelled: Sequence[str]) -> tuple[str, ...]:
-    """Why a claim's alignment disagrees with its evidence, as a reader reads it."""
+@lru_cache(maxsize=1024)
+def _written(claim: str) -> dict[str, str]:
+    """Each term of `claim` (and its canonical form) and the word it first stands for."""
+    found: dict[str, str] = {}
+    for match in re.finditer(r"\w+", claim):
+        for term in terms(match.group()):
+            found.setdefault(term, match.group())
+            found.setdefault(_canonical(term), match.group())
+    return found
+
+
+def _reasons(
+    alignment: Alignment, labelled: Sequence[str], written: Mapping[str, str]
+) -> tuple[str, ...]:
+    """Why a claim's alignment disagrees with its evidence, as a reader reads it.
+
+    Names as the claim writes them ("Acme", not the term "acm").
+    """
     reasons = []
     if absent := [n for n in alignment.missing_numbers if n not in labelled]:
         reasons.append("number(s) not in the source: " + ", ".join(absent))
@@ -790,7 +813,8 @@ def _reasons(alignment: Alignment, labelled: Sequence[str]) -> tuple[str, ...]:
             "number(s) the source writes only as a label (No. 21): " + ", ".join(labelled)
         )
     if alignment.missing_names:
-        reasons.append("name(s) not in the source: " + ", ".join(alignment.missing_names))
+        names = dict.fromkeys(written.get(n, n) for n in alignment.missing_names)
+        reasons.append("name(s) not in the source: " + ", ".join(names))
     if alignment.negation_mismatch:
         reasons.append("negation differs from the source")
     if alignment.direction_mismatch:

@@ -120,6 +120,6 @@ class LexicalVerifier:
         spans = tuple(Span(local[s.passage], s.start, s.end) for s in alignment.best)
         reasons = alignment.reasons
         if label != "supported" and alignment.missing_terms:
-            shown = ", ".join(alignment.missing_terms[:6])
+            shown = ", ".join((alignment.missing_words or alignment.missing_terms)[:6])
             reasons = (*reasons, f"terms not found in the source: {shown}")
         return Verdict(round(probability, 4), label, spans, reasons)
