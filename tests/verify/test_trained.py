@@ -485,3 +485,35 @@ async def test_a_claim_about_a_class_the_source_never_names_is_vetoed(
     assert "identifier(s) not in the source: httptransport" in verdict.reasons
     right = "The default maximum number of connections allowed by `httpx.Limits` is 100."
     assert (await trained.verify([Check(right, (LIMITS,))]))[0].supported
+
+
+async def test_repair_lets_the_model_confirm_a_paraphrase_the_lexical_screen_finds_partial(
+    trained: TrainedVerifier,
+) -> None:
+    from citesynth.verify.review import review
+
+    shown = (
+        "In this case the option is of type INT because the default value is an integer.\n\n"
+        "To show the default values when showing command help, use ``show_default=True``\n\n"
+        "    @click.command()\n    @click.option('--n', default=1, show_default=True)\n"
+        "    def dots(n):\n        click.echo('.' * n)"
+    )
+    other = (
+        "Providing the value to an option can be made optional, in which case providing only "
+        "the option's flag without a value will either show a prompt or use its flag_value."
+    )
+    sources = [
+        Passage(1, other, "a.rst", "Options Optional Value"),
+        Passage(2, shown, "b.rst", "Options Default Values"),
+    ]
+    text = (
+        "To make an option's default value appear in the command's --help output, use the "
+        "`show_default=True` parameter when defining the option."
+    )
+    # The lexical screen finds the paraphrase partial: alone, it adds nothing.
+    assert (await review(text, sources, LexicalVerifier())).text == text
+    repaired = await review(text, sources, trained)
+    assert repaired.text == text[:-1] + " [2]."
+    assert [c.label for c in repaired.claims] == ["supported"]
+    invented = "Pools are powered by hamsters that run on wheels in the data centre."
+    assert (await review(invented, sources, trained)).text == invented  # nothing to confirm

@@ -220,9 +220,12 @@ async def _repair(
                 checks.append(check_of(claims[index].text, [passage]))
     screened = screen.verify_now(checks)
     best: dict[int, tuple[float, Passage]] = {}
+    lexical_only = isinstance(verifier, LexicalVerifier)
     for (index, passage), verdict in zip(candidates, screened, strict=True):
-        if verdict.supported and verdict.score > best.get(index, (0.0, passage))[0]:
-            best[index] = (verdict.score, passage)
+        wanted = verdict.supported or (not lexical_only and verdict.label == "partial")
+        rank = verdict.score + (1.0 if verdict.supported else 0.0)
+        if wanted and rank > best.get(index, (0.0, passage))[0]:
+            best[index] = (rank, passage)
     if not best:
         return answer, []
     chosen = sorted(best.items())
