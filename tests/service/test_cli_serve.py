@@ -38,7 +38,10 @@ def test_serve_answers_and_logs_each_answer_as_json(tmp_path: Path, docs: Path) 
     url = f"http://127.0.0.1:{port}"
     try:
         wait_for(url, process)
-        body = httpx.post(f"{url}/api/chat", json={"question": "When did the bridge open?"})
+        # The first answer loads the trained verifier and its gate (seconds on a busy machine):
+        # httpx's default five-second timeout failed this once in CI on 2026-11-27.
+        question = {"question": "When did the bridge open?"}
+        body = httpx.post(f"{url}/api/chat", json=question, timeout=120)
         assert body.status_code == 200 and body.json()["citations"]
     finally:
         process.send_signal(signal.SIGINT)
