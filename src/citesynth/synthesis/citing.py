@@ -141,9 +141,6 @@ _GAP_LINE = re.compile(r"^ {0,3}…[ \t]*(?:\n|$)", re.MULTILINE)
 _ITEM_MARK = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])")
 
 
-_TRAILING = re.compile(r"[ \t]+(?=\n)")
-
-
 def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     """`text` without echoed layout or runs of blank lines.
 
@@ -160,7 +157,7 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
 
     def tidy(piece: str) -> str:
         piece = rendered_roles(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
-        return _TRAILING.sub("", _opening_markers(_without_headers(piece, headings)))
+        return _TRAILING_SPACE.sub("", _opening_markers(_without_headers(piece, headings)))
 
     tidied = outside_code(text, tidy)
     code = fenced_line_numbers(tidied)  # the same lines once a cut last line goes

@@ -673,15 +673,15 @@ def given(claim: str, evidence: Evidence, context: Context) -> bool:
     )
 
 
-def named(claim: str, evidence: Evidence, context: Context) -> bool:
-    """Whether `context` states a proper name of `claim` that `evidence` lacks.
+def named(claim: str, text: str, context: Context) -> bool:
+    """Whether `context` states a proper name of `claim` that `text` lacks.
 
     `given` for names alone: what the trained verifier's chosen sentences must show when
     the rest of the passage names it ("Click" in a chunk's opening sentence, left out).
+    `text` is analysed only when `context` states one of the claim's names.
     """
-    if context is NO_CONTEXT:
-        return False
-    return bool(_given_terms(_claim(claim)[2], evidence.vocabulary, context))
+    names = [n for n in _claim(claim)[2] if n in context.terms]
+    return bool(names) and bool(_given_terms(names, analyse([text]).vocabulary, context))
 
 
 def align(

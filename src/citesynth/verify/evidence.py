@@ -79,7 +79,7 @@ def evidence_text(
     context = context_of(about)
     led = evidence is not None and given(claim, evidence, context)
     body = _body(claim, texts, evidence, _led_budget(budget, about) if led else budget, similarity)
-    if evidence is not None and not led and named(claim, analyse([body]), context):
+    if evidence is not None and not led and named(claim, body, context):
         led = True  # the passages name it only in sentences the budget left out
         body = _body(claim, texts, evidence, _led_budget(budget, about), similarity)
     return f"{_clean(about)}: {body}" if led else body
