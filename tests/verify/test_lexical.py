@@ -391,3 +391,43 @@ def test_reasons_name_words_as_the_claim_writes_them(verifier: LexicalVerifier) 
     assert "name(s) not in the source: Acme" in verdict.reasons
     [terms] = [r for r in verdict.reasons if r.startswith("terms not found")]
     assert "library" in terms and "municipal" in terms and "librari" not in terms
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Pools keep ten connections per host and are powered by hamsters.",
+        "Pools keep ten connections per host, which hamsters power.",
+        "The connect timeout defaults to five seconds; it was chosen by a committee.",
+    ],
+)
+def test_a_clause_stating_nothing_the_source_says_is_never_supported(
+    verifier: LexicalVerifier, claim: str
+) -> None:
+    [verdict] = verifier.verify_now([Check(claim, (SOURCE,))])
+    assert not verdict.supported, verdict
+    assert any(r.startswith("nothing in the source states") for r in verdict.reasons)
+
+
+@pytest.mark.parametrize(
+    ("claim", "about"),
+    [
+        # each added clause shares a word with the source
+        ("Pools keep ten connections per host, which raises the success rate.", ""),
+        (
+            "The connect timeout defaults to five seconds, while the read timeout limits "
+            "how long a response may take.",
+            "",
+        ),
+        # the title states the clause's words
+        (
+            "Pools keep ten connections per host and are part of the Transport layer.",
+            "Transport layer",
+        ),
+    ],
+)
+def test_a_clause_sharing_words_with_the_source_or_its_title_is_no_veto(
+    verifier: LexicalVerifier, claim: str, about: str
+) -> None:
+    [verdict] = verifier.verify_now([Check(claim, (SOURCE,), about)])
+    assert not any(r.startswith("nothing in the source states") for r in verdict.reasons)

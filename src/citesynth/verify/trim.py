@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citesynth.citations.resolve import CANONICAL, cited_numbers, compact
+from citesynth.verify.align import NEW_CLAUSE
 from citesynth.verify.base import Passage, Verifier, check_of
 from citesynth.verify.claims import MARKER, ClaimSpan, plain
 from citesynth.verify.lexical import LexicalVerifier
@@ -35,13 +36,6 @@ MIN_WORDS = 4
 KEEPS = "the answer keeps only"
 """How the reason on a trimmed claim begins (the terminal and the page show it)."""
 
-_CUT = re.compile(
-    r"\s*;\s+|(?<!\d)\s+[–—]\s+(?!\d)"
-    r"|,?\s+and\s+(?=(?:is|are|was|were|has|have|had|does|did|will|can|also|then|later|now|"
-    r"still|it|they|he|she|its|their|his|her|this|these|there)\b)"
-    r"|,\s+(?:while|whereas|although|though|which|who|where|making|including|with|as well as)\s+",
-    re.I,
-)
 _DANGLING = frozenset(
     "a an the of to for from in on at by with between and or but as than that which who "
     "whose its their his her this these those not no".split()
@@ -93,7 +87,7 @@ def _cut_ends(raw: str) -> list[int]:
     if _OPENS_WITH_CONDITION.match(plain(raw)):
         return []
     ends = []
-    for cut in _CUT.finditer(raw):
+    for cut in NEW_CLAUSE.finditer(raw):
         part = raw[: cut.start()].rstrip(" ,")
         tail = [w.lower() for w in _WORD.findall(plain(raw[cut.end() :]))]
         if not tail or tail[0] in _LIMITING_START or _LIMITING & set(tail):
