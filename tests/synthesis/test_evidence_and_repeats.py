@@ -14,6 +14,7 @@ from citesynth.synthesis.citing import (
 from citesynth.synthesis.evidence import select
 from citesynth.synthesis.sources import numbered
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
+from citesynth.verify.claims import split_claims
 
 PDF_PAGE = (
     "Citesynth indexes many formats from one folder.\n\n"
@@ -152,6 +153,15 @@ def test_a_marker_opening_a_line_closes_its_first_sentence() -> None:
     assert strip_layout("[1] Dr. Smith founded the U.S. lab in 1990.") == (
         "Dr. Smith founded the U.S. lab in 1990 [1]."
     )
+    # the header's dash copied too: the line was one "sentence" ending in ":", no claim
+    echoed = "[1] — HTTPX requires Python 3.9+\n[3] — To include HTTP/2 support, use:"
+    assert strip_layout(echoed) == (
+        "HTTPX requires Python 3.9+ [1]\nTo include HTTP/2 support, use: [3]"
+    )
+    assert [c.text for c in split_claims(strip_layout(echoed))] == [
+        "HTTPX requires Python 3.9+",
+        "To include HTTP/2 support, use:",
+    ]
 
 
 def test_a_run_of_opening_markers_moves_or_goes_whole() -> None:

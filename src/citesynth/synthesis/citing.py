@@ -130,8 +130,11 @@ _ECHOED_LAYOUT = re.compile(
 )
 _ECHOED_HEADER = re.compile(r"[ \t]*\[\d+\][ \t]+(.*?)[ \t]*")
 """A line `[1] …`: an echoed source header when the rest is one (`heading`)."""
-_OPENING_MARKER = re.compile(r"([ \t]*)(\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])*)[ \t]+(?=\w)")
-"""A marker opening a line, as the context opens each source ("[1] Wild cavies are ...")."""
+_OPENING_MARKER = re.compile(
+    r"([ \t]*)(\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])*)[ \t]+(?:[—–][ \t]+)?(?=\w)"
+)
+"""A marker opening a line, as the context opens each source ("[1] Wild cavies are ..."),
+or as its header's dash ("[1] — HTTPX requires Python 3.9+")."""
 
 
 _BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
