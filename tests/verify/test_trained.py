@@ -517,3 +517,14 @@ async def test_repair_lets_the_model_confirm_a_paraphrase_the_lexical_screen_fin
     assert [c.label for c in repaired.claims] == ["supported"]
     invented = "Pools are powered by hamsters that run on wheels in the data centre."
     assert (await review(invented, sources, trained)).text == invented  # nothing to confirm
+    # A source sharing more of the claim's words but lacking its identifier (partial,
+    # vetoed: the model can never confirm it) is no candidate: it took the right one's place.
+    decoy = (
+        "Options in Click can show their default value in the command's --help output. An "
+        "option's help text appears next to it when the command's help output is shown."
+    )
+    with_decoy = [*sources, Passage(3, decoy, "c.rst", "Options Help")]
+    screened = LexicalVerifier().verify_now([check_of(text, [p]) for p in with_decoy[1:]])
+    assert [v.label for v in screened] == ["partial", "partial"]
+    assert screened[1].score > screened[0].score
+    assert (await review(text, with_decoy, trained)).text == text[:-1] + " [2]."

@@ -218,11 +218,16 @@ async def _repair(
             if passage.number not in claims[index].citations:
                 candidates.append((index, passage))
                 checks.append(check_of(claims[index].text, [passage]))
-    screened = screen.verify_now(checks)
+    screened = screen.aligned(checks)
     best: dict[int, tuple[float, Passage]] = {}
     lexical_only = isinstance(verifier, LexicalVerifier)
-    for (index, passage), verdict in zip(candidates, screened, strict=True):
-        wanted = verdict.supported or (not lexical_only and verdict.label == "partial")
+    for (index, passage), (verdict, alignment) in zip(candidates, screened, strict=True):
+        # a partial candidate the lexical checks veto (a number, identifier or negation the
+        # source lacks) can never be confirmed: it would take the place of one that can
+        vetoed = alignment is None or alignment.disagrees
+        wanted = verdict.supported or (
+            not lexical_only and verdict.label == "partial" and not vetoed
+        )
         rank = verdict.score + (1.0 if verdict.supported else 0.0)
         if wanted and rank > best.get(index, (0.0, passage))[0]:
             best[index] = (rank, passage)
