@@ -18,7 +18,7 @@ from citesynth.synthesis.finishing import Finishing, Header, finish, verified
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.steps import Retrieved, make_plan, retrieve
-from citesynth.synthesis.verifying import LEANS
+from citesynth.synthesis.verifying import LEANS, UNCITED
 from citesynth.verify import LexicalVerifier
 
 LOOPED = "The connect timeout defaults to five seconds [1]."
@@ -139,3 +139,17 @@ async def test_a_sentence_pointing_back_at_a_removed_one_goes_with_it(
     checked = await verified(apart, plan.sources, LexicalVerifier(), how)
     assert [c.text for c in checked.removed] == [invented]
     assert checked.text == kept
+
+
+async def test_a_removed_sentence_that_cited_nothing_says_why(
+    engine: Engine, found: Retrieved
+) -> None:
+    plan = await make_plan("connect timeout", found, engine.parts(), _MODE)
+    number = next(s.number for s in plan.sources if "five seconds" in s.chunk.text)
+    invented = "The connect timeout is powered by hamsters on a wheel."
+    text = f"The connect timeout defaults to five seconds [{number}]. {invented}"
+    how = Finishing(verifier=engine.parts().verifier)
+    checked = await verified(text, plan.sources, LexicalVerifier(), how)
+    [removed] = checked.removed
+    assert removed.text == invented and not removed.citations
+    assert removed.label == "unchecked" and removed.reasons == [UNCITED]

@@ -243,6 +243,8 @@ def without_unsupported(
         ):
             goes = True
             written = written.model_copy(update={"reasons": [*written.reasons, LEANS]})
+        if goes and not written.citations and not written.reasons:
+            written = written.model_copy(update={"reasons": [UNCITED]})
         if goes:
             pairs.append((item.claim, written))
         previous = (item.claim, goes)
@@ -271,6 +273,8 @@ def without_unsupported(
 
 LEANS = "it refers back to the sentence before it, which was removed"
 """The reason a supported claim is removed with the one before it (`without_unsupported`)."""
+UNCITED = "it cites no source, and repair found none among the retrieved ones that supports it"
+"""The reason on a removed sentence that cited nothing (its label stays `unchecked`)."""
 
 
 def _leans_on(between: str, claim: str) -> bool:
