@@ -816,26 +816,29 @@ def _ungrounded(claim: str, vocabulary: frozenset[str], numbers: frozenset[str])
     source says is no paraphrase of it; the claim is not supported as written, and trimming
     (`verify.trim`) keeps its leading part when that is.
     """
-    found = []
-    for clause in _clause_texts(claim):
-        wanted = {_canonical(t) for t in content_terms(clause)}
-        if not wanted or wanted & vocabulary:
-            continue
-        if any(n in numbers for n in _claim_numbers(clause)):
-            continue
-        found.append(clause)
-    return tuple(found)
+    return tuple(
+        clause
+        for clause, wanted, clause_numbers in _clauses_of(claim)
+        if wanted and not wanted & vocabulary and not any(n in numbers for n in clause_numbers)
+    )
 
 
 @lru_cache(maxsize=1024)
-def _clause_texts(claim: str) -> tuple[str, ...]:
-    """`claim` cut at each `NEW_CLAUSE` (nothing when it has one clause)."""
+def _clauses_of(claim: str) -> tuple[tuple[str, frozenset[str], tuple[str, ...]], ...]:
+    """`claim` cut at each `NEW_CLAUSE`, each clause with its content terms and numbers.
+
+    Nothing when it has one clause. Cached: repair aligns one claim with every source.
+    """
     cuts = [m.span() for m in NEW_CLAUSE.finditer(claim)]
     if not cuts:
         return ()
     bounds = [0, *(x for span in cuts for x in span), len(claim)]
-    parts = (claim[bounds[i] : bounds[i + 1]] for i in range(0, len(bounds), 2))
-    return tuple(p.strip(" ,;.!?–—") for p in parts if p.strip(" ,;.!?–—"))
+    parts = (claim[bounds[i] : bounds[i + 1]].strip(" ,;.!?–—") for i in range(0, len(bounds), 2))
+    return tuple(
+        (part, frozenset(_canonical(t) for t in content_terms(part)), tuple(_claim_numbers(part)))
+        for part in parts
+        if part
+    )
 
 
 @lru_cache(maxsize=1024)
