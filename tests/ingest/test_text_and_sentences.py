@@ -112,10 +112,26 @@ ASIDES = (
 )
 
 
+# A citation marker closed by the sentence's own stop belongs to the sentence before it,
+# even after an ellipsis, a bracket or "!"; a marker that opens a sentence starts it.
+CLOSING_MARKERS = (
+    "It ends with the Commission (Pres. …) [1]. It is fast! [2, 3]. "
+    "It waits … [4-5]. Next one [1]. Done. [2] The next one opens with its marker.",
+    [
+        "It ends with the Commission (Pres. …) [1].",
+        "It is fast! [2, 3].",
+        "It waits … [4-5].",
+        "Next one [1].",
+        "Done.",
+        "[2] The next one opens with its marker.",
+    ],
+)
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [ABBREVIATIONS_NUMBERS_LISTS, HEADINGS, ASIDES],
-    ids=["abbreviations", "headings", "asides"],
+    [ABBREVIATIONS_NUMBERS_LISTS, HEADINGS, ASIDES, CLOSING_MARKERS],
+    ids=["abbreviations", "headings", "asides", "closing-markers"],
 )
 def test_sentence_spans_split_where_sentences_end(text: str, expected: list[str]) -> None:
     assert [text[s:e] for s, e in sentence_spans(text)] == expected

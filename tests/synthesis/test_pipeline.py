@@ -354,3 +354,17 @@ async def test_a_claim_naming_what_the_whole_corpus_is_about_is_not_adding_a_nam
     assert missing is not named
     assert claim.label == "supported"  # the lexical verifier passes it either way, the
     # trained one weighs the name more (docs/verification.md, "What the corpus is about")
+
+
+async def test_a_citation_added_after_an_ellipsis_or_bracket_stays_with_its_sentence(
+    indexed: Engine,
+) -> None:
+    # The model copied a sentence and forgot its marker; attribution cites it before the
+    # final stop ("… (five seconds …) [1]."), and that marker must not become a sentence of
+    # its own that is then dropped as a bare pointer, leaving the claim uncited.
+    use(indexed, "The connect timeout is the time allowed to establish a connection (five …).")
+    answer = await indexed.answer(CONNECT, cache=False, not_found_below=0.0)
+    assert not answer.not_found and not answer.removed_claims
+    [claim] = answer.claims
+    assert claim.citations == [1] and claim.label == "supported"
+    assert not any("only pointed at a source" in w for w in answer.warnings)
