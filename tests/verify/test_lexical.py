@@ -164,6 +164,10 @@ def test_a_privative_claim_is_not_vetoed_for_negation(verifier: LexicalVerifier)
         ("Answer yes or no when prompted.", []),
         ("Say yes, or no if unsure.", []),
         ("Yes, no connection is reused.", ["no"]),
+        ("It tells whether or not an option came from the command line.", []),  # alternatives
+        ("Check whether the value is cached or not.", []),
+        ("Check whether it is cached or not, and it is not.", ["not"]),  # the second denies
+        ("It is cached or not used at all.", ["not"]),  # no "whether": a denial
     ],
 )
 def test_negation_cues_skip_names_code_and_events(text: str, cues: list[str]) -> None:

@@ -306,6 +306,10 @@ def _flags(text: str) -> tuple[bool, bool, bool]:
 _YES_BEFORE = re.compile(r"\byes\s*(?:/|-|,?\s*\bor\b)\s*\Z", re.I)
 _YES_AFTER = re.compile(r"\s*(?:/|-|\bor\b)\s*yes\b", re.I)
 """"yes" beside "no": the two answers of a question, not a denial."""
+_WHETHER_BEFORE = re.compile(r"\b(?:whether|if)\s+or\s*\Z", re.I)
+_WHETHER_OPEN = re.compile(r"\b(?:whether|if)\b[^.!?;]*\bor\s*\Z", re.I)
+_CLAUSE_END = re.compile(r"\s*(?:[.,;:!?)]|\Z)")
+""""whether or not X", "whether X or not": the two alternatives of a question, not a denial."""
 
 
 def negation_cues(text: str) -> list[tuple[int, str]]:
@@ -313,8 +317,10 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
 
     Not inside inline code (`None`), not capitalised inside a sentence (a name: the album
     "No Fences", Python's None), and "fail" only as "fail to" ("fails to improve"; "when
-    a request fails" is an event, not a denial), "not" never in "not only X but Y", and
-    "no" never as the other of "yes" ("a yes/no question", "yes or no").
+    a request fails" is an event, not a denial), "not" never in "not only X but Y",
+    "no" never as the other of "yes" ("a yes/no question", "yes or no"), and "not" never
+    as the other alternative of "whether" ("whether or not it came from the command line",
+    "whether it is cached or not").
     """
     code = [m.span() for m in _CODE.finditer(text)]
     found = []
@@ -336,8 +342,22 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
             _YES_BEFORE.search(text[: match.start()]) or _YES_AFTER.match(text[match.end() :])
         ):
             continue
+        if word == "not" and _alternative(text, match.start(), match.end()):
+            continue
         found.append((match.start(), word))
     return found
+
+
+def _alternative(text: str, start: int, end: int) -> bool:
+    """Whether the "not" at `start` is the other alternative of a "whether" question.
+
+    "whether or not an option came from the command line" and "whether it is cached or
+    not." ask which of two holds; neither denies anything.
+    """
+    before = text[:start]
+    if _WHETHER_BEFORE.search(before):
+        return True
+    return bool(_WHETHER_OPEN.search(before)) and bool(_CLAUSE_END.match(text, end))
 
 
 @lru_cache(maxsize=1024)
