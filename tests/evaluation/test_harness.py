@@ -1,3 +1,4 @@
+import dataclasses
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -237,3 +238,48 @@ async def test_document_figures_do_not_depend_on_k(engine: Engine, tmp_path: Pat
         harness = Harness(engine, RunOptions(pipelines=("ours",), verifier=None, k=k))
         figures.append((await harness.question(item, "ours", synthesize=False))["ndcg_at_10"])
     assert figures[0] == figures[1] == figures[2] > 0
+
+
+class NoAnswerInSources(LexicalVerifier):
+    """The lexical verifier with a gate that finds no passage answering any question."""
+
+    answerable_threshold = 0.5
+
+    async def answerable(
+        self, question: str, passages: Sequence[str], retrieval: Sequence[float]
+    ) -> list[float]:
+        return [0.1] * len(passages)
+
+
+@pytest.mark.parametrize(
+    ("reply", "verifier", "options", "stage"),
+    [
+        ("The connect timeout defaults to five seconds [1].", LexicalVerifier(), {}, None),
+        ("Not found in the sources.", LexicalVerifier(), {}, "writer"),
+        ("Pools are powered by hamsters [1].", LexicalVerifier(), {}, "verification"),
+        ("The connect timeout defaults to five seconds [1].", NoAnswerInSources(), {}, "gate"),
+        (
+            "The connect timeout defaults to five seconds [1].",
+            LexicalVerifier(),
+            {"not_found_below": 1.1},
+            "retrieval",
+        ),
+    ],
+)
+async def test_each_record_says_which_step_answered_not_found(
+    engine: Engine,
+    corpus: Path,
+    reply: str,
+    verifier: LexicalVerifier,
+    options: dict[str, float],
+    stage: str | None,
+) -> None:
+    await engine.index([corpus])
+    engine.writer = LLMWriter(ScriptedModel([reply]), engine.prompts)
+    engine.verifier = verifier
+    engine.answering = dataclasses.replace(engine.answering, **options)
+    harness = Harness(engine, RunOptions(pipelines=("ours",), verifier=LexicalVerifier()))
+    item = EvalItem("t", "What is the default connect timeout?", ("five seconds",))
+    record = await harness.question(item, "ours", synthesize=True)
+    assert record["abstained"] is (stage is not None)
+    assert record["abstained_at"] == stage

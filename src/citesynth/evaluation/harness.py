@@ -27,7 +27,9 @@ from citesynth.answers import Answer, SourceRecord
 from citesynth.engine import Engine
 from citesynth.evaluation import metrics
 from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource
+from citesynth.synthesis.answerability import UNANSWERED
 from citesynth.synthesis.options import AskOverrides
+from citesynth.synthesis.outcomes import NOT_RELEVANT
 from citesynth.types import Chunk
 from citesynth.verify import Verifier
 from citesynth.verify.base import Passage, about_of
@@ -141,6 +143,7 @@ def answer_figures(answer: Answer, item: EvalItem) -> dict[str, Any]:
         correct = None if recall is None else not abstained and recall >= 0.5
     return {
         "abstained": abstained,
+        "abstained_at": abstained_at(answer),
         "fallback": answer.fallback.reason if answer.fallback else None,
         "answer_exact": metrics.exact_match(text, gold),
         "answer_f1": metrics.token_f1(text, gold),
@@ -148,6 +151,22 @@ def answer_figures(answer: Answer, item: EvalItem) -> dict[str, Any]:
         "answer_recall": recall,
         "correct": correct,
     }
+
+
+def abstained_at(answer: Answer) -> str | None:
+    """Which step answered "not found" (None: the answer is not a not-found).
+
+    `retrieval`: no source was relevant enough; `gate`: the passages found do not answer
+    the question (`synthesis.answerability`); `verification`: no claim the writer made is
+    supported, so none is left; `writer`: the model itself said so.
+    """
+    if not answer.not_found:
+        return None
+    if any(w.startswith(NOT_RELEVANT) for w in answer.warnings):
+        return "retrieval"
+    if any(w.startswith(UNANSWERED) for w in answer.warnings):
+        return "gate"
+    return "verification" if answer.removed_claims else "writer"
 
 
 def passages(answer: Answer, subject: str = "") -> list[Passage]:

@@ -184,6 +184,10 @@ def question_parts(question: str) -> list[str]:
     return [f"{p}?" for p in parts]
 
 
+UNANSWERED = "the passages found do not answer the question"
+"""How the warning of a not-found that the gate decided begins."""
+
+
 def unanswerable(header: Header, sources: Sequence[Source], found: Gate) -> Answer:
     """Not found: the passages are on the ranked list, none of them answers the question."""
     return Answer(
@@ -193,7 +197,7 @@ def unanswerable(header: Header, sources: Sequence[Source], found: Gate) -> Answ
         source_doc_count=document_count(sources),
         not_found=True,
         warnings=[
-            "the passages found do not answer the question (best answerability "
+            f"{UNANSWERED} (best answerability "
             f"{found.score:.2f} for [{found.best}], below {found.threshold:.2f}"
             f"{_together(found.together)}); the nearest passages are listed as sources"
         ],

@@ -18,6 +18,9 @@ from citesynth.synthesis.sources import Source, document_count, numbered, record
 from citesynth.synthesis.writers import Writer
 from citesynth.types import Hit
 
+NOT_RELEVANT = "no source is relevant enough"
+"""How the warning of a not-found that retrieval decided begins."""
+
 
 def unwritten(header: Header, hits: Sequence[Hit], *, synthesize: bool) -> Answer:
     """The answer when nothing is written: the ranked chunks only, or not found."""
@@ -39,7 +42,7 @@ def unwritten(header: Header, hits: Sequence[Hit], *, synthesize: bool) -> Answe
         sources=records,
         source_doc_count=document_count(sources),
         not_found=True,
-        warnings=[f"no source is relevant enough (best Pass-1 confidence: {best})"],
+        warnings=[f"{NOT_RELEVANT} (best Pass-1 confidence: {best})"],
     )
 
 
