@@ -38,6 +38,16 @@ from citesynth.synthesis.leads import plain_attributions
             "According to [1], `httpx.get` sends a GET request.",
             "`httpx.get` sends a GET request [1].",
         ),
+        # the file the model names beside the marker goes with the wrapping
+        (
+            "The default number of idle keep-alive connections is 20, as stated in "
+            "advanced/resource-limits.md [1].",
+            "The default number of idle keep-alive connections is 20 [1].",
+        ),
+        (
+            "According to the `quickstart.rst` file [3], click.echo prints a line.",
+            "click.echo prints a line [3].",
+        ),
         (
             "The timeout is five seconds [1]. According to [2], it can be set per request.",
             "The timeout is five seconds [1]. It can be set per request [2].",
@@ -60,6 +70,8 @@ def test_the_wrapping_becomes_a_citation(text: str, plain: str) -> None:
         "It wraps the file in a special wrapper [2].",
         "Ask the developer [1].",
         "The team has documented in [1] that it works.",
+        "Limits live in advanced/resource-limits.md [1].",  # the file is what is stated
+        "According to advanced/resource-limits.md, the pool holds 10 [1].",  # no marker there
     ],
 )
 def test_other_sentences_are_left_alone(text: str) -> None:

@@ -2,10 +2,10 @@
 
 Small models wrap a fact in words about its source: "According to [2], the pool holds ten
 connections.", "The text in source [1] states that retries back off.", "Retries back off,
-as stated in [1]." The reader learns nothing from the wrapping that the marker does not
-say, and the claim the verifier checks carries words ("the text states") that no source
-holds. `plain_attributions` keeps the fact and its citation: "The pool holds ten
-connections [2].", "Retries back off [1]."
+as stated in [1]." (or "in limits.md [1]"). The reader learns nothing from the wrapping
+that the marker does not say, and the claim the verifier checks carries words ("the text
+states") that no source holds. `plain_attributions` keeps the fact and its citation:
+"The pool holds ten connections [2].", "Retries back off [1]."
 
 Only wrappings that name a cited source by its marker are rewritten, and only with verbs
 that report, never with ones that hedge ("[1] suggests that …" stays as it is).
@@ -25,6 +25,11 @@ _NOUN = (
     r"\s+(?:in|of|from)\s+)?(?:the\s+)?(?:sources?|documents?|documentation|docs|guides?"
     r"|passages?|references?|articles?|pages?|sections?)?"
 )
+_FILE = (
+    r"(?:(?:the\s+)?(?:file\s+)?`?[\w./-]+\.(?:md|markdown|rst|txt|py|html?|pdf|jsonl|json|ya?ml"
+    r"|toml|ipynb)(?:#[\w.-]+)?`?(?:\s+(?:file|page|guide|section))?\s*)?"
+)
+"""A file the model names beside the marker ("as stated in advanced/limits.md [1]")."""
 _REPORTED = (
     r"(?:stated|mentioned|described|noted|explained|reported|shown|indicated|documented"
     r"|outlined|specified|detailed|confirmed)"
@@ -34,13 +39,13 @@ _REPORTS = (
     r"|describes|documents)"
 )
 _LEAD = re.compile(
-    rf"(?:\b(?:according\s+to|as\s+{_REPORTED}\s+(?:in|by)|based\s+on|per)\s+{_NOUN}\s*"
+    rf"(?:\b(?:according\s+to|as\s+{_REPORTED}\s+(?:in|by)|based\s+on|per)\s+{_NOUN}\s*{_FILE}"
     rf"(?P<after>{_MARKS})\s*,?\s*"
     rf"|(?:the\s+)?{_NOUN}\s*(?P<subject>{_MARKS})\s+(?:also\s+)?{_REPORTS}\s+(?:that\s+)?)",
     re.IGNORECASE,
 )
 _TRAIL = re.compile(
-    rf",?\s*\(?\b(?:according\s+to|as\s+{_REPORTED}\s+(?:in|by)|per)\s+{_NOUN}\s*"
+    rf",?\s*\(?\b(?:according\s+to|as\s+{_REPORTED}\s+(?:in|by)|per)\s+{_NOUN}\s*{_FILE}"
     rf"(?P<marks>{_MARKS})\)?(?P<end>\s*[.!]?\s*)$",
     re.IGNORECASE,
 )
