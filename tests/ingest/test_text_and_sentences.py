@@ -113,10 +113,12 @@ ASIDES = (
 
 
 # A citation marker closed by the sentence's own stop belongs to the sentence before it,
-# even after an ellipsis, a bracket or "!"; a marker that opens a sentence starts it.
-CLOSING_MARKERS = (
+# even after an ellipsis, a bracket or "!"; a marker that opens a sentence starts it, as
+# inline code does.
+MARKERS_AND_CODE = (
     "It ends with the Commission (Pres. …) [1]. It is fast! [2, 3]. "
-    "It waits … [4-5]. Next one [1]. Done. [2] The next one opens with its marker.",
+    "It waits … [4-5]. Next one [1]. Done. [2] The next one opens with its marker. "
+    "It is set to ``{shell}_source``. ``{PROG_NAME}`` is the name. `httpx.get` sends it.",
     [
         "It ends with the Commission (Pres. …) [1].",
         "It is fast! [2, 3].",
@@ -124,14 +126,17 @@ CLOSING_MARKERS = (
         "Next one [1].",
         "Done.",
         "[2] The next one opens with its marker.",
+        "It is set to ``{shell}_source``.",
+        "``{PROG_NAME}`` is the name.",
+        "`httpx.get` sends it.",
     ],
 )
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [ABBREVIATIONS_NUMBERS_LISTS, HEADINGS, ASIDES, CLOSING_MARKERS],
-    ids=["abbreviations", "headings", "asides", "closing-markers"],
+    [ABBREVIATIONS_NUMBERS_LISTS, HEADINGS, ASIDES, MARKERS_AND_CODE],
+    ids=["abbreviations", "headings", "asides", "markers-and-code"],
 )
 def test_sentence_spans_split_where_sentences_end(text: str, expected: list[str]) -> None:
     assert [text[s:e] for s, e in sentence_spans(text)] == expected

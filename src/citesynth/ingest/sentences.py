@@ -11,9 +11,12 @@ from citesynth.ingest.rst import read_paragraph
 # plausible sentence start; or at a line break that begins a list item; or after a line that
 # is a heading: a Markdown `#` line, or (as PDFs and plain text set them) a short line with no
 # closing punctuation that starts a paragraph and is followed by a capitalised line.
-# A citation marker that closes with the sentence's own stop ("… (Pres. …) [1].") is part
-# of the sentence before it, never the start of the next.
-_END = re.compile(r"""[.!?…]+["'”’)\]]*(?=\s+(?!\[[\d,\s\-–]+\][.!?])["'“‘(\[]?[A-Z0-9])""")
+# A sentence may open with inline code ("… set to `{shell}_source`. `{PROG_NAME}` is the
+# executable name"), never with a code fence. A citation marker that closes with the
+# sentence's own stop ("… (Pres. …) [1].") is part of the sentence before it.
+_END = re.compile(
+    r"""[.!?…]+["'”’)\]]*(?=\s+(?:`(?!``)|(?!\[[\d,\s\-–]+\][.!?])["'“‘(\[]?[A-Z0-9]))"""
+)
 # A bracketed fragment with no closing punctuation of its own that ends its line, as in
 # "... or `None` for no limits.\n(Default 100)", is an aside of the sentence before it.
 _ASIDE = re.compile(r"\s+\([^()\n.!?]{1,60}\)\.?(?=[ \t]*(?:\n|$))")
