@@ -94,9 +94,17 @@ def estimate_tokens(text: str) -> int:
     return len(_PIECE.findall(text))
 
 
+POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
+"""The "'s" of "Click's" or "it's", which the tokenizer cuts into a term "s" of its own."""
+
+
 def content_terms(text: str) -> list[str]:
-    """Distinct stemmed terms of `text` without function words, in order (maybe none)."""
-    return list(dict.fromkeys(_QUERY_ANALYZER.analyze(text)))
+    """Distinct stemmed terms of `text` without function words, in order (maybe none).
+
+    A possessive's "s" is no term: "Click's shell completion" states "click", "shell" and
+    "complet", and a source need not hold an "'s" to state them.
+    """
+    return list(dict.fromkeys(_QUERY_ANALYZER.analyze(POSSESSIVE.sub("", text))))
 
 
 ADMONITIONS = ("NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION")

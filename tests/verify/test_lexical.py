@@ -435,3 +435,21 @@ def test_a_clause_sharing_words_with_the_source_or_its_title_is_no_veto(
 ) -> None:
     [verdict] = verifier.verify_now([Check(claim, (SOURCE,), about)])
     assert not any(r.startswith("nothing in the source states") for r in verdict.reasons)
+
+
+def test_a_possessive_is_no_missing_term_or_name(verifier: LexicalVerifier) -> None:
+    from citesynth.analysis import content_terms
+
+    # The tokenizer cuts "Click's" into "click" and "s"; a source need not hold an "'s".
+    assert content_terms("Click's shell completion; it’s fast") == [
+        "click",
+        "shell",
+        "complet",
+        "fast",
+    ]
+    source = "The Northwind ferries leave the harbour every 40 minutes."
+    [verdict] = verifier.verify_now(
+        [Check("Northwind's ferries leave the harbour every 40 minutes.", (source,))]
+    )
+    assert verdict.supported, verdict
+    assert not any("not in the source" in reason for reason in verdict.reasons)

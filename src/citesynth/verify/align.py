@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from citesynth.analysis import NAME, content_terms, terms
+from citesynth.analysis import NAME, POSSESSIVE, content_terms, terms
 from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
 from citesynth.verify.lists import misattributed
 
@@ -609,7 +609,7 @@ def _names(claim: str) -> list[str]:
     """Stemmed terms of capitalised words that do not open a sentence: proper names."""
     found: list[str] = []
     for match in NAME.finditer(claim):
-        found.extend(terms(match.group()))
+        found.extend(terms(POSSESSIVE.sub("", match.group())))  # "HTTPX's" names HTTPX
     return list(dict.fromkeys(found))
 
 
