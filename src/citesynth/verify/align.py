@@ -352,9 +352,10 @@ def _alternative(text: str, start: int, end: int) -> bool:
     """Whether the "not" at `start` is the other alternative of a "whether" question.
 
     "whether or not an option came from the command line" and "whether it is cached or
-    not." ask which of two holds; neither denies anything.
+    not." ask which of two holds; neither denies anything. Only the 200 characters before
+    it are read (a question's alternatives are close; a long text costs no more).
     """
-    before = text[:start]
+    before = text[max(0, start - 200) : start]
     if _WHETHER_BEFORE.search(before):
         return True
     return bool(_WHETHER_OPEN.search(before)) and bool(_CLAUSE_END.match(text, end))
