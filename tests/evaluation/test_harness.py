@@ -283,3 +283,6 @@ async def test_each_record_says_which_step_answered_not_found(
     record = await harness.question(item, "ours", synthesize=True)
     assert record["abstained"] is (stage is not None)
     assert record["abstained_at"] == stage
+    # what verification took out, and why, is on the record too
+    removed = [r["text"] for r in record["removed"]]
+    assert removed == (["Pools are powered by hamsters."] if stage == "verification" else [])

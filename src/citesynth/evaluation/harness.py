@@ -287,4 +287,8 @@ class Harness:
             "prompt_tokens": answer.usage.prompt_tokens,
             "completion_tokens": answer.usage.completion_tokens,
             "cited": [s.location for s in answer.sources if s.number in cited],
+            "removed": [
+                {"text": c.text[:300], "label": c.label, "reasons": c.reasons}
+                for c in answer.removed_claims
+            ],
         }
