@@ -24,7 +24,13 @@ from citesynth.verify.crossencoder import (
     export_delta,
     segment_types,
 )
-from citesynth.verify.trained import GATE_FOLDER, TrainedVerifier, answerability, shared_model
+from citesynth.verify.trained import (
+    GATE_FOLDER,
+    TrainedVerifier,
+    answerability,
+    holds_every_term,
+    shared_model,
+)
 from tests.conftest import use, write
 
 pytestmark = pytest.mark.skipif(
@@ -305,6 +311,19 @@ async def test_two_passages_holding_one_hop_each_answer_a_nested_question_togeth
     unanswered = "How many children does the author of Velmora have?"
     [apart] = await trained.answerable_together(unanswered, [(NOVEL, WRITER)], [0.4])
     assert apart < threshold
+
+
+def test_a_bound_asked_for_is_no_term_an_answer_must_repeat() -> None:
+    # Sources state a minimum as "4.4 and up" or "at least": the word is the question's,
+    # like "how many"; every other term still has to be there.
+    lexical = LexicalVerifier()
+    bash = "Click provides tab completion support for Bash (version 4.4 and up), Zsh, and Fish."
+    asked = "What is the minimum Bash version supported by Click's shell completion?"
+    page = f"Shell Completion\n\n{bash}"
+    assert holds_every_term(lexical, asked, [page])
+    assert not holds_every_term(lexical, asked.replace("Bash", "Tcsh"), [page])
+    # an abbreviation is often a name in documentation ("the max parameter"): still a term
+    assert not holds_every_term(lexical, asked.replace("minimum", "min"), [page])
 
 
 async def test_without_the_gate_extra_the_claim_model_scores_answerability() -> None:

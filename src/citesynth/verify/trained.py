@@ -354,7 +354,7 @@ class TrainedVerifier:
         aligned = self.lexical.aligned([Check(question, (unmarked(p),)) for p in passages])
         features = []
         for passage, score, (_, alignment) in zip(passages, scores, aligned, strict=True):
-            covered = _covered(self.lexical, question, [passage])
+            covered = holds_every_term(self.lexical, question, [passage])
             if alignment is None:
                 features.append((score, 0.0, 0.0, covered))
             else:
@@ -399,13 +399,15 @@ def answerability(
 
 _ASKING = re.compile(
     r"\b(?:how|what|which)\s+(?:many|much|long|often|far|old|big|large|kind of|type of|"
-    r"sort of|kinds of|types of)\b|\bper\b",
+    r"sort of|kinds of|types of)\b|\bper\b|\b(?:minimum|maximum)\b",
     re.I,
 )
-"""Question phrases whose words no answer needs to repeat ("how many", "per")."""
+"""Question phrases whose words no answer needs to repeat ("how many", "per"). "Minimum"
+and "maximum" ask for a bound that sources state as "4.4 and up", "at least 3" or "up to
+100" (the abbreviations "min" and "max" stay terms: in documentation they are often names)."""
 
 
-def _covered(lexical: LexicalVerifier, question: str, passages: Sequence[str]) -> bool:
+def holds_every_term(lexical: LexicalVerifier, question: str, passages: Sequence[str]) -> bool:
     """Whether the passages' best sentences hold every question term (phrase set aside)."""
     asked = _ASKING.sub(" ", question)
     [(_, alignment)] = lexical.aligned([Check(asked, tuple(unmarked(p) for p in passages))])
