@@ -14,7 +14,7 @@ from citesynth.ingest.sentences import prose_sentences
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
-from citesynth.synthesis.extractive import _corroborated, clean
+from citesynth.synthesis.extractive import _REFERS_BACK, _corroborated, clean
 from citesynth.synthesis.prompts import BUILT_IN
 from tests.conftest import write
 
@@ -88,6 +88,33 @@ async def test_a_sentence_brought_along_by_its_predecessor_is_not_shown_twice(
     engine.writer = ExtractiveWriter(engine.embedder, keep_ratio=0.0, min_score=0.0)
     answer = await engine.answer("How do I control the connection pool size limits?")
     assert answer.answer.count("It takes instances") == 1, answer.answer
+
+
+async def test_a_sentence_that_names_the_previous_one_with_this_comes_with_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # The first sentence restates the question; the answer is the one that refers back
+    # to it ("find this out"), which shares few words with the question.
+    source = (
+        "# Advanced Patterns\n\nIn some situations it's helpful to understand whether or not "
+        "an option or parameter came from the command line, the environment, or the default "
+        "value. The `Context.get_parameter_source` method can be used to find this out. "
+        "Decorators are applied from the bottom up in this case.\n"
+    )
+    write(tmp_path / "a", "advanced.md", source)
+    await engine.index([tmp_path / "a"])
+    engine.writer = ExtractiveWriter(engine.embedder, max_sentences=1)
+    answer = await engine.answer(
+        "How can I tell whether a parameter's value came from the command line, an "
+        "environment variable, or its default?"
+    )
+    assert "`Context.get_parameter_source` method can be used to find this out [1]." in (
+        answer.answer
+    ), answer.answer
+    for refers in ("You can do this by passing `err=True`.", "For this, use `echo`."):
+        assert _REFERS_BACK.search(refers), refers
+    for determiner in ("Decorators run bottom up in this case.", "This option is new."):
+        assert not _REFERS_BACK.search(determiner), determiner
 
 
 def test_an_asciidoc_admonition_label_is_not_part_of_the_sentence() -> None:

@@ -3,11 +3,12 @@
 It scores every prose sentence of the top sources against the question (dense cosine and
 query-term coverage, as evidence selection does, with a small bonus for better-ranked
 sources), keeps the best few (each with the next sentence when that one starts with "It",
-"This", "They"…, which only makes sense with it), folds near-duplicates together (when two
-documents say the same thing the sentence cites both and is marked as consensus), groups
-what is left by document, and cites each sentence. Every sentence is copied from a source,
-so the answer is grounded by construction; it is instant, deterministic, and the fallback
-when no model is usable. When no sentence is relevant enough it answers "Not found in the sources."
+"This", "They"… or refers back with "this" as a pronoun, which only makes sense with it),
+folds near-duplicates together (when two documents say the same thing the sentence cites
+both and is marked as consensus), groups what is left by document, and cites each sentence.
+Every sentence is copied from a source, so the answer is grounded by construction; it is
+instant, deterministic, and the fallback when no model is usable. When no sentence is
+relevant enough it answers "Not found in the sources."
 """
 
 from __future__ import annotations
@@ -33,6 +34,12 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 _BRACKETS = re.compile(r"\s*(?:\[[\d,\s\-–^]+\]|【[^】]*】)")
 _EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
 _ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\b")
+_REFERS_BACK = re.compile(
+    r"\bthis(?=\s*(?:[.,;:!?)]|(?:out|by|with|using|via|is|can|will|works|means)\b))", re.I
+)
+"""A sentence that names what the one before it said with "this" as a pronoun ("The
+``get_parameter_source`` method can be used to find this out.", "You can do this by …"),
+not as a determiner ("this case")."""
 _ADMONITION = re.compile(rf"^\[(?:{'|'.join(ADMONITIONS)})\]\s*(?:-{{4,}}|={{4,}})?\s*")
 """An AsciiDoc admonition's label and block delimiter ("[TIP] ---- On OpenShift ...")."""
 _ASIDE_END = re.compile(r"[.!?]\s+(\([^()\n.!?]{1,60}\))[.!?]?$")
@@ -257,8 +264,9 @@ def _candidates(
 ) -> tuple[list[tuple[Source, int, str]], dict[tuple[int, int], tuple[int, str]]]:
     """Every prose sentence of the sources (source, offset, text), and followers.
 
-    A sentence whose successor in the same paragraph starts "It ..." maps to that
-    successor (offset, text): the answer shows them together.
+    A sentence whose successor in the same paragraph starts "It ..." or refers back to it
+    with "this" ("… can be used to find this out.") maps to that successor (offset, text):
+    the answer shows them together.
     """
     candidates: list[tuple[Source, int, str]] = []
     following: dict[tuple[int, int], tuple[int, str]] = {}
@@ -267,7 +275,9 @@ def _candidates(
         spans = prose_sentences(text)
         candidates.extend((source, start, text[start:end]) for start, end in spans)
         for (start, end), (after, stop) in pairwise(spans):
-            if _ANAPHOR.match(text[after:stop]) and not text[end:after].count("\n\n"):
+            successor = text[after:stop]
+            refers = _ANAPHOR.match(successor) or _REFERS_BACK.search(successor)
+            if refers and not text[end:after].count("\n\n"):
                 following[(source.number, start)] = (after, text[after:stop])
     return candidates, following
 
