@@ -54,6 +54,7 @@ from citesynth.analysis import content_terms
 from citesynth.evaluation.datafiles import rows
 from citesynth.evaluation.harness import Ref, same_document
 from citesynth.evaluation.qa_data import EvalItem, EvalSet, load_set
+from citesynth.synthesis.answerability import TOP
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.sources import Source
 from citesynth.synthesis.steps import make_plan, retrieve
@@ -62,10 +63,6 @@ from citesynth.verify.crossencoder import EVIDENCE_WORDS
 from citesynth.verify.evidence import evidence_text
 
 TUNING = ("clapnq", "docs-rhdh", "multihop-rag")
-CALIBRATED_TOP = 5
-"""How many top chunks of each question the shipped gate's training pairs and its blend and
-threshold read: the gate read five then. At run time it reads up to `answerability.TOP`,
-chosen on the tuning questions (docs/verification.md, "Not found")."""
 HOLDS = 0.5
 """Share of the gold answer's content terms a gold chunk holds to count as answering."""
 LACKS = 0.25
@@ -125,11 +122,7 @@ async def top_sources(eval_set: EvalSet) -> AsyncIterator[tuple[EvalItem, list[S
     """Each question of `eval_set` with the top sources the answering pipeline gives the gate
     (`planned`; none when retrieval already answers "not found")."""
     async for item, plan in planned(eval_set):
-        top = (
-            []
-            if plan is None
-            else [s for s in plan.sources[:CALIBRATED_TOP] if s.chunk.text.strip()]
-        )
+        top = [] if plan is None else [s for s in plan.sources[:TOP] if s.chunk.text.strip()]
         yield item, top
 
 

@@ -2,10 +2,9 @@
 
     python -m benchmarks.gate_speed
 
-The gate reads a question against the best sentences of the top sources (up to
-`answerability.TOP`, eight: all a default-mode writer gets) before any writer runs
-(`synthesis.answerability`). Here: 50 ClapNQ `dev` questions, each against its own
-passage and seven others drawn at random (passage-sized, as chunks are), through
+The gate reads a question against the best sentences of the top five sources before any
+writer runs (`synthesis.answerability`). Here: 50 ClapNQ `dev` questions, each against
+its own passage and four others drawn at random (passage-sized, as chunks are), through
 `TrainedVerifier.answerable`; p50 / p95 per question, and the one-off load of each gate
 (MPNet's includes joining its base the first time on a machine; the figure is a warm load).
 The MiniLM gate is the baseline in the same run, so the ratio carries across machines.
@@ -26,7 +25,7 @@ from typing import Any
 
 from benchmarks.common import DATA, percentiles, require, write_result
 from citesynth.embed.minilm import cpu_has_bf16
-from citesynth.synthesis.answerability import PAIRED, TOP
+from citesynth.synthesis.answerability import PAIRED
 from citesynth.verify import mpnet
 from citesynth.verify.crossencoder import CrossEncoder
 from citesynth.verify.trained import GATE_FOLDER, TrainedVerifier, shared_gate, shared_model
@@ -41,18 +40,18 @@ def questions(count: int) -> list[tuple[str, list[str]]]:
     made = []
     for row in rng.sample(rows, count):
         own = [passages[p] for p in row["passage_ids"] if p in passages][:1]
-        made.append((row["question"], own + rng.sample(others, TOP - len(own))))
+        made.append((row["question"], own + rng.sample(others, 5 - len(own))))
     return made
 
 
 async def latency(verifier: TrainedVerifier, cases: list[tuple[str, list[str]]]) -> dict[str, Any]:
-    await verifier.answerable(cases[0][0], cases[0][1], [0.5] * TOP)  # warm: the gate loads
+    await verifier.answerable(cases[0][0], cases[0][1], [0.5] * 5)  # warm: the gate loads
     timings = []
     for question, passages in cases:
         started = time.perf_counter()
         await verifier.answerable(question, passages, [0.5] * len(passages))
         timings.append((time.perf_counter() - started) * 1000)
-    return {"questions": len(cases), "passages_per_question": TOP, "gate_ms": percentiles(timings)}
+    return {"questions": len(cases), "passages_per_question": 5, "gate_ms": percentiles(timings)}
 
 
 async def pair_latency(

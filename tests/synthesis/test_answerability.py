@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from citesynth.synthesis.answerability import TOP, Gate, gate, pair_gate, unanswerable
+from citesynth.synthesis.answerability import Gate, gate, pair_gate, unanswerable
 from citesynth.synthesis.finishing import Header
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
@@ -118,20 +118,3 @@ async def test_a_source_answering_alone_is_read_without_pairs() -> None:
     found = await gate(QUESTION, [answering, *SOURCES], scorer)
     assert found is not None and found.answerable and (found.best, found.partner) == (4, 0)
     assert len(scorer.asked) == 1  # one reading of the top sources, no pairs
-
-
-async def test_every_source_a_default_mode_writer_gets_is_read_and_no_more() -> None:
-    # An answer ranked sixth or seventh (a short chunk of its example beside longer pages)
-    # is what the writer will read: the gate reads it too, up to the default mode's eight.
-    scorer = HopScorer(pair=None)
-    others = [
-        _source(n, f"p{n}.md", f"Carmen, act {n}, is set in Seville.", 0.6) for n in range(1, 9)
-    ]
-    answering = _source(9, "bizet.md", "The composer of Carmen was born in Paris.", 0.3)
-    for rank in (6, 8):
-        ranked = [*others[: rank - 1], answering, *others[rank - 1 :]]
-        found = await gate(QUESTION, ranked, scorer)
-        assert found is not None and found.answerable and found.best == 9
-        assert len(scorer.asked[-1][0]) == TOP == 8
-    ninth = await gate(QUESTION, [*others, answering], scorer)
-    assert ninth is not None and not ninth.answerable

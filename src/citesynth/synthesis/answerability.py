@@ -4,9 +4,9 @@ Retrieval finds on-topic passages for on-topic questions that the documents do n
 ("How do I pickle a Client?"), and a writer given them writes something. Before writing,
 a verifier that can score question–passage pairs (`AnswerabilityScorer`: the trained
 verifier's gate, a cross-encoder over all-mpnet-base-v2 with `citesynth[gate]`, else its
-MiniLM claim model) reads the question against the best sentences of the top sources (up
-to `TOP`), with each source's retrieval confidence; when no source reaches the calibrated
-threshold (fitted on the tuning questions of ClapNQ, the Red Hat guides and MultiHop-RAG, never on a
+MiniLM claim model) reads the question against the best sentences of the top sources,
+with each source's retrieval confidence; when no source reaches the calibrated threshold
+(fitted on the tuning questions of ClapNQ, the Red Hat guides and MultiHop-RAG, never on a
 report slice), the top four are read two at a time, two of different documents each
 (`pair_gate`: a nested question, "Where was the author of X born?", is answered by two
 documents holding one hop each), against a threshold of their own
@@ -29,12 +29,8 @@ from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.finishing import Header
 from citesynth.synthesis.sources import Source, document_count, record
 
-TOP = 8
-"""How many of the top sources are read against the question: all that a writer gets in
-the default mode (`modes.MODES["simple"]`; the embedded model gets five). The blend and
-threshold were fitted on the top five of each tuning question (`gate_pairs.CALIBRATED_TOP`);
-reading up to eight changed, on the tuning questions with more sources, one answerable
-Developer Hub question to answered and no unanswerable one."""
+TOP = 5
+"""How many of the top sources are read against the question."""
 PAIRED = 4
 """How many of the top sources are read two at a time (two of different documents) when
 none answers alone."""
