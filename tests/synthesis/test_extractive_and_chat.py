@@ -396,6 +396,52 @@ async def test_the_code_an_answer_shows_is_never_rewritten_as_sentences(
     ]
 
 
+_INSTALL = (
+    "# Installation\n\nInstall with pip:\n\n```shell\n$ pip install httpx\n```\n\n"
+    "Or, to include the optional HTTP/2 support, use:\n\n"
+    "```shell\n$ pip install httpx[http2]\n```\n\n"
+    "To include the optional brotli and zstandard decoders support, use:\n\n"
+    "```shell\n$ pip install httpx[brotli,zstd]\n```\n"
+)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "HTTPX requires Python 3.9+ [1].\nTo include the optional HTTP/2 support, use: [1]",
+        "To include the optional HTTP/2 support, use [1]:",
+        "To include the optional HTTP/2 support, use:",  # cited by attribution
+    ],
+)
+async def test_a_sentence_promising_code_it_never_saw_shows_its_sources_block(
+    engine: Engine, tmp_path: Path, reply: str
+) -> None:
+    # The model reads prose only: it quotes the sentence and stops at its colon. The block
+    # the cited source shows after that sentence (not the one after the brotli sentence,
+    # which reads alike) follows it, and is checked like any code an answer shows.
+    found = await _answered(engine, tmp_path, _INSTALL, reply, "How do I enable HTTP/2?")
+    assert found.answer.endswith(
+        "optional HTTP/2 support, use: [1]\n\n```shell\n$ pip install httpx[http2]\n```"
+    ) or found.answer.endswith(
+        "optional HTTP/2 support, use [1]:\n\n```shell\n$ pip install httpx[http2]\n```"
+    ), found.answer
+    assert [c.label for c in found.claims if c.kind == "code"] == ["supported"]
+
+
+async def test_a_promise_is_kept_only_from_a_cited_source_that_says_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    reply = "To enable the optional HTTP/3 transport, use: [1]"  # no such sentence
+    found = await _answered(engine, tmp_path, _INSTALL, reply, "How do I enable HTTP/3?")
+    assert "```" not in found.answer
+    shown = (
+        "Or, to include the optional HTTP/2 support, use: [1]\n\n"
+        "```shell\n$ pip install httpx[http2]\n```"
+    )
+    kept = await _answered(engine, tmp_path, _INSTALL, shown, "How do I enable HTTP/2?")
+    assert kept.answer.count("```") == 2  # a block already shown is not shown twice
+
+
 async def test_an_answer_of_quoted_code_stands_and_its_code_is_kept_as_written(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -192,7 +192,7 @@ class ExtractiveWriter:
                     lead = "\n\n"
                 yield lead + _cited_sentences(text, numbers)
                 if pick.block is not None:
-                    yield "\n\n" + _shown_block(pick.block, str(pick.source.number))
+                    yield "\n\n" + shown_block(pick.block, str(pick.source.number))
 
 
 _NO_CLAUSE = frozenset(
@@ -287,7 +287,7 @@ def _cited_sentences(text: str, numbers: str) -> str:
     return " ".join(_cited(text[a:b], numbers) for a, b in sentence_spans(text))
 
 
-def _shown_block(block: Introduced, number: str) -> str:
+def shown_block(block: Introduced, number: str) -> str:
     """An introduced block as the answer shows it, after its sentence.
 
     Code as a fenced block (a fence longer than any run of backticks inside), a list as
@@ -299,7 +299,7 @@ def _shown_block(block: Introduced, number: str) -> str:
             shown = f"- {_cited_sentences(clean(item), number)}"
             step = block.code[index] if index < len(block.code) else None
             if step is not None:  # a procedure's step: its code below it, in the item
-                code = _shown_block(step, number).split("\n")
+                code = shown_block(step, number).split("\n")
                 shown += "\n\n" + "\n".join(f"  {line}" if line else "" for line in code) + "\n"
             items.append(shown)
         return "\n".join([*items, *([] if block.complete else ["- …"])]).rstrip("\n")

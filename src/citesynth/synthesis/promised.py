@@ -1,0 +1,105 @@
+"""Blocks a written answer promises: a sentence that introduces code or a list shows it.
+
+A model quotes "To include the optional HTTP/2 support, use:" from its source and stops
+there: evidence selection gives it prose only, so it never saw the `pip install` line
+below that sentence, and the answer promises what it does not show. When a paragraph of an
+answer ends with a sentence ending in a colon (its citation before or after the colon) and
+no code block or list follows, the sentence is looked up in the sources it cites: a prose
+sentence of the cited chunk that reads the same (at least `SAME` of its words, in order,
+`difflib` ratio) and introduces a block (`introduced`) lends that block, shown as the
+extractive writer shows one (`extractive.shown_block`) and cited with the sentence; at most
+`MAX_BLOCKS` an answer. Verification then checks the block like any code an answer shows:
+its lines in a row in a source its sentence cites.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from citesynth.citations.markers import find_markers
+from citesynth.ingest.sentences import fenced_blocks, prose_sentences, sentence_spans
+from citesynth.synthesis.extractive import shown_block
+from citesynth.synthesis.introduced import Introduced, introduced
+from citesynth.synthesis.markup import strip_markup
+from citesynth.synthesis.sources import Source, refs
+
+SAME = 0.8
+"""The `difflib` ratio of their word sequences at which an answer's sentence reads as the
+source's ("To include the optional HTTP/2 support, use:" against "Or, to include the
+optional HTTP/2 support, use:" is 0.94; the brotli sentence below it 0.67)."""
+MAX_BLOCKS = 3
+"""How many promised blocks one answer shows at most (as the extractive writer)."""
+
+_PARAGRAPH_END = re.compile(r"\n[ \t]*\n")
+_OPENS_BLOCK = re.compile(r"\s*(?:`{3,}|~{3,}|(?:[-*+•]|\d{1,3}[.)])[ \t]+\S)")
+_WORD = re.compile(r"\w+")
+
+
+def show_promised(text: str, sources: Sequence[Source]) -> str:
+    """`text` with the block after each paragraph-ending sentence that promises one."""
+    by_number = {source.number: source for source in sources}
+    known = refs(sources)
+    fences = fenced_blocks(text)
+    shown: list[tuple[int, str]] = []  # (where to insert, block as shown)
+    for start, end in _paragraphs(text):
+        if len(shown) >= MAX_BLOCKS:
+            break
+        if any(a <= start < b for a, b in fences) or _OPENS_BLOCK.match(text, end):
+            continue  # code itself, or a block already shown after it
+        line = text[start:end].rsplit("\n", 1)[-1]
+        markers = find_markers(line, known)
+        plain = _without(line, [(m.start, m.end) for m in markers]).rstrip()
+        if not plain.endswith(":") or plain.endswith("::"):
+            continue
+        spans = sentence_spans(plain)
+        sentence = plain[spans[-1][0] : spans[-1][1]] if spans else plain
+        numbers = [n for m in markers for n in m.numbers if n in by_number]
+        for number in dict.fromkeys(numbers):
+            block = _lent(sentence, by_number[number])
+            if block is not None:
+                shown.append((end, shown_block(block, str(number))))
+                break
+    for at, shown_text in reversed(shown):
+        text = f"{text[:at]}\n\n{shown_text}{text[at:]}"
+    return text
+
+
+def _paragraphs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each paragraph of `text`, blank lines between them left out."""
+    found, start = [], 0
+    for gap in _PARAGRAPH_END.finditer(text):
+        if text[start : gap.start()].strip():
+            found.append((start, gap.start()))
+        start = gap.end()
+    if text[start:].strip():
+        found.append((start, len(text.rstrip())))
+    return found
+
+
+def _without(line: str, spans: Sequence[tuple[int, int]]) -> str:
+    """`line` with the `spans` (its citation markers) cut out, spaces closed up."""
+    kept, at = [], 0
+    for a, b in spans:
+        kept.append(line[at:a])
+        at = b
+    kept.append(line[at:])
+    return re.sub(r"\s+(?=[:.,;])", "", " ".join("".join(kept).split()))
+
+
+def _lent(sentence: str, source: Source) -> Introduced | None:
+    """The block the cited chunk's own version of `sentence` introduces, if it has one."""
+    words = _words(sentence)
+    chunk = source.chunk.text
+    for start, end in prose_sentences(chunk):
+        theirs = _words(chunk[start:end])
+        if SequenceMatcher(None, words, theirs, autojunk=False).ratio() >= SAME:
+            block = introduced(chunk, start, end)
+            if block is not None:
+                return block
+    return None
+
+
+def _words(sentence: str) -> list[str]:
+    return _WORD.findall(strip_markup(sentence).lower())
