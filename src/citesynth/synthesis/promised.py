@@ -15,6 +15,8 @@ its lines in a row in a source its sentence cites.
 from __future__ import annotations
 
 import re
+import sys
+from bisect import bisect_right
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
@@ -31,6 +33,9 @@ source's ("To include the optional HTTP/2 support, use:" against "Or, to include
 optional HTTP/2 support, use:" is 0.94; the brotli sentence below it 0.67)."""
 MAX_BLOCKS = 3
 """How many promised blocks one answer shows at most (as the extractive writer)."""
+MAX_LOOKUPS = 10
+"""How many promising sentences of one answer are looked up at most (a looping model's
+100,000 characters of "use:" lines cost no more than ten)."""
 
 _PARAGRAPH_END = re.compile(r"\n[ \t]*\n")
 _OPENS_BLOCK = re.compile(r"\s*(?:`{3,}|~{3,}|(?:[-*+•]|\d{1,3}[.)])[ \t]+\S)")
@@ -43,27 +48,39 @@ def show_promised(text: str, sources: Sequence[Source]) -> str:
     known = refs(sources)
     fences = fenced_blocks(text)
     shown: list[tuple[int, str]] = []  # (where to insert, block as shown)
+    sentences: dict[int, list[tuple[int, int]]] = {}  # each cited chunk's, read once
+    lookups = 0
     for start, end in _paragraphs(text):
-        if len(shown) >= MAX_BLOCKS:
+        if len(shown) >= MAX_BLOCKS or lookups >= MAX_LOOKUPS:
             break
-        if any(a <= start < b for a, b in fences) or _OPENS_BLOCK.match(text, end):
+        if _inside(fences, start) or _OPENS_BLOCK.match(text, end):
             continue  # code itself, or a block already shown after it
         line = text[start:end].rsplit("\n", 1)[-1]
         markers = find_markers(line, known)
         plain = _without(line, [(m.start, m.end) for m in markers]).rstrip()
         if not plain.endswith(":") or plain.endswith("::"):
             continue
-        spans = sentence_spans(plain)
-        sentence = plain[spans[-1][0] : spans[-1][1]] if spans else plain
+        own = sentence_spans(plain)
+        sentence = plain[own[-1][0] : own[-1][1]] if own else plain
         numbers = [n for m in markers for n in m.numbers if n in by_number]
+        lookups += 1
         for number in dict.fromkeys(numbers):
-            block = _lent(sentence, by_number[number])
+            chunk = by_number[number].chunk.text
+            if number not in sentences:
+                sentences[number] = prose_sentences(chunk)
+            block = _lent(sentence, chunk, sentences[number])
             if block is not None:
                 shown.append((end, shown_block(block, str(number))))
                 break
     for at, shown_text in reversed(shown):
         text = f"{text[:at]}\n\n{shown_text}{text[at:]}"
     return text
+
+
+def _inside(blocks: Sequence[tuple[int, int]], at: int) -> bool:
+    """Whether `at` lies inside one of `blocks` (sorted, not overlapping)."""
+    index = bisect_right(blocks, (at, sys.maxsize)) - 1
+    return index >= 0 and blocks[index][0] <= at < blocks[index][1]
 
 
 def _paragraphs(text: str) -> list[tuple[int, int]]:
@@ -88,11 +105,13 @@ def _without(line: str, spans: Sequence[tuple[int, int]]) -> str:
     return re.sub(r"\s+(?=[:.,;])", "", " ".join("".join(kept).split()))
 
 
-def _lent(sentence: str, source: Source) -> Introduced | None:
-    """The block the cited chunk's own version of `sentence` introduces, if it has one."""
+def _lent(sentence: str, chunk: str, spans: Sequence[tuple[int, int]]) -> Introduced | None:
+    """The block the chunk's own version of `sentence` introduces, if it has one.
+
+    `spans` are the chunk's prose sentences.
+    """
     words = _words(sentence)
-    chunk = source.chunk.text
-    for start, end in prose_sentences(chunk):
+    for start, end in spans:
         theirs = _words(chunk[start:end])
         if SequenceMatcher(None, words, theirs, autojunk=False).ratio() >= SAME:
             block = introduced(chunk, start, end)
