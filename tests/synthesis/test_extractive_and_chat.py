@@ -428,6 +428,20 @@ async def test_a_sentence_promising_code_it_never_saw_shows_its_sources_block(
     assert [c.label for c in found.claims if c.kind == "code"] == ["supported"]
 
 
+async def test_a_promising_sentence_cited_to_the_wrong_source_cites_the_one_it_quotes(
+    engine: Engine, tmp_path: Path
+) -> None:
+    write(tmp_path / "d", "deps.md", "# Dependencies\n\n`h2` gives HTTP/2 support, optional.\n")
+    reply = "To include the optional HTTP/2 support, use: [1]"
+    found = await _answered(engine, tmp_path, _INSTALL, reply, "How do I enable HTTP/2?")
+    numbers = {s.path: s.number for s in found.sources}
+    assert numbers == {"d/deps.md": 1, "d/doc.md": 2}  # the reply cites the other page
+    assert found.answer.startswith("To include the optional HTTP/2 support, use: [1,2]")
+    assert found.answer.endswith("```shell\n$ pip install httpx[http2]\n```"), found.answer
+    [code] = [c for c in found.claims if c.kind == "code"]
+    assert code.label == "supported" and 2 in code.citations
+
+
 async def test_a_promise_is_kept_only_from_a_cited_source_that_says_it(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -4,11 +4,12 @@ A model quotes "To include the optional HTTP/2 support, use:" from its source an
 there: evidence selection gives it prose only, so it never saw the `pip install` line
 below that sentence, and the answer promises what it does not show. When a paragraph of an
 answer ends with a sentence ending in a colon (its citation before or after the colon) and
-no code block or list follows, the sentence is looked up in the sources it cites: a prose
-sentence of the cited chunk that reads the same (at least `SAME` of its words, in order,
-`difflib` ratio) and introduces a block (`introduced`) lends that block, shown as the
-extractive writer shows one (`extractive.shown_block`) and cited with the sentence; at most
-`MAX_BLOCKS` an answer. Verification then checks the block like any code an answer shows:
+no code block or list follows, the sentence is looked up in the sources it cites, then in
+the others: a prose sentence of a chunk that reads the same (at least `SAME` of its words,
+in order, `difflib` ratio) and introduces a block (`introduced`) lends that block, shown as
+the extractive writer shows one (`extractive.shown_block`); a source the sentence did not
+cite is cited with it, since the sentence is that source's. At most `MAX_BLOCKS` an
+answer. Verification then checks the block like any code an answer shows:
 its lines in a row in a source its sentence cites.
 """
 
@@ -47,11 +48,11 @@ def show_promised(text: str, sources: Sequence[Source]) -> str:
     by_number = {source.number: source for source in sources}
     known = refs(sources)
     fences = fenced_blocks(text)
-    shown: list[tuple[int, str]] = []  # (where to insert, block as shown)
+    shown: list[tuple[int, str]] = []  # (where to insert, what: a marker or a block)
     sentences: dict[int, list[tuple[int, int]]] = {}  # each cited chunk's, read once
     lookups = 0
     for start, end in _paragraphs(text):
-        if len(shown) >= MAX_BLOCKS or lookups >= MAX_LOOKUPS:
+        if sum(a.startswith("\n") for _, a in shown) >= MAX_BLOCKS or lookups >= MAX_LOOKUPS:
             break
         if _inside(fences, start) or _OPENS_BLOCK.match(text, end):
             continue  # code itself, or a block already shown after it
@@ -62,18 +63,21 @@ def show_promised(text: str, sources: Sequence[Source]) -> str:
             continue
         own = sentence_spans(plain)
         sentence = plain[own[-1][0] : own[-1][1]] if own else plain
-        numbers = [n for m in markers for n in m.numbers if n in by_number]
+        cited = [n for m in markers for n in m.numbers if n in by_number]
         lookups += 1
-        for number in dict.fromkeys(numbers):
+        for number in dict.fromkeys([*cited, *by_number]):
             chunk = by_number[number].chunk.text
             if number not in sentences:
                 sentences[number] = prose_sentences(chunk)
             block = _lent(sentence, chunk, sentences[number])
-            if block is not None:
-                shown.append((end, shown_block(block, str(number))))
-                break
-    for at, shown_text in reversed(shown):
-        text = f"{text[:at]}\n\n{shown_text}{text[at:]}"
+            if block is None:
+                continue
+            if number not in cited:  # the sentence is that source's: it cites it too
+                shown.append((end, f" [{number}]"))
+            shown.append((end, f"\n\n{shown_block(block, str(number))}"))
+            break
+    for at, added in reversed(shown):
+        text = f"{text[:at]}{added}{text[at:]}"
     return text
 
 
