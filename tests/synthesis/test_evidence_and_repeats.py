@@ -222,8 +222,14 @@ def test_a_line_of_markers_cites_the_line_above_or_opens_the_one_below() -> None
     # a run of marker lines reads as one: "[2]" never cites a line "[1]" cites not
     assert strip_layout("Text here\n[1]\n[2]\nMore text.") == "Text here [1] [2]\nMore text."
     assert strip_layout("[1]\n[2]\nText here.") == "Text here [1,2]."
+    # the marker stands where the model left out the block a sentence introduces
+    assert strip_layout("Add the annotation as follows:\n\n[4]\n\nThen restart.") == (
+        "Add the annotation as follows: [4]\n\nThen restart."
+    )
     # nothing to join: left for pointer removal
     assert strip_layout("The pool holds ten [1].\n[2]") == "The pool holds ten [1].\n[2]"
+    assert strip_layout("Text here.\n\n[1]\n\nMore text.") == "Text here.\n\n[1]\n\nMore text."
+    assert strip_layout("Cited already: [3]\n\n[1]") == "Cited already: [3]\n\n[1]"
     # a source header the model was copying when its tokens ran out goes; code stays
     assert strip_layout("The pool holds ten [1].\n[5: L") == "The pool holds ten [1]."
     assert strip_layout("Code:\n```\nx = [5") == "Code:\n```\nx = [5"

@@ -224,7 +224,9 @@ def _marker_lines(text: str, code: Collection[int]) -> str:
 
     A small model may write its marker on the next line ("… using pip:" then "[1]"): it
     cites the line above when that line is text, not a heading, a bold title or a table
-    row, and does not end cited already. After a heading, a cited line or at the very
+    row, and does not end cited already; after a blank line, when the line before it
+    introduces what follows ("… as follows:", the marker standing where the model left out
+    the code). After a heading, a cited line or at the very
     start, it opens the line below when that one opens with prose ("[1]" then "Unlike
     requests, …"), and moves to the end of its first sentence. Otherwise (a blank line or
     code above; a list, table, heading, thematic break, shell line or source header below)
@@ -247,6 +249,9 @@ def _marker_lines(text: str, code: Collection[int]) -> str:
         below = lines[run] if run < len(lines) and run not in code else None
         if above and index - 1 not in code and _cites_above(above):
             kept[-1] = f"{above.rstrip()} {markers}"
+        elif above == "" and len(kept) > 1 and index - 2 not in code and _introduces(kept[-2]):
+            kept.pop()  # "… as follows:", a blank line, "[4]": where the code would be
+            kept[-1] = f"{kept[-1].rstrip()} {markers}"
         elif (above is None or _heads_below(above, index - 1 in code)) and (
             below is not None and _opens_with_prose(below)
         ):
@@ -274,6 +279,11 @@ def _cites_above(line: str) -> bool:
         and not THEMATIC_BREAK.fullmatch(line)
         and not _ENDS_CITED.search(line)
     )
+
+
+def _introduces(line: str) -> bool:
+    """Whether `line` is uncited text introducing what follows it ("… as follows:")."""
+    return _cites_above(line) and line.rstrip().endswith(":") and not line.rstrip().endswith("::")
 
 
 def _heads_below(line: str, in_code: bool) -> bool:
