@@ -278,7 +278,7 @@ def _candidates(
             successor = text[after:stop]
             refers = _ANAPHOR.match(successor) or _REFERS_BACK.search(successor)
             if refers and not text[end:after].count("\n\n"):
-                following[(source.number, start)] = (after, text[after:stop])
+                following[(source.number, start)] = (after, successor)
     return candidates, following
 
 

@@ -21,12 +21,14 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from citesynth.citations.markers import find_markers
+from citesynth.citations.resolve import cited_numbers
+from citesynth.ingest.blocks import paragraphs
 from citesynth.ingest.sentences import fenced_blocks, prose_sentences, sentence_spans
 from citesynth.synthesis.extractive import shown_block
 from citesynth.synthesis.introduced import Introduced, introduced
 from citesynth.synthesis.markup import strip_markup
-from citesynth.synthesis.sources import Source, refs
+from citesynth.synthesis.sources import Source
+from citesynth.verify.claims import plain
 
 SAME = 0.8
 """The `difflib` ratio of their word sequences at which an answer's sentence reads as the
@@ -44,38 +46,39 @@ _WORD = re.compile(r"\w+")
 
 
 def show_promised(text: str, sources: Sequence[Source]) -> str:
-    """`text` with the block after each paragraph-ending sentence that promises one."""
+    """`text` with the block after each paragraph-ending sentence that promises one.
+
+    `text` is a draft's, its markers canonical (`[3]`, `[1,2]`).
+    """
     by_number = {source.number: source for source in sources}
-    known = refs(sources)
     fences = fenced_blocks(text)
-    shown: list[tuple[int, str]] = []  # (where to insert, what: a marker or a block)
+    shown: list[tuple[int, str]] = []  # (where to insert, the block and any marker it adds)
     sentences: dict[int, list[tuple[int, int]]] = {}  # each cited chunk's, read once
     lookups = 0
-    for start, end in _paragraphs(text):
-        if sum(a.startswith("\n") for _, a in shown) >= MAX_BLOCKS or lookups >= MAX_LOOKUPS:
+    for paragraph in paragraphs(text):
+        if len(shown) >= MAX_BLOCKS or lookups >= MAX_LOOKUPS:
             break
+        start, end = paragraph.start, paragraph.end
         if _inside(fences, start) or _OPENS_BLOCK.match(text, end):
             continue  # code itself, or a block already shown after it
         line = text[start:end].rsplit("\n", 1)[-1]
-        markers = find_markers(line, known)
-        plain = _without(line, [(m.start, m.end) for m in markers]).rstrip()
-        if not plain.endswith(":") or plain.endswith("::"):
+        written = plain(line)
+        if not written.endswith(":") or written.endswith("::"):
             continue
-        own = sentence_spans(plain)
-        sentence = plain[own[-1][0] : own[-1][1]] if own else plain
-        cited = [n for m in markers for n in m.numbers if n in by_number]
+        own = sentence_spans(written)
+        sentence = written[own[-1][0] : own[-1][1]] if own else written
+        cited = [n for n in cited_numbers(line) if n in by_number]
         lookups += 1
         for number in dict.fromkeys([*cited, *by_number]):
             chunk = by_number[number].chunk.text
             if number not in sentences:
                 sentences[number] = prose_sentences(chunk)
             block = _lent(sentence, chunk, sentences[number])
-            if block is None:
-                continue
-            if number not in cited:  # the sentence is that source's: it cites it too
-                shown.append((end, f" [{number}]"))
-            shown.append((end, f"\n\n{shown_block(block, str(number))}"))
-            break
+            if block is not None:
+                # a source the sentence did not cite: the sentence is its, and cites it too
+                marker = "" if number in cited else f" [{number}]"
+                shown.append((end, f"{marker}\n\n{shown_block(block, str(number))}"))
+                break
     for at, added in reversed(shown):
         text = f"{text[:at]}{added}{text[at:]}"
     return text
@@ -85,28 +88,6 @@ def _inside(blocks: Sequence[tuple[int, int]], at: int) -> bool:
     """Whether `at` lies inside one of `blocks` (sorted, not overlapping)."""
     index = bisect_right(blocks, (at, sys.maxsize)) - 1
     return index >= 0 and blocks[index][0] <= at < blocks[index][1]
-
-
-def _paragraphs(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each paragraph of `text`, blank lines between them left out."""
-    found, start = [], 0
-    for gap in _PARAGRAPH_END.finditer(text):
-        if text[start : gap.start()].strip():
-            found.append((start, gap.start()))
-        start = gap.end()
-    if text[start:].strip():
-        found.append((start, len(text.rstrip())))
-    return found
-
-
-def _without(line: str, spans: Sequence[tuple[int, int]]) -> str:
-    """`line` with the `spans` (its citation markers) cut out, spaces closed up."""
-    kept, at = [], 0
-    for a, b in spans:
-        kept.append(line[at:a])
-        at = b
-    kept.append(line[at:])
-    return re.sub(r"\s+(?=[:.,;])", "", " ".join("".join(kept).split()))
 
 
 def _lent(sentence: str, chunk: str, spans: Sequence[tuple[int, int]]) -> Introduced | None:
