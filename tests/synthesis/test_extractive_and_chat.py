@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Unpack
 
 import pytest
 
-from citesynth import Answer, Engine
+from citesynth import Answer, AskOverrides, Engine
 from citesynth.cli import print_answer
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.llm.fake import ScriptedModel
@@ -101,13 +102,12 @@ async def test_a_sentence_that_names_the_previous_one_with_this_comes_with_it(
         "value. The `Context.get_parameter_source` method can be used to find this out. "
         "Decorators are applied from the bottom up in this case.\n"
     )
-    write(tmp_path / "a", "advanced.md", source)
-    await engine.index([tmp_path / "a"])
-    engine.writer = ExtractiveWriter(engine.embedder, max_sentences=1)
-    answer = await engine.answer(
+    question = (
         "How can I tell whether a parameter's value came from the command line, an "
         "environment variable, or its default?"
     )
+    writer = ExtractiveWriter(engine.embedder, max_sentences=1)
+    answer = await _extracted(engine, tmp_path, source, question, writer)
     assert "`Context.get_parameter_source` method can be used to find this out [1]." in (
         answer.answer
     ), answer.answer
@@ -351,6 +351,21 @@ async def test_code_a_model_invents_goes_with_its_sentence_and_quoted_code_stays
     assert "✗ removed code:\n      typography:\n        fontFamily: Comic Sans\n" in shown
 
 
+async def _extracted(
+    engine: Engine,
+    tmp_path: Path,
+    source: str,
+    question: str,
+    writer: ExtractiveWriter | None = None,
+    **options: Unpack[AskOverrides],
+) -> Answer:
+    """The extractive writer's answer to `question` over one document, `source`."""
+    write(tmp_path / "d", "doc.md", source)
+    await engine.index([tmp_path / "d"])
+    engine.writer = writer or ExtractiveWriter(engine.embedder)
+    return await engine.answer(question, **options)
+
+
 async def _answered(
     engine: Engine, tmp_path: Path, source: str, reply: str, question: str
 ) -> Answer:
@@ -480,12 +495,8 @@ async def test_an_extractive_procedure_shows_each_steps_code(
         "```bash\nkubectl --namespace=prometheus port-forward deploy/prometheus-server 9090\n"
         "```\n\n2. Open http://localhost:9090 in your web browser.\n"
     )
-    write(tmp_path / "d", "scraping.md", procedure)
-    await engine.index([tmp_path / "d"])
-    engine.writer = ExtractiveWriter(engine.embedder)
-    found = await engine.answer(
-        "How do I verify that Prometheus scrapes the metrics?", not_found_below=0.0
-    )
+    question = "How do I verify that Prometheus scrapes the metrics?"
+    found = await _extracted(engine, tmp_path, procedure, question, not_found_below=0.0)
     assert (
         "complete the following steps: [1]\n\n"
         "- Forward the Prometheus console port to your machine as follows: [1]\n\n"
