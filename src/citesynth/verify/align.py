@@ -12,6 +12,8 @@ greedily when they cover terms the anchor lacks (a claim may join two facts). Th
 - numbers (with units and years) and proper names of the claim missing from the evidence;
 - negation present on one side only; opposite directions ("increases" / "reduces");
 - a superlative of the claim ("the best", "of all time") the evidence never states;
+- a word whose contradiction the stating sentence holds instead ("optional" against
+  "required", `opposites`);
 - how many content terms are missing, since one wrong name is enough to be unsupported.
 
 A `Context` (the documents' titles and headings) supplies words and numbers the passages
@@ -33,6 +35,7 @@ from functools import lru_cache
 from citesynth.analysis import NAME, POSSESSIVE, content_terms, terms
 from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
 from citesynth.verify.lists import misattributed
+from citesynth.verify.opposites import opposed
 
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:\s?%|\s?percent\b)?")
@@ -170,10 +173,13 @@ class Alignment:
     ungrounded: tuple[str, ...] = ()
     """Clauses of the claim (cut at `NEW_CLAUSE`) none of whose words or numbers the
     evidence or its titles hold: "… and is powered by hamsters" (`_ungrounded`)."""
+    opposite: tuple[tuple[str, str], ...] = ()
+    """(the claim's word, the contradicting word of the sentence stating it): "optional"
+    against "required" (`opposites.opposed`)."""
 
     @property
     def disagrees(self) -> bool:
-        """A number, negation, direction, superlative, identifier or list item disagrees.
+        """A number, negation, direction, opposite word, superlative, identifier or item.
 
         So does a whole clause of the claim that has no word in the evidence (`ungrounded`).
 
@@ -185,6 +191,7 @@ class Alignment:
             self.missing_numbers
             or self.negation_mismatch
             or self.direction_mismatch
+            or self.opposite
             or self.missing_superlatives
             or self.missing_identifiers
             or self.misattributed
@@ -677,6 +684,25 @@ def _negation_differs(
     return top.negated and negated_for(wanted, _text(evidence, top))
 
 
+def _opposite(
+    claim: str, negated: bool, best: Sequence[Sentence], evidence: Evidence
+) -> tuple[tuple[tuple[str, str], ...], bool]:
+    """The claim's word the anchor sentence contradicts, and whether negation agrees.
+
+    The word counts when both are negated alike; a negation on one side only that the
+    other side's opposite word restates ("non-reusable" against "not reusable", "not
+    enabled" against "disabled") agrees, and the second value says so.
+    """
+    if not best:
+        return (), False
+    found = opposed(claim, _text(evidence, best[0]), [_text(evidence, s) for s in best[1:]])
+    if found is None:
+        return (), False
+    if best[0].negated == negated:
+        return (found,), False
+    return (), True
+
+
 def _pairs_found(pairs: Sequence[tuple[str, str]], sentences: Sequence[Sentence]) -> int:
     """How many ordered term pairs occur within five positions in one of `sentences`."""
     found = 0
@@ -786,6 +812,8 @@ def align(
         (up and not down and best_down and not best_up)
         or (down and not up and best_up and not best_down)
     )
+    opposite, restated = _opposite(claim, negated, best, evidence)
+    negation_mismatch = negation_mismatch and not restated
     features = {
         "anchor_coverage": anchor,
         "top3_coverage": len(covered) / count,
@@ -815,6 +843,7 @@ def align(
         missing_identifiers=missing_identifiers,
         misattributed=misnamed,
         ungrounded=ungrounded,
+        opposite=opposite,
     )
     written = _written(claim)
     return replace(
@@ -894,6 +923,8 @@ def _reasons(
         reasons.append("negation differs from the source")
     if alignment.direction_mismatch:
         reasons.append("direction differs from the source (increase vs decrease)")
+    for mine, theirs in alignment.opposite:
+        reasons.append(f"the source says {theirs!r}, not {mine!r}")
     if superlatives := alignment.missing_superlatives:
         reasons.append("superlative not in the source: " + ", ".join(superlatives))
     if identifiers := alignment.missing_identifiers:

@@ -1,0 +1,190 @@
+"""Opposite words: a claim saying "enabled" where its source says "disabled".
+
+A claim with one word turned into its opposite keeps every other word of its source, so
+coverage passes it, and the trained cross-encoder reads two sentences that differ in one
+word as near-duplicates: on claims with one detail changed it passed 42 % of those with an
+antonym (`benchmarks/changed_details.py`), and on hand-written documentation claims 57 % of
+HTTPX's and 33 % of Click's. "The name argument is optional" against "The name argument is
+required" passed both verifiers.
+
+A claim opposes the sentence stating it when:
+
+- it holds a word of one side of a pair of contradictory words (`CONTRARIES`: required /
+  optional, synchronous / asynchronous, true / false, public / private, ...) and none of
+  the other side;
+- the sentence of its source that states it (the anchor of the alignment) holds a word
+  of the other side, and none of the sentences stating it holds the claim's word;
+- the two words say it of the same thing: a term of the `NEAR` content words on either
+  side of the one is among those of the other ("South America" is not contradicted by
+  "northern silky oak");
+- the claim and that sentence are both negated or both not: "not required" is optional,
+  which `align` reads as agreement (the negation check alone had vetoed it).
+
+Only contradictory pairs are listed, never converse ones: "A runs before B" is "B runs
+after A", "A is older than B" is "B is younger than A", so before/after, older/younger,
+buy/sell or win/defeat would reject right paraphrases. Increase/decrease words are
+`align`'s direction check; always/never, with/without and fail are negation. A word and
+its "un-" or "non-" form are contradictory too ("supported" / "unsupported",
+"blocking" / "non-blocking") when the bare word reads as an adjective or participle.
+Words are read as written (lower case, hyphenated words whole): stems would confuse
+"optional" with "option".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+from citesynth.analysis import content_terms, terms
+
+CONTRARIES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
+    (frozenset(left.split()), frozenset(right.split()))
+    for left, right in (
+        ("enable enables enabled enabling", "disable disables disabled disabling"),
+        ("required mandatory compulsory", "optional"),
+        (
+            "synchronous synchronously sync",
+            "asynchronous asynchronously async",
+        ),
+        ("true", "false"),
+        ("include includes included", "exclude excludes excluded excluding"),
+        (
+            "allow allows allowed permit permits permitted",
+            "forbid forbids forbidden prohibit prohibits prohibited disallow disallows disallowed",
+        ),
+        ("accept accepts accepted", "reject rejects rejected"),
+        ("agree agrees agreed", "disagree disagrees disagreed"),
+        ("public publicly", "private privately"),
+        ("minimum", "maximum"),
+        ("ascending", "descending"),
+        ("inclusive", "exclusive"),
+        ("explicit explicitly", "implicit implicitly"),
+        ("lowercase lower-case", "uppercase upper-case"),
+        ("local locally", "remote remotely"),
+        ("internal internally", "external externally"),
+        ("temporary temporarily", "permanent permanently"),
+        ("static statically", "dynamic dynamically"),
+        ("manual manually", "automatic automatically"),
+        ("inside", "outside"),
+        ("horizontal horizontally", "vertical vertically"),
+        ("singular", "plural"),
+        ("positive positively", "negative negatively"),
+        ("male", "female"),
+        ("like", "unlike"),
+        ("valid", "invalid"),
+        ("correct correctly", "incorrect incorrectly"),
+        ("possible", "impossible"),
+        ("legal legally", "illegal illegally"),
+        ("mutable", "immutable"),
+        ("visible", "invisible hidden"),
+        ("secure securely", "insecure insecurely"),
+        ("sensitive case-sensitive", "insensitive case-insensitive"),
+        ("guilty", "innocent"),
+        ("encrypted", "unencrypted"),
+        ("north northern", "south southern"),
+        ("east eastern", "west western"),
+    )
+)
+"""Pairs of word sets of which a sentence holding one contradicts one holding the other."""
+
+_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+NEAR = 2
+"""How many content words on each side of the two opposite words must share a term: "optional
+`filter`" is no contradiction of "the mandatory fields", "the `name` argument is optional"
+is one of "the `name` argument is required"."""
+_ADJECTIVE = re.compile(r"(?:ed|able|ible|ful|al|ive|ic|ent|ant|ous|ly|own|ure|ing)\Z")
+"""Endings of a word whose "un-" form is its contradiction ("supported", "known", "safe"
+is left out: "under" / "der", "unit" / "it", "uncover" / "cover" are not pairs)."""
+
+
+@lru_cache(maxsize=4096)
+def tokens(text: str) -> tuple[str, ...]:
+    """The lower-case words of `text` as written, in order (code too: `follow_redirects=False`)."""
+    return tuple(_WORD.findall(text.lower()))
+
+
+@lru_cache(maxsize=4096)
+def words(text: str) -> frozenset[str]:
+    """The distinct `tokens` of `text`."""
+    return frozenset(tokens(text))
+
+
+def neighbours(text: str, word: str) -> frozenset[str]:
+    """The terms of the `NEAR` content words on each side of each `word` in `text`.
+
+    Function words are skipped: "they are not reusable" reaches back to "inline".
+    """
+    found: set[str] = set()
+    written = tokens(text)
+    for index, token in enumerate(written):
+        if token != word:
+            continue
+        for side in (reversed(written[:index]), written[index + 1 :]):
+            taken = 0
+            for other in side:
+                if taken == NEAR:
+                    break
+                if content := _content(other):
+                    found.update(content)
+                    taken += 1
+    return frozenset(found)
+
+
+@lru_cache(maxsize=8192)
+def _content(word: str) -> tuple[str, ...]:
+    return tuple(content_terms(word))
+
+
+@lru_cache(maxsize=4096)
+def stems(text: str) -> frozenset[str]:
+    """The stemmed terms of `text`."""
+    return frozenset(terms(text))
+
+
+def _prefixed(claim: frozenset[str]) -> Iterable[tuple[frozenset[str], frozenset[str]]]:
+    """The claim's words and their "un-" / "non-" contradictions, as `CONTRARIES` pairs."""
+    for word in sorted(claim):
+        prefix = next((p for p in ("non-", "un") if word.startswith(p)), None)
+        if prefix is not None:
+            bare = word[len(prefix) :]
+            if len(bare) >= 4 and _ADJECTIVE.search(bare):
+                yield frozenset({word}), frozenset({bare})
+        elif len(word) >= 4 and _ADJECTIVE.search(word):
+            yield frozenset({word}), frozenset({"un" + word, "non-" + word})
+
+
+def opposed(claim: str, stating: str, others: Iterable[str] = ()) -> tuple[str, str] | None:
+    """(the claim's word, the source's opposite) when `stating` says the opposite.
+
+    `stating` is the sentence of the source that states the claim; `others` are further
+    sentences stating part of it, any of which may hold the claim's own word. Negation
+    agreement is the caller's: this reads words only.
+    """
+    said = words(claim)
+    source = words(stating)
+    listed = [*((a, b) for a, b in CONTRARIES), *((b, a) for a, b in CONTRARIES)]
+    pairs = [(mine, theirs, False) for mine, theirs in listed]
+    pairs += [(mine, theirs, True) for mine, theirs in _prefixed(said)]
+    rest = list(others)
+    for mine, theirs, prefixed in pairs:
+        claimed = said & mine
+        if not claimed or said & theirs or source & mine:
+            continue
+        found = source & theirs
+        if not found or any(words(text) & mine for text in rest):
+            continue
+        if prefixed and _stated(min(claimed), [stating, *rest]):
+            continue  # "differentiated" against "... undifferentiated and may differentiate"
+        for word in sorted(claimed):
+            near = neighbours(claim, word)
+            for other in sorted(found):
+                if near & neighbours(stating, other):
+                    return word, other
+    return None
+
+
+def _stated(word: str, texts: Iterable[str]) -> bool:
+    """Whether any of `texts` holds `word` in another form (same stem)."""
+    wanted = stems(word)
+    return bool(wanted) and any(wanted <= stems(text) for text in texts)

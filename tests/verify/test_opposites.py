@@ -1,0 +1,140 @@
+"""Opposite words: a claim saying what its source says of the same thing, turned round."""
+
+from __future__ import annotations
+
+import pytest
+
+from citesynth.verify import Check, LexicalVerifier
+from citesynth.verify.crossencoder import available
+from citesynth.verify.opposites import neighbours, opposed
+from citesynth.verify.trained import TrainedVerifier
+
+
+@pytest.fixture(scope="module")
+def lexical() -> LexicalVerifier:
+    return LexicalVerifier()
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "found"),
+    [
+        (
+            "The name argument is optional.",
+            "The name argument is required.",
+            ("optional", "required"),
+        ),
+        (
+            "HTTPX sends requests asynchronously by default.",
+            "HTTPX sends requests synchronously by default.",
+            ("asynchronously", "synchronously"),
+        ),
+        (
+            "The value is unsupported on Windows.",
+            "The value is supported on Windows.",
+            ("unsupported", "supported"),
+        ),
+        (
+            "The Thoen Stone is on display in North Dakota.",
+            "It is on display at the Adams Museum in Deadwood, South Dakota.",
+            ("north", "south"),
+        ),
+        (
+            "Set the disabled field to true to turn the plugin off.",
+            "```yaml\nplugins:\n  - package: ./plugin\n    disabled: false\n```",
+            ("true", "false"),
+        ),
+    ],
+)
+def test_the_opposite_word_in_the_stating_sentence_is_found(
+    claim: str, source: str, found: tuple[str, str]
+) -> None:
+    assert opposed(claim, source) == found
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # the claim holds both sides: which is which is no word-level matter
+        (
+            "HTTPX offers a synchronous API, and an asynchronous client too.",
+            "HTTPX offers a synchronous API by default, and an async client too.",
+        ),
+        # the source holds the claim's own word as well
+        ("Both sync and async clients exist.", "There is a sync client and an async one."),
+        # said of something else: "optional filter" is no contradiction of "mandatory fields"
+        (
+            "The users entry needs a dn and an optional filter under options.",
+            "Enter the mandatory fields of the LDAP provider: target, bind, users.",
+        ),
+        # converse words are never listed: "A before B" is "B after A"
+        ("Hooks run after the request is prepared.", "The request is prepared before hooks run."),
+        # "differentiated" against a sentence holding "differentiate": same stem, no "un-" pair
+        (
+            "Stem cells can give rise to differentiated progeny.",
+            "Stem cells remain undifferentiated and may differentiate into all germ layers.",
+        ),
+    ],
+)
+def test_no_opposite_when_the_words_do_not_contradict(claim: str, source: str) -> None:
+    assert opposed(claim, source) is None
+
+
+def test_a_further_stating_sentence_with_the_claims_word_clears_it() -> None:
+    claim = "The name argument is optional."
+    assert opposed(claim, "The name argument is required.") is not None
+    assert opposed(claim, "The name argument is required.", ["It is optional in v2."]) is None
+
+
+def test_neighbours_skip_function_words() -> None:
+    assert "inlin" in neighbours("Declare components inline if they are not reusable.", "reusable")
+    assert neighbours("alpha beta gamma delta epsilon zeta", "alpha") == {"beta", "gamma"}
+
+
+def test_the_lexical_verifier_rejects_an_opposite_and_says_why(lexical: LexicalVerifier) -> None:
+    verdict = lexical.verify_now(
+        [Check("The name argument is optional.", ("The name argument is required.",))]
+    )[0]
+    assert verdict.label != "supported"
+    assert "the source says 'required', not 'optional'" in verdict.reasons
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Redirects are not enabled by default.", "Redirects are disabled by default."),
+        (
+            "Declare components inline if they are non-reusable.",
+            "Declare components inline if they are not reusable.",
+        ),
+    ],
+)
+def test_a_negated_word_restating_its_opposite_agrees(
+    lexical: LexicalVerifier, claim: str, source: str
+) -> None:
+    verdict = lexical.verify_now([Check(claim, (source,))])[0]
+    assert verdict.label == "supported", verdict.reasons
+
+
+def test_both_negated_with_opposite_words_still_disagree(lexical: LexicalVerifier) -> None:
+    verdict = lexical.verify_now(
+        [Check("Redirects cannot be disabled.", ("Redirects cannot be enabled.",))]
+    )[0]
+    assert verdict.label != "supported"
+
+
+@pytest.mark.skipif(not available(), reason="the trained verifier needs citesynth[embed]")
+async def test_the_trained_verifier_is_vetoed_by_an_opposite_word() -> None:
+    trained = TrainedVerifier.load()
+    source = (
+        "Click arguments are required by default. The name argument is required, and its "
+        "value is passed to the command function."
+    )
+    right, turned = await trained.verify(
+        [
+            Check("The name argument is required.", (source,)),
+            Check("The name argument is optional.", (source,)),
+        ]
+    )
+    assert right.supported
+    assert not turned.supported
+    assert "the source says 'required', not 'optional'" in turned.reasons
