@@ -13,7 +13,8 @@ greedily when they cover terms the anchor lacks (a claim may join two facts). Th
 - negation present on one side only; opposite directions ("increases" / "reduces");
 - a superlative of the claim ("the best", "of all time") the evidence never states;
 - a word whose contradiction the stating sentence holds instead ("optional" against
-  "required", `opposites`);
+  "required", `opposites`); two numbers or contradictory words bound to each other's
+  subjects ("the connect timeout is 10 s and the read timeout 5 s", `swaps`);
 - how many content terms are missing, since one wrong name is enough to be unsupported.
 
 A `Context` (the documents' titles and headings) supplies words and numbers the passages
@@ -36,6 +37,7 @@ from citesynth.analysis import NAME, POSSESSIVE, content_terms, terms
 from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
 from citesynth.verify.lists import misattributed
 from citesynth.verify.opposites import opposed
+from citesynth.verify.swaps import swapped
 
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:\s?%|\s?percent\b)?")
@@ -176,10 +178,13 @@ class Alignment:
     opposite: tuple[tuple[str, str], ...] = ()
     """(the claim's word, the contradicting word of the sentence stating it): "optional"
     against "required" (`opposites.opposed`)."""
+    swapped: tuple[tuple[str, str], ...] = ()
+    """Two items of the claim the stating sentence binds the other way round
+    (`swaps.swapped`)."""
 
     @property
     def disagrees(self) -> bool:
-        """A number, negation, direction, opposite word, superlative, identifier or item.
+        """A number, negation, direction, opposite, swap, superlative, identifier or item.
 
         So does a whole clause of the claim that has no word in the evidence (`ungrounded`).
 
@@ -192,6 +197,7 @@ class Alignment:
             or self.negation_mismatch
             or self.direction_mismatch
             or self.opposite
+            or self.swapped
             or self.missing_superlatives
             or self.missing_identifiers
             or self.misattributed
@@ -813,6 +819,7 @@ def align(
         or (down and not up and best_up and not best_down)
     )
     opposite, restated = _opposite(claim, negated, best, evidence)
+    crossed = swapped(claim, _text(evidence, best[0])) if best else None
     negation_mismatch = negation_mismatch and not restated
     features = {
         "anchor_coverage": anchor,
@@ -844,6 +851,7 @@ def align(
         misattributed=misnamed,
         ungrounded=ungrounded,
         opposite=opposite,
+        swapped=(crossed,) if crossed else (),
     )
     written = _written(claim)
     return replace(
@@ -925,6 +933,8 @@ def _reasons(
         reasons.append("direction differs from the source (increase vs decrease)")
     for mine, theirs in alignment.opposite:
         reasons.append(f"the source says {theirs!r}, not {mine!r}")
+    for first, second in alignment.swapped:
+        reasons.append(f"the source pairs {first!r} and {second!r} the other way round")
     if superlatives := alignment.missing_superlatives:
         reasons.append("superlative not in the source: " + ", ".join(superlatives))
     if identifiers := alignment.missing_identifiers:

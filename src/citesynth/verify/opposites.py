@@ -33,7 +33,7 @@ Words are read as written (lower case, hyphenated words whole): stems would conf
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from citesynth.analysis import content_terms, terms
@@ -88,7 +88,8 @@ CONTRARIES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
 )
 """Pairs of word sets of which a sentence holding one contradicts one holding the other."""
 
-_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:-[a-z]+)*")
+"""A number as written, or a lower-case word (hyphenated words whole)."""
 NEAR = 2
 """How many content words on each side of the two opposite words must share a term: "optional
 `filter`" is no contradiction of "the mandatory fields", "the `name` argument is optional"
@@ -100,8 +101,8 @@ is left out: "under" / "der", "unit" / "it", "uncover" / "cover" are not pairs).
 
 @lru_cache(maxsize=4096)
 def tokens(text: str) -> tuple[str, ...]:
-    """The lower-case words of `text` as written, in order (code too: `follow_redirects=False`)."""
-    return tuple(_WORD.findall(text.lower()))
+    """The `TOKEN`s of `text` lower-cased, in order (code too: `follow_redirects=False`)."""
+    return tuple(TOKEN.findall(text.lower()))
 
 
 @lru_cache(maxsize=4096)
@@ -115,25 +116,34 @@ def neighbours(text: str, word: str) -> frozenset[str]:
 
     Function words are skipped: "they are not reusable" reaches back to "inline".
     """
+    return near([tokens(text)], frozenset({word}))
+
+
+def near(runs: Iterable[Sequence[str]], item: frozenset[str]) -> frozenset[str]:
+    """The terms of the `NEAR` content tokens on each side of each token of `item`.
+
+    Each side is read within its run of tokens (a whole text, or one clause of it).
+    """
     found: set[str] = set()
-    written = tokens(text)
-    for index, token in enumerate(written):
-        if token != word:
-            continue
-        for side in (reversed(written[:index]), written[index + 1 :]):
-            taken = 0
-            for other in side:
-                if taken == NEAR:
-                    break
-                if content := _content(other):
-                    found.update(content)
-                    taken += 1
+    for written in runs:
+        for index, token in enumerate(written):
+            if token not in item:
+                continue
+            for side in (reversed(written[:index]), written[index + 1 :]):
+                taken = 0
+                for other in side:
+                    if taken == NEAR:
+                        break
+                    if content := content_of(other):
+                        found.update(content)
+                        taken += 1
     return frozenset(found)
 
 
 @lru_cache(maxsize=8192)
-def _content(word: str) -> tuple[str, ...]:
-    return tuple(content_terms(word))
+def content_of(token: str) -> tuple[str, ...]:
+    """The content terms of one token (none for a function word)."""
+    return tuple(content_terms(token))
 
 
 @lru_cache(maxsize=4096)

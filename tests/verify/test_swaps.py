@@ -1,0 +1,82 @@
+"""Swapped details: two values of a claim bound to each other's subjects."""
+
+from __future__ import annotations
+
+import pytest
+
+from citesynth.verify import Check, LexicalVerifier
+from citesynth.verify.swaps import swapped
+
+TIMEOUTS = "The connect timeout is 5 seconds; the read timeout is 10 seconds."
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "found"),
+    [
+        (
+            "The connect timeout is 10 seconds and the read timeout is 5 seconds.",
+            TIMEOUTS,
+            ("10", "5"),
+        ),
+        (
+            "Uploads are synchronous on the server, while downloads stay asynchronous on clients.",
+            "Uploads are asynchronous on the server, while downloads stay synchronous on clients.",
+            ("synchronous", "asynchronous"),
+        ),
+        (
+            "In 1990 Cardiff City beat Swansea 2-1 at Ninian Park.",
+            "In 1990 Swansea beat Cardiff City 2-1 at Ninian Park.",
+            ("cardiff", "swansea"),
+        ),
+    ],
+)
+def test_values_bound_the_other_way_round_are_found(
+    claim: str, source: str, found: tuple[str, str]
+) -> None:
+    assert swapped(claim, source) == found
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # bound as the source binds them, in another order
+        ("The read timeout is 10 seconds and the connect timeout is 5 seconds.", TIMEOUTS),
+        # coordinated values bind to nothing apart
+        (
+            "The law applied to private employee unions as well as public ones.",
+            "The legislation applies to public and private sector unions.",
+        ),
+        ("The centre works with people aged 24-10.", "The centre works with people aged 10-24."),
+        # one name of several words is one item, not two to swap
+        (
+            "It said that President Robert Mugabe was safe.",
+            "The army acted against criminals around the president, Robert Mugabe, in Harare.",
+        ),
+        # a swap exchanges like with like: a number is not read against a name
+        (
+            "The platform includes 28 Red Hat supported plugins and 56 Technology Preview plugins.",
+            "See Red Hat Technology Preview features for the 56 plugins and their scope.",
+        ),
+        # one value only: nothing to swap
+        ("The connect timeout is 5 seconds.", TIMEOUTS),
+    ],
+)
+def test_no_swap_when_nothing_binds_them_apart(claim: str, source: str) -> None:
+    assert swapped(claim, source) is None
+
+
+def test_the_lexical_verifier_rejects_a_swap_and_says_why() -> None:
+    verifier = LexicalVerifier()
+    wrong, right = verifier.verify_now(
+        [
+            Check(
+                "The connect timeout is 10 seconds and the read timeout is 5 seconds.", (TIMEOUTS,)
+            ),
+            Check(
+                "The connect timeout is 5 seconds and the read timeout is 10 seconds.", (TIMEOUTS,)
+            ),
+        ]
+    )
+    assert right.label == "supported"
+    assert wrong.label != "supported"
+    assert "the source pairs '10' and '5' the other way round" in wrong.reasons
