@@ -288,7 +288,10 @@ async def test_multi_source_mode_groups_the_context_by_document(
         )
         write(root, f"{name}.md", f"# {name}\n\n{sections}\n")
     await engine.index([root])
-    model = use(engine, "Notes: they differ.\nAnswer: Sources disagree on battery life [1][4].")
+    model = use(
+        engine,
+        "Notes: they differ.\nAnswer: Sources disagree on battery life, 8 or 6 hours [1][4].",
+    )
     answer = await engine.answer(
         "How long does the phone battery last?", k=6, keep_unsupported=True
     )
@@ -296,7 +299,7 @@ async def test_multi_source_mode_groups_the_context_by_document(
     system, user = model.calls[0]
     assert "organise the answer by subtopic" in system.content.lower()
     assert "=== multi/alpha.md ===" in user.content and "=== multi/beta.md ===" in user.content
-    assert answer.answer.startswith("Sources disagree on battery life [1,4].")
+    assert answer.answer.startswith("Sources disagree on battery life, 8 or 6 hours [1,4].")
     assert all(c.multi_source for c in answer.citations)
 
 

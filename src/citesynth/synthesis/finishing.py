@@ -25,6 +25,7 @@ from citesynth.citations.resolve import (
     says_not_found,
 )
 from citesynth.synthesis import disagreement, verifying
+from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number
 from citesynth.synthesis.citing import (
     citations,
     claims_of,
@@ -141,8 +142,13 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     if disagreeing:
         not_found = False  # the sources do answer: they disagree
         resolved = resolve(text, refs(shown))
+    unnumbered = lacks_number(header.question, claims, disagreeing)
+    if unnumbered:  # asked how many: an answer stating no number is none
+        text, claims, not_found, resolved = "", [], True, resolve("", refs(shown))
     uncited = [claim.text for claim in claims if not claim.citations]
     warnings = _warnings(resolved, draft, shown, not_found, repeated, plan.trimmed, removed)
+    if unnumbered:
+        warnings.append(NO_NUMBER)
     if pointers:
         warnings.append(f"dropped {pointers} sentence(s) that only pointed at a source")
     if checked is not None:
@@ -153,20 +159,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     if support is not None and disagreeing:
         support = disagreement.with_sides(support, claims[len(claims) - len(disagreeing) :])
     cited = citations(shown, resolved, claims, header.question, support)
-    if not_found:
-        confidence = 0.0
-    elif checked is not None:
-        relevance = {s.number: s.hit.confidence for s in shown}
-        signal = verifying.signals(
-            claims, relevance, found, markers=draft.markers, invalid_markers=draft.invalid_markers
-        )
-        confidence = calibrated(signal)
-        summary = checked.summary.model_copy(
-            update={"signals": {k: round(v, 4) for k, v in signal.as_dict().items()}}
-        )
-        checked = replace(checked, summary=summary)
-    else:
-        confidence = provisional_confidence(cited, claims, draft)
+    confidence, checked = _confidence(not_found, checked, shown, claims, found, cited, draft)
     if disagreeing:  # a disagreement on the point asked: never a confident answer
         confidence = min(confidence, round(how.low_confidence_below * 0.8, 4))
     low = not not_found and confidence < how.low_confidence_below
@@ -195,6 +188,45 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
             invalid_markers=draft.invalid_markers,
         ),
     )
+
+
+def _confidence(
+    not_found: bool,
+    checked: verifying.Checked | None,
+    shown: Sequence[Source],
+    claims: Sequence[Claim],
+    found: Sequence[Found],
+    cited: Sequence[Citation],
+    draft: Draft,
+) -> tuple[float, verifying.Checked | None]:
+    """The answer's confidence, and the verification with the signals behind it.
+
+    0 for a not-found; calibrated from verifiable signals when the claims were checked;
+    provisional otherwise.
+    """
+    if not_found:
+        return 0.0, checked
+    if checked is None:
+        return provisional_confidence(cited, claims, draft), None
+    relevance = {s.number: s.hit.confidence for s in shown}
+    signal = verifying.signals(
+        claims, relevance, found, markers=draft.markers, invalid_markers=draft.invalid_markers
+    )
+    summary = checked.summary.model_copy(
+        update={"signals": {k: round(v, 4) for k, v in signal.as_dict().items()}}
+    )
+    return calibrated(signal), replace(checked, summary=summary)
+
+
+def lacks_number(question: str, claims: Sequence[Claim], disagreeing: Sequence[Found]) -> bool:
+    """Whether `question` asks for a number and the answer's `claims` state none.
+
+    Not when there are none (the answer is a not-found already) or when the sources
+    disagree on the point asked (their sides are the answer).
+    """
+    if not claims or disagreeing:
+        return False
+    return asks_number(question) and not states_number(claim.text for claim in claims)
 
 
 def disclaimer(claims: Sequence[Claim], disagreeing: Sequence[Found] = ()) -> str:

@@ -1,0 +1,59 @@
+"""What a question asks for: a count or a measure, and whether an answer states one.
+
+"How many hoarders are there in the US?" asks for a number. A writer given on-topic
+passages that hold none quotes what they do say ("Twice in the series, a hoarder has
+kicked the crew off their property"), every sentence of it supported, and the answer
+reads as an answer. Question-type checking is the oldest answerability signal in question
+answering: when a question asks for a number (`asks_number`: "how many", "how much",
+"how long", "what is the default size of", "which port", "what year", …) and no claim of
+the verified answer states one (`states_number`: digits, number words from "zero" to
+"trillion", "twice", "half", or an unbounded "unlimited", "no limit", "indefinitely"),
+the answer is a not-found, for every writer. Only numbers are checked: other answer
+types (a person, a place, a date in words) have forms no rule lists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from citesynth.verify.claims import plain
+
+_MODIFIERS = r"(?:(?:default|maximum|minimum|max|min|total|average|typical|current|exact)\s+)*"
+_MEASURES = (
+    r"(?:number|size|count|amount|percentage|percent|length|duration|age|population|"
+    r"height|width|depth|weight|port|years?|exit\s+code|status\s+code)"
+)
+_NUMERIC = re.compile(
+    r"\bhow\s+(?:many|much|long|old|far|tall|high|big|large|heavy|fast)\b"
+    rf"|\b(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|its\s+|their\s+)?{_MODIFIERS}"
+    rf"{_MEASURES}\b(?!\s+(?:one|1)\b)",
+    re.I,
+)
+"""Question phrases asking for a number."""
+_NOT_NUMERIC = re.compile(r"\bhow\s+long\s+(?:ago|before|after|until)\b", re.I)
+""""How long before the bus leaves" may be answered "right after the lecture"."""
+
+_NUMBER = re.compile(
+    r"\d|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|trillions?|dozens?|"
+    r"once|twice|thrice|half|single|double|triple|none|unlimited|unbounded|infinite|"
+    r"infinitely|indefinitely|forever|no\s+limit|no\s+maximum)\b",
+    re.I,
+)
+"""A number as digits or words, or an unbounded amount."""
+
+
+NO_NUMBER = "the question asks for a number and no sentence of the answer stated one"
+"""The warning of a not-found answer that `states_number` decided."""
+
+
+def asks_number(question: str) -> bool:
+    """Whether `question` asks for a count or a measure."""
+    return bool(_NUMERIC.search(question)) and not _NOT_NUMERIC.search(question)
+
+
+def states_number(claims: Iterable[str]) -> bool:
+    """Whether any of `claims` (citation markers aside) states a number."""
+    return any(_NUMBER.search(plain(claim)) for claim in claims)

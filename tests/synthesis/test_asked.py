@@ -1,0 +1,96 @@
+"""A question asking for a number, answered without one, is a not-found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citesynth import Answer, Engine
+from citesynth.llm.fake import ScriptedModel
+from citesynth.synthesis import LLMWriter
+from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number
+from citesynth.synthesis.prompts import BUILT_IN
+from tests.conftest import write
+
+SHOW = (
+    "# Hoarders\n\nHoarders is an American reality series about people who hoard. Twice in "
+    "the series, a hoarder has kicked the crew off their property and refused further help. "
+    "The crew works with psychologists and professional organizers.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many hoarders are there in the us",
+        "How much memory does each pooled connection use?",
+        "What is the default size of the DNS cache?",
+        "What is the maximum number of RBAC roles that can be defined?",
+        "Which port does the server listen on?",
+        "in what year did the war end",
+        "How long are audit log entries retained by default?",
+    ],
+)
+def test_questions_asking_for_a_count_or_measure(question: str) -> None:
+    assert asks_number(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How do I set a timeout?",
+        "What is the default value of the timeout?",
+        "What sizes are available?",
+        "what is the number one song of 1990",
+        "how long ago did dinosaurs live",
+        "who is the man in the high castle",
+    ],
+)
+def test_questions_not_asking_for_a_number(question: str) -> None:
+    assert not asks_number(question)
+
+
+@pytest.mark.parametrize(
+    ("claims", "stated"),
+    [
+        (["The pool keeps 10 connections [1]."], True),
+        (["Twice in the series a hoarder refused help [1]."], True),
+        (["There is no limit on the number of roles [2]."], True),
+        (["Retries wait indefinitely [1]."], True),
+        (["The cache stores resolved names [1].", "It is cleared on exit [2]."], False),
+        (["The cache stores resolved names [12]."], False),  # a marker is no number
+    ],
+)
+def test_a_number_in_digits_words_or_no_limit_is_stated(claims: list[str], stated: bool) -> None:
+    assert states_number(claims) is stated
+
+
+async def _answered(engine: Engine, tmp_path: Path, reply: str, question: str) -> Answer:
+    write(tmp_path / "d", "hoarders.md", SHOW)
+    await engine.index([tmp_path / "d"])
+    engine.writer = LLMWriter(ScriptedModel([reply]), BUILT_IN)
+    return await engine.answer(question, not_found_below=0.0, answerability=False)
+
+
+async def test_a_supported_answer_without_the_number_asked_is_a_not_found(
+    engine: Engine, tmp_path: Path
+) -> None:
+    reply = "The crew works with psychologists and professional organizers [1]."
+    answer = await _answered(engine, tmp_path, reply, "How many hoarders are there in the US?")
+    assert answer.not_found
+    assert answer.answer == "Not found in the sources."
+    assert answer.confidence == 0.0 and not answer.claims
+    assert NO_NUMBER in answer.warnings
+    assert answer.sources  # the ranked passages stay, as what was found nearby
+
+
+async def test_an_answer_stating_the_number_or_to_another_question_is_kept(
+    engine: Engine, tmp_path: Path
+) -> None:
+    stated = "A hoarder has kicked the crew off their property twice [1]."
+    answer = await _answered(engine, tmp_path, stated, "How many times was the crew kicked off?")
+    assert not answer.not_found and answer.answer.startswith("A hoarder has kicked")
+    plain = "The crew works with psychologists and professional organizers [1]."
+    answer = await _answered(engine, tmp_path, plain, "Who does the crew work with?")
+    assert not answer.not_found and NO_NUMBER not in answer.warnings
