@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from citesynth import Engine, HashingEmbedder, Settings, SQLiteStore
+from citesynth import Answer, Engine, HashingEmbedder, Settings, SQLiteStore
 from citesynth.indexing import IngestOptions
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import LLMWriter
@@ -79,6 +79,15 @@ def use(engine: Engine, *replies: object, **options: object) -> ScriptedModel:
     model = ScriptedModel(list(replies), **options)  # type: ignore[arg-type]
     engine.writer = LLMWriter(model, BUILT_IN, timeout=5.0)
     return model
+
+
+async def answered(engine: Engine, folder: Path, source: str, reply: str, question: str) -> Answer:
+    """The answer to `question` over one document, `source` (written to `folder`), when the
+    model writes `reply`; no gate and no retrieval floor, so that the finishing rules decide."""
+    write(folder, "doc.md", source)
+    await engine.index([folder])
+    engine.writer = LLMWriter(ScriptedModel([reply]), BUILT_IN)
+    return await engine.answer(question, not_found_below=0.0, answerability=False)
 
 
 @pytest.fixture

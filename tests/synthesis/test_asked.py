@@ -7,11 +7,8 @@ from pathlib import Path
 import pytest
 
 from citesynth import Answer, Engine
-from citesynth.llm.fake import ScriptedModel
-from citesynth.synthesis import LLMWriter
 from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number
-from citesynth.synthesis.prompts import BUILT_IN
-from tests.conftest import write
+from tests.conftest import answered
 
 SHOW = (
     "# Hoarders\n\nHoarders is an American reality series about people who hoard. Twice in "
@@ -67,10 +64,7 @@ def test_a_number_in_digits_words_or_no_limit_is_stated(claims: list[str], state
 
 
 async def _answered(engine: Engine, tmp_path: Path, reply: str, question: str) -> Answer:
-    write(tmp_path / "d", "hoarders.md", SHOW)
-    await engine.index([tmp_path / "d"])
-    engine.writer = LLMWriter(ScriptedModel([reply]), BUILT_IN)
-    return await engine.answer(question, not_found_below=0.0, answerability=False)
+    return await answered(engine, tmp_path / "d", SHOW, reply, question)
 
 
 async def test_a_supported_answer_without_the_number_asked_is_a_not_found(

@@ -17,7 +17,7 @@ from citesynth.synthesis import ExtractiveWriter, LLMWriter
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
 from citesynth.synthesis.extractive import _REFERS_BACK, _corroborated, clean
 from citesynth.synthesis.prompts import BUILT_IN
-from tests.conftest import write
+from tests.conftest import answered, write
 
 _MARKER = re.compile(r" \[[\d,\-]+\]")
 
@@ -370,10 +370,7 @@ async def _answered(
     engine: Engine, tmp_path: Path, source: str, reply: str, question: str
 ) -> Answer:
     """The answer to `question` over one document, `source`, when the model writes `reply`."""
-    write(tmp_path / "d", "doc.md", source)
-    await engine.index([tmp_path / "d"])
-    engine.writer = LLMWriter(ScriptedModel([reply]), BUILT_IN)
-    return await engine.answer(question, not_found_below=0.0, answerability=False)
+    return await answered(engine, tmp_path / "d", source, reply, question)
 
 
 async def test_quoted_code_goes_with_the_unsupported_sentence_that_introduces_it(
