@@ -55,6 +55,7 @@ def test_questions_not_asking_for_a_number(question: str) -> None:
         (["Twice in the series a hoarder refused help [1]."], True),
         (["There is no limit on the number of roles [2]."], True),
         (["Retries wait indefinitely [1]."], True),
+        (["She married him in her forties [1]."], True),
         (["The cache stores resolved names [1].", "It is cleared on exit [2]."], False),
         (["The cache stores resolved names [12]."], False),  # a marker is no number
     ],

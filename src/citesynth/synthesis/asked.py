@@ -1,15 +1,16 @@
 """What a question asks for: a count or a measure, and whether an answer states one.
 
-"How many hoarders are there in the US?" asks for a number. A writer given on-topic
-passages that hold none quotes what they do say ("Twice in the series, a hoarder has
-kicked the crew off their property"), every sentence of it supported, and the answer
-reads as an answer. Question-type checking is the oldest answerability signal in question
-answering: when a question asks for a number (`asks_number`: "how many", "how much",
-"how long", "what is the default size of", "which port", "what year", …) and no claim of
-the verified answer states one (`states_number`: digits, number words from "zero" to
-"trillion", "twice", "half", or an unbounded "unlimited", "no limit", "indefinitely"),
-the answer is a not-found, for every writer. Only numbers are checked: other answer
-types (a person, a place, a date in words) have forms no rule lists.
+"How long does an air-gapped installation of Developer Hub typically take?" asks for a
+number. A writer given on-topic passages that hold none quotes what they do say ("You
+can install the Red Hat Developer Hub in an air-gapped environment to ensure security
+…"), every sentence of it supported, and the answer reads as an answer. Question-type
+checking is the oldest answerability signal in question answering: when a question asks
+for a number (`asks_number`: "how many", "how much", "how long", "what is the default
+size of", "which port", "what year", …) and no claim of the verified answer states one
+(`states_number`: digits, number words from "zero" to "trillion", "in his forties",
+"twice", "half", or an unbounded "unlimited", "no limit", "indefinitely"), the answer is
+a not-found, for every writer. Only numbers are checked: other answer types (a person, a
+place, a date in words) have forms no rule lists.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ _NUMBER = re.compile(
     r"\d|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
     r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
     r"seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|trillions?|dozens?|"
+    r"(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)ies|couple|"
     r"once|twice|thrice|half|single|double|triple|none|unlimited|unbounded|infinite|"
     r"infinitely|indefinitely|forever|no\s+limit|no\s+maximum)\b",
     re.I,
