@@ -13,8 +13,8 @@ greedily when they cover terms the anchor lacks (a claim may join two facts). Th
 - negation present on one side only; opposite directions ("increases" / "reduces");
 - a superlative of the claim ("the best", "of all time") the evidence never states;
 - a word whose contradiction the stating sentence holds instead ("optional" against
-  "required", `opposites`); two numbers or contradictory words bound to each other's
-  subjects ("the connect timeout is 10 s and the read timeout 5 s", `swaps`);
+  "required", `opposites`); two numbers, names or contradictory words bound to each
+  other's subjects ("the connect timeout is 10 s and the read timeout 5 s", `swaps`);
 - how many content terms are missing, since one wrong name is enough to be unsupported.
 
 A `Context` (the documents' titles and headings) supplies words and numbers the passages

@@ -187,9 +187,9 @@ def opposed(claim: str, stating: str, others: Iterable[str] = ()) -> tuple[str, 
         if prefixed and _stated(min(claimed), [stating, *rest]):
             continue  # "differentiated" against "... undifferentiated and may differentiate"
         for word in sorted(claimed):
-            near = neighbours(claim, word)
+            around = neighbours(claim, word)
             for other in sorted(found):
-                if near & neighbours(stating, other):
+                if around & neighbours(stating, other):
                     return word, other
     return None
 
