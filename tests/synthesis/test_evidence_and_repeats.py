@@ -283,6 +283,21 @@ def test_an_opening_refusal_before_a_cited_answer_goes() -> None:
     assert without_leading_refusal(strip_layout(resolved)).startswith("HTTPX does not follow")
 
 
+def test_a_closing_refusal_after_a_cited_answer_goes() -> None:
+    """The embedded model sometimes ends a cited answer with "Not found in the sources."."""
+    answer = (
+        "HTTPX does not follow redirects by default [1]. It differs from requests here, since "
+        "redirects can hide network calls [1]. Enable them with the follow_redirects "
+        "parameter on the client or per request [2]."
+    )
+    assert without_leading_refusal(answer + " Not found in the sources.") == answer
+    assert without_leading_refusal(answer + "\n\nNot found in the sources. [2]") == answer
+    short = "The pool holds ten [1]. Not found in the sources."
+    assert without_leading_refusal(short) == short  # a short caveat: says_not_found decides
+    partial = answer + " Not found in the sources for trucks."
+    assert without_leading_refusal(partial) == partial
+
+
 def test_code_blocks_keep_their_lines() -> None:
     """R and shell print "[1] 3.5": output inside a code block is never layout."""
     text = "Run it:\n```r\n[1] 3.5\n[1] 42\n```\nIt prints the mean [1]."

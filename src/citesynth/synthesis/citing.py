@@ -172,19 +172,26 @@ _LEADING_REFUSAL = re.compile(
     r"(?:\s*\[[\d,\s\-–]+\])*\s*",
     re.I,
 )
+_TRAILING_REFUSAL = re.compile(
+    r"(?<=[.!?\]])\s+not found in the (?:provided )?sources[ \t]*[.!]?(?:\s*\[[\d,\s\-–]+\])*\s*\Z",
+    re.I,
+)
 
 
 def without_leading_refusal(text: str) -> str:
-    """`text` without an opening "Not found in the sources." that a cited answer follows.
+    """`text` without a "Not found in the sources." that opens or closes a cited answer.
 
     Only when the text is an answer with the refusal and without it (`says_not_found` is
     false: it cites, and says more than a short caveat), and only a whole refusal ("Not
-    found in the sources for trucks, but …" stays): it would contradict what follows it.
+    found in the sources for trucks, but …" stays): it would contradict the answer. The
+    embedded model sometimes ends a cited answer with one ("… due to the elliptical shape
+    of the Moon's orbit [2]. Not found in the sources.").
     """
-    rest = _LEADING_REFUSAL.sub("", text, count=1)
-    if rest == text or not rest.strip() or says_not_found(text) or says_not_found(rest):
-        return text
-    return rest
+    for refusal in (_LEADING_REFUSAL, _TRAILING_REFUSAL):
+        rest = refusal.sub("", text, count=1)
+        if rest != text and rest.strip() and not (says_not_found(text) or says_not_found(rest)):
+            text = rest
+    return text
 
 
 def _without_headers(text: str, headings: Collection[str]) -> str:
