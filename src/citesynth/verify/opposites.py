@@ -88,6 +88,12 @@ CONTRARIES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
 )
 """Pairs of word sets of which a sentence holding one contradicts one holding the other."""
 
+_LISTED = tuple(
+    (mine, theirs, False)
+    for left, right in CONTRARIES
+    for mine, theirs in ((left, right), (right, left))
+)
+"""Each pair of `CONTRARIES` both ways round, as (claim's side, source's side, prefixed)."""
 TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:-[a-z]+)*")
 """A number as written, or a lower-case word (hyphenated words whole)."""
 NEAR = 2
@@ -152,16 +158,22 @@ def stems(text: str) -> frozenset[str]:
     return frozenset(terms(text))
 
 
-def _prefixed(claim: frozenset[str]) -> Iterable[tuple[frozenset[str], frozenset[str]]]:
-    """The claim's words and their "un-" / "non-" contradictions, as `CONTRARIES` pairs."""
+@lru_cache(maxsize=1024)
+def _prefixed(claim: frozenset[str]) -> tuple[tuple[frozenset[str], frozenset[str], bool], ...]:
+    """The claim's words and their "un-" / "non-" contradictions, as `_LISTED` entries.
+
+    Cached: repair reads one claim against every source.
+    """
+    found = []
     for word in sorted(claim):
         prefix = next((p for p in ("non-", "un") if word.startswith(p)), None)
         if prefix is not None:
             bare = word[len(prefix) :]
             if len(bare) >= 4 and _ADJECTIVE.search(bare):
-                yield frozenset({word}), frozenset({bare})
+                found.append((frozenset({word}), frozenset({bare}), True))
         elif len(word) >= 4 and _ADJECTIVE.search(word):
-            yield frozenset({word}), frozenset({"un" + word, "non-" + word})
+            found.append((frozenset({word}), frozenset({"un" + word, "non-" + word}), True))
+    return tuple(found)
 
 
 def opposed(claim: str, stating: str, others: Iterable[str] = ()) -> tuple[str, str] | None:
@@ -173,9 +185,7 @@ def opposed(claim: str, stating: str, others: Iterable[str] = ()) -> tuple[str, 
     """
     said = words(claim)
     source = words(stating)
-    listed = [*((a, b) for a, b in CONTRARIES), *((b, a) for a, b in CONTRARIES)]
-    pairs = [(mine, theirs, False) for mine, theirs in listed]
-    pairs += [(mine, theirs, True) for mine, theirs in _prefixed(said)]
+    pairs = _LISTED + _prefixed(said)
     rest = list(others)
     for mine, theirs, prefixed in pairs:
         claimed = said & mine

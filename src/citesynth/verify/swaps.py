@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from citesynth.analysis import NAME
-from citesynth.verify.opposites import CONTRARIES, TOKEN, content_of, near, tokens
+from citesynth.verify.opposites import CONTRARIES, TOKEN, content_of, near
 
 _NAMES = re.compile(NAME.pattern + r"(?:\s+[A-Z][\w'’-]*)*")
 """A proper name of one or more capitalised words ("President Robert Mugabe": one name)."""
@@ -42,6 +44,12 @@ def _clauses(text: str) -> tuple[tuple[str, ...], ...]:
     )
 
 
+@lru_cache(maxsize=4096)
+def _flat(text: str) -> tuple[str, ...]:
+    """The tokens of `text` as its clauses cut them ("1,000" is "1" and "000" there)."""
+    return tuple(token for clause in _clauses(text) for token in clause)
+
+
 def _kinds(claim: str, stating: str) -> list[list[frozenset[str]]]:
     """The claim's items the stating sentence holds too, by kind.
 
@@ -49,9 +57,9 @@ def _kinds(claim: str, stating: str) -> list[list[frozenset[str]]]:
     tokens that write it. A swap exchanges like with like: a number with a number, a name
     with a name.
     """
-    written = [token for clause in _clauses(claim) for token in clause]
+    written = _flat(claim)
     said = frozenset(written)
-    source = frozenset(token for clause in _clauses(stating) for token in clause)
+    source = frozenset(_flat(stating))
     kinds = [[frozenset({t}) for t in dict.fromkeys(written) if t[0].isdigit() and t in source]]
     kinds += [
         [left, right]
@@ -64,28 +72,61 @@ def _kinds(claim: str, stating: str) -> list[list[frozenset[str]]]:
     return kinds
 
 
+@dataclass(frozen=True, slots=True)
+class _Item:
+    """One item as the claim writes it, where it stands and what stands near it on each side."""
+
+    written: frozenset[str]
+    own: frozenset[str]
+    """The item's own terms, never counted as its neighbours' (nor the other item's)."""
+    at_claim: tuple[int, ...]
+    at_stating: tuple[int, ...]
+    near_claim: frozenset[str]
+    near_stating: frozenset[str]
+
+
 def swapped(claim: str, stating: str) -> tuple[str, str] | None:
     """Two items of `claim` bound the other way round in `stating`, or None.
 
-    The items as the claim writes them.
+    The items as the claim writes them. Each item's neighbours and positions are read
+    once: repair aligns every claim with every source.
     """
-    for items in _kinds(claim, stating):
+    claim_tokens, stating_tokens = _flat(claim), _flat(stating)
+    for kind in _kinds(claim, stating):
+        if len(kind) < 2:
+            continue
+        items = [
+            _Item(
+                written=item,
+                own=frozenset(t for w in item for t in content_of(w)),
+                at_claim=tuple(i for i, t in enumerate(claim_tokens) if t in item),
+                at_stating=tuple(i for i, t in enumerate(stating_tokens) if t in item),
+                near_claim=near(_clauses(claim), item),
+                near_stating=near(_clauses(stating), item),
+            )
+            for item in kind[:MAX_ITEMS]
+        ]
         for first, second in itertools.combinations(items, 2):
-            if not first & second and _crossed(claim, stating, first, second):
-                written = frozenset(token for clause in _clauses(claim) for token in clause)
-                return min(first & written), min(second & written)
+            if not first.written & second.written and _crossed(
+                first, second, claim_tokens, stating_tokens
+            ):
+                said = frozenset(claim_tokens)
+                return min(first.written & said), min(second.written & said)
     return None
 
 
+MAX_ITEMS = 8
+"""Items of one kind read per claim (a sentence listing twenty years is read by its first
+eight): at most 28 pairs."""
 _JOINING = frozenset("and or nor to through than versus vs from between".split())
 """Words that may stand between two coordinated items ("public and private", "5 to 10")."""
 
 
-def _coordinated(text: str, first: frozenset[str], second: frozenset[str]) -> bool:
-    """Whether `text` writes the two items side by side, or joined by `_JOINING` words."""
-    written = tokens(text)
-    at = [i for i, t in enumerate(written) if t in first]
-    other = [i for i, t in enumerate(written) if t in second]
+def _coordinated(written: Sequence[str], at: Sequence[int], other: Sequence[int]) -> bool:
+    """Whether the items at `at` and `other` in `written` are coordinated.
+
+    Side by side, or joined by `_JOINING` words only.
+    """
     return any(
         abs(i - j) <= 3 and all(t in _JOINING for t in written[min(i, j) + 1 : max(i, j)])
         for i in at
@@ -93,11 +134,14 @@ def _coordinated(text: str, first: frozenset[str], second: frozenset[str]) -> bo
     )
 
 
-def _crossed(claim: str, stating: str, first: frozenset[str], second: frozenset[str]) -> bool:
-    if _coordinated(claim, first, second) or _coordinated(stating, first, second):
+def _crossed(first: _Item, second: _Item, claim: Sequence[str], stating: Sequence[str]) -> bool:
+    """Whether the two items' binding is crossed both ways (see the module docstring)."""
+    if _coordinated(claim, first.at_claim, second.at_claim) or _coordinated(
+        stating, first.at_stating, second.at_stating
+    ):
         return False
-    words = {t for item in (first, second) for w in item for t in content_of(w)}
-    mine = [near(_clauses(claim), first) - words, near(_clauses(claim), second) - words]
-    theirs = [near(_clauses(stating), first) - words, near(_clauses(stating), second) - words]
+    words = first.own | second.own
+    mine = [first.near_claim - words, second.near_claim - words]
+    theirs = [first.near_stating - words, second.near_stating - words]
     own = [theirs[0] - theirs[1], theirs[1] - theirs[0]]
     return all(len(mine[i] & own[1 - i]) > len(mine[i] & own[i]) for i in range(2))
