@@ -9,7 +9,7 @@ from citesynth.synthesis.citing import (
     drop_pointers,
     drop_repeats,
     strip_layout,
-    without_leading_refusal,
+    without_refusal,
 )
 from citesynth.synthesis.evidence import select
 from citesynth.synthesis.sources import numbered
@@ -265,22 +265,22 @@ def test_an_opening_refusal_before_a_cited_answer_goes() -> None:
         "differs from requests here, since redirects can hide network calls [1]. Enable "
         "them with the follow_redirects parameter on the client or per request [2]."
     )
-    assert without_leading_refusal(answer).startswith("HTTPX does not follow redirects")
+    assert without_refusal(answer).startswith("HTTPX does not follow redirects")
     short = "Not found in the sources. The pool holds ten [1]."
-    assert without_leading_refusal(short) == short
-    assert without_leading_refusal("Not found in the sources.") == "Not found in the sources."
+    assert without_refusal(short) == short
+    assert without_refusal("Not found in the sources.") == "Not found in the sources."
     # a refusal that opens a longer sentence is a caveat, not a refusal
     partial = "Not found in the sources for trucks, but " + answer.split("\n\n", 1)[1]
-    assert without_leading_refusal(partial) == partial
+    assert without_refusal(partial) == partial
     # nor may cutting it leave a text that reads as a refusal
     caveat = (
         "Not found in the sources. The harbour bridge toll is 4 euros for cars [1]. The "
         "sources do not say whether trucks pay a different toll at the gate."
     )
-    assert without_leading_refusal(caveat) == caveat
+    assert without_refusal(caveat) == caveat
     # the shape of an embedded HTTPX answer, after resolution: finishing looks again
     resolved = "Not found in the sources.\n\n [1] [1] " + answer.split("\n\n", 1)[1]
-    assert without_leading_refusal(strip_layout(resolved)).startswith("HTTPX does not follow")
+    assert without_refusal(strip_layout(resolved)).startswith("HTTPX does not follow")
 
 
 def test_a_closing_refusal_after_a_cited_answer_goes() -> None:
@@ -290,12 +290,12 @@ def test_a_closing_refusal_after_a_cited_answer_goes() -> None:
         "redirects can hide network calls [1]. Enable them with the follow_redirects "
         "parameter on the client or per request [2]."
     )
-    assert without_leading_refusal(answer + " Not found in the sources.") == answer
-    assert without_leading_refusal(answer + "\n\nNot found in the sources. [2]") == answer
+    assert without_refusal(answer + " Not found in the sources.") == answer
+    assert without_refusal(answer + "\n\nNot found in the sources. [2]") == answer
     short = "The pool holds ten [1]. Not found in the sources."
-    assert without_leading_refusal(short) == short  # a short caveat: says_not_found decides
+    assert without_refusal(short) == short  # a short caveat: says_not_found decides
     partial = answer + " Not found in the sources for trucks."
-    assert without_leading_refusal(partial) == partial
+    assert without_refusal(partial) == partial
 
 
 def test_code_blocks_keep_their_lines() -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from citesynth.verify.align import NUMBER_WORDS
 from citesynth.verify.claims import plain
 
 _MODIFIERS = r"(?:(?:default|maximum|minimum|max|min|total|average|typical|current|exact)\s+)*"
@@ -36,10 +37,8 @@ _NOT_NUMERIC = re.compile(r"\bhow\s+long\s+(?:ago|before|after|until)\b", re.I)
 """"How long before the bus leaves" may be answered "right after the lecture"."""
 
 _NUMBER = re.compile(
-    r"\d|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
-    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
-    r"seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|trillions?|dozens?|"
-    r"(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)ies|couple|"
+    rf"\d|\b(?:{'|'.join(NUMBER_WORDS)}|hundreds|thousands|millions|billions?|trillions?|"
+    r"dozens?|(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)ies|couple|"
     r"once|twice|thrice|half|single|double|triple|none|unlimited|unbounded|infinite|"
     r"infinitely|indefinitely|forever|no\s+limit|no\s+maximum)\b",
     re.I,

@@ -178,7 +178,7 @@ _TRAILING_REFUSAL = re.compile(
 )
 
 
-def without_leading_refusal(text: str) -> str:
+def without_refusal(text: str) -> str:
     """`text` without a "Not found in the sources." that opens or closes a cited answer.
 
     Only when the text is an answer with the refusal and without it (`says_not_found` is

@@ -33,7 +33,7 @@ from citesynth.synthesis.citing import (
     drop_repeats,
     has_words,
     strip_layout,
-    without_leading_refusal,
+    without_refusal,
 )
 from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
 from citesynth.synthesis.extractive import NOT_FOUND
@@ -108,7 +108,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     text, repeated = drop_repeats(resolved.text)
     text, pointers = drop_pointers(text)
     text, wrapped = plain_attributions(text)
-    answered = without_leading_refusal(strip_layout(text))  # markers resolved: look again
+    answered = without_refusal(strip_layout(text))  # markers resolved: look again
     if repeated or pointers or wrapped or answered != text:
         text = answered
         resolved = resolve(text, refs(sources))

@@ -42,7 +42,7 @@ from citesynth.verify.swaps import swapped
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:\s?%|\s?percent\b)?")
 """A number, also the digits of a name: IL-10 is not IL-20."""
-_NUMBER_WORDS = {
+NUMBER_WORDS = {
     w: str(n)
     for n, w in enumerate(
         """zero one two three four five six seven eight nine ten eleven twelve thirteen
@@ -56,6 +56,7 @@ _NUMBER_WORDS = {
         strict=True,
     )
 }
+"""Number words and the value each writes (`asked` reads a number in words by them too)."""
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 _CODE = re.compile(r"`[^`\n]*`")
 NEW_CLAUSE = re.compile(
@@ -242,13 +243,13 @@ def _number_words(text: str) -> list[str]:
     previous = ""
     for word in (p.lower() for w in _WORD.findall(text) for p in w.split("-")):
         if word in _SCALES:
-            if previous in _NUMBER_WORDS and previous not in _SCALES:
-                found[-1] = str(int(_NUMBER_WORDS[previous]) * _SCALES[word])
+            if previous in NUMBER_WORDS and previous not in _SCALES:
+                found[-1] = str(int(NUMBER_WORDS[previous]) * _SCALES[word])
             elif previous in {"a", "one"}:
                 found.append(str(_SCALES[word]))
-        elif word in _NUMBER_WORDS:
-            value = int(_NUMBER_WORDS[word])
-            tens = int(_NUMBER_WORDS.get(previous, "0"))
+        elif word in NUMBER_WORDS:
+            value = int(NUMBER_WORDS[word])
+            tens = int(NUMBER_WORDS.get(previous, "0"))
             if 0 < value < 10 and 20 <= tens < 100 and found and found[-1] == str(tens):
                 found[-1] = str(tens + value)  # "forty-two" → 42
             else:
@@ -275,7 +276,7 @@ _UNITS = {
 }
 _QUANTITY = re.compile(
     r"(?<![\w.])(?:(\d[\d,]*(?:\.\d+)?)[\s-]?|("
-    + "|".join(w for w in _NUMBER_WORDS if w not in _SCALES)
+    + "|".join(w for w in NUMBER_WORDS if w not in _SCALES)
     + r")[\s-])(%|[A-Za-z]+\b)",
     re.I,
 )
@@ -287,7 +288,7 @@ _UNIT_STEMS = {stem: unit for word, unit in _UNITS.items() for stem in terms(wor
 
 def _canonical(term: str) -> str:
     """One form for a number word and its digits, and for a unit and its abbreviations."""
-    return _NUMBER_WORDS.get(term) or _UNIT_STEMS.get(term) or term
+    return NUMBER_WORDS.get(term) or _UNIT_STEMS.get(term) or term
 
 
 def quantities(text: str) -> frozenset[str]:
@@ -297,7 +298,7 @@ def quantities(text: str) -> frozenset[str]:
         unit = _UNITS.get(match.group(3).lower())
         if unit is not None:
             raw = (match.group(1) or match.group(2)).lower().replace(",", "")
-            found.add(f"{_NUMBER_WORDS.get(raw, raw)} {unit}")
+            found.add(f"{NUMBER_WORDS.get(raw, raw)} {unit}")
     return frozenset(found)
 
 
@@ -691,7 +692,7 @@ def _negation_differs(
 
 
 def _opposite(
-    claim: str, negated: bool, best: Sequence[Sentence], evidence: Evidence
+    claim: str, negated: bool, best: Sequence[Sentence], stating: Sequence[str]
 ) -> tuple[tuple[tuple[str, str], ...], bool]:
     """The claim's word the anchor sentence contradicts, and whether negation agrees.
 
@@ -701,7 +702,7 @@ def _opposite(
     """
     if not best:
         return (), False
-    found = opposed(claim, _text(evidence, best[0]), [_text(evidence, s) for s in best[1:]])
+    found = opposed(claim, stating[0], stating[1:])
     if found is None:
         return (), False
     if best[0].negated == negated:
@@ -818,8 +819,9 @@ def align(
         (up and not down and best_down and not best_up)
         or (down and not up and best_up and not best_down)
     )
-    opposite, restated = _opposite(claim, negated, best, evidence)
-    crossed = swapped(claim, _text(evidence, best[0])) if best else None
+    stating = [_text(evidence, s) for s in best]
+    opposite, restated = _opposite(claim, negated, best, stating)
+    crossed = swapped(claim, stating[0]) if stating else None
     negation_mismatch = negation_mismatch and not restated
     features = {
         "anchor_coverage": anchor,
