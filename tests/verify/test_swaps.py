@@ -80,3 +80,13 @@ def test_the_lexical_verifier_rejects_a_swap_and_says_why() -> None:
     assert right.label == "supported"
     assert wrong.label != "supported"
     assert "the source pairs '10' and '5' the other way round" in wrong.reasons
+
+
+def test_a_sentence_repeating_the_items_thousands_of_times_is_read_whole() -> None:
+    """Neighbours are read walking out from each occurrence, positions by their six
+    neighbours: a 500 kB run-on sentence is read like any other (it took 7 s when both
+    were read by copying and comparing every pair of positions)."""
+    claim = "The connect timeout is 10 seconds and the read timeout is 5 seconds."
+    crossed = " ".join(["the read timeout 5 x y the connect timeout 10 z w q r"] * 8000)
+    assert swapped(claim, crossed + " The connect timeout is 5 seconds.") is None
+    assert swapped(claim, TIMEOUTS + " " + "x " * 40000) == ("10", "5")

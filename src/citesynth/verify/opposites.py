@@ -135,12 +135,14 @@ def near(runs: Iterable[Sequence[str]], item: frozenset[str]) -> frozenset[str]:
         for index, token in enumerate(written):
             if token not in item:
                 continue
-            for side in (reversed(written[:index]), written[index + 1 :]):
+            # walk out from the item, never copying the run: an item may stand thousands
+            # of times in one long sentence
+            for side in (range(index - 1, -1, -1), range(index + 1, len(written))):
                 taken = 0
-                for other in side:
+                for at in side:
                     if taken == NEAR:
                         break
-                    if content := content_of(other):
+                    if content := content_of(written[at]):
                         found.update(content)
                         taken += 1
     return frozenset(found)

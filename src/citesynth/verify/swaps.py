@@ -125,12 +125,14 @@ _JOINING = frozenset("and or nor to through than versus vs from between".split()
 def _coordinated(written: Sequence[str], at: Sequence[int], other: Sequence[int]) -> bool:
     """Whether the items at `at` and `other` in `written` are coordinated.
 
-    Side by side, or joined by `_JOINING` words only.
+    Side by side, or joined by `_JOINING` words only (at most three tokens apart: each
+    position is compared with its six neighbours, never with every other position).
     """
+    others = frozenset(other)
     return any(
-        abs(i - j) <= 3 and all(t in _JOINING for t in written[min(i, j) + 1 : max(i, j)])
+        j in others and all(t in _JOINING for t in written[min(i, j) + 1 : max(i, j)])
         for i in at
-        for j in other
+        for j in range(i - 3, i + 4)
     )
 
 
