@@ -242,6 +242,11 @@ def test_renumber_rewrites_only_canonical_markers() -> None:
         "There is no information about pricing in the sources.",
         "I cannot find the answer in the provided sources.",
         "This question can't be answered from the sources.",
+        # how small models say it
+        "The User-Agent header sent by default is not explicitly stated in the provided sources.",
+        "The provided documentation does not specify the default User-Agent.",
+        "The passages do not mention WebSockets.",
+        "The documentation does not say which ciphers are enabled.",
         "Not found in the sources [1].",
         "",
         "   ",
@@ -256,6 +261,9 @@ def test_says_not_found(text: str) -> None:
     [
         "Water boils at 100 degrees Celsius [1].",
         "Water boils at 100 degrees Celsius.",
+        # a document's own words about its documents
+        "The treaty was not mentioned in the documents released by the ministry.",
+        "This guide does not cover the beta API, which changes weekly.",
         # A long, cited answer with a caveat is an answer.
         "Water boils at 100 degrees Celsius at sea level [1], and at lower temperatures on "
         "mountains because the air pressure is lower there [2]. The exact temperature at the "

@@ -25,11 +25,21 @@ _GAP = re.compile(r"\s*")
 _ADJACENT = re.compile(r"\[\d[\d,\-]*\]\s*\[\d[\d,\-]*\]")
 CANONICAL = re.compile(r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
 """A resolved citation marker: `[3]`, `[1-3]`, `[2,4-6]`."""
+_ASKED_TEXTS = (
+    r"(?:(?:provided|given|available|retrieved|above|cited) (?:sources?|documents?|documentation"
+    r"|passages?|context|excerpts?|text)|sources?|passages?|excerpts?|documentation)"
+)
+"""What a writer calls the passages it was given ("the provided documentation", "the
+sources"); a document's own words ("not mentioned in the documents released by …") are not."""
 _NOT_FOUND = re.compile(
     "|".join(
         (
             r"\bnot found in the (?:provided )?sources\b",
-            r"\bthe (?:provided )?sources do not (?:say|contain|mention|state|provide|include)\b",
+            rf"\bthe {_ASKED_TEXTS} do(?:es)? not (?:explicitly |directly |specifically )?"
+            r"(?:say|contain|mention|state|provide|include|specify|describe|cover|address)\b",
+            # "The default User-Agent is not explicitly stated in the provided sources."
+            r"\bnot (?:explicitly |directly |specifically |clearly )?(?:stated|mentioned|specified"
+            rf"|provided|given|described|covered|addressed|found) in the {_ASKED_TEXTS}\b",
             r"\bno (?:relevant )?information (?:about|on|regarding)\b.*\bsources?\b",
             r"\b(?:cannot|can't|unable to) (?:be )?(?:answer|answered|find|found)\b.*\bsources?\b",
         )
