@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from citesynth import Engine
 from citesynth.citations.resolve import factual_sentences
 from citesynth.synthesis.citing import (
     drop_pointers,
     drop_repeats,
+    drop_unfinished,
     strip_layout,
     without_refusal,
 )
@@ -15,6 +19,7 @@ from citesynth.synthesis.evidence import select
 from citesynth.synthesis.sources import numbered
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
 from citesynth.verify.claims import split_claims
+from tests.conftest import answered, use, write
 
 PDF_PAGE = (
     "Citesynth indexes many formats from one folder.\n\n"
@@ -302,3 +307,68 @@ def test_code_blocks_keep_their_lines() -> None:
     """R and shell print "[1] 3.5": output inside a code block is never layout."""
     text = "Run it:\n```r\n[1] 3.5\n[1] 42\n```\nIt prints the mean [1]."
     assert strip_layout(text, {"3.5"}) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # the budget ran out mid-sentence; repair may even have cited the fragment
+        (
+            "HTTPX can build explicit `Request` instances [4].\n\nIf you [6]",
+            "HTTPX can build explicit `Request` instances [4].",
+        ),
+        (
+            "Streams load nothing up front [1]. You can also use the",
+            "Streams load nothing up front [1].",
+        ),
+        # finished sentences, list items, code and a one-sentence answer stay
+        ("Streams load nothing up front [1]. Use it [2].", None),
+        ("Streams load nothing up front [1]. A useful pattern is custom transport [5]", None),
+        ("Benefits [1]:\n\n- Reduced latency\n- Reduced CPU usage", None),
+        ("Use this [1]:\n\n```python\nclient.stream('GET', url)\n```", None),
+        ("Yes [1]", None),
+        ("Limits [1]:\n\n| name | default |\n|---|---|\n| pool | 10 |", None),
+    ],
+)
+def test_a_sentence_broken_off_at_the_end_is_dropped(text: str, kept: str | None) -> None:
+    assert drop_unfinished(text) == (text if kept is None else kept, kept is not None)
+
+
+async def test_a_sentence_repair_makes_a_repeat_is_dropped(engine: Engine, tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    write(folder, "pool.md", "# Pool\n\nThe connection pool holds ten connections by default.\n")
+    write(
+        folder, "retries.md", "# Retries\n\nFailed requests are retried with exponential backoff.\n"
+    )
+    await engine.index([folder])
+    said = "The connection pool holds ten connections by default"
+    use(engine, f"{said} [1]. Failed requests back off exponentially [2]. {said} [2].")
+    answer = await engine.answer(
+        "How many connections does the pool hold, and how are failed requests retried?",
+        not_found_below=0.0,
+        answerability=False,
+    )
+    assert answer.answer.count(said) == 1
+    assert [c.text for c in answer.claims].count(f"{said}.") == 1
+    assert any("repeated an earlier one once repaired" in w for w in answer.warnings)
+
+
+async def test_a_gap_the_writer_admits_stays_in_the_answer(engine: Engine, tmp_path: Path) -> None:
+    """ "X is not stated in the provided sources." is no claim to verify and remove: a caveat
+    in a longer answer, a not-found when little else is said."""
+    source = (
+        "# Clients\n\nPass `headers` to the client to send them with every request. "
+        "Headers set on a request are merged with the client's headers.\n"
+    )
+    gap = "The default User-Agent is not explicitly stated in the provided sources."
+    said = (
+        "You can pass `headers` to the client to send them with every request [1]. Headers "
+        "set on a request are merged with the client's headers [1]."
+    )
+    answer = await answered(engine, tmp_path / "d", source, f"{gap} {said}", "Which User-Agent?")
+    assert answer.answer.startswith(gap)
+    assert not answer.not_found and not answer.removed_claims
+    assert len(answer.claims) == 2 and gap not in [c.text for c in answer.claims]
+    short = f"{gap} {said.split(' [1]')[0]} [1]."
+    answer = await answered(engine, tmp_path / "e", source, short, "Which User-Agent?")
+    assert answer.not_found

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from citesynth.synthesis.leads import plain_attributions
+from citesynth import Engine
+from citesynth.synthesis.leads import plain_attributions, single_consensus
+from tests.conftest import answered
 
 
 @pytest.mark.parametrize(
@@ -76,3 +80,49 @@ def test_the_wrapping_becomes_a_citation(text: str, plain: str) -> None:
 )
 def test_other_sentences_are_left_alone(text: str) -> None:
     assert plain_attributions(text) == (text, 0)
+
+
+DOCUMENTS = {1: "limits.md", 2: "limits.md", 3: "clients.md"}
+
+
+@pytest.mark.parametrize(
+    ("text", "plain", "changed"),
+    [
+        # one cited document cannot be "multiple sources"
+        (
+            "Multiple sources report that the pool holds ten connections [3].",
+            "The pool holds ten connections [3].",
+            1,
+        ),
+        # two chunks of one document are still one source
+        (
+            "The timeout is 5 s [3]. Several sources say: Retries back off [1,2].",
+            "The timeout is 5 s [3]. Retries back off [1,2].",
+            1,
+        ),
+        # two documents: whether they agree is for verification to say
+        (
+            "Multiple sources report that the pool holds ten connections [1,3].",
+            "Multiple sources report that the pool holds ten connections [1,3].",
+            0,
+        ),
+        # the phrase must open the sentence and report something
+        (
+            "The sources agree on the timeout [3].",
+            "The sources agree on the timeout [3].",
+            0,
+        ),
+    ],
+)
+def test_consensus_needs_two_documents(text: str, plain: str, changed: int) -> None:
+    assert single_consensus(text, DOCUMENTS) == (plain, changed)
+
+
+async def test_an_answer_citing_one_document_never_says_multiple_sources(
+    engine: Engine, tmp_path: Path
+) -> None:
+    source = "# Limits\n\nThe default pool size is 10 connections.\n"
+    reply = "Multiple sources report that the default pool size is 10 connections [1]."
+    answer = await answered(engine, tmp_path / "d", source, reply, "What is the pool size?")
+    assert answer.answer.startswith("The default pool size is 10 connections [1]")
+    assert "cited one document" in " ".join(answer.warnings)

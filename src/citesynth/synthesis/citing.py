@@ -449,6 +449,37 @@ class _Seen:
         return False
 
 
+_DANGLING = frozenset(
+    "a an the to of for with by in on at from into and or but nor if that which who as than "
+    "is are was were be can will would should could may must you your it its this these "
+    "using such when while whether".split()
+)
+"""Words a sentence does not end on: one that does was cut off ("… you can use the")."""
+_FINISHED = ".!?:;)]}|\"'`*…"
+
+
+def drop_unfinished(text: str) -> tuple[str, bool]:
+    """Resolved `text` without a last sentence the writer broke off, and whether one went.
+
+    A model that reaches its token budget stops mid-sentence ("… explicit `Request`
+    instances [4]. If you"). The last sentence, when something comes before it, is cut off
+    when it has no closing punctuation and either ends on a word no sentence ends on
+    (`_DANGLING`) or has fewer than four words. List items (which need no full stop) and
+    code stay as they are.
+    """
+    spans = _statements(text)
+    if len(spans) < 2 or text[spans[-1][1] :].strip():
+        return text, False
+    start, end = spans[-1]
+    core = MARKS.sub(" ", text[start:end]).rstrip()
+    words = core.split()
+    if not words or core[-1] in _FINISHED or _ITEM_MARK.match(core):
+        return text, False
+    if len(words) >= 4 and re.sub(r"\W", "", words[-1]).lower() not in _DANGLING:
+        return text, False
+    return _without_trailing_spaces(text[:start]).rstrip(), True
+
+
 def drop_pointers(text: str) -> tuple[str, int]:
     """Resolved `text` without sentences that only point at a source; how many went.
 

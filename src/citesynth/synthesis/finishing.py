@@ -31,13 +31,14 @@ from citesynth.synthesis.citing import (
     claims_of,
     drop_pointers,
     drop_repeats,
+    drop_unfinished,
     has_words,
     strip_layout,
     without_refusal,
 )
 from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
 from citesynth.synthesis.extractive import NOT_FOUND
-from citesynth.synthesis.leads import plain_attributions
+from citesynth.synthesis.leads import plain_attributions, single_consensus
 from citesynth.synthesis.sources import Source, document_count, record, refs
 from citesynth.synthesis.writers import Plan
 from citesynth.verify.base import Verifier
@@ -105,22 +106,16 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     sources = list(plan.sources)
     resolved = resolve(disagreement.tidy(draft.text, plan.found), refs(sources))
     removed = resolved.removed  # what later passes over the clean text no longer see
-    text, repeated = drop_repeats(resolved.text)
-    text, pointers = drop_pointers(text)
-    text, wrapped = plain_attributions(text)
-    answered = without_refusal(strip_layout(text))  # markers resolved: look again
-    if repeated or pointers or wrapped or answered != text:
-        text = answered
+    text, repeated, pointers, notes = _tidied(resolved.text)
+    if text != resolved.text:
         resolved = resolve(text, refs(sources))
     shown = sources
     found = list(plan.found)
     not_found = says_not_found(text) or (pointers > 0 and not text)  # it only pointed
-    checked = None
-    if how.verifier is not None and not not_found:
-        checked = await verified(text, shown, how.verifier, how)
-        text = checked.text
+    text, checked, not_found, checked_notes = await _checked(text, shown, how, not_found=not_found)
+    notes += checked_notes
+    if checked is not None or checked_notes:
         resolved = resolve(text, refs(shown))
-        not_found = not text  # every cited claim was unsupported: nothing to answer with
     if how.renumber and resolved.used:
         order = [*resolved.used, *(s.number for s in sources if s.number not in resolved.used)]
         text, mapping = renumber(text, order)
@@ -151,6 +146,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         warnings.append(NO_NUMBER)
     if pointers:
         warnings.append(f"dropped {pointers} sentence(s) that only pointed at a source")
+    warnings.extend(notes)
     if checked is not None:
         warnings.extend(checked.warnings)
     if uncited:
@@ -216,6 +212,45 @@ def _confidence(
         update={"signals": {k: round(v, 4) for k, v in signal.as_dict().items()}}
     )
     return calibrated(signal), replace(checked, summary=summary)
+
+
+def _tidied(text: str) -> tuple[str, int, int, list[str]]:
+    """Resolved `text` tidied; how many repeats and pointers went, and notes.
+
+    Tidied: without repeats, pointers, attribution wrappings, a sentence broken off at the
+    end and a refusal around the answer.
+    """
+    text, repeated = drop_repeats(text)
+    text, pointers = drop_pointers(text)
+    text, _ = plain_attributions(text)
+    text, unfinished = drop_unfinished(text)
+    notes = ["dropped the last sentence: the writer broke it off"] if unfinished else []
+    return without_refusal(strip_layout(text)), repeated, pointers, notes
+
+
+async def _checked(
+    text: str, sources: Sequence[Source], how: Finishing, *, not_found: bool
+) -> tuple[str, verifying.Checked | None, bool, list[str]]:
+    """The verified text (when a verifier is set), whether it is a not-found, and notes.
+
+    Every cited claim unsupported leaves nothing to answer with: a not-found. After repair
+    (which may move a citation), a sentence that says several sources agree but cites one
+    document loses the opening ("Multiple sources report that").
+    """
+    checked = None
+    if how.verifier is not None and not not_found:
+        checked = await verified(text, sources, how.verifier, how)
+        checked = await verifying.without_repeats(checked, sources, how.verifier)
+        text = checked.text
+        not_found = not text
+    documents = {s.number: s.document for s in sources}
+    text, lone = single_consensus(text, documents)
+    if not lone:
+        return text, checked, not_found, []
+    if checked is not None:
+        checked = verifying.single_consensus(checked, text, documents)
+    note = f"{lone} sentence(s) said several sources agree but cited one document"
+    return text, checked, not_found, [note]
 
 
 def lacks_number(question: str, claims: Sequence[Claim], disagreeing: Sequence[Found]) -> bool:

@@ -9,12 +9,18 @@ states") that no source holds. `plain_attributions` keeps the fact and its citat
 
 Only wrappings that name a cited source by its marker are rewritten, and only with verbs
 that report, never with ones that hedge ("[1] suggests that …" stays as it is).
+
+A sentence that opens by saying several sources agree ("Multiple sources report that …")
+but cites one document says something false about its sources; `single_consensus` keeps
+what it reports and drops the opening.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 
+from citesynth.analysis import without_consensus
 from citesynth.citations.resolve import cited_numbers, compact
 from citesynth.ingest.sentences import outside_fences, sentence_spans
 
@@ -54,12 +60,32 @@ _ENDING_MARKS = re.compile(rf"\s*(?P<marks>{_MARK}(?:\s*{_MARK})*)\s*$")
 
 def plain_attributions(text: str) -> tuple[str, int]:
     """Resolved `text` with attribution wrappings turned into citations; how many changed."""
+    return _rewritten(text, _plain)
+
+
+def single_consensus(text: str, documents: Mapping[int, str]) -> tuple[str, int]:
+    """Resolved `text` without consensus openings on sentences citing fewer than two documents.
+
+    `documents` maps each source number to its document. "Multiple sources report that the
+    pool holds ten [3]." → "The pool holds ten [3]."; a sentence whose markers name two
+    documents keeps its opening (whether they agree is verification's to say).
+    """
+
+    def plain(sentence: str) -> str:
+        cited = {documents.get(n, f"#{n}") for n in cited_numbers(sentence)}
+        return without_consensus(sentence) if len(cited) < 2 else sentence
+
+    return _rewritten(text, plain)
+
+
+def _rewritten(text: str, rewrite: Callable[[str], str]) -> tuple[str, int]:
+    """`text` with each sentence outside code fences rewritten; how many changed."""
     pieces: list[str] = []
     position = 0
     changed = 0
     for start, end in outside_fences(text, sentence_spans(text)):
         sentence = text[start:end]
-        plain = _plain(sentence)
+        plain = rewrite(sentence)
         if plain != sentence:
             pieces.append(text[position:start] + plain)
             position = end

@@ -8,12 +8,13 @@ spans become `EvidenceSpan`s with line numbers in the original file, verdicts be
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from citesynth.analysis import without_consensus
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
 from citesynth.ingest.sentences import fenced_line_numbers
-from citesynth.synthesis.citing import MARKS, single_blank_lines
+from citesynth.synthesis.citing import MARKS, drop_repeats, single_blank_lines
 from citesynth.synthesis.sources import Source
 from citesynth.verify.base import Passage, Span, Verifier
 from citesynth.verify.claims import ClaimSpan
@@ -124,6 +125,32 @@ async def check(
     return Checked(found.text, claims, support, summary, warnings, found)
 
 
+async def without_repeats(
+    checked: Checked, sources: Sequence[Source], verifier: Verifier
+) -> Checked:
+    """`checked` without sentences that repeat an earlier one now that repair moved citations.
+
+    A sentence written twice citing different sources is corroboration and stays
+    (`drop_repeats`); once repair finds that one of them does not say it and cites the other
+    ("… [2]." becomes "… [4]."), it is a repeat. What is left is verified again.
+    """
+    if not checked.summary.repairs:
+        return checked
+    text, repeated = drop_repeats(checked.text)
+    if not repeated:
+        return checked
+    again = await check(text, sources, verifier, repair=False)
+    kept = {"repairs": checked.summary.repairs, "removed": checked.summary.removed}
+    note = f"dropped {repeated} sentence(s) that repeated an earlier one once repaired"
+    return replace(
+        again,
+        summary=again.summary.model_copy(update=kept),
+        review=replace(again.review, repairs=checked.review.repairs),
+        warnings=[*checked.warnings, note],
+        removed=checked.removed,
+    )
+
+
 async def cut_to_support(
     checked: Checked, sources: Sequence[Source], verifier: Verifier
 ) -> tuple[Checked, list[tuple[Claim, str]]]:
@@ -160,6 +187,20 @@ async def cut_to_support(
         )
         for cut in cuts
     ]
+
+
+def single_consensus(checked: Checked, text: str, documents: Mapping[int, str]) -> Checked:
+    """`checked` for `text`, where consensus openings on claims citing one document went.
+
+    `documents` maps each source number to its document (`leads.single_consensus`).
+    """
+    claims = [
+        c.model_copy(update={"text": without_consensus(c.text)})
+        if len({documents.get(n, str(n)) for n in c.citations}) < 2
+        else c
+        for c in checked.claims
+    ]
+    return replace(checked, text=text, claims=claims)
 
 
 def renumbered(checked: Checked, mapping: dict[int, int]) -> Checked:
