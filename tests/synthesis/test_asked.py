@@ -58,6 +58,12 @@ def test_questions_not_asking_for_a_number(question: str) -> None:
         (["She married him in her forties [1]."], True),
         (["The cache stores resolved names [1].", "It is cleared on exit [2]."], False),
         (["The cache stores resolved names [12]."], False),  # a marker is no number
+        # nor are a link's digits or the digits ending a name
+        (["We differ [because of this](https://github.com/encode/httpx/discussions/1785)."], False),
+        (["See https://example.org/v2/limits for the limits."], False),
+        (["HTTPX supports HTTP/2 and uses h11 for HTTP/1.1 [1]."], False),
+        (["Timeouts default to 5s [1]."], True),
+        (["COVID-19 closed 40 % of shops [1]."], True),
     ],
 )
 def test_a_number_in_digits_words_or_no_limit_is_stated(claims: list[str], stated: bool) -> None:

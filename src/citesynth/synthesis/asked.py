@@ -37,13 +37,16 @@ _NOT_NUMERIC = re.compile(r"\bhow\s+long\s+(?:ago|before|after|until)\b", re.I)
 """"How long before the bus leaves" may be answered "right after the lecture"."""
 
 _NUMBER = re.compile(
-    rf"\d|\b(?:{'|'.join(NUMBER_WORDS)}|hundreds|thousands|millions|billions?|trillions?|"
+    rf"(?<![\w/.])\d|\b(?:{'|'.join(NUMBER_WORDS)}|hundreds|thousands|millions|billions?|trillions?|"
     r"dozens?|(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)ies|couple|"
     r"once|twice|thrice|half|single|double|triple|none|unlimited|unbounded|infinite|"
     r"infinitely|indefinitely|forever|no\s+limit|no\s+maximum)\b",
     re.I,
 )
-"""A number as digits or words, or an unbounded amount."""
+"""A number as digits or words, or an unbounded amount; digits that end a name ("h11",
+"HTTP/2", "OAuth2") are none."""
+_ADDRESS = re.compile(r"\bhttps?://\S+|\]\([^)\s]*\)", re.I)
+"""A web address or a Markdown link's target: its digits ("discussions/1785") state nothing."""
 
 
 NO_NUMBER = "the question asks for a number and no sentence of the answer stated one"
@@ -57,4 +60,4 @@ def asks_number(question: str) -> bool:
 
 def states_number(claims: Iterable[str]) -> bool:
     """Whether any of `claims` (citation markers aside) states a number."""
-    return any(_NUMBER.search(plain(claim)) for claim in claims)
+    return any(_NUMBER.search(_ADDRESS.sub(" ", plain(claim))) for claim in claims)
