@@ -65,6 +65,20 @@ def test_not_found_is_said_plainly(run: CliRunner, corpus: Path) -> None:
     assert "Not found in the sources." in result.stdout
 
 
+def test_a_not_found_shows_what_the_closest_passages_are_about(
+    run: CliRunner, corpus: Path
+) -> None:
+    """Each closest passage with its section and its sentence nearest the question: the
+    reader can see one that answers a question worded far from it."""
+    result = run.invoke(
+        main, ["ask", "zebra migration in Kenya", "--docs", str(corpus), "--model", "fake"]
+    )
+    assert result.exit_code == 0, result.output
+    listed = " ".join(result.stdout.split("Closest passages", 1)[1].split())
+    assert "corpus/notes.txt:L1-L3: Retries use exponential backoff." in listed  # no title
+    assert "client.py:L17-L19 · def backoff: def backoff(attempt: int) -> float:" in listed
+
+
 def test_chat_condenses_follow_ups(run: CliRunner, corpus: Path) -> None:
     assert run.invoke(main, ["index", str(corpus), "--quiet"]).exit_code == 0
     result = run.invoke(

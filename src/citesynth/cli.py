@@ -13,7 +13,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from citesynth.answers import Answer, Claim
+from citesynth.answers import Answer, Claim, SourceRecord
 from citesynth.cli_eval import eval_group
 from citesynth.cli_options import (
     _friendly,
@@ -375,6 +375,19 @@ def _claim_text(claim: Claim) -> str:
     return "code:\n" + "\n".join(f"      {line}" for line in lines) + "\n     "
 
 
+def _nearby(source: SourceRecord, question: str) -> str:
+    """A closest passage of a not-found: where, its section, its sentence nearest the question.
+
+    The gate can withhold a question whose top passage does answer it, worded far from
+    the question ("hidden prompts … for password input" for "prompt for a password
+    without showing what the user types"): the reader sees what each passage is about.
+    """
+    section = source.heading_path[-1] if source.heading_path else source.title
+    label = f" · {section}" if section and section not in source.location else ""
+    nearest = snippet(source.text, question, width=120)
+    return f"{source.location}{label}: {nearest}" if nearest.strip() else source.location + label
+
+
 def print_verdicts(answer: Answer) -> None:
     """Flag the claims the sources do not (fully) support, and where the sources disagree."""
     weak = [c for c in answer.claims if c.label in {"unsupported", "partial"}]
@@ -434,9 +447,9 @@ def print_answer(answer: Answer, *, already_shown: str = "") -> None:
         quote = citation.evidence.text if citation.evidence is not None else citation.snippet
         console.print(f"    [dim]{escape(printable(' '.join(quote.split())[:240]))}[/]")
     if answer.not_found and answer.sources:
-        console.print("\n[dim]Closest passages (not relevant enough to answer from):[/]")
+        console.print("\n[dim]Closest passages (none was found to answer it; check them):[/]")
         for source in answer.sources[:3]:
-            console.print(f"[dim]  {escape(printable(source.location))}[/]")
+            console.print(f"[dim]  {escape(printable(_nearby(source, answer.question)))}[/]")
     print_verdicts(answer)
     notes = [*answer.warnings, *([answer.disclaimer] if answer.disclaimer else [])]
     for note in notes:
