@@ -210,7 +210,10 @@ def test_question_without_matching_content_is_not_found(
     expect(notice).to_be_visible()
     expect(notice).to_contain_text("Not found in the sources")
     expect(page.locator("#sources-heading")).to_have_text("Sources searched")
+    expect(notice).to_contain_text("was found to answer this question")
     assert page.get_by_test_id("source-item").count() >= 1
+    # each passage searched says which section it is from (what it is about)
+    assert page.locator("[data-testid=source-item] .source-section").count() >= 1
     assert page.locator("[data-testid=answer] [data-testid=citation]").count() == 0
     expect(page.get_by_test_id("fallback-notice")).to_be_hidden()
     expect(page.get_by_test_id("copy-button")).to_be_hidden()

@@ -568,7 +568,8 @@
         el("p", {
           className: "notice-text",
           text: count
-            ? "None of the " + count + " passages searched answers this question. They are listed below."
+            ? "None of the " + count + " passages searched was found to answer this question. " +
+              "They are listed below with their sections: check them."
             : "Nothing in the index matches this question.",
         }),
       );
@@ -890,6 +891,12 @@
         el("span", { className: "source-title", text: source.title || source.path }),
         el("span", { className: "source-location", text: source.location }),
       ]);
+      const section = (source.heading_path || []).slice(-1)[0];
+      if (searched && section && section !== source.title) {
+        // a not-found: the section says what a passage is about (the gate can miss one
+        // that answers a question worded far from it)
+        label.append(el("span", { className: "source-section", text: "\u00a7 " + section }));
+      }
       if (isCited) label.append(el("span", { className: "tag", text: "cited" }));
       const item = el(
         "li",
