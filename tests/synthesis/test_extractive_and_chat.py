@@ -17,6 +17,7 @@ from citesynth.synthesis import ExtractiveWriter, LLMWriter
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
 from citesynth.synthesis.extractive import _REFERS_BACK, _corroborated, clean
 from citesynth.synthesis.prompts import BUILT_IN
+from citesynth.synthesis.verifying import INTRODUCED
 from tests.conftest import answered, write
 
 _MARKER = re.compile(r" \[[\d,\-]+\]")
@@ -387,6 +388,32 @@ async def test_quoted_code_goes_with_the_unsupported_sentence_that_introduces_it
         "of the page text [1]."
     )
     assert [c.kind for c in found.removed_claims] == ["sentence", "code"]
+
+
+@pytest.mark.parametrize(
+    ("lead_in", "kept"),
+    [
+        # says nothing without the code: it goes with it
+        ("For the font family of the page text, you can use [1]:", False),
+        # says something of its own: it stays, ending in a full stop
+        ("You change the default font family in the typography section, as shown here [1]:", True),
+    ],
+)
+async def test_a_lead_in_that_needs_its_removed_code_goes_with_it(
+    engine: Engine, tmp_path: Path, lead_in: str, kept: bool
+) -> None:
+    first = (
+        "You can configure the typography section of the app-config.yaml file to change the "
+        "default font family of the page text [1]."
+    )
+    invented = "```yaml\ntypography:\n  fontFamily: Comic Sans\n```"
+    answer = f"{first} {lead_in}\n\n{invented}"
+    found = await _answered(engine, tmp_path, _THEME, answer, "How do I set the font?")
+    shown = lead_in.replace(" [1]:", " [1].")
+    assert found.answer == (f"{first} {shown}" if kept else first)
+    removed = [(c.kind, c.reasons[-1]) for c in found.removed_claims]
+    assert removed[-1][0] == "code"
+    assert (("sentence", INTRODUCED) in removed) is not kept
 
 
 async def test_the_code_an_answer_shows_is_never_rewritten_as_sentences(

@@ -449,7 +449,7 @@ class _Seen:
         return False
 
 
-_DANGLING = frozenset(
+DANGLING = frozenset(
     "a an the to of for with by in on at from into and or but nor if that which who as than "
     "is are was were be can will would should could may must you your it its this these "
     "using such when while whether".split()
@@ -464,7 +464,7 @@ def drop_unfinished(text: str) -> tuple[str, bool]:
     A model that reaches its token budget stops mid-sentence ("… explicit `Request`
     instances [4]. If you"). The last sentence, when something comes before it, is cut off
     when it has no closing punctuation and either ends on a word no sentence ends on
-    (`_DANGLING`) or has fewer than four words. List items (which need no full stop) and
+    (`DANGLING`) or has fewer than four words. List items (which need no full stop) and
     code stay as they are.
     """
     spans = _statements(text)
@@ -475,7 +475,7 @@ def drop_unfinished(text: str) -> tuple[str, bool]:
     words = core.split()
     if not words or core[-1] in _FINISHED or _ITEM_MARK.match(core):
         return text, False
-    if len(words) >= 4 and re.sub(r"\W", "", words[-1]).lower() not in _DANGLING:
+    if len(words) >= 4 and re.sub(r"\W", "", words[-1]).lower() not in DANGLING:
         return text, False
     return _without_trailing_spaces(text[:start]).rstrip(), True
 

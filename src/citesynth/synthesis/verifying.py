@@ -7,6 +7,7 @@ spans become `EvidenceSpan`s with line numbers in the original file, verdicts be
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -14,13 +15,13 @@ from dataclasses import dataclass, field, replace
 from citesynth.analysis import without_consensus
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
 from citesynth.ingest.sentences import fenced_line_numbers
-from citesynth.synthesis.citing import MARKS, drop_repeats, single_blank_lines
+from citesynth.synthesis.citing import DANGLING, MARKS, drop_repeats, single_blank_lines
 from citesynth.synthesis.sources import Source
 from citesynth.verify.base import Passage, Span, Verifier
 from citesynth.verify.claims import ClaimSpan
 from citesynth.verify.confidence import Signals
 from citesynth.verify.conflicts import Found, find_conflicts
-from citesynth.verify.review import Review, review
+from citesynth.verify.review import ClaimReview, Review, review
 from citesynth.verify.trim import apply, trims
 
 _RANK: dict[Support, int] = {"unchecked": 0, "unsupported": 1, "partial": 2, "supported": 3}
@@ -289,6 +290,7 @@ def without_unsupported(
         if goes:
             pairs.append((item.claim, written))
         previous = (item.claim, goes)
+    pairs = _with_lead_ins(text, pairs, list(zip(review_.claims, claims, strict=True)))
     drop = [span for span, _ in pairs]
     if not drop:
         return text, []
@@ -312,6 +314,39 @@ def without_unsupported(
     return without_empty_sections("".join(pieces)), [claim for _, claim in pairs]
 
 
+def _with_lead_ins(
+    text: str,
+    pairs: list[tuple[ClaimSpan, Claim]],
+    found: Sequence[tuple[ClaimReview, Claim]],
+) -> list[tuple[ClaimSpan, Claim]]:
+    """`pairs` (the claims that go) with the lead-in of each code block that goes.
+
+    A sentence that introduces a block and says nothing without it ("For example, to check
+    where a value came from, you can use [1]:") ends on a word that needs the block after
+    it (`LEAD_IN_ENDS`); kept, it read "… you can use [1]." once its code was removed.
+    """
+    going = {claim.start for claim, _ in pairs}
+    added = []
+    for (before, written), (item, _) in itertools.pairwise(found):
+        if not item.claim.code or item.claim.start not in going or before.claim.start in going:
+            continue
+        said = MARKS.sub(" ", text[before.claim.start : before.claim.end]).rstrip(" \t:")
+        last = re.sub(r"\W", "", said.split()[-1]).lower() if said.split() else ""
+        if before.claim.code or last not in LEAD_IN_ENDS:
+            continue
+        reasons = [*written.reasons, INTRODUCED]
+        added.append((before.claim, written.model_copy(update={"reasons": reasons})))
+    return sorted([*pairs, *added], key=lambda pair: pair[0].start)
+
+
+INTRODUCED = "it introduced the code below it, which was removed, and says nothing without it"
+"""The reason a lead-in goes with the code it introduced (`without_unsupported`)."""
+LEAD_IN_ENDS = DANGLING | frozenset(
+    "use run call type write do add enter execute so like".split()
+)
+"""Last words of a sentence that cannot end without the block it introduces ("… you can
+use:"); "… as follows:" can ("You configure the typography section as follows." still
+says where)."""
 LEANS = "it refers back to the sentence before it, which was removed"
 """The reason a supported claim is removed with the one before it (`without_unsupported`)."""
 UNCITED = "it cites no source, and repair found none among the retrieved ones that supports it"
