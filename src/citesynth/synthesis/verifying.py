@@ -330,9 +330,12 @@ def _with_lead_ins(
     for (before, written), (item, _) in itertools.pairwise(found):
         if not item.claim.code or item.claim.start not in going or before.claim.start in going:
             continue
-        said = MARKS.sub(" ", text[before.claim.start : before.claim.end]).rstrip(" \t:")
+        written_out = MARKS.sub(" ", text[before.claim.start : item.claim.start]).rstrip()
+        if before.claim.code or not written_out.endswith(":"):  # it introduces the block
+            continue
+        said = written_out.rstrip(" \t:")
         last = re.sub(r"\W", "", said.split()[-1]).lower() if said.split() else ""
-        if before.claim.code or last not in LEAD_IN_ENDS:
+        if last not in LEAD_IN_ENDS:
             continue
         reasons = [*written.reasons, INTRODUCED]
         added.append((before.claim, written.model_copy(update={"reasons": reasons})))
@@ -341,9 +344,7 @@ def _with_lead_ins(
 
 INTRODUCED = "it introduced the code below it, which was removed, and says nothing without it"
 """The reason a lead-in goes with the code it introduced (`without_unsupported`)."""
-LEAD_IN_ENDS = DANGLING | frozenset(
-    "use run call type write do add enter execute so like".split()
-)
+LEAD_IN_ENDS = DANGLING | frozenset("use run call type write do add enter execute so like".split())
 """Last words of a sentence that cannot end without the block it introduces ("… you can
 use:"); "… as follows:" can ("You configure the typography section as follows." still
 says where)."""
