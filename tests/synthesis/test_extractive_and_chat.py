@@ -395,6 +395,8 @@ async def test_quoted_code_goes_with_the_unsupported_sentence_that_introduces_it
     [
         # says nothing without the code: it goes with it
         ("For the font family of the page text, you can use [1]:", False),
+        # no colon: it does not introduce the block, whatever it ends on
+        ("For the font family of the page text, you can use [1].", True),
         # says something of its own: it stays, ending in a full stop
         ("You change the default font family in the typography section, as shown here [1]:", True),
     ],
