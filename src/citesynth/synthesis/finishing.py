@@ -234,8 +234,9 @@ async def _checked(
     """The verified text (when a verifier is set), whether it is a not-found, and notes.
 
     Every cited claim unsupported leaves nothing to answer with: a not-found. After repair
-    (which may move a citation), a sentence that says several sources agree but cites one
-    document loses the opening ("Multiple sources report that").
+    (which may move a citation), a sentence that now repeats an earlier one goes, and one
+    that says several sources agree but cites one document loses the opening ("Multiple
+    sources report that").
     """
     checked = None
     if how.verifier is not None and not not_found:

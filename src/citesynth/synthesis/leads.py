@@ -18,7 +18,7 @@ what it reports and drops the opening.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from citesynth.analysis import without_consensus
 from citesynth.citations.resolve import cited_numbers, compact
@@ -72,10 +72,19 @@ def single_consensus(text: str, documents: Mapping[int, str]) -> tuple[str, int]
     """
 
     def plain(sentence: str) -> str:
-        cited = {documents.get(n, f"#{n}") for n in cited_numbers(sentence)}
-        return without_consensus(sentence) if len(cited) < 2 else sentence
+        lone = one_document(cited_numbers(sentence), documents)
+        return without_consensus(sentence) if lone else sentence
 
     return _rewritten(text, plain)
+
+
+def one_document(numbers: Iterable[int], documents: Mapping[int, str]) -> bool:
+    """Whether the source `numbers` name fewer than two documents.
+
+    `documents` maps each source number to its document; a number it lacks counts as a
+    document of its own.
+    """
+    return len({documents.get(n, f"#{n}") for n in numbers}) < 2
 
 
 def _rewritten(text: str, rewrite: Callable[[str], str]) -> tuple[str, int]:

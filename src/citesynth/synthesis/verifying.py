@@ -16,6 +16,7 @@ from citesynth.analysis import without_consensus
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
 from citesynth.ingest.sentences import fenced_line_numbers
 from citesynth.synthesis.citing import DANGLING, MARKS, drop_repeats, single_blank_lines
+from citesynth.synthesis.leads import one_document
 from citesynth.synthesis.sources import Source
 from citesynth.verify.base import Passage, Span, Verifier
 from citesynth.verify.claims import ClaimSpan
@@ -197,7 +198,7 @@ def single_consensus(checked: Checked, text: str, documents: Mapping[int, str]) 
     """
     claims = [
         c.model_copy(update={"text": without_consensus(c.text)})
-        if len({documents.get(n, str(n)) for n in c.citations}) < 2
+        if one_document(c.citations, documents)
         else c
         for c in checked.claims
     ]
