@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,11 @@ async def test_an_answer_stating_the_number_or_to_another_question_is_kept(
     plain = "The crew works with psychologists and professional organizers [1]."
     answer = await _answered(engine, tmp_path, plain, "Who does the crew work with?")
     assert not answer.not_found and NO_NUMBER not in answer.warnings
+
+
+def test_a_hostile_run_of_link_openings_is_read_in_linear_time() -> None:
+    """A 120,000-character run of "](" once took 20 s to read; its digits state a number."""
+    hostile = "](" * 60_000 + " 42 [1]."
+    started = time.perf_counter()
+    assert states_number([hostile])
+    assert time.perf_counter() - started < 2.0

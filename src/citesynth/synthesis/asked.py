@@ -45,8 +45,11 @@ _NUMBER = re.compile(
 )
 """A number as digits or words, or an unbounded amount; digits that end a name ("h11",
 "HTTP/2", "OAuth2") are none."""
-_ADDRESS = re.compile(r"\bhttps?://\S+|\]\([^)\s]*\)", re.I)
-"""A web address or a Markdown link's target: its digits ("discussions/1785") state nothing."""
+_ADDRESS = re.compile(r"\bhttps?://\S+|\]\([^()\[\]\s]*\)", re.I)
+"""A web address or a Markdown link's target: its digits ("discussions/1785") state nothing.
+
+A target holds no bracket: each "](" is read up to the next one at most (a run of
+"](](…" is linear, not quadratic)."""
 
 
 NO_NUMBER = "the question asks for a number and no sentence of the answer stated one"
