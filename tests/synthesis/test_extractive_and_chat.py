@@ -15,7 +15,7 @@ from citesynth.ingest.sentences import prose_sentences
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
-from citesynth.synthesis.extractive import _REFERS_BACK, _corroborated, clean
+from citesynth.synthesis.extractive import _REFERS_BACK, _corroborated, _details, clean
 from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.verifying import INTRODUCED
 from tests.conftest import answered, write
@@ -47,6 +47,69 @@ async def test_extractive_marks_consensus_across_documents(engine: Engine, tmp_p
     assert answer.answer.startswith("Multiple sources report that the bridge opened")
     assert answer.citations and all(c.multi_source for c in answer.citations)
     assert {c.path for c in answer.citations} == {"c/one.md", "c/two.txt"}
+
+
+async def test_sentences_alike_but_for_their_subject_or_option_are_not_one_consensus(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Flask's deployment pages: two servers, one sentence each, one word or option apart.
+    write(
+        tmp_path / "d",
+        "eventlet.md",
+        "# eventlet\n\neventlet provides a WSGI server that can handle many connections "
+        "at once instead of one per worker process.\n",
+    )
+    write(
+        tmp_path / "d",
+        "gevent.md",
+        "# gevent\n\ngevent provides a WSGI server that can handle many connections "
+        "at once instead of one per worker process.\n",
+    )
+    await engine.index([tmp_path / "d"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer("Which WSGI server can handle many connections at once?")
+    assert "Multiple sources report" not in answer.answer
+    assert "eventlet provides" in answer.answer and "gevent provides" in answer.answer
+    assert all(not c.multi_source for c in answer.citations)
+
+
+def test_a_sentence_with_another_option_or_number_restates_nothing() -> None:
+    assert _details("The ``-w`` option sets the number of processes.") != _details(
+        "The ``--processes`` option sets the number of processes."
+    )
+    assert _details("The pool holds 10 connections.") != _details("The pool holds 100 connections.")
+    assert _details("It holds ``10`` connections.") == _details("It holds `10` connections.")
+
+
+async def test_a_question_asking_for_a_number_is_answered_by_the_sentence_stating_one(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Flask's configuration page gives a value in a sentence too short to be a candidate,
+    # and its Gunicorn page states the default below sentences about workers that fill
+    # the answer.
+    write(
+        tmp_path / "f",
+        "config.rst",
+        "Configuration\n=============\n\n.. py:data:: MAX_COOKIE_SIZE\n\n"
+        "    Warn if cookie headers are larger than this many bytes. Defaults to\n"
+        "    ``4093``. Larger cookies may be silently ignored by browsers.\n",
+    )
+    workers = " ".join(
+        f"Worker option {n} changes how each Gunicorn worker process handles requests."
+        for n in "abcdef"
+    )
+    write(
+        tmp_path / "f",
+        "gunicorn.md",
+        f"# Gunicorn workers\n\n{workers} By default Gunicorn runs only 1 worker process, "
+        "which is probably not what you want.\n",
+    )
+    await engine.index([tmp_path / "f"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    cookie = await engine.answer("How many bytes may cookie headers hold before a warning?")
+    assert "Defaults to ``4093`` [1]." in cookie.answer, cookie.answer
+    workers_answer = await engine.answer("How many Gunicorn worker processes run by default?")
+    assert "runs only 1 worker process" in workers_answer.answer, workers_answer.answer
 
 
 async def test_a_quoted_sentence_end_gets_one_citation_after_the_quote(

@@ -22,6 +22,7 @@ from citesynth.analysis import ADMONITIONS, coverage, query_terms, terms, withou
 from citesynth.embed.base import Embedder
 from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.llm.base import ChatModel, Piece
+from citesynth.synthesis.asked import asks_number, states_number
 from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.inert import inline
 from citesynth.synthesis.introduced import Introduced, introduced
@@ -45,6 +46,8 @@ _ADMONITION = re.compile(rf"^\[(?:{'|'.join(ADMONITIONS)})\]\s*(?:-{{4,}}|={{4,}
 _ASIDE_END = re.compile(r"[.!?]\s+(\([^()\n.!?]{1,60}\))[.!?]?$")
 _LITERAL_MARK = re.compile(r"(?<=\S):(?=:$)|\s+::$")
 """reStructuredText's literal-block mark: "follows::" reads "follows:", "follows: ::" "follows:"."""
+_CANDIDATE_WORDS = 5
+"""How many words a sentence needs to be a candidate of its own (`prose_sentences`)."""
 _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
 
 
@@ -77,6 +80,34 @@ class _Pick:
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+_CODE_SPAN = re.compile(r"`+([^`\n]+?)`+")
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _restates(pick: _Pick, words: frozenset[str], shown: str) -> bool:
+    """Whether a sentence alike to `pick`'s (its `words`, as `shown`) says the same.
+
+    Not when each holds a term the other lacks ("eventlet provides a WSGI server …"
+    against "gevent provides a WSGI server …": one subject swapped for another), nor when
+    their inline code or numbers differ (`_details`): folded into one "multiple sources
+    report" sentence, each source would be credited with what only the other says.
+    """
+    substituted = bool(pick.words - words) and bool(words - pick.words)
+    return not substituted and _details(pick.text) == _details(shown)
+
+
+def _details(sentence: str) -> frozenset[str]:
+    """The inline code and numbers of a shown sentence.
+
+    Two sentences alike but for these say different things: "The ``-w`` option specifies
+    the number of processes to run" (Gunicorn) is not "The ``--processes`` option
+    specifies the number of worker processes" (mod_wsgi), and folding them into one
+    "multiple sources report" sentence would credit one source with the other's option.
+    """
+    code = frozenset(found.strip() for found in _CODE_SPAN.findall(sentence))
+    return code | frozenset(_DIGITS.findall(_CODE_SPAN.sub(" ", sentence)))
 
 
 class ExtractiveWriter:
@@ -124,19 +155,13 @@ class ExtractiveWriter:
         candidates, following = _candidates(sources)
         if not candidates:
             return []
-        scores = await relevance(question, [c[2] for c in candidates], self.embedder)
-        wanted = set(query_terms(question))
-        ranked = sorted(
-            (
-                (score * (1.0 - 0.02 * min(source.number - 1, 10)), source, start, sentence)
-                for score, (source, start, sentence) in zip(scores, candidates, strict=True)
-                if not wanted or self.embedder or coverage(wanted, terms(sentence))
-            ),
-            key=lambda item: (-item[0], item[1].number, item[2]),
-        )
+        ranked = await self._ranked(question, candidates)
         if not ranked or ranked[0][0] < self.min_score:
             return []
         floor = max(self.min_score, ranked[0][0] * self.keep_ratio)
+        if asks_number(question):
+            following = {**_numbers_after(sources), **following}
+            ranked = _numbers_first(ranked, floor, following)
         chosen: list[_Pick] = []
         shown_already: set[tuple[int, int]] = set()  # sentences a pick already brought along
         for score, source, start, sentence in ranked:
@@ -145,9 +170,7 @@ class ExtractiveWriter:
             if (source.number, start) in shown_already:
                 continue
             words = frozenset(terms(sentence))
-            twin = next((p for p in chosen if _similar(p.words, words) >= self.duplicate), None)
-            if twin is not None and frozenset({twin.source.number, source.number}) in apart:
-                twin = None
+            twin = self._twin(chosen, words, sentence, source.number, apart)
             if twin is None:
                 after, more = following.get((source.number, start), (-1, ""))
                 if any(p.source.number == source.number and p.position == after for p in chosen):
@@ -162,6 +185,46 @@ class ExtractiveWriter:
             elif twin.source.document != source.document and source.number not in twin.also:
                 twin.also.append(source.number)
         return chosen
+
+    async def _ranked(
+        self, question: str, candidates: Sequence[tuple[Source, int, str]]
+    ) -> list[tuple[float, Source, int, str]]:
+        """The candidates by relevance, a little less for lower-ranked sources, best first."""
+        scores = await relevance(question, [c[2] for c in candidates], self.embedder)
+        wanted = set(query_terms(question))
+        return sorted(
+            (
+                (score * (1.0 - 0.02 * min(source.number - 1, 10)), source, start, sentence)
+                for score, (source, start, sentence) in zip(scores, candidates, strict=True)
+                if not wanted or self.embedder or coverage(wanted, terms(sentence))
+            ),
+            key=lambda item: (-item[0], item[1].number, item[2]),
+        )
+
+    def _twin(
+        self,
+        chosen: Sequence[_Pick],
+        words: frozenset[str],
+        sentence: str,
+        number: int,
+        apart: frozenset[frozenset[int]],
+    ) -> _Pick | None:
+        """The pick that `sentence` of source `number` (its terms: `words`) restates.
+
+        None when there is none, or when it is of a source that disagrees with `number`.
+        """
+        twin = next(
+            (
+                p
+                for p in chosen
+                if _similar(p.words, words) >= self.duplicate
+                and _restates(p, words, clean(sentence))
+            ),
+            None,
+        )
+        if twin is not None and frozenset({twin.source.number, number}) in apart:
+            return None
+        return twin
 
     async def write(self, plan: Plan) -> AsyncIterator[Piece]:
         """The answer, one sentence at a time, grouped by document in rank order."""
@@ -272,7 +335,7 @@ def _candidates(
     following: dict[tuple[int, int], tuple[int, str]] = {}
     for source in sources:
         text = source.chunk.text
-        spans = prose_sentences(text)
+        spans = prose_sentences(text, min_words=_CANDIDATE_WORDS)
         candidates.extend((source, start, text[start:end]) for start, end in spans)
         for (start, end), (after, stop) in pairwise(spans):
             successor = text[after:stop]
@@ -280,6 +343,54 @@ def _candidates(
             if refers and not text[end:after].count("\n\n"):
                 following[(source.number, start)] = (after, successor)
     return candidates, following
+
+
+def _numbers_after(sources: Sequence[Source]) -> dict[tuple[int, int], tuple[int, str]]:
+    """Short sentences that state a number, by the sentence they follow in their paragraph.
+
+    Reference pages give a value in a sentence too short to be a candidate of its own
+    ("Warn if cookie headers are larger than this many bytes. Defaults to ``4093``."):
+    for a question asking for a number, it is shown with the sentence before it.
+    """
+    found: dict[tuple[int, int], tuple[int, str]] = {}
+    for source in sources:
+        text = source.chunk.text
+        for (start, end), (after, stop) in pairwise(prose_sentences(text, min_words=1)):
+            successor = text[after:stop]
+            if (
+                len(successor.split()) < _CANDIDATE_WORDS
+                and states_number([successor])
+                and not text[end:after].count("\n\n")
+            ):
+                found[(source.number, start)] = (after, successor)
+    return found
+
+
+def _numbers_first(
+    ranked: list[tuple[float, Source, int, str]],
+    floor: float,
+    following: dict[tuple[int, int], tuple[int, str]],
+) -> list[tuple[float, Source, int, str]]:
+    """`ranked` with the sentences at or above `floor` that state a number first.
+
+    A question asking for a number ("How many worker processes does Gunicorn start by
+    default?") is answered by the sentence that states it ("The default is only 1
+    worker …"), which may rank below sentences about the same subject that state none
+    and fill the answer; an answer stating no number is a not-found (`asked`). Relevance
+    still decides which sentences are in reach, and the order within each group.
+    """
+
+    def stated(item: tuple[float, Source, int, str]) -> bool:
+        _, source, start, sentence = item
+        more = following.get((source.number, start), (-1, ""))[1]
+        return states_number([f"{sentence} {more}"])
+
+    above = [item for item in ranked if item[0] >= floor]
+    return (
+        [item for item in above if stated(item)]
+        + [item for item in above if not stated(item)]
+        + ranked[len(above) :]
+    )
 
 
 def _cited_sentences(text: str, numbers: str) -> str:
