@@ -321,6 +321,12 @@ def test_code_blocks_keep_their_lines() -> None:
             "Streams load nothing up front [1]. You can also use the",
             "Streams load nothing up front [1].",
         ),
+        # a heading copied without its text, left last once the broken sentence goes
+        (
+            "Non-permanent sessions are not affected [4].\nSession Interface [1-3]\n"
+            "If neither option is set, the",
+            "Non-permanent sessions are not affected [4].",
+        ),
         # finished sentences, list items, code and a one-sentence answer stay
         ("Streams load nothing up front [1]. Use it [2].", None),
         ("Streams load nothing up front [1]. A useful pattern is custom transport [5]", None),

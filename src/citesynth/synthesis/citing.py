@@ -464,20 +464,24 @@ def drop_unfinished(text: str) -> tuple[str, bool]:
     A model that reaches its token budget stops mid-sentence ("… explicit `Request`
     instances [4]. If you"). The last sentence, when something comes before it, is cut off
     when it has no closing punctuation and either ends on a word no sentence ends on
-    (`DANGLING`) or has fewer than four words. List items (which need no full stop) and
-    code stay as they are.
+    (`DANGLING`) or has fewer than four words; so is the one it then leaves last, when it
+    is such a fragment too (a heading copied without its text, "Session Interface [1-3]",
+    above a sentence broken off). List items (which need no full stop) and code stay as
+    they are.
     """
-    spans = _statements(text)
-    if len(spans) < 2 or text[spans[-1][1] :].strip():
-        return text, False
-    start, end = spans[-1]
-    core = MARKS.sub(" ", text[start:end]).rstrip()
-    words = core.split()
-    if not words or core[-1] in _FINISHED or _ITEM_MARK.match(core):
-        return text, False
-    if len(words) >= 4 and re.sub(r"\W", "", words[-1]).lower() not in DANGLING:
-        return text, False
-    return _without_trailing_spaces(text[:start]).rstrip(), True
+    dropped = False
+    while True:
+        spans = _statements(text)
+        if len(spans) < 2 or text[spans[-1][1] :].strip():
+            return text, dropped
+        start, end = spans[-1]
+        core = MARKS.sub(" ", text[start:end]).rstrip()
+        words = core.split()
+        if not words or core[-1] in _FINISHED or _ITEM_MARK.match(core):
+            return text, dropped
+        if len(words) >= 4 and re.sub(r"\W", "", words[-1]).lower() not in DANGLING:
+            return text, dropped
+        text, dropped = _without_trailing_spaces(text[:start]).rstrip(), True
 
 
 def drop_pointers(text: str) -> tuple[str, int]:
