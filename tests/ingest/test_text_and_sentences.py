@@ -133,10 +133,26 @@ MARKERS_AND_CODE = (
 )
 
 
+# A sentence may open with bold or emphasis: a bold run of two sentences is two sentences
+# (Flask's deployment page), and the run's closing asterisks end its last one.
+EMPHASIS = (
+    "It applies to a single user. **Do not use the development server when deploying to "
+    "production. It is intended for use only during local development.** Then *Note this.* "
+    "It is 3 * 4.",
+    [
+        "It applies to a single user.",
+        "**Do not use the development server when deploying to production.",
+        "It is intended for use only during local development.**",
+        "Then *Note this.*",
+        "It is 3 * 4.",
+    ],
+)
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [ABBREVIATIONS_NUMBERS_LISTS, HEADINGS, ASIDES, MARKERS_AND_CODE],
-    ids=["abbreviations", "headings", "asides", "markers-and-code"],
+    [ABBREVIATIONS_NUMBERS_LISTS, HEADINGS, ASIDES, MARKERS_AND_CODE, EMPHASIS],
+    ids=["abbreviations", "headings", "asides", "markers-and-code", "emphasis"],
 )
 def test_sentence_spans_split_where_sentences_end(text: str, expected: list[str]) -> None:
     assert [text[s:e] for s, e in sentence_spans(text)] == expected

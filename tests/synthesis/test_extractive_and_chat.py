@@ -73,6 +73,20 @@ async def test_sentences_alike_but_for_their_subject_or_option_are_not_one_conse
     assert all(not c.multi_source for c in answer.citations)
 
 
+@pytest.mark.parametrize(
+    ("sentence", "shown"),
+    [
+        ("**Do not use the server in production.", "Do not use the server in production."),
+        ("It is meant for development only.**", "It is meant for development only."),
+        ("*Emphasis on the whole sentence.*", "Emphasis on the whole sentence."),
+        ("**Warning:** do *not* run it.", "Warning: do *not* run it."),
+        ("Call it with *args.", "Call it with *args."),
+    ],
+)
+def test_a_sentence_of_a_bold_run_shows_no_stray_asterisks(sentence: str, shown: str) -> None:
+    assert clean(sentence) == shown
+
+
 def test_a_sentence_with_another_option_or_number_restates_nothing() -> None:
     assert _details("The ``-w`` option sets the number of processes.") != _details(
         "The ``--processes`` option sets the number of processes."

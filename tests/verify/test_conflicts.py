@@ -43,6 +43,24 @@ def test_one_source_denying_what_another_states_conflicts() -> None:
     assert [c.kind for c in found] == ["negation"]
 
 
+def test_a_denial_under_a_condition_the_other_does_not_state_is_no_conflict() -> None:
+    """Flask's docs: both sentences say the same thing (found answering "Is the development
+    server safe to use in production?", whose whole answer became "The sources disagree")."""
+    found = find_conflicts(
+        [
+            Passage(1, "Only use the development server during development.", "cli.rst"),
+            Passage(2, "Do not use the development server when deploying to production.", "d.rst"),
+            Passage(3, "Run the Development Server", "tutorial.rst"),
+            Passage(
+                4,
+                "Do not run the development server or debugger in a production environment.",
+                "deploy.rst",
+            ),
+        ]
+    )
+    assert found == []
+
+
 def test_a_denial_of_something_else_is_no_conflict() -> None:
     """What is denied must be in the other sentence (Red Hat Developer Hub guides)."""
     found = find_conflicts(

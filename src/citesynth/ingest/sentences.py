@@ -15,7 +15,8 @@ from citesynth.ingest.rst import read_paragraph
 # executable name"), never with a code fence. A citation marker that closes with the
 # sentence's own stop ("… (Pres. …) [1].") is part of the sentence before it.
 _END = re.compile(
-    r"""[.!?…]+["'”’)\]]*(?=\s+(?:`(?!``)|(?!\[[\d,\s\-–]+\][.!?])["'“‘(\[]?[A-Z0-9]))"""
+    r"""[.!?…]+["'”’)\]]*(?:\*\*?|__?)?"""
+    r"""(?=\s+(?:`(?!``)|(?:\*\*?|__?)(?=[A-Z0-9])|(?!\[[\d,\s\-–]+\][.!?])["'“‘(\[]?[A-Z0-9]))"""
 )
 # A bracketed fragment with no closing punctuation of its own that ends its line, as in
 # "... or `None` for no limits.\n(Default 100)", is an aside of the sentence before it.

@@ -34,6 +34,8 @@ NOT_FOUND = "Not found in the sources."
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 _BRACKETS = re.compile(r"\s*(?:\[[\d,\s\-–^]+\]|【[^】]*】)")
 _EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
+_OPENING_STARS = re.compile(r"^\*{1,2}(?=[A-Z0-9])")
+_CLOSING_STARS = re.compile(r"(?<=[.!?])\*{1,2}$")
 _ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\b")
 _REFERS_BACK = re.compile(
     r"\bthis(?=\s*(?:[.,;:!?)]|(?:out|by|with|using|via|is|can|will|works|means)\b))", re.I
@@ -60,10 +62,30 @@ def clean(sentence: str) -> str:
     text = _LIST_MARK.sub("", " ".join(strip_markup(sentence).split()))
     text = _ADMONITION.sub("", text)
     text = _EMPHASIS.sub(r"\2", _BRACKETS.sub("", text))
+    text = _unpaired(text)  # "**Do not use …" of a bold run over two sentences
     text = _ASIDE_END.sub(r" \1", text)  # "no limits. (Default 100)" -> "no limits (Default 100)."
     text = _LITERAL_MARK.sub("", text)  # reStructuredText shows "follows::" as "follows:"
     ends = text.rstrip("\"'”’)]")  # 'under "North Africa."' already ends a sentence
     return text if ends.endswith((".", "!", "?", ":", ";")) else text + "."
+
+
+def _unpaired(sentence: str) -> str:
+    """`sentence` without the asterisks of a bold or emphasised run it only begins or ends.
+
+    A run of several sentences ("**Do not use the development server when deploying to
+    production. It is intended for use only during local development.**") leaves its
+    opening asterisks on its first sentence and its closing ones on its last; a sentence
+    emphasised whole loses both.
+    """
+    opening = _OPENING_STARS.search(sentence)
+    closing = _CLOSING_STARS.search(sentence)
+    inner = sentence.count("*") - len(opening.group() if opening else "")
+    inner -= len(closing.group() if closing else "")
+    if inner:
+        return sentence
+    start = opening.end() if opening else 0
+    end = closing.start() if closing else len(sentence)
+    return sentence[start:end]
 
 
 @dataclass(slots=True)

@@ -10,7 +10,11 @@ when
 - one says it and the other denies it: "retries failed requests" / "does not retry failed
   requests" (`negation`); what is denied (the first two content words after the negation)
   must be in the other sentence: "does not create ingresses" does not deny "Create the
-  namespace";
+  namespace"; and so must every other content term of the denying sentence, since a
+  denial under a condition the other sentence does not state is no contradiction: "Do not
+  use the development server when deploying to production" agrees with "Only use the
+  development server during development", and "Do not run the development server … in a
+  production environment" does not deny the heading "Run the Development Server";
 - they are the same sentence but for one proper name: "is maintained by Alice Smith" /
   "is maintained by Bob Jones" (`name`); not when each name is what its own document is
   about (its path, title or headings name it): the GKE guide and the AKS guide each say
@@ -400,6 +404,7 @@ def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
                 a.negated != b.negated
                 and a.values.keys() == b.values.keys()
                 and negated.denied <= set(terms(other.text))
+                and negated.key <= other.key
             ):
                 found.setdefault(
                     (*pair, "negation"),
