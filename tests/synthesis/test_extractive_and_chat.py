@@ -15,7 +15,13 @@ from citesynth.ingest.sentences import prose_sentences
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
-from citesynth.synthesis.extractive import _REFERS_BACK, _corroborated, _details, clean
+from citesynth.synthesis.extractive import (
+    _REFERS_BACK,
+    _corroborated,
+    _details,
+    _symbolic,
+    clean,
+)
 from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.verifying import INTRODUCED
 from tests.conftest import answered, write
@@ -85,6 +91,19 @@ async def test_sentences_alike_but_for_their_subject_or_option_are_not_one_conse
 )
 def test_a_sentence_of_a_bold_run_shows_no_stray_asterisks(sentence: str, shown: str) -> None:
     assert clean(sentence) == shown
+
+
+def test_a_log_or_code_line_reads_as_no_prose_sentence() -> None:
+    # A chunk cut from a long fenced log (the HTTPX logging page) has no fence to say so.
+    log = (
+        "b'Thu, 17 Oct 2019 07:18:26 GMT'), (b'Server', b'ECAcc (dcd/7D43)'), "
+        "(b'X-Cache', b'HIT'), (b'Content-Length', b'648')])\n"
+        "INFO [2024-09-28 17:27:41] httpx - HTTP Request: GET https://www.example.com\n"
+        "DEBUG [2024-09-28 17:27:41] httpcore.http11 - receive_response_body.complete"
+    )
+    assert _symbolic(log)
+    assert not _symbolic("The default is only 1 worker, which is probably not what you want.")
+    assert not _symbolic("Set ``max_connections=100`` on the pool (see https://x.org/a/b/c).")
 
 
 def test_a_sentence_with_another_option_or_number_restates_nothing() -> None:

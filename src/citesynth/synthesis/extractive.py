@@ -399,13 +399,14 @@ def _numbers_first(
     default?") is answered by the sentence that states it ("The default is only 1
     worker …"), which may rank below sentences about the same subject that state none
     and fill the answer; an answer stating no number is a not-found (`asked`). Relevance
-    still decides which sentences are in reach, and the order within each group.
+    still decides which sentences are in reach, and the order within each group. A line
+    of code or a log that states a number (`_symbolic`) is not promoted.
     """
 
     def stated(item: tuple[float, Source, int, str]) -> bool:
         _, source, start, sentence = item
         more = following.get((source.number, start), (-1, ""))[1]
-        return states_number([f"{sentence} {more}"])
+        return states_number([f"{sentence} {more}"]) and not _symbolic(sentence)
 
     above = [item for item in ranked if item[0] >= floor]
     return (
@@ -413,6 +414,30 @@ def _numbers_first(
         + [item for item in above if not stated(item)]
         + ranked[len(above) :]
     )
+
+
+_SYMBOL = re.compile(r"[\[\]{}()<>=_/\\|@#$%^&*+~'\"]")
+_INLINE_CODE = re.compile(r"`+[^`\n]+`+|https?://\S+")
+SYMBOLIC = 0.2
+"""The share of a sentence's characters (inline code and web addresses aside) that are
+brackets, quotes, operators and the like above which it is code or a log, not prose: a
+chunk cut from a long code block has no fence to say so ("b'Thu, 17 Oct 2019 07:18:26
+GMT'), (b'Server', …" has 0.26; prose sentences of the shared corpora stay under 0.12 but
+for a few list items and tokenised quotes)."""
+
+
+def _symbolic(sentence: str) -> bool:
+    """Whether `sentence` reads as code or a log rather than prose (`SYMBOLIC`).
+
+    Line by line: a log's lines without a full stop are one "sentence", and its
+    `DEBUG [2024-09-28 17:27:41] …` lines dilute the brackets of its first.
+    """
+    for line in sentence.splitlines():
+        text = _INLINE_CODE.sub(" ", line)
+        visible = sum(not c.isspace() for c in text)
+        if visible >= 20 and len(_SYMBOL.findall(text)) / visible >= SYMBOLIC:
+            return True
+    return False
 
 
 def _cited_sentences(text: str, numbers: str) -> str:
