@@ -362,6 +362,9 @@ def test_corroborated_instructions_are_quoted_not_made_a_that_clause() -> None:
         "Multiple sources report: To use the Operator, create a custom resource."
     )
     assert _corroborated("Click Save to keep the changes.").startswith("Multiple sources report: ")
+    assert _corroborated("Do not use the development server in production.") == (
+        "Multiple sources report: Do not use the development server in production."
+    )
     assert _corroborated("The bridge opened in 1932.") == (
         "Multiple sources report that the bridge opened in 1932."
     )

@@ -284,10 +284,12 @@ _NO_CLAUSE = frozenset(
     """to when if for in on at by with from after before as once unless while during since
     although because under within without using use click select run create add set enter
     install see ensure open go navigate configure specify edit copy apply enable disable
-    remove delete update define verify check make follow""".split()
+    remove delete update define verify check make follow do don't never always only avoid
+    note be keep prefer try consider""".split()
 )
 """Words opening a sentence that cannot follow "report that": a preposition, a
-subordinator or an instruction ("To use the Operator, create …", "Click Save.")."""
+subordinator or an instruction ("To use the Operator, create …", "Click Save.", "Do not
+use the development server when deploying to production.")."""
 
 
 def _with_block(
