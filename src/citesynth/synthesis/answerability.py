@@ -11,7 +11,9 @@ report slice), the top four are read two at a time, two of different documents e
 (`pair_gate`: a nested question, "Where was the author of X born?", is answered by two
 documents holding one hop each), against a threshold of their own
 (`benchmarks.calibrate_pair_gate`); when no pair reaches it either, the answer is "Not
-found in the sources." with the ranked passages as what was found nearby. After writing,
+found in the sources." with the ranked passages as what was found nearby. Before any
+score, a question naming an acronym none of the top passages holds ("JWT", "S3") is a
+not-found too, with or without a scorer (`named`). After writing,
 an answer whose cited claims are all unsupported is a not-found too (`finishing.verified`).
 The lexical verifier has no such score: without the trained verifier only retrieval
 confidence and the claims' verdicts decide.
@@ -27,6 +29,7 @@ from typing import Protocol, runtime_checkable
 from citesynth.answers import Answer
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.finishing import Header
+from citesynth.synthesis.named import unnamed
 from citesynth.synthesis.sources import Source, document_count, record
 
 TOP = 5
@@ -83,11 +86,13 @@ class Gate:
     together: Gate | None = None
     """When no source answered alone: the best pair's reading, which did not answer either
     (None: no pair was read)."""
+    unnamed: tuple[str, ...] = ()
+    """Acronyms the question names that none of the top sources holds (`named.unnamed`)."""
 
     @property
     def answerable(self) -> bool:
-        """Whether the best source (or pair) reaches the threshold."""
-        return self.score >= self.threshold
+        """Whether the best source (or pair) reaches the threshold, naming what is asked."""
+        return self.score >= self.threshold and not self.unnamed
 
 
 async def gate(
@@ -100,15 +105,21 @@ async def gate(
 ) -> Gate | None:
     """Score the top sources against `question`; None when `scorer` cannot.
 
-    A compound question ("What is the connect timeout, and are failed requests retried?")
+    First, whatever the scorer: a question naming an acronym that none of the top sources
+    holds is not answered by them (`named.unnamed`: "JWT" against Flask's pages on CSRF
+    tokens). A compound question ("What is the connect timeout, and are failed requests retried?")
     is answerable when each of its parts is (`question_parts`; `compound=False` reads it
     whole only): each may be answered by a different source, and a source answering one
     part scores low against the whole. When neither answers, two sources are read
     together (`pair_gate`; `pairs=False`: never).
     """
-    if not isinstance(scorer, AnswerabilityScorer) or not sources:
+    if not sources:
         return None
     top = list(sources[:TOP])
+    if missing := unnamed(question, top):
+        return Gate(0.0, 0.0, top[0].number, unnamed=missing)
+    if not isinstance(scorer, AnswerabilityScorer):
+        return None
     found = await _best(question, top, scorer)
     if found.answerable:
         return found
@@ -190,17 +201,24 @@ UNANSWERED = "the passages found do not answer the question"
 
 def unanswerable(header: Header, sources: Sequence[Source], found: Gate) -> Answer:
     """Not found: the passages are on the ranked list, none of them answers the question."""
+    if found.unnamed:
+        warning = (
+            f"{UNANSWERED}: none of the top passages names {', '.join(found.unnamed)}; "
+            "the nearest passages are listed as sources"
+        )
+    else:
+        warning = (
+            f"{UNANSWERED} (best answerability "
+            f"{found.score:.2f} for [{found.best}], below {found.threshold:.2f}"
+            f"{_together(found.together)}); the nearest passages are listed as sources"
+        )
     return Answer(
         **header.fields(),
         answer=NOT_FOUND,
         sources=[record(s) for s in sources],
         source_doc_count=document_count(sources),
         not_found=True,
-        warnings=[
-            f"{UNANSWERED} (best answerability "
-            f"{found.score:.2f} for [{found.best}], below {found.threshold:.2f}"
-            f"{_together(found.together)}); the nearest passages are listed as sources"
-        ],
+        warnings=[warning],
     )
 
 

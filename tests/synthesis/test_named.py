@@ -1,0 +1,57 @@
+"""Acronyms a question names that the passages found never do (`synthesis.named`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citesynth import Engine
+from citesynth.synthesis import ExtractiveWriter
+from citesynth.synthesis.answerability import UNANSWERED
+from citesynth.synthesis.named import acronyms, spelt_out
+from tests.conftest import write
+
+
+@pytest.mark.parametrize(
+    ("question", "found"),
+    [
+        ("How do I authenticate API clients with JWT tokens in Flask?", ("API", "JWT")),
+        ("How do I store uploaded files in Amazon S3?", ()),  # two letters: "US", "TV"
+        ("Which AWS service stores files, S3 or EBS?", ("AWS", "EBS")),
+        ("Which URLs does it fetch, and are the URLs cached?", ("URL",)),
+        ("Who succeeded Henry VIII?", ()),  # a Roman numeral is part of a name
+        ("What does `HTTP_PROXY` do in HTTP/2 mode?", ("HTTP",)),  # inline code aside
+        ("how many gears does an electric car have", ()),
+    ],
+)
+def test_a_question_names_its_acronyms(question: str, found: tuple[str, ...]) -> None:
+    assert acronyms(question) == found
+
+
+def test_an_acronym_is_held_when_spelt_out() -> None:
+    words = "install red hat developer hub on the bank of america cluster".split()
+    assert spelt_out("rhdh", words)
+    assert spelt_out("teu", ["twenty-foot", "equivalent", "units"])
+    assert spelt_out("boa", words) and spelt_out("ba", words)
+    assert not spelt_out("jwt", words)
+
+
+async def test_a_question_naming_what_no_passage_names_is_not_found(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Flask's CSRF page, on topic for a question about JWT, never names it.
+    write(
+        tmp_path / "d",
+        "security.md",
+        "# Security\n\nFor each request that modifies content on the server you would have "
+        "to use a one-time token and store that in the cookie. Flask's API does not do "
+        "that for you.\n\nSessions in Flask are signed cookies; the secret key signs them.\n",
+    )
+    await engine.index([tmp_path / "d"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer("How do I authenticate API clients with JWT tokens?")
+    assert answer.not_found and answer.sources
+    assert answer.warnings[0].startswith(f"{UNANSWERED}: none of the top passages names JWT")
+    named = await engine.answer("Which one-time token does the API store in the cookie?")
+    assert not named.not_found
