@@ -55,3 +55,7 @@ async def test_a_question_naming_what_no_passage_names_is_not_found(
     assert answer.warnings[0].startswith(f"{UNANSWERED}: none of the top passages names JWT")
     named = await engine.answer("Which one-time token does the API store in the cookie?")
     assert not named.not_found
+    write(tmp_path / "p", "port.md", "# Port\n\nThe port handled 5 million TEUs in 2010.\n")
+    await engine.index([tmp_path / "p"])
+    plural = await engine.answer("How many TEU did the port handle in 2010?")
+    assert not plural.not_found, plural.warnings  # the source's plural holds it

@@ -52,7 +52,7 @@ def unnamed(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     return tuple(
         acronym
         for acronym in wanted
-        if not re.search(rf"(?<![a-z0-9]){re.escape(acronym.lower())}(?![a-z0-9])", lowered)
+        if not re.search(rf"(?<![a-z0-9]){re.escape(acronym.lower())}s?(?![a-z0-9])", lowered)
         and not (
             acronym.isalpha()
             and (spelt_out(acronym.lower(), words) or spelt_out(acronym.lower(), compounds))
