@@ -20,7 +20,6 @@ from citesynth.ingest.loaders import (
     loader_for,
 )
 from citesynth.ingest.markdown import heading_text
-from citesynth.ingest.sentences import prose_sentences
 from citesynth.types import Chunk, DocumentKind
 from tests.conftest import CLIENT_PY, GUIDE_MD, PAGE_HTML
 
@@ -306,29 +305,3 @@ def test_a_paragraph_introducing_an_example_stays_with_it_when_the_chunk_is_full
         (parsed,) = load_rst("theme.rst", source.encode()).parsed
         example = find(chunks_of(parsed, target=90), "set_font")
         assert "And it can then be used like this:\n\n.. code-block::" in example.text
-
-
-def test_a_chunk_never_opens_inside_a_reStructuredText_example() -> None:
-    # The Flask Gunicorn page: a code block whose paragraphs (two commands, then the
-    # server's log) were separate blocks, so a chunk opened at the log, its
-    # `.. code-block::` left in the chunk before, and "Starting gunicorn 20.1.0 …" was
-    # read as a prose sentence.
-    prose = " ".join(f"The app factory pattern is explained in part {n}." for n in range(12))
-    source = (
-        f"Running\n-------\n\n{prose}\n\n.. code-block:: text\n\n"
-        "    # equivalent to 'from hello import app'\n    $ gunicorn -w 4 'hello:app'\n\n"
-        "    # equivalent to 'from hello import create_app; create_app()'\n"
-        "    $ gunicorn -w 4 'hello:create_app()'\n\n"
-        "    Starting gunicorn 20.1.0\n    Listening at: http://127.0.0.1:8000 (x)\n"
-        "    Using worker: sync\n\n"
-        "The default is only 1 worker, which is probably not what you want.\n"
-    )
-    (parsed,) = load_rst("gunicorn.rst", source.encode()).parsed
-    chunks = chunks_of(parsed, target=200, overlap=30)  # the defaults
-    assert len(chunks) > 1
-    log = find(chunks, "Starting gunicorn")
-    assert ".. code-block:: text" in log.text
-    assert all(".. code-block:: text" in c.text for c in chunks if "$ gunicorn" in c.text)
-    assert not any(
-        "Starting gunicorn" in c.text[a:b] for c in chunks for a, b in prose_sentences(c.text)
-    )

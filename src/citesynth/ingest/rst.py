@@ -62,32 +62,14 @@ def rst_blocks(text: str) -> list[Block]:
 
 
 def _body(text: str, start: int, end: int) -> list[Block]:
-    """The paragraphs between two titles, a literal block's paragraphs as one code block.
-
-    A code block's paragraphs (blank lines inside an example) are one block, and one
-    directive that holds nothing but code (`.. code-block:: text`) is that block's first
-    line: a chunk never opens inside an example with its marker left in the chunk before,
-    where a console log ("Starting gunicorn 20.1.0 …") would read as a prose sentence.
-    """
     blocks: list[Block] = []
     literal_below: int | None = None
     for block in paragraphs(text, start, end):
         read, literal_below = read_paragraph(
             text[block.start : block.end], _column(text, block.start), literal_below
         )
-        if read is not None:
-            blocks.append(block)
-        elif blocks and (blocks[-1].kind is BlockKind.CODE or _marker_only(text, blocks[-1])):
-            blocks[-1] = Block(blocks[-1].start, block.end, BlockKind.CODE)
-        else:
-            blocks.append(Block(block.start, block.end, BlockKind.CODE))
+        blocks.append(Block(block.start, block.end, BlockKind.CODE) if read is None else block)
     return blocks
-
-
-def _marker_only(text: str, block: Block) -> bool:
-    """Whether `block` is a directive that holds code and says nothing of its own."""
-    read = opener(text[block.start : block.end])
-    return read.literal and read.prose_from is None
 
 
 def _column(text: str, start: int) -> int:
