@@ -18,7 +18,14 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from citesynth.analysis import ADMONITIONS, coverage, query_terms, terms, without_asides
+from citesynth.analysis import (
+    ADMONITIONS,
+    INLINE_CODE,
+    coverage,
+    query_terms,
+    terms,
+    without_asides,
+)
 from citesynth.embed.base import Embedder
 from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.llm.base import ChatModel, Piece
@@ -104,7 +111,6 @@ def _similar(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
-_CODE_SPAN = re.compile(r"`+([^`\n]+?)`+")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 
 
@@ -128,8 +134,8 @@ def _details(sentence: str) -> frozenset[str]:
     specifies the number of worker processes" (mod_wsgi), and folding them into one
     "multiple sources report" sentence would credit one source with the other's option.
     """
-    code = frozenset(found.strip() for found in _CODE_SPAN.findall(sentence))
-    return code | frozenset(_DIGITS.findall(_CODE_SPAN.sub(" ", sentence)))
+    code = frozenset(found.strip() for found in INLINE_CODE.findall(sentence))
+    return code | frozenset(_DIGITS.findall(INLINE_CODE.sub(" ", sentence)))
 
 
 class ExtractiveWriter:
@@ -174,7 +180,7 @@ class ExtractiveWriter:
         Sources in an `apart` pair disagree: their sentences are never folded into one
         "multiple sources report" sentence (that would be false consensus).
         """
-        candidates, following = _candidates(sources)
+        candidates, following, numbered = _candidates(sources)
         if not candidates:
             return []
         ranked = await self._ranked(question, candidates)
@@ -182,7 +188,7 @@ class ExtractiveWriter:
             return []
         floor = max(self.min_score, ranked[0][0] * self.keep_ratio)
         if asks_number(question):
-            following = {**_numbers_after(sources), **following}
+            following = {**numbered, **following}
             ranked = _numbers_first(ranked, floor, following)
         chosen: list[_Pick] = []
         shown_already: set[tuple[int, int]] = set()  # sentences a pick already brought along
@@ -346,54 +352,50 @@ def _shown_title(title: str) -> str:
     return _BRACKETS.sub("", strip_markup(title)).replace("*", "\\*").strip()
 
 
+_Followers = dict[tuple[int, int], tuple[int, str]]
+"""(source number, sentence offset) -> (offset, text) of the sentence shown after it."""
+
+
 def _candidates(
     sources: Sequence[Source],
-) -> tuple[list[tuple[Source, int, str]], dict[tuple[int, int], tuple[int, str]]]:
+) -> tuple[list[tuple[Source, int, str]], _Followers, _Followers]:
     """Every prose sentence of the sources (source, offset, text), and followers.
 
     A sentence whose successor in the same paragraph starts "It ..." or refers back to it
     with "this" ("… can be used to find this out.") maps to that successor (offset, text):
-    the answer shows them together.
+    the answer shows them together. The third value maps a sentence to a successor too
+    short to be a candidate of its own that states a number (reference pages: "Warn if
+    cookie headers are larger than this many bytes. Defaults to ``4093``."): for a
+    question asking for a number, it is shown with the sentence before it.
     """
     candidates: list[tuple[Source, int, str]] = []
-    following: dict[tuple[int, int], tuple[int, str]] = {}
+    following: _Followers = {}
+    numbered: _Followers = {}
     for source in sources:
         text = source.chunk.text
-        spans = prose_sentences(text, min_words=_CANDIDATE_WORDS)
+        every = prose_sentences(text, min_words=1)
+        spans = [(a, b) for a, b in every if len(text[a:b].split()) >= _CANDIDATE_WORDS]
         candidates.extend((source, start, text[start:end]) for start, end in spans)
         for (start, end), (after, stop) in pairwise(spans):
             successor = text[after:stop]
             refers = _ANAPHOR.match(successor) or _REFERS_BACK.search(successor)
             if refers and not text[end:after].count("\n\n"):
                 following[(source.number, start)] = (after, successor)
-    return candidates, following
-
-
-def _numbers_after(sources: Sequence[Source]) -> dict[tuple[int, int], tuple[int, str]]:
-    """Short sentences that state a number, by the sentence they follow in their paragraph.
-
-    Reference pages give a value in a sentence too short to be a candidate of its own
-    ("Warn if cookie headers are larger than this many bytes. Defaults to ``4093``."):
-    for a question asking for a number, it is shown with the sentence before it.
-    """
-    found: dict[tuple[int, int], tuple[int, str]] = {}
-    for source in sources:
-        text = source.chunk.text
-        for (start, end), (after, stop) in pairwise(prose_sentences(text, min_words=1)):
+        for (start, end), (after, stop) in pairwise(every):
             successor = text[after:stop]
             if (
                 len(successor.split()) < _CANDIDATE_WORDS
-                and states_number([successor])
                 and not text[end:after].count("\n\n")
+                and states_number([successor])
             ):
-                found[(source.number, start)] = (after, successor)
-    return found
+                numbered[(source.number, start)] = (after, successor)
+    return candidates, following, numbered
 
 
 def _numbers_first(
     ranked: list[tuple[float, Source, int, str]],
     floor: float,
-    following: dict[tuple[int, int], tuple[int, str]],
+    following: _Followers,
 ) -> list[tuple[float, Source, int, str]]:
     """`ranked` with the sentences at or above `floor` that state a number first.
 
@@ -419,7 +421,7 @@ def _numbers_first(
 
 
 _SYMBOL = re.compile(r"[\[\]{}()<>=_/\\|@#$%^&*+~'\"]")
-_INLINE_CODE = re.compile(r"`+[^`\n]+`+|https?://\S+")
+_CODE_OR_ADDRESS = re.compile(rf"{INLINE_CODE.pattern}|https?://\S+")
 SYMBOLIC = 0.2
 """The share of a sentence's characters (inline code and web addresses aside) that are
 brackets, quotes, operators and the like above which it is code or a log, not prose: a
@@ -435,7 +437,7 @@ def _symbolic(sentence: str) -> bool:
     `DEBUG [2024-09-28 17:27:41] …` lines dilute the brackets of its first.
     """
     for line in sentence.splitlines():
-        text = _INLINE_CODE.sub(" ", line)
+        text = _CODE_OR_ADDRESS.sub(" ", line)
         visible = sum(not c.isspace() for c in text)
         if visible >= 20 and len(_SYMBOL.findall(text)) / visible >= SYMBOLIC:
             return True

@@ -18,13 +18,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from citesynth.analysis import INLINE_CODE
 from citesynth.synthesis.sources import Source
 
 _ACRONYM = re.compile(r"(?<![\w`.\-/])([A-Z][A-Z0-9]{2,})s?(?![\w`.\-])")
 """Three or more capitals (digits after the first), a plural "s" aside; not inside inline
 code or a dotted, hyphenated or slashed name. Two-letter ones are left out: "US", "UK",
 "TV", "AI" are written as words as often as not ("from the US" against "American")."""
-_CODE = re.compile(r"`+[^`\n]+`+")
 _ROMAN = re.compile(r"[IVXLCDM]+")
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _COMPOUND = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
@@ -34,7 +34,7 @@ _BETWEEN = frozenset("of and the for in on to a an".split())
 
 def acronyms(question: str) -> tuple[str, ...]:
     """The acronyms of `question`, in order, each once (see the module docstring)."""
-    found = (m.group(1) for m in _ACRONYM.finditer(_CODE.sub(" ", question)))
+    found = (m.group(1) for m in _ACRONYM.finditer(INLINE_CODE.sub(" ", question)))
     return tuple(dict.fromkeys(a for a in found if not _ROMAN.fullmatch(a)))
 
 
