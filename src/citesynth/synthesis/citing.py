@@ -469,19 +469,25 @@ def drop_unfinished(text: str) -> tuple[str, bool]:
     above a sentence broken off). List items (which need no full stop) and code stay as
     they are.
     """
-    dropped = False
-    while True:
-        spans = _statements(text)
-        if len(spans) < 2 or text[spans[-1][1] :].strip():
-            return text, dropped
-        start, end = spans[-1]
-        core = MARKS.sub(" ", text[start:end]).rstrip()
-        words = core.split()
-        if not words or core[-1] in _FINISHED or _ITEM_MARK.match(core):
-            return text, dropped
-        if len(words) >= 4 and re.sub(r"\W", "", words[-1]).lower() not in DANGLING:
-            return text, dropped
-        text, dropped = _without_trailing_spaces(text[:start]).rstrip(), True
+    spans = _statements(text)
+    kept, stop = len(spans), len(text)  # the statements kept, and where the text ends
+    while kept >= 2 and not text[spans[kept - 1][1] : stop].strip():
+        start, end = spans[kept - 1]
+        if not _broken_off(text[start:end]):
+            break
+        kept, stop = kept - 1, start
+    if kept == len(spans):
+        return text, False
+    return _without_trailing_spaces(text[:stop]).rstrip(), True
+
+
+def _broken_off(statement: str) -> bool:
+    """Whether a last statement was broken off (see `drop_unfinished`)."""
+    core = MARKS.sub(" ", statement).rstrip()
+    words = core.split()
+    if not words or core[-1] in _FINISHED or _ITEM_MARK.match(core):
+        return False
+    return len(words) < 4 or re.sub(r"\W", "", words[-1]).lower() in DANGLING
 
 
 def drop_pointers(text: str) -> tuple[str, int]:
