@@ -8,6 +8,7 @@ from itertools import pairwise
 import pytest
 
 from citesynth.errors import LoadError
+from citesynth.ingest.blocks import BlockKind
 from citesynth.ingest.chunking import split
 from citesynth.ingest.lines import LineMap
 from citesynth.ingest.loaders import (
@@ -305,3 +306,35 @@ def test_a_paragraph_introducing_an_example_stays_with_it_when_the_chunk_is_full
         (parsed,) = load_rst("theme.rst", source.encode()).parsed
         example = find(chunks_of(parsed, target=90), "set_font")
         assert "And it can then be used like this:\n\n.. code-block::" in example.text
+
+
+@pytest.mark.parametrize(
+    ("source", "title"),
+    [
+        ("# Guide\n\nText.\n\n## Usage\n\nMore.\n\n# Appendix\n\nEnd.\n", "Guide"),
+        # Sections only: the navigation of a documentation site titles the page.
+        ("### Response\n\nText.\n\n## Third party responses\n\nMore.\n", "responses.md"),
+        ("## Users\n\nText.\n\n## Permissions\n\nMore.\n", "responses.md"),
+        # One heading above every other one is the title, whatever its level.
+        ("## Lifespan\n\nText.\n\n### In tests\n\nMore.\n", "Lifespan"),
+        ("Schemas are generated.\n\n### Third party packages\n\nMore.\n", "responses.md"),
+        ("Text without a heading.\n", "responses.md"),
+    ],
+)
+def test_a_markdown_title_is_the_heading_above_all_others(source: str, title: str) -> None:
+    (parsed,) = load_markdown("docs/responses.md", source.encode()).parsed
+    assert parsed.document.title == title
+
+
+def test_markdown_admonition_bodies_are_prose_not_indented_code() -> None:
+    source = (
+        "# Config\n\n!!! tip\n\n    You can use `DatabaseURL` to keep secrets out of logs.\n\n"
+        "    ```python\n    url = DatabaseURL(value)\n    ```\n\n"
+        "Outside again.\n\n    An indented code block stays code.\n"
+    )
+    (parsed,) = load_markdown("config.md", source.encode()).parsed
+    kinds = {source[b.start : b.end]: b.kind for b in parsed.blocks}
+    assert kinds["You can use `DatabaseURL` to keep secrets out of logs."] is BlockKind.PARAGRAPH
+    assert kinds["```python\n    url = DatabaseURL(value)\n    ```"] is BlockKind.CODE
+    assert kinds["An indented code block stays code."] is BlockKind.CODE
+    assert kinds["!!! tip"] is BlockKind.PARAGRAPH

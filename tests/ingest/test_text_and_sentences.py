@@ -361,3 +361,59 @@ def test_rst_roles_are_written_as_a_reader_sees_them() -> None:
     assert strip_layout("Use :func:`confirm` [1].\n\n```rst\n:func:`kept`\n```") == (
         "Use `confirm` [1].\n\n```rst\n:func:`kept`\n```"
     )
+
+
+def test_mkdocs_containers_open_with_a_line_of_their_own() -> None:
+    # Admonitions, collapsible blocks and content tabs of mkdocs' sites (Starlette's docs):
+    # the opening line is neither a sentence nor the start of one; the body is prose.
+    text = (
+        'The cookie then expires at once.\n\n!!! warning "Partitioned cookies require Secure"\n'
+        "    Pass `secure=True` when deleting a partitioned cookie.\n\n"
+        '??? info "Compression of streaming responses"\n'
+        "    On streaming responses, the middleware compresses every chunk.\n\n"
+        '=== "Python"\n    Install the package from the index first.\n'
+    )
+    assert [text[a:b] for a, b in prose_sentences(text)] == [
+        "The cookie then expires at once.",
+        "Pass `secure=True` when deleting a partitioned cookie.",
+        "On streaming responses, the middleware compresses every chunk.",
+        "Install the package from the index first.",
+    ]
+
+
+def test_eg_and_ie_end_no_sentence() -> None:
+    text = "A regex of origins to permit. eg. `'https://.*\\.org'`. Then (ie. you ran it) more."
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        "A regex of origins to permit. eg. `'https://.*\\.org'`.",
+        "Then (ie. you ran it) more.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("chunk", "expected"),
+    [
+        # A chunk of a long example: its fence closes the block the chunk opened inside.
+        (
+            '    """\n    Create a clean test database every time the tests are run.\n    """\n'
+            "    url = settings.DATABASE_URL\n    yield client\n```\n\n"
+            "The fixture runs once for the whole test session.\n",
+            ["The fixture runs once for the whole test session."],
+        ),
+        # A bare fence under a line that introduces it opens a block, as CommonMark reads it.
+        (
+            "Will send debug level output to the console, or wherever it is directed:\n\n"
+            "```\nDEBUG [2024-09-28] httpcore.connection - connect_tcp.started\n",
+            ["Will send debug level output to the console, or wherever it is directed:"],
+        ),
+        # An opening fence names its language: the chunk is cut inside the block below it.
+        (
+            "Here is a longer example of the settings module.\n\n```python\nx = 1\n",
+            ["Here is a longer example of the settings module."],
+        ),
+    ],
+    ids=["opens-inside", "introduced", "language"],
+)
+def test_a_chunk_opening_inside_a_fenced_block_is_read_as_code(
+    chunk: str, expected: list[str]
+) -> None:
+    assert [chunk[a:b] for a, b in prose_sentences(chunk)] == expected

@@ -30,8 +30,8 @@ from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId
 
-CHUNKER_VERSION = 5
-"""Bump when chunk boundaries change, so that existing indexes re-chunk their files."""
+CHUNKER_VERSION = 6
+"""Bump when chunk boundaries or titles change, so that existing indexes re-chunk their files."""
 
 
 @dataclass(frozen=True, slots=True)

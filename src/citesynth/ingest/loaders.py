@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from citesynth.errors import LoadError
-from citesynth.ingest.blocks import Block, paragraphs
+from citesynth.ingest.blocks import Block, BlockKind, paragraphs
 from citesynth.ingest.code import FILENAMES, LANGUAGES, code_blocks
 from citesynth.ingest.html import extract
 from citesynth.ingest.jsonl import BadLine, read_records
@@ -80,19 +80,34 @@ def _document(
     )
 
 
-def _first_heading(blocks: list[Block]) -> str | None:
+def _title_heading(blocks: list[Block]) -> str | None:
+    """The heading that titles the document: its first, when no heading ranks above it.
+
+    A first-level heading titles what follows it. Below the first level, the first heading
+    is the title only when it opens the document and is the one heading of its level:
+    documentation sites often leave the title to their navigation, and one of several `##`
+    sections ("Third party responses"), or a last section under the page's prose, would
+    otherwise name, and be searched with, every chunk of the file. Without such a heading
+    the file's name is the title.
+    """
     headings = [block for block in blocks if block.heading]
     if not headings:
         return None
-    top = min(block.level for block in headings)
-    return next(block.heading for block in headings if block.level == top)
+    first = headings[0]
+    if any(block.level < first.level for block in headings):
+        return None
+    if first.level > 1:
+        opening = next(block for block in blocks if block.kind is not BlockKind.CODE)
+        if opening is not first or any(block.level == first.level for block in headings[1:]):
+            return None
+    return first.heading
 
 
 def load_markdown(path: str, data: bytes) -> Loaded:
     """Markdown file: raw text, blocks by markdown-it token line ranges."""
     text, notes = _text_of(data)
     blocks = markdown_blocks(text)
-    document = _document(path, DocumentKind.MARKDOWN, data, text, _first_heading(blocks))
+    document = _document(path, DocumentKind.MARKDOWN, data, text, _title_heading(blocks))
     return Loaded((Parsed(document, tuple(blocks)),), notes)
 
 
@@ -100,7 +115,7 @@ def load_rst(path: str, data: bytes) -> Loaded:
     """Load a reStructuredText file: raw text, blocks by section titles and paragraphs."""
     text, notes = _text_of(data)
     blocks = rst_blocks(text)
-    document = _document(path, DocumentKind.RST, data, text, _first_heading(blocks))
+    document = _document(path, DocumentKind.RST, data, text, _title_heading(blocks))
     return Loaded((Parsed(document, tuple(blocks)),), notes)
 
 

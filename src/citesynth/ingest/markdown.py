@@ -11,6 +11,7 @@ import re
 from markdown_it import MarkdownIt
 
 from citesynth.ingest.blocks import Block, BlockKind, line_offsets, trimmed
+from citesynth.ingest.sentences import CONTAINER_LINE
 
 # Block structure only: inline parsing (half the cost) is skipped, headings keep their raw text.
 _PARSER = MarkdownIt("commonmark").enable("table").disable("inline")
@@ -31,6 +32,30 @@ def heading_text(raw: str) -> str:
     return " ".join(_INLINE_MARKUP.sub(lambda m: m.group(1) or "", raw).split())
 
 
+def _containers_opened(source: str) -> str:
+    """`source` with the bodies of mkdocs containers (`sentences.CONTAINER_LINE`) dedented.
+
+    An admonition's body is indented four spaces under its opening line; to CommonMark a
+    paragraph so indented after a blank line is a code block, and a fence in it is no fence.
+    Dedented, the body reads as what it is. Only the parser sees this text: lines keep their
+    numbers, and blocks take their offsets from the file's own text.
+    """
+    if CONTAINER_LINE.search(source) is None:
+        return source
+    lines = source.split("\n")
+    depth = 0  # how many containers hold the current line
+    for number, line in enumerate(lines):
+        expanded = line.expandtabs(4)
+        indent = len(expanded) - len(expanded.lstrip(" "))
+        if expanded.strip():
+            depth = min(depth, indent // 4)
+            expanded = expanded[4 * depth :]
+            lines[number] = expanded
+            if CONTAINER_LINE.fullmatch(expanded):
+                depth += 1
+    return "\n".join(lines)
+
+
 def markdown_blocks(text: str) -> list[Block]:
     """Split Markdown `text` into blocks; list items become separate blocks."""
     blocks: list[Block] = []
@@ -41,6 +66,7 @@ def markdown_blocks(text: str) -> list[Block]:
         blocks.append(Block(start, end, BlockKind.CODE))
         # Blank the front matter but keep its newlines so that line numbers still match.
         source = re.sub(r"[^\n]", " ", text[: front.end()]) + text[front.end() :]
+    source = _containers_opened(source)
     offsets = line_offsets(text)
     last_line = len(offsets) - 1
     tokens = _PARSER.parse(source)

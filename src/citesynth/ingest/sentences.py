@@ -29,6 +29,12 @@ _HEADING_LINE = re.compile(
     re.MULTILINE,
 )
 _HEADING_WORDS = 10
+CONTAINER_LINE = re.compile(
+    r"^[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]+\w[^\n]*|===[ \t]+\"[^\n]*)$", re.MULTILINE
+)
+"""The line that opens a container of Python-Markdown and pymdown-extensions (mkdocs' sites):
+an admonition or collapsible block (`!!! warning "Secure cookies"`, `??? info`) or a content
+tab (`=== "Python"`), whose body is indented below it. A span of its own, never prose."""
 _ADORNMENT = re.compile(r"^[ \t]*([=\-~^*+`])\1{2,}[ \t]*\r?$", re.MULTILINE)
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")  # CRLF text too
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
@@ -37,7 +43,7 @@ _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 _CONTENT = re.compile(r"(?:[ \t\r]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
 _NOT_PROSE = re.compile(r"^\s*(?:#|```|~~~|\||[=\-~^*+]{3,}\s*$|\.\. |>>>|\$ |<[A-Za-z/!])")
 _ABBREVIATIONS = frozenset(
-    """mr mrs ms dr prof sr jr st vs etc e.g i.e cf al fig figs eq eqs no nos vol vols pp
+    """mr mrs ms dr prof sr jr st vs etc e.g i.e eg ie viz cf al fig figs eq eqs no nos vol vols pp
     approx inc ltd co corp dept est min max sec ref refs resp u.s u.k jan feb mar apr jun jul
     aug sep sept oct nov dec""".split()
 )
@@ -164,6 +170,8 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
             line.lstrip().startswith("#") or _opens_paragraph(text, match.start())
         ):
             cuts.extend((match.start(), match.end()))
+    for match in CONTAINER_LINE.finditer(text, start, stop):
+        cuts.extend((match.start(), match.end()))
     for line_start, line_end in adornments(text, start, stop):
         # A rule, and a reStructuredText or setext title with its adornment, are spans of
         # their own (`is_title_or_rule`).
@@ -348,7 +356,7 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
     """
     spans: list[tuple[int, int]] = []
     start = 0
-    in_fence = False
+    in_fence = opens_inside_fence(text)
     literal_below: int | None = None
     for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text)), len(text)]:
         paragraph = text[start:boundary]
@@ -375,6 +383,8 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
                 line = text[begin:end]
                 if _NOT_PROSE.match(line) or "\n#" in line or "```" in line or "\n~~~" in line:
                     continue
+                if CONTAINER_LINE.match(line):
+                    continue
                 if _code_lines(text, begin, end):
                     continue
                 if is_title_or_rule(text, begin, end):
@@ -383,6 +393,22 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
                     spans.append((begin, end))
         start = boundary
     return spans
+
+
+def opens_inside_fence(text: str) -> bool:
+    """Whether `text`, a chunk, opens inside a fenced code block that its first fence closes.
+
+    A chunk cut from a long example holds the closing fence and not the opening one. Read
+    from the top, its first fence would open a block and the code above it would pass for
+    prose. The chunk has an odd number of fences, the first of them bare (an opening fence
+    mostly names its language: ```` ```python ````), with code above it. A line ending in
+    `:` right above introduces a block ("… is directed to:"): the fence opens one there.
+    """
+    first = _FENCE_LINE.search(text)
+    if first is None or first.group(2).strip() or _fences(text, 0, len(text)) % 2 == 0:
+        return False
+    above = text[: first.start()].rstrip()
+    return bool(above) and not above.endswith(":")
 
 
 def _code_lines(text: str, start: int, end: int) -> bool:
