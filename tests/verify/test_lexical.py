@@ -220,6 +220,78 @@ def test_a_unit_is_only_missing_when_the_source_gives_the_number_another_one(
     assert any("55 year" in r for r in verifier.verify_now([Check(claim, (other,))])[0].reasons)
 
 
+@pytest.mark.parametrize(
+    ("claim", "missing"),
+    [
+        ("The default max_age is 600 seconds, which is 10 minutes.", None),
+        ("Sessions expire after 14 days by default.", None),
+        ("A body of 64 KB is buffered.", None),
+        ("The default max_age is 600 seconds, which is 12 minutes.", "12"),
+        ("Sessions expire after 15 days by default.", "15"),
+    ],
+)
+def test_a_quantity_in_another_unit_is_stated_when_the_amount_is_the_same(
+    verifier: LexicalVerifier, claim: str, missing: str | None
+) -> None:
+    source = (
+        "* `max_age` - Sets a maximum time in seconds for browsers to cache CORS responses. "
+        "Defaults to `600`.\n* `session` - Session expiry time in seconds. Defaults to 2 "
+        "weeks.\n* `buffer` - Buffers 65536 bytes of a body."
+    )
+    (verdict,) = verifier.verify_now([Check(claim, (source,))])
+    numbers = [r for r in verdict.reasons if r.startswith("number")]
+    assert numbers == ([f"number(s) not in the source: {missing}"] if missing else [])
+    assert not any(r.startswith("nothing in the source states") for r in verdict.reasons) or (
+        missing is not None
+    )
+
+
+# A reference page names an option's unit, then gives its value alone (Starlette's docs).
+OPTION = (
+    "* `minimum_size` - Do not GZip responses that are smaller than this minimum size in "
+    "bytes. Defaults to `500`.\n* `max_age` - Sets a maximum time in seconds for browsers "
+    "to cache CORS responses. Defaults to `600`."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "number_missing"),
+    [
+        ("GZipMiddleware does not compress responses smaller than 500 bytes.", False),
+        ("Browsers cache CORS responses for 600 seconds by default.", False),
+        ("Browsers cache CORS responses for 600 minutes by default.", True),
+        # The unit of one item is not the next item's.
+        ("Browsers cache CORS responses for 600 bytes by default.", True),
+    ],
+)
+def test_a_value_takes_the_unit_the_sentence_before_it_names(
+    verifier: LexicalVerifier, claim: str, number_missing: bool
+) -> None:
+    (verdict,) = verifier.verify_now([Check(claim, (OPTION,))])
+    assert any("number" in r for r in verdict.reasons) is number_missing
+
+
+@pytest.mark.parametrize(
+    ("claim", "vetoed"),
+    [
+        ("The minimum size of responses to GZip defaults to 500 bytes.", ""),
+        ("The smallest response that GZipMiddleware compresses is 500 bytes.", ""),
+        # A bound is no licence for another number, nor a plain claim for a denial.
+        ("The smallest response that GZipMiddleware compresses is 400 bytes.", "number"),
+        ("GZipMiddleware will GZip responses smaller than this minimum size.", "negation"),
+        ("GZipMiddleware will GZip responses smaller than 500 bytes.", "negation"),
+    ],
+)
+def test_a_bound_restates_what_the_source_denies_past_it(
+    verifier: LexicalVerifier, claim: str, vetoed: str
+) -> None:
+    (verdict,) = verifier.verify_now([Check(claim, (OPTION,), "GZipMiddleware")])
+    vetoes = [r for r in verdict.reasons if not r.startswith("terms not found")]
+    assert [r.split()[0].rstrip("(s)") for r in vetoes] == ([vetoed] if vetoed else [])
+    if claim.startswith("The minimum"):
+        assert verdict.label == "supported"
+
+
 def test_a_claim_joining_two_sentences_is_checked_where_it_negates(
     verifier: LexicalVerifier,
 ) -> None:

@@ -87,6 +87,21 @@ _NOT_SUPERLATIVE = frozenset(
     conquest priest behest unrest midwest northwest southwest everest fest inquest bequest
     attest detest""".split()
 )
+_BOUND_WORDS = frozenset(
+    "smallest largest biggest least fewest lowest highest shortest longest minimum maximum".split()
+)
+_COMPARISONS = frozenset(
+    """smaller less fewer shorter lower larger greater more longer higher bigger exceed exceeds
+    exceeding beyond above below under over""".split()
+)
+_NEGATED_BOUND = re.compile(
+    r"(?:\b(?:not|no|never|cannot)|n't)\b(?:\W+\w+){0,8}?\W+(?:"
+    + "|".join(sorted(_COMPARISONS, key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
+"""A limit stated as what may not happen past it: "Do not GZip responses that are smaller
+than this minimum size", "must not exceed 64 KB", "no more than ten"."""
 _PRIVATIVE = frozenset("without lack lacks lacking absent".split())
 _FAIL = frozenset("fail fails failed".split())
 _UP = frozenset(
@@ -291,6 +306,34 @@ def _canonical(term: str) -> str:
     return NUMBER_WORDS.get(term) or _UNIT_STEMS.get(term) or term
 
 
+_IN_UNIT = re.compile(
+    r"\bin\s+(?:whole\s+)?(" + "|".join(w for w in _UNITS if len(w) > 3 and w.isalpha()) + r")\b",
+    re.I,
+)
+"""A measure named in words, as an option's description gives it: "Session expiry time in
+seconds", "… smaller than this minimum size in bytes"."""
+
+
+_LIST_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)])\s")
+
+
+def stated_in(unit_sentence: str, value_sentence: str) -> frozenset[str]:
+    """The quantities a value sentence gives in the unit the sentence before it names.
+
+    Reference pages state an option's unit, then its value alone: "Do not GZip responses
+    that are smaller than this minimum size in bytes. Defaults to `500`." A claim reading
+    "500 bytes" states what they say. Only a short sentence with bare numbers (no unit of its
+    own) right after one naming exactly one unit, with no number, takes it.
+    """
+    units = {_UNITS[m.group(1).lower()] for m in _IN_UNIT.finditer(unit_sentence)}
+    if len(units) != 1 or _NUMBER.search(unit_sentence) or len(value_sentence.split()) > 8:
+        return frozenset()
+    if quantities(value_sentence):
+        return frozenset()
+    (unit,) = units
+    return frozenset(f"{n} {unit}" for n in numbers_of(value_sentence))
+
+
 def quantities(text: str) -> frozenset[str]:
     """Numbers with a unit of time, size, share or distance: `5 s`, `10 mb`, `20 %`."""
     found = set()
@@ -422,11 +465,20 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
 
     An answer's sources are checked several times: claims, precision, repair.
     """
-    found = []
+    found: list[Sentence] = []
+    before = ""  # the sentence before, in the same paragraph or list item
     for start, end in passage_sentences(text):
         piece = text[start:end]
         if (piece.startswith("#") and "\n" not in piece) or is_title_or_rule(text, start, end):
+            before = ""
             continue  # a heading (`# Title`, or a title over `-----`): never the supporting span
+        joined = (
+            bool(found)
+            and text.count("\n", found[-1].end, start) <= 1
+            and _LIST_ITEM.match(piece) is None
+        )
+        unit_given = stated_in(before, piece) if joined and before else frozenset()
+        before = piece
         tokens = [_canonical(t) for t in terms(piece)]
         positions: dict[str, list[int]] = {}
         for position, term in enumerate(tokens):
@@ -439,7 +491,7 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
                 end=end,
                 terms=frozenset(tokens),
                 positions={t: tuple(p) for t, p in positions.items()},
-                numbers=numbers_of(piece) | quantities(piece),
+                numbers=numbers_of(piece) | quantities(piece) | unit_given,
                 negated=negated,
                 up=up,
                 down=down,
@@ -470,6 +522,51 @@ def _union(sets: Iterable[frozenset[str]]) -> frozenset[str]:
 @lru_cache(maxsize=1024)
 def _claim_quantities(claim: str) -> frozenset[str]:
     return quantities(claim)
+
+
+_IN_BASE_UNITS = {
+    "ms": ("s", 0.001),
+    "s": ("s", 1),
+    "min": ("s", 60),
+    "h": ("s", 3600),
+    "day": ("s", 86400),
+    "week": ("s", 604800),
+    "byte": ("byte", 1),
+    **{unit: ("byte", 1000**power) for power, unit in enumerate(("kb", "mb", "gb", "tb"), 1)},
+    **{unit: ("byte", 1024**power) for power, unit in enumerate(("kib", "mib", "gib", "tib"), 1)},
+}
+"""Units of time and size by their measure and size in its base unit (months and years
+vary, and a kilobyte is read both ways: `_amounts`)."""
+
+
+def _amounts(quantity: str) -> set[tuple[str, float]]:
+    """What a quantity ("10 min") amounts to in base units: {("s", 600.0)}; none if unknown."""
+    number, _, unit = quantity.partition(" ")
+    if unit not in _IN_BASE_UNITS:
+        return set()
+    try:
+        value = float(number)
+    except ValueError:
+        return set()
+    measure, size = _IN_BASE_UNITS[unit]
+    found = {(measure, round(value * size, 6))}
+    if unit in ("kb", "mb", "gb", "tb"):  # "64 KB" is 65,536 bytes as often as 64,000
+        found.add((measure, round(value * 1024 ** ("kmgt".index(unit[0]) + 1), 6)))
+    return found
+
+
+def _converted(claim: str, evidence_numbers: frozenset[str]) -> frozenset[str]:
+    """The claim's quantities the evidence states in another unit, the amount the same.
+
+    "10 minutes" for "600 seconds", "two weeks" for "14 days": the number then is no number
+    the evidence lacks.
+    """
+    stated = set().union(*(_amounts(q) for q in evidence_numbers if " " in q))
+    return frozenset(
+        q
+        for q in _claim_quantities(claim)
+        if q not in evidence_numbers and _amounts(q) and _amounts(q) & stated
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -507,6 +604,8 @@ def _superlatives_missing(
     and 0 supported claims of the tuning splits (WiCE dev, SciFact train, HaluEval 0-249).
     """
     wanted = superlatives(claim)
+    if wanted and any(_restates_bound(claim, _text(evidence, s)) for s in best):
+        wanted -= _BOUND_WORDS
     if not wanted:
         return ()
     if best and superlatives(_text(evidence, best[0])):
@@ -688,7 +787,25 @@ def _negation_differs(
         stating = max(best, key=lambda sentence: len(scope & sentence.terms))
         return not stating.negated
     top = best[0]
-    return top.negated and negated_for(wanted, _text(evidence, top))
+    text = _text(evidence, top)
+    return top.negated and negated_for(wanted, text) and not _restates_bound(claim, text)
+
+
+def _restates_bound(claim: str, sentence: str) -> bool:
+    """Whether a plain `claim` names as a bound what `sentence` states as a denial.
+
+    "The smallest response GZipMiddleware compresses is 500 bytes" restates "Do not GZip
+    responses that are smaller than this minimum size": the source's "not" bounds a
+    comparison, and the claim gives the bound ("smallest", "minimum", "maximum"). Whether the
+    bound's number is the source's, the number check decides. A claim making the comparison
+    itself ("GZips responses smaller than this minimum size") denies the source.
+    """
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", claim)}
+    return (
+        not words.isdisjoint(_BOUND_WORDS)
+        and words.isdisjoint(_COMPARISONS)
+        and _NEGATED_BOUND.search(sentence) is not None
+    )
 
 
 def _opposite(
@@ -767,7 +884,12 @@ def align(
     wanted, claim_numbers, names, (negated, up, down) = _claim(claim)
     sentences = [s for s in evidence.sentences if allowed is None or s.passage in allowed]
     vocabulary = _union(s.terms for s in sentences) if allowed is not None else evidence.vocabulary
-    given = _given_terms(wanted, vocabulary, context)
+    evidence_numbers = _union(s.numbers for s in sentences) | context.numbers
+    converted = _converted(claim, evidence_numbers)  # "10 minutes" for "600 seconds"
+    converted_numbers = {q.split(" ")[0] for q in converted}
+    given = _given_terms(wanted, vocabulary, context) | {
+        _canonical(term) for quantity in converted for term in quantity.split(" ")
+    }
     wanted = [t for t in wanted if t not in given]
     needed = set(wanted)
     best: list[Sentence] = []
@@ -789,13 +911,15 @@ def align(
     pairs = list(itertools.pairwise(wanted))
     pair_share = _pairs_found(pairs, best) / len(pairs) if pairs else anchor
 
-    evidence_numbers = _union(s.numbers for s in sentences) | context.numbers
     best_numbers = _union(s.numbers for s in best) | context.numbers
-    missing_numbers = tuple(n for n in claim_numbers if n not in evidence_numbers)
+    missing_numbers = tuple(
+        n for n in claim_numbers if n not in evidence_numbers and n not in converted_numbers
+    )
     missing_numbers += tuple(
         q
         for q in _claim_quantities(claim)
         if q not in evidence_numbers
+        and q not in converted
         and q.split(" ")[0] not in missing_numbers
         and _unit_differs(q, evidence_numbers, best_numbers)
     )
@@ -812,7 +936,8 @@ def align(
     missing_superlatives = _superlatives_missing(claim, best, evidence, shown)
     missing_identifiers = _identifiers_missing(claim, shown, context)
     misnamed = misattributed(claim, shown)
-    ungrounded = _ungrounded(claim, vocabulary | context.terms, evidence_numbers)
+    grounding = evidence_numbers | converted_numbers
+    ungrounded = _ungrounded(claim, vocabulary | context.terms, grounding)
     best_up = any(s.up for s in best)
     best_down = any(s.down for s in best)
     direction_mismatch = bool(best) and (
