@@ -183,11 +183,20 @@ class ExtractiveWriter:
         candidates, following, numbered = _candidates(sources)
         if not candidates:
             return []
-        ranked = await self._ranked(question, candidates)
+        number = asks_number(question)
+        # For a number question a sentence is read with the value it is followed by:
+        # "`max_age` - Session expiry time in seconds." says how long with "Defaults to 2 weeks."
+        read = [
+            f"{sentence} {numbered[(source.number, start)][1]}"
+            if number and (source.number, start) in numbered
+            else sentence
+            for source, start, sentence in candidates
+        ]
+        ranked = await self._ranked(question, candidates, read)
         if not ranked or ranked[0][0] < self.min_score:
             return []
         floor = max(self.min_score, ranked[0][0] * self.keep_ratio)
-        if asks_number(question):
+        if number:
             following = {**numbered, **following}
             ranked = _numbers_first(ranked, floor, following)
         chosen: list[_Pick] = []
@@ -215,16 +224,21 @@ class ExtractiveWriter:
         return chosen
 
     async def _ranked(
-        self, question: str, candidates: Sequence[tuple[Source, int, str]]
+        self, question: str, candidates: Sequence[tuple[Source, int, str]], read: Sequence[str]
     ) -> list[tuple[float, Source, int, str]]:
-        """The candidates by relevance, a little less for lower-ranked sources, best first."""
-        scores = await relevance(question, [c[2] for c in candidates], self.embedder)
+        """The candidates by relevance, a little less for lower-ranked sources, best first.
+
+        Each is scored as `read` gives it (its text, or with the value that follows it).
+        """
+        scores = await relevance(question, read, self.embedder)
         wanted = set(query_terms(question))
         return sorted(
             (
                 (score * (1.0 - 0.02 * min(source.number - 1, 10)), source, start, sentence)
-                for score, (source, start, sentence) in zip(scores, candidates, strict=True)
-                if not wanted or self.embedder or coverage(wanted, terms(sentence))
+                for score, text, (source, start, sentence) in zip(
+                    scores, read, candidates, strict=True
+                )
+                if not wanted or self.embedder or coverage(wanted, terms(text))
             ),
             key=lambda item: (-item[0], item[1].number, item[2]),
         )
