@@ -17,13 +17,16 @@ from citesynth.synthesis import ExtractiveWriter, LLMWriter
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
 from citesynth.synthesis.extractive import (
     _REFERS_BACK,
+    _candidates,
     _corroborated,
     _details,
     _symbolic,
     clean,
 )
 from citesynth.synthesis.prompts import BUILT_IN
+from citesynth.synthesis.sources import Source
 from citesynth.synthesis.verifying import INTRODUCED
+from citesynth.types import Chunk, ChunkId, DocumentId, Hit
 from tests.conftest import answered, write
 
 _MARKER = re.compile(r" \[[\d,\-]+\]")
@@ -143,6 +146,36 @@ async def test_a_question_asking_for_a_number_is_answered_by_the_sentence_statin
     assert "Defaults to ``4093`` [1]." in cookie.answer, cookie.answer
     workers_answer = await engine.answer("How many Gunicorn worker processes run by default?")
     assert "runs only 1 worker process" in workers_answer.answer, workers_answer.answer
+
+
+async def test_an_option_is_read_with_its_value_and_a_log_line_is_never_quoted(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Starlette's middleware page: the unit is named in one sentence, the value given in the
+    # next. A log cut from its fence (HTTPX's logging page) states numbers too, and is never
+    # a candidate sentence.
+    write(
+        tmp_path / "s",
+        "middleware.md",
+        "# Sessions\n\n* `session_cookie` - The name of the session cookie. Defaults to "
+        '"session".\n* `max_age` - Session expiry time in seconds. Defaults to 2 weeks. If set '
+        "to `None` then the cookie will last as long as the browser session.\n",
+    )
+    await engine.index([tmp_path / "s"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer("How long is the session expiry time by default?")
+    assert "Session expiry time in seconds [1]. Defaults to 2 weeks [1]." in answer.answer, (
+        answer.answer
+    )
+    log = (
+        "Session lasts: b'Thu, 17 Oct 2019 07:18:26 GMT'), (b'Server', b'ECAcc (dcd/7D43)'), "
+        "(b'X-Cache', b'HIT'), (b'Content-Length', b'648')])\n\nThe session lasts two weeks."
+    )
+    chunk = Chunk(
+        ChunkId("c1"), DocumentId("d1"), "logging.md", "Logging", (), log, 0, len(log), 1, 3
+    )
+    candidates, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), log)])
+    assert [sentence for _, _, sentence in candidates] == ["The session lasts two weeks."]
 
 
 async def test_a_quoted_sentence_end_gets_one_citation_after_the_quote(

@@ -380,7 +380,9 @@ def _candidates(
     the answer shows them together. The third value maps a sentence to a successor too
     short to be a candidate of its own that states a number (reference pages: "Warn if
     cookie headers are larger than this many bytes. Defaults to ``4093``."): for a
-    question asking for a number, it is shown with the sentence before it.
+    question asking for a number, it is shown with the sentence before it. A line of code
+    or a log that passed for prose (`_symbolic`: a chunk cut inside an example has no fence
+    to say so) is never quoted.
     """
     candidates: list[tuple[Source, int, str]] = []
     following: _Followers = {}
@@ -388,6 +390,7 @@ def _candidates(
     for source in sources:
         text = source.chunk.text
         every = prose_sentences(text, min_words=1)
+        every = [(a, b) for a, b in every if not _symbolic(text[a:b])]  # code, logs
         spans = [(a, b) for a, b in every if len(text[a:b].split()) >= _CANDIDATE_WORDS]
         candidates.extend((source, start, text[start:end]) for start, end in spans)
         for (start, end), (after, stop) in pairwise(spans):
@@ -417,14 +420,13 @@ def _numbers_first(
     default?") is answered by the sentence that states it ("The default is only 1
     worker …"), which may rank below sentences about the same subject that state none
     and fill the answer; an answer stating no number is a not-found (`asked`). Relevance
-    still decides which sentences are in reach, and the order within each group. A line
-    of code or a log that states a number (`_symbolic`) is not promoted.
+    still decides which sentences are in reach, and the order within each group.
     """
 
     def stated(item: tuple[float, Source, int, str]) -> bool:
         _, source, start, sentence = item
         more = following.get((source.number, start), (-1, ""))[1]
-        return states_number([f"{sentence} {more}"]) and not _symbolic(sentence)
+        return states_number([f"{sentence} {more}"])
 
     above = [item for item in ranked if item[0] >= floor]
     return (
