@@ -371,7 +371,8 @@ def test_mkdocs_containers_open_with_a_line_of_their_own() -> None:
         "    Pass `secure=True` when deleting a partitioned cookie.\n\n"
         '??? info "Compression of streaming responses"\n'
         "    On streaming responses, the middleware compresses every chunk.\n\n"
-        '=== "Python"\n    Install the package from the index first.\n'
+        '=== "Python"\n    Install the package from the index first.\n\n'
+        "::: httpx.HTTPError\n    :docstring:\n"
     )
     assert [text[a:b] for a, b in prose_sentences(text)] == [
         "The cookie then expires at once.",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from citesynth import Engine
 from citesynth.ingest.references import Reference, definitions, matches, references, slug
-from citesynth.retrieve.links import linked
+from citesynth.retrieve.links import introduces_next, linked
 from tests.conftest import write
 
 
@@ -117,3 +117,31 @@ async def test_a_definition_indexed_later_is_found(engine: Engine, tmp_path: Pat
     await engine.index([root])
     found = await linked([hit.chunk], engine.store)
     assert [c.path.rsplit("/", 1)[-1] for c in found[hit.chunk.id]] == ["glossary.md"]
+
+
+async def test_a_chunk_ending_on_an_introduction_brings_the_chunk_it_introduces(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Starlette's middleware page: the list of limitations did not fit beside the sentence
+    # that introduces it, and chunking cut between them.
+    root = tmp_path / "docs"
+    # (The engine here packs 80 tokens a chunk: the item is 71, the introduction 13.)
+    state = " ".join(f"Middleware rule {n} keeps its state inside dispatch." for n in range(6))
+    item = " ".join(f"Context variable change {n} never propagates upwards." for n in range(7))
+    write(
+        root,
+        "middleware.md",
+        f"# Middleware\n\n{state}\n\nCurrently, the base middleware has some known "
+        f"limitations:\n\n- {item}\n",
+    )
+    await engine.index([root])
+    hit = (await engine.search("known limitations of the base middleware", 1))[0]
+    assert hit.chunk.text.endswith("has some known limitations:"), hit.chunk.text
+    (targets,) = (await linked([hit.chunk], engine.store)).values()
+    assert [c.text.startswith("- Context variable change 0") for c in targets] == [True]
+
+
+def test_only_a_prose_sentence_introduces_the_next_chunk() -> None:
+    assert introduces_next("Text here.\n\nIt supports the following options:")
+    assert not introduces_next("```python\ndef handler(request):")
+    assert not introduces_next("The pool holds ten connections.")

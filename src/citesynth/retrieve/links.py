@@ -2,6 +2,9 @@
 
 "see [Retries](retries.md#backoff)" or "see section Limits" in a retrieved chunk adds the
 chunk it points to, and so does a term defined elsewhere ("**Settlement window** is ...").
+A chunk that ends on a sentence introducing what follows ("… has some known
+limitations:") brings the chunk after it: chunking cut there because the list or example
+below did not fit beside it.
 Indexing stores each chunk's references and defined terms (`ingest/references.py`); this
 module resolves them at query time with the store's storage primitives, so a target indexed
 later is still found and every backend resolves them the same way.
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 
 from citesynth.index.store import Store
 from citesynth.ingest.references import matches
+from citesynth.ingest.sentences import prose_sentences
 from citesynth.types import Chunk, ChunkId, Hit
 
 _DOCUMENT_CHUNKS = 2000
@@ -79,6 +83,13 @@ async def linked(chunks: Sequence[Chunk], store: Store) -> dict[ChunkId, list[Ch
     references = await store.references([chunk.id for chunk in chunks])
     documents: dict[str, list[Chunk]] = {}
     for chunk in chunks:
+        if introduces_next(chunk.text):
+            if chunk.path not in documents:
+                documents[chunk.path] = await store.document_chunks(chunk.path, _DOCUMENT_CHUNKS)
+            after = _next_chunk(chunk, documents[chunk.path])
+            if after is not None:
+                add(chunk.id, after)
+    for chunk in chunks:
         for reference in references.get(chunk.id, []):
             path = reference.path or chunk.path
             if path not in documents:
@@ -92,6 +103,26 @@ async def linked(chunks: Sequence[Chunk], store: Store) -> dict[ChunkId, list[Ch
     for source, target in await _definitions(chunks, store):
         add(source, target)
     return found
+
+
+def introduces_next(text: str) -> bool:
+    """Whether a chunk ends on a prose sentence that introduces what follows ("… as follows:").
+
+    Not on code or a table: `def f():` introduces nothing of the next chunk's.
+    """
+    spans = prose_sentences(text, min_words=3)
+    return bool(spans) and spans[-1][1] == len(text.rstrip()) and text.rstrip().endswith(":")
+
+
+def _next_chunk(chunk: Chunk, document: Sequence[Chunk]) -> Chunk | None:
+    """The chunk after `chunk` in its document's reading order, if indexed."""
+    ids = [c.id for c in document]
+    if chunk.id not in ids:
+        return None
+    index = ids.index(chunk.id) + 1
+    if index < len(document) and document[index].document_id == chunk.document_id:
+        return document[index]
+    return None
 
 
 async def _definitions(chunks: Sequence[Chunk], store: Store) -> list[tuple[ChunkId, Chunk]]:
