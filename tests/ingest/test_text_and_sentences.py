@@ -167,6 +167,20 @@ def test_wrapped_prose_lines_are_not_headings() -> None:
     text = "A long wrapped line of prose that goes on and on and\nSQLite continues it."
     assert sentence_spans(text) == [(0, len(text))]
     assert not is_heading("The sentence ends here.")
+    # HTTPX's environment variables page, wrapped at 60 columns: a short line above one as
+    # long that goes on is no title.
+    wrapped = (
+        "If this environment variable is set then HTTPX will load\n"
+        "CA certificate from the specified file instead of the default\nlocation."
+    )
+    assert sentence_spans(wrapped) == [(0, len(wrapped))]
+    titled = (
+        "Results of the second experiment run\n"
+        "We ran the experiment twice with the new settings and found that\n"
+    )
+    assert next(titled[a:b] for a, b in sentence_spans(titled)) == (
+        "Results of the second experiment run"
+    )
 
 
 @given(st.text(max_size=500), st.data())

@@ -171,7 +171,11 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
     for match in _HEADING_LINE.finditer(text, start, stop):
         line = match.group()
         if len(line.split()) <= _HEADING_WORDS and (
-            line.lstrip().startswith("#") or _opens_paragraph(text, match.start())
+            line.lstrip().startswith("#")
+            or (
+                _opens_paragraph(text, match.start())
+                and not _wrapped(text, match.end(), len(line.strip()))
+            )
         ):
             cuts.extend((match.start(), match.end()))
     for match in CONTAINER_LINE.finditer(text, start, stop):
@@ -190,6 +194,19 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         previous = cut
     _append_trimmed(text, previous, stop, spans)
     return spans
+
+
+def _wrapped(text: str, line_end: int, length: int) -> bool:
+    """Whether the line ending at `line_end` (`length` characters) is a wrapped line of prose.
+
+    Hard-wrapped text fills its lines about evenly: a title is short beside the line below it,
+    or the line below it ends a sentence there. "If this environment variable is set then
+    HTTPX will load" (56 characters) above "CA certificate from the specified file instead of
+    the default" (61, going on) is a paragraph wrapped at 60 columns, not a title.
+    """
+    below_end = text.find("\n", line_end + 1)
+    below = text[line_end + 1 : len(text) if below_end < 0 else below_end].strip()
+    return length >= 0.85 * len(below) and not below.endswith((".", "!", "?", ":"))
 
 
 def _opens_paragraph(text: str, line_start: int) -> bool:
