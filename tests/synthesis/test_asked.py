@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from citesynth import Answer, Engine
-from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number
+from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number, states_number_of
 from tests.conftest import answered
 
 SHOW = (
@@ -96,6 +96,41 @@ async def test_an_answer_stating_the_number_or_to_another_question_is_kept(
     plain = "The crew works with psychologists and professional organizers [1]."
     answer = await _answered(engine, tmp_path, plain, "Who does the crew work with?")
     assert not answer.not_found and NO_NUMBER not in answer.warnings
+
+
+@pytest.mark.parametrize(
+    ("question", "claims", "stated"),
+    [
+        # HTTPX's limits state numbers of connections, none of a DNS cache.
+        (
+            "What is the default size of the DNS cache in HTTPX?",
+            [
+                "It takes instances of `httpx.Limits` which define: [3]",
+                "- `max_connections` (Default 100) [3].",
+            ],
+            False,
+        ),
+        (
+            "How long are idle keep-alive connections kept by default?",
+            ["`keepalive_expiry`, time limit on idle keep-alive connections (Default 5) [1]."],
+            True,
+        ),
+        # A number in a sentence that refers back to the thing asked about.
+        (
+            "How many episodes are in season 2 of The Crown?",
+            ["Season 2 of The Crown aired in 2017 [1].", "It has ten episodes [1]."],
+            True,
+        ),
+        # The corpus's subject names nothing asked: every HTTPX sentence names HTTPX.
+        ("How much memory does HTTPX use per connection?", ["HTTPX 0.28 was released [1]."], False),
+        # A question naming nothing but its asking words: any number answers it.
+        ("What is the maximum?", ["It is 10 [1]."], True),
+    ],
+)
+def test_a_number_answers_only_when_stated_of_what_is_asked(
+    question: str, claims: list[str], stated: bool
+) -> None:
+    assert states_number_of(question, claims, subject="HTTPX") is stated
 
 
 def test_a_hostile_run_of_link_openings_is_read_in_linear_time() -> None:

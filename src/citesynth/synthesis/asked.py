@@ -16,8 +16,9 @@ place, a date in words) have forms no rule lists.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from citesynth.analysis import coverage, query_terms
 from citesynth.verify.align import NUMBER_WORDS
 from citesynth.verify.claims import plain
 
@@ -64,3 +65,33 @@ def asks_number(question: str) -> bool:
 def states_number(claims: Iterable[str]) -> bool:
     """Whether any of `claims` (citation markers aside) states a number."""
     return any(_NUMBER.search(_ADDRESS.sub(" ", plain(claim))) for claim in claims)
+
+
+_ASKING = frozenset(
+    query_terms(
+        """how many much long old far tall high big large heavy fast what which number size
+        count amount percentage percent length duration age population height width depth
+        weight port year years exit code status default maximum minimum max min total average
+        typical current exact value limit"""
+    )
+)
+"""The words of a question that ask for a number rather than name what it is of."""
+
+
+def states_number_of(question: str, claims: Sequence[str], subject: str = "") -> bool:
+    """Whether `claims` state a number of what `question` asks about.
+
+    A number stated of something else is no answer: "What is the default size of the DNS
+    cache in HTTPX?" was answered with the connection pool's limits ("… (Defaults 20)"),
+    which state numbers and name no DNS cache. A claim stating a number must hold a word the
+    question names the thing by (not its asking words, not the corpus's `subject`), or
+    follow a claim that does ("Season 2 of The Crown aired in 2017. It has ten episodes.").
+    """
+    named = set(query_terms(question)) - _ASKING - set(query_terms(subject))
+    if not named:
+        return states_number(claims)
+    about = [coverage(named, query_terms(claim)) > 0 for claim in claims]
+    return any(
+        states_number([claim]) and (about[index] or (index > 0 and about[index - 1]))
+        for index, claim in enumerate(claims)
+    )

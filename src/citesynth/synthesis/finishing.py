@@ -25,7 +25,7 @@ from citesynth.citations.resolve import (
     says_not_found,
 )
 from citesynth.synthesis import disagreement, verifying
-from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number
+from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number_of
 from citesynth.synthesis.citing import (
     citations,
     claims_of,
@@ -137,7 +137,8 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     if disagreeing:
         not_found = False  # the sources do answer: they disagree
         resolved = resolve(text, refs(shown))
-    unnumbered = lacks_number(header.question, claims, disagreeing)
+    subject = shown[0].subject if shown else ""
+    unnumbered = lacks_number(header.question, claims, disagreeing, subject)
     if unnumbered:  # asked how many: an answer stating no number is none
         text, claims, not_found, resolved = "", [], True, resolve("", refs(shown))
     uncited = [claim.text for claim in claims if not claim.citations]
@@ -254,15 +255,20 @@ async def _checked(
     return text, checked, not_found, [note]
 
 
-def lacks_number(question: str, claims: Sequence[Claim], disagreeing: Sequence[Found]) -> bool:
-    """Whether `question` asks for a number and the answer's `claims` state none.
+def lacks_number(
+    question: str, claims: Sequence[Claim], disagreeing: Sequence[Found], subject: str = ""
+) -> bool:
+    """Whether `question` asks for a number and the answer's `claims` state none of it.
 
-    Not when there are none (the answer is a not-found already) or when the sources
-    disagree on the point asked (their sides are the answer).
+    A number of something else is none (`asked.states_number_of`; `subject` is what the
+    corpus is about). Not when there are no claims (the answer is a not-found already) or
+    when the sources disagree on the point asked (their sides are the answer).
     """
     if not claims or disagreeing:
         return False
-    return asks_number(question) and not states_number(claim.text for claim in claims)
+    return asks_number(question) and not states_number_of(
+        question, [claim.text for claim in claims], subject
+    )
 
 
 def disclaimer(claims: Sequence[Claim], disagreeing: Sequence[Found] = ()) -> str:
