@@ -420,13 +420,18 @@ def test_eg_and_ie_end_no_sentence() -> None:
             "```\nDEBUG [2024-09-28] httpcore.connection - connect_tcp.started\n",
             ["Will send debug level output to the console, or wherever it is directed:"],
         ),
+        (
+            "Will send debug level output to the console, or wherever it is directed too...\n\n"
+            "```\nDEBUG [2024-09-28] httpcore.connection - connect_tcp.started\n",
+            ["Will send debug level output to the console, or wherever it is directed too..."],
+        ),
         # An opening fence names its language: the chunk is cut inside the block below it.
         (
             "Here is a longer example of the settings module.\n\n```python\nx = 1\n",
             ["Here is a longer example of the settings module."],
         ),
     ],
-    ids=["opens-inside", "introduced", "language"],
+    ids=["opens-inside", "introduced", "introduced-by-an-ellipsis", "language"],
 )
 def test_a_chunk_opening_inside_a_fenced_block_is_read_as_code(
     chunk: str, expected: list[str]

@@ -423,13 +423,14 @@ def opens_inside_fence(text: str) -> bool:
     from the top, its first fence would open a block and the code above it would pass for
     prose. The chunk has an odd number of fences, the first of them bare (an opening fence
     mostly names its language: ```` ```python ````), with code above it. A line ending in
-    `:` right above introduces a block ("… is directed to:"): the fence opens one there.
+    `:` or an ellipsis right above introduces a block ("… wherever `stdout` is directed
+    too..." above HTTPX's debug log): the fence opens one there.
     """
     first = _FENCE_LINE.search(text)
     if first is None or first.group(2).strip() or _fences(text, 0, len(text)) % 2 == 0:
         return False
     above = text[: first.start()].rstrip()
-    return bool(above) and not above.endswith(":")
+    return bool(above) and not above.endswith((":", "...", "…"))
 
 
 def _code_lines(text: str, start: int, end: int) -> bool:
