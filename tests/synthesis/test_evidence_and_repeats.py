@@ -75,6 +75,26 @@ def test_a_repeated_sentence_is_dropped_once_its_sources_are_cited_before() -> N
     )
 
 
+def test_a_repeat_citing_more_than_the_first_copy_replaces_it() -> None:
+    # The embedded model wrote a line twice; attribution cited only the second copy.
+    text = (
+        "httpx.Limits allows by default 20 keep-alive connections.\n"
+        "httpx.Limits allows by default 20 keep-alive connections [1]."
+    )
+    assert drop_repeats(text) == (
+        "httpx.Limits allows by default 20 keep-alive connections [1].",
+        1,
+    )
+    between = (
+        "The pool holds twenty keep-alive connections. Another sentence stands here [2]. "
+        "The pool holds twenty keep-alive connections [1]."
+    )
+    assert drop_repeats(between) == (
+        "Another sentence stands here [2]. The pool holds twenty keep-alive connections [1].",
+        1,
+    )
+
+
 def test_the_same_statement_from_another_source_is_corroboration_and_stays() -> None:
     text = "A corrupt PDF is reported with a cause [1]. A corrupt PDF is reported with a cause [4]."
     assert drop_repeats(text) == (text, 0)

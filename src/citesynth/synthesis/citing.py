@@ -364,31 +364,41 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     Small models sometimes loop and write a sentence twice; a sentence (or a line: a loop
     may write one line after another without punctuation) goes when at least `overlap` of
     its terms (citation markers aside) already make up one earlier sentence that cites
-    every source it cites (a repeat citing another source is corroboration).
+    every source it cites (a repeat citing another source is corroboration). The same
+    sentence again citing more than its first copy replaces it (attribution may cite only
+    the second of two identical lines).
 
     Linear in the text: earlier sentences are found through the rarest of a sentence's
     terms, never by comparing it with every earlier one.
     """
     index = _Seen(overlap)
-    pieces: list[str] = []
-    kept_until = 0
-    dropped = 0
+    kept: list[tuple[int, int]] = []  # the span of each sentence the index holds
+    dropped: list[tuple[int, int]] = []
     for start, end in _statements(text):
         sentence = text[start:end]
         words = frozenset(terms(MARKS.sub(" ", sentence)))
         marks = frozenset(cited_numbers(sentence))
         if len(words) >= 4 and index.repeats(words, marks):
-            pieces.append(text[kept_until:start].rstrip(" \t") + (" " if start else ""))
-            kept_until = end
-            while kept_until < len(text) and text[kept_until] in " \t":
-                kept_until += 1
-            dropped += 1
+            dropped.append((start, end))
+            continue
+        earlier = index.cited_more(words, marks) if len(words) >= 4 else None
+        if earlier is not None:  # the same sentence again, citing more: it replaces the first
+            dropped.append(kept[earlier])
+            kept[earlier] = (start, end)
             continue
         index.add(words, marks)
-    pieces.append(text[kept_until:])
+        kept.append((start, end))
     if not dropped:
         return text, 0
-    return _without_trailing_spaces("".join(pieces)).strip(), dropped
+    pieces: list[str] = []
+    kept_until = 0
+    for start, end in sorted(dropped):
+        pieces.append(text[kept_until:start].rstrip(" \t") + (" " if start else ""))
+        kept_until = end
+        while kept_until < len(text) and text[kept_until] in " \t":
+            kept_until += 1
+    pieces.append(text[kept_until:])
+    return _without_trailing_spaces("".join(pieces)).strip(), len(dropped)
 
 
 def _without_trailing_spaces(text: str) -> str:
@@ -420,6 +430,7 @@ class _Seen:
         self.overlap = overlap
         self.sentences: list[tuple[frozenset[str], frozenset[int]]] = []
         self.exact: dict[frozenset[str], list[frozenset[int]]] = {}
+        self.numbers: dict[frozenset[str], list[int]] = {}  # the sentences of each term set
         self.by_term: dict[str, list[int]] = {}
 
     def add(self, words: frozenset[str], marks: frozenset[int]) -> None:
@@ -427,8 +438,23 @@ class _Seen:
         number = len(self.sentences)
         self.sentences.append((words, marks))
         self.exact.setdefault(words, []).append(marks)
+        self.numbers.setdefault(words, []).append(number)
         for word in words:
             self.by_term.setdefault(word, []).append(number)
+
+    def cited_more(self, words: frozenset[str], marks: frozenset[int]) -> int | None:
+        """The earlier sentence of the same terms that cites fewer sources, if any.
+
+        A model may write a line twice and attribution cite only the second copy: the
+        first, citing less, is the one to drop. The index then holds the second's marks.
+        """
+        for number in self.numbers.get(words, ()):
+            cited = self.sentences[number][1]
+            if cited < marks:
+                self.sentences[number] = (words, marks)
+                self.exact[words] = [marks if m == cited else m for m in self.exact[words]]
+                return number
+        return None
 
     def repeats(self, words: frozenset[str], marks: frozenset[int]) -> bool:
         """Whether an earlier sentence holds `overlap` of `words` and cites all of `marks`."""
