@@ -80,6 +80,16 @@ def test_only_headings_with_nothing_under_them_are_dropped() -> None:
     assert without_empty_sections(kept) == kept
 
 
+def test_list_items_left_empty_by_removed_claims_are_dropped() -> None:
+    from citesynth.synthesis.verifying import without_empty_sections
+
+    # An embedded-model answer on ClapNQ kept the numbers of the items verification removed.
+    text = "1.\n2. **Control**: it controls what goes in [1].\n3.\n4.\n\n## Other\n- \n* "
+    assert without_empty_sections(text) == "2. **Control**: it controls what goes in [1]."
+    code = "Run it:\n\n```\n1.\n```"
+    assert without_empty_sections(code) == code
+
+
 async def test_an_answer_whose_claims_are_all_unsupported_is_not_found(indexed: Engine) -> None:
     use(indexed, INVENTED)
     answer = await indexed.answer(CONNECT)

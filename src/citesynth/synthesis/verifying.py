@@ -371,15 +371,22 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _INTRODUCING_END = re.compile(r":((?:[ \t]*\[[\d,\s\-–]+\])*)$")
 """The colon ending a sentence that introduces a block, with the markers after it."""
 _HEADING_LINE = re.compile(r"#{1,6} \S.*|\*\*[^*\n]+\*\*:?")
+_EMPTY_ITEM = re.compile(r"(?:\d{1,3}[.)]|[-*+•])")
+"""A list item's marker with nothing after it (`fullmatch` on a stripped line)."""
 
 
 def without_empty_sections(text: str) -> str:
-    """`text` without headings left with nothing under them, and no runs of blank lines.
+    """`text` without headings or list items left empty, and no runs of blank lines.
 
-    Removing every claim of a section must not leave its heading behind.
+    Removing every claim of a section must not leave its heading behind, nor removing an
+    item's claims its number ("1." on a line of its own, as an embedded-model answer on
+    ClapNQ showed: "1. / 2. **Control of substance movement** … / 3. / 4.").
     """
-    lines = text.split("\n")
     code = fenced_line_numbers(text)
+    lines = [
+        "" if index not in code and _EMPTY_ITEM.fullmatch(line.strip()) else line
+        for index, line in enumerate(text.split("\n"))
+    ]
     below = [-1] * len(lines)  # the index of the next line with text, after each line
     for index in range(len(lines) - 2, -1, -1):
         below[index] = index + 1 if lines[index + 1].strip() else below[index + 1]
