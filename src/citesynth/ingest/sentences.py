@@ -21,7 +21,9 @@ _END = re.compile(
 # A bracketed fragment with no closing punctuation of its own that ends its line, as in
 # "... or `None` for no limits.\n(Default 100)", is an aside of the sentence before it.
 _ASIDE = re.compile(r"\s+\([^()\n.!?]{1,60}\)\.?(?=[ \t]*(?:\n|$))")
-_LIST_BREAK = re.compile(r"\n(?=[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+)")
+LIST_MARKER = r"(?:[-*+•]|\d{1,3}[.)])"
+"""A list item's marker, a bullet or a number with its dot or bracket (a pattern part)."""
+_LIST_BREAK = re.compile(r"\n(?=[ \t]*" + LIST_MARKER + r"[ \t]+)")
 _SHORT_TITLE = r"[A-Z0-9][^\n.!?:;,]{0,58}[^\s.!?:;,]"  # short, no closing punctuation
 _HEADING_LINE = re.compile(
     rf"^[ \t]*(?:\#{{1,6}}[ \t][^\n]*$"  # a Markdown heading, or a short title

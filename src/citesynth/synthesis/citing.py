@@ -26,6 +26,7 @@ from citesynth.citations.resolve import (
 )
 from citesynth.ingest.rst import rendered_roles
 from citesynth.ingest.sentences import (
+    LIST_MARKER,
     THEMATIC_BREAK,
     fenced_blocks,
     fenced_line_numbers,
@@ -141,7 +142,7 @@ _BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
 _GAP_MARK = re.compile(r"(?:(?<![ \t])[ \t]+)?(?<!\S)…(?!\S)[ \t]*")
 """A "…" standing alone between words, as evidence selection marks text left out."""
 _GAP_LINE = re.compile(r"^ {0,3}…[ \t]*(?:\n|$)", re.MULTILINE)
-_ITEM_MARK = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])")
+_ITEM_MARK = re.compile(r"[ \t]*" + LIST_MARKER)
 
 
 def strip_layout(text: str, headings: Collection[str] = ()) -> str:

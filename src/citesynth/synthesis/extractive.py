@@ -27,7 +27,7 @@ from citesynth.analysis import (
     without_asides,
 )
 from citesynth.embed.base import Embedder
-from citesynth.ingest.sentences import prose_sentences, sentence_spans
+from citesynth.ingest.sentences import LIST_MARKER, prose_sentences, sentence_spans
 from citesynth.llm.base import ChatModel, Piece
 from citesynth.synthesis.asked import asks_number, states_number
 from citesynth.synthesis.evidence import relevance
@@ -38,7 +38,7 @@ from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
 
 NOT_FOUND = "Not found in the sources."
-_LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
+_LIST_MARK = re.compile(r"^\s*" + LIST_MARKER + r"\s+")
 _BRACKETS = re.compile(r"\s*(?:\[[\d,\s\-–^]+\]|【[^】]*】)")
 _EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
 _OPENING_STARS = re.compile(r"^\*{1,2}(?=[A-Z0-9])")

@@ -23,14 +23,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from citesynth.ingest.rst import EXAMPLE_SUFFIXES
-from citesynth.ingest.sentences import THEMATIC_BREAK
+from citesynth.ingest.sentences import LIST_MARKER, THEMATIC_BREAK
 
 MAX_LINES = 20
 MAX_ITEMS = 8
 MAX_LIST_CODE_LINES = 30
 
 _FENCE_OPEN = re.compile(r"([ \t]*)(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n`]*$")
-_MARK = r"([ \t]*)(?:[-*+•]|\d{1,3}[.)])[ \t]+"
+_MARK = r"([ \t]*)" + LIST_MARKER + r"[ \t]+"
 _LIST_ITEM = re.compile(rf"{_MARK}(?=\S)")
 _MARK_ONLY = re.compile(_MARK)
 _DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+([\w.+:-]+?)[ \t]*::[ \t]*(\S*)")

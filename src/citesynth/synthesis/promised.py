@@ -23,7 +23,12 @@ from difflib import SequenceMatcher
 
 from citesynth.citations.resolve import cited_numbers
 from citesynth.ingest.blocks import paragraphs
-from citesynth.ingest.sentences import fenced_blocks, prose_sentences, sentence_spans
+from citesynth.ingest.sentences import (
+    LIST_MARKER,
+    fenced_blocks,
+    prose_sentences,
+    sentence_spans,
+)
 from citesynth.synthesis.extractive import shown_block
 from citesynth.synthesis.introduced import Introduced, introduced
 from citesynth.synthesis.markup import strip_markup
@@ -41,7 +46,7 @@ MAX_LOOKUPS = 10
 100,000 characters of "use:" lines cost no more than ten)."""
 
 _PARAGRAPH_END = re.compile(r"\n[ \t]*\n")
-_OPENS_BLOCK = re.compile(r"\s*(?:`{3,}|~{3,}|(?:[-*+•]|\d{1,3}[.)])[ \t]+\S)")
+_OPENS_BLOCK = re.compile(r"\s*(?:`{3,}|~{3,}|" + LIST_MARKER + r"[ \t]+\S)")
 _WORD = re.compile(r"\w+")
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from citesynth.analysis import without_consensus
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
-from citesynth.ingest.sentences import fenced_line_numbers
+from citesynth.ingest.sentences import LIST_MARKER, fenced_line_numbers
 from citesynth.synthesis.citing import DANGLING, MARKS, drop_repeats, single_blank_lines
 from citesynth.synthesis.leads import one_document
 from citesynth.synthesis.sources import Source
@@ -371,7 +371,7 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _INTRODUCING_END = re.compile(r":((?:[ \t]*\[[\d,\s\-–]+\])*)$")
 """The colon ending a sentence that introduces a block, with the markers after it."""
 _HEADING_LINE = re.compile(r"#{1,6} \S.*|\*\*[^*\n]+\*\*:?")
-_EMPTY_ITEM = re.compile(r"(?:\d{1,3}[.)]|[-*+•])")
+_EMPTY_ITEM = re.compile(LIST_MARKER)
 """A list item's marker with nothing after it (`fullmatch` on a stripped line)."""
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from citesynth.analysis import NAME, POSSESSIVE, content_terms, terms
-from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
+from citesynth.ingest.sentences import LIST_MARKER, is_title_or_rule, sentence_spans
 from citesynth.verify.lists import misattributed
 from citesynth.verify.opposites import opposed
 from citesynth.verify.swaps import swapped
@@ -314,7 +314,7 @@ _IN_UNIT = re.compile(
 seconds", "… smaller than this minimum size in bytes"."""
 
 
-_LIST_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)])\s")
+_LIST_ITEM = re.compile(r"\s*" + LIST_MARKER + r"\s")
 
 
 def stated_in(unit_sentence: str, value_sentence: str) -> frozenset[str]:

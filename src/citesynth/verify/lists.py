@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citesynth.analysis import ADMONITIONS, content_terms, terms
+from citesynth.ingest.sentences import LIST_MARKER
 
-_ITEM = re.compile(r"^([ \t]*)(?:[-*+•]|\d{1,3}[.)])[ \t]+", re.MULTILINE)
+_ITEM = re.compile(r"^([ \t]*)" + LIST_MARKER + r"[ \t]+", re.MULTILINE)
 _BLANK = re.compile(r"\n[ \t\r\f\v]*\n")
 _FENCE = re.compile(
     r"^[ \t]*(?:```|~~~)[^\n]*\n.*?^[ \t]*(?:```|~~~)[ \t]*$", re.MULTILINE | re.DOTALL
