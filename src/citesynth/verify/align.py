@@ -466,19 +466,19 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
     An answer's sources are checked several times: claims, precision, repair.
     """
     found: list[Sentence] = []
-    before = ""  # the sentence before, in the same paragraph or list item
     for start, end in passage_sentences(text):
         piece = text[start:end]
         if (piece.startswith("#") and "\n" not in piece) or is_title_or_rule(text, start, end):
-            before = ""
             continue  # a heading (`# Title`, or a title over `-----`): never the supporting span
+        # The sentence before, in the same paragraph or list item, may name the unit.
         joined = (
             bool(found)
             and text.count("\n", found[-1].end, start) <= 1
             and _LIST_ITEM.match(piece) is None
         )
-        unit_given = stated_in(before, piece) if joined and before else frozenset()
-        before = piece
+        unit_given = (
+            stated_in(text[found[-1].start : found[-1].end], piece) if joined else frozenset()
+        )
         tokens = [_canonical(t) for t in terms(piece)]
         positions: dict[str, list[int]] = {}
         for position, term in enumerate(tokens):
@@ -551,7 +551,7 @@ def _amounts(quantity: str) -> set[tuple[str, float]]:
     measure, size = _IN_BASE_UNITS[unit]
     found = {(measure, round(value * size, 6))}
     if unit in ("kb", "mb", "gb", "tb"):  # "64 KB" is 65,536 bytes as often as 64,000
-        found.add((measure, round(value * 1024 ** ("kmgt".index(unit[0]) + 1), 6)))
+        found.add((measure, round(value * _IN_BASE_UNITS[unit[0] + "ib"][1], 6)))
     return found
 
 
@@ -561,12 +561,11 @@ def _converted(claim: str, evidence_numbers: frozenset[str]) -> frozenset[str]:
     "10 minutes" for "600 seconds", "two weeks" for "14 days": the number then is no number
     the evidence lacks.
     """
+    wanted = {q: _amounts(q) for q in _claim_quantities(claim) if q not in evidence_numbers}
+    if not any(wanted.values()):
+        return frozenset()  # most claims: no quantity in another unit to look for
     stated = set().union(*(_amounts(q) for q in evidence_numbers if " " in q))
-    return frozenset(
-        q
-        for q in _claim_quantities(claim)
-        if q not in evidence_numbers and _amounts(q) and _amounts(q) & stated
-    )
+    return frozenset(q for q, amounts in wanted.items() if amounts & stated)
 
 
 @lru_cache(maxsize=1024)
