@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from citesynth import Answer, Engine, HashingEmbedder, Settings, SQLiteStore
 from citesynth.indexing import IngestOptions
 from citesynth.llm.fake import ScriptedModel
-from citesynth.synthesis import LLMWriter
+from citesynth.synthesis import ExtractiveWriter, LLMWriter
 from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.verify import LexicalVerifier
 
@@ -88,6 +88,16 @@ async def answered(engine: Engine, folder: Path, source: str, reply: str, questi
     await engine.index([folder])
     engine.writer = LLMWriter(ScriptedModel([reply]), BUILT_IN)
     return await engine.answer(question, not_found_below=0.0, answerability=False)
+
+
+async def answered_extractively(
+    engine: Engine, folder: Path, name: str, source: str, question: str
+) -> Answer:
+    """The extractive writer's answer to `question` once `source` is indexed as `name`."""
+    write(folder, name, source)
+    await engine.index([folder])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    return await engine.answer(question)
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.sources import Source
 from citesynth.synthesis.verifying import INTRODUCED
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
-from tests.conftest import answered, write
+from tests.conftest import answered, answered_extractively, write
 
 _MARKER = re.compile(r" \[[\d,\-]+\]")
 
@@ -154,16 +154,15 @@ async def test_an_option_is_read_with_its_value_and_a_log_line_is_never_quoted(
     # Starlette's middleware page: the unit is named in one sentence, the value given in the
     # next. A log cut from its fence (HTTPX's logging page) states numbers too, and is never
     # a candidate sentence.
-    write(
+    answer = await answered_extractively(
+        engine,
         tmp_path / "s",
         "middleware.md",
         "# Sessions\n\n* `session_cookie` - The name of the session cookie. Defaults to "
         '"session".\n* `max_age` - Session expiry time in seconds. Defaults to 2 weeks. If set '
         "to `None` then the cookie will last as long as the browser session.\n",
+        "How long is the session expiry time by default?",
     )
-    await engine.index([tmp_path / "s"])
-    engine.writer = ExtractiveWriter(engine.embedder)
-    answer = await engine.answer("How long is the session expiry time by default?")
     assert "Session expiry time in seconds [1]. Defaults to 2 weeks [1]." in answer.answer, (
         answer.answer
     )

@@ -7,11 +7,10 @@ from pathlib import Path
 import pytest
 
 from citesynth import Engine
-from citesynth.synthesis import ExtractiveWriter
 from citesynth.synthesis.answerability import UNANSWERED
 from citesynth.synthesis.extractive import _details
 from citesynth.synthesis.named import acronyms, spelt_out
-from tests.conftest import write
+from tests.conftest import answered_extractively, write
 
 
 @pytest.mark.parametrize(
@@ -49,16 +48,15 @@ async def test_a_question_naming_what_no_passage_names_is_not_found(
     engine: Engine, tmp_path: Path
 ) -> None:
     # Flask's CSRF page, on topic for a question about JWT, never names it.
-    write(
+    answer = await answered_extractively(
+        engine,
         tmp_path / "d",
         "security.md",
         "# Security\n\nFor each request that modifies content on the server you would have "
         "to use a one-time token and store that in the cookie. Flask's API does not do "
         "that for you.\n\nSessions in Flask are signed cookies; the secret key signs them.\n",
+        "How do I authenticate API clients with JWT tokens?",
     )
-    await engine.index([tmp_path / "d"])
-    engine.writer = ExtractiveWriter(engine.embedder)
-    answer = await engine.answer("How do I authenticate API clients with JWT tokens?")
     assert answer.not_found and answer.sources
     assert answer.warnings[0].startswith(f"{UNANSWERED}: none of the top passages names JWT")
     named = await engine.answer("Which one-time token does the API store in the cookie?")
