@@ -131,6 +131,47 @@ def test_the_clause_that_states_the_claim_decides_negation(sentence: str, negate
     assert negated_for(stems, sentence) is negated
 
 
+HTTP2 = (
+    "When using the `httpx` client, HTTP/2 support is not enabled by default, because "
+    "HTTP/1.1 is a mature transport layer and may be the more robust option.\n\n"
+    "You can do so by first making sure to install the optional HTTP/2 dependencies."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "negation"),
+    [
+        # The purpose is the goal; the install is what the claim asserts.
+        (
+            "To enable HTTP/2 on an HTTPX client, you need to first install the optional "
+            "HTTP/2 dependencies.",
+            False,
+        ),
+        ("In order to enable HTTP/2, first install the optional HTTP/2 dependencies.", False),
+        # Without a purpose clause the denial of the default still counts.
+        ("HTTP/2 support is enabled by default on the HTTPX client.", True),
+        ("To check the default, note that HTTP/2 support is enabled by default.", True),
+    ],
+)
+def test_a_purpose_clause_is_not_what_the_claim_asserts(
+    verifier: LexicalVerifier, claim: str, negation: bool
+) -> None:
+    (verdict,) = verifier.verify_now([Check(claim, (HTTP2,))])
+    assert any("negation" in reason for reason in verdict.reasons) is negation
+
+
+def test_a_run_of_dashes_ends_a_clause() -> None:
+    from citesynth.verify.align import negated_for
+
+    # an AsciiDoc note block run into the next sentence: its denial is not that sentence's
+    sentence = (
+        "[NOTE] ---- Generated policies cannot be edited or deleted using the Web UI. "
+        "---- You have enabled RBAC and have a policy administrator role."
+    )
+    stems = {t for w in ("enabled", "RBAC", "policy", "administrator", "role") for t in terms(w)}
+    assert negated_for(stems, sentence) is False
+
+
 def test_a_privative_claim_is_not_vetoed_for_negation(verifier: LexicalVerifier) -> None:
     source = "Sirt1-deficient mice gained more weight on a high-fat diet than their littermates."
     verdict = verifier.verify_now(

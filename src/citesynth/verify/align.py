@@ -67,7 +67,7 @@ NEW_CLAUSE = re.compile(
     re.I,
 )
 """Where a sentence goes on with a clause of its own ("and is", ", which", ", while", "; ")."""
-_CLAUSE = re.compile(r"[,;:()\[\]]|\s[-–—]\s|—")
+_CLAUSE = re.compile(r"[,;:()\[\]]|\s(?:-+|[–—])\s|—")
 _NEGATION = frozenset(
     """not no never none neither nor cannot without lack lacks lacking absent unable fail fails
     failed nobody nothing nowhere""".split()
@@ -102,6 +102,9 @@ _NEGATED_BOUND = re.compile(
 )
 """A limit stated as what may not happen past it: "Do not GZip responses that are smaller
 than this minimum size", "must not exceed 64 KB", "no more than ten"."""
+_PURPOSE = re.compile(r"\s*(?:in\s+order\s+)?to\s+[a-z]+\b[^,;:.!?]*,\s*", re.IGNORECASE)
+"""A claim's opening purpose clause, "To enable HTTP/2 on a client, ": the goal the claim
+serves, not what it asserts."""
 _PRIVATIVE = frozenset("without lack lacks lacking absent".split())
 _FAIL = frozenset("fail fails failed".split())
 _UP = frozenset(
@@ -777,7 +780,9 @@ def _negation_differs(
     negation (a claim may join two sentences, its "no limits" stated by the second); a
     plain claim when the clause of the anchor sentence that states it is negated. A
     negation elsewhere in the sentence ("... or `None` for no limits") neither contradicts
-    a plain claim nor backs a negated one, so it decides nothing.
+    a plain claim nor backs a negated one, so it decides nothing. A plain claim opening with
+    a purpose clause ("To enable HTTP/2, install ...") is checked on the sentence that best
+    states what follows the clause: "HTTP/2 is not enabled by default" denies no install.
     """
     if not best or _privative_only(claim):
         return False
@@ -786,8 +791,26 @@ def _negation_differs(
         stating = max(best, key=lambda sentence: len(scope & sentence.terms))
         return not stating.negated
     top = best[0]
+    asserted = _asserted_terms(claim)
+    if asserted:
+        wanted = [t for t in wanted if t in asserted]
+        top = max(best, key=lambda sentence: len(asserted & sentence.terms))
     text = _text(evidence, top)
     return top.negated and negated_for(wanted, text) and not _restates_bound(claim, text)
+
+
+@lru_cache(maxsize=1024)
+def _asserted_terms(claim: str) -> frozenset[str]:
+    """The terms a claim opening with a purpose clause asserts: those after the clause.
+
+    "To enable HTTP/2, install the optional dependencies" asserts the install; "HTTP/2 is
+    not enabled by default" denies nothing it says. Empty when the claim has no purpose
+    clause, or nothing follows it.
+    """
+    opening = _PURPOSE.match(claim)
+    if opening is None:
+        return frozenset()
+    return frozenset(_canonical(t) for t in content_terms(claim[opening.end() :]))
 
 
 def _restates_bound(claim: str, sentence: str) -> bool:
