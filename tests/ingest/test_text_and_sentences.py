@@ -377,6 +377,16 @@ def test_rst_roles_are_written_as_a_reader_sees_them() -> None:
     )
 
 
+def test_myst_roles_are_written_as_a_reader_sees_them() -> None:
+    text = (
+        "Use {func}`attrs.evolve`, {term}`Slotted classes <slotted classes>` and "
+        "{py:class}`~attrs.Attribute`; a set {like}, then `code`."
+    )
+    assert rendered_roles(text) == (
+        "Use `attrs.evolve`, Slotted classes and `attrs.Attribute`; a set {like}, then `code`."
+    )
+
+
 def test_mkdocs_containers_open_with_a_line_of_their_own() -> None:
     # Admonitions, collapsible blocks and content tabs of mkdocs' sites (Starlette's docs):
     # the opening line is neither a sentence nor the start of one; the body is prose.

@@ -96,6 +96,22 @@ def test_a_sentence_of_a_bold_run_shows_no_stray_asterisks(sentence: str, shown:
     assert clean(sentence) == shown
 
 
+@pytest.mark.parametrize(
+    ("sentence", "shown"),
+    [
+        (
+            "It is called at the end of the generated `__init__` method.",
+            "It is called at the end of the generated `__init__` method.",
+        ),
+        ("Instances have no `object.__dict__`.", "Instances have no `object.__dict__`."),
+        ("It is __really__ fast, says ``__slots__``.", "It is really fast, says ``__slots__``."),
+        ("Name it snake__case__name.", "Name it snake__case__name."),
+    ],
+)
+def test_code_keeps_its_underscores(sentence: str, shown: str) -> None:
+    assert clean(sentence) == shown
+
+
 def test_a_log_or_code_line_reads_as_no_prose_sentence() -> None:
     # A chunk cut from a long fenced log (the HTTPX logging page) has no fence to say so.
     log = (
@@ -175,6 +191,24 @@ async def test_an_option_is_read_with_its_value_and_a_log_line_is_never_quoted(
     )
     candidates, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), log)])
     assert [sentence for _, _, sentence in candidates] == ["The session lasts two weeks."]
+
+
+def test_a_piece_of_a_sentence_run_over_list_items_is_no_candidate() -> None:
+    text = (
+        "The method has to accept three arguments:\n\n"
+        "1. the *instance* that's being validated (aka `self`),\n"
+        "2. the *attribute* that it's validating, and finally\n"
+        "3. the *value* that is passed for it.\n\n"
+        "If the value does not pass the validator, it raises an appropriate exception."
+    )
+    chunk = Chunk(
+        ChunkId("c1"), DocumentId("d1"), "init.md", "Validators", (), text, 0, len(text), 1, 7
+    )
+    candidates, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), text)])
+    assert [sentence.strip() for _, _, sentence in candidates] == [
+        "The method has to accept three arguments:",
+        "If the value does not pass the validator, it raises an appropriate exception.",
+    ]
 
 
 async def test_a_quoted_sentence_end_gets_one_citation_after_the_quote(

@@ -143,7 +143,11 @@ def read_paragraph(
     return read, indent if read.literal else None
 
 
-_ROLE = re.compile(r"(?<![\w`]):(?:[a-z][\w-]*:)?([a-z][\w-]*):`([^`\n]+)`")
+_ROLE = re.compile(
+    r"(?<![\w`])(?::(?:[a-z][\w-]*:)?([a-z][\w-]*):|\{(?:[a-z][\w-]*:)?([a-z][\w-]*)\})"
+    r"`([^`\n]+)`"
+)
+"""A role, reStructuredText's (":py:func:`x`") or MyST Markdown's ("{func}`x`")."""
 _CROSS_REFERENCES = frozenset(
     """ref doc term any func meth class attr data exc mod obj const envvar option keyword
     type member macro var struct enum""".split()
@@ -158,11 +162,11 @@ def rendered_roles(text: str) -> str:
     `:func:`confirm`` -> `` `confirm` ``, `:class:`~click.core.ParameterSource`` ->
     `` `click.core.ParameterSource` ``, `:ref:`Prompting <option-prompting>`` -> "Prompting":
     what Sphinx renders, the target in full, so that a sentence copied from a source still
-    reads as a quotation of it.
+    reads as a quotation of it. MyST Markdown's roles (`{func}`attrs.evolve``) likewise.
     """
 
     def render(found: re.Match[str]) -> str:
-        role, inside = found.group(1), found.group(2).lstrip("~!")
+        role, inside = found.group(1) or found.group(2), found.group(3).lstrip("~!")
         if role in {"pep", "rfc"}:
             return f"{role.upper()} {inside}"
         titled = _TITLED_TARGET.fullmatch(inside) if role in _CROSS_REFERENCES else None
@@ -170,4 +174,4 @@ def rendered_roles(text: str) -> str:
             return titled.group(1) if role in {"ref", "doc", "term"} else f"`{titled.group(1)}`"
         return f"`{inside}`"
 
-    return _ROLE.sub(render, text) if ":`" in text else text
+    return _ROLE.sub(render, text) if ":`" in text or "}`" in text else text

@@ -40,7 +40,8 @@ from citesynth.synthesis.writers import Plan
 NOT_FOUND = "Not found in the sources."
 _LIST_MARK = re.compile(r"^\s*" + LIST_MARKER + r"\s+")
 _BRACKETS = re.compile(r"\s*(?:\[[\d,\s\-–^]+\]|【[^】]*】)")
-_EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
+_EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<!\w)__(?=\S)(.+?)(?<=\S)__(?!\w)")
+"""Strong emphasis: `**bold**`, or `__bold__` not inside a word ("snake__case__name")."""
 _OPENING_STARS = re.compile(r"^\*{1,2}(?=[A-Z0-9])")
 _CLOSING_STARS = re.compile(r"(?<=[.!?])\*{1,2}$")
 _ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\b")
@@ -68,12 +69,27 @@ def clean(sentence: str) -> str:
     """
     text = _LIST_MARK.sub("", " ".join(strip_markup(sentence).split()))
     text = _ADMONITION.sub("", text)
-    text = _EMPHASIS.sub(r"\2", _BRACKETS.sub("", text))
+    text = _plain_emphasis(_BRACKETS.sub("", text))
     text = _unpaired(text)  # "**Do not use …" of a bold run over two sentences
     text = _ASIDE_END.sub(r" \1", text)  # "no limits. (Default 100)" -> "no limits (Default 100)."
     text = _LITERAL_MARK.sub("", text)  # reStructuredText shows "follows::" as "follows:"
     ends = text.rstrip("\"'”’)]")  # 'under "North Africa."' already ends a sentence
     return text if ends.endswith((".", "!", "?", ":", ";")) else text + "."
+
+
+def _plain_emphasis(text: str) -> str:
+    """`text` without strong-emphasis marks outside code: `__init__` in code stays."""
+    kept, index = [], 0
+    for span in INLINE_CODE.finditer(text):
+        kept.append(_EMPHASIS.sub(_emphasised, text[index : span.start()]))
+        kept.append(span.group())
+        index = span.end()
+    kept.append(_EMPHASIS.sub(_emphasised, text[index:]))
+    return "".join(kept)
+
+
+def _emphasised(found: re.Match[str]) -> str:
+    return found.group(1) or found.group(2)
 
 
 def _unpaired(sentence: str) -> str:
@@ -382,7 +398,8 @@ def _candidates(
     cookie headers are larger than this many bytes. Defaults to ``4093``."): for a
     question asking for a number, it is shown with the sentence before it. A line of code
     or a log that passed for prose (`_symbolic`: a chunk cut inside an example has no fence
-    to say so) is never quoted.
+    to say so) is never quoted, nor a piece of a sentence run over a list's items
+    (`_unfinished`: "2. the *attribute* that it's validating, and finally").
     """
     candidates: list[tuple[Source, int, str]] = []
     following: _Followers = {}
@@ -391,7 +408,12 @@ def _candidates(
         text = source.chunk.text
         every = prose_sentences(text, min_words=1)
         every = [(a, b) for a, b in every if not _symbolic(text[a:b])]  # code, logs
-        spans = [(a, b) for a, b in every if len(text[a:b].split()) >= _CANDIDATE_WORDS]
+        pieces = _pieces(text, every)
+        spans = [
+            (a, b)
+            for a, b in every
+            if len(text[a:b].split()) >= _CANDIDATE_WORDS and (a, b) not in pieces
+        ]
         candidates.extend((source, start, text[start:end]) for start, end in spans)
         for (start, end), (after, stop) in pairwise(spans):
             successor = text[after:stop]
@@ -434,6 +456,30 @@ def _numbers_first(
         + [item for item in above if not stated(item)]
         + ranked[len(above) :]
     )
+
+
+_GOES_ON = re.compile(r"(?:[,;]|\b(?:and|or|but|then|and finally|as well as))\s*$", re.I)
+"""How a piece of a sentence ends that the next line or list item goes on with."""
+
+
+def _pieces(text: str, spans: Sequence[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The spans that are pieces of a sentence run over lines or list items.
+
+    "The method has to accept three arguments:" over "1. the *instance* that's being
+    validated (aka `self`),", "2. the *attribute* that it's validating, and finally" and
+    "3. the *value* that is passed for it.": each item alone states nothing. A piece ends
+    as a sentence goes on (`_GOES_ON`), or follows one that does.
+    """
+    found: set[tuple[int, int]] = set()
+    goes_on, previous = False, 0
+    for start, end in spans:
+        if goes_on and "\n\n" not in text[previous:start]:
+            found.add((start, end))
+        goes_on = _GOES_ON.search(text[start:end].rstrip("*_ \n")) is not None
+        if goes_on:
+            found.add((start, end))
+        previous = end
+    return found
 
 
 _SYMBOL = re.compile(r"[\[\]{}()<>=_/\\|@#$%^&*+~'\"]")
