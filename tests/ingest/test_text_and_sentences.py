@@ -380,11 +380,25 @@ def test_rst_roles_are_written_as_a_reader_sees_them() -> None:
 def test_myst_roles_are_written_as_a_reader_sees_them() -> None:
     text = (
         "Use {func}`attrs.evolve`, {term}`Slotted classes <slotted classes>` and "
-        "{py:class}`~attrs.Attribute`; a set {like}, then `code`."
+        "{py:class}`~attrs.Attribute`; a set {like}, then `code`; {term}`dunder methods`."
     )
     assert rendered_roles(text) == (
-        "Use `attrs.evolve`, Slotted classes and `attrs.Attribute`; a set {like}, then `code`."
+        "Use `attrs.evolve`, Slotted classes and `attrs.Attribute`; a set {like}, then `code`; "
+        "dunder methods."
     )
+
+
+def test_myst_colon_fences_and_targets_are_no_prose() -> None:
+    text = (
+        "Embrace functions and classmethods.\n\n:::{important}\nWhile attrs is powerful, "
+        "it is **not** a serialization system.\n\nWe want to help you.\n:::\n\n"
+        "(private-attributes)=\n\n## Private Attributes\n"
+    )
+    assert [text[a:b] for a, b in prose_sentences(text, min_words=1)] == [
+        "Embrace functions and classmethods.",
+        "While attrs is powerful, it is **not** a serialization system.",
+        "We want to help you.",
+    ]
 
 
 def test_mkdocs_containers_open_with_a_line_of_their_own() -> None:
@@ -411,6 +425,19 @@ def test_eg_and_ie_end_no_sentence() -> None:
     assert [text[a:b] for a, b in sentence_spans(text)] == [
         "A regex of origins to permit. eg. `'https://.*\\.org'`.",
         "Then (ie. you ran it) more.",
+    ]
+
+
+def test_a_plural_after_code_ends_a_sentence_an_initial_does_not() -> None:
+    text = (
+        "It searches the class for instances of `attr.ib`s.\nInternally they are records. "
+        "J. Smith wrote the book it was. Then more."
+    )
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        "It searches the class for instances of `attr.ib`s.",
+        "Internally they are records.",
+        "J. Smith wrote the book it was.",
+        "Then more.",
     ]
 
 

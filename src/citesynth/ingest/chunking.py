@@ -30,7 +30,7 @@ from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId
 
-CHUNKER_VERSION = 6
+CHUNKER_VERSION = 7
 """Bump when chunk boundaries or titles change, so that existing indexes re-chunk their files."""
 
 

@@ -11,7 +11,7 @@ import re
 from markdown_it import MarkdownIt
 
 from citesynth.ingest.blocks import Block, BlockKind, line_offsets, trimmed
-from citesynth.ingest.sentences import CONTAINER_LINE
+from citesynth.ingest.sentences import MKDOCS_CONTAINER
 
 # Block structure only: inline parsing (half the cost) is skipped, headings keep their raw text.
 _PARSER = MarkdownIt("commonmark").enable("table").disable("inline")
@@ -33,14 +33,14 @@ def heading_text(raw: str) -> str:
 
 
 def _containers_opened(source: str) -> str:
-    """`source` with the bodies of mkdocs containers (`sentences.CONTAINER_LINE`) dedented.
+    """`source` with the bodies of mkdocs containers (`sentences.MKDOCS_CONTAINER`) dedented.
 
     An admonition's body is indented four spaces under its opening line; to CommonMark a
     paragraph so indented after a blank line is a code block, and a fence in it is no fence.
     Dedented, the body reads as what it is. Only the parser sees this text: lines keep their
     numbers, and blocks take their offsets from the file's own text.
     """
-    if CONTAINER_LINE.search(source) is None:
+    if MKDOCS_CONTAINER.search(source) is None:
         return source
     lines = source.split("\n")
     depth = 0  # how many containers hold the current line
@@ -51,7 +51,7 @@ def _containers_opened(source: str) -> str:
             depth = min(depth, indent // 4)
             expanded = expanded[4 * depth :]
             lines[number] = expanded
-            if CONTAINER_LINE.fullmatch(expanded):
+            if MKDOCS_CONTAINER.fullmatch(expanded):
                 depth += 1
     return "\n".join(lines)
 

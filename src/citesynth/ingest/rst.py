@@ -172,6 +172,6 @@ def rendered_roles(text: str) -> str:
         titled = _TITLED_TARGET.fullmatch(inside) if role in _CROSS_REFERENCES else None
         if titled and titled.group(1):
             return titled.group(1) if role in {"ref", "doc", "term"} else f"`{titled.group(1)}`"
-        return f"`{inside}`"
+        return inside if role == "term" else f"`{inside}`"  # a glossary term is a word
 
     return _ROLE.sub(render, text) if ":`" in text or "}`" in text else text

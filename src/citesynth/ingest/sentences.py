@@ -31,12 +31,20 @@ _HEADING_LINE = re.compile(
     re.MULTILINE,
 )
 _HEADING_WORDS = 10
+_MKDOCS_OPENING = r"(?:!!!|\?\?\?\+?)[ \t]+\w[^\n]*|===[ \t]+\"[^\n]*"
+MKDOCS_CONTAINER = re.compile(rf"^[ \t]*(?:{_MKDOCS_OPENING})$", re.MULTILINE)
+"""A line opening an mkdocs container, whose body is indented below it."""
 CONTAINER_LINE = re.compile(
-    r"^[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]+\w[^\n]*|===[ \t]+\"[^\n]*)$", re.MULTILINE
+    rf"^[ \t]*(?:{_MKDOCS_OPENING}|:{{3,}}[ \t]*(?:\{{[\w:-]+\}}[^\n]*)?|\([\w.:-]+\)=)[ \t]*$",
+    re.MULTILINE,
 )
-"""The line that opens a container of Python-Markdown and pymdown-extensions (mkdocs' sites):
-an admonition or collapsible block (`!!! warning "Secure cookies"`, `??? info`) or a content
-tab (`=== "Python"`), whose body is indented below it. A span of its own, never prose."""
+"""A line that opens or closes a container, or marks a place, never prose: a span of its own.
+
+Python-Markdown and pymdown-extensions (mkdocs' sites) open an admonition or collapsible
+block (`!!! warning "Secure cookies"`, `??? info`) or a content tab (`=== "Python"`) whose
+body is indented below it; MyST Markdown (Sphinx sites) fences a directive's body with
+colons (`:::{important}` … `:::`) and marks a cross-reference target with
+`(private-attributes)=`."""
 _ADORNMENT = re.compile(r"^[ \t]*([=\-~^*+`])\1{2,}[ \t]*\r?$", re.MULTILINE)
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")  # CRLF text too
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
@@ -151,8 +159,10 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     word = match.group(1).lower().strip(".")
     if word in _ABBREVIATIONS:
         return True
-    # Single-letter initials ("J. Smith") and section numbers ("Fig. 3.")
-    return len(word) == 1 and word.isalpha()
+    # Single-letter initials ("J. Smith") and section numbers ("Fig. 3."), not a plural's
+    # "s" after code ("instances of `attr.ib`s.")
+    before = text[match.start() - 1] if match.start() > 0 else " "
+    return len(word) == 1 and word.isalpha() and before not in "`'’"
 
 
 def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:

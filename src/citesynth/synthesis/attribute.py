@@ -4,7 +4,9 @@ Small models often write a correct sentence and drop its marker. A factual sente
 a marker gets one when at least `min_coverage` of its content terms (and at least three)
 occur in a single source; the best such source is cited. Sentences that match no source
 stay uncited, so an invented claim is never dressed up with a citation; verification then
-tries every source for them and removes those none supports (`finishing.verified`).
+tries every source for them and removes those none supports (`finishing.verified`). Only
+statements are read (`factual_spans`): never a heading, a bold title line ("**How Does It
+Work?**", which would cite the document it titles) or code.
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ import re
 from collections.abc import Sequence
 
 from citesynth.analysis import terms
-from citesynth.citations.resolve import cited_numbers, says_not_found
-from citesynth.ingest.sentences import outside_fences, sentence_spans
+from citesynth.citations.resolve import cited_numbers, factual_spans, says_not_found
 from citesynth.synthesis.sources import Source
 
 _END = re.compile(r"[.!?]+[\"')\]]*$")
@@ -31,7 +32,7 @@ def attribute(
     pieces: list[str] = []
     position = 0
     added = 0
-    for start, end in outside_fences(text, sentence_spans(text)):
+    for start, end in factual_spans(text):
         sentence = text[start:end]
         words = set(terms(sentence))
         if cited_numbers(sentence) or len(words) < 3 or says_not_found(sentence):
