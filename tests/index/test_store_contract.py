@@ -389,3 +389,22 @@ async def test_file_versions_and_vectors_give_back_what_was_written(store: Store
     for text_hash, vector in zip(hashes, expected, strict=True):
         np.testing.assert_allclose(found[text_hash], vector, atol=1e-6)
     assert await store.vectors("another-model", hashes) == {}
+
+
+def test_retrievers_read_roles_as_a_reader_does() -> None:
+    text = "Transform that class into a {class}`dict` with :func:`attrs.asdict`."
+    chunk = Chunk(
+        ChunkId("c1"),
+        DocumentId("d1"),
+        "examples.md",
+        "Examples",
+        ("Examples", "Converting"),
+        text,
+        0,
+        len(text),
+        1,
+        1,
+    )
+    assert index_text(chunk) == (
+        "Examples › Converting\nTransform that class into a `dict` with `attrs.asdict`."
+    )

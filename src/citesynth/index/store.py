@@ -37,6 +37,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from citesynth.ingest.rst import rendered_roles
 from citesynth.types import Chunk, ChunkId, Document, IndexedFile, IndexStats, Reference
 
 
@@ -94,12 +95,15 @@ class PendingText:
 def index_text(chunk: Chunk) -> str:
     """What retrievers see for a chunk: its title and heading path, then its text.
 
-    The context header lets a chunk deep in a section match the words of its headings.
+    The context header lets a chunk deep in a section match the words of its headings. Roles
+    read as a reader sees them (`rendered_roles`): "{class}`dict`" is the word `dict`, not
+    also the word "class".
     """
     context = [chunk.title] if chunk.title else []
     context.extend(h for h in chunk.heading_path if not context or h != context[-1])
     header = " › ".join(context)
-    return f"{header}\n{chunk.text}" if header else chunk.text
+    text = rendered_roles(chunk.text)
+    return f"{header}\n{text}" if header else text
 
 
 class Store(Protocol):
