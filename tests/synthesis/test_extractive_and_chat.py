@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Unpack
 
@@ -22,6 +23,7 @@ from citesynth.synthesis.extractive import (
     _details,
     _symbolic,
     clean,
+    section_of,
 )
 from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.sources import Source
@@ -191,6 +193,47 @@ async def test_an_option_is_read_with_its_value_and_a_log_line_is_never_quoted(
     )
     candidates, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), log)])
     assert [sentence for _, _, sentence in candidates] == ["The session lasts two weeks."]
+
+
+def test_a_sentence_is_read_with_the_heading_of_its_section() -> None:
+    text = (
+        "`define` sets `slots=True` by default.\n\n## Immutability\n\nSometimes instances "
+        "should not change.\nIf you'd like to enforce it, attrs will try to help:"
+    )
+    chunk = Chunk(
+        ChunkId("c1"),
+        DocumentId("d1"),
+        "examples.md",
+        "attrs by Example",
+        ("attrs by Example",),
+        text,
+        0,
+        len(text),
+        1,
+        7,
+    )
+    assert section_of(chunk, text.index("If you'd")) == "Immutability: "
+    assert section_of(chunk, 0) == ""  # under the document's title: nothing to add
+    slots = replace(chunk, heading_path=("attrs by Example", "Slots"))
+    assert section_of(slots, 0) == "Slots: "
+
+
+async def test_an_answer_is_found_under_the_heading_that_names_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # "it" is immutability, which only the heading names: read alone, the sentence that
+    # answers ranked below one about making classes.
+    answer = await answered_extractively(
+        engine,
+        tmp_path / "a",
+        "examples.md",
+        "# attrs by Example\n\n## Immutability\n\nSometimes you have instances that should "
+        "not be changed after instantiation.\nIf you'd like to enforce it, *attrs* will try to "
+        "help: use the `frozen` decorator.\n\n## Other Goodies\n\nSometimes you may want to "
+        "create a class programmatically.\n*attrs* gives you `make_class` for that.\n",
+        "How do I make an attrs class immutable?",
+    )
+    assert "If you'd like to enforce it" in answer.answer, answer.answer
 
 
 def test_a_piece_of_a_sentence_run_over_list_items_is_no_candidate() -> None:
@@ -436,6 +479,12 @@ def test_corroborated_instructions_are_quoted_not_made_a_that_clause() -> None:
     )
     assert (
         _corroborated("Google paid the fee.") == "Multiple sources report that Google paid the fee."
+    )
+    assert _corroborated("Therefore add your pull-secret in your namespace.") == (
+        "Multiple sources report: Therefore add your pull-secret in your namespace."
+    )
+    assert _corroborated("Therefore, the secret is not managed globally.") == (
+        "Multiple sources report: Therefore, the secret is not managed globally."
     )
 
 

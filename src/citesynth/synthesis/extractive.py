@@ -36,6 +36,7 @@ from citesynth.synthesis.introduced import Introduced, introduced
 from citesynth.synthesis.markup import strip_markup
 from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
+from citesynth.types import Chunk
 
 NOT_FOUND = "Not found in the sources."
 _LIST_MARK = re.compile(r"^\s*" + LIST_MARKER + r"\s+")
@@ -203,9 +204,9 @@ class ExtractiveWriter:
         # For a number question a sentence is read with the value it is followed by:
         # "`max_age` - Session expiry time in seconds." says how long with "Defaults to 2 weeks."
         read = [
-            f"{sentence} {numbered[(source.number, start)][1]}"
+            f"{section_of(source.chunk, start)}{sentence} {numbered[(source.number, start)][1]}"
             if number and (source.number, start) in numbered
-            else sentence
+            else f"{section_of(source.chunk, start)}{sentence}"
             for source, start, sentence in candidates
         ]
         ranked = await self._ranked(question, candidates, read)
@@ -349,13 +350,21 @@ def _with_block(
     return [p for p in chosen if p.source is not source or p.position not in inside]
 
 
+_CONNECTIVES = frozenset(
+    "therefore then also additionally however finally first next now so thus instead".split()
+)
+"""Words opening a sentence that link it to the one before ("Therefore add your
+pull-secret …"): after "report that" it reads as no sentence."""
+
+
 def _corroborated(sentence: str) -> str:
     """`sentence` as several sources state it: "Multiple sources report that the …".
 
     "Multiple sources report: To use …" when it cannot read as a that-clause.
     """
     first, _, rest = sentence.partition(" ")
-    if first.lower() in _NO_CLAUSE or sentence.rstrip().endswith(":"):
+    opening = first.lower().rstrip(",")
+    if opening in _NO_CLAUSE | _CONNECTIVES or sentence.rstrip().endswith(":"):
         return f"Multiple sources report: {sentence}"
     lowered = first.lower() if first in _ARTICLES else first
     return f"Multiple sources report that {lowered} {rest}"
@@ -380,6 +389,22 @@ def _shown_title(title: str) -> str:
     2), asterisks escaped.
     """
     return _BRACKETS.sub("", strip_markup(title)).replace("*", "\\*").strip()
+
+
+_MARKDOWN_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+
+
+def section_of(chunk: Chunk, offset: int) -> str:
+    """The heading of the section holding `chunk.text[offset]`, as a lead-in ("Immutability: ").
+
+    The last Markdown heading above it in the chunk, else the chunk's deepest heading; ""
+    when it has none, or the heading is the document's title (a record's heading path is its
+    title: every sentence of it would read the same).
+    """
+    above = list(_MARKDOWN_HEADING.finditer(chunk.text, 0, offset))
+    heading = above[-1].group(1) if above else (chunk.heading_path or ("",))[-1]
+    heading = " ".join(heading.split())
+    return f"{heading}: " if heading and heading != chunk.title else ""
 
 
 _Followers = dict[tuple[int, int], tuple[int, str]]
