@@ -216,6 +216,9 @@ def test_a_sentence_is_read_with_the_heading_of_its_section() -> None:
     assert section_of(chunk, 0) == ""  # under the document's title: nothing to add
     slots = replace(chunk, heading_path=("attrs by Example", "Slots"))
     assert section_of(slots, 0) == "Slots: "
+    commented = "## Timeouts\n\n```python\n# Use a default 5s timeout.\n```\n\nSet it once."
+    example = replace(chunk, text=commented, char_end=len(commented))
+    assert section_of(example, commented.index("Set it")) == "Timeouts: "
 
 
 async def test_an_answer_is_found_under_the_heading_that_names_it(

@@ -27,7 +27,12 @@ from citesynth.analysis import (
     without_asides,
 )
 from citesynth.embed.base import Embedder
-from citesynth.ingest.sentences import LIST_MARKER, prose_sentences, sentence_spans
+from citesynth.ingest.sentences import (
+    LIST_MARKER,
+    fenced_blocks,
+    prose_sentences,
+    sentence_spans,
+)
 from citesynth.llm.base import ChatModel, Piece
 from citesynth.synthesis.asked import asks_number, states_number
 from citesynth.synthesis.evidence import relevance
@@ -397,11 +402,17 @@ _MARKDOWN_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE
 def section_of(chunk: Chunk, offset: int) -> str:
     """The heading of the section holding `chunk.text[offset]`, as a lead-in ("Immutability: ").
 
-    The last Markdown heading above it in the chunk, else the chunk's deepest heading; ""
+    The last Markdown heading above it in the chunk (outside code), else the chunk's deepest
+    heading; ""
     when it has none, or the heading is the document's title (a record's heading path is its
     title: every sentence of it would read the same).
     """
-    above = list(_MARKDOWN_HEADING.finditer(chunk.text, 0, offset))
+    code = fenced_blocks(chunk.text)
+    above = [
+        found
+        for found in _MARKDOWN_HEADING.finditer(chunk.text, 0, offset)
+        if not any(a <= found.start() < b for a, b in code)  # a comment: "# Use a timeout"
+    ]
     heading = above[-1].group(1) if above else (chunk.heading_path or ("",))[-1]
     heading = " ".join(heading.split())
     return f"{heading}: " if heading and heading != chunk.title else ""
@@ -424,7 +435,7 @@ def _candidates(
     question asking for a number, it is shown with the sentence before it. A line of code
     or a log that passed for prose (`_symbolic`: a chunk cut inside an example has no fence
     to say so) is never quoted, nor a piece of a sentence run over a list's items
-    (`_unfinished`: "2. the *attribute* that it's validating, and finally").
+    (`_pieces`: "2. the *attribute* that it's validating, and finally").
     """
     candidates: list[tuple[Source, int, str]] = []
     following: _Followers = {}
