@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from citesynth.analysis import terms
-from citesynth.citations.resolve import cited_numbers, factual_spans, says_not_found
+from citesynth.citations.resolve import cited_numbers, factual_spans
 from citesynth.synthesis.sources import Source
 
 _END = re.compile(r"[.!?]+[\"')\]]*$")
@@ -35,7 +35,7 @@ def attribute(
     for start, end in factual_spans(text):
         sentence = text[start:end]
         words = set(terms(sentence))
-        if cited_numbers(sentence) or len(words) < 3 or says_not_found(sentence):
+        if cited_numbers(sentence) or len(words) < 3:
             continue
         scored = [(len(words & vocab) / len(words), number) for number, vocab in vocabularies]
         best, number = max(scored, key=lambda item: (item[0], -item[1]), default=(0.0, 0))

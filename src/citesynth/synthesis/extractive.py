@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import pairwise
 
 from citesynth.analysis import (
@@ -403,19 +404,27 @@ def section_of(chunk: Chunk, offset: int) -> str:
     """The heading of the section holding `chunk.text[offset]`, as a lead-in ("Immutability: ").
 
     The last Markdown heading above it in the chunk (outside code), else the chunk's deepest
-    heading; ""
-    when it has none, or the heading is the document's title (a record's heading path is its
-    title: every sentence of it would read the same).
+    heading; "" when it has none, or the heading is the document's title (a record's heading
+    path is its title: every sentence of it would read the same).
     """
-    code = fenced_blocks(chunk.text)
-    above = [
-        found
-        for found in _MARKDOWN_HEADING.finditer(chunk.text, 0, offset)
-        if not any(a <= found.start() < b for a, b in code)  # a comment: "# Use a timeout"
-    ]
-    heading = above[-1].group(1) if above else (chunk.heading_path or ("",))[-1]
+    above = [heading for end, heading in _headings(chunk.text) if end <= offset]
+    heading = above[-1] if above else (chunk.heading_path or ("",))[-1]
     heading = " ".join(heading.split())
     return f"{heading}: " if heading and heading != chunk.title else ""
+
+
+@lru_cache(maxsize=256)
+def _headings(text: str) -> tuple[tuple[int, str], ...]:
+    """The Markdown headings of `text` outside code, each with where its line ends.
+
+    Read once per chunk: every candidate sentence of the chunk asks for its section.
+    """
+    code = fenced_blocks(text)
+    return tuple(
+        (found.end(), found.group(1))
+        for found in _MARKDOWN_HEADING.finditer(text)
+        if not any(a <= found.start() < b for a, b in code)  # a comment: "# Use a timeout"
+    )
 
 
 _Followers = dict[tuple[int, int], tuple[int, str]]
