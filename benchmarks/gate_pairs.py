@@ -27,6 +27,18 @@ written questions below that are kept for training), each chunk read as the gate
   stage meets no documentation question that should be withheld. (The 36 of
   `rhdh_unanswerable_questions.jsonl` calibrate the gate and the 36 of
   `rhdh_unanswerable_holdout.jsonl` are reported on; neither is trained on.)
+- how-to questions over the documentation of three other projects, each in another markup
+  (`DOCS_TRAINING`: Starlette's Markdown, marshmallow's reStructuredText, structlog's MyST;
+  their PyPI sdists, fetched once by `benchmarks.sdist_docs`), written for this project to
+  be trained on (`tests/fixtures/docs_training_NAME.jsonl`; group `dw-NAME:ID`): an
+  answerable one names its page and a verbatim string the answer holds, most often code
+  (`set_cookie`, `load_default`, `capture_logs`), and reads 1 against a top chunk of that
+  page holding it and 0 against a top chunk of another page lacking it; an unanswerable one
+  names the term the documentation lacks (checked absent from every page) and reads 0
+  against each of its top chunks. The tuning sets above are Wikipedia, news and product
+  guides whose answers are sentences; without these the gate met no documentation answer
+  given as code, and it withheld such answers ("How do I leave an attribute out of the
+  repr?" against `password: str = field(repr=False)`).
 
 Each pair's group is the recipe's (`clapnq:ID`, `rhdh-q:ID`, `mhr:ID`; the written
 training questions' is `rhdh-w:ID`), so the recipe's
@@ -48,11 +60,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from benchmarks.common import CACHE, DATA, ROOT, cached_json, require
+from benchmarks.sdist_docs import sdist_docs
 from benchmarks.verifier_pairs import Pair, make_pair
 from citesynth import Engine, Settings
 from citesynth.analysis import content_terms
+from citesynth.evaluation import metrics
 from citesynth.evaluation.datafiles import rows
-from citesynth.evaluation.harness import Ref, same_document
+from citesynth.evaluation.harness import Ref, covers, same_document
 from citesynth.evaluation.qa_data import EvalItem, EvalSet, load_set
 from citesynth.synthesis.answerability import TOP
 from citesynth.synthesis.modes import get_mode
@@ -74,11 +88,21 @@ GROUP = {"clapnq": "clapnq", "docs-rhdh": "rhdh-q", "multihop-rag": "mhr", "docs
 """How each question set names its question groups (the recipe's names for the tuning sets)."""
 WRITTEN = ROOT / "tests" / "fixtures" / "rhdh_unanswerable_training.jsonl"
 """Written Developer Hub questions the guides do not answer, for training only."""
+DOCS_TRAINING = (("starlette", "1.10.0"), ("marshmallow", "4.4.0"), ("structlog", "26.1.0"))
+"""Projects whose documentation (PyPI sdist) and written how-to questions the gate trains
+on (Markdown, reStructuredText, MyST); never the report sets' HTTPX or Click."""
+
+
+def docs_training_file(name: str) -> Path:
+    """The written questions over `name`'s documentation (see the module docstring)."""
+    return ROOT / "tests" / "fixtures" / f"docs_training_{name}.jsonl"
 
 
 def group_of(set_name: str, item: EvalItem) -> str:
-    """The recipe's group of a tuning question (`clapnq:ID`)."""
-    return f"{GROUP[set_name]}:{item.id}"
+    """The recipe's group of a tuning question (`clapnq:ID`; written documentation
+    questions `dw-NAME:ID`)."""
+    prefix = GROUP.get(set_name) or f"dw-{set_name.removeprefix('docs-training-')}"
+    return f"{prefix}:{item.id}"
 
 
 def calibrates(group: str) -> bool:
@@ -153,6 +177,20 @@ def label(item: EvalItem, chunk: Ref, context: str) -> int | None:
     return None
 
 
+def written_label(item: EvalItem, chunk: Ref) -> int | None:
+    """1, 0 or None for `chunk` as an answer to a written documentation question: 1 when it
+    is of the named page and holds the answer's string, 0 when it is of another page and
+    lacks it, or the question is unanswerable."""
+    if not item.answerable:
+        return 0
+    if any(covers(chunk, g) for g in item.gold):
+        return 1
+    held = any(metrics.normalise(a) in metrics.normalise(chunk.text) for a in item.answers)
+    if not held and not any(same_document(chunk, g) for g in item.gold):
+        return 0
+    return None
+
+
 def contexts(folder: Path) -> dict[str, str]:
     """Developer Hub question id -> its reference context."""
     return {
@@ -172,6 +210,36 @@ def question_sets(folder: Path) -> list[tuple[str, EvalSet]]:
         cache=CACHE / "eval",
     )
     return [*sets, ("docs-written", replace(written, name="rhdh-unanswerable-training"))]
+
+
+def docs_training_sets() -> list[tuple[str, EvalSet]]:
+    """(name, questions) of the written documentation questions, their docs fetched once."""
+    return [
+        (
+            f"docs-training-{name}",
+            load_set(
+                str(docs_training_file(name)),
+                corpus=sdist_docs(name, version),
+                cache=CACHE / "eval",
+            ),
+        )
+        for name, version in DOCS_TRAINING
+    ]
+
+
+async def docs_pairs() -> list[Pair]:
+    """The written documentation questions against their top chunks (`written_label`)."""
+    found: list[Pair] = []
+    for name, eval_set in docs_training_sets():
+        async for item, top in top_sources(eval_set):
+            for source in top:
+                chunk = Ref.of_chunk(source.chunk)
+                known = written_label(item, chunk)
+                evidence = evidence_text(item.question, [chunk.text], budget=EVIDENCE_WORDS)
+                if known is not None and evidence.strip():
+                    pair = make_pair(item.question, evidence, known, name, group_of(name, item))
+                    found.append(pair)
+    return found
 
 
 async def retrieved_pairs(folder: Path = DATA) -> list[Pair]:
@@ -197,10 +265,16 @@ async def retrieved_pairs(folder: Path = DATA) -> list[Pair]:
 
 
 def cached_pairs(work: Path) -> list[Pair]:
-    """`retrieved_pairs`, cached in `work` (retrieval over three corpora takes minutes)."""
+    """`retrieved_pairs` and `docs_pairs`, each cached in `work` (retrieval over the corpora
+    takes minutes), under names that change with the written questions."""
     written = sum(1 for line in WRITTEN.read_text().splitlines() if line.strip())
     cache = work / f"gate-pairs-{EVIDENCE_WORDS}w-{written}written.json"
-    return cached_json(cache, lambda: asyncio.run(retrieved_pairs()))
+    tuning = cached_json(cache, lambda: asyncio.run(retrieved_pairs()))
+    digest = hashlib.sha1()
+    for name, version in DOCS_TRAINING:
+        digest.update(f"{name}=={version}\n".encode() + docs_training_file(name).read_bytes())
+    docs = work / f"gate-pairs-docs-{EVIDENCE_WORDS}w-{digest.hexdigest()[:10]}.json"
+    return [*tuning, *cached_json(docs, lambda: asyncio.run(docs_pairs()))]
 
 
 def main() -> None:
@@ -208,7 +282,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     require(DATA)
-    pairs = asyncio.run(retrieved_pairs())
+    pairs = [*asyncio.run(retrieved_pairs()), *asyncio.run(docs_pairs())]
     with args.out.open("w") as handle:
         for pair in pairs:
             handle.write(json.dumps(pair) + "\n")

@@ -51,6 +51,8 @@ from citesynth.verify.crossencoder import (
     EVIDENCE_WORDS,
     FROZEN,
     MAX_TOKENS,
+    WEIGHTS_FILE,
+    apply_delta,
     base_path,
     build_model,
     export_delta,
@@ -392,6 +394,12 @@ def main() -> None:
     )
     parser.add_argument("--gate-lr", type=float, default=2e-5, help="the gate stage's rate")
     parser.add_argument(
+        "--start",
+        type=Path,
+        help="begin from the weights trained into this folder (the shipped gate: "
+        "src/citesynth/verify/gate, with --base the same base) and run the gate stage only",
+    )
+    parser.add_argument(
         "--paraphrases",
         type=Path,
         help="add the embedded model's paraphrases of the copied sentences "
@@ -449,6 +457,8 @@ def main() -> None:
     gate_cache = args.work / f"encoded-gate-{len(gate)}-{MAX_TOKENS}{tokens}.json"
     encoded_gate = _encoded(tokenizer, gate, gate_cache) if gate else []
     model = build_model(base, first_token=args.first_token)
+    if args.start:
+        apply_delta(model, args.start / WEIGHTS_FILE, args.frozen)
     trainable = set(trainable_names(model, args.frozen))
     for name, parameter in model.named_parameters():
         parameter.requires_grad = name in trainable
@@ -461,7 +471,14 @@ def main() -> None:
     rng = random.Random(13)
     stages = [
         ("snli", snli, encoded_snli, _weights(snli) if snli else [], 1.0, args.lr),
-        ("recipe", train, encoded_train, _weights(train), args.epochs, args.lr),
+        (
+            "recipe",
+            [] if args.start else train,
+            encoded_train,
+            _weights(train),
+            args.epochs,
+            args.lr,
+        ),
         ("gate", gate, encoded_gate, _weights(gate) if gate else [], args.gate_stage, args.gate_lr),
     ]
     checkpoint = args.work / "checkpoint.pt"
@@ -564,19 +581,7 @@ def main() -> None:
         **base_keys(base if args.base else None),
         "quantise": moved <= QUANTISATION_SHIFT,
         "quantisation_shift": round(moved, 4),
-        "trained_on": (f"{len(snli)} SNLI pairs, then " if snli else "")
-        + f"{len(train)} pairs from tuning splits "
-        + ("(no ClapNQ question-passage pair) " if args.unseen_questions else "")
-        + "and generated negatives (benchmarks/verifier_pairs.py"
-        + (", with paraphrases by the embedded model" if args.paraphrases else "")
-        + f") for {args.epochs:g} epochs; "
-        + (
-            f"then {len(gate)} question-passage pairs (benchmarks/gate_pairs.py) for "
-            f"{args.gate_stage:g} epochs at {args.gate_lr:g}; "
-            if gate
-            else ""
-        )
-        + f"{date.today().isoformat()}",
+        "trained_on": trained_on(args, len(train), len(snli), len(gate)),
         "held_out_balanced_accuracy": figures,
         **({"gate_stage": {"pairs": len(gate), "epochs": args.gate_stage}} if gate else {}),
         **(
@@ -588,6 +593,30 @@ def main() -> None:
     (args.out / "crossencoder.json").write_text(json.dumps(meta, indent=2) + "\n")
     print(json.dumps(meta, indent=2))
     print(f"wrote {size / 1e6:.1f} MB in {(time.perf_counter() - started) / 60:.1f} min")
+
+
+def trained_on(args: argparse.Namespace, train: int, snli: int, gate: int) -> str:
+    """What the weights learnt from, for `crossencoder.json` (`--start`: what the starting
+    weights had, then the gate stage)."""
+    if args.start:
+        before = json.loads((args.start / "crossencoder.json").read_text())["trained_on"]
+        recipe = before.rsplit("; ", 1)[0]  # without its date
+    else:
+        recipe = (
+            (f"{snli} SNLI pairs, then " if snli else "")
+            + f"{train} pairs from tuning splits "
+            + ("(no ClapNQ question-passage pair) " if args.unseen_questions else "")
+            + "and generated negatives (benchmarks/verifier_pairs.py"
+            + (", with paraphrases by the embedded model" if args.paraphrases else "")
+            + f") for {args.epochs:g} epochs"
+        )
+    stage = (
+        f"; then {gate} question-passage pairs (benchmarks/gate_pairs.py) for "
+        f"{args.gate_stage:g} epochs at {args.gate_lr:g}"
+        if gate
+        else ""
+    )
+    return f"{recipe}{stage}; {date.today().isoformat()}"
 
 
 def _optimiser(torch: Any, model: Any, trainable: set[str], lr: float, total: int) -> Any:

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from benchmarks.calibrate_answerability import calibrated_on_half, calibration_half, roc_auc
-from benchmarks.gate_pairs import calibrates, label
+from benchmarks.gate_pairs import (
+    DOCS_TRAINING,
+    calibrates,
+    docs_training_file,
+    group_of,
+    label,
+    written_label,
+)
 
 from citesynth.evaluation.harness import Ref
 from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource, load_set
@@ -89,6 +97,46 @@ def test_written_training_questions_are_trained_on_and_never_calibrate(tmp_path:
     assert not any(calibrates(f"rhdh-w:{i.id}") for i in training)
     questions = [{i.question for i in items} for items in sets.values()]
     assert sum(map(len, questions)) == len(set().union(*questions))  # no question in two roles
+
+
+HOWTO = EvalItem(
+    id="s01",
+    question="How do I set a cookie on a response?",
+    answers=("set_cookie",),
+    gold=(GoldSource("responses.md", text="set_cookie"),),
+)
+
+
+def test_a_documentation_answer_given_as_code_labels_the_chunks_by_its_string() -> None:
+    code = "```python\nresponse.set_cookie(key, value='', max_age=None)\n```"
+    assert written_label(HOWTO, Ref(None, "docs/responses.md", 30, 40, code)) == 1
+    other = Ref(None, "docs/requests.md", 69, 75, "Cookies are exposed as a regular dictionary.")
+    assert written_label(HOWTO, other) == 0
+    same_page_without = Ref(None, "docs/responses.md", 5, 20, "Starlette includes a few classes.")
+    assert written_label(HOWTO, same_page_without) is None  # the page may say it otherwise
+    other_with = Ref(None, "docs/middleware.md", 220, 230, "It calls `set_cookie` for you.")
+    assert written_label(HOWTO, other_with) is None
+    unanswerable = EvalItem(
+        id="su01", question="How do I cache responses in Redis?", answerable=False
+    )
+    assert written_label(unanswerable, other) == 0
+
+
+def test_the_written_documentation_questions_name_their_answer_or_the_absent_term(
+    tmp_path: Path,
+) -> None:
+    for name, _ in DOCS_TRAINING:
+        path = docs_training_file(name)
+        items = load_set(str(path), corpus=tmp_path, cache=tmp_path).items
+        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        assert len(items) >= 30 and sum(not i.answerable for i in items) >= 8
+        for item, row in zip(items, rows, strict=True):
+            if item.answerable:  # a page and a verbatim string of the answer on it
+                assert len(item.gold) == 1 and item.gold[0].text == item.answers[0]
+            else:  # the term checked absent from every page when the question was written
+                assert not item.answers and row["absent"]
+            group = group_of(f"docs-training-{name}", item)
+            assert group == f"dw-{name}:{item.id}" and not calibrates(group)
 
 
 def test_the_pair_threshold_is_the_lowest_within_the_leak_budget() -> None:

@@ -209,7 +209,12 @@ def quantised(model: Any) -> Any:
         )
 
 
-def _apply_delta(model: Any, path: Path, frozen: int) -> None:
+def apply_delta(model: Any, path: Path, frozen: int) -> None:
+    """Set the trainable parameters of `model` (built on its base) to the weights in `path`.
+
+    `path` holds what `export_delta` wrote: low-rank differences from the base, int8 rows or
+    whole tensors.
+    """
     import torch
     from safetensors.torch import load_file
 
@@ -374,7 +379,7 @@ class CrossEncoder:
             hf_logging.set_verbosity(verbosity)
             if bars:
                 hf_logging.enable_progress_bar()  # type: ignore[no-untyped-call]
-        _apply_delta(model, weights, meta.frozen)
+        apply_delta(model, weights, meta.frozen)
         model.eval()
         int8 = quantise and meta.quantise
         if int8:

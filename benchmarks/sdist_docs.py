@@ -1,0 +1,81 @@
+"""Documentation folders of PyPI source distributions, fetched once for the benchmarks.
+
+    python -m benchmarks.sdist_docs starlette 1.10.0     # prints the folder, fetching it once
+
+Many projects ship their documentation in the sdist on PyPI, which is reachable here. The
+benchmarks never copy it into the project: `sdist_docs(name, version)` downloads the sdist
+once with pip (`pip download NAME==VERSION --no-deps --no-binary :all:`) into
+`benchmarks/.cache/NAME/` and unpacks its `docs/` folder there. The Click documentation (a
+report set, `benchmarks.click_docs`) and the documentation the gate is trained on
+(`benchmarks.gate_pairs`) come this way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+from benchmarks.common import CACHE
+
+
+def docs_folder(name: str, version: str) -> Path:
+    """Where `sdist_docs` unpacks the `docs/` folder of NAME==VERSION."""
+    return CACHE / name / f"{name}-{version}" / "docs"
+
+
+def sdist_docs(name: str, version: str) -> Path:
+    """The unpacked `docs/` folder of the NAME==VERSION sdist, fetched and unpacked once.
+
+    Raises:
+        SystemExit: pip could not fetch the sdist, or it holds no `docs/` folder.
+    """
+    docs = docs_folder(name, version)
+    if docs.is_dir() and any(docs.iterdir()):
+        return docs
+    folder = CACHE / name
+    folder.mkdir(parents=True, exist_ok=True)
+    archive = folder / f"{name}-{version}.tar.gz"
+    if not archive.is_file():
+        fetched = subprocess.run(
+            [
+                *(sys.executable, "-m", "pip", "download", f"{name}=={version}", "--no-deps"),
+                *("--no-binary", ":all:", "--dest", str(folder)),
+            ],
+            capture_output=True,
+            text=True,
+        )
+        if fetched.returncode != 0 or not archive.is_file():
+            raise SystemExit(f"could not download the {name} {version} sdist: {fetched.stderr}")
+    top = f"{name}-{version}"
+    partial = folder / "unpacking"
+    shutil.rmtree(partial, ignore_errors=True)
+    with tarfile.open(archive) as packed:
+        wanted = [m for m in packed.getmembers() if m.name.startswith(f"{top}/docs/")]
+        if not wanted:
+            raise SystemExit(f"{archive} holds no {top}/docs/ folder")
+        if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later
+            packed.extractall(partial, members=wanted, filter="data")
+        else:  # the sdist's own members, checked to stay inside the folder
+            if any(m.name.startswith("/") or ".." in m.name.split("/") for m in wanted):
+                raise SystemExit(f"{archive} holds paths outside its folder")
+            packed.extractall(partial, members=wanted)
+    shutil.rmtree(folder / top, ignore_errors=True)
+    (partial / top).rename(folder / top)
+    shutil.rmtree(partial, ignore_errors=True)
+    return docs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("name")
+    parser.add_argument("version")
+    args = parser.parse_args()
+    print(sdist_docs(args.name, args.version))
+
+
+if __name__ == "__main__":
+    main()
