@@ -318,14 +318,16 @@ def unseen(pair: Pair, wanted: bool) -> bool:
     return wanted and pair["source"] in ("clapnq", "clapnq-dropped", "retrieved-clapnq")
 
 
-def gate_stage_pairs(work: Path, train: list[Pair], unseen_questions: bool) -> list[Pair]:
+def gate_stage_pairs(
+    work: Path, train: list[Pair], unseen_questions: bool, docs_howto: bool = False
+) -> list[Pair]:
     """What the gate stage trains on: the recipe's training question-passage pairs and the
     tuning questions against the chunks retrieved for them (`benchmarks.gate_pairs`), the
     recipe's held-out questions and the questions the gate is calibrated on
     (`gate_pairs.calibrates`) left out of both."""
     retrieved = [
         p
-        for p in cached_pairs(work)
+        for p in cached_pairs(work, docs_howto=docs_howto)
         if not holdout(p["group"])
         and not calibrates(p["group"])
         and not unseen(p, unseen_questions)
@@ -400,6 +402,12 @@ def main() -> None:
         "src/citesynth/verify/gate, with --base the same base) and run the gate stage only",
     )
     parser.add_argument(
+        "--docs-howto",
+        action="store_true",
+        help="the gate stage also reads the how-to questions written over other projects' "
+        "docs (gate_pairs.docs_pairs; tried 2026-11-28, not shipped)",
+    )
+    parser.add_argument(
         "--paraphrases",
         type=Path,
         help="add the embedded model's paraphrases of the copied sentences "
@@ -432,7 +440,11 @@ def main() -> None:
     train = [p for p in pairs if not holdout(p["group"]) and not unseen(p, args.unseen_questions)]
     held = [p for p in pairs if holdout(p["group"])]
     snli = snli_pairs(args.work, args.snli) if args.snli else []
-    gate = gate_stage_pairs(args.work, train, args.unseen_questions) if args.gate_stage else []
+    gate = (
+        gate_stage_pairs(args.work, train, args.unseen_questions, args.docs_howto)
+        if args.gate_stage
+        else []
+    )
     print(
         f"{len(pairs)} pairs: {len(train)} train, {len(held)} held out; {len(snli)} SNLI; "
         f"{len(gate)} for the gate stage"
