@@ -18,6 +18,7 @@ from citesynth.citations.resolve import (
     resolve,
     says_not_found,
 )
+from citesynth.synthesis.leads import plain_attributions
 from tests.citations import strategies
 from tests.citations.strategies import TEXTS
 
@@ -104,6 +105,24 @@ def test_adjacent_markers_become_one_multi_source_group() -> None:
     assert resolved.multi_source == {1, 2}
     assert resolved.markers == 3
     assert resolved.invalid == () and resolved.invalid_markers == 0 and resolved.warnings == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Slots are the default, as shown in [3] and [2].", "Slots are the default [2,3]."),
+        ("Slots are the default, as shown in [9] and [3].", "Slots are the default [3]."),
+        ("Slots are the default, as shown in [3] and [9].", "Slots are the default [3]."),
+        ("See [1], [2] and [3].", "See [1-3]."),
+        # a marker that is the subject of the next clause keeps its own group
+        ("Pools hold ten [1], and [2] says twenty.", "Pools hold ten [1], and [2] says twenty."),
+        ("The size is 100 [1] or 10 [2].", "The size is 100 [1] or 10 [2]."),
+    ],
+)
+def test_markers_a_model_joins_as_a_noun_become_one_group(text: str, expected: str) -> None:
+    # one naming no source no longer leaves "as shown in and [3]" behind
+    resolved = resolve(text, THREE)
+    assert plain_attributions(resolved.text)[0] == expected
 
 
 def test_used_is_in_order_of_first_use() -> None:

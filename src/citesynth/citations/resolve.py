@@ -14,6 +14,7 @@ but cite nothing are listed.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,9 @@ from citesynth.citations.markers import MAX_RANGE, Marker, SourceRef, find_marke
 from citesynth.ingest.sentences import fenced_blocks, sentence_spans
 
 _GAP = re.compile(r"\s*")
+_JOINED = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|&)\s*)?")
+"""A comma or "and" as a model joins markers it uses as a noun ("as shown in [3] and [4]")."""
+_CLOSES = re.compile(r"[ \t]*(?:[.!?;:,)]|\n|$)")
 _ADJACENT = re.compile(r"\[\d[\d,\-]*\]\s*\[\d[\d,\-]*\]")
 CANONICAL = re.compile(r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]")
 """A resolved citation marker: `[3]`, `[1-3]`, `[2,4-6]`."""
@@ -148,10 +152,23 @@ class Resolved:
 
 
 def _groups(text: str, markers: list[Marker]) -> list[list[Marker]]:
-    """Markers separated by nothing but whitespace form one group."""
+    """Markers separated by nothing but whitespace form one group.
+
+    So do markers joined by a comma or "and" when the last closes its clause ("as shown in
+    [3] and [4]." → "as shown in [3,4]."; "ten [1], and [2] says twenty" stays two).
+    Resolved apart, removing one that names no source left the other's "and" behind ("as
+    shown in and [4]").
+    """
+    linked = [bool(_JOINED.fullmatch(text, a.end, b.start)) for a, b in itertools.pairwise(markers)]
+    closing = [False] * len(markers)  # the run of joined markers from here closes a clause
+    for index in reversed(range(len(markers))):
+        further = index < len(linked) and linked[index] and closing[index + 1]
+        closing[index] = further or bool(_CLOSES.match(text, markers[index].end))
     groups: list[list[Marker]] = []
-    for marker in markers:
-        if groups and _GAP.fullmatch(text, groups[-1][-1].end, marker.start):
+    for index, marker in enumerate(markers):
+        previous = groups[-1][-1].end if groups else 0
+        joined = linked[index - 1] and closing[index] if index else False
+        if groups and (_GAP.fullmatch(text, previous, marker.start) or joined):
             groups[-1].append(marker)
         else:
             groups.append([marker])
