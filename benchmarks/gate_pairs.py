@@ -57,7 +57,7 @@ import asyncio
 import hashlib
 import json
 from collections import Counter
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -233,14 +233,7 @@ async def docs_pairs() -> list[Pair]:
     """The written documentation questions against their top chunks (`written_label`)."""
     found: list[Pair] = []
     for name, eval_set in docs_training_sets():
-        async for item, top in top_sources(eval_set):
-            for source in top:
-                chunk = Ref.of_chunk(source.chunk)
-                known = written_label(item, chunk)
-                evidence = evidence_text(item.question, [chunk.text], budget=EVIDENCE_WORDS)
-                if known is not None and evidence.strip():
-                    pair = make_pair(item.question, evidence, known, name, group_of(name, item))
-                    found.append(pair)
+        found.extend(await labelled_pairs(name, eval_set, name, written_label))
     return found
 
 
@@ -249,20 +242,35 @@ async def retrieved_pairs(folder: Path = DATA) -> list[Pair]:
     context = contexts(folder)
     found: list[Pair] = []
     for name, eval_set in question_sets(folder):
-        async for item, top in top_sources(eval_set):
+
+        def labelled(item: EvalItem, chunk: Ref, name: str = name) -> int | None:
             if name == "multihop-rag" and item.answerable:
+                return None  # its answers are too short to tell
+            return label(item, chunk, context.get(item.id, "") if name == "docs-rhdh" else "")
+
+        found.extend(await labelled_pairs(name, eval_set, f"retrieved-{name}", labelled))
+    return found
+
+
+async def labelled_pairs(
+    name: str,
+    eval_set: EvalSet,
+    source_name: str,
+    labelled: Callable[[EvalItem, Ref], int | None],
+) -> list[Pair]:
+    """Each question of `eval_set` against each of its top chunks that `labelled` is sure of,
+    read as the gate reads it (`EVIDENCE_WORDS` words)."""
+    found: list[Pair] = []
+    async for item, top in top_sources(eval_set):
+        for source in top:
+            chunk = Ref.of_chunk(source.chunk)
+            known = labelled(item, chunk)
+            if known is None:
                 continue
-            for source in top:
-                chunk = Ref.of_chunk(source.chunk)
-                known = label(item, chunk, context.get(item.id, "") if name == "docs-rhdh" else "")
-                if known is None:
-                    continue
-                evidence = evidence_text(item.question, [chunk.text], budget=EVIDENCE_WORDS)
-                if evidence.strip():
-                    group = group_of(name, item)
-                    found.append(
-                        make_pair(item.question, evidence, known, f"retrieved-{name}", group)
-                    )
+            evidence = evidence_text(item.question, [chunk.text], budget=EVIDENCE_WORDS)
+            if evidence.strip():
+                group = group_of(name, item)
+                found.append(make_pair(item.question, evidence, known, source_name, group))
     return found
 
 

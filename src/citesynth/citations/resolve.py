@@ -166,9 +166,11 @@ def _groups(text: str, markers: list[Marker]) -> list[list[Marker]]:
         closing[index] = further or bool(_CLOSES.match(text, markers[index].end))
     groups: list[list[Marker]] = []
     for index, marker in enumerate(markers):
-        previous = groups[-1][-1].end if groups else 0
-        joined = linked[index - 1] and closing[index] if index else False
-        if groups and (_GAP.fullmatch(text, previous, marker.start) or joined):
+        together = index > 0 and (
+            _GAP.fullmatch(text, markers[index - 1].end, marker.start)
+            or (linked[index - 1] and closing[index])
+        )
+        if together:
             groups[-1].append(marker)
         else:
             groups.append([marker])
