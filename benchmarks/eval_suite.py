@@ -25,6 +25,8 @@ from typing import Any
 
 from benchmarks import click_docs
 from benchmarks.common import CACHE, DATA, RESULTS, ROOT, require
+from benchmarks.gate_pairs import DOCS_TRAINING, docs_training_file
+from benchmarks.sdist_docs import docs_folder, sdist_docs
 from citesynth.evaluation.report import write_run
 from citesynth.evaluation.runner import EvalRequest, Hooks, evaluate, prepare
 
@@ -58,6 +60,18 @@ RUNS: dict[str, EvalRequest] = {
     # The embedded model as an independent citation judge of the extractive answers.
     "clapnq-extractive-judge": EvalRequest("clapnq", limit=20, judge="local"),
 }
+# Tuning runs: the how-to questions written over Starlette, marshmallow and structlog
+# (`benchmarks.gate_pairs.DOCS_TRAINING`), which the pipeline may be tuned on, unlike the
+# HTTPX and Click report sets above.
+SDISTS = {docs_folder(name, version): (name, version) for name, version in DOCS_TRAINING}
+for _name, _version in DOCS_TRAINING:
+    for _model in ("extractive", "local"):
+        RUNS[f"tune-{_name}-{_model}"] = EvalRequest(
+            str(docs_training_file(_name)),
+            corpus=docs_folder(_name, _version),
+            model=_model,
+            pipelines=("ours",),
+        )
 
 CI_SLICES: dict[str, EvalRequest] = {
     "ci-slice-clapnq-extractive": EvalRequest("clapnq", limit=20, embedder="hashing"),
@@ -69,6 +83,8 @@ async def run_one(name: str, request: EvalRequest) -> dict[str, Any]:
     request = replace(request, data=DATA, cache=CACHE / "eval")
     if request.corpus == click_docs.DOCS:
         click_docs.click_docs()
+    if request.corpus in SDISTS:
+        sdist_docs(*SDISTS[request.corpus])
     eval_set = prepare(request)
     total = [0]
     done = [0]

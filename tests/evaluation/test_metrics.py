@@ -24,6 +24,20 @@ def test_exact_f1_contains_and_recall_against_short_answers() -> None:
     assert metrics.gold_recall("It was Stanley", ["Stanley Hall"]) == 0.5
 
 
+def test_code_answers_count_as_written() -> None:
+    # Normalisation glues "structlog.stdlib.ProcessorFormatter" into one token; read as
+    # written, the gold "ProcessorFormatter" is there, but "dump" is not in "dumps".
+    answer = (
+        "Use `structlog.stdlib.ProcessorFormatter` [1] or "
+        "`TestClient(app, raise_server_exceptions=False)` [2]."
+    )
+    assert metrics.gold_recall(answer, ["ProcessorFormatter"]) == 0.0
+    assert metrics.verbatim(answer, ["processorformatter"])
+    assert metrics.verbatim(answer, ["raise_server_exceptions"])
+    assert not metrics.verbatim("Call `schema.dumps(obj)` [2].", ["dump"])
+    assert not metrics.verbatim("anything", [".", ""])
+
+
 def test_placeholder_gold_answers_do_not_count() -> None:
     # ClapNQ ships "." and "" among its gold answers: an empty answer must not match them.
     assert metrics.exact_match("", [".", ""]) is None

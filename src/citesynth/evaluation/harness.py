@@ -140,7 +140,8 @@ def answer_figures(answer: Answer, item: EvalItem) -> dict[str, Any]:
     recall = metrics.gold_recall(text, gold)
     correct: bool | None = abstained  # unanswerable: right when it abstains
     if item.answerable:  # None when there is no gold answer to judge by
-        correct = None if recall is None else not abstained and recall >= 0.5
+        said = recall is not None and (recall >= 0.5 or metrics.verbatim(text, gold))
+        correct = None if recall is None else not abstained and said
     return {
         "abstained": abstained,
         "abstained_at": abstained_at(answer),

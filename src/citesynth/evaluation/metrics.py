@@ -65,6 +65,22 @@ def contains(answer: str, gold: Sequence[str]) -> float | None:
     return float(any(f" {normalise(g)} " in mine for g in gold))
 
 
+def verbatim(answer: str, gold: Sequence[str]) -> bool:
+    """Whether a gold answer appears as written in the answer, case aside.
+
+    SQuAD normalisation deletes punctuation, which glues a code answer to what qualifies
+    it: "`structlog.stdlib.ProcessorFormatter`" normalises to one token that the gold
+    "ProcessorFormatter" never matches, nor "`TestClient(app, raise_server_exceptions=False)`"
+    the gold "raise_server_exceptions". Read as written, a gold answer counts when it is
+    not inside a longer word ("dump" is not found in "dumps").
+    """
+    lowered = _MARKERS.sub(" ", answer).lower()
+    return any(
+        re.search(rf"(?<!\w){re.escape(g.strip().lower())}(?!\w)", lowered) is not None
+        for g in usable(gold)
+    )
+
+
 def gold_recall(answer: str, gold: Sequence[str]) -> float | None:
     """The best share of a gold answer's tokens found in the answer (long-form answers)."""
     gold = usable(gold)
