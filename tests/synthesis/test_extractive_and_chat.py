@@ -24,6 +24,7 @@ from citesynth.synthesis.extractive import (
     _symbolic,
     clean,
     section_of,
+    unnamed_identifier,
 )
 from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.sources import Source
@@ -237,6 +238,63 @@ async def test_an_answer_is_found_under_the_heading_that_names_it(
         "How do I make an attrs class immutable?",
     )
     assert "If you'd like to enforce it" in answer.answer, answer.answer
+
+
+async def test_a_sentence_under_an_api_heading_is_shown_under_its_name(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # A reference page describes the class its heading names without naming it: quoted
+    # alone, the sentence does not say which class to use.
+    source = (
+        "# Responses\n\n### StreamingResponse\n\nTakes an async generator or a normal "
+        "generator and streams the response body.\n\n### FileResponse\n\nAsynchronously "
+        "streams a file as the response.\n"
+    )
+    question = "How do I send a response in chunks from an async generator?"
+    writer = ExtractiveWriter(engine.embedder, max_sentences=1)
+    answer = await _extracted(engine, tmp_path, source, question, writer)
+    assert answer.answer.startswith("**StreamingResponse**\nTakes an async generator"), (
+        answer.answer
+    )
+    assert [claim.text for claim in answer.claims] == [
+        "Takes an async generator or a normal generator and streams the response body."
+    ]
+
+
+def test_only_an_identifier_heading_the_sentence_does_not_name_heads_it() -> None:
+    def headed(heading: str, sentence: str) -> str:
+        text = f"## {heading}\n\n{sentence}"
+        chunk = Chunk(
+            ChunkId("c"), DocumentId("d"), "api.md", "API", ("API",), text, 0, len(text), 1, 3
+        )
+        return unnamed_identifier(chunk, text.index(sentence), sentence)
+
+    takes = "Takes an async generator and streams it."
+    for name in ("GZipMiddleware", "HTMLResponse", "Request.url_for", "load_default", "dump()"):
+        assert headed(name, takes) == name
+        assert headed(f"`{name}`", takes) == name
+    assert headed("Request.url_for", "Call `url_for` with the route name.") == ""
+    assert headed("GZipMiddleware", "The GZipMiddleware compresses responses.") == ""
+    for prose in ("Cookies", "Delete Cookie", "HTTPX", "Installation and setup"):
+        assert headed(prose, takes) == "", prose
+
+
+async def test_a_statement_comes_with_its_example_in_the_next_paragraph(
+    engine: Engine, tmp_path: Path
+) -> None:
+    source = (
+        "# Requests\n\nQuery parameters are exposed as an immutable multi-dict.\n\n"
+        "For example: `request.query_params['search']`\n\n## Path Parameters\n\nRouter "
+        "path parameters are exposed as a dictionary interface.\n\nFor example: "
+        "`request.path_params['username']`\n"
+    )
+    writer = ExtractiveWriter(engine.embedder, max_sentences=1)
+    question = "How do I read query string parameters in an endpoint?"
+    answer = await _extracted(engine, tmp_path, source, question, writer)
+    assert "multi-dict [1]. For example: `request.query_params['search']` [1]." in (
+        answer.answer
+    ), answer.answer
+    assert "path_params" not in answer.answer
 
 
 def test_a_piece_of_a_sentence_run_over_list_items_is_no_candidate() -> None:

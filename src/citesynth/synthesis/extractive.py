@@ -3,9 +3,12 @@
 It scores every prose sentence of the top sources against the question (dense cosine and
 query-term coverage, as evidence selection does, with a small bonus for better-ranked
 sources), keeps the best few (each with the next sentence when that one starts with "It",
-"This", "They"… or refers back with "this" as a pronoun, which only makes sense with it),
-folds near-duplicates together (when two documents say the same thing the sentence cites
-both and is marked as consensus), groups what is left by document, and cites each sentence.
+"This", "They"… or refers back with "this" as a pronoun, which only makes sense with it,
+or shows it in code: "For example: `request.query_params['search']`"), folds
+near-duplicates together (when two documents say the same thing the sentence cites both
+and is marked as consensus), groups what is left by document (and by the identifier its
+section documents, when the sentence does not name it: `unnamed_identifier`), and cites
+each sentence.
 Every sentence is copied from a source, so the answer is grounded by construction; it is
 instant, deterministic, and the fallback when no model is usable. When no sentence is
 relevant enough it answers "Not found in the sources."
@@ -58,6 +61,10 @@ _REFERS_BACK = re.compile(
 """A sentence that names what the one before it said with "this" as a pronoun ("The
 ``get_parameter_source`` method can be used to find this out.", "You can do this by …"),
 not as a determiner ("this case")."""
+_EXAMPLE = re.compile(r"(?:For (?:example|instance)|E\.g\.|Example)\b", re.I)
+"""A sentence showing the one before it in code ("Query parameters are exposed as an
+immutable multi-dict." then "For example: `request.query_params['search']`"), also as the
+next paragraph: the statement names no API without it."""
 _ADMONITION = re.compile(rf"^\[(?:{'|'.join(ADMONITIONS)})\]\s*(?:-{{4,}}|={{4,}})?\s*")
 """An AsciiDoc admonition's label and block delimiter ("[TIP] ---- On OpenShift ...")."""
 _ASIDE_END = re.compile(r"[.!?]\s+(\([^()\n.!?]{1,60}\))[.!?]?$")
@@ -298,16 +305,20 @@ class ExtractiveWriter:
         if not chosen:
             yield NOT_FOUND
             return
-        documents = list(dict.fromkeys(p.source.document for p in chosen))
-        grouped = len(documents) > 1
-        for index, document in enumerate(documents):
+        named = {id(p): unnamed_identifier(p.source.chunk, p.position, p.text) for p in chosen}
+        groups = list(dict.fromkeys((p.source.document, named[id(p)]) for p in chosen))
+        grouped = len(groups) > 1
+        for index, (document, name) in enumerate(groups):
             members = sorted(
-                (p for p in chosen if p.source.document == document),
+                (p for p in chosen if p.source.document == document and named[id(p)] == name),
                 key=lambda p: (p.source.number, p.position),
             )
             if grouped:
                 title = _shown_title(inline(members[0].source.chunk.title or document))
+                title = f"{_shown_title(name)} ({title})" if name else title
                 yield ("\n\n" if index else "") + f"**{title}**"
+            elif name:
+                yield f"**{_shown_title(name)}**\n"
             elif self.titled and (title := _unnamed_subject(members)):
                 yield f"**{_shown_title(title)}**\n"
             for position, pick in enumerate(members):
@@ -397,6 +408,31 @@ def _shown_title(title: str) -> str:
     return _BRACKETS.sub("", strip_markup(title)).replace("*", "\\*").strip()
 
 
+_IDENTIFIER = re.compile(r"`?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?:\(\))?)`?")
+_CODE_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|[_.]|\(\)")
+"""How an identifier is written that no word of prose is: camelCase, an acronym run into a
+word ("HTMLResponse"), snake_case, a dotted path or a call."""
+
+
+def unnamed_identifier(chunk: Chunk, offset: int, sentence: str) -> str:
+    """The identifier a sentence's section is headed by, when the sentence does not name it.
+
+    Reference pages head a section with what it documents and describe it without naming
+    it: under "### StreamingResponse", "Takes an async generator or a normal
+    generator/iterator and streams the response body." The extractive answer heads such a
+    sentence with the name; quoted alone it does not say which class to use. Only a
+    heading that is one identifier (`_CODE_CASE`) counts: "Cookies" or "Installation" name
+    no API. "" when there is none, or the sentence names it (or its last dotted part).
+    """
+    heading = section_of(chunk, offset).removesuffix(": ")
+    found = _IDENTIFIER.fullmatch(heading)
+    if found is None or not _CODE_CASE.search(found.group(1)):
+        return ""
+    name = found.group(1)
+    said = sentence.lower()
+    return "" if name.lower() in said or name.rsplit(".", 1)[-1].lower() in said else name
+
+
 _MARKDOWN_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 
 
@@ -437,7 +473,8 @@ def _candidates(
     """Every prose sentence of the sources (source, offset, text), and followers.
 
     A sentence whose successor in the same paragraph starts "It ..." or refers back to it
-    with "this" ("… can be used to find this out.") maps to that successor (offset, text):
+    with "this" ("… can be used to find this out.") maps to that successor (offset, text),
+    and so does one followed, in the paragraph after, by an example in code (`_EXAMPLE`):
     the answer shows them together. The third value maps a sentence to a successor too
     short to be a candidate of its own that states a number (reference pages: "Warn if
     cookie headers are larger than this many bytes. Defaults to ``4093``."): for a
@@ -465,6 +502,11 @@ def _candidates(
             refers = _ANAPHOR.match(successor) or _REFERS_BACK.search(successor)
             if refers and not text[end:after].count("\n\n"):
                 following[(source.number, start)] = (after, successor)
+        for (start, end), (after, stop) in pairwise(every):
+            successor = text[after:stop]
+            example = _EXAMPLE.match(successor) and INLINE_CODE.search(successor)
+            if example and not text[end:after].strip():
+                following.setdefault((source.number, start), (after, successor))
         for (start, end), (after, stop) in pairwise(every):
             successor = text[after:stop]
             if (
