@@ -75,6 +75,16 @@ def test_a_repeated_sentence_is_dropped_once_its_sources_are_cited_before() -> N
     )
 
 
+def test_a_heading_whose_words_an_earlier_sentence_holds_is_no_repeat() -> None:
+    text = (
+        "**ssl.md**\n`httpx` does respect the `SSL_CERT_FILE` and `SSL_CERT_DIR` environment "
+        "variables by default [1].\n\n**SSL_CERT_DIR (Environment Variables)**\nIf this "
+        "environment variable is set, certificates load from the directory [2].\n\n"
+        "## SSL cert dir environment variables\nThe directory is read once [2]."
+    )
+    assert drop_repeats(text) == (text, 0)
+
+
 def test_a_repeat_citing_more_than_the_first_copy_replaces_it() -> None:
     # The embedded model wrote a line twice; attribution cited only the second copy.
     text = (
