@@ -23,6 +23,7 @@ from citesynth.llm.base import Usage
 from citesynth.synthesis.attribute import attribute
 from citesynth.synthesis.citing import citations, has_words, strip_layout
 from citesynth.synthesis.markup import MarkupStream
+from citesynth.synthesis.mentions import cited_by_name
 from citesynth.synthesis.promised import show_promised
 from citesynth.synthesis.sources import Source, heading, refs
 from citesynth.synthesis.writers import Plan, Writer
@@ -181,15 +182,15 @@ def tidy(
 ) -> None:
     """Clean the draft in place; raise `Unusable` when it cannot be the answer.
 
-    Layout the model added is stripped; uncited sentences that one source clearly holds are
-    cited (`attribute_uncited`) unless every citation the model wrote named no source; a
-    paragraph ending on a sentence that introduces code or a list in its cited source shows
-    it (`promised`); an answer citing nothing that is not "not found" is refused
-    (`require_citations`), unless it wrote no marker at all and `verified` says
-    verification follows: that cites each sentence a source supports and removes the rest,
-    so an answer no source supports ends as a not-found with its sentences listed, like any
-    answer whose claims are all unsupported. Markers that all name no source still refuse
-    it (the model may be obeying a document's instructions).
+    Layout the model added is stripped; uncited sentences that name a source's file
+    (`cited_by_name`) or that one source clearly holds are cited (`attribute_uncited`) unless
+    every citation the model wrote named no source; a paragraph ending on a sentence that
+    introduces code or a list in its cited source shows it (`promised`); an answer citing
+    nothing that is not "not found" is refused (`require_citations`), unless it wrote no marker
+    at all and `verified` says verification follows: that cites each sentence a source supports
+    and removes the rest, so an answer no source supports ends as a not-found with its sentences
+    listed, like any answer whose claims are all unsupported. Markers that all name no source
+    still refuse it (the model may be obeying a document's instructions).
     """
     draft.text = strip_layout(draft.text, {heading(s) for s in sources})
     if not draft.text.strip():
@@ -200,7 +201,9 @@ def tidy(
     # named no source (it may be following a document's instructions).
     if attribute_uncited and (draft.cites or not draft.markers):
         tidied = resolve(draft.text, refs(sources)).text  # markers inside their sentences
+        tidied, named = cited_by_name(tidied, sources)  # "… from the `requests.md` file."
         draft.text, draft.attributed = attribute(tidied, sources)
+        draft.attributed += named
     draft.text = show_promised(draft.text, sources)
     if require_citations and not draft.cites and not says_not_found(draft.text):
         if verified and not draft.markers:

@@ -1,0 +1,99 @@
+"""Sources a model names by their file, turned into the citation they are.
+
+A small model given sources headed by their location echoes it: "you can use the
+`request.client.host` attribute from the `requests.md` file.", "use the GZipMiddleware
+provided in the middleware.md document", "the `websocket_connect` method provided in the
+`testclient.md` file, which is located at line 238-253". The sentence cites no marker, so
+it is checked against every source and, carrying "requests.md", "file" and "line 238" that
+no source's text holds, none supports it: the embedded model's right answer to "How do I
+get the IP address of the client?" was removed and the answer became a not-found.
+
+`cited_by_name` replaces such a mention by the marker of the sources of that file (its
+path, or its name when only one source file has that name): "you can use the
+`request.client.host` attribute [1]." A file no source comes from is left as written:
+only what the model was given can be cited, as with markers. Only documents in prose
+formats are read so (Markdown, reStructuredText, AsciiDoc, HTML, PDF): a code, text or
+configuration file an answer names ("dependencies are listed in the `requirements.txt`
+file", "set it in `settings.yaml`") is part of what it says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+
+from citesynth.citations.resolve import cited_numbers, compact
+from citesynth.ingest.sentences import outside_fences, sentence_spans
+from citesynth.synthesis.sources import Source
+
+_FILE = r"`?(?P<file>[\w./-]*[\w-]\.(?:md|markdown|mdx|rst|adoc|asciidoc|html?|pdf))`?"
+"""A document's file, in a prose format (see the module docstring)."""
+_KIND = r"(?:\s+(?:file|document|page|guide|section|documentation|docs))?"
+_LINES = r"(?:,?\s*(?:which\s+is\s+)?(?:located\s+)?(?:at|on|in)\s+lines?\s+\d+(?:\s*[-–]\s*\d+)?)?"
+_LEAD = re.compile(
+    r"\b(?P<lead>(?:according\s+to|as\s+(?:stated|mentioned|described|explained|shown|noted"
+    r"|documented|outlined|specified)\s+(?:in|by)|based\s+on|per)\s+(?:the\s+)?)"
+    rf"{_FILE}{_KIND}{_LINES}",
+    re.IGNORECASE,
+)
+"""An attribution lead naming the file ("As described in docs/routing.md, …"): the file
+becomes its marker and `leads.plain_attributions` then keeps the claim and the citation."""
+_MENTION = re.compile(
+    r",?\s*(?:(?:which\s+(?:is|are)\s+)?(?:provided|defined|described|documented|found|shown"
+    r"|mentioned|explained|listed|available|located|given|covered)\s+)?"
+    rf"\b(?:in|from|of|within)\s+(?:the\s+)?{_FILE}{_KIND}{_LINES}"
+    r"(?=\s*[,.;:!?)\[]|\s+(?:to|for|and|or|with|which|that|by)\b|\s*$)",
+    re.IGNORECASE,
+)
+"""A source named by its file inside a sentence, with the words around it that only locate
+it."""
+
+
+def cited_by_name(text: str, sources: Sequence[Source]) -> tuple[str, int]:
+    """Resolved `text` with the files its uncited sentences name cited instead; how many.
+
+    A sentence that cites a source already is left as written (`leads.plain_attributions`
+    reads "as stated in limits.md [1]"), and so is code: an extractive answer's sentences,
+    all cited, stay word for word what their sources say.
+    """
+    numbers = _numbers_by_file(sources)
+    if not numbers:
+        return text, 0
+    changed = 0
+
+    def cite(found: re.Match[str], kept: str) -> str:
+        nonlocal changed
+        cited = numbers.get(_key(found.group("file")))
+        if cited is None:
+            return found.group()
+        changed += 1
+        return f"{kept}{compact(cited)}"
+
+    pieces: list[str] = []
+    position = 0
+    for start, end in outside_fences(text, sentence_spans(text)):
+        sentence = text[start:end]
+        if cited_numbers(sentence):
+            continue
+        sentence = _LEAD.sub(lambda found: cite(found, found.group("lead")), sentence)
+        pieces.append(text[position:start] + _MENTION.sub(lambda found: cite(found, " "), sentence))
+        position = end
+    pieces.append(text[position:])
+    return "".join(pieces), changed
+
+
+def _numbers_by_file(sources: Sequence[Source]) -> dict[str, list[int]]:
+    """Source numbers by file path and, where one file holds it, by file name (lower case)."""
+    by_path: dict[str, list[int]] = {}
+    for source in sources:
+        by_path.setdefault(_key(source.chunk.path), []).append(source.number)
+    by_name: dict[str, set[str]] = {}
+    for path in by_path:
+        by_name.setdefault(PurePosixPath(path).name, set()).add(path)
+    named = {name: by_path[next(iter(paths))] for name, paths in by_name.items() if len(paths) == 1}
+    return {**named, **by_path}
+
+
+def _key(path: str) -> str:
+    return path.strip("`./").replace("\\", "/").lower()

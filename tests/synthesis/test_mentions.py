@@ -1,0 +1,95 @@
+"""Sources a model names by their file become citations (`synthesis.mentions`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citesynth import Engine
+from citesynth.synthesis.leads import plain_attributions
+from citesynth.synthesis.mentions import cited_by_name
+from citesynth.synthesis.sources import Source
+from citesynth.types import Chunk, ChunkId, DocumentId, Hit
+from tests.conftest import use, write
+
+
+def _source(number: int, path: str) -> Source:
+    text = "Some text of the page."
+    chunk = Chunk(ChunkId(f"c{number}"), DocumentId(path), path, "", (), text, 0, len(text), 1, 1)
+    return Source(number, Hit(chunk=chunk, score=1.0, confidence=0.5), text)
+
+
+SOURCES = [
+    _source(1, "docs/requests.md"),
+    _source(2, "docs/middleware.md"),
+    _source(3, "docs/requests.md"),
+    _source(4, "settings.yaml"),
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "cited"),
+    [
+        (
+            "You can use the `request.client.host` attribute from the `requests.md` file.",
+            "You can use the `request.client.host` attribute [1,3].",
+        ),
+        (
+            "Use the GZipMiddleware provided in the middleware.md document to compress them.",
+            "Use the GZipMiddleware [2] to compress them.",
+        ),
+        (
+            "Use the `url_for` method provided in the `docs/middleware.md` file, which is "
+            "located at line 238-253.",
+            "Use the `url_for` method [2].",
+        ),
+    ],
+)
+def test_a_file_the_model_names_becomes_its_citation(sentence: str, cited: str) -> None:
+    assert cited_by_name(sentence, SOURCES) == (cited, 1)
+
+
+def test_only_a_prose_document_among_the_sources_is_read_as_a_citation() -> None:
+    unchanged = [
+        "Dependencies are listed in the requirements.md file of the template.",  # no source
+        "Set the port in the settings.yaml file.",  # configuration: what the answer says
+        "```\nSee the notes in requests.md for details.\n```",  # code stays as written
+        "Addresses are read from the requests.md page [2].",  # it cites: as written
+    ]
+    for text in unchanged:
+        assert cited_by_name(text, SOURCES) == (text, 0)
+
+
+def test_a_lead_naming_a_file_becomes_a_plain_citation() -> None:
+    text, changed = cited_by_name(
+        "As described in docs/middleware.md, middleware runs in order.", SOURCES
+    )
+    assert (text, changed) == ("As described in [2], middleware runs in order.", 1)
+    assert plain_attributions(text)[0] == "Middleware runs in order [2]."
+
+
+async def test_an_uncited_sentence_naming_its_file_is_checked_against_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Cited by nothing, the sentence with "from the `requests.md` file" was checked against
+    # every source, and no source holds "requests.md" or "file": it was removed.
+    write(
+        tmp_path / "docs",
+        "requests.md",
+        "# Requests\n\n## Client Address\n\nThe client's remote address is exposed as a "
+        "named two-tuple `request.client`. The hostname or IP address: "
+        "`request.client.host`.\n",
+    )
+    write(tmp_path / "docs", "cooking.md", "# Cooking\n\nBoil the pasta for ten minutes.\n")
+    await engine.index([tmp_path / "docs"])
+    use(
+        engine,
+        "To get the IP address of the client, you can use the `request.client.host` "
+        "attribute from the `requests.md` file.",
+    )
+    answer = await engine.answer("How do I get the IP address of the client?")
+    assert not answer.not_found, answer.warnings
+    assert answer.answer == (
+        "To get the IP address of the client, you can use the `request.client.host` attribute [1]."
+    ), answer.answer
