@@ -272,7 +272,7 @@ def test_only_an_identifier_heading_the_sentence_does_not_name_heads_it() -> Non
     takes = "Takes an async generator and streams it."
     for name in ("GZipMiddleware", "HTMLResponse", "Request.url_for", "load_default", "dump()"):
         assert headed(name, takes) == name
-        assert headed(f"`{name}`", takes) == name
+        assert headed(f"`{name}`", takes) == headed(f"``{name}``", takes) == name
     assert headed("Request.url_for", "Call `url_for` with the route name.") == ""
     assert headed("GZipMiddleware", "The GZipMiddleware compresses responses.") == ""
     for prose in ("Cookies", "Delete Cookie", "HTTPX", "Installation and setup"):

@@ -408,7 +408,7 @@ def _shown_title(title: str) -> str:
     return _BRACKETS.sub("", strip_markup(title)).replace("*", "\\*").strip()
 
 
-_IDENTIFIER = re.compile(r"`?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?:\(\))?)`?")
+_IDENTIFIER = re.compile(r"`{0,2}([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?:\(\))?)`{0,2}")
 _CODE_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|[_.]|\(\)")
 """How an identifier is written that no word of prose is: camelCase, an acronym run into a
 word ("HTMLResponse"), snake_case, a dotted path or a call."""
