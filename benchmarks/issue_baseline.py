@@ -9,8 +9,9 @@ own code, its own index and the same model, "ours" pipeline only; its records ar
 `benchmarks/results/baseline/BASE/RUN.jsonl` (delete one to run it again). Today's records
 are the committed eval runs (`benchmarks/results/eval/RUN/`, written by `eval_suite`). Per
 run: answerable correct, not-found precision / recall / F1, answerable abstained, claims and
-unsupported claims (`benchmarks.abstention.figures`). Results:
-`benchmarks/results/issue_baseline.json`.
+unsupported claims (`benchmarks.abstention.figures`), both sides' answers judged by today's
+measure (`rejudged`: since 2026-11-28 a gold answer written as code also counts as said, and
+the base's stored verdicts predate that). Results: `benchmarks/results/issue_baseline.json`.
 
 The base's embedded model is not seeded (today's is), so its figures move a little from
 one run to the next; the extractive writer's do not.
@@ -25,6 +26,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +36,8 @@ from benchmarks.abstention import figures
 from benchmarks.common import DATA, RESULTS, ROOT, require, write_result
 from benchmarks.eval_suite import EVAL, RUNS
 from citesynth.evaluation.datafiles import rows
+from citesynth.evaluation.harness import answered_right
+from citesynth.evaluation.runner import prepare
 
 BASE = "eb208fc"
 COMPARED = (
@@ -113,15 +118,33 @@ def _environment(folder: Path) -> dict[str, str]:
 
 
 def compare(runs: list[str], base: str) -> dict[str, Any]:
-    """Per run, the base's figures and today's (None where a side has no records)."""
+    """Per run, the base's figures and today's (None where a side has no records).
+
+    Both sides' answers are judged by today's measure (`rejudged`): the base's records keep
+    the verdicts of the measure of their day.
+    """
     compared: dict[str, Any] = {}
     for run in runs:
         then, now = base_records(run, base), EVAL / run / "records.jsonl"
+        gold = {item.id: item.answers for item in prepare(replace(RUNS[run], data=DATA)).items}
         compared[run] = {
-            "base": figures(list(rows(then))) if then.exists() else None,
-            "now": figures(list(rows(now))) if now.exists() else None,
+            "base": figures(rejudged(rows(then), gold)) if then.exists() else None,
+            "now": figures(rejudged(rows(now), gold)) if now.exists() else None,
         }
     return compared
+
+
+def rejudged(records: Iterable[dict[str, Any]], gold: dict[str, list[str]]) -> list[dict[str, Any]]:
+    """`records` with each answerable answer judged again by today's measure
+    (`harness.answered_right`); a record whose question is not in `gold` keeps its verdict."""
+    judged = []
+    for record in records:
+        if record.get("answerable") and record["id"] in gold:
+            text = "" if record["abstained"] or record.get("fallback") else record["answer"]
+            right = answered_right(text, gold[record["id"]], abstained=record["abstained"])
+            record = record | {"correct": record["correct"] if right is None else right}
+        judged.append(record)
+    return judged
 
 
 def main() -> None:

@@ -132,6 +132,19 @@ def gold_evidence_recall(answer: Answer, item: EvalItem) -> float | None:
     return sum(any(covers(r, g) for r in cited) for g in item.gold) / len(item.gold)
 
 
+def answered_right(text: str, gold: Sequence[str], *, abstained: bool) -> bool | None:
+    """Whether an answerable question's answer `text` says a gold answer.
+
+    At least half of one's tokens (`metrics.gold_recall`), or one as written
+    (`metrics.verbatim`: code that normalisation glues to its qualifier). None when there
+    is no gold answer to judge by.
+    """
+    recall = metrics.gold_recall(text, gold)
+    if recall is None:
+        return None
+    return not abstained and (recall >= 0.5 or metrics.verbatim(text, gold))
+
+
 def answer_figures(answer: Answer, item: EvalItem) -> dict[str, Any]:
     """Correctness of one answer against the item's gold answers, and its abstention."""
     abstained = answer.not_found
@@ -140,8 +153,7 @@ def answer_figures(answer: Answer, item: EvalItem) -> dict[str, Any]:
     recall = metrics.gold_recall(text, gold)
     correct: bool | None = abstained  # unanswerable: right when it abstains
     if item.answerable:  # None when there is no gold answer to judge by
-        said = recall is not None and (recall >= 0.5 or metrics.verbatim(text, gold))
-        correct = None if recall is None else not abstained and said
+        correct = answered_right(text, gold, abstained=abstained)
     return {
         "abstained": abstained,
         "abstained_at": abstained_at(answer),
