@@ -56,6 +56,7 @@ def test_only_a_prose_document_among_the_sources_is_read_as_a_citation() -> None
         "Set the port in the settings.yaml file.",  # configuration: what the answer says
         "```\nSee the notes in requests.md for details.\n```",  # code stays as written
         "Addresses are read from the requests.md page [2].",  # it cites: as written
+        "From the `cookies.md` file, a cookie is set.",  # no such source
     ]
     for text in unchanged:
         assert cited_by_name(text, SOURCES) == (text, 0)
@@ -67,6 +68,11 @@ def test_a_lead_naming_a_file_becomes_a_plain_citation() -> None:
     )
     assert (text, changed) == ("As described in [2], middleware runs in order.", 1)
     assert plain_attributions(text)[0] == "Middleware runs in order [2]."
+    opening, changed = cited_by_name(
+        "From the `middleware.md` file, middleware runs in order.", SOURCES
+    )
+    assert (opening, changed) == ("According to [2], middleware runs in order.", 1)
+    assert plain_attributions(opening)[0] == "Middleware runs in order [2]."
 
 
 async def test_an_uncited_sentence_naming_its_file_is_checked_against_it(

@@ -39,6 +39,11 @@ _LEAD = re.compile(
 )
 """An attribution lead naming the file ("As described in docs/routing.md, …"): the file
 becomes its marker and `leads.plain_attributions` then keeps the claim and the citation."""
+_OPENING = re.compile(
+    rf"^(?P<space>\s*)(?:in|from|within)\s+(?:the\s+)?{_FILE}{_KIND}{_LINES}\s*,\s*", re.I
+)
+"""A sentence opening with where it comes from ("From the `requests.md` file, you can …"):
+read as the lead "According to [1], …"."""
 _MENTION = re.compile(
     r",?\s*(?:(?:which\s+(?:is|are)\s+)?(?:provided|defined|described|documented|found|shown"
     r"|mentioned|explained|listed|available|located|given|covered)\s+)?"
@@ -62,13 +67,13 @@ def cited_by_name(text: str, sources: Sequence[Source]) -> tuple[str, int]:
         return text, 0
     changed = 0
 
-    def cite(found: re.Match[str], kept: str) -> str:
+    def cite(found: re.Match[str], before: str, after: str = "") -> str:
         nonlocal changed
         cited = numbers.get(_key(found.group("file")))
         if cited is None:
             return found.group()
         changed += 1
-        return f"{kept}{compact(cited)}"
+        return f"{before}{compact(cited)}{after}"
 
     pieces: list[str] = []
     position = 0
@@ -76,6 +81,9 @@ def cited_by_name(text: str, sources: Sequence[Source]) -> tuple[str, int]:
         sentence = text[start:end]
         if cited_numbers(sentence):
             continue
+        sentence = _OPENING.sub(
+            lambda found: cite(found, f"{found.group('space')}According to ", ", "), sentence
+        )
         sentence = _LEAD.sub(lambda found: cite(found, found.group("lead")), sentence)
         pieces.append(text[position:start] + _MENTION.sub(lambda found: cite(found, " "), sentence))
         position = end
