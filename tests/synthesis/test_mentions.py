@@ -14,8 +14,7 @@ from citesynth.types import Chunk, ChunkId, DocumentId, Hit
 from tests.conftest import use, write
 
 
-def _source(number: int, path: str) -> Source:
-    text = "Some text of the page."
+def _source(number: int, path: str, text: str = "Some text of the page.") -> Source:
     chunk = Chunk(ChunkId(f"c{number}"), DocumentId(path), path, "", (), text, 0, len(text), 1, 1)
     return Source(number, Hit(chunk=chunk, score=1.0, confidence=0.5), text)
 
@@ -23,7 +22,7 @@ def _source(number: int, path: str) -> Source:
 SOURCES = [
     _source(1, "docs/requests.md"),
     _source(2, "docs/middleware.md"),
-    _source(3, "docs/requests.md"),
+    _source(3, "docs/requests.md", "The hostname or IP address: `request.client.host`."),
     _source(4, "settings.yaml"),
 ]
 
@@ -33,7 +32,7 @@ SOURCES = [
     [
         (
             "You can use the `request.client.host` attribute from the `requests.md` file.",
-            "You can use the `request.client.host` attribute [1,3].",
+            "You can use the `request.client.host` attribute [3].",  # the chunk saying it
         ),
         (
             "Use the GZipMiddleware provided in the middleware.md document to compress them.",

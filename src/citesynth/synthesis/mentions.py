@@ -8,7 +8,7 @@ it is checked against every source and, carrying "requests.md", "file" and "line
 no source's text holds, none supports it: the embedded model's right answer to "How do I
 get the IP address of the client?" was removed and the answer became a not-found.
 
-`cited_by_name` replaces such a mention by the marker of the sources of that file (its
+`cited_by_name` replaces such a mention by the marker of that file's source (by its
 path, or its name when only one source file has that name): "you can use the
 `request.client.host` attribute [1]." A file no source comes from is left as written:
 only what the model was given can be cited, as with markers. Only documents in prose
@@ -23,7 +23,8 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from citesynth.citations.resolve import cited_numbers, compact
+from citesynth.analysis import terms
+from citesynth.citations.resolve import cited_numbers
 from citesynth.ingest.sentences import outside_fences, sentence_spans
 from citesynth.synthesis.sources import Source
 
@@ -58,22 +59,27 @@ it."""
 def cited_by_name(text: str, sources: Sequence[Source]) -> tuple[str, int]:
     """Resolved `text` with the files its uncited sentences name cited instead; how many.
 
-    A sentence that cites a source already is left as written (`leads.plain_attributions`
-    reads "as stated in limits.md [1]"), and so is code: an extractive answer's sentences,
-    all cited, stay word for word what their sources say.
+    A file with several sources among them is cited by the one holding most of the
+    sentence's terms (the best-ranked of equals): "[1-5]" for a five-chunk page would
+    credit four chunks with what one says. A sentence that cites a source already is left
+    as written (`leads.plain_attributions` reads "as stated in limits.md [1]"), and so is
+    code: an extractive answer's sentences, all cited, stay word for word what their
+    sources say.
     """
-    numbers = _numbers_by_file(sources)
-    if not numbers:
+    by_file = _sources_by_file(sources)
+    if not by_file:
         return text, 0
     changed = 0
+    words: set[str] = set()
 
     def cite(found: re.Match[str], before: str, after: str = "") -> str:
         nonlocal changed
-        cited = numbers.get(_key(found.group("file")))
-        if cited is None:
+        named = by_file.get(_key(found.group("file")))
+        if named is None:
             return found.group()
+        best = max(named, key=lambda s: (len(words & set(terms(s.chunk.text))), -s.number))
         changed += 1
-        return f"{before}{compact(cited)}{after}"
+        return f"{before}[{best.number}]{after}"
 
     pieces: list[str] = []
     position = 0
@@ -81,6 +87,7 @@ def cited_by_name(text: str, sources: Sequence[Source]) -> tuple[str, int]:
         sentence = text[start:end]
         if cited_numbers(sentence):
             continue
+        words = set(terms(sentence))
         sentence = _OPENING.sub(
             lambda found: cite(found, f"{found.group('space')}According to ", ", "), sentence
         )
@@ -91,11 +98,11 @@ def cited_by_name(text: str, sources: Sequence[Source]) -> tuple[str, int]:
     return "".join(pieces), changed
 
 
-def _numbers_by_file(sources: Sequence[Source]) -> dict[str, list[int]]:
-    """Source numbers by file path and, where one file holds it, by file name (lower case)."""
-    by_path: dict[str, list[int]] = {}
+def _sources_by_file(sources: Sequence[Source]) -> dict[str, list[Source]]:
+    """Sources by file path and, where one file holds it, by file name (lower case)."""
+    by_path: dict[str, list[Source]] = {}
     for source in sources:
-        by_path.setdefault(_key(source.chunk.path), []).append(source.number)
+        by_path.setdefault(_key(source.chunk.path), []).append(source)
     by_name: dict[str, set[str]] = {}
     for path in by_path:
         by_name.setdefault(PurePosixPath(path).name, set()).add(path)
