@@ -379,7 +379,7 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
         sentence = text[start:end]
         words = frozenset(terms(MARKS.sub(" ", sentence)))
         marks = frozenset(cited_numbers(sentence))
-        if not marks and _HEADING.fullmatch(sentence.strip()):
+        if not marks and HEADING_LINE.fullmatch(sentence.strip()):
             continue  # a heading states nothing: "**SSL_CERT_DIR (Environment Variables)**"
         if len(words) >= 4 and index.repeats(words, marks):
             dropped.append((start, end))
@@ -409,11 +409,11 @@ def _without_trailing_spaces(text: str) -> str:
     return outside_code(text, lambda piece: _TRAILING_SPACE.sub("", piece))
 
 
-_HEADING = re.compile(r"#{1,6}[ \t]\S.*|\*\*[^*\n]+\*\*:?")
-"""A heading line: Markdown's, or a bold line as the extractive writer heads a group. Its
-words are often all in a sentence before it ("`httpx` does respect the `SSL_CERT_FILE` and
-`SSL_CERT_DIR` environment variables" above **SSL_CERT_DIR (Environment Variables)**), yet
-it repeats nothing."""
+HEADING_LINE = re.compile(r"#{1,6} \S.*|\*\*[^*\n]+\*\*:?")
+"""A heading line (`fullmatch` on a stripped line): Markdown's, or a bold line as the
+extractive writer heads a group. Its words are often all in a sentence before it
+("`httpx` does respect the `SSL_CERT_FILE` and `SSL_CERT_DIR` environment variables" above
+**SSL_CERT_DIR (Environment Variables)**), yet it repeats nothing."""
 
 
 def _statements(text: str) -> list[tuple[int, int]]:

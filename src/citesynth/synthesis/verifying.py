@@ -15,7 +15,13 @@ from dataclasses import dataclass, field, replace
 from citesynth.analysis import without_consensus
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
 from citesynth.ingest.sentences import LIST_MARKER, fenced_line_numbers
-from citesynth.synthesis.citing import DANGLING, MARKS, drop_repeats, single_blank_lines
+from citesynth.synthesis.citing import (
+    DANGLING,
+    HEADING_LINE,
+    MARKS,
+    drop_repeats,
+    single_blank_lines,
+)
 from citesynth.synthesis.leads import one_document
 from citesynth.synthesis.sources import Source
 from citesynth.verify.base import Passage, Span, Verifier
@@ -370,7 +376,6 @@ _POINTS_BACK = re.compile(r"(?:This|These|That|Those|Such)\b(?!\s*[,:])")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _INTRODUCING_END = re.compile(r":((?:[ \t]*\[[\d,\s\-–]+\])*)$")
 """The colon ending a sentence that introduces a block, with the markers after it."""
-_HEADING_LINE = re.compile(r"#{1,6} \S.*|\*\*[^*\n]+\*\*:?")
 _EMPTY_ITEM = re.compile(LIST_MARKER)
 """A list item's marker with nothing after it (`fullmatch` on a stripped line)."""
 
@@ -392,9 +397,9 @@ def without_empty_sections(text: str) -> str:
         below[index] = index + 1 if lines[index + 1].strip() else below[index + 1]
     kept: list[str] = []
     for index, line in enumerate(lines):
-        if index not in code and _HEADING_LINE.fullmatch(line.strip()):
+        if index not in code and HEADING_LINE.fullmatch(line.strip()):
             after = below[index]
-            if after < 0 or (after not in code and _HEADING_LINE.fullmatch(lines[after].strip())):
+            if after < 0 or (after not in code and HEADING_LINE.fullmatch(lines[after].strip())):
                 continue
         kept.append(line)
     return single_blank_lines("\n".join(kept)).strip()
