@@ -63,7 +63,11 @@ RUNS: dict[str, EvalRequest] = {
 # Tuning runs: the how-to questions written over Starlette, marshmallow and structlog
 # (`benchmarks.gate_pairs.DOCS_TRAINING`), which the pipeline may be tuned on, unlike the
 # HTTPX and Click report sets above.
-SDISTS = {docs_folder(name, version): (name, version) for name, version in DOCS_TRAINING}
+SDISTS = {
+    docs_folder(name, version): (name, version)
+    for name, version in (("click", click_docs.VERSION), *DOCS_TRAINING)
+}
+"""The corpora unpacked from PyPI sdists (`benchmarks.sdist_docs`), by folder."""
 for _name, _version in DOCS_TRAINING:
     for _model in ("extractive", "local"):
         RUNS[f"tune-{_name}-{_model}"] = EvalRequest(
@@ -79,12 +83,15 @@ CI_SLICES: dict[str, EvalRequest] = {
 }
 
 
-async def run_one(name: str, request: EvalRequest) -> dict[str, Any]:
-    request = replace(request, data=DATA, cache=CACHE / "eval")
-    if request.corpus == click_docs.DOCS:
-        click_docs.click_docs()
+def fetch_corpus(request: EvalRequest) -> None:
+    """Fetch and unpack the request's corpus once when it comes from a PyPI sdist."""
     if request.corpus in SDISTS:
         sdist_docs(*SDISTS[request.corpus])
+
+
+async def run_one(name: str, request: EvalRequest) -> dict[str, Any]:
+    request = replace(request, data=DATA, cache=CACHE / "eval")
+    fetch_corpus(request)
     eval_set = prepare(request)
     total = [0]
     done = [0]

@@ -31,10 +31,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks import click_docs
 from benchmarks.abstention import figures
 from benchmarks.common import DATA, RESULTS, ROOT, require, write_result
-from benchmarks.eval_suite import EVAL, RUNS
+from benchmarks.eval_suite import EVAL, RUNS, fetch_corpus
 from citesynth.evaluation.datafiles import rows
 from citesynth.evaluation.harness import answered_right
 from citesynth.evaluation.runner import prepare
@@ -80,8 +79,8 @@ def run_base(runs: list[str], base: str, worktree: Path | None) -> None:
     missing = [run for run in runs if not base_records(run, base).exists()]
     if not missing:
         return
-    if any(RUNS[run].corpus == click_docs.DOCS for run in missing):
-        click_docs.click_docs()
+    for run in missing:
+        fetch_corpus(RUNS[run])
     made = worktree is None
     folder = worktree or Path(tempfile.mkdtemp(prefix="citesynth-base-")) / "tree"
     if made:
