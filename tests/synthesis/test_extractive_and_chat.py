@@ -15,6 +15,7 @@ from citesynth.cli import print_answer
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
+from citesynth.synthesis.changelogs import asks_about_changes, change_log
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
 from citesynth.synthesis.extractive import (
     _REFERS_BACK,
@@ -313,6 +314,80 @@ def test_a_piece_of_a_sentence_run_over_list_items_is_no_candidate() -> None:
         "The method has to accept three arguments:",
         "If the value does not pass the validator, it raises an appropriate exception.",
     ]
+
+
+def test_a_question_the_source_asks_is_no_candidate() -> None:
+    text = (
+        "Want to create your own field type? Subclass `Field` and implement `_serialize`.\n\n"
+        "How about dropping only entries from a certain peer (for example, monitoring)?\n\n"
+        "A definition list explains the level:\n\n: Checks the log entry's log level first."
+    )
+    chunk = Chunk(ChunkId("c1"), DocumentId("d1"), "f.md", "Fields", (), text, 0, len(text), 1, 7)
+    candidates, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), text)])
+    assert [sentence.strip() for _, _, sentence in candidates] == [
+        "Subclass `Field` and implement `_serialize`.",
+        "A definition list explains the level:",
+        ": Checks the log entry's log level first.",
+    ]
+    assert clean(candidates[-1][2]) == "Checks the log entry's log level first."
+
+
+async def test_a_change_logs_sentence_ranks_below_the_guides_unless_a_change_is_asked(
+    engine: Engine, tmp_path: Path
+) -> None:
+    guide = "# Templates\n\nJinja2Templates renders a Jinja2 template as the response.\n"
+    notes = "# Release Notes\n\n## 2.0\n\nRender a Jinja2 template as the response body.\n"
+    write(tmp_path / "d", "templates.md", guide)
+    write(tmp_path / "d", "release-notes.md", notes)
+    await engine.index([tmp_path / "d"])
+    engine.writer = ExtractiveWriter(engine.embedder, max_sentences=1)
+    answer = await engine.answer("How do I render a Jinja2 template as the response body?")
+    cited = answer.sources[answer.claims[0].citations[0] - 1]
+    assert cited.path.endswith("templates.md"), answer.answer
+    asked = await engine.answer("How do I render a Jinja2 template as the response body in 2.0?")
+    assert asked.sources[asked.claims[0].citations[0] - 1].path.endswith("release-notes.md")
+
+
+@pytest.mark.parametrize(
+    ("document", "title"),
+    [
+        ("CHANGES.rst", "Changes"),
+        ("docs/changelog.md", "Changelog"),
+        ("docs/release-notes.md", "Release Notes"),
+        ("upgrading.rst", "Upgrading to newer releases"),
+        ("corpus.jsonl#upgrade-rhdh", "Upgrading Red Hat Developer Hub"),
+        ("docs/whats_new.md", "Notes"),
+        ("docs/v2.md", "What's new in 2.0"),
+    ],
+)
+def test_a_change_log_is_known_by_its_name_or_title(document: str, title: str) -> None:
+    assert change_log(document, title)
+
+
+@pytest.mark.parametrize(
+    ("document", "title"),
+    [
+        ("docs/templates.md", "Templates"),
+        ("corpus.jsonl#4983", "History of Rome"),
+        ("news-2023-10-01.md", "Changes to the tax code"),
+        ("docs/migrations.md", "Database migrations"),
+    ],
+)
+def test_a_guide_is_no_change_log(document: str, title: str) -> None:
+    assert not change_log(document, title)
+
+
+def test_a_question_about_a_change_names_a_version_upgrade_or_removal() -> None:
+    for question in (
+        "What changed in 3.0?",
+        "How do I upgrade from marshmallow 2.x?",
+        "Which parameters were removed?",
+        "Is `context` deprecated?",
+        "Why does this no longer work?",
+    ):
+        assert asks_about_changes(question), question
+    for question in ("How do I remove a cookie?", "How do I change the thread count?"):
+        assert not asks_about_changes(question), question
 
 
 async def test_a_quoted_sentence_end_gets_one_citation_after_the_quote(

@@ -39,6 +39,7 @@ from citesynth.ingest.sentences import (
 )
 from citesynth.llm.base import ChatModel, Piece
 from citesynth.synthesis.asked import asks_number, states_number
+from citesynth.synthesis.changelogs import CHANGE_LOG_WEIGHT, asks_about_changes, change_log
 from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.inert import inline
 from citesynth.synthesis.introduced import Introduced, introduced
@@ -49,6 +50,8 @@ from citesynth.types import Chunk
 
 NOT_FOUND = "Not found in the sources."
 _LIST_MARK = re.compile(r"^\s*" + LIST_MARKER + r"\s+")
+_DEFINITION_MARK = re.compile(r"^:\s+")
+"""The mark opening a definition list's definition (MyST, Pandoc: ": Checks the level …")."""
 _BRACKETS = re.compile(r"\s*(?:\[[\d,\s\-–^]+\]|【[^】]*】)")
 _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<!\w)__(?=\S)(.+?)(?<=\S)__(?!\w)")
 """Strong emphasis: `**bold**`, or `__bold__` not inside a word ("snake__case__name")."""
@@ -70,6 +73,8 @@ _ADMONITION = re.compile(rf"^\[(?:{'|'.join(ADMONITIONS)})\]\s*(?:-{{4,}}|={{4,}
 _ASIDE_END = re.compile(r"[.!?]\s+(\([^()\n.!?]{1,60}\))[.!?]?$")
 _LITERAL_MARK = re.compile(r"(?<=\S):(?=:$)|\s+::$")
 """reStructuredText's literal-block mark: "follows::" reads "follows:", "follows: ::" "follows:"."""
+_ASKS = re.compile(r"\?[\s*_)\"'’”]*$")
+"""A sentence that ends as a question does, past closing emphasis, brackets and quotes."""
 _CANDIDATE_WORDS = 5
 """How many words a sentence needs to be a candidate of its own (`prose_sentences`)."""
 _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
@@ -82,6 +87,7 @@ def clean(sentence: str) -> str:
     the answer cites one sentence, not a sentence and a fragment.
     """
     text = _LIST_MARK.sub("", " ".join(strip_markup(sentence).split()))
+    text = _DEFINITION_MARK.sub("", text)
     text = _ADMONITION.sub("", text)
     text = _plain_emphasis(_BRACKETS.sub("", text))
     text = _unpaired(text)  # "**Do not use …" of a bold run over two sentences
@@ -262,9 +268,15 @@ class ExtractiveWriter:
         """
         scores = await relevance(question, read, self.embedder)
         wanted = set(query_terms(question))
+        history = asks_about_changes(question)
         return sorted(
             (
-                (score * (1.0 - 0.02 * min(source.number - 1, 10)), source, start, sentence)
+                (
+                    score * _rank_weight(source.number) * _history_weight(source, history),
+                    source,
+                    start,
+                    sentence,
+                )
                 for score, text, (source, start, sentence) in zip(
                     scores, read, candidates, strict=True
                 )
@@ -332,6 +344,18 @@ class ExtractiveWriter:
                 yield lead + _cited_sentences(text, numbers)
                 if pick.block is not None:
                     yield "\n\n" + shown_block(pick.block, str(pick.source.number))
+
+
+def _rank_weight(number: int) -> float:
+    """A little less for a lower-ranked source (2 % a rank, down to the eleventh)."""
+    return 1.0 - 0.02 * min(number - 1, 10)
+
+
+def _history_weight(source: Source, history: bool) -> float:
+    """Less for a change log's sentence unless the question is about a change (`history`)."""
+    if history or not change_log(source.document, source.chunk.title):
+        return 1.0
+    return CHANGE_LOG_WEIGHT
 
 
 _NO_CLAUSE = frozenset(
@@ -481,7 +505,8 @@ def _candidates(
     question asking for a number, it is shown with the sentence before it. A line of code
     or a log that passed for prose (`_symbolic`: a chunk cut inside an example has no fence
     to say so) is never quoted, nor a piece of a sentence run over a list's items
-    (`_pieces`: "2. the *attribute* that it's validating, and finally").
+    (`_pieces`: "2. the *attribute* that it's validating, and finally"), nor a question
+    (`_ASKS`: "Want to create your own field type?" states nothing; what follows does).
     """
     candidates: list[tuple[Source, int, str]] = []
     following: _Followers = {}
@@ -494,7 +519,9 @@ def _candidates(
         spans = [
             (a, b)
             for a, b in every
-            if len(text[a:b].split()) >= _CANDIDATE_WORDS and (a, b) not in pieces
+            if len(text[a:b].split()) >= _CANDIDATE_WORDS
+            and (a, b) not in pieces
+            and not _ASKS.search(text[a:b])
         ]
         candidates.extend((source, start, text[start:end]) for start, end in spans)
         for (start, end), (after, stop) in pairwise(spans):

@@ -1,0 +1,62 @@
+"""Change logs: documents that say how a project changed, not how to use it.
+
+A documentation corpus carries its release notes, change log or upgrade guide beside its
+guides. Their sentences share the words of almost every question ("Add `partitioned` to
+`Response.delete_cookie()` on Python 3.14 and later.", "In order to deserialize to an
+object, use a `post_load` method." under "Upgrading to newer releases"), so they rank
+beside the guide's own answer and fill it with history: asked "How do I render a Jinja2
+template as the response?", the extractive writer quoted "Add a default templating
+configuration with Jinja2" from the release notes. Unless the question is about a
+change (`asks_about_changes`: a version, an upgrade, a deprecation, what is new or was
+removed), a sentence of a change log (`change_log`: by its file's name or its title) is
+worth a little less than a guide's.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+from pathlib import PurePosixPath
+
+CHANGE_LOG_WEIGHT = 0.85
+"""What a change log's sentence is worth beside a guide's, for a question about no change."""
+
+_STEMS = frozenset("changelog changes history news releases whatsnew upgrading".split())
+"""File names (without extension) that are a change log as a whole: "CHANGES.rst"."""
+_NAME_WORDS = frozenset("changelog changelogs upgrade upgrading whatsnew".split())
+_NAME_PAIRS = frozenset({("release", "notes"), ("release", "note"), ("whats", "new")})
+"""Words, and pairs of words, of a file's name that make it a change log."""
+_TITLE = re.compile(
+    r"^\W*(?:change\s*log|release\s+(?:notes|history)|version\s+history|upgrading\b"
+    r"|upgrade\s+guide|what'?s\s+new\b)",
+    re.I,
+)
+"""How a change log's title starts: not "History of Rome", nor "Changes to the tax code"."""
+_ABOUT_CHANGES = re.compile(
+    r"\b(?:versions?|upgrad\w*|migrat\w*|releases?|released|change\s*logs?|changed|changes"
+    r"|deprecat\w*|removed|renamed|added|new\s+in|no\s+longer|anymore|history|backward\w*"
+    r"|breaking)\b|\b\d+\.(?:\d+|x)\b",
+    re.I,
+)
+
+
+def change_log(document: str, title: str | None) -> bool:
+    """Whether the document at path `document` (its `title`, if known) is a change log.
+
+    By a word of its file's name ("CHANGELOG.md", "release-notes.md", "upgrading.rst",
+    "upgrade-rhdh"), or by how its title starts ("Release Notes", "Upgrading to newer
+    releases", "What's new in 2.0").
+    """
+    path, _, record = document.partition("#")  # a JSON Lines record: its id names it
+    stem = (record or PurePosixPath(path).stem).lower().replace("'", "")
+    words = re.split(r"[^a-z]+", stem)
+    if stem in _STEMS or _NAME_WORDS.intersection(words):
+        return True
+    if _NAME_PAIRS.intersection(pairwise(words)):
+        return True
+    return title is not None and _TITLE.match(title) is not None
+
+
+def asks_about_changes(question: str) -> bool:
+    """Whether `question` is about how the project changed (a version, an upgrade, …)."""
+    return _ABOUT_CHANGES.search(question) is not None
