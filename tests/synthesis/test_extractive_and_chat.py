@@ -298,6 +298,27 @@ async def test_a_statement_comes_with_its_example_in_the_next_paragraph(
     assert "path_params" not in answer.answer
 
 
+async def test_asked_how_a_statement_comes_with_the_code_right_after_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    source = (
+        "Envelopes\n=========\n\nOne common use case is to wrap data in an envelope "
+        "upon serialization.\n\n.. code-block:: python\n\n    class BaseSchema(Schema):\n"
+        "        @post_dump\n        def wrap(self, data, **kwargs):\n"
+        "            return {'data': data}\n\nSchemas may also be nested in other schemas.\n"
+    )
+    write(tmp_path / "d", "envelopes.rst", source)
+    await engine.index([tmp_path / "d"])
+    engine.writer = ExtractiveWriter(engine.embedder, max_sentences=1)
+    answer = await engine.answer("How do I wrap data in an envelope upon serialization?")
+    assert "serialization [1].\n\n```python\nclass BaseSchema(Schema):" in answer.answer, (
+        answer.answer
+    )
+    assert "@post_dump" in answer.answer and not answer.removed_claims
+    asked = await engine.answer("Why wrap data in an envelope upon serialization?")
+    assert "envelope upon serialization [1]." in asked.answer and "```" not in asked.answer
+
+
 def test_a_piece_of_a_sentence_run_over_list_items_is_no_candidate() -> None:
     text = (
         "The method has to accept three arguments:\n\n"
@@ -388,6 +409,21 @@ def test_a_question_about_a_change_names_a_version_upgrade_or_removal() -> None:
         assert asks_about_changes(question), question
     for question in ("How do I remove a cookie?", "How do I change the thread count?"):
         assert not asks_about_changes(question), question
+
+
+def test_a_list_item_that_is_a_clause_is_no_candidate() -> None:
+    text = (
+        "Starlette uses a thread pool in several scenarios to avoid blocking:\n\n"
+        "- When you create a synchronous endpoint using `def` instead of `async def`\n"
+        "- When serving files with the `FileResponse` class of the responses\n"
+        "- When a sync task runs, the pool lends it one of its forty threads.\n"
+    )
+    chunk = Chunk(ChunkId("c1"), DocumentId("d1"), "t.md", "Pool", (), text, 0, len(text), 1, 5)
+    candidates, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), text)])
+    assert [sentence.strip() for _, _, sentence in candidates] == [
+        "Starlette uses a thread pool in several scenarios to avoid blocking:",
+        "- When a sync task runs, the pool lends it one of its forty threads.",
+    ]
 
 
 async def test_a_quoted_sentence_end_gets_one_citation_after_the_quote(

@@ -42,7 +42,7 @@ from citesynth.synthesis.asked import asks_number, states_number
 from citesynth.synthesis.changelogs import CHANGE_LOG_WEIGHT, asks_about_changes, change_log
 from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.inert import inline
-from citesynth.synthesis.introduced import Introduced, introduced
+from citesynth.synthesis.introduced import Introduced, example_after, introduced
 from citesynth.synthesis.markup import strip_markup
 from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
@@ -75,6 +75,13 @@ _LITERAL_MARK = re.compile(r"(?<=\S):(?=:$)|\s+::$")
 """reStructuredText's literal-block mark: "follows::" reads "follows:", "follows: ::" "follows:"."""
 _ASKS = re.compile(r"\?[\s*_)\"'’”]*$")
 """A sentence that ends as a question does, past closing emphasis, brackets and quotes."""
+_HOW = re.compile(
+    r"\s*(?:how\s+(?!many|much|long|old|far|often|big|large|tall|high)\w+"
+    r"|what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\b|is\s+there\s+a\s+way\b|show\s+me\b)",
+    re.I,
+)
+"""A question asking how to do something ("How do I …", "What is the best way to …"),
+answered by an example as much as by a statement; not "How many …"."""
 _CANDIDATE_WORDS = 5
 """How many words a sentence needs to be a candidate of its own (`prose_sentences`)."""
 _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
@@ -220,6 +227,7 @@ class ExtractiveWriter:
         if not candidates:
             return []
         number = asks_number(question)
+        how = _HOW.match(question) is not None
         # For a number question a sentence is read with the value it is followed by:
         # "`max_age` - Session expiry time in seconds." says how long with "Defaults to 2 weeks."
         read = [
@@ -253,7 +261,7 @@ class ExtractiveWriter:
                 shown = clean(f"{sentence} {more}" if more else sentence)
                 pick = _Pick(shown, score, source, start, words)
                 if not more and sum(p.block is not None for p in chosen) < self.max_blocks:
-                    chosen = _with_block(pick, sentence, candidates, chosen, shown_already)
+                    chosen = _with_block(pick, sentence, candidates, chosen, shown_already, how)
                 chosen.append(pick)
             elif twin.source.document != source.document and source.number not in twin.also:
                 twin.also.append(source.number)
@@ -376,14 +384,17 @@ def _with_block(
     candidates: Sequence[tuple[Source, int, str]],
     chosen: list[_Pick],
     shown_already: set[tuple[int, int]],
+    how: bool,
 ) -> list[_Pick]:
     """`chosen` once `pick` carries the block its sentence introduces, if any.
 
-    The block's own sentences (a list's items) are shown with it: they are marked shown,
-    and a pick among them already chosen goes.
+    Asked how (`how`), a statement's example counts too: the code right after it
+    (`example_after`). The block's own sentences (a list's items) are shown with it: they
+    are marked shown, and a pick among them already chosen goes.
     """
     source = pick.source
-    pick.block = introduced(source.chunk.text, pick.position, pick.position + len(sentence))
+    text, start, end = source.chunk.text, pick.position, pick.position + len(sentence)
+    pick.block = introduced(text, start, end) or (example_after(text, start, end) if how else None)
     if pick.block is None:
         return chosen
     inside = range(pick.block.start, pick.block.end)
@@ -589,11 +600,31 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]]) -> set[tuple[int, int]]
     for start, end in spans:
         if goes_on and "\n\n" not in text[previous:start]:
             found.add((start, end))
+        if _clause_item(text[start:end]):
+            found.add((start, end))
         goes_on = _GOES_ON.search(text[start:end].rstrip("*_ \n")) is not None
         if goes_on:
             found.add((start, end))
         previous = end
     return found
+
+
+_CLAUSE_OPENERS = frozenset(
+    "when whenever if while because since unless although though after before once and or but".split()
+)
+
+
+def _clause_item(sentence: str) -> bool:
+    """Whether `sentence` is a list item that is a subordinate clause, no full sentence.
+
+    "Starlette uses a thread pool in several scenarios:" lists "- When you create a
+    synchronous endpoint using `def` instead of `async def`": alone, it states nothing.
+    """
+    if not _LIST_MARK.match(sentence):
+        return False
+    item = _LIST_MARK.sub("", sentence).strip()
+    opening = item.split(maxsplit=1)[0].lower() if item else ""
+    return opening in _CLAUSE_OPENERS and not item.rstrip("*_`) ").endswith((".", "!", "?"))
 
 
 _SYMBOL = re.compile(r"[\[\]{}()<>=_/\\|@#$%^&*+~'\"]")

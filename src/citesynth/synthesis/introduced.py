@@ -87,6 +87,25 @@ def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced 
     return None
 
 
+def example_after(text: str, sentence_start: int, sentence_end: int) -> Introduced | None:
+    """The code block right after a statement that ends its paragraph: its example.
+
+    "One common use case is to wrap data in a namespace upon serialization." followed by
+    a `.. code-block:: python` showing `@post_dump` says how in the code alone. Only a
+    fence or a code directive counts (not a list, not an indented paragraph), and only
+    after a sentence that ends with "." or "!" and its line (a ":" one: `introduced`).
+    """
+    sentence = text[sentence_start:sentence_end].rstrip()
+    if not sentence.endswith((".", "!")):
+        return None
+    line_end = text.find("\n", sentence_end)
+    if line_end < 0 or text[sentence_end:line_end].strip():
+        return None
+    lines = _lines(text, line_end + 1)
+    first = next((i for i, (_, line) in enumerate(lines) if line.strip()), None)
+    return None if first is None else _code_at(lines, first)
+
+
 def _lines(text: str, start: int) -> list[tuple[int, str]]:
     """The lines of `text` from `start`, each with its offset, without line ends."""
     found = []
