@@ -20,6 +20,7 @@ from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
 from citesynth.synthesis.extractive import (
     _REFERS_BACK,
     _candidates,
+    _cited,
     _corroborated,
     _details,
     _symbolic,
@@ -424,6 +425,14 @@ def test_a_list_item_that_is_a_clause_is_no_candidate() -> None:
         "Starlette uses a thread pool in several scenarios to avoid blocking:",
         "- When a sync task runs, the pool lends it one of its forty threads.",
     ]
+
+
+def test_a_sentence_trailing_off_is_cited_once_with_one_full_stop() -> None:
+    assert _cited("Install the optional HTTP/2 dependencies...", "1") == (
+        "Install the optional HTTP/2 dependencies [1]."
+    )
+    assert _cited("Then wait…", "2") == "Then wait [2]."
+    assert _cited("It is done.", "3") == "It is done [3]."
 
 
 async def test_a_quoted_sentence_end_gets_one_citation_after_the_quote(

@@ -610,7 +610,8 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]]) -> set[tuple[int, int]]
 
 
 _CLAUSE_OPENERS = frozenset(
-    "when whenever if while because since unless although though after before once and or but".split()
+    """when whenever if while because since unless although though after before once
+    and or but""".split()
 )
 
 
@@ -689,6 +690,10 @@ def _cited(sentence: str, numbers: str) -> str:
     quoted = _QUOTED_END.match(sentence)
     if quoted:  # 'under "North Africa."' -> 'under "North Africa" [2].'
         return f"{quoted['body']}{quoted['closers']} [{numbers}]{quoted['stop']}"
+    if sentence.endswith(
+        ("...", "…")
+    ):  # "dependencies..." reads "dependencies [1].", not ".. [1]."
+        return f"{sentence.rstrip('.…')} [{numbers}]."
     if sentence[-1:] in ".!?":
         return f"{sentence[:-1]} [{numbers}]{sentence[-1]}"
     return f"{sentence} [{numbers}]"
