@@ -328,11 +328,7 @@ def test_a_piece_of_a_sentence_run_over_list_items_is_no_candidate() -> None:
         "3. the *value* that is passed for it.\n\n"
         "If the value does not pass the validator, it raises an appropriate exception."
     )
-    chunk = Chunk(
-        ChunkId("c1"), DocumentId("d1"), "init.md", "Validators", (), text, 0, len(text), 1, 7
-    )
-    candidates, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), text)])
-    assert [sentence.strip() for _, _, sentence in candidates] == [
+    assert _candidate_sentences(text) == [
         "The method has to accept three arguments:",
         "If the value does not pass the validator, it raises an appropriate exception.",
     ]
@@ -344,14 +340,14 @@ def test_a_question_the_source_asks_is_no_candidate() -> None:
         "How about dropping only entries from a certain peer (for example, monitoring)?\n\n"
         "A definition list explains the level:\n\n: Checks the log entry's log level first."
     )
-    chunk = Chunk(ChunkId("c1"), DocumentId("d1"), "f.md", "Fields", (), text, 0, len(text), 1, 7)
-    candidates, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), text)])
-    assert [sentence.strip() for _, _, sentence in candidates] == [
+    assert _candidate_sentences(text) == [
         "Subclass `Field` and implement `_serialize`.",
         "A definition list explains the level:",
         ": Checks the log entry's log level first.",
     ]
-    assert clean(candidates[-1][2]) == "Checks the log entry's log level first."
+    assert clean(": Checks the log entry's log level first.") == (
+        "Checks the log entry's log level first."
+    )
 
 
 async def test_a_change_logs_sentence_ranks_below_the_guides_unless_a_change_is_asked(
@@ -419,9 +415,7 @@ def test_a_list_item_that_is_a_clause_is_no_candidate() -> None:
         "- When serving files with the `FileResponse` class of the responses\n"
         "- When a sync task runs, the pool lends it one of its forty threads.\n"
     )
-    chunk = Chunk(ChunkId("c1"), DocumentId("d1"), "t.md", "Pool", (), text, 0, len(text), 1, 5)
-    candidates, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), text)])
-    assert [sentence.strip() for _, _, sentence in candidates] == [
+    assert _candidate_sentences(text) == [
         "Starlette uses a thread pool in several scenarios to avoid blocking:",
         "- When a sync task runs, the pool lends it one of its forty threads.",
     ]
@@ -745,6 +739,13 @@ async def test_code_a_model_invents_goes_with_its_sentence_and_quoted_code_stays
     print_answer(removed)
     shown = capsys.readouterr().out
     assert "✗ removed code:\n      typography:\n        fontFamily: Comic Sans\n" in shown
+
+
+def _candidate_sentences(text: str) -> list[str]:
+    """The extractive writer's candidate sentences of one chunk holding `text`."""
+    chunk = Chunk(ChunkId("c1"), DocumentId("d1"), "d.md", "Doc", (), text, 0, len(text), 1, 9)
+    candidates, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), text)])
+    return [sentence.strip() for _, _, sentence in candidates]
 
 
 async def _extracted(

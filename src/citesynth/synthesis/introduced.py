@@ -59,16 +59,10 @@ class Introduced:
 
 def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced | None:
     """The block `text[sentence_start:sentence_end]` introduces, if it ends in ":" and has one."""
-    sentence = text[sentence_start:sentence_end].rstrip()
-    if not sentence.endswith(":"):
+    found = _below(text, sentence_start, sentence_end, (":",))
+    if found is None:
         return None
-    line_end = text.find("\n", sentence_end)
-    if line_end < 0 or text[sentence_end:line_end].strip():
-        return None
-    lines = _lines(text, line_end + 1)
-    first = next((i for i, (_, line) in enumerate(lines) if line.strip()), None)
-    if first is None:
-        return None
+    lines, first = found
     indent = _column(text, sentence_start)
     rest = lines[first:]
     line = rest[0][1]
@@ -80,7 +74,7 @@ def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced 
         return _list(rest, depth) if depth >= indent else None
     if first == 0:  # an indented line right below continues the paragraph (or defines it)
         return None
-    if sentence.endswith("::") and _indent(line) > indent:
+    if text[sentence_start:sentence_end].rstrip().endswith("::") and _indent(line) > indent:
         return _indented(rest, indent, rest[0][0], "", options=False)
     if _indent(line) >= indent + 4:  # Markdown's indented code: four columns in, or more
         return _indented(rest, indent + 3, rest[0][0], "", options=False)
@@ -95,15 +89,26 @@ def example_after(text: str, sentence_start: int, sentence_end: int) -> Introduc
     fence or a code directive counts (not a list, not an indented paragraph), and only
     after a sentence that ends with "." or "!" and its line (a ":" one: `introduced`).
     """
-    sentence = text[sentence_start:sentence_end].rstrip()
-    if not sentence.endswith((".", "!")):
+    found = _below(text, sentence_start, sentence_end, (".", "!"))
+    return None if found is None else _code_at(*found)
+
+
+def _below(
+    text: str, sentence_start: int, sentence_end: int, endings: tuple[str, ...]
+) -> tuple[list[tuple[int, str]], int] | None:
+    """The lines below a sentence that ends its line, and the index of the first not blank.
+
+    None when the sentence ends in none of `endings` or not at its line's end, or when
+    nothing follows it.
+    """
+    if not text[sentence_start:sentence_end].rstrip().endswith(endings):
         return None
     line_end = text.find("\n", sentence_end)
     if line_end < 0 or text[sentence_end:line_end].strip():
         return None
     lines = _lines(text, line_end + 1)
     first = next((i for i, (_, line) in enumerate(lines) if line.strip()), None)
-    return None if first is None else _code_at(lines, first)
+    return None if first is None else (lines, first)
 
 
 def _lines(text: str, start: int) -> list[tuple[int, str]]:
