@@ -348,6 +348,9 @@ def test_a_question_the_source_asks_is_no_candidate() -> None:
     assert clean(": Checks the log entry's log level first.") == (
         "Checks the log entry's log level first."
     )
+    assert clean("where <chart_file_name>:: Specifies the chart file.") == (
+        "where ‹chart_file_name›: Specifies the chart file."
+    )
 
 
 async def test_a_change_logs_sentence_ranks_below_the_guides_unless_a_change_is_asked(

@@ -39,6 +39,8 @@ The harbour bridge toll rises in <b>May</b>, see [the table](javascript:alert(2)
         ("Unclosed <img src=x onerror=alert(1)", "Unclosed ‹img src=x onerror=alert(1)"),
         ("Maths: 1 < 2 and 3 > 2, x<3.", "Maths: 1 < 2 and 3 > 2, x<3."),
         ("Code `<br>` and\n```\n<script>x</script>\n```\nstay.", None),
+        ("where <chart_file_name>:: Specifies it.", "where ‹chart_file_name›:: Specifies it."),
+        ("A <my_tag onclick=x>placeholder", "A placeholder"),
     ],
 )
 def test_markup_outside_code_is_dropped(text: str, clean: str | None) -> None:
@@ -66,6 +68,7 @@ _PIECES = st.lists(
             "!--",
             "--",
             "b",
+            "_name",
             "<b>",
             "</b>",
             "x",

@@ -82,6 +82,8 @@ _HOW = re.compile(
 )
 """A question asking how to do something ("How do I …", "What is the best way to …"),
 answered by an example as much as by a statement; not "How many …"."""
+_TERM_MARK = re.compile(r"(?<=\S)::(?=\s)")
+"""An AsciiDoc description list's mark between a term and its definition."""
 _CANDIDATE_WORDS = 5
 """How many words a sentence needs to be a candidate of its own (`prose_sentences`)."""
 _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
@@ -100,6 +102,7 @@ def clean(sentence: str) -> str:
     text = _unpaired(text)  # "**Do not use …" of a bold run over two sentences
     text = _ASIDE_END.sub(r" \1", text)  # "no limits. (Default 100)" -> "no limits (Default 100)."
     text = _LITERAL_MARK.sub("", text)  # reStructuredText shows "follows::" as "follows:"
+    text = _TERM_MARK.sub(":", text)  # AsciiDoc's "‹name›:: Specifies …" reads "‹name›: …"
     ends = text.rstrip("\"'”’)]")  # 'under "North Africa."' already ends a sentence
     return text if ends.endswith((".", "!", "?", ":", ";")) else text + "."
 

@@ -3,10 +3,11 @@
 A consumer may render an answer as HTML or Markdown (the web page escapes it; a CLI, a JSON
 client or a chat front end may not), so nothing in an answer may run there. Outside code,
 a complete tag (`<script>`, `<img onerror=...>`, `</div>`, `<!-- -->`) is dropped and the
-text between tags stays; a `<` that opens a tag which never closes becomes `‹`, so a renderer
-never sees the start of one; a Markdown link to `javascript:`/`vbscript:`/`data:` loses its
-target (an unclosed one its scheme). Inside code spans and fences nothing changes:
-renderers show code as text.
+text between tags stays (a documentation placeholder such as `<chart_file_name>`, whose
+underscore no element name has, is shown inert: `‹chart_file_name›`); a `<` that opens a
+tag which never closes becomes `‹`, so a renderer never sees the start of one; a Markdown
+link to `javascript:`/`vbscript:`/`data:` loses its target (an unclosed one its scheme).
+Inside code spans and fences nothing changes: renderers show code as text.
 
 `MarkupStream` does this to text arriving in pieces (holding back only an unfinished tag),
 and `strip_markup` to a whole text; they give the same result.
@@ -28,6 +29,11 @@ _SCRIPT_LINK = re.compile(_SCRIPT_START.pattern + r"(?:[^()]|\([^()]*\))*\)", re
 """A link to a script target, to its closing parenthesis (one level of nesting; a target
 may start or end on the next line, as renderers allow)."""
 INERT = "‹"
+INERT_CLOSE = "›"
+_PLACEHOLDER = re.compile(r"<[A-Za-z][\w-]*_[\w-]*>")
+"""A placeholder in documentation (`helm install ./<helm_chart_archive_file_name>`): a
+name with an underscore and no attributes, which no HTML element has. It names what the
+reader fills in, so it is shown, inert: `‹helm_chart_archive_file_name›`."""
 
 
 class MarkupStream:
@@ -101,6 +107,8 @@ class _Stage:
         if char == "]":
             return _bracket(text, at, final=final)
         tag = _TAG.match(text, at, at + HOLD)
+        if tag and _PLACEHOLDER.fullmatch(tag.group()):
+            return f"{INERT}{tag.group()[1:-1]}{INERT_CLOSE}", tag.end()
         if tag:
             return "", tag.end()
         if at + 1 == len(text):
