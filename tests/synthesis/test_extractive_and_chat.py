@@ -417,10 +417,12 @@ def test_a_list_item_that_is_a_clause_is_no_candidate() -> None:
         "- When you create a synchronous endpoint using `def` instead of `async def`\n"
         "- When serving files with the `FileResponse` class of the responses\n"
         "- When a sync task runs, the pool lends it one of its forty threads.\n"
+        "- If set, requests are served from the pool of worker threads\n"
     )
     assert _candidate_sentences(text) == [
         "Starlette uses a thread pool in several scenarios to avoid blocking:",
         "- When a sync task runs, the pool lends it one of its forty threads.",
+        "- If set, requests are served from the pool of worker threads",
     ]
 
 

@@ -2,13 +2,14 @@
 
 It scores every prose sentence of the top sources against the question (dense cosine and
 query-term coverage, as evidence selection does, with a small bonus for better-ranked
-sources), keeps the best few (each with the next sentence when that one starts with "It",
-"This", "They"… or refers back with "this" as a pronoun, which only makes sense with it,
-or shows it in code: "For example: `request.query_params['search']`"), folds
-near-duplicates together (when two documents say the same thing the sentence cites both
-and is marked as consensus), groups what is left by document (and by the identifier its
-section documents, when the sentence does not name it: `unnamed_identifier`), and cites
-each sentence.
+sources, and a change log's sentence worth a little less unless the question is about a
+change: `changelogs`), keeps the best few (each with the next sentence when that one
+starts with "It", "This", "They"… or refers back with "this" as a pronoun, which only
+makes sense with it, or shows it in code: "For example: `request.query_params['search']`";
+asked how, with the code block right after it), folds near-duplicates together (when two
+documents say the same thing the sentence cites both and is marked as consensus), groups
+what is left by document (and by the identifier its section documents, when the sentence
+does not name it: `unnamed_identifier`), and cites each sentence.
 Every sentence is copied from a source, so the answer is grounded by construction; it is
 instant, deterministic, and the fallback when no model is usable. When no sentence is
 relevant enough it answers "Not found in the sources."
@@ -623,12 +624,15 @@ def _clause_item(sentence: str) -> bool:
 
     "Starlette uses a thread pool in several scenarios:" lists "- When you create a
     synchronous endpoint using `def` instead of `async def`": alone, it states nothing.
+    An item with a main clause after a comma ("- If set, cookies are sent over HTTPS
+    only") or ending as a sentence does is one.
     """
     if not _LIST_MARK.match(sentence):
         return False
     item = _LIST_MARK.sub("", sentence).strip()
     opening = item.split(maxsplit=1)[0].lower() if item else ""
-    return opening in _CLAUSE_OPENERS and not item.rstrip("*_`) ").endswith((".", "!", "?"))
+    ends = item.rstrip("*_`) ").endswith((".", "!", "?"))
+    return opening in _CLAUSE_OPENERS and "," not in item and not ends
 
 
 _SYMBOL = re.compile(r"[\[\]{}()<>=_/\\|@#$%^&*+~'\"]")
@@ -693,9 +697,7 @@ def _cited(sentence: str, numbers: str) -> str:
     quoted = _QUOTED_END.match(sentence)
     if quoted:  # 'under "North Africa."' -> 'under "North Africa" [2].'
         return f"{quoted['body']}{quoted['closers']} [{numbers}]{quoted['stop']}"
-    if sentence.endswith(
-        ("...", "…")
-    ):  # "dependencies..." reads "dependencies [1].", not ".. [1]."
+    if sentence.endswith(("...", "…")):  # "dependencies [1].", not "dependencies.. [1]."
         return f"{sentence.rstrip('.…')} [{numbers}]."
     if sentence[-1:] in ".!?":
         return f"{sentence[:-1]} [{numbers}]{sentence[-1]}"
