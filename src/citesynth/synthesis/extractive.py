@@ -281,10 +281,12 @@ class ExtractiveWriter:
         scores = await relevance(question, read, self.embedder)
         wanted = set(query_terms(question))
         history = asks_about_changes(question)
+        sources = {source.number: source for source, _, _ in candidates}
+        logs = {n: _history_weight(s, history) for n, s in sources.items()}  # once a source
         return sorted(
             (
                 (
-                    score * _rank_weight(source.number) * _history_weight(source, history),
+                    score * _rank_weight(source.number) * logs[source.number],
                     source,
                     start,
                     sentence,
