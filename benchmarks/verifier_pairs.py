@@ -29,6 +29,16 @@ Red Hat Developer Hub guides):
 
 With `train_crossencoder --paraphrases`, the embedded model's rewrites of the copied
 sentences join them (`paraphrase_pairs`; written once by `benchmarks.paraphrase_pairs`).
+
+Written documentation claims (`written_claim_pairs`, the `--docs-stage` of
+`train_crossencoder`): 600 claims written for this project over passages of five other
+projects' documentation (Starlette, marshmallow and structlog, the tuning projects of the
+gate's written how-to questions, and Jinja and Werkzeug;
+`tests/fixtures/docs_claims_tuning_NAME.jsonl`), two a
+passage: a paraphrase the passage supports, the way an answer words it, and a minimal edit
+of it with one detail wrong (a number, two names swapped, negation, an antonym, the right
+words in the wrong relation, or a detail the passage never states). Each is read as the
+answer pipeline reads a chunk: under the project's name and the section's heading path.
 """
 
 from __future__ import annotations
@@ -43,6 +53,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmarks.common import ROOT
 from citesynth.analysis import content_terms
 from citesynth.evaluation.datafiles import data_dir, rows
 from citesynth.evaluation.qa_data import EvalSet, load_set
@@ -360,6 +371,45 @@ def docs_claim_pairs(folder: Path, read: Reader, split: str = "dev") -> Iterator
             yield make_pair(claim, read(claim, [context]), 1, "rhdh-claim", group)
             if other and len(claim_terms & other_terms) < 0.8 * len(claim_terms):
                 yield make_pair(claim, read(claim, [other]), 0, "rhdh-claim", group)
+
+
+WRITTEN_CLAIMS = {
+    "starlette": ("Starlette", "1.10.0"),
+    "marshmallow": ("marshmallow", "4.4.0"),
+    "structlog": ("structlog", "26.1.0"),
+    "jinja2": ("Jinja", "3.1.6"),
+    "werkzeug": ("Werkzeug", "3.1.4"),
+}
+"""The projects whose documentation (`benchmarks.sdist_docs`, NAME==VERSION) the written
+tuning claims are over, with the subject the pipeline reads their chunks under
+(`Engine.subjects`)."""
+
+
+def written_claims_file(name: str) -> Path:
+    """The written tuning claims over project `name`'s documentation."""
+    return ROOT / "tests" / "fixtures" / f"docs_claims_tuning_{name}.jsonl"
+
+
+def written_group(name: str, passage: str) -> str:
+    """The group of a written claim: its project and passage (held out or trained together)."""
+    return f"docs-written:{name}:{_hash(passage)}"
+
+
+def written_claim_pairs(
+    budget: int = BUDGET, similarity: Similarity | None = None
+) -> Iterator[Pair]:
+    """The written documentation claims (module docstring), each against the evidence the
+    verifier reads from its passage under the project's name and the heading path; the two
+    claims of a passage share a group, so both are trained on or both held out."""
+    for name, (subject, _) in WRITTEN_CLAIMS.items():
+        for row in rows(written_claims_file(name)):
+            about = " ".join([subject, *str(row.get("heading") or "").split(" > ")]).strip()
+            evidence = evidence_text(
+                row["claim"], [row["passage"]], budget=budget, similarity=similarity, about=about
+            )
+            group = written_group(name, row["passage"])
+            label = int(row["label"] == "supported")
+            yield make_pair(row["claim"], evidence, label, "docs-written", group)
 
 
 # -- generated pairs ----------------------------------------------------------------------

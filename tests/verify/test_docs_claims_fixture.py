@@ -1,4 +1,5 @@
-"""The HTTPX and Click documentation claims (checks of the verifiers) are what they say."""
+"""The documentation claims are what they say: HTTPX and Click (checks of the verifiers) and
+the written tuning claims over five other projects' docs (the docs stage)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 import pytest
 from benchmarks import click_docs
 from benchmarks.docs_claims import CLAIMS, CLICK_CLAIMS, load_claims
+from benchmarks.sdist_docs import docs_folder
+from benchmarks.verifier_pairs import WRITTEN_CLAIMS, written_claim_pairs, written_claims_file
 
 from tests.conftest import SHARED_DATA
 
@@ -45,3 +48,30 @@ def test_every_click_passage_and_answer_is_a_verbatim_excerpt_of_its_page() -> N
         if question["answerable"]:
             page = (click_docs.DOCS / question["path"]).read_text(encoding="utf-8")
             assert question["evidence"] in page, question["id"]
+
+
+@pytest.mark.parametrize("name", sorted(WRITTEN_CLAIMS))
+def test_the_written_tuning_claims_pair_a_paraphrase_with_a_minimal_edit(name: str) -> None:
+    claims = load_claims(written_claims_file(name))
+    assert Counter(c["label"] for c in claims) == {"supported": 60, "unsupported": 60}
+    assert len({c["id"] for c in claims}) == len({c["claim"] for c in claims}) == 120
+    for supported, edited in zip(claims[::2], claims[1::2], strict=True):
+        assert supported["passage"] == edited["passage"], edited["id"]
+        assert (supported["label"], supported["change"]) == ("supported", None), supported["id"]
+        assert edited["label"] == "unsupported" and edited["change"] in CHANGES, edited["id"]
+        assert supported["claim"] not in supported["passage"], f"{supported['id']} copies"
+    pairs = [p for p in written_claim_pairs() if p["group"].startswith(f"docs-written:{name}:")]
+    assert len(pairs) == 120
+    by_group = Counter(p["group"] for p in pairs)
+    assert set(by_group.values()) <= {2, 4, 6}, "a passage's claims share their group"
+
+
+@pytest.mark.parametrize("name", sorted(WRITTEN_CLAIMS))
+def test_every_written_tuning_passage_is_a_verbatim_excerpt_of_its_page(name: str) -> None:
+    version = WRITTEN_CLAIMS[name][1]
+    docs = docs_folder(name, version)
+    if not docs.is_dir():
+        pytest.skip(f"{docs} not found: python -m benchmarks.sdist_docs {name} {version}")
+    for claim in load_claims(written_claims_file(name)):
+        page = (docs / claim["path"]).read_text(encoding="utf-8")
+        assert claim["passage"] in page, claim["id"]
