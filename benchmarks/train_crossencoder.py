@@ -22,6 +22,11 @@ evidence budget, provenance). The recipe:
   against the chunks retrieved for them), leaving out the half of the questions the gate is
   then calibrated on (`gate_pairs.calibrates`, `calibrate_answerability`); the shipped
   MPNet gate has it (`--gate-stage 2`, docs/verification.md);
+- stage 4, documentation claims (off by default): `--docs-stage E` epochs at `--docs-lr` on
+  the written documentation claims (`verifier_pairs.written_claim_pairs`, their held-out
+  fifth kept for calibration) mixed with `--replay` of the recipe's training pairs, so that
+  the model learns how answers word documentation without forgetting the rest; with
+  `--start src/citesynth/verify` it goes on from the shipped verifier's weights;
 - `MAX_TOKENS` tokens, batch 32 of similar lengths, bfloat16 autocast where the CPU has it,
   AdamW (1e-4, head 20x) with warm-up and linear decay per stage, torch on 2 threads;
   pairs and their tokens are cached and a checkpoint is written every 100 steps;
@@ -36,6 +41,7 @@ import json
 import math
 import random
 import time
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -43,7 +49,14 @@ from typing import Any
 from benchmarks.common import ROOT, cached_json, require
 from benchmarks.gate_pairs import cached_pairs, calibrates
 from benchmarks.nli_pairs import snli_pairs
-from benchmarks.verifier_pairs import Pair, build, holdout, paraphrase_pairs
+from benchmarks.verifier_pairs import (
+    Pair,
+    build,
+    docs_claim_pairs,
+    holdout,
+    paraphrase_pairs,
+    written_claim_pairs,
+)
 from citesynth.embed.minilm import cpu_has_bf16
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.verify import mpnet
@@ -60,10 +73,15 @@ from citesynth.verify.crossencoder import (
     segment_types,
     trainable_names,
 )
+from citesynth.verify.evidence import evidence_text
 
 PACKAGE = ROOT / "src" / "citesynth" / "verify"
 WORK = Path.home() / ".cache" / "citesynth" / "train-crossencoder"
 BATCH = 32
+KEPT_KEYS = ("answerab", "lexical_sure")
+"""Keys of an existing `crossencoder.json` in `--out` that an export keeps: what other
+commands calibrate on top of the weights (`calibrate_answerability`, `calibrate_pair_gate`,
+`calibrate_lexical_sure`); run them again after retraining."""
 
 
 def _encode(tokenizer: Any, pairs: list[Pair]) -> list[list[tuple[int, int]]]:
@@ -230,9 +248,10 @@ def balanced_accuracy(labels: list[int], predicted: list[bool]) -> float:
 
 def calibration_sets(pairs: list[Pair]) -> tuple[str, ...]:
     """The held-out real data sets thresholds and the blend are fitted on (documentation
-    claims only when the recipe has them)."""
+    claims only when the recipe or the docs stage has them)."""
     present = {p["source"] for p in pairs}
-    return tuple(s for s in ("scifact", "wice", "halueval", "rhdh-claim") if s in present)
+    sets = ("scifact", "wice", "halueval", "rhdh-claim", "docs-written")
+    return tuple(s for s in sets if s in present)
 
 
 def calibrate(pairs: list[Pair], scores: list[float]) -> tuple[float, dict[str, float]]:
@@ -336,6 +355,32 @@ def gate_stage_pairs(
     return [*recipe, *retrieved]
 
 
+def documentation_calibration() -> list[Pair]:
+    """The Developer Hub `dev` answer claims (`verifier_pairs.docs_claim_pairs`, never
+    trained on without `--docs-claims`), for calibrating a verifier with the docs stage: the
+    written claims' held-out fifth are minimal edits, these are right claims against their
+    own passage and against another one, as answers over documentation meet both."""
+
+    def read(claim: str, passages: Sequence[str]) -> str:
+        return evidence_text(claim, passages, budget=EVIDENCE_WORDS)
+
+    return list(docs_claim_pairs(data_dir(), read))
+
+
+def docs_stage_pairs(args: argparse.Namespace, train: list[Pair]) -> tuple[list[Pair], list[Pair]]:
+    """What the docs stage trains on and what it adds to calibration (none without
+    `--docs-stage`): the written documentation claims outside the held-out groups with
+    `--replay` of the recipe's training pairs drawn with a fixed seed; the held-out written
+    claims and, unless the recipe has them, the Developer Hub answer claims."""
+    if not args.docs_stage:
+        return [], []
+    written = list(written_claim_pairs(EVIDENCE_WORDS))
+    chosen = random.Random(29).sample(train, min(args.replay, len(train)))
+    trained = [*(p for p in written if not holdout(p["group"])), *chosen]
+    held = [p for p in written if holdout(p["group"])]
+    return trained, held if args.docs_claims else [*held, *documentation_calibration()]
+
+
 def base_keys(base: Path | None) -> dict[str, str]:
     """How the weights name their base: the packaged MPNet by name (its folder differs per
     machine; `citesynth[gate]` carries it), any other folder by path, MiniLM by nothing."""
@@ -399,7 +444,19 @@ def main() -> None:
         "--start",
         type=Path,
         help="begin from the weights trained into this folder (the shipped gate: "
-        "src/citesynth/verify/gate, with --base the same base) and run the gate stage only",
+        "src/citesynth/verify/gate, with --base the same base; the shipped verifier: "
+        "src/citesynth/verify) and run the gate or docs stage only",
+    )
+    parser.add_argument(
+        "--docs-stage",
+        type=float,
+        default=0.0,
+        help="epochs of a last stage on the written documentation claims and --replay recipe "
+        "pairs (0: none)",
+    )
+    parser.add_argument("--docs-lr", type=float, default=3e-5, help="the docs stage's rate")
+    parser.add_argument(
+        "--replay", type=int, default=2000, help="recipe training pairs the docs stage mixes in"
     )
     parser.add_argument(
         "--docs-howto",
@@ -445,9 +502,12 @@ def main() -> None:
         if args.gate_stage
         else []
     )
+    docs, written_held = docs_stage_pairs(args, train)
     print(
         f"{len(pairs)} pairs: {len(train)} train, {len(held)} held out; {len(snli)} SNLI; "
-        f"{len(gate)} for the gate stage"
+        f"{len(gate)} for the gate stage; {len(docs)} for the docs stage "
+        f"({sum(p['source'] == 'docs-written' for p in docs)} written claims; "
+        f"{len(written_held)} documentation pairs held out for calibration)"
     )
     base = args.base.resolve() if args.base else base_path()
     tokenizer = AutoTokenizer.from_pretrained(base)
@@ -468,6 +528,9 @@ def main() -> None:
     )
     gate_cache = args.work / f"encoded-gate-{len(gate)}-{MAX_TOKENS}{tokens}.json"
     encoded_gate = _encoded(tokenizer, gate, gate_cache) if gate else []
+    encoded_docs = _encode(tokenizer, docs) if docs else []
+    held = [*held, *written_held]
+    encoded_held = [*encoded_held, *(_encode(tokenizer, written_held) if written_held else [])]
     model = build_model(base, first_token=args.first_token)
     if args.start:
         apply_delta(model, args.start / WEIGHTS_FILE, args.frozen)
@@ -492,6 +555,7 @@ def main() -> None:
             args.lr,
         ),
         ("gate", gate, encoded_gate, _weights(gate) if gate else [], args.gate_stage, args.gate_lr),
+        ("docs", docs, encoded_docs, _weights(docs) if docs else [], args.docs_stage, args.docs_lr),
     ]
     checkpoint = args.work / "checkpoint.pt"
     state = None
@@ -572,7 +636,7 @@ def main() -> None:
     )
     old = args.out / "crossencoder.json"
     kept_meta = (
-        {k: v for k, v in json.loads(old.read_text()).items() if k.startswith("answerab")}
+        {k: v for k, v in json.loads(old.read_text()).items() if k.startswith(KEPT_KEYS)}
         if (old.exists())
         else {}
     )
@@ -593,9 +657,14 @@ def main() -> None:
         **base_keys(base if args.base else None),
         "quantise": moved <= QUANTISATION_SHIFT,
         "quantisation_shift": round(moved, 4),
-        "trained_on": trained_on(args, len(train), len(snli), len(gate)),
+        "trained_on": trained_on(args, len(train), len(snli), len(gate), len(docs)),
         "held_out_balanced_accuracy": figures,
         **({"gate_stage": {"pairs": len(gate), "epochs": args.gate_stage}} if gate else {}),
+        **(
+            {"docs_stage": {"pairs": len(docs), "epochs": args.docs_stage, "lr": args.docs_lr}}
+            if docs
+            else {}
+        ),
         **(
             {"distilled_from": f"{args.teacher.resolve().name}, share {args.distil:g}"}
             if args.teacher
@@ -607,9 +676,9 @@ def main() -> None:
     print(f"wrote {size / 1e6:.1f} MB in {(time.perf_counter() - started) / 60:.1f} min")
 
 
-def trained_on(args: argparse.Namespace, train: int, snli: int, gate: int) -> str:
+def trained_on(args: argparse.Namespace, train: int, snli: int, gate: int, docs: int = 0) -> str:
     """What the weights learnt from, for `crossencoder.json` (`--start`: what the starting
-    weights had, then the gate stage)."""
+    weights had, then the gate or docs stage)."""
     if args.start:
         before = json.loads((args.start / "crossencoder.json").read_text())["trained_on"]
         recipe = before.rsplit("; ", 1)[0]  # without its date
@@ -628,6 +697,11 @@ def trained_on(args: argparse.Namespace, train: int, snli: int, gate: int) -> st
         if gate
         else ""
     )
+    if docs:
+        stage += (
+            f"; then {docs} pairs (written documentation claims, benchmarks/verifier_pairs.py, "
+            f"and recipe pairs replayed) for {args.docs_stage:g} epochs at {args.docs_lr:g}"
+        )
     return f"{recipe}{stage}; {date.today().isoformat()}"
 
 
