@@ -1,0 +1,135 @@
+"""Compare claim verifiers' weights through the whole verifier, on tuning claims then report ones.
+
+    python -m benchmarks.verifier_variants DIR [DIR ...]     # the shipped weights and each DIR
+
+`train_crossencoder` reports its model on held-out tuning pairs, before the rules the
+verifier adds (quotes, vetoes, `lexical_sure`). A decision between weights reads them as
+answers do: each claim through `TrainedVerifier.verify_now`, in the same run for every
+folder (`shipped` is the package's own weights).
+
+- **Tuning** (what a decision may rest on): the held-out groups of WiCE `dev`, SciFact
+  `train` and HaluEval `dev` (`calibrate_lexical_sure.tuning_claims`), the Developer Hub
+  `dev` answer claims, and the held-out fifth of the written documentation claims
+  (`verifier_pairs.written_claim_pairs`), each under its project's name and heading path.
+  Their mean balanced accuracy is the figure to compare.
+- **Report** (measured once the decision is made, never tuned on): WiCE `test`, SciFact
+  `dev` pairs, HaluEval samples 250–499, and the HTTPX and Click documentation claims
+  (`docs_claims`), each with balanced accuracy, the share of supported and unsupported
+  claims passed, and the ROC AUC of the verdict's score (how often a supported claim
+  outscores an unsupported one: discrimination apart from the threshold).
+
+Results: `benchmarks/results/verifier_variants.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from benchmarks.calibrate_answerability import roc_auc
+from benchmarks.calibrate_lexical_sure import tuning_claims
+from benchmarks.common import require, write_result
+from benchmarks.docs_claims import CLAIMS, CLICK_CLAIMS, _about, corpus_subject, load_claims
+from benchmarks.verifier_pairs import WRITTEN_CLAIMS, holdout, written_claims_file, written_group
+from citesynth.evaluation.datafiles import data_dir, rows
+from citesynth.evaluation.verifier_data import SPLITS, load
+from citesynth.verify import Check
+
+Labelled = tuple[list[Check], list[bool]]
+
+
+def written_held_out() -> Labelled:
+    """The written documentation claims the docs stage held out, read as it reads them."""
+    checks, labels = [], []
+    for name, (subject, _) in WRITTEN_CLAIMS.items():
+        for row in rows(written_claims_file(name)):
+            if holdout(written_group(name, row["passage"])):
+                about = " ".join([subject, *str(row.get("heading") or "").split(" > ")])
+                checks.append(Check(row["claim"], (row["passage"],), about.strip()))
+                labels.append(row["label"] == "supported")
+    return checks, labels
+
+
+def tuning_sets() -> dict[str, Labelled]:
+    sets = {
+        name: ([Check(c, p) for c, p, _ in claims], [bool(y) for _, _, y in claims])
+        for name, claims in tuning_claims().items()
+    }
+    sets["docs-written"] = written_held_out()
+    return sets
+
+
+def report_sets() -> dict[str, Labelled]:
+    sets = {
+        f"{name}/{report}": (
+            [Check(e.claim, e.passages) for e in examples],
+            [e.supported for e in examples],
+        )
+        for name, (_, report) in SPLITS.items()
+        for examples in [load(name, report)]
+    }
+    httpx_docs = data_dir() / "docs_httpx" / "docs"
+    for name, path, corpus in (
+        ("httpx", CLAIMS, httpx_docs if httpx_docs.is_dir() else None),
+        ("click", CLICK_CLAIMS, None),
+    ):
+        subject = asyncio.run(corpus_subject(corpus)) if corpus else name.capitalize()
+        claims = load_claims(path)
+        sets[name] = (
+            [Check(c["claim"], (c["passage"],), f"{subject} {_about(c)}".strip()) for c in claims],
+            [c["label"] == "supported" for c in claims],
+        )
+    return sets
+
+
+def measure(verifier: Any, checks: list[Check], labels: list[bool]) -> dict[str, Any]:
+    """Balanced accuracy, pass rates and the ROC AUC of the verdicts' scores."""
+    verdicts = verifier.verify_now(checks)
+    passed = [v.label == "supported" for v in verdicts]
+    tpr = sum(p for p, y in zip(passed, labels, strict=True) if y) / max(sum(labels), 1)
+    fpr = sum(p for p, y in zip(passed, labels, strict=True) if not y) / max(
+        len(labels) - sum(labels), 1
+    )
+    return {
+        "claims": len(checks),
+        "balanced_accuracy": round((tpr + 1 - fpr) / 2, 4),
+        "supported_passed": round(tpr, 4),
+        "unsupported_passed": round(fpr, 4),
+        "roc_auc": roc_auc([(v.score, y) for v, y in zip(verdicts, labels, strict=True)]),
+    }
+
+
+def compare(folders: list[str]) -> dict[str, Any]:
+    from citesynth.verify.crossencoder import CrossEncoder
+    from citesynth.verify.trained import TrainedVerifier
+
+    tuning, report = tuning_sets(), report_sets()
+    payload: dict[str, Any] = {}
+    for folder in folders:
+        model = CrossEncoder.load(folder=None if folder == "shipped" else Path(folder))
+        verifier = TrainedVerifier(model)
+        found: dict[str, Any] = {"trained_on": model.meta.trained_on}
+        for role, sets in (("tuning", tuning), ("report", report)):
+            figures = {name: measure(verifier, *labelled) for name, labelled in sets.items()}
+            mean = sum(f["balanced_accuracy"] for f in figures.values()) / len(figures)
+            found[role] = {"mean_balanced_accuracy": round(mean, 4), **figures}
+        payload[folder] = found
+        print(folder, json.dumps(found["tuning"]["mean_balanced_accuracy"]), flush=True)
+    return payload
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="*", help="folders train_crossencoder --out wrote")
+    args = parser.parse_args()
+    require(data_dir())
+    payload = compare(["shipped", *args.folders])
+    print(json.dumps(payload, indent=2))
+    write_result("verifier_variants", payload)
+
+
+if __name__ == "__main__":
+    main()
