@@ -47,7 +47,7 @@ from typing import Any
 
 from benchmarks.click_docs import click_docs
 from benchmarks.common import ROOT, write_result
-from benchmarks.verifier_pairs import docs_claim_pairs
+from benchmarks.verifier_pairs import docs_claim_pairs, read_under
 from citesynth import Engine, Settings
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.verify import Check, LexicalVerifier, Verifier
@@ -60,6 +60,13 @@ CLICK_CLAIMS = ROOT / "tests" / "fixtures" / "click_claims.jsonl"
 def load_claims(path: Path = CLAIMS) -> list[dict[str, Any]]:
     """The labelled claims, one object per line."""
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def pass_rates(passed: list[bool], supported: list[bool]) -> tuple[float, float]:
+    """The share of the supported claims passed and of the unsupported ones passed."""
+    right = [p for p, s in zip(passed, supported, strict=True) if s]
+    wrong = [p for p, s in zip(passed, supported, strict=True) if not s]
+    return sum(right) / max(len(right), 1), sum(wrong) / max(len(wrong), 1)
 
 
 def _share(hits: list[bool]) -> float | None:
@@ -76,13 +83,11 @@ async def measure(
     """Balanced accuracy and pass rates of `verifier` on `claims` (with their headings,
     under the corpus's `subject`)."""
     checks = [
-        Check(c["claim"], (c["passage"],), f"{subject} {_about(c)}".strip() if headings else "")
+        Check(c["claim"], (c["passage"],), read_under(subject, c) if headings else "")
         for c in claims
     ]
     passed = [v.supported for v in await verifier.verify(checks)]
-    positive = [p for p, c in zip(passed, claims, strict=True) if c["label"] == "supported"]
-    negative = [p for p, c in zip(passed, claims, strict=True) if c["label"] != "supported"]
-    tpr, fpr = sum(positive) / len(positive), sum(negative) / len(negative)
+    tpr, fpr = pass_rates(passed, [c["label"] == "supported" for c in claims])
     kinds = Counter(c["change"] for c in claims if c["change"])
     heading = [
         (p, c["label"] == "supported")
@@ -102,11 +107,6 @@ async def measure(
             "unsupported_passed": _share([p for p, s in heading if not s]),
         },
     }
-
-
-def _about(claim: dict[str, Any]) -> str:
-    """The heading path as the pipeline gives it: the headings' words, in order."""
-    return " ".join(str(claim.get("heading") or "").split(" > "))
 
 
 def rhdh_claims(split: str = "test") -> list[dict[str, Any]]:

@@ -58,6 +58,7 @@ from citesynth.analysis import content_terms
 from citesynth.evaluation.datafiles import data_dir, rows
 from citesynth.evaluation.qa_data import EvalSet, load_set
 from citesynth.evaluation.verifier_data import load
+from citesynth.verify import Check
 from citesynth.verify.align import passage_sentences
 from citesynth.verify.claims import split_claims
 from citesynth.verify.evidence import BUDGET, Similarity, evidence_text
@@ -395,21 +396,31 @@ def written_group(name: str, passage: str) -> str:
     return f"docs-written:{name}:{_hash(passage)}"
 
 
+def read_under(subject: str, claim: dict[str, Any]) -> str:
+    """What a written documentation claim's passage is read under, as the pipeline reads a
+    chunk (`Check.about`): the corpus's subject, then the words of the claim's heading path."""
+    return " ".join([subject, *str(claim.get("heading") or "").split(" > ")]).strip()
+
+
+def written_claims() -> Iterator[tuple[Check, bool, str]]:
+    """Each written documentation claim (module docstring) as a check against its passage
+    read under its project's name and heading path, whether it is supported, and its group
+    (the two claims of a passage share one, so both are trained on or both held out)."""
+    for name, (subject, _) in WRITTEN_CLAIMS.items():
+        for row in rows(written_claims_file(name)):
+            check = Check(row["claim"], (row["passage"],), read_under(subject, row))
+            yield check, row["label"] == "supported", written_group(name, row["passage"])
+
+
 def written_claim_pairs(
     budget: int = BUDGET, similarity: Similarity | None = None
 ) -> Iterator[Pair]:
-    """The written documentation claims (module docstring), each against the evidence the
-    verifier reads from its passage under the project's name and the heading path; the two
-    claims of a passage share a group, so both are trained on or both held out."""
-    for name, (subject, _) in WRITTEN_CLAIMS.items():
-        for row in rows(written_claims_file(name)):
-            about = " ".join([subject, *str(row.get("heading") or "").split(" > ")]).strip()
-            evidence = evidence_text(
-                row["claim"], [row["passage"]], budget=budget, similarity=similarity, about=about
-            )
-            group = written_group(name, row["passage"])
-            label = int(row["label"] == "supported")
-            yield make_pair(row["claim"], evidence, label, "docs-written", group)
+    """The written documentation claims, each against the evidence the verifier reads."""
+    for check, supported, group in written_claims():
+        evidence = evidence_text(
+            check.claim, check.passages, budget=budget, similarity=similarity, about=check.about
+        )
+        yield make_pair(check.claim, evidence, int(supported), "docs-written", group)
 
 
 # -- generated pairs ----------------------------------------------------------------------

@@ -32,9 +32,9 @@ from typing import Any
 from benchmarks.calibrate_answerability import roc_auc
 from benchmarks.calibrate_lexical_sure import tuning_claims
 from benchmarks.common import require, write_result
-from benchmarks.docs_claims import CLAIMS, CLICK_CLAIMS, _about, corpus_subject, load_claims
-from benchmarks.verifier_pairs import WRITTEN_CLAIMS, holdout, written_claims_file, written_group
-from citesynth.evaluation.datafiles import data_dir, rows
+from benchmarks.docs_claims import CLAIMS, CLICK_CLAIMS, corpus_subject, load_claims, pass_rates
+from benchmarks.verifier_pairs import holdout, read_under, written_claims
+from citesynth.evaluation.datafiles import data_dir
 from citesynth.evaluation.verifier_data import SPLITS, load
 from citesynth.verify import Check
 
@@ -43,14 +43,8 @@ Labelled = tuple[list[Check], list[bool]]
 
 def written_held_out() -> Labelled:
     """The written documentation claims the docs stage held out, read as it reads them."""
-    checks, labels = [], []
-    for name, (subject, _) in WRITTEN_CLAIMS.items():
-        for row in rows(written_claims_file(name)):
-            if holdout(written_group(name, row["passage"])):
-                about = " ".join([subject, *str(row.get("heading") or "").split(" > ")])
-                checks.append(Check(row["claim"], (row["passage"],), about.strip()))
-                labels.append(row["label"] == "supported")
-    return checks, labels
+    held = [(check, supported) for check, supported, group in written_claims() if holdout(group)]
+    return [check for check, _ in held], [supported for _, supported in held]
 
 
 def tuning_sets() -> dict[str, Labelled]:
@@ -79,7 +73,7 @@ def report_sets() -> dict[str, Labelled]:
         subject = asyncio.run(corpus_subject(corpus)) if corpus else name.capitalize()
         claims = load_claims(path)
         sets[name] = (
-            [Check(c["claim"], (c["passage"],), f"{subject} {_about(c)}".strip()) for c in claims],
+            [Check(c["claim"], (c["passage"],), read_under(subject, c)) for c in claims],
             [c["label"] == "supported" for c in claims],
         )
     return sets
@@ -88,11 +82,7 @@ def report_sets() -> dict[str, Labelled]:
 def measure(verifier: Any, checks: list[Check], labels: list[bool]) -> dict[str, Any]:
     """Balanced accuracy, pass rates and the ROC AUC of the verdicts' scores."""
     verdicts = verifier.verify_now(checks)
-    passed = [v.label == "supported" for v in verdicts]
-    tpr = sum(p for p, y in zip(passed, labels, strict=True) if y) / max(sum(labels), 1)
-    fpr = sum(p for p, y in zip(passed, labels, strict=True) if not y) / max(
-        len(labels) - sum(labels), 1
-    )
+    tpr, fpr = pass_rates([v.label == "supported" for v in verdicts], labels)
     return {
         "claims": len(checks),
         "balanced_accuracy": round((tpr + 1 - fpr) / 2, 4),
