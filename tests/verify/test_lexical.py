@@ -566,3 +566,25 @@ def test_a_possessive_is_no_missing_term_or_name(verifier: LexicalVerifier) -> N
     )
     assert verdict.supported, verdict
     assert not any("not in the source" in reason for reason in verdict.reasons)
+
+
+ECHO = "You can print to standard error by passing ``err=True`` to ``click.echo``."
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported", "reason"),
+    [
+        ("You can print to standard error by passing `err=True` to `click.echo`.", True, ""),
+        (
+            "You can print to standard error by passing `err=False` to `click.echo`.",
+            False,
+            "the source writes 'err=True', not 'err=False'",
+        ),
+    ],
+)
+def test_a_setting_must_have_the_sources_value(
+    verifier: LexicalVerifier, claim: str, supported: bool, reason: str
+) -> None:
+    verdict = verifier.verify_now([Check(claim, (ECHO,))])[0]
+    assert verdict.supported is supported
+    assert (reason in verdict.reasons) is bool(reason)

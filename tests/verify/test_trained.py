@@ -547,3 +547,34 @@ async def test_repair_lets_the_model_confirm_a_paraphrase_the_lexical_screen_fin
     assert [v.label for v in screened] == ["partial", "partial"]
     assert screened[1].score > screened[0].score
     assert (await review(text, with_decoy, trained)).text == text[:-1] + " [2]."
+
+
+SEPARATOR = (
+    "Sometimes you want to pass arguments that look like options. A file named `-data.csv` "
+    "passed as an argument is treated as an option. To avoid this, the parser accepts the "
+    "string `--` as a separator: every parameter after the `--` marker is read as an argument."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        (
+            "To pass a file name that starts with a dash, such as -data.csv, as an argument "
+            "without it being read as an option, you can use the `--` marker as a separator.",
+            True,
+        ),
+        ("To pickle the parser to share it between processes, use `--` as a separator.", False),
+        (
+            "To pass a file name that starts with a dash as an argument, you can use the "
+            "`++` marker as a separator.",
+            False,
+        ),
+    ],
+)
+async def test_a_how_to_claim_is_read_as_its_goal_and_its_answer(
+    trained: TrainedVerifier, claim: str, supported: bool
+) -> None:
+    # The answer restates the user's question as its goal; the source words it otherwise.
+    [verdict] = await trained.verify([Check(claim, (SEPARATOR,), "Option-Like Arguments")])
+    assert verdict.supported is supported, (claim, verdict)

@@ -35,6 +35,7 @@ from functools import lru_cache
 
 from citesynth.analysis import NAME, POSSESSIVE, content_terms, terms
 from citesynth.ingest.sentences import LIST_MARKER, is_title_or_rule, sentence_spans
+from citesynth.verify.codevalues import differing_code
 from citesynth.verify.lists import misattributed
 from citesynth.verify.opposites import opposed
 from citesynth.verify.swaps import swapped
@@ -200,10 +201,14 @@ class Alignment:
     swapped: tuple[tuple[str, str], ...] = ()
     """Two items of the claim the stating sentence binds the other way round
     (`swaps.swapped`)."""
+    code_values: tuple[tuple[str, str], ...] = ()
+    """(the claim's setting or operator, the passages' setting, or nothing) where the
+    passages write that code otherwise: `err=False` against `err=True`
+    (`codevalues.differing_code`)."""
 
     @property
     def disagrees(self) -> bool:
-        """A number, negation, direction, opposite, swap, superlative, identifier or item.
+        """A number, negation, direction, opposite, swap, superlative, identifier, item or code.
 
         So does a whole clause of the claim that has no word in the evidence (`ungrounded`).
 
@@ -221,6 +226,7 @@ class Alignment:
             or self.missing_identifiers
             or self.misattributed
             or self.ungrounded
+            or self.code_values
         )
 
 
@@ -1001,6 +1007,7 @@ def align(
         ungrounded=ungrounded,
         opposite=opposite,
         swapped=(crossed,) if crossed else (),
+        code_values=differing_code(claim, shown),
     )
     written = _written(claim)
     return replace(
@@ -1090,9 +1097,20 @@ def _reasons(
         reasons.append("identifier(s) not in the source: " + ", ".join(identifiers))
     for name, other in alignment.misattributed:
         reasons.append(f"the source says this of {other}, not of {name}")
+    reasons.extend(_code_reasons(alignment.code_values))
     for clause in alignment.ungrounded:
         reasons.append(f"nothing in the source states {clause!r}")
     return tuple(reasons)
+
+
+def _code_reasons(code: Sequence[tuple[str, str]]) -> list[str]:
+    """Why code of the claim disagrees: the source's setting, or an operator it lacks."""
+    return [
+        f"the source writes {theirs!r}, not {mine!r}"
+        if theirs
+        else f"{mine!r} is not in the source"
+        for mine, theirs in code
+    ]
 
 
 FEATURES = (

@@ -55,6 +55,7 @@ from citesynth.verify.base import Check, Label, Verdict
 from citesynth.verify.crossencoder import WEIGHTS_FILE, CrossEncoder, Meta
 from citesynth.verify.evidence import Similarity, evidence_text, quoted, unmarked
 from citesynth.verify.lexical import LexicalVerifier
+from citesynth.verify.purpose import goal_backed, split_goal
 from citesynth.verify.similarity import shared_similarity
 
 log = logging.getLogger("citesynth.verify")
@@ -228,7 +229,42 @@ class TrainedVerifier:
                 label = "unsupported"
             reasons = () if label == "supported" else backup.reasons
             verdicts.append(Verdict(round(score, 4), label, backup.spans, reasons))
-        return verdicts
+        return self._goals_read_apart(
+            checks,
+            verdicts,
+            {i for i, v in enumerate(aligned) if v[1] is not None and v[1].disagrees},
+        )
+
+    def _goals_read_apart(
+        self, checks: Sequence[Check], verdicts: list[Verdict], vetoed: set[int]
+    ) -> list[Verdict]:
+        """Each how-to claim the model doubts, read again as its assertion and its goal.
+
+        "To <goal>, <assertion>" (`verify.purpose`) is supported when the assertion alone
+        is, the whole claim scored at least `partial` and nothing in it disagrees with
+        the source, and the sources hold most of the goal's terms.
+        """
+        doubted = {
+            index: goal
+            for index, verdict in enumerate(verdicts)
+            if verdict.label == "partial" and index not in vetoed
+            for goal in [split_goal(checks[index].claim)]
+            if goal is not None
+            and goal_backed(goal.goal, checks[index].passages, checks[index].about)
+        }
+        if not doubted:
+            return verdicts
+        apart = self.verify_now(
+            [
+                Check(goal.assertion, checks[index].passages, checks[index].about)
+                for index, goal in doubted.items()
+            ]
+        )
+        found = list(verdicts)
+        for index, assertion in zip(doubted, apart, strict=True):
+            if assertion.supported:
+                found[index] = Verdict(assertion.score, "supported", assertion.spans, ())
+        return found
 
     def _lexically_sure(self, verdict: Verdict) -> bool:
         """Whether the lexical verdict on the whole passages is sure support on its own.

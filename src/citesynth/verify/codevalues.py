@@ -1,0 +1,92 @@
+"""Code a claim writes that its source writes otherwise: `err=True` for `err=False`, `++` for `--`.
+
+    differing_code("Pass `err=False` to write to standard error.", [source])
+    → (("err=False", "err=True"),)
+
+Documentation answers name settings the way the code does. A claim giving a setting another
+value than its source gives it ("`required=False` makes an option required"), or an
+operator its source never writes ("the `++` marker separates options from arguments"),
+changes one detail the models read past: the words around it are the source's, and a
+cross-encoder sees `False` and `True`, `--` and `++`, as nearly the same token.
+
+- **A setting** (`name=value` anywhere in the claim; `name: value` inside its inline code,
+  as YAML writes it) differs when the passages set that name, none of them to the claim's
+  value, and the value is not written within a few words after any mention of the name
+  ("set `enabled` to `false`" states `enabled: false`).
+- **An operator** (inline code of punctuation only, two characters or more: `--`, `->`,
+  `**`) differs when the passages never write it.
+
+Values compare as the code means them: quotes and the case of `True`, `None` and YAML's
+`true` do not matter, numbers compare as numbers, a dotted name by its last part.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+
+_IN_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+_VALUE = r"('[^'\n]*'|\"[^\"\n]*\"|[-+]?\d[\w.]*|[A-Za-z_][\w.]*)"
+_ASSIGNED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*(?!=)" + _VALUE)
+_KEYED = re.compile(r"(?<![\w.-])([A-Za-z_][\w-]*):[ \t]+" + _VALUE)
+"""YAML's `name: value`, the value on the name's line (a nested block is no value)."""
+_OPERATOR = re.compile(r"[^\w\s`]{2,4}")
+_NEAR = 80
+"""Characters after a mention of a name in which its value may be written in words."""
+
+
+def _value(raw: str) -> str:
+    """One form for what a value means (see the module docstring)."""
+    text = raw.strip().strip("'\"").rstrip(".,;:")
+    try:
+        return repr(float(text))
+    except ValueError:
+        pass
+    last = text.rsplit(".", 1)[-1]
+    return last.lower() if last.lower() in {"true", "false", "none", "null"} else last
+
+
+def _settings(text: str, keyed: bool) -> Iterator[tuple[str, str, str]]:
+    """(name, value, as written) of each `name=value`; with `keyed`, each `name: value` too."""
+    for pattern in (_ASSIGNED, _KEYED) if keyed else (_ASSIGNED,):
+        for match in pattern.finditer(text):
+            yield match.group(1).lower(), _value(match.group(2)), match.group(0)
+
+
+@lru_cache(maxsize=256)
+def _source_settings(source: str) -> dict[str, dict[str, str]]:
+    found: dict[str, dict[str, str]] = {}
+    for name, value, written in _settings(source, keyed=True):
+        found.setdefault(name, {}).setdefault(value, written)
+    return found
+
+
+def _written_near(name: str, value: str, source: str) -> bool:
+    """Whether `value` is written within `_NEAR` characters after a mention of `name`."""
+    for mention in re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", source, re.IGNORECASE):
+        after = source[mention.end() : mention.end() + _NEAR]
+        if any(_value(word) == value for word in re.findall(r"[-+]?[\w.]+", after)):
+            return True
+    return False
+
+
+def differing_code(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """(the claim's code, the source's) for each setting or operator written otherwise.
+
+    The source's side is empty for an operator the passages never write.
+    """
+    source = "\n".join(passages)
+    theirs = _source_settings(source)
+    found: dict[str, str] = {}
+    spans = [(m.group(1), True) for m in _IN_CODE.finditer(claim)]
+    for text, keyed in [(claim, False), *spans]:
+        for name, value, written in _settings(text, keyed):
+            values = theirs.get(name)
+            if values and value not in values and not _written_near(name, value, source):
+                found.setdefault(written, next(iter(values.values())))
+    for match in _IN_CODE.finditer(claim):
+        operator = match.group(1).strip()
+        if _OPERATOR.fullmatch(operator) and operator not in source:
+            found.setdefault(operator, "")
+    return tuple(found.items())

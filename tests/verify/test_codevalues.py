@@ -1,0 +1,51 @@
+"""Code a claim writes otherwise than its source (`verify.codevalues`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citesynth.verify.codevalues import differing_code
+
+ECHO = (
+    "You can also easily print to standard error by passing ``err=True``::\n\n"
+    "    click.echo('Hello World!', err=True)\n"
+)
+YAML = "Set the plugin up in `app-config.yaml`:\n\n    catalog:\n      enabled: true\n      timeout: 30\n"
+SEPARATOR = "The parser accepts the string `--` as a separator between options and arguments."
+
+
+@pytest.mark.parametrize(
+    ("claim", "passages", "expected"),
+    [
+        ("Pass `err=False` to print to standard error.", [ECHO], (("err=False", "err=True"),)),
+        ("Pass err=False to print to standard error.", [ECHO], (("err=False", "err=True"),)),
+        ("Set `enabled: false` under `catalog`.", [YAML], (("enabled: false", "enabled: true"),)),
+        ("Set `timeout: 60` for the catalog.", [YAML], (("timeout: 60", "timeout: 30"),)),
+        ("Use the `++` marker as a separator.", [SEPARATOR], (("++", ""),)),
+    ],
+)
+def test_a_setting_or_operator_written_otherwise_differs(
+    claim: str, passages: list[str], expected: tuple[tuple[str, str], ...]
+) -> None:
+    assert differing_code(claim, passages) == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "passages"),
+    [
+        ("Pass `err=True` to print to standard error.", [ECHO]),
+        ('Pass `err = True` to `click.echo("Hi")`.', [ECHO]),  # spacing and quotes
+        ("Set `enabled: True` under `catalog`.", [YAML]),  # YAML's true, Python's True
+        ("Set `timeout: 30.0` for the catalog.", [YAML]),  # numbers as numbers
+        ("Use the `--` marker as a separator.", [SEPARATOR]),
+        ("Pass `color=False` to strip styles.", [ECHO]),  # a setting the source never sets
+        # The source says the other value in words, next to the name.
+        ("Pass `err=False` to print to standard output.", ["`err` defaults to `False`."]),
+        # A nested YAML block is no value of its key.
+        ("Add `catalog: rules` to the config.", ["catalog:\n  rules:\n    - allow: [Component]"]),
+    ],
+)
+def test_code_as_the_source_writes_it_or_never_sets_it_does_not(
+    claim: str, passages: list[str]
+) -> None:
+    assert differing_code(claim, passages) == ()
