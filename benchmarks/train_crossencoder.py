@@ -156,6 +156,73 @@ def batches(lengths: list[int], epochs: float, rng: random.Random) -> list[list[
     return found[: max(1, int(len(found) * epochs / math.ceil(epochs)))]
 
 
+def docs_weights(docs: list[Pair], written: float) -> list[float]:
+    """The docs stage's loss weights: the recipe's, the written claims' times `written`."""
+    if not docs:
+        return []
+    return [
+        w * (written if p["source"] == "docs-written" else 1.0)
+        for w, p in zip(_weights(docs), docs, strict=True)
+    ]
+
+
+def grouped_batches(items: list[Pair], epochs: float, rng: random.Random) -> list[list[int]]:
+    """Batches of about `BATCH` pairs in random order in which the two versions of a
+    written claim (one group) always share a batch, for `ranking_loss`."""
+    groups: dict[str, list[int]] = {}
+    for index, pair in enumerate(items):
+        key = pair["group"] if pair["source"] == "docs-written" else f"#{index}"
+        groups.setdefault(key, []).append(index)
+    units = list(groups.values())
+    found: list[list[int]] = []
+    for _ in range(math.ceil(epochs)):
+        rng.shuffle(units)
+        batch: list[int] = []
+        for unit in units:
+            batch.extend(unit)
+            if len(batch) >= BATCH:
+                found.append(batch)
+                batch = []
+        if batch:
+            found.append(batch)
+    return found[: max(1, int(len(found) * epochs / math.ceil(epochs)))]
+
+
+def stage_plan(
+    items: list[Pair],
+    encoded: list[list[tuple[int, int]]],
+    epochs: float,
+    rng: random.Random,
+    *,
+    grouped: bool,
+) -> list[list[int]]:
+    """A stage's batches: by length, or with each written claim's two versions together."""
+    if grouped:
+        return grouped_batches(items, epochs, rng)
+    return batches([len(e) for e in encoded], epochs, rng)
+
+
+def ranking_loss(
+    torch: Any, logits: Any, items: list[Pair], chosen: list[int], weight: float
+) -> Any:
+    """`weight` times the mean of log(1 + exp(edit − right)) over the written claims of the
+    batch whose right version and edit are both in it: the edit must score below the right
+    version (0 without a weight)."""
+    if not weight:
+        return 0.0
+    by_group: dict[str, dict[int, int]] = {}
+    for row, index in enumerate(chosen):
+        pair = items[index]
+        if pair["source"] == "docs-written":
+            by_group.setdefault(pair["group"], {})[int(pair["label"])] = row
+    rows = [(g[1], g[0]) for g in by_group.values() if 0 in g and 1 in g]
+    if not rows:
+        return logits.sum() * 0.0
+    right = logits[[r for r, _ in rows]]
+    edit = logits[[e for _, e in rows]]
+    return weight * torch.nn.functional.softplus(edit - right).mean()
+
+
 def recipe_pairs(
     work: Path, generated: int, *, similarity: bool, docs_claims: bool = False
 ) -> list[Pair]:
@@ -456,6 +523,20 @@ def main() -> None:
     )
     parser.add_argument("--docs-lr", type=float, default=3e-5, help="the docs stage's rate")
     parser.add_argument(
+        "--written-labels",
+        type=float,
+        default=1.0,
+        help="weight of the written claims' own labels in the docs stage (0 with --pairwise: "
+        "they teach only which version of a passage's claim is right, not how sure to be)",
+    )
+    parser.add_argument(
+        "--pairwise",
+        type=float,
+        default=0.0,
+        help="weight of a ranking loss in the docs stage: each written claim's right version "
+        "must outscore its one-detail edit of the same passage (0: labels only)",
+    )
+    parser.add_argument(
         "--replay", type=int, default=2000, help="recipe training pairs the docs stage mixes in"
     )
     parser.add_argument(
@@ -555,7 +636,14 @@ def main() -> None:
             args.lr,
         ),
         ("gate", gate, encoded_gate, _weights(gate) if gate else [], args.gate_stage, args.gate_lr),
-        ("docs", docs, encoded_docs, _weights(docs) if docs else [], args.docs_stage, args.docs_lr),
+        (
+            "docs",
+            docs,
+            encoded_docs,
+            docs_weights(docs, args.written_labels),
+            args.docs_stage,
+            args.docs_lr,
+        ),
     ]
     checkpoint = args.work / "checkpoint.pt"
     state = None
@@ -567,7 +655,8 @@ def main() -> None:
     for number, (name, items, encoded, weights, epochs, lr) in enumerate(stages):
         if not items:
             continue
-        plan = batches([len(e) for e in encoded], epochs, rng)
+        ranking = args.pairwise if name == "docs" else 0.0
+        plan = stage_plan(items, encoded, epochs, rng, grouped=bool(ranking))
         if state is not None and state["stage"] > number:
             continue  # finished before the checkpoint (the batches still drew from rng)
         optimiser, schedule = _optimiser(torch, model, trainable, lr, len(plan))
@@ -591,6 +680,7 @@ def main() -> None:
             with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
                 logits = model(**batch)
             loss = (loss_fn(logits.float(), labels) * weight).mean()
+            loss = loss + ranking_loss(torch, logits.float(), items, chosen, ranking)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimiser.step()
@@ -661,7 +751,14 @@ def main() -> None:
         "held_out_balanced_accuracy": figures,
         **({"gate_stage": {"pairs": len(gate), "epochs": args.gate_stage}} if gate else {}),
         **(
-            {"docs_stage": {"pairs": len(docs), "epochs": args.docs_stage, "lr": args.docs_lr}}
+            {
+                "docs_stage": {
+                    "pairs": len(docs),
+                    "epochs": args.docs_stage,
+                    "lr": args.docs_lr,
+                    **({"pairwise": args.pairwise} if args.pairwise else {}),
+                }
+            }
             if docs
             else {}
         ),
@@ -701,6 +798,12 @@ def trained_on(args: argparse.Namespace, train: int, snli: int, gate: int, docs:
         stage += (
             f"; then {docs} pairs (written documentation claims, benchmarks/verifier_pairs.py, "
             f"and recipe pairs replayed) for {args.docs_stage:g} epochs at {args.docs_lr:g}"
+            + (f", ranking loss weight {args.pairwise:g}" if args.pairwise else "")
+            + (
+                f", their labels weighted {args.written_labels:g}"
+                if args.written_labels != 1
+                else ""
+            )
         )
     return f"{recipe}{stage}; {date.today().isoformat()}"
 

@@ -10,7 +10,10 @@ ECHO = (
     "You can also easily print to standard error by passing ``err=True``::\n\n"
     "    click.echo('Hello World!', err=True)\n"
 )
-YAML = "Set the plugin up in `app-config.yaml`:\n\n    catalog:\n      enabled: true\n      timeout: 30\n"
+YAML = (
+    "Set the plugin up in `app-config.yaml`:\n\n"
+    "    catalog:\n      enabled: true\n      timeout: 30\n"
+)
 SEPARATOR = "The parser accepts the string `--` as a separator between options and arguments."
 
 
