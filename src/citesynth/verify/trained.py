@@ -24,6 +24,10 @@ lead the evidence when they state part of the claim. Then:
   claims by `benchmarks.calibrate_lexical_sure`): the claim's terms, their pairings,
   numbers and negation are all in the sentence stating it. The model alone rejects a third
   of the right paraphrases of documentation that this passes;
+- `supported` too when a how-to claim ("To <goal>, <answer>", `verify.purpose`) labelled
+  `partial` with nothing vetoed has an answer the verifier supports on its own and a goal
+  most of whose terms the sources hold: the model weighs a restated question as much as
+  the answer after it;
 - `partial`: probability ≥ half of it. It is a hint for a reader, never support: strict
   removal, repair and confidence treat it as unsupported;
 - `unsupported`: below.
