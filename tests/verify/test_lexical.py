@@ -588,3 +588,50 @@ def test_a_setting_must_have_the_sources_value(
     verdict = verifier.verify_now([Check(claim, (ECHO,))])[0]
     assert verdict.supported is supported
     assert (reason in verdict.reasons) is bool(reason)
+
+
+SERVERS = (
+    "Gunicorn is a pure Python WSGI server with simple configuration.\n\n"
+    "* It tends to integrate easily with hosting platforms.\n"
+    "* It does not support Windows (but does run on WSL).\n"
+    "* It is easy to install as it does not require additional dependencies."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "denial"),
+    [
+        (
+            "Gunicorn is a pure Python WSGI server that supports Windows and integrates easily "
+            "with hosting platforms.",
+            "the source denies 'supports Windows': 'not support Windows'",
+        ),
+        ("Gunicorn is a pure Python WSGI server that does not support Windows.", None),
+        ("Gunicorn is a pure Python WSGI server that runs on WSL.", None),
+    ],
+)
+def test_a_claim_restating_what_another_sentence_denies_is_not_support(
+    verifier: LexicalVerifier, claim: str, denial: str | None
+) -> None:
+    verdict = verifier.verify_now([Check(claim, (SERVERS,))])[0]
+    if denial:
+        assert verdict.label != "supported"
+        assert denial in verdict.reasons
+    else:
+        assert not any("denies" in reason for reason in verdict.reasons)
+
+
+def test_a_pair_the_passages_also_state_plainly_is_not_denied() -> None:
+    from citesynth.verify.align import negation_cues
+    from citesynth.verify.denials import denied
+
+    def read(*texts: str) -> list[tuple[str, frozenset[str], bool]]:
+        return [(t, frozenset(terms(t)), bool(negation_cues(t))) for t in texts]
+
+    claim = "Gunicorn supports Windows."
+    assert denied(claim, read("uWSGI does not support Windows."), negation_cues) == (
+        "supports Windows",
+        "not support Windows",
+    )
+    both = read("uWSGI does not support Windows.", "Gunicorn supports Windows.")
+    assert denied(claim, both, negation_cues) is None
