@@ -36,7 +36,6 @@ from functools import lru_cache
 from citesynth.analysis import NAME, POSSESSIVE, content_terms, terms
 from citesynth.ingest.sentences import LIST_MARKER, is_title_or_rule, sentence_spans
 from citesynth.verify.codevalues import differing_code
-from citesynth.verify.denials import denied
 from citesynth.verify.lists import misattributed
 from citesynth.verify.opposites import opposed
 from citesynth.verify.swaps import swapped
@@ -202,9 +201,6 @@ class Alignment:
     swapped: tuple[tuple[str, str], ...] = ()
     """Two items of the claim the stating sentence binds the other way round
     (`swaps.swapped`)."""
-    denial: tuple[str, str] | None = None
-    """(the claim's words, the source's) where a plain claim states what a sentence of its
-    passages denies, other than the one stating most of it (`denials.denied`)."""
     code_values: tuple[tuple[str, str], ...] = ()
     """(the claim's setting or operator, the passages' setting, or nothing) where the
     passages write that code otherwise: `err=False` against `err=True`
@@ -231,7 +227,6 @@ class Alignment:
             or self.misattributed
             or self.ungrounded
             or self.code_values
-            or self.denial is not None
         )
 
 
@@ -981,13 +976,6 @@ def align(
     opposite, restated = _opposite(claim, negated, best, stating)
     crossed = swapped(claim, stating[0]) if stating else None
     negation_mismatch = negation_mismatch and not restated
-    denial = (
-        None
-        if negated or negation_mismatch
-        else denied(
-            claim, [(_text(evidence, s), s.terms, s.negated) for s in sentences], negation_cues
-        )
-    )
     features = {
         "anchor_coverage": anchor,
         "top3_coverage": len(covered) / count,
@@ -1020,7 +1008,6 @@ def align(
         opposite=opposite,
         swapped=(crossed,) if crossed else (),
         code_values=differing_code(claim, shown),
-        denial=denial,
     )
     written = _written(claim)
     return replace(
@@ -1110,26 +1097,20 @@ def _reasons(
         reasons.append("identifier(s) not in the source: " + ", ".join(identifiers))
     for name, other in alignment.misattributed:
         reasons.append(f"the source says this of {other}, not of {name}")
-    reasons.extend(_code_reasons(alignment.code_values, alignment.denial))
+    reasons.extend(_code_reasons(alignment.code_values))
     for clause in alignment.ungrounded:
         reasons.append(f"nothing in the source states {clause!r}")
     return tuple(reasons)
 
 
-def _code_reasons(code: Sequence[tuple[str, str]], denial: tuple[str, str] | None) -> list[str]:
-    """Why the claim's code disagrees, and what a sentence of the source denies.
-
-    Code: the source's setting, or an operator the source lacks.
-    """
-    found = [
+def _code_reasons(code: Sequence[tuple[str, str]]) -> list[str]:
+    """Why code of the claim disagrees: the source's setting, or an operator it lacks."""
+    return [
         f"the source writes {theirs!r}, not {mine!r}"
         if theirs
         else f"{mine!r} is not in the source"
         for mine, theirs in code
     ]
-    if denial:
-        found.append("the source denies {!r}: {!r}".format(*denial))
-    return found
 
 
 FEATURES = (
