@@ -371,3 +371,17 @@ async def test_a_citation_added_after_an_ellipsis_or_bracket_stays_with_its_sent
     [claim] = answer.claims
     assert claim.citations == [1] and claim.label == "supported"
     assert not any("only pointed at a source" in w for w in answer.warnings)
+
+
+def test_the_answer_cache_keys_on_the_code_that_answers_and_checks(tmp_path: Path) -> None:
+    from citesynth.synthesis.cache import PACKAGE, source_digest
+
+    (tmp_path / "verify").mkdir()
+    rules = tmp_path / "verify" / "rules.py"
+    rules.write_text("THRESHOLD = 0.5\n")
+    before = source_digest(tmp_path)
+    rules.write_text("THRESHOLD = 0.6\n")
+    source_digest.cache_clear()  # a new process: the upgraded code
+    assert source_digest(tmp_path) != before
+    assert (PACKAGE / "verify" / "trained.py").is_file()  # the installed package is read
+    assert source_digest() == source_digest(PACKAGE)

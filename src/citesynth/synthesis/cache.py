@@ -3,9 +3,10 @@
 The key covers everything that changes an answer: the question (case-folded), the corpus
 generation, the writer and its evidence budget, the prompt versions and the sources' layout,
 the embedder, fusion, the verifier (its `identity` where it has one: the trained verifier's
-weights and gate), and every answering option that matters. The store keeps the JSON; this
-class owns the policy: the time-to-live of a lookup, and entries older than a week dropped
-on write.
+weights and gate), the code that answers and checks (`source_digest`: a new verification
+rule replays no verdict cached before it), and every answering option that matters. The
+store keeps the JSON; this class owns the policy: the time-to-live of a lookup, and entries
+older than a week dropped on write.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from functools import lru_cache
+from pathlib import Path
 
 from citesynth.answers import SCHEMA_VERSION, Answer
 from citesynth.index.store import Store
@@ -22,6 +25,21 @@ from citesynth.synthesis.steps import Parts
 
 KEEP_SECONDS = 7 * 86_400.0
 """Entries older than this are dropped whenever an answer is written."""
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+@lru_cache(maxsize=4)
+def source_digest(root: Path = PACKAGE) -> str:
+    """A digest of the Python sources under `root` (the installed package by default).
+
+    Read once per process (about 1.5 MB). Any change to how answers are written, repaired
+    or verified changes it, so an upgrade never replays an answer the old code checked.
+    """
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 class AnswerCache:
@@ -35,6 +53,7 @@ class AnswerCache:
         """The key of `question` answered by `parts` with `options` on the current corpus."""
         fields = [
             SCHEMA_VERSION,
+            source_digest(),
             question.casefold(),
             await self.store.generation(),
             parts.writer.name,
