@@ -52,3 +52,13 @@ def test_code_as_the_source_writes_it_or_never_sets_it_does_not(
     claim: str, passages: list[str]
 ) -> None:
     assert differing_code(claim, passages) == ()
+
+
+def test_a_claim_setting_one_name_thousands_of_times_reads_the_source_once() -> None:
+    # The values near a name's mentions are read once per name and source (it took minutes
+    # when each setting of the claim rescanned every mention).
+    claim = " ".join(f"x=v{i}" for i in range(2000)) + " `--` `--`"
+    source = "x=1 " + " ".join(["x is set"] * 2000)
+    found = differing_code(claim, [source])
+    assert len(found) == 2001
+    assert found[0] == ("x=v0", "x=1") and found[-1] == ("--", "")

@@ -62,13 +62,17 @@ def _source_settings(source: str) -> dict[str, dict[str, str]]:
     return found
 
 
-def _written_near(name: str, value: str, source: str) -> bool:
-    """Whether `value` is written within `_NEAR` characters after a mention of `name`."""
+@lru_cache(maxsize=256)
+def _written_near(name: str, source: str) -> frozenset[str]:
+    """The values written within `_NEAR` characters after any mention of `name`.
+
+    Read once per name and source: a claim setting one name many times costs one pass.
+    """
+    found: set[str] = set()
     for mention in re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", source, re.IGNORECASE):
         after = source[mention.end() : mention.end() + _NEAR]
-        if any(_value(word) == value for word in re.findall(r"[-+]?[\w.]+", after)):
-            return True
-    return False
+        found.update(_value(word) for word in re.findall(r"[-+]?[\w.]+", after))
+    return frozenset(found)
 
 
 def differing_code(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -83,10 +87,10 @@ def differing_code(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str]
     for text, keyed in [(claim, False), *spans]:
         for name, value, written in _settings(text, keyed):
             values = theirs.get(name)
-            if values and value not in values and not _written_near(name, value, source):
+            if values and value not in values and value not in _written_near(name, source):
                 found.setdefault(written, next(iter(values.values())))
-    for match in _IN_CODE.finditer(claim):
-        operator = match.group(1).strip()
+    operators = dict.fromkeys(m.group(1).strip() for m in _IN_CODE.finditer(claim))
+    for operator in operators:
         if _OPERATOR.fullmatch(operator) and operator not in source:
             found.setdefault(operator, "")
     return tuple(found.items())

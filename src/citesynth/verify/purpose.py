@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citesynth.analysis import content_terms, coverage, terms
+from citesynth.analysis import INLINE_CODE, content_terms, coverage, terms
 
 GOAL_COVERAGE = 0.6
 """The share of a goal's content terms the sources must hold (passages, titles, headings).
@@ -35,7 +35,7 @@ says "confirmation"); the invented goal of the issue's example ("pickle", "share
 
 _OPENING = re.compile(r"\s*(?:in\s+order\s+)?to\s+[a-z]+\b", re.IGNORECASE)
 _COMMA = re.compile(r",\s+")
-_CODE = re.compile(r"`[^`\n]*`")
+_FIRST_WORD = re.compile(r"[A-Za-z.]+")
 _GOES_ON = frozenset(
     """such as e.g eg i.e ie for including like or and nor without with within in on at
     from into onto that which where when while whether so even especially instead rather
@@ -62,14 +62,17 @@ def split_goal(claim: str) -> Goal | None:
     """
     if not _OPENING.match(claim):
         return None
-    code = [m.span() for m in _CODE.finditer(claim)]
+    code = iter(m.span() for m in INLINE_CODE.finditer(claim))
+    span = next(code, None)
     for comma in _COMMA.finditer(claim):
-        if any(a <= comma.start() < b for a, b in code):
-            continue
-        rest = claim[comma.end() :]
-        first = re.match(r"[A-Za-z.]+", rest)
+        while span is not None and span[1] <= comma.start():
+            span = next(code, None)  # commas and spans both come in order: one pass
+        if span is not None and span[0] <= comma.start():
+            continue  # inside inline code
+        first = _FIRST_WORD.match(claim, comma.end())
         if first is None or first.group().lower().rstrip(".") in _GOES_ON:
             continue
+        rest = claim[comma.end() :]
         if len(rest.split()) < 3:
             return None
         return Goal(claim[: comma.start()].strip(), rest[:1].upper() + rest[1:])
