@@ -136,6 +136,11 @@ def predict(torch: Any, model: Any, encoded: list[list[tuple[int, int]]]) -> lis
     return scores
 
 
+def _epochs_cut(found: list[list[int]], epochs: float) -> list[list[int]]:
+    """The batches of `epochs` passes out of those of the whole passes drawn (at least one)."""
+    return found[: max(1, int(len(found) * epochs / math.ceil(epochs)))]
+
+
 def batches(lengths: list[int], epochs: float, rng: random.Random) -> list[list[int]]:
     """Batches of `BATCH` pairs of similar length, in random order, for `epochs` passes.
 
@@ -153,7 +158,7 @@ def batches(lengths: list[int], epochs: float, rng: random.Random) -> list[list[
             made.extend(part[i : i + BATCH] for i in range(0, len(part), BATCH))
         rng.shuffle(made)
         found.extend(made)
-    return found[: max(1, int(len(found) * epochs / math.ceil(epochs)))]
+    return _epochs_cut(found, epochs)
 
 
 def docs_weights(docs: list[Pair], written: float) -> list[float]:
@@ -185,7 +190,7 @@ def grouped_batches(items: list[Pair], epochs: float, rng: random.Random) -> lis
                 batch = []
         if batch:
             found.append(batch)
-    return found[: max(1, int(len(found) * epochs / math.ceil(epochs)))]
+    return _epochs_cut(found, epochs)
 
 
 def stage_plan(
