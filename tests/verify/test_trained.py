@@ -578,3 +578,30 @@ async def test_a_how_to_claim_is_read_as_its_goal_and_its_answer(
     # The answer restates the user's question as its goal; the source words it otherwise.
     [verdict] = await trained.verify([Check(claim, (SEPARATOR,), "Option-Like Arguments")])
     assert verdict.supported is supported, (claim, verdict)
+
+
+async def test_two_names_with_each_others_roles_are_not_support(trained: TrainedVerifier) -> None:
+    # Each sentence of the source names one of the two; the claim exchanges what they say.
+    source = (
+        "`load_default` specifies the default deserialization value for a field. Likewise, "
+        "`dump_default` specifies the default serialization value."
+    )
+    wrong, right = await trained.verify(
+        [
+            Check(
+                "dump_default gives a field's default for deserialization, while load_default "
+                "gives its default for serialization.",
+                (source,),
+            ),
+            Check(
+                "load_default gives a field's default for deserialization, while dump_default "
+                "gives its default for serialization.",
+                (source,),
+            ),
+        ]
+    )
+    assert not wrong.supported, wrong
+    assert "the source pairs 'dump_default' and 'load_default' the other way round" in (
+        wrong.reasons
+    )
+    assert right.supported, right

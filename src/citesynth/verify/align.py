@@ -38,6 +38,7 @@ from citesynth.ingest.sentences import LIST_MARKER, is_title_or_rule, sentence_s
 from citesynth.verify.codevalues import differing_code
 from citesynth.verify.lists import misattributed
 from citesynth.verify.opposites import opposed
+from citesynth.verify.roles import crossed_names
 from citesynth.verify.swaps import swapped
 
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
@@ -200,7 +201,8 @@ class Alignment:
     against "required" (`opposites.opposed`)."""
     swapped: tuple[tuple[str, str], ...] = ()
     """Two items of the claim the stating sentence binds the other way round
-    (`swaps.swapped`)."""
+    (`swaps.swapped`), or two names of it each said with what the passages say of the
+    other (`roles.crossed_names`)."""
     code_values: tuple[tuple[str, str], ...] = ()
     """(the claim's setting or operator, the passages' setting, or nothing) where the
     passages write that code otherwise: `err=False` against `err=True`
@@ -975,6 +977,7 @@ def align(
     stating = [_text(evidence, s) for s in best]
     opposite, restated = _opposite(claim, negated, best, stating)
     crossed = swapped(claim, stating[0]) if stating else None
+    exchanged = crossed_names(claim, shown)
     negation_mismatch = negation_mismatch and not restated
     features = {
         "anchor_coverage": anchor,
@@ -1006,7 +1009,7 @@ def align(
         misattributed=misnamed,
         ungrounded=ungrounded,
         opposite=opposite,
-        swapped=(crossed,) if crossed else (),
+        swapped=tuple(pair for pair in (crossed, exchanged) if pair),
         code_values=differing_code(claim, shown),
     )
     written = _written(claim)

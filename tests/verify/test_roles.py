@@ -1,0 +1,129 @@
+"""Two names of a claim, each said with what the source says of the other."""
+
+from __future__ import annotations
+
+import pytest
+
+from citesynth.verify import Check, LexicalVerifier
+from citesynth.verify.roles import crossed_names
+
+DEFAULTS = (
+    "Specifying defaults\n-------------------\n\n"
+    "`load_default` specifies the default deserialization value for a field.\n"
+    "Likewise, `dump_default` specifies the default serialization value.\n\n"
+    ".. code-block:: python\n\n"
+    "    id = fields.UUID(load_default=uuid.uuid1)\n"
+    "    birthdate = fields.DateTime(dump_default=dt.datetime(2017, 9, 29))\n"
+)
+DUMPING = (
+    "Serialize objects by passing them to your schema's `dump <Schema.dump>` method, which "
+    "returns the formatted result as a dictionary. You can also serialize to a "
+    "JSON-encoded string using `dumps <Schema.dumps>`."
+)
+WHITESPACE = (
+    "If an application is configured with `trim_blocks`, the first newline after a template "
+    "tag is removed automatically, like in PHP. The `lstrip_blocks` option can also be set to "
+    "strip tabs and spaces from the beginning of a line to the start of a block."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "found"),
+    [
+        (
+            "dump_default gives a field's default value for deserialization, while "
+            "load_default gives its default value for serialization.",
+            DEFAULTS,
+            ("dump_default", "load_default"),
+        ),
+        (  # names the claim writes plainly, which the source writes as code
+            "Passing objects to a schema's dumps method gives a dictionary, while dump gives "
+            "a JSON-encoded string.",
+            DUMPING,
+            ("dumps", "dump"),
+        ),
+        (
+            "The `lstrip_blocks` option removes the first newline after a template tag, while "
+            "`trim_blocks` strips tabs and spaces from the start of a line.",
+            WHITESPACE,
+            ("lstrip_blocks", "trim_blocks"),
+        ),
+    ],
+)
+def test_two_names_said_with_each_others_roles_are_found(
+    claim: str, source: str, found: tuple[str, str]
+) -> None:
+    assert crossed_names(claim, [source]) == found
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (  # bound as the source binds them
+            "load_default gives a field's default value for deserialization, while "
+            "dump_default gives its default value for serialization.",
+            DEFAULTS,
+        ),
+        (  # both in one clause: coordinated
+            "`load_default` and `dump_default` give the deserialization and serialization "
+            "defaults, respectively.",
+            DEFAULTS,
+        ),
+        (  # one name is a part of the other
+            "A `LocalProxy` forwards to the object the proxy wraps, while each proxy is a "
+            "default deserialization value.",
+            "A `LocalProxy` forwards every operation to the bound object. A `proxy` holds the "
+            "default deserialization value for a field.",
+        ),
+        (  # an option is read by `codevalues`, not here
+            "A group without a subcommand behaves as if --help was passed, unless "
+            "invoke_without_command=True makes it run its callback.",
+            "If `invoke_without_command` is set, the group callback runs. Otherwise the group "
+            "shows its `--help` page.",
+        ),
+        (  # one name only
+            "`load_default` gives the default deserialization value.",
+            DEFAULTS,
+        ),
+        (  # no sentence says anything of the second name alone
+            "dump_default gives the deserialization default, while load_default is for "
+            "serialization.",
+            "`load_default` and `dump_default` set a field's defaults.",
+        ),
+    ],
+)
+def test_no_crossing_when_nothing_binds_them_apart(claim: str, source: str) -> None:
+    assert crossed_names(claim, [source]) is None
+
+
+def test_the_lexical_verifier_says_the_source_pairs_them_the_other_way_round() -> None:
+    wrong, right = LexicalVerifier().verify_now(
+        [
+            Check(
+                "dump_default gives a field's default value for deserialization, while "
+                "load_default gives its default value for serialization.",
+                (DEFAULTS,),
+            ),
+            Check(
+                "load_default gives a field's default value for deserialization, while "
+                "dump_default gives its default value for serialization.",
+                (DEFAULTS,),
+            ),
+        ]
+    )
+    assert not wrong.supported
+    assert "the source pairs 'dump_default' and 'load_default' the other way round" in (
+        wrong.reasons
+    )
+    assert right.supported
+
+
+def test_hostile_claims_and_sources_are_read_in_linear_time() -> None:
+    # Thousands of names in a claim are a list (never read); thousands of code spans in a
+    # source are read once.
+    many = ", ".join(f"name_{i}" for i in range(20_000))
+    assert crossed_names(f"{many} differ.", [DEFAULTS]) is None
+    spans = " ".join(f"`span_{i}`" for i in range(20_000))
+    claim = "span_1 reads the first, while span_2 writes the second."
+    assert crossed_names(claim, [spans + ". span_1 writes. span_2 reads."]) is None
+    assert crossed_names("`" * 100_000, ["`" * 100_000]) is None
