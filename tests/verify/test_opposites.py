@@ -43,6 +43,16 @@ def lexical() -> LexicalVerifier:
             "```yaml\nplugins:\n  - package: ./plugin\n    disabled: false\n```",
             ("true", "false"),
         ),
+        (
+            "structlog only cares about the first processor's return value.",
+            "structlog only cares about the return value of the last processor.",
+            ("first", "last"),
+        ),
+        (
+            "The state each request receives is a deep copy of the lifespan state.",
+            "The state received on the requests is a shallow copy of the lifespan state.",
+            ("deep", "shallow"),
+        ),
     ],
 )
 def test_the_opposite_word_in_the_stating_sentence_is_found(
