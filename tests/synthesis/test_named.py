@@ -9,7 +9,7 @@ import pytest
 from citesynth import Engine
 from citesynth.synthesis.answerability import UNANSWERED
 from citesynth.synthesis.extractive import _details
-from citesynth.synthesis.named import acronyms, spelt_out
+from citesynth.synthesis.named import acronyms, code_names, spelt_out
 from tests.conftest import answered_extractively, write
 
 
@@ -27,6 +27,21 @@ from tests.conftest import answered_extractively, write
 )
 def test_a_question_names_its_acronyms(question: str, found: tuple[str, ...]) -> None:
     assert acronyms(question) == found
+
+
+@pytest.mark.parametrize(
+    ("question", "found"),
+    [
+        ("How does the converter handle uuid.UUID fields?", ("uuid.UUID",)),
+        ("How do I use `include_subclasses` with dumps()?", ("include_subclasses", "dumps")),
+        ("What is max_connections for, e.g. in a pool?", ("max_connections",)),  # not "e.g"
+        ("Where do I put app-config.yaml?", ()),  # a file name with a dash is no code name
+        ("Does the iPhone app of McDonald's use Node.js?", ("Node.js",)),  # capitals aside
+        ("What does `--help` print?", ()),  # an option, not a name
+    ],
+)
+def test_a_question_names_its_code(question: str, found: tuple[str, ...]) -> None:
+    assert code_names(question) == found
 
 
 def test_a_run_of_backticks_is_read_once() -> None:
@@ -65,3 +80,25 @@ async def test_a_question_naming_what_no_passage_names_is_not_found(
     await engine.index([tmp_path / "p"])
     plural = await engine.answer("How many TEU did the port handle in 2010?")
     assert not plural.not_found, plural.warnings  # the source's plural holds it
+
+
+async def test_a_question_naming_code_no_passage_names_is_not_found(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # On-topic passages about structuring, none naming the type asked about.
+    converters = (
+        "# Converters\n\nThe converter structures dictionaries into attrs classes and "
+        "unstructures them back. Hooks for `datetime.datetime` fields are registered with "
+        "`register_structure_hook`.\n"
+    )
+    answer = await answered_extractively(
+        engine,
+        tmp_path / "c",
+        "converters.md",
+        converters,
+        "How does the converter structure uuid.UUID fields?",
+    )
+    assert answer.not_found and answer.sources
+    assert answer.warnings[0].startswith(f"{UNANSWERED}: none of the top passages names uuid.UUID")
+    held = await engine.answer("How are datetime.datetime fields structured by the converter?")
+    assert not any(w.startswith(f"{UNANSWERED}: none") for w in held.warnings), held.warnings

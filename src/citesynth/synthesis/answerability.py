@@ -87,7 +87,8 @@ class Gate:
     """When no source answered alone: the best pair's reading, which did not answer either
     (None: no pair was read)."""
     unnamed: tuple[str, ...] = ()
-    """Acronyms the question names that none of the top sources holds (`named.unnamed`)."""
+    """Acronyms and code names the question writes that none of the top sources holds
+    (`named.unnamed`)."""
 
     @property
     def answerable(self) -> bool:

@@ -7,10 +7,13 @@ question's own copied from a source. An acronym names one thing (JWT, S3, IBM, B
 none of the top passages holds it, written in any case or spelt out by the initials of
 consecutive words ("Red Hat Developer Hub" holds RHDH, "twenty-foot equivalent unit" TEU),
 they are about something else, and
-the question is not answered by them (`answerability.gate`). Only acronyms are read:
-capitalised words are names too, but a question's capitals are as often its first word or a
-product's casual spelling. Roman numerals ("Henry VIII") are parts of names, and inline code
-is an identifier the verifiers check on their own.
+the question is not answered by them (`answerability.gate`). So it is with a name the
+question writes as code (`code_names`: in backticks, dotted, snake_case or called, "How
+does the default converter handle uuid.UUID fields?"), held when the passages write its
+last dotted part ("UUID") or the whole of it. Only acronyms and code are read:
+capitalised words are names too, but a question's capitals are as often its first word or
+a product's casual spelling ("McDonald's", "iPhone"). Roman numerals ("Henry VIII") are
+parts of names.
 """
 
 from __future__ import annotations
@@ -38,25 +41,68 @@ def acronyms(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(a for a in found if not _ROMAN.fullmatch(a)))
 
 
+_CODE_NAME = re.compile(
+    r"(?<![\w.\-/])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?(?![\w\-/])"
+)
+"""A word as code writes a name: letters, digits and "_", dotted parts, a call's "()"."""
+
+
+def code_names(question: str) -> tuple[str, ...]:
+    """The names `question` writes as code, in order, each once (call parentheses aside).
+
+    A name in backticks, or one that is code by its form: dotted with parts of two
+    characters or more ("uuid.UUID", never "e.g."), snake_case ("max_connections") or
+    called ("dumps()").
+    """
+    spans = [m.group(1).strip() for m in INLINE_CODE.finditer(question)]
+    found = [s.removesuffix("()") for s in spans if _CODE_NAME.fullmatch(s)]
+    for match in _CODE_NAME.finditer(INLINE_CODE.sub(" ", question)):
+        word = match.group()
+        name = word.removesuffix("()")
+        parts = name.split(".")
+        dotted = len(parts) > 1 and all(len(part) >= 2 for part in parts)
+        snake = "_" in name.strip("_") and any(c.isalpha() for c in name)
+        if dotted or snake or word.endswith("()"):
+            found.append(name)
+    return tuple(dict.fromkeys(found))
+
+
 def unnamed(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
-    """The acronyms of `question` that none of `sources` holds (text, title or headings)."""
+    """The acronyms and code names of `question` that none of `sources` holds.
+
+    Held means written in a source's text, title or headings.
+    """
     wanted = acronyms(question)
-    if not wanted or not sources:
+    names = code_names(question)
+    if not (wanted or names) or not sources:
         return ()
     text = " ".join(
         f"{s.chunk.title} {' '.join(s.chunk.heading_path)} {s.chunk.text}" for s in sources
     )
     lowered = text.lower()
+    missing = tuple(name for name in names if not _holds(lowered, name))
     words = [w.lower() for w in _WORD.findall(text)]
     compounds = [w.lower() for w in _COMPOUND.findall(text)]  # "twenty-foot" one word
-    return tuple(
-        acronym
-        for acronym in wanted
-        if not re.search(rf"(?<![a-z0-9]){re.escape(acronym.lower())}s?(?![a-z0-9])", lowered)
-        and not (
-            acronym.isalpha()
-            and (spelt_out(acronym.lower(), words) or spelt_out(acronym.lower(), compounds))
+    return (
+        tuple(
+            acronym
+            for acronym in wanted
+            if not re.search(rf"(?<![a-z0-9]){re.escape(acronym.lower())}s?(?![a-z0-9])", lowered)
+            and not (
+                acronym.isalpha()
+                and (spelt_out(acronym.lower(), words) or spelt_out(acronym.lower(), compounds))
+            )
         )
+        + missing
+    )
+
+
+def _holds(lowered: str, name: str) -> bool:
+    """Whether `lowered` (text in lower case) writes `name` or its last dotted part."""
+    last = name.rpartition(".")[2]
+    wanted = [name, last] if len(last) >= 3 else [name]
+    return any(
+        re.search(rf"(?<![a-z0-9_]){re.escape(w.lower())}(?![a-z0-9_])", lowered) for w in wanted
     )
 
 
