@@ -26,11 +26,13 @@ A third set (`click`), written the same way over another kind of documentation: 
 against passages of the Click 8.1.7 reStructuredText docs (`tests/fixtures/click_claims.jsonl`,
 written by a helper that saw none of the pipeline; 20 supported paraphrases, 20 with one
 detail changed, an "addition" being something the passage never says); the passages are
-in the file, so it needs no download.
+in the file, so it needs no download. A fourth (`cattrs`, 2026-11-28), written the same
+way over the cattrs 25.1.1 MyST Markdown docs: 40 claims over 20 passages
+(`tests/fixtures/cattrs_claims.jsonl`; `benchmarks.held_out_docs`).
 
 Each set is read as the answer pipeline reads its sources: under what its whole corpus is
 about (`Engine.subjects`, found on a throwaway index of the corpus: "HTTPX", "Click",
-"Red Hat Developer Hub"), then the heading path. `*_without_subject` repeats the measure
+"Red Hat Developer Hub", "cattrs"), then the heading path. `*_without_subject` repeats the measure
 without the corpus's subject (as before 2026-11-27).
 Results: `benchmarks/results/docs_claims.json`.
 """
@@ -45,8 +47,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from benchmarks.click_docs import click_docs
 from benchmarks.common import ROOT, write_result
+from benchmarks.held_out_docs import HELD_OUT
 from benchmarks.verifier_pairs import docs_claim_pairs, read_under
 from citesynth import Engine, Settings
 from citesynth.evaluation.datafiles import data_dir
@@ -54,7 +56,6 @@ from citesynth.verify import Check, LexicalVerifier, Verifier
 from citesynth.verify.crossencoder import available
 
 CLAIMS = ROOT / "tests" / "fixtures" / "httpx_claims.jsonl"
-CLICK_CLAIMS = ROOT / "tests" / "fixtures" / "click_claims.jsonl"
 
 
 def load_claims(path: Path = CLAIMS) -> list[dict[str, Any]]:
@@ -148,8 +149,12 @@ def main() -> None:
             load_claims(),
             asyncio.run(corpus_subject(httpx_docs)) if httpx_docs.is_dir() else "",
         ),
-        "click": (load_claims(CLICK_CLAIMS), asyncio.run(corpus_subject(click_docs()))),
     }
+    for held_out in HELD_OUT:  # Click, cattrs
+        sets[held_out.name] = (
+            load_claims(held_out.claims),
+            asyncio.run(corpus_subject(held_out.fetch())),
+        )
     if rhdh:
         corpus = data_dir() / "docs_rhdh" / "corpus.jsonl"
         sets["rhdh_test"] = (rhdh, asyncio.run(corpus_subject(corpus)))

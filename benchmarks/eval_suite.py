@@ -23,9 +23,9 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from benchmarks import click_docs
 from benchmarks.common import CACHE, DATA, RESULTS, ROOT, require
 from benchmarks.gate_pairs import DOCS_TRAINING, docs_training_file
+from benchmarks.held_out_docs import HELD_OUT
 from benchmarks.sdist_docs import docs_folder, sdist_docs
 from citesynth.evaluation.report import write_run
 from citesynth.evaluation.runner import EvalRequest, Hooks, evaluate, prepare
@@ -53,19 +53,23 @@ RUNS: dict[str, EvalRequest] = {
     # the docs do not answer); never used to tune anything: a check of documents in general.
     "httpx-extractive": EvalRequest(str(HTTPX_QUESTIONS), corpus=HTTPX_DOCS),
     "httpx-local": EvalRequest(str(HTTPX_QUESTIONS), corpus=HTTPX_DOCS, model="local"),
-    # 32 questions written by a helper about the Click docs (reStructuredText, fetched from
-    # the PyPI sdist by `benchmarks.click_docs`): 22 answerable, 10 on-topic unanswerable.
-    "click-extractive": EvalRequest(str(click_docs.QUESTIONS), corpus=click_docs.DOCS),
-    "click-local": EvalRequest(str(click_docs.QUESTIONS), corpus=click_docs.DOCS, model="local"),
     # The embedded model as an independent citation judge of the extractive answers.
     "clapnq-extractive-judge": EvalRequest("clapnq", limit=20, judge="local"),
 }
+# Questions written by a helper about the Click docs (reStructuredText: 22 answerable, 10
+# on-topic unanswerable) and the cattrs docs (MyST Markdown: 20 and 10), fetched from the
+# PyPI sdists by `benchmarks.held_out_docs`.
+for _held_out in HELD_OUT:
+    for _model in ("extractive", "local"):
+        RUNS[f"{_held_out.name}-{_model}"] = EvalRequest(
+            str(_held_out.questions), corpus=_held_out.docs, model=_model
+        )
 # Tuning runs: the how-to questions written over Starlette, marshmallow and structlog
 # (`benchmarks.gate_pairs.DOCS_TRAINING`), which the pipeline may be tuned on, unlike the
-# HTTPX and Click report sets above.
+# HTTPX, Click and cattrs report sets above.
 SDISTS = {
     docs_folder(name, version): (name, version)
-    for name, version in (("click", click_docs.VERSION), *DOCS_TRAINING)
+    for name, version in (*((h.name, h.version) for h in HELD_OUT), *DOCS_TRAINING)
 }
 """The corpora unpacked from PyPI sdists (`benchmarks.sdist_docs`), by folder."""
 for _name, _version in DOCS_TRAINING:

@@ -6,7 +6,7 @@ Many projects ship their documentation in the sdist on PyPI, which is reachable 
 benchmarks never copy it into the project: `sdist_docs(name, version)` downloads the sdist
 once with pip (`pip download NAME==VERSION --no-deps --no-binary :all:`) into
 `benchmarks/.cache/NAME/` and unpacks its `docs/` folder there. The Click documentation (a
-report set, `benchmarks.click_docs`) and the documentation the gate is trained on
+report sets, `benchmarks.held_out_docs`) and the documentation the gate is trained on
 (`benchmarks.gate_pairs`) come this way.
 """
 

@@ -32,7 +32,8 @@ from typing import Any
 from benchmarks.calibrate_answerability import roc_auc
 from benchmarks.calibrate_lexical_sure import tuning_claims
 from benchmarks.common import require, write_result
-from benchmarks.docs_claims import CLAIMS, CLICK_CLAIMS, corpus_subject, load_claims, pass_rates
+from benchmarks.docs_claims import CLAIMS, corpus_subject, load_claims, pass_rates
+from benchmarks.held_out_docs import HELD_OUT
 from benchmarks.verifier_pairs import holdout, read_under, written_claims
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.evaluation.verifier_data import SPLITS, load
@@ -68,7 +69,7 @@ def report_sets() -> dict[str, Labelled]:
     httpx_docs = data_dir() / "docs_httpx" / "docs"
     for name, path, corpus in (
         ("httpx", CLAIMS, httpx_docs if httpx_docs.is_dir() else None),
-        ("click", CLICK_CLAIMS, None),
+        *((h.name, h.claims, h.docs if h.docs.is_dir() else None) for h in HELD_OUT),
     ):
         subject = asyncio.run(corpus_subject(corpus)) if corpus else name.capitalize()
         claims = load_claims(path)

@@ -1,5 +1,5 @@
-"""The documentation claims are what they say: HTTPX and Click (checks of the verifiers) and
-the written tuning claims over five other projects' docs (the docs stage)."""
+"""The documentation claims are what they say: HTTPX, Click and cattrs (checks of the
+verifiers) and the written tuning claims over five other projects' docs (the docs stage)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from benchmarks import click_docs
-from benchmarks.docs_claims import CLAIMS, CLICK_CLAIMS, load_claims
+from benchmarks.docs_claims import CLAIMS, load_claims
+from benchmarks.held_out_docs import CATTRS, CLICK, HELD_OUT, HeldOutDocs
 from benchmarks.sdist_docs import docs_folder
 from benchmarks.verifier_pairs import WRITTEN_CLAIMS, written_claim_pairs, written_claims_file
 
@@ -18,7 +18,7 @@ DOCS = SHARED_DATA / "docs_httpx" / "docs"
 CHANGES = {"number", "negation", "swap", "antonym", "unstated", "relation", "addition"}
 
 
-@pytest.mark.parametrize(("path", "each"), [(CLAIMS, 40), (CLICK_CLAIMS, 20)])
+@pytest.mark.parametrize(("path", "each"), [(CLAIMS, 40), (CLICK.claims, 20), (CATTRS.claims, 20)])
 def test_the_claims_are_balanced_and_labelled(path: Path, each: int) -> None:
     claims = load_claims(path)
     assert Counter(c["label"] for c in claims) == {"supported": each, "unsupported": each}
@@ -37,16 +37,19 @@ def test_every_passage_is_a_verbatim_excerpt_of_its_page() -> None:
         assert claim["passage"] in page, claim["id"]
 
 
-@pytest.mark.skipif(
-    not click_docs.DOCS.is_dir(), reason="the Click docs are fetched by benchmarks.click_docs"
-)
-def test_every_click_passage_and_answer_is_a_verbatim_excerpt_of_its_page() -> None:
-    for claim in load_claims(CLICK_CLAIMS):
-        page = (click_docs.DOCS / claim["path"]).read_text(encoding="utf-8")
+@pytest.mark.parametrize("held_out", HELD_OUT, ids=lambda h: h.name)
+def test_every_held_out_passage_and_answer_is_a_verbatim_excerpt_of_its_page(
+    held_out: HeldOutDocs,
+) -> None:
+    if not held_out.docs.is_dir():
+        pytest.skip(f"{held_out.docs} not found: python -m benchmarks.held_out_docs")
+    for claim in load_claims(held_out.claims):
+        page = (held_out.docs / claim["path"]).read_text(encoding="utf-8")
         assert claim["passage"] in page, claim["id"]
-    for question in load_claims(click_docs.QUESTIONS):
+    for question in load_claims(held_out.questions):
         if question["answerable"]:
-            page = (click_docs.DOCS / question["path"]).read_text(encoding="utf-8")
+            path = question.get("path") or question["gold_sources"][0]
+            page = (held_out.docs / path).read_text(encoding="utf-8")
             assert question["evidence"] in page, question["id"]
 
 
