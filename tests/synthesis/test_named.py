@@ -37,6 +37,7 @@ def test_a_question_names_its_acronyms(question: str, found: tuple[str, ...]) ->
         ("What is max_connections for, e.g. in a pool?", ("max_connections",)),  # not "e.g"
         ("Where do I put app-config.yaml?", ()),  # a file name with a dash is no code name
         ("Does the iPhone app of McDonald's use Node.js?", ("Node.js",)),  # capitals aside
+        ("Which star did Space.com say Kepler observed?", ()),  # a web site
         ("What does `--help` print?", ()),  # an option, not a name
     ],
 )

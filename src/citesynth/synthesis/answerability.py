@@ -29,7 +29,7 @@ from typing import Protocol, runtime_checkable
 from citesynth.answers import Answer
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.finishing import Header
-from citesynth.synthesis.named import unnamed
+from citesynth.synthesis.named import unnamed, unnamed_code
 from citesynth.synthesis.sources import Source, document_count, record
 
 TOP = 5
@@ -87,8 +87,8 @@ class Gate:
     """When no source answered alone: the best pair's reading, which did not answer either
     (None: no pair was read)."""
     unnamed: tuple[str, ...] = ()
-    """Acronyms and code names the question writes that none of the top sources holds
-    (`named.unnamed`)."""
+    """Acronyms the question names that none of the top sources holds (`named.unnamed`),
+    and names it writes as code that none of the sources writes (`named.unnamed_code`)."""
 
     @property
     def answerable(self) -> bool:
@@ -108,16 +108,17 @@ async def gate(
 
     First, whatever the scorer: a question naming an acronym that none of the top sources
     holds is not answered by them (`named.unnamed`: "JWT" against Flask's pages on CSRF
-    tokens). A compound question ("What is the connect timeout, and are failed requests retried?")
-    is answerable when each of its parts is (`question_parts`; `compound=False` reads it
-    whole only): each may be answered by a different source, and a source answering one
-    part scores low against the whole. When neither answers, two sources are read
-    together (`pair_gate`; `pairs=False`: never).
+    tokens), nor one writing a name as code that none of the sources writes
+    (`named.unnamed_code`: "uuid.UUID"). A compound question ("What is the connect
+    timeout, and are failed requests retried?") is answerable when each of its parts is
+    (`question_parts`; `compound=False` reads it whole only): each may be answered by a
+    different source, and a source answering one part scores low against the whole. When
+    neither answers, two sources are read together (`pair_gate`; `pairs=False`: never).
     """
     if not sources:
         return None
     top = list(sources[:TOP])
-    if missing := unnamed(question, top):
+    if missing := unnamed(question, top) + unnamed_code(question, sources):
         return Gate(0.0, 0.0, top[0].number, unnamed=missing)
     if not isinstance(scorer, AnswerabilityScorer):
         return None

@@ -9,8 +9,9 @@ consecutive words ("Red Hat Developer Hub" holds RHDH, "twenty-foot equivalent u
 they are about something else, and
 the question is not answered by them (`answerability.gate`). So it is with a name the
 question writes as code (`code_names`: in backticks, dotted, snake_case or called, "How
-does the default converter handle uuid.UUID fields?"), held when the passages write its
-last dotted part ("UUID") or the whole of it. Only acronyms and code are read:
+does the default converter handle uuid.UUID fields?") that none of the sources the writer
+is given writes, whole or by its last dotted part ("UUID"): `unnamed_code`. Only acronyms
+and code are read:
 capitalised words are names too, but a question's capitals are as often its first word or
 a product's casual spelling ("McDonald's", "iPhone"). Roman numerals ("Henry VIII") are
 parts of names.
@@ -45,14 +46,16 @@ _CODE_NAME = re.compile(
     r"(?<![\w.\-/])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?(?![\w\-/])"
 )
 """A word as code writes a name: letters, digits and "_", dotted parts, a call's "()"."""
+_DOMAINS = frozenset("com org net io ai co edu gov uk de fr info news tv".split())
+"""Last parts of a web site's name ("Space.com", "Fortune.com"): a publisher, not code."""
 
 
 def code_names(question: str) -> tuple[str, ...]:
     """The names `question` writes as code, in order, each once (call parentheses aside).
 
     A name in backticks, or one that is code by its form: dotted with parts of two
-    characters or more ("uuid.UUID", never "e.g."), snake_case ("max_connections") or
-    called ("dumps()").
+    characters or more ("uuid.UUID", never "e.g." nor a web site, "Space.com"), snake_case
+    ("max_connections") or called ("dumps()").
     """
     spans = [m.group(1).strip() for m in INLINE_CODE.finditer(question)]
     found = [s.removesuffix("()") for s in spans if _CODE_NAME.fullmatch(s)]
@@ -60,7 +63,11 @@ def code_names(question: str) -> tuple[str, ...]:
         word = match.group()
         name = word.removesuffix("()")
         parts = name.split(".")
-        dotted = len(parts) > 1 and all(len(part) >= 2 for part in parts)
+        dotted = (
+            len(parts) > 1
+            and all(len(part) >= 2 for part in parts)
+            and parts[-1].lower() not in _DOMAINS
+        )
         snake = "_" in name.strip("_") and any(c.isalpha() for c in name)
         if dotted or snake or word.endswith("()"):
             found.append(name)
@@ -68,32 +75,45 @@ def code_names(question: str) -> tuple[str, ...]:
 
 
 def unnamed(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
-    """The acronyms and code names of `question` that none of `sources` holds.
+    """The acronyms of `question` that none of `sources` holds.
 
-    Held means written in a source's text, title or headings.
+    Held means written in a source's text, title or headings, in any case, or spelt out.
     """
     wanted = acronyms(question)
-    names = code_names(question)
-    if not (wanted or names) or not sources:
+    if not wanted or not sources:
         return ()
-    text = " ".join(
-        f"{s.chunk.title} {' '.join(s.chunk.heading_path)} {s.chunk.text}" for s in sources
-    )
+    text = _read(sources)
     lowered = text.lower()
-    missing = tuple(name for name in names if not _holds(lowered, name))
     words = [w.lower() for w in _WORD.findall(text)]
     compounds = [w.lower() for w in _COMPOUND.findall(text)]  # "twenty-foot" one word
-    return (
-        tuple(
-            acronym
-            for acronym in wanted
-            if not re.search(rf"(?<![a-z0-9]){re.escape(acronym.lower())}s?(?![a-z0-9])", lowered)
-            and not (
-                acronym.isalpha()
-                and (spelt_out(acronym.lower(), words) or spelt_out(acronym.lower(), compounds))
-            )
+    return tuple(
+        acronym
+        for acronym in wanted
+        if not re.search(rf"(?<![a-z0-9]){re.escape(acronym.lower())}s?(?![a-z0-9])", lowered)
+        and not (
+            acronym.isalpha()
+            and (spelt_out(acronym.lower(), words) or spelt_out(acronym.lower(), compounds))
         )
-        + missing
+    )
+
+
+def unnamed_code(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
+    """The code names of `question` (`code_names`) that none of `sources` writes.
+
+    Written means in a source's text, title or headings, in any case, whole or by its last
+    dotted part.
+    """
+    names = code_names(question)
+    if not names or not sources:
+        return ()
+    lowered = _read(sources).lower()
+    return tuple(name for name in names if not _holds(lowered, name))
+
+
+def _read(sources: Sequence[Source]) -> str:
+    """What the sources write: each one's title, headings and text."""
+    return " ".join(
+        f"{s.chunk.title} {' '.join(s.chunk.heading_path)} {s.chunk.text}" for s in sources
     )
 
 
