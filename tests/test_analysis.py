@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from citesynth.analysis import ADMONITIONS, without_asides, without_consensus
+import pytest
+
+from citesynth.analysis import ADMONITIONS, code_name, without_asides, without_consensus
 
 
 def test_asides_go_from_the_inside_out() -> None:
@@ -29,3 +31,21 @@ def test_a_consensus_phrase_is_not_what_is_checked() -> None:
     assert without_consensus("Both sources say: httpx.Client keeps a pool.") == (
         "httpx.Client keeps a pool."
     )
+
+
+@pytest.mark.parametrize(
+    ("word", "name"),
+    [
+        ("uuid.UUID", "uuid.UUID"),
+        ("max_connections", "max_connections"),
+        ("dumps()", "dumps"),
+        ("~Request.form", "Request.form"),
+        ("e.g.", None),  # single letters
+        ("Space.com", None),  # a web site
+        ("_private", None),  # one leading underscore makes no snake_case
+        ("1.5", None),
+        ("converter", None),
+    ],
+)
+def test_a_word_is_a_code_name_by_its_form(word: str, name: str | None) -> None:
+    assert code_name(word) == name

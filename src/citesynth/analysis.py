@@ -98,6 +98,30 @@ INLINE_CODE = re.compile(r"(?<!`)`+([^`\n]+?)`+")
 """An inline code span (`x` or ``x``), its text the group. It opens where a run of
 backticks does, never inside one: a run of 120,000 is read once, not once a position."""
 
+_DOMAINS = frozenset("com org net io ai co edu gov uk de fr info news tv".split())
+"""Last parts of a web site's name ("Space.com", "Fortune.com"): a publisher, not code."""
+
+
+def code_name(word: str) -> str | None:
+    """`word` as a name when it is code by its form, else None.
+
+    Snake_case ("max_connections"), dotted with parts of two characters or more opening
+    with a letter or "_" ("uuid.UUID"; never "e.g." nor a web site, "Space.com"), or called
+    ("dumps()"). As written, a call's "()", a leading "~" and a closing "." aside.
+    """
+    name = word.lstrip("~").removesuffix("()").rstrip(".")
+    parts = name.split(".")
+    if any(not part or not (part[0].isalpha() or part[0] == "_") for part in parts):
+        return None
+    dotted = (
+        len(parts) > 1
+        and all(len(part) >= 2 for part in parts)
+        and parts[-1].lower() not in _DOMAINS
+    )
+    snake = "_" in name.strip("_") and any(c.isalpha() for c in name)
+    return name if dotted or snake or word.endswith("()") else None
+
+
 POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 """The "'s" of "Click's" or "it's", which the tokenizer cuts into a term "s" of its own."""
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citesynth.analysis import INLINE_CODE
+from citesynth.analysis import INLINE_CODE, code_name
 from citesynth.synthesis.sources import Source
 
 _ACRONYM = re.compile(r"(?<![\w`.\-/])([A-Z][A-Z0-9]{2,})s?(?![\w`.\-])")
@@ -46,8 +46,6 @@ _CODE_NAME = re.compile(
     r"(?<![\w.\-/])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?(?![\w\-/])"
 )
 """A word as code writes a name: letters, digits and "_", dotted parts, a call's "()"."""
-_DOMAINS = frozenset("com org net io ai co edu gov uk de fr info news tv".split())
-"""Last parts of a web site's name ("Space.com", "Fortune.com"): a publisher, not code."""
 
 
 def code_names(question: str) -> tuple[str, ...]:
@@ -59,18 +57,8 @@ def code_names(question: str) -> tuple[str, ...]:
     """
     spans = [m.group(1).strip() for m in INLINE_CODE.finditer(question)]
     found = [s.removesuffix("()") for s in spans if _CODE_NAME.fullmatch(s)]
-    for match in _CODE_NAME.finditer(INLINE_CODE.sub(" ", question)):
-        word = match.group()
-        name = word.removesuffix("()")
-        parts = name.split(".")
-        dotted = (
-            len(parts) > 1
-            and all(len(part) >= 2 for part in parts)
-            and parts[-1].lower() not in _DOMAINS
-        )
-        snake = "_" in name.strip("_") and any(c.isalpha() for c in name)
-        if dotted or snake or word.endswith("()"):
-            found.append(name)
+    words = _CODE_NAME.finditer(INLINE_CODE.sub(" ", question))
+    found += [name for word in words if (name := code_name(word.group())) is not None]
     return tuple(dict.fromkeys(found))
 
 

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 
-from citesynth.analysis import content_terms
+from citesynth.analysis import code_name, content_terms
 from citesynth.ingest.sentences import prose_sentences
 
 _SPAN = re.compile(r"(?<!`)(`{1,2})([^`\n]{1,100}?)\1(?!`)")
@@ -57,19 +57,13 @@ _MAX_NAMES = 8
 of one search of the passage a name)."""
 
 
-def _name(written: str, *, by_form: bool) -> str | None:
+def _name(written: str) -> str | None:
     """`written` as a name, lower-cased, a call's "()" and a leading "~" aside, or None.
 
-    Each dotted part must open with a letter or "_"; `by_form`, the name must also look
-    like code on its own: snake_case, or dotted with parts of two letters or more
-    ("request.form", never "e.g.").
+    Each dotted part must open with a letter or "_".
     """
     name = written.lstrip("~").removesuffix("()").rstrip(".")
-    parts = name.split(".")
-    shortest = 2 if by_form else 1
-    if any(len(part) < shortest or not (part[0].isalpha() or part[0] == "_") for part in parts):
-        return None
-    if by_form and len(parts) == 1 and "_" not in name.strip("_"):
+    if any(not part or not (part[0].isalpha() or part[0] == "_") for part in name.split(".")):
         return None
     return name.lower()
 
@@ -77,7 +71,7 @@ def _name(written: str, *, by_form: bool) -> str | None:
 def _spanned(text: str) -> str | None:
     """The name a code span writes, when it is one name ("Schema.dumps <…>", "dump()")."""
     inner = _DISPLAY.sub("", text.strip())
-    return _name(inner, by_form=False) if _WORD.fullmatch(inner) else None
+    return _name(inner) if _WORD.fullmatch(inner) else None
 
 
 @lru_cache(maxsize=512)
@@ -110,8 +104,9 @@ def _claim_words(claim: str) -> tuple[tuple[str | None, str | None, int], ...]:
     for word in _WORD.finditer(masked):
         if word.start() and masked[word.start() - 1] == "-":
             continue  # an option ("--help"), which `codevalues` reads
-        by_form = _name(word.group(), by_form=True)
-        plain = None if by_form else _name(word.group(), by_form=False)
+        coded = code_name(word.group())
+        by_form = coded.lower() if coded else None
+        plain = None if by_form else _name(word.group())
         if (by_form or plain) and len(by_form or plain or "") >= _MIN_LETTERS:
             found.append((by_form, plain, word.start()))
     return tuple(found)
