@@ -43,3 +43,23 @@ async def test_subjects_follow_the_corpus_and_a_small_one_has_none(tmp_path: Pat
     await store.write([], [page.state.path for page in pages[MIN_CHUNKS // 4 :]])
     assert await subjects(store) == ()  # ten chunks left: too few to tell
     await store.close()
+
+
+async def test_a_lower_case_name_in_emphasis_is_a_subject(tmp_path: Path) -> None:
+    # A project never capitalised ("cattrs", "structlog") is written in emphasis; an
+    # emphasised function word ("_not_") names nothing.
+    store = await get_store(f"sqlite:{tmp_path / 'index'}")
+    pages = [
+        version(
+            f"docs/page{i}.md",
+            [
+                ("", f"_cattrs_ structures {i} values, and _not_ every one of them."),
+                ("Notes", f"Page {i} shows how cattrs unstructures them again."),
+            ],
+            title=f"Page {i}",
+        )
+        for i in range(MIN_CHUNKS)
+    ]
+    await store.write(pages, [])
+    assert await subjects(store) == ("cattrs",)
+    await store.close()
