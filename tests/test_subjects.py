@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from citesynth.index.store import FileVersion
@@ -10,16 +11,19 @@ from citesynth.retrieve.subjects import MIN_CHUNKS, subjects
 from tests.index.test_store_contract import version
 
 
-def _pages(count: int) -> list[FileVersion]:
-    """`count` pages of two chunks: the first names Acme (and Paris on five pages)."""
+def _acme(i: int) -> tuple[str, str]:
+    """Page `i`'s two chunks: the first names Acme (and the second Paris on five pages)."""
+    return (
+        f"With {'ACME' if i == 0 else 'Acme'} you set {i} retries.",
+        f"As The guide says, page {i} {'is in Paris' if i < 5 else 'ends'}.",
+    )
+
+
+def _pages(count: int, chunks: Callable[[int], tuple[str, str]] = _acme) -> list[FileVersion]:
+    """`count` pages of two chunks each, written by `chunks`."""
     return [
         version(
-            f"docs/page{i}.md",
-            [
-                ("", f"With {'ACME' if i == 0 else 'Acme'} you set {i} retries."),
-                ("Notes", f"As The guide says, page {i} {'is in Paris' if i < 5 else 'ends'}."),
-            ],
-            title=f"Page {i}",
+            f"docs/page{i}.md", [("", chunks(i)[0]), ("Notes", chunks(i)[1])], title=f"Page {i}"
         )
         for i in range(count)
     ]
@@ -49,17 +53,13 @@ async def test_a_lower_case_name_in_emphasis_is_a_subject(tmp_path: Path) -> Non
     # A project never capitalised ("cattrs", "structlog") is written in emphasis; an
     # emphasised function word ("_not_") names nothing.
     store = await get_store(f"sqlite:{tmp_path / 'index'}")
-    pages = [
-        version(
-            f"docs/page{i}.md",
-            [
-                ("", f"_cattrs_ structures {i} values, and _not_ every one of them."),
-                ("Notes", f"Page {i} shows how cattrs unstructures them again."),
-            ],
-            title=f"Page {i}",
-        )
-        for i in range(MIN_CHUNKS)
-    ]
+    pages = _pages(
+        MIN_CHUNKS,
+        lambda i: (
+            f"_cattrs_ structures {i} values, and _not_ every one of them.",
+            f"Page {i} shows how cattrs unstructures them again.",
+        ),
+    )
     await store.write(pages, [])
     assert await subjects(store) == ("cattrs",)
     await store.close()
