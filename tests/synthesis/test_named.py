@@ -9,8 +9,10 @@ import pytest
 from citesynth import Engine
 from citesynth.synthesis.answerability import UNANSWERED
 from citesynth.synthesis.extractive import _details
-from citesynth.synthesis.named import acronyms, code_names, spelt_out
+from citesynth.synthesis.named import acronyms, code_names, spelt_out, unnamed_code
+from citesynth.synthesis.sources import numbered
 from tests.conftest import answered_extractively, write
+from tests.synthesis.test_evidence_and_repeats import hit
 
 
 @pytest.mark.parametrize(
@@ -43,6 +45,15 @@ def test_a_question_names_its_acronyms(question: str, found: tuple[str, ...]) ->
 )
 def test_a_question_names_its_code(question: str, found: tuple[str, ...]) -> None:
     assert code_names(question) == found
+
+
+def test_thousands_of_code_names_read_the_sources_once() -> None:
+    # Each name was searched for in the whole source text: 5 s for 20,000 of them.
+    question = " ".join(f"name_{i}" for i in range(20_000)) + " uuid.UUID Node.js?"
+    sources = numbered([hit("Hooks for name_7 and `Node.js` are registered. " * 300)])
+    missing = unnamed_code(question, sources)
+    assert len(missing) == 20_000 and "name_7" not in missing and "Node.js" not in missing
+    assert missing[-1] == "uuid.UUID"
 
 
 def test_a_run_of_backticks_is_read_once() -> None:

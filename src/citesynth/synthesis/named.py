@@ -95,7 +95,8 @@ def unnamed_code(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     if not names or not sources:
         return ()
     lowered = _read(sources).lower()
-    return tuple(name for name in names if not _holds(lowered, name))
+    words = frozenset(_CODE_TOKEN.findall(lowered))
+    return tuple(name for name in names if not _holds(lowered, words, name))
 
 
 def _read(sources: Sequence[Source]) -> str:
@@ -105,13 +106,22 @@ def _read(sources: Sequence[Source]) -> str:
     )
 
 
-def _holds(lowered: str, name: str) -> bool:
-    """Whether `lowered` (text in lower case) writes `name` or its last dotted part."""
-    last = name.rpartition(".")[2]
-    wanted = [name, last] if len(last) >= 3 else [name]
-    return any(
-        re.search(rf"(?<![a-z0-9_]){re.escape(w.lower())}(?![a-z0-9_])", lowered) for w in wanted
-    )
+_CODE_TOKEN = re.compile(r"[a-z0-9_]+")
+"""A word of lower-case text as a code name's parts are written: letters, digits, "_"."""
+
+
+def _holds(lowered: str, words: frozenset[str], name: str) -> bool:
+    """Whether `lowered` (text in lower case, its `words`) writes `name` or its last part.
+
+    A name, or a last dotted part of three characters or more (which any writing of the
+    whole name holds too), is looked up among the words: a question naming thousands of
+    names costs one pass over the text, not one a name. Only a dotted name with a shorter
+    last part ("Node.js") is searched for whole.
+    """
+    last = name.rpartition(".")[2].lower()
+    if "." not in name or len(last) >= 3:
+        return last in words
+    return re.search(rf"(?<![a-z0-9_]){re.escape(name.lower())}(?![a-z0-9_])", lowered) is not None
 
 
 def spelt_out(acronym: str, words: Sequence[str]) -> bool:
