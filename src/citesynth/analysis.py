@@ -102,17 +102,28 @@ _DOMAINS = frozenset("com org net io ai co edu gov uk de fr info news tv".split(
 """Last parts of a web site's name ("Space.com", "Fortune.com"): a publisher, not code."""
 
 
+def bare_name(word: str) -> str | None:
+    """`word` as a name, as written but for a call's "()", a leading "~" and a closing ".".
+
+    None unless each dotted part opens with a letter or "_" ("1.5", "a..b" are none).
+    """
+    name = word.lstrip("~").removesuffix("()").rstrip(".")
+    if any(not part or not (part[0].isalpha() or part[0] == "_") for part in name.split(".")):
+        return None
+    return name
+
+
 def code_name(word: str) -> str | None:
     """`word` as a name when it is code by its form, else None.
 
     Snake_case ("max_connections"), dotted with parts of two characters or more opening
     with a letter or "_" ("uuid.UUID"; never "e.g." nor a web site, "Space.com"), or called
-    ("dumps()"). As written, a call's "()", a leading "~" and a closing "." aside.
+    ("dumps()"). As `bare_name` writes it.
     """
-    name = word.lstrip("~").removesuffix("()").rstrip(".")
-    parts = name.split(".")
-    if any(not part or not (part[0].isalpha() or part[0] == "_") for part in parts):
+    name = bare_name(word)
+    if name is None:
         return None
+    parts = name.split(".")
     dotted = (
         len(parts) > 1
         and all(len(part) >= 2 for part in parts)

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 
-from citesynth.analysis import code_name, content_terms
+from citesynth.analysis import bare_name, code_name, content_terms
 from citesynth.ingest.sentences import prose_sentences
 
 _SPAN = re.compile(r"(?<!`)(`{1,2})([^`\n]{1,100}?)\1(?!`)")
@@ -58,14 +58,9 @@ of one search of the passage a name)."""
 
 
 def _name(written: str) -> str | None:
-    """`written` as a name, lower-cased, a call's "()" and a leading "~" aside, or None.
-
-    Each dotted part must open with a letter or "_".
-    """
-    name = written.lstrip("~").removesuffix("()").rstrip(".")
-    if any(not part or not (part[0].isalpha() or part[0] == "_") for part in name.split(".")):
-        return None
-    return name.lower()
+    """`written` as a name (`analysis.bare_name`), lower-cased, or None."""
+    name = bare_name(written)
+    return name.lower() if name is not None else None
 
 
 def _spanned(text: str) -> str | None:
