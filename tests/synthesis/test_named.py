@@ -9,7 +9,7 @@ import pytest
 from citesynth import Engine
 from citesynth.synthesis.answerability import UNANSWERED
 from citesynth.synthesis.extractive import _details
-from citesynth.synthesis.named import acronyms, code_names, spelt_out, unnamed_code
+from citesynth.synthesis.named import acronyms, code_names, spelt_out, unnamed, unnamed_code
 from citesynth.synthesis.sources import numbered
 from tests.conftest import answered_extractively, write
 from tests.synthesis.test_evidence_and_repeats import hit
@@ -65,10 +65,23 @@ def test_a_run_of_backticks_is_read_once() -> None:
 
 def test_an_acronym_is_held_when_spelt_out() -> None:
     words = "install red hat developer hub on the bank of america cluster".split()
-    assert spelt_out("rhdh", words)
-    assert spelt_out("teu", ["twenty-foot", "equivalent", "units"])
-    assert spelt_out("boa", words) and spelt_out("ba", words)
-    assert not spelt_out("jwt", words)
+    assert spelt_out(["rhdh", "boa", "ba", "jwt", "rhd"], words) == {"rhdh", "boa", "ba", "rhd"}
+    assert spelt_out(["teu"], ["twenty-foot", "equivalent", "units"]) == {"teu"}
+    assert spelt_out(["doi"], "department of the interior".split()) == {"doi"}
+    assert not spelt_out(["ab"], "alpha of the of the beta".split())  # four small words
+
+
+def test_thousands_of_acronyms_read_the_sources_once() -> None:
+    # Each acronym was searched for in the whole source text, and spelt out from every
+    # word: 3.6 s for 3,000 acronyms against 40 kB of text.
+    letters = "ABCDEFGHJKLNOPQRSTUWYZ"
+    question = " ".join(a + b + c for a in letters for b in letters for c in letters[:7])
+    sources = numbered([hit("Alpha beta of gamma, the BAE and JWT. " * 1_000)])
+    question += " Is JWT there, or AGB?"
+    held = set(acronyms(question)) - set(unnamed(question, sources))
+    assert {"JWT", "BAE", "ABG", "GTB"} <= held and "AGB" not in held and len(held) == 16
+    # Nor is a 5,000-letter one spelt out from every word of a text of one letter.
+    assert unnamed("Is " + "A" * 5_000 + " there?", numbered([hit("a " * 50_000)]))
 
 
 async def test_a_question_naming_what_no_passage_names_is_not_found(

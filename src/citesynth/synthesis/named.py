@@ -20,7 +20,7 @@ parts of names.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from citesynth.analysis import INLINE_CODE, code_name
 from citesynth.synthesis.sources import Source
@@ -66,23 +66,19 @@ def unnamed(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     """The acronyms of `question` that none of `sources` holds.
 
     Held means written in a source's text, title or headings, in any case, or spelt out.
+    The sources' words are read once, whatever the number of acronyms.
     """
     wanted = acronyms(question)
     if not wanted or not sources:
         return ()
     text = _read(sources)
-    lowered = text.lower()
     words = [w.lower() for w in _WORD.findall(text)]
+    written = frozenset(words)
+    absent = [a for a in wanted if a.lower() not in written and f"{a.lower()}s" not in written]
+    spellable = [a.lower() for a in absent if a.isalpha() and len(a) <= _MAX_SPELT]
     compounds = [w.lower() for w in _COMPOUND.findall(text)]  # "twenty-foot" one word
-    return tuple(
-        acronym
-        for acronym in wanted
-        if not re.search(rf"(?<![a-z0-9]){re.escape(acronym.lower())}s?(?![a-z0-9])", lowered)
-        and not (
-            acronym.isalpha()
-            and (spelt_out(acronym.lower(), words) or spelt_out(acronym.lower(), compounds))
-        )
-    )
+    spelt = spelt_out(spellable, words) | spelt_out(spellable, compounds)
+    return tuple(a for a in absent if a.lower() not in spelt)
 
 
 def unnamed_code(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
@@ -124,21 +120,62 @@ def _holds(lowered: str, words: frozenset[str], name: str) -> bool:
     return re.search(rf"(?<![a-z0-9_]){re.escape(name.lower())}(?![a-z0-9_])", lowered) is not None
 
 
-def spelt_out(acronym: str, words: Sequence[str]) -> bool:
-    """Whether consecutive `words` (lower case) have the initials of `acronym`.
+_MAX_SPELT = 12
+"""Letters of the longest acronym read as initials: longer ones are only ever written."""
+_MAX_BETWEEN = 3
+"""Small words in a row an acronym's spelt-out form may hold between two initials."""
+_END = ""
+"""The key of a node of `_initials` at which an acronym ends (no letter is empty)."""
 
-    Small words may sit between them ("Bank of America" holds BOA as well as BA).
+
+def spelt_out(wanted: Collection[str], words: Sequence[str]) -> frozenset[str]:
+    """Which of `wanted` (acronyms) consecutive `words` spell out by their initials.
+
+    Both are in lower case. Small words may sit between the initials ("Bank of America"
+    holds BOA as well as BA). The words are walked once for all the acronyms, each start
+    only as far as some acronym still fits: a question naming thousands of them costs what
+    one does.
     """
+    initials = _initials(wanted)
+    held: set[str] = set()
     for start, first in enumerate(words):
-        if first[0] != acronym[0]:
-            continue
-        matched, at = 1, start + 1
-        while matched < len(acronym) and at < len(words):
-            if words[at][0] == acronym[matched]:
-                matched += 1
-            elif words[at] not in _BETWEEN:
-                break
+        node = initials.get(first[0])
+        states = [(node, 0)] if isinstance(node, dict) else []
+        at = start + 1
+        while states and at < len(words):
+            states = _step(states, words[at], held)
             at += 1
-        if matched == len(acronym):
-            return True
-    return False
+    return frozenset(held)
+
+
+_Node = dict[str, "_Node | str"]
+
+
+def _initials(acronyms: Collection[str]) -> _Node:
+    """A tree of `acronyms` by letter; `_END` marks where one ends."""
+    root: _Node = {}
+    for acronym in acronyms:
+        node = root
+        for letter in acronym:
+            child = node.setdefault(letter, {})
+            assert isinstance(child, dict)
+            node = child
+        node[_END] = acronym
+    return root
+
+
+def _step(states: list[tuple[_Node, int]], word: str, held: set[str]) -> list[tuple[_Node, int]]:
+    """The acronyms' places after `word`: its initial read, or, a small word, passed over.
+
+    Every acronym ending on the initial is added to `held`.
+    """
+    after: dict[tuple[int, int], tuple[_Node, int]] = {}
+    for node, passed in states:
+        child = node.get(word[0])
+        if isinstance(child, dict):
+            if isinstance(ended := child.get(_END), str):
+                held.add(ended)
+            after.setdefault((id(child), 0), (child, 0))
+        if word in _BETWEEN and passed < _MAX_BETWEEN:
+            after.setdefault((id(node), passed + 1), (node, passed + 1))
+    return list(after.values())
