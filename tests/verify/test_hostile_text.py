@@ -1,0 +1,102 @@
+"""Verification reads any text: claims, sources and questions built from hostile pieces.
+
+Bad input never stops a run. These build claims, passages and questions from the pieces
+that the verification code treats specially (markers, inline code and fences, negations,
+numbers, code names, consensus openings, invisible and composed characters) and check
+that every step answers with well-formed results.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from citesynth.synthesis.answerability import question_parts
+from citesynth.synthesis.named import acronyms, code_names, unnamed, unnamed_code
+from citesynth.synthesis.sources import numbered
+from citesynth.verify.base import Check, Passage
+from citesynth.verify.claims import split_claims
+from citesynth.verify.conflicts import find_conflicts
+from citesynth.verify.crossencoder import available
+from citesynth.verify.evidence import evidence_text
+from citesynth.verify.lexical import LexicalVerifier
+from citesynth.verify.purpose import split_goal
+from citesynth.verify.review import review
+from citesynth.verify.roles import crossed_names
+from citesynth.verify.trained import TrainedVerifier
+from tests.synthesis.test_evidence_and_repeats import hit
+
+PIECES = [
+    *("`", "``", "```", "```python\n", "[1]", "[1-3]", "[2,4-6]", "[", "]", "(", ")"),
+    *("\n", "\n\n", " ", ".", ",", ";", ":", "!", "?", "-", "—", "'s", "’", "_", "|"),
+    *("not", "no", "never", "without", "unlike", "like", "increase", "decrease"),
+    *("To", "If", "when", "By default,", "is", "are", "first", "last", "The", "e.g."),
+    *("10", "3.5", "100%", "1e9", "__init__", "dump_default", "load_default", "JWT"),
+    *("HTTP/2", "uuid.UUID", "dumps()", "Multiple sources report that"),
+    *("\u200b", "\u0301", "é", "İ", "ß", "ﬁ", "\u202e", "日本語", "🙂", "\x00", "\t"),
+    *("*", "**", "_x_", "## Heading\n", "- ", "1. ", "---", ">>> ", "pool", "size"),
+]
+TEXT = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
+LABELS = {"supported", "partial", "unsupported"}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(TEXT, TEXT, TEXT)
+def test_the_lexical_verifier_reads_any_text(claim: str, first: str, second: str) -> None:
+    checks = [Check(claim, (first,)), Check(claim, (first, second), second), Check(claim, ())]
+    verdicts = LexicalVerifier().verify_now(checks)
+    assert len(verdicts) == len(checks)
+    for check, verdict in zip(checks, verdicts, strict=True):
+        assert verdict.label in LABELS and 0.0 <= verdict.score <= 1.0
+        for span in verdict.spans:  # every span lies inside the passage it names
+            assert 0 <= span.start <= span.end <= len(check.passages[span.passage])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(TEXT, TEXT, TEXT)
+def test_an_answer_of_any_text_is_reviewed(answer: str, first: str, second: str) -> None:
+    passages = [Passage(1, first, "a.md", "A"), Passage(2, second, "b.md", "B")]
+    checked = asyncio.run(review(answer, passages, LexicalVerifier()))
+    for claim in checked.claims:
+        assert set(claim.precise) <= set(claim.claim.citations) <= {1, 2}
+        assert claim.verdict is None or claim.verdict.label in LABELS
+    for repair in checked.repairs:
+        assert set(repair.after) <= {1, 2} and repair.claim
+    for span in split_claims(answer):
+        assert 0 <= span.start <= span.end <= len(answer)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(TEXT, TEXT, TEXT)
+def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, second: str) -> None:
+    goal = split_goal(text)
+    assert goal is None or (goal.goal and len(goal.assertion.split()) >= 3)
+    crossed = crossed_names(text, [first, second])
+    assert crossed is None or all(name in text for name in crossed)
+    found = find_conflicts([Passage(1, first, "a.md"), Passage(2, second, "b.md")])
+    assert all(set(f.sources) <= {1, 2} for f in found)
+    assert len(evidence_text(text, [first, second], budget=90, similarity=None).split()) <= 200
+    parts = question_parts(text)
+    assert parts == [text] or all(len(part.split()) >= 3 for part in parts)
+    sources = numbered([hit(first or "empty"), hit(second or "empty")])
+    assert set(unnamed(text, sources)) <= set(acronyms(text))
+    assert set(unnamed_code(text, sources)) <= set(code_names(text))
+
+
+@pytest.mark.skipif(not available(), reason="the trained verifier needs citesynth[embed]")
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(TEXT, TEXT, TEXT)
+def test_the_trained_verifier_and_its_gate_read_any_text(
+    claim: str, first: str, second: str
+) -> None:
+    verifier = TrainedVerifier.load()
+    checks = [Check(claim, (first,)), Check(claim, (first, second), second)]
+    for check, verdict in zip(checks, verifier.verify_now(checks), strict=True):
+        assert verdict.label in LABELS and 0.0 <= verdict.score <= 1.0
+        for span in verdict.spans:
+            assert 0 <= span.start <= span.end <= len(check.passages[span.passage])
+    scores = asyncio.run(verifier.answerable(claim, [first, second], [0.5, 0.0]))
+    assert len(scores) == 2 and all(0.0 <= s <= 1.0 for s in scores)
