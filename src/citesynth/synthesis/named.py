@@ -124,8 +124,6 @@ _MAX_SPELT = 12
 """Letters of the longest acronym read as initials: longer ones are only ever written."""
 _MAX_BETWEEN = 3
 """Small words in a row an acronym's spelt-out form may hold between two initials."""
-_END = ""
-"""The key of a node of `_initials` at which an acronym ends (no letter is empty)."""
 
 
 def spelt_out(wanted: Collection[str], words: Sequence[str]) -> frozenset[str]:
@@ -133,49 +131,33 @@ def spelt_out(wanted: Collection[str], words: Sequence[str]) -> frozenset[str]:
 
     Both are in lower case. Small words may sit between the initials ("Bank of America"
     holds BOA as well as BA). The words are walked once for all the acronyms, each start
-    only as far as some acronym still fits: a question naming thousands of them costs what
-    one does.
+    only as far as the initials read so far begin one of them: a question naming
+    thousands of acronyms costs what one does.
     """
-    initials = _initials(wanted)
+    acronyms = frozenset(wanted)
+    begun = frozenset(a[:end] for a in acronyms for end in range(1, len(a) + 1))
     held: set[str] = set()
     for start, first in enumerate(words):
-        node = initials.get(first[0])
-        states = [(node, 0)] if isinstance(node, dict) else []
+        read = [(first[:1], 0)] if first[:1] in begun else []
+        held.update(initials for initials, _ in read if initials in acronyms)
         at = start + 1
-        while states and at < len(words):
-            states = _step(states, words[at], held)
+        while read and at < len(words):
+            read = _step(read, words[at], begun)
+            held.update(initials for initials, passed in read if initials in acronyms)
             at += 1
     return frozenset(held)
 
 
-_Node = dict[str, "_Node | str"]
+def _step(read: list[tuple[str, int]], word: str, begun: frozenset[str]) -> list[tuple[str, int]]:
+    """The initials read so far, after `word`: its initial read next, or, a small word, passed.
 
-
-def _initials(acronyms: Collection[str]) -> _Node:
-    """A tree of `acronyms` by letter; `_END` marks where one ends."""
-    root: _Node = {}
-    for acronym in acronyms:
-        node = root
-        for letter in acronym:
-            child = node.setdefault(letter, {})
-            assert isinstance(child, dict)
-            node = child
-        node[_END] = acronym
-    return root
-
-
-def _step(states: list[tuple[_Node, int]], word: str, held: set[str]) -> list[tuple[_Node, int]]:
-    """The acronyms' places after `word`: its initial read, or, a small word, passed over.
-
-    Every acronym ending on the initial is added to `held`.
+    Each keeps the small words passed since its last initial; only initials that still
+    begin an acronym (`begun`) go on.
     """
-    after: dict[tuple[int, int], tuple[_Node, int]] = {}
-    for node, passed in states:
-        child = node.get(word[0])
-        if isinstance(child, dict):
-            if isinstance(ended := child.get(_END), str):
-                held.add(ended)
-            after.setdefault((id(child), 0), (child, 0))
+    after: dict[tuple[str, int], None] = {}
+    for initials, passed in read:
+        if (longer := initials + word[:1]) in begun:
+            after[(longer, 0)] = None
         if word in _BETWEEN and passed < _MAX_BETWEEN:
-            after.setdefault((id(node), passed + 1), (node, passed + 1))
-    return list(after.values())
+            after[(initials, passed + 1)] = None
+    return list(after)
