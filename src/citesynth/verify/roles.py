@@ -95,7 +95,7 @@ def _claim_words(claim: str) -> tuple[tuple[str | None, str | None, int], ...]:
         for span in _SPAN.finditer(claim)
         if (name := _spanned(span.group(2))) is not None
     ]
-    masked = _SPAN.sub(lambda m: " " * len(m.group()), claim)
+    masked, _ = _clauses(claim)
     for word in _WORD.finditer(masked):
         if word.start() and masked[word.start() - 1] == "-":
             continue  # an option ("--help"), which `codevalues` reads
