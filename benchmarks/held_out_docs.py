@@ -20,9 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.common import ROOT
 from benchmarks.sdist_docs import docs_folder, sdist_docs
 
-FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
+FIXTURES = ROOT / "tests" / "fixtures"
 
 
 @dataclass(frozen=True, slots=True)
