@@ -275,6 +275,24 @@ def test_code_cut_from_its_marker_is_not_prose() -> None:
     ]
 
 
+def test_statements_cut_from_their_indentation_are_not_prose() -> None:
+    # A chunk is trimmed: a cut inside an indented block loses its first line's indent.
+    chunk = (
+        's = URLSafeSerializer("secret-key")\n    decoded_payload = None\n\n'
+        "    try:\n        decoded_payload = s.loads(data)\n    except BadSignature:\n"
+        "        pass\n\n>>> s.dumps([1, 2, 3])\n\nimport itsdangerous\n\n"
+        "The first item in the returned tuple is a boolean.\n\n"
+        "Set x = 1 in the settings file to turn it on\n\n"
+        "timeout = 5 seconds is the default.\n"
+    )
+    found = [chunk[a:b] for a, b in prose_sentences(chunk, min_words=1)]
+    assert found == [
+        "The first item in the returned tuple is a boolean.",
+        "Set x = 1 in the settings file to turn it on",
+        "timeout = 5 seconds is the default.",
+    ]
+
+
 def test_a_term_above_its_indented_definition_is_prose() -> None:
     text = "``str`` / :data:`click.STRING`:\n    The default parameter type for unicode strings."
     assert [text[a:b] for a, b in prose_sentences(text)] == [text]

@@ -455,6 +455,8 @@ def _code_lines(text: str, start: int, end: int) -> bool:
     prose.
     """
     lines = text[start:end].split("\n")
+    if _statements(lines):
+        return True
     if len(lines) < 2:
         return False
     indents = [len(line) - len(line.lstrip(" \t")) for line in lines[1:] if line.strip()]
@@ -462,6 +464,29 @@ def _code_lines(text: str, start: int, end: int) -> bool:
         return True  # steps in and out by a block's width, not a ragged line of a PDF
     column = start - (text.rfind("\n", 0, start) + 1)  # the first line's indentation
     return bool(indents) and bool(_BLOCK_OPENER.match(lines[0])) and indents[0] > column
+
+
+def _statements(lines: list[str]) -> bool:
+    """Whether `lines` are statements of code, each line one, the last ending in no stop.
+
+    The opening of a chunk cut inside an indented code block loses its indentation to the
+    chunk's trim: `s = URLSafeSerializer('secret-key')` above `    decoded_payload = None`
+    steps in by nothing that `_code_lines` sees, yet no line of it is prose.
+    """
+    shown = [line for line in lines if line.strip()]
+    if not shown or shown[-1].rstrip().endswith((".", "!", "?", ":")):
+        return False
+    return all(_STATEMENT.match(line) for line in shown)
+
+
+_STATEMENT = re.compile(
+    r"\s*(?:(?:>>>|\.\.\.)(?:\s|$)"
+    r"|[\w.]+(?:\[[^\]\n]*\])?\s*(?:[-+*/%|&^]|//|\*\*)?=(?!=)\s*\S"
+    r"|(?:import\s+[\w.]+|from\s+[\w.]+\s+import)\b"
+    r"|[\w.]+\(.*\)\s*$)"
+)
+"""A line that is a statement of code: a prompt (`>>> `), an assignment (`x = 1`,
+`d["k"] += 1`), an import, or a call alone on its line (`s.dumps([1, 2])`)."""
 
 
 _BLOCK_OPENER = re.compile(
