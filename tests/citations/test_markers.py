@@ -88,6 +88,10 @@ def markers_of(items: list[Text | Marker]) -> list[tuple[str, tuple[int, ...]]]:
         ("See [Ref: 3].", [(3,)]),
         ("See [Doc 5].", [(5,)]),
         ("See [ 1 ].", [(1,)]),
+        # a source's header as the grouped context shows it, copied by the model
+        ("Stated in [1: L137-148] and [4: L150].", [(1,), (4,)]),
+        ("Revenue grew [2: p.5 L3-9].", [(2,)]),
+        ("Revenue grew [2: p.5].", [(2,)]),
         ("Water boils (1).", [(1,)]),
         ("Water boils (1, 2).", [(1, 2)]),
         ("Water boils (1-3).", [(1, 2, 3)]),
@@ -148,6 +152,7 @@ def test_a_web_source_is_cited_by_its_address() -> None:
         "Letters [1a].",
         "Too long [12345].",
         "Nested [[x]].",
+        "A slice xs[1:] and a label [1: x].",
     ],
 )
 def test_not_markers(text: str) -> None:
@@ -294,6 +299,7 @@ STREAM_TEXTS = [
     "Water boils [1]. Ice melts [2][3], and steam [1-3] rises [2,4-6].",
     "Models write 【4:0†source】 and [^1] and [Source 2] and (Source 3) (1).",
     "Setup is easy [guide.md, Page 2]; details [notes.txt, L40-58].",
+    "Stated in [1: L137-148] and [4: p.5 L150-154]; xs[1:] is a slice.",
     "```\ncode [1] here\n```\nThen `inline [2]` and [3].",
     "(1) first (2) second\nA claim (2). [1-100000] and [1-9999].",
     "Unclosed [1 and then a newline\n[2] closed. An array [a, b]. A year (1999).",

@@ -167,6 +167,18 @@ async def test_an_answer_that_only_points_at_sources_is_not_found(indexed: Engin
     assert "dropped 1 sentence(s) that only pointed at a source" in answer.warnings
 
 
+async def test_a_source_cited_by_its_header_is_cited(indexed: Engine) -> None:
+    # The grouped context heads each source "[1: L1-4]"; a model may copy that form.
+    use(
+        indexed,
+        "The connect timeout defaults to five seconds [1: L1-4]. This is stated in [1: L1-4].",
+    )
+    answer = await indexed.answer(CONNECT)
+    assert answer.answer == "The connect timeout defaults to five seconds [1]."
+    assert [c.label for c in answer.claims] == ["supported"] and not answer.removed_claims
+    assert "dropped 1 sentence(s) that only pointed at a source" in answer.warnings
+
+
 async def test_words_about_a_source_become_its_citation(indexed: Engine) -> None:
     use(indexed, "According to [1], the connect timeout defaults to five seconds.")
     answer = await indexed.answer(CONNECT)

@@ -3,6 +3,7 @@
 Accepted forms (what models actually write):
 
     [1]  [1][2]  [1, 3]  [1-3]  [2,4-6]  [^1]  [Source 2]  [Sources 1 and 3]  【1】  【4:0†source】
+    [1: L40-58]  [2: p.5 L3-9]   -- a source's header as the grouped context shows it
     [-1]  [0]                    -- numbers no source can have (removed when resolved)
     (1)  (1, 2)  (Source 2)      -- where it cannot be a list enumerator; see `match_at`
     [report.pdf, Page 5]  [docs/guide.md]  [guide.md, L40-58]    -- resolved by path and page
@@ -30,9 +31,11 @@ HOLD = 160  # the longest marker we wait for before giving the text up
 
 _ONE = r"\d{1,4}(?:\s*(?:-|–|—|to)\s*\d{1,4})?"  # 3, 1-3, 4 – 6
 _NUMBERS = rf"{_ONE}(?:\s*(?:,|;|and|&)\s*(?:sources?\s*)?{_ONE})*"
+_LABEL = r"(?::\s*(?=[pL])(?:p\.?\s*\d{1,5}\s*)?(?:L\d{1,6}(?:\s*[-–]\s*L?\d{1,6})?)?\s*)?"
+"""A source's location after its number, as the grouped context heads it: `[1: L40-58]`."""
 _BRACKET = re.compile(
     r"\[\s*\^?\s*(?:(?:sources?|refs?|references?|citations?|docs?|documents?)\s*:?\s*)?"
-    rf"(?P<body>-?{_NUMBERS})\s*\]",
+    rf"(?P<body>-?{_NUMBERS})\s*{_LABEL}\]",
     re.I,
 )
 _FULLWIDTH = re.compile(
