@@ -129,6 +129,8 @@ def test_short_sentences_and_distinct_ones_stay() -> None:
         ("Pools hold ten connections [1]. According to [2].", "Pools hold ten connections [1].", 1),
         ("This information can be found in the documentation [1] and [3].", "", 1),
         ("For more details, see [4].", "", 1),
+        ("A fact [1]. This is explicitly stated in the [1] and [2] sources.", "A fact [1].", 1),
+        ("A fact [1]. This is clearly stated in sources [1] and [3].", "A fact [1].", 1),
         # a marker left on a line of its own after the answer
         (
             "The best gymnast is Simone Biles [1].\n\n[1]",

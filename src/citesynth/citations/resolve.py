@@ -338,7 +338,8 @@ _POINTING = _POINTS | frozenset(
     more further detail details information above below following in on at to from of by
     for and or the a an both each respectively source sources document documents doc docs
     documentation passage passages context contexts reference references text texts article
-    articles excerpt excerpts page pages section sections""".split()
+    articles excerpt excerpts page pages section sections explicitly clearly directly
+    expressly""".split()
 )
 """The only words a sentence that points at sources holds ("This is stated in [1] and [2].")."""
 _WORDS = re.compile(r"[^\W\d_]+")
