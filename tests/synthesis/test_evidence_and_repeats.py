@@ -131,6 +131,9 @@ def test_short_sentences_and_distinct_ones_stay() -> None:
         ("For more details, see [4].", "", 1),
         ("A fact [1]. This is explicitly stated in the [1] and [2] sources.", "A fact [1].", 1),
         ("A fact [1]. This is clearly stated in sources [1] and [3].", "A fact [1].", 1),
+        ("A fact [1]. This is stated in [1] on L90-113 and [2] on p. 5 L3.", "A fact [1].", 1),
+        ("A fact [1]. It is stated in [1], specifically in lines 18-27.", "A fact [1].", 1),
+        ("Set L2 cache size to 4 MB [1].", None, 0),
         # a marker left on a line of its own after the answer
         (
             "The best gymnast is Simone Biles [1].\n\n[1]",

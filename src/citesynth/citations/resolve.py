@@ -338,23 +338,26 @@ _POINTING = _POINTS | frozenset(
     more further detail details information above below following in on at to from of by
     for and or the a an both each respectively source sources document documents doc docs
     documentation passage passages context contexts reference references text texts article
-    articles excerpt excerpts page pages section sections explicitly clearly directly
-    expressly""".split()
+    articles excerpt excerpts page pages section sections line lines explicitly clearly
+    directly expressly specifically""".split()
 )
 """The only words a sentence that points at sources holds ("This is stated in [1] and [2].")."""
 _WORDS = re.compile(r"[^\W\d_]+")
+_LOCATION = re.compile(r"\b(?:L\d+(?:\s*[-–]\s*L?\d+)?|p\.\s*\d+)\b")
+"""Where in a source, as its header writes it: "L90-113", "p. 5" (words of no claim)."""
 
 
 def is_pointer(sentence: str) -> bool:
     """Whether `sentence` only points at sources and states nothing a reader could check.
 
     "This is stated in [1] and [2].", "See [3].", "For more details, see the
-    documentation [4]." and a marker on its own ("[1]") are pointers; "See the retrieval
-    docs for the fusion formula [2]." says what to look for, so it is not.
+    documentation [4].", "This is stated in [1] on L90-113, specifically in lines 18-27."
+    and a marker on its own ("[1]") are pointers; "See the retrieval docs for the fusion
+    formula [2]." says what to look for, so it is not.
     """
     if not CANONICAL.search(sentence):
         return False
-    words = set(_WORDS.findall(CANONICAL.sub(" ", sentence).lower()))
+    words = set(_WORDS.findall(_LOCATION.sub(" ", CANONICAL.sub(" ", sentence)).lower()))
     if not words:  # a marker on its own ("[1]" on the last line): it points, says nothing
         return True
     return bool(words & _POINTS) and words <= _POINTING
