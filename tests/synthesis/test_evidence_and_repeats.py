@@ -362,7 +362,15 @@ def test_code_blocks_keep_their_lines() -> None:
             "If neither option is set, the",
             "Non-permanent sessions are not affected [4].",
         ),
-        # finished sentences, list items, code and a one-sentence answer stay
+        # a lead-in whose block never came
+        (
+            "Use the `--` marker to separate options from arguments [3]. "
+            "This is how you can do it:",
+            "Use the `--` marker to separate options from arguments [3].",
+        ),
+        # finished sentences, list items, code and a one-sentence answer stay; a lead-in
+        # that says something without its block too
+        ("Sign it [1]. The `Signer` class attaches a signature to a string [2]:", None),
         ("Streams load nothing up front [1]. Use it [2].", None),
         ("Streams load nothing up front [1]. A useful pattern is custom transport [5]", None),
         ("Benefits [1]:\n\n- Reduced latency\n- Reduced CPU usage", None),

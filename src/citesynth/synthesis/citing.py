@@ -491,6 +491,10 @@ DANGLING = frozenset(
     "using such when while whether".split()
 )
 """Words a sentence does not end on: one that does was cut off ("… you can use the")."""
+LEAD_IN_ENDS = DANGLING | frozenset("use run call type write do add enter execute so like".split())
+"""Last words of a sentence that cannot end without the block it introduces ("… you can
+use:", "This is how you can do it:"); "… as follows:" can ("You configure the typography
+section as follows." still says where)."""
 _FINISHED = ".!?:;)]}|\"'`*…"
 
 
@@ -500,10 +504,12 @@ def drop_unfinished(text: str) -> tuple[str, bool]:
     A model that reaches its token budget stops mid-sentence ("… explicit `Request`
     instances [4]. If you"). The last sentence, when something comes before it, is cut off
     when it has no closing punctuation and either ends on a word no sentence ends on
-    (`DANGLING`) or has fewer than four words; so is the one it then leaves last, when it
-    is such a fragment too (a heading copied without its text, "Session Interface [1-3]",
-    above a sentence broken off). List items (which need no full stop) and code stay as
-    they are.
+    (`DANGLING`) or has fewer than four words, or when it ends in a colon on a word that
+    needs the block it introduces, which never came ("This is how you can do it:",
+    `LEAD_IN_ENDS`; "… to a specific string:" still says something); so is the one it then
+    leaves last, when it is such a fragment too (a heading copied without its text,
+    "Session Interface [1-3]", above a sentence broken off). List items (which need no
+    full stop) and code stay as they are.
     """
     spans = _statements(text)
     kept, stop = len(spans), len(text)  # the statements kept, and where the text ends
@@ -521,6 +527,8 @@ def _broken_off(statement: str) -> bool:
     """Whether a last statement was broken off (see `drop_unfinished`)."""
     core = MARKS.sub(" ", statement).rstrip()
     words = core.split()
+    if words and core.endswith(":") and not _ITEM_MARK.match(core):
+        return re.sub(r"\W", "", words[-1]).lower() in LEAD_IN_ENDS  # "… do it:", no block
     if not words or core[-1] in _FINISHED or _ITEM_MARK.match(core):
         return False
     return len(words) < 4 or re.sub(r"\W", "", words[-1]).lower() in DANGLING

@@ -16,8 +16,8 @@ from citesynth.analysis import without_consensus
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
 from citesynth.ingest.sentences import LIST_MARKER, fenced_line_numbers
 from citesynth.synthesis.citing import (
-    DANGLING,
     HEADING_LINE,
+    LEAD_IN_ENDS,
     MARKS,
     drop_repeats,
     single_blank_lines,
@@ -351,10 +351,6 @@ def _with_lead_ins(
 
 INTRODUCED = "it introduced the code below it, which was removed, and says nothing without it"
 """The reason a lead-in goes with the code it introduced (`without_unsupported`)."""
-LEAD_IN_ENDS = DANGLING | frozenset("use run call type write do add enter execute so like".split())
-"""Last words of a sentence that cannot end without the block it introduces ("… you can
-use:"); "… as follows:" can ("You configure the typography section as follows." still
-says where)."""
 LEANS = "it refers back to the sentence before it, which was removed"
 """The reason a supported claim is removed with the one before it (`without_unsupported`)."""
 UNCITED = "it cites no source, and repair found none among the retrieved ones that supports it"
