@@ -28,6 +28,8 @@ SHOW = (
         "Which port does the server listen on?",
         "in what year did the war end",
         "How long are audit log entries retained by default?",
+        "How to Eat, released in which year, is a book by Nigella Lawson",
+        "How do I know which port the server listens on?",
     ],
 )
 def test_questions_asking_for_a_count_or_measure(question: str) -> None:
@@ -43,6 +45,9 @@ def test_questions_asking_for_a_count_or_measure(question: str) -> None:
         "what is the number one song of 1990",
         "how long ago did dinosaurs live",
         "who is the man in the high castle",
+        # asked how to do something that a "how old" names
+        "How do I check how old a signature is?",
+        "How can I change how many threads run synchronous endpoints?",
     ],
 )
 def test_questions_not_asking_for_a_number(question: str) -> None:

@@ -27,15 +27,19 @@ _MEASURES = (
     r"(?:number|size|count|amount|percentage|percent|length|duration|age|population|"
     r"height|width|depth|weight|port|years?|exit\s+code|status\s+code)"
 )
+_HOW_MUCH = r"\bhow\s+(?:many|much|long|old|far|tall|high|big|large|heavy|fast)\b"
 _NUMERIC = re.compile(
-    r"\bhow\s+(?:many|much|long|old|far|tall|high|big|large|heavy|fast)\b"
-    rf"|\b(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|its\s+|their\s+)?{_MODIFIERS}"
-    rf"{_MEASURES}\b(?!\s+(?:one|1)\b)",
+    _HOW_MUCH + r"|\b(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|its\s+|their\s+)?"
+    rf"{_MODIFIERS}{_MEASURES}\b(?!\s+(?:one|1)\b)",
     re.I,
 )
 """Question phrases asking for a number."""
 _NOT_NUMERIC = re.compile(r"\bhow\s+long\s+(?:ago|before|after|until)\b", re.I)
 """"How long before the bus leaves" may be answered "right after the lecture"."""
+_HOW_TO = re.compile(r"^\W*how\s+(?:do|does|did|can|could|should|would|may|might)\b", re.I)
+"""A question asking how to do something: a "how old" inside it names what is done ("How
+do I check how old a signature is?", answered by a method), not what the answer is."""
+_HOW_MUCH_IN = re.compile(_HOW_MUCH, re.I)
 
 _NUMBER = re.compile(
     rf"(?<![\w/.])\d|\b(?:{'|'.join(NUMBER_WORDS)}|hundreds|thousands|millions|billions?|trillions?|"
@@ -58,8 +62,16 @@ NO_NUMBER = "the question asks for a number and no sentence of the answer stated
 
 
 def asks_number(question: str) -> bool:
-    """Whether `question` asks for a count or a measure."""
-    return bool(_NUMERIC.search(question)) and not _NOT_NUMERIC.search(question)
+    """Whether `question` asks for a count or a measure.
+
+    Not "how many …" inside a question asking how to do something (`_HOW_TO`): "How do I
+    change how many threads run synchronous endpoints?" asks for a setting.
+    """
+    if _NOT_NUMERIC.search(question):
+        return False
+    if _HOW_TO.match(question):
+        question = _HOW_MUCH_IN.sub(" ", question)
+    return bool(_NUMERIC.search(question))
 
 
 def states_number(claims: Iterable[str]) -> bool:
