@@ -153,6 +153,8 @@ def test_a_web_source_is_cited_by_its_address() -> None:
         "Too long [12345].",
         "Nested [[x]].",
         "A slice xs[1:] and a label [1: x].",
+        "[1: L1-7] — Timeouts\nA source's header copied as a line is layout.",
+        "Text.\n[2: p.5 L3-9]\nMore text.",
     ],
 )
 def test_not_markers(text: str) -> None:
@@ -300,6 +302,7 @@ STREAM_TEXTS = [
     "Models write 【4:0†source】 and [^1] and [Source 2] and (Source 3) (1).",
     "Setup is easy [guide.md, Page 2]; details [notes.txt, L40-58].",
     "Stated in [1: L137-148] and [4: p.5 L150-154]; xs[1:] is a slice.",
+    "[1: L4-9] — Towers\n[2: L1-3] Towers stand on hills [2: L1-3].\n[3: L5]",
     "```\ncode [1] here\n```\nThen `inline [2]` and [3].",
     "(1) first (2) second\nA claim (2). [1-100000] and [1-9999].",
     "Unclosed [1 and then a newline\n[2] closed. An array [a, b]. A year (1999).",

@@ -167,6 +167,15 @@ def test_no_line_ends_in_spaces_outside_code() -> None:
     )
 
 
+def test_a_line_naming_only_a_document_is_layout() -> None:
+    text = (
+        "Index.rst\nGiven a key only you know, you can sign your data [5].\n### docs/a.md\nX [1]."
+    )
+    assert strip_layout(text) == "Given a key only you know, you can sign your data [5].\nX [1]."
+    kept = "**docs/index.rst**\nA title stays [1].\nSee setup.py for more [2]."
+    assert strip_layout(kept) == kept
+
+
 def test_echoed_headers_with_their_subject_are_stripped() -> None:
     text = "=== wall.md — Great Wall ===\n[2: L4-9] — Towers\nTowers stand on hills [2].\n"
     assert strip_layout(text) == "Towers stand on hills [2].\n"

@@ -113,6 +113,9 @@ async def test_context_headers_the_model_copies_are_removed(indexed: Engine) -> 
     )
     answer = await indexed.answer(CONNECT)
     assert answer.answer == "The connect timeout defaults to five seconds [1]."
+    use(indexed, "[1: L1-7] — Timeouts\nThe connect timeout defaults to five seconds [1].")
+    answer = await indexed.answer(CONNECT, cache=False)
+    assert answer.answer == "The connect timeout defaults to five seconds [1]."
 
 
 async def test_an_answer_of_only_markers_falls_back(indexed: Engine) -> None:

@@ -31,8 +31,11 @@ HOLD = 160  # the longest marker we wait for before giving the text up
 
 _ONE = r"\d{1,4}(?:\s*(?:-|–|—|to)\s*\d{1,4})?"  # 3, 1-3, 4 – 6
 _NUMBERS = rf"{_ONE}(?:\s*(?:,|;|and|&)\s*(?:sources?\s*)?{_ONE})*"
-_LABEL = r"(?::\s*(?=[pL])(?:p\.?\s*\d{1,5}\s*)?(?:L\d{1,6}(?:\s*[-–]\s*L?\d{1,6})?)?\s*)?"
+_LABEL = r"(?P<label>:\s*(?=[pL])(?:p\.?\s*\d{1,5}\s*)?(?:L\d{1,6}(?:\s*[-–]\s*L?\d{1,6})?)?\s*)?"
 """A source's location after its number, as the grouped context heads it: `[1: L40-58]`."""
+_HEADER_END = re.compile(r"[ \t]*(?:\n|$|[—–])")
+"""What follows a source's header copied whole: the line's end, or the dash before its
+subject ("[2: L4-9] — Towers")."""
 _BRACKET = re.compile(
     r"\[\s*\^?\s*(?:(?:sources?|refs?|references?|citations?|docs?|documents?)\s*:?\s*)?"
     rf"(?P<body>-?{_NUMBERS})\s*{_LABEL}\]",
@@ -214,6 +217,8 @@ def _bracketed(text: str, start: int, sources: Sequence[SourceRef]) -> Marker | 
     if found:
         if found.group("body").startswith("-") and start and _word_char(text[start - 1]):
             return None  # xs[-1]
+        if found.group("label") and _copied_header(text, start, found.end()):
+            return None  # layout, which `strip_layout` removes, not a citation
         return _numbered(start, found.group(), found.group("body"))
     url = _URL.match(text, start)
     if url:  # [Source: https://…] names a web source by its address
@@ -231,6 +236,16 @@ def _bracketed(text: str, start: int, sources: Sequence[SourceRef]) -> Marker | 
     if located and re.search(r"\.[0-9]*[A-Za-z]", found.group("file")):  # a file, not "v2.0"
         return Marker(start, found.end(), found.group(), (), (), unknown=True)
     return None
+
+
+def _copied_header(text: str, start: int, end: int) -> bool:
+    """Whether `[1: L4-9]` at `text[start:end]` is a source's header copied as a line.
+
+    It opens its line and ends it, or goes on with the header's dash: "[2: L4-9] — Towers"
+    above the sentences. "[1: L1-13] httpx.Limits allows 20 keep-alive connections." cites.
+    """
+    opens_line = not text[:start].rstrip(" \t") or text[:start].rstrip(" \t").endswith("\n")
+    return opens_line and _HEADER_END.match(text, end) is not None
 
 
 def _parenthesised(text: str, start: int, sources: Sequence[SourceRef]) -> Marker | None:
@@ -473,8 +488,11 @@ class MarkerStream:
         window = pending[at : at + HOLD + 1]
         if "\n" in window or len(window) > HOLD:
             return False
-        # A bare "(17)" is judged by the character after it.
-        return closer < 0 or (pending[at] == "(" and closer + 1 >= len(pending))
+        # A bare "(17)" is judged by the character after it, "[1: L4-9]" opening a line by
+        # the two after it (`_copied_header`).
+        if closer < 0 or (pending[at] == "(" and closer + 1 >= len(pending)):
+            return True
+        return pending[at] == "[" and ":" in pending[at:closer] and closer + 3 > len(pending)
 
     def _marker(self, pending: str, *, final: bool) -> Marker | None:
         """The marker at the opener `_at`, if any, with offsets into the whole text."""

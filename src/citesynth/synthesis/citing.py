@@ -124,10 +124,15 @@ def citations(
 MARKS = re.compile(r"\[[\d,\s\-–]+\]")
 """A citation marker group as written ("[1]", "[2, 4-6]")."""
 _TRAILING_SPACE = re.compile(r"[ \t]+(?=\n|$)")
+_DOCUMENT_NAME = r"(?:#{1,6}[ \t]+)?[\w./-]+\.(?:md|markdown|rst|txt|adoc|asciidoc|html?|pdf|jsonl)"
+"""A line naming a document and nothing else, as the context's `=== docs/index.rst ===`
+heads it ("Index.rst" above the sentences copied from it); a bold one is a title."""
 # Lines a small model copies from the context's layout: `=== docs/a.md — Guide ===`,
-# `[2: L10-24]`, `[2: L10-24] — Install`.
+# `[2: L10-24]`, `[2: L10-24] — Install`, `index.rst`.
 _ECHOED_LAYOUT = re.compile(
-    r"^[ \t]*(?:===[^\n]*===|\[\d+:[^\]\n]*\](?:[ \t]+—[^\n]*)?)[ \t]*(?:\n|$)", re.MULTILINE
+    r"^[ \t]*(?:===[^\n]*===|\[\d+:[^\]\n]*\](?:[ \t]+—[^\n]*)?"
+    rf"|{_DOCUMENT_NAME})[ \t]*(?:\n|$)",
+    re.MULTILINE | re.I,
 )
 _ECHOED_HEADER = re.compile(r"[ \t]*\[\d+\][ \t]+(.*?)[ \t]*")
 """A line `[1] …`: an echoed source header when the rest is one (`heading`)."""
