@@ -380,6 +380,11 @@ def test_code_blocks_keep_their_lines() -> None:
         # finished sentences, list items, code and a one-sentence answer stay; a lead-in
         # that says something without its block too
         ("Sign it [1]. The `Signer` class attaches a signature to a string [2]:", None),
+        (
+            "Use either [4]. The default bound logger also has async cousins of its log "
+            "methods, that simply prefix the name with an a: [5]",
+            None,
+        ),
         ("Streams load nothing up front [1]. Use it [2].", None),
         ("Streams load nothing up front [1]. A useful pattern is custom transport [5]", None),
         ("Benefits [1]:\n\n- Reduced latency\n- Reduced CPU usage", None),

@@ -432,6 +432,10 @@ def test_a_sentence_trailing_off_is_cited_once_with_one_full_stop() -> None:
     )
     assert _cited("Then wait…", "2") == "Then wait [2]."
     assert _cited("It is done.", "3") == "It is done [3]."
+    assert _cited("Renamed (NOTE: the function was renamed too!)", "7") == (
+        "Renamed (NOTE: the function was renamed too!) [7]"
+    )
+    assert _cited("Set the limit (default 100.)", "2") == "Set the limit (default 100) [2]."
 
 
 async def test_a_quoted_sentence_end_gets_one_citation_after_the_quote(
@@ -444,6 +448,24 @@ async def test_a_quoted_sentence_end_gets_one_citation_after_the_quote(
     answer = await engine.answer("Which name groups Morocco, Algeria and Tunisia?")
     assert 'under the name "North Africa" [1].' in answer.answer
     assert answer.answer.count("[1]") == 1, answer.answer
+
+
+async def test_a_block_introduced_by_the_sentence_a_pick_brings_along_is_shown(
+    engine: Engine, tmp_path: Path
+) -> None:
+    page = (
+        "Thread limits\n=============\n\nThe default worker thread limiter has a value of 40, "
+        "so at most 40 worker threads are spawned. You can adjust this limit like this::\n\n"
+        "    limiter = current_default_thread_limiter()\n    limiter.total_tokens = 60\n\n"
+        "The limiter does not affect the default thread pool executor.\n"
+    )
+    write(tmp_path / "t", "threads.rst", page)
+    await engine.index([tmp_path / "t"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer("What is the default number of worker threads?")
+    assert "You can adjust this limit like this: [1]\n\n```" in answer.answer, answer.answer
+    assert "    limiter.total_tokens = 60" not in answer.answer  # shown as the block's code
+    assert "limiter.total_tokens = 60\n```" in answer.answer
 
 
 async def test_a_default_on_the_line_after_its_list_item_is_part_of_the_answer(

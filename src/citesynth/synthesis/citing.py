@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from citesynth.analysis import terms
+from citesynth.analysis import content_terms, terms
 from citesynth.answers import Citation, Claim, EvidenceSpan, Support, TavilyRecord
 from citesynth.citations.resolve import (
     Resolved,
@@ -501,6 +501,10 @@ LEAD_IN_ENDS = DANGLING | frozenset("use run call type write do add enter execut
 use:", "This is how you can do it:"); "… as follows:" can ("You configure the typography
 section as follows." still says where)."""
 _FINISHED = ".!?:;)]}|\"'`*…"
+_LEAD_IN_TERMS = 4
+"""At most this many content terms in a last lead-in that says nothing without its block
+("For example, you can define a command like this:"); a longer one says something
+("… their async cousins, that simply prefix the name with an a:") and stays."""
 
 
 def drop_unfinished(text: str) -> tuple[str, bool]:
@@ -510,11 +514,11 @@ def drop_unfinished(text: str) -> tuple[str, bool]:
     instances [4]. If you"). The last sentence, when something comes before it, is cut off
     when it has no closing punctuation and either ends on a word no sentence ends on
     (`DANGLING`) or has fewer than four words, or when it ends in a colon on a word that
-    needs the block it introduces, which never came ("This is how you can do it:",
-    `LEAD_IN_ENDS`; "… to a specific string:" still says something); so is the one it then
-    leaves last, when it is such a fragment too (a heading copied without its text,
-    "Session Interface [1-3]", above a sentence broken off). List items (which need no
-    full stop) and code stay as they are.
+    needs the block it introduces, which never came, and says little else ("This is how
+    you can do it:", `LEAD_IN_ENDS`; "… to a specific string:" still says something); so
+    is the one it then leaves last, when it is such a fragment too (a heading copied
+    without its text, "Session Interface [1-3]", above a sentence broken off). List items
+    (which need no full stop) and code stay as they are.
     """
     spans = _statements(text)
     kept, stop = len(spans), len(text)  # the statements kept, and where the text ends
@@ -532,8 +536,9 @@ def _broken_off(statement: str) -> bool:
     """Whether a last statement was broken off (see `drop_unfinished`)."""
     core = MARKS.sub(" ", statement).rstrip()
     words = core.split()
-    if words and core.endswith(":") and not _ITEM_MARK.match(core):
-        return re.sub(r"\W", "", words[-1]).lower() in LEAD_IN_ENDS  # "… do it:", no block
+    if words and core.endswith(":") and not _ITEM_MARK.match(core):  # "… do it:", no block
+        last = re.sub(r"\W", "", words[-1]).lower()
+        return last in LEAD_IN_ENDS and len(content_terms(core)) <= _LEAD_IN_TERMS
     if not words or core[-1] in _FINISHED or _ITEM_MARK.match(core):
         return False
     return len(words) < 4 or re.sub(r"\W", "", words[-1]).lower() in DANGLING

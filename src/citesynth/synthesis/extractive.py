@@ -265,8 +265,9 @@ class ExtractiveWriter:
                     shown_already.add((source.number, after))
                 shown = clean(f"{sentence} {more}" if more else sentence)
                 pick = _Pick(shown, score, source, start, words)
-                if not more and sum(p.block is not None for p in chosen) < self.max_blocks:
-                    chosen = _with_block(pick, sentence, candidates, chosen, shown_already, how)
+                end = after + len(more) if more else start + len(sentence)
+                if sum(p.block is not None for p in chosen) < self.max_blocks:
+                    chosen = _with_block(pick, end, candidates, chosen, shown_already, how)
                 chosen.append(pick)
             elif twin.source.document != source.document and source.number not in twin.also:
                 twin.also.append(source.number)
@@ -382,20 +383,22 @@ use the development server when deploying to production.")."""
 
 def _with_block(
     pick: _Pick,
-    sentence: str,
+    end: int,
     candidates: Sequence[tuple[Source, int, str]],
     chosen: list[_Pick],
     shown_already: set[tuple[int, int]],
     how: bool,
 ) -> list[_Pick]:
-    """`chosen` once `pick` carries the block its sentence introduces, if any.
+    """`chosen` once `pick` carries the block its text (up to `end`) introduces, if any.
 
-    Asked how (`how`), a statement's example counts too: the code right after it
-    (`example_after`). The block's own sentences (a list's items) are shown with it: they
-    are marked shown, and a pick among them already chosen goes.
+    The text is the pick's sentence, or with the sentence it brings along, which may be
+    the one introducing the block ("… a maximum of 40 threads to be spawned. You can
+    adjust this limit like this::"). Asked how (`how`), a statement's example counts too:
+    the code right after it (`example_after`). The block's own sentences (a list's items)
+    are shown with it: they are marked shown, and a pick among them already chosen goes.
     """
     source = pick.source
-    text, start, end = source.chunk.text, pick.position, pick.position + len(sentence)
+    text, start = source.chunk.text, pick.position
     pick.block = introduced(text, start, end) or (example_after(text, start, end) if how else None)
     if pick.block is None:
         return chosen
@@ -693,6 +696,8 @@ def _cited(sentence: str, numbers: str) -> str:
     Every sentence of a pick is cited, also the one a pick starting "It ..." brings along.
     """
     quoted = _QUOTED_END.match(sentence)
+    if quoted and quoted["stop"] in "!?" and quoted["closers"][-1] in ")]":
+        return f"{sentence} [{numbers}]"  # "(… renamed too!)": the "!" is the aside's
     if quoted:  # 'under "North Africa."' -> 'under "North Africa" [2].'
         return f"{quoted['body']}{quoted['closers']} [{numbers}]{quoted['stop']}"
     if sentence.endswith(("...", "…")):  # "dependencies [1].", not "dependencies.. [1]."
