@@ -293,6 +293,21 @@ def test_statements_cut_from_their_indentation_are_not_prose() -> None:
     ]
 
 
+def test_a_comment_cut_from_its_block_is_not_prose() -> None:
+    chunk = (
+        "async def main():\n        # The [str] specifies the type of the objects passed through"
+        "\n        # the stream. This is a bit of trick, as create_memory_object_stream\n"
+        "        # is actually a class.\n        send, receive = create_stream()\n\n"
+        "    run(main)\n\nMemory object streams can be closed synchronously.\n"
+        "# A heading line\n\nText after the heading line here.\n"
+    )
+    found = [chunk[a:b] for a, b in prose_sentences(chunk, min_words=1)]
+    assert found == [
+        "Memory object streams can be closed synchronously.",
+        "Text after the heading line here.",
+    ]
+
+
 def test_a_term_above_its_indented_definition_is_prose() -> None:
     text = "``str`` / :data:`click.STRING`:\n    The default parameter type for unicode strings."
     assert [text[a:b] for a, b in prose_sentences(text)] == [text]

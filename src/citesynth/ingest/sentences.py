@@ -418,7 +418,7 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
                     continue
                 if CONTAINER_LINE.match(line):
                     continue
-                if _code_lines(text, begin, end):
+                if _code_lines(text, begin, end) or _in_comment(text, begin):
                     continue
                 if is_title_or_rule(text, begin, end):
                     continue
@@ -466,6 +466,21 @@ def _code_lines(text: str, start: int, end: int) -> bool:
     return bool(indents) and bool(_BLOCK_OPENER.match(lines[0])) and indents[0] > column
 
 
+_COMMENT_LINE = re.compile(r"[ \t]+(?:#|//)(?:[ \t]|$)")
+"""An indented line opening as a code comment: no Markdown heading is indented so, and
+no prose opens with it."""
+
+
+def _in_comment(text: str, begin: int) -> bool:
+    """Whether the sentence at `begin` sits on a code comment's line.
+
+    A chunk cut inside an example shows the comment's lines with nothing to mark them as
+    code ("        # memory object stream. This is a bit of trick, as
+    create_memory_object_stream" in AnyIO's docs).
+    """
+    return _COMMENT_LINE.match(text, text.rfind("\n", 0, begin) + 1) is not None
+
+
 def _statements(lines: list[str]) -> bool:
     """Whether `lines` are statements of code, each line one, the last ending in no stop.
 
@@ -481,12 +496,13 @@ def _statements(lines: list[str]) -> bool:
 
 _STATEMENT = re.compile(
     r"\s*(?:(?:>>>|\.\.\.)(?:\s|$)"
-    r"|[\w.]+(?:\[[^\]\n]*\])?\s*(?:[-+*/%|&^]|//|\*\*)?=(?!=)\s*\S"
+    r"|[\w.]+(?:\[[^\]\n]*\])?(?:\s*,\s*[\w.]+)*\s*(?:[-+*/%|&^]|//|\*\*)?=(?!=)\s*\S"
     r"|(?:import\s+[\w.]+|from\s+[\w.]+\s+import)\b"
     r"|[\w.]+\(.*\)\s*$)"
 )
 """A line that is a statement of code: a prompt (`>>> `), an assignment (`x = 1`,
-`d["k"] += 1`), an import, or a call alone on its line (`s.dumps([1, 2])`)."""
+`d["k"] += 1`, `send, receive = pair()`), an import, or a call alone on its line
+(`s.dumps([1, 2])`)."""
 
 
 _BLOCK_OPENER = re.compile(
