@@ -15,6 +15,10 @@ YAML = (
     "    catalog:\n      enabled: true\n      timeout: 30\n"
 )
 SEPARATOR = "The parser accepts the string `--` as a separator between options and arguments."
+TASK_GROUP = (
+    "* Tasks spawned via ``create_task`` can only be cancelled individually (there is no\n"
+    "  ``cancel()`` method or similar in the task group)"
+)
 
 
 @pytest.mark.parametrize(
@@ -25,6 +29,12 @@ SEPARATOR = "The parser accepts the string `--` as a separator between options a
         ("Set `enabled: false` under `catalog`.", [YAML], (("enabled: false", "enabled: true"),)),
         ("Set `timeout: 60` for the catalog.", [YAML], (("timeout: 60", "timeout: 30"),)),
         ("Use the `++` marker as a separator.", [SEPARATOR], (("++", ""),)),
+        # code the source only ever denies
+        (
+            "To cancel a task group, use the `cancel()` method on the task group object.",
+            [TASK_GROUP],
+            (("cancel()", "no ``cancel()``"),),
+        ),
     ],
 )
 def test_a_setting_or_operator_written_otherwise_differs(
@@ -46,6 +56,9 @@ def test_a_setting_or_operator_written_otherwise_differs(
         ("Pass `err=False` to print to standard output.", ["`err` defaults to `False`."]),
         # A nested YAML block is no value of its key.
         ("Add `catalog: rules` to the config.", ["catalog:\n  rules:\n    - allow: [Component]"]),
+        # a denied name the claim denies too, or one the source also writes plainly
+        ("A task group has no `cancel()` method.", [TASK_GROUP]),
+        ("Call `cancel()` on the scope.", [TASK_GROUP + " Call ``cancel()`` on its scope."]),
     ],
 )
 def test_code_as_the_source_writes_it_or_never_sets_it_does_not(

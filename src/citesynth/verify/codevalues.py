@@ -15,6 +15,10 @@ cross-encoder sees `False` and `True`, `--` and `++`, as nearly the same token.
   ("set `enabled` to `false`" states `enabled: false`).
 - **An operator** (inline code of punctuation only, two characters or more: `--`, `->`,
   `**`) differs when the passages never write it.
+- **Code the passages deny**: inline code of a claim that negates nothing ("you can use
+  the `cancel()` method on the task group") differs when the passages write it, and
+  every time right after "no", "not a" or "without" ("there is no ``cancel()`` method or
+  similar in the task group", AnyIO's docs, 2026-11-29).
 
 Values compare as the code means them: quotes and the case of `True`, `None` and YAML's
 `true` do not matter, numbers compare as numbers, a dotted name by its last part.
@@ -93,4 +97,30 @@ def differing_code(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str]
     for operator in operators:
         if _OPERATOR.fullmatch(operator) and operator not in source:
             found.setdefault(operator, "")
+    if not _NEGATES.search(_IN_CODE.sub(" ", claim)):
+        for code in operators:
+            if denial := _denied(code, source):
+                found.setdefault(code, denial)
     return tuple(found.items())
+
+
+_NEGATES = re.compile(r"\b(?:no|not|never|without|cannot|none|neither|nor)\b|n't\b", re.I)
+_DENYING = re.compile(r"\b(?:no|not\s+an?|without)\s+$", re.I)
+
+
+def _denied(code: str, source: str) -> str:
+    """How the source denies `code` ("no ``cancel()``"), or "" when it does not always.
+
+    The code as the source writes it, in one or two backticks, each time right after a
+    denying word; never, when the source writes it otherwise even once.
+    """
+    if not code.strip():
+        return ""
+    pattern = re.compile(rf"(?<!`)(`{{1,2}}){re.escape(code)}\1(?!`)")
+    denials = []
+    for mention in pattern.finditer(source):
+        before = _DENYING.search(source[max(0, mention.start() - 12) : mention.start()])
+        if before is None:
+            return ""
+        denials.append(before.group().strip() + " " + mention.group())
+    return denials[0] if denials else ""
