@@ -244,8 +244,8 @@ def _copied_header(text: str, start: int, end: int) -> bool:
     It opens its line and ends it, or goes on with the header's dash: "[2: L4-9] — Towers"
     above the sentences. "[1: L1-13] httpx.Limits allows 20 keep-alive connections." cites.
     """
-    opens_line = not text[:start].rstrip(" \t") or text[:start].rstrip(" \t").endswith("\n")
-    return opens_line and _HEADER_END.match(text, end) is not None
+    line = text.rfind("\n", 0, start) + 1
+    return not text[line:start].strip(" \t") and _HEADER_END.match(text, end) is not None
 
 
 def _parenthesised(text: str, start: int, sources: Sequence[SourceRef]) -> Marker | None:

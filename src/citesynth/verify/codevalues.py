@@ -117,10 +117,10 @@ def _denied(code: str, source: str) -> str:
     if not code.strip():
         return ""
     pattern = re.compile(rf"(?<!`)(`{{1,2}}){re.escape(code)}\1(?!`)")
-    denials = []
+    first = ""
     for mention in pattern.finditer(source):
         before = _DENYING.search(source[max(0, mention.start() - 12) : mention.start()])
         if before is None:
             return ""
-        denials.append(before.group().strip() + " " + mention.group())
-    return denials[0] if denials else ""
+        first = first or before.group().strip() + " " + mention.group()
+    return first
