@@ -75,3 +75,11 @@ def test_a_claim_setting_one_name_thousands_of_times_reads_the_source_once() -> 
     found = differing_code(claim, [source])
     assert len(found) == 2001
     assert found[0] == ("x=v0", "x=1") and found[-1] == ("--", "")
+
+
+def test_a_claim_naming_thousands_of_pieces_of_code_reads_the_source_once() -> None:
+    # The source's denials are read once (each piece of code rescanned it: 3,000 pieces
+    # against 50 kB took 2 s).
+    claim = " ".join(f"`name{i}()`" for i in range(3000))
+    source = "there is no ``name5()`` here, and some prose words " * 1000
+    assert differing_code(claim, [source]) == (("name5()", "no ``name5()``"),)

@@ -98,8 +98,9 @@ def differing_code(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str]
         if _OPERATOR.fullmatch(operator) and operator not in source:
             found.setdefault(operator, "")
     if not _NEGATES.search(_IN_CODE.sub(" ", claim)):
+        denials = _denials(source)
         for code in operators:
-            if denial := _denied(code, source):
+            if denial := denials.get(code, ""):
                 found.setdefault(code, denial)
     return tuple(found.items())
 
@@ -108,19 +109,23 @@ _NEGATES = re.compile(r"\b(?:no|not|never|without|cannot|none|neither|nor)\b|n't
 _DENYING = re.compile(r"\b(?:no|not\s+an?|without)\s+$", re.I)
 
 
-def _denied(code: str, source: str) -> str:
-    """How the source denies `code` ("no ``cancel()``"), or "" when it does not always.
+_MENTION = re.compile(r"(?<!`)(`{1,2})([^`\n]+?)\1(?!`)")
+"""Code as a source writes it, in one or two backticks (reStructuredText's ``x``)."""
 
-    The code as the source writes it, in one or two backticks, each time right after a
-    denying word; never, when the source writes it otherwise even once.
+
+@lru_cache(maxsize=256)
+def _denials(source: str) -> dict[str, str]:
+    """Per code the source writes, how it denies it ("no ``cancel()``"), or "".
+
+    "" when it does not always: each mention right after a denying word, never otherwise
+    even once. Read once per source: a claim naming thousands of pieces of code costs one pass.
     """
-    if not code.strip():
-        return ""
-    pattern = re.compile(rf"(?<!`)(`{{1,2}}){re.escape(code)}\1(?!`)")
-    first = ""
-    for mention in pattern.finditer(source):
+    found: dict[str, str] = {}
+    for mention in _MENTION.finditer(source):
+        code = mention.group(2)
         before = _DENYING.search(source[max(0, mention.start() - 12) : mention.start()])
         if before is None:
-            return ""
-        first = first or before.group().strip() + " " + mention.group()
-    return first
+            found[code] = ""
+        else:
+            found.setdefault(code, before.group().strip() + " " + mention.group())
+    return found
