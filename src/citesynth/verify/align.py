@@ -1010,7 +1010,7 @@ def align(
         ungrounded=ungrounded,
         opposite=opposite,
         swapped=tuple(pair for pair in (crossed, exchanged) if pair),
-        code_values=differing_code(claim, shown),
+        code_values=differing_code(claim, shown, negated=negated),
     )
     written = _written(claim)
     return replace(

@@ -79,10 +79,14 @@ def _written_near(name: str, source: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def differing_code(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str], ...]:
+def differing_code(
+    claim: str, passages: Sequence[str], *, negated: bool
+) -> tuple[tuple[str, str], ...]:
     """(the claim's code, the source's) for each setting or operator written otherwise.
 
-    The source's side is empty for an operator the passages never write.
+    The source's side is empty for an operator the passages never write. `negated`: whether
+    the claim negates anything (`align.negation_cues`); code the passages deny is checked
+    only in a claim that does not.
     """
     source = "\n".join(passages)
     theirs = _source_settings(source)
@@ -97,7 +101,7 @@ def differing_code(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str]
     for operator in operators:
         if _OPERATOR.fullmatch(operator) and operator not in source:
             found.setdefault(operator, "")
-    if not _NEGATES.search(_IN_CODE.sub(" ", claim)):
+    if not negated:
         denials = _denials(source)
         for code in operators:
             if denial := denials.get(code, ""):
@@ -105,7 +109,6 @@ def differing_code(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str]
     return tuple(found.items())
 
 
-_NEGATES = re.compile(r"\b(?:no|not|never|without|cannot|none|neither|nor)\b|n't\b", re.I)
 _DENYING = re.compile(r"\b(?:no|not\s+an?|without)\s+$", re.I)
 
 
