@@ -107,3 +107,15 @@ def test_the_title_leads_when_the_passage_names_it_only_outside_the_chosen_sente
     # A claim naming nothing the title states reads the passage's sentences alone.
     plain = evidence_text("Boats leave every 40 minutes.", [text], about=about, budget=20)
     assert not plain.startswith(about)
+
+
+def test_markup_that_states_nothing_is_not_read() -> None:
+    """An API page of autodoc directives gives the verifier headings, not statements."""
+    api = (
+        "Task groups\n-----------\n\n.. autofunction:: anyio.create_task_group\n\n"
+        ".. autoclass:: anyio.abc.TaskGroup\n   :members:\n\n"
+        ".. _Trio: https://trio.readthedocs.io/en/latest/\n   #cancellation\n\n"
+        ".. note:: A task group waits for its children."
+    )
+    read = evidence_text("A task group cancels its tasks.", [api])
+    assert read == "Task groups .. note:: A task group waits for its children."

@@ -480,6 +480,25 @@ def test_a_code_identifier_the_source_never_names_is_no_support(verifier: Lexica
     assert not any("identifier" in r for r in titled.reasons)
 
 
+def test_a_method_the_claim_calls_must_be_code_in_the_source(verifier: LexicalVerifier) -> None:
+    """A changelog with "cancel" only in prose does not state a `cancel()` method (AnyIO)."""
+    changelog = (
+        "- Fixed 100% CPU use on asyncio while waiting for an exiting task group to finish "
+        "while said task group is within a cancelled cancel scope"
+    )
+    claim = "To cancel a task group, you can use the `cancel()` method on the task group."
+    [verdict] = verifier.verify_now([Check(claim, (changelog,))])
+    assert verdict.label != "supported"
+    assert "identifier(s) not in the source: cancel()" in verdict.reasons
+    for source in (
+        "Call ``cancel()`` on the task group's cancel scope to cancel the task group.",
+        "The task group is cancelled with :meth:`~anyio.CancelScope.cancel` of its scope.",
+        "To cancel a task group, call tg.cancel_scope.cancel() on the task group.",
+    ):
+        [found] = verifier.verify_now([Check(claim, (source,))])
+        assert not any("identifier" in reason for reason in found.reasons), source
+
+
 def test_a_number_the_source_writes_only_as_a_label_is_no_count(
     verifier: LexicalVerifier,
 ) -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from citesynth.ingest.rst import rendered_roles
+from citesynth.ingest.rst import markup_blanked, rendered_roles
 from citesynth.ingest.sentences import adornments
 from citesynth.verify.align import Evidence, Sentence, align, analyse, context_of, given, named
 
@@ -73,8 +73,12 @@ def evidence_text(
     similarity: Similarity | None = None,
     about: str = "",
 ) -> str:
-    """The evidence the verifier reads for `claim` against `passages` (see the module doc)."""
-    texts = [p for p in passages if p.strip()]
+    """The evidence the verifier reads for `claim` against `passages` (see the module doc).
+
+    Lines of markup that state nothing (`.. autoclass:: anyio.abc.TaskGroup`, link targets;
+    `rst.markup_blanked`) are not read.
+    """
+    texts = [t for t in (markup_blanked(p) for p in passages) if t.strip()]
     evidence = analyse(texts) if about.strip() else None
     context = context_of(about)
     led = evidence is not None and given(claim, evidence, context)
