@@ -31,6 +31,8 @@ OURS = (
     "benchmarks.synthesis_local",
     "benchmarks.synthesis_clapnq",
     "benchmarks.verifier_accuracy",
+    "benchmarks.docs_claims",
+    "benchmarks.repair_claims",
     "benchmarks.verify_speed",
     "benchmarks.gate_speed",
     "benchmarks.compound_questions",
