@@ -507,3 +507,24 @@ def test_a_chunk_opening_inside_a_fenced_block_is_read_as_code(
     chunk: str, expected: list[str]
 ) -> None:
     assert [chunk[a:b] for a, b in prose_sentences(chunk)] == expected
+
+
+def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
+    from citesynth.ingest.rst import markup_blanked
+
+    text = (
+        "Task groups\n-----------\n\n.. autofunction:: anyio.create_task_group\n"
+        ".. autoclass:: anyio.abc.TaskGroup\n   :members:\n   :inherited-members:\n\n"
+        ".. _Trio: https://trio.readthedocs.io/en/latest/\n   #cancellation\n\n"
+        "::: httpx.Client\n\n.. note:: Prose in a note stays.\n\n"
+        ".. versionchanged:: 4.0\n   So does a version note.\n\n"
+        ".. code-block:: python\n\n   tg.start_soon(task)\n"
+    )
+    blanked = markup_blanked(text)
+    assert blanked.split("\n") == [
+        "Task groups", "-----------", "", "", "", "", "", "", "", "", "", "", "",
+        ".. note:: Prose in a note stays.", "",
+        ".. versionchanged:: 4.0", "   So does a version note.", "",
+        "", "", "   tg.start_soon(task)", "",
+    ]  # fmt: skip
+    assert markup_blanked("Plain prose, no markup.") == "Plain prose, no markup."
