@@ -528,3 +528,23 @@ def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
         "", "", "   tg.start_soon(task)", "",
     ]  # fmt: skip
     assert markup_blanked("Plain prose, no markup.") == "Plain prose, no markup."
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("Use the faster uvloop_ event loop.", "Use the faster uvloop event loop."),
+        ("See `Trio`_ and `the docs\n<https://x.org/a#b>`_.", "See Trio and the docs."),
+        ("An anonymous `link <https://x.org>`__ here.", "An anonymous link here."),
+        ("Adjust this limit like this::\n\n   x = 1", "Adjust this limit like this:\n\n   x = 1"),
+        ("A block follows ::\n\n   x = 1", "A block follows\n\n   x = 1"),
+        (":func:`confirm` asks, like Trio_.", "`confirm` asks, like Trio."),
+        # code and what only looks like a reference stay
+        ("``class_``, `type_`, __init__, a_b, a[::2], std::vector", None),
+        ("mail user@host_ or http://x_ or x-_ alone", None),
+    ],
+)
+def test_rst_markup_is_rendered_as_a_reader_sees_it(text: str, read: str | None) -> None:
+    from citesynth.ingest.rst import rendered_rst
+
+    assert rendered_rst(text) == (text if read is None else read)

@@ -105,6 +105,23 @@ def test_a_repeat_citing_more_than_the_first_copy_replaces_it() -> None:
     )
 
 
+def test_a_repeat_saying_several_sources_report_it_is_still_a_repeat() -> None:
+    # The embedded model's HTTPX answer once repair cited [1] for each copy.
+    text = (
+        "httpx.Limits allows by default 20 keep-alive connections [1].\n"
+        "Multiple sources report that httpx.Limits allows by default 20 keep-alive "
+        "connections [1].\n"
+        "Multiple sources report that httpx.Limits allows by default 20 keep-alive "
+        "connections [1]."
+    )
+    assert drop_repeats(text) == (
+        "httpx.Limits allows by default 20 keep-alive connections [1].",
+        2,
+    )
+    corroborated = text.replace("connections [1].\nMultiple", "connections [2].\nMultiple", 1)
+    assert drop_repeats(corroborated)[1] == 1  # another source's copy stays
+
+
 def test_the_same_statement_from_another_source_is_corroboration_and_stays() -> None:
     text = "A corrupt PDF is reported with a cause [1]. A corrupt PDF is reported with a cause [4]."
     assert drop_repeats(text) == (text, 0)
@@ -174,6 +191,20 @@ def test_a_line_naming_only_a_document_is_layout() -> None:
     assert strip_layout(text) == "Given a key only you know, you can sign your data [5].\nX [1]."
     kept = "**docs/index.rst**\nA title stays [1].\nSee setup.py for more [2]."
     assert strip_layout(kept) == kept
+
+
+def test_rst_a_model_copies_is_written_as_a_reader_sees_it() -> None:
+    """AnyIO's docs: the embedded model copied a link reference and a literal marker."""
+    text = (
+        "Using uvloop_ as an example, code like the following should be converted into:: "
+        "Make sure not to call it [1]! See `Trio <https://trio.rtfd.io>`_ and ``class_`` [2].\n"
+        "```python\nrun(main, backend_options={'loop_factory': uvloop_})  # x::\n```\n"
+    )
+    assert strip_layout(text) == (
+        "Using uvloop as an example, code like the following should be converted into: "
+        "Make sure not to call it [1]! See Trio and ``class_`` [2].\n"
+        "```python\nrun(main, backend_options={'loop_factory': uvloop_})  # x::\n```\n"
+    )
 
 
 def test_echoed_headers_with_their_subject_are_stripped() -> None:

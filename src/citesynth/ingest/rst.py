@@ -211,3 +211,36 @@ def markup_blanked(text: str) -> str:
         else:
             blanked = False
     return "\n".join(lines)
+
+
+_PHRASE_REFERENCE = re.compile(r"(?<![`\w])`([^`<\n]+?)(?:\s*<[^<>`\n]+>)?`__?(?![\w`])")
+"""A hyperlink reference in backticks: `` `Trio`_ ``, `` `the docs <https://…>`_ ``."""
+_CODE_SPAN = re.compile(r"``[^`\n]+``|`[^`\n]+`")
+_WORD_REFERENCE = re.compile(r"(?<![\w`.:/@-])([A-Za-z][\w-]*[A-Za-z0-9])__?(?=[\s.,;:!?)\]]|$)")
+"""A one-word hyperlink reference: `uvloop_`, `Trio_` (never `__init__` or `class_name`)."""
+_LITERAL_MARKER = re.compile(r"(\s?)::(?=\s|$)")
+"""The `::` that ends a paragraph introducing a literal block ("like this::")."""
+
+
+def rendered_rst(text: str) -> str:
+    """`text` with reStructuredText written as a reader sees it, outside inline code.
+
+    Roles as `rendered_roles` writes them; hyperlink references as their text ("Use the
+    faster uvloop_ event loop" → "uvloop", `` `official documentation <https://…>`_ `` →
+    "official documentation"); the `::` that introduces a literal block as Sphinx shows it
+    (":" after a word, nothing after a space). The embedded model copied "Using uvloop_ as
+    an example, code like the following should be converted into::" from AnyIO's docs
+    into an answer.
+    """
+    text = rendered_roles(text)
+    if "_" not in text and "::" not in text:
+        return text
+    text = _PHRASE_REFERENCE.sub(lambda found: found.group(1).strip(), text)
+    pieces, position = [], 0
+    for code in [*_CODE_SPAN.finditer(text), None]:
+        start = code.start() if code else len(text)
+        plain = _WORD_REFERENCE.sub(r"\1", text[position:start])
+        pieces.append(_LITERAL_MARKER.sub(lambda found: "" if found.group(1) else ":", plain))
+        pieces.append(code.group() if code else "")
+        position = code.end() if code else len(text)
+    return "".join(pieces)

@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from citesynth.analysis import content_terms, terms
+from citesynth.analysis import content_terms, terms, without_consensus
 from citesynth.answers import Citation, Claim, EvidenceSpan, Support, TavilyRecord
 from citesynth.citations.resolve import (
     Resolved,
@@ -24,7 +24,7 @@ from citesynth.citations.resolve import (
     is_pointer,
     says_not_found,
 )
-from citesynth.ingest.rst import rendered_roles
+from citesynth.ingest.rst import rendered_rst
 from citesynth.ingest.sentences import (
     LIST_MARKER,
     THEMATIC_BREAK,
@@ -158,14 +158,15 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     and so do the evidence's gap marks ("…", `_without_gap_marks`) and a source header cut
     off at the end ("[5: L"); a marker opening a line as the context opens each source
     ("[1] …") closes that line's first sentence instead, and a line of markers joins the
-    line it cites (`_marker_lines`); reStructuredText roles are written as a reader sees
-    them (`rendered_roles`: ":func:`confirm`" -> "`confirm`"); no line ends in spaces (a
+    line it cites (`_marker_lines`); reStructuredText roles, link references and literal
+    markers are written as a reader sees them (`rendered_rst`: ":func:`confirm`" ->
+    "`confirm`", "uvloop_" -> "uvloop", "like this::" -> "like this:"); no line ends in spaces (a
     sentence removed from the end of a line leaves them); one blank line separates
     paragraphs.
     """
 
     def tidy(piece: str) -> str:
-        piece = rendered_roles(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
+        piece = rendered_rst(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
         return _TRAILING_SPACE.sub("", _opening_markers(_without_headers(piece, headings)))
 
     tidied = outside_code(text, tidy)
@@ -372,7 +373,9 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     its terms (citation markers aside) already make up one earlier sentence that cites
     every source it cites (a repeat citing another source is corroboration). The same
     sentence again citing more than its first copy replaces it (attribution may cite only
-    the second of two identical lines).
+    the second of two identical lines). A sentence opening "Multiple sources report that"
+    is read for what it reports (`without_consensus`): once repair cites one source for it,
+    it repeats the sentence that said it plainly.
 
     Linear in the text: earlier sentences are found through the rarest of a sentence's
     terms, never by comparing it with every earlier one.
@@ -382,7 +385,7 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     dropped: list[tuple[int, int]] = []
     for start, end in _statements(text):
         sentence = text[start:end]
-        words = frozenset(terms(MARKS.sub(" ", sentence)))
+        words = frozenset(terms(MARKS.sub(" ", without_consensus(sentence))))
         marks = frozenset(cited_numbers(sentence))
         if not marks and HEADING_LINE.fullmatch(sentence.strip()):
             continue  # a heading states nothing: "**SSL_CERT_DIR (Environment Variables)**"

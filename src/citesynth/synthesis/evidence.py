@@ -18,7 +18,7 @@ import numpy as np
 
 from citesynth.analysis import coverage, estimate_tokens, query_terms, terms
 from citesynth.embed.base import Embedder
-from citesynth.ingest.rst import rendered_roles
+from citesynth.ingest.rst import rendered_rst
 from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
 from citesynth.synthesis.sources import Source
 
@@ -87,7 +87,7 @@ def _join(sentences: Sequence[str], keep: Sequence[int]) -> str:
     for index in keep:
         if previous != -1 and index != previous + 1:
             parts.append(GAP.strip())
-        parts.append(" ".join(rendered_roles(sentences[index]).split()))
+        parts.append(" ".join(rendered_rst(sentences[index]).split()))
         previous = index
     text = " ".join(parts)
     if keep and keep[0] > 0:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
-from citesynth.ingest.rst import markup_blanked, rendered_roles
+from citesynth.ingest.rst import markup_blanked, rendered_rst
 from citesynth.ingest.sentences import adornments, prose_sentences
 from citesynth.verify.align import Evidence, Sentence, align, analyse, context_of, given, named
 
@@ -212,7 +212,7 @@ _QUALIFYING = re.compile(
 
 def _plain(text: str) -> str:
     """Lower case, markup and punctuation between words gone, trailing dots dropped."""
-    spaced = " ".join(_PLAIN.sub(" ", unmarked(rendered_roles(text)).lower()).split())
+    spaced = " ".join(_PLAIN.sub(" ", unmarked(rendered_rst(text)).lower()).split())
     return _BEFORE_STOP.sub("", spaced).strip(" .,:")
 
 
