@@ -484,7 +484,7 @@ def test_a_method_the_claim_calls_must_be_code_in_the_source(verifier: LexicalVe
     """A changelog with "cancel" only in prose does not state a `cancel()` method (AnyIO)."""
     changelog = (
         "- Fixed 100% CPU use on asyncio while waiting for an exiting task group to finish "
-        "while said task group is within a cancelled cancel scope"
+        "while said task group is within a cancelled cancel scope (``CancelledError``)"
     )
     claim = "To cancel a task group, you can use the `cancel()` method on the task group."
     [verdict] = verifier.verify_now([Check(claim, (changelog,))])
@@ -497,6 +497,10 @@ def test_a_method_the_claim_calls_must_be_code_in_the_source(verifier: LexicalVe
     ):
         [found] = verifier.verify_now([Check(claim, (source,))])
         assert not any("identifier" in reason for reason in found.reasons), source
+    # a source that marks no code at all (a PDF, plain text) is not asked to
+    plain = "To cancel a task group, use the cancel method on the task group."
+    [found] = verifier.verify_now([Check(claim, (plain,))])
+    assert not any("identifier" in reason for reason in found.reasons)
 
 
 def test_a_number_the_source_writes_only_as_a_label_is_no_count(

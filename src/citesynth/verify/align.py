@@ -671,7 +671,8 @@ def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> 
         return ()
     text = " ".join(passage.lower() for passage in shown) + " " + context.text
     missing = {name for name in wanted if name not in text}
-    missing.update(f"{name}()" for name in _called(claim) - missing if not _as_code(name, text))
+    if "`" in text:  # a source that marks its code (PDF and plain text seldom do)
+        missing.update(f"{name}()" for name in _called(claim) - missing if not _as_code(name, text))
     return tuple(sorted(missing))
 
 
@@ -691,10 +692,11 @@ def _called(claim: str) -> frozenset[str]:
 def _as_code(name: str, text: str) -> bool:
     """Whether lower-case `text` writes `name` as code: called, after a dot, or in backticks.
 
-    A claim calling a method (`cancel()`) names code; a source that has the word only in
-    prose ("cancelled", "cancel message support", AnyIO's changelog) does not state it:
-    the trained verifier passed "use the `cancel()` method on the task group object"
-    against such a changelog line (0.57).
+    A claim calling a method (`cancel()`) names code; a source that marks its code and has
+    the word only in prose ("cancelled", "cancel message support", AnyIO's changelog) does
+    not state it: the trained verifier passed "use the `cancel()` method on the task group
+    object" against such a changelog line (0.57). A source with no backtick at all (a PDF,
+    plain text) is not asked to.
     """
     name = re.escape(name)
     return re.search(rf"(?<![\w-]){name}(?=\s*\(|`)|[.`]{name}(?!\w)", text) is not None
