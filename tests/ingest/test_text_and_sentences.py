@@ -548,3 +548,16 @@ def test_rst_markup_is_rendered_as_a_reader_sees_it(text: str, read: str | None)
     from citesynth.ingest.rst import rendered_rst
 
     assert rendered_rst(text) == (text if read is None else read)
+
+
+def test_an_rst_auto_numbered_item_is_prose_and_a_heading_mark_is_not() -> None:
+    from citesynth.ingest.sentences import prose_sentences
+
+    text = "Two ways exist:\n\n#. Using the marker on each test\n#. Using the fixture in a test\n"
+    found = [text[a:b] for a, b in prose_sentences(text, min_words=3)]
+    assert found == [
+        "Two ways exist:",
+        "Using the marker on each test",  # as the items of a numbered list read
+        "Using the fixture in a test",
+    ]
+    assert prose_sentences("# A heading of a page\n", min_words=3) == []

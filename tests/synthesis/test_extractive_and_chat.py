@@ -738,6 +738,26 @@ async def test_an_extractive_sentence_that_introduces_code_or_a_list_shows_it(
     assert not cards.uncited_claims and not cards.removed_claims
 
 
+async def test_an_rst_auto_numbered_list_a_sentence_introduces_is_shown(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """AnyIO's docs number a list with `#.`, which read as a heading mark and was left out."""
+    testing = (
+        "Testing with AnyIO\n==================\n\n"
+        "Pytest does not natively support running asynchronous test functions, so they have "
+        "to be marked for the AnyIO pytest plugin to pick them up. This can be done in one of "
+        "two ways:\n\n#. Using the ``pytest.mark.anyio`` marker\n"
+        "#. Using the ``anyio_backend`` fixture, either directly or via another fixture\n"
+    )
+    answer = await answered_extractively(
+        engine, tmp_path, "testing.rst", testing, "How do I mark async tests for pytest?"
+    )
+    assert "one of two ways: [1]\n\n- Using the ``pytest.mark.anyio`` marker [1].\n" in (
+        answer.answer
+    )
+    assert "- Using the ``anyio_backend`` fixture" in answer.answer
+
+
 async def test_code_a_model_invents_goes_with_its_sentence_and_quoted_code_stays(
     engine: Engine, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

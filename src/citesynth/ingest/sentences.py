@@ -21,8 +21,9 @@ _END = re.compile(
 # A bracketed fragment with no closing punctuation of its own that ends its line, as in
 # "... or `None` for no limits.\n(Default 100)", is an aside of the sentence before it.
 _ASIDE = re.compile(r"\s+\([^()\n.!?]{1,60}\)\.?(?=[ \t]*(?:\n|$))")
-LIST_MARKER = r"(?:[-*+•]|\d{1,3}[.)])"
-"""A list item's marker, a bullet or a number with its dot or bracket (a pattern part)."""
+LIST_MARKER = r"(?:[-*+•]|\d{1,3}[.)]|#[.)])"
+"""A list item's marker (a pattern part): a bullet, a number with its dot or bracket, or
+reStructuredText's auto-number `#.` (AnyIO's "This can be done in one of two ways:")."""
 _LIST_BREAK = re.compile(r"\n(?=[ \t]*" + LIST_MARKER + r"[ \t]+)")
 _SHORT_TITLE = r"[A-Z0-9][^\n.!?:;,]{0,58}[^\s.!?:;,]"  # short, no closing punctuation
 _HEADING_LINE = re.compile(
@@ -52,7 +53,8 @@ _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 _CONTENT = re.compile(r"(?:[ \t\r]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
 _NOT_PROSE = re.compile(
-    r"^\s*(?:#|```|~~~|:::[ \t]+\w+(?:\.\w+)+|\||[=\-~^*+]{3,}\s*$|\.\. |>>>|\$ |<[A-Za-z/!])"
+    r"^\s*(?:#(?![.)][ \t])|```|~~~|:::[ \t]+\w+(?:\.\w+)+|\||[=\-~^*+]{3,}\s*$|\.\. |>>>|\$ "
+    r"|<[A-Za-z/!])"
 )
 """A line opening no prose: a heading, fence, table row, rule, directive, prompt or tag, or
 an API reference that mkdocstrings fills in (`::: httpx.HTTPError`)."""
