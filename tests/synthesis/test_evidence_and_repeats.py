@@ -57,22 +57,6 @@ async def test_selection_keeps_relevant_sentences_in_order_without_headings() ->
     assert chosen[1].shown == "Unrelated text about cooking pasta well."  # best one, always
 
 
-async def test_a_code_block_left_out_between_two_sentences_is_marked() -> None:
-    """AnyIO's docs: a lead-in ran into the sentence after its example."""
-    page = (
-        "Using uvloop_ as an example, code like the following should be converted into::\n\n"
-        "    run(main, backend_options={'loop_factory': uvloop.new_event_loop})\n\n"
-        "Make sure not to actually call the factory function!\n\n"
-        "- Items of a list follow each other.\n- Nothing lies between the two items."
-    )
-    [chosen] = await select("uvloop factory", numbered([hit(page)]), budget=200, embedder=None)
-    assert chosen.shown == (
-        "Using uvloop as an example, code like the following should be converted into: … "
-        "Make sure not to actually call the factory function! "
-        "- Items of a list follow each other. - Nothing lies between the two items."
-    )
-
-
 async def test_selection_keeps_a_heading_when_it_is_all_a_source_has() -> None:
     chosen = await select(
         "corrupt PDF", numbered([hit("Corrupt PDF handling")]), budget=5, embedder=None

@@ -11,7 +11,6 @@ least its best sentence; the budget is shared between sources in proportion to t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -30,11 +29,7 @@ async def select(
     question: str, sources: Sequence[Source], *, budget: int, embedder: Embedder | None
 ) -> list[Source]:
     """Sources whose `shown` text is cut to the sentences most relevant to `question`."""
-    spans = [_spans(source.chunk.text) for source in sources]
-    sentences = [
-        [source.chunk.text[start:end] for start, end in group]
-        for source, group in zip(sources, spans, strict=True)
-    ]
+    sentences = [_sentences(source.chunk.text) for source in sources]
     flat = [sentence for group in sentences for sentence in group]
     if not flat:
         return list(sources)
@@ -42,7 +37,7 @@ async def select(
     shares = _shares(len(sources), budget)
     selected: list[Source] = []
     offset = 0
-    for source, group, share, where in zip(sources, sentences, shares, spans, strict=True):
+    for source, group, share in zip(sources, sentences, shares, strict=True):
         # Headings are context the prompt already gives (the source's heading path); kept
         # inline they would run into the next sentence once lines are joined.
         headings = [is_heading(sentence) for sentence in group]
@@ -56,8 +51,7 @@ async def select(
             keep.append(index)
             used += cost
         offset += len(group)
-        shown = _join(group, sorted(keep), _left_out(source.chunk.text, where))
-        selected.append(replace(source, shown=shown))
+        selected.append(replace(source, shown=_join(group, sorted(keep))))
     return selected
 
 
@@ -74,27 +68,10 @@ async def relevance(
     return [float(0.6 * c + 0.4 * lex) for c, lex in zip(np.asarray(cosines), lexical, strict=True)]
 
 
-def _spans(text: str) -> list[tuple[int, int]]:
+def _sentences(text: str) -> list[str]:
     """The prose sentences of a chunk (no code, tables or headings); all of them for code."""
-    return prose_sentences(text, min_words=3) or sentence_spans(text)
-
-
-_MARKS = re.compile(r"(?m)^[ \t]*(?:[-*+•>]|\d{1,3}[.)])[ \t]+")
-"""What opens a list item or a quoted line: between two sentences, nothing left out."""
-
-
-def _left_out(text: str, spans: Sequence[tuple[int, int]]) -> frozenset[int]:
-    """The sentences after which the chunk holds something the evidence never shows.
-
-    A code block, a table or a heading between two sentences: shown side by side, "… should
-    be converted into:" ran into "Make sure not to actually call the factory function!"
-    (AnyIO's docs), and the embedded model copied the two as one sentence.
-    """
-    return frozenset(
-        index
-        for index in range(len(spans) - 1)
-        if _MARKS.sub("", text[spans[index][1] : spans[index + 1][0]]).strip()
-    )
+    spans = prose_sentences(text, min_words=3) or sentence_spans(text)
+    return [text[start:end] for start, end in spans]
 
 
 def _shares(count: int, budget: int) -> list[int]:
@@ -104,12 +81,11 @@ def _shares(count: int, budget: int) -> list[int]:
     return [max(1, int(budget * weight / total)) for weight in weights]
 
 
-def _join(sentences: Sequence[str], keep: Sequence[int], left_out: frozenset[int]) -> str:
-    """The kept sentences in order, "…" wherever something of the chunk lies between two."""
+def _join(sentences: Sequence[str], keep: Sequence[int]) -> str:
     parts: list[str] = []
     previous = -1
     for index in keep:
-        if previous != -1 and (index != previous + 1 or previous in left_out):
+        if previous != -1 and index != previous + 1:
             parts.append(GAP.strip())
         parts.append(" ".join(rendered_rst(sentences[index]).split()))
         previous = index
