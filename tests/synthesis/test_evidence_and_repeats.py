@@ -408,6 +408,11 @@ def test_code_blocks_keep_their_lines() -> None:
             "This is how you can do it:",
             "Use the `--` marker to separate options from arguments [3].",
         ),
+        # one that says nothing at all, whatever its last word (Click's docs)
+        (
+            "Click finds the folder with `get_app_dir` [5]. And what it does: [3]",
+            "Click finds the folder with `get_app_dir` [5].",
+        ),
         # finished sentences, list items, code and a one-sentence answer stay; a lead-in
         # that says something without its block too
         ("Sign it [1]. The `Signer` class attaches a signature to a string [2]:", None),

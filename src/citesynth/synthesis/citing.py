@@ -507,7 +507,9 @@ _FINISHED = ".!?:;)]}|\"'`*…"
 _LEAD_IN_TERMS = 4
 """At most this many content terms in a last lead-in that says nothing without its block
 ("For example, you can define a command like this:"); a longer one says something
-("… their async cousins, that simply prefix the name with an a:") and stays."""
+("… their async cousins, that simply prefix the name with an a:") and stays. One with no
+content term at all ("And what it does:", copied from Click's docs) goes whatever its
+last word."""
 
 
 def drop_unfinished(text: str) -> tuple[str, bool]:
@@ -541,7 +543,8 @@ def _broken_off(statement: str) -> bool:
     words = core.split()
     if words and core.endswith(":") and not _ITEM_MARK.match(core):  # "… do it:", no block
         last = re.sub(r"\W", "", words[-1]).lower()
-        return last in LEAD_IN_ENDS and len(content_terms(core)) <= _LEAD_IN_TERMS
+        said = len(content_terms(core))
+        return said == 0 or (last in LEAD_IN_ENDS and said <= _LEAD_IN_TERMS)
     if not words or core[-1] in _FINISHED or _ITEM_MARK.match(core):
         return False
     return len(words) < 4 or re.sub(r"\W", "", words[-1]).lower() in DANGLING
