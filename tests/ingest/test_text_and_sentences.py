@@ -542,6 +542,10 @@ def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
         # code and what only looks like a reference stay
         ("``class_``, `type_`, __init__, a_b, a[::2], std::vector", None),
         ("mail user@host_ or http://x_ or x-_ alone", None),
+        # Markdown's emphasis closes with an underscore too (HTTPX's, cattrs' docs)
+        ("a new connection _for every single request_ (each)", None),
+        ("These are called _predicate hooks_, and _one_ more.", None),
+        ("See _this_ and Trio_ too.", "See _this_ and Trio too."),
     ],
 )
 def test_rst_markup_is_rendered_as_a_reader_sees_it(text: str, read: str | None) -> None:

@@ -239,8 +239,21 @@ def rendered_rst(text: str) -> str:
     pieces, position = [], 0
     for code in [*_CODE_SPAN.finditer(text), None]:
         start = code.start() if code else len(text)
-        plain = _WORD_REFERENCE.sub(r"\1", text[position:start])
+        plain = _WORD_REFERENCE.sub(_word_reference, text[position:start])
         pieces.append(_LITERAL_MARKER.sub(lambda found: "" if found.group(1) else ":", plain))
         pieces.append(code.group() if code else "")
         position = code.end() if code else len(text)
     return "".join(pieces)
+
+
+_EMPHASIS_OPENS = re.compile(r"(?<![\w`])_(?=[^\s_])")
+_EMPHASIS_CLOSES = re.compile(r"(?<=[^\s_])_(?![\w])")
+
+
+def _word_reference(found: re.Match[str]) -> str:
+    """A one-word reference's text, unless its underscore closes Markdown's `_emphasis_`."""
+    line = found.string[found.string.rfind("\n", 0, found.start()) + 1 : found.start()]
+    opened = [m.end() for m in _EMPHASIS_OPENS.finditer(line)]
+    if opened and not _EMPHASIS_CLOSES.search(line, opened[-1]):
+        return found.group()
+    return found.group(1)
