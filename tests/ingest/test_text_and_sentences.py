@@ -546,6 +546,9 @@ def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
         ("a new connection _for every single request_ (each)", None),
         ("These are called _predicate hooks_, and _one_ more.", None),
         ("See _this_ and Trio_ too.", "See _this_ and Trio too."),
+        # a directive's own marker is no literal block's (cattrs' API pages)
+        ("cattrs.gen package … .. automodule:: cattrs.gen :members:", None),
+        ("Log to [out](https://en.wikipedia.org/wiki/Standard_out#Standard_output_.28s.29).", None),
     ],
 )
 def test_rst_markup_is_rendered_as_a_reader_sees_it(text: str, read: str | None) -> None:

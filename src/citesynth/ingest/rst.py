@@ -216,8 +216,11 @@ def markup_blanked(text: str) -> str:
 _PHRASE_REFERENCE = re.compile(r"(?<![`\w])`([^`<\n]+?)(?:\s*<[^<>`\n]+>)?`__?(?![\w`])")
 """A hyperlink reference in backticks: `` `Trio`_ ``, `` `the docs <https://…>`_ ``."""
 _CODE_SPAN = re.compile(r"``[^`\n]+``|`[^`\n]+`")
-_WORD_REFERENCE = re.compile(r"(?<![\w`.:/@-])([A-Za-z][\w-]*[A-Za-z0-9])__?(?=[\s.,;:!?)\]]|$)")
-"""A one-word hyperlink reference: `uvloop_`, `Trio_` (never `__init__` or `class_name`)."""
+_WORD_REFERENCE = re.compile(
+    r"(?<![\w`.:/@#-])([A-Za-z][\w-]*[A-Za-z0-9])__?(?=\s|[.,;:!?)\]](?:\s|$)|$)"
+)
+"""A one-word hyperlink reference: `uvloop_`, `Trio_` (never `__init__`, `class_name` or a
+part of an address: `…/Standard_output_.28stdout.29`)."""
 _LITERAL_MARKER = re.compile(r"(\s?)::(?=\s|$)")
 """The `::` that ends a paragraph introducing a literal block ("like this::")."""
 
@@ -240,7 +243,7 @@ def rendered_rst(text: str) -> str:
     for code in [*_CODE_SPAN.finditer(text), None]:
         start = code.start() if code else len(text)
         plain = _WORD_REFERENCE.sub(_word_reference, text[position:start])
-        pieces.append(_LITERAL_MARKER.sub(lambda found: "" if found.group(1) else ":", plain))
+        pieces.append(_LITERAL_MARKER.sub(_literal_marker, plain))
         pieces.append(code.group() if code else "")
         position = code.end() if code else len(text)
     return "".join(pieces)
@@ -257,3 +260,16 @@ def _word_reference(found: re.Match[str]) -> str:
     if opened and not _EMPHASIS_CLOSES.search(line, opened[-1]):
         return found.group()
     return found.group(1)
+
+
+_DIRECTIVE_BEFORE = re.compile(r"(?:^|\s)\.\.[ \t]+[\w.+:-]+$")
+
+
+def _literal_marker(found: re.Match[str]) -> str:
+    """What a literal block's `::` reads as: ":" after a word, nothing after a space.
+
+    A directive's own `::` (`.. automodule:: cattrs.gen`) stays as written.
+    """
+    if _DIRECTIVE_BEFORE.search(found.string, 0, found.start()):
+        return found.group()
+    return "" if found.group(1) else ":"
