@@ -568,3 +568,13 @@ def test_an_rst_auto_numbered_item_is_prose_and_a_heading_mark_is_not() -> None:
         "Using the fixture in a test",
     ]
     assert prose_sentences("# A heading of a page\n", min_words=3) == []
+
+
+def test_rendering_rst_reads_a_long_line_once() -> None:
+    # Each reference, emphasis opener or marker is read within a bounded window: a line of
+    # 100,000 of them costs one pass (scanning the line before each had made it quadratic).
+    from citesynth.ingest.rst import rendered_rst
+
+    assert rendered_rst("uvloop_ " * 100_000) == "uvloop " * 100_000
+    assert rendered_rst("_a " * 100_000) == "_a " * 100_000  # openers never closed
+    assert rendered_rst("see:: " * 100_000) == "see: " * 100_000

@@ -215,7 +215,6 @@ def markup_blanked(text: str) -> str:
 
 _PHRASE_REFERENCE = re.compile(r"(?<![`\w])`([^`<\n]+?)(?:\s*<[^<>`\n]+>)?`__?(?![\w`])")
 """A hyperlink reference in backticks: `` `Trio`_ ``, `` `the docs <https://…>`_ ``."""
-_CODE_SPAN = re.compile(r"``[^`\n]+``|`[^`\n]+`")
 _WORD_REFERENCE = re.compile(
     r"(?<![\w`.:/@#-])([A-Za-z][\w-]*[A-Za-z0-9])__?(?=\s|[.,;:!?)\]](?:\s|$)|$)"
 )
@@ -240,36 +239,29 @@ def rendered_rst(text: str) -> str:
         return text
     text = _PHRASE_REFERENCE.sub(lambda found: found.group(1).strip(), text)
     pieces, position = [], 0
-    for code in [*_CODE_SPAN.finditer(text), None]:
-        start = code.start() if code else len(text)
-        plain = _WORD_REFERENCE.sub(_word_reference, text[position:start])
+    for kept in [*_KEPT.finditer(text), None]:
+        start = kept.start() if kept else len(text)
+        plain = _WORD_REFERENCE.sub(r"\1", text[position:start])
         pieces.append(_LITERAL_MARKER.sub(_literal_marker, plain))
-        pieces.append(code.group() if code else "")
-        position = code.end() if code else len(text)
+        pieces.append(kept.group() if kept else "")
+        position = kept.end() if kept else len(text)
     return "".join(pieces)
 
 
-_EMPHASIS_OPENS = re.compile(r"(?<![\w`])_(?=[^\s_])")
-_EMPHASIS_CLOSES = re.compile(r"(?<=[^\s_])_(?![\w])")
-
-
-def _word_reference(found: re.Match[str]) -> str:
-    """A one-word reference's text, unless its underscore closes Markdown's `_emphasis_`."""
-    line = found.string[found.string.rfind("\n", 0, found.start()) + 1 : found.start()]
-    opened = [m.end() for m in _EMPHASIS_OPENS.finditer(line)]
-    if opened and not _EMPHASIS_CLOSES.search(line, opened[-1]):
-        return found.group()
-    return found.group(1)
-
-
+_KEPT = re.compile(r"``[^`\n]+``|`[^`\n]+`|(?<![\w`])_(?=[^\s_])[^\n]{0,200}?(?<=[^\s_])_(?!\w)")
+"""What `rendered_rst` leaves as written: inline code, and Markdown's `_emphasis_`, whose
+closing underscore is no reference ("_for every single request_", HTTPX's docs). An
+emphasis is looked for over at most 200 characters, so a long line costs one pass."""
 _DIRECTIVE_BEFORE = re.compile(r"(?:^|\s)\.\.[ \t]+[\w.+:-]+$")
 
 
 def _literal_marker(found: re.Match[str]) -> str:
     """What a literal block's `::` reads as: ":" after a word, nothing after a space.
 
-    A directive's own `::` (`.. automodule:: cattrs.gen`) stays as written.
+    A directive's own `::` (`.. automodule:: cattrs.gen`) stays as written; only the 80
+    characters before it are read for it.
     """
-    if _DIRECTIVE_BEFORE.search(found.string, 0, found.start()):
+    start = found.start()
+    if _DIRECTIVE_BEFORE.search(found.string, max(0, start - 80), start):
         return found.group()
     return "" if found.group(1) else ":"
