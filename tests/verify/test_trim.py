@@ -56,6 +56,12 @@ POOL = (
         ('"The pool holds 10 connections, which is plenty," the guide says.', []),
         ("**The pool holds 10 connections and is encrypted** hourly.", []),
         ("The pool (10 connections, which is plenty) is shared.", []),
+        # a last phrase naming the module code is from (AnyIO's docs, the embedded model)
+        (
+            "To run a blocking function, use `to_thread.run_sync` from the `threading` module [1].",
+            ["To run a blocking function, use `to_thread.run_sync`"],
+        ),
+        ("Use the `run` function from the `anyio` module to start the loop.", []),
     ],
 )
 def test_leading_parts_cut_where_a_new_clause_begins(claim: str, parts: list[str]) -> None:

@@ -4,10 +4,11 @@ A model often states a right fact and adds a wrong or unsupported one to it in t
 sentence: "Shelley Morrison played Rosario on Will & Grace and is still alive [1]." The
 claim as written is unsupported and would go whole. Cut where a new clause begins ("and
 is", ", which", ", while", "; ") and check the part before the cut against the sources
-the claim cites, with the configured verifier *and* the lexical one, and with no name the
-sources lack: a short claim is where a cross-encoder is easiest to fool (it passed "The
-highest-paid footballer of all time is Cristiano Ronaldo." cut from a longer claim,
-against a passage about cast salaries that never names him). When both say
+the claim cites (a last phrase naming the module code is from, "… from the `threading`
+module", is cut the same way), with the configured verifier *and* the lexical one, and
+with no name the sources lack: a short claim is where a cross-encoder is easiest to fool
+(it passed "The highest-paid footballer of all time is Cristiano Ronaldo." cut from a
+longer claim, against a passage about cast salaries that never names him). When both say
 *supported*, the answer keeps that part, as written, with its citation ("Shelley Morrison
 played Rosario on Will & Grace [1].") and the claim as written is still listed as removed.
 The longest supported leading part wins. Nothing is added or reworded: the kept part is the
@@ -49,6 +50,14 @@ _OPENS_WITH_CONDITION = re.compile(
     re.I,
 )
 _WORD = re.compile(r"[\w']+")
+_WHERE_CODE_LIVES = re.compile(
+    r"\s+(?=(?:from|in|of)\s+the\s+`[^`\n]+`\s+(?:module|package|library|namespace)"
+    r"\s*(?:\[[\d,\s–-]+\]\s*)*[.!?]?\s*(?:\[[\d,\s–-]+\]\s*)*$)",
+    re.I,
+)
+"""A claim's last words naming where its code lives: "… the `to_thread.run_sync` method
+from the `threading` module" (AnyIO's docs, the embedded model; the module is wrong, the
+rest is what the source says). Cut there like a clause."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +96,7 @@ def _cut_ends(raw: str) -> list[int]:
     if _OPENS_WITH_CONDITION.match(plain(raw)):
         return []
     ends = []
-    for cut in NEW_CLAUSE.finditer(raw):
+    for cut in [*NEW_CLAUSE.finditer(raw), *_WHERE_CODE_LIVES.finditer(raw)]:
         part = raw[: cut.start()].rstrip(" ,")
         tail = [w.lower() for w in _WORD.findall(plain(raw[cut.end() :]))]
         if not tail or tail[0] in _LIMITING_START or _LIMITING & set(tail):
