@@ -177,8 +177,10 @@ def rendered_roles(text: str) -> str:
     return _ROLE.sub(render, text) if ":`" in text or "}`" in text else text
 
 
+API_REFERENCE = r":::[ \t]+\w+(?:\.\w+)+"
+"""An API reference that mkdocstrings fills in (`::: httpx.Client`; a pattern part)."""
 _MARKUP_LINE = re.compile(
-    r"^[ \t]*(?:(\.\.[ \t]+[\w.+:-]+?[ \t]*::.*)|\.\.[ \t]+_[^\n]*:.*|:::[ \t]+\w+(?:\.\w+)+.*)$",
+    rf"^[ \t]*(?:({_DIRECTIVE.pattern}.*)|\.\.[ \t]+_[^\n]*:.*|{API_REFERENCE}.*)$",
     re.MULTILINE,
 )
 """A directive's line (group 1), a link target (`.. _Trio: https://…`, `.. _label:`), or an

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from citesynth.ingest.rst import read_paragraph
+from citesynth.ingest.rst import API_REFERENCE, read_paragraph
 
 # A sentence ends at . ! ? (and closing quotes/brackets) followed by whitespace and a
 # plausible sentence start; or at a line break that begins a list item; or after a line that
@@ -53,7 +53,7 @@ _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 _CONTENT = re.compile(r"(?:[ \t\r]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
 _NOT_PROSE = re.compile(
-    r"^\s*(?:#(?![.)][ \t])|```|~~~|:::[ \t]+\w+(?:\.\w+)+|\||[=\-~^*+]{3,}\s*$|\.\. |>>>|\$ "
+    rf"^\s*(?:#(?![.)][ \t])|```|~~~|{API_REFERENCE}|\||[=\-~^*+]{{3,}}\s*$|\.\. |>>>|\$ "
     r"|<[A-Za-z/!])"
 )
 """A line opening no prose: a heading, fence, table row, rule, directive, prompt or tag, or

@@ -541,13 +541,15 @@ def _broken_off(statement: str) -> bool:
     """Whether a last statement was broken off (see `drop_unfinished`)."""
     core = MARKS.sub(" ", statement).rstrip()
     words = core.split()
-    if words and core.endswith(":") and not _ITEM_MARK.match(core):  # "… do it:", no block
-        last = re.sub(r"\W", "", words[-1]).lower()
+    if not words or _ITEM_MARK.match(core):
+        return False
+    last = re.sub(r"\W", "", words[-1]).lower()
+    if core.endswith(":"):  # "… do it:", and no block came
         said = len(content_terms(core))
         return said == 0 or (last in LEAD_IN_ENDS and said <= _LEAD_IN_TERMS)
-    if not words or core[-1] in _FINISHED or _ITEM_MARK.match(core):
+    if core[-1] in _FINISHED:
         return False
-    return len(words) < 4 or re.sub(r"\W", "", words[-1]).lower() in DANGLING
+    return len(words) < 4 or last in DANGLING
 
 
 def drop_pointers(text: str) -> tuple[str, int]:

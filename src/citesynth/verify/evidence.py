@@ -98,7 +98,10 @@ def _readable(passage: str) -> str:
     claim lost `.. currentmodule:: click` and fell to 0.37; a wrong one read the example
     after `.. click:example::` instead and rose to 0.56).
     """
-    return passage if prose_sentences(passage) else markup_blanked(passage)
+    blanked = markup_blanked(passage)  # the passage itself when it holds no markup line
+    if blanked == passage or prose_sentences(passage):
+        return passage
+    return blanked
 
 
 def _led_budget(budget: int, about: str) -> int:

@@ -50,9 +50,10 @@ _OPENS_WITH_CONDITION = re.compile(
     re.I,
 )
 _WORD = re.compile(r"[\w']+")
+_MARKS_AFTER = rf"\s*(?:{CANONICAL.pattern}\s*)*"
 _WHERE_CODE_LIVES = re.compile(
     r"\s+(?=(?:from|in|of)\s+the\s+`[^`\n]+`\s+(?:module|package|library|namespace)"
-    r"\s*(?:\[[\d,\s–-]+\]\s*)*[.!?]?\s*(?:\[[\d,\s–-]+\]\s*)*$)",
+    rf"{_MARKS_AFTER}[.!?]?{_MARKS_AFTER}$)",
     re.I,
 )
 """A claim's last words naming where its code lives: "… the `to_thread.run_sync` method
