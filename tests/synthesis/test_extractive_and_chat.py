@@ -459,10 +459,8 @@ async def test_a_block_introduced_by_the_sentence_a_pick_brings_along_is_shown(
         "    limiter = current_default_thread_limiter()\n    limiter.total_tokens = 60\n\n"
         "The limiter does not affect the default thread pool executor.\n"
     )
-    write(tmp_path / "t", "threads.rst", page)
-    await engine.index([tmp_path / "t"])
-    engine.writer = ExtractiveWriter(engine.embedder)
-    answer = await engine.answer("What is the default number of worker threads?")
+    question = "What is the default number of worker threads?"
+    answer = await answered_extractively(engine, tmp_path / "t", "threads.rst", page, question)
     assert "You can adjust this limit like this: [1]\n\n```" in answer.answer, answer.answer
     assert "    limiter.total_tokens = 60" not in answer.answer  # shown as the block's code
     assert "limiter.total_tokens = 60\n```" in answer.answer
@@ -476,10 +474,8 @@ async def test_a_default_on_the_line_after_its_list_item_is_part_of_the_answer(
         "- `max_keepalive`, number of allowable keep-alive connections.\n(Defaults 20)\n"
         "- `max_connections`, maximum number of allowable connections.\n(Default 100)\n"
     )
-    write(tmp_path / "l", "limits.md", limits)
-    await engine.index([tmp_path / "l"])
-    engine.writer = ExtractiveWriter(engine.embedder)
-    answer = await engine.answer("What is the default maximum number of allowable connections?")
+    question = "What is the default maximum number of allowable connections?"
+    answer = await answered_extractively(engine, tmp_path / "l", "limits.md", limits, question)
     assert "maximum number of allowable connections (Default 100) [1]." in answer.answer
     assert not answer.uncited_claims
 
