@@ -24,7 +24,10 @@ _ASIDE = re.compile(r"\s+\([^()\n.!?]{1,60}\)\.?(?=[ \t]*(?:\n|$))")
 LIST_MARKER = r"(?:[-*+•]|\d{1,3}[.)]|#[.)])"
 """A list item's marker (a pattern part): a bullet, a number with its dot or bracket, or
 reStructuredText's auto-number `#.` (AnyIO's "This can be done in one of two ways:")."""
-_LIST_BREAK = re.compile(r"\n(?=[ \t]*" + LIST_MARKER + r"[ \t]+)")
+FIELD_MARKER = r":[A-Za-z][\w.-]*(?:[ \t]+[^:`\n]+)?:(?=\s|$)"
+"""A reStructuredText field's name (a pattern part): `:param RetryCallState retry_state:`,
+`:rtype:`, `:members:`; never a role, whose name a backtick follows (`:func:`retry``)."""
+_LIST_BREAK = re.compile(r"\n(?=[ \t]*(?:" + LIST_MARKER + r"[ \t]+|" + FIELD_MARKER + "))")
 _SHORT_TITLE = r"[A-Z0-9][^\n.!?:;,]{0,58}[^\s.!?:;,]"  # short, no closing punctuation
 _HEADING_LINE = re.compile(
     rf"^[ \t]*(?:\#{{1,6}}[ \t][^\n]*$"  # a Markdown heading, or a short title
@@ -54,10 +57,13 @@ _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 _CONTENT = re.compile(r"(?:[ \t\r]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
 _NOT_PROSE = re.compile(
     rf"^\s*(?:#(?![.)][ \t])|```|~~~|{API_REFERENCE}|\||[=\-~^*+]{{3,}}\s*$|\.\. |>>>|\$ "
-    r"|<[A-Za-z/!])"
+    rf"|<[A-Za-z/!]|{FIELD_MARKER})"
 )
-"""A line opening no prose: a heading, fence, table row, rule, directive, prompt or tag, or
-an API reference that mkdocstrings fills in (`::: httpx.HTTPError`)."""
+"""A line opening no prose: a heading, fence, table row, rule, directive, prompt or tag, an
+API reference that mkdocstrings fills in (`::: httpx.HTTPError`), or a field of a field
+list: Sphinx's ":param RetryCallState retry_state: info about current retry invocation"
+under `.. function:: my_stop(retry_state)` says nothing without the function it
+describes, and was quoted as a sentence of an answer (tenacity's docs)."""
 _ABBREVIATIONS = frozenset(
     """mr mrs ms dr prof sr jr st vs etc e.g i.e eg ie viz cf al fig figs eq eqs no nos vol vols pp
     approx inc ltd co corp dept est min max sec ref refs resp u.s u.k jan feb mar apr jun jul
