@@ -549,6 +549,14 @@ def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
         # a directive's own marker is no literal block's (cattrs' API pages)
         ("cattrs.gen package … .. automodule:: cattrs.gen :members:", None),
         ("Log to [out](https://en.wikipedia.org/wiki/Standard_out#Standard_output_.28s.29).", None),
+        # a titled reference in the default role (marshmallow's): a name as code, a phrase
+        # as words
+        ("It uses `utils.get_value <marshmallow.utils.get_value>`.", "It uses `utils.get_value`."),
+        (
+            "See `fields module documentation\n<marshmallow.fields>`.",
+            "See fields module documentation.",
+        ),
+        ("C++ `vector <int>` and ``x <a.b>`` are code", None),
     ],
 )
 def test_rst_markup_is_rendered_as_a_reader_sees_it(text: str, read: str | None) -> None:
@@ -578,3 +586,24 @@ def test_rendering_rst_reads_a_long_line_once() -> None:
     assert rendered_rst("uvloop_ " * 100_000) == "uvloop " * 100_000
     assert rendered_rst("_a " * 100_000) == "_a " * 100_000  # openers never closed
     assert rendered_rst("see:: " * 100_000) == "see: " * 100_000
+    assert rendered_rst("`a <b.c>` " * 100_000) == "`a` " * 100_000
+    assert rendered_rst("`a " * 100_000 + "<b.c>`") == "`a " * 99_999 + "`a`"
+
+
+def test_the_fields_of_a_field_list_are_no_prose() -> None:
+    # tenacity's docs: a custom callback's fields were quoted as one sentence of an answer.
+    text = (
+        "It's also possible to define custom callbacks for other keyword arguments.\n\n"
+        ".. function:: my_stop(retry_state)\n\n"
+        "   :param RetryCallState retry_state: info about current retry invocation\n"
+        "   :return: whether or not retrying should stop\n"
+        "   :rtype: bool\n\n"
+        ":func:`retry` is the entry point of the whole library.\n"
+        "A sentence that wraps with no stop\n"
+        ":param x: the value of x\n"
+    )
+    assert [text[a:b] for a, b in prose_sentences(text)] == [
+        "It's also possible to define custom callbacks for other keyword arguments.",
+        ":func:`retry` is the entry point of the whole library.",  # a role, not a field
+        "A sentence that wraps with no stop",
+    ]

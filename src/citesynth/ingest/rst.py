@@ -222,6 +222,9 @@ _WORD_REFERENCE = re.compile(
 )
 """A one-word hyperlink reference: `uvloop_`, `Trio_` (never `__init__`, `class_name` or a
 part of an address: `…/Standard_output_.28stdout.29`)."""
+_TITLED_OBJECT = re.compile(r"(?<![`\w:}])`([^`<>\n]+?)\s+<~?[A-Za-z_][\w]*(?:\.\w+)+>`(?![`_\w])")
+"""Interpreted text in the default role with a title: `` `load <Schema.load>` `` (Sphinx's
+`default_role`, as marshmallow's docs write 157 references), a link to a dotted name."""
 _LITERAL_MARKER = re.compile(r"(\s?)::(?=\s|$)")
 """The `::` that ends a paragraph introducing a literal block ("like this::")."""
 
@@ -229,7 +232,10 @@ _LITERAL_MARKER = re.compile(r"(\s?)::(?=\s|$)")
 def rendered_rst(text: str) -> str:
     """`text` with reStructuredText written as a reader sees it, outside inline code.
 
-    Roles as `rendered_roles` writes them; hyperlink references as their text ("Use the
+    Roles as `rendered_roles` writes them, and a titled reference in the default role as
+    its title (`` `load <Schema.load>` `` → `` `load` ``; the embedded model had copied
+    "`utils.get_value <marshmallow.utils.get_value>`" into an answer); hyperlink
+    references as their text ("Use the
     faster uvloop_ event loop" → "uvloop", `` `official documentation <https://…>`_ `` →
     "official documentation"); the `::` that introduces a literal block as Sphinx shows it
     (":" after a word, nothing after a space). The embedded model copied "Using uvloop_ as
@@ -237,6 +243,8 @@ def rendered_rst(text: str) -> str:
     into an answer.
     """
     text = rendered_roles(text)
+    if ">`" in text:
+        text = _TITLED_OBJECT.sub(_titled_object, text)
     if "_" not in text and "::" not in text:
         return text
     text = _PHRASE_REFERENCE.sub(lambda found: found.group(1).strip(), text)
@@ -255,6 +263,12 @@ _KEPT = re.compile(r"``[^`\n]+``|`[^`\n]+`|(?<![\w`])_(?=[^\s_])[^\n]{0,200}?(?<
 closing underscore is no reference ("_for every single request_", HTTPX's docs). An
 emphasis is looked for over at most 200 characters, so a long line costs one pass."""
 _DIRECTIVE_BEFORE = re.compile(r"(?:^|\s)\.\.[ \t]+[\w.+:-]+$")
+
+
+def _titled_object(found: re.Match[str]) -> str:
+    """A titled reference as Sphinx shows it: a name as code, a phrase as words."""
+    title = found.group(1).strip()
+    return title if " " in title else f"`{title}`"
 
 
 def _literal_marker(found: re.Match[str]) -> str:
