@@ -999,3 +999,15 @@ async def test_examples_of_crlf_markdown_and_restructuredtext_are_shown_and_chec
             ("sentence", "supported"),
             ("code", "supported"),
         ]
+
+
+def test_a_hyperlink_reference_wrapped_over_two_lines_reads_as_its_text() -> None:
+    # tenacity's docs; the address had been shown as a broken tag: "retrying ‹https://…>".
+    sentence = (
+        "It originates from `a fork of retrying\n<https://github.com/rholder/retrying/"
+        "issues/65>`_ which is sadly no longer\n`maintained <https://julien.danjou.info/>`_."
+    )
+    assert (
+        clean(sentence)
+        == "It originates from a fork of retrying which is sadly no longer maintained."
+    )

@@ -33,6 +33,7 @@ from citesynth.analysis import (
     without_asides,
 )
 from citesynth.embed.base import Embedder
+from citesynth.ingest.rst import rendered_rst
 from citesynth.ingest.sentences import (
     LIST_MARKER,
     fenced_blocks,
@@ -95,9 +96,12 @@ def clean(sentence: str) -> str:
     """A source sentence as the answer shows it: one line, no markup, list marks or refs.
 
     A closing aside the sentence splitter kept with its sentence moves inside it, so that
-    the answer cites one sentence, not a sentence and a fragment.
+    the answer cites one sentence, not a sentence and a fragment. reStructuredText is
+    rendered first (`rendered_rst`): a hyperlink reference whose text and address are on two
+    lines (tenacity's docs) holds no code span to protect its address, which `strip_markup`
+    would show as a broken tag ("a fork of retrying ‹https://…>").
     """
-    text = _LIST_MARK.sub("", " ".join(strip_markup(sentence).split()))
+    text = _LIST_MARK.sub("", " ".join(strip_markup(rendered_rst(sentence)).split()))
     text = _DEFINITION_MARK.sub("", text)
     text = _ADMONITION.sub("", text)
     text = _plain_emphasis(_BRACKETS.sub("", text))
