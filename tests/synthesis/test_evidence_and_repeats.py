@@ -9,6 +9,7 @@ import pytest
 from citesynth import Engine
 from citesynth.citations.resolve import factual_sentences
 from citesynth.synthesis.citing import (
+    close_lead_ins,
     drop_pointers,
     drop_repeats,
     drop_unfinished,
@@ -62,6 +63,23 @@ async def test_selection_keeps_a_heading_when_it_is_all_a_source_has() -> None:
         "corrupt PDF", numbered([hit("Corrupt PDF handling")]), budget=5, embedder=None
     )
     assert chosen[0].shown == "Corrupt PDF handling"
+
+
+async def test_a_source_of_markup_alone_shows_its_titles_not_its_directives() -> None:
+    # cattrs' API page: the model had read ".. automodule:: cattrs.gen :members: …".
+    api = (
+        "cattrs.gen package\n------------------\n\n.. automodule:: cattrs.gen\n"
+        "   :members:\n   :undoc-members:\n\ncattrs.gen.typeddicts module\n"
+        "----------------------------\n\n.. automodule:: cattrs.gen.typeddicts\n   :members:\n"
+    )
+    chosen = await select(
+        "What does cattrs.gen hold?", numbered([hit(api)]), budget=60, embedder=None
+    )
+    assert chosen[0].shown == "cattrs.gen package cattrs.gen.typeddicts module"
+    # markup and nothing else is shown as it is: a source is never empty
+    only = ".. automodule:: cattrs.gen\n   :members:\n"
+    chosen = await select("cattrs.gen", numbered([hit(only)]), budget=60, embedder=None)
+    assert "automodule" in chosen[0].shown
 
 
 def test_a_repeated_sentence_is_dropped_once_its_sources_are_cited_before() -> None:
@@ -433,6 +451,53 @@ def test_a_sentence_broken_off_at_the_end_is_dropped(text: str, kept: str | None
     assert drop_unfinished(text) == (text if kept is None else kept, kept is not None)
 
 
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a lead-in the answer goes on from in prose ends with a full stop instead
+        (
+            "Use `|` [1]. We can also combine several conditions: [3]\n\nStop after 10 s [4].",
+            "Use `|` [1]. We can also combine several conditions [3].\n\nStop after 10 s [4].",
+        ),
+        # one that promises a block (the embedded model on tenacity's docs), or that says
+        # nothing without it (Click's), goes
+        (
+            "Use `|` [1]. You can use the following code: [2]\n\nStop after 10 s [4].",
+            "Use `|` [1].\n\nStop after 10 s [4].",
+        ),
+        (
+            "Mount points extend pages [1]. The available mount points include the "
+            "following: [3]\n\n**Customizing the page**",
+            "Mount points extend pages [1].\n\n**Customizing the page**",
+        ),
+        # one that says something before its promise keeps it (Developer Hub's)
+        (
+            "The Dynamic Plugin Factory streamlines the dynamic plugin build process, "
+            "offering the following capabilities: [3,4]\n\n**Installing it**",
+            "The Dynamic Plugin Factory streamlines the dynamic plugin build process, "
+            "offering the following capabilities [3,4].\n\n**Installing it**",
+        ),
+        (
+            "It finds the folder [5]. And what it does: [3]\nLike options, arguments take "
+            "values [4].",
+            "It finds the folder [5].\nLike options, arguments take values [4].",
+        ),
+        # a lead-in before code, a list, a table, a quotation or an indented block stays
+        ("Use this [1]:\n\n```python\nclient.stream('GET', url)\n```\n\nDone [2].", None),
+        ("Benefits [1]:\n\n- Reduced latency\n- Reduced CPU usage\n\nSo [2].", None),
+        ("Limits [1]:\n\n| name | default |\n|---|---|\n\nSee [2].", None),
+        ("Run it like this: [1]\n\n    pip install httpx\n\nThen go [2].", None),
+        ("- Forward the port as follows: [1]\n\n  ```bash\nkubectl\n  ```\n\n- Open it [1].", None),
+        # the last statement is `drop_unfinished`'s
+        ("It holds ten [1]. This is how you can do it:", None),
+    ],
+)
+def test_a_lead_in_that_introduces_nothing_is_closed_or_dropped(
+    text: str, kept: str | None
+) -> None:
+    assert close_lead_ins(text) == (text if kept is None else kept, int(kept is not None))
+
+
 def test_many_broken_off_fragments_are_read_once() -> None:
     # Bad input: 30,000 fragments after the last sentence. Re-reading the whole text for
     # each dropped one took 7 minutes.
@@ -477,3 +542,10 @@ async def test_a_gap_the_writer_admits_stays_in_the_answer(engine: Engine, tmp_p
     short = f"{gap} {said.split(' [1]')[0]} [1]."
     answer = await answered(engine, tmp_path / "e", source, short, "Which User-Agent?")
     assert answer.not_found
+
+
+def test_many_lead_ins_are_read_once() -> None:
+    # Bad input: 20,000 lead-ins, each closed with a full stop.
+    text = "We can combine several conditions: [1]\n\n" * 20_000 + "Done [1]."
+    closed, count = close_lead_ins(text)
+    assert count == 20_000 and closed.endswith("conditions [1].\n\nDone [1].")

@@ -552,6 +552,66 @@ def _broken_off(statement: str) -> bool:
     return len(words) < 4 or last in DANGLING
 
 
+_PROMISE = re.compile(
+    r"\b(?:the\s+following(?:\s+[\w-]+){0,3}|as\s+follows|like\s+(?:this|so)|below)\s*:$",
+    re.I,
+)
+"""The end of a lead-in that promises a block: "… you can use the following code:"."""
+_BLOCK_LINE = re.compile(r"(?:[ \t]{4}|\t|[ \t]*(?:```|~~~|\||>|" + LIST_MARKER + r"[ \t]))")
+"""A line that opens a block a lead-in may introduce: code, an indented block, a table, a
+quotation or a list."""
+_COLON_END = re.compile(r":((?:\s*\[[\d,\s\-–]+\])*)\s*$")
+
+
+def close_lead_ins(text: str) -> tuple[str, int]:
+    """Resolved `text` with each lead-in that introduces nothing closed or dropped; how many.
+
+    A statement ending in a colon before the answer goes on in prose (a new paragraph, or
+    the same line) introduces nothing: "We can also combine several conditions: [3]" ends
+    with a full stop instead ("… several conditions [3]."), and one that says nothing
+    without its block (`_broken_off`), or little before the block it promises ("The
+    available mount points include the following: [3]"), goes; one that says more before
+    its promise ("The core function of the Dynamic Plugin Factory tool is to streamline
+    the dynamic plugin build process, offering the following capabilities") is closed
+    too. A last statement is
+    `drop_unfinished`'s to judge; a colon before code, a list, a table or a quotation
+    stays.
+    """
+    spans = _statements(text)
+    pieces: list[str] = []
+    position = changed = 0
+    for start, end in spans[:-1]:
+        statement = text[start:end]
+        colon = _COLON_END.search(statement)
+        if colon is None or _introduces_block(text, end):
+            continue
+        pieces.append(text[position:start])
+        core = MARKS.sub(" ", statement).rstrip()
+        promise = _PROMISE.search(core)
+        says = len(content_terms(core[: promise.start()])) if promise else _LEAD_IN_TERMS + 1
+        if not (_broken_off(statement) or says <= _LEAD_IN_TERMS):
+            pieces.append(statement[: colon.start()].rstrip() + colon.group(1) + ".")
+        position, changed = end, changed + 1
+    if not changed:
+        return text, 0
+    pieces.append(text[position:])
+    return _without_trailing_spaces("".join(pieces)).strip(), changed
+
+
+def _introduces_block(text: str, end: int) -> bool:
+    """Whether a block (`_BLOCK_LINE`) opens on a line of its own after `text[:end]`."""
+    found = _NOT_SPACE.search(text, end)
+    if found is None:
+        return True  # nothing follows: the last statement, not judged here
+    line_end = text.rfind("\n", end, found.start())
+    if line_end < 0:
+        return False  # the same line goes on
+    return _BLOCK_LINE.match(text, line_end + 1) is not None
+
+
+_NOT_SPACE = re.compile(r"[^ \t\r\n]")
+
+
 def drop_pointers(text: str) -> tuple[str, int]:
     """Resolved `text` without sentences that only point at a source; how many went.
 

@@ -29,6 +29,7 @@ from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number_of
 from citesynth.synthesis.citing import (
     citations,
     claims_of,
+    close_lead_ins,
     drop_pointers,
     drop_repeats,
     drop_unfinished,
@@ -218,12 +219,13 @@ def _confidence(
 def _tidied(text: str) -> tuple[str, int, int, list[str]]:
     """Resolved `text` tidied; how many repeats and pointers went, and notes.
 
-    Tidied: without repeats, pointers, attribution wrappings, a sentence broken off at the
-    end and a refusal around the answer.
+    Tidied: without repeats, pointers, attribution wrappings, lead-ins that introduce
+    nothing, a sentence broken off at the end and a refusal around the answer.
     """
     text, repeated = drop_repeats(text)
     text, pointers = drop_pointers(text)
     text, _ = plain_attributions(text)
+    text, _ = close_lead_ins(text)
     text, unfinished = drop_unfinished(text)
     notes = ["dropped the last sentence: the writer broke it off"] if unfinished else []
     return without_refusal(strip_layout(text)), repeated, pointers, notes
