@@ -65,23 +65,6 @@ async def test_selection_keeps_a_heading_when_it_is_all_a_source_has() -> None:
     assert chosen[0].shown == "Corrupt PDF handling"
 
 
-async def test_a_source_of_markup_alone_shows_its_titles_not_its_directives() -> None:
-    # cattrs' API page: the model had read ".. automodule:: cattrs.gen :members: …".
-    api = (
-        "cattrs.gen package\n------------------\n\n.. automodule:: cattrs.gen\n"
-        "   :members:\n   :undoc-members:\n\ncattrs.gen.typeddicts module\n"
-        "----------------------------\n\n.. automodule:: cattrs.gen.typeddicts\n   :members:\n"
-    )
-    chosen = await select(
-        "What does cattrs.gen hold?", numbered([hit(api)]), budget=60, embedder=None
-    )
-    assert chosen[0].shown == "cattrs.gen package cattrs.gen.typeddicts module"
-    # markup and nothing else is shown as it is: a source is never empty
-    only = ".. automodule:: cattrs.gen\n   :members:\n"
-    chosen = await select("cattrs.gen", numbered([hit(only)]), budget=60, embedder=None)
-    assert "automodule" in chosen[0].shown
-
-
 def test_a_repeated_sentence_is_dropped_once_its_sources_are_cited_before() -> None:
     text = (
         "A corrupt PDF is reported with the reason [1,2]. Each bad file is skipped [3].\n\n"

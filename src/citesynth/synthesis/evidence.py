@@ -18,7 +18,7 @@ import numpy as np
 
 from citesynth.analysis import coverage, estimate_tokens, query_terms, terms
 from citesynth.embed.base import Embedder
-from citesynth.ingest.rst import markup_blanked, rendered_rst
+from citesynth.ingest.rst import rendered_rst
 from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
 from citesynth.synthesis.sources import Source
 
@@ -69,22 +69,9 @@ async def relevance(
 
 
 def _sentences(text: str) -> list[str]:
-    """The prose sentences of a chunk (no code, tables or headings); all of them for code.
-
-    A chunk with no prose is read without the lines of markup that state nothing
-    (`markup_blanked`: `.. automodule:: cattrs.gen` and its `:members:`, link targets), and
-    without its adornment lines, unless that leaves nothing.
-    """
-    spans = prose_sentences(text, min_words=3)
-    if spans:
-        return [text[start:end] for start, end in spans]
-    blanked = markup_blanked(text)
-    said = [
-        blanked[start:end]
-        for start, end in sentence_spans(blanked)
-        if any(char.isalnum() for char in blanked[start:end])
-    ]
-    return said or [text[start:end] for start, end in sentence_spans(text)]
+    """The prose sentences of a chunk (no code, tables or headings); all of them for code."""
+    spans = prose_sentences(text, min_words=3) or sentence_spans(text)
+    return [text[start:end] for start, end in spans]
 
 
 def _shares(count: int, budget: int) -> list[int]:
