@@ -465,6 +465,10 @@ def test_a_sentence_broken_off_at_the_end_is_dropped(text: str, kept: str | None
             "values [4].",
             "It finds the folder [5].\nLike options, arguments take values [4].",
         ),
+        (
+            "Arguments take values [4]. And from the command line:\n\nClick finds it [5].",
+            "Arguments take values [4].\n\nClick finds it [5].",
+        ),
         # a lead-in before code, a list, a table, a quotation or an indented block stays
         ("Use this [1]:\n\n```python\nclient.stream('GET', url)\n```\n\nDone [2].", None),
         ("Benefits [1]:\n\n- Reduced latency\n- Reduced CPU usage\n\nSo [2].", None),

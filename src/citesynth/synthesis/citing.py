@@ -563,13 +563,19 @@ quotation or a list."""
 _COLON_END = re.compile(r":((?:\s*\[[\d,\s\-–]+\])*)\s*$")
 
 
+_BARE = 2
+"""At most this many content terms in a lead-in that is no statement without its block
+("And from the command line:", copied from Click's docs; "The options are:")."""
+
+
 def close_lead_ins(text: str) -> tuple[str, int]:
     """Resolved `text` with each lead-in that introduces nothing closed or dropped; how many.
 
     A statement ending in a colon before the answer goes on in prose (a new paragraph, or
     the same line) introduces nothing: "We can also combine several conditions: [3]" ends
     with a full stop instead ("… several conditions [3]."), and one that says nothing
-    without its block (`_broken_off`), or little before the block it promises ("The
+    without its block (`_broken_off`, or two content words at most: "And from the command
+    line:"), or little before the block it promises ("The
     available mount points include the following: [3]"), goes; one that says more before
     its promise ("The core function of the Dynamic Plugin Factory tool is to streamline
     the dynamic plugin build process, offering the following capabilities") is closed
@@ -588,8 +594,8 @@ def close_lead_ins(text: str) -> tuple[str, int]:
         pieces.append(text[position:start])
         core = MARKS.sub(" ", statement).rstrip()
         promise = _PROMISE.search(core)
-        says = len(content_terms(core[: promise.start()])) if promise else _LEAD_IN_TERMS + 1
-        if not (_broken_off(statement) or says <= _LEAD_IN_TERMS):
+        says = len(content_terms(core[: promise.start()] if promise else core))
+        if not (_broken_off(statement) or says <= (_LEAD_IN_TERMS if promise else _BARE)):
             pieces.append(statement[: colon.start()].rstrip() + colon.group(1) + ".")
         position, changed = end, changed + 1
     if not changed:
