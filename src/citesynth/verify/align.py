@@ -38,6 +38,7 @@ from citesynth.ingest.sentences import LIST_MARKER, is_title_or_rule, sentence_s
 from citesynth.verify.codevalues import differing_code
 from citesynth.verify.lists import misattributed
 from citesynth.verify.opposites import opposed
+from citesynth.verify.quotes import misquoted
 from citesynth.verify.roles import crossed_names
 from citesynth.verify.swaps import swapped
 
@@ -203,6 +204,9 @@ class Alignment:
     """Two items of the claim the stating sentence binds the other way round
     (`swaps.swapped`), or two names of it each said with what the passages say of the
     other (`roles.crossed_names`)."""
+    misquoted: tuple[str, ...] = ()
+    """Text the claim quotes as what something prints or says, which no passage writes
+    (`quotes.misquoted`)."""
     code_values: tuple[tuple[str, str], ...] = ()
     """(the claim's setting or operator, the passages' setting, or nothing) where the
     passages write that code otherwise: `err=False` against `err=True`
@@ -210,7 +214,7 @@ class Alignment:
 
     @property
     def disagrees(self) -> bool:
-        """A number, negation, direction, opposite, swap, superlative, identifier, item or code.
+        """A number, negation, direction, opposite, swap, superlative, name, code or quote.
 
         So does a whole clause of the claim that has no word in the evidence (`ungrounded`).
 
@@ -229,6 +233,7 @@ class Alignment:
             or self.misattributed
             or self.ungrounded
             or self.code_values
+            or self.misquoted
         )
 
 
@@ -1040,6 +1045,7 @@ def align(
         opposite=opposite,
         swapped=tuple(pair for pair in (crossed, exchanged) if pair),
         code_values=differing_code(claim, shown, negated=negated),
+        misquoted=misquoted(claim, shown),
     )
     written = _written(claim)
     return replace(
@@ -1130,6 +1136,7 @@ def _reasons(
     for name, other in alignment.misattributed:
         reasons.append(f"the source says this of {other}, not of {name}")
     reasons.extend(_code_reasons(alignment.code_values))
+    reasons.extend(f"quoted text not in the source: {q!r}" for q in alignment.misquoted)
     for clause in alignment.ungrounded:
         reasons.append(f"nothing in the source states {clause!r}")
     return tuple(reasons)

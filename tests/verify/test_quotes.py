@@ -1,0 +1,55 @@
+"""Quoted literal text must be the sources' own (`verify.quotes`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citesynth.verify.base import Check
+from citesynth.verify.lexical import LexicalVerifier
+from citesynth.verify.quotes import misquoted
+
+PAUSE = (
+    "In click, this can be accomplished with the :func:`pause` function.  This\n"
+    "function will print a quick message to the terminal (which can be\n"
+    "customized) and wait for the user to press a key."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "found"),
+    [
+        # Click's docs never write the text; the embedded model invented it
+        (
+            'The text that click.pause prints by default is "Press any key to continue...".',
+            ("Press any key to continue...",),
+        ),
+        # the source's own words, whatever the case and punctuation
+        ('It prints "a Quick message" to the terminal.', ()),
+        ("It prints “a quick message” to the terminal.", ()),
+        # one word is not read; nor a quote in a claim about no literal text
+        ('It prints "hello" to the terminal.', ()),
+        ('The band recorded "Master of Puppets" in 2006.', ()),
+        ('The error message reads "Missing option --name".', ("Missing option --name",)),
+    ],
+)
+def test_a_quoted_literal_must_be_written_in_a_source(claim: str, found: tuple[str, ...]) -> None:
+    assert misquoted(claim, [PAUSE]) == found
+
+
+def test_an_escaped_line_break_in_a_quote_is_a_space() -> None:
+    source = "Create it with:\n\nkind: PersistentVolumeClaim\napiVersion: v1\n"
+    claim = 'The example text reads "kind: PersistentVolumeClaim\\napiVersion: v1".'
+    assert misquoted(claim, [source]) == ()
+
+
+async def test_a_misquoted_claim_is_not_supported_and_says_why() -> None:
+    claim = 'By default click.pause prints the text "Press any key to continue..." to the terminal.'
+    [verdict] = await LexicalVerifier().verify([Check(claim, (PAUSE,))])
+    assert not verdict.supported
+    assert "quoted text not in the source: 'Press any key to continue...'" in verdict.reasons
+
+
+def test_many_quotes_are_read_once() -> None:
+    # Bad input: 50,000 quotations in one claim about printed text.
+    claim = "It prints " + '"a b" ' * 50_000
+    assert misquoted(claim, ["a b"]) == ()
