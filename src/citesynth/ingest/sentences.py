@@ -24,9 +24,13 @@ _ASIDE = re.compile(r"\s+\([^()\n.!?]{1,60}\)\.?(?=[ \t]*(?:\n|$))")
 LIST_MARKER = r"(?:[-*+•]|\d{1,3}[.)]|#[.)])"
 """A list item's marker (a pattern part): a bullet, a number with its dot or bracket, or
 reStructuredText's auto-number `#.` (AnyIO's "This can be done in one of two ways:")."""
-FIELD_MARKER = r":[A-Za-z][\w.-]*(?:[ \t]+[^:`\n]+)?:(?=\s|$)"
-"""A reStructuredText field's name (a pattern part): `:param RetryCallState retry_state:`,
-`:rtype:`, `:members:`; never a role, whose name a backtick follows (`:func:`retry``)."""
+FIELD_MARKER = (
+    r":(?:param|parameter|arg|argument|key|keyword|type|raises?|except|exception|var|ivar"
+    r"|cvar|vartype|returns?|rtype|yields?|ytype|meta)(?:[ \t]+[^:`\n]+)?:(?=\s|$)"
+)
+"""The name of a field of Sphinx's info field lists (a pattern part): `:param RetryCallState
+retry_state:`, `:rtype:`; never a role, whose name a backtick follows (`:type:`int``), nor
+a directive's option (`:members:`), which is markup of its own."""
 _LIST_BREAK = re.compile(r"\n(?=[ \t]*(?:" + LIST_MARKER + r"[ \t]+|" + FIELD_MARKER + "))")
 _SHORT_TITLE = r"[A-Z0-9][^\n.!?:;,]{0,58}[^\s.!?:;,]"  # short, no closing punctuation
 _HEADING_LINE = re.compile(
