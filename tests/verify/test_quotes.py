@@ -49,6 +49,17 @@ async def test_a_misquoted_claim_is_not_supported_and_says_why() -> None:
     assert "quoted text not in the source: 'Press any key to continue...'" in verdict.reasons
 
 
+async def test_a_quote_a_heading_writes_is_written() -> None:
+    # HTTPX's troubleshooting section names the error in its heading only.
+    passage = "But if you get the error above, it is likely that your proxy doesn't support HTTPS."
+    claim = 'A "handshake operation timed out" error means the proxy does not support HTTPS.'
+    about = 'Troubleshooting Proxies "`The handshake operation timed out`" on HTTPS requests'
+    [verdict] = await LexicalVerifier().verify([Check(claim, (passage,), about)])
+    assert not any(reason.startswith("quoted text") for reason in verdict.reasons)
+    [alone] = await LexicalVerifier().verify([Check(claim, (passage,))])
+    assert any(reason.startswith("quoted text") for reason in alone.reasons)
+
+
 def test_many_quotes_are_read_once() -> None:
     # Bad input: 50,000 quotations in one claim about printed text.
     claim = "It prints " + '"a b" ' * 50_000

@@ -1045,7 +1045,7 @@ def align(
         opposite=opposite,
         swapped=tuple(pair for pair in (crossed, exchanged) if pair),
         code_values=differing_code(claim, shown, negated=negated),
-        misquoted=misquoted(claim, shown),
+        misquoted=misquoted(claim, [*shown, context.text]),
     )
     written = _written(claim)
     return replace(

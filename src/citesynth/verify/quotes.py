@@ -9,7 +9,9 @@ function will print a quick message to the terminal") without writing it does no
 the quotation. The embedded model answered Click's "What text does click.pause print by
 default?", which its docs never say, with 'is "Press any key to continue..." [1]', and both
 verifiers passed it on the words around the quote. Quotes are compared case-blind and
-without punctuation ("continue..." is "continue"); a quote of one word is not read.
+without punctuation ("continue..." is "continue"); a quote of one word is not read. A quote
+the passages' titles or headings write is written: HTTPX's troubleshooting section is
+headed "`The handshake operation timed out`" and its text says "the error above".
 
 Only claims about literal text are read: in Wikipedia-style claims quotes name titles,
 cases and epithets ("Master of Puppets", "the Caruso of Rock") whose source passage is
