@@ -21,6 +21,11 @@ from citesynth.synthesis.citing import strip_layout
 from citesynth.verify.evidence import unmarked
 
 
+def prose_of(text: str, *, min_words: int = 5) -> list[str]:
+    """The prose sentences of `text`, as text."""
+    return [text[a:b] for a, b in prose_sentences(text, min_words=min_words)]
+
+
 def test_utf8_and_boms() -> None:
     assert decode("héllo".encode()).text == "héllo"
     assert decode(codecs.BOM_UTF8 + b"x").text == "x"
@@ -231,7 +236,7 @@ For instance, you can ask for a valid integer::
 
 
 def test_rst_code_is_not_prose_and_admonitions_are() -> None:
-    found = [RST_GUIDE[a:b] for a, b in prose_sentences(RST_GUIDE)]
+    found = prose_of(RST_GUIDE)
     assert found == [
         "Options can ask for their value when it is not given on the command line.",
         "For instance, you can ask for a valid integer::",
@@ -268,7 +273,7 @@ def test_code_cut_from_its_marker_is_not_prose() -> None:
         "With the lazy group defined, a group can load its subcommands on first use.\n"
         "- A list item that wraps onto\n  a second line of prose here.\n"
     )
-    found = [chunk[a:b] for a, b in prose_sentences(chunk)]
+    found = prose_of(chunk)
     assert found == [
         "With the lazy group defined, a group can load its subcommands on first use.",
         "- A list item that wraps onto\n  a second line of prose here.",
@@ -285,7 +290,7 @@ def test_statements_cut_from_their_indentation_are_not_prose() -> None:
         "Set x = 1 in the settings file to turn it on\n\n"
         "timeout = 5 seconds is the default.\n"
     )
-    found = [chunk[a:b] for a, b in prose_sentences(chunk, min_words=1)]
+    found = prose_of(chunk, min_words=1)
     assert found == [
         "The first item in the returned tuple is a boolean.",
         "Set x = 1 in the settings file to turn it on",
@@ -301,7 +306,7 @@ def test_a_comment_cut_from_its_block_is_not_prose() -> None:
         "    run(main)\n\nMemory object streams can be closed synchronously.\n"
         "# A heading line\n\nText after the heading line here.\n"
     )
-    found = [chunk[a:b] for a, b in prose_sentences(chunk, min_words=1)]
+    found = prose_of(chunk, min_words=1)
     assert found == [
         "Memory object streams can be closed synchronously.",
         "Text after the heading line here.",
@@ -310,7 +315,7 @@ def test_a_comment_cut_from_its_block_is_not_prose() -> None:
 
 def test_a_term_above_its_indented_definition_is_prose() -> None:
     text = "``str`` / :data:`click.STRING`:\n    The default parameter type for unicode strings."
-    assert [text[a:b] for a, b in prose_sentences(text)] == [text]
+    assert prose_of(text) == [text]
 
 
 def test_underlined_titles_and_rules_are_spans_of_their_own() -> None:
@@ -335,7 +340,7 @@ def test_underlined_titles_and_rules_are_spans_of_their_own() -> None:
         ("This note line is long.", False),
         ("====", True),
     ]
-    assert [text[a:b] for a, b in prose_sentences(text, min_words=2)] == [
+    assert prose_of(text, min_words=2) == [
         "An unlimited number is accepted.",
         "This note line is long.",
     ]
@@ -365,9 +370,7 @@ def test_underlined_titles_and_rules_are_spans_of_their_own() -> None:
     ],
 )
 def test_a_fence_or_tilde_title_never_hides_the_prose_after_it(text: str) -> None:
-    assert [text[a:b] for a, b in prose_sentences(text)] == [
-        "This sentence is plain prose after the code block."
-    ]
+    assert prose_of(text) == ["This sentence is plain prose after the code block."]
 
 
 def test_prose_is_kept_beside_rules_terms_and_containers() -> None:
@@ -379,7 +382,7 @@ def test_prose_is_kept_beside_rules_terms_and_containers() -> None:
         ".. tabs::\n\n    .. group-tab:: Bash\n\n        Source the file in your shell startup.\n\n"
         "        .. code-block:: bash\n\n            eval one two three four five six\n"
     )
-    assert [text[a:b] for a, b in prose_sentences(text)] == [
+    assert prose_of(text) == [
         "Timeouts default to five seconds in every client.",
         "timeout (float):\n    Seconds to wait for the server to answer.",
         "The model was trained on the full\n corpus of documents and then\nevaluated there.",
@@ -427,7 +430,7 @@ def test_myst_colon_fences_and_targets_are_no_prose() -> None:
         "it is **not** a serialization system.\n\nWe want to help you.\n:::\n\n"
         "(private-attributes)=\n\n## Private Attributes\n"
     )
-    assert [text[a:b] for a, b in prose_sentences(text, min_words=1)] == [
+    assert prose_of(text, min_words=1) == [
         "Embrace functions and classmethods.",
         "While attrs is powerful, it is **not** a serialization system.",
         "We want to help you.",
@@ -445,7 +448,7 @@ def test_mkdocs_containers_open_with_a_line_of_their_own() -> None:
         '=== "Python"\n    Install the package from the index first.\n\n'
         "::: httpx.HTTPError\n    :docstring:\n"
     )
-    assert [text[a:b] for a, b in prose_sentences(text)] == [
+    assert prose_of(text) == [
         "The cookie then expires at once.",
         "Pass `secure=True` when deleting a partitioned cookie.",
         "On streaming responses, the middleware compresses every chunk.",
@@ -506,7 +509,7 @@ def test_a_plural_after_code_ends_a_sentence_an_initial_does_not() -> None:
 def test_a_chunk_opening_inside_a_fenced_block_is_read_as_code(
     chunk: str, expected: list[str]
 ) -> None:
-    assert [chunk[a:b] for a, b in prose_sentences(chunk)] == expected
+    assert prose_of(chunk) == expected
 
 
 def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
@@ -566,10 +569,8 @@ def test_rst_markup_is_rendered_as_a_reader_sees_it(text: str, read: str | None)
 
 
 def test_an_rst_auto_numbered_item_is_prose_and_a_heading_mark_is_not() -> None:
-    from citesynth.ingest.sentences import prose_sentences
-
     text = "Two ways exist:\n\n#. Using the marker on each test\n#. Using the fixture in a test\n"
-    found = [text[a:b] for a, b in prose_sentences(text, min_words=3)]
+    found = prose_of(text, min_words=3)
     assert found == [
         "Two ways exist:",
         "Using the marker on each test",  # as the items of a numbered list read
@@ -602,7 +603,7 @@ def test_the_fields_of_a_field_list_are_no_prose() -> None:
         "A sentence that wraps with no stop\n"
         ":param x: the value of x\n"
     )
-    assert [text[a:b] for a, b in prose_sentences(text)] == [
+    assert prose_of(text) == [
         "It's also possible to define custom callbacks for other keyword arguments.",
         ":func:`retry` is the entry point of the whole library.",  # a role, not a field
         "A sentence that wraps with no stop",
