@@ -30,6 +30,8 @@ PAUSE = (
         ('It prints "hello" to the terminal.', ()),
         ('The band recorded "Master of Puppets" in 2006.', ()),
         ('The error message reads "Missing option --name".', ("Missing option --name",)),
+        # quotes inside inline code are the code's (two spans never pair their quotes)
+        ('As shown, run `npm pack "@a/b@1.8"` and `npm pack "@a/c@1.8"` to fetch them.', ()),
     ],
 )
 def test_a_quoted_literal_must_be_written_in_a_source(claim: str, found: tuple[str, ...]) -> None:

@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from citesynth.analysis import INLINE_CODE
+
 _QUOTED = re.compile(r"[\"“”]([^\"“”\n]{3,200})[\"“”]")
 _LITERAL = re.compile(
     r"\b(?:prints?|printed|displays?|displayed|shows?|shown|outputs?|messages?|text|"
@@ -44,7 +46,8 @@ def misquoted(claim: str, passages: Sequence[str]) -> tuple[str, ...]:
     """The quotations of a claim about literal text that no passage writes (see above)."""
     if ('"' not in claim and "“" not in claim) or not _LITERAL.search(claim):
         return ()
-    found = dict.fromkeys(m.group(1) for m in _QUOTED.finditer(claim))  # each once
+    prose = INLINE_CODE.sub(" ", claim)  # code is checked as code; its quotes are its own
+    found = dict.fromkeys(m.group(1) for m in _QUOTED.finditer(prose))  # each once
     quoted = [q for q in found if len(_plain(q).split()) >= 2]
     if not quoted:
         return ()
