@@ -561,8 +561,6 @@ _BLOCK_LINE = re.compile(r"(?:[ \t]{4}|\t|[ \t]*(?:```|~~~|\||>|" + LIST_MARKER 
 """A line that opens a block a lead-in may introduce: code, an indented block, a table, a
 quotation or a list."""
 _COLON_END = re.compile(r":((?:\s*\[[\d,\s\-–]+\])*)\s*$")
-
-
 _BARE = 2
 """At most this many content terms in a lead-in that is no statement without its block
 ("And from the command line:", copied from Click's docs; "The options are:")."""
@@ -573,15 +571,13 @@ def close_lead_ins(text: str) -> tuple[str, int]:
 
     A statement ending in a colon before the answer goes on in prose (a new paragraph, or
     the same line) introduces nothing: "We can also combine several conditions: [3]" ends
-    with a full stop instead ("… several conditions [3]."), and one that says nothing
-    without its block (`_broken_off`, or two content words at most: "And from the command
-    line:"), or little before the block it promises ("The
-    available mount points include the following: [3]"), goes; one that says more before
-    its promise ("The core function of the Dynamic Plugin Factory tool is to streamline
-    the dynamic plugin build process, offering the following capabilities") is closed
-    too. A last statement is
-    `drop_unfinished`'s to judge; a colon before code, a list, a table or a quotation
-    stays.
+    with a full stop instead ("… several conditions [3]."). One that says nothing without
+    its block goes (`_broken_off`, or two content words at most: "And from the command
+    line:"), and so does one that says little before the block it promises ("The
+    available mount points include the following: [3]"); one that says more before its
+    promise ("… streamline the dynamic plugin build process, offering the following
+    capabilities") is closed too. A last statement is `drop_unfinished`'s to judge; a
+    colon before code, a list, a table or a quotation stays.
     """
     spans = _statements(text)
     pieces: list[str] = []
