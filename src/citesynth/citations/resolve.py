@@ -398,13 +398,14 @@ def introduces_code(text: str, end: int, blocks: Collection[int] | None = None) 
     `blocks` are where the text's blocks start (`fenced_blocks`), when known.
     """
     starts = blocks if blocks is not None else {start for start, _ in fenced_blocks(text)}
-    found = _NOT_SPACE.search(text, end)
+    found = NOT_SPACE.search(text, end)
     after = found.start() if found else len(text)
     line_start = text.rfind("\n", 0, after) + 1
     return line_start in starts or after in starts
 
 
-_NOT_SPACE = re.compile(r"[^ \t\r\n]")
+NOT_SPACE = re.compile(r"[^ \t\r\n]")
+"""Any character but a space, a tab or a line break."""
 
 
 def factual_sentences(text: str) -> list[tuple[str, list[int]]]:

@@ -16,6 +16,7 @@ from collections.abc import Collection, Mapping, Sequence
 from citesynth.analysis import content_terms, terms, without_consensus
 from citesynth.answers import Citation, Claim, EvidenceSpan, Support, TavilyRecord
 from citesynth.citations.resolve import (
+    NOT_SPACE,
     Resolved,
     cited_numbers,
     compact,
@@ -602,16 +603,13 @@ def close_lead_ins(text: str) -> tuple[str, int]:
 
 def _introduces_block(text: str, end: int) -> bool:
     """Whether a block (`_BLOCK_LINE`) opens on a line of its own after `text[:end]`."""
-    found = _NOT_SPACE.search(text, end)
+    found = NOT_SPACE.search(text, end)
     if found is None:
         return True  # nothing follows: the last statement, not judged here
     line_end = text.rfind("\n", end, found.start())
     if line_end < 0:
         return False  # the same line goes on
     return _BLOCK_LINE.match(text, line_end + 1) is not None
-
-
-_NOT_SPACE = re.compile(r"[^ \t\r\n]")
 
 
 def drop_pointers(text: str) -> tuple[str, int]:
