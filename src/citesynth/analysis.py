@@ -98,6 +98,9 @@ INLINE_CODE = re.compile(r"(?<!`)`+([^`\n]+?)`+")
 """An inline code span (`x` or ``x``), its text the group. It opens where a run of
 backticks does, never inside one: a run of 120,000 is read once, not once a position."""
 
+SINGLE_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+"""Inline code in single backticks (`x`), its text the group; not the fences of a code block."""
+
 _DOMAINS = frozenset("com org net io ai co edu gov uk de fr info news tv".split())
 """Last parts of a web site's name ("Space.com", "Fortune.com"): a publisher, not code."""
 

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from citesynth.analysis import NAME, POSSESSIVE, content_terms, terms
+from citesynth.analysis import NAME, POSSESSIVE, SINGLE_CODE, content_terms, terms
 from citesynth.ingest.sentences import LIST_MARKER, is_title_or_rule, sentence_spans
 from citesynth.verify.codevalues import differing_code
 from citesynth.verify.lists import misattributed
@@ -635,8 +635,6 @@ def _superlatives_missing(
     )
 
 
-_IN_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
-"""Inline code, not the fences of a code block."""
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+(?![\w.])")
 """Dotted names (`httpx.Client`, `www.example.com`); not "e.g." or "U.S." (one-letter parts)."""
 _SNAKE = re.compile(r"(?<![\w.])[A-Za-z]\w*_\w+")
@@ -653,9 +651,9 @@ def identifiers(text: str) -> frozenset[str]:
     parts shorter than three characters are left out.
     """
     found: list[str] = []
-    for match in _IN_CODE.finditer(text):
+    for match in SINGLE_CODE.finditer(text):
         found.extend(_CODE_WORD.findall(match.group(1)))
-    plain = _IN_CODE.sub(" ", text)
+    plain = SINGLE_CODE.sub(" ", text)
     found.extend(_DOTTED.findall(plain))
     found.extend(_SNAKE.findall(plain))
     parts = (name.rsplit(".", 1)[-1].lower() for name in found)
@@ -688,7 +686,7 @@ def _called(claim: str) -> frozenset[str]:
     """Names the claim's inline code calls (`cancel()`, `tg.start_soon(f)`), lower case."""
     return frozenset(
         match.group(1).lower()
-        for code in _IN_CODE.finditer(claim)
+        for code in SINGLE_CODE.finditer(claim)
         for match in _CALL.finditer(code.group(1))
         if len(match.group(1)) >= 3
     )

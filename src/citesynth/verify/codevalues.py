@@ -30,7 +30,8 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-_IN_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+from citesynth.analysis import SINGLE_CODE
+
 _VALUE = r"('[^'\n]*'|\"[^\"\n]*\"|[-+]?\d[\w.]*|[A-Za-z_][\w.]*)"
 _ASSIGNED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*(?!=)" + _VALUE)
 _KEYED = re.compile(r"(?<![\w.-])([A-Za-z_][\w-]*):[ \t]+" + _VALUE)
@@ -91,13 +92,13 @@ def differing_code(
     source = "\n".join(passages)
     theirs = _source_settings(source)
     found: dict[str, str] = {}
-    spans = [(m.group(1), True) for m in _IN_CODE.finditer(claim)]
+    spans = [(m.group(1), True) for m in SINGLE_CODE.finditer(claim)]
     for text, keyed in [(claim, False), *spans]:
         for name, value, written in _settings(text, keyed):
             values = theirs.get(name)
             if values and value not in values and value not in _written_near(name, source):
                 found.setdefault(written, next(iter(values.values())))
-    operators = dict.fromkeys(m.group(1).strip() for m in _IN_CODE.finditer(claim))
+    operators = dict.fromkeys(m.group(1).strip() for m in SINGLE_CODE.finditer(claim))
     for operator in operators:
         if _OPERATOR.fullmatch(operator) and operator not in source:
             found.setdefault(operator, "")
