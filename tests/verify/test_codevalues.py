@@ -21,6 +21,16 @@ TASK_GROUP = (
     "  ``cancel()`` method or similar in the task group)"
 )
 
+NAMING = (
+    "convention = {\n"
+    '    "ix": "ix_%(column_0_label)s",\n'
+    '    "uq": "uq_%(table_name)s_%(column_0_name)s",\n'
+    "}\n\n"
+    "metadata = MetaData(naming_convention=convention)\n\n"
+    "If we define our models using a MetaData as above, the given naming convention\n"
+    "dictionary will be used to provide names for all constraints and indexes.\n"
+)
+
 
 def _negates(claim: str) -> bool:
     """Whether the claim negates anything, as the aligner reads it before calling."""
@@ -40,6 +50,17 @@ def _negates(claim: str) -> bool:
             "To cancel a task group, use the `cancel()` method on the task group object.",
             [TASK_GROUP],
             (("cancel()", "no ``cancel()``"),),
+        ),
+        # the variable passed to a keyword, called the parameter (Alembic's docs)
+        (
+            "Pass a dictionary of naming conventions to the `convention` parameter.",
+            [NAMING],
+            (("`convention` parameter", "naming_convention=convention"),),
+        ),
+        (
+            "MetaData takes the convention argument.",
+            [NAMING],
+            (("`convention` parameter", "naming_convention=convention"),),
         ),
     ],
 )
@@ -65,6 +86,15 @@ def test_a_setting_or_operator_written_otherwise_differs(
         # a denied name the claim denies too, or one the source also writes plainly
         ("A task group has no `cancel()` method.", [TASK_GROUP]),
         ("Call `cancel()` on the scope.", [TASK_GROUP + " Call ``cancel()`` on its scope."]),
+        # a parameter the source writes as one somewhere: a keyword, a signature's name,
+        # a call's own argument, or said to be a parameter
+        ("Pass the dictionary to the `naming_convention` parameter.", [NAMING]),
+        ("The `convention` parameter names constraints.", [NAMING + "f(convention=x)"]),
+        ("The `convention` argument names constraints.", [NAMING + "def f(a, convention):"]),
+        ("The `convention` argument names constraints.", [NAMING + "build(convention)"]),
+        ("Use the `convention` parameter.", [NAMING + "The ``convention`` parameter is a dict."]),
+        # a name the source never gives to a keyword
+        ("The `uq` parameter is unused.", [NAMING]),
     ],
 )
 def test_code_as_the_source_writes_it_or_never_sets_it_does_not(
@@ -81,6 +111,14 @@ def test_a_claim_setting_one_name_thousands_of_times_reads_the_source_once() -> 
     found = differing_code(claim, [source], negated=_negates(claim))
     assert len(found) == 2001
     assert found[0] == ("x=v0", "x=1") and found[-1] == ("--", "")
+
+
+def test_a_claim_calling_thousands_of_names_parameters_reads_a_few() -> None:
+    claim = " ".join(f"the `name{i}` parameter" for i in range(20_000))
+    source = "f(k=name3) " + "g(k=name50) " + "prose words " * 10_000
+    assert differing_code(claim, [source], negated=_negates(claim)) == (
+        ("`name3` parameter", "k=name3"),
+    )
 
 
 def test_a_claim_naming_thousands_of_pieces_of_code_reads_the_source_once() -> None:

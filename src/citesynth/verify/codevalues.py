@@ -15,6 +15,12 @@ cross-encoder sees `False` and `True`, `--` and `++`, as nearly the same token.
   ("set `enabled` to `false`" states `enabled: false`).
 - **An operator** (inline code of punctuation only, two characters or more: `--`, `->`,
   `**`) differs when the passages never write it.
+- **A parameter the passages only pass as a value**: a claim calling `name` a parameter or
+  an argument ("pass a dictionary to the `convention` parameter") when the passages write
+  `name` as what another keyword is given (`MetaData(naming_convention=convention)`, the
+  variable holding the dictionary) and never as a parameter: no `name=` inside a call or a
+  signature, no `name` between a call's parentheses on its own, no parameter, argument or
+  keyword said beside it (Alembic's docs, 2026-11-29).
 - **Code the passages deny**: inline code of a claim that negates nothing ("you can use
   the `cancel()` method on the task group") differs when the passages write it, and
   every time right after "no", "not a" or "without" ("there is no ``cancel()`` method or
@@ -98,6 +104,10 @@ def differing_code(
             values = theirs.get(name)
             if values and value not in values and value not in _written_near(name, source):
                 found.setdefault(written, next(iter(values.values())))
+    called = dict.fromkeys(m.group(2) or m.group(4) for m in _CALLED_PARAMETER.finditer(claim))
+    for name in [n for n in called if n.lower() not in _PARAMETER_WORDS][:_MAX_CALLED]:
+        if given_to := _passed_as_value(name, source):
+            found.setdefault(f"`{name}` parameter", given_to)
     operators = dict.fromkeys(m.group(1).strip() for m in SINGLE_CODE.finditer(claim))
     for operator in operators:
         if _OPERATOR.fullmatch(operator) and operator not in source:
@@ -108,6 +118,49 @@ def differing_code(
             if denial := denials.get(code, ""):
                 found.setdefault(code, denial)
     return tuple(found.items())
+
+
+_PARAMETER_WORD = r"(?:parameters?|arguments?|keywords?(?:\s+arguments?)?|kwargs?)"
+_CALLED_PARAMETER = re.compile(
+    rf"\b{_PARAMETER_WORD}\s+(`{{0,2}})([A-Za-z_]\w*)\1(?![`\w])"
+    rf"|(?<![`\w.])(`{{0,2}})([A-Za-z_]\w*)\3\s+{_PARAMETER_WORD}\b",
+    re.I,
+)
+"""A name the claim calls a parameter: "the `convention` parameter", "argument `path`", "the
+exclude parameter" (a plain word is read too: the passages must write it as code to count)."""
+_PARAMETER_WORDS = frozenset("parameter argument keyword kwarg positional optional".split())
+"""Words the pattern may take for a name ("keyword arguments"): none is one."""
+_MAX_CALLED = 8
+"""Names a claim calls parameters that are read (each reads the source once)."""
+_AS_VALUE = re.compile(r"([A-Za-z_]\w*)[ \t]*=[ \t]*$")
+"""What comes right before a name given to a keyword: `naming_convention=`."""
+_IN_CALL = re.compile(r"[(,][ \t]*$")
+_PARAMETER_NEAR = re.compile(rf"\b{_PARAMETER_WORD}\b|:param\b", re.I)
+_AROUND = 30
+"""Characters either side of a mention in which a parameter word makes it one."""
+
+
+@lru_cache(maxsize=256)
+def _passed_as_value(name: str, source: str) -> str:
+    """How the source passes `name` to another keyword (`k=name`), when it is never a parameter.
+
+    "" when it writes `name` as a parameter anywhere (see the module docstring), or never
+    as a keyword's value.
+    """
+    given = ""
+    for mention in re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", source):
+        before = source[max(0, mention.start() - _AROUND) : mention.start()]
+        after = source[mention.end() : mention.end() + _AROUND]
+        line_start = source.rfind("\n", 0, mention.start()) + 1
+        if (
+            re.match(r"[ \t]*=(?!=)", after) and source[line_start : mention.start()].strip()
+        ) or _PARAMETER_NEAR.search(before + " " + after):
+            return ""  # a keyword (`f(name=1)`) or said to be a parameter
+        if _IN_CALL.search(before) and re.match(r"[ \t]*[,):]", after):
+            return ""  # between a call's or a signature's parentheses on its own
+        if not given and (keyword := _AS_VALUE.search(before)) and keyword.group(1) != name:
+            given = f"{keyword.group(1)}={name}"
+    return given
 
 
 _DENYING = re.compile(r"\b(?:no|not\s+an?|without)\s+$", re.I)
