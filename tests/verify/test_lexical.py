@@ -209,12 +209,36 @@ def test_a_privative_claim_is_not_vetoed_for_negation(verifier: LexicalVerifier)
         ("Check whether the value is cached or not.", []),
         ("Check whether it is cached or not, and it is not.", ["not"]),  # the second denies
         ("It is cached or not used at all.", ["not"]),  # no "whether": a denial
+        # asking to do it (Flask's "make sure not to forget to set the enctype attribute")
+        ("Make sure not to\nforget to set the attribute.", []),
+        ("Don't forget to call close() first.", []),
+        ("Never fail to close it.", []),
+        ("Do not hesitate to ask.", []),
+        ("It did not fail.", ["not"]),  # a failure denied, not a request
+        ("Do not forget it; it is not cached.", ["not"]),  # the second denies
     ],
 )
 def test_negation_cues_skip_names_code_and_events(text: str, cues: list[str]) -> None:
     from citesynth.verify.align import negation_cues
 
     assert [word for _, word in negation_cues(text)] == cues
+
+
+def test_a_source_asking_not_to_forget_a_step_supports_the_step(
+    verifier: LexicalVerifier,
+) -> None:
+    source = (
+        "You can handle uploaded files with Flask easily.  Just make sure not to\n"
+        'forget to set the ``enctype="multipart/form-data"`` attribute on your HTML\n'
+        "form, otherwise the browser will not transmit your files at all."
+    )
+    claim = 'Set the `enctype="multipart/form-data"` attribute on your HTML form.'
+    reasons = verifier.verify_now([Check(claim, (source,))])[0].reasons
+    assert not any("negation" in r for r in reasons), reasons
+    # and a claim denying the step now differs from it (both read as negated before)
+    asked = "Just make sure not to forget to set the ``enctype`` attribute on your HTML form."
+    denied = "You do not need to set the `enctype` attribute on your HTML form."
+    assert any("negation" in r for r in verifier.verify_now([Check(denied, (asked,))])[0].reasons)
 
 
 def test_a_negated_claim_is_vetoed_only_by_a_source_with_no_negation_at_all(

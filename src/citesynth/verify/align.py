@@ -110,6 +110,9 @@ _PURPOSE = re.compile(r"\s*(?:in\s+order\s+)?to\s+[a-z]+\b[^,;:.!?]*,\s*", re.IG
 serves, not what it asserts."""
 _PRIVATIVE = frozenset("without lack lacks lacking absent".split())
 _FAIL = frozenset("fail fails failed".split())
+_LITOTES = re.compile(r"\s+(?:to\s+)?(?:forget|hesitate|neglect|fail\s+to)\b", re.I)
+"""After "not", "never" or "don't": "make sure not to forget to set X" asks to set X."""
+_DENIED_FAIL = re.compile(r"\b(?:not|never|\w+n't)\s+(?:to\s+)?\Z", re.I)
 _UP = frozenset(
     """increase increases increased increasing higher more greater larger raise raises raised
     rise rises rose improve improves improved enhance enhances enhanced promote promotes
@@ -393,7 +396,9 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
     a request fails" is an event, not a denial), "not" never in "not only X but Y",
     "no" never as the other of "yes" ("a yes/no question", "yes or no"), and "not" never
     as the other alternative of "whether" ("whether or not it came from the command line",
-    "whether it is cached or not").
+    "whether it is cached or not"); "not", "never" and "don't" never before "forget",
+    "hesitate", "neglect" or "fail to", nor "fail" after them: "make sure not to forget to
+    set the attribute" (Flask's docs) and "don't fail to" ask to do it.
     """
     code = [m.span() for m in _CODE.finditer(text)]
     found = []
@@ -407,8 +412,14 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
         opens = not before or before[-1] in ".!?:\n"
         if match.group()[0].isupper() and not opens:
             continue
-        if word in _FAIL and not re.match(r"\s+to\b", text[match.end() :]):
+        if word in _FAIL and (
+            not re.match(r"\s+to\b", text[match.end() :])
+            or _DENIED_FAIL.search(text[max(0, match.start() - 20) : match.start()])
+        ):
             continue
+        litotes = word in {"not", "never"} or word.endswith("n't")
+        if litotes and _LITOTES.match(text[match.end() :]):
+            continue  # "don't forget to set X" (`_LITOTES`) sets X
         if word == "not" and _ADDITIVE.match(text[match.end() :]):
             continue  # "reviews not only X but also Y" asserts both
         if word == "no" and (
