@@ -144,3 +144,26 @@ def test_a_hostile_run_of_link_openings_is_read_in_linear_time() -> None:
     started = time.perf_counter()
     assert states_number([hostile])
     assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize(
+    ("claim", "stated"),
+    [
+        ("It can be mounted more than once [1].", True),
+        ("The job runs once a day [1].", True),
+        ("The default factory is evaluated once and cached [1].", True),
+        # "once" opening a clause is a conjunction (Flask's and attrs' docs)
+        ("You cannot unregister a blueprint once an application was created [1].", False),
+        ("Once you apply the `@attrs.define` decorator, attrs searches the class [1].", False),
+        ("Once installed, the plugin loads [1].", False),
+        # a standard's or a tracker's number counts nothing
+        ("attrs supports type annotations for both PEP 526 and legacy syntax [1].", False),
+        ("Dates follow RFC 3339 and ISO 8601 [1].", False),
+        ("It was fixed in issue #1234 [1].", False),
+        ("Python 3.9 or later is required [1].", True),  # a version is a value
+    ],
+)
+def test_once_as_a_conjunction_and_a_standard_s_number_state_no_number(
+    claim: str, stated: bool
+) -> None:
+    assert states_number([claim]) is stated

@@ -41,17 +41,30 @@ _HOW_TO = re.compile(r"^\W*how\s+(?:do|does|did|can|could|should|would|may|might
 do I check how old a signature is?", answered by a method), not what the answer is."""
 _HOW_MUCH_IN = re.compile(_HOW_MUCH, re.I)
 
+_CLAUSE_AFTER = (
+    r"\s+(?:you|we|they|it|he|she|i|the|this|that|these|those|your|its|their|our|my|all"
+    r"|there|some|any|[a-z]+ed\b|an?\s+(?!(?:day|week|month|year|hour|minute|second|time"
+    r"|request|call|session|process|run|page|cycle|build|deploy|release)s?\b))"
+)
+"""What follows "once" opening a clause ("once you apply the decorator", "once an
+application was created", "once installed"): a conjunction, not a count ("once a day",
+"run once", "more than once")."""
 _NUMBER = re.compile(
     rf"(?<![\w/.])\d|\b(?:{'|'.join(NUMBER_WORDS)}|hundreds|thousands|millions|billions?|trillions?|"
     r"dozens?|(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)ies|couple|"
-    r"once|twice|thrice|half|single|double|triple|none|unlimited|unbounded|infinite|"
+    rf"once(?!{_CLAUSE_AFTER})|twice|thrice|half|single|double|triple|none|unlimited|unbounded|infinite|"
     r"infinitely|indefinitely|forever|no\s+limit|no\s+maximum)\b",
     re.I,
 )
 """A number as digits or words, or an unbounded amount; digits that end a name ("h11",
 "HTTP/2", "OAuth2") are none."""
-_ADDRESS = re.compile(r"\bhttps?://\S+|\]\([^()\[\]\s]*\)", re.I)
-"""A web address or a Markdown link's target: its digits ("discussions/1785") state nothing.
+_ADDRESS = re.compile(
+    r"\bhttps?://\S+|\]\([^()\[\]\s]*\)"
+    r"|\b(?:PEP|RFC|ISO|IEC|ECMA|IEEE|CVE|bpo|GH|issue|PR|pull\s+request)[\s#-]*\d[\d.:-]*",
+    re.I,
+)
+"""A web address, a Markdown link's target, or a standard's or tracker's number ("PEP 526",
+"RFC 7231", "issue #42"): their digits ("discussions/1785") state nothing.
 
 A target holds no bracket: each "](" is read up to the next one at most (a run of
 "](](…" is linear, not quadratic)."""
