@@ -214,6 +214,22 @@ def test_html_without_main_keeps_body_text_and_skips_hidden() -> None:
         assert hidden not in text
 
 
+@pytest.mark.parametrize(
+    ("html", "text"),
+    [
+        # SQLite's limits page: "231-1" would be a number the page never states
+        ("<p>up to 2<sup>31</sup>-1 or 2147483647</p>", "up to 2^31-1 or 2147483647"),
+        ("<p>about 10<sup>-6</sup> s</p>", "about 10^-6 s"),
+        ("<p>A fact<sup>1</sup> here.</p>", "A fact1 here."),  # a footnote mark
+        ("<p>the 1<sup>st</sup> row</p>", "the 1st row"),
+        ("<p>in 2015<sup><a href='#n3'>[3]</a></sup></p>", "in 2015[3]"),  # a footnote's link
+    ],
+)
+def test_html_writes_a_power_after_a_number_with_a_caret(html: str, text: str) -> None:
+    (parsed,) = load_html("page.html", html.encode()).parsed
+    assert parsed.document.text == text
+
+
 def test_html_with_only_scripts_is_refused() -> None:
     with pytest.raises(LoadError, match="no text"):
         load_html("empty.html", b"<html><script>var a = 1;</script></html>")

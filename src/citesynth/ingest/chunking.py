@@ -30,8 +30,9 @@ from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId
 
-CHUNKER_VERSION = 7
-"""Bump when chunk boundaries or titles change, so that existing indexes re-chunk their files."""
+CHUNKER_VERSION = 8
+"""Bump when chunk boundaries, titles or texts change (8: an HTML power after a number, "2^31"),
+so that existing indexes re-chunk their files."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,11 @@ the extracted text keeps one anchor per text node back to its line in the origin
 positions). Boilerplate is removed by structure: when the page has `<main>` (or
 `<article>`), only that is read; navigation, headers, footers, sidebars, forms, scripts and
 hidden elements are skipped everywhere.
+
+A superscript number after a number is written as a power: SQLite's limits page writes
+`2<sup>31</sup>-1`, which read as text is "231-1", a number the page never states; it
+reads "2^31-1". Other superscripts (a footnote mark after a word or as a link,
+"1<sup>st</sup>") are their text.
 """
 
 from __future__ import annotations
@@ -95,6 +100,8 @@ _BLOCK = frozenset(
 _HEADINGS = {f"h{level}": level for level in range(1, 7)}
 _SPACES = re.compile(r"[^\S\n]+")
 _SCOPE = re.compile(r"<(main|article)[\s>]", re.I)
+_EXPONENT = re.compile(r"\s*[-+−]?\d")
+"""What a superscript that is a power opens with: a digit, maybe signed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +134,8 @@ class _Extractor(HTMLParser):
         self._block_kind = BlockKind.PARAGRAPH
         self._heading_level = 0
         self._cells = 0
+        self._exponent = False
+        """A `<sup>` opened right after a digit: its text is a power if it is a number."""
 
     def _skipped(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         if tag in _NEVER_TEXT:
@@ -162,6 +171,10 @@ class _Extractor(HTMLParser):
         if self._skipped(tag, attrs):
             self._skip.append(tag)
             return
+        if tag == "sup":
+            self._exponent = bool(self.parts) and self.parts[-1][-1:].isdigit()
+        elif tag == "a":
+            self._exponent = False  # a footnote's link ("2015<sup><a>3</a></sup>")
         self._open_block(tag)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -169,6 +182,8 @@ class _Extractor(HTMLParser):
             self._void(tag)
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "sup":
+            self._exponent = False
         if tag == "title" and self._title_parts is not None:
             self.title = " ".join("".join(self._title_parts).split()) or None
             self._title_parts = None
@@ -188,6 +203,10 @@ class _Extractor(HTMLParser):
             self._title_parts.append(data)
         if self._skip or self._scope_depth == 0:
             return
+        if self._exponent:
+            self._exponent = False
+            if _EXPONENT.match(data):
+                data = "^" + data.lstrip()
         line, _ = self.getpos()
         if not self._pre:
             data = _SPACES.sub(" ", data)
