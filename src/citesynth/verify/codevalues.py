@@ -151,10 +151,14 @@ def _passed_as_value(name: str, source: str) -> str:
     for mention in re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", source):
         before = source[max(0, mention.start() - _AROUND) : mention.start()]
         after = source[mention.end() : mention.end() + _AROUND]
-        line_start = source.rfind("\n", 0, mention.start()) + 1
-        if (
-            re.match(r"[ \t]*=(?!=)", after) and source[line_start : mention.start()].strip()
-        ) or _PARAMETER_NEAR.search(before + " " + after):
+        # Opening its line (`convention = {…}`) it is a variable; a deeper indent than the
+        # window reads as inside a call, which vetoes nothing.
+        opens_line = not before.rsplit("\n", 1)[-1].strip() and (
+            "\n" in before or mention.start() <= _AROUND
+        )
+        if (re.match(r"[ \t]*=(?!=)", after) and not opens_line) or _PARAMETER_NEAR.search(
+            before + " " + after
+        ):
             return ""  # a keyword (`f(name=1)`) or said to be a parameter
         if _IN_CALL.search(before) and re.match(r"[ \t]*[,):]", after):
             return ""  # between a call's or a signature's parentheses on its own
