@@ -230,6 +230,19 @@ def test_html_writes_a_power_after_a_number_with_a_caret(html: str, text: str) -
     assert parsed.document.text == text
 
 
+def test_html_leaves_out_the_permalink_marks_of_headings_and_signatures() -> None:
+    # Sphinx (and MkDocs) put a "¶" link after every heading and API signature
+    source = (
+        '<html><body><div role="main"><h1>json<a class="headerlink" href="#json">¶</a></h1>'
+        '<dl class="py function"><dt class="sig sig-object py" id="json.dumps">json.dumps(obj)'
+        '<a class="headerlink" href="#json.dumps" title="Permalink">¶</a></dt>'
+        "<dd><p>Serialize obj to a JSON formatted str.</p></dd></dl></div></body></html>"
+    )
+    (parsed,) = load_html("json.html", source.encode()).parsed
+    assert "¶" not in parsed.document.text
+    assert "json.dumps(obj)" in parsed.document.text
+
+
 def test_html_with_only_scripts_is_refused() -> None:
     with pytest.raises(LoadError, match="no text"):
         load_html("empty.html", b"<html><script>var a = 1;</script></html>")

@@ -31,8 +31,8 @@ from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId
 
 CHUNKER_VERSION = 8
-"""Bump when chunk boundaries, titles or texts change (8: an HTML power after a number, "2^31"),
-so that existing indexes re-chunk their files."""
+"""Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
+files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,8 +53,11 @@ _BOILERPLATE_CLASSES = frozenset(
         "cookies",
         "toc",
         "skip-link",
+        "headerlink",
     }
 )
+"""Classes of elements that are no content; "headerlink" is the "¶" Sphinx and MkDocs put
+after every heading and signature ("json.dumps(obj, *, …)¶" was quoted with it)."""
 _VOID = frozenset(
     {
         "area",
