@@ -243,6 +243,28 @@ def test_html_leaves_out_the_permalink_marks_of_headings_and_signatures() -> Non
     assert "json.dumps(obj)" in parsed.document.text
 
 
+@pytest.mark.parametrize(
+    ("html", "text"),
+    [
+        # Sphinx: a role is <code> around <span class="pre">, a link may hold it
+        (
+            '<p>Use <code class="xref py"><span class="pre">search()</span></code> (see '
+            "<a href='#s'><code><span class='pre'>search()</span></code> vs. "
+            "<code><span class='pre'>match()</span></code></a>).</p>",
+            "Use `search()` (see `search()` vs. `match()`).",
+        ),
+        ("<p><code><span>ls</span> <span>-l</span></code> lists</p>", "`ls -l` lists"),
+        ("<ul><li><code>first</code> opens the item</li></ul>", "`first` opens the item"),
+        ("<pre><code>x = 1\nprint(x)</code></pre>", "x = 1\nprint(x)"),  # a block: no backticks
+        ("<p><code></code>nothing in it</p>", "nothing in it"),
+        ("<p>old <tt>markup</tt></p>", "old `markup`"),
+    ],
+)
+def test_html_inline_code_is_written_in_backticks(html: str, text: str) -> None:
+    (parsed,) = load_html("page.html", html.encode()).parsed
+    assert parsed.document.text == text
+
+
 def test_html_with_only_scripts_is_refused() -> None:
     with pytest.raises(LoadError, match="no text"):
         load_html("empty.html", b"<html><script>var a = 1;</script></html>")

@@ -11,6 +11,12 @@ A superscript number after a number is written as a power: SQLite's limits page 
 `2<sup>31</sup>-1`, which read as text is "231-1", a number the page never states; it
 reads "2^31-1". Other superscripts (a footnote mark after a word or as a link,
 "1<sup>st</sup>") are their text.
+
+Inline code (`<code>`, `<tt>` outside `<pre>`) is written in backticks, as Markdown and
+reStructuredText write it: "use `search()` instead". The verifier's code checks (a name a
+claim calls must be written as code in its source, a setting written otherwise) and the
+answer's rendering read code by its backticks; a Sphinx or MkDocs page read as plain text
+had none, so a claim calling `read()` passed against `p.read_text()`.
 """
 
 from __future__ import annotations
@@ -103,6 +109,7 @@ _BLOCK = frozenset(
 _HEADINGS = {f"h{level}": level for level in range(1, 7)}
 _SPACES = re.compile(r"[^\S\n]+")
 _SCOPE = re.compile(r"<(main|article)[\s>]", re.I)
+_INLINE_CODE = frozenset({"code", "tt"})
 _EXPONENT = re.compile(r"\s*[-+−]?\d")
 """What a superscript that is a power opens with: a digit, maybe signed."""
 
@@ -139,6 +146,10 @@ class _Extractor(HTMLParser):
         self._cells = 0
         self._exponent = False
         """A `<sup>` opened right after a digit: its text is a power if it is a number."""
+        self._code = 0
+        """How many inline code elements are open (outside `<pre>`)."""
+        self._code_opened = False
+        """Whether the outermost open inline code element has written its opening backtick."""
 
     def _skipped(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         if tag in _NEVER_TEXT:
@@ -174,6 +185,10 @@ class _Extractor(HTMLParser):
         if self._skipped(tag, attrs):
             self._skip.append(tag)
             return
+        if tag in _INLINE_CODE and not self._pre:
+            self._code += 1
+            if self._code == 1:
+                self._code_opened = False
         if tag == "sup":
             self._exponent = bool(self.parts) and self.parts[-1][-1:].isdigit()
         elif tag == "a":
@@ -185,6 +200,12 @@ class _Extractor(HTMLParser):
             self._void(tag)
 
     def handle_endtag(self, tag: str) -> None:
+        if tag in _INLINE_CODE and self._code and not self._skip:
+            self._code -= 1
+            if not self._code and self._code_opened and self._block_start is not None:
+                self._emit("`")
+            if not self._code:
+                self._code_opened = False
         if tag == "sup":
             self._exponent = False
         if tag == "title" and self._title_parts is not None:
@@ -210,6 +231,11 @@ class _Extractor(HTMLParser):
             self._exponent = False
             if _EXPONENT.match(data):
                 data = "^" + data.lstrip()
+        if self._code and not self._code_opened:
+            if not data.strip():
+                return  # no code yet: a backtick opens on its first character
+            self._code_opened = True
+            data = data[: len(data) - len(data.lstrip())] + "`" + data.lstrip()
         line, _ = self.getpos()
         if not self._pre:
             data = _SPACES.sub(" ", data)
