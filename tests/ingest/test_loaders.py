@@ -258,6 +258,8 @@ def test_html_leaves_out_the_permalink_marks_of_headings_and_signatures() -> Non
         ("<pre><code>x = 1\nprint(x)</code></pre>", "x = 1\nprint(x)"),  # a block: no backticks
         ("<p><code></code>nothing in it</p>", "nothing in it"),
         ("<p>old <tt>markup</tt></p>", "old `markup`"),
+        # never closed: it ends with its paragraph, the next one is prose
+        ("<p>open <code>x = 1</p><p>Then prose.</p>", "open `x = 1`\n\nThen prose."),
     ],
 )
 def test_html_inline_code_is_written_in_backticks(html: str, text: str) -> None:

@@ -293,6 +293,9 @@ class _Extractor(HTMLParser):
         self._block_part = len(self.parts)
 
     def _close_block(self) -> None:
+        if self._code_opened and self._block_start is not None:
+            self._emit("`")  # an inline code element left open (malformed) ends with its block
+        self._code, self._code_opened = 0, False
         if self._block_start is not None:
             text = "".join(self.parts[self._block_part :])
             start = self._block_start + len(text) - len(text.lstrip())
