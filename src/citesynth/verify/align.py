@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -112,7 +113,10 @@ _PRIVATIVE = frozenset("without lack lacks lacking absent".split())
 _FAIL = frozenset("fail fails failed".split())
 _LITOTES = re.compile(r"\s+(?:to\s+)?(?:forget|hesitate|neglect|fail\s+to)\b", re.I)
 """After "not", "never" or "don't": "make sure not to forget to set X" asks to set X."""
-_DENIED_FAIL = re.compile(r"\b(?:not|never|\w+n't)\s+(?:to\s+)?\Z", re.I)
+_DENIED_FAIL = re.compile(r"\b(?:not|never|\w+n't)(?:\s+to)?\Z", re.I)
+_TO = re.compile(r"\s+to\b")
+_AROUND = 40
+"""Characters before a negating word that decide how it reads ("Yes, no …", "don't fail")."""
 _UP = frozenset(
     """increase increases increased increasing higher more greater larger raise raises raised
     rise rises rose improve improves improved enhance enhances enhanced promote promotes
@@ -401,34 +405,35 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
     set the attribute" (Flask's docs) and "don't fail to" ask to do it.
     """
     code = [m.span() for m in _CODE.finditer(text)]
+    code_starts = [start for start, _ in code]
     found = []
     for match in _WORD.finditer(text):
         word = match.group().lower().replace("’", "'")
         if not (word in _NEGATION or word.endswith("n't")):
             continue
-        if any(a <= match.start() < b for a, b in code):
+        start, end = match.span()
+        inside = bisect_right(code_starts, start) - 1
+        if inside >= 0 and start < code[inside][1]:
             continue
-        before = text[: match.start()].rstrip(" \t*_\"'“(-")
+        # Each test reads a window around the word: a text of thousands of negations is
+        # read in linear time.
+        window = text[max(0, start - _AROUND) : start]
+        before = window.rstrip(" \t*_\"'“(-")
         opens = not before or before[-1] in ".!?:\n"
         if match.group()[0].isupper() and not opens:
             continue
-        if word in _FAIL and (
-            not re.match(r"\s+to\b", text[match.end() :])
-            or _DENIED_FAIL.search(text[max(0, match.start() - 20) : match.start()])
-        ):
+        if word in _FAIL and (not _TO.match(text, end) or _DENIED_FAIL.search(before)):
             continue
         litotes = word in {"not", "never"} or word.endswith("n't")
-        if litotes and _LITOTES.match(text[match.end() :]):
+        if litotes and _LITOTES.match(text, end):
             continue  # "don't forget to set X" (`_LITOTES`) sets X
-        if word == "not" and _ADDITIVE.match(text[match.end() :]):
+        if word == "not" and _ADDITIVE.match(text, end):
             continue  # "reviews not only X but also Y" asserts both
-        if word == "no" and (
-            _YES_BEFORE.search(text[: match.start()]) or _YES_AFTER.match(text[match.end() :])
-        ):
+        if word == "no" and (_YES_BEFORE.search(window) or _YES_AFTER.match(text, end)):
             continue
-        if word == "not" and _alternative(text, match.start(), match.end()):
+        if word == "not" and _alternative(text, start, end):
             continue
-        found.append((match.start(), word))
+        found.append((start, word))
     return found
 
 
