@@ -30,6 +30,9 @@ SHOW = (
         "How long are audit log entries retained by default?",
         "How to Eat, released in which year, is a book by Nigella Lawson",
         "How do I know which port the server listens on?",
+        # up to two words naming what is measured
+        "What is the default pool size?",
+        "What is the maximum recursion depth of functools.lru_cache?",
     ],
 )
 def test_questions_asking_for_a_count_or_measure(question: str) -> None:
@@ -48,6 +51,8 @@ def test_questions_asking_for_a_count_or_measure(question: str) -> None:
         # asked how to do something that a "how old" names
         "How do I check how old a signature is?",
         "How can I change how many threads run synchronous endpoints?",
+        "What is the difference between size and length?",  # function words name nothing
+        "What is the purpose of the pool size?",
     ],
 )
 def test_questions_not_asking_for_a_number(question: str) -> None:

@@ -27,13 +27,20 @@ _MEASURES = (
     r"(?:number|size|count|amount|percentage|percent|length|duration|age|population|"
     r"height|width|depth|weight|port|years?|exit\s+code|status\s+code)"
 )
+_NAMING_WORD = (
+    r"(?!(?:of|for|between|and|or|in|on|to|with|the|a|an|by|per|from|at|than)\b)[a-z][\w-]*"
+)
+"""A word naming what is measured ("pool" in "the default pool size"), not a function word:
+"the difference between size and length" asks no number."""
 _HOW_MUCH = r"\bhow\s+(?:many|much|long|old|far|tall|high|big|large|heavy|fast)\b"
 _NUMERIC = re.compile(
     _HOW_MUCH + r"|\b(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|its\s+|their\s+)?"
-    rf"{_MODIFIERS}{_MEASURES}\b(?!\s+(?:one|1)\b)",
+    rf"{_MODIFIERS}(?:{_NAMING_WORD}\s+){{0,2}}?{_MEASURES}\b(?!\s+(?:one|1)\b)",
     re.I,
 )
-"""Question phrases asking for a number."""
+"""Question phrases asking for a number: "what is the default size of …", and with up to two
+words naming what is measured, "what is the default pool size", "the maximum recursion
+depth"."""
 _NOT_NUMERIC = re.compile(r"\bhow\s+long\s+(?:ago|before|after|until)\b", re.I)
 """"How long before the bus leaves" may be answered "right after the lecture"."""
 _HOW_TO = re.compile(r"^\W*how\s+(?:do|does|did|can|could|should|would|may|might)\b", re.I)
