@@ -93,6 +93,8 @@ def test_a_setting_or_operator_written_otherwise_differs(
         ("The `convention` argument names constraints.", [NAMING + "def f(a, convention):"]),
         ("The `convention` argument names constraints.", [NAMING + "build(convention)"]),
         ("Use the `convention` parameter.", [NAMING + "The ``convention`` parameter is a dict."]),
+        # prose saying which parameter, not naming one (the source passes `default`)
+        ("It falls back to the default argument.", [NAMING + "f(k=default)"]),
         # a name the source never gives to a keyword
         ("The `uq` parameter is unused.", [NAMING]),
     ],

@@ -104,8 +104,13 @@ def differing_code(
             values = theirs.get(name)
             if values and value not in values and value not in _written_near(name, source):
                 found.setdefault(written, next(iter(values.values())))
-    called = dict.fromkeys(m.group(2) or m.group(4) for m in _CALLED_PARAMETER.finditer(claim))
-    for name in [n for n in called if n.lower() not in _PARAMETER_WORDS][:_MAX_CALLED]:
+    called = dict.fromkeys(
+        name
+        for m in _CALLED_PARAMETER.finditer(claim)
+        if (name := m.group(2) or m.group(4)).lower() not in _PARAMETER_WORDS
+        and (m.group(1) or m.group(3) or name.lower() not in _PLAIN_WORDS)
+    )
+    for name in list(called)[:_MAX_CALLED]:
         if given_to := _passed_as_value(name, source):
             found.setdefault(f"`{name}` parameter", given_to)
     operators = dict.fromkeys(m.group(1).strip() for m in SINGLE_CODE.finditer(claim))
@@ -130,6 +135,13 @@ _CALLED_PARAMETER = re.compile(
 exclude parameter" (a plain word is read too: the passages must write it as code to count)."""
 _PARAMETER_WORDS = frozenset("parameter argument keyword kwarg positional optional".split())
 """Words the pattern may take for a name ("keyword arguments"): none is one."""
+_PLAIN_WORDS = frozenset(
+    """default first second third last same new extra additional other required named
+    single only one two type function method callable string value the a an this that its
+    their each every any""".split()
+)
+"""Words that say which parameter in prose ("the default argument", "the first
+parameter"); written without backticks they name none."""
 _MAX_CALLED = 8
 """Names a claim calls parameters that are read (each reads the source once)."""
 _AS_VALUE = re.compile(r"([A-Za-z_]\w*)[ \t]*=[ \t]*$")
