@@ -684,6 +684,11 @@ def test_corroborated_instructions_are_quoted_not_made_a_that_clause() -> None:
     assert _corroborated("Therefore, the secret is not managed globally.") == (
         "Multiple sources report: Therefore, the secret is not managed globally."
     )
+    # an API reference's description opens with its verb (Click's HTML docs)
+    assert _corroborated("Restrict an `click.INT` value to a range.") == (
+        "Multiple sources report: Restrict an `click.INT` value to a range."
+    )
+    assert _corroborated("Returns the config folder.").startswith("Multiple sources report: ")
 
 
 _THEME = """# Customizing the theme

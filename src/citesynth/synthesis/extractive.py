@@ -378,7 +378,8 @@ _NO_CLAUSE = frozenset(
     although because under within without using use click select run create add set enter
     install see ensure open go navigate configure specify edit copy apply enable disable
     remove delete update define verify check make follow do don't never always only avoid
-    note be keep prefer try consider""".split()
+    note be keep prefer try consider return returns restrict get gets raise raises pass
+    call calls print prints write writes read reads convert converts show shows""".split()
 )
 """Words opening a sentence that cannot follow "report that": a preposition, a
 subordinator or an instruction ("To use the Operator, create …", "Click Save.", "Do not
