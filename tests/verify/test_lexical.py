@@ -215,6 +215,8 @@ def test_a_privative_claim_is_not_vetoed_for_negation(verifier: LexicalVerifier)
         ("Never fail to close it.", []),
         ("Do not hesitate to ask.", []),
         ("It did not fail.", ["not"]),  # a failure denied, not a request
+        ("Last but not least `echo()` uses the streams.", []),  # adds, denies nothing
+        ("It is fast, not to mention small.", []),
         ("Do not forget it; it is not cached.", ["not"]),  # the second denies
     ],
 )

@@ -111,8 +111,11 @@ _PURPOSE = re.compile(r"\s*(?:in\s+order\s+)?to\s+[a-z]+\b[^,;:.!?]*,\s*", re.IG
 serves, not what it asserts."""
 _PRIVATIVE = frozenset("without lack lacks lacking absent".split())
 _FAIL = frozenset("fail fails failed".split())
-_LITOTES = re.compile(r"\s+(?:to\s+)?(?:forget|hesitate|neglect|fail\s+to)\b", re.I)
-"""After "not", "never" or "don't": "make sure not to forget to set X" asks to set X."""
+_LITOTES = re.compile(
+    r"\s+(?:(?:to\s+)?(?:forget|hesitate|neglect|fail\s+to|mention)|least)\b", re.I
+)
+"""After "not", "never" or "don't": "make sure not to forget to set X" asks to set X; "last
+but not least" and "not to mention" add, they deny nothing."""
 _DENIED_FAIL = re.compile(r"\b(?:not|never|\w+n't)(?:\s+to)?\Z", re.I)
 _TO = re.compile(r"\s+to\b")
 _AROUND = 40
@@ -402,7 +405,8 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
     as the other alternative of "whether" ("whether or not it came from the command line",
     "whether it is cached or not"); "not", "never" and "don't" never before "forget",
     "hesitate", "neglect" or "fail to", nor "fail" after them: "make sure not to forget to
-    set the attribute" (Flask's docs) and "don't fail to" ask to do it.
+    set the attribute" (Flask's docs) and "don't fail to" ask to do it; nor in "not least"
+    or "not to mention" ("Last but not least `echo()` uses …", Click's docs).
     """
     code = [m.span() for m in _CODE.finditer(text)]
     code_starts = [start for start, _ in code]
