@@ -65,7 +65,7 @@ _NUMBER = re.compile(
 )
 """A number as digits or words, or an unbounded amount; digits that end a name ("h11",
 "HTTP/2", "OAuth2") are none."""
-_ADDRESS = re.compile(
+_NOT_COUNTS = re.compile(
     r"\bhttps?://\S+|\]\([^()\[\]\s]*\)"
     r"|\b(?:PEP|RFC|ISO|IEC|ECMA|IEEE|CVE|bpo|GH|issue|PR|pull\s+request)[\s#-]*\d[\d.:-]*",
     re.I,
@@ -96,7 +96,7 @@ def asks_number(question: str) -> bool:
 
 def states_number(claims: Iterable[str]) -> bool:
     """Whether any of `claims` (citation markers aside) states a number."""
-    return any(_NUMBER.search(_ADDRESS.sub(" ", plain(claim))) for claim in claims)
+    return any(_NUMBER.search(_NOT_COUNTS.sub(" ", plain(claim))) for claim in claims)
 
 
 _ASKING = frozenset(
