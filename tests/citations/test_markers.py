@@ -250,6 +250,15 @@ def test_range_guard_does_not_explode() -> None:
         ("Open `[1]\nnew line [2].", [(2,)]),  # inline code ends at a newline
         ("````\n[1]\n````\n[2]", [(2,)]),
         ("``` [1] ``` [2]", [(2,)]),
+        # reStructuredText's double backticks are one span (Trio's docs: the "(0)" of
+        # ``open_memory_channel(0)`` had been read as a citation and removed)
+        ("by doing ``open_memory_channel(0)``. Then [2].", [(2,)]),
+        ("the ``with move_on_after(5)`` block [1]", [(1,)]),
+        ("``a ` (3)`` closes at two, not one [2]", [(2,)]),
+        # tokenised text's quotes open no code: nothing closes them on their line
+        ("The `` Rammer Jammer Cheer '' is a traditional cheer [1].", [(1,)]),
+        ("``Only Daddy That'll Walk the Line ''is a song [1].", [(1,)]),
+        ("`` A '' [1] and `` B '' [2]", [(1,), (2,)]),
     ],
 )
 def test_code_is_skipped(text: str, expected: list[tuple[int, ...]]) -> None:
@@ -390,8 +399,9 @@ def test_stream_holds_back_a_possible_fence() -> None:
     assert joined(stream.feed("x\n``")) == "x\n"  # marks opening a line may become a fence
     assert joined(stream.feed("`\n[1]\n```")) == "```\n[1]\n"  # the last ``` may grow
     assert joined(stream.close()) == "```"
-    inline = MarkerStream(SOURCES)  # mid-line, ``` is inline code: nothing to wait for
-    assert joined(inline.feed("x``")) == "x``"
+    inline = MarkerStream(SOURCES)  # mid-line, a run is inline code whose length may grow
+    assert joined(inline.feed("x``")) == "x"
+    assert joined(inline.feed("`y(2)``` (2)")) == "```y(2)``` "  # one span, then a bare (2)
     backticks = MarkerStream(SOURCES)  # a backtick later on the line makes it inline code
     assert joined(backticks.feed("```js")) == ""
     assert [type(item).__name__ for item in backticks.feed("``` [1]\n")] == [

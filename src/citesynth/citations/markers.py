@@ -316,7 +316,8 @@ class _Code:
 
     fence: str = ""
     """The open fence's marks ("```", "~~~~"); empty outside a fence."""
-    inline: bool = False
+    inline: int = 0
+    """How many backticks opened the inline code span we are in (0: none); see `_opens`."""
     line_start: bool = True
     """Whether only spaces have come since the last line break."""
     waiting: int | None = None
@@ -369,15 +370,29 @@ class _Code:
                     self.line_start = False
                     continue
             if char == "\n":
-                self.inline = False
+                self.inline = 0
                 self.line_start = True
                 index += 1
                 scanned = index
                 continue
             self.line_start = False
             if char == "`" and not self.fence:
-                self.inline = not self.inline
-            elif stop_at_opener and char in _OPENERS and not (self.fence or self.inline):
+                run = _run_length(text, index)
+                if index + run == len(text) and not final:
+                    self.waiting = index  # the run may grow
+                    return None
+                if self.inline:
+                    self.inline = 0 if run == self.inline else self.inline
+                else:
+                    opens = _opens(text, index, run, final=final)
+                    if opens is None:
+                        self.waiting = index  # its line may still close it
+                        return None
+                    self.inline = run if opens else 0
+                index += run
+                scanned = index
+                continue
+            if stop_at_opener and char in _OPENERS and not (self.fence or self.inline):
                 return index
             index += 1
             scanned = index
@@ -417,6 +432,40 @@ class _Code:
 
 
 _RUN = re.compile(r"(`+|~+)")
+_CLOSES_WITHIN = 1_000
+"""How far along its line a run of two or more backticks looks for the run closing it."""
+
+
+def _opens(text: str, index: int, run: int, *, final: bool) -> bool | None:
+    """Whether the run of `run` backticks at `index` (outside code) opens an inline span.
+
+    One backtick opens a span to the next one or the line's end, as models write code.
+    Two or more open one only when a run as long closes it on the same line, within
+    `_CLOSES_WITHIN` characters, as CommonMark reads them: reStructuredText's
+    ``open_memory_channel(0)`` is one span, whose "(0)" is no citation. Two must also be
+    followed by a character that is not a space (as reStructuredText requires): the
+    opening quotes of tokenised text ("`` Rammer Jammer '' [1]", "``Only Daddy ''is …",
+    ClapNQ and MuSiQue) open no span, and the citations after them count. None while
+    the text that decides has not arrived.
+    """
+    if run == 1:
+        return True
+    after = index + run
+    if after == len(text):
+        return None if not final else False
+    if run == 2 and text[after].isspace():
+        return False  # a tokenised text's opening quote
+    line_end = text.find("\n", after, after + _CLOSES_WITHIN)
+    stop = line_end if line_end >= 0 else min(len(text), after + _CLOSES_WITHIN)
+    for found in _BACKTICK_RUN.finditer(text, after, stop):
+        if len(found.group()) == run:
+            return None if found.end() == len(text) and not final else True  # it may grow
+    if line_end >= 0 or stop == after + _CLOSES_WITHIN or final:
+        return False
+    return None
+
+
+_BACKTICK_RUN = re.compile(r"`+")
 
 
 def _run_length(text: str, index: int) -> int:
