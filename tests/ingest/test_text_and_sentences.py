@@ -347,6 +347,16 @@ def test_underlined_titles_and_rules_are_spans_of_their_own() -> None:
     assert unmarked("Limits\n======\n\n# Pool\nThe pool holds ten.") == (
         "Limits\n\n\nPool\nThe pool holds ten."
     )
+    # reStructuredText adorns with any punctuation mark (coverage.py's FAQ uses dots);
+    # a run of dots or hashes is an adornment only under (or over) a title
+    faq = "Q: How is the total calculated?\n...............................\n\nIt counts."
+    assert [(faq[a:b], is_title_or_rule(faq, a, b)) for a, b in sentence_spans(faq)] == [
+        ("Q: How is the total calculated?", True),
+        ("...............................", True),
+        ("It counts.", False),
+    ]
+    dots = "It counts.\n\n.....\n\nThen it stops."
+    assert not is_title_or_rule(dots, dots.index("....."), dots.index(".....") + 5)
 
 
 @pytest.mark.parametrize(

@@ -53,7 +53,13 @@ block (`!!! warning "Secure cookies"`, `??? info`) or a content tab (`=== "Pytho
 body is indented below it; MyST Markdown (Sphinx sites) fences a directive's body with
 colons (`:::{important}` … `:::`) and marks a cross-reference target with
 `(private-attributes)=`."""
-_ADORNMENT = re.compile(r"^[ \t]*([=\-~^*+`])\1{2,}[ \t]*\r?$", re.MULTILINE)
+_ADORNMENT = re.compile(r"^[ \t]*([!-/:-@\[-`{-~])\1{2,}[ \t]*\r?$", re.MULTILINE)
+"""A line of one punctuation mark repeated: any of those reStructuredText adorns titles
+with (coverage.py's FAQ underlines "Q: How is the total percentage calculated?" with
+dots)."""
+_RULES = frozenset("=-^*+")
+"""The marks that adorn a title or rule a break wherever they stand; the others (a run of
+dots, hashes, quotes, backticks or tildes) do only under or over a title."""
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")  # CRLF text too
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 """A line that opens or closes a fenced code block."""
@@ -265,16 +271,17 @@ def adornment_at(text: str, line_start: int, line_end: int) -> bool:
     """Whether the line `text[line_start:line_end]` adorns a title or rules a break.
 
     One mark repeated (`-----`, `=====`, `^^^^^`), as reStructuredText and setext Markdown
-    underline (or overline) headings and AsciiDoc delimits blocks. A run of backticks or
-    tildes counts only when at least four long and under (or over) a title, since three
+    underline (or overline) headings and AsciiDoc delimits blocks. Another punctuation
+    mark (`.....`, `#####`) counts only under or over a title, as reStructuredText adorns
+    with it; a run of backticks or tildes only when also at least four long, since three
     open or close a code fence.
     """
     found = _ADORNMENT.fullmatch(text, line_start, line_end)
     if found is None:
         return False
-    if found.group(1) not in "`~":
+    if found.group(1) in _RULES:
         return True
-    if len(found.group().strip()) < 4:
+    if found.group(1) in "`~" and len(found.group().strip()) < 4:
         return False
     return titled(text, line_start, line_end) is not None or _overlines(text, line_start, line_end)
 
