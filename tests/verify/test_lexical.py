@@ -540,6 +540,40 @@ def test_a_method_the_claim_calls_must_be_code_in_the_source(verifier: LexicalVe
     assert not any("identifier" in reason for reason in found.reasons)
 
 
+TRIO_TIMEOUTS = """Trio has a rich, composable system for cancelling work, either
+explicitly or when a timeout expires.
+
+In the simplest case, you can apply a timeout to a block of code:
+
+.. code-block:: python
+
+   with trio.move_on_after(30):
+       result = await do_http_get("https://...")
+"""
+
+
+def test_an_attribute_the_claim_names_must_be_code_in_the_source(
+    verifier: LexicalVerifier,
+) -> None:
+    """The embedded model's `trio.timeout`: the section has "timeout" only as a word, and
+    marks its code with a directive, not a backtick."""
+    claim = "To apply a timeout to a block of code, you can use the `trio.timeout` function."
+    [verdict] = verifier.verify_now([Check(claim, (TRIO_TIMEOUTS,))])
+    assert verdict.label != "supported"
+    assert "identifier(s) not in the source: trio.timeout" in verdict.reasons
+    for right in (
+        "To apply a timeout to a block of code, use `trio.move_on_after`.",
+        "Apply a timeout to a block of code with `move_on_after(30)`.",
+        "You can apply a timeout to a block of code, e.g. `https://example.com/x.timeout`.",
+        "You can apply a timeout to a block of code served from `example.com`.",
+    ):
+        [found] = verifier.verify_now([Check(right, (TRIO_TIMEOUTS,))])
+        assert not any("identifier" in reason for reason in found.reasons), right
+    plain = TRIO_TIMEOUTS.replace(".. code-block:: python\n", "")  # marks no code at all
+    [unmarked] = verifier.verify_now([Check(claim, (plain,))])
+    assert not any("identifier" in reason for reason in unmarked.reasons)
+
+
 def test_a_number_the_source_writes_only_as_a_label_is_no_count(
     verifier: LexicalVerifier,
 ) -> None:

@@ -688,15 +688,48 @@ def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> 
     number of connection retries of `httpx.HTTPTransport` is 20", from the resource limits
     page). Found anywhere in the passages' text (any case, as part of a longer name too:
     `AsyncHTTPTransport` holds it); prose claims name no identifiers and are never checked.
+    Where the sources mark their code, a name the claim calls (`cancel()`) or writes as an
+    attribute (`trio.timeout`) must be code there too (`_as_code`), not only a word.
     """
     wanted = identifiers(claim)
     if not wanted:
         return ()
     text = " ".join(passage.lower() for passage in shown) + " " + context.text
     missing = {name for name in wanted if name not in text}
-    if "`" in text:  # a source that marks its code (PDF and plain text seldom do)
+    if _MARKS_CODE.search(text):  # a source that marks its code (PDF, plain text seldom do)
         missing.update(f"{name}()" for name in _called(claim) - missing if not _as_code(name, text))
+        missing.update(
+            dotted
+            for dotted, name in _attributes(claim)
+            if name not in missing and not _as_code(name, text)
+        )
     return tuple(sorted(missing))
+
+
+def _attributes(claim: str) -> list[tuple[str, str]]:
+    """Dotted names the claim writes as code (`trio.move_on_after`), with their last part.
+
+    Naming an attribute of a module or object is naming code: the embedded model's "use
+    the `trio.timeout` function" against Trio's "when a timeout expires" and
+    `trio.move_on_after(30)` had every term held, "timeout" as a word.
+    """
+    found = []
+    for code in SINGLE_CODE.finditer(claim):
+        for dotted in _ATTRIBUTE.findall(code.group(1)):
+            name = dotted.rsplit(".", 1)[-1].lower()
+            if len(name) >= 3 and name not in _DOMAINS:
+                found.append((dotted.lower(), name))
+    return found
+
+
+_MARKS_CODE = re.compile(r"`|^[ \t]*\.\. (?:code-block|code|sourcecode)::|::[ \t]*$", re.M)
+"""What shows that a text marks its code: a backtick (inline code, a fence), or a
+reStructuredText code directive or literal block ("… as follows::"), as a section that
+shows its example in a `.. code-block::` and names nothing inline."""
+_ATTRIBUTE = re.compile(r"(?<![\w./@:-])[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+(?![\w./:@-])")
+"""A dotted name that is no part of a web address, path or e-mail address."""
+_DOMAINS = frozenset({"com", "org", "net", "edu", "gov", "dev", "app"})
+"""Last parts that make a dotted name a host (`example.com`), not an attribute."""
 
 
 _CALL = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\(")
