@@ -194,7 +194,7 @@ async def test_an_option_is_read_with_its_value_and_a_log_line_is_never_quoted(
     chunk = Chunk(
         ChunkId("c1"), DocumentId("d1"), "logging.md", "Logging", (), log, 0, len(log), 1, 3
     )
-    candidates, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), log)])
+    candidates, _, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), log)])
     assert [sentence for _, _, sentence in candidates] == ["The session lasts two weeks."]
 
 
@@ -521,6 +521,41 @@ async def test_a_sentence_that_names_the_previous_one_with_this_comes_with_it(
         assert not _REFERS_BACK.search(determiner), determiner
 
 
+async def test_a_sentence_that_refers_back_comes_after_the_one_it_names(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # coverage.py's FAQ: the best sentences open with "This" and "It"; alone, the answer
+    # began "This is the number of executable statements …", naming nothing.
+    source = (
+        "# FAQ\n\nQ: How is the total percentage calculated?\n"
+        "..........................................\n\n"
+        "Coverage.py counts the total number of possible executions. This is the number of "
+        "executable statements minus the number of excluded statements. It then counts the "
+        "number of those possibilities that were actually executed. Reports are written "
+        "as text.\n"
+    )
+    writer = ExtractiveWriter(engine.embedder, max_sentences=1)
+    answer = await _extracted(
+        engine, tmp_path, source, "What does the total subtract excluded statements from?", writer
+    )
+    assert answer.answer.startswith(
+        "**FAQ**\nCoverage.py counts the total number of possible executions [1]. This is the"
+    ), answer.answer
+    assert answer.answer.count("This is the number") == 1 and "Q:" not in answer.answer
+
+
+def test_a_writers_note_and_a_title_adorned_with_dots_are_no_candidates() -> None:
+    text = (
+        "Q: How is the total percentage calculated?\n"
+        "..........................................\n\n"
+        "TODO: give an example using `fail_after`.\n\n"
+        "Coverage.py counts the total number of possible executions."
+    )
+    assert _candidate_sentences(text) == [
+        "Coverage.py counts the total number of possible executions."
+    ]
+
+
 def test_an_asciidoc_admonition_label_is_not_part_of_the_sentence() -> None:
     assert clean("[TIP] ---- On OpenShift you can skip this step.") == (
         "On OpenShift you can skip this step."
@@ -792,7 +827,7 @@ async def test_code_a_model_invents_goes_with_its_sentence_and_quoted_code_stays
 def _candidate_sentences(text: str) -> list[str]:
     """The extractive writer's candidate sentences of one chunk holding `text`."""
     chunk = Chunk(ChunkId("c1"), DocumentId("d1"), "d.md", "Doc", (), text, 0, len(text), 1, 9)
-    candidates, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), text)])
+    candidates, _, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), text)])
     return [sentence.strip() for _, _, sentence in candidates]
 
 

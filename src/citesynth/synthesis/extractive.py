@@ -78,6 +78,9 @@ _LITERAL_MARK = re.compile(r"(?<=\S):(?=:$)|\s+::$")
 """reStructuredText's literal-block mark: "follows::" reads "follows:", "follows: ::" "follows:"."""
 _ASKS = re.compile(r"\?[\s*_)\"'’”]*$")
 """A sentence that ends as a question does, past closing emphasis, brackets and quotes."""
+_AUTHORS_NOTE = re.compile(r"[\s*_(]*(?:TODO|FIXME|XXX|TBD)\b")
+"""A sentence that is the writers' note to themselves: "TODO: give an example using
+`fail_after`" (Trio's tutorial) says what the documents lack, not what they state."""
 _HOW = re.compile(
     r"\s*(?:how\s+(?!many|much|long|old|far|often|big|large|tall|high)\w+"
     r"|what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\b|is\s+there\s+a\s+way\b|show\s+me\b)",
@@ -232,7 +235,7 @@ class ExtractiveWriter:
         Sources in an `apart` pair disagree: their sentences are never folded into one
         "multiple sources report" sentence (that would be false consensus).
         """
-        candidates, following, numbered = _candidates(sources)
+        candidates, following, numbered, leading = _candidates(sources)
         if not candidates:
             return []
         number = asks_number(question)
@@ -267,8 +270,9 @@ class ExtractiveWriter:
                     more = ""  # "It ..." is in the answer already, as a pick of its own
                 if more:
                     shown_already.add((source.number, after))
-                shown = clean(f"{sentence} {more}" if more else sentence)
-                pick = _Pick(shown, score, source, start, words)
+                first, before = _leading(leading, source.number, start, chosen, shown_already)
+                shown = clean(" ".join(part for part in (before, sentence, more) if part))
+                pick = _Pick(shown, score, source, first, words)
                 end = after + len(more) if more else start + len(sentence)
                 if sum(p.block is not None for p in chosen) < self.max_blocks:
                     chosen = _with_block(pick, end, candidates, chosen, shown_already, how)
@@ -514,7 +518,7 @@ _Followers = dict[tuple[int, int], tuple[int, str]]
 
 def _candidates(
     sources: Sequence[Source],
-) -> tuple[list[tuple[Source, int, str]], _Followers, _Followers]:
+) -> tuple[list[tuple[Source, int, str]], _Followers, _Followers, _Antecedents]:
     """Every prose sentence of the sources (source, offset, text), and followers.
 
     A sentence whose successor in the same paragraph starts "It ..." or refers back to it
@@ -523,15 +527,18 @@ def _candidates(
     the answer shows them together. The third value maps a sentence to a successor too
     short to be a candidate of its own that states a number (reference pages: "Warn if
     cookie headers are larger than this many bytes. Defaults to ``4093``."): for a
-    question asking for a number, it is shown with the sentence before it. A line of code
-    or a log that passed for prose (`_symbolic`: a chunk cut inside an example has no fence
-    to say so) is never quoted, nor a piece of a sentence run over a list's items
+    question asking for a number, it is shown with the sentence before it. The fourth maps
+    a sentence referring back to the one before it to that one (`_leading`). A line of
+    code or a log that passed for prose (`_symbolic`: a chunk cut inside an example has no
+    fence to say so) is never quoted, nor a piece of a sentence run over a list's items
     (`_pieces`: "2. the *attribute* that it's validating, and finally"), nor a question
-    (`_ASKS`: "Want to create your own field type?" states nothing; what follows does).
+    (`_ASKS`: "Want to create your own field type?" states nothing; what follows does),
+    nor the writers' note to themselves (`_AUTHORS_NOTE`: "TODO: give an example").
     """
     candidates: list[tuple[Source, int, str]] = []
     following: _Followers = {}
     numbered: _Followers = {}
+    leading: _Antecedents = {}
     for source in sources:
         text = source.chunk.text
         every = prose_sentences(text, min_words=1)
@@ -543,6 +550,7 @@ def _candidates(
             if len(text[a:b].split()) >= _CANDIDATE_WORDS
             and (a, b) not in pieces
             and not _ASKS.search(text[a:b])
+            and not _AUTHORS_NOTE.match(text, a)
         ]
         candidates.extend((source, start, text[start:end]) for start, end in spans)
         for (start, end), (after, stop) in pairwise(spans):
@@ -550,6 +558,7 @@ def _candidates(
             refers = _ANAPHOR.match(successor) or _REFERS_BACK.search(successor)
             if refers and not text[end:after].count("\n\n"):
                 following[(source.number, start)] = (after, successor)
+                leading[(source.number, after)] = (start, text[start:end])
         for (start, end), (after, stop) in pairwise(every):
             successor = text[after:stop]
             example = _EXAMPLE.match(successor) and INLINE_CODE.search(successor)
@@ -563,7 +572,48 @@ def _candidates(
                 and states_number([successor])
             ):
                 numbered[(source.number, start)] = (after, successor)
-    return candidates, following, numbered
+    return candidates, following, numbered, leading
+
+
+_Antecedents = dict[tuple[int, int], tuple[int, str]]
+"""(source number, sentence offset) -> (offset, text) of the sentence before it in its
+paragraph, which it refers back to ("It …", "… do this by …")."""
+_BACK = 3
+"""How many sentences back a pick opening with "This …" or "It …" reaches for what it
+names (a chain: "Coverage.py counts …", "This is the number …", "It then counts …")."""
+
+
+def _leading(
+    leading: _Antecedents,
+    number: int,
+    start: int,
+    chosen: Sequence[_Pick],
+    shown_already: set[tuple[int, int]],
+) -> tuple[int, str]:
+    """Where a pick starts and the sentences it shows before its own (or `start` and "").
+
+    A sentence opening with what the one before it said ("This is the number of
+    executable statements …") is unreadable alone: the sentences before it are shown
+    first, back to the one that names its subject ("Coverage.py counts the total number
+    of possible executions."), when that is at most `_BACK` back. Nothing is added when a
+    pick shows one of them already (the answer keeps each source's sentences in order, so
+    what the pronoun names is there), nor when the chain goes back further or ends at a
+    paragraph's first sentence that refers back too ("She …" after "She …": more of them
+    would name nobody either).
+    """
+    taken = {(p.source.number, p.position) for p in chosen} | shown_already
+    walked: list[tuple[int, str]] = []
+    at = start
+    while (number, at) in leading:
+        previous, sentence = leading[(number, at)]
+        if (number, previous) in taken or len(walked) == _BACK:
+            return start, ""
+        walked.insert(0, (previous, sentence))
+        at = previous
+    if not walked or _ANAPHOR.match(walked[0][1]) or _REFERS_BACK.search(walked[0][1]):
+        return start, ""
+    shown_already.update((number, position) for position, _ in walked)
+    return at, " ".join(sentence for _, sentence in walked)
 
 
 def _numbers_first(
