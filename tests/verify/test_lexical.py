@@ -189,6 +189,54 @@ def test_a_privative_claim_is_not_vetoed_for_negation(verifier: LexicalVerifier)
 
 
 @pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # a negated claim, a source that denies with "avoid", "prevent" or "outside"
+        (
+            "Jinja uses a bytecode cache, so templates aren't compiled over and over.",
+            "The template loading itself uses a bytecode cache to avoid repeated compiling.",
+        ),
+        (
+            "Decorate methods with unsafe so that templates can't call them.",
+            "Decorate methods with unsafe to prevent calling them from templates.",
+        ),
+        (
+            "NativeEnvironment is handy when Jinja isn't used to create text files.",
+            "NativeEnvironment is useful if you are using Jinja outside the context of "
+            "creating text files.",
+        ),
+        # a plain claim denying with "out of" or an "un-" word the source negates
+        (
+            "Keep the .env file out of source control.",
+            "Store it in a .env file that is not committed to source control.",
+        ),
+        (
+            "Requests from a page on an untrusted URL receive a 400 error.",
+            "If a request comes from a page that is not served on a trusted URL, a 400 error "
+            "is returned.",
+        ),
+    ],
+)
+def test_a_denial_without_a_negation_word_agrees_with_one(
+    verifier: LexicalVerifier, claim: str, source: str
+) -> None:
+    """The tuning documentation claims: one side says "not", the other "avoid", "prevent",
+    "outside", "out of" or "un-"; 33 of their 300 supported claims had been vetoed."""
+    [verdict] = verifier.verify_now([Check(claim, (source,))])
+    assert not any("negation" in reason for reason in verdict.reasons), verdict
+
+
+def test_denying_words_are_read_as_written() -> None:
+    from citesynth.verify.align import denies
+
+    assert denies("a page on an untrusted URL", "not served on a trusted URL")
+    assert not denies("until the pool is unique", "not under the limit")  # no "un-" word
+    assert not denies("It works out of the box.", "It does not work.")
+    plain = "Gunicorn supports Windows directly."
+    assert not denies(plain, "It does not support Windows.")
+
+
+@pytest.mark.parametrize(
     ("text", "cues"),
     [
         ("Requests are not retried.", ["not"]),
@@ -569,6 +617,11 @@ def test_an_attribute_the_claim_names_must_be_code_in_the_source(
     ):
         [found] = verifier.verify_now([Check(right, (TRIO_TIMEOUTS,))])
         assert not any("identifier" in reason for reason in found.reasons), right
+    # a setting's key path names the keys a YAML example nests (the Developer Hub guides)
+    values = "Add it to your `values.yaml` file:\n\nupstream:\n  backstage:\n    extraEnvVars:\n"
+    keyed = "Add the variable under `upstream.backstage.extraEnvVars` in your values file."
+    [key_path] = verifier.verify_now([Check(keyed, (values,))])
+    assert not any("identifier" in reason for reason in key_path.reasons)
     plain = TRIO_TIMEOUTS.replace(".. code-block:: python\n", "")  # marks no code at all
     [unmarked] = verifier.verify_now([Check(claim, (plain,))])
     assert not any("identifier" in reason for reason in unmarked.reasons)

@@ -701,7 +701,7 @@ def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> 
         missing.update(
             dotted
             for dotted, name in _attributes(claim)
-            if name not in missing and not _as_code(name, text)
+            if name not in missing and not _as_code(name, text) and not _as_key(name, text)
         )
     return tuple(sorted(missing))
 
@@ -711,7 +711,9 @@ def _attributes(claim: str) -> list[tuple[str, str]]:
 
     Naming an attribute of a module or object is naming code: the embedded model's "use
     the `trio.timeout` function" against Trio's "when a timeout expires" and
-    `trio.move_on_after(30)` had every term held, "timeout" as a word.
+    `trio.move_on_after(30)` had every term held, "timeout" as a word. A setting's key
+    path (`upstream.backstage.extraEnvVars`) passes where the source writes the last key
+    as a key (`_as_key`).
     """
     found = []
     for code in SINGLE_CODE.finditer(claim):
@@ -756,6 +758,15 @@ def _as_code(name: str, text: str) -> bool:
     """
     name = re.escape(name)
     return re.search(rf"(?<![\w-]){name}(?=\s*\(|`)|[.`]{name}(?!\w)", text) is not None
+
+
+def _as_key(name: str, text: str) -> bool:
+    """Whether lower-case `text` writes `name` as a setting's key (`application:`, `x =`).
+
+    A dotted path in a claim (`spec.application.extraEnvs`) names the keys a YAML or TOML
+    example nests, which the source writes one per line.
+    """
+    return re.search(rf"(?<![\w-]){re.escape(name)}\s*[:=]", text) is not None
 
 
 _LABEL_MARK = re.compile(r"(?:\bNo\.|№)\s*$")
@@ -882,14 +893,47 @@ def _negation_differs(
     if negated:
         scope = _negated_scope(claim)
         stating = max(best, key=lambda sentence: len(scope & sentence.terms))
-        return not stating.negated
+        return not stating.negated and not denies(_text(evidence, stating), claim)
     top = best[0]
     asserted = _asserted_terms(claim)
     if asserted:
         wanted = [t for t in wanted if t in asserted]
         top = max(best, key=lambda sentence: len(asserted & sentence.terms))
     text = _text(evidence, top)
-    return top.negated and negated_for(wanted, text) and not _restates_bound(claim, text)
+    return (
+        top.negated
+        and negated_for(wanted, text)
+        and not _restates_bound(claim, text)
+        and not denies(claim, text)
+    )
+
+
+_DENYING = re.compile(
+    r"\b(?:avoid(?:s|ed|ing)?|prevent(?:s|ed|ing)?|without|instead\s+of|rather\s+than"
+    r"|outside|out\s+of(?!\s+the\s+box)|lack(?:s|ed|ing)?|disabl(?:e|es|ed|ing))\b"
+    r"|\bun([a-z]{4,})",
+    re.IGNORECASE,
+)
+"""Words that deny without a negation word: "a bytecode cache to avoid repeated compiling",
+"to prevent modifying lists", "outside the context of creating text files", "kept out of
+source control", and a word that is another's opposite by "un-" ("untrusted")."""
+
+
+def denies(text: str, other: str) -> bool:
+    """Whether `text` denies with a word no negation cue list holds (`_DENYING`).
+
+    What one side states with "not" the other often states so: Jinja's "uses a bytecode
+    cache to avoid repeated compiling" is the claim "templates aren't compiled over and
+    over", and the claim "requests from a page on an untrusted URL receive a 400 error"
+    Werkzeug's "a page that is not served on a trusted URL". An "un-" word counts only when
+    `other` holds the word it negates ("trusted"): "under", "until" and "unique" deny nothing.
+    """
+    lowered = other.lower()
+    for found in _DENYING.finditer(text):
+        rest = found.group(1)
+        if rest is None or re.search(rf"\b{re.escape(rest.lower())}", lowered):
+            return True
+    return False
 
 
 @lru_cache(maxsize=1024)
