@@ -438,11 +438,12 @@ def test_a_recalibrated_verifier_replays_no_answer_cached_before() -> None:
     assert TrainedVerifier(model).identity != before  # the answer cache keys on it
 
 
-def _with_lexical_sure(sure: float | None) -> TrainedVerifier:
-    """A verifier over the shipped model with the `lexical_sure` rule at `sure`, and a model
-    threshold no score reaches: what it supports, the rule supported."""
+def _with_lexical_sure(sure: float | None, code: float | None = None) -> TrainedVerifier:
+    """A verifier over the shipped model with the `lexical_sure` rule at `sure` (`code` for
+    passages that mark code), and a model threshold no score reaches: what it supports,
+    the rule supported."""
     model = CrossEncoder.load()
-    model.meta = replace(model.meta, lexical_sure=sure)
+    model.meta = replace(model.meta, lexical_sure=sure, lexical_sure_code=code)
     verifier = TrainedVerifier(model)
     verifier.threshold = 1.01
     return verifier
@@ -459,6 +460,19 @@ async def test_a_claim_the_lexical_verifier_is_sure_of_is_supported() -> None:
     [above] = await _with_lexical_sure(lexical.score + 0.01).verify([Check(claim, (POOL,))])
     assert above.label != "supported"
     assert Meta.load().lexical_sure is not None  # the shipped weights carry the rule
+
+
+async def test_documentation_has_a_threshold_of_its_own() -> None:
+    """Passages that mark code (documentation) are read with `lexical_sure_code`."""
+    claim = "Idle connections are kept open by a pool so that they can be reused."
+    documented = POOL.replace("PoolTimeout", "`PoolTimeout`")
+    [lexical] = await LexicalVerifier().verify([Check(claim, (documented,))])
+    verifier = _with_lexical_sure(1.0, lexical.score)
+    [prose] = await verifier.verify([Check(claim, (POOL,))])
+    [docs] = await verifier.verify([Check(claim, (documented,))])
+    assert prose.label != "supported" and docs.label == "supported"
+    shipped = Meta.load()
+    assert shipped.lexical_sure_code is not None and shipped.lexical_sure is not None
 
 
 async def test_the_rule_never_passes_a_claim_the_lexical_checks_veto() -> None:

@@ -696,7 +696,7 @@ def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> 
         return ()
     text = " ".join(passage.lower() for passage in shown) + " " + context.text
     missing = {name for name in wanted if name not in text}
-    if _MARKS_CODE.search(text):  # a source that marks its code (PDF, plain text seldom do)
+    if marks_code(text):  # a source that marks its code (PDF, plain text seldom do)
         missing.update(f"{name}()" for name in _called(claim) - missing if not _as_code(name, text))
         missing.update(
             dotted
@@ -724,10 +724,23 @@ def _attributes(claim: str) -> list[tuple[str, str]]:
     return found
 
 
-_MARKS_CODE = re.compile(r"`|^[ \t]*\.\. (?:code-block|code|sourcecode)::|::[ \t]*$", re.M)
-"""What shows that a text marks its code: a backtick (inline code, a fence), or a
-reStructuredText code directive or literal block ("… as follows::"), as a section that
-shows its example in a `.. code-block::` and names nothing inline."""
+_MARKS_CODE = re.compile(
+    rf"{SINGLE_CODE.pattern}|``[^`\s](?:[^`\n]*[^`\s])?``|```|^[ \t]*~~~"
+    r"|^[ \t]*\.\. (?:code-block|code|sourcecode)::|::[ \t]*$",
+    re.M,
+)
+"""What shows that a text marks its code: inline code (`x`, reStructuredText's ``x``), a
+fence (also inside a line, as text flattened from Markdown keeps it), or a
+reStructuredText code directive or literal block ("… as follows::"), as a
+section that shows its example in a `.. code-block::` and names nothing inline. Not the
+quotes of tokenised text ("`` Fooled Around ''", ClapNQ, MuSiQue, HotpotQA)."""
+
+
+def marks_code(text: str) -> bool:
+    """Whether `text` marks its code (`_MARKS_CODE`): documentation does, prose seldom."""
+    return _MARKS_CODE.search(text) is not None
+
+
 _ATTRIBUTE = re.compile(r"(?<![\w./@:-])[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+(?![\w./:@-])")
 """A dotted name that is no part of a web address, path or e-mail address."""
 _DOMAINS = frozenset({"com", "org", "net", "edu", "gov", "dev", "app"})

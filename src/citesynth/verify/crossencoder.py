@@ -277,6 +277,10 @@ class Meta:
     answerable_pair: float | None = None
     """The answerability from which two passages of different documents read together
     answer a question none answers alone (`synthesis.answerability`); None: not read."""
+    lexical_sure_code: float | None = None
+    """`lexical_sure` for passages that mark code (documentation: the model was trained on
+    Wikipedia, science and QA pairs, and rejects right paraphrases of documentation more);
+    None: `lexical_sure` for every passage."""
 
     @classmethod
     def load(cls, folder: Path | None = None) -> Meta:
@@ -299,7 +303,12 @@ class Meta:
             str(data["base_folder"]) if data.get("base_folder") else None,
             str(data["packaged_base"]) if data.get("packaged_base") else None,
             float(data["answerable_pair"]) if data.get("answerable_pair") is not None else None,
+            _optional(data.get("lexical_sure_code")),
         )
+
+
+def _optional(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float | str) else None
 
 
 def _base(meta: Meta) -> Path:

@@ -55,6 +55,7 @@ from pathlib import Path
 
 from citesynth.errors import ConfigError
 from citesynth.verify import mpnet
+from citesynth.verify.align import marks_code
 from citesynth.verify.base import Check, Label, Verdict
 from citesynth.verify.crossencoder import WEIGHTS_FILE, CrossEncoder, Meta
 from citesynth.verify.evidence import Similarity, evidence_text, quoted, unmarked
@@ -225,7 +226,7 @@ class TrainedVerifier:
             label: Label
             if score >= self.threshold and not vetoed:
                 label = "supported"
-            elif self._lexically_sure(backup):
+            elif self._lexically_sure(backup, checks[index].passages):
                 label, score = "supported", max(score, backup.score)
             elif score >= self.threshold / 2:
                 label = "partial"
@@ -270,16 +271,21 @@ class TrainedVerifier:
                 found[index] = Verdict(assertion.score, "supported", assertion.spans, ())
         return found
 
-    def _lexically_sure(self, verdict: Verdict) -> bool:
+    def _lexically_sure(self, verdict: Verdict, passages: Sequence[str]) -> bool:
         """Whether the lexical verdict on the whole passages is sure support on its own.
 
         It labels a claim `supported` only when numbers, negation and direction agree with
         the sentence stating it; from `lexical_sure` (calibrated on held-out tuning claims
         of Wikipedia, science, QA and documentation) nearly all of the claim's terms and
         their pairings are in that sentence. The model rejects a third of the right
-        paraphrases of documentation that pass this (docs/verification.md).
+        paraphrases of documentation that pass this (docs/verification.md), so passages
+        that mark code (`marks_code`: documentation) have a threshold of their own,
+        `lexical_sure_code`, calibrated with them.
         """
-        sure = self.model.meta.lexical_sure
+        meta = self.model.meta
+        sure = meta.lexical_sure
+        if meta.lexical_sure_code is not None and any(marks_code(p) for p in passages):
+            sure = meta.lexical_sure_code
         return sure is not None and verdict.label == "supported" and verdict.score >= sure
 
     def evidence(self, claim: str, passages: Sequence[str], about: str = "") -> str:
