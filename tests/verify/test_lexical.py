@@ -231,6 +231,7 @@ def test_denying_words_are_read_as_written() -> None:
 
     assert denies("a page on an untrusted URL", "not served on a trusted URL")
     assert not denies("until the pool is unique", "not under the limit")  # no "un-" word
+    assert not denies("Unlike a list, it is unique", "not like a unique list")
     assert not denies("It works out of the box.", "It does not work.")
     plain = "Gunicorn supports Windows directly."
     assert not denies(plain, "It does not support Windows.")

@@ -924,12 +924,13 @@ def _negation_differs(
 _DENYING = re.compile(
     r"\b(?:avoid(?:s|ed|ing)?|prevent(?:s|ed|ing)?|without|instead\s+of|rather\s+than"
     r"|outside|out\s+of(?!\s+the\s+box)|lack(?:s|ed|ing)?|disabl(?:e|es|ed|ing))\b"
-    r"|\bun([a-z]{4,})",
+    r"|\bun(?!(?:less|like|ique|iform|ify|ion|its?|iverse|iversal|icode)\b)([a-z]{4,})",
     re.IGNORECASE,
 )
 """Words that deny without a negation word: "a bytecode cache to avoid repeated compiling",
 "to prevent modifying lists", "outside the context of creating text files", "kept out of
-source control", and a word that is another's opposite by "un-" ("untrusted")."""
+source control", and a word that is another's opposite by "un-" ("untrusted"; not
+"unless", "unlike", "unique", …)."""
 
 
 def denies(text: str, other: str) -> bool:

@@ -303,11 +303,11 @@ class Meta:
             str(data["base_folder"]) if data.get("base_folder") else None,
             str(data["packaged_base"]) if data.get("packaged_base") else None,
             float(data["answerable_pair"]) if data.get("answerable_pair") is not None else None,
-            _optional(data.get("lexical_sure_code")),
+            _float_or_none(data.get("lexical_sure_code")),
         )
 
 
-def _optional(value: object) -> float | None:
+def _float_or_none(value: object) -> float | None:
     return float(value) if isinstance(value, int | float | str) else None
 
 
