@@ -452,7 +452,7 @@ def _opens(text: str, index: int, run: int, *, final: bool) -> bool | None:
         return True
     after = index + run
     if after == len(text):
-        return None if not final else False
+        return False  # at the end of a final text (`scan` waits for more otherwise)
     if run == 2 and text[after].isspace():
         return False  # a tokenised text's opening quote
     line_end = text.find("\n", after, after + _CLOSES_WITHIN)

@@ -655,7 +655,8 @@ def _superlatives_missing(
     )
 
 
-_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+(?![\w.])")
+_DOTTED_NAME = r"[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+"
+_DOTTED = re.compile(rf"(?<![\w.]){_DOTTED_NAME}(?![\w.])")
 """Dotted names (`httpx.Client`, `www.example.com`); not "e.g." or "U.S." (one-letter parts)."""
 _SNAKE = re.compile(r"(?<![\w.])[A-Za-z]\w*_\w+")
 _CODE_WORD = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -741,7 +742,7 @@ def marks_code(text: str) -> bool:
     return _MARKS_CODE.search(text) is not None
 
 
-_ATTRIBUTE = re.compile(r"(?<![\w./@:-])[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+(?![\w./:@-])")
+_ATTRIBUTE = re.compile(rf"(?<![\w./@:-]){_DOTTED_NAME}(?![\w./:@-])")
 """A dotted name that is no part of a web address, path or e-mail address."""
 _DOMAINS = frozenset({"com", "org", "net", "edu", "gov", "dev", "app"})
 """Last parts that make a dotted name a host (`example.com`), not an attribute."""
