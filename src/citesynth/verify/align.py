@@ -716,13 +716,13 @@ def _attributes(claim: str) -> list[tuple[str, str]]:
     path (`upstream.backstage.extraEnvVars`) passes where the source writes the last key
     as a key (`_as_key`).
     """
-    found = []
+    found: dict[tuple[str, str], None] = {}  # each name once, in order
     for code in SINGLE_CODE.finditer(claim):
         for dotted in _ATTRIBUTE.findall(code.group(1)):
             name = dotted.rsplit(".", 1)[-1].lower()
             if len(name) >= 3 and name not in _DOMAINS:
-                found.append((dotted.lower(), name))
-    return found
+                found[(dotted.lower(), name)] = None
+    return list(found)
 
 
 _MARKS_CODE = re.compile(
