@@ -6,7 +6,7 @@ import pytest
 
 from citesynth.verify import Check, LexicalVerifier
 from citesynth.verify.crossencoder import available
-from citesynth.verify.opposites import neighbours, opposed
+from citesynth.verify.opposites import neighbours, opposed, reversed_order
 from citesynth.verify.trained import TrainedVerifier
 
 
@@ -93,6 +93,87 @@ def test_a_further_stating_sentence_with_the_claims_word_clears_it() -> None:
     claim = "The name argument is optional."
     assert opposed(claim, "The name argument is required.") is not None
     assert opposed(claim, "The name argument is required.", ["It is optional in v2."]) is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "found"),
+    [
+        # the same two things related the other way round
+        (
+            "Configure structlog only after creating the Flask instance.",
+            "Generally speaking: configure structlog before instantiating Flask.",
+            ("after", "before"),
+        ),
+        (
+            "The required modifier must be placed before the scoped modifier.",
+            "The required modifier must be placed after the scoped modifier.",
+            ("before", "after"),
+        ),
+        # the converse, restated: "A before B" is "B after A"
+        (
+            "Hooks run after the request is prepared.",
+            "The request is prepared before hooks run.",
+            None,
+        ),
+        # another sentence of the sources relates them as the claim does
+        (
+            "Hooks run after the request is prepared.",
+            "Hooks run before the response is read, and after the request is prepared.",
+            None,
+        ),
+        # what stands on either side is not the same
+        (
+            "Logging starts after the server has started.",
+            "Read the settings before the first request.",
+            None,
+        ),
+    ],
+)
+def test_converse_words_contradict_only_in_the_same_order(
+    claim: str, source: str, found: tuple[str, str] | None
+) -> None:
+    assert reversed_order(claim, source) == found
+
+
+def test_a_converse_word_of_a_further_stating_sentence_vetoes(lexical: LexicalVerifier) -> None:
+    source = (
+        "Since you call get_logger in module scope, it runs at import time before you had "
+        "a chance to configure structlog. Therefore it returns a lazy proxy that returns a "
+        "configured bound logger on its first call to a context method like bind()."
+    )
+    claim = (
+        "Since get_logger runs at import time after structlog is configured, it returns a "
+        "lazy proxy that returns a configured bound logger on the first call to bind()."
+    )
+    verdict = lexical.verify_now([Check(claim, (source,))])[0]
+    assert verdict.label != "supported"
+    assert "the source says 'before', not 'after'" in verdict.reasons
+
+
+def test_an_opposite_word_of_a_further_stating_sentence_vetoes(lexical: LexicalVerifier) -> None:
+    source = (
+        "Access to attributes, method calls, operators and string formatting can be "
+        "intercepted. The sandbox can be used to render untrusted templates."
+    )
+    claim = (
+        "The sandbox is meant for rendering trusted templates, and it can intercept "
+        "attribute access, method calls, operators and string formatting."
+    )
+    verdict = lexical.verify_now([Check(claim, (source,))])[0]
+    assert "the source says 'untrusted', not 'trusted'" in verdict.reasons
+
+
+def test_an_example_value_in_a_further_sentence_is_no_contradiction(
+    lexical: LexicalVerifier,
+) -> None:
+    source = (
+        "The disabled field, if set to true, disables the dynamic plugin. Example:\n\n"
+        "```yaml\nplugins:\n  - package: ./dynamic-plugins/dist/github\n"
+        "    disabled: false\n```"
+    )
+    claim = "Setting the disabled field of a dynamic plugin to true disables the plugin."
+    verdict = lexical.verify_now([Check(claim, (source,))])[0]
+    assert not any("the source says" in reason for reason in verdict.reasons)
 
 
 def test_neighbours_skip_function_words() -> None:

@@ -12,9 +12,11 @@ greedily when they cover terms the anchor lacks (a claim may join two facts). Th
 - numbers (with units and years) and proper names of the claim missing from the evidence;
 - negation present on one side only; opposite directions ("increases" / "reduces");
 - a superlative of the claim ("the best", "of all time") the evidence never states;
-- a word whose contradiction the stating sentence holds instead ("optional" against
-  "required", `opposites`); two numbers, names or contradictory words bound to each
-  other's subjects ("the connect timeout is 10 s and the read timeout 5 s", `swaps`);
+- a word whose contradiction a stating sentence holds instead ("optional" against
+  "required"), or whose converse relates the same two things in the same order ("after
+  deserialization" against "before deserialization"), `opposites`; two numbers, names or
+  contradictory words bound to each other's subjects ("the connect timeout is 10 s and
+  the read timeout 5 s", `swaps`);
 - how many content terms are missing, since one wrong name is enough to be unsupported.
 
 A `Context` (the documents' titles and headings) supplies words and numbers the passages
@@ -38,7 +40,7 @@ from citesynth.analysis import NAME, POSSESSIVE, SINGLE_CODE, content_terms, ter
 from citesynth.ingest.sentences import LIST_MARKER, is_title_or_rule, sentence_spans
 from citesynth.verify.codevalues import differing_code
 from citesynth.verify.lists import misattributed
-from citesynth.verify.opposites import opposed
+from citesynth.verify.opposites import opposed, reversed_order
 from citesynth.verify.quotes import misquoted
 from citesynth.verify.roles import crossed_names
 from citesynth.verify.swaps import swapped
@@ -208,8 +210,9 @@ class Alignment:
     """Clauses of the claim (cut at `NEW_CLAUSE`) none of whose words or numbers the
     evidence or its titles hold: "… and is powered by hamsters" (`_ungrounded`)."""
     opposite: tuple[tuple[str, str], ...] = ()
-    """(the claim's word, the contradicting word of the sentence stating it): "optional"
-    against "required" (`opposites.opposed`)."""
+    """(the claim's word, the contradicting word of a sentence stating it): "optional"
+    against "required" (`opposites.opposed`), "after" against "before"
+    (`opposites.reversed_order`)."""
     swapped: tuple[tuple[str, str], ...] = ()
     """Two items of the claim the stating sentence binds the other way round
     (`swaps.swapped`), or two names of it each said with what the passages say of the
@@ -982,23 +985,36 @@ def _restates_bound(claim: str, sentence: str) -> bool:
     )
 
 
+_FENCED = re.compile(r"```.*?(?:```|\Z)", re.S)
+"""A fenced code block: its values are an example's, never what the sentence asserts."""
+
+
 def _opposite(
     claim: str, negated: bool, best: Sequence[Sentence], stating: Sequence[str]
 ) -> tuple[tuple[tuple[str, str], ...], bool]:
-    """The claim's word the anchor sentence contradicts, and whether negation agrees.
+    """The claim's word a stating sentence contradicts, and whether negation agrees.
 
     The word counts when both are negated alike; a negation on one side only that the
-    other side's opposite word restates ("non-reusable" against "not reusable", "not
-    enabled" against "disabled") agrees, and the second value says so.
+    anchor's opposite word restates ("non-reusable" against "not reusable", "not enabled"
+    against "disabled") agrees, and the second value says so. A further stating sentence
+    (a claim may join two facts) contradicts it when the two words share two neighbours,
+    not one, and never by the values of its fenced code (an example's `disabled: false`
+    is no statement that a plugin is enabled); both contradictory words (`opposed`) and
+    converse words in the same order (`reversed_order`) count.
     """
-    if not best:
-        return (), False
-    found = opposed(claim, stating[0], stating[1:])
-    if found is None:
-        return (), False
-    if best[0].negated == negated:
-        return (found,), False
-    return (), True
+    for index, sentence in enumerate(best):
+        others = [text for at, text in enumerate(stating) if at != index]
+        prose = stating[index] if index == 0 else _FENCED.sub(" ", stating[index])
+        found = opposed(claim, prose, others, shared=1 if index == 0 else 2)
+        if found is None:
+            found = reversed_order(claim, prose, others)
+        if found is None:
+            continue
+        if sentence.negated == negated:
+            return (found,), False
+        if index == 0:
+            return (), True
+    return (), False
 
 
 def _pairs_found(pairs: Sequence[tuple[str, str]], sentences: Sequence[Sentence]) -> int:
