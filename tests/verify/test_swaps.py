@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from citesynth.verify import Check, LexicalVerifier
-from citesynth.verify.swaps import swapped
+from citesynth.verify.swaps import preferred_reversed, swapped
 
 TIMEOUTS = "The connect timeout is 5 seconds; the read timeout is 10 seconds."
 
@@ -90,3 +90,59 @@ def test_a_sentence_repeating_the_items_thousands_of_times_is_read_whole() -> No
     crossed = " ".join(["the read timeout 5 x y the connect timeout 10 z w q r"] * 8000)
     assert swapped(claim, crossed + " The connect timeout is 5 seconds.") is None
     assert swapped(claim, TIMEOUTS + " " + "x " * 40000) == ("10", "5")
+
+
+STREAMS = (
+    "If you use the same file for structlog and logging.StreamHandler output, you must use "
+    "{class}`~structlog.WriteLogger` instead of {class}`~structlog.PrintLogger`."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "found"),
+    [
+        # one preferred to the other the other way round ("{class}" is no word beside it)
+        (
+            "When structlog and a StreamHandler share a file, you need PrintLogger instead "
+            "of WriteLogger.",
+            STREAMS,
+            ("printlogger", "writelogger"),
+        ),
+        (
+            "Initialize the context at the start of each request with bind() rather than new().",
+            "You must initialize your context at the start of each request using "
+            "{func}`~structlog.BoundLogger.new` (instead of {func}`~structlog.BoundLogger.bind`).",
+            ("bind", "new"),
+        ),
+        # the same order, in other words
+        (
+            "When structlog and a StreamHandler share a file, you need WriteLogger rather "
+            "than PrintLogger.",
+            STREAMS,
+            None,
+        ),
+        # a phrase opening the sentence relates nothing on its left
+        (
+            "Rather than PrintLogger, use WriteLogger when structlog and a StreamHandler "
+            "share a file.",
+            STREAMS,
+            None,
+        ),
+        # the source prefers nothing
+        ("Use WriteLogger instead of PrintLogger.", "WriteLogger writes atomically.", None),
+    ],
+)
+def test_a_preference_reversed_is_found(
+    claim: str, source: str, found: tuple[str, str] | None
+) -> None:
+    assert preferred_reversed(claim, source) == found
+
+
+def test_the_lexical_verifier_rejects_a_reversed_preference() -> None:
+    claim = (
+        "When structlog and a StreamHandler share a file, you need PrintLogger instead of "
+        "WriteLogger."
+    )
+    verdict = LexicalVerifier().verify_now([Check(claim, (STREAMS,))])[0]
+    assert verdict.label != "supported"
+    assert "the source pairs 'printlogger' and 'writelogger' the other way round" in verdict.reasons

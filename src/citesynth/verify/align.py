@@ -43,7 +43,7 @@ from citesynth.verify.lists import misattributed
 from citesynth.verify.opposites import opposed, reversed_order
 from citesynth.verify.quotes import misquoted
 from citesynth.verify.roles import crossed_names
-from citesynth.verify.swaps import swapped
+from citesynth.verify.swaps import preferred_reversed, swapped
 
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:\s?%|\s?percent\b)?")
@@ -1137,6 +1137,9 @@ def align(
     stating = [_text(evidence, s) for s in best]
     opposite, restated = _opposite(claim, negated, best, stating)
     crossed = swapped(claim, stating[0]) if stating else None
+    crossed = crossed or next(
+        filter(None, (preferred_reversed(claim, sentence) for sentence in stating)), None
+    )
     exchanged = crossed_names(claim, shown)
     negation_mismatch = negation_mismatch and not restated
     features = {

@@ -251,50 +251,63 @@ def reversed_order(claim: str, stating: str, others: Iterable[str] = ()) -> tupl
             if not claimed or not found or said & theirs:
                 continue
             for word in sorted(claimed):
-                sides = _sides(claim, word)
-                if any(_same_order(sides, _sides(text, word)) for text in texts):
+                mine_sides = sides(claim, word)
+                if any(related(mine_sides, sides(text, word)) for text in texts):
                     continue  # a source relates them as the claim does
                 for other in sorted(found):
-                    if _same_order(sides, _sides(stating, other)):
+                    if related(mine_sides, sides(stating, other)):
                         return word, other
     return None
 
 
-def _sides(text: str, word: str) -> list[tuple[frozenset[str], frozenset[str]]]:
+def sides(text: str, word: str) -> list[tuple[frozenset[str], frozenset[str]]]:
     """The terms of the `SIDE` content words left and right of each `word` in `text`."""
     written = tokens(text)
     found = []
     for index, token in enumerate(written):
         if token != word:
             continue
-        sides: list[frozenset[str]] = []
-        for side in (range(index - 1, -1, -1), range(index + 1, len(written))):
-            terms_: list[str] = []
-            taken = 0
-            for at in side:
-                if taken == SIDE:
-                    break
-                if content := content_of(written[at]):
-                    terms_.extend(content)
-                    taken += 1
-            sides.append(frozenset(terms_))
-        found.append((sides[0], sides[1]))
+        left, right = (
+            _side(written, range(index - 1, -1, -1)),
+            _side(written, range(index + 1, len(written))),
+        )
+        found.append((left, right))
     return found
 
 
-def _same_order(
+def _side(written: Sequence[str], at: Iterable[int]) -> frozenset[str]:
+    """The terms of the first `SIDE` content tokens of `written` at the positions `at`."""
+    found: list[str] = []
+    taken = 0
+    for index in at:
+        if taken == SIDE:
+            break
+        if content := content_of(written[index]):
+            found.extend(content)
+            taken += 1
+    return frozenset(found)
+
+
+def related(
     claim: Sequence[tuple[frozenset[str], frozenset[str]]],
     source: Sequence[tuple[frozenset[str], frozenset[str]]],
+    *,
+    crossed: bool = False,
 ) -> bool:
-    """Whether some occurrence relates what the source's does on the same sides, both."""
-    return any(
-        mine_left & their_left
-        and mine_right & their_right
-        and len(mine_left & their_left) + len(mine_right & their_right)
-        > len(mine_left & their_right) + len(mine_right & their_left)
-        for mine_left, mine_right in claim
-        for their_left, their_right in source
-    )
+    """Whether some occurrence relates what the source's does on the same sides, both.
+
+    With `crossed`, on the other sides: the claim's left is the source's right and its
+    right the source's left. Either way more shared terms than the other reading has.
+    """
+    for mine_left, mine_right in claim:
+        for their_left, their_right in source:
+            if crossed:
+                their_left, their_right = their_right, their_left
+            along = (mine_left & their_left, mine_right & their_right)
+            across = len(mine_left & their_right) + len(mine_right & their_left)
+            if all(along) and len(along[0]) + len(along[1]) > across:
+                return True
+    return False
 
 
 def _stated(word: str, texts: Iterable[str]) -> bool:

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citesynth.analysis import NAME
-from citesynth.verify.opposites import CONTRARIES, TOKEN, content_of, near
+from citesynth.ingest.rst import rendered_roles
+from citesynth.verify.opposites import CONTRARIES, TOKEN, content_of, near, related, sides
 
 _NAMES = re.compile(NAME.pattern + r"(?:\s+[A-Z][\w'’-]*)*")
 """A proper name of one or more capitalised words ("President Robert Mugabe": one name)."""
@@ -147,3 +148,32 @@ def _crossed(first: _Item, second: _Item, claim: Sequence[str], stating: Sequenc
     theirs = [first.near_stating - words, second.near_stating - words]
     own = [theirs[0] - theirs[1], theirs[1] - theirs[0]]
     return all(len(mine[i] & own[1 - i]) > len(mine[i] & own[i]) for i in range(2))
+
+
+_INSTEAD = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\b", re.I)
+_PREFERRED = "insteadof"
+"""The one word "instead of", "rather than" and "in place of" are read as."""
+
+
+def preferred_reversed(claim: str, stating: str) -> tuple[str, str] | None:
+    """The two things `claim` prefers one to the other the other way round, or None.
+
+    "You need PrintLogger instead of WriteLogger" against "you must use WriteLogger
+    instead of PrintLogger" (or "rather than", "in place of"): what stands left of the
+    claim's phrase stands right of the source's, and the reverse, both, as
+    `opposites.related` reads sides. Never when a side is empty ("Rather than X, use Y"
+    opens the sentence) or the source also relates them the claim's way. The source's
+    roles are read as Sphinx renders them (`{func}` is no word beside the phrase). The
+    pair is the nearest content word on each side of the claim's phrase.
+    """
+    mine = sides(_INSTEAD.sub(f" {_PREFERRED} ", claim), _PREFERRED)
+    if not mine:
+        return None
+    theirs = sides(_INSTEAD.sub(f" {_PREFERRED} ", rendered_roles(stating)), _PREFERRED)
+    if not related(mine, theirs, crossed=True) or related(mine, theirs):
+        return None
+    written = TOKEN.findall(_INSTEAD.sub(f" {_PREFERRED} ", claim.lower()))
+    at = written.index(_PREFERRED)
+    before = next((w for w in reversed(written[:at]) if content_of(w)), "")
+    after = next((w for w in written[at + 1 :] if content_of(w)), "")
+    return before, after
