@@ -9,7 +9,15 @@ import pytest
 from citesynth import Engine
 from citesynth.synthesis.answerability import UNANSWERED
 from citesynth.synthesis.extractive import _details
-from citesynth.synthesis.named import acronyms, code_names, spelt_out, unnamed, unnamed_code
+from citesynth.synthesis.named import (
+    acronyms,
+    code_names,
+    proper_names,
+    spelt_out,
+    unnamed,
+    unnamed_code,
+    unnamed_proper,
+)
 from citesynth.synthesis.sources import numbered
 from tests.conftest import answered_extractively, write
 from tests.synthesis.test_evidence_and_repeats import hit
@@ -126,4 +134,55 @@ async def test_a_question_naming_code_no_passage_names_is_not_found(
     assert answer.not_found and answer.sources
     assert answer.warnings[0].startswith(f"{UNANSWERED}: none of the top passages names uuid.UUID")
     held = await engine.answer("How are datetime.datetime fields structured by the converter?")
+    assert not any(w.startswith(f"{UNANSWERED}: none") for w in held.warnings), held.warnings
+
+
+HOOKS = (
+    "# Version control integration\n\nUse pre-commit. Once you have it installed, add this "
+    "to the `.pre-commit-config.yaml` in your repository, and the hook runs Black on every "
+    "Git commit. Jupyter notebooks are formatted by the black-jupyter hook.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "found"),
+    [
+        # how-to questions naming a tool no source names
+        ("How do I run Black as a Git pre-push hook with Husky?", ("Husky",)),
+        ("How do I send the hook's output to Datadog's agent?", ("Datadog",)),
+        # named, in any case, or a typo away ("Jupiter" for "Jupyter")
+        ("How do I format Jupiter notebooks with the black-jupyter hook?", ()),
+        ("How can I run black on every git commit?", ()),
+        # a hyphenated name needs each of its words
+        ("How do I run a Husky-based hook?", ("Husky-based",)),
+        # only how-to questions are read: news and encyclopedias name people their
+        # passages spell otherwise
+        ("Does the Verge report that Husky runs Black?", ()),
+        ("Which hook did Husky add?", ()),
+    ],
+)
+def test_a_how_to_question_names_its_tools(question: str, found: tuple[str, ...]) -> None:
+    sources = numbered([hit(HOOKS)])
+    assert unnamed_proper(question, sources) == found
+
+
+def test_proper_names_skip_the_first_word_and_possessives() -> None:
+    found = proper_names("How do I use Black's cache with Git? Then Husky.")
+    assert found == ("Black", "Git", "Husky")  # "Then" opens a sentence
+    assert proper_names("How do I set `Config` in Husky") == ("Husky",)  # inline code aside
+
+
+async def test_a_how_to_question_naming_a_tool_no_passage_names_is_not_found(
+    engine: Engine, tmp_path: Path
+) -> None:
+    answer = await answered_extractively(
+        engine,
+        tmp_path / "h",
+        "hooks.md",
+        HOOKS,
+        "How do I run Black as a Git pre-push hook with Husky?",
+    )
+    assert answer.not_found and answer.sources
+    assert answer.warnings[0].startswith(f"{UNANSWERED}: none of the top passages names Husky")
+    held = await engine.answer("How do I run Black on every Git commit with pre-commit?")
     assert not any(w.startswith(f"{UNANSWERED}: none") for w in held.warnings), held.warnings

@@ -15,7 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from citesynth.synthesis.answerability import question_parts
-from citesynth.synthesis.named import acronyms, code_names, unnamed, unnamed_code
+from citesynth.synthesis.named import (
+    acronyms,
+    code_names,
+    proper_names,
+    unnamed,
+    unnamed_code,
+    unnamed_proper,
+)
 from citesynth.synthesis.sources import numbered
 from citesynth.verify.base import Check, Passage
 from citesynth.verify.claims import split_claims
@@ -84,6 +91,7 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
     sources = numbered([hit(first or "empty"), hit(second or "empty")])
     assert set(unnamed(text, sources)) <= set(acronyms(text))
     assert set(unnamed_code(text, sources)) <= set(code_names(text))
+    assert set(unnamed_proper("How do I " + text, sources)) <= set(proper_names("How do I " + text))
 
 
 @pytest.mark.skipif(not available(), reason="the trained verifier needs citesynth[embed]")

@@ -29,7 +29,7 @@ from typing import Protocol, runtime_checkable
 from citesynth.answers import Answer
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.finishing import Header
-from citesynth.synthesis.named import unnamed, unnamed_code
+from citesynth.synthesis.named import unnamed, unnamed_code, unnamed_proper
 from citesynth.synthesis.sources import Source, document_count, record
 
 TOP = 5
@@ -88,7 +88,9 @@ class Gate:
     (None: no pair was read)."""
     unnamed: tuple[str, ...] = ()
     """Acronyms the question names that none of the top sources holds (`named.unnamed`),
-    and names it writes as code that none of the sources writes (`named.unnamed_code`)."""
+    names it writes as code that none of the sources writes (`named.unnamed_code`), and
+    capitalised names a how-to question writes that none of them does
+    (`named.unnamed_proper`)."""
 
     @property
     def answerable(self) -> bool:
@@ -109,7 +111,8 @@ async def gate(
     First, whatever the scorer: a question naming an acronym that none of the top sources
     holds is not answered by them (`named.unnamed`: "JWT" against Flask's pages on CSRF
     tokens), nor one writing a name as code that none of the sources writes
-    (`named.unnamed_code`: "uuid.UUID"). A compound question ("What is the connect
+    (`named.unnamed_code`: "uuid.UUID"), nor a how-to question naming a tool none of the
+    sources names (`named.unnamed_proper`: "Husky"). A compound question ("What is the connect
     timeout, and are failed requests retried?") is answerable when each of its parts is
     (`question_parts`; `compound=False` reads it whole only): each may be answered by a
     different source, and a source answering one part scores low against the whole. When
@@ -118,7 +121,8 @@ async def gate(
     if not sources:
         return None
     top = list(sources[:TOP])
-    if missing := unnamed(question, top) + unnamed_code(question, sources):
+    missing = unnamed(question, top) + unnamed_code(question, sources)
+    if missing := missing + unnamed_proper(question, sources):
         return Gate(0.0, 0.0, top[0].number, unnamed=missing)
     if not isinstance(scorer, AnswerabilityScorer):
         return None

@@ -81,6 +81,11 @@ NO_NUMBER = "the question asks for a number and no sentence of the answer stated
 """The warning of a not-found answer that `states_number` decided."""
 
 
+def asks_how(question: str) -> bool:
+    """Whether `question` asks how to do something ("How do I …", "How can I …")."""
+    return _HOW_TO.match(question) is not None
+
+
 def asks_number(question: str) -> bool:
     """Whether `question` asks for a count or a measure.
 
@@ -89,7 +94,7 @@ def asks_number(question: str) -> bool:
     """
     if _NOT_NUMERIC.search(question):
         return False
-    if _HOW_TO.match(question):
+    if asks_how(question):
         question = _HOW_MUCH_IN.sub(" ", question)
     return bool(_NUMERIC.search(question))
 

@@ -11,10 +11,17 @@ the question is not answered by them (`answerability.gate`). So it is with a nam
 question writes as code (`code_names`: in backticks, dotted, snake_case or called, "How
 does the default converter handle uuid.UUID fields?") that none of the sources the writer
 is given writes, whole or by its last dotted part ("UUID"): `unnamed_code`. Only acronyms
-and code are read:
-capitalised words are names too, but a question's capitals are as often its first word or
-a product's casual spelling ("McDonald's", "iPhone"). Roman numerals ("Henry VIII") are
-parts of names.
+and code are read so: capitalised words are names too, but a question's capitals are as
+often its first word or a product's casual spelling ("McDonald's", "iPhone"), and a
+question over news or an encyclopedia names people and places its passages spell
+otherwise. Roman numerals ("Henry VIII") are parts of names.
+
+A how-to question is the exception (`unnamed_proper`, 2026-11-29): "How do I run Black as a
+Git pre-push hook with Husky?", "How do I send structlog entries to Datadog?" name the
+tool the user wants to use, and when none of the sources the writer is given names it
+(nor a word a typo away: "Platfrom" is "Platform"), the documentation answers a question
+on something else: the extractive writer had quoted Black's pre-commit set-up, the
+embedded model "Create a file named `.github/workflows/black.yml`".
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from citesynth.analysis import INLINE_CODE, code_name
+from citesynth.synthesis.asked import asks_how
 from citesynth.synthesis.sources import Source
 
 _ACRONYM = re.compile(r"(?<![\w`.\-/])([A-Z][A-Z0-9]{2,})s?(?![\w`.\-])")
@@ -93,6 +101,63 @@ def unnamed_code(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     lowered = _read(sources).lower()
     words = frozenset(_CODE_TOKEN.findall(lowered))
     return tuple(name for name in names if not _holds(lowered, words, name))
+
+
+_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)(?<![\w`.\-/])[A-Z][a-z][\w'’-]*")
+"""A capitalised word of a question that does not open it ("I" is no name)."""
+_POSSESSIVE = re.compile(r"['’]s?$")
+
+
+def proper_names(question: str) -> tuple[str, ...]:
+    """The capitalised words of `question` past its first, possessives aside, each once."""
+    written = _PROPER.finditer(INLINE_CODE.sub(" ", question))
+    return tuple(dict.fromkeys(_POSSESSIVE.sub("", m.group()) for m in written))
+
+
+def unnamed_proper(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
+    """The names a how-to `question` writes capitalised that none of `sources` writes.
+
+    Written means as words of a source's text, title or headings, in any case, or a typo
+    away (`_typo_of`); every word of a hyphenated name ("Keycloak-based") must be. Other
+    questions are not read (see the module docstring).
+    """
+    if not sources or not asks_how(question):
+        return ()
+    names = proper_names(question)
+    if not names:
+        return ()
+    words = frozenset(_WORD.findall(_read(sources).lower()))
+    return tuple(
+        name
+        for name in names
+        if not all(
+            part in words or any(_typo_of(part, word) for word in words)
+            for part in _WORD.findall(name.lower())
+        )
+    )
+
+
+def _typo_of(written: str, word: str) -> bool:
+    """Whether `written` is `word` with a typo (see `_SHORT`); never a word of 3 letters."""
+    allowed = 1 if len(written) <= _SHORT else 2
+    if len(written) <= 3 or abs(len(written) - len(word)) > allowed:
+        return False
+    previous = list(range(len(word) + 1))
+    for row, letter in enumerate(written, 1):
+        current = [row]
+        for column, other in enumerate(word, 1):
+            current.append(
+                min(previous[column] + 1, current[-1] + 1, previous[column - 1] + (letter != other))
+            )
+        if min(current) > allowed:
+            return False
+        previous = current
+    return previous[-1] <= allowed
+
+
+_SHORT = 5
+"""Letters of the longest word a typo of which is one edit away (Levenshtein distance);
+two in longer ones."""
 
 
 def _read(sources: Sequence[Source]) -> str:
