@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from citesynth.analysis import ADMONITIONS, code_name, without_asides, without_consensus
+from citesynth.analysis import (
+    ADMONITIONS,
+    code_name,
+    content_terms,
+    without_asides,
+    without_consensus,
+)
 
 
 def test_asides_go_from_the_inside_out() -> None:
@@ -49,3 +55,20 @@ def test_a_consensus_phrase_is_not_what_is_checked() -> None:
 )
 def test_a_word_is_a_code_name_by_its_form(word: str, name: str | None) -> None:
     assert code_name(word) == name
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # a contraction's parts are function words, never terms a source must hold
+        ("it doesn't conflict", ["conflict"]),
+        ("Black isn’t configurable and won't be", ["black", "configur"]),
+        ("you can't pickle it", ["pickl"]),
+        ("they're cached and we'll reuse them", ["cach", "reus"]),
+        ("Click's shell completion", ["click", "shell", "complet"]),
+        # a word ending in "n" keeps it: only "n't" is a contraction
+        ("the pattern won the vote", ["pattern", "won", "vote"]),
+    ],
+)
+def test_content_terms_read_contractions_as_function_words(text: str, found: list[str]) -> None:
+    assert content_terms(text) == found

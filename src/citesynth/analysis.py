@@ -140,13 +140,30 @@ POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 """The "'s" of "Click's" or "it's", which the tokenizer cuts into a term "s" of its own."""
 
 
+_CONTRACTION = re.compile(
+    r"\b(can|won|shan)['’]t\b|(?<=\w)(n)['’]t\b|(?<=\w)['’](?:re|ve|ll|d|m)\b", re.IGNORECASE
+)
+_UNCONTRACTED = {"can": "can not", "won": "will not", "shan": "shall not"}
+
+
+def _uncontracted(found: re.Match[str]) -> str:
+    """ "doesn't" as "does not", "won't" as "will not"; "they're" as "they"."""
+    if found.group(1):
+        return _UNCONTRACTED[found.group(1).lower()]
+    return " not" if found.group(2) else ""
+
+
 def content_terms(text: str) -> list[str]:
     """Distinct stemmed terms of `text` without function words, in order (maybe none).
 
     A possessive's "s" is no term: "Click's shell completion" states "click", "shell" and
-    "complet", and a source need not hold an "'s" to state them.
+    "complet", and a source need not hold an "'s" to state them. Nor is a contraction's
+    part: "doesn't" is "does not" (the tokenizer had cut it into the terms "doesn" and
+    "t", which a source wording it otherwise never holds), "won't" is "will not", "we'll"
+    is "we".
     """
-    return list(dict.fromkeys(_QUERY_ANALYZER.analyze(POSSESSIVE.sub("", text))))
+    text = _CONTRACTION.sub(_uncontracted, POSSESSIVE.sub("", text))
+    return list(dict.fromkeys(_QUERY_ANALYZER.analyze(text)))
 
 
 ADMONITIONS = ("NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION")

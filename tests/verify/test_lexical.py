@@ -160,6 +160,21 @@ def test_a_purpose_clause_is_not_what_the_claim_asserts(
     assert any("negation" in reason for reason in verdict.reasons) is negation
 
 
+def test_a_negation_inside_the_purpose_is_the_goals(verifier: LexicalVerifier) -> None:
+    source = (
+        "Since version 5.0.0, isort supports profiles. You can set the black profile in any "
+        "of the config files supported by isort."
+    )
+    claim = "To configure isort so it doesn't conflict with Black, set the black profile."
+    (verdict,) = verifier.verify_now([Check(claim, (source,))])
+    assert not any("negation" in reason for reason in verdict.reasons), verdict.reasons
+    # a negation in what the claim asserts still counts
+    (denied,) = verifier.verify_now(
+        [Check("To configure isort, don't set the black profile in a config file.", (source,))]
+    )
+    assert any("negation" in reason for reason in denied.reasons), denied.reasons
+
+
 def test_a_run_of_dashes_ends_a_clause() -> None:
     from citesynth.verify.align import negated_for
 

@@ -968,6 +968,16 @@ def _asserted_terms(claim: str) -> frozenset[str]:
     return frozenset(_canonical(t) for t in content_terms(claim[opening.end() :]))
 
 
+def _goal_negated_only(claim: str) -> bool:
+    """Whether the claim's negations all stand in its opening purpose clause.
+
+    "To configure isort so it doesn't conflict with Black, use the black profile" asserts
+    no negation: the source need not deny anything to back it.
+    """
+    opening = _PURPOSE.match(claim)
+    return opening is not None and not negation_cues(claim[opening.end() :])
+
+
 def _restates_bound(claim: str, sentence: str) -> bool:
     """Whether a plain `claim` names as a bound what `sentence` states as a denial.
 
@@ -1072,6 +1082,7 @@ def align(
     given: left out of what the sentences must cover.
     """
     wanted, claim_numbers, names, (negated, up, down) = _claim(claim)
+    negated = negated and not _goal_negated_only(claim)
     sentences = [s for s in evidence.sentences if allowed is None or s.passage in allowed]
     vocabulary = _union(s.terms for s in sentences) if allowed is not None else evidence.vocabulary
     evidence_numbers = _union(s.numbers for s in sentences) | context.numbers
