@@ -117,12 +117,16 @@ def calibrates(group: str) -> bool:
 
 
 async def planned(
-    eval_set: EvalSet, items: Sequence[EvalItem] | None = None, *, gated: bool = True
+    eval_set: EvalSet,
+    items: Sequence[EvalItem] | None = None,
+    *,
+    gated: bool = True,
+    opened: Callable[[Engine], None] | None = None,
 ) -> AsyncIterator[tuple[EvalItem, Plan | None]]:
     """Each question (of `items`, else all of `eval_set`) with the plan the answering
     pipeline makes for it (`steps.retrieve` and `steps.make_plan` with the engine's default
     options); None when retrieval finds nothing or, with `gated`, already answers "not
-    found". The corpus is indexed once, under the cache."""
+    found". The corpus is indexed once, under the cache; `opened` is told the engine."""
     corpus = eval_set.corpus.resolve()
     settings = replace(
         Settings.from_env(verifier="lexical"),
@@ -132,6 +136,8 @@ async def planned(
     chosen = eval_set.items if items is None else items
     async with await Engine.open(settings=settings, indexing=True) as engine:
         await engine.index([corpus])
+        if opened is not None:
+            opened(engine)
         parts, options = engine.parts(), engine.options()
         mode = get_mode(options.mode)
         for number, item in enumerate(chosen, 1):

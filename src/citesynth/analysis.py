@@ -147,7 +147,7 @@ _UNCONTRACTED = {"can": "can not", "won": "will not", "shan": "shall not"}
 
 
 def _uncontracted(found: re.Match[str]) -> str:
-    """ "doesn't" as "does not", "won't" as "will not"; "they're" as "they"."""
+    """A contraction uncontracted: "doesn't" as "does not", "they're" as "they"."""
     if found.group(1):
         return _UNCONTRACTED[found.group(1).lower()]
     return " not" if found.group(2) else ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from citesynth.synthesis.answerability import Gate, gate, pair_gate, unanswerable
+from citesynth.synthesis.answerability import Gate, gate, pair_gate, unanswerable, unheard_terms
 from citesynth.synthesis.finishing import Header
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
@@ -118,3 +118,53 @@ async def test_a_source_answering_alone_is_read_without_pairs() -> None:
     found = await gate(QUESTION, [answering, *SOURCES], scorer)
     assert found is not None and found.answerable and (found.best, found.partner) == (4, 0)
     assert len(scorer.asked) == 1  # one reading of the top sources, no pairs
+
+
+class HowToScorer:
+    """Scores every passage 0.3; a how-to threshold of its own below its threshold."""
+
+    answerable_threshold = 0.5
+
+    def __init__(self, how_to: float | None) -> None:
+        self.answerable_how_to_threshold = how_to
+
+    async def answerable(
+        self, question: str, passages: Sequence[str], retrieval: Sequence[float]
+    ) -> list[float]:
+        return [0.3 for _ in passages]
+
+
+async def test_a_how_to_question_reads_the_scorers_how_to_threshold() -> None:
+    how_to = "How do I find out where the composer of Carmen was born?"
+    found = await gate(how_to, SOURCES, HowToScorer(how_to=0.2))
+    assert found is not None and found.answerable and found.threshold == 0.2
+    # other questions, or a scorer without one, read the threshold
+    for question, scorer in ((QUESTION, HowToScorer(0.2)), (how_to, HowToScorer(None))):
+        withheld = await gate(question, SOURCES, scorer)
+        assert withheld is not None and not withheld.answerable and withheld.threshold == 0.5
+    # never above the threshold
+    higher = await gate(how_to, SOURCES, HowToScorer(how_to=0.9))
+    assert higher is not None and higher.threshold == 0.5
+    # a term no chunk of the index holds keeps the threshold
+    unheard = await gate(how_to, SOURCES, HowToScorer(how_to=0.2), unheard=("carmen",))
+    assert unheard is not None and not unheard.answerable and unheard.threshold == 0.5
+
+
+class Shares:
+    """A store that counts terms: only "opera" and "compos" are held."""
+
+    def __init__(self) -> None:
+        self.asked: list[list[str]] = []
+
+    async def term_shares(self, terms: Sequence[str]) -> dict[str, float]:
+        self.asked.append(list(terms))
+        return {t: 0.1 if t in {"opera", "compos"} else 0.0 for t in terms}
+
+
+async def test_unheard_terms_are_those_no_chunk_holds_and_only_for_how_to_questions() -> None:
+    store = Shares()
+    found = await unheard_terms("How do I pickle the composer's opera?", store)
+    assert found == ("pickl",)
+    assert await unheard_terms("Who composed the opera?", store) == ()  # not asked how
+    assert await unheard_terms("How do I pickle it?", object()) == ()  # a store that cannot
+    assert len(store.asked) == 1

@@ -313,6 +313,15 @@ async def test_two_passages_holding_one_hop_each_answer_a_nested_question_togeth
     assert apart < threshold
 
 
+@pytest.mark.skipif(not mpnet.installed(), reason="needs citesynth[gate] (the MPNet wheels)")
+async def test_the_gate_reads_how_to_questions_at_its_own_lower_threshold(
+    trained: TrainedVerifier,
+) -> None:
+    await trained.answerable("How do I enable the cache?", [NOVEL], [0.4])  # loads the gate
+    how_to = trained.answerable_how_to_threshold
+    assert how_to is not None and 0.0 < how_to < trained.answerable_threshold
+
+
 def test_a_bound_asked_for_is_no_term_an_answer_must_repeat() -> None:
     # Sources state a minimum as "4.4 and up" or "at least": the word is the question's,
     # like "how many"; every other term still has to be there.

@@ -22,11 +22,13 @@ confidence and the claims' verdicts decide.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 
+from citesynth.analysis import content_terms
 from citesynth.answers import Answer
+from citesynth.synthesis.asked import asks_how
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.finishing import Header
 from citesynth.synthesis.named import unnamed, unnamed_code, unnamed_proper
@@ -53,6 +55,15 @@ class AnswerabilityScorer(Protocol):
         `retrieval` holds each passage's Pass-1 confidence, in the same order.
         """
         ...
+
+
+@runtime_checkable
+class HowToScorer(AnswerabilityScorer, Protocol):
+    """An answerability scorer with a threshold of its own for how-to questions."""
+
+    answerable_how_to_threshold: float | None
+    """The threshold for a question asking how to do something (`asked.asks_how`); None:
+    `answerable_threshold`."""
 
 
 @runtime_checkable
@@ -105,6 +116,7 @@ async def gate(
     *,
     compound: bool = True,
     pairs: bool = True,
+    unheard: Collection[str] = (),
 ) -> Gate | None:
     """Score the top sources against `question`; None when `scorer` cannot.
 
@@ -117,6 +129,8 @@ async def gate(
     (`question_parts`; `compound=False` reads it whole only): each may be answered by a
     different source, and a source answering one part scores low against the whole. When
     neither answers, two sources are read together (`pair_gate`; `pairs=False`: never).
+    A how-to question is read at the scorer's how-to threshold when it has one and no
+    term of the question is `unheard` of: held by no chunk of the index (`unheard_terms`).
     """
     if not sources:
         return None
@@ -126,12 +140,16 @@ async def gate(
         return Gate(0.0, 0.0, top[0].number, unnamed=missing)
     if not isinstance(scorer, AnswerabilityScorer):
         return None
-    found = await _best(question, top, scorer)
+    how_to = asks_how(question) and not unheard
+    found = await _best(question, top, scorer, how_to=how_to)
     if found.answerable:
         return found
     parts = question_parts(question) if compound else [question]
     if len(parts) > 1:
-        weakest = min([await _best(part, top, scorer) for part in parts], key=lambda g: g.score)
+        weakest = min(
+            [await _best(part, top, scorer, how_to=how_to) for part in parts],
+            key=lambda g: g.score,
+        )
         if weakest.answerable:
             return weakest
     paired = await pair_gate(question, top[:PAIRED], scorer) if pairs else None
@@ -140,12 +158,52 @@ async def gate(
     return replace(found, together=paired) if paired is not None else found
 
 
-async def _best(question: str, top: Sequence[Source], scorer: AnswerabilityScorer) -> Gate:
+async def _best(
+    question: str, top: Sequence[Source], scorer: AnswerabilityScorer, *, how_to: bool
+) -> Gate:
     scores = await scorer.answerable(
         question, [s.chunk.text for s in top], [s.hit.confidence for s in top]
     )
     best = max(range(len(top)), key=lambda i: scores[i])
-    return Gate(round(scores[best], 4), scorer.answerable_threshold, top[best].number)
+    return Gate(round(scores[best], 4), threshold(scorer, how_to=how_to), top[best].number)
+
+
+def threshold(scorer: AnswerabilityScorer, *, how_to: bool) -> float:
+    """The scorer's threshold (read after it scored: a gate sets its own when it loads).
+
+    A how-to question has a lower one when the scorer has it: worded as the user asked
+    it, not as the documentation says it, it scores lower against the passage that
+    answers it ("How do I stop Black from formatting a block of code?" against "Black will
+    not reformat … blocks that start with `# fmt: off`"). The how-to questions the
+    documents do not answer mostly name a tool none of the sources names
+    (`named.unnamed_proper`), withheld before any score, or a thing the documents never
+    mention ("pickle", "bandwidth", "XML"), which keeps the question at the scorer's
+    threshold (`unheard_terms`).
+    """
+    if how_to and isinstance(scorer, HowToScorer) and scorer.answerable_how_to_threshold:
+        return min(scorer.answerable_threshold, scorer.answerable_how_to_threshold)
+    return scorer.answerable_threshold
+
+
+async def unheard_terms(question: str, store: object) -> tuple[str, ...]:
+    """The terms of `question` (`analysis.content_terms`) that no chunk of the index holds.
+
+    Read only for a how-to question, and only when `store` can count (`TermCounter`).
+    """
+    if not asks_how(question) or not isinstance(store, TermCounter):
+        return ()
+    wanted = content_terms(question)
+    shares = await store.term_shares(wanted)
+    return tuple(term for term in wanted if not shares.get(term))
+
+
+@runtime_checkable
+class TermCounter(Protocol):
+    """A store that says how many chunks hold each term (`index.store.Store.term_shares`)."""
+
+    async def term_shares(self, terms: Sequence[str]) -> dict[str, float]:
+        """Per analysed term, the share of all chunks whose text holds it."""
+        ...
 
 
 async def pair_gate(

@@ -30,7 +30,7 @@ from citesynth.answers import Answer
 from citesynth.events import DoneEvent, ErrorEvent, Event, SourcesEvent
 from citesynth.llm.base import closing
 from citesynth.observe import log_answer
-from citesynth.synthesis.answerability import gate, unanswerable
+from citesynth.synthesis.answerability import Gate, gate, unanswerable, unheard_terms
 from citesynth.synthesis.cache import AnswerCache
 from citesynth.synthesis.drafting import Draft, elapsed_ms, tidy, write
 from citesynth.synthesis.finishing import Finishing, Header, finish
@@ -47,6 +47,7 @@ from citesynth.synthesis.outcomes import (
 from citesynth.synthesis.sources import record
 from citesynth.synthesis.steps import Parts, Retrieved, make_plan, retrieve
 from citesynth.synthesis.strict import rewrite_strictly, unsupported
+from citesynth.synthesis.writers import Plan
 
 log = logging.getLogger("citesynth.answer")
 
@@ -95,7 +96,7 @@ async def ask(
         prompt=prompt,
         values=values,
     )
-    judged = await gate(header.question, plan.sources, verifier) if options.answerability else None
+    judged = await _gated(header.question, plan, parts, verifier) if options.answerability else None
     if judged is not None and not judged.answerable:
         answer = timed(unanswerable(header, plan.sources, judged), timings, started)
         async for event in _delivered(answer, cache, key):
@@ -156,6 +157,12 @@ async def ask(
     log_answer(answer)
     yield verification_event(answer)
     yield DoneEvent(answer=answer)
+
+
+async def _gated(question: str, plan: Plan, parts: Parts, verifier: object) -> Gate | None:
+    """The answerability gate's verdict on the plan's sources (`answerability.gate`)."""
+    unheard = await unheard_terms(question, parts.store)
+    return await gate(question, plan.sources, verifier, unheard=unheard)
 
 
 async def _lookup(

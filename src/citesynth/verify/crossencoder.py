@@ -281,6 +281,9 @@ class Meta:
     """`lexical_sure` for passages that mark code (documentation: the model was trained on
     Wikipedia, science and QA pairs, and rejects right paraphrases of documentation more);
     None: `lexical_sure` for every passage."""
+    answerable_how_to: float | None = None
+    """The gate's threshold for a question asking how to do something, lower than
+    `answerable` (`benchmarks.calibrate_how_to`); None: `answerable` for every question."""
 
     @classmethod
     def load(cls, folder: Path | None = None) -> Meta:
@@ -304,6 +307,7 @@ class Meta:
             str(data["packaged_base"]) if data.get("packaged_base") else None,
             float(data["answerable_pair"]) if data.get("answerable_pair") is not None else None,
             _float_or_none(data.get("lexical_sure_code")),
+            _float_or_none(data.get("answerable_how_to")),
         )
 
 

@@ -147,6 +147,8 @@ class TrainedVerifier:
         """The gate's threshold: the MPNet gate's once `answerable` has loaded it."""
         self.answerable_pair_threshold = model.meta.answerable_pair
         """The gate's threshold for two passages read together (None: not read)."""
+        self.answerable_how_to_threshold = model.meta.answerable_how_to
+        """The gate's threshold for how-to questions (None: `answerable_threshold`)."""
         self.similarity: Similarity | None = shared_similarity() if model.meta.similarity else None
         self._seen: dict[tuple[str, str], float] = {}
         self._remembering = threading.Lock()
@@ -178,6 +180,7 @@ class TrainedVerifier:
             self._gate = loaded or self.model
             self.answerable_threshold = self._gate.meta.answerable
             self.answerable_pair_threshold = self._gate.meta.answerable_pair
+            self.answerable_how_to_threshold = self._gate.meta.answerable_how_to
         return self._gate
 
     def forget(self) -> None:
