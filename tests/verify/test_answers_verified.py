@@ -85,9 +85,33 @@ def test_list_items_left_empty_by_removed_claims_are_dropped() -> None:
 
     # An embedded-model answer on ClapNQ kept the numbers of the items verification removed.
     text = "1.\n2. **Control**: it controls what goes in [1].\n3.\n4.\n\n## Other\n- \n* "
-    assert without_empty_sections(text) == "2. **Control**: it controls what goes in [1]."
+    assert without_empty_sections(text) == "1. **Control**: it controls what goes in [1]."
     code = "Run it:\n\n```\n1.\n```"
     assert without_empty_sections(code) == code
+
+
+def test_numbered_items_left_are_numbered_again() -> None:
+    from citesynth.synthesis.verifying import items_renumbered
+
+    # An embedded-model answer on the cattrs docs kept "2." and "4." of four steps.
+    text = (
+        "Follow these steps:\n\n2. Use `lambda: 1` [1].\n\n   ```python\n   3. not an item\n"
+        "   ```\n\n   - a sub-point [1]\n4. **Use the defaultdict** [1].\n\nThen:\n\n"
+        "3. again [1].\n"
+        "0. zero first [1].\n7. then [1]."
+    )
+    assert items_renumbered(text) == (
+        "Follow these steps:\n\n1. Use `lambda: 1` [1].\n\n   ```python\n   3. not an item\n"
+        "   ```\n\n   - a sub-point [1]\n2. **Use the defaultdict** [1].\n\nThen:\n\n"
+        "1. again [1].\n"
+        "2. zero first [1].\n3. then [1]."
+    )
+    assert items_renumbered("0. zero\n5. five") == "0. zero\n1. five"
+    nested = "1. Outer [1].\n   3. inner [1].\n   5. inner [1].\n2. Outer [1]."
+    assert (
+        items_renumbered(nested)
+        == "1. Outer [1].\n   1. inner [1].\n   2. inner [1].\n2. Outer [1]."
+    )
 
 
 async def test_an_answer_whose_claims_are_all_unsupported_is_not_found(indexed: Engine) -> None:

@@ -381,7 +381,8 @@ def without_empty_sections(text: str) -> str:
 
     Removing every claim of a section must not leave its heading behind, nor removing an
     item's claims its number ("1." on a line of its own, as an embedded-model answer on
-    ClapNQ showed: "1. / 2. **Control of substance movement** … / 3. / 4.").
+    ClapNQ showed: "1. / 2. **Control of substance movement** … / 3. / 4."); the numbered
+    items left are numbered again (`items_renumbered`: "2. … 4. …" read as steps a reader lost).
     """
     code = fenced_line_numbers(text)
     lines = [
@@ -398,7 +399,37 @@ def without_empty_sections(text: str) -> str:
             if after < 0 or (after not in code and HEADING_LINE.fullmatch(lines[after].strip())):
                 continue
         kept.append(line)
-    return single_blank_lines("\n".join(kept)).strip()
+    return items_renumbered(single_blank_lines("\n".join(kept)).strip())
+
+
+_NUMBERED = re.compile(r"^([ \t]*)(\d{1,3})([.)])(?=[ \t])")
+
+
+def items_renumbered(text: str) -> str:
+    """`text` with each run of numbered list items numbered 1, 2, 3, ... again.
+
+    A run is the items at one indentation: blank lines, fenced code and lines indented
+    deeper stay inside it, any other line ends it. A run keeps its first number when that
+    is 0 or 1 and starts at 1 otherwise ("2." is left once "1." went). Fenced code is
+    never read.
+    """
+    code = fenced_line_numbers(text)
+    lines = text.split("\n")
+    runs: dict[int, int] = {}  # indentation -> the next number of the run open there
+    for index, line in enumerate(lines):
+        if index in code or not line.strip():
+            continue
+        found = _NUMBERED.match(line)
+        indent = len(line) - len(line.lstrip(" \t"))
+        runs = {at: n for at, n in runs.items() if at < indent or (found and at == indent)}
+        if found is None:
+            continue
+        number = int(found.group(2))
+        expected = runs.get(indent, min(number, 1))
+        if number != expected:
+            lines[index] = f"{found.group(1)}{expected}{found.group(3)}{line[found.end() :]}"
+        runs[indent] = expected + 1
+    return "\n".join(lines)
 
 
 def _round(value: float | None) -> float | None:
