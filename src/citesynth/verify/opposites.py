@@ -164,13 +164,7 @@ def near(runs: Iterable[Sequence[str]], item: frozenset[str]) -> frozenset[str]:
             # walk out from the item, never copying the run: an item may stand thousands
             # of times in one long sentence
             for side in (range(index - 1, -1, -1), range(index + 1, len(written))):
-                taken = 0
-                for at in side:
-                    if taken == NEAR:
-                        break
-                    if content := content_of(written[at]):
-                        found.update(content)
-                        taken += 1
+                found |= _side(written, side, NEAR)
     return frozenset(found)
 
 
@@ -275,12 +269,12 @@ def sides(text: str, word: str) -> list[tuple[frozenset[str], frozenset[str]]]:
     return found
 
 
-def _side(written: Sequence[str], at: Iterable[int]) -> frozenset[str]:
-    """The terms of the first `SIDE` content tokens of `written` at the positions `at`."""
+def _side(written: Sequence[str], at: Iterable[int], limit: int = SIDE) -> frozenset[str]:
+    """The terms of the first `limit` content tokens of `written` at the positions `at`."""
     found: list[str] = []
     taken = 0
     for index in at:
-        if taken == SIDE:
+        if taken == limit:
             break
         if content := content_of(written[index]):
             found.extend(content)
