@@ -254,7 +254,13 @@ def test_rst_blocks_mark_only_literal_and_directive_bodies_as_code() -> None:
     }
     assert kinds["@click.command()"] is BlockKind.CODE
     assert kinds["value = click.prompt('Please enter a valid integer', type=int)"] is BlockKind.CODE
-    assert kinds["print(value + 1)"] is BlockKind.CODE
+    # the paragraphs of one literal block are one block: a chunk never ends inside it
+    assert "print(value + 1)" not in kinds
+    [example] = [
+        b for b in rst_blocks(RST_GUIDE) if "print(value + 1)" in RST_GUIDE[b.start : b.end]
+    ]
+    assert example.kind is BlockKind.CODE
+    assert RST_GUIDE[example.start : example.end].startswith("value = click.prompt(")
     assert kinds["Never pass a password as a command line argument to the program."] is (
         BlockKind.PARAGRAPH
     )
@@ -618,3 +624,18 @@ def test_the_fields_of_a_field_list_are_no_prose() -> None:
         ":func:`retry` is the entry point of the whole library.",  # a role, not a field
         "A sentence that wraps with no stop",
     ]
+
+
+def test_a_literal_block_with_blank_lines_is_one_block() -> None:
+    # urllib3's docs: cut after "import urllib3", an answer had quoted that as the example.
+    text = (
+        "Timeouts\n========\n\nSet it on the pool:\n\n.. code-block:: python\n\n"
+        "    import urllib3\n\n    http = urllib3.PoolManager(timeout=3.0)\n    \n"
+        "    http = urllib3.PoolManager(\n        timeout=urllib3.Timeout(connect=1.0)\n    )\n\n"
+        "You still override it per request.\n"
+    )
+    code = [b for b in rst_blocks(text) if b.kind is BlockKind.CODE]
+    assert len(code) == 1
+    body = text[code[0].start : code[0].end]
+    assert body.startswith("import urllib3") and body.rstrip().endswith(")")
+    assert "You still" not in body

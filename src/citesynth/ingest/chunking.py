@@ -20,7 +20,7 @@ non-whitespace character of the document lands in at least one chunk.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citesynth.analysis import estimate_tokens
 from citesynth.ingest.blocks import Block, BlockKind, paragraphs, trimmed
@@ -30,9 +30,11 @@ from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId
 
-CHUNKER_VERSION = 8
+CHUNKER_VERSION = 9
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
-files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks)."""
+files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
+reStructuredText literal block with blank lines in it is one block, and the paragraph
+above a directive stays with it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +128,24 @@ def _units(
             tokens = estimate_tokens(text[start:end])
             introduces = not is_heading and _introduces(text[start:end].strip())
             units.append(_Unit(start, end, tokens, section, is_heading, block.page, introduces))
-    return sections, units
+    return sections, _leading_into_directives(text, units)
+
+
+def _leading_into_directives(text: str, units: list[_Unit]) -> list[_Unit]:
+    """`units` with a paragraph right above a directive's first line marked introducing.
+
+    reStructuredText writes "Then we create a custom `Schema` that uses our options class."
+    above `.. code-block:: python` without a colon: the sentence says what the example
+    shows, and a chunk ending with it leaves the example for the next chunk.
+    """
+    marked = list(units)
+    for index in range(len(units) - 1):
+        unit, below = units[index], units[index + 1]
+        if unit.is_heading or unit.introduces or unit.section != below.section:
+            continue
+        if _DIRECTIVE_HEAD.fullmatch(text[below.start : below.end].strip()):
+            marked[index] = replace(unit, introduces=True)
+    return marked
 
 
 _DIRECTIVE_HEAD = re.compile(r"\.\.[ \t]+[\w.+:-]+::[^\n]*(?:\n[ \t]+:[^\n]*)*")

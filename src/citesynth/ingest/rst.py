@@ -62,13 +62,26 @@ def rst_blocks(text: str) -> list[Block]:
 
 
 def _body(text: str, start: int, end: int) -> list[Block]:
+    """The paragraphs between two titles; the paragraphs of one literal block as one block.
+
+    A code example with blank lines in it ("import urllib3", a blank line, then the calls)
+    is one block, so that a chunk never ends inside it: cut after its first paragraph, an
+    answer had quoted "import urllib3" as the example (urllib3's docs, 2026-11-29).
+    """
     blocks: list[Block] = []
     literal_below: int | None = None
+    in_code = False
     for block in paragraphs(text, start, end):
         read, literal_below = read_paragraph(
             text[block.start : block.end], _column(text, block.start), literal_below
         )
-        blocks.append(Block(block.start, block.end, BlockKind.CODE) if read is None else block)
+        if read is not None:
+            blocks.append(block)
+        elif in_code:
+            blocks[-1] = Block(blocks[-1].start, block.end, BlockKind.CODE)
+        else:
+            blocks.append(Block(block.start, block.end, BlockKind.CODE))
+        in_code = read is None
     return blocks
 
 
