@@ -124,17 +124,30 @@ async def test_a_question_naming_code_no_passage_names_is_not_found(
         "unstructures them back. Hooks for `datetime.datetime` fields are registered with "
         "`register_structure_hook`.\n"
     )
-    answer = await answered_extractively(
+    await _withheld_then_held(
         engine,
         tmp_path / "c",
-        "converters.md",
-        converters,
-        "How does the converter structure uuid.UUID fields?",
+        ("converters.md", converters),
+        ("How does the converter structure uuid.UUID fields?", "uuid.UUID"),
+        "How are datetime.datetime fields structured by the converter?",
     )
+
+
+async def _withheld_then_held(
+    engine: Engine,
+    folder: Path,
+    document: tuple[str, str],
+    withheld: tuple[str, str],
+    held: str,
+) -> None:
+    """`withheld[0]` is a not-found naming `withheld[1]` over `document`; `held` is not."""
+    answer = await answered_extractively(engine, folder, *document, withheld[0])
     assert answer.not_found and answer.sources
-    assert answer.warnings[0].startswith(f"{UNANSWERED}: none of the top passages names uuid.UUID")
-    held = await engine.answer("How are datetime.datetime fields structured by the converter?")
-    assert not any(w.startswith(f"{UNANSWERED}: none") for w in held.warnings), held.warnings
+    assert answer.warnings[0].startswith(
+        f"{UNANSWERED}: none of the top passages names {withheld[1]}"
+    )
+    kept = await engine.answer(held)
+    assert not any(w.startswith(f"{UNANSWERED}: none") for w in kept.warnings), kept.warnings
 
 
 HOOKS = (
@@ -175,14 +188,10 @@ def test_proper_names_skip_the_first_word_and_possessives() -> None:
 async def test_a_how_to_question_naming_a_tool_no_passage_names_is_not_found(
     engine: Engine, tmp_path: Path
 ) -> None:
-    answer = await answered_extractively(
+    await _withheld_then_held(
         engine,
         tmp_path / "h",
-        "hooks.md",
-        HOOKS,
-        "How do I run Black as a Git pre-push hook with Husky?",
+        ("hooks.md", HOOKS),
+        ("How do I run Black as a Git pre-push hook with Husky?", "Husky"),
+        "How do I run Black on every Git commit with pre-commit?",
     )
-    assert answer.not_found and answer.sources
-    assert answer.warnings[0].startswith(f"{UNANSWERED}: none of the top passages names Husky")
-    held = await engine.answer("How do I run Black on every Git commit with pre-commit?")
-    assert not any(w.startswith(f"{UNANSWERED}: none") for w in held.warnings), held.warnings

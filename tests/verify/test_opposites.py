@@ -135,32 +135,35 @@ def test_converse_words_contradict_only_in_the_same_order(
     assert reversed_order(claim, source) == found
 
 
-def test_a_converse_word_of_a_further_stating_sentence_vetoes(lexical: LexicalVerifier) -> None:
-    source = (
-        "Since you call get_logger in module scope, it runs at import time before you had "
-        "a chance to configure structlog. Therefore it returns a lazy proxy that returns a "
-        "configured bound logger on its first call to a context method like bind()."
-    )
-    claim = (
-        "Since get_logger runs at import time after structlog is configured, it returns a "
-        "lazy proxy that returns a configured bound logger on the first call to bind()."
-    )
+@pytest.mark.parametrize(
+    ("source", "claim", "reason"),
+    [
+        # a converse word, in the sentence after the anchor
+        (
+            "Since you call get_logger in module scope, it runs at import time before you "
+            "had a chance to configure structlog. Therefore it returns a lazy proxy that "
+            "returns a configured bound logger on its first call to a context method like "
+            "bind().",
+            "Since get_logger runs at import time after structlog is configured, it returns "
+            "a lazy proxy that returns a configured bound logger on the first call to bind().",
+            "the source says 'before', not 'after'",
+        ),
+        # a contradictory word, the claim's first half in the second sentence
+        (
+            "Access to attributes, method calls, operators and string formatting can be "
+            "intercepted. The sandbox can be used to render untrusted templates.",
+            "The sandbox is meant for rendering trusted templates, and it can intercept "
+            "attribute access, method calls, operators and string formatting.",
+            "the source says 'untrusted', not 'trusted'",
+        ),
+    ],
+)
+def test_a_further_stating_sentence_contradicting_the_claim_vetoes(
+    lexical: LexicalVerifier, source: str, claim: str, reason: str
+) -> None:
     verdict = lexical.verify_now([Check(claim, (source,))])[0]
     assert verdict.label != "supported"
-    assert "the source says 'before', not 'after'" in verdict.reasons
-
-
-def test_an_opposite_word_of_a_further_stating_sentence_vetoes(lexical: LexicalVerifier) -> None:
-    source = (
-        "Access to attributes, method calls, operators and string formatting can be "
-        "intercepted. The sandbox can be used to render untrusted templates."
-    )
-    claim = (
-        "The sandbox is meant for rendering trusted templates, and it can intercept "
-        "attribute access, method calls, operators and string formatting."
-    )
-    verdict = lexical.verify_now([Check(claim, (source,))])[0]
-    assert "the source says 'untrusted', not 'trusted'" in verdict.reasons
+    assert reason in verdict.reasons
 
 
 def test_an_example_value_in_a_further_sentence_is_no_contradiction(
