@@ -45,6 +45,22 @@ async def test_recall_and_precision_follow_the_verdicts() -> None:
     assert found.claims[1].documents == 1
 
 
+async def test_a_citation_a_supported_claim_does_not_need_is_dropped() -> None:
+    text = (
+        "Pools keep ten connections per host [1-3]. "
+        "Timeouts and retries are set per client [1,3], with backoff [3]."
+    )
+    found = await review(text, SOURCES, LexicalVerifier())
+    # [1] and [3] neither support the pools claim nor are needed beside [2]
+    assert found.text.startswith("Pools keep ten connections per host [2]. ")
+    assert found.claims[0].precise == (2,)
+    assert "dropped citation [1,3], which does not support" in found.repairs[0].describe()
+    assert found.citation_precision is not None
+    # without repair the marker stays as the writer wrote it
+    kept = await review(text, SOURCES, LexicalVerifier(), repair=False)
+    assert kept.text == text
+
+
 async def test_a_wrong_citation_moves_to_the_source_that_supports_the_claim() -> None:
     text = (
         "The connect timeout defaults to five seconds [1]. Pools keep ten connections per host [3]."

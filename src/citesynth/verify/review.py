@@ -19,10 +19,11 @@ citations are its introducing sentence's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from citesynth.citations.resolve import compact
+from citesynth.citations.resolve import compact, numbers_in
 from citesynth.verify.base import Passage, Verdict, Verifier, check_of
 from citesynth.verify.claims import MARKER as _MARKER
 from citesynth.verify.claims import ClaimSpan, split_claims
@@ -68,6 +69,12 @@ class Repair:
         quoted = self.claim if len(self.claim) <= 60 else self.claim[:57] + "..."
         if not self.before:
             return f"cited {compact(self.after)} for an uncited sentence it supports: {quoted!r}"
+        if set(self.after) < set(self.before):
+            dropped = [n for n in self.before if n not in self.after]
+            return (
+                f"dropped citation {compact(dropped)}, which does not support {quoted!r} "
+                f"(cited {compact(self.after)} does)"
+            )
         return (
             f"moved citation {compact(self.before)} to {compact(self.after)}, "
             f"the source that supports {quoted!r}"
@@ -119,7 +126,50 @@ async def review(
             claims = [_only_known(c, by_number) for c in split_claims(answer)]
     union = await _verify_union(claims, by_number, verifier)
     reviews = await _precision(claims, union, by_number, verifier)
+    if repair and (pruned := _unneeded(reviews)):
+        answer = _without_numbers(answer, pruned)
+        repairs += [Repair(claim.text, claim.citations, kept) for claim, kept in pruned]
+        claims = [_only_known(c, by_number) for c in split_claims(answer)]
+        union = await _verify_union(claims, by_number, verifier)
+        reviews = await _precision(claims, union, by_number, verifier)
     return Review(answer, tuple(reviews), tuple(repairs))
+
+
+def _unneeded(reviews: Sequence[ClaimReview]) -> list[tuple[ClaimSpan, tuple[int, ...]]]:
+    """Supported claims citing a source they do not need, each with the citations to keep.
+
+    A citation is not needed when its source does not support the claim even in part and
+    the others support it without it (ALCE's imprecise citation): "[5-7]" where [5] states
+    the whole claim and [6] and [7] do not is "[5]".
+    """
+    found = []
+    for review in reviews:
+        claim = review.claim
+        if claim.code or review.verdict is None or not review.verdict.supported:
+            continue
+        kept = tuple(n for n in claim.citations if n in review.precise)
+        if kept and len(kept) < len(claim.citations):
+            found.append((claim, kept))
+    return found
+
+
+def _without_numbers(answer: str, edits: Sequence[tuple[ClaimSpan, tuple[int, ...]]]) -> str:
+    """The answer with each edited claim's markers holding only the numbers kept, in place."""
+    pieces = []
+    position = 0
+    for claim, kept in sorted(edits, key=lambda edit: edit[0].start):
+
+        def narrowed(found: re.Match[str], kept: tuple[int, ...] = kept) -> str:
+            marker = found.group()
+            numbers = [n for n in numbers_in(marker.strip()) if n in kept]
+            space = marker[: len(marker) - len(marker.lstrip())]
+            return space + compact(numbers) if numbers else ""
+
+        pieces.append(answer[position : claim.start])
+        pieces.append(_MARKER.sub(narrowed, answer[claim.start : claim.end]))
+        position = claim.end
+    pieces.append(answer[position:])
+    return "".join(pieces)
 
 
 def _only_known(claim: ClaimSpan, by_number: dict[int, Passage]) -> ClaimSpan:
