@@ -179,6 +179,12 @@ def test_a_how_to_question_names_its_tools(question: str, found: tuple[str, ...]
     assert unnamed_proper(question, sources) == found
 
 
+def test_thousands_of_capitalised_names_are_read_by_the_first_twelve() -> None:
+    question = "How do I use " + " ".join(f"Tool{n}x" for n in range(5_000)) + "?"
+    sources = numbered([hit(" ".join(f"word{n}y" for n in range(8_000)))])
+    assert len(unnamed_proper(question, sources)) == 12
+
+
 def test_proper_names_skip_the_first_word_and_possessives() -> None:
     found = proper_names("How do I use Black's cache with Git? Then Husky.")
     assert found == ("Black", "Git", "Husky")  # "Then" opens a sentence

@@ -123,7 +123,7 @@ def unnamed_proper(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     """
     if not sources or not asks_how(question):
         return ()
-    names = proper_names(question)
+    names = proper_names(question)[:_MAX_PROPER]
     if not names:
         return ()
     words = frozenset(_WORD.findall(_read(sources).lower()))
@@ -155,6 +155,9 @@ def _typo_of(written: str, word: str) -> bool:
     return previous[-1] <= allowed
 
 
+_MAX_PROPER = 12
+"""Capitalised names of one question read (a question writing thousands is read by its
+first twelve: each missing one is compared with every word of the sources)."""
 _SHORT = 5
 """Letters of the longest word a typo of which is one edit away (Levenshtein distance);
 two in longer ones."""
