@@ -30,7 +30,13 @@ from citesynth.answers import Answer
 from citesynth.events import DoneEvent, ErrorEvent, Event, SourcesEvent
 from citesynth.llm.base import closing
 from citesynth.observe import log_answer
-from citesynth.synthesis.answerability import Gate, gate, unanswerable, unheard_terms
+from citesynth.synthesis.answerability import (
+    Gate,
+    HowToScorer,
+    gate,
+    unanswerable,
+    unheard_terms,
+)
 from citesynth.synthesis.cache import AnswerCache
 from citesynth.synthesis.drafting import Draft, elapsed_ms, tidy, write
 from citesynth.synthesis.finishing import Finishing, Header, finish
@@ -160,8 +166,13 @@ async def ask(
 
 
 async def _gated(question: str, plan: Plan, parts: Parts, verifier: object) -> Gate | None:
-    """The answerability gate's verdict on the plan's sources (`answerability.gate`)."""
-    unheard = await unheard_terms(question, parts.store)
+    """The answerability gate's verdict on the plan's sources (`answerability.gate`).
+
+    The index is asked for the question's unheard terms only when the verifier can have a
+    how-to threshold they decide on (its value is known once its gate has loaded).
+    """
+    how_to = isinstance(verifier, HowToScorer)
+    unheard = await unheard_terms(question, parts.store) if how_to else ()
     return await gate(question, plan.sources, verifier, unheard=unheard)
 
 

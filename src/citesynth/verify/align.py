@@ -613,10 +613,15 @@ def _claim(
 ) -> tuple[list[str], list[str], list[str], tuple[bool, bool, bool]]:
     """A claim's content terms, numbers, proper names and flags, cached.
 
+    The negation flag leaves out a "not" that stands only in an opening purpose clause
+    (`_goal_negated_only`).
+
     Repair checks one claim against every source.
     """
     wanted = list(dict.fromkeys(_canonical(t) for t in content_terms(claim)))
-    return wanted, _claim_numbers(claim), _names(claim), _flags(claim)
+    negated, up, down = _flags(claim)
+    negated = negated and not _goal_negated_only(claim)  # the goal's "not" asserts nothing
+    return wanted, _claim_numbers(claim), _names(claim), (negated, up, down)
 
 
 @lru_cache(maxsize=1024)
@@ -1082,7 +1087,6 @@ def align(
     given: left out of what the sentences must cover.
     """
     wanted, claim_numbers, names, (negated, up, down) = _claim(claim)
-    negated = negated and not _goal_negated_only(claim)
     sentences = [s for s in evidence.sentences if allowed is None or s.passage in allowed]
     vocabulary = _union(s.terms for s in sentences) if allowed is not None else evidence.vocabulary
     evidence_numbers = _union(s.numbers for s in sentences) | context.numbers

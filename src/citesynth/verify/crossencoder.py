@@ -301,17 +301,18 @@ class Meta:
             bool(data.get("similarity", False)),
             int(data.get("frozen_layers", FROZEN)),
             bool(data.get("first_token", False)),
-            float(data["lexical_sure"]) if data.get("lexical_sure") is not None else None,
+            _float_or_none(data.get("lexical_sure")),
             bool(data.get("quantise", True)),
             str(data["base_folder"]) if data.get("base_folder") else None,
             str(data["packaged_base"]) if data.get("packaged_base") else None,
-            float(data["answerable_pair"]) if data.get("answerable_pair") is not None else None,
+            _float_or_none(data.get("answerable_pair")),
             _float_or_none(data.get("lexical_sure_code")),
             _float_or_none(data.get("answerable_how_to")),
         )
 
 
 def _float_or_none(value: object) -> float | None:
+    """An optional number of the json (None when absent or null)."""
     return float(value) if isinstance(value, int | float | str) else None
 
 

@@ -20,7 +20,7 @@ citations are its introducing sentence's.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from citesynth.citations.resolve import compact, numbers_in
@@ -155,21 +155,17 @@ def _unneeded(reviews: Sequence[ClaimReview]) -> list[tuple[ClaimSpan, tuple[int
 
 def _without_numbers(answer: str, edits: Sequence[tuple[ClaimSpan, tuple[int, ...]]]) -> str:
     """The answer with each edited claim's markers holding only the numbers kept, in place."""
-    pieces = []
-    position = 0
-    for claim, kept in sorted(edits, key=lambda edit: edit[0].start):
 
-        def narrowed(found: re.Match[str], kept: tuple[int, ...] = kept) -> str:
-            marker = found.group()
-            numbers = [n for n in numbers_in(marker.strip()) if n in kept]
-            space = marker[: len(marker) - len(marker.lstrip())]
+    def narrowed(segment: str, kept: tuple[int, ...]) -> str:
+        def marker(found: re.Match[str]) -> str:
+            written = found.group()
+            numbers = [n for n in numbers_in(written.strip()) if n in kept]
+            space = written[: len(written) - len(written.lstrip())]
             return space + compact(numbers) if numbers else ""
 
-        pieces.append(answer[position : claim.start])
-        pieces.append(_MARKER.sub(narrowed, answer[claim.start : claim.end]))
-        position = claim.end
-    pieces.append(answer[position:])
-    return "".join(pieces)
+        return _MARKER.sub(marker, segment)
+
+    return _edited(answer, edits, narrowed)
 
 
 def _only_known(claim: ClaimSpan, by_number: dict[int, Passage]) -> ClaimSpan:
@@ -293,17 +289,29 @@ async def _repair(
 
 def _apply(answer: str, edits: Sequence[tuple[ClaimSpan, tuple[int, ...]]]) -> str:
     """The answer with each edited claim's markers replaced by its new citation."""
-    pieces = []
-    position = 0
-    for claim, numbers in sorted(edits, key=lambda edit: edit[0].start):
-        body = _MARKER.sub("", answer[claim.start : claim.end]).rstrip()
+
+    def cited(segment: str, numbers: tuple[int, ...]) -> str:
+        body = _MARKER.sub("", segment).rstrip()
         ending = ""
         while body and body[-1] in ".!?;,":
             ending = body[-1] + ending
             body = body[:-1]
-        pieces.append(
-            answer[position : claim.start] + f"{body.rstrip()} {compact(numbers)}{ending}"
-        )
+        return f"{body.rstrip()} {compact(numbers)}{ending}"
+
+    return _edited(answer, edits, cited)
+
+
+def _edited(
+    answer: str,
+    edits: Sequence[tuple[ClaimSpan, tuple[int, ...]]],
+    rewrite: Callable[[str, tuple[int, ...]], str],
+) -> str:
+    """The answer with each edited claim's text rewritten with its numbers, the rest as is."""
+    pieces = []
+    position = 0
+    for claim, numbers in sorted(edits, key=lambda edit: edit[0].start):
+        pieces.append(answer[position : claim.start])
+        pieces.append(rewrite(answer[claim.start : claim.end], numbers))
         position = claim.end
     pieces.append(answer[position:])
     return "".join(pieces)

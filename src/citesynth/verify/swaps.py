@@ -29,7 +29,15 @@ from functools import lru_cache
 
 from citesynth.analysis import NAME
 from citesynth.ingest.rst import rendered_roles
-from citesynth.verify.opposites import CONTRARIES, TOKEN, content_of, near, related, sides
+from citesynth.verify.opposites import (
+    CONTRARIES,
+    TOKEN,
+    content_of,
+    near,
+    related,
+    sides,
+    tokens,
+)
 
 _NAMES = re.compile(NAME.pattern + r"(?:\s+[A-Z][\w'’-]*)*")
 """A proper name of one or more capitalised words ("President Robert Mugabe": one name)."""
@@ -166,13 +174,14 @@ def preferred_reversed(claim: str, stating: str) -> tuple[str, str] | None:
     roles are read as Sphinx renders them (`{func}` is no word beside the phrase). The
     pair is the nearest content word on each side of the claim's phrase.
     """
-    mine = sides(_INSTEAD.sub(f" {_PREFERRED} ", claim), _PREFERRED)
-    if not mine:
-        return None
+    if not _INSTEAD.search(claim):
+        return None  # most claims: read before any tokenising (repair aligns each source)
+    marked = _INSTEAD.sub(f" {_PREFERRED} ", claim)
+    mine = sides(marked, _PREFERRED)
     theirs = sides(_INSTEAD.sub(f" {_PREFERRED} ", rendered_roles(stating)), _PREFERRED)
     if not related(mine, theirs, crossed=True) or related(mine, theirs):
         return None
-    written = TOKEN.findall(_INSTEAD.sub(f" {_PREFERRED} ", claim.lower()))
+    written = tokens(marked)
     at = written.index(_PREFERRED)
     before = next((w for w in reversed(written[:at]) if content_of(w)), "")
     after = next((w for w in written[at + 1 :] if content_of(w)), "")
