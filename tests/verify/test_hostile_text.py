@@ -33,6 +33,7 @@ from citesynth.verify.lexical import LexicalVerifier
 from citesynth.verify.purpose import split_goal
 from citesynth.verify.review import review
 from citesynth.verify.roles import crossed_names
+from citesynth.verify.swaps import preferred_reversed
 from citesynth.verify.trained import TrainedVerifier
 from tests.synthesis.test_evidence_and_repeats import hit
 
@@ -83,6 +84,8 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
     assert goal is None or (goal.goal and len(goal.assertion.split()) >= 3)
     crossed = crossed_names(text, [first, second])
     assert crossed is None or all(name in text for name in crossed)
+    preferred = preferred_reversed(text + " instead of " + first, second)
+    assert preferred is None or all(isinstance(word, str) for word in preferred)
     found = find_conflicts([Passage(1, first, "a.md"), Passage(2, second, "b.md")])
     assert all(set(f.sources) <= {1, 2} for f in found)
     assert len(evidence_text(text, [first, second], budget=90, similarity=None).split()) <= 200

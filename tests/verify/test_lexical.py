@@ -588,20 +588,28 @@ def test_a_method_the_claim_calls_must_be_code_in_the_source(verifier: LexicalVe
         "while said task group is within a cancelled cancel scope (``CancelledError``)"
     )
     claim = "To cancel a task group, you can use the `cancel()` method on the task group."
-    [verdict] = verifier.verify_now([Check(claim, (changelog,))])
-    assert verdict.label != "supported"
-    assert "identifier(s) not in the source: cancel()" in verdict.reasons
+    _vetoed(verifier, Check(claim, (changelog,)), "identifier(s) not in the source: cancel()")
     for source in (
         "Call ``cancel()`` on the task group's cancel scope to cancel the task group.",
         "The task group is cancelled with :meth:`~anyio.CancelScope.cancel` of its scope.",
         "To cancel a task group, call tg.cancel_scope.cancel() on the task group.",
+        # a source that marks no code at all (a PDF, plain text) is not asked to
+        "To cancel a task group, use the cancel method on the task group.",
     ):
-        [found] = verifier.verify_now([Check(claim, (source,))])
-        assert not any("identifier" in reason for reason in found.reasons), source
-    # a source that marks no code at all (a PDF, plain text) is not asked to
-    plain = "To cancel a task group, use the cancel method on the task group."
-    [found] = verifier.verify_now([Check(claim, (plain,))])
-    assert not any("identifier" in reason for reason in found.reasons)
+        assert not _identifier_reasons(verifier, Check(claim, (source,))), source
+
+
+def _vetoed(verifier: LexicalVerifier, check: Check, reason: str) -> None:
+    """`check`'s claim is not supported, for `reason` among others."""
+    [verdict] = verifier.verify_now([check])
+    assert verdict.label != "supported"
+    assert reason in verdict.reasons
+
+
+def _identifier_reasons(verifier: LexicalVerifier, check: Check) -> list[str]:
+    """The reasons of `check`'s verdict that name an identifier the source lacks."""
+    [verdict] = verifier.verify_now([check])
+    return [reason for reason in verdict.reasons if "identifier" in reason]
 
 
 TRIO_TIMEOUTS = """Trio has a rich, composable system for cancelling work, either
@@ -622,22 +630,19 @@ def test_an_attribute_the_claim_names_must_be_code_in_the_source(
     """The embedded model's `trio.timeout`: the section has "timeout" only as a word, and
     marks its code with a directive, not a backtick."""
     claim = "To apply a timeout to a block of code, you can use the `trio.timeout` function."
-    [verdict] = verifier.verify_now([Check(claim, (TRIO_TIMEOUTS,))])
-    assert verdict.label != "supported"
-    assert "identifier(s) not in the source: trio.timeout" in verdict.reasons
+    reason = "identifier(s) not in the source: trio.timeout"
+    _vetoed(verifier, Check(claim, (TRIO_TIMEOUTS,)), reason)
     for right in (
         "To apply a timeout to a block of code, use `trio.move_on_after`.",
         "Apply a timeout to a block of code with `move_on_after(30)`.",
         "You can apply a timeout to a block of code, e.g. `https://example.com/x.timeout`.",
         "You can apply a timeout to a block of code served from `example.com`.",
     ):
-        [found] = verifier.verify_now([Check(right, (TRIO_TIMEOUTS,))])
-        assert not any("identifier" in reason for reason in found.reasons), right
+        assert not _identifier_reasons(verifier, Check(right, (TRIO_TIMEOUTS,))), right
     # a setting's key path names the keys a YAML example nests (the Developer Hub guides)
     values = "Add it to your `values.yaml` file:\n\nupstream:\n  backstage:\n    extraEnvVars:\n"
     keyed = "Add the variable under `upstream.backstage.extraEnvVars` in your values file."
-    [key_path] = verifier.verify_now([Check(keyed, (values,))])
-    assert not any("identifier" in reason for reason in key_path.reasons)
+    assert not _identifier_reasons(verifier, Check(keyed, (values,)))
     plain = TRIO_TIMEOUTS.replace(".. code-block:: python\n", "")  # marks no code at all
     [unmarked] = verifier.verify_now([Check(claim, (plain,))])
     assert not any("identifier" in reason for reason in unmarked.reasons)
