@@ -30,7 +30,7 @@ from citesynth.verify.conflicts import find_conflicts
 from citesynth.verify.crossencoder import available
 from citesynth.verify.evidence import evidence_text
 from citesynth.verify.lexical import LexicalVerifier
-from citesynth.verify.purpose import split_goal
+from citesynth.verify.purpose import goal_elsewhere, split_goal
 from citesynth.verify.review import review
 from citesynth.verify.roles import crossed_names
 from citesynth.verify.swaps import preferred_reversed
@@ -82,6 +82,8 @@ def test_an_answer_of_any_text_is_reviewed(answer: str, first: str, second: str)
 def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, second: str) -> None:
     goal = split_goal(text)
     assert goal is None or (goal.goal and len(goal.assertion.split()) >= 3)
+    elsewhere = goal_elsewhere(f"To set {text}, you can call `{first}`.", [second])
+    assert elsewhere is None or elsewhere[0] in first
     crossed = crossed_names(text, [first, second])
     assert crossed is None or all(name in text for name in crossed)
     preferred = preferred_reversed(text + " instead of " + first, second)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from citesynth.verify.purpose import Goal, goal_backed, split_goal
+from citesynth.verify.base import Check
+from citesynth.verify.lexical import LexicalVerifier
+from citesynth.verify.purpose import Goal, goal_backed, goal_elsewhere, split_goal
 
 
 @pytest.mark.parametrize(
@@ -75,3 +77,74 @@ def test_a_claim_of_thousands_of_commas_and_code_spans_is_read_in_one_pass() -> 
     goal = split_goal(claim)
     assert goal is not None and goal.assertion == "You can call `run`."
     assert goal.goal.endswith("`a`") and goal.goal.count(",") == 20_000
+
+
+TLS_WARNINGS = """TLS Warnings
+
+The library warns at several levels of certificate verification support.
+
+Sending unverified HTTPS requests is discouraged; if you understand the risks and want
+to disable these warnings, you can call :func:`~netlib.disable_warnings`:
+
+.. code-block:: python
+
+    netlib.disable_warnings()
+"""
+
+
+def test_a_goal_given_to_code_the_source_names_for_another_goal_is_found() -> None:
+    claim = "To disable SSL certificate verification, you can use `netlib.disable_warnings`:"
+    assert goal_elsewhere(claim, [TLS_WARNINGS]) == (
+        "disable_warnings",
+        "to disable these warnings",
+    )
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "To disable these warnings, you can call `netlib.disable_warnings()`.",
+        "To disable warnings about unverified requests, call `disable_warnings()`.",
+        "To turn off certificate checks, you can call `disable_warnings()`.",  # another verb
+        "To disable this feature, you can call `disable_warnings()`.",  # points back
+        "To disable certificate verification, edit `tls-config.yaml` by hand.",  # a path
+        "To disable certificate verification, pass `verify=False` to the client.",
+    ],
+)
+def test_a_goal_the_source_gives_that_code_or_never_compares_is_not(claim: str) -> None:
+    assert goal_elsewhere(claim, [TLS_WARNINGS]) is None
+
+
+def test_a_sentence_naming_the_code_for_the_claims_goal_clears_it() -> None:
+    both = TLS_WARNINGS + (
+        "\nTo disable certificate verification for tests only, call `disable_warnings()` "
+        "after passing `verify=False`.\n"
+    )
+    claim = "To disable certificate verification, call `disable_warnings()` first."
+    assert goal_elsewhere(claim, [TLS_WARNINGS]) is not None
+    assert goal_elsewhere(claim, [both]) is None
+
+
+def test_the_verifier_does_not_support_a_goal_the_source_gives_other_code() -> None:
+    wrong = "To disable certificate verification, you can call `netlib.disable_warnings`:"
+    right = "To disable these warnings, you can call `netlib.disable_warnings`:"
+    found = LexicalVerifier().verify_now(
+        [Check(wrong, (TLS_WARNINGS,), "TLS Warnings"), Check(right, (TLS_WARNINGS,))]
+    )
+    assert [v.label for v in found] == ["partial", "supported"]
+    assert found[0].reasons == (
+        "the source says 'disable_warnings' is used 'to disable these warnings'",
+    )
+
+
+def test_a_goal_is_read_whole_through_dotted_names_and_line_breaks() -> None:
+    source = (
+        "Pass ``temp_dir`` to control where the\ntemporary directory is created. The directory "
+        "is not removed in this case."
+    )
+    claim = (
+        "To control where CliRunner.isolated_filesystem creates its temporary directory, "
+        "you can pass `temp_dir` to the method."
+    )
+    assert goal_elsewhere(claim, [source]) is None
+    assert goal_elsewhere("To control the exit code, you can pass `temp_dir` here.", [source])

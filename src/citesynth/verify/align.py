@@ -41,6 +41,7 @@ from citesynth.ingest.sentences import LIST_MARKER, is_title_or_rule, sentence_s
 from citesynth.verify.codevalues import differing_code
 from citesynth.verify.lists import misattributed
 from citesynth.verify.opposites import opposed, reversed_order
+from citesynth.verify.purpose import goal_elsewhere
 from citesynth.verify.quotes import misquoted
 from citesynth.verify.roles import crossed_names
 from citesynth.verify.swaps import preferred_reversed, swapped
@@ -224,10 +225,14 @@ class Alignment:
     """(the claim's setting or operator, the passages' setting, or nothing) where the
     passages write that code otherwise: `err=False` against `err=True`
     (`codevalues.differing_code`)."""
+    other_goal: tuple[str, str] | None = None
+    """(the code the claim's purpose clause is given to, the purpose the passages give it)
+    when those differ: "To disable SSL certificate verification, use `disable_warnings`"
+    against "to disable these warnings" (`purpose.goal_elsewhere`)."""
 
     @property
     def disagrees(self) -> bool:
-        """A number, negation, direction, opposite, swap, superlative, name, code or quote.
+        """A number, negation, direction, opposite, swap, superlative, name, code, quote or goal.
 
         So does a whole clause of the claim that has no word in the evidence (`ungrounded`).
 
@@ -247,6 +252,7 @@ class Alignment:
             or self.ungrounded
             or self.code_values
             or self.misquoted
+            or self.other_goal
         )
 
 
@@ -1190,6 +1196,7 @@ def align(
         swapped=tuple(pair for pair in (crossed, exchanged) if pair),
         code_values=differing_code(claim, shown, negated=negated),
         misquoted=misquoted(claim, [*shown, context.text]),
+        other_goal=goal_elsewhere(claim, shown),
     )
     written = _written(claim)
     return replace(
@@ -1269,21 +1276,35 @@ def _reasons(
         reasons.append("negation differs from the source")
     if alignment.direction_mismatch:
         reasons.append("direction differs from the source (increase vs decrease)")
-    for mine, theirs in alignment.opposite:
-        reasons.append(f"the source says {theirs!r}, not {mine!r}")
-    for first, second in alignment.swapped:
-        reasons.append(f"the source pairs {first!r} and {second!r} the other way round")
+    reasons.extend(_crossed_reasons(alignment))
     if superlatives := alignment.missing_superlatives:
         reasons.append("superlative not in the source: " + ", ".join(superlatives))
     if identifiers := alignment.missing_identifiers:
         reasons.append("identifier(s) not in the source: " + ", ".join(identifiers))
-    for name, other in alignment.misattributed:
-        reasons.append(f"the source says this of {other}, not of {name}")
     reasons.extend(_code_reasons(alignment.code_values))
     reasons.extend(f"quoted text not in the source: {q!r}" for q in alignment.misquoted)
     for clause in alignment.ungrounded:
         reasons.append(f"nothing in the source states {clause!r}")
     return tuple(reasons)
+
+
+def _crossed_reasons(alignment: Alignment) -> list[str]:
+    """Why the claim states what the source states otherwise.
+
+    Its opposite, the other way round, of another name, or for another goal.
+    """
+    reasons = [f"the source says {theirs!r}, not {mine!r}" for mine, theirs in alignment.opposite]
+    reasons += [
+        f"the source pairs {first!r} and {second!r} the other way round"
+        for first, second in alignment.swapped
+    ]
+    reasons += [
+        f"the source says this of {other}, not of {name}" for name, other in alignment.misattributed
+    ]
+    if alignment.other_goal:
+        name, theirs = alignment.other_goal
+        reasons.append(f"the source says {name!r} is used {theirs!r}")
+    return reasons
 
 
 def _code_reasons(code: Sequence[tuple[str, str]]) -> list[str]:

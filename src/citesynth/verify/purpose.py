@@ -15,6 +15,14 @@ checked on its own by the whole verifier, and the goal's terms, most of which th
 (their passages, titles and headings) must hold. A goal the sources do not mention ("To
 pickle a Client to share it between processes, use the `with` statement") still fails: the
 assertion is true, but nothing says it achieves that goal.
+
+`goal_elsewhere` is the converse: a goal the sources hold, given to code they name for
+another goal of the same verb. "To disable SSL certificate verification, you can use
+`urllib3.disable_warnings`" against "if you ... wish to disable these warnings, you can
+use `urllib3.disable_warnings`" holds every word of its source's section (certificate
+verification is the section's subject), so coverage, the goal's terms and the model all
+passed it; the one sentence naming the function says what it disables, and it is not the
+claim's.
 """
 
 from __future__ import annotations
@@ -23,7 +31,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citesynth.analysis import INLINE_CODE, content_terms, coverage, terms
+from citesynth.analysis import INLINE_CODE, bare_name, content_terms, coverage, terms
+from citesynth.ingest.rst import rendered_roles
+from citesynth.ingest.sentences import prose_sentences
 
 GOAL_COVERAGE = 0.6
 """The share of a goal's content terms the sources must hold (passages, titles, headings).
@@ -34,6 +44,16 @@ says "confirmation"); the invented goal of the issue's example ("pickle", "share
 "processes") holds two terms in five."""
 
 _OPENING = re.compile(r"\s*(?:in\s+order\s+)?to\s+[a-z]+\b", re.IGNORECASE)
+_PURPOSE = re.compile(
+    r"\b(?:in\s+order\s+)?to\s+([a-z]+)\s+((?:[^,.;:()!?]|\.(?=\w))+)", re.IGNORECASE
+)
+"""A purpose clause anywhere in a sentence: its verb and what follows it up to the clause's
+end ("to disable these warnings"; a dotted name, "CliRunner.isolated_filesystem", goes on)."""
+_POINTING = re.compile(r"(?:this|that|these|those|it|them|they|such)\b", re.IGNORECASE)
+"""A goal that points back ("To enable this feature"): what it names is in another sentence."""
+_CALLED = re.compile(r"~?([A-Za-z_][\w.]*)(?:\(.*\)|\s*=.*)?")
+"""An inline code span that is one name, maybe called or set: `disable_warnings()`,
+`timeout=5`; never a path or a command (`dynamic-plugins.yaml`, `pip install x`)."""
 _COMMA = re.compile(r",\s+")
 _FIRST_WORD = re.compile(r"[A-Za-z.]+")
 _GOES_ON = frozenset(
@@ -86,3 +106,49 @@ def goal_backed(goal: str, passages: Sequence[str], about: str = "") -> bool:
         return False
     found = set(terms(" ".join([about, *passages])))
     return coverage(wanted, found) >= GOAL_COVERAGE
+
+
+def _code_names(text: str) -> list[str]:
+    """The last dotted part of each name `text` writes as inline code (three letters or more)."""
+    names = []
+    for span in INLINE_CODE.finditer(text):
+        called = _CALLED.fullmatch(span.group(1).strip())
+        name = bare_name(called.group(1)) if called else None
+        if name and len(last := name.rsplit(".", 1)[-1]) >= 3:
+            names.append(last)
+    return list(dict.fromkeys(names))
+
+
+def goal_elsewhere(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
+    """(the code, the sources' own purpose for it) when the claim gives it another goal.
+
+    The claim opens with a purpose clause ("To <verb> <object>, ...", `split_goal`) and
+    its assertion names code; a prose sentence of the passages names that code with a
+    purpose clause of the same verb whose object shares no content term with the claim's,
+    and no sentence naming it has a purpose of that verb sharing one. A goal that points
+    back ("To enable this feature") is never compared.
+    """
+    goal = split_goal(claim)
+    opening = _PURPOSE.match(goal.goal.strip()) if goal else None
+    if goal is None or opening is None or _POINTING.match(opening.group(2)):
+        return None
+    verb, wanted = terms(opening.group(1)), set(content_terms(opening.group(2)))
+    names = _code_names(goal.assertion)
+    if not verb or not wanted or not names:
+        return None
+    naming = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, names)) + r")\b")
+    other = None
+    for passage in passages:
+        text = rendered_roles(passage)
+        for start, end in prose_sentences(text):
+            sentence = " ".join(text[start:end].split())
+            if not (named := naming.search(sentence)):
+                continue
+            for purpose in _PURPOSE.finditer(sentence):
+                theirs = set(content_terms(purpose.group(2)))
+                if terms(purpose.group(1)) != verb or not theirs:
+                    continue
+                if theirs & wanted:
+                    return None
+                other = other or (named.group(), " ".join(purpose.group(0).split()))
+    return other
