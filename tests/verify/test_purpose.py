@@ -148,3 +148,13 @@ def test_a_goal_is_read_whole_through_dotted_names_and_line_breaks() -> None:
     )
     assert goal_elsewhere(claim, [source]) is None
     assert goal_elsewhere("To control the exit code, you can pass `temp_dir` here.", [source])
+
+
+def test_the_package_holding_the_named_code_is_not_what_the_claim_recommends() -> None:
+    source = (
+        "To write log entries to a file, use `WriteLogger`. The structlog package is used "
+        "to format messages for humans and machines."
+    )
+    claim = "To format entries as JSON, use `structlog.WriteLogger` from the `structlog` library."
+    assert goal_elsewhere(claim, [source]) is None
+    assert goal_elsewhere("To write to a database, you can use `structlog.WriteLogger`.", [source])

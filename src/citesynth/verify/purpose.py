@@ -109,14 +109,25 @@ def goal_backed(goal: str, passages: Sequence[str], about: str = "") -> bool:
 
 
 def _code_names(text: str) -> list[str]:
-    """The last dotted part of each name `text` writes as inline code (three letters or more)."""
+    """The last dotted part of each name `text` writes as inline code (three letters or more).
+
+    Not a name that only holds another: the package of "`structlog.WriteLogger` from the
+    `structlog` library" is where the recommended thing lives, and its name is in every
+    sentence.
+    """
     names = []
     for span in INLINE_CODE.finditer(text):
         called = _CALLED.fullmatch(span.group(1).strip())
-        name = bare_name(called.group(1)) if called else None
-        if name and len(last := name.rsplit(".", 1)[-1]) >= 3:
-            names.append(last)
-    return list(dict.fromkeys(names))
+        if called and (name := bare_name(called.group(1))):
+            names.append(name)
+    return list(
+        dict.fromkeys(
+            last
+            for name in names
+            if len(last := name.rsplit(".", 1)[-1]) >= 3
+            and not any(other.startswith(name + ".") for other in names)
+        )
+    )
 
 
 def goal_elsewhere(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
