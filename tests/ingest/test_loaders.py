@@ -7,6 +7,7 @@ from itertools import pairwise
 
 import pytest
 
+from citesynth.analysis import estimate_tokens
 from citesynth.errors import LoadError
 from citesynth.ingest.blocks import BlockKind
 from citesynth.ingest.chunking import split
@@ -350,6 +351,25 @@ def test_a_paragraph_introducing_an_example_stays_with_it_when_the_chunk_is_full
         (parsed,) = load_rst("theme.rst", source.encode()).parsed
         example = find(chunks_of(parsed, target=90), "set_font")
         assert "And it can then be used like this:\n\n.. code-block::" in example.text
+
+
+def test_an_introduction_stays_with_its_example_up_to_a_quarter_past_the_target() -> None:
+    intro = (
+        "If you do want the generality, then you should update an existing `TypeChecker` "
+        "or create a new one. You may then create a new validator via `extend`."
+    )
+    code = "\n".join(f"    line_{n} = checker.redefine('number', is_my_int_{n})" for n in range(7))
+    prose = "Validating With Additional Types\n================================\n\n"
+    source = f"{prose}Some text before it.\n\n{intro}\n\n.. testcode::\n\n{code}\n"
+    (parsed,) = load_rst("validate.rst", source.encode()).parsed
+    example_tokens = estimate_tokens(f".. testcode::\n\n{code}")
+    intro_tokens = estimate_tokens(intro)
+    target = example_tokens + intro_tokens - 10  # the two together are just past the target
+    example = find(chunks_of(parsed, target=target), "line_6")
+    assert example.text.startswith(intro)
+    assert estimate_tokens(example.text) <= target + target // 4
+    apart = find(chunks_of(parsed, target=(example_tokens + intro_tokens) * 3 // 4), "line_6")
+    assert apart.text.startswith(".. testcode::")  # a quarter more is not room enough
 
 
 @pytest.mark.parametrize(
