@@ -365,6 +365,38 @@ def test_underlined_titles_and_rules_are_spans_of_their_own() -> None:
     assert not is_title_or_rule(dots, dots.index("....."), dots.index(".....") + 5)
 
 
+def test_a_title_of_two_sentences_is_a_title_in_each_of_them() -> None:
+    # jsonschema's FAQ: the extractive writer had quoted "My schema specifies format
+    # validation." as a sentence of its answer.
+    title = "My schema specifies format validation. Why do invalid instances seem valid?"
+    text = f"{title}\n{'-' * len(title)}\n\nThe format keyword is a stumbling block. It is off."
+    spans = [(text[a:b], is_title_or_rule(text, a, b)) for a, b in sentence_spans(text)]
+    assert [title for _, title in spans] == [True, True, True, False, False]
+    assert prose_of(text, min_words=2) == [
+        "The format keyword is a stumbling block.",
+        "It is off.",
+    ]
+    prose = "It counts. Then it stops.\n\nMore text follows here."
+    assert not any(is_title_or_rule(prose, a, b) for a, b in sentence_spans(prose))
+
+
+def test_a_link_description_that_opens_in_lower_case_without_a_stop_is_no_prose() -> None:
+    # jsonschema's FAQ lists links in a `.. seealso::`, each described below it; the
+    # extractive writer had quoted "for details on how to enable format validation [3]."
+    text = (
+        "Format validation is off by default in every draft.\n\n.. seealso::\n\n"
+        "    `validating formats`\n\n"
+        "        for details on how to enable format validation\n\n"
+        "    `jsonschema.FormatChecker`\n\n"
+        "        the object which implements format validation\n\n"
+        "urllib3 will issue several different warnings about certificates.\n"
+    )
+    assert prose_of(text, min_words=5) == [
+        "Format validation is off by default in every draft.",
+        "urllib3 will issue several different warnings about certificates.",
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [

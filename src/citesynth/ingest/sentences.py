@@ -65,6 +65,11 @@ _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 """A line that opens or closes a fenced code block."""
 _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 _CONTENT = re.compile(r"(?:[ \t\r]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
+_FRAGMENT = re.compile(r"[a-z].*[^.!?:…)\s]\s*", re.DOTALL)
+"""A paragraph that opens in lower case and ends without a stop. Indented, it describes the
+term or link above it, as in a `.. seealso::` ("for details on how to enable format
+validation"): never a sentence. Not indented, it mostly introduces the code below it
+("urllib3 can be installed with `pip`")."""
 _NOT_PROSE = re.compile(
     rf"^\s*(?:#(?![.)][ \t])|```|~~~|{API_REFERENCE}|\||[=\-~^*+]{{3,}}\s*$|\.\. |>>>|\$ "
     rf"|<[A-Za-z/!]|{FIELD_MARKER})"
@@ -340,23 +345,25 @@ def _line_before(text: str, line_start: int, longest: int) -> tuple[int, int] | 
 
 
 def is_title_or_rule(text: str, start: int, end: int) -> bool:
-    """Whether `text[start:end]`, a whole line, is an adornment line or the title above one."""
-    line_start, line_end = start, end
-    while line_start > 0 and text[line_start - 1] in " \t":
-        line_start -= 1
-    while line_end < len(text) and text[line_end] in " \t\r":
-        line_end += 1
-    if (line_start > 0 and text[line_start - 1] != "\n") or (
-        line_end < len(text) and text[line_end] != "\n"
-    ):
+    """Whether `text[start:end]`, on one line, is an adornment line or on the title above one.
+
+    A title of two sentences is read whole: "My schema specifies format validation. Why do
+    invalid instances seem valid?" over a line of dashes is a title, and neither of its
+    sentences is prose.
+    """
+    if "\n" in text[start:end]:
         return False
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
     if adornment_at(text, line_start, line_end):
         return True
     if line_end >= len(text):
         return False
-    under_end = text.find("\n", line_end + 1, line_end + 2 + (end - start) + 80)
+    length = line_end - line_start
+    under_end = text.find("\n", line_end + 1, line_end + 2 + length + 80)
     under = (line_end + 1, len(text) if under_end < 0 else under_end)
-    if under_end < 0 and under[1] - under[0] > (end - start) + 80:
+    if under_end < 0 and under[1] - under[0] > length + 80:
         return False
     return adornment_at(text, *under) and titled(text, *under) is not None
 
@@ -430,21 +437,31 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
             markup.prose_from == 0 and _NOT_PROSE.match(paragraph.lstrip("\n"))
         ):
             skip = True
+        if content.group(1) and _FRAGMENT.fullmatch(text, first, boundary):
+            skip = True  # an indented description: "for details on how to enable …"
         if not skip:
-            for begin, end in sentence_spans(text, first + (markup.prose_from or 0), boundary):
-                line = text[begin:end]
-                if _NOT_PROSE.match(line) or "\n#" in line or "```" in line or "\n~~~" in line:
-                    continue
-                if CONTAINER_LINE.match(line):
-                    continue
-                if _code_lines(text, begin, end) or _in_comment(text, begin):
-                    continue
-                if is_title_or_rule(text, begin, end):
-                    continue
-                if len(line.split()) >= min_words:
-                    spans.append((begin, end))
+            spans.extend(
+                (begin, end)
+                for begin, end in sentence_spans(text, first + (markup.prose_from or 0), boundary)
+                if len(text[begin:end].split()) >= min_words and _reads_as_prose(text, begin, end)
+            )
         start = boundary
     return spans
+
+
+def _reads_as_prose(text: str, begin: int, end: int) -> bool:
+    """Whether a sentence of a prose paragraph is prose: no code, title, rule or container."""
+    line = text[begin:end]
+    return not (
+        _NOT_PROSE.match(line)
+        or "\n#" in line
+        or "```" in line
+        or "\n~~~" in line
+        or CONTAINER_LINE.match(line)
+        or _code_lines(text, begin, end)
+        or _in_comment(text, begin)
+        or is_title_or_rule(text, begin, end)
+    )
 
 
 def opens_inside_fence(text: str) -> bool:
