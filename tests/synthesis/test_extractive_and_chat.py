@@ -23,11 +23,14 @@ from citesynth.synthesis.extractive import (
     _cited,
     _corroborated,
     _details,
+    _listed_already,
+    _Pick,
     _symbolic,
     clean,
     section_of,
     unnamed_identifier,
 )
+from citesynth.synthesis.introduced import Introduced
 from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.sources import Source
 from citesynth.synthesis.verifying import INTRODUCED
@@ -1051,3 +1054,50 @@ def test_a_hyperlink_reference_wrapped_over_two_lines_reads_as_its_text() -> Non
         clean(sentence)
         == "It originates from a fork of retrying which is sadly no longer maintained."
     )
+
+
+def test_an_item_a_shown_list_holds_is_not_shown_again_from_an_overlapping_chunk() -> None:
+    # jsonschema's FAQ: the list of what is not public API came under its lead-in from one
+    # chunk, and its last item again as a sentence of the next chunk of the same page.
+    def source(number: int, document: str) -> Source:
+        chunk = Chunk(
+            ChunkId(f"c{number}"),
+            DocumentId(document),
+            f"{document}.rst",
+            "FAQ",
+            (),
+            "text",
+            0,
+            4,
+            1,
+            1,
+        )
+        return Source(number, Hit(chunk, 1.0, 0.9), "text")
+
+    items = (
+        "the exact wording and contents of error messages",
+        "the specific non-zero error codes presented by the command line interface",
+    )
+    lead = _Pick(
+        "The following are not considered public API:",
+        0.9,
+        source(1, "faq"),
+        0,
+        frozenset(),
+        block=Introduced("list", 0, 200, items),
+    )
+    again = _Pick(
+        "the specific non-zero error codes presented by the command line\n interface.",
+        0.8,
+        source(2, "faq"),
+        0,
+        frozenset(),
+    )
+    elsewhere = _Pick(again.text, 0.8, source(3, "other"), 0, frozenset())
+    new = _Pick(
+        "the exact representation of errors on the console.", 0.7, source(2, "faq"), 9, frozenset()
+    )
+    assert _listed_already([lead, again], again)
+    assert not _listed_already([lead, elsewhere], elsewhere)  # another document's says it too
+    assert not _listed_already([lead, new], new)
+    assert not _listed_already([lead], lead)

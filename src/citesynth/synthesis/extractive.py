@@ -162,6 +162,25 @@ class _Pick:
     """The code block or list the sentence introduces ("… as follows:"), shown after it."""
 
 
+def _listed_already(chosen: Sequence[_Pick], pick: _Pick) -> bool:
+    """Whether a list another pick shows holds `pick`'s sentence, from the same document.
+
+    Chunks of one document overlap: jsonschema's FAQ list of what is not public API was
+    shown under its lead-in from one chunk, and its items came again as sentences of the
+    next chunk ("the specific non-zero error codes presented by the command line
+    interface [7].").
+    """
+    wanted = " ".join(pick.text.split()).rstrip(".")
+    return len(wanted) > 20 and any(
+        p is not pick
+        and p.block is not None
+        and p.block.kind == "list"
+        and p.source.document == pick.source.document
+        and any(wanted in " ".join(line.split()) for line in p.block.lines)
+        for p in chosen
+    )
+
+
 def _similar(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
@@ -279,7 +298,7 @@ class ExtractiveWriter:
                 chosen.append(pick)
             elif twin.source.document != source.document and source.number not in twin.also:
                 twin.also.append(source.number)
-        return chosen
+        return [p for p in chosen if not _listed_already(chosen, p)]
 
     async def _ranked(
         self, question: str, candidates: Sequence[tuple[Source, int, str]], read: Sequence[str]
