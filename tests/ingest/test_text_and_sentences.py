@@ -442,6 +442,8 @@ def test_prose_is_kept_beside_rules_terms_and_containers() -> None:
 def test_titles_on_one_long_line_cost_linear_time() -> None:
     text = "This is a sentence of prose with several words. " * 20_000  # 1 MB, one line
     assert len(prose_sentences(text)) == 20_000
+    # a line break after it: each sentence looks for its line's ends a title's length away
+    assert len(prose_sentences(text + "\nThe end of the text is here.\n")) == 20_001
 
 
 def test_rst_roles_are_written_as_a_reader_sees_them() -> None:

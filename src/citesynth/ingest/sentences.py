@@ -353,9 +353,10 @@ def is_title_or_rule(text: str, start: int, end: int) -> bool:
     """
     if "\n" in text[start:end]:
         return False
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
+    line = _line_around(text, start, end)
+    if line is None:
+        return False
+    line_start, line_end = line
     if adornment_at(text, line_start, line_end):
         return True
     if line_end >= len(text):
@@ -366,6 +367,34 @@ def is_title_or_rule(text: str, start: int, end: int) -> bool:
     if under_end < 0 and under[1] - under[0] > length + 80:
         return False
     return adornment_at(text, *under) and titled(text, *under) is not None
+
+
+_TITLE_LONGEST = 200
+"""The longest line read as a title when a sentence shares it with another."""
+
+
+def _line_around(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The line holding `text[start:end]` (no line break in it), as (start, end).
+
+    A span that is its line but for spaces is read as that line; a sentence sharing its
+    line, only when the line is no longer than a title may be (`_TITLE_LONGEST`), so that
+    the sentences of a long line are never each read against all of it.
+    """
+    line_start, line_end = start, end
+    while line_start > 0 and text[line_start - 1] in " \t":
+        line_start -= 1
+    while line_end < len(text) and text[line_end] in " \t\r":
+        line_end += 1
+    if (line_start == 0 or text[line_start - 1] == "\n") and (
+        line_end == len(text) or text[line_end] == "\n"
+    ):
+        return line_start, line_end
+    window = max(0, start - _TITLE_LONGEST)
+    before = text.rfind("\n", window, start)
+    after = text.find("\n", end, end + _TITLE_LONGEST)
+    if (before < 0 and window > 0) or (after < 0 and end + _TITLE_LONGEST < len(text)):
+        return None
+    return before + 1, len(text) if after < 0 else after
 
 
 def _fences(text: str, start: int, end: int) -> int:

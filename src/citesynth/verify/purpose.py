@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from citesynth.analysis import INLINE_CODE, bare_name, content_terms, coverage, terms
 from citesynth.ingest.rst import rendered_roles
@@ -130,6 +131,16 @@ def _code_names(text: str) -> list[str]:
     )
 
 
+@lru_cache(maxsize=512)
+def _prose(passage: str) -> tuple[str, ...]:
+    """The prose sentences of a passage, roles rendered, each on one line.
+
+    Cached: a claim is aligned with its passages several times.
+    """
+    text = rendered_roles(passage)
+    return tuple(" ".join(text[start:end].split()) for start, end in prose_sentences(text))
+
+
 def goal_elsewhere(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
     """(the code, the sources' own purpose for it) when the claim gives it another goal.
 
@@ -150,9 +161,7 @@ def goal_elsewhere(claim: str, passages: Sequence[str]) -> tuple[str, str] | Non
     naming = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, names)) + r")\b")
     other = None
     for passage in passages:
-        text = rendered_roles(passage)
-        for start, end in prose_sentences(text):
-            sentence = " ".join(text[start:end].split())
+        for sentence in _prose(passage):
             if not (named := naming.search(sentence)):
                 continue
             for purpose in _PURPOSE.finditer(sentence):
