@@ -372,6 +372,21 @@ def test_an_introduction_stays_with_its_example_up_to_a_quarter_past_the_target(
     assert apart.text.startswith(".. testcode::")  # a quarter more is not room enough
 
 
+def test_the_heading_above_an_introduction_moves_on_with_it() -> None:
+    # An introduction may take a quarter more than the target; a heading held to the
+    # target was left behind, a chunk of its own.
+    intro = " ".join(f"This paragraph explains step {n} of the usage." for n in range(4))
+    code = "\n".join(f"value_{n} = compute(step={n})" for n in range(6))
+    top = "Words about the top section of this page, long enough to be a small chunk of text."
+    usage = f"## Usage details\n\n{intro} Use it as below:\n\n```python\n{code}\n```\n"
+    text = f"# Top\n\n{top}\n\n{usage}"
+    (parsed,) = load_markdown("usage.md", text.encode()).parsed
+    for target in range(90, 110):
+        chunks = chunks_of(parsed, target=target)
+        assert not any(c.text == "## Usage details" for c in chunks), target
+        assert find(chunks, "value_5").text.startswith("## Usage details\n\nThis paragraph")
+
+
 @pytest.mark.parametrize(
     ("source", "title"),
     [

@@ -378,6 +378,9 @@ def test_a_title_of_two_sentences_is_a_title_in_each_of_them() -> None:
     ]
     prose = "It counts. Then it stops.\n\nMore text follows here."
     assert not any(is_title_or_rule(prose, a, b) for a, b in sentence_spans(prose))
+    long = "A first sentence of a line far too long to be a title. " * 5 + "Is it one?"
+    text = f"{long}\n{'-' * len(long)}\n\nText."
+    assert [is_title_or_rule(text, a, b) for a, b in sentence_spans(text)][:6] == [False] * 6
 
 
 def test_a_link_description_that_opens_in_lower_case_without_a_stop_is_no_prose() -> None:
@@ -394,6 +397,15 @@ def test_a_link_description_that_opens_in_lower_case_without_a_stop_is_no_prose(
     assert prose_of(text, min_words=5) == [
         "Format validation is off by default in every draft.",
         "urllib3 will issue several different warnings about certificates.",
+    ]
+    kept = (
+        'The list below says it.\n\n- item one\n\n  this is what the docs call "the rule."\n\n'
+        "  the timeout is in seconds. It defaults to five unless you set `timeout`\n"
+    )
+    assert prose_of(kept, min_words=2)[2:] == [
+        'this is what the docs call "the rule."',  # a stop inside the closing quote
+        "the timeout is in seconds.",  # more than one sentence: prose
+        "It defaults to five unless you set `timeout`",
     ]
 
 

@@ -1098,6 +1098,22 @@ def test_an_item_a_shown_list_holds_is_not_shown_again_from_an_overlapping_chunk
         "the exact representation of errors on the console.", 0.7, source(2, "faq"), 9, frozenset()
     )
     assert _listed_already([lead, again], again)
+    marked = _Pick(
+        "The following are not considered public API:",
+        0.9,
+        source(1, "faq"),
+        0,
+        frozenset(),
+        block=Introduced("list", 0, 200, ("the specific codes returned by :func:`main` today",)),
+    )
+    cleaned = _Pick(
+        "the specific codes returned by `main` today.", 0.8, source(2, "faq"), 0, frozenset()
+    )
+    assert _listed_already([marked, cleaned], cleaned)  # the item as it is shown
+    leading = _Pick(
+        again.text, 0.8, source(2, "faq"), 0, frozenset(), block=Introduced("list", 0, 9, ("x",))
+    )
+    assert not _listed_already([lead, leading], leading)  # it shows a list of its own
     assert not _listed_already([lead, elsewhere], elsewhere)  # another document's says it too
     assert not _listed_already([lead, new], new)
     assert not _listed_already([lead], lead)

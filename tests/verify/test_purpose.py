@@ -158,3 +158,52 @@ def test_the_package_holding_the_named_code_is_not_what_the_claim_recommends() -
     claim = "To format entries as JSON, use `structlog.WriteLogger` from the `structlog` library."
     assert goal_elsewhere(claim, [source]) is None
     assert goal_elsewhere("To write to a database, you can use `structlog.WriteLogger`.", [source])
+
+
+@pytest.mark.parametrize(
+    ("claim", "passages"),
+    [
+        (  # "to False to disable …" must not swallow the clause that states the goal
+            "To disable certificate verification, you can set `verify`.",
+            [
+                "Set `verify` to False to disable certificate verification in tests.",
+                "The `verify` flag can also be used to disable these warnings for good.",
+            ],
+        ),
+        (  # "to enable this feature" names nothing
+            "To enable response caching, you can set `cache_enabled`.",
+            [
+                "Response caching keeps recent responses in memory for a while. You can set "
+                "`cache_enabled` to enable this feature."
+            ],
+        ),
+        (  # "get" written as a word, not as code
+            "To fetch data from an API, you can call `requests.get`.",
+            [
+                "Use `requests.head` to fetch headers only, so you do not get the body of "
+                "the response."
+            ],
+        ),
+        (  # the clause is about the other code the sentence names
+            "To disable certificate verification, you can pass `verify=False`.",
+            [
+                "Passing `verify=False` makes requests insecure, so call "
+                "`urllib3.disable_warnings` to disable the resulting warnings."
+            ],
+        ),
+        (  # a literal is no name the claim recommends
+            "To disable strict parsing, you can set `verify` to `False`.",
+            ["Pass `strict=False` in order to disable strict parsing of response headers."],
+        ),
+    ],
+)
+def test_a_purpose_read_for_the_claims_own_code_only(claim: str, passages: list[str]) -> None:
+    assert goal_elsewhere(claim, passages) is None
+
+
+def test_a_claim_of_thousands_of_code_names_is_read_in_linear_time() -> None:
+    claim = "To do the work, you can use " + " ".join(f"`m.name{i}`" for i in range(20_000)) + "."
+    assert goal_elsewhere(claim, ["Use `m.name1` to do other things, and nothing else."]) == (
+        "name1",
+        "to do other things",
+    )

@@ -33,12 +33,12 @@ from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId
 
-CHUNKER_VERSION = 10
+CHUNKER_VERSION = 11
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
 above a directive stays with it; 10: an introduction stays with its example up to a quarter
-past the target)."""
+past the target; 11: and so do the headings above it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +269,7 @@ def _carry(
             current[carried - 1].is_heading
             or (current[carried - 1].introduces and all(u.introduces for u in current[carried:]))
         )
-        and used + current[carried - 1].tokens <= _room(current[carried - 1], target)
+        and used + current[carried - 1].tokens <= _room(current[carried - 1 :], target)
     ):
         carried -= 1
         used += current[carried].tokens
@@ -281,14 +281,18 @@ def _carry(
     return _tail(body, overlap, target - used) + headings
 
 
-def _room(carried: _Unit, target: int) -> int:
-    """How many tokens a chunk may hold when `carried` moves on with the text it comes before.
+def _room(carried: list[_Unit], target: int) -> int:
+    """How many tokens a chunk may hold when `carried` moves on with the text after it.
 
-    A quarter more than the target for an introduction: "If you do want the generality,
-    ... update an existing `TypeChecker`" read apart from the example below it (141 tokens
-    of code) told neither the writers nor the answerability gate what the example does.
+    A quarter more than the target when an introduction is among them, and so for the
+    headings above it too (a heading left behind would end a chunk on its own): "If you do
+    want the generality, ... update an existing `TypeChecker`" read apart from the example
+    below it (141 tokens of code) told neither the writers nor the answerability gate what
+    the example does.
     """
-    return target if carried.is_heading else target + target // 4
+    if any(unit.introduces for unit in carried):
+        return target + target // 4
+    return target
 
 
 def _tail(units: list[_Unit], overlap: int, room: int) -> list[_Unit]:

@@ -65,8 +65,9 @@ _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 """A line that opens or closes a fenced code block."""
 _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 _CONTENT = re.compile(r"(?:[ \t\r]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
-_FRAGMENT = re.compile(r"[a-z].*[^.!?:…)\s]\s*", re.DOTALL)
-"""A paragraph that opens in lower case and ends without a stop. Indented, it describes the
+_FRAGMENT = re.compile(r"[a-z](?:[^.!?]|[.!?](?!\s))*?[^.!?:…)\s\"'”’*_`\]]\s*", re.DOTALL)
+"""A paragraph of one sentence that opens in lower case and ends without a stop (nor a
+closing quote, emphasis or reference after one). Indented, it describes the
 term or link above it, as in a `.. seealso::` ("for details on how to enable format
 validation"): never a sentence. Not indented, it mostly introduces the code below it
 ("urllib3 can be installed with `pip`")."""
@@ -394,7 +395,8 @@ def _line_around(text: str, start: int, end: int) -> tuple[int, int] | None:
     after = text.find("\n", end, end + _TITLE_LONGEST)
     if (before < 0 and window > 0) or (after < 0 and end + _TITLE_LONGEST < len(text)):
         return None
-    return before + 1, len(text) if after < 0 else after
+    line = before + 1, len(text) if after < 0 else after
+    return line if line[1] - line[0] <= _TITLE_LONGEST else None
 
 
 def _fences(text: str, start: int, end: int) -> int:

@@ -171,13 +171,17 @@ def _listed_already(chosen: Sequence[_Pick], pick: _Pick) -> bool:
     interface [7].").
     """
     wanted = " ".join(pick.text.split()).rstrip(".")
-    return len(wanted) > 20 and any(
-        p is not pick
-        and p.block is not None
-        and p.block.kind == "list"
-        and p.source.document == pick.source.document
-        and any(wanted in " ".join(line.split()) for line in p.block.lines)
-        for p in chosen
+    return (
+        pick.block is None  # what it shows below it is its own
+        and len(wanted) > 20
+        and any(
+            p is not pick
+            and p.block is not None
+            and p.block.kind == "list"
+            and p.source.document == pick.source.document
+            and any(wanted in " ".join(clean(line).split()) for line in p.block.lines)
+            for p in chosen
+        )
     )
 
 

@@ -50,8 +50,17 @@ _PURPOSE = re.compile(
 )
 """A purpose clause anywhere in a sentence: its verb and what follows it up to the clause's
 end ("to disable these warnings"; a dotted name, "CliRunner.isolated_filesystem", goes on)."""
+_PURPOSES = re.compile(
+    r"(?=\b(?:in\s+order\s+)?to\s+([a-z]+)\s+((?:[^,.;:()!?]|\.(?=\w))+))", re.IGNORECASE
+)
+"""`_PURPOSE` read at every "to", so that one clause never swallows the next."""
 _POINTING = re.compile(r"(?:this|that|these|those|it|them|they|such)\b", re.IGNORECASE)
 """A goal that points back ("To enable this feature"): what it names is in another sentence."""
+_GENERIC = frozenset(
+    content_terms("feature features behaviour behavior option options setting settings mode")
+)
+"""What an object pointing back names without saying which: "this feature", "that option"."""
+_LITERALS = frozenset({"true", "false", "none", "null", "nil"})
 _CALLED = re.compile(r"~?([A-Za-z_][\w.]*)(?:\(.*\)|\s*=.*)?")
 """An inline code span that is one name, maybe called or set: `disable_warnings()`,
 `timeout=5`; never a path or a command (`dynamic-plugins.yaml`, `pip install x`)."""
@@ -112,63 +121,91 @@ def goal_backed(goal: str, passages: Sequence[str], about: str = "") -> bool:
 def _code_names(text: str) -> list[str]:
     """The last dotted part of each name `text` writes as inline code (three letters or more).
 
-    Not a name that only holds another: the package of "`structlog.WriteLogger` from the
-    `structlog` library" is where the recommended thing lives, and its name is in every
-    sentence.
+    Not a literal (`False`, `None`), nor a name that only holds another: the package of
+    "`structlog.WriteLogger` from the `structlog` library" is where the recommended thing
+    lives, and its name is in every sentence.
     """
     names = []
     for span in INLINE_CODE.finditer(text):
         called = _CALLED.fullmatch(span.group(1).strip())
-        if called and (name := bare_name(called.group(1))):
+        if called and (name := bare_name(called.group(1))) and name.lower() not in _LITERALS:
             names.append(name)
+    holders = _prefixes(names)
     return list(
         dict.fromkeys(
             last
             for name in names
-            if len(last := name.rsplit(".", 1)[-1]) >= 3
-            and not any(other.startswith(name + ".") for other in names)
+            if len(last := name.rsplit(".", 1)[-1]) >= 3 and name not in holders
         )
     )
 
 
-@lru_cache(maxsize=512)
-def _prose(passage: str) -> tuple[str, ...]:
-    """The prose sentences of a passage, roles rendered, each on one line.
+def _prefixes(names: Sequence[str]) -> frozenset[str]:
+    """Every proper dotted prefix of the names: "a" and "a.b" of "a.b.c"."""
+    return frozenset(
+        ".".join(parts[:cut])
+        for name in names
+        for parts in [name.split(".")]
+        for cut in range(1, len(parts))
+    )
 
-    Cached: a claim is aligned with its passages several times.
+
+@lru_cache(maxsize=512)
+def _prose(passage: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The prose sentences of a passage (roles rendered, one line each), with their code.
+
+    The names each writes as code (`_code_names`). Cached: a claim is aligned with its
+    passages several times.
     """
     text = rendered_roles(passage)
-    return tuple(" ".join(text[start:end].split()) for start, end in prose_sentences(text))
+    sentences = (" ".join(text[start:end].split()) for start, end in prose_sentences(text))
+    return tuple((sentence, tuple(_code_names(sentence))) for sentence in sentences)
+
+
+def _purposes(sentence: str) -> list[tuple[str, str]]:
+    """(verb, object) of each purpose clause of a sentence, overlapping ones too.
+
+    "Set `verify` to False to disable verification" holds "to disable verification",
+    which a first match "to False to disable verification" would have swallowed. An
+    object pointing back at something generic ("to enable this feature") says nothing.
+    """
+    found = []
+    for purpose in _PURPOSES.finditer(sentence):
+        verb, thing = purpose.group(1), purpose.group(2).strip()
+        if _POINTING.match(thing) and set(content_terms(thing)) <= _GENERIC:
+            continue
+        found.append((verb, thing))
+    return found
 
 
 def goal_elsewhere(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
     """(the code, the sources' own purpose for it) when the claim gives it another goal.
 
     The claim opens with a purpose clause ("To <verb> <object>, ...", `split_goal`) and
-    its assertion names code; a prose sentence of the passages names that code with a
-    purpose clause of the same verb whose object shares no content term with the claim's,
-    and no sentence naming it has a purpose of that verb sharing one. A goal that points
-    back ("To enable this feature") is never compared.
+    its assertion names code; a prose sentence of the passages writes that code, and no
+    other, as code, with a purpose clause of the same verb whose object shares no content
+    term with the claim's; and no sentence writing it has a purpose of that verb sharing
+    one. A goal that points back ("To enable this feature") is never compared.
     """
     goal = split_goal(claim)
     opening = _PURPOSE.match(goal.goal.strip()) if goal else None
     if goal is None or opening is None or _POINTING.match(opening.group(2)):
         return None
     verb, wanted = terms(opening.group(1)), set(content_terms(opening.group(2)))
-    names = _code_names(goal.assertion)
+    names = set(_code_names(goal.assertion))
     if not verb or not wanted or not names:
         return None
-    naming = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, names)) + r")\b")
     other = None
     for passage in passages:
-        for sentence in _prose(passage):
-            if not (named := naming.search(sentence)):
+        for sentence, written in _prose(passage):
+            if names.isdisjoint(written):
                 continue
-            for purpose in _PURPOSE.finditer(sentence):
-                theirs = set(content_terms(purpose.group(2)))
-                if terms(purpose.group(1)) != verb or not theirs:
+            for their_verb, thing in _purposes(sentence):
+                theirs = set(content_terms(thing))
+                if terms(their_verb) != verb or not theirs:
                     continue
                 if theirs & wanted:
                     return None
-                other = other or (named.group(), " ".join(purpose.group(0).split()))
+                if set(written) <= names:  # other code may be what the clause is about
+                    other = other or (written[0], f"to {their_verb} {thing}")
     return other
