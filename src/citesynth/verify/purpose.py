@@ -50,9 +50,7 @@ _PURPOSE = re.compile(
 )
 """A purpose clause anywhere in a sentence: its verb and what follows it up to the clause's
 end ("to disable these warnings"; a dotted name, "CliRunner.isolated_filesystem", goes on)."""
-_PURPOSES = re.compile(
-    r"(?=\b(?:in\s+order\s+)?to\s+([a-z]+)\s+((?:[^,.;:()!?]|\.(?=\w))+))", re.IGNORECASE
-)
+_PURPOSES = re.compile(f"(?={_PURPOSE.pattern})", re.IGNORECASE)
 """`_PURPOSE` read at every "to", so that one clause never swallows the next."""
 _POINTING = re.compile(r"(?:this|that|these|those|it|them|they|such)\b", re.IGNORECASE)
 """A goal that points back ("To enable this feature"): what it names is in another sentence."""
