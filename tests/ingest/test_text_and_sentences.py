@@ -685,3 +685,74 @@ def test_a_literal_block_with_blank_lines_is_one_block() -> None:
     body = text[code[0].start : code[0].end]
     assert body.startswith("import urllib3") and body.rstrip().endswith(")")
     assert "You still" not in body
+
+
+def test_rows_of_a_table_laid_out_in_columns_are_no_prose() -> None:
+    # pytest's plugin list: rows ran together into "sentences" an answer quoted.
+    text = (
+        "This list contains 1487 plugins.\n\n"
+        "   ==========================  ===========================================  ==========\n"
+        "   name                        summary                                      status\n"
+        "   ==========================  ===========================================  ==========\n"
+        "   :pypi:`pytest-jobserver`    Limit parallel tests with posix jobserver.   5 - Stable\n"
+        "   :pypi:`pytest-joke`         Test failures are better served with humor   N/A\n"
+        "   :pypi:`pytest-timeout`      pytest plugin to abort hanging tests         5 - Stable\n"
+        "   ==========================  ===========================================  ==========\n\n"
+        "Each plugin is installed with pip like any other package.\n"
+    )
+    assert prose_of(text) == [
+        "This list contains 1487 plugins.",
+        "Each plugin is installed with pip like any other package.",
+    ]
+    # A chunk cut inside the table has no border left: the columns still say it.
+    inside = text[text.index("   :pypi:`pytest-joke`") :]
+    assert prose_of(inside) == ["Each plugin is installed with pip like any other package."]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a gap inside one line, as abstracts copied from PDFs hold
+        "The software maps chromatin states.    AVAILABILITY The software is free to use.\n",
+        "We                 identified four SNPs with association in the combined analysis.\n",
+        # the Pallets projects' list items: the marker, then three spaces
+        "-   It is easy to configure for most kinds of projects.\n"
+        "-   It supports Windows directly and runs on WSL too.\n",
+        "1.   you explicitly pass the request to the macro as parameter.\n"
+        "2.   you import the macro with context from the template.\n",
+    ],
+)
+def test_a_gap_on_one_line_or_after_a_list_marker_is_no_table(text: str) -> None:
+    assert len(prose_of(text)) == text.count(".\n") + text.count(".    ")
+
+
+def test_a_name_above_lines_of_fields_is_a_record_not_prose() -> None:
+    text = (
+        ":pypi:`pytest-timeout`\n"
+        "   *last release*: Mar 07, 2024,\n"
+        "   *status*: 5 - Production/Stable,\n"
+        "   *requires*: pytest >=7.0.0\n\n"
+        "   pytest plugin to abort hanging tests that run for too long.\n\n"
+        "The timeout applies per test:\nit covers setup: call and teardown.\n"
+    )
+    assert prose_of(text) == [
+        "pytest plugin to abort hanging tests that run for too long.",
+        "The timeout applies per test:\nit covers setup: call and teardown.",
+    ]
+
+
+def test_each_field_of_a_field_list_is_a_sentence_of_its_own() -> None:
+    # Run together, "Exit code 4" and "No tests were collected" stood in one sentence, and a
+    # claim pairing them read as stated.
+    text = (
+        "Running ``pytest`` can result in six different exit codes:\n\n"
+        ":Exit code 4: pytest command line usage error\n"
+        ":Exit code 5: No tests were collected\n\n"
+        "The runner calls\n:func:`main` and returns the exit code as an integer.\n"
+    )
+    assert prose_of(text, min_words=3) == [
+        "Running ``pytest`` can result in six different exit codes:",
+        ":Exit code 4: pytest command line usage error",
+        ":Exit code 5: No tests were collected",
+        "The runner calls\n:func:`main` and returns the exit code as an integer.",  # a role
+    ]

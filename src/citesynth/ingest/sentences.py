@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -31,7 +32,15 @@ FIELD_MARKER = (
 """The name of a field of Sphinx's info field lists (a pattern part): `:param RetryCallState
 retry_state:`, `:rtype:`; never a role, whose name a backtick follows (`:type:`int``), nor
 a directive's option (`:members:`), which is markup of its own."""
-_LIST_BREAK = re.compile(r"\n(?=[ \t]*(?:" + LIST_MARKER + r"[ \t]+|" + FIELD_MARKER + "))")
+RST_FIELD_NAME = r"(?![\s`])[^:`\n]{1,40}(?<!\s):(?=[ \t]+\S)"
+"""What follows the colon opening a field of a reStructuredText field list, with its body on
+the line (a pattern part): `Exit code 5:` in ":Exit code 5: No tests were collected",
+`Version:` in ":Version: 2.1"; never a role's, whose closing colon a backtick follows
+(`:class:`Foo``), nor a directive's flag alone on its line (`:members:`)."""
+_LIST_BREAK = re.compile(
+    r"\n(?=[ \t]*(?:" + LIST_MARKER + r"[ \t]+|" + FIELD_MARKER + "|:" + RST_FIELD_NAME + "))",
+    re.MULTILINE,
+)
 _SHORT_TITLE = r"[A-Z0-9][^\n.!?:;,]{0,58}[^\s.!?:;,]"  # short, no closing punctuation
 _HEADING_LINE = re.compile(
     rf"^[ \t]*(?:\#{{1,6}}[ \t][^\n]*$"  # a Markdown heading, or a short title
@@ -490,6 +499,8 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
         or "\n~~~" in line
         or CONTAINER_LINE.match(line)
         or _code_lines(text, begin, end)
+        or in_columns(text, begin, end)
+        or _record(text[begin:end])
         or _in_comment(text, begin)
         or is_title_or_rule(text, begin, end)
     )
@@ -531,6 +542,80 @@ def _code_lines(text: str, start: int, end: int) -> bool:
         return True  # steps in and out by a block's width, not a ragged line of a PDF
     column = start - (text.rfind("\n", 0, start) + 1)  # the first line's indentation
     return bool(indents) and bool(_BLOCK_OPENER.match(lines[0])) and indents[0] > column
+
+
+def in_columns(text: str, begin: int, end: int) -> bool:
+    """Whether the span from `begin` to `end` sits in a table laid out in columns.
+
+    A table written as text (reStructuredText's simple tables, a plain-text listing) has
+    no mark on its rows but their layout: each cell opens at the same column, after a gap
+    of three or more spaces (or a tab) that ends no sentence. Read as prose, pytest's table
+    of 1,487 plugins ran rows together into "sentences" that an answer quoted
+    ("pytest>=6.2.4 `pytest-job-selection` A pytest plugin for load balancing test suites
+    Jan 30, 2023 4 - Beta …"). The span's lines and the line on either side are read; two
+    neighbours with a cell opening at the same column make a table. A gap inside one line
+    is no table: abstracts copied from PDFs hold such runs ("associated to different
+    chromatin states.    AVAILABILITY The software …"), nor are the spaces after a list
+    item's marker ("-   Click does not just parse …", as the Pallets projects write them).
+    """
+    first = _line_start(text, begin)
+    last = _line_end(text, end)
+    if first is None or last is None:
+        return False  # a line longer than any table's row
+    start = _line_start(text, first - 1) if first else first
+    stop = _line_end(text, last + 1) if last < len(text) else last
+    lines = text[first if start is None else start : last if stop is None else stop]
+    cells = [_cell_columns(line) for line in lines.split("\n")]
+    return any(above & below for above, below in itertools.pairwise(cells))
+
+
+_LONGEST_ROW = 1_000
+"""The longest line read as a row of a table (pytest's plugin list: 470 characters); each
+sentence of a longer line reads no more than this around it, so that a long line of many
+sentences costs linear time."""
+
+
+def _line_start(text: str, position: int) -> int | None:
+    """Where the line holding `position` starts; None when further back than `_LONGEST_ROW`."""
+    floor = max(0, position - _LONGEST_ROW)
+    found = text.rfind("\n", floor, position)
+    return found + 1 if found >= 0 else (0 if floor == 0 else None)
+
+
+def _line_end(text: str, position: int) -> int | None:
+    """Where the line holding `position` ends; None when further on than `_LONGEST_ROW`."""
+    ceiling = min(len(text), position + _LONGEST_ROW)
+    found = text.find("\n", position, ceiling)
+    return found if found >= 0 else (len(text) if ceiling == len(text) else None)
+
+
+def _record(sentence: str) -> bool:
+    """Whether `sentence` is a record: a line, then two or more lines each one field.
+
+    "pytest-timeout" above "*last release*: Mar 07, 2024," "*status*: 5 - Production/Stable,"
+    and "*requires*: pytest >=7.0.0" (pytest's plugin list as its PDF shows it) is data
+    about a name, not a statement; read as prose, it ran into one "sentence" of dates and
+    statuses that an answer quoted.
+    """
+    lines = sentence.split("\n")
+    return len(lines) >= 3 and all(_FIELD_LINE.fullmatch(line) for line in lines[1:])
+
+
+_FIELD_LINE = re.compile(
+    r"[ \t]*(?:\*\*?|_)?[A-Za-z][\w .-]{0,30}?(?:\*\*?|_)?:[ \t]+\S[^\n]{0,60}"
+)
+"""A line naming a field and its short value: "*status*: 4 - Beta,", "Author: Jane Doe"."""
+
+
+def _cell_columns(line: str) -> set[int]:
+    """The columns at which a cell of `line` opens after a gap (none after a list marker)."""
+    marker = _MARKER_AT_START.match(line)
+    return {found.end() for found in _CELL_GAP.finditer(line, marker.end() if marker else 0)}
+
+
+_CELL_GAP = re.compile(r"[^\s.!?:;](?: {3,}|\t[ \t]*)(?=\S)")
+"""A gap between two cells of a row: three spaces or a tab after anything but a stop."""
+_MARKER_AT_START = re.compile(rf"[ \t]*{LIST_MARKER}[ \t]+")
 
 
 _COMMENT_LINE = re.compile(r"[ \t]+(?:#|//)(?:[ \t]|$)")
