@@ -557,6 +557,12 @@ LIMITS_PAGE = (
         ("Pass `None` or `limits=httpx.Limits(max_connections=5)`.", {"limits", "max_connections"}),
         ("```yaml\napp: title\n``` Additionally, it is shown.", set()),  # a fence, not code
         ("The U.S. court of appeals reviews decisions.", set()),
+        # an option as the whole code, however short; inside a command or a word, none
+        (
+            "Run `pytest -x`, `-k`, `--maxfail=2` or `--ff`.",
+            {"pytest", "-k", "--maxfail", "--ff"},
+        ),
+        ("Use `set-cookie` and `a - b`.", {"set", "cookie"}),
     ],
 )
 def test_identifiers_are_read_from_code_dotted_and_snake_case_words(
@@ -579,6 +585,18 @@ def test_a_code_identifier_the_source_never_names_is_no_support(verifier: Lexica
     text = "It names the server when connecting to an IP address."
     [titled] = verifier.verify_now([Check(heading, (text,), "Extensions `sni_hostname`")])
     assert not any("identifier" in r for r in titled.reasons)
+
+
+def test_an_option_the_source_never_names_is_no_support(verifier: LexicalVerifier) -> None:
+    # the embedded model's pytest answer, cited to the section on `--sw`
+    stepwise = (
+        "As an alternative to ``--lf -x``, ``--sw``, ``--stepwise`` allows you to fix them "
+        "one at a time. The test suite will run until the first failure and then stop."
+    )
+    claim = "To stop the test run after the first failure, you can use the `--ff` option."
+    _vetoed(verifier, Check(claim, (stepwise,)), "identifier(s) not in the source: --ff")
+    right = "To stop the test run after the first failure, you can use the `--sw` option."
+    assert not _identifier_reasons(verifier, Check(right, (stepwise,)))
 
 
 def test_a_method_the_claim_calls_must_be_code_in_the_source(verifier: LexicalVerifier) -> None:

@@ -119,3 +119,41 @@ def test_windows_line_endings_end_an_item_at_a_blank_line() -> None:
     )
     claim = "With retries=3, a failed connect is retried three times, waiting between attempts."
     assert misattributed(claim, [text]) == ()
+
+
+EXIT_CODES = """Running ``pytest`` can result in six different exit codes:
+
+:Exit code 0: All tests were collected and passed successfully
+:Exit code 1: Tests were collected and run but some of the tests failed
+:Exit code 2: Test execution was interrupted by the user
+:Exit code 3: Internal error happened while executing tests
+:Exit code 4: pytest command line usage error
+:Exit code 5: No tests were collected
+"""
+
+
+def test_the_fields_of_a_field_list_are_items_named_by_their_field() -> None:
+    (items,) = parallel_lists(EXIT_CODES)
+    assert [item.names for item in items] == [(f"Exit code {n}",) for n in range(6)]
+    assert parallel_lists(":class:`Foo` is a role, not a field.\n:class:`Bar` too.\n") == ()
+
+
+def test_a_number_naming_a_sibling_field_is_misattributed() -> None:
+    # pytest's exit codes: the embedded model answered 4 for "no tests were collected".
+    wrong = "The exit code returned by pytest when no tests were collected is 4."
+    assert misattributed(wrong, [EXIT_CODES]) == (("Exit code 4", "Exit code 5"),)
+    interrupted = "Exit code 3 means that the user interrupted the test run."
+    assert misattributed(interrupted, [EXIT_CODES]) == (("Exit code 3", "Exit code 2"),)
+    for right in (
+        "The exit code returned by pytest when no tests were collected is 5.",
+        "Exit code 2 means that the user interrupted the test run.",
+        # two fields say as much of it as the one named: no telling which is meant
+        "pytest returns exit code 1 when some tests failed.",
+        # no number of a field in it, or the words the fields share left out
+        "pytest returns a nonzero code when no tests were collected.",
+        "Running pytest can end in 4 ways when no tests were collected.",
+    ):
+        assert misattributed(right, [EXIT_CODES]) == (), right
+    [verdict] = LexicalVerifier().verify_now([Check(wrong, (EXIT_CODES,))])
+    assert not verdict.supported
+    assert "the source says this of Exit code 5, not of Exit code 4" in verdict.reasons

@@ -686,13 +686,27 @@ def identifiers(text: str) -> frozenset[str]:
     parts shorter than three characters are left out.
     """
     found: list[str] = []
+    options: list[str] = []
     for match in SINGLE_CODE.finditer(text):
-        found.extend(_CODE_WORD.findall(match.group(1)))
+        option = _OPTION.fullmatch(match.group(1))
+        if option:
+            options.append(option.group(1).lower())
+        else:
+            found.extend(_CODE_WORD.findall(match.group(1)))
     plain = SINGLE_CODE.sub(" ", text)
     found.extend(_DOTTED.findall(plain))
     found.extend(_SNAKE.findall(plain))
     parts = (name.rsplit(".", 1)[-1].lower() for name in found)
-    return frozenset(p for p in parts if len(p) >= 3 and p not in _LITERALS)
+    return frozenset(p for p in parts if len(p) >= 3 and p not in _LITERALS) | frozenset(options)
+
+
+_OPTION = re.compile(r"\s*(--?[A-Za-z][\w-]*)(?:=\S*)?\s*")
+"""Inline code that is a command-line option, whole and however short (`--ff`, `-x`,
+`--maxfail=2`): the embedded model's "use the `--ff` option, which stands for 'fail
+fast'" passed against pytest's stepwise section, which names `--sw` and `--lf -x`. An
+option inside a command (`oc apply -f <file>`) is not read: a claim quoting a command
+quotes it, and the Developer Hub answers write commands with flags their guides spell
+otherwise."""
 
 
 def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> tuple[str, ...]:

@@ -32,9 +32,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citesynth.analysis import ADMONITIONS, content_terms, terms
-from citesynth.ingest.sentences import LIST_MARKER
+from citesynth.ingest.sentences import LIST_MARKER, RST_FIELD_NAME
 
-_ITEM = re.compile(r"^([ \t]*)" + LIST_MARKER + r"[ \t]+", re.MULTILINE)
+_ITEM = re.compile(r"^([ \t]*)(?:" + LIST_MARKER + r"[ \t]+|:(?=" + RST_FIELD_NAME + "))", re.M)
+"""A list item's marker, or the colon opening a reStructuredText field (":Exit code 5: No
+tests were collected"), whose name is then the item's label."""
 _BLANK = re.compile(r"\n[ \t\r\f\v]*\n")
 _FENCE = re.compile(
     r"^[ \t]*(?:```|~~~)[^\n]*\n.*?^[ \t]*(?:```|~~~)[ \t]*$", re.MULTILINE | re.DOTALL
@@ -145,6 +147,7 @@ def misattributed(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str],
         for items in lists:
             named = [i for i, item in enumerate(items) if any(_count(n, claim) for n in item.names)]
             if len(named) != 1:
+                found.extend(_numbered(claim, wanted, items))
                 continue
             item = items[named[0]]
             given = [n for n in item.names if _count(n, claim)]
@@ -164,3 +167,49 @@ def misattributed(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str],
             ):
                 found.append((given[0], items[best].names[0]))
     return tuple(dict.fromkeys(found))
+
+
+_WHOLE = re.compile(r"(?<![\w.,])\d+(?![\w,]|\.\d)")
+
+
+def _numbered(claim: str, wanted: frozenset[str], items: Sequence[Item]) -> list[tuple[str, str]]:
+    """A misattribution in a list whose items are named alike but for a number.
+
+    ":Exit code 4: pytest command line usage error" and ":Exit code 5: No tests were
+    collected" are told apart by their numbers alone, which a claim writes anywhere ("The
+    exit code returned when no tests were collected is 4", the embedded model's answer
+    that both verifiers passed). The claim names the item whose number it holds, with the
+    words the names share; it is misattributed when one other item, and no more, restates
+    the most of its own words in the claim (at least two, and half of them), twice the share
+    of the item the claim names.
+    """
+    frames = [_frame(item.names) for item in items]
+    known = [frame for frame in frames if frame is not None]
+    if len(known) != len(items) or len({frame for frame, _ in known}) != 1:
+        return []
+    numbers = [number for _, number in known]
+    frame_terms = frozenset(terms(known[0][0]))
+    said = set(_WHOLE.findall(claim)) & set(numbers)
+    if len(said) != 1 or len(set(numbers)) != len(numbers) or not frame_terms <= set(terms(claim)):
+        return []
+    named = numbers.index(said.pop())
+    rest = wanted - frame_terms - frozenset(numbers)
+    shares = [len(rest & item.terms) / len(item.terms) if item.terms else 0.0 for item in items]
+    best = max(range(len(items)), key=shares.__getitem__)
+    if (
+        best == named
+        or shares.count(shares[best]) > 1
+        or len(rest & items[best].terms) < 2
+        or shares[best] < 0.5
+        or shares[named] * 2 > shares[best]
+    ):
+        return []
+    return [(items[named].names[0], items[best].names[0])]
+
+
+def _frame(names: Sequence[str]) -> tuple[str, str] | None:
+    """An item's one name with one whole number, as (the name with `#` for it, the number)."""
+    found = _WHOLE.findall(names[0]) if len(names) == 1 else []
+    if len(found) != 1:
+        return None
+    return _WHOLE.sub("#", names[0]), found[0]
