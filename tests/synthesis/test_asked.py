@@ -33,6 +33,10 @@ SHOW = (
         # up to two words naming what is measured
         "What is the default pool size?",
         "What is the maximum recursion depth of functools.lru_cache?",
+        # a duration, a rate of events, a capacity: measures too
+        "What is the default timeout after which pytest kills a hanging test?",
+        "What is the default frequency of the workflow data cleanup job?",
+        "What is the average temperature in Ecuador in January?",
     ],
 )
 def test_questions_asking_for_a_count_or_measure(question: str) -> None:
@@ -53,6 +57,7 @@ def test_questions_asking_for_a_count_or_measure(question: str) -> None:
         "How can I change how many threads run synchronous endpoints?",
         "What is the difference between size and length?",  # function words name nothing
         "What is the purpose of the pool size?",
+        "what is the accounting rate of return on the investment",  # a rate named, a ratio
     ],
 )
 def test_questions_not_asking_for_a_number(question: str) -> None:

@@ -33,7 +33,7 @@ from citesynth.synthesis.extractive import (
 from citesynth.synthesis.introduced import Introduced
 from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.sources import Source
-from citesynth.synthesis.verifying import INTRODUCED
+from citesynth.synthesis.verifying import INTRODUCED, LEANS_ON_CODE
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
 from tests.conftest import answered, answered_extractively, write
 
@@ -354,6 +354,9 @@ def test_a_question_the_source_asks_is_no_candidate() -> None:
     assert clean("where <chart_file_name>:: Specifies the chart file.") == (
         "where ‹chart_file_name›: Specifies the chart file."
     )
+    # a reStructuredText field as Sphinx shows it; a role is left to `rendered_rst`
+    assert clean(":Exit code 5: No tests were collected") == "Exit code 5: No tests were collected."
+    assert clean(":func:`main` runs the tests.") == "`main` runs the tests."
 
 
 async def test_a_change_logs_sentence_ranks_below_the_guides_unless_a_change_is_asked(
@@ -872,6 +875,30 @@ async def test_quoted_code_goes_with_the_unsupported_sentence_that_introduces_it
     assert [c.kind for c in found.removed_claims] == ["sentence", "code"]
 
 
+async def test_what_points_back_at_removed_code_and_a_bare_lead_in_go_with_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # The embedded model's arrow answer kept "1. Here's an example." and "This will output:
+    # `2 hours` [4]" once the example of a library the sources never name was removed.
+    first = (
+        "You can configure the typography section of the app-config.yaml file to change the "
+        "default font family of the page text [1]."
+    )
+    answer = (
+        f"Follow these steps:\n\n1. {first}\n\n2. Here's an example:\n\n"
+        "```python\nfrom fonts import comic\ncomic.apply()\n```\n\n"
+        "This will change the default font family of the page text [1].\n\n"
+        "3. The example sets the font family to Times New Roman [1]."
+    )
+    found = await _answered(engine, tmp_path, _THEME, answer, "How do I set the font?")
+    assert found.answer == (
+        f"Follow these steps:\n\n1. {first}\n\n"
+        "2. The example sets the font family to Times New Roman [1]."
+    )
+    removed = [(c.kind, c.reasons[-1]) for c in found.removed_claims]
+    assert removed[-1] == ("sentence", LEANS_ON_CODE)
+
+
 @pytest.mark.parametrize(
     ("lead_in", "kept"),
     [
@@ -1117,3 +1144,41 @@ def test_an_item_a_shown_list_holds_is_not_shown_again_from_an_overlapping_chunk
     assert not _listed_already([lead, elsewhere], elsewhere)  # another document's says it too
     assert not _listed_already([lead, new], new)
     assert not _listed_already([lead], lead)
+
+
+def _page_chunk(number: int, document: str, text: str) -> Source:
+    chunk = Chunk(
+        ChunkId(f"c{number}"),
+        DocumentId(document),
+        f"{document}.rst",
+        "Fixtures",
+        (),
+        text,
+        0,
+        len(text),
+        1,
+        text.count("\n") + 1,
+    )
+    return Source(number, Hit(chunk, 1.0, 0.9), text)
+
+
+async def test_a_sentence_is_quoted_once_though_two_chunks_of_its_page_hold_it() -> None:
+    # pytest's fixture reference repeats one sentence under `tmp_path` and under
+    # `tmp_path_factory`; the answer had said it twice: shown with the sentence after it,
+    # the first pick's inline code differed from the second's, so they were not alike.
+    kept = (
+        "By default, a new base temporary directory is created each test session, "
+        "and old bases are removed after 3 sessions."
+    )
+    after = "This behavior can be configured with `tmp_path_retention_count`."
+    sources = [
+        _page_chunk(
+            1, "builtin", f"Return a temporary directory unique to each test.\n{kept}\n{after}\n"
+        ),
+        _page_chunk(2, "builtin", f"Make session-scoped temporary directories.\n{kept}\n"),
+    ]
+    question = "After how many sessions are old base temporary directories removed by default?"
+    picks = await ExtractiveWriter(None).picks(question, sources)
+    shown = " ".join(pick.text for pick in picks)
+    assert shown.count("old bases are removed after 3 sessions") == 1, shown
+    assert after.rstrip(".") in shown  # shown with it, once

@@ -88,6 +88,11 @@ def test_list_items_left_empty_by_removed_claims_are_dropped() -> None:
     assert without_empty_sections(text) == "1. **Control**: it controls what goes in [1]."
     code = "Run it:\n\n```\n1.\n```"
     assert without_empty_sections(code) == code
+    # a line that only introduced the code removed below it goes; one with code stays
+    bare = "Do this:\n\n1. Here's an example.\n\n2. For example:\n3. Set it [1]."
+    assert without_empty_sections(bare) == "Do this:\n\n1. Set it [1]."
+    shown = "Here's an example:\n\n```\nx = 1\n```"
+    assert without_empty_sections(shown) == shown
 
 
 def test_numbered_items_left_are_numbered_again() -> None:
@@ -103,8 +108,11 @@ def test_numbered_items_left_are_numbered_again() -> None:
     assert items_renumbered(text) == (
         "Follow these steps:\n\n1. Use `lambda: 1` [1].\n\n   ```python\n   3. not an item\n"
         "   ```\n\n   - a sub-point [1]\n2. **Use the defaultdict** [1].\n\nThen:\n\n"
-        "1. again [1].\n"
-        "2. zero first [1].\n3. then [1]."
+        "3. again [1].\n"  # goes on from the run a paragraph broke off
+        "4. zero first [1].\n5. then [1]."
+    )
+    assert items_renumbered("Steps:\n\n1. one\n\nThen:\n\n1. again") == (
+        "Steps:\n\n1. one\n\nThen:\n\n1. again"  # a list of its own
     )
     assert items_renumbered("0. zero\n5. five") == "0. zero\n1. five"
     nested = "1. Outer [1].\n   3. inner [1].\n   5. inner [1].\n2. Outer [1]."

@@ -25,7 +25,8 @@ from citesynth.verify.claims import plain
 _MODIFIERS = r"(?:(?:default|maximum|minimum|max|min|total|average|typical|current|exact)\s+)*"
 _MEASURES = (
     r"(?:number|size|count|amount|percentage|percent|length|duration|age|population|"
-    r"height|width|depth|weight|port|years?|exit\s+code|status\s+code)"
+    r"height|width|depth|weight|port|years?|exit\s+code|status\s+code|timeouts?|delay|"
+    r"interval|capacity|frequency|speed|distance|temperature|price|cost)"
 )
 _NAMING_WORD = (
     r"(?!(?:of|for|between|and|or|in|on|to|with|the|a|an|by|per|from|at|than)\b)[a-z][\w-]*"

@@ -36,6 +36,7 @@ from citesynth.embed.base import Embedder
 from citesynth.ingest.rst import rendered_rst
 from citesynth.ingest.sentences import (
     LIST_MARKER,
+    RST_FIELD_NAME,
     fenced_blocks,
     prose_sentences,
     sentence_spans,
@@ -53,8 +54,10 @@ from citesynth.types import Chunk
 
 NOT_FOUND = "Not found in the sources."
 _LIST_MARK = re.compile(r"^\s*" + LIST_MARKER + r"\s+")
-_DEFINITION_MARK = re.compile(r"^:\s+")
-"""The mark opening a definition list's definition (MyST, Pandoc: ": Checks the level …")."""
+_DEFINITION_MARK = re.compile(r"^:\s+|^:(?=" + RST_FIELD_NAME + ")")
+"""The mark opening a definition list's definition (MyST, Pandoc: ": Checks the level …"),
+or a reStructuredText field's opening colon (":Exit code 5: No tests were collected" reads
+"Exit code 5: No tests were collected", as Sphinx shows it)."""
 _BRACKETS = re.compile(r"\s*(?:\[[\d,\s\-–^]+\]|【[^】]*】)")
 _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<!\w)__(?=\S)(.+?)(?<=\S)__(?!\w)")
 """Strong emphasis: `**bold**`, or `__bold__` not inside a word ("snake__case__name")."""
@@ -157,6 +160,9 @@ class _Pick:
     source: Source
     position: int
     words: frozenset[str]
+    """The terms of the sentence picked (not of those shown with it)."""
+    said: str = ""
+    """The sentence picked, as shown (`text` adds what it leans on and what refers back)."""
     also: list[int] = field(default_factory=list)
     block: Introduced | None = None
     """The code block or list the sentence introduces ("… as follows:"), shown after it."""
@@ -198,10 +204,15 @@ def _restates(pick: _Pick, words: frozenset[str], shown: str) -> bool:
     Not when each holds a term the other lacks ("eventlet provides a WSGI server …"
     against "gevent provides a WSGI server …": one subject swapped for another), nor when
     their inline code or numbers differ (`_details`): folded into one "multiple sources
-    report" sentence, each source would be credited with what only the other says.
+    report" sentence, each source would be credited with what only the other says. The
+    pick's own sentence is compared, not what it shows along with it: pytest's page of
+    fixtures says "By default, … old bases are removed after 3 sessions" under two
+    fixtures, once followed by a sentence naming `tmp_path_retention_count`, and an
+    answer quoted it twice.
     """
+    said = pick.said or pick.text
     substituted = bool(pick.words - words) and bool(words - pick.words)
-    return not substituted and _details(pick.text) == _details(shown)
+    return not substituted and _details(said) == _details(shown)
 
 
 def _details(sentence: str) -> frozenset[str]:
@@ -295,7 +306,7 @@ class ExtractiveWriter:
                     shown_already.add((source.number, after))
                 first, before = _leading(leading, source.number, start, chosen, shown_already)
                 shown = clean(" ".join(part for part in (before, sentence, more) if part))
-                pick = _Pick(shown, score, source, first, words)
+                pick = _Pick(shown, score, source, first, words, clean(sentence))
                 end = after + len(more) if more else start + len(sentence)
                 if sum(p.block is not None for p in chosen) < self.max_blocks:
                     chosen = _with_block(pick, end, candidates, chosen, shown_already, how)

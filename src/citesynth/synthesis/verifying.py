@@ -288,10 +288,11 @@ def without_unsupported(
             not goes
             and previous is not None
             and previous[1]
-            and _leans_on(text[previous[0].end : item.claim.start], written.text)
+            and _leans_on(text[previous[0].end : item.claim.start], written.text, previous[0])
         ):
             goes = True
-            written = written.model_copy(update={"reasons": [*written.reasons, LEANS]})
+            reason = LEANS_ON_CODE if previous[0].code else LEANS
+            written = written.model_copy(update={"reasons": [*written.reasons, reason]})
         if goes and not written.citations and not written.reasons:
             written = written.model_copy(update={"reasons": [UNCITED]})
         if goes:
@@ -353,17 +354,23 @@ INTRODUCED = "it introduced the code below it, which was removed, and says nothi
 """The reason a lead-in goes with the code it introduced (`without_unsupported`)."""
 LEANS = "it refers back to the sentence before it, which was removed"
 """The reason a supported claim is removed with the one before it (`without_unsupported`)."""
+LEANS_ON_CODE = "it refers back to the code before it, which was removed"
+"""The reason a supported claim is removed with the code block before it: "This will output:
+`2 hours` [4]" under an example of a library the sources never name."""
 UNCITED = "it cites no source, and repair found none among the retrieved ones that supports it"
 """The reason on a removed sentence that cited nothing (its label stays `unchecked`)."""
 
 
-def _leans_on(between: str, claim: str) -> bool:
-    """Whether `claim` opens by referring back to the claim before it.
+def _leans_on(between: str, claim: str, before: ClaimSpan) -> bool:
+    """Whether `claim` opens by referring back to the claim `before` it.
 
-    A demonstrative ("This", "These", "Such") in the same paragraph, with nothing but
-    citation markers and punctuation `between` the two.
+    A demonstrative ("This", "These", "Such") with nothing but citation markers and
+    punctuation `between` the two: in the same paragraph, or right below a code block
+    (what "This will output" is the output of).
     """
-    if _PARAGRAPH_BREAK.search(between) or MARKS.sub("", between).strip(" \t\n.,;:!?"):
+    if MARKS.sub("", between).strip(" \t\n.,;:!?"):
+        return False
+    if _PARAGRAPH_BREAK.search(between) and not before.code:
         return False
     return _POINTS_BACK.match(claim.lstrip()) is not None
 
@@ -374,6 +381,15 @@ _INTRODUCING_END = re.compile(r":((?:[ \t]*\[[\d,\s\-–]+\])*)$")
 """The colon ending a sentence that introduces a block, with the markers after it."""
 _EMPTY_ITEM = re.compile(LIST_MARKER)
 """A list item's marker with nothing after it (`fullmatch` on a stripped line)."""
+_BARE_LEAD = re.compile(
+    rf"[ \t]*(?:{LIST_MARKER}[ \t]+)?(?:here(?:'s|’s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?"
+    r"(?:(?:code\s+)?examples?|snippets?|how)|for\s+(?:example|instance)|(?:an?\s+)?example"
+    r"|as\s+follows|like\s+this)[ \t]*[.:]?[ \t]*",
+    re.IGNORECASE,
+)
+"""A line that only introduces what comes below it: "Here's an example.", "1. For example:"
+(an item of a list, or a line of its own). With the code below it removed, the embedded
+model's arrow answer read "1. Here's an example." and went on to its next step."""
 
 
 def without_empty_sections(text: str) -> str:
@@ -381,7 +397,8 @@ def without_empty_sections(text: str) -> str:
 
     Removing every claim of a section must not leave its heading behind, nor removing an
     item's claims its number ("1." on a line of its own, as an embedded-model answer on
-    ClapNQ showed: "1. / 2. **Control of substance movement** … / 3. / 4."); the numbered
+    ClapNQ showed: "1. / 2. **Control of substance movement** … / 3. / 4."), nor removing
+    a code block the line that only introduced it (`_BARE_LEAD`); the numbered
     items left are numbered again (`items_renumbered`: "2. … 4. …" read as steps a reader lost).
     """
     code = fenced_line_numbers(text)
@@ -398,6 +415,8 @@ def without_empty_sections(text: str) -> str:
             after = below[index]
             if after < 0 or (after not in code and HEADING_LINE.fullmatch(lines[after].strip())):
                 continue
+        if index not in code and _BARE_LEAD.fullmatch(line) and below[index] not in code:
+            continue  # "Here's an example." with no example left below it
         kept.append(line)
     return items_renumbered(single_blank_lines("\n".join(kept)).strip())
 
@@ -410,22 +429,27 @@ def items_renumbered(text: str) -> str:
 
     A run is the items at one indentation: blank lines, fenced code and lines indented
     deeper stay inside it, any other line ends it. A run keeps its first number when that
-    is 0 or 1 and starts at 1 otherwise ("2." is left once "1." went). Fenced code is
-    never read.
+    is 0 or 1; otherwise it goes on from the run that ended before it at the same
+    indentation ("3." after a paragraph that broke off "1.", "2."), or starts at 1 when
+    there was none ("2." is left once "1." went). Fenced code is never read.
     """
     code = fenced_line_numbers(text)
     lines = text.split("\n")
     runs: dict[int, int] = {}  # indentation -> the next number of the run open there
+    closed: dict[int, int] = {}  # indentation -> the next number of the run that ended there
     for index, line in enumerate(lines):
         if index in code or not line.strip():
             continue
         found = _NUMBERED.match(line)
         indent = len(line) - len(line.lstrip(" \t"))
-        runs = {at: n for at, n in runs.items() if at < indent or (found and at == indent)}
+        ended = {at: n for at, n in runs.items() if not (at < indent or (found and at == indent))}
+        closed.update(ended)
+        runs = {at: n for at, n in runs.items() if at not in ended}
         if found is None:
             continue
         number = int(found.group(2))
-        expected = runs.get(indent, min(number, 1))
+        start = closed.get(indent, 1) if number > 1 else number  # "3." goes on from "2."
+        expected = runs.get(indent, start)
         if number != expected:
             lines[index] = f"{found.group(1)}{expected}{found.group(3)}{line[found.end() :]}"
         runs[indent] = expected + 1
