@@ -1182,3 +1182,17 @@ async def test_a_sentence_is_quoted_once_though_two_chunks_of_its_page_hold_it()
     shown = " ".join(pick.text for pick in picks)
     assert shown.count("old bases are removed after 3 sessions") == 1, shown
     assert after.rstrip(".") in shown  # shown with it, once
+
+
+async def test_a_sentence_alike_on_another_page_is_no_consensus_for_what_is_shown_with_it() -> None:
+    # Starlette: the requests page and the WebSocket page say the same of query parameters,
+    # each with its own example; folded together, `request.query_params` would cite both.
+    said = "Query parameters are exposed as an immutable multi-dict."
+    sources = [
+        _page_chunk(1, "requests", f"{said}\nFor example: `request.query_params['search']`\n"),
+        _page_chunk(2, "websockets", f"{said}\nFor example: `websocket.query_params['search']`\n"),
+    ]
+    picks = await ExtractiveWriter(None).picks("How do I read query parameters?", sources)
+    for pick in picks:
+        if "request.query_params" in pick.text:
+            assert pick.also == [], pick

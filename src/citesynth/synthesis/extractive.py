@@ -198,19 +198,21 @@ def _similar(a: frozenset[str], b: frozenset[str]) -> float:
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 
 
-def _restates(pick: _Pick, words: frozenset[str], shown: str) -> bool:
+def _restates(pick: _Pick, words: frozenset[str], shown: str, *, same_page: bool) -> bool:
     """Whether a sentence alike to `pick`'s (its `words`, as `shown`) says the same.
 
     Not when each holds a term the other lacks ("eventlet provides a WSGI server …"
     against "gevent provides a WSGI server …": one subject swapped for another), nor when
     their inline code or numbers differ (`_details`): folded into one "multiple sources
-    report" sentence, each source would be credited with what only the other says. The
-    pick's own sentence is compared, not what it shows along with it: pytest's page of
-    fixtures says "By default, … old bases are removed after 3 sessions" under two
-    fixtures, once followed by a sentence naming `tmp_path_retention_count`, and an
-    answer quoted it twice.
+    report" sentence, each source would be credited with what only the other says, the
+    sentences it shows along with it too (Starlette's `request.query_params['search']`
+    below a sentence its WebSocket page writes alike). A sentence of the `same_page` is
+    compared with the pick's own sentence only, since it is dropped, never credited:
+    pytest's page of fixtures says "By default, … old bases are removed after 3 sessions"
+    under two fixtures, once followed by a sentence naming `tmp_path_retention_count`, and
+    an answer quoted it twice.
     """
-    said = pick.said or pick.text
+    said = pick.said if same_page and pick.said else pick.text
     substituted = bool(pick.words - words) and bool(words - pick.words)
     return not substituted and _details(said) == _details(shown)
 
@@ -297,7 +299,7 @@ class ExtractiveWriter:
             if (source.number, start) in shown_already:
                 continue
             words = frozenset(terms(sentence))
-            twin = self._twin(chosen, words, sentence, source.number, apart)
+            twin = self._twin(chosen, words, sentence, source, apart)
             if twin is None:
                 after, more = following.get((source.number, start), (-1, ""))
                 if any(p.source.number == source.number and p.position == after for p in chosen):
@@ -348,23 +350,25 @@ class ExtractiveWriter:
         chosen: Sequence[_Pick],
         words: frozenset[str],
         sentence: str,
-        number: int,
+        source: Source,
         apart: frozenset[frozenset[int]],
     ) -> _Pick | None:
-        """The pick that `sentence` of source `number` (its terms: `words`) restates.
+        """The pick that `sentence` of `source` (its terms: `words`) restates.
 
-        None when there is none, or when it is of a source that disagrees with `number`.
+        None when there is none, or when it is of a source that disagrees with `source`.
         """
         twin = next(
             (
                 p
                 for p in chosen
                 if _similar(p.words, words) >= self.duplicate
-                and _restates(p, words, clean(sentence))
+                and _restates(
+                    p, words, clean(sentence), same_page=p.source.document == source.document
+                )
             ),
             None,
         )
-        if twin is not None and frozenset({twin.source.number, number}) in apart:
+        if twin is not None and frozenset({twin.source.number, source.number}) in apart:
             return None
         return twin
 
