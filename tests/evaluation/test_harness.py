@@ -110,8 +110,8 @@ async def test_the_naive_pipeline_is_bm25_unverified_and_restores_the_engine(
     harness = Harness(engine, RunOptions(model="fake", verifier=LexicalVerifier()))
     item = EvalItem(
         "t",
-        "What is the default connect timeout?",
-        ("five seconds",),
+        "What does the connect timeout allow?",  # no number asked: the reply states none
+        ("establish a connection",),
         gold=(GoldSource("guide.md"),),
     )
     naive = await harness.question(item, "naive", synthesize=True)
@@ -142,7 +142,7 @@ async def test_a_judge_is_reported_separately(engine: Engine, corpus: Path) -> N
     harness = Harness(
         engine, RunOptions(pipelines=("ours",), verifier=LexicalVerifier(), judge=judge)
     )
-    item = EvalItem("t", "What is the default connect timeout?", ("five seconds",))
+    item = EvalItem("t", "What does the connect timeout allow?", ("establish a connection",))
     record = await harness.question(item, "ours", synthesize=True)
     assert record["judge_claims"] == record["claims"] >= 1
     summary = summarise([record])
@@ -165,7 +165,7 @@ async def test_a_failing_question_is_recorded_and_the_run_goes_on(
     await engine.index([corpus])
     ours, embedder = engine.writer, engine.embedder
     options = RunOptions(pipelines=("naive",), model="fake", verifier=BrokenVerifier())
-    items = (EvalItem("a", "What is the default connect timeout?", ("five seconds",)),)
+    items = (EvalItem("a", "What does the connect timeout allow?", ("establish a connection",)),)
     records = await Harness(engine, options).run(EvalSet("t", "test", corpus, items))
     assert records[0]["error"] == "ConnectionError: judge unreachable"
     assert engine.writer is ours and engine.embedder is embedder
@@ -279,7 +279,7 @@ async def test_each_record_says_which_step_answered_not_found(
     engine.verifier = verifier
     engine.answering = dataclasses.replace(engine.answering, **options)
     harness = Harness(engine, RunOptions(pipelines=("ours",), verifier=LexicalVerifier()))
-    item = EvalItem("t", "What is the default connect timeout?", ("five seconds",))
+    item = EvalItem("t", "What does the connect timeout allow?", ("establish a connection",))
     record = await harness.question(item, "ours", synthesize=True)
     assert record["abstained"] is (stage is not None)
     assert record["abstained_at"] == stage

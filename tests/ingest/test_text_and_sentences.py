@@ -9,8 +9,10 @@ from hypothesis import strategies as st
 from citesynth.analysis import estimate_tokens
 from citesynth.errors import LoadError
 from citesynth.ingest.blocks import BlockKind
+from citesynth.ingest.markdown import markdown_blocks
 from citesynth.ingest.rst import rendered_roles, rst_blocks
 from citesynth.ingest.sentences import (
+    fenced_blocks,
     is_heading,
     is_title_or_rule,
     prose_sentences,
@@ -499,6 +501,33 @@ def test_myst_colon_fences_and_targets_are_no_prose() -> None:
     ]
 
 
+def test_myst_directives_fenced_as_prose_are_prose_and_their_code_is_code() -> None:
+    # cattrs' and pip's docs: a note in backtick fences had been read as a code block.
+    text = (
+        "Hooks cover most types.\n\n```{note}\n"
+        "Attributes annotated with `typing.Self` are not supported by the BaseConverter.\n```\n\n"
+        "````{tab} Linux\n```\n~/.cache/pip\n```\n\npip will also respect `XDG_CACHE_HOME`.\n"
+        "````\n\n```{versionadded} 20.1\n\n```\n\n```{pip-cli}\n$ pip cache dir\n```\n\n"
+        "```python\nconverter = Converter()\n```\n\nThe end of the page is prose again.\n"
+    )
+    assert prose_of(text, min_words=3) == [
+        "Hooks cover most types.",
+        "Attributes annotated with `typing.Self` are not supported by the BaseConverter.",
+        "pip will also respect `XDG_CACHE_HOME`.",
+        "The end of the page is prose again.",
+    ]
+    code = [text[a:b] for a, b in fenced_blocks(text)]
+    assert code == [
+        "```\n~/.cache/pip\n```",
+        "```{pip-cli}\n$ pip cache dir\n```",
+        "```python\nconverter = Converter()\n```",
+    ]
+    kinds = [(b.kind, text[b.start : b.end].split("\n")[0]) for b in markdown_blocks(text)]
+    assert (BlockKind.PARAGRAPH, "```{note}") in kinds
+    assert (BlockKind.PARAGRAPH, "````{tab} Linux") in kinds
+    assert (BlockKind.CODE, "```{pip-cli}") in kinds  # an extension's directive: not read
+
+
 def test_mkdocs_containers_open_with_a_line_of_their_own() -> None:
     # Admonitions, collapsible blocks and content tabs of mkdocs' sites (Starlette's docs):
     # the opening line is neither a sentence nor the start of one; the body is prose.
@@ -720,6 +749,12 @@ def test_rows_of_a_table_laid_out_in_columns_are_no_prose() -> None:
         "-   It supports Windows directly and runs on WSL too.\n",
         "1.   you explicitly pass the request to the macro as parameter.\n"
         "2.   you import the macro with context from the template.\n",
+        # enumerators a list marker is not: "(a)", "b)", a number or "Step 2" and a tab
+        "(a)   The licensee may copy the software for backups.\n\n"
+        "(b)   The licensee may not sell the software to anyone.\n",
+        "1\tOpen the configuration file in an editor.\n2\tSet the timeout to a larger value.\n",
+        "Step 1\tOpen the configuration file in an editor.\n"
+        "Step 2\tSet the timeout to a larger value.\n",
     ],
 )
 def test_a_gap_on_one_line_or_after_a_list_marker_is_no_table(text: str) -> None:
@@ -739,6 +774,12 @@ def test_a_name_above_lines_of_fields_is_a_record_not_prose() -> None:
         "pytest plugin to abort hanging tests that run for too long.",
         "The timeout applies per test:\nit covers setup: call and teardown.",
     ]
+    # a sentence introducing its fields is no name: what it lists stays prose
+    listed = (
+        "These are the minimum requirements for the server\nPython: 3.9 or newer\n"
+        "Memory: 4 GB of RAM\nDisk: 10 GB free space\n"
+    )
+    assert len(prose_of(listed)) == 1
 
 
 def test_each_field_of_a_field_list_is_a_sentence_of_its_own() -> None:

@@ -58,6 +58,10 @@ def test_questions_asking_for_a_count_or_measure(question: str) -> None:
         "What is the difference between size and length?",  # function words name nothing
         "What is the purpose of the pool size?",
         "what is the accounting rate of return on the investment",  # a rate named, a ratio
+        # a measure's word that names a thing: a compound noun, or which one applies
+        "Which timeout applies to streaming responses?",
+        "What is the cost function used in logistic regression?",
+        "What is the timeout error raised by the client?",
     ],
 )
 def test_questions_not_asking_for_a_number(question: str) -> None:

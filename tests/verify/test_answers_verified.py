@@ -88,11 +88,19 @@ def test_list_items_left_empty_by_removed_claims_are_dropped() -> None:
     assert without_empty_sections(text) == "1. **Control**: it controls what goes in [1]."
     code = "Run it:\n\n```\n1.\n```"
     assert without_empty_sections(code) == code
-    # a line that only introduced the code removed below it goes; one with code stays
+    # a line that only introduced the code removed below it goes: a step before the next
+    # step, or a line before a heading or the end
     bare = "Do this:\n\n1. Here's an example.\n\n2. For example:\n3. Set it [1]."
     assert without_empty_sections(bare) == "Do this:\n\n1. Set it [1]."
-    shown = "Here's an example:\n\n```\nx = 1\n```"
-    assert without_empty_sections(shown) == shown
+    assert without_empty_sections("Intro [1].\n\nFor example:\n\n## Next") == "Intro [1]."
+    for kept in (  # code, a table, a list, an indented block below: the example itself
+        "Here's an example:\n\n```\nx = 1\n```",
+        "Here is an example:\n\n| a | b |",
+        "For example:\n\n- `--lf` reruns the failures [1].",
+        "Example:\n\n    pip install foo\n\nThis installs it [1].",
+        "Here's how:\n\n1. Open the settings page [1].",
+    ):
+        assert without_empty_sections(kept) == kept
 
 
 def test_numbered_items_left_are_numbered_again() -> None:
@@ -108,11 +116,19 @@ def test_numbered_items_left_are_numbered_again() -> None:
     assert items_renumbered(text) == (
         "Follow these steps:\n\n1. Use `lambda: 1` [1].\n\n   ```python\n   3. not an item\n"
         "   ```\n\n   - a sub-point [1]\n2. **Use the defaultdict** [1].\n\nThen:\n\n"
-        "3. again [1].\n"  # goes on from the run a paragraph broke off
-        "4. zero first [1].\n5. then [1]."
+        "1. again [1].\n"  # a lead-in opens a list of its own
+        "2. zero first [1].\n3. then [1]."
     )
-    assert items_renumbered("Steps:\n\n1. one\n\nThen:\n\n1. again") == (
-        "Steps:\n\n1. one\n\nThen:\n\n1. again"  # a list of its own
+    # a paragraph that broke a list off: the items after it go on from it (an arrow answer)
+    broken = "1. one [1].\n2. two [1].\n\nThis will output 2 [1].\n\n4. four [1]."
+    assert items_renumbered(broken).endswith("\n\n3. four [1].")
+    # ... but not across a heading, nor into another item's sub-list
+    headed = "## Install\n\n1. Run it [1].\n\n## Configure\n\n2. Edit it [2].\n3. Restart [2]."
+    assert items_renumbered(headed).endswith("## Configure\n\n1. Edit it [2].\n2. Restart [2].")
+    parents = "1. Outer A\n   1. a1\n   2. a2\n2. Outer B\n   2. b2\n   3. b3"
+    assert (
+        items_renumbered(parents)
+        == "1. Outer A\n   1. a1\n   2. a2\n2. Outer B\n   1. b2\n   2. b3"
     )
     assert items_renumbered("0. zero\n5. five") == "0. zero\n1. five"
     nested = "1. Outer [1].\n   3. inner [1].\n   5. inner [1].\n2. Outer [1]."

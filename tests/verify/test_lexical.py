@@ -560,7 +560,7 @@ LIMITS_PAGE = (
         # an option as the whole code, however short; inside a command or a word, none
         (
             "Run `pytest -x`, `-k`, `--maxfail=2` or `--ff`.",
-            {"pytest", "-k", "--maxfail", "--ff"},
+            {"pytest", "-k", "--maxfail", "--ff"},  # as written
         ),
         ("Use `set-cookie` and `a - b`.", {"set", "cookie"}),
     ],
@@ -597,6 +597,13 @@ def test_an_option_the_source_never_names_is_no_support(verifier: LexicalVerifie
     _vetoed(verifier, Check(claim, (stepwise,)), "identifier(s) not in the source: --ff")
     right = "To stop the test run after the first failure, you can use the `--sw` option."
     assert not _identifier_reasons(verifier, Check(right, (stepwise,)))
+    # a long option's name as a word states it: pip's "editable" mode with `pip install -e`
+    editable = 'You can install local projects in "editable" mode: `pip install -e path/to/it`.'
+    claim = "To install a local project in editable mode, use the `--editable` option."
+    assert not _identifier_reasons(verifier, Check(claim, (editable,)))
+    for other in ("-s", "-X"):  # inside `--sw`; `-x` in another case
+        claim = f"To stop the test run after the first failure, use the `{other}` option."
+        _vetoed(verifier, Check(claim, (stepwise,)), f"identifier(s) not in the source: {other}")
 
 
 def test_a_method_the_claim_calls_must_be_code_in_the_source(verifier: LexicalVerifier) -> None:

@@ -154,6 +154,19 @@ def test_a_number_naming_a_sibling_field_is_misattributed() -> None:
         "Running pytest can end in 4 ways when no tests were collected.",
     ):
         assert misattributed(right, [EXIT_CODES]) == (), right
+    # a description in more words still tells the field; a number the sibling writes itself
+    # ("takes about 3 minutes") is that item's own, not the name of item 3
+    longer = EXIT_CODES.replace("No tests were collected", "No tests were collected at all")
+    assert misattributed(wrong, [longer]) == (("Exit code 4", "Exit code 5"),)
+    steps = (
+        "Setup:\n\n- Step 1: Install the package with pip.\n"
+        "- Step 2: Configure the server address in config.toml, which takes about 3 minutes.\n"
+        "- Step 3: Start the server and open the page.\n"
+    )
+    quoted = "The step that configures the server address in config.toml takes about 3 minutes."
+    assert misattributed(quoted, [steps]) == ()
+    swapped = "In step 3 you configure the server address in config.toml."
+    assert misattributed(swapped, [steps]) == (("Step 3", "Step 2"),)
     [verdict] = LexicalVerifier().verify_now([Check(wrong, (EXIT_CODES,))])
     assert not verdict.supported
     assert "the source says this of Exit code 5, not of Exit code 4" in verdict.reasons

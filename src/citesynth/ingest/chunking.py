@@ -33,12 +33,13 @@ from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId
 
-CHUNKER_VERSION = 11
+CHUNKER_VERSION = 12
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
 above a directive stays with it; 10: an introduction stays with its example up to a quarter
-past the target; 11: and so do the headings above it)."""
+past the target; 11: and so do the headings above it; 12: a MyST directive fenced as prose,
+```{note}, is a paragraph, and each reStructuredText field a sentence)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,9 @@
 """Markdown structure: headings, paragraphs, list items, fences and tables as blocks.
 
 markdown-it-py (CommonMark + tables) gives each block token its line range; those ranges
-become exact character offsets into the unmodified file text.
+become exact character offsets into the unmodified file text. A fence that opens a MyST
+directive written for the reader (```` ```{note} ````, ```` ````{tab} Linux ````) is a
+paragraph, not code (`sentences.container_fences`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import re
 from markdown_it import MarkdownIt
 
 from citesynth.ingest.blocks import Block, BlockKind, line_offsets, trimmed
-from citesynth.ingest.sentences import MKDOCS_CONTAINER
+from citesynth.ingest.sentences import MKDOCS_CONTAINER, PROSE_DIRECTIVE
 
 # Block structure only: inline parsing (half the cost) is skipped, headings keep their raw text.
 _PARSER = MarkdownIt("commonmark").enable("table").disable("inline")
@@ -85,6 +87,8 @@ def markdown_blocks(text: str) -> list[Block]:
             title = heading_text(tokens[index + 1].content)
             level = int(token.tag[1])
             blocks.append(Block(start, end, BlockKind.HEADING, heading=title, level=level))
+        elif token.type == "fence" and PROSE_DIRECTIVE.match(token.info.strip()):
+            blocks.append(Block(start, end, BlockKind.PARAGRAPH))  # ```{note}: prose
         else:
             blocks.append(Block(start, end, _KINDS.get(token.type, BlockKind.PARAGRAPH)))
     return blocks

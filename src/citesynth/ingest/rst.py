@@ -96,6 +96,15 @@ _ADMONITIONS = frozenset(
     "note warning tip hint important caution danger attention error seealso".split()
 )
 _VERSION_NOTES = frozenset("versionadded versionchanged deprecated".split())
+PROSE_DIRECTIVES = (
+    _ADMONITIONS
+    | _VERSION_NOTES
+    | frozenset(
+        """admonition tab tab-item tab-set dropdown card grid-item-card topic sidebar margin
+    versionremoved rubric epigraph highlights pull-quote""".split()
+    )
+)
+"""Directives whose body is written for the reader (as prose, or holding prose and code)."""
 _ARGUMENT = re.compile(r"[ \t]*\S*")
 # Directives whose body is code, data or markup rather than prose; autodoc's (`.. autoclass::`)
 # hold options, and an extension's examples (`.. click:example::`, `.. click:run::`) code.

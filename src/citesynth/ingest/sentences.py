@@ -6,7 +6,7 @@ import itertools
 import re
 from collections.abc import Callable
 
-from citesynth.ingest.rst import API_REFERENCE, read_paragraph
+from citesynth.ingest.rst import API_REFERENCE, PROSE_DIRECTIVES, read_paragraph
 
 # A sentence ends at . ! ? (and closing quotes/brackets) followed by whitespace and a
 # plausible sentence start; or at a line break that begins a list item; or after a line that
@@ -103,23 +103,57 @@ def fenced_blocks(text: str) -> list[tuple[int, int]]:
     A fence is a line of three or more backticks or tildes (a backtick fence's info string
     holds no backtick: "```js``` blocks …" is inline code). A block closes at a fence line of
     the same mark at least as long, with nothing after it; an unclosed block runs to the end
-    of the text (as CommonMark reads it).
+    of the text (as CommonMark reads it). The fences of a MyST directive whose body is prose
+    (```` ```{note} ````, ```` ````{tab} Linux ````) hold no code: they are left out, and
+    a code fence inside them is a block (`container_fences`).
     """
+    return _fence_reading(text)[0]
+
+
+def container_fences(text: str) -> frozenset[int]:
+    """Where the fence lines of MyST directives whose body is prose start in `text`.
+
+    ```` ```{note} ```` … ```` ``` ```` is a note (MyST Markdown, as pip's and cattrs' docs
+    write them: "Attributes annotated with `typing.Self` are not supported by the
+    BaseConverter"), not code; read as code, what it says was never prose, neither quoted nor
+    shown to the model. The opening line names a directive of `PROSE_DIRECTIVES`; its
+    closing line is the next bare fence of the same mark at least as long that closes no
+    code block opened inside it.
+    """
+    return _fence_reading(text)[1]
+
+
+def _fence_reading(text: str) -> tuple[list[tuple[int, int]], frozenset[int]]:
+    """The fenced code blocks of `text`, and where its containers' fence lines start."""
     blocks: list[tuple[int, int]] = []
+    containers: list[str] = []  # the marks of the containers open, innermost last
+    fences: list[int] = []
     opening: tuple[int, str] | None = None
     for match in _FENCE_LINE.finditer(text):
         marks, rest = match.group(1), match.group(2)
-        if opening is None:
-            if not (marks[0] == "`" and "`" in rest):
+        bare = not rest.strip(" \t\r")
+        if opening is not None:
+            if marks[0] == opening[1][0] and len(marks) >= len(opening[1]) and bare:
+                blocks.append((opening[0], match.end()))
+                opening = None
+        elif PROSE_DIRECTIVE.match(rest):
+            containers.append(marks)
+            fences.append(match.start())
+        elif bare and containers and marks[0] == containers[-1][0]:
+            if len(marks) >= len(containers[-1]):
+                containers.pop()
+                fences.append(match.start())
+            else:
                 opening = (match.start(), marks)
-        elif (
-            marks[0] == opening[1][0] and len(marks) >= len(opening[1]) and not rest.strip(" \t\r")
-        ):
-            blocks.append((opening[0], match.end()))
-            opening = None
+        elif not (marks[0] == "`" and "`" in rest):
+            opening = (match.start(), marks)
     if opening is not None:
         blocks.append((opening[0], len(text)))
-    return blocks
+    return blocks, frozenset(fences)
+
+
+PROSE_DIRECTIVE = re.compile(r"\{(?:" + "|".join(sorted(PROSE_DIRECTIVES)) + r")\}", re.I)
+"""The info string of a MyST fence whose body is prose: `{note}`, `{tab}`, `{versionadded}`."""
 
 
 def fenced_line_numbers(text: str) -> set[int]:
@@ -451,8 +485,11 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
     """Spans of the sentences of `text` that are prose: no headings, code, tables or rules.
 
     Code is a fenced block, or what reStructuredText marks as code: the paragraphs indented
-    under one ending in `::` or under a directive that holds code (see `rst.opener`).
+    under one ending in `::` or under a directive that holds code (see `rst.opener`). The
+    body of a MyST directive fenced as prose (```` ```{note} ````) is read as paragraphs of
+    its own, its fence lines as blank ones (`container_fences`; offsets stay).
     """
+    text = _without_containers(text)
     spans: list[tuple[int, int]] = []
     start = 0
     in_fence = opens_inside_fence(text)
@@ -487,6 +524,24 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
             )
         start = boundary
     return spans
+
+
+def _without_containers(text: str) -> str:
+    """`text` with the fence lines of prose directives blanked: spaces, the same offsets."""
+    if "{" not in text:
+        return text
+    containers = container_fences(text)
+    if not containers:
+        return text
+    pieces: list[str] = []
+    position = 0
+    for line_start in sorted(containers):
+        line_end = text.find("\n", line_start)
+        line_end = len(text) if line_end < 0 else line_end
+        pieces.extend((text[position:line_start], " " * (line_end - line_start)))
+        position = line_end
+    pieces.append(text[position:])
+    return "".join(pieces)
 
 
 def _reads_as_prose(text: str, begin: int, end: int) -> bool:
@@ -590,7 +645,7 @@ def _line_end(text: str, position: int) -> int | None:
 
 
 def _record(sentence: str) -> bool:
-    """Whether `sentence` is a record: a line, then two or more lines each one field.
+    """Whether `sentence` is a record: a name, then two or more lines each one field.
 
     "pytest-timeout" above "*last release*: Mar 07, 2024," "*status*: 5 - Production/Stable,"
     and "*requires*: pytest >=7.0.0" (pytest's plugin list as its PDF shows it) is data
@@ -598,7 +653,11 @@ def _record(sentence: str) -> bool:
     statuses that an answer quoted.
     """
     lines = sentence.split("\n")
-    return len(lines) >= 3 and all(_FIELD_LINE.fullmatch(line) for line in lines[1:])
+    return (
+        len(lines) >= 3
+        and len(lines[0].split()) <= 3  # a name, not a sentence introducing the fields
+        and all(_FIELD_LINE.fullmatch(line) for line in lines[1:])
+    )
 
 
 _FIELD_LINE = re.compile(
@@ -615,7 +674,12 @@ def _cell_columns(line: str) -> set[int]:
 
 _CELL_GAP = re.compile(r"[^\s.!?:;](?: {3,}|\t[ \t]*)(?=\S)")
 """A gap between two cells of a row: three spaces or a tab after anything but a stop."""
-_MARKER_AT_START = re.compile(rf"[ \t]*{LIST_MARKER}[ \t]+")
+_MARKER_AT_START = re.compile(
+    rf"[ \t]*(?:{LIST_MARKER}|\(?[A-Za-z0-9]{{1,3}}[.)]|\d{{1,3}}"
+    r"|(?:step|item|part|rule|case|note)\s+\d{1,3}[.:)]?)[ \t]+",
+    re.IGNORECASE,
+)
+"""What opens an item, cells or none: a list marker, "(a)", "b)", a number, "Step 2"."""
 
 
 _COMMENT_LINE = re.compile(r"[ \t]+(?:#|//)(?:[ \t]|$)")

@@ -375,19 +375,21 @@ def _leans_on(between: str, claim: str, before: ClaimSpan) -> bool:
     return _POINTS_BACK.match(claim.lstrip()) is not None
 
 
-_POINTS_BACK = re.compile(r"(?:This|These|That|Those|Such)\b(?!\s*[,:])")
+_POINTS_BACK = re.compile(r"(?:This|These|That(?!\s+(?:said|is)\b)|Those|Such)\b(?!\s*[,:])")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _INTRODUCING_END = re.compile(r":((?:[ \t]*\[[\d,\s\-–]+\])*)$")
 """The colon ending a sentence that introduces a block, with the markers after it."""
 _EMPTY_ITEM = re.compile(LIST_MARKER)
 """A list item's marker with nothing after it (`fullmatch` on a stripped line)."""
+_ITEM_START = re.compile(LIST_MARKER + r"[ \t]+")
+"""A list item's marker with its text after it (`match` on a stripped line)."""
 _BARE_LEAD = re.compile(
-    rf"[ \t]*(?:{LIST_MARKER}[ \t]+)?(?:here(?:'s|’s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?"
-    r"(?:(?:code\s+)?examples?|snippets?|how)|for\s+(?:example|instance)|(?:an?\s+)?example"
-    r"|as\s+follows|like\s+this)[ \t]*[.:]?[ \t]*",
+    rf"([ \t]*)({LIST_MARKER}[ \t]+)?(?:here(?:'s|’s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?"
+    r"(?:code\s+)?(?:examples?|snippets?)|for\s+(?:example|instance)|(?:an?\s+)?example)"
+    r"[ \t]*[.:]?[ \t]*",
     re.IGNORECASE,
 )
-"""A line that only introduces what comes below it: "Here's an example.", "1. For example:"
+"""A line that only introduces an example below it: "Here's an example.", "1. For example:"
 (an item of a list, or a line of its own). With the code below it removed, the embedded
 model's arrow answer read "1. Here's an example." and went on to its next step."""
 
@@ -415,10 +417,30 @@ def without_empty_sections(text: str) -> str:
             after = below[index]
             if after < 0 or (after not in code and HEADING_LINE.fullmatch(lines[after].strip())):
                 continue
-        if index not in code and _BARE_LEAD.fullmatch(line) and below[index] not in code:
+        if index not in code and _introduces_nothing(line, lines, below[index]):
             continue  # "Here's an example." with no example left below it
         kept.append(line)
     return items_renumbered(single_blank_lines("\n".join(kept)).strip())
+
+
+def _introduces_nothing(line: str, lines: Sequence[str], after: int) -> bool:
+    """Whether `line` only introduces an example and none follows it (`_BARE_LEAD`).
+
+    Nothing follows when the text ends, the next line with text is a heading, or the line
+    is a list item and the next is an item no deeper (the next step); code, an indented
+    block, a table, an image, a list or a paragraph below may be the example.
+    """
+    lead = _BARE_LEAD.fullmatch(line)
+    if lead is None:
+        return False
+    if after < 0:
+        return True
+    below = lines[after]
+    indent = len(below) - len(below.lstrip(" \t"))
+    step = lead.group(2) is not None and indent <= len(lead.group(1))
+    if step and _ITEM_START.match(below.strip()) is not None:
+        return True
+    return HEADING_LINE.fullmatch(below.strip()) is not None
 
 
 _NUMBERED = re.compile(r"^([ \t]*)(\d{1,3})([.)])(?=[ \t])")
@@ -431,7 +453,9 @@ def items_renumbered(text: str) -> str:
     deeper stay inside it, any other line ends it. A run keeps its first number when that
     is 0 or 1; otherwise it goes on from the run that ended before it at the same
     indentation ("3." after a paragraph that broke off "1.", "2."), or starts at 1 when
-    there was none ("2." is left once "1." went). Fenced code is never read.
+    there was none ("2." is left once "1." went). A heading or a line ending in ":" opens
+    lists of its own, and a less indented line ends the runs deeper than it (a sub-list
+    of another item starts afresh). Fenced code is never read.
     """
     code = fenced_line_numbers(text)
     lines = text.split("\n")
@@ -445,6 +469,9 @@ def items_renumbered(text: str) -> str:
         ended = {at: n for at, n in runs.items() if not (at < indent or (found and at == indent))}
         closed.update(ended)
         runs = {at: n for at, n in runs.items() if at not in ended}
+        if found is None and (HEADING_LINE.fullmatch(line.strip()) or line.rstrip().endswith(":")):
+            closed = {}  # a heading or a lead-in opens lists of their own
+        closed = {at: n for at, n in closed.items() if at <= indent}  # another parent's
         if found is None:
             continue
         number = int(found.group(2))

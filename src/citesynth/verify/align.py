@@ -690,7 +690,7 @@ def identifiers(text: str) -> frozenset[str]:
     for match in SINGLE_CODE.finditer(text):
         option = _OPTION.fullmatch(match.group(1))
         if option:
-            options.append(option.group(1).lower())
+            options.append(option.group(1))  # as written: `-x` is not `-X`
         else:
             found.extend(_CODE_WORD.findall(match.group(1)))
     plain = SINGLE_CODE.sub(" ", text)
@@ -723,8 +723,13 @@ def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> 
     wanted = identifiers(claim)
     if not wanted:
         return ()
-    text = " ".join(passage.lower() for passage in shown) + " " + context.text
-    missing = {name for name in wanted if name not in text}
+    written = " ".join(shown) + " " + context.text
+    text = written.lower()
+    missing = {
+        name
+        for name in wanted
+        if (name not in text if name[0] != "-" else not _written_option(name, written))
+    }
     if marks_code(text):  # a source that marks its code (PDF, plain text seldom do)
         missing.update(f"{name}()" for name in _called(claim) - missing if not _as_code(name, text))
         missing.update(
@@ -733,6 +738,20 @@ def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> 
             if name not in missing and not _as_code(name, text) and not _as_key(name, text)
         )
     return tuple(sorted(missing))
+
+
+def _written_option(option: str, text: str) -> bool:
+    """Whether `text` writes the command-line `option`: whole and in its case, or its name.
+
+    `-s` is not in `--sw`, nor `-x` in `-X`, nor `--ff` in "failed first"; a longer name
+    may stand as a word: pip's "You can install local projects in 'editable' mode" with
+    `pip install -e` states what the embedded model's `--editable` does (a first version
+    that asked for the option whole removed that right claim).
+    """
+    if re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text):
+        return True
+    name = option.lstrip("-")
+    return len(name) >= 3 and re.search(rf"(?<![\w-]){re.escape(name)}", text, re.I) is not None
 
 
 def _attributes(claim: str) -> list[tuple[str, str]]:

@@ -192,16 +192,22 @@ def _numbered(claim: str, wanted: frozenset[str], items: Sequence[Item]) -> list
     said = set(_WHOLE.findall(claim)) & set(numbers)
     if len(said) != 1 or len(set(numbers)) != len(numbers) or not frame_terms <= set(terms(claim)):
         return []
-    named = numbers.index(said.pop())
+    number = said.pop()
+    named = numbers.index(number)
     rest = wanted - frame_terms - frozenset(numbers)
-    shares = [len(rest & item.terms) / len(item.terms) if item.terms else 0.0 for item in items]
+    own = [
+        frozenset(content_terms(item.text)) - frame_terms - {n}
+        for item, n in zip(items, numbers, strict=True)
+    ]
+    shares = [len(rest & terms_) / len(terms_) if terms_ else 0.0 for terms_ in own]
     best = max(range(len(items)), key=shares.__getitem__)
     if (
         best == named
         or shares.count(shares[best]) > 1
-        or len(rest & items[best].terms) < 2
+        or len(rest & own[best]) < 2
         or shares[best] < 0.5
         or shares[named] * 2 > shares[best]
+        or number in _WHOLE.findall(items[best].text)  # "… takes about 3 minutes": its own
     ):
         return []
     return [(items[named].names[0], items[best].names[0])]
