@@ -13,6 +13,10 @@ from enum import StrEnum
 
 from citesynth.ingest.lines import newline_offsets
 
+LIST_MARKER = r"(?:[-*+•]|\d{1,3}[.)]|#[.)])"
+"""A list item's marker (a pattern part): a bullet, a number with its dot or bracket, or
+reStructuredText's auto-number `#.` (AnyIO's "This can be done in one of two ways:")."""
+
 
 class BlockKind(StrEnum):
     """What a block holds; decides how an oversized block is split."""

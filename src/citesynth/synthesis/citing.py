@@ -25,9 +25,9 @@ from citesynth.citations.resolve import (
     is_pointer,
     says_not_found,
 )
+from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.rst import rendered_rst
 from citesynth.ingest.sentences import (
-    LIST_MARKER,
     THEMATIC_BREAK,
     fenced_blocks,
     fenced_line_numbers,

@@ -33,9 +33,9 @@ from citesynth.analysis import (
     without_asides,
 )
 from citesynth.embed.base import Embedder
+from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.rst import rendered_rst
 from citesynth.ingest.sentences import (
-    LIST_MARKER,
     RST_FIELD_NAME,
     fenced_blocks,
     prose_sentences,

@@ -22,8 +22,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.rst import EXAMPLE_SUFFIXES
-from citesynth.ingest.sentences import LIST_MARKER, THEMATIC_BREAK
+from citesynth.ingest.sentences import THEMATIC_BREAK
 
 MAX_LINES = 20
 MAX_ITEMS = 8

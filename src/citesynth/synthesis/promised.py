@@ -22,13 +22,8 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from citesynth.citations.resolve import cited_numbers
-from citesynth.ingest.blocks import paragraphs
-from citesynth.ingest.sentences import (
-    LIST_MARKER,
-    fenced_blocks,
-    prose_sentences,
-    sentence_spans,
-)
+from citesynth.ingest.blocks import LIST_MARKER, paragraphs
+from citesynth.ingest.sentences import fenced_blocks, prose_sentences, sentence_spans
 from citesynth.synthesis.extractive import shown_block
 from citesynth.synthesis.introduced import Introduced, introduced
 from citesynth.synthesis.markup import strip_markup

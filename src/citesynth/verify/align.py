@@ -37,7 +37,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from citesynth.analysis import NAME, POSSESSIVE, SINGLE_CODE, content_terms, terms
-from citesynth.ingest.sentences import LIST_MARKER, is_title_or_rule, sentence_spans
+from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
 from citesynth.verify.codevalues import differing_code
 from citesynth.verify.lists import misattributed
 from citesynth.verify.opposites import opposed, reversed_order

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citesynth.analysis import ADMONITIONS, content_terms, terms
-from citesynth.ingest.sentences import LIST_MARKER, RST_FIELD_NAME
+from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.sentences import RST_FIELD_NAME
 
 _ITEM = re.compile(r"^([ \t]*)(?:" + LIST_MARKER + r"[ \t]+|:(?=" + RST_FIELD_NAME + "))", re.M)
 """A list item's marker, or the colon opening a reStructuredText field (":Exit code 5: No
