@@ -385,6 +385,23 @@ def test_a_title_of_two_sentences_is_a_title_in_each_of_them() -> None:
     assert [is_title_or_rule(text, a, b) for a, b in sentence_spans(text)][:6] == [False] * 6
 
 
+def test_a_seealso_entry_a_link_and_its_description_ending_in_code_is_no_prose() -> None:
+    # jsonschema's FAQ: the extractive writer quoted "Draft 2019-09's release notes on format
+    # [8]. for upstream details on the behavior of format and how it has changed in …"
+    text = (
+        "Format validation is off by default in every draft.\n\n.. seealso::\n\n"
+        "    `Draft 2019-09's release notes on format <https://json-schema.org/x.html#f>`_\n\n"
+        "        for upstream details on the behavior of format and how it has changed\n"
+        "        in ``draft2019-09``\n\n"
+        "See [the changelog](changes.md) for details on older releases.\n\n"
+        "[Installed analytics on the pip docs](https://github.com/pypa/pip/pull/9146).\n"
+    )
+    assert prose_of(text) == [
+        "Format validation is off by default in every draft.",
+        "See [the changelog](changes.md) for details on older releases.",  # a sentence
+    ]
+
+
 def test_a_link_description_that_opens_in_lower_case_without_a_stop_is_no_prose() -> None:
     # jsonschema's FAQ lists links in a `.. seealso::`, each described below it; the
     # extractive writer had quoted "for details on how to enable format validation [3]."

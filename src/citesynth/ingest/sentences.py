@@ -72,9 +72,13 @@ _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 """A line that opens or closes a fenced code block."""
 _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
 _CONTENT = re.compile(r"(?:[ \t\r]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
-_FRAGMENT = re.compile(r"[a-z](?:[^.!?]|[.!?](?!\s))*?[^.!?:…)\s\"'”’*_`\]]\s*", re.DOTALL)
+_FRAGMENT = re.compile(
+    r"[a-z](?:[^.!?]|[.!?](?!\s))*?(?:[^.!?:…)\s\"'”’*_`\]]|(?<![.!?:…])``?[^`\s]+``?)\s*",
+    re.DOTALL,
+)
 """A paragraph of one sentence that opens in lower case and ends without a stop (nor a
-closing quote, emphasis or reference after one). Indented, it describes the
+closing quote, emphasis or reference after one; inline code may end it: "for upstream
+details on … in ``draft2019-09``"). Indented, it describes the
 term or link above it, as in a `.. seealso::` ("for details on how to enable format
 validation"): never a sentence. Not indented, it mostly introduces the code below it
 ("urllib3 can be installed with `pip`")."""
@@ -554,6 +558,7 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
         or _code_lines(text, begin, end)
         or in_columns(text, begin, end)
         or is_record(text[begin:end])
+        or _LINK_ONLY.fullmatch(line) is not None
         or _in_comment(text, begin)
         or is_title_or_rule(text, begin, end)
     )
@@ -595,6 +600,14 @@ def _code_lines(text: str, start: int, end: int) -> bool:
         return True  # steps in and out by a block's width, not a ragged line of a PDF
     column = start - (text.rfind("\n", 0, start) + 1)  # the first line's indentation
     return bool(indents) and bool(_BLOCK_OPENER.match(lines[0])) and indents[0] > column
+
+
+_LINK_ONLY = re.compile(
+    r"\s*(?:`[^`<\n]*<[^<>`\s]+>`__?|\[[^\]\n]+\]\([^()\s]+\)|<?https?://\S+?>?)\s*[.:;,]?\s*"
+)
+"""A span that is one link and nothing else: a reStructuredText reference with its address
+(`` `Draft 2019-09's release notes on format <https://…>`_ ``, a `.. seealso::` entry in
+jsonschema's FAQ that the extractive writer had quoted), a Markdown link, an address."""
 
 
 _COMMENT_LINE = re.compile(r"[ \t]+(?:#|//)(?:[ \t]|$)")
