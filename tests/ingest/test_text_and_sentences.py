@@ -545,6 +545,27 @@ def test_myst_directives_fenced_as_prose_are_prose_and_their_code_is_code() -> N
     assert (BlockKind.CODE, "```{pip-cli}") in kinds  # an extension's directive: not read
 
 
+def test_a_fence_opening_a_list_item_is_a_fence() -> None:
+    # pip's configuration page: "- ```" went uncounted, the fences came out odd, and the
+    # prose above them read as code ("`PIP_TIMEOUT=60` is the same as `--timeout=60`").
+    text = (
+        "Options can be set with environment variables using the format `PIP_<NAME>`.\n\n"
+        "- `PIP_TIMEOUT=60` is the same as `--timeout=60`\n"
+        '- ```\n  PIP_FIND_LINKS="http://a http://b"\n  ```\n\n'
+        "  is the same as\n\n  ```\n  --find-links=http://a\n  ```\n\n"
+        "Repeatable options are specified using the number of repetitions.\n"
+    )
+    assert prose_of(text) == [
+        "Options can be set with environment variables using the format `PIP_<NAME>`.",
+        "- `PIP_TIMEOUT=60` is the same as `--timeout=60`",
+        "Repeatable options are specified using the number of repetitions.",
+    ]
+    assert [text[a:b].split("\n")[1].strip() for a, b in fenced_blocks(text)] == [
+        'PIP_FIND_LINKS="http://a http://b"',
+        "--find-links=http://a",
+    ]
+
+
 def test_mkdocs_containers_open_with_a_line_of_their_own() -> None:
     # Admonitions, collapsible blocks and content tabs of mkdocs' sites (Starlette's docs):
     # the opening line is neither a sentence nor the start of one; the body is prose.

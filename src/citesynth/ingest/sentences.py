@@ -68,9 +68,12 @@ _RULES = frozenset("=-^*+")
 """The marks that adorn a title or rule a break wherever they stand; the others (a run of
 dots, hashes, quotes, backticks or tildes) do only under or over a title."""
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")  # CRLF text too
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
+_ITEM_OPENING = r"(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?"
+"""A list item's marker a fence may follow on its line ("- ```", as pip's docs open an item
+with a code block; unread, the fence count was odd and the prose above read as code)."""
+_FENCE = re.compile(rf"^[ \t]*{_ITEM_OPENING}(?:```|~~~)", re.MULTILINE)
 """A line that opens or closes a fenced code block."""
-_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
+_FENCE_LINE = re.compile(rf"^[ \t]*{_ITEM_OPENING}(`{{3,}}|~{{3,}})([^\n]*)$", re.MULTILINE)
 _CONTENT = re.compile(r"(?:[ \t\r]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
 _FRAGMENT = re.compile(
     r"[a-z](?:[^.!?]|[.!?](?!\s))*?(?:[^.!?:…)\s\"'”’*_`\]]|(?<![.!?:…])``?[^`\s]+``?)\s*",
