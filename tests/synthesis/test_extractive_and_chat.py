@@ -438,6 +438,7 @@ def test_a_sentence_trailing_off_is_cited_once_with_one_full_stop() -> None:
     )
     assert _cited("Then wait…", "2") == "Then wait [2]."
     assert _cited("It is done.", "3") == "It is done [3]."
+    assert _cited("format `PIP_<NAME>` .", "4") == "format `PIP_<NAME>` [4]."  # pip
     assert _cited("Renamed (NOTE: the function was renamed too!)", "7") == (
         "Renamed (NOTE: the function was renamed too!) [7]"
     )

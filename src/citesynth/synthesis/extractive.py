@@ -795,8 +795,8 @@ def _cited(sentence: str, numbers: str) -> str:
         return f"{quoted['body']}{quoted['closers']} [{numbers}]{quoted['stop']}"
     if sentence.endswith(("...", "…")):  # "dependencies [1].", not "dependencies.. [1]."
         return f"{sentence.rstrip('.…')} [{numbers}]."
-    if sentence[-1:] in ".!?":
-        return f"{sentence[:-1]} [{numbers}]{sentence[-1]}"
+    if sentence[-1:] in ".!?":  # "`PIP_<NAME>` ." (pip's docs) gives "`PIP_<NAME>` [1]."
+        return f"{sentence[:-1].rstrip()} [{numbers}]{sentence[-1]}"
     return f"{sentence} [{numbers}]"
 
 
