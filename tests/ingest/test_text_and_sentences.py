@@ -543,6 +543,11 @@ def test_myst_directives_fenced_as_prose_are_prose_and_their_code_is_code() -> N
     assert (BlockKind.PARAGRAPH, "```{note}") in kinds
     assert (BlockKind.PARAGRAPH, "````{tab} Linux") in kinds
     assert (BlockKind.CODE, "```{pip-cli}") in kinds  # an extension's directive: not read
+    # an info string is read trimmed, by the fence reader as by the Markdown parser
+    spaced = "Intro text here.\n\n``` {note}\nA note with words in it.\n```\n"
+    assert fenced_blocks(spaced) == []
+    assert prose_of(spaced, min_words=3) == ["Intro text here.", "A note with words in it."]
+    assert [b.kind for b in markdown_blocks(spaced)] == [BlockKind.PARAGRAPH] * 2
 
 
 def test_a_fence_opening_a_list_item_is_a_fence() -> None:

@@ -13,7 +13,7 @@ import re
 from markdown_it import MarkdownIt
 
 from citesynth.ingest.blocks import Block, BlockKind, line_offsets, trimmed
-from citesynth.ingest.sentences import MKDOCS_CONTAINER, PROSE_DIRECTIVE
+from citesynth.ingest.sentences import MKDOCS_CONTAINER, opens_prose_directive
 
 # Block structure only: inline parsing (half the cost) is skipped, headings keep their raw text.
 _PARSER = MarkdownIt("commonmark").enable("table").disable("inline")
@@ -87,7 +87,7 @@ def markdown_blocks(text: str) -> list[Block]:
             title = heading_text(tokens[index + 1].content)
             level = int(token.tag[1])
             blocks.append(Block(start, end, BlockKind.HEADING, heading=title, level=level))
-        elif token.type == "fence" and PROSE_DIRECTIVE.match(token.info.strip()):
+        elif token.type == "fence" and opens_prose_directive(token.info):
             blocks.append(Block(start, end, BlockKind.PARAGRAPH))  # ```{note}: prose
         else:
             blocks.append(Block(start, end, _KINDS.get(token.type, BlockKind.PARAGRAPH)))

@@ -141,7 +141,7 @@ def _fence_reading(text: str) -> tuple[list[tuple[int, int]], frozenset[int]]:
             if marks[0] == opening[1][0] and len(marks) >= len(opening[1]) and bare:
                 blocks.append((opening[0], match.end()))
                 opening = None
-        elif PROSE_DIRECTIVE.match(rest):
+        elif opens_prose_directive(rest):
             containers.append(marks)
             fences.append(match.start())
         elif bare and containers and marks[0] == containers[-1][0]:
@@ -157,8 +157,16 @@ def _fence_reading(text: str) -> tuple[list[tuple[int, int]], frozenset[int]]:
     return blocks, frozenset(fences)
 
 
-PROSE_DIRECTIVE = re.compile(r"\{(?:" + "|".join(sorted(PROSE_DIRECTIVES)) + r")\}", re.I)
-"""The info string of a MyST fence whose body is prose: `{note}`, `{tab}`, `{versionadded}`."""
+_PROSE_DIRECTIVE = re.compile(r"\{(?:" + "|".join(sorted(PROSE_DIRECTIVES)) + r")\}", re.I)
+
+
+def opens_prose_directive(info: str) -> bool:
+    """Whether a fence's info string opens a MyST directive whose body is prose.
+
+    `{note}`, `{tab} Linux`, `{versionadded} 20.1`; read trimmed, as CommonMark reads an
+    info string, so that a fence line and markdown-it's token of it agree (``` {note}).
+    """
+    return _PROSE_DIRECTIVE.match(info.strip()) is not None
 
 
 def fenced_line_numbers(text: str) -> set[int]:
