@@ -7,7 +7,7 @@ from pathlib import Path
 
 from citesynth.index.store import FileVersion
 from citesynth.index.stores import get_store
-from citesynth.retrieve.subjects import MIN_CHUNKS, subjects
+from citesynth.retrieve.subjects import MIN_CHUNKS, common_terms, subjects
 from tests.index.test_store_contract import version
 
 
@@ -62,4 +62,24 @@ async def test_a_lower_case_name_in_emphasis_is_a_subject(tmp_path: Path) -> Non
     )
     await store.write(pages, [])
     assert await subjects(store) == ("cattrs",)
+    await store.close()
+
+
+async def test_a_question_s_words_in_half_the_chunks_are_common(tmp_path: Path) -> None:
+    # "test" and "pytest" are on every page of pytest's docs, rarely capitalised: no
+    # subject, yet they tell no chunk from another; "timeout" is on one page.
+    store = await get_store(f"sqlite:{tmp_path / 'index'}")
+    pages = _pages(
+        MIN_CHUNKS,
+        lambda i: (
+            f"pytest runs test {i} with a timeout." if i == 0 else f"pytest runs test {i}.",
+            f"Each test on page {i} passes.",
+        ),
+    )
+    await store.write(pages, [])
+    question = "What is the default timeout after which pytest kills a hanging test?"
+    assert await common_terms(store, question) == {"pytest", "test"}
+    assert await subjects(store) == ()
+    await store.write([], [page.state.path for page in pages[MIN_CHUNKS // 4 :]])
+    assert await common_terms(store, question) == frozenset()  # too few chunks to tell
     await store.close()

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from citesynth import Answer, Engine
+from citesynth.retrieve.subjects import MIN_CHUNKS
 from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number, states_number_of
-from tests.conftest import answered
+from tests.conftest import answered, write
 
 SHOW = (
     "# Hoarders\n\nHoarders is an American reality series about people who hoard. Twice in "
@@ -84,6 +85,11 @@ def test_questions_not_asking_for_a_number(question: str) -> None:
         (["HTTPX supports HTTP/2 and uses h11 for HTTP/1.1 [1]."], False),
         (["Timeouts default to 5s [1]."], True),
         (["COVID-19 closed 40 % of shops [1]."], True),
+        # "one" pointing at a thing or standing for a person counts nothing (pytest's docs)
+        (["The one parameter set which caused a failure now shows up as xfailed [1]."], False),
+        (["@pytest.mark.parametrize allows one to define multiple sets of arguments [3]."], False),
+        (["One can also mark tests, and no one needs to [1]."], False),
+        (["Only one pair of input/output values fails the test [6]."], True),
     ],
 )
 def test_a_number_in_digits_words_or_no_limit_is_stated(claims: list[str], stated: bool) -> None:
@@ -152,6 +158,21 @@ def test_a_number_answers_only_when_stated_of_what_is_asked(
     assert states_number_of(question, claims, subject="HTTPX") is stated
 
 
+def test_a_number_beside_words_common_to_the_corpus_answers_nothing_asked() -> None:
+    # In pytest's docs nearly every chunk says "pytest" or "test" (`subjects.common_terms`).
+    question = "What is the default timeout after which pytest kills a hanging test?"
+    claims = [
+        "This functionality was integrated from the external pytest-faulthandler plugin, "
+        "with two small differences [3]."
+    ]
+    assert states_number_of(question, claims)
+    assert not states_number_of(question, claims, common={"pytest", "test"})
+    stated = ["A test that hangs is killed after a timeout of 300 seconds [1]."]
+    assert states_number_of(question, stated, common={"pytest", "test"})
+    # with nothing but common words named, any number answers
+    assert states_number_of("How many tests has pytest?", claims, common={"pytest", "test"})
+
+
 def test_a_hostile_run_of_link_openings_is_read_in_linear_time() -> None:
     """A 120,000-character run of "](" once took 20 s to read; its digits state a number."""
     hostile = "](" * 60_000 + " 42 [1]."
@@ -181,3 +202,31 @@ def test_once_as_a_conjunction_and_a_standard_s_number_state_no_number(
     claim: str, stated: bool
 ) -> None:
     assert states_number([claim]) is stated
+
+
+async def test_words_every_chunk_holds_do_not_tell_what_a_number_counts(
+    engine: Engine, tmp_path: Path
+) -> None:
+    faulthandler = (
+        "# Faulthandler\n\nThis functionality has been integrated from the external "
+        "pytest-faulthandler plugin, with two small differences. A test that hangs dumps "
+        "its tracebacks.\n"
+    )
+    reply = (
+        "The faulthandler functionality was integrated from the pytest-faulthandler plugin, "
+        "with two small differences [1]."
+    )
+    question = "What is the default timeout after which pytest kills a hanging test?"
+    alone = await answered(engine, tmp_path / "alone", faulthandler, reply, question)
+    assert not alone.not_found  # one page: "pytest" may name what the two are of
+    # Once every chunk names pytest and a test, as pytest's documentation does, neither
+    # word tells what "two" counts.
+    pages = "".join(
+        f"# Page {i}\n\n" + f"pytest runs test number {i} of the suite, one at a time. " * 12
+        for i in range(30)
+    )
+    write(tmp_path / "pages", "pages.md", pages)
+    await engine.index([tmp_path / "pages"])
+    assert (await engine.stats()).chunks >= MIN_CHUNKS
+    answer = await engine.answer(question, not_found_below=0.0, answerability=False)
+    assert answer.not_found and NO_NUMBER in answer.warnings

@@ -33,7 +33,7 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass
 
-from citesynth.analysis import NAME, QUERY_STOPWORDS, terms
+from citesynth.analysis import NAME, QUERY_STOPWORDS, query_terms, terms
 from citesynth.index.store import Store
 
 SHARE = 0.5
@@ -50,6 +50,8 @@ MIN_CHUNKS = 20
 class _Subjects:
     generation: int
     names: tuple[str, ...]
+    large: bool
+    """Whether the corpus holds `MIN_CHUNKS` chunks or more."""
 
 
 # Found once per store and content generation.
@@ -58,19 +60,22 @@ _FOUND: weakref.WeakKeyDictionary[object, _Subjects] = weakref.WeakKeyDictionary
 
 async def subjects(store: Store) -> tuple[str, ...]:
     """The corpus's subjects as the documents spell them, in the order they first appear."""
+    return (await _found(store)).names
+
+
+async def _found(store: Store) -> _Subjects:
     generation = await store.generation()
     cached = _FOUND.get(store)
     if cached is not None and cached.generation == generation:
-        return cached.names
-    names = await _find(store)
-    _FOUND[store] = _Subjects(generation, names)
-    return names
-
-
-async def _find(store: Store) -> tuple[str, ...]:
+        return cached
     texts = await store.spread_texts(SAMPLE)
-    if len(texts) < MIN_CHUNKS:
-        return ()
+    large = len(texts) >= MIN_CHUNKS
+    found = _Subjects(generation, await _find(store, texts) if large else (), large)
+    _FOUND[store] = found
+    return found
+
+
+async def _find(store: Store, texts: list[str]) -> tuple[str, ...]:
     spelled: dict[str, Counter[str]] = {}
     named: Counter[str] = Counter()
     for text in texts:
@@ -87,6 +92,24 @@ async def _find(store: Store) -> tuple[str, ...]:
     held = [spelled[t].most_common(1)[0][0] for t in wanted if shares.get(t, 0.0) >= SHARE]
     sample = "\n".join(texts)
     return tuple(sorted(held, key=sample.find))
+
+
+async def common_terms(store: Store, text: str) -> frozenset[str]:
+    """The terms of `text` (a question) that at least `SHARE` of the corpus's chunks hold.
+
+    Such a word tells no chunk from another, whether or not it is a name: "test" is in 0.72
+    of pytest's documentation chunks and "pytest" in 0.88, which the docs seldom capitalise,
+    so neither is a subject. "What is the default timeout after which pytest kills a hanging
+    test?" names the thing asked by "timeout", "kills" and "hanging"; a sentence naming
+    pytest with "two small differences" states no number of it (`asked.states_number_of`).
+    A corpus of fewer than `MIN_CHUNKS` chunks has none: there, every word is as likely
+    one the few documents share by chance.
+    """
+    wanted = sorted(set(query_terms(text)))
+    if not wanted or not (await _found(store)).large:
+        return frozenset()
+    shares = await store.term_shares(wanted)
+    return frozenset(term for term in wanted if shares.get(term, 0.0) >= SHARE)
 
 
 _EMPHASISED = re.compile(r"(?<![\w*])(\*{1,2}|_)([a-z][a-z0-9]*(?:-[a-z0-9]+)*)\1(?![\w*])")

@@ -16,7 +16,7 @@ place, a date in words) have forms no rule lists.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from citesynth.analysis import coverage, query_terms
 from citesynth.verify.align import NUMBER_WORDS
@@ -72,11 +72,17 @@ _NUMBER = re.compile(
 "HTTP/2", "OAuth2") are none."""
 _NOT_COUNTS = re.compile(
     r"\bhttps?://\S+|\]\([^()\[\]\s]*\)"
-    r"|\b(?:PEP|RFC|ISO|IEC|ECMA|IEEE|CVE|bpo|GH|issue|PR|pull\s+request)[\s#-]*\d[\d.:-]*",
+    r"|\b(?:PEP|RFC|ISO|IEC|ECMA|IEEE|CVE|bpo|GH|issue|PR|pull\s+request)[\s#-]*\d[\d.:-]*"
+    r"|\b(?:the|this|that|which|no|any|each|every)\s+one\b"
+    r"|\bone\s+(?:another|can|could|should|may|might|must|would|will|shall)\b"
+    r"|\b(?:(?:allow|help)(?:s|ed|ing)?|let(?:s|ting)?|(?:enabl|requir|forc)(?:es?|ed|ing))"
+    r"\s+one\s+to\b",
     re.I,
 )
 """A web address, a Markdown link's target, or a standard's or tracker's number ("PEP 526",
-"RFC 7231", "issue #42"): their digits ("discussions/1785") state nothing.
+"RFC 7231", "issue #42"): their digits ("discussions/1785") state nothing. Nor does "one"
+pointing at a thing ("the one parameter set which caused a failure", "no one") or standing
+for a person ("allows one to define multiple sets", "one can", "one another").
 
 A target holds no bracket: each "](" is read up to the next one at most (a run of
 "](](…" is linear, not quadratic)."""
@@ -120,16 +126,23 @@ _ASKING = frozenset(
 """The words of a question that ask for a number rather than name what it is of."""
 
 
-def states_number_of(question: str, claims: Sequence[str], subject: str = "") -> bool:
+def states_number_of(
+    question: str,
+    claims: Sequence[str],
+    subject: str = "",
+    common: Collection[str] = frozenset(),
+) -> bool:
     """Whether `claims` state a number of what `question` asks about.
 
     A number stated of something else is no answer: "What is the default size of the DNS
     cache in HTTPX?" was answered with the connection pool's limits ("… (Defaults 20)"),
     which state numbers and name no DNS cache. A claim stating a number must hold a word the
-    question names the thing by (not its asking words, not the corpus's `subject`), or
-    follow a claim that does ("Season 2 of The Crown aired in 2017. It has ten episodes.").
+    question names the thing by, or follow a claim that does ("Season 2 of The Crown aired
+    in 2017. It has ten episodes."). Not its asking words, nor the corpus's `subject`, nor
+    the `common` terms half the corpus's chunks hold: in pytest's docs nearly every sentence
+    names pytest or a test.
     """
-    named = set(query_terms(question)) - _ASKING - set(query_terms(subject))
+    named = set(query_terms(question)) - _ASKING - set(query_terms(subject)) - set(common)
     if not named:
         return states_number(claims)
     about = [coverage(named, query_terms(claim)) > 0 for claim in claims]

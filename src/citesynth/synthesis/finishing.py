@@ -139,7 +139,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         not_found = False  # the sources do answer: they disagree
         resolved = resolve(text, refs(shown))
     subject = shown[0].subject if shown else ""
-    unnumbered = lacks_number(header.question, claims, disagreeing, subject)
+    unnumbered = lacks_number(header.question, claims, disagreeing, subject, plan.common)
     if unnumbered:  # asked how many: an answer stating no number is none
         text, claims, not_found, resolved = "", [], True, resolve("", refs(shown))
     uncited = [claim.text for claim in claims if not claim.citations]
@@ -258,18 +258,23 @@ async def _checked(
 
 
 def lacks_number(
-    question: str, claims: Sequence[Claim], disagreeing: Sequence[Found], subject: str = ""
+    question: str,
+    claims: Sequence[Claim],
+    disagreeing: Sequence[Found],
+    subject: str = "",
+    common: frozenset[str] = frozenset(),
 ) -> bool:
     """Whether `question` asks for a number and the answer's `claims` state none of it.
 
     A number of something else is none (`asked.states_number_of`; `subject` is what the
-    corpus is about). Not when there are no claims (the answer is a not-found already) or
-    when the sources disagree on the point asked (their sides are the answer).
+    corpus is about, `common` the question's terms half its chunks hold). Not when there
+    are no claims (the answer is a not-found already) or when the sources disagree on the
+    point asked (their sides are the answer).
     """
     if not claims or disagreeing:
         return False
     return asks_number(question) and not states_number_of(
-        question, [claim.text for claim in claims], subject
+        question, [claim.text for claim in claims], subject, common
     )
 
 

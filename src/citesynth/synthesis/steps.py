@@ -19,7 +19,7 @@ from citesynth.index.store import Store
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions
 from citesynth.retrieve.hybrid import retrieve as search
 from citesynth.retrieve.links import follow_references
-from citesynth.retrieve.subjects import subjects
+from citesynth.retrieve.subjects import common_terms, subjects
 from citesynth.synthesis import evidence, verifying
 from citesynth.synthesis.modes import MULTI_SOURCE_EXTRA_TOKENS, Mode
 from citesynth.synthesis.options import AskOptions
@@ -112,4 +112,5 @@ async def make_plan(
         linked=found.linked,
         prompt=prompt,
         values=dict(values or {}),
+        common=await common_terms(parts.store, question),
     )

@@ -41,6 +41,9 @@ class Plan:
     """The prompt family: templates `{prompt}.system`, `{prompt}.user`, `{prompt}.multi.*`."""
     values: Mapping[str, str] = field(default_factory=dict)
     """Further placeholder values for the family's templates (an outline, a digest, ...)."""
+    common: frozenset[str] = frozenset()
+    """The question's terms that half the corpus's chunks hold (`subjects.common_terms`):
+    they tell what a number answers no better than the question's asking words."""
 
     def notes(self) -> str:
         """What follows the sources in the prompt: conflicts, and feedback on a retry."""
