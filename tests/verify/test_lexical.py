@@ -781,3 +781,37 @@ def test_a_setting_must_have_the_sources_value(
     verdict = verifier.verify_now([Check(claim, (ECHO,))])[0]
     assert verdict.supported is supported
     assert (reason in verdict.reasons) is bool(reason)
+
+
+THREADS = (
+    "pytest is single-threaded, executing its tests always in the same thread, never spawning "
+    "any threads itself. Plugins which run tests in parallel, for example pytest-xdist, work "
+    "by spawning multiple processes."
+)
+MODULES = "A worker runs a single test module at a time; zero workers disable it."
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "supported"),
+    [
+        # a value written as a digit is stated, 0 and 1 as much as any other (the embedded
+        # model's answer on pytest's docs; "single-threaded" counts threads)
+        (
+            "The default number of worker processes pytest uses to run tests in parallel is 1.",
+            THREADS,
+            False,
+        ),
+        ("pytest-xdist spawns 0 threads.", THREADS, False),
+        # "a single" states 1; "one" and "zero" in words are as often "a" and "no"
+        ("A worker runs 1 test module at a time.", MODULES, True),
+        ("A worker runs one test module at a time.", MODULES, True),
+        ("0 workers disable it.", MODULES, True),
+    ],
+)
+def test_a_zero_or_one_written_as_a_digit_must_be_in_the_source(
+    verifier: LexicalVerifier, claim: str, source: str, supported: bool
+) -> None:
+    verdict = verifier.verify_now([Check(claim, (source,))])[0]
+    assert (verdict.label == "supported") is supported
+    if not supported:
+        assert any("number(s) not in the source" in reason for reason in verdict.reasons)

@@ -279,7 +279,14 @@ def numbers_of(text: str) -> frozenset[str]:
         else:
             found.add(value.rstrip(".") or value)
     found.update(_number_words(text))
+    if _SINGLE.search(text):
+        found.add("1")
     return frozenset(found)
+
+
+_SINGLE = re.compile(r"\b(?:a|one)\s+single\b(?!-)", re.I)
+""""A single connection" states what a claim's "1 connection" does; "single-threaded" counts
+threads, and a claim "the default number of worker processes is 1" is not in it."""
 
 
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
@@ -386,9 +393,18 @@ def _claim_numbers(text: str) -> list[str]:
     found = []
     for match in _NUMBER.finditer(text):
         value = match.group().replace(",", "").replace(" ", "").replace("percent", "%")
-        found.append(value.lstrip("+").rstrip("%").rstrip("."))
-    found.extend(_number_words(text))
-    return [n for n in dict.fromkeys(found) if n and n not in {"0", "1"}]
+        value = value.lstrip("+").rstrip("%").rstrip(".")
+        if value not in {"0", "1"} or not _NAME_BEFORE.search(text, 0, match.start()):
+            found.append(value)
+    # "one" and "zero" are as often "a" and "no" in the source; digits are a value stated
+    found.extend(n for n in _number_words(text) if n not in {"0", "1"})
+    return [n for n in dict.fromkeys(found) if n]
+
+
+_NAME_BEFORE = re.compile(r"(?:\b[A-Z]\w*\s|\w[-/])$")
+"""What makes a 0 or a 1 right after it part of a name, which sources write in other forms
+("Type 1 Diabetes" as "T1D", "Forkhead 0" as "FoxO", "Wingless-Int-1" as "Wnt", "Step 1"
+as a list's first item): a capitalised word or a word it is joined to."""
 
 
 def _flags(text: str) -> tuple[bool, bool, bool]:
