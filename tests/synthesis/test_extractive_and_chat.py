@@ -432,6 +432,51 @@ def test_a_list_item_that_is_a_clause_is_no_candidate() -> None:
     ]
 
 
+def test_a_list_item_that_is_a_means_or_a_noun_phrase_is_no_candidate() -> None:
+    # APScheduler's user guide: items that go on with their lead-in state nothing alone
+    # ("How many worker threads does the default ThreadPoolExecutor have?" was answered
+    # with the 20 of a configured example).
+    text = (
+        "There are two ways to make this happen:\n\n"
+        "#. by calling `remove_job` with the job's ID and job store alias\n"
+        "#. by calling `Job.remove` on the Job instance you got from `add_job`\n\n"
+        "The following three examples are completely equivalent, and will get you:\n\n"
+        '* a ThreadPoolExecutor named "default", with a worker count of 20\n'
+        "* the target callable must be importable\n"
+        "* the issue couldn't be reproduced\n"
+        "* coalescing turned off for new jobs by default\n"
+        "* a ProcessPoolExecutor named processpool.\n"
+    )
+    assert _candidate_sentences(text) == [
+        "There are two ways to make this happen:",
+        "The following three examples are completely equivalent, and will get you:",
+        "* the target callable must be importable",
+        "* the issue couldn't be reproduced",
+        "* coalescing turned off for new jobs by default",
+        "* a ProcessPoolExecutor named processpool.",
+    ]
+
+
+async def test_the_ways_a_sentence_points_to_come_with_it_as_a_list(
+    engine: Engine, tmp_path: Path
+) -> None:
+    page = (
+        "Removing jobs\n-------------\n\nWhen you remove a job from the scheduler, it is "
+        "removed from its associated job store and will not\nbe executed anymore. There are "
+        "two ways to make this happen:\n\n"
+        "#. by calling ``remove_job`` with the job's ID and\n   job store alias\n"
+        "#. by calling ``Job.remove`` on the Job instance you got from\n   ``add_job``\n\n"
+        "The latter method is probably more convenient.\n"
+    )
+    question = "How do I remove a job from the scheduler?"
+    answer = await answered_extractively(engine, tmp_path / "r", "guide.rst", page, question)
+    assert "There are two ways to make this happen: [1]\n\n- by calling ``remove_job``" in (
+        answer.answer
+    ), answer.answer
+    assert not answer.removed_claims and not answer.not_found
+    assert _REFERS_BACK.search("There are two ways to make this happen:")
+
+
 def test_a_sentence_trailing_off_is_cited_once_with_one_full_stop() -> None:
     assert _cited("Install the optional HTTP/2 dependencies...", "1") == (
         "Install the optional HTTP/2 dependencies [1]."

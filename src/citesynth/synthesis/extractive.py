@@ -65,11 +65,13 @@ _OPENING_STARS = re.compile(r"^\*{1,2}(?=[A-Z0-9])")
 _CLOSING_STARS = re.compile(r"(?<=[.!?])\*{1,2}$")
 _ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\b")
 _REFERS_BACK = re.compile(
-    r"\bthis(?=\s*(?:[.,;:!?)]|(?:out|by|with|using|via|is|can|will|works|means)\b))", re.I
+    r"\bthis(?=\s*(?:[.,;:!?)]|(?:out|by|with|using|via|is|can|will|works|means|happens?"
+    r"|possible)\b))",
+    re.I,
 )
 """A sentence that names what the one before it said with "this" as a pronoun ("The
-``get_parameter_source`` method can be used to find this out.", "You can do this by …"),
-not as a determiner ("this case")."""
+``get_parameter_source`` method can be used to find this out.", "You can do this by …",
+"There are two ways to make this happen:"), not as a determiner ("this case")."""
 _EXAMPLE = re.compile(r"(?:For (?:example|instance)|E\.g\.|Example)\b", re.I)
 """A sentence showing the one before it in code ("Query parameters are exposed as an
 immutable multi-dict." then "For example: `request.query_params['search']`"), also as the
@@ -709,7 +711,7 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]]) -> set[tuple[int, int]]
 
 _CLAUSE_OPENERS = frozenset(
     """when whenever if while because since unless although though after before once
-    and or but""".split()
+    and or but by with using via through""".split()
 )
 
 
@@ -717,16 +719,34 @@ def _clause_item(sentence: str) -> bool:
     """Whether `sentence` is a list item that is a subordinate clause, no full sentence.
 
     "Starlette uses a thread pool in several scenarios:" lists "- When you create a
-    synchronous endpoint using `def` instead of `async def`": alone, it states nothing.
-    An item with a main clause after a comma ("- If set, cookies are sent over HTTPS
-    only") or ending as a sentence does is one.
+    synchronous endpoint using `def` instead of `async def`": alone, it states nothing;
+    nor does a means ("There are two ways to make this happen:" over "#. by calling
+    `remove_job` with the job's ID and job store alias"). An item with a main clause after
+    a comma ("- If set, cookies are sent over HTTPS only") or ending as a sentence does
+    is one. So is a noun phrase opening with a lower-case article (`_FINITE`).
     """
     if not _LIST_MARK.match(sentence):
         return False
     item = _LIST_MARK.sub("", sentence).strip()
-    opening = item.split(maxsplit=1)[0].lower() if item else ""
-    ends = item.rstrip("*_`) ").endswith((".", "!", "?"))
-    return opening in _CLAUSE_OPENERS and "," not in item and not ends
+    opening = item.split(maxsplit=1)[0] if item else ""
+    if item.rstrip("*_`) ").endswith((".", "!", "?")):
+        return False
+    if opening in {"a", "an", "the"}:
+        return not _FINITE.search(item)
+    return opening.lower() in _CLAUSE_OPENERS and "," not in item
+
+
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|has|have|had|do|does|did|can|could|will|would|"
+    r"shall|should|may|might|must)\b|n't\b",
+    re.I,
+)
+"""A verb that makes an item opening with a lower-case article a clause ("the arguments
+must be pickleable", "the issue couldn't be reproduced"); without one the item is a noun
+phrase its lead-in goes on with. APScheduler's "The following three examples … will get
+you:" lists "* a ThreadPoolExecutor named "default", with a worker count of 20": quoted
+alone, it answered "How many worker threads does the default ThreadPoolExecutor have?"
+(10: the paragraph before says so)."""
 
 
 _SYMBOL = re.compile(r"[\[\]{}()<>=_/\\|@#$%^&*+~'\"]")
