@@ -21,6 +21,7 @@ from citesynth.embed.base import Embedder
 from citesynth.ingest.rst import rendered_rst
 from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
 from citesynth.synthesis.sources import Source
+from citesynth.verify.align import NUMBER_WORDS
 
 GAP = " … "
 
@@ -58,14 +59,25 @@ async def select(
 async def relevance(
     question: str, sentences: Sequence[str], embedder: Embedder | None
 ) -> list[float]:
-    """How well each sentence answers `question`: 0.6 × cosine + 0.4 × term coverage."""
-    wanted = set(query_terms(question))
-    lexical = [coverage(wanted, terms(sentence)) for sentence in sentences]
+    """How well each sentence answers `question`: 0.6 × cosine + 0.4 × term coverage.
+
+    A number counts as one term in digits or in words: "How do I run a job every 2 hours?"
+    wants APScheduler's "Schedule job_function to be called every two hours".
+    """
+    wanted = {_numeral(term) for term in query_terms(question)}
+    lexical = [
+        coverage(wanted, [_numeral(term) for term in terms(sentence)]) for sentence in sentences
+    ]
     if embedder is None:
         return lexical
     vectors = await embedder.embed([question, *sentences], "document")
     cosines = vectors[1:] @ vectors[0]
     return [float(0.6 * c + 0.4 * lex) for c, lex in zip(np.asarray(cosines), lexical, strict=True)]
+
+
+def _numeral(term: str) -> str:
+    """A number word's digits ("two" → "2"); any other term as it is."""
+    return NUMBER_WORDS.get(term, term)
 
 
 def _sentences(text: str) -> list[str]:

@@ -43,6 +43,7 @@ from citesynth.ingest.sentences import (
 )
 from citesynth.llm.base import ChatModel, Piece
 from citesynth.synthesis.asked import asks_number, states_number
+from citesynth.synthesis.captions import Caption, captions
 from citesynth.synthesis.changelogs import CHANGE_LOG_WEIGHT, asks_about_changes, change_log
 from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.inert import inline
@@ -274,10 +275,13 @@ class ExtractiveWriter:
         "multiple sources report" sentence (that would be false consensus).
         """
         candidates, following, numbered, leading = _candidates(sources)
+        how = _HOW.match(question) is not None
+        # Asked how, a comment saying what the code below it does is a candidate too,
+        # shown with its code (`captions`).
+        captioned = _captioned(sources, candidates) if how else {}
         if not candidates:
             return []
         number = asks_number(question)
-        how = _HOW.match(question) is not None
         # For a number question a sentence is read with the value it is followed by:
         # "`max_age` - Session expiry time in seconds." says how long with "Defaults to 2 weeks."
         read = [
@@ -293,6 +297,7 @@ class ExtractiveWriter:
         if number:
             following = {**numbered, **following}
             ranked = _numbers_first(ranked, floor, following)
+        read_with = _Around(candidates, following, leading)
         chosen: list[_Pick] = []
         shown_already: set[tuple[int, int]] = set()  # sentences a pick already brought along
         for score, source, start, sentence in ranked:
@@ -300,24 +305,53 @@ class ExtractiveWriter:
                 break
             if (source.number, start) in shown_already:
                 continue
+            caption = captioned.get((source.number, start))
+            if caption is not None and not _caption_shown(caption, source, chosen, self.max_blocks):
+                continue
             words = frozenset(terms(sentence))
             twin = self._twin(chosen, words, sentence, source, apart)
-            if twin is None:
-                after, more = following.get((source.number, start), (-1, ""))
-                if any(p.source.number == source.number and p.position == after for p in chosen):
-                    more = ""  # "It ..." is in the answer already, as a pick of its own
-                if more:
-                    shown_already.add((source.number, after))
-                first, before = _leading(leading, source.number, start, chosen, shown_already)
-                shown = clean(" ".join(part for part in (before, sentence, more) if part))
-                pick = _Pick(shown, score, source, first, words, clean(sentence))
-                end = after + len(more) if more else start + len(sentence)
-                if sum(p.block is not None for p in chosen) < self.max_blocks:
-                    chosen = _with_block(pick, end, candidates, chosen, shown_already, how)
-                chosen.append(pick)
-            elif twin.source.document != source.document and source.number not in twin.also:
-                twin.also.append(source.number)
+            if twin is not None:
+                if twin.source.document != source.document and source.number not in twin.also:
+                    twin.also.append(source.number)
+            elif caption is not None:
+                said = clean(sentence)
+                chosen.append(_Pick(said, score, source, start, words, said, block=caption.block))
+            else:
+                pick = _Pick("", score, source, start, words, clean(sentence))
+                chosen = self._with_prose(pick, sentence, read_with, chosen, shown_already, how)
         return [p for p in chosen if not _listed_already(chosen, p)]
+
+    def _with_prose(
+        self,
+        pick: _Pick,
+        sentence: str,
+        around: _Around,
+        chosen: list[_Pick],
+        shown_already: set[tuple[int, int]],
+        how: bool,
+    ) -> list[_Pick]:
+        """`chosen` with a prose sentence's pick: what it leans on, refers to and introduces.
+
+        A lead-in ("… like this:") whose block no longer fits (`max_blocks`) is left out: it
+        would promise what the answer does not show.
+        """
+        source, start = pick.source, pick.position
+        after, more = around.following.get((source.number, start), (-1, ""))
+        if any(p.source.number == source.number and p.position == after for p in chosen):
+            more = ""  # "It ..." is in the answer already, as a pick of its own
+        end = after + len(more) if more else start + len(sentence)
+        spare = sum(p.block is not None for p in chosen) < self.max_blocks
+        if not spare and introduced(source.chunk.text, start, end) is not None:
+            return chosen
+        if more:
+            shown_already.add((source.number, after))
+        pick.position, before = _leading(
+            around.leading, source.number, start, chosen, shown_already
+        )
+        pick.text = clean(" ".join(part for part in (before, sentence, more) if part))
+        if spare:
+            chosen = _with_block(pick, end, around.candidates, chosen, shown_already, how)
+        return [*chosen, pick]
 
     async def _ranked(
         self, question: str, candidates: Sequence[tuple[Source, int, str]], read: Sequence[str]
@@ -408,6 +442,37 @@ class ExtractiveWriter:
                 yield lead + _cited_sentences(text, numbers)
                 if pick.block is not None:
                     yield "\n\n" + shown_block(pick.block, str(pick.source.number))
+
+
+@dataclass(frozen=True, slots=True)
+class _Around:
+    """What the candidates' neighbours are: the sentences they bring along or lean on."""
+
+    candidates: Sequence[tuple[Source, int, str]]
+    following: _Followers
+    leading: _Antecedents
+
+
+def _captioned(
+    sources: Sequence[Source], candidates: list[tuple[Source, int, str]]
+) -> dict[tuple[int, int], Caption]:
+    """The code captions of the sources, by (source number, offset), added to `candidates`."""
+    found = {}
+    for source in sources:
+        for caption in captions(source.chunk.text):
+            found[(source.number, caption.start)] = caption
+            candidates.append((source, caption.start, caption.sentence))
+    return found
+
+
+def _caption_shown(caption: Caption, source: Source, chosen: Sequence[_Pick], most: int) -> bool:
+    """Whether a caption may be picked: a block to spare, its code shown by no other pick."""
+    if sum(p.block is not None for p in chosen) >= most:
+        return False  # a caption says nothing without its code
+    return not any(
+        p.source is source and p.block is not None and p.block.start <= caption.start < p.block.end
+        for p in chosen
+    )
 
 
 def _history_weight(source: Source, history: bool) -> float:
