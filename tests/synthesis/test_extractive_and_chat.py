@@ -225,6 +225,10 @@ def test_a_sentence_is_read_with_the_heading_of_its_section() -> None:
     commented = "## Timeouts\n\n```python\n# Use a default 5s timeout.\n```\n\nSet it once."
     example = replace(chunk, text=commented, char_end=len(commented))
     assert section_of(example, commented.index("Set it")) == "Timeouts: "
+    # an indented comment is code too (a reStructuredText literal block, APScheduler's guide)
+    literal = "## Configuring\n\nLike so::\n\n    # Initialize the rest here\n\nThis will get you"
+    indented = replace(chunk, text=literal, char_end=len(literal))
+    assert section_of(indented, literal.index("This will")) == "Configuring: "
 
 
 async def test_an_answer_is_found_under_the_heading_that_names_it(

@@ -587,7 +587,10 @@ def unnamed_identifier(chunk: Chunk, offset: int, sentence: str) -> str:
     return "" if name.lower() in said or name.rsplit(".", 1)[-1].lower() in said else name
 
 
-_MARKDOWN_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_MARKDOWN_HEADING = re.compile(r"^ ?#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+"""A Markdown heading's line. Not an indented one: that is a comment of indented code (a
+reStructuredText literal block's "    # Initialize the rest of the application here" had
+headed APScheduler's next sentence)."""
 
 
 def section_of(chunk: Chunk, offset: int) -> str:
