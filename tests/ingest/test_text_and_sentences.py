@@ -694,6 +694,9 @@ def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
             "See fields module documentation.",
         ),
         ("C++ `vector <int>` and ``x <a.b>`` are code", None),
+        # an auto-numbered item as a plain one (APScheduler's guide); not a "#." inside a line
+        ("#. by calling ``remove_job``\n   #. nested", "- by calling ``remove_job``\n   - nested"),
+        ("Tag it #. then push", None),
     ],
 )
 def test_rst_markup_is_rendered_as_a_reader_sees_it(text: str, read: str | None) -> None:

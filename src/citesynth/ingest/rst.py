@@ -262,9 +262,12 @@ def rendered_rst(text: str) -> str:
     "official documentation"); the `::` that introduces a literal block as Sphinx shows it
     (":" after a word, nothing after a space). The embedded model copied "Using uvloop_ as
     an example, code like the following should be converted into::" from AnyIO's docs
-    into an answer.
+    into an answer. An auto-numbered item's "#." is a plain item's "-": the model had
+    copied APScheduler's "There are two ways to make this happen: #. by calling …".
     """
     text = rendered_roles(text)
+    if "#" in text:
+        text = _AUTO_NUMBER.sub(r"\1- ", text)
     if ">`" in text:
         text = _TITLED_OBJECT.sub(_titled_object, text)
     if "_" not in text and "::" not in text:
@@ -280,6 +283,8 @@ def rendered_rst(text: str) -> str:
     return "".join(pieces)
 
 
+_AUTO_NUMBER = re.compile(r"^([ \t]*)#[.)][ \t]+", re.MULTILINE)
+"""reStructuredText's auto-enumerator opening a list item ("#. by calling …")."""
 _KEPT = re.compile(r"``[^`\n]+``|`[^`\n]+`|(?<![\w`])_(?=[^\s_])[^\n]{0,200}?(?<=[^\s_])_(?!\w)")
 """What `rendered_rst` leaves as written: inline code, and Markdown's `_emphasis_`, whose
 closing underscore is no reference ("_for every single request_", HTTPX's docs). An
