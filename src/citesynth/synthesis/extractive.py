@@ -332,8 +332,8 @@ class ExtractiveWriter:
     ) -> list[_Pick]:
         """`chosen` with a prose sentence's pick: what it leans on, refers to and introduces.
 
-        A lead-in ("… like this:") whose block no longer fits (`max_blocks`) is left out: it
-        would promise what the answer does not show.
+        A lead-in ("… like this:") whose block no longer fits (`max_blocks`) is quoted alone;
+        finishing shows the block it promises (`promised`).
         """
         source, start = pick.source, pick.position
         after, more = around.following.get((source.number, start), (-1, ""))
@@ -341,8 +341,6 @@ class ExtractiveWriter:
             more = ""  # "It ..." is in the answer already, as a pick of its own
         end = after + len(more) if more else start + len(sentence)
         spare = sum(p.block is not None for p in chosen) < self.max_blocks
-        if not spare and introduced(source.chunk.text, start, end) is not None:
-            return chosen
         if more:
             shown_already.add((source.number, after))
         pick.position, before = _leading(
