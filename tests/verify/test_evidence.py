@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from citesynth.verify.evidence import evidence_text, quoted
+from citesynth.verify.evidence import comment_quoted, evidence_text, quoted
 
 PAGE = (
     "The bridge in Kallport was built over four years. "
@@ -119,3 +119,15 @@ def test_a_passage_of_markup_only_is_read_without_it() -> None:
     assert evidence_text("A task group cancels its tasks.", [api]) == "Task groups"
     prose = api + "\n\nA task group waits for all of its child tasks to finish."
     assert ".. autofunction:: anyio.create_task_group" in evidence_text("Anything.", [prose])
+
+
+def test_a_whole_code_comment_is_quoted_not_a_piece_or_a_short_one() -> None:
+    code = (
+        "```python\n# Schedules job_function to be run on the third Friday\n"
+        "# of June and July at 00:00\nsched.add_job(job_function, 'cron')\n# Start it\n```"
+    )
+    claim = "Schedules job_function to be run on the third Friday of June and July at 00:00:"
+    assert comment_quoted(claim, [code])
+    assert not comment_quoted("Schedules job_function to be run on the third Friday.", [code])
+    assert not comment_quoted("Start it.", [code])  # under four words
+    assert not comment_quoted(claim, ["Schedules job_function to be run on the third Friday."])

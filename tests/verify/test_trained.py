@@ -222,6 +222,23 @@ async def test_a_negation_elsewhere_in_the_source_sentence_vetoes_nothing(
     assert verdict.supported is supported, (claim, verdict)
 
 
+async def test_a_code_comment_quoted_whole_is_support(trained: TrainedVerifier) -> None:
+    # structlog's docs: the extractive writer quotes the comment with the code below it;
+    # read inside its code, the comment's "not" had vetoed it ("negation differs").
+    source = (
+        "```python\npre_chain = [\n"
+        "    # Add the log level and a timestamp to the event_dict if the log entry\n"
+        "    # is not from structlog.\n"
+        "    structlog.stdlib.add_log_level,\n    timestamper,\n]\n```"
+    )
+    comment = (
+        "Add the log level and a timestamp to the event_dict if the log entry is not from "
+        "structlog:"
+    )
+    [verdict] = await trained.verify([Check(comment, (source,))])
+    assert verdict.label == "supported" and verdict.score == 1.0
+
+
 async def test_a_superlative_the_source_never_states_is_not_support(
     trained: TrainedVerifier,
 ) -> None:

@@ -58,7 +58,13 @@ from citesynth.verify import mpnet
 from citesynth.verify.align import marks_code
 from citesynth.verify.base import Check, Label, Verdict
 from citesynth.verify.crossencoder import WEIGHTS_FILE, CrossEncoder, Meta
-from citesynth.verify.evidence import Similarity, evidence_text, quoted, unmarked
+from citesynth.verify.evidence import (
+    Similarity,
+    comment_quoted,
+    evidence_text,
+    quoted,
+    unmarked,
+)
 from citesynth.verify.lexical import LexicalVerifier
 from citesynth.verify.purpose import goal_backed, split_goal
 from citesynth.verify.similarity import shared_similarity
@@ -202,8 +208,10 @@ class TrainedVerifier:
             i
             for i, (_, alignment) in enumerate(aligned)
             if alignment is not None
-            and not alignment.disagrees
-            and quoted(checks[i].claim, checks[i].passages)
+            and (
+                (not alignment.disagrees and quoted(checks[i].claim, checks[i].passages))
+                or comment_quoted(checks[i].claim, checks[i].passages)
+            )
         }
         wanted = [
             i
