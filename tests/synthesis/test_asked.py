@@ -90,6 +90,9 @@ def test_questions_not_asking_for_a_number(question: str) -> None:
         (["@pytest.mark.parametrize allows one to define multiple sets of arguments [3]."], False),
         (["One can also mark tests, and no one needs to [1]."], False),
         (["Only one pair of input/output values fails the test [6]."], True),
+        (["Only one scheduler can be started per process [2]."], True),
+        (["Exactly one must be given [1]."], True),
+        (["The one-second timeout applies [1]."], True),
     ],
 )
 def test_a_number_in_digits_words_or_no_limit_is_stated(claims: list[str], stated: bool) -> None:

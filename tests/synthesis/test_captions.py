@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,29 @@ async def test_asked_how_the_extractive_writer_quotes_a_caption_with_its_code(
     )
     assert "sched.add_job(job_function, 'interval', hours=2)\n```" in answer.answer
     assert not answer.removed_claims and not answer.uncited_claims
+
+
+def test_comments_in_many_spaces_are_read_in_linear_time() -> None:
+    started = time.perf_counter()
+    assert captions("```\n# Schedule" + " " * 100_000 + "x\ncode\n```\n") == []
+    assert (
+        len(captions("```\n" + "# Run the job every hour here\nrun()\n" * 5_000 + "```\n")) == 5_000
+    )
+    assert time.perf_counter() - started < 3.0
+
+
+async def test_a_caption_inside_another_s_code_is_not_shown_twice(
+    engine: Engine, tmp_path: Path
+) -> None:
+    text = (
+        "# Jobs\n\n```python\n"
+        "# Register the interval jobs every two hours with the scheduler at startup\n"
+        "def setup(sched):\n"
+        "    # Schedule job_function to run every two hours with the scheduler\n"
+        "    sched.add_job(job_function, 'interval', hours=2)\n```\n"
+    )
+    question = "How do I run jobs every two hours with the scheduler?"
+    answer = await answered_extractively(engine, tmp_path / "n", "jobs.md", text, question)
+    assert answer.answer.count("sched.add_job(job_function, 'interval', hours=2)") == 1, (
+        answer.answer
+    )

@@ -450,6 +450,9 @@ def test_a_list_item_that_is_a_means_or_a_noun_phrase_is_no_candidate() -> None:
         "* the issue couldn't be reproduced\n"
         "* coalescing turned off for new jobs by default\n"
         "* a ProcessPoolExecutor named processpool.\n"
+        "* the scheduler runs each job in a thread pool\n"
+        "* By default the pool holds ten connections\n"
+        "* With `--reload` the server restarts when a file changes\n"
     )
     assert _candidate_sentences(text) == [
         "There are two ways to make this happen:",
@@ -458,6 +461,9 @@ def test_a_list_item_that_is_a_means_or_a_noun_phrase_is_no_candidate() -> None:
         "* the issue couldn't be reproduced",
         "* coalescing turned off for new jobs by default",
         "* a ProcessPoolExecutor named processpool.",
+        "* the scheduler runs each job in a thread pool",
+        "* By default the pool holds ten connections",
+        "* With `--reload` the server restarts when a file changes",
     ]
 
 

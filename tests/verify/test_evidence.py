@@ -131,3 +131,23 @@ def test_a_whole_code_comment_is_quoted_not_a_piece_or_a_short_one() -> None:
     assert not comment_quoted("Schedules job_function to be run on the third Friday.", [code])
     assert not comment_quoted("Start it.", [code])  # under four words
     assert not comment_quoted(claim, ["Schedules job_function to be run on the third Friday."])
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        # a Markdown heading and a line of prose that opens with "//" are no code comments
+        "# Requests hang when the connection pool is exhausted\n\nSince 2.0 they do not.\n",
+        "Since 2.0, they do not.\n\n// Requests hang when the connection pool is exhausted\n",
+        # nor is a heading inside a block fenced as Markdown
+        "```markdown\n# Requests hang when the connection pool is exhausted\ntext\n```\n",
+    ],
+)
+def test_a_heading_or_prose_is_no_comment_to_quote(passage: str) -> None:
+    assert not comment_quoted("Requests hang when the connection pool is exhausted.", [passage])
+
+
+def test_a_comment_quoted_keeps_its_operators() -> None:
+    code = "```c\n// Keep the buffer size < 4096 bytes always\nx = 1;\n```\n"
+    assert comment_quoted("Keep the buffer size < 4096 bytes always:", [code])
+    assert not comment_quoted("Keep the buffer size > 4096 bytes always:", [code])

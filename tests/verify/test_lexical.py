@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from citesynth.analysis import terms
@@ -815,3 +817,47 @@ def test_a_zero_or_one_written_as_a_digit_must_be_in_the_source(
     assert (verdict.label == "supported") is supported
     if not supported:
         assert any("number(s) not in the source" in reason for reason in verdict.reasons)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "supported"),
+    [
+        # whole numbers written with decimals state the same values
+        (
+            "The dropout rate must be between 0 and 1.",
+            "The dropout rate must be between 0.0 and 1.0.",
+            True,
+        ),
+        # a sentence's first word is no name the digit belongs to
+        ("Use 1 worker process per CPU core.", "Use 4 worker processes per CPU core.", False),
+        ("Returns 0 when the command succeeds.", "Returns 2 when the command succeeds.", False),
+    ],
+)
+def test_zero_and_one_read_as_values_wherever_they_stand(
+    verifier: LexicalVerifier, claim: str, source: str, supported: bool
+) -> None:
+    assert (label(verifier, claim, source) == "supported") is supported
+
+
+def test_a_claim_of_many_ones_is_read_in_linear_time() -> None:
+    from citesynth.verify.align import _claim_numbers
+
+    started = time.perf_counter()
+    assert _claim_numbers("the values are " + "and 1 " * 20_000) == ["1"]
+    assert time.perf_counter() - started < 2.0
+
+
+def test_the_lexical_verifier_takes_a_whole_code_comment_as_a_quotation(
+    verifier: LexicalVerifier,
+) -> None:
+    source = (
+        "```python\npre_chain = [\n"
+        "    # Add the log level and a timestamp to the event_dict if the log entry\n"
+        "    # is not from structlog.\n"
+        "    structlog.stdlib.add_log_level,\n]\n```"
+    )
+    claim = (
+        "Add the log level and a timestamp to the event_dict if the log entry is not from "
+        "structlog:"
+    )
+    assert label(verifier, claim, source) == "supported"

@@ -73,16 +73,17 @@ _NUMBER = re.compile(
 _NOT_COUNTS = re.compile(
     r"\bhttps?://\S+|\]\([^()\[\]\s]*\)"
     r"|\b(?:PEP|RFC|ISO|IEC|ECMA|IEEE|CVE|bpo|GH|issue|PR|pull\s+request)[\s#-]*\d[\d.:-]*"
-    r"|\b(?:the|this|that|which|no|any|each|every)\s+one\b"
-    r"|\bone\s+(?:another|can|could|should|may|might|must|would|will|shall)\b"
+    r"|\b(?:the|this|that|which|no|any|each|every)\s+one\b(?!-)"
+    r"|\bone\s+another\b|(?:^|[.!?;:]\s+)one\s+(?:can|could|should|may|might|must|would|will)\b"
     r"|\b(?:(?:allow|help)(?:s|ed|ing)?|let(?:s|ting)?|(?:enabl|requir|forc)(?:es?|ed|ing))"
     r"\s+one\s+to\b",
     re.I,
 )
 """A web address, a Markdown link's target, or a standard's or tracker's number ("PEP 526",
 "RFC 7231", "issue #42"): their digits ("discussions/1785") state nothing. Nor does "one"
-pointing at a thing ("the one parameter set which caused a failure", "no one") or standing
-for a person ("allows one to define multiple sets", "one can", "one another").
+pointing at a thing ("the one parameter set which caused a failure", "no one"; not "the
+one-second timeout") or standing for a person ("allows one to define multiple sets", a
+sentence opening "One can", "one another"; not "only one can be started per process").
 
 A target holds no bracket: each "](" is read up to the next one at most (a run of
 "](](…" is linear, not quadratic)."""

@@ -7,11 +7,10 @@ says so; "How do I run a job every 2 hours?" was answered with the combining tri
 examples. A caption is a comment line (or a run of them) of a code block that reads as a
 sentence, with the code right below it:
 
-- in a fenced block, or on a line indented by two columns or more (a reStructuredText
-  literal or code directive, Markdown's indented code): no Markdown heading is indented so;
-- `#` or `//` and a space, then a capital letter, and at least `MIN_WORDS` words, most of
-  them words of letters (not a commented-out call, not a pragma such as `# noqa: E501` or
-  `# type: ignore`);
+- a comment of code (`ingest.comments`: in a fenced block not fenced as Markdown, or on a
+  line indented by two columns or more), its lines at one indentation read as one;
+- a capital letter, then at least `MIN_WORDS` words, most of them words of letters (not a
+  commented-out call, not a pragma such as `# noqa: E501` or `# type: ignore`);
 - followed, on the next line, by code at its indentation or deeper: the lines up to a blank
   line, the next comment at its indentation or a line indented less, at most `MAX_LINES`.
 
@@ -24,16 +23,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citesynth.ingest.sentences import fenced_blocks
+from citesynth.ingest.comments import Comment, code_comments, columns, fence_language, lines
 from citesynth.synthesis.introduced import Introduced
 
 MIN_WORDS = 4
 MAX_LINES = 12
 
-_COMMENT = re.compile(r"([ \t]*)(?:#|//)[ \t]+(\S.*?)[ \t]*")
-_FENCE_INFO = re.compile(r"[ \t]*(?:`{3,}|~{3,})[ \t]*([\w+#.-]*)")
+_COMMENT_OPENING = re.compile(r"[ \t]*(?:#|//)(?:[ \t]|$)")
+_FENCE_LINE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
 _PRAGMA = re.compile(
-    r"\b(?:noqa|type:|pragma|pylint:|fmt:|isort:|mypy:|flake8|-\*-|eslint|ts-ignore|TODO|FIXME|XXX)",
+    r"\b(?:noqa|type:|pragma|pylint:|fmt:|isort:|mypy:|flake8|-\*-|eslint|ts-ignore|TODO|FIXME"
+    r"|XXX)",
     re.I,
 )
 _WORD = re.compile(r"[A-Za-z][a-z]+(?:'[a-z]+)?")
@@ -52,30 +52,15 @@ class Caption:
 
 def captions(text: str) -> list[Caption]:
     """The captions of the code in `text`, in order."""
-    lines = _lines(text)
-    fences = fenced_blocks(text)
     found: list[Caption] = []
-    index = 0
-    while index < len(lines):
-        offset, line = lines[index]
-        comment = _COMMENT.fullmatch(line)
-        fence = next((f for f in fences if f[0] < offset < f[1]), None)
-        if comment is None or (fence is None and _indent(comment.group(1)) < 2):
-            index += 1
+    every: list[tuple[int, str]] | None = None
+    for comment in code_comments(text):
+        if not _reads_as_caption(comment.text):
             continue
-        indent = comment.group(1)
-        parts = [comment.group(2)]
-        start = offset + comment.start(2)
-        index += 1
-        while index < len(lines) and (more := _COMMENT.fullmatch(lines[index][1])) is not None:
-            if more.group(1) != indent:
-                break
-            parts.append(more.group(2))
-            index += 1
-        block = _code_below(lines, index, indent, fence, text)
-        sentence = " ".join(parts)
-        if block is not None and _reads_as_caption(sentence):
-            found.append(Caption(start, sentence.rstrip(" .:;,") + ":", block))
+        every = every if every is not None else lines(text)
+        block = _code_below(every, comment, text)
+        if block is not None:
+            found.append(Caption(comment.start, comment.text.rstrip(" .:;,") + ":", block))
     return found
 
 
@@ -88,55 +73,28 @@ def _reads_as_caption(sentence: str) -> bool:
     return worded * 2 > len(words) and "(" not in words[0] and "=" not in sentence
 
 
-def _code_below(
-    lines: list[tuple[int, str]],
-    index: int,
-    indent: str,
-    fence: tuple[int, int] | None,
-    text: str,
-) -> Introduced | None:
-    """The code from `lines[index]` on at `indent` or deeper, up to a blank line or comment."""
+def _code_below(every: list[tuple[int, str]], comment: Comment, text: str) -> Introduced | None:
+    """The code right below `comment`, at its indentation or deeper.
+
+    Up to a blank line or the next comment at its indentation; at most `MAX_LINES` lines.
+    """
     body: list[str] = []
-    first = last = index
-    while index < len(lines):
-        offset, line = lines[index]
+    index = last = comment.after
+    indent, fence = comment.indent, comment.fence
+    while index < len(every) and len(body) <= MAX_LINES:
+        offset, line = every[index]
         if not line.strip() or (fence is not None and offset >= fence[1]):
             break
-        if not line.startswith(indent) or _indent(line) < _indent(indent):
+        margin = line[: len(line) - len(line.lstrip())]
+        if not line.startswith(indent) or columns(margin) < columns(indent):
             break
-        if _FENCE_INFO.fullmatch(line.strip()) and line.strip().startswith(("```", "~~~")):
-            break
-        comment = _COMMENT.fullmatch(line)
-        if comment is not None and comment.group(1) == indent:
+        if _FENCE_LINE.match(line) or (_COMMENT_OPENING.match(line) and margin == indent):
             break
         body.append(line[len(indent) :])
         last = index
         index += 1
     if not body or len(body) > MAX_LINES:
         return None
-    end = lines[last][0] + len(lines[last][1])
-    return Introduced("code", lines[first][0], end, tuple(body), _language(text, fence))
-
-
-def _language(text: str, fence: tuple[int, int] | None) -> str:
-    """The language a fenced block's opening line names ("" for other code)."""
-    if fence is None:
-        return ""
-    info = _FENCE_INFO.match(text, fence[0])
-    return info.group(1) if info else ""
-
-
-def _lines(text: str) -> list[tuple[int, str]]:
-    """The lines of `text`, each with its offset, without line ends."""
-    found = []
-    position = 0
-    for line in text.split("\n"):
-        found.append((position, line.rstrip("\r")))
-        position += len(line) + 1
-    return found
-
-
-def _indent(margin: str) -> int:
-    """Columns of a line's indentation (a tab to the next multiple of four)."""
-    expanded = margin.expandtabs(4)
-    return len(expanded) - len(expanded.lstrip(" "))
+    start = every[comment.after][0]
+    end = every[last][0] + len(every[last][1])
+    return Introduced("code", start, end, tuple(body), fence_language(text, fence))

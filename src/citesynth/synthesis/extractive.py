@@ -464,11 +464,16 @@ def _captioned(
 
 
 def _caption_shown(caption: Caption, source: Source, chosen: Sequence[_Pick], most: int) -> bool:
-    """Whether a caption may be picked: a block to spare, its code shown by no other pick."""
+    """Whether a caption may be picked: a block to spare, no code of it shown already.
+
+    Not when another pick's block holds the comment or overlaps the caption's code (a
+    caption inside another's code, or around it, would show the same lines twice).
+    """
     if sum(p.block is not None for p in chosen) >= most:
         return False  # a caption says nothing without its code
+    low, high = min(caption.start, caption.block.start), caption.block.end
     return not any(
-        p.source is source and p.block is not None and p.block.start <= caption.start < p.block.end
+        p.source is source and p.block is not None and p.block.start < high and low < p.block.end
         for p in chosen
     )
 
@@ -585,7 +590,7 @@ def unnamed_identifier(chunk: Chunk, offset: int, sentence: str) -> str:
     return "" if name.lower() in said or name.rsplit(".", 1)[-1].lower() in said else name
 
 
-_MARKDOWN_HEADING = re.compile(r"^ ?#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_MARKDOWN_HEADING = re.compile(r"^ ?#{1,6}[ \t]+(\S[^\n]*)$", re.MULTILINE)
 """A Markdown heading's line. Not an indented one: that is a comment of indented code (a
 reStructuredText literal block's "    # Initialize the rest of the application here" had
 headed APScheduler's next sentence)."""
@@ -612,7 +617,7 @@ def _headings(text: str) -> tuple[tuple[int, str], ...]:
     """
     code = fenced_blocks(text)
     return tuple(
-        (found.end(), found.group(1))
+        (found.end(), found.group(1).rstrip(" \t\r#"))
         for found in _MARKDOWN_HEADING.finditer(text)
         if not any(a <= found.start() < b for a, b in code)  # a comment: "# Use a timeout"
     )
@@ -777,8 +782,11 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]]) -> set[tuple[int, int]]
 
 _CLAUSE_OPENERS = frozenset(
     """when whenever if while because since unless although though after before once
-    and or but by with using via through""".split()
+    and or but""".split()
 )
+_MEANS = re.compile(r"(?:by|with|via|through|without)\s+[a-z]+ing\b|using\b", re.I)
+"""An item opening with a means: "by calling `remove_job` …", "using the CLI"; not "By
+default the pool holds 10 connections" or "With `--reload` the server restarts"."""
 
 
 def _clause_item(sentence: str) -> bool:
@@ -786,10 +794,10 @@ def _clause_item(sentence: str) -> bool:
 
     "Starlette uses a thread pool in several scenarios:" lists "- When you create a
     synchronous endpoint using `def` instead of `async def`": alone, it states nothing;
-    nor does a means ("There are two ways to make this happen:" over "#. by calling
-    `remove_job` with the job's ID and job store alias"). An item with a main clause after
-    a comma ("- If set, cookies are sent over HTTPS only") or ending as a sentence does
-    is one. So is a noun phrase opening with a lower-case article (`_FINITE`).
+    nor does a means (`_MEANS`: "There are two ways to make this happen:" over "#. by
+    calling `remove_job` with the job's ID and job store alias"), nor a noun phrase
+    (`_FINITE`). An item with a main clause after a comma ("- If set, cookies are sent over
+    HTTPS only") or ending as a sentence does is one.
     """
     if not _LIST_MARK.match(sentence):
         return False
@@ -799,20 +807,24 @@ def _clause_item(sentence: str) -> bool:
         return False
     if opening in {"a", "an", "the"}:
         return not _FINITE.search(item)
-    return opening.lower() in _CLAUSE_OPENERS and "," not in item
+    clause = opening.lower() in _CLAUSE_OPENERS or _MEANS.match(item) is not None
+    return clause and "," not in item
 
 
 _FINITE = re.compile(
     r"\b(?:is|are|was|were|be|been|being|has|have|had|do|does|did|can|could|will|would|"
-    r"shall|should|may|might|must)\b|n't\b",
+    r"shall|should|may|might|must)\b|n't\b"
+    r"|^(?:a|an|the)\s+[\w`'\"-]+\s+(?!(?:is|was|has|does|class|access|address|process|"
+    r"status|bus|alias|as|its|this|us|plus|across|unless|series|options|settings)\b)[a-z]+s\b",
     re.I,
 )
 """A verb that makes an item opening with a lower-case article a clause ("the arguments
-must be pickleable", "the issue couldn't be reproduced"); without one the item is a noun
-phrase its lead-in goes on with. APScheduler's "The following three examples … will get
-you:" lists "* a ThreadPoolExecutor named "default", with a worker count of 20": quoted
-alone, it answered "How many worker threads does the default ThreadPoolExecutor have?"
-(10: the paragraph before says so)."""
+must be pickleable", "the issue couldn't be reproduced", "the scheduler runs each job": a
+word ending in "s" right after the article's noun); without one the item is a noun phrase
+its lead-in goes on with. APScheduler's "The following three examples … will get you:"
+lists "* a ThreadPoolExecutor named "default", with a worker count of 20": quoted alone,
+it answered "How many worker threads does the default ThreadPoolExecutor have?" (10: the
+paragraph before says so)."""
 
 
 _SYMBOL = re.compile(r"[\[\]{}()<>=_/\\|@#$%^&*+~'\"]")

@@ -279,9 +279,23 @@ def numbers_of(text: str) -> frozenset[str]:
         else:
             found.add(value.rstrip(".") or value)
     found.update(_number_words(text))
+    found.update(m.group(1) for m in _WHOLE_DECIMAL.finditer(text))  # "1.0" states 1
+    found.update(_TIMES[m.group().lower()] for m in _COUNTED_TIMES.finditer(text))
     if _SINGLE.search(text):
         found.add("1")
     return frozenset(found)
+
+
+_WHOLE_DECIMAL = re.compile(r"(?<![\w.])(\d+)\.0+(?!\d|\.\d)")
+"""A whole number written with decimals: "between 0.0 and 1.0" states 0 and 1."""
+_TIMES = {"once": "1", "twice": "2", "thrice": "3"}
+_COUNTED_TIMES = re.compile(
+    r"\b(?:once|twice|thrice)\b(?!\s+(?:you|we|they|it|he|she|the|this|that|these|those|your"
+    r"|its|their|an?|[a-z]+ed)\b)",
+    re.I,
+)
+"""A count of times ("retried once", "twice a day"), not "once" opening a clause ("once you
+apply it", "once installed")."""
 
 
 _SINGLE = re.compile(r"\b(?:a|one)\s+single\b(?!-)", re.I)
@@ -394,17 +408,20 @@ def _claim_numbers(text: str) -> list[str]:
     for match in _NUMBER.finditer(text):
         value = match.group().replace(",", "").replace(" ", "").replace("percent", "%")
         value = value.lstrip("+").rstrip("%").rstrip(".")
-        if value not in {"0", "1"} or not _NAME_BEFORE.search(text, 0, match.start()):
+        if value not in {"0", "1"} or not _NAME_BEFORE.search(
+            text, max(0, match.start() - 64), match.start()
+        ):
             found.append(value)
     # "one" and "zero" are as often "a" and "no" in the source; digits are a value stated
     found.extend(n for n in _number_words(text) if n not in {"0", "1"})
     return [n for n in dict.fromkeys(found) if n]
 
 
-_NAME_BEFORE = re.compile(r"(?:\b[A-Z]\w*\s|\w[-/])$")
+_NAME_BEFORE = re.compile(r"(?:(?<=\w[ \t,])[A-Z]\w*\s|\w[-/])$")
 """What makes a 0 or a 1 right after it part of a name, which sources write in other forms
-("Type 1 Diabetes" as "T1D", "Forkhead 0" as "FoxO", "Wingless-Int-1" as "Wnt", "Step 1"
-as a list's first item): a capitalised word or a word it is joined to."""
+("Type 1 Diabetes" as "T1D", "Forkhead 0" as "FoxO", "Wingless-Int-1" as "Wnt"): a
+capitalised word inside the sentence, or a word it is joined to. Not a sentence's first
+word: "Returns 0 when the command succeeds" states a value."""
 
 
 def _flags(text: str) -> tuple[bool, bool, bool]:

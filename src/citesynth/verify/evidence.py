@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
+from citesynth.ingest.comments import code_comments
 from citesynth.ingest.rst import markup_blanked, rendered_rst
 from citesynth.ingest.sentences import adornments, prose_sentences
 from citesynth.verify.align import Evidence, Sentence, align, analyse, context_of, given, named
@@ -219,41 +220,29 @@ def _plain(text: str) -> str:
     return _BEFORE_STOP.sub("", spaced).strip(" .,:")
 
 
-_COMMENT_LINE = re.compile(r"^[ \t]*(?:#|//)[ \t]+(\S.*)$", re.MULTILINE)
-
-
-def _comments(passage: str) -> list[str]:
-    """The code comments of `passage`, a run of comment lines joined as one.
-
-    The extractive writer quotes a comment that says what the code below it does
-    (`synthesis.captions`): "Add the log level and a timestamp to the event_dict if the
-    log entry is not from structlog" sits in the middle of a `structlog.configure(...)`
-    call, which no sentence of the passage opens with.
-    """
-    if "#" not in passage and "//" not in passage:
-        return []
-    found: list[str] = []
-    last_end = -2
-    for line in _COMMENT_LINE.finditer(passage):
-        if line.start() == last_end + 1 and found:
-            found[-1] += " " + line.group(1)
-        else:
-            found.append(line.group(1))
-        last_end = line.end()
-    return found
-
-
 def comment_quoted(claim: str, passages: Sequence[str]) -> bool:
     """Whether `claim` (four words or more) is one whole code comment of `passages`.
 
-    Such a claim says what the source's author wrote above the code it describes, word for
-    word; the lexical alignment, which reads the comment inside its code, may see a "not"
-    of the code's other lines as the claim's, and the model reads prose only.
+    A comment of code (`ingest.comments`: inside a fence, or on a line indented two
+    columns or more; never a heading or a line of prose) quoted whole says what the
+    source's author wrote above the code it describes, word for word, its operators
+    (`<`, `>=`, `!=`) too. The extractive writer quotes such captions
+    (`synthesis.captions`); the lexical alignment, which reads a comment inside its code,
+    had seen a "not" of structlog's two-line comment as a disagreement, and the model reads
+    prose only.
     """
     wanted = _plain(claim)
     if len(wanted.split()) < 4:
         return False
-    return any(_plain(comment) == wanted for p in passages for comment in _comments(p))
+    operators = _OPERATORS.findall(claim)
+    return any(
+        _plain(comment.text) == wanted and _OPERATORS.findall(comment.text) == operators
+        for passage in passages
+        for comment in code_comments(passage)
+    )
+
+
+_OPERATORS = re.compile(r"[<>=!]+")
 
 
 def quoted(claim: str, passages: Sequence[str]) -> bool:

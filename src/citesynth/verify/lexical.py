@@ -29,6 +29,7 @@ from importlib import resources
 
 from citesynth.verify.align import FEATURES, Alignment, align, analyse, context_of
 from citesynth.verify.base import Check, Label, Span, Verdict
+from citesynth.verify.evidence import comment_quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,10 @@ class LexicalVerifier:
             alignment = align(
                 check.claim, evidence, allowed=frozenset(local), context=context_of(check.about)
             )
-            verdicts.append((self.judge(alignment, local), alignment))
+            verdict = self.judge(alignment, local)
+            if verdict.label != "supported" and comment_quoted(check.claim, check.passages):
+                verdict = Verdict(1.0, "supported", verdict.spans, ())  # a comment, quoted
+            verdicts.append((verdict, alignment))
         return verdicts
 
     def judge(self, alignment: Alignment, local: Mapping[int, int]) -> Verdict:
