@@ -81,3 +81,21 @@ def line_offsets(text: str) -> list[int]:
     if offsets[-1] != len(text):
         offsets.append(len(text))
     return offsets
+
+
+def lines_from(text: str, start: int = 0) -> list[tuple[int, str]]:
+    """The lines of `text` from `start`, each with its offset, without line ends."""
+    found = []
+    position = start
+    while position < len(text):
+        end = text.find("\n", position)
+        end = len(text) if end < 0 else end
+        found.append((position, text[position:end].rstrip("\r")))
+        position = end + 1
+    return found
+
+
+def columns(line: str) -> int:
+    """Columns of a line's indentation (a tab to the next multiple of four)."""
+    expanded = line.expandtabs(4)
+    return len(expanded) - len(expanded.lstrip(" "))

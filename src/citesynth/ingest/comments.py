@@ -19,6 +19,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from citesynth.ingest.blocks import columns, lines_from
 from citesynth.ingest.sentences import fenced_blocks
 
 _MARK = re.compile(r"([ \t]*)(?:#|//)[ \t]+(?=\S)")
@@ -38,26 +39,16 @@ class Comment:
     indent: str
     """The indentation of its lines."""
     after: int
-    """The index (in `lines(text)`) of the first line below the run."""
+    """The index (in `blocks.lines_from(text)`) of the first line below the run."""
     fence: tuple[int, int] | None
     """The fenced block holding it, if any."""
-
-
-def lines(text: str) -> list[tuple[int, str]]:
-    """The lines of `text`, each with its offset, without line ends (a carriage return too)."""
-    found = []
-    position = 0
-    for line in text.split("\n"):
-        found.append((position, line.removesuffix("\r")))
-        position += len(line) + 1
-    return found
 
 
 def code_comments(text: str) -> list[Comment]:
     """The comments of the code in `text`, in order (see the module docstring)."""
     if "#" not in text and "//" not in text:
         return []
-    every = lines(text)
+    every = lines_from(text)
     fences = [f for f in fenced_blocks(text) if fence_language(text, f) not in _PROSE_FENCES]
     starts = [f[0] for f in fences]
     found: list[Comment] = []
@@ -90,9 +81,3 @@ def fence_language(text: str, fence: tuple[int, int] | None) -> str:
         return ""
     info = _FENCE_INFO.match(text, fence[0])
     return info.group(1).lower() if info else ""
-
-
-def columns(margin: str) -> int:
-    """Columns of a line's indentation (a tab to the next multiple of four)."""
-    expanded = margin.expandtabs(4)
-    return len(expanded) - len(expanded.lstrip(" "))

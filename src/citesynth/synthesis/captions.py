@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citesynth.ingest.comments import Comment, code_comments, columns, fence_language, lines
+from citesynth.ingest.blocks import columns, lines_from
+from citesynth.ingest.comments import Comment, code_comments, fence_language
 from citesynth.synthesis.introduced import Introduced
 
 MIN_WORDS = 4
@@ -57,7 +58,7 @@ def captions(text: str) -> list[Caption]:
     for comment in code_comments(text):
         if not _reads_as_caption(comment.text):
             continue
-        every = every if every is not None else lines(text)
+        every = every if every is not None else lines_from(text)
         block = _code_below(every, comment, text)
         if block is not None:
             found.append(Caption(comment.start, comment.text.rstrip(" .:;,") + ":", block))

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.blocks import LIST_MARKER, columns, lines_from
 from citesynth.ingest.rst import EXAMPLE_SUFFIXES
 from citesynth.ingest.sentences import THEMATIC_BREAK
 
@@ -71,13 +71,13 @@ def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced 
         return _code_at(rest, 0)
     if (item := _LIST_ITEM.match(line)) and not THEMATIC_BREAK.fullmatch(line):
         # Its own list, not the items after the one the sentence is in ("1. Check:" "2. …").
-        depth = _indent(item.group(1))
+        depth = columns(item.group(1))
         return _list(rest, depth) if depth >= indent else None
     if first == 0:  # an indented line right below continues the paragraph (or defines it)
         return None
-    if text[sentence_start:sentence_end].rstrip().endswith("::") and _indent(line) > indent:
+    if text[sentence_start:sentence_end].rstrip().endswith("::") and columns(line) > indent:
         return _indented(rest, indent, rest[0][0], "", options=False)
-    if _indent(line) >= indent + 4:  # Markdown's indented code: four columns in, or more
+    if columns(line) >= indent + 4:  # Markdown's indented code: four columns in, or more
         return _indented(rest, indent + 3, rest[0][0], "", options=False)
     return None
 
@@ -107,27 +107,9 @@ def _below(
     line_end = text.find("\n", sentence_end)
     if line_end < 0 or text[sentence_end:line_end].strip():
         return None
-    lines = _lines(text, line_end + 1)
+    lines = lines_from(text, line_end + 1)
     first = next((i for i, (_, line) in enumerate(lines) if line.strip()), None)
     return None if first is None else (lines, first)
-
-
-def _lines(text: str, start: int) -> list[tuple[int, str]]:
-    """The lines of `text` from `start`, each with its offset, without line ends."""
-    found = []
-    position = start
-    while position < len(text):
-        end = text.find("\n", position)
-        end = len(text) if end < 0 else end
-        found.append((position, text[position:end].rstrip("\r")))
-        position = end + 1
-    return found
-
-
-def _indent(line: str) -> int:
-    """Columns of indentation (a tab to the next multiple of four)."""
-    expanded = line.expandtabs(4)
-    return len(expanded) - len(expanded.lstrip(" "))
 
 
 def _column(text: str, start: int) -> int:
@@ -139,7 +121,7 @@ def _column(text: str, start: int) -> int:
     before = text[line_start:start]
     if not before.strip() or _MARK_ONLY.fullmatch(before):
         return len(before.expandtabs(4))
-    return _indent(before)
+    return columns(before)
 
 
 def _end(lines: list[tuple[int, str]], index: int) -> int:
@@ -180,7 +162,7 @@ def _indented(
         if not line.strip():
             body.append("")
             continue
-        if _indent(line) <= indent:
+        if columns(line) <= indent:
             break
         if options and not any(body) and _OPTION.match(line):
             continue
@@ -189,7 +171,7 @@ def _indented(
     if last < 0:
         return None
     kept = body[: last + 1]  # _capped drops the blank lines at either end
-    margin = min(_indent(line) for line in kept if line.strip())
+    margin = min(columns(line) for line in kept if line.strip())
     shown, cut = _capped([line.expandtabs(4)[margin:] for line in kept])
     return Introduced("code", start, _end(lines, last), shown, language, not cut)
 
@@ -225,7 +207,7 @@ def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
             blank = True
             index += 1
             continue
-        depth = _indent(line)
+        depth = columns(line)
         item = _LIST_ITEM.match(line)
         if item and depth == indent and not THEMATIC_BREAK.fullmatch(line):
             if len(items) == MAX_ITEMS:
@@ -279,7 +261,7 @@ def _code_at(lines: list[tuple[int, str]], index: int) -> Introduced | None:
     if name not in _SHOWN_CODE and not name.endswith(EXAMPLE_SUFFIXES):
         return None
     return _indented(
-        lines[index + 1 :], _indent(line), lines[index][0], directive.group(2), options=True
+        lines[index + 1 :], columns(line), lines[index][0], directive.group(2), options=True
     )
 
 
