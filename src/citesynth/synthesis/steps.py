@@ -21,6 +21,7 @@ from citesynth.retrieve.hybrid import retrieve as search
 from citesynth.retrieve.links import follow_references
 from citesynth.retrieve.subjects import common_terms, subjects
 from citesynth.synthesis import evidence, verifying
+from citesynth.synthesis.asked import asks_number
 from citesynth.synthesis.modes import MULTI_SOURCE_EXTRA_TOKENS, Mode
 from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.sources import Counter_, boost_entities, multi_source, numbered, trim
@@ -112,5 +113,5 @@ async def make_plan(
         linked=found.linked,
         prompt=prompt,
         values=dict(values or {}),
-        common=await common_terms(parts.store, question),
+        common=await common_terms(parts.store, question) if asks_number(question) else frozenset(),
     )
