@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 
 from citesynth.ingest.blocks import columns, lines_from
 from citesynth.ingest.sentences import fenced_blocks
@@ -44,10 +45,14 @@ class Comment:
     """The fenced block holding it, if any."""
 
 
-def code_comments(text: str) -> list[Comment]:
-    """The comments of the code in `text`, in order (see the module docstring)."""
+@lru_cache(maxsize=256)
+def code_comments(text: str) -> tuple[Comment, ...]:
+    """The comments of the code in `text`, in order (see the module docstring).
+
+    Cached: the verifiers look for a quoted comment in each source once per claim.
+    """
     if "#" not in text and "//" not in text:
-        return []
+        return ()
     every = lines_from(text)
     fences = [f for f in fenced_blocks(text) if fence_language(text, f) not in _PROSE_FENCES]
     starts = [f[0] for f in fences]
@@ -72,7 +77,7 @@ def code_comments(text: str) -> list[Comment]:
             parts.append(every[index][1][more.end() :].rstrip(" \t"))
             index += 1
         found.append(Comment(start, " ".join(parts), indent, index, fence))
-    return found
+    return tuple(found)
 
 
 def fence_language(text: str, fence: tuple[int, int] | None) -> str:
