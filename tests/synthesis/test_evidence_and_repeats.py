@@ -529,6 +529,10 @@ async def test_a_gap_the_writer_admits_stays_in_the_answer(engine: Engine, tmp_p
     short = f"{gap} {said.split(' [1]')[0]} [1]."
     answer = await answered(engine, tmp_path / "e", source, short, "Which User-Agent?")
     assert answer.not_found
+    # A refusal that cites nothing reads as one: what the model "can infer" goes with it.
+    guessed = f"{gap} However, it can be inferred that it depends on the configuration."
+    answer = await answered(engine, tmp_path / "f", source, guessed, "Which User-Agent?")
+    assert answer.not_found and answer.answer == "Not found in the sources."
 
 
 def test_many_lead_ins_are_read_once() -> None:

@@ -5,6 +5,9 @@ and pointer-only sentences are dropped, attribution wrappings ("According to [2]
 become the citation they are, every claim is verified (and citations repaired)
 when a verifier is given, citations are optionally renumbered by first use, and claims,
 uncited claims, citations with their supporting spans, warnings and confidence are computed.
+A not-found that cites nothing reads "Not found in the sources.": the embedded model's
+refusals went on with what "can be inferred" ("… the default timeout is not a fixed value
+but rather depends on the specific implementation"), a claim no source was asked about.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import TypedDict
 
 from citesynth.answers import Answer, Citation, Claim, UsageReport
 from citesynth.citations.resolve import (
+    CANONICAL,
     Removed,
     Resolved,
     compact,
@@ -164,7 +168,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     usage = draft.usage
     return Answer(
         **header.fields(),
-        answer=NOT_FOUND if not_found and not text.strip() else text,
+        answer=NOT_FOUND if not_found and not CANONICAL.search(text) else text,
         citations=cited,
         sources=[record(s) for s in shown],
         claims=claims,
