@@ -26,12 +26,18 @@ _STEMS = frozenset("changelog changes history news releases whatsnew upgrading".
 _NAME_WORDS = frozenset("changelog changelogs upgrade upgrading whatsnew".split())
 _NAME_PAIRS = frozenset({("release", "notes"), ("release", "note"), ("whats", "new")})
 """Words, and pairs of words, of a file's name that make it a change log."""
+_FOLDER_WORDS = frozenset("changelog changelogs releases whatsnew".split())
+_FOLDER_PAIRS = frozenset({("change", "log"), ("change", "logs"), ("release", "notes")})
+"""Words, and pairs of words, of a folder's name that make every file in it a change log
+("docs/change_log/release-2.6.md", "docs/releases/4.2.rst"); not "history" nor "news",
+which hold articles as often."""
 _TITLE = re.compile(
     r"^\W*(?:change\s*log|release\s+(?:notes|history)|version\s+history|upgrading\b"
-    r"|upgrade\s+guide|what'?s\s+new\b)",
+    r"|upgrade\s+guide|what'?s\s+new\b)|\brelease\s+notes\W*$",
     re.I,
 )
-"""How a change log's title starts: not "History of Rome", nor "Changes to the tax code"."""
+"""How a change log's title starts, or ends ("Python-Markdown 2.6 Release Notes"): not
+"History of Rome", nor "Changes to the tax code"."""
 _ABOUT_CHANGES = re.compile(
     r"\b(?:versions?|upgrad\w*|migrat\w*|releases?|released|change\s*logs?|changed|changes"
     r"|deprecat\w*|removed|renamed|added|new\s+in|no\s+longer|anymore|history|backward\w*"
@@ -44,8 +50,9 @@ def change_log(document: str, title: str | None) -> bool:
     """Whether the document at path `document` (its `title`, if known) is a change log.
 
     By a word of its file's name ("CHANGELOG.md", "release-notes.md", "upgrading.rst",
-    "upgrade-rhdh"), or by how its title starts ("Release Notes", "Upgrading to newer
-    releases", "What's new in 2.0").
+    "upgrade-rhdh") or of a folder it is in ("change_log/release-2.6.md"), or by how its
+    title starts or ends ("Release Notes", "Upgrading to newer releases", "What's new in
+    2.0", "Python-Markdown 2.6 Release Notes").
     """
     path, _, record = document.partition("#")  # a JSON Lines record: its id names it
     stem = (record or PurePosixPath(path).stem).lower().replace("'", "")
@@ -54,7 +61,11 @@ def change_log(document: str, title: str | None) -> bool:
         return True
     if _NAME_PAIRS.intersection(pairwise(words)):
         return True
-    return title is not None and _TITLE.match(title) is not None
+    for folder in PurePosixPath(path).parent.parts:
+        named = re.split(r"[^a-z]+", folder.lower())
+        if _FOLDER_WORDS.intersection(named) or _FOLDER_PAIRS.intersection(pairwise(named)):
+            return True
+    return title is not None and _TITLE.search(title) is not None
 
 
 def asks_about_changes(question: str) -> bool:
