@@ -57,6 +57,14 @@ def test_heading_text_drops_markup_but_keeps_identifiers() -> None:
     assert heading_text("See [the guide](docs/guide.md#top)") == "See the guide"
 
 
+def test_a_headings_attribute_list_is_no_part_of_its_title() -> None:
+    # Python-Markdown's docs: "### Output Format {: #output_format }" (attr_list), Pandoc's
+    assert heading_text("Output Format {: #output_format }") == "Output Format"
+    assert heading_text("Tab Length { #tab_length }") == "Tab Length"
+    assert heading_text('Intro {#intro .unnumbered data-x="a b"}') == "Intro"
+    assert heading_text("Sets {a, b} and {x}") == "Sets {a, b} and {x}"  # words in braces stay
+
+
 def test_markdown_front_matter_is_not_a_heading() -> None:
     source = "---\ntitle: Release notes\ntags: [a]\n---\n# Version 2\n\nFaster imports.\n"
     (parsed,) = load_markdown("notes.md", source.encode()).parsed

@@ -683,6 +683,8 @@ def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
         ("a new connection _for every single request_ (each)", None),
         ("These are called _predicate hooks_, and _one_ more.", None),
         ("See _this_ and Trio_ too.", "See _this_ and Trio too."),
+        ("* __Middle-Word Emphasis__ and __strong__ runs", None),  # Python-Markdown's docs
+        ("See __this__ and Trio__ too.", "See __this__ and Trio too."),
         # a directive's own marker is no literal block's (cattrs' API pages)
         ("cattrs.gen package … .. automodule:: cattrs.gen :members:", None),
         ("Log to [out](https://en.wikipedia.org/wiki/Standard_out#Standard_output_.28s.29).", None),
@@ -722,10 +724,27 @@ def test_rendering_rst_reads_a_long_line_once() -> None:
     from citesynth.ingest.rst import rendered_rst
 
     assert rendered_rst("uvloop_ " * 100_000) == "uvloop " * 100_000
+    assert rendered_rst("__a " * 100_000) == "__a " * 100_000
     assert rendered_rst("_a " * 100_000) == "_a " * 100_000  # openers never closed
     assert rendered_rst("see:: " * 100_000) == "see: " * 100_000
     assert rendered_rst("`a <b.c>` " * 100_000) == "`a` " * 100_000
     assert rendered_rst("`a " * 100_000 + "<b.c>`") == "`a " * 99_999 + "`a`"
+
+
+def test_a_markdown_link_definition_is_no_prose_but_a_footnote_is() -> None:
+    # Python-Markdown's docs: "[bug tracker]: https://github.com/…" lines were quoted.
+    text = (
+        "Report bugs to the bug tracker of the project.\n\n"
+        "[third party extension]: https://github.com/Python-Markdown/markdown/wiki\n"
+        '[syntax rules]: <https://daringfireball.net/projects/markdown/syntax> "Syntax"\n\n'
+        "[^1]: The first paragraph of the definition is a sentence.\n\n"
+        "[Note]: the label of a paragraph followed by words is prose.\n"
+    )
+    assert prose_of(text) == [
+        "Report bugs to the bug tracker of the project.",
+        "[^1]: The first paragraph of the definition is a sentence.",
+        "[Note]: the label of a paragraph followed by words is prose.",
+    ]
 
 
 def test_the_fields_of_a_field_list_are_no_prose() -> None:

@@ -229,6 +229,10 @@ def test_a_sentence_is_read_with_the_heading_of_its_section() -> None:
     literal = "## Configuring\n\nLike so::\n\n    # Initialize the rest here\n\nThis will get you"
     indented = replace(chunk, text=literal, char_end=len(literal))
     assert section_of(indented, literal.index("This will")) == "Configuring: "
+    # a heading's attribute list names no section (Python-Markdown's docs)
+    attributed = "### Output Format {: #output_format }\n\nThe supported formats are two."
+    formats = replace(chunk, text=attributed, char_end=len(attributed))
+    assert section_of(formats, attributed.index("The supported")) == "Output Format: "
 
 
 async def test_an_answer_is_found_under_the_heading_that_names_it(
@@ -389,6 +393,10 @@ async def test_a_change_logs_sentence_ranks_below_the_guides_unless_a_change_is_
         ("corpus.jsonl#upgrade-rhdh", "Upgrading Red Hat Developer Hub"),
         ("docs/whats_new.md", "Notes"),
         ("docs/v2.md", "What's new in 2.0"),
+        ("docs/change_log/release-2.6.md", "Python-Markdown 2.6 Release Notes"),
+        ("docs/change_log/index.md", "Release Notes for Python-Markdown"),
+        ("docs/releases/4.2.rst", "Django 4.2"),
+        ("docs/v3.md", "Python-Markdown 3.0 release notes"),
     ],
 )
 def test_a_change_log_is_known_by_its_name_or_title(document: str, title: str) -> None:
@@ -402,6 +410,9 @@ def test_a_change_log_is_known_by_its_name_or_title(document: str, title: str) -
         ("corpus.jsonl#4983", "History of Rome"),
         ("news-2023-10-01.md", "Changes to the tax code"),
         ("docs/migrations.md", "Database migrations"),
+        ("docs/history/rome.md", "The fall of Rome"),
+        ("news/2023/budget.md", "The new budget"),
+        ("docs/release/process.md", "How a release is made"),
     ],
 )
 def test_a_guide_is_no_change_log(document: str, title: str) -> None:
@@ -540,6 +551,37 @@ async def test_a_default_on_the_line_after_its_list_item_is_part_of_the_answer(
     answer = await answered_extractively(engine, tmp_path / "l", "limits.md", limits, question)
     assert "maximum number of allowable connections (Default 100) [1]." in answer.answer
     assert not answer.uncited_claims
+
+
+async def test_a_default_stated_without_saying_of_what_comes_with_its_option(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Python-Markdown's footnotes page: the writer quoted the next option's default.
+    options = (
+        "# Footnotes\n\nThe following options are provided to configure the output:\n\n"
+        "* **`BACKLINK_TEXT`**:\n    The text string that links from the footnote definition "
+        "back to the position in the document. Defaults to `&#8617;`.\n\n"
+        "* **`BACKLINK_TITLE`**:\n    The text string for the `title` HTML attribute of the "
+        "footnote definition link. Defaults to\n    `Jump back to footnote {} in the text`.\n"
+    )
+    question = "What text is used for the footnote backlink by default?"
+    answer = await answered_extractively(engine, tmp_path / "f", "notes.md", options, question)
+    stated = r"back to the position in the document \[(\d)\]\. Defaults to `&#8617;` \[\1\]"
+    assert re.search(stated, answer.answer), answer.answer
+    # The other default is never quoted without the option it is of.
+    assert "Jump back" not in answer.answer or "**`BACKLINK_TITLE`**" in answer.answer
+
+
+async def test_a_lead_in_ending_in_no_stop_is_shown_with_its_command(
+    engine: Engine, tmp_path: Path
+) -> None:
+    page = (
+        "# Command line\n\nTo use `markdown_py` from the command line, run it as\n\n"
+        "``` shell\nmarkdown_py input_file.txt\n```\n"
+    )
+    question = "How do I run markdown_py from the command line?"
+    answer = await answered_extractively(engine, tmp_path / "c", "cli.md", page, question)
+    assert "run it as: [1]\n\n```shell\nmarkdown_py input_file.txt\n```" in answer.answer
 
 
 async def test_a_sentence_brought_along_by_its_predecessor_is_not_shown_twice(

@@ -141,3 +141,30 @@ def test_a_rule_is_no_list_and_an_empty_fence_no_example() -> None:
     assert _after("See the following:\n\n- - -\n\nNext.", "See the following:") is None
     assert _after("Run this:\n\n```bash\n", "Run this:") is None
     assert _after("Run this:\n\n```bash\n```\n", "Run this:") is None
+
+
+def test_a_sentence_ending_in_no_stop_introduces_the_code_right_below_it() -> None:
+    # Python-Markdown's docs: "… run it as" above its command was quoted as "… run it as."
+    text = (
+        "To use `markdown_py` from the command line, run it as\n\n"
+        "``` shell\nmarkdown_py input_file.txt\n```\n\nor\n"
+    )
+    block = _after(text, "To use `markdown_py` from the command line, run it as")
+    assert block is not None and block.lines == ("markdown_py input_file.txt",)
+    # Not a list, nor an indented paragraph, nor after a sentence ending in a stop.
+    assert _after("The options are\n\n- one\n- two\n", "The options are") is None
+    assert _after("It was run as\n\n    an indented line\n", "It was run as") is None
+    assert _after("It ran (fast)\n\n```\nx\n```\n", "It ran (fast)") is None
+
+
+def test_an_items_bold_label_alone_on_its_line_ends_with_a_colon() -> None:
+    text = (
+        "Known differences are summarized below:\n\n"
+        "* __Middle-Word Emphasis__\n\n    Python-Markdown ignores middle-word emphasis.\n\n"
+        "* **Indentation** is four spaces\n  for every level.\n"
+    )
+    block = _after(text, "Known differences are summarized below:")
+    assert block is not None and block.lines == (
+        "__Middle-Word Emphasis__: Python-Markdown ignores middle-word emphasis.",
+        "**Indentation** is four spaces for every level.",
+    )

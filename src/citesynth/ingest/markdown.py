@@ -29,8 +29,20 @@ _KINDS = {
 }
 
 
+_ATTRIBUTE = r"(?:[#.][\w:-]+|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s{}]+))"
+HEADING_ATTRIBUTES = re.compile(
+    rf"[ \t]*\{{:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}}[ \t]*$"
+)
+"""The attribute list ending a heading (the attr_list extension's `{: #output_format }`,
+Pandoc's `{#intro .unnumbered}`): no words of its title."""
+
+
 def heading_text(raw: str) -> str:
-    """A heading as plain text: inline markup and link targets removed."""
+    """A heading as plain text: inline markup, link targets and its attribute list removed.
+
+    Python-Markdown's "### Output Format {: #output_format }" is "Output Format".
+    """
+    raw = HEADING_ATTRIBUTES.sub("", raw)
     return " ".join(_INLINE_MARKUP.sub(lambda m: m.group(1) or "", raw).split())
 
 

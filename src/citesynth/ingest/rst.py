@@ -285,10 +285,14 @@ def rendered_rst(text: str) -> str:
 
 _AUTO_NUMBER = re.compile(r"^([ \t]*)#[.)][ \t]+", re.MULTILINE)
 """reStructuredText's auto-enumerator opening a list item ("#. by calling …")."""
-_KEPT = re.compile(r"``[^`\n]+``|`[^`\n]+`|(?<![\w`])_(?=[^\s_])[^\n]{0,200}?(?<=[^\s_])_(?!\w)")
-"""What `rendered_rst` leaves as written: inline code, and Markdown's `_emphasis_`, whose
-closing underscore is no reference ("_for every single request_", HTTPX's docs). An
-emphasis is looked for over at most 200 characters, so a long line costs one pass."""
+_KEPT = re.compile(
+    r"``[^`\n]+``|`[^`\n]+`|(?<![\w`])(__?)(?=[^\s_])[^\n]{0,200}?(?<=[^\s_])\1(?!\w)"
+)
+"""What `rendered_rst` leaves as written: inline code, and Markdown's `_emphasis_` and
+`__strong emphasis__`, whose closing underscores are no reference ("_for every single
+request_", HTTPX's docs; "__Middle-Word Emphasis__", Python-Markdown's, had lost its
+closing pair). An emphasis is looked for over at most 200 characters, so a long line
+costs one pass."""
 _DIRECTIVE_BEFORE = re.compile(r"(?:^|\s)\.\.[ \t]+[\w.+:-]+$")
 
 

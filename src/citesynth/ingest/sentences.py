@@ -85,15 +85,20 @@ details on … in ``draft2019-09``"). Indented, it describes the
 term or link above it, as in a `.. seealso::` ("for details on how to enable format
 validation"): never a sentence. Not indented, it mostly introduces the code below it
 ("urllib3 can be installed with `pip`")."""
+_LINK_DEFINITION = r"\[(?!\^)[^\]\n]+\]:[ \t]*<?[^\s<>]+>?[ \t]*(?:[\"'(][^\n]*)?(?:\n|\Z)"
+"""A Markdown link reference definition's line, "[label]: target" with an optional title
+(not a footnote's "[^1]: …", which is prose)."""
 _NOT_PROSE = re.compile(
     rf"^\s*(?:#(?![.)][ \t])|```|~~~|{API_REFERENCE}|\||[=\-~^*+]{{3,}}\s*$|\.\. |>>>|\$ "
-    rf"|<[A-Za-z/!]|{FIELD_MARKER})"
+    rf"|<[A-Za-z/!]|{FIELD_MARKER}|{_LINK_DEFINITION})"
 )
 """A line opening no prose: a heading, fence, table row, rule, directive, prompt or tag, an
-API reference that mkdocstrings fills in (`::: httpx.HTTPError`), or a field of a field
-list: Sphinx's ":param RetryCallState retry_state: info about current retry invocation"
-under `.. function:: my_stop(retry_state)` says nothing without the function it
-describes, and was quoted as a sentence of an answer (tenacity's docs)."""
+API reference that mkdocstrings fills in (`::: httpx.HTTPError`), a Markdown link's
+definition ("[bug tracker]: https://github.com/…", quoted as a sentence of an answer from
+Python-Markdown's docs), or a field of a field list: Sphinx's ":param RetryCallState
+retry_state: info about current retry invocation" under `.. function::
+my_stop(retry_state)` says nothing without the function it describes, and was quoted as
+a sentence of an answer (tenacity's docs)."""
 _ABBREVIATIONS = frozenset(
     """mr mrs ms dr prof sr jr st vs etc e.g i.e eg ie viz cf al fig figs eq eqs no nos vol vols pp
     approx inc ltd co corp dept est min max sec ref refs resp u.s u.k jan feb mar apr jun jul

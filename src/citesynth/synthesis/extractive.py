@@ -34,6 +34,7 @@ from citesynth.analysis import (
 )
 from citesynth.embed.base import Embedder
 from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.markdown import HEADING_ATTRIBUTES
 from citesynth.ingest.rst import rendered_rst
 from citesynth.ingest.sentences import (
     RST_FIELD_NAME,
@@ -96,6 +97,14 @@ _HOW = re.compile(
 answered by an example as much as by a statement; not "How many …"."""
 _TERM_MARK = re.compile(r"(?<=\S)::(?=\s)")
 """An AsciiDoc description list's mark between a term and its definition."""
+_DEFAULT_VALUE = re.compile(
+    r"(?:Defaults?\s+(?:to|is)\b|Default(?:\s+value)?\s*(?::|is\b)"
+    r"|The\s+default(?:\s+value)?\s+is\b)"
+)
+"""A sentence stating a default without saying of what: "Defaults to `[TOC]`.", "The
+default value is `4`." (reference pages, under the option they describe)."""
+_DEFAULT_ASKED = re.compile(r"\bdefault", re.I)
+"""A question asking what a default is ("What text is used … by default?")."""
 _CANDIDATE_WORDS = 5
 """How many words a sentence needs to be a candidate of its own (`prose_sentences`)."""
 _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
@@ -282,11 +291,13 @@ class ExtractiveWriter:
         if not candidates:
             return []
         number = asks_number(question)
-        # For a number question a sentence is read with the value it is followed by:
-        # "`max_age` - Session expiry time in seconds." says how long with "Defaults to 2 weeks."
+        # For a number or a default question a sentence is read with the value it is
+        # followed by: "`max_age` - Session expiry time in seconds." says how long with
+        # "Defaults to 2 weeks."
+        valued = number or _DEFAULT_ASKED.search(question) is not None
         read = [
             f"{section_of(source.chunk, start)}{sentence} {numbered[(source.number, start)][1]}"
-            if number and (source.number, start) in numbered
+            if valued and (source.number, start) in numbered
             else f"{section_of(source.chunk, start)}{sentence}"
             for source, start, sentence in candidates
         ]
@@ -519,6 +530,8 @@ def _with_block(
     pick.block = introduced(text, start, end) or (example_after(text, start, end) if how else None)
     if pick.block is None:
         return chosen
+    if pick.text.endswith(".") and not text[start:end].rstrip().endswith("."):
+        pick.text = pick.text[:-1] + ":"  # "… run it as" above its code reads "… run it as:"
     inside = range(pick.block.start, pick.block.end)
     shown_already.update((s.number, at) for s, at, _ in candidates if s is source and at in inside)
     return [p for p in chosen if p.source is not source or p.position not in inside]
@@ -617,7 +630,7 @@ def _headings(text: str) -> tuple[tuple[int, str], ...]:
     """
     code = fenced_blocks(text)
     return tuple(
-        (found.end(), found.group(1).rstrip(" \t\r#"))
+        (found.end(), HEADING_ATTRIBUTES.sub("", found.group(1).rstrip(" \t\r#")))
         for found in _MARKDOWN_HEADING.finditer(text)
         if not any(a <= found.start() < b for a, b in code)  # a comment: "# Use a timeout"
     )
@@ -638,7 +651,13 @@ def _candidates(
     the answer shows them together. The third value maps a sentence to a successor too
     short to be a candidate of its own that states a number (reference pages: "Warn if
     cookie headers are larger than this many bytes. Defaults to ``4093``."): for a
-    question asking for a number, it is shown with the sentence before it. The fourth maps
+    question asking for a number, it is shown with the sentence before it. A successor
+    stating a default without saying of what (`_DEFAULT_VALUE`: "Defaults to `[TOC]`.")
+    is mapped whatever its length, is always shown with the sentence before it, and
+    brings that one along when quoted itself (asked "What text is used for the footnote
+    backlink by default?", the writer had quoted "Defaults to `Jump back to footnote {}
+    in the text`." of the option below, and not `BACKLINK_TEXT`'s "Defaults to
+    `&#8617;`.", too short a sentence to be a candidate). The fourth maps
     a sentence referring back to the one before it to that one (`_leading`). A line of
     code or a log that passed for prose (`_symbolic`: a chunk cut inside an example has no
     fence to say so) is never quoted, nor a piece of a sentence run over a list's items
@@ -677,11 +696,13 @@ def _candidates(
                 following.setdefault((source.number, start), (after, successor))
         for (start, end), (after, stop) in pairwise(every):
             successor = text[after:stop]
-            if (
-                len(successor.split()) < _CANDIDATE_WORDS
-                and not text[end:after].count("\n\n")
-                and states_number([successor])
-            ):
+            if text[end:after].count("\n\n"):
+                continue
+            if _DEFAULT_VALUE.match(successor):
+                numbered[(source.number, start)] = (after, successor)
+                following.setdefault((source.number, start), (after, successor))
+                leading.setdefault((source.number, after), (start, text[start:end]))
+            elif len(successor.split()) < _CANDIDATE_WORDS and states_number([successor]):
                 numbered[(source.number, start)] = (after, successor)
     return candidates, following, numbered, leading
 

@@ -59,10 +59,16 @@ class Introduced:
 
 
 def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced | None:
-    """The block `text[sentence_start:sentence_end]` introduces, if it ends in ":" and has one."""
+    """The block `text[sentence_start:sentence_end]` introduces, if it ends in ":" and has one.
+
+    A sentence that ends in no stop at all introduces the code right below it too: "To use
+    `markdown_py` from the command line, run it as" above a fenced `markdown_py
+    input_file.txt` was quoted as "… run it as." with nothing to run.
+    """
     found = _below(text, sentence_start, sentence_end, (":",))
     if found is None:
-        return None
+        unfinished = _below(text, sentence_start, sentence_end, None)
+        return None if unfinished is None else _code_at(*unfinished)
     lines, first = found
     indent = _column(text, sentence_start)
     rest = lines[first:]
@@ -95,14 +101,18 @@ def example_after(text: str, sentence_start: int, sentence_end: int) -> Introduc
 
 
 def _below(
-    text: str, sentence_start: int, sentence_end: int, endings: tuple[str, ...]
+    text: str, sentence_start: int, sentence_end: int, endings: tuple[str, ...] | None
 ) -> tuple[list[tuple[int, str]], int] | None:
     """The lines below a sentence that ends its line, and the index of the first not blank.
 
-    None when the sentence ends in none of `endings` or not at its line's end, or when
-    nothing follows it.
+    None when the sentence ends in none of `endings` (None: in a word or a code span, no
+    stop) or not at its line's end, or when nothing follows it.
     """
-    if not text[sentence_start:sentence_end].rstrip().endswith(endings):
+    sentence = text[sentence_start:sentence_end].rstrip()
+    if endings is None:
+        if not sentence or not (sentence[-1].isalnum() or sentence[-1] == "`"):
+            return None
+    elif not sentence.endswith(endings):
         return None
     line_end = text.find("\n", sentence_end)
     if line_end < 0 or text[sentence_end:line_end].strip():
@@ -241,8 +251,23 @@ def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
         last = index
         blank = False
         index += 1
-    shown = tuple(" ".join(parts) for parts in items)
+    shown = tuple(_item_text(parts) for parts in items)
     return Introduced("list", lines[0][0], _end(lines, last), shown, "", complete, tuple(code))
+
+
+_LABEL = re.compile(r"(\*\*|__)[^*_\n]+\1")
+"""An item's first line that is a bold label alone: "* __Middle-Word Emphasis__"."""
+
+
+def _item_text(parts: list[str]) -> str:
+    """An item's lines joined; a bold label alone on its line ends with ":".
+
+    "__Middle-Word Emphasis__" above "Python-Markdown defaults to ignoring …" had read
+    "Middle-Word Emphasis Python-Markdown defaults to …".
+    """
+    if len(parts) > 1 and _LABEL.fullmatch(parts[0]):
+        return f"{parts[0]}: {' '.join(parts[1:])}"
+    return " ".join(parts)
 
 
 def _code_at(lines: list[tuple[int, str]], index: int) -> Introduced | None:
