@@ -37,6 +37,51 @@ def test_a_claim_stating_a_siblings_description_is_misattributed() -> None:
     assert misattributed(swapped, [OPTIONS]) == (("remote_addr", "script_name"),)
 
 
+FOOTNOTES = """The following options are provided to configure the output:
+
+* **`BACKLINK_TEXT`**:
+    The text string that links from the footnote definition back to the position
+    in the document. Defaults to `&#8617;`.
+
+* **`SUPERSCRIPT_TEXT`**:
+    The text string that links from the position in the document to the footnote
+    definition. Defaults to `{}`, i.e. only the footnote's number.
+
+* **`BACKLINK_TITLE`**:
+    The text string for the `title` HTML attribute of the footnote definition link.
+    The placeholder `{}` will be replaced by the footnote number. Defaults to
+    `Jump back to footnote {} in the text`.
+"""
+
+
+def test_a_claim_giving_one_item_the_value_of_another_is_misattributed() -> None:
+    # The embedded model's answer over Python-Markdown's footnotes page; both verifiers passed it.
+    described = (
+        "The text string that links from the footnote definition back to the position in the "
+        "document is set to `Jump back to footnote {} in the text`."
+    )
+    assert misattributed(described, [FOOTNOTES]) == (
+        ("`Jump back to footnote {} in the text`", "`BACKLINK_TEXT`"),
+    )
+    named = "`BACKLINK_TEXT` defaults to `Jump back to footnote {} in the text`."
+    assert misattributed(named, [FOOTNOTES]) == (("`BACKLINK_TEXT`", "`BACKLINK_TITLE`"),)
+    verdict = LexicalVerifier().verify_now([Check(described, (FOOTNOTES,))])[0]
+    assert verdict.label != "supported"
+
+
+def test_a_claim_giving_an_item_its_own_or_a_shared_value_is_not() -> None:
+    for right in (
+        "The text string linking from the footnote definition back to its position in the "
+        "document defaults to `&#8617;`.",
+        "`BACKLINK_TITLE` defaults to `Jump back to footnote {} in the text`.",
+        "The title attribute of the footnote definition link defaults to "
+        "`Jump back to footnote {} in the text`.",
+        # `{}` is in two items: no item's own value
+        "The text string that links from the footnote definition back is `{}`.",
+    ):
+        assert misattributed(right, [FOOTNOTES]) == (), right
+
+
 def test_a_claim_stating_its_own_item_is_not() -> None:
     right = "The pool timeout limits how long to wait to acquire a connection from the pool."
     assert misattributed(right, [TIMEOUTS]) == ()

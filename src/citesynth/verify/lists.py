@@ -147,6 +147,8 @@ def misattributed(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str],
     for text, lists in read:
         for items in lists:
             named = [i for i, item in enumerate(items) if any(_count(n, claim) for n in item.names)]
+            if not named:
+                found.extend(_valued(claim, text, items))
             if len(named) != 1:
                 found.extend(_numbered(claim, wanted, items))
                 continue
@@ -155,6 +157,10 @@ def misattributed(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str],
             inside = sum(_count(n, other.text) for n in given for other in items)
             if sum(_count(n, text) for n in given) > inside:
                 continue  # the passage writes the name outside the list too
+            owner = _owner(claim, text, items)
+            if owner is not None and owner[1] != named[0] and items[owner[1]].names:
+                found.append((given[0], items[owner[1]].names[0]))  # another item's value
+                continue
             shared = frozenset.intersection(*(other.terms for other in items))
             names = frozenset(t for other in items for n in other.names for t in terms(n))
             rest = wanted - names - shared
@@ -168,6 +174,69 @@ def misattributed(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str],
             ):
                 found.append((given[0], items[best].names[0]))
     return tuple(dict.fromkeys(found))
+
+
+def _valued(claim: str, text: str, items: Sequence[Item]) -> list[tuple[str, str]]:
+    """A misattribution by value: the claim quotes an item's value and describes another item.
+
+    Reference pages list options with their defaults ("* **`BACKLINK_TEXT`**: The text
+    string that links from the footnote definition back … Defaults to `&#8617;`." above
+    "* **`BACKLINK_TITLE`**: … Defaults to `Jump back to footnote {} in the text`."). The
+    embedded model wrote "The text string that links from the footnote definition back to
+    the position in the document is set to `Jump back to footnote {} in the text`", and
+    both verifiers passed it: every word is in the passage. The claim names no item; its
+    inline code, written in one item only and nowhere else in the passage, stands for that
+    item (`_owner`). It is misattributed when another item with a name states clearly more
+    of the claim's other words (`_MARGIN` more, at least three and half of them). A claim
+    that names one item and quotes another's own code ("`BACKLINK_TEXT` defaults to `Jump
+    back to footnote {} in the text`") is misattributed in `misattributed` itself.
+    """
+    owner = _owner(claim, text, items)
+    if owner is None:
+        return []
+    code, holder = owner
+    shared = frozenset.intersection(*(item.terms for item in items))
+    names = frozenset(t for item in items for n in item.names for t in terms(n))
+    rest = frozenset(content_terms(_CODE.sub(" ", claim))) - names - shared
+    stated = [len(rest & item.terms) for item in items]
+    best = max(range(len(items)), key=stated.__getitem__)
+    if (
+        best != holder
+        and items[best].names
+        and stated[best] >= stated[holder] + _MARGIN
+        and stated[best] >= max(3, len(rest) / 2)
+    ):
+        return [(f"`{code}`", items[best].names[0])]
+    return []
+
+
+def _owner(claim: str, text: str, items: Sequence[Item]) -> tuple[str, int] | None:
+    """(the claim's inline code, the item holding it) when it quotes one item's own code.
+
+    Its own: written in that item only, once in the whole passage, and none of the items'
+    names; None when the claim quotes no such code, or such code of two items.
+    """
+    names = {name.strip("`") for item in items for name in item.names}
+    spaced = [_spaced(item.text) for item in items]
+    owned: dict[str, int] = {}
+    for code in dict.fromkeys(code.strip() for code in _CODE.findall(claim)):
+        if len(code) < 2 or code in names:
+            continue
+        held = [i for i, item_text in enumerate(spaced) if f"`{code}`" in item_text]
+        if len(held) == 1 and _spaced(text).count(f"`{code}`") == 1:
+            owned[code] = held[0]
+    if len(set(owned.values())) != 1:
+        return None
+    return next(iter(owned.items()))
+
+
+_CODE = re.compile(r"`([^`\n]+)`")
+_SPACES = re.compile(r"\s+")
+
+
+def _spaced(text: str) -> str:
+    """`text` with every run of white space one space (a code span wraps in the source)."""
+    return _SPACES.sub(" ", text)
 
 
 _WHOLE = re.compile(r"(?<![\w.,])\d+(?![\w,]|\.\d)")
