@@ -409,6 +409,13 @@ def test_code_blocks_keep_their_lines() -> None:
             "This is how you can do it:",
             "Use the `--` marker to separate options from arguments [3].",
         ),
+        # one promising a block that says little before the promise (the embedded model,
+        # Python-Markdown's docs)
+        (
+            "You need the library installed [1]. You can install it by typing the following "
+            "command from the command line: [1]",
+            "You need the library installed [1].",
+        ),
         # one that says nothing at all, whatever its last word (Click's docs)
         (
             "Click finds the folder with `get_app_dir` [5]. And what it does: [3]",

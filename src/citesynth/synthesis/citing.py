@@ -520,8 +520,10 @@ def drop_unfinished(text: str) -> tuple[str, bool]:
     instances [4]. If you"). The last sentence, when something comes before it, is cut off
     when it has no closing punctuation and either ends on a word no sentence ends on
     (`DANGLING`) or has fewer than four words, or when it ends in a colon on a word that
-    needs the block it introduces, which never came, and says little else ("This is how
-    you can do it:", `LEAD_IN_ENDS`; "… to a specific string:" still says something); so
+    needs the block it introduces, or on a promise of one (`_PROMISE`: "You can install it
+    by typing the following command from the command line:", the embedded model's last
+    sentence), which never came, and says little else ("This is how you can do it:",
+    `LEAD_IN_ENDS`; "… to a specific string:" still says something); so
     is the one it then leaves last, when it is such a fragment too (a heading copied
     without its text, "Session Interface [1-3]", above a sentence broken off). List items
     (which need no full stop) and code stay as they are.
@@ -547,17 +549,22 @@ def _broken_off(statement: str) -> bool:
     last = re.sub(r"\W", "", words[-1]).lower()
     if core.endswith(":"):  # "… do it:", and no block came
         said = len(content_terms(core))
-        return said == 0 or (last in LEAD_IN_ENDS and said <= _LEAD_IN_TERMS)
+        promise = _PROMISE.search(core)
+        before = len(content_terms(core[: promise.start()])) if promise else said
+        return said == 0 or (
+            (last in LEAD_IN_ENDS or promise is not None) and before <= _LEAD_IN_TERMS
+        )
     if core[-1] in _FINISHED:
         return False
     return len(words) < 4 or last in DANGLING
 
 
 _PROMISE = re.compile(
-    r"\b(?:the\s+following(?:\s+[\w-]+){0,3}|as\s+follows|like\s+(?:this|so)|below)\s*:$",
+    r"\b(?:the\s+following(?:\s+[\w-]+){0,6}|as\s+follows|like\s+(?:this|so)|below)\s*:$",
     re.I,
 )
-"""The end of a lead-in that promises a block: "… you can use the following code:"."""
+"""The end of a lead-in that promises a block: "… you can use the following code:", "… by
+typing the following command from the command line:"."""
 _BLOCK_LINE = re.compile(r"(?:[ \t]{4}|\t|[ \t]*(?:```|~~~|\||>|" + LIST_MARKER + r"[ \t]))")
 """A line that opens a block a lead-in may introduce: code, an indented block, a table, a
 quotation or a list."""
