@@ -731,6 +731,18 @@ def test_rendering_rst_reads_a_long_line_once() -> None:
     assert rendered_rst("`a " * 100_000 + "<b.c>`") == "`a " * 99_999 + "`a`"
 
 
+def test_front_matter_is_no_prose_but_a_rule_above_text_is_no_front_matter() -> None:
+    # Python-Markdown's docs: "title: New Line to Break Extension" ran into the summary
+    front = (
+        "---\ntitle: New Line to Break Extension\n\ntags:\n  - markdown\n---\n\n"
+        "New-Line-to-Break Extension\n===========================\n\n"
+        "The extension will cause newlines to be treated as hard breaks.\n"
+    )
+    assert prose_of(front) == ["The extension will cause newlines to be treated as hard breaks."]
+    ruled = "---\n\nA rule above this sentence is fine.\n\n---\n\nAnd more text after it.\n"
+    assert prose_of(ruled) == ["A rule above this sentence is fine.", "And more text after it."]
+
+
 def test_a_markdown_link_definition_is_no_prose_but_a_footnote_is() -> None:
     # Python-Markdown's docs: "[bug tracker]: https://github.com/…" lines were quoted.
     text = (

@@ -660,6 +660,22 @@ def test_a_writers_note_and_a_title_adorned_with_dots_are_no_candidates() -> Non
     ]
 
 
+def test_a_statement_whose_subject_is_the_code_above_is_no_candidate() -> None:
+    # Python-Markdown's WikiLinks page
+    text = (
+        "The option is also provided to change or remove the class attribute.\n\n"
+        "```pycon\n>>> html = markdown.markdown(text, extensions=[WikiLinkExtension("
+        "html_class='myclass')])\n```\n\n"
+        "Would cause all WikiLinks to be assigned to the class `myclass`.\n\n"
+        "Will the extension keep the class when none is given?\n\n"
+        "Should you need another class, pass it as `html_class`.\n"
+    )
+    assert _candidate_sentences(text) == [
+        "The option is also provided to change or remove the class attribute.",
+        "Should you need another class, pass it as `html_class`.",
+    ]
+
+
 def test_an_asciidoc_admonition_label_is_not_part_of_the_sentence() -> None:
     assert clean("[TIP] ---- On OpenShift you can skip this step.") == (
         "On OpenShift you can skip this step."

@@ -13,13 +13,10 @@ import re
 from markdown_it import MarkdownIt
 
 from citesynth.ingest.blocks import Block, BlockKind, line_offsets, trimmed
-from citesynth.ingest.sentences import MKDOCS_CONTAINER, opens_prose_directive
+from citesynth.ingest.sentences import FRONT_MATTER, MKDOCS_CONTAINER, opens_prose_directive
 
 # Block structure only: inline parsing (half the cost) is skipped, headings keep their raw text.
 _PARSER = MarkdownIt("commonmark").enable("table").disable("inline")
-_FRONT_MATTER = re.compile(
-    r"\A(?:---|\+\+\+)[ \t]*\r?\n.*?\r?\n(?:---|\+\+\+|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S
-)
 # Emphasis, code ticks and link targets; an underscore inside a word (HTTP_PROXY) is kept.
 _INLINE_MARKUP = re.compile(r"[*`]+|(?<!\w)_+|_+(?!\w)|\[([^\]]*)\]\([^)]*\)")
 _KINDS = {
@@ -74,7 +71,7 @@ def markdown_blocks(text: str) -> list[Block]:
     """Split Markdown `text` into blocks; list items become separate blocks."""
     blocks: list[Block] = []
     source = text
-    front = _FRONT_MATTER.match(text)
+    front = FRONT_MATTER.match(text)
     if front is not None:
         start, end = trimmed(text, 0, front.end())
         blocks.append(Block(start, end, BlockKind.CODE))

@@ -85,6 +85,15 @@ details on … in ``draft2019-09``"). Indented, it describes the
 term or link above it, as in a `.. seealso::` ("for details on how to enable format
 validation"): never a sentence. Not indented, it mostly introduces the code below it
 ("urllib3 can be installed with `pip`")."""
+FRONT_MATTER = re.compile(
+    r"\A(?:---|\+\+\+)[ \t]*\r?\n"
+    r"(?:[\w.-]+[ \t]*[:=][^\n]*\r?\n|[ \t-][^\n]*\r?\n|#[^\n]*\r?\n|[ \t]*\r?\n)*?"
+    r"(?:---|\+\+\+|\.\.\.)[ \t]*(?:\r?\n|\Z)"
+)
+"""A document's YAML (or TOML) front matter: its lines are keys ("title: …"), list items,
+indented values, comments or blank, between `---` (or `+++`) lines at the very start. Not
+prose: "title: New Line to Break Extension" had run into the summary the embedded model
+was shown, and into its answer (Python-Markdown's docs)."""
 _LINK_DEFINITION = r"\[(?!\^)[^\]\n]+\]:[ \t]*<?[^\s<>]+>?[ \t]*(?:[\"'(][^\n]*)?(?:\n|\Z)"
 """A Markdown link reference definition's line, "[label]: target" with an optional title
 (not a footnote's "[^1]: …", which is prose)."""
@@ -502,17 +511,19 @@ def is_heading(sentence: str) -> bool:
 def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
     """Spans of the sentences of `text` that are prose: no headings, code, tables or rules.
 
-    Code is a fenced block, or what reStructuredText marks as code: the paragraphs indented
+    A document's front matter (`FRONT_MATTER`) is no prose either. Code is a fenced block,
+    or what reStructuredText marks as code: the paragraphs indented
     under one ending in `::` or under a directive that holds code (see `rst.opener`). The
     body of a MyST directive fenced as prose (```` ```{note} ````) is read as paragraphs of
     its own, its fence lines as blank ones (`container_fences`; offsets stay).
     """
     text = _without_containers(text)
     spans: list[tuple[int, int]] = []
-    start = 0
+    front = FRONT_MATTER.match(text)
+    start = front.end() if front else 0
     in_fence = opens_inside_fence(text)
     literal_below: int | None = None
-    for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text)), len(text)]:
+    for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text, start)), len(text)]:
         paragraph = text[start:boundary]
         fences = _fences(text, start, boundary)
         skip = in_fence

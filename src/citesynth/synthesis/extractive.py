@@ -88,6 +88,14 @@ _ASKS = re.compile(r"\?[\s*_)\"'’”]*$")
 _AUTHORS_NOTE = re.compile(r"[\s*_(]*(?:TODO|FIXME|XXX|TBD)\b")
 """A sentence that is the writers' note to themselves: "TODO: give an example using
 `fail_after`" (Trio's tutorial) says what the documents lack, not what they state."""
+_CODE_SUBJECT = re.compile(
+    r"[\s*_]*(?:Would|Will|Should|Could|Might|Must|Shall)\s+(?:also\s+|then\s+|now\s+)?"
+    r"(?!you\b|we\b|I\b|it\b|they\b|he\b|she\b|this\b|that\b|these\b|those\b|there\b|the\b"
+    r"|an?\b|your\b|my\b|our\b|its\b|their\b|not\b)[a-z]"
+)
+"""A statement whose subject is the code above it: "Would cause all WikiLinks to be
+assigned to the class `myclass`." under a `markdown(…, html_class='myclass')` example
+(Python-Markdown's docs) says nothing alone ("Would you …?" asks: `_ASKS`)."""
 _HOW = re.compile(
     r"\s*(?:how\s+(?!many|much|long|old|far|often|big|large|tall|high)\w+"
     r"|what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\b|is\s+there\s+a\s+way\b|show\s+me\b)",
@@ -663,7 +671,8 @@ def _candidates(
     fence to say so) is never quoted, nor a piece of a sentence run over a list's items
     (`_pieces`: "2. the *attribute* that it's validating, and finally"), nor a question
     (`_ASKS`: "Want to create your own field type?" states nothing; what follows does),
-    nor the writers' note to themselves (`_AUTHORS_NOTE`: "TODO: give an example").
+    nor the writers' note to themselves (`_AUTHORS_NOTE`: "TODO: give an example"), nor a
+    statement whose subject is the code above it (`_CODE_SUBJECT`: "Would cause all …").
     """
     candidates: list[tuple[Source, int, str]] = []
     following: _Followers = {}
@@ -681,6 +690,7 @@ def _candidates(
             and (a, b) not in pieces
             and not _ASKS.search(text[a:b])
             and not _AUTHORS_NOTE.match(text, a)
+            and not _CODE_SUBJECT.match(text, a)
         ]
         candidates.extend((source, start, text[start:end]) for start, end in spans)
         for (start, end), (after, stop) in pairwise(spans):
