@@ -743,6 +743,25 @@ def test_front_matter_is_no_prose_but_a_rule_above_text_is_no_front_matter() -> 
     assert prose_of(ruled) == ["A rule above this sentence is fine.", "And more text after it."]
 
 
+def test_a_grid_table_is_no_prose() -> None:
+    # Jinja's docs: "(1 indexed) | +----+ | `loop.index0` | The current …" was quoted
+    text = (
+        "Inside of a for-loop block, you can access some special variables:\n\n"
+        "+-----------------+------------------------------------+\n"
+        "| Variable        | Description                        |\n"
+        "+=================+====================================+\n"
+        "| `loop.index`    | The current iteration. (1 indexed) |\n"
+        "+-----------------+------------------------------------+\n"
+        "| `loop.index0`   | The current iteration. (0 indexed) |\n"
+        "+-----------------+------------------------------------+\n\n"
+        "Unlike in Python, it's not possible to break in a loop.\n"
+    )
+    assert prose_of(text) == [
+        "Inside of a for-loop block, you can access some special variables:",
+        "Unlike in Python, it's not possible to break in a loop.",
+    ]
+
+
 def test_a_markdown_link_definition_is_no_prose_but_a_footnote_is() -> None:
     # Python-Markdown's docs: "[bug tracker]: https://github.com/…" lines were quoted.
     text = (

@@ -176,6 +176,19 @@ def test_a_number_beside_words_common_to_the_corpus_answers_nothing_asked() -> N
     assert states_number_of("How many tests has pytest?", claims, common={"pytest", "test"})
 
 
+def test_a_version_or_at_once_is_no_count_of_what_is_asked() -> None:
+    # Jinja's docs: both had answered questions the docs do not answer
+    nested = "What is the maximum number of nested blocks allowed in a Jinja template?"
+    version = "Starting with Jinja 2.2, you can mark a block as scoped with a block modifier [1]."
+    assert not states_number_of(nested, [version], subject="Jinja")
+    assert states_number_of("Since which version can a block be scoped?", [version])
+    timeout = "What is the default cache timeout for compiled templates in Jinja?"
+    at_once = "Jinja compiles many templates at once, which slows the cache down [2]."
+    assert not states_number_of(timeout, [at_once], subject="Jinja")
+    measured = "The template cache timeout is Timeout 2.5 seconds [2]."
+    assert states_number_of(timeout, [measured], subject="Jinja")
+
+
 def test_a_hostile_run_of_link_openings_is_read_in_linear_time() -> None:
     """A 120,000-character run of "](" once took 20 s to read; its digits state a number."""
     hostile = "](" * 60_000 + " 42 [1]."

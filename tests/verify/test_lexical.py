@@ -343,6 +343,8 @@ def test_a_negated_claim_is_vetoed_only_by_a_source_with_no_negation_at_all(
         ("IL-10, not IL-20", {"10", "20"}, set()),  # the digits of names count
         ("20% of runs", {"20", "20%"}, {"20 %"}),
         ("a 5s timeout", {"5"}, {"5 s"}),
+        ("it retried once", {"1"}, set()),
+        ("it compiles many templates at once", set(), set()),  # together, not one time
     ],
 )
 def test_numbers_and_quantities_are_read_as_written(

@@ -98,10 +98,12 @@ _LINK_DEFINITION = r"\[(?!\^)[^\]\n]+\]:[ \t]*<?[^\s<>]+>?[ \t]*(?:[\"'(][^\n]*)
 """A Markdown link reference definition's line, "[label]: target" with an optional title
 (not a footnote's "[^1]: …", which is prose)."""
 _NOT_PROSE = re.compile(
-    rf"^\s*(?:#(?![.)][ \t])|```|~~~|{API_REFERENCE}|\||[=\-~^*+]{{3,}}\s*$|\.\. |>>>|\$ "
+    rf"^\s*(?:#(?![.)][ \t])|```|~~~|{API_REFERENCE}|\||[=\-~^*+]{{3,}}\s*$"
+    rf"|\+(?:[-=]+\+)+[ \t]*(?:\n|$)|\.\. |>>>|\$ "
     rf"|<[A-Za-z/!]|{FIELD_MARKER}|{_LINK_DEFINITION})"
 )
-"""A line opening no prose: a heading, fence, table row, rule, directive, prompt or tag, an
+"""A line opening no prose: a heading, fence, table row or grid table border ("+----+---+",
+whose rows Jinja's docs had quoted as a sentence), rule, directive, prompt or tag, an
 API reference that mkdocstrings fills in (`::: httpx.HTTPError`), a Markdown link's
 definition ("[bug tracker]: https://github.com/…", quoted as a sentence of an answer from
 Python-Markdown's docs), or a field of a field list: Sphinx's ":param RetryCallState

@@ -74,13 +74,16 @@ _NOT_COUNTS = re.compile(
     r"\bhttps?://\S+|\]\([^()\[\]\s]*\)"
     r"|\b(?:PEP|RFC|ISO|IEC|ECMA|IEEE|CVE|bpo|GH|issue|PR|pull\s+request)[\s#-]*\d[\d.:-]*"
     r"|\b(?:the|this|that|which|no|any|each|every)\s+one\b(?!-)"
+    r"|\b(?:all\s+)?at\s+once\b"
     r"|\bone\s+another\b|(?:^|[.!?;:]\s+)one\s+(?:can|could|should|may|might|must|would|will)\b"
     r"|\b(?:(?:allow|help)(?:s|ed|ing)?|let(?:s|ting)?|(?:enabl|requir|forc)(?:es?|ed|ing))"
     r"\s+one\s+to\b",
     re.I,
 )
 """A web address, a Markdown link's target, or a standard's or tracker's number ("PEP 526",
-"RFC 7231", "issue #42"): their digits ("discussions/1785") state nothing. Nor does "one"
+"RFC 7231", "issue #42"): their digits ("discussions/1785") state nothing, nor does a
+"at once" ("Jinja compiles many templates at once" answered a question asking for a
+timeout, as a count of one). Nor does "one"
 pointing at a thing ("the one parameter set which caused a failure", "no one"; not "the
 one-second timeout") or standing for a person ("allows one to define multiple sets", a
 sentence opening "One can", "one another"; not "only one can be started per process").
@@ -88,6 +91,16 @@ sentence opening "One can", "one another"; not "only one can be started per proc
 A target holds no bracket: each "](" is read up to the next one at most (a run of
 "](](…" is linear, not quadratic)."""
 
+
+_VERSION = re.compile(
+    r"\b(?:versions?|v|since|release[sd]?|(?-i:[A-Z][\w-]*))\s+\d+\.\d+(?:\.\d+)*"
+    r"(?![\d.]*\s*(?:%|(?:(?:milli|micro|nano)?seconds?|ms|s|min(?:ute)?s?|hours?|h|days?|weeks?"
+    r"|months?|years?|[kmgt]?b|[kmgt]?i?bytes?|percent|times|x)\b))",
+    re.I,
+)
+"""A version: "Starting with Jinja 2.2", "since 3.0", "Python 3.11"; not a measure ("Timeout
+2.5 seconds"). Its digits answer a question about versions only."""
+_ASKS_VERSION = re.compile(r"\b(?:versions?|releases?|python|since|when)\b", re.I)
 
 NO_NUMBER = "the question asks for a number and no sentence of the answer stated one"
 """The warning of a not-found answer that `states_number` decided."""
@@ -111,9 +124,16 @@ def asks_number(question: str) -> bool:
     return bool(_NUMERIC.search(question))
 
 
-def states_number(claims: Iterable[str]) -> bool:
-    """Whether any of `claims` (citation markers aside) states a number."""
-    return any(_NUMBER.search(_NOT_COUNTS.sub(" ", plain(claim))) for claim in claims)
+def states_number(claims: Iterable[str], *, versions: bool = True) -> bool:
+    """Whether any of `claims` (citation markers aside) states a number.
+
+    Without `versions`, a version (`_VERSION`) states none: "Starting with Jinja 2.2, you
+    can …" had answered "What is the maximum number of nested blocks allowed?".
+    """
+    read = [_NOT_COUNTS.sub(" ", plain(claim)) for claim in claims]
+    if not versions:
+        read = [_VERSION.sub(" ", claim) for claim in read]
+    return any(_NUMBER.search(claim) for claim in read)
 
 
 _ASKING = frozenset(
@@ -141,13 +161,15 @@ def states_number_of(
     question names the thing by, or follow a claim that does ("Season 2 of The Crown aired
     in 2017. It has ten episodes."). Not its asking words, nor the corpus's `subject`, nor
     the `common` terms half the corpus's chunks hold: in pytest's docs nearly every sentence
-    names pytest or a test.
+    names pytest or a test. A version is a number of a question about versions only.
     """
+    versions = _ASKS_VERSION.search(question) is not None
     named = set(query_terms(question)) - _ASKING - set(query_terms(subject)) - set(common)
     if not named:
-        return states_number(claims)
+        return states_number(claims, versions=versions)
     about = [coverage(named, query_terms(claim)) > 0 for claim in claims]
     return any(
-        states_number([claim]) and (about[index] or (index > 0 and about[index - 1]))
+        states_number([claim], versions=versions)
+        and (about[index] or (index > 0 and about[index - 1]))
         for index, claim in enumerate(claims)
     )
