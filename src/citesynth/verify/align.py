@@ -290,8 +290,8 @@ _WHOLE_DECIMAL = re.compile(r"(?<![\w.])(\d+)\.0+(?!\d|\.\d)")
 """A whole number written with decimals: "between 0.0 and 1.0" states 0 and 1."""
 _TIMES = {"once": "1", "twice": "2", "thrice": "3"}
 _COUNTED_TIMES = re.compile(
-    r"(?<!\bat )\b(?:once|twice|thrice)\b(?!\s+(?:you|we|they|it|he|she|the|this|that|these|those|your"
-    r"|its|their|an?|[a-z]+ed)\b)",
+    r"(?<!\bat )\b(?:once|twice|thrice)\b"
+    r"(?!\s+(?:you|we|they|it|he|she|the|this|that|these|those|your|its|their|an?|[a-z]+ed)\b)",
     re.I,
 )
 """A count of times ("retried once", "twice a day"), not "once" opening a clause ("once you
