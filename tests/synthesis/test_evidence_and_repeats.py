@@ -58,6 +58,26 @@ async def test_selection_keeps_relevant_sentences_in_order_without_headings() ->
     assert chosen[1].shown == "Unrelated text about cooking pasta well."  # best one, always
 
 
+async def test_selection_shows_a_tables_rows_as_statements() -> None:
+    # Python-Markdown's SmartyPants options: the model had been shown the prose alone
+    page = (
+        "The following options are provided to configure the output:\n\n"
+        "Option | Default value | Description\n------ | ------------- | -----------\n"
+        "`smart_dashes` | `True` | whether to convert dashes\n"
+        "`smart_angled_quotes` | `False` | whether to convert angled quotes\n\n"
+        "A trivial example follows below this table.\n"
+    )
+    chosen = await select(
+        "Are angled quotes converted by default?", numbered([hit(page)]), budget=200, embedder=None
+    )
+    assert chosen[0].shown == (
+        "The following options are provided to configure the output: `smart_dashes`: Default "
+        "value: `True`; Description: whether to convert dashes. `smart_angled_quotes`: Default "
+        "value: `False`; Description: whether to convert angled quotes. A trivial example "
+        "follows below this table."
+    )
+
+
 async def test_selection_keeps_a_heading_when_it_is_all_a_source_has() -> None:
     chosen = await select(
         "corrupt PDF", numbered([hit("Corrupt PDF handling")]), budget=5, embedder=None

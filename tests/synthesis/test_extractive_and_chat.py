@@ -572,6 +572,31 @@ async def test_a_default_stated_without_saying_of_what_comes_with_its_option(
     assert "Jump back" not in answer.answer or "**`BACKLINK_TITLE`**" in answer.answer
 
 
+async def test_a_question_a_table_row_answers_is_answered_with_the_row(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Jinja's loop variables: a reStructuredText grid table, the only place they are given
+    page = (
+        "Loops\n=====\n\nInside of a for-loop block, you can access some special variables:\n\n"
+        "+--------------+---------------------------+\n"
+        "| Variable     | Description               |\n"
+        "+==============+===========================+\n"
+        "| `loop.index` | The current iteration of  |\n"
+        "|              | the loop. (1 indexed)     |\n"
+        "+--------------+---------------------------+\n"
+        "| `loop.first` | True if first iteration.  |\n"
+        "+--------------+---------------------------+\n"
+    )
+    question = "Which loop variable gives the current iteration of the loop, 1 indexed?"
+    answer = await answered_extractively(engine, tmp_path / "t", "loops.rst", page, question)
+    assert "`loop.index`: The current iteration of the loop (1 indexed) [1]." in answer.answer, (
+        answer.warnings
+    )
+    assert "+---" not in answer.answer and "|" not in answer.answer
+    row = next(c for c in answer.claims if c.text.startswith("`loop.index`:"))
+    assert row.support is not None and row.support >= 0.5, answer.claims
+
+
 async def test_a_lead_in_ending_in_no_stop_is_shown_with_its_command(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -33,13 +33,15 @@ from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId
 
-CHUNKER_VERSION = 12
+CHUNKER_VERSION = 13
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
 above a directive stays with it; 10: an introduction stays with its example up to a quarter
 past the target; 11: and so do the headings above it; 12: a MyST directive fenced as prose,
-```{note}, is a paragraph, and each reStructuredText field a sentence)."""
+```{note}, is a paragraph, and each reStructuredText field a sentence; 13: a grid table is
+a table, cut between its rows, and a Markdown heading's attribute list is no part of its
+title)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +167,9 @@ def _introduces(text: str) -> bool:
 def _pieces(text: str, block: Block, target: int) -> list[tuple[int, int]]:
     if estimate_tokens(text[block.start : block.end]) <= target:
         return [(block.start, block.end)]
-    if block.kind in {BlockKind.CODE, BlockKind.TABLE}:
+    if block.kind is BlockKind.TABLE and _GRID_BORDER.match(text, block.start):
+        spans = _grid_rows(_line_spans(text, block.start, block.end), text)
+    elif block.kind in {BlockKind.CODE, BlockKind.TABLE}:
         spans = _line_spans(text, block.start, block.end)
     else:
         spans = sentence_spans(text, block.start, block.end)
@@ -173,9 +177,33 @@ def _pieces(text: str, block: Block, target: int) -> list[tuple[int, int]]:
     for start, end in spans:
         if estimate_tokens(text[start:end]) <= target:
             pieces.append((start, end))
+        elif block.kind is BlockKind.TABLE and "\n" in text[start:end]:
+            pieces.extend(_pieces(text, Block(start, end, BlockKind.CODE), target))  # a row
         else:
             pieces.extend(_word_spans(text, start, end, target))
     return pieces
+
+
+_GRID_BORDER = re.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*$", re.M)
+
+
+def _grid_rows(lines: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+    """A grid table's lines as rows: each row's lines with the border below them.
+
+    Cut between lines, a chunk could end inside a row of a cell written on two lines, and
+    its borders (a token per dash, as counted) filled chunks of a border each.
+    """
+    rows: list[tuple[int, int]] = []
+    start: int | None = None
+    for line_start, line_end in lines:
+        start = line_start if start is None else start
+        border = _GRID_BORDER.fullmatch(text, line_start, line_end) is not None
+        if border and line_start != start:
+            rows.append((start, line_end))
+            start = None
+    if start is not None:
+        rows.append((start, lines[-1][1]))
+    return rows
 
 
 def _line_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -110,6 +110,13 @@ Python-Markdown's docs), or a field of a field list: Sphinx's ":param RetryCallS
 retry_state: info about current retry invocation" under `.. function::
 my_stop(retry_state)` says nothing without the function it describes, and was quoted as
 a sentence of an answer (tenacity's docs)."""
+_TABLE_RULE = re.compile(
+    r"^[ \t]*(?:\+(?:[-=]+\+)+|\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?)[ \t]*\r?$",
+    re.M,
+)
+"""A grid table's border or a pipe table's delimiter line anywhere in a paragraph: the
+paragraph is a table (Jinja's loop table, in a chunk that begins inside its first row,
+had been read as "(1 indexed) | +----+ | `loop.index0` | The current …")."""
 _ABBREVIATIONS = frozenset(
     """mr mrs ms dr prof sr jr st vs etc e.g i.e eg ie viz cf al fig figs eq eqs no nos vol vols pp
     approx inc ltd co corp dept est min max sec ref refs resp u.s u.k jan feb mar apr jun jul
@@ -547,6 +554,8 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
             skip = True
         if content.group(1) and _FRAGMENT.fullmatch(text, first, boundary):
             skip = True  # an indented description: "for details on how to enable …"
+        if _TABLE_RULE.search(paragraph):
+            skip = True  # a table, maybe from a chunk cut inside its first row
         if not skip:
             spans.extend(
                 (begin, end)

@@ -20,6 +20,7 @@ from citesynth.analysis import coverage, estimate_tokens, query_terms, terms
 from citesynth.embed.base import Embedder
 from citesynth.ingest.rst import rendered_rst
 from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
+from citesynth.ingest.tables import row_text, table_rows
 from citesynth.synthesis.sources import Source
 from citesynth.verify.align import NUMBER_WORDS
 
@@ -81,9 +82,18 @@ def _numeral(term: str) -> str:
 
 
 def _sentences(text: str) -> list[str]:
-    """The prose sentences of a chunk (no code, tables or headings); all of them for code."""
-    spans = prose_sentences(text, min_words=3) or sentence_spans(text)
-    return [text[start:end] for start, end in spans]
+    """The prose sentences and table rows of a chunk, in order; all its sentences for code.
+
+    A table's row reads as a statement (`tables.row_text`): Jinja's loop variables and
+    Python-Markdown's option defaults are in tables, which the model was never shown.
+    """
+    spans = prose_sentences(text, min_words=3)
+    rows = table_rows(text)
+    if not spans and not rows:
+        spans = sentence_spans(text)
+    units = [(start, text[start:end]) for start, end in spans]
+    units += [(row.start, row_text(row)) for row in rows]
+    return [unit for _, unit in sorted(units)]
 
 
 def _shares(count: int, budget: int) -> list[int]:

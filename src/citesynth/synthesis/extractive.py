@@ -36,6 +36,7 @@ from citesynth.embed.base import Embedder
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.markdown import HEADING_ATTRIBUTES
 from citesynth.ingest.rst import rendered_rst
+from citesynth.ingest.tables import row_text, table_rows
 from citesynth.ingest.sentences import (
     RST_FIELD_NAME,
     fenced_blocks,
@@ -296,6 +297,7 @@ class ExtractiveWriter:
         # Asked how, a comment saying what the code below it does is a candidate too,
         # shown with its code (`captions`).
         captioned = _captioned(sources, candidates) if how else {}
+        tabled = _tabled(sources, candidates)
         if not candidates:
             return []
         number = asks_number(question)
@@ -335,6 +337,9 @@ class ExtractiveWriter:
             elif caption is not None:
                 said = clean(sentence)
                 chosen.append(_Pick(said, score, source, start, words, said, block=caption.block))
+            elif (source.number, start) in tabled:
+                said = clean(sentence)
+                chosen.append(_Pick(said, score, source, start, words, said))
             else:
                 pick = _Pick("", score, source, start, words, clean(sentence))
                 chosen = self._with_prose(pick, sentence, read_with, chosen, shown_already, how)
@@ -479,6 +484,22 @@ def _captioned(
         for caption in captions(source.chunk.text):
             found[(source.number, caption.start)] = caption
             candidates.append((source, caption.start, caption.sentence))
+    return found
+
+
+def _tabled(
+    sources: Sequence[Source], candidates: list[tuple[Source, int, str]]
+) -> set[tuple[int, int]]:
+    """The table rows of the sources (`tables.row_text`), added to `candidates`; their keys.
+
+    A row is a candidate as a sentence is, quoted as written from its cells ("`loop.index`:
+    The current iteration of the loop (1 indexed)."), with nothing around it.
+    """
+    found = set()
+    for source in sources:
+        for row in table_rows(source.chunk.text):
+            candidates.append((source, row.start, row_text(row)))
+            found.add((source.number, row.start))
     return found
 
 

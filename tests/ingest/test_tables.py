@@ -1,0 +1,96 @@
+"""Table rows read as statements: Markdown pipe tables and reStructuredText grid tables."""
+
+from __future__ import annotations
+
+from citesynth.ingest.tables import Row, row_text, table_rows
+
+SMARTY = """The following options are provided to configure the output:
+
+Option                | Default value | Description
+------                | ------------- | -----------
+`smart_dashes`        | `True`        | whether to convert dashes
+`smart_angled_quotes` | `False`       | whether to convert angled quotes
+
+A trivial example:
+"""
+
+LOOP = """Inside of a for-loop block, you can access some special variables:
+
++-----------------------+---------------------------------------------------+
+| Variable              | Description                                       |
++=======================+===================================================+
+| `loop.index`          | The current iteration of the loop. (1 indexed)    |
++-----------------------+---------------------------------------------------+
+| `loop.revindex`       | The number of iterations from the end of the loop |
+|                       | (1 indexed)                                       |
++-----------------------+---------------------------------------------------+
+"""
+
+
+def test_a_pipe_tables_rows_read_with_its_header() -> None:
+    rows = table_rows(SMARTY)
+    assert [row.cells for row in rows] == [
+        ("`smart_dashes`", "`True`", "whether to convert dashes"),
+        ("`smart_angled_quotes`", "`False`", "whether to convert angled quotes"),
+    ]
+    assert rows[0].header == ("Option", "Default value", "Description")
+    assert SMARTY[rows[1].start : rows[1].end].startswith("`smart_angled_quotes` | `False`")
+    assert row_text(rows[1]) == (
+        "`smart_angled_quotes`: Default value: `False`; Description: whether to convert angled "
+        "quotes."
+    )
+
+
+def test_a_grid_tables_rows_join_their_lines_below_the_header() -> None:
+    rows = table_rows(LOOP)
+    assert [row_text(row) for row in rows] == [
+        "`loop.index`: The current iteration of the loop. (1 indexed).",
+        "`loop.revindex`: The number of iterations from the end of the loop (1 indexed).",
+    ]
+    assert rows[0].header == ("Variable", "Description")
+    assert LOOP[rows[1].start : rows[1].end].count("\n") == 1  # its two lines, no border
+
+
+def test_a_pipe_inside_code_or_escaped_splits_no_cell() -> None:
+    text = "| name | meaning |\n|:---|---:|\n| `a|b` | one \\| two |\n"
+    (row,) = table_rows(text)
+    assert row.cells == ("`a|b`", "one | two")
+
+
+def test_no_rows_in_code_a_cell_spanning_columns_or_without_a_delimiter() -> None:
+    fenced = "```\n| a | b |\n|---|---|\n| c | d |\n```\n"
+    spanning = "+---+---+\n| a | b |\n+---+---+\n| spans both  |\n+-------+\n"
+    undelimited = "| a | b |\n| c | d |\n"
+    assert table_rows(fenced) == table_rows(spanning) == table_rows(undelimited) == ()
+
+
+def test_a_row_of_two_cells_reads_name_then_description() -> None:
+    assert row_text(Row(0, 1, ("`-x`", "Load an extension"), ("Flag", "Meaning"))) == (
+        "`-x`: Load an extension."
+    )
+    assert row_text(Row(0, 1, ("a", "b", "c"))) == "a: b; c."
+
+
+def test_a_long_grid_table_is_chunked_between_its_rows_and_every_row_is_read() -> None:
+    from citesynth.ingest.chunking import split
+    from citesynth.ingest.loaders import load_rst
+
+    rows = "".join(
+        f"| {f'`loop.var{n}`':<12} | {f'Variable number {n} of the loop,':<32} |\n"
+        f"| {'':<12} | {'described on two lines.':<32} |\n"
+        "+--------------+----------------------------------+\n"
+        for n in range(30)
+    )
+    page = (
+        "Loops\n=====\n\nThe loop variables:\n\n"
+        "+--------------+----------------------------------+\n"
+        "| Variable     | Description                      |\n"
+        "+==============+==================================+\n" + rows
+    )
+    (parsed,) = load_rst("loops.rst", page.encode()).parsed
+    chunks = split(parsed, target_tokens=200, overlap_tokens=30)
+    assert len(chunks) > 3
+    read = {row.cells[0] for chunk in chunks for row in table_rows(chunk.text)}
+    assert read == {f"`loop.var{n}`" for n in range(30)}
+    for chunk in chunks[1:]:  # each opens with a row's first line
+        assert chunk.text.startswith("| `loop.var"), chunk.text[:40]
