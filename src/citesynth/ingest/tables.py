@@ -1,4 +1,4 @@
-"""Rows of the tables a text draws: Markdown pipe tables and reStructuredText grid tables.
+r"""Rows of the tables a text draws: Markdown pipe tables and reStructuredText grid tables.
 
 Reference pages put what a question asks in tables: Jinja's loop variables
 (`loop.index` | The current iteration of the loop. (1 indexed)), Python-Markdown's
@@ -11,7 +11,7 @@ prose of the chunk only. `table_rows` reads each row with the table's header, an
 
 - A pipe table: a header line holding `|`, a delimiter line of dashes (`---`, `:--:`,
   at least two columns), then the lines holding `|` up to a blank line. Cells split at
-  each `|` outside inline code (`\\|` is a pipe in a cell).
+  each `|` outside inline code (`\|` is a pipe in a cell).
 - A grid table: a border `+----+----+` whose `+` give the columns; each row is the lines
   between two borders, a cell's lines joined; the rows above a `+====+` border are the
   header. A table whose lines break the columns (a cell spanning two) is left out.
