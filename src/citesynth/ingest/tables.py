@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from citesynth.ingest.blocks import lines_from
 from citesynth.ingest.sentences import fenced_blocks
@@ -169,7 +170,8 @@ def _grid(lines: list[tuple[int, str]], index: int, first: int) -> tuple[list[Ro
             if [i for i, char in enumerate(line) if char == "+"] != columns:
                 return [], at  # the columns change: cells span them
             if pending:
-                cells = tuple(" ".join(" ".join(part).split()) for part in zip(*pending))
+                joined = zip(*pending, strict=True)
+                cells = tuple(" ".join(" ".join(part).split()) for part in joined)
                 if "=" in line and not header and not rows:
                     header = cells
                 elif any(cells) and max(len(c) for c in cells) <= MAX_CELL:
@@ -181,7 +183,7 @@ def _grid(lines: list[tuple[int, str]], index: int, first: int) -> tuple[list[Ro
             break
         if any(len(line) <= c or line[c] not in "|+" for c in columns):
             return [], at + 1  # a cell spanning columns, or no grid table at all
-        pending.append([line[a + 1 : b].strip() for a, b in zip(columns, columns[1:])])
+        pending.append([line[a + 1 : b].strip() for a, b in pairwise(columns)])
         start = offset if start < 0 else start
         at += 1
     return [Row(r.start, r.end, r.cells, header) for r in rows], at

@@ -36,13 +36,13 @@ from citesynth.embed.base import Embedder
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.markdown import HEADING_ATTRIBUTES
 from citesynth.ingest.rst import rendered_rst
-from citesynth.ingest.tables import row_text, table_rows
 from citesynth.ingest.sentences import (
     RST_FIELD_NAME,
     fenced_blocks,
     prose_sentences,
     sentence_spans,
 )
+from citesynth.ingest.tables import row_text, table_rows
 from citesynth.llm.base import ChatModel, Piece
 from citesynth.synthesis.asked import asks_number, states_number
 from citesynth.synthesis.captions import Caption, captions
