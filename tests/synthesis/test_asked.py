@@ -166,7 +166,7 @@ def test_a_number_beside_words_common_to_the_corpus_answers_nothing_asked() -> N
     question = "What is the default timeout after which pytest kills a hanging test?"
     claims = [
         "This functionality was integrated from the external pytest-faulthandler plugin, "
-        "with two small differences [3]."
+        "which dumps tracebacks after 2 seconds [3]."
     ]
     assert states_number_of(question, claims)
     assert not states_number_of(question, claims, common={"pytest", "test"})
@@ -174,6 +174,9 @@ def test_a_number_beside_words_common_to_the_corpus_answers_nothing_asked() -> N
     assert states_number_of(question, stated, common={"pytest", "test"})
     # with nothing but common words named, any number answers
     assert states_number_of("How many tests has pytest?", claims, common={"pytest", "test"})
+    # and a question asking for a duration wants one (`_DURATION`)
+    counted = ["The pytest-faulthandler plugin was integrated with two small differences [3]."]
+    assert not states_number_of(question, counted)
 
 
 def test_a_version_or_at_once_is_no_count_of_what_is_asked() -> None:
@@ -185,8 +188,26 @@ def test_a_version_or_at_once_is_no_count_of_what_is_asked() -> None:
     timeout = "What is the default cache timeout for compiled templates in Jinja?"
     at_once = "Jinja compiles many templates at once, which slows the cache down [2]."
     assert not states_number_of(timeout, [at_once], subject="Jinja")
+    python = "What is the default timeout for converting a large document with Python-Markdown?"
+    three = "If you must use Python-Markdown with Python 3.0, convert the document first [1]."
+    assert not states_number_of(python, [three], subject="Python-Markdown")
     measured = "The template cache timeout is Timeout 2.5 seconds [2]."
     assert states_number_of(timeout, [measured], subject="Jinja")
+
+
+def test_a_question_asking_for_a_duration_is_answered_by_a_duration() -> None:
+    # Python-Markdown's docs: a count of methods had answered it
+    question = "What is the default timeout for converting a large document with Python-Markdown?"
+    counted = "The document must be passed to one of two instance methods, `convert` [1]."
+    assert not states_number_of(question, [counted], subject="Python-Markdown")
+    for duration in (
+        "Converting a document times out after 30 seconds [1].",
+        "The conversion timeout is set to `None` for a document [1].",
+        "Converting a document has no timeout [1].",
+    ):
+        assert states_number_of(question, [duration], subject="Python-Markdown"), duration
+    # a question asking for a count still takes one
+    assert states_number_of("How many instance methods convert a document?", [counted])
 
 
 def test_a_hostile_run_of_link_openings_is_read_in_linear_time() -> None:
@@ -225,18 +246,18 @@ async def test_words_every_chunk_holds_do_not_tell_what_a_number_counts(
 ) -> None:
     faulthandler = (
         "# Faulthandler\n\nThis functionality has been integrated from the external "
-        "pytest-faulthandler plugin, with two small differences. A test that hangs dumps "
-        "its tracebacks.\n"
+        "pytest-faulthandler plugin, which dumps tracebacks after 2 seconds. A test that "
+        "hangs dumps its tracebacks.\n"
     )
     reply = (
         "The faulthandler functionality was integrated from the pytest-faulthandler plugin, "
-        "with two small differences [1]."
+        "which dumps tracebacks after 2 seconds [1]."
     )
     question = "What is the default timeout after which pytest kills a hanging test?"
     alone = await answered(engine, tmp_path / "alone", faulthandler, reply, question)
-    assert not alone.not_found  # one page: "pytest" may name what the two are of
+    assert not alone.not_found  # one page: "pytest" may name what the 2 seconds are of
     # Once every chunk names pytest and a test, as pytest's documentation does, neither
-    # word tells what "two" counts.
+    # word tells what "2 seconds" measure.
     pages = "".join(
         f"# Page {i}\n\n" + f"pytest runs test number {i} of the suite, one at a time. " * 12
         for i in range(30)

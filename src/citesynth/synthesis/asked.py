@@ -65,7 +65,7 @@ _NUMBER = re.compile(
     rf"(?<![\w/.])\d|\b(?:{'|'.join(NUMBER_WORDS)}|hundreds|thousands|millions|billions?|trillions?|"
     r"dozens?|(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)ies|couple|"
     rf"once(?!{_CLAUSE_AFTER})|twice|thrice|half|single|double|triple|none|unlimited|unbounded|infinite|"
-    r"infinitely|indefinitely|forever|no\s+limit|no\s+maximum)\b",
+    r"infinitely|indefinitely|forever|no\s+limit|no\s+maximum|no\s+timeouts?)\b",
     re.I,
 )
 """A number as digits or words, or an unbounded amount; digits that end a name ("h11",
@@ -100,7 +100,29 @@ _VERSION = re.compile(
 )
 """A version: "Starting with Jinja 2.2", "since 3.0", "Python 3.11"; not a measure ("Timeout
 2.5 seconds"). Its digits answer a question about versions only."""
-_ASKS_VERSION = re.compile(r"\b(?:versions?|releases?|python|since|when)\b", re.I)
+_ASKS_VERSION = re.compile(r"\b(?:versions?|releases?|released)\b", re.I)
+"""A question about versions ("Since which version …?"); not one naming Python, which
+Python-Markdown's "default timeout" question does ("Python 3.0" had answered it)."""
+
+_ASKS_DURATION = re.compile(
+    r"\b(?:timeouts?|delays?|intervals?|durations?|ttl|lifetime|expir(?:y|ation|es))\b", re.I
+)
+"""A question asking for a duration: "What is the default cache timeout …?"."""
+_TIME_UNIT = (
+    r"(?:ms|milliseconds?|µs|microseconds?|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?"
+    r"|days?|weeks?|months?|years?)"
+)
+_DURATION = re.compile(
+    rf"(?:\d+(?:[.,]\d+)?|\b(?:{'|'.join(NUMBER_WORDS)}|a|an|half\s+an?))[\s-]*{_TIME_UNIT}\b"
+    r"|\b(?:timeouts?|delays?|intervals?|durations?|ttl|lifetime|expir\w*)\b\W+(?:\w+\W+){0,4}?"
+    r"(?:\d|none\b|null\b|infinite|unlimited|indefinite|forever|never|disabled)"
+    r"|\b(?:no\s+(?:timeouts?|limit|expir\w*)|unlimited|indefinitely|forever|never\s+expire)",
+    re.I,
+)
+"""A duration stated: a number with a unit of time ("5 seconds", "two weeks", "an hour"), a
+number or "None" within a few words after the measure ("`timeout=5.0`", "the timeout is
+set to None"), or none at all ("no timeout", "indefinitely"). A count ("one of two
+instance methods") is no duration."""
 
 NO_NUMBER = "the question asks for a number and no sentence of the answer stated one"
 """The warning of a not-found answer that `states_number` decided."""
@@ -161,15 +183,23 @@ def states_number_of(
     question names the thing by, or follow a claim that does ("Season 2 of The Crown aired
     in 2017. It has ten episodes."). Not its asking words, nor the corpus's `subject`, nor
     the `common` terms half the corpus's chunks hold: in pytest's docs nearly every sentence
-    names pytest or a test. A version is a number of a question about versions only.
+    names pytest or a test. A version is a number of a question about versions only, and
+    a question asking for a duration (a timeout, a delay, an interval) is answered by a
+    duration only (`_DURATION`): "one of two instance methods" had answered Python-Markdown's
+    "What is the default timeout for converting a large document?".
     """
     versions = _ASKS_VERSION.search(question) is not None
+    duration = _ASKS_DURATION.search(question) is not None
+    stating = [
+        states_number([claim], versions=versions)
+        and (not duration or _DURATION.search(plain(claim)) is not None)
+        for claim in claims
+    ]
     named = set(query_terms(question)) - _ASKING - set(query_terms(subject)) - set(common)
     if not named:
-        return states_number(claims, versions=versions)
+        return any(stating)
     about = [coverage(named, query_terms(claim)) > 0 for claim in claims]
     return any(
-        states_number([claim], versions=versions)
-        and (about[index] or (index > 0 and about[index - 1]))
-        for index, claim in enumerate(claims)
+        stated and (about[index] or (index > 0 and about[index - 1]))
+        for index, stated in enumerate(stating)
     )
