@@ -426,9 +426,15 @@ def test_a_question_about_a_change_names_a_version_upgrade_or_removal() -> None:
         "Which parameters were removed?",
         "Is `context` deprecated?",
         "Why does this no longer work?",
+        "What specific fixes were made to address these installation issues?",  # Developer Hub
+        "Which bug was fixed?",
     ):
         assert asks_about_changes(question), question
-    for question in ("How do I remove a cookie?", "How do I change the thread count?"):
+    for question in (
+        "How do I remove a cookie?",
+        "How do I change the thread count?",
+        "How do I fix a pod that keeps crashing?",
+    ):
         assert not asks_about_changes(question), question
 
 

@@ -41,7 +41,7 @@ _TITLE = re.compile(
 _ABOUT_CHANGES = re.compile(
     r"\b(?:versions?|upgrad\w*|migrat\w*|releases?|released|change\s*logs?|changed|changes"
     r"|deprecat\w*|removed|renamed|added|new\s+in|no\s+longer|anymore|history|backward\w*"
-    r"|breaking)\b|\b\d+\.(?:\d+|x)\b",
+    r"|breaking|fixe[sd]|bug\s*fix\w*)\b|\b\d+\.(?:\d+|x)\b",
     re.I,
 )
 
