@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from citesynth.ingest.tables import Row, row_text, table_rows
 
 SMARTY = """The following options are provided to configure the output:
@@ -94,3 +96,24 @@ def test_a_long_grid_table_is_chunked_between_its_rows_and_every_row_is_read() -
     assert read == {f"`loop.var{n}`" for n in range(30)}
     for chunk in chunks[1:]:  # each opens with a row's first line
         assert chunk.text.startswith("| `loop.var"), chunk.text[:40]
+
+
+def test_code_not_fenced_holds_no_table_and_a_note_does() -> None:
+    # review: a query's result drawn as a grid in a literal block read as rows
+    literal = "Run the query::\n\n    +----+-------+\n    | id | name  |\n    +====+=======+\n"
+    literal += "    | 1  | alice |\n    +----+-------+\n"
+    directive = ".. code-block:: markdown\n\n   | x | y |\n   |---|---|\n   | a | b |\n"
+    indented = "Some text here.\n\n    | x | y |\n    |---|---|\n    | a | b |\n"
+    assert table_rows(literal) == table_rows(directive) == table_rows(indented) == ()
+    note = ".. note::\n\n   +------+------+\n   | a    | b    |\n   +======+======+\n"
+    note += "   | c    | d    |\n   +------+------+\n"
+    assert [row_text(row) for row in table_rows(note)] == ["c: d."]
+
+
+def test_a_row_with_one_cell_reads_as_it_is_and_hostile_tables_read_in_linear_time() -> None:
+    assert row_text(Row(0, 1, ("foo",))) == "foo."
+    assert row_text(Row(0, 1, ("Note: be careful",))) == "Note: be careful."
+    started = time.perf_counter()
+    for hostile in ("a | b\n" + " " * 100_000 + "x", "|\n" * 50_000, "+-" * 50_000):
+        table_rows(hostile)
+    assert time.perf_counter() - started < 2.0

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import time
+
 import codecs
 
 import pytest
@@ -741,6 +743,21 @@ def test_front_matter_is_no_prose_but_a_rule_above_text_is_no_front_matter() -> 
     assert prose_of(front) == ["The extension will cause newlines to be treated as hard breaks."]
     ruled = "---\n\nA rule above this sentence is fine.\n\n---\n\nAnd more text after it.\n"
     assert prose_of(ruled) == ["A rule above this sentence is fine.", "And more text after it."]
+    # a rule above a heading and a list opens no front matter (review)
+    log = "---\n\n## Changelog\n\n- Fixed a bug in the parser today.\n\n---\n\nMore text is here now.\n"
+    assert prose_of(log) == ["- Fixed a bug in the parser today.", "More text is here now."]
+
+
+def test_front_matter_that_never_closes_is_read_in_linear_time() -> None:
+    # review: the first pattern took 17 s on 24 CRLF key lines of an unclosed front matter
+    started = time.perf_counter()
+    for text in (
+        "---\r\ntitle: Guide\r\n" + "key: value\r\n" * 5_000 + "Last Modified: 2024\r\n",
+        "---\r\n\r\n" + "- Item number of the list\r\n" * 5_000 + "\r\nSome prose here.",
+        "---\n" + " \n" * 50_000 + "Prose here.",
+    ):
+        prose_sentences(text)
+    assert time.perf_counter() - started < 2.0
 
 
 def test_a_grid_table_is_no_prose() -> None:
@@ -760,6 +777,16 @@ def test_a_grid_table_is_no_prose() -> None:
         "Inside of a for-loop block, you can access some special variables:",
         "Unlike in Python, it's not possible to break in a loop.",
     ]
+    # a sentence right above a table, no blank line between, is prose (review); a chunk
+    # cut inside a row opens with none
+    above = "The options below control how tables are read.\n| Option | Meaning |\n|---|---|\n"
+    assert prose_of(above) == ["The options below control how tables are read."]
+    cut = "(1 indexed)    |\n+------+------+\n| `loop.index0` | The iteration. |\n+------+------+\n"
+    assert prose_of(cut) == []
+    started = time.perf_counter()
+    prose_sentences("Intro sentence here.\n" + " " * 100_000 + "x")
+    prose_sentences("|---|---" + " " * 100_000 + "x")
+    assert time.perf_counter() - started < 2.0
 
 
 def test_a_markdown_link_definition_is_no_prose_but_a_footnote_is() -> None:
@@ -776,6 +803,9 @@ def test_a_markdown_link_definition_is_no_prose_but_a_footnote_is() -> None:
         "[^1]: The first paragraph of the definition is a sentence.",
         "[Note]: the label of a paragraph followed by words is prose.",
     ]
+    # prose below definitions in the same paragraph stays (review)
+    below = "[docs]: https://x.org/docs\nSee the [docs] for more on configuring the parser.\n"
+    assert prose_of(below) == ["See the [docs] for more on configuring the parser."]
 
 
 def test_the_fields_of_a_field_list_are_no_prose() -> None:

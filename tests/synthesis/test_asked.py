@@ -206,8 +206,26 @@ def test_a_question_asking_for_a_duration_is_answered_by_a_duration() -> None:
         "Converting a document has no timeout [1].",
     ):
         assert states_number_of(question, [duration], subject="Python-Markdown"), duration
+    # a bare value, a setting, or a value said of what the claim before names (review)
+    for claims in (
+        ["`CACHE_DEFAULT_TIMEOUT` defaults to `300` for a document [1]."],
+        ["Set `connect_timeout=10` before converting a document [1]."],
+        ["The document conversion timeout is configurable [1].", "It defaults to 300 [1]."],
+    ):
+        assert states_number_of(question, claims, subject="Python-Markdown"), claims
     # a question asking for a count still takes one
     assert states_number_of("How many instance methods convert a document?", [counted])
+    # a capitalised word opening a sentence before a decimal is no version
+    assert states_number_of("What is the default temperature?", ["Temperature 0.7 is used [1]."])
+
+
+def test_numbers_and_versions_are_read_in_linear_time() -> None:
+    started = time.perf_counter()
+    question = "Since which version is the default timeout set?"
+    for hostile in ("1" * 100_000, "A-" * 50_000, "uses Python " + "1." * 50_000 + "1 seconds"):
+        states_number_of(question, [hostile])
+        states_number_of("What is the default timeout?", [hostile])
+    assert time.perf_counter() - started < 2.0
 
 
 def test_a_hostile_run_of_link_openings_is_read_in_linear_time() -> None:

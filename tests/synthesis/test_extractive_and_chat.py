@@ -413,6 +413,9 @@ def test_a_change_log_is_known_by_its_name_or_title(document: str, title: str) -
         ("docs/history/rome.md", "The fall of Rome"),
         ("news/2023/budget.md", "The new budget"),
         ("docs/release/process.md", "How a release is made"),
+        ("git-changelog/docs/usage.md", "Usage"),  # a folder's whole name counts, not a word
+        ("docs/howto/release-notes-tool/install.md", "Install"),
+        ("docs/writing.md", "Writing Release Notes"),
     ],
 )
 def test_a_guide_is_no_change_log(document: str, title: str) -> None:
@@ -434,6 +437,7 @@ def test_a_question_about_a_change_names_a_version_upgrade_or_removal() -> None:
         "How do I remove a cookie?",
         "How do I change the thread count?",
         "How do I fix a pod that keeps crashing?",
+        "How do I wait a fixed amount of time between retries?",
     ):
         assert not asks_about_changes(question), question
 
@@ -699,11 +703,13 @@ def test_a_statement_whose_subject_is_the_code_above_is_no_candidate() -> None:
         "html_class='myclass')])\n```\n\n"
         "Would cause all WikiLinks to be assigned to the class `myclass`.\n\n"
         "Will the extension keep the class when none is given?\n\n"
-        "Should you need another class, pass it as `html_class`.\n"
+        "Should you need another class, pass it as `html_class`.\n\n"
+        "Should any request fail, the client retries it three times.\n"
     )
     assert _candidate_sentences(text) == [
         "The option is also provided to change or remove the class attribute.",
         "Should you need another class, pass it as `html_class`.",
+        "Should any request fail, the client retries it three times.",  # review
     ]
 
 

@@ -168,3 +168,11 @@ def test_an_items_bold_label_alone_on_its_line_ends_with_a_colon() -> None:
         "__Middle-Word Emphasis__: Python-Markdown ignores middle-word emphasis.",
         "**Indentation** is four spaces for every level.",
     )
+
+
+def test_a_label_ending_in_a_colon_gets_no_second_one_and_a_list_item_introduces_no_code() -> None:
+    text = "Note the following:\n\n* **Note:**\n\n    be careful with it.\n"
+    block = _after(text, "Note the following:")
+    assert block is not None and block.lines == ("**Note:** be careful with it.",)
+    listed = "Requirements:\n\n- A running Redis server version 6\n\n```\nredis-server\n```\n"
+    assert _after(listed, "A running Redis server version 6") is None

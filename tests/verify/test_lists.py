@@ -78,6 +78,8 @@ def test_a_claim_giving_an_item_its_own_or_a_shared_value_is_not() -> None:
         "`Jump back to footnote {} in the text`.",
         # `{}` is in two items: no item's own value
         "The text string that links from the footnote definition back is `{}`.",
+        # an item's code that is no default: the claim combines two items (review)
+        "`SUPERSCRIPT_TEXT` links to the footnote definition, as the `title` attribute does.",
     ):
         assert misattributed(right, [FOOTNOTES]) == (), right
 

@@ -13,7 +13,7 @@ import re
 from markdown_it import MarkdownIt
 
 from citesynth.ingest.blocks import Block, BlockKind, line_offsets, trimmed
-from citesynth.ingest.sentences import FRONT_MATTER, MKDOCS_CONTAINER, opens_prose_directive
+from citesynth.ingest.sentences import MKDOCS_CONTAINER, opens_prose_directive
 
 # Block structure only: inline parsing (half the cost) is skipped, headings keep their raw text.
 _PARSER = MarkdownIt("commonmark").enable("table").disable("inline")
@@ -26,9 +26,12 @@ _KINDS = {
 }
 
 
+_FRONT_MATTER = re.compile(
+    r"\A(?:---|\+\+\+)[ \t]*\r?\n.*?\r?\n(?:---|\+\+\+|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S
+)
 _ATTRIBUTE = r"(?:[#.][\w:-]+|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s{}]+))"
 HEADING_ATTRIBUTES = re.compile(
-    rf"[ \t]*\{{:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}}[ \t]*$"
+    rf"(?<![ \t])[ \t]*\{{:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}}[ \t]*$"
 )
 """The attribute list ending a heading (the attr_list extension's `{: #output_format }`,
 Pandoc's `{#intro .unnumbered}`): no words of its title."""
@@ -71,7 +74,7 @@ def markdown_blocks(text: str) -> list[Block]:
     """Split Markdown `text` into blocks; list items become separate blocks."""
     blocks: list[Block] = []
     source = text
-    front = FRONT_MATTER.match(text)
+    front = _FRONT_MATTER.match(text)
     if front is not None:
         start, end = trimmed(text, 0, front.end())
         blocks.append(Block(start, end, BlockKind.CODE))

@@ -85,33 +85,65 @@ details on … in ``draft2019-09``"). Indented, it describes the
 term or link above it, as in a `.. seealso::` ("for details on how to enable format
 validation"): never a sentence. Not indented, it mostly introduces the code below it
 ("urllib3 can be installed with `pip`")."""
-FRONT_MATTER = re.compile(
-    r"\A(?:---|\+\+\+)[ \t]*\r?\n"
-    r"(?:[\w.-]+[ \t]*[:=][^\n]*\r?\n|[ \t-][^\n]*\r?\n|#[^\n]*\r?\n|[ \t]*\r?\n)*?"
-    r"(?:---|\+\+\+|\.\.\.)[ \t]*(?:\r?\n|\Z)"
+_FRONT_MATTER_LINE = re.compile(
+    r"[ \t]*(?:[\w\"'][\w\"' .-]*[ \t]*[:=][^\n]*|\[[\w. \"'-]+\][ \t]*|#[^\n]*|-[ \t][^\n]*|)\r?"
 )
-"""A document's YAML (or TOML) front matter: its lines are keys ("title: …"), list items,
-indented values, comments or blank, between `---` (or `+++`) lines at the very start. Not
-prose: "title: New Line to Break Extension" had run into the summary the embedded model
-was shown, and into its answer (Python-Markdown's docs)."""
+"""A line of front matter: a key ("title: …", "weight = 10", "Last Modified: …"), a TOML
+table ("[menu.main]"), a comment, a YAML list item or a blank line; an indented line
+continues a value."""
+_KEY_LINE = re.compile(r"[\w\"'][\w\"' .-]*[ \t]*[:=]|\[[\w. \"'-]+\]")
+_FRONT_MATTER_LINES = 200
+
+
+def front_matter_end(text: str) -> int:
+    """Where the front matter `text` opens with ends (0: none).
+
+    Between `---` (or `+++`) lines at the very start, every line reads as front matter
+    (`_FRONT_MATTER_LINE`, or indented) and the first that is not blank is a key: not
+    prose ("title: New Line to Break Extension" had run into the summary the embedded
+    model was shown, and into its answer, Python-Markdown's docs). A rule above a heading
+    ("---" then "## Changelog") opens none. Read line by line, `_FRONT_MATTER_LINES` at most.
+    """
+    if not text.startswith(("---", "+++")):
+        return 0
+    lines = text.split("\n", _FRONT_MATTER_LINES + 1)
+    if lines[0].rstrip("\r \t") not in {"---", "+++"}:
+        return 0
+    offset = len(lines[0]) + 1
+    keyed = False
+    for line in lines[1:_FRONT_MATTER_LINES]:
+        if line.rstrip("\r \t") in {"---", "+++", "..."}:
+            return min(offset + len(line) + 1, len(text)) if keyed else 0
+        if not keyed and line.strip():
+            if _KEY_LINE.match(line) is None:
+                return 0
+            keyed = True
+        if not (line[:1] in {" ", "\t"} or _FRONT_MATTER_LINE.fullmatch(line)):
+            return 0
+        offset += len(line) + 1
+    return 0
+
+
 _LINK_DEFINITION = r"\[(?!\^)[^\]\n]+\]:[ \t]*<?[^\s<>]+>?[ \t]*(?:[\"'(][^\n]*)?(?:\n|\Z)"
 """A Markdown link reference definition's line, "[label]: target" with an optional title
 (not a footnote's "[^1]: …", which is prose)."""
+_LINK_RUN = re.compile(rf"(?:[ \t]*{_LINK_DEFINITION})+")
+"""The Markdown link definitions opening a paragraph: no prose, unlike what follows them."""
 _NOT_PROSE = re.compile(
     rf"^\s*(?:#(?![.)][ \t])|```|~~~|{API_REFERENCE}|\||[=\-~^*+]{{3,}}\s*$"
     rf"|\+(?:[-=]+\+)+[ \t]*(?:\n|$)|\.\. |>>>|\$ "
-    rf"|<[A-Za-z/!]|{FIELD_MARKER}|{_LINK_DEFINITION})"
+    rf"|<[A-Za-z/!]|{FIELD_MARKER})"
 )
 """A line opening no prose: a heading, fence, table row or grid table border ("+----+---+",
 whose rows Jinja's docs had quoted as a sentence), rule, directive, prompt or tag, an
-API reference that mkdocstrings fills in (`::: httpx.HTTPError`), a Markdown link's
-definition ("[bug tracker]: https://github.com/…", quoted as a sentence of an answer from
-Python-Markdown's docs), or a field of a field list: Sphinx's ":param RetryCallState
+API reference that mkdocstrings fills in (`::: httpx.HTTPError`), or a field of a field
+list: Sphinx's ":param RetryCallState
 retry_state: info about current retry invocation" under `.. function::
 my_stop(retry_state)` says nothing without the function it describes, and was quoted as
 a sentence of an answer (tenacity's docs)."""
 _TABLE_RULE = re.compile(
-    r"^[ \t]*(?:\+(?:[-=]+\+)+|\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?)[ \t]*\r?$",
+    r"^[ \t]*(?:\+(?:[-=]+\+)+|(?:\|[ \t]*)?:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+"
+    r"(?:\|[ \t]*)?)\r?$",
     re.M,
 )
 """A grid table's border or a pipe table's delimiter line anywhere in a paragraph: the
@@ -520,7 +552,7 @@ def is_heading(sentence: str) -> bool:
 def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
     """Spans of the sentences of `text` that are prose: no headings, code, tables or rules.
 
-    A document's front matter (`FRONT_MATTER`) is no prose either. Code is a fenced block,
+    A document's front matter (`front_matter_end`) is no prose either. Code is a fenced block,
     or what reStructuredText marks as code: the paragraphs indented
     under one ending in `::` or under a directive that holds code (see `rst.opener`). The
     body of a MyST directive fenced as prose (```` ```{note} ````) is read as paragraphs of
@@ -528,8 +560,7 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
     """
     text = _without_containers(text)
     spans: list[tuple[int, int]] = []
-    front = FRONT_MATTER.match(text)
-    start = front.end() if front else 0
+    start = front_matter_end(text)
     in_fence = opens_inside_fence(text)
     literal_below: int | None = None
     for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text, start)), len(text)]:
@@ -542,6 +573,12 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
             start = boundary
             continue
         first = start + content.end(1)
+        defined = _LINK_RUN.match(text, first)
+        if defined is not None:  # "[bug tracker]: https://…" (Python-Markdown's docs)
+            first = defined.end()
+            if not text[first:boundary].strip():
+                start = boundary
+                continue
         markup, literal_below = read_paragraph(
             text[first:boundary], len(content.group(1)), literal_below
         )
@@ -549,21 +586,43 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
             start = boundary
             continue
         if markup.prose_from is None or (
-            markup.prose_from == 0 and _NOT_PROSE.match(paragraph.lstrip("\n"))
+            markup.prose_from == 0 and _NOT_PROSE.match(text[first:boundary].lstrip("\n"))
         ):
             skip = True
         if content.group(1) and _FRAGMENT.fullmatch(text, first, boundary):
             skip = True  # an indented description: "for details on how to enable …"
-        if _TABLE_RULE.search(paragraph):
-            skip = True  # a table, maybe from a chunk cut inside its first row
+        stop = boundary
+        if rule := _TABLE_RULE.search(paragraph):
+            stop = _table_start(text, start + rule.start())
+            skip = skip or stop <= first  # a table, maybe from a chunk cut inside its row
         if not skip:
             spans.extend(
                 (begin, end)
-                for begin, end in sentence_spans(text, first + (markup.prose_from or 0), boundary)
+                for begin, end in sentence_spans(text, first + (markup.prose_from or 0), stop)
                 if len(text[begin:end].split()) >= min_words and _reads_as_prose(text, begin, end)
             )
         start = boundary
     return spans
+
+
+def _table_start(text: str, rule: int) -> int:
+    """Where the table whose rule (a grid border, a pipe delimiter) starts at `rule` begins.
+
+    Its header above a delimiter, or the rows above a border a chunk opens with. A paragraph's sentences above it are prose ("The options below control …" right above
+    `| Option | Meaning |` with no blank line between them).
+    """
+    line = rule
+    if not text[rule:].lstrip(" \t").startswith("+") and line > 0:
+        above = text.rfind("\n", 0, line - 1) + 1
+        if "|" in text[above:line]:
+            line = above
+    while line > 0:
+        above = text.rfind("\n", 0, line - 1) + 1
+        row = text[above:line].strip()
+        if not (row.startswith("|") or row.endswith("|")):
+            break
+        line = above
+    return line
 
 
 def _without_containers(text: str) -> str:

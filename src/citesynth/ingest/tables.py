@@ -16,7 +16,8 @@ prose of the chunk only. `table_rows` reads each row with the table's header, an
   between two borders, a cell's lines joined; the rows above a `+====+` border are the
   header. A table whose lines break the columns (a cell spanning two) is left out.
 
-Code blocks are never read for tables. Rows are cached per text.
+Code is never read for tables: fenced, indented below "::" or a code directive, or
+indented as Markdown's code (`_in_code`). Rows are cached per text.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ from citesynth.ingest.sentences import fenced_blocks
 MAX_CELL = 400
 """Characters a cell may hold; a longer one is text laid out in a box, no table's."""
 
-_DELIMITER = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*")
+_DELIMITER = re.compile(
+    r"[ \t]*(?:\|[ \t]*)?:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+(?:\|[ \t]*)?"
+)
 _BORDER = re.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*")
 
 
@@ -73,21 +76,25 @@ def row_text(row: Row) -> str:
     else:
         headers = row.header[1:] if len(row.header) == len(row.cells) else ("",) * len(rest)
         said = "; ".join(f"{h}: {c}" if h else c for h, c in zip(headers, rest, strict=True) if c)
-    text = f"{first}: {said}" if first else said
+    text = f"{first}: {said}" if first and said else first or said
     return text if text.rstrip("`*_)").endswith((".", "!", "?")) else f"{text}."
 
 
 def _table_at(lines: list[tuple[int, str]], index: int) -> tuple[list[Row], int]:
     """The rows of a table starting at `lines[index]`, and the index after it."""
     line = lines[index][1]
+    if ("|" in line or "+" in line) and _in_code(lines, index):
+        return [], index + 1
     if _BORDER.fullmatch(line):
         return _grid(lines, index, index)
     if line.lstrip().startswith("|"):  # a grid table's row above its border (a chunk's first)
         below = index
         while below < len(lines) and lines[below][1].lstrip().startswith("|"):
             below += 1
-        if below < len(lines) and below > index and _BORDER.fullmatch(lines[below][1]):
+        if below < len(lines) and _BORDER.fullmatch(lines[below][1]):
             return _grid(lines, below, index)
+        if not (index + 1 < len(lines) and _DELIMITER.fullmatch(lines[index + 1][1])):
+            return [], below  # lines of pipes and no table: read once, not once a line
     if (
         "|" in line
         and index + 1 < len(lines)
@@ -96,6 +103,37 @@ def _table_at(lines: list[tuple[int, str]], index: int) -> tuple[list[Row], int]
     ):
         return _pipe(lines, index)
     return [], index + 1
+
+
+_CODE_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode|literalinclude)::")
+_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+[\w:.+-]+::")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]")
+
+
+def _in_code(lines: list[tuple[int, str]], index: int) -> bool:
+    """Whether `lines[index]` is inside code a chunk does not fence.
+
+    Indented below a line ending in "::" or a code directive (reStructuredText's literal
+    blocks: a query's result drawn as a grid), or four columns deeper than the prose above
+    it (Markdown's indented code). The line above is the nearest one less indented.
+    """
+    indent = _indent(lines[index][1])
+    if indent == 0:
+        return False
+    for at in range(index - 1, max(index - 200, -1), -1):
+        above = lines[at][1]
+        if not above.strip() or _indent(above) >= indent:
+            continue
+        if _DIRECTIVE.match(above):
+            return _CODE_DIRECTIVE.match(above) is not None  # `.. note::` holds prose
+        if above.rstrip().endswith("::"):
+            return True
+        return indent - _indent(above) >= 4 and not _LIST_ITEM.match(above)
+    return False
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" "))
 
 
 def _pipe(lines: list[tuple[int, str]], index: int) -> tuple[list[Row], int]:
@@ -129,7 +167,10 @@ def _split(line: str) -> tuple[str, ...]:
         if char == "`":
             rest = line[position:]
             run = len(rest) - len(rest.lstrip("`"))
-            ticks = 0 if ticks == run else ticks or run
+            if ticks == run:
+                ticks = 0
+            elif not ticks and "`" * run in line[position + run :]:
+                ticks = run  # opens code: a run as long closes it later on the line
             current.append("`" * run)
             position += run
             continue

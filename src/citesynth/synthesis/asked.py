@@ -93,13 +93,14 @@ A target holds no bracket: each "](" is read up to the next one at most (a run o
 
 
 _VERSION = re.compile(
-    r"\b(?:versions?|v|since|release[sd]?|(?-i:[A-Z][\w-]*))\s+\d+\.\d+(?:\.\d+)*"
-    r"(?![\d.]*\s*(?:%|(?:(?:milli|micro|nano)?seconds?|ms|s|min(?:ute)?s?|hours?|h|days?|weeks?"
-    r"|months?|years?|[kmgt]?b|[kmgt]?i?bytes?|percent|times|x)\b))",
+    r"\b(?:versions?|v|since|release[sd]?|(?<=[\w,;:(][ \t])(?-i:[A-Z][\w-]*+))\s+\d++\.\d++"
+    r"(?:\.\d++)*+(?!\s*(?:%|(?:(?:milli|micro|nano)?seconds?|ms|s|min(?:ute)?s?|hours?|h|days?"
+    r"|weeks?|months?|years?|[kmgt]?b|[kmgt]?i?bytes?|percent|times|x)\b))",
     re.I,
 )
-"""A version: "Starting with Jinja 2.2", "since 3.0", "Python 3.11"; not a measure ("Timeout
-2.5 seconds"). Its digits answer a question about versions only."""
+"""A version: "Starting with Jinja 2.2", "since 3.0", "uses Python 3.11"; not a measure
+("Timeout 2.5 seconds") nor a capitalised word opening a sentence ("Temperature 0.7 is
+used"). Its digits answer a question about versions only."""
 _ASKS_VERSION = re.compile(r"\b(?:versions?|releases?|released)\b", re.I)
 """A question about versions ("Since which version …?"); not one naming Python, which
 Python-Markdown's "default timeout" question does ("Python 3.0" had answered it)."""
@@ -112,17 +113,14 @@ _TIME_UNIT = (
     r"(?:ms|milliseconds?|µs|microseconds?|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?"
     r"|days?|weeks?|months?|years?)"
 )
-_DURATION = re.compile(
-    rf"(?:\d+(?:[.,]\d+)?|\b(?:{'|'.join(NUMBER_WORDS)}|a|an|half\s+an?))[\s-]*{_TIME_UNIT}\b"
-    r"|\b(?:timeouts?|delays?|intervals?|durations?|ttl|lifetime|expir\w*)\b\W+(?:\w+\W+){0,4}?"
-    r"(?:\d|none\b|null\b|infinite|unlimited|indefinite|forever|never|disabled)"
-    r"|\b(?:no\s+(?:timeouts?|limit|expir\w*)|unlimited|indefinitely|forever|never\s+expire)",
+_COUNTED = re.compile(
+    rf"(?<![\w.,])(?:\d++|(?:{'|'.join(NUMBER_WORDS)})\b)\s+(?:[a-z-]+\s+)?"
+    rf"(?!{_TIME_UNIT}\b)[a-z]+s\b|\bone\s+of\b",
     re.I,
 )
-"""A duration stated: a number with a unit of time ("5 seconds", "two weeks", "an hour"), a
-number or "None" within a few words after the measure ("`timeout=5.0`", "the timeout is
-set to None"), or none at all ("no timeout", "indefinitely"). A count ("one of two
-instance methods") is no duration."""
+"""A count of things ("two instance methods", "two small differences", "one of …"): what
+a question asking for a duration is not answered by. A bare value (`300`,
+`connect_timeout=10`, "defaults to 5") or one with a unit of time still is."""
 
 NO_NUMBER = "the question asks for a number and no sentence of the answer stated one"
 """The warning of a not-found answer that `states_number` decided."""
@@ -184,17 +182,14 @@ def states_number_of(
     in 2017. It has ten episodes."). Not its asking words, nor the corpus's `subject`, nor
     the `common` terms half the corpus's chunks hold: in pytest's docs nearly every sentence
     names pytest or a test. A version is a number of a question about versions only, and
-    a question asking for a duration (a timeout, a delay, an interval) is answered by a
-    duration only (`_DURATION`): "one of two instance methods" had answered Python-Markdown's
-    "What is the default timeout for converting a large document?".
+    a question asking for a duration (a timeout, a delay, an interval) is answered by no
+    count of things (`_COUNTED`): "one of two instance methods" had answered
+    Python-Markdown's "What is the default timeout for converting a large document?".
     """
     versions = _ASKS_VERSION.search(question) is not None
     duration = _ASKS_DURATION.search(question) is not None
-    stating = [
-        states_number([claim], versions=versions)
-        and (not duration or _DURATION.search(plain(claim)) is not None)
-        for claim in claims
-    ]
+    read = [_COUNTED.sub(" ", plain(claim)) if duration else claim for claim in claims]
+    stating = [states_number([claim], versions=versions) for claim in read]
     named = set(query_terms(question)) - _ASKING - set(query_terms(subject)) - set(common)
     if not named:
         return any(stating)

@@ -26,22 +26,25 @@ _STEMS = frozenset("changelog changes history news releases whatsnew upgrading".
 _NAME_WORDS = frozenset("changelog changelogs upgrade upgrading whatsnew".split())
 _NAME_PAIRS = frozenset({("release", "notes"), ("release", "note"), ("whats", "new")})
 """Words, and pairs of words, of a file's name that make it a change log."""
-_FOLDER_WORDS = frozenset("changelog changelogs releases whatsnew".split())
-_FOLDER_PAIRS = frozenset({("change", "log"), ("change", "logs"), ("release", "notes")})
-"""Words, and pairs of words, of a folder's name that make every file in it a change log
-("docs/change_log/release-2.6.md", "docs/releases/4.2.rst"); not "history" nor "news",
-which hold articles as often."""
+_FOLDERS = frozenset(
+    """changelog changelogs change_log change-log change_logs changes releases release_notes
+    release-notes releasenotes whatsnew whats_new whats-new""".split()
+)
+"""Folder names that make every file in the folder a change log ("docs/change_log/
+release-2.6.md", "docs/releases/4.2.rst"): the whole name ("git-changelog/docs/usage.md" is
+a guide), and not "history" nor "news", which hold articles as often."""
 _TITLE = re.compile(
     r"^\W*(?:change\s*log|release\s+(?:notes|history)|version\s+history|upgrading\b"
-    r"|upgrade\s+guide|what'?s\s+new\b)|\brelease\s+notes\W*$",
+    r"|upgrade\s+guide|what'?s\s+new\b)|^(?!\W*\w+ing\b).*\brelease\s+notes\W*$",
     re.I,
 )
-"""How a change log's title starts, or ends ("Python-Markdown 2.6 Release Notes"): not
-"History of Rome", nor "Changes to the tax code"."""
+"""How a change log's title starts, or ends ("Python-Markdown 2.6 Release Notes"; not
+"Writing Release Notes"): not "History of Rome", nor "Changes to the tax code"."""
 _ABOUT_CHANGES = re.compile(
     r"\b(?:versions?|upgrad\w*|migrat\w*|releases?|released|change\s*logs?|changed|changes"
     r"|deprecat\w*|removed|renamed|added|new\s+in|no\s+longer|anymore|history|backward\w*"
-    r"|breaking|fixe[sd]|bug\s*fix\w*)\b|\b\d+\.(?:\d+|x)\b",
+    r"|breaking|fixes|bug\s*fix\w*|(?:was|were|been|got|is|are)\s+fixed|fixed\s+in)\b"
+    r"|\b\d+\.(?:\d+|x)\b",
     re.I,
 )
 
@@ -61,10 +64,8 @@ def change_log(document: str, title: str | None) -> bool:
         return True
     if _NAME_PAIRS.intersection(pairwise(words)):
         return True
-    for folder in PurePosixPath(path).parent.parts:
-        named = re.split(r"[^a-z]+", folder.lower())
-        if _FOLDER_WORDS.intersection(named) or _FOLDER_PAIRS.intersection(pairwise(named)):
-            return True
+    if _FOLDERS.intersection(folder.lower() for folder in PurePosixPath(path).parent.parts):
+        return True
     return title is not None and _TITLE.search(title) is not None
 
 

@@ -92,11 +92,13 @@ _AUTHORS_NOTE = re.compile(r"[\s*_(]*(?:TODO|FIXME|XXX|TBD)\b")
 _CODE_SUBJECT = re.compile(
     r"[\s*_]*(?:Would|Will|Should|Could|Might|Must|Shall)\s+(?:also\s+|then\s+|now\s+)?"
     r"(?!you\b|we\b|I\b|it\b|they\b|he\b|she\b|this\b|that\b|these\b|those\b|there\b|the\b"
-    r"|an?\b|your\b|my\b|our\b|its\b|their\b|not\b)[a-z]"
+    r"|an?\b|your\b|my\b|our\b|its\b|their\b|not\b|any\b|each\b|every\b|some\b)[a-z]"
+    r"(?![^,.;:!?\n]*,)"
 )
 """A statement whose subject is the code above it: "Would cause all WikiLinks to be
 assigned to the class `myclass`." under a `markdown(…, html_class='myclass')` example
-(Python-Markdown's docs) says nothing alone ("Would you …?" asks: `_ASKS`)."""
+(Python-Markdown's docs) says nothing alone ("Would you …?" asks: `_ASKS`); an inverted
+condition ("Should any request fail, the client retries it") has its subject."""
 _HOW = re.compile(
     r"\s*(?:how\s+(?!many|much|long|old|far|often|big|large|tall|high)\w+"
     r"|what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\b|is\s+there\s+a\s+way\b|show\s+me\b)",

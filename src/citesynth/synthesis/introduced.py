@@ -63,11 +63,13 @@ def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced 
 
     A sentence that ends in no stop at all introduces the code right below it too: "To use
     `markdown_py` from the command line, run it as" above a fenced `markdown_py
-    input_file.txt` was quoted as "… run it as." with nothing to run.
+    input_file.txt` was quoted as "… run it as." with nothing to run. Not a list item's
+    ("- A running Redis server version 6" above the list's example).
     """
     found = _below(text, sentence_start, sentence_end, (":",))
     if found is None:
-        unfinished = _below(text, sentence_start, sentence_end, None)
+        item = _LIST_ITEM.match(text, text.rfind("\n", 0, sentence_start) + 1)
+        unfinished = None if item else _below(text, sentence_start, sentence_end, None)
         return None if unfinished is None else _code_at(*unfinished)
     lines, first = found
     indent = _column(text, sentence_start)
@@ -266,7 +268,9 @@ def _item_text(parts: list[str]) -> str:
     "Middle-Word Emphasis Python-Markdown defaults to …".
     """
     if len(parts) > 1 and _LABEL.fullmatch(parts[0]):
-        return f"{parts[0]}: {' '.join(parts[1:])}"
+        said = parts[0].strip("*_").rstrip()
+        colon = "" if said.endswith((":", ".", "!", "?")) else ":"
+        return f"{parts[0]}{colon} {' '.join(parts[1:])}"
     return " ".join(parts)
 
 

@@ -158,8 +158,13 @@ def misattributed(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str],
             if sum(_count(n, text) for n in given) > inside:
                 continue  # the passage writes the name outside the list too
             owner = _owner(claim, text, items)
-            if owner is not None and owner[1] != named[0] and items[owner[1]].names:
-                found.append((given[0], items[owner[1]].names[0]))  # another item's value
+            if (
+                owner is not None
+                and owner[1] != named[0]
+                and items[owner[1]].names
+                and _DEFAULTS_TO.search(_spaced(items[owner[1]].text).split(f"`{owner[0]}`")[0])
+            ):
+                found.append((given[0], items[owner[1]].names[0]))  # another item's default
                 continue
             shared = frozenset.intersection(*(other.terms for other in items))
             names = frozenset(t for other in items for n in other.names for t in terms(n))
@@ -188,8 +193,10 @@ def _valued(claim: str, text: str, items: Sequence[Item]) -> list[tuple[str, str
     inline code, written in one item only and nowhere else in the passage, stands for that
     item (`_owner`). It is misattributed when another item with a name states clearly more
     of the claim's other words (`_MARGIN` more, at least three and half of them). A claim
-    that names one item and quotes another's own code ("`BACKLINK_TEXT` defaults to `Jump
-    back to footnote {} in the text`") is misattributed in `misattributed` itself.
+    that names one item and quotes another's own default ("`BACKLINK_TEXT` defaults to
+    `Jump back to footnote {} in the text`") is misattributed in `misattributed` itself;
+    quoting another item's other code is not ("The `separator` option sets the character
+    that `slugify` puts in place of white space" combines two items).
     """
     owner = _owner(claim, text, items)
     if owner is None:
@@ -231,6 +238,8 @@ def _owner(claim: str, text: str, items: Sequence[Item]) -> tuple[str, int] | No
 
 
 _CODE = re.compile(r"`([^`\n]+)`")
+_DEFAULTS_TO = re.compile(r"\bDefault(?:s|\s+value)?(?:\s+(?:to|is))?\s*:?\s*$", re.I)
+"""What comes right before an item's default value ("Defaults to `Jump back …`")."""
 _SPACES = re.compile(r"\s+")
 
 
