@@ -1,8 +1,7 @@
 from __future__ import annotations
 
-import time
-
 import codecs
+import time
 
 import pytest
 from hypothesis import given
