@@ -743,7 +743,10 @@ def test_front_matter_is_no_prose_but_a_rule_above_text_is_no_front_matter() -> 
     ruled = "---\n\nA rule above this sentence is fine.\n\n---\n\nAnd more text after it.\n"
     assert prose_of(ruled) == ["A rule above this sentence is fine.", "And more text after it."]
     # a rule above a heading and a list opens no front matter (review)
-    log = "---\n\n## Changelog\n\n- Fixed a bug in the parser today.\n\n---\n\nMore text is here now.\n"
+    log = (
+        "---\n\n## Changelog\n\n- Fixed a bug in the parser today.\n\n---\n\n"
+        "More text is here now.\n"
+    )
     assert prose_of(log) == ["- Fixed a bug in the parser today.", "More text is here now."]
 
 

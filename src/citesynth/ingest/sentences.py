@@ -608,8 +608,9 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
 def _table_start(text: str, rule: int) -> int:
     """Where the table whose rule (a grid border, a pipe delimiter) starts at `rule` begins.
 
-    Its header above a delimiter, or the rows above a border a chunk opens with. A paragraph's sentences above it are prose ("The options below control …" right above
-    `| Option | Meaning |` with no blank line between them).
+    Its header above a delimiter, or the rows above a border a chunk opens with. A
+    paragraph's sentences above it are prose ("The options below control …" right above `|
+    Option | Meaning |` with no blank line between them).
     """
     line = rule
     if not text[rule:].lstrip(" \t").startswith("+") and line > 0:
