@@ -213,6 +213,9 @@ def test_a_question_asking_for_a_duration_is_answered_by_a_duration() -> None:
         ["The document conversion timeout is configurable [1].", "It defaults to 300 [1]."],
     ):
         assert states_number_of(question, claims, subject="Python-Markdown"), claims
+    # "no timeouts" is a duration, no size (HTTPX's report set)
+    size = "What is the default size of the DNS cache in HTTPX?"
+    assert not states_number_of(size, ["The DNS cache has no timeouts by default [1]."])
     # a question asking for a count still takes one
     assert states_number_of("How many instance methods convert a document?", [counted])
     # a capitalised word opening a sentence before a decimal is no version

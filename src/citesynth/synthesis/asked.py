@@ -65,7 +65,7 @@ _NUMBER = re.compile(
     rf"(?<![\w/.])\d|\b(?:{'|'.join(NUMBER_WORDS)}|hundreds|thousands|millions|billions?|trillions?|"
     r"dozens?|(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)ies|couple|"
     rf"once(?!{_CLAUSE_AFTER})|twice|thrice|half|single|double|triple|none|unlimited|unbounded|infinite|"
-    r"infinitely|indefinitely|forever|no\s+limit|no\s+maximum|no\s+timeouts?)\b",
+    r"infinitely|indefinitely|forever|no\s+limit|no\s+maximum)\b",
     re.I,
 )
 """A number as digits or words, or an unbounded amount; digits that end a name ("h11",
@@ -113,6 +113,9 @@ _TIME_UNIT = (
     r"(?:ms|milliseconds?|µs|microseconds?|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?"
     r"|days?|weeks?|months?|years?)"
 )
+_NO_TIMEOUT = re.compile(r"\bno\s+(?:timeouts?|delay|expir\w*)\b", re.I)
+"""A duration that is none ("Requests has no timeouts by default"): an answer to a question
+asking for one only ("What is the default size of the DNS cache?" is not answered by it)."""
 _COUNTED = re.compile(
     rf"(?<![\w.,])(?:\d++|(?:{'|'.join(NUMBER_WORDS)})\b)\s+(?:[a-z-]+\s+)?"
     rf"(?!{_TIME_UNIT}\b)[a-z]+s\b|\bone\s+of\b",
@@ -189,7 +192,11 @@ def states_number_of(
     versions = _ASKS_VERSION.search(question) is not None
     duration = _ASKS_DURATION.search(question) is not None
     read = [_COUNTED.sub(" ", plain(claim)) if duration else claim for claim in claims]
-    stating = [states_number([claim], versions=versions) for claim in read]
+    stating = [
+        states_number([claim], versions=versions)
+        or (duration and _NO_TIMEOUT.search(claim) is not None)
+        for claim in read
+    ]
     named = set(query_terms(question)) - _ASKING - set(query_terms(subject)) - set(common)
     if not named:
         return any(stating)
