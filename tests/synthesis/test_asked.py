@@ -216,6 +216,9 @@ def test_a_question_asking_for_a_duration_is_answered_by_a_duration() -> None:
     # "no timeouts" is a duration, no size (HTTPX's report set)
     size = "What is the default size of the DNS cache in HTTPX?"
     assert not states_number_of(size, ["The DNS cache has no timeouts by default [1]."])
+    # a question asking for a size as well is answered by a count (a report's section)
+    both = "What are the connection pool size, the request timeout and the retry backoff?"
+    assert states_number_of(both, ["The default connection pool size is 100 connections [1]."])
     # a question asking for a count still takes one
     assert states_number_of("How many instance methods convert a document?", [counted])
     # a capitalised word opening a sentence before a decimal is no version

@@ -113,6 +113,14 @@ _TIME_UNIT = (
     r"(?:ms|milliseconds?|µs|microseconds?|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?"
     r"|days?|weeks?|months?|years?)"
 )
+_OTHER_MEASURE = re.compile(
+    r"\b(?:size|number|count|amount|how\s+(?:many|much)|length|limit|ports?|percent\w*"
+    r"|versions?|retries|attempts|connections)\b",
+    re.I,
+)
+"""A measure other than a duration: a question asking for it as well as for a timeout ("What
+are the connection pool size, the request timeout and the retry backoff?") is answered by
+a count too."""
 _NO_TIMEOUT = re.compile(r"\bno\s+(?:timeouts?|delay|expir\w*)\b", re.I)
 """A duration that is none ("Requests has no timeouts by default"): an answer to a question
 asking for one only ("What is the default size of the DNS cache?" is not answered by it)."""
@@ -190,7 +198,7 @@ def states_number_of(
     Python-Markdown's "What is the default timeout for converting a large document?".
     """
     versions = _ASKS_VERSION.search(question) is not None
-    duration = _ASKS_DURATION.search(question) is not None
+    duration = _ASKS_DURATION.search(question) is not None and not _OTHER_MEASURE.search(question)
     read = [_COUNTED.sub(" ", plain(claim)) if duration else claim for claim in claims]
     stating = [
         states_number([claim], versions=versions)
