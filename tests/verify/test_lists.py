@@ -69,6 +69,20 @@ def test_a_claim_giving_one_item_the_value_of_another_is_misattributed() -> None
     assert verdict.label != "supported"
 
 
+def test_a_claim_naming_an_item_by_its_words_with_another_items_default_is_misattributed() -> None:
+    # the embedded model's answer at the end of the session; "title" names the other item
+    worded = (
+        "The text used for the footnote backlink by default is "
+        "`Jump back to footnote {} in the text`."
+    )
+    assert misattributed(worded, [FOOTNOTES]) == (("`BACKLINK_TEXT`", "`BACKLINK_TITLE`"),)
+    titled = (
+        "The title of the footnote backlink is `Jump back to footnote {} in the text` by default."
+    )
+    assert misattributed(titled, [FOOTNOTES]) == ()
+    assert misattributed("The footnote backlink text defaults to `&#8617;`.", [FOOTNOTES]) == ()
+
+
 def test_a_claim_giving_an_item_its_own_or_a_shared_value_is_not() -> None:
     for right in (
         "The text string linking from the footnote definition back to its position in the "

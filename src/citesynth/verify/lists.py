@@ -148,7 +148,7 @@ def misattributed(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str],
         for items in lists:
             named = [i for i, item in enumerate(items) if any(_count(n, claim) for n in item.names)]
             if not named:
-                found.extend(_valued(claim, text, items))
+                found.extend(_valued(claim, text, items) or _worded(claim, text, items))
             if len(named) != 1:
                 found.extend(_numbered(claim, wanted, items))
                 continue
@@ -215,6 +215,35 @@ def _valued(claim: str, text: str, items: Sequence[Item]) -> list[tuple[str, str
     ):
         return [(f"`{code}`", items[best].names[0])]
     return []
+
+
+def _worded(claim: str, text: str, items: Sequence[Item]) -> list[tuple[str, str]]:
+    """A claim naming an item by the words of its name, and giving it another item's default.
+
+    "The text used for the footnote backlink by default is `Jump back to footnote {} in the
+    text`" names `BACKLINK_TEXT` by its words ("backlink", "text"; not `BACKLINK_TITLE`,
+    whose "title" it lacks) and quotes `BACKLINK_TITLE`'s default (the embedded model's
+    answer). A name of two words or more, all of them in the claim, for one item only.
+    """
+    said = frozenset(terms(claim))
+    worded = [
+        index
+        for index, item in enumerate(items)
+        if item.names and len(words := _name_words(item.names[0])) >= 2 and words <= said
+    ]
+    owner = _owner(claim, text, items) if len(worded) == 1 else None
+    if owner is None or owner[1] == worded[0] or not items[owner[1]].names:
+        return []
+    before = _spaced(items[owner[1]].text).split(f"`{owner[0]}`")[0]
+    if not _DEFAULTS_TO.search(before):
+        return []
+    return [(items[worded[0]].names[0], items[owner[1]].names[0])]
+
+
+def _name_words(name: str) -> frozenset[str]:
+    """The terms of a name's words: `BACKLINK_TEXT` → backlink, text; `toc_depth` → toc, depth."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])|[_.\-`*]+", " ", name)
+    return frozenset(terms(spaced))
 
 
 def _owner(claim: str, text: str, items: Sequence[Item]) -> tuple[str, int] | None:
