@@ -117,3 +117,8 @@ def test_a_row_with_one_cell_reads_as_it_is_and_hostile_tables_read_in_linear_ti
     for hostile in ("a | b\n" + " " * 100_000 + "x", "|\n" * 50_000, "+-" * 50_000):
         table_rows(hostile)
     assert time.perf_counter() - started < 2.0
+
+
+def test_a_pipe_table_right_below_other_lines_of_pipes_is_read() -> None:
+    text = "| a note drawn in a box |\n| Name | Meaning |\n|---|---|\n| `-x` | Load it |\n"
+    assert [row.cells for row in table_rows(text)] == [("`-x`", "Load it")]

@@ -81,28 +81,36 @@ def row_text(row: Row) -> str:
 
 
 def _table_at(lines: list[tuple[int, str]], index: int) -> tuple[list[Row], int]:
-    """The rows of a table starting at `lines[index]`, and the index after it."""
+    """The rows of a table starting at `lines[index]`, and the index after it.
+
+    Whether the table is inside code (`_in_code`) is asked where one starts only.
+    """
     line = lines[index][1]
-    if ("|" in line or "+" in line) and _in_code(lines, index):
-        return [], index + 1
     if _BORDER.fullmatch(line):
-        return _grid(lines, index, index)
-    if line.lstrip().startswith("|"):  # a grid table's row above its border (a chunk's first)
-        below = index
-        while below < len(lines) and lines[below][1].lstrip().startswith("|"):
-            below += 1
-        if below < len(lines) and _BORDER.fullmatch(lines[below][1]):
-            return _grid(lines, below, index)
-        if not (index + 1 < len(lines) and _DELIMITER.fullmatch(lines[index + 1][1])):
-            return [], below  # lines of pipes and no table: read once, not once a line
-    if (
+        border = index
+    elif (
         "|" in line
         and index + 1 < len(lines)
         and _DELIMITER.fullmatch(lines[index + 1][1])
         and _next_to(lines, index + 1)
     ):
-        return _pipe(lines, index)
-    return [], index + 1
+        return ([], index + 1) if _in_code(lines, index) else _pipe(lines, index)
+    elif line.lstrip().startswith("|"):  # a grid table's row above its border (a chunk's first)
+        border = index
+        while border < len(lines) and _row_line(lines[border][1]):
+            border += 1
+        if border == len(lines) or not _BORDER.fullmatch(lines[border][1]):
+            # lines of pipes and no grid: read once, not once a line; a pipe table's
+            # header may end them (its delimiter is the line that stopped the run)
+            return [], max(border - 1, index + 1)
+    else:
+        return [], index + 1
+    return ([], index + 1) if _in_code(lines, index) else _grid(lines, border, index)
+
+
+def _row_line(line: str) -> bool:
+    """A line of a grid table's row, not a pipe table's delimiter."""
+    return line.lstrip().startswith("|") and not _DELIMITER.fullmatch(line)
 
 
 _CODE_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode|literalinclude)::")
