@@ -16,6 +16,11 @@ from citesynth.ingest.lines import newline_offsets
 LIST_MARKER = r"(?:[-*+•]|\d{1,3}[.)]|#[.)])"
 """A list item's marker (a pattern part): a bullet, a number with its dot or bracket, or
 reStructuredText's auto-number `#.` (AnyIO's "This can be done in one of two ways:")."""
+GRID_BORDER = r"[ \t]*\+(?:[-=]+\+)+[ \t]*"
+"""A grid table's border line: "+------+------+", "+======+" below its header."""
+GRID_BORDER_LINE = re.compile(rf"{GRID_BORDER}\r?$", re.M)
+PIPE_DELIMITER = r"[ \t]*(?:\|[ \t]*)?:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+(?:\|[ \t]*)?"
+"""A pipe table's delimiter line: "|---|:---:|", "------ | ----" (two columns or more)."""
 
 
 class BlockKind(StrEnum):

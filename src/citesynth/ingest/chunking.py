@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, replace
 
 from citesynth.analysis import estimate_tokens
-from citesynth.ingest.blocks import Block, BlockKind, paragraphs, trimmed
+from citesynth.ingest.blocks import GRID_BORDER_LINE, Block, BlockKind, paragraphs, trimmed
 from citesynth.ingest.lines import LineMap
 from citesynth.ingest.loaders import Parsed
 from citesynth.ingest.sentences import sentence_spans
@@ -167,7 +167,7 @@ def _introduces(text: str) -> bool:
 def _pieces(text: str, block: Block, target: int) -> list[tuple[int, int]]:
     if estimate_tokens(text[block.start : block.end]) <= target:
         return [(block.start, block.end)]
-    if block.kind is BlockKind.TABLE and _GRID_BORDER.match(text, block.start):
+    if block.kind is BlockKind.TABLE and GRID_BORDER_LINE.match(text, block.start):
         spans = _grid_rows(_line_spans(text, block.start, block.end), text)
     elif block.kind in {BlockKind.CODE, BlockKind.TABLE}:
         spans = _line_spans(text, block.start, block.end)
@@ -184,9 +184,6 @@ def _pieces(text: str, block: Block, target: int) -> list[tuple[int, int]]:
     return pieces
 
 
-_GRID_BORDER = re.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*$", re.M)
-
-
 def _grid_rows(lines: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
     """A grid table's lines as rows: each row's lines with the border below them.
 
@@ -197,7 +194,7 @@ def _grid_rows(lines: list[tuple[int, int]], text: str) -> list[tuple[int, int]]
     start: int | None = None
     for line_start, line_end in lines:
         start = line_start if start is None else start
-        border = _GRID_BORDER.fullmatch(text, line_start, line_end) is not None
+        border = GRID_BORDER_LINE.fullmatch(text, line_start, line_end) is not None
         if border and line_start != start:
             rows.append((start, line_end))
             start = None

@@ -14,7 +14,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citesynth.ingest.blocks import Block, BlockKind, line_offsets, paragraphs, trimmed
+from citesynth.ingest.blocks import (
+    GRID_BORDER_LINE,
+    Block,
+    BlockKind,
+    line_offsets,
+    paragraphs,
+    trimmed,
+)
 
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*\r?$")
 
@@ -61,16 +68,12 @@ def rst_blocks(text: str) -> list[Block]:
     return blocks
 
 
-_GRID_BORDER = re.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*\r?$", re.M)
-"""The border opening a grid table: the table is one block, cut between lines, never
-inside a row's text (Jinja's loop table had been cut after "The current iteration of the
-loop.", the rest of the row opening the next chunk)."""
-
-
 def _body(text: str, start: int, end: int) -> list[Block]:
     """The paragraphs between two titles; the paragraphs of one literal block as one block.
 
-    A grid table (`_GRID_BORDER`) is a table block.
+    A grid table (opening with `blocks.GRID_BORDER_LINE`) is a table block, which chunking
+    cuts between rows, never inside a row's text (Jinja's loop table had been cut after
+    "The current iteration of the loop.", the rest of the row opening the next chunk).
 
     A code example with blank lines in it ("import urllib3", a blank line, then the calls)
     is one block, so that a chunk never ends inside it: cut after its first paragraph, an
@@ -84,7 +87,7 @@ def _body(text: str, start: int, end: int) -> list[Block]:
             text[block.start : block.end], _column(text, block.start), literal_below
         )
         if read is not None:
-            grid = _GRID_BORDER.match(text, block.start)
+            grid = GRID_BORDER_LINE.match(text, block.start)
             blocks.append(Block(block.start, block.end, BlockKind.TABLE) if grid else block)
         elif in_code:
             blocks[-1] = Block(blocks[-1].start, block.end, BlockKind.CODE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.blocks import GRID_BORDER, LIST_MARKER, PIPE_DELIMITER
 from citesynth.ingest.rst import API_REFERENCE, PROSE_DIRECTIVES, read_paragraph
 from citesynth.ingest.tabular import in_columns, is_record
 
@@ -141,11 +141,7 @@ list: Sphinx's ":param RetryCallState
 retry_state: info about current retry invocation" under `.. function::
 my_stop(retry_state)` says nothing without the function it describes, and was quoted as
 a sentence of an answer (tenacity's docs)."""
-_TABLE_RULE = re.compile(
-    r"^[ \t]*(?:\+(?:[-=]+\+)+|(?:\|[ \t]*)?:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+"
-    r"(?:\|[ \t]*)?)\r?$",
-    re.M,
-)
+_TABLE_RULE = re.compile(rf"^(?:{GRID_BORDER}|{PIPE_DELIMITER})\r?$", re.M)
 """A grid table's border or a pipe table's delimiter line anywhere in a paragraph: the
 paragraph is a table (Jinja's loop table, in a chunk that begins inside its first row,
 had been read as "(1 indexed) | +----+ | `loop.index0` | The current …")."""

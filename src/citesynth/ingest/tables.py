@@ -27,16 +27,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from citesynth.ingest.blocks import lines_from
+from citesynth.ingest.blocks import GRID_BORDER, PIPE_DELIMITER, lines_from
 from citesynth.ingest.sentences import fenced_blocks
 
 MAX_CELL = 400
 """Characters a cell may hold; a longer one is text laid out in a box, no table's."""
 
-_DELIMITER = re.compile(
-    r"[ \t]*(?:\|[ \t]*)?:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+(?:\|[ \t]*)?"
-)
-_BORDER = re.compile(r"[ \t]*\+(?:[-=]+\+)+[ \t]*")
+_DELIMITER = re.compile(PIPE_DELIMITER)
+_BORDER = re.compile(GRID_BORDER)
 
 
 @dataclass(frozen=True, slots=True)
