@@ -81,9 +81,9 @@ _NOT_COUNTS = re.compile(
     re.I,
 )
 """A web address, a Markdown link's target, or a standard's or tracker's number ("PEP 526",
-"RFC 7231", "issue #42"): their digits ("discussions/1785") state nothing, nor does a
-"at once" ("Jinja compiles many templates at once" answered a question asking for a
-timeout, as a count of one). Nor does "one"
+"RFC 7231", "issue #42"): their digits ("discussions/1785") state nothing, nor does "at
+once" ("Jinja compiles many templates at once" answered a question asking for a timeout,
+as a count of one). Nor does "one"
 pointing at a thing ("the one parameter set which caused a failure", "no one"; not "the
 one-second timeout") or standing for a person ("allows one to define multiple sets", a
 sentence opening "One can", "one another"; not "only one can be started per process").
