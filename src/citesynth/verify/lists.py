@@ -157,14 +157,9 @@ def misattributed(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str],
             inside = sum(_count(n, other.text) for n in given for other in items)
             if sum(_count(n, text) for n in given) > inside:
                 continue  # the passage writes the name outside the list too
-            owner = _owner(claim, text, items)
-            if (
-                owner is not None
-                and owner[1] != named[0]
-                and items[owner[1]].names
-                and _DEFAULTS_TO.search(_spaced(items[owner[1]].text).split(f"`{owner[0]}`")[0])
-            ):
-                found.append((given[0], items[owner[1]].names[0]))  # another item's default
+            other = _others_default(claim, text, items, named[0])
+            if other is not None:
+                found.append((given[0], items[other].names[0]))
                 continue
             shared = frozenset.intersection(*(other.terms for other in items))
             names = frozenset(t for other in items for n in other.names for t in terms(n))
@@ -231,13 +226,22 @@ def _worded(claim: str, text: str, items: Sequence[Item]) -> list[tuple[str, str
         for index, item in enumerate(items)
         if item.names and len(words := _name_words(item.names[0])) >= 2 and words <= said
     ]
-    owner = _owner(claim, text, items) if len(worded) == 1 else None
-    if owner is None or owner[1] == worded[0] or not items[owner[1]].names:
-        return []
-    before = _spaced(items[owner[1]].text).split(f"`{owner[0]}`")[0]
-    if not _DEFAULTS_TO.search(before):
-        return []
-    return [(items[worded[0]].names[0], items[owner[1]].names[0])]
+    other = _others_default(claim, text, items, worded[0]) if len(worded) == 1 else None
+    return [] if other is None else [(items[worded[0]].names[0], items[other].names[0])]
+
+
+def _others_default(claim: str, text: str, items: Sequence[Item], named: int) -> int | None:
+    """The item other than `items[named]` whose own default the claim quotes, if any.
+
+    Its own: `_owner`; a default: written right after "Defaults to", "Default:" or the like
+    (`_DEFAULTS_TO`); an item with a name, for the veto to say which.
+    """
+    owner = _owner(claim, text, items)
+    if owner is None or owner[1] == named or not items[owner[1]].names:
+        return None
+    code, holder = owner
+    before = _spaced(items[holder].text).split(f"`{code}`")[0]
+    return holder if _DEFAULTS_TO.search(before) else None
 
 
 def _name_words(name: str) -> frozenset[str]:
