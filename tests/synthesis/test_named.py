@@ -92,6 +92,20 @@ def test_thousands_of_acronyms_read_the_sources_once() -> None:
     assert unnamed("Is " + "A" * 5_000 + " there?", numbered([hit("a " * 50_000)]))
 
 
+def test_an_acronym_with_a_version_is_held_only_with_that_version() -> None:
+    # Werkzeug's serving page writes HTTP and HTTPS, never HTTP/2.
+    question = "How do I run the development server on HTTP/2?"
+    pages = numbered([hit("The server can run in HTTP or HTTPS mode, but not both.")])
+    assert unnamed(question, pages) == ("HTTP/2",)
+    for written in ("It speaks HTTP/2.", "It speaks http2 too.", "HTTP 2.0 is on."):
+        assert unnamed(question, numbered([hit(written)])) == (), written
+    assert unnamed(question, numbered([hit("Only HTTP/1.1 and HTTP/2.1.")])) == ("HTTP/2",)
+    assert unnamed("Is HTTP/1.1 kept alive?", numbered([hit("HTTP/1.1 keeps it.")])) == ()
+    # Read once, whatever the number of versions asked for.
+    many = " ".join(f"ABC/{n}" for n in range(3_000))
+    assert len(unnamed(many, numbered([hit("ABC/7 and abc 8. " * 2_000)]))) == 2_998
+
+
 async def test_a_question_naming_what_no_passage_names_is_not_found(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -7,7 +7,9 @@ question's own copied from a source. An acronym names one thing (JWT, S3, IBM, B
 none of the top passages holds it, written in any case or spelt out by the initials of
 consecutive words ("Red Hat Developer Hub" holds RHDH, "twenty-foot equivalent unit" TEU),
 they are about something else, and
-the question is not answered by them (`answerability.gate`). So it is with a name the
+the question is not answered by them (`answerability.gate`). An acronym with a version
+("HTTP/2") names a thing of its own: pages on HTTP that never write HTTP/2 do not answer
+"How do I run the development server on HTTP/2?" (Werkzeug's docs). So it is with a name the
 question writes as code (`code_names`: in backticks, dotted, snake_case or called, "How
 does the default converter handle uuid.UUID fields?") that none of the sources the writer
 is given writes, whole or by its last dotted part ("UUID"): `unnamed_code`. Only acronyms
@@ -37,6 +39,9 @@ _ACRONYM = re.compile(r"(?<![\w`.\-/])([A-Z][A-Z0-9]{2,})s?(?![\w`.\-])")
 """Three or more capitals (digits after the first), a plural "s" aside; not inside inline
 code or a dotted, hyphenated or slashed name. Two-letter ones are left out: "US", "UK",
 "TV", "AI" are written as words as often as not ("from the US" against "American")."""
+_VERSIONED = re.compile(r"(?<![\w`.\-/])([A-Z][A-Z0-9]{2,})/(\d+(?:\.\d+)*)(?![\w`\-/]|\.\d)")
+"""An acronym with a version after a slash, naming a protocol of its own: "HTTP/2"
+("How do I run the development server on HTTP/2?" is not answered by pages on HTTP)."""
 _ROMAN = re.compile(r"[IVXLCDM]+")
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _COMPOUND = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
@@ -76,8 +81,9 @@ def unnamed(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     Held means written in a source's text, title or headings, in any case, or spelt out.
     The sources' words are read once, whatever the number of acronyms.
     """
-    wanted = acronyms(question)
-    if not wanted or not sources:
+    versions = [m.groups() for m in _VERSIONED.finditer(INLINE_CODE.sub(" ", question))]
+    wanted = tuple(a for a in acronyms(question) if a not in {v[0] for v in versions})
+    if not (wanted or versions) or not sources:
         return ()
     text = _read(sources)
     words = [w.lower() for w in _WORD.findall(text)]
@@ -86,7 +92,29 @@ def unnamed(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     spellable = [a.lower() for a in absent if a.isalpha() and len(a) <= _MAX_SPELT]
     compounds = [w.lower() for w in _COMPOUND.findall(text)]  # "twenty-foot" one word
     spelt = spelt_out(spellable, words) | spelt_out(spellable, compounds)
-    return tuple(a for a in absent if a.lower() not in spelt)
+    held = _versions_written(text) if versions else frozenset()
+    versioned = [
+        f"{a}/{v}" for a, v in dict.fromkeys(versions) if (a.lower(), _bare(v)) not in held
+    ]
+    return tuple(a for a in absent if a.lower() not in spelt) + tuple(versioned)
+
+
+_VERSION_WRITTEN = re.compile(
+    r"(?<![\w.])([A-Za-z][A-Za-z0-9]*?[A-Za-z])[ \t/]?(\d+(?:\.\d+)*)(?!\w|\.\d)"
+)
+"""A name with a version as a text writes it: "HTTP/2", "HTTP 2", "http2", "HTTP/2.0"."""
+
+
+def _versions_written(text: str) -> frozenset[tuple[str, str]]:
+    """The (name, version) pairs `text` writes (`_VERSION_WRITTEN`), lowercased, ".0" aside."""
+    return frozenset(
+        (m.group(1).lower(), _bare(m.group(2))) for m in _VERSION_WRITTEN.finditer(text)
+    )
+
+
+def _bare(version: str) -> str:
+    """`version` without trailing ".0" parts: "2.0" is "2"."""
+    return re.sub(r"(?:\.0)+$", "", version)
 
 
 def unnamed_code(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
