@@ -37,6 +37,15 @@ def test_a_consensus_phrase_is_not_what_is_checked() -> None:
     assert without_consensus("Both sources say: httpx.Client keeps a pool.") == (
         "httpx.Client keeps a pool."
     )
+    # after an opening clause (Werkzeug's docs, the embedded model, one source cited)
+    assert without_consensus(
+        "When a branch URL is visited without a trailing slash, multiple sources report "
+        "that it will redirect to the URL with a slash appended."
+    ) == (
+        "When a branch URL is visited without a trailing slash, it will redirect to the URL "
+        "with a slash appended."
+    )
+    assert without_consensus("If so, the sources agree: ok.") == "If so, the sources agree: ok."
 
 
 @pytest.mark.parametrize(

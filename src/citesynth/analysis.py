@@ -193,12 +193,17 @@ CONSENSUS = re.compile(rf"\b{_SOURCES_AGREE}(?: that|:)?\s*", re.I)
 def without_consensus(claim: str) -> str:
     """`claim` without an opening consensus phrase: what is checked is what the sources say.
 
-    "Multiple sources report that the pool holds ten." -> "The pool holds ten." Each cited
-    source is still checked alone for citation precision.
+    "Multiple sources report that the pool holds ten." -> "The pool holds ten." So with one
+    after an opening clause: "When it is full, multiple sources report that it blocks." ->
+    "When it is full, it blocks." Each cited source is still checked alone for citation
+    precision.
     """
     found = _CONSENSUS_LEAD.match(claim.lstrip())
     if found is None:
-        return claim
+        inner = _CONSENSUS_INNER.search(claim)
+        if inner is None or len(claim[inner.end() :].split()) < 3:
+            return claim
+        return f"{claim[: inner.start()]}, {claim[inner.end() :]}"
     rest = claim.lstrip()[found.end() :]
     if len(rest.split()) < 3:
         return claim
@@ -206,6 +211,9 @@ def without_consensus(claim: str) -> str:
     return rest[:1].upper() + rest[1:] if first.isalpha() and first.islower() else rest
 
 
+_CONSENSUS_INNER = re.compile(rf",\s+{_SOURCES_AGREE}(?: that\s|:\s*)", re.I)
+"""A consensus phrase after an opening clause's comma ("When …, multiple sources report
+that …")."""
 _CONSENSUS_LEAD = re.compile(rf"{_SOURCES_AGREE}(?: that\s|:\s*)", re.I)
 """A consensus phrase that opens a claim and is followed by what is reported ("… that",
 "…:"); "The sources agree on the timeout" is no such opening."""

@@ -106,6 +106,12 @@ DOCUMENTS = {1: "limits.md", 2: "limits.md", 3: "clients.md"}
             "Multiple sources report that the pool holds ten connections [1,3].",
             0,
         ),
+        # or follow an opening clause
+        (
+            "When it is full, multiple sources report that it blocks new requests [3].",
+            "When it is full, it blocks new requests [3].",
+            1,
+        ),
         # the phrase must open the sentence and report something
         (
             "The sources agree on the timeout [3].",
