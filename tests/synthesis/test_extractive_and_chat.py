@@ -582,6 +582,35 @@ async def test_a_default_stated_without_saying_of_what_comes_with_its_option(
     assert "Jump back" not in answer.answer or "**`BACKLINK_TITLE`**" in answer.answer
 
 
+async def test_a_default_stated_later_in_its_item_comes_with_the_item(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Werkzeug's request data limits: the default is the item's third sentence, or says
+    # there is none; the writer had quoted the first two and not the value.
+    limits = (
+        "# Limiting Request Data\n\n"
+        "-   `max_content_length` - Stop reading data after this many\n"
+        "    bytes. This amount of memory could be used during one request. It's better\n"
+        "    to configure this in the WSGI server, which is why it's not set by default.\n"
+        "    Not setting it anywhere would be an issue with that application.\n"
+        "-   `max_form_parts` - Stop parsing `multipart/form-data` if more than this\n"
+        "    number of parts are received. This is useful to stop a very large number of\n"
+        "    very small fields, especially files. The default is 1000. This is an\n"
+        "    additional check, it does not replace `max_content_length`.\n"
+    )
+    question = "What is the default limit on the number of multipart form parts?"
+    answer = await answered_extractively(engine, tmp_path / "p", "limits.md", limits, question)
+    assert re.search(r"especially files \[(\d)\]\. The default is 1000 \[\1\]", answer.answer), (
+        answer.answer
+    )
+    question = "What is the default value of max_content_length?"
+    answer = await answered_extractively(engine, tmp_path / "c", "limits.md", limits, question)
+    assert re.search(r"which is why it's not set by default \[\d\]", answer.answer), answer.answer
+    # A sentence is never shown with one it does not follow: "The default is 1000." stands
+    # between "… especially files." and "This is an additional check …".
+    assert "especially files [1]. This is an additional" not in answer.answer, answer.answer
+
+
 async def test_a_question_a_table_row_answers_is_answered_with_the_row(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -19,7 +19,7 @@ relevant enough it answers "Not found in the sources."
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
@@ -47,6 +47,7 @@ from citesynth.llm.base import ChatModel, Piece
 from citesynth.synthesis.asked import asks_number, states_number
 from citesynth.synthesis.captions import Caption, captions
 from citesynth.synthesis.changelogs import CHANGE_LOG_WEIGHT, asks_about_changes, change_log
+from citesynth.synthesis.defaults import DEFAULT_ASKED, DEFAULT_VALUE, item_defaults
 from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.inert import inline
 from citesynth.synthesis.introduced import Introduced, example_after, introduced
@@ -108,14 +109,6 @@ _HOW = re.compile(
 answered by an example as much as by a statement; not "How many …"."""
 _TERM_MARK = re.compile(r"(?<=\S)::(?=\s)")
 """An AsciiDoc description list's mark between a term and its definition."""
-_DEFAULT_VALUE = re.compile(
-    r"(?:Defaults?\s+(?:to|is)\b|Default(?:\s+value)?\s*(?::|is\b)"
-    r"|The\s+default(?:\s+value)?\s+is\b)"
-)
-"""A sentence stating a default without saying of what: "Defaults to `[TOC]`.", "The
-default value is `4`." (reference pages, under the option they describe)."""
-_DEFAULT_ASKED = re.compile(r"\bdefault", re.I)
-"""A question asking what a default is ("What text is used … by default?")."""
 _CANDIDATE_WORDS = 5
 """How many words a sentence needs to be a candidate of its own (`prose_sentences`)."""
 _ARTICLES = frozenset("The A An This These That Those It Its Each Every Most Some All".split())
@@ -192,12 +185,15 @@ class _Pick:
 
 
 def _listed_already(chosen: Sequence[_Pick], pick: _Pick) -> bool:
-    """Whether a list another pick shows holds `pick`'s sentence, from the same document.
+    """Whether another pick of the same document shows `pick`'s sentence (list or text).
 
     Chunks of one document overlap: jsonschema's FAQ list of what is not public API was
     shown under its lead-in from one chunk, and its items came again as sentences of the
     next chunk ("the specific non-zero error codes presented by the command line
-    interface [7].").
+    interface [7]."). Or in its text: a pick brings along the default its item states
+    (`item_defaults`), and a chunk overlapping the first holds that sentence again
+    (pytest's `tmp_path` and `tmp_path_factory` both say "By default, … old bases are
+    removed after 3 sessions.").
     """
     wanted = " ".join(pick.text.split()).rstrip(".")
     return (
@@ -205,10 +201,12 @@ def _listed_already(chosen: Sequence[_Pick], pick: _Pick) -> bool:
         and len(wanted) > 20
         and any(
             p is not pick
-            and p.block is not None
-            and p.block.kind == "list"
             and p.source.document == pick.source.document
-            and any(wanted in " ".join(clean(line).split()) for line in p.block.lines)
+            and (
+                any(wanted in " ".join(clean(line).split()) for line in p.block.lines)
+                if p.block is not None and p.block.kind == "list"
+                else len(p.text) > len(pick.text) and wanted in " ".join(p.text.split())
+            )
             for p in chosen
         )
     )
@@ -306,7 +304,10 @@ class ExtractiveWriter:
         # For a number or a default question a sentence is read with the value it is
         # followed by: "`max_age` - Session expiry time in seconds." says how long with
         # "Defaults to 2 weeks."
-        valued = number or _DEFAULT_ASKED.search(question) is not None
+        # Asked for a default, an item is read and shown with the default it goes on to state.
+        stated, tails = _stated_defaults(sources) if DEFAULT_ASKED.search(question) else ({}, {})
+        valued = number or DEFAULT_ASKED.search(question) is not None
+        numbered = {**numbered, **stated}
         read = [
             f"{section_of(source.chunk, start)}{sentence} {numbered[(source.number, start)][1]}"
             if valued and (source.number, start) in numbered
@@ -320,7 +321,8 @@ class ExtractiveWriter:
         if number:
             following = {**numbered, **following}
             ranked = _numbers_first(ranked, floor, following)
-        read_with = _Around(candidates, following, leading)
+        following = {**following, **stated}
+        read_with = _Around(candidates, following, leading, tails)
         chosen: list[_Pick] = []
         shown_already: set[tuple[int, int]] = set()  # sentences a pick already brought along
         for score, source, start, sentence in ranked:
@@ -368,7 +370,17 @@ class ExtractiveWriter:
         end = after + len(more) if more else start + len(sentence)
         spare = sum(p.block is not None for p in chosen) < self.max_blocks
         if more:
-            shown_already.add((source.number, after))
+            stated = around.tails.get((source.number, start))
+            last = after if stated is None else stated
+            shown_already.update({(source.number, after), (source.number, last)})
+            # What the last sentence shown brings along comes too, when it is a default
+            # ("`max_form_parts` - Stop parsing … This is useful to stop … The default is
+            # 1000.") or when that sentence is the item's default ("By default, … removed
+            # after 3 sessions. This behavior can be configured with …").
+            later, then = around.following.get((source.number, last), (-1, ""))
+            if then and later >= end and (stated is not None or DEFAULT_VALUE.match(then)):
+                shown_already.add((source.number, later))
+                more, end = f"{more} {then}", later + len(then)
         pick.position, before = _leading(
             around.leading, source.number, start, chosen, shown_already
         )
@@ -475,6 +487,9 @@ class _Around:
     candidates: Sequence[tuple[Source, int, str]]
     following: _Followers
     leading: _Antecedents
+    tails: Mapping[tuple[int, int], int]
+    """(source number, offset) of an item's first sentence -> offset of the sentence stating
+    its default, the last of those `following` brings along (`item_defaults`)."""
 
 
 def _captioned(
@@ -683,7 +698,7 @@ def _candidates(
     short to be a candidate of its own that states a number (reference pages: "Warn if
     cookie headers are larger than this many bytes. Defaults to ``4093``."): for a
     question asking for a number, it is shown with the sentence before it. A successor
-    stating a default without saying of what (`_DEFAULT_VALUE`: "Defaults to `[TOC]`.")
+    stating a default without saying of what (`DEFAULT_VALUE`: "Defaults to `[TOC]`.")
     is mapped whatever its length, is always shown with the sentence before it, and
     brings that one along when quoted itself (asked "What text is used for the footnote
     backlink by default?", the writer had quoted "Defaults to `Jump back to footnote {}
@@ -716,10 +731,12 @@ def _candidates(
             and not _CODE_SUBJECT.match(text, a)
         ]
         candidates.extend((source, start, text[start:end]) for start, end in spans)
+        adjacent = {a: b for (a, _), (b, _) in pairwise(every)}
         for (start, end), (after, stop) in pairwise(spans):
             successor = text[after:stop]
             refers = _ANAPHOR.match(successor) or _REFERS_BACK.search(successor)
-            if refers and not text[end:after].count("\n\n"):
+            # "This is an additional check" after "The default is 1000." refers to that one
+            if refers and adjacent.get(start) == after and not text[end:after].count("\n\n"):
                 following[(source.number, start)] = (after, successor)
                 leading[(source.number, after)] = (start, text[start:end])
         for (start, end), (after, stop) in pairwise(every):
@@ -731,13 +748,32 @@ def _candidates(
             successor = text[after:stop]
             if text[end:after].count("\n\n"):
                 continue
-            if _DEFAULT_VALUE.match(successor):
+            if DEFAULT_VALUE.match(successor):
                 numbered[(source.number, start)] = (after, successor)
-                following.setdefault((source.number, start), (after, successor))
+                following[(source.number, start)] = (after, successor)  # before any "This …"
                 leading.setdefault((source.number, after), (start, text[start:end]))
             elif len(successor.split()) < _CANDIDATE_WORDS and states_number([successor]):
                 numbered[(source.number, start)] = (after, successor)
     return candidates, following, numbered, leading
+
+
+def _stated_defaults(
+    sources: Sequence[Source],
+) -> tuple[_Followers, dict[tuple[int, int], int]]:
+    """The default each item of the sources goes on to state, by its first sentence.
+
+    First, the sentences shown to reach it (`item_defaults`); second, the offset of the
+    sentence stating it.
+    """
+    stated: _Followers = {}
+    tails: dict[tuple[int, int], int] = {}
+    for source in sources:
+        text = source.chunk.text
+        every = [(a, b) for a, b in prose_sentences(text, min_words=1) if not _symbolic(text[a:b])]
+        for head, (first, default, end) in item_defaults(text, every).items():
+            stated[(source.number, head)] = (first, text[first:end])
+            tails[(source.number, head)] = default
+    return stated, tails
 
 
 _Antecedents = dict[tuple[int, int], tuple[int, str]]

@@ -1,0 +1,69 @@
+"""Where a reference page says what an option's default is, for the extractive writer.
+
+Reference pages describe an option in a list item or a paragraph, and state its default in
+a later sentence of it: Werkzeug's "`max_form_parts` - Stop parsing `multipart/form-data`
+if more than this number of parts are received. This is useful to stop a very large number
+of very small fields, especially files. The default is 1000." A question asking for the
+default ranks the item's first sentence, which names the option, and must show the
+sentence stating the value with it; alone, the first sentence answers nothing ("What is the
+default limit on the number of multipart form parts?" had been answered without 1000).
+The same holds for a default that is none: "… which is why it's not set by default."
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from citesynth.ingest.blocks import LIST_MARKER
+
+DEFAULT_VALUE = re.compile(
+    r"(?:Defaults?\s+(?:to|is)\b|Default(?:\s+value)?\s*(?::|is\b)"
+    r"|The\s+default(?:\s+value)?\s+is\b)"
+)
+"""A sentence stating a default without saying of what: "Defaults to `[TOC]`.", "The
+default value is `4`." (reference pages, under the option they describe)."""
+DEFAULT_ASKED = re.compile(r"\bdefault", re.I)
+"""A question asking what a default is ("What text is used … by default?")."""
+_STATES_DEFAULT = re.compile(
+    r"\b(?:by\s+default|defaults?\s+(?:to|is)|default(?:\s+value)?\s*(?::|is\b)"
+    r"|the\s+default(?:\s+value)?\s+is|\(the\s+default\))",
+    re.I,
+)
+"""A sentence stating what a default is, or that there is none ("… not set by default")."""
+_ITEM_START = re.compile(r"[ \t]*" + LIST_MARKER + r"[ \t]")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+MOST_SENTENCES = 3
+"""How many sentences after an item's first one are shown to reach its default; a default
+stated further on is shown alone."""
+
+
+def item_defaults(
+    text: str, sentences: Sequence[tuple[int, int]]
+) -> dict[int, tuple[int, int, int]]:
+    """The default each item of `text` states, by the offset of the item's first sentence.
+
+    `sentences` are the (start, end) of `text`'s sentences in order. An item is a list item
+    or a paragraph: sentences with no blank line between them, the later not opening a list
+    item. A later sentence of an item stating a default (`_STATES_DEFAULT`) gives the value
+    (offset, text): the item's sentences from the second through it, or, when it is more
+    than `MOST_SENTENCES` on, itself alone. The first such sentence of an item counts.
+    """
+    found: dict[int, tuple[int, int, int]] = {}
+    head = 0
+    for index, (start, end) in enumerate(sentences):
+        if index and _item_opens(text, sentences[index - 1][1], start):
+            head = index
+        stated = sentences[head][0] in found
+        if index != head and not stated and _STATES_DEFAULT.search(text, start, end):
+            first = sentences[head + 1][0] if index - head <= MOST_SENTENCES else start
+            found[sentences[head][0]] = (first, start, end)
+    return found
+
+
+def _item_opens(text: str, previous_end: int, start: int) -> bool:
+    """Whether the sentence at `start` opens an item: after a blank line or a list mark."""
+    if _BLANK_LINE.search(text, previous_end, start):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    return line_start >= previous_end and _ITEM_START.match(text, line_start) is not None

@@ -1,0 +1,26 @@
+"""Where a reference page's item states its default (`synthesis.defaults`)."""
+
+from __future__ import annotations
+
+from citesynth.ingest.sentences import prose_sentences
+from citesynth.synthesis.defaults import item_defaults
+
+
+def test_an_items_default_is_found_within_the_item() -> None:
+    text = (
+        "- `a` - Does one thing. It is quick. Defaults to 3.\n"
+        "- `b` - Does another thing.\n"
+        "  Off by default.\n\n"
+        "A paragraph here. Then another. And more. Still more. Set by default.\n"
+        "- `c` - Has none.\n"
+    )
+    spans = prose_sentences(text, min_words=1)
+    found = {
+        text[head : head + 6]: text[first:end]
+        for head, (first, _, end) in item_defaults(text, spans).items()
+    }
+    assert found == {
+        "- `a` ": "It is quick. Defaults to 3.",
+        "- `b` ": "Off by default.",
+        "A para": "Set by default.",  # more than three sentences on: the default alone
+    }
