@@ -262,3 +262,25 @@ def test_a_swapped_name_needs_a_topic_before_it() -> None:
         ]
     )
     assert [c.values for c in found] == [("Alice Smith", "Bob Jones")]
+
+
+def test_code_and_its_output_state_no_facts() -> None:
+    # attrs' reference pages: two doctests print the same error for different values.
+    def doctest(value: str) -> str:
+        return (
+            "Validators check the value:\n\n.. doctest::\n\n"
+            f"   >>> C(x={value})\n   Traceback (most recent call last):\n      ...\n"
+            f"   TypeError: ('x' must be <class 'str'> (got {value} that is a <class 'int'>).\n"
+        )
+
+    fenced = (
+        "Run it:\n\n```python\n>>> C(x=128)\nTypeError: 'x' must be a str (got 128 here).\n```\n"
+    )
+    code = [Passage(1, doctest("7"), "api.rst"), Passage(2, doctest("128"), "init.rst")]
+    assert find_conflicts(code) == []
+    assert find_conflicts([Passage(1, doctest("7"), "api.rst"), Passage(2, fenced, "b.md")]) == []
+    # The same statements in prose still disagree.
+    prose = "The error says that 'x' must be a str, got {} that is an int."
+    assert find_conflicts(
+        [Passage(1, prose.format(7), "api.rst"), Passage(2, prose.format(128), "init.md")]
+    )

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citesynth.analysis import ADMONITIONS, content_terms, terms, without_asides
-from citesynth.verify.align import passage_sentences
+from citesynth.ingest.sentences import prose_sentences
 from citesynth.verify.base import Passage
 
 _VALUE = re.compile(
@@ -104,13 +104,23 @@ class _Fact:
     (`_named_title`; "" else)."""
 
 
+_MIN_WORDS = 4
+"""How many words a sentence needs to state a fact here."""
+
+
 @lru_cache(maxsize=512)
 def _facts(passage: Passage) -> tuple[_Fact, ...]:
+    """The facts of `passage`'s prose sentences.
+
+    Code and its output state none: attrs' doctests print "TypeError: ('x' must be <class
+    'str'> (got 7 …" in one reference page and "(got '128' …" in another, which had been a
+    disagreement on "typeError 'x' …".
+    """
     facts = []
     title = _named_title(passage.title, passage.text).lower()  # once per passage
-    for start, end in passage_sentences(passage.text):
+    for start, end in prose_sentences(passage.text, min_words=_MIN_WORDS):
         text = " ".join(passage.text[start:end].split())
-        if len(text.split()) < 4 or text.startswith(("#", "|", "```")):
+        if text.startswith(("#", "|", "```")):
             continue
         values: dict[str, set[str]] = {}
         shown: dict[str, str] = {}
