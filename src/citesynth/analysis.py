@@ -116,12 +116,16 @@ def bare_name(word: str) -> str | None:
     return name
 
 
+_DUNDER = re.compile(r"__[A-Za-z][A-Za-z0-9]*__")
+"""A special method's name: "__json__", "__hash__"."""
+
+
 def code_name(word: str) -> str | None:
     """`word` as a name when it is code by its form, else None.
 
     Snake_case ("max_connections"), dotted with parts of two characters or more opening
-    with a letter or "_" ("uuid.UUID"; never "e.g." nor a web site, "Space.com"), or called
-    ("dumps()"). As `bare_name` writes it.
+    with a letter or "_" ("uuid.UUID"; never "e.g." nor a web site, "Space.com"), a special
+    method's ("__hash__") or called ("dumps()"). As `bare_name` writes it.
     """
     name = bare_name(word)
     if name is None:
@@ -133,7 +137,8 @@ def code_name(word: str) -> str | None:
         and parts[-1].lower() not in _DOMAINS
     )
     snake = "_" in name.strip("_") and any(c.isalpha() for c in name)
-    return name if dotted or snake or word.endswith("()") else None
+    dunder = _DUNDER.fullmatch(name) is not None
+    return name if dotted or snake or dunder or word.endswith("()") else None
 
 
 POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")

@@ -49,6 +49,8 @@ def test_a_question_names_its_acronyms(question: str, found: tuple[str, ...]) ->
         ("Does the iPhone app of McDonald's use Node.js?", ("Node.js",)),  # capitals aside
         ("Which star did Space.com say Kepler observed?", ()),  # a web site
         ("What does `--help` print?", ()),  # an option, not a name
+        ("How do I make attrs generate a __json__ method?", ("__json__",)),  # a special method
+        ("Is __ a name, or _x_?", ()),
     ],
 )
 def test_a_question_names_its_code(question: str, found: tuple[str, ...]) -> None:
