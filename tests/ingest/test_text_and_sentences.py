@@ -142,17 +142,23 @@ MARKERS_AND_CODE = (
 
 
 # A sentence may open with bold or emphasis: a bold run of two sentences is two sentences
-# (Flask's deployment page), and the run's closing asterisks end its last one.
+# (Flask's deployment page), and the run's closing asterisks end its last one. At a line
+# break, emphasis on a lower-case word opens one too (attrs' docs, a sentence a line).
 EMPHASIS = (
     "It applies to a single user. **Do not use the development server when deploying to "
     "production. It is intended for use only during local development.** Then *Note this.* "
-    "It is 3 * 4.",
+    "It is 3 * 4. A line ends.\n*attrs* was always Python 3-first. It is *attrs*. *it* "
+    "is not split. Use e.g.\n*foo* here.",
     [
         "It applies to a single user.",
         "**Do not use the development server when deploying to production.",
         "It is intended for use only during local development.**",
         "Then *Note this.*",
         "It is 3 * 4.",
+        "A line ends.",
+        "*attrs* was always Python 3-first.",  # emphasis on a lower-case word, after a break
+        "It is *attrs*. *it* is not split.",
+        "Use e.g.\n*foo* here.",
     ],
 )
 
