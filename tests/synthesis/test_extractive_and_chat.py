@@ -345,6 +345,28 @@ def test_a_piece_of_a_sentence_run_over_list_items_is_no_candidate() -> None:
     ]
 
 
+def test_an_item_saying_what_its_code_is_is_a_candidate_an_item_going_on_is_not() -> None:
+    # attrs' "On The Core API Names": one sentence run over four items; a chunk may open
+    # at the last one.
+    text = (
+        "We recommend our modern APIs for new code:\n\n"
+        "- {func}`attrs.define` to define a new class,\n"
+        "- [`attrs.mutable()`](attrs.mutable) is an alias for {func}`attrs.define`,\n"
+        "- [`attrs.frozen()`](attrs.frozen) is an alias for `define(frozen=True)`\n"
+        "- and {func}`attrs.field()` to define an attribute.\n"
+    )
+    assert _candidate_sentences(text) == [
+        "We recommend our modern APIs for new code:",
+        "- [`attrs.mutable()`](attrs.mutable) is an alias for {func}`attrs.define`,",
+        "- [`attrs.frozen()`](attrs.frozen) is an alias for `define(frozen=True)`",
+    ]
+    assert clean(_candidate_sentences(text)[1]) == (
+        "[`attrs.mutable()`](attrs.mutable) is an alias for `attrs.define`."
+    )
+    cut = "- and {func}`attrs.field()` to define an attribute.\n\nThey were added in 20.1.0."
+    assert _candidate_sentences(cut) == ["They were added in 20.1.0."]
+
+
 def test_a_question_the_source_asks_is_no_candidate() -> None:
     text = (
         "Want to create your own field type? Subclass `Field` and implement `_serialize`.\n\n"

@@ -131,6 +131,7 @@ def clean(sentence: str) -> str:
     text = _ASIDE_END.sub(r" \1", text)  # "no limits. (Default 100)" -> "no limits (Default 100)."
     text = _LITERAL_MARK.sub("", text)  # reStructuredText shows "follows::" as "follows:"
     text = _TERM_MARK.sub(":", text)  # AsciiDoc's "‹name›:: Specifies …" reads "‹name›: …"
+    text = text.removesuffix(",")  # an item of a sentence run over a list ("…, - … is …,")
     ends = text.rstrip("\"'”’)]")  # 'under "North Africa."' already ends a sentence
     return text if ends.endswith((".", "!", "?", ":", ";")) else text + "."
 
@@ -853,18 +854,21 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]]) -> set[tuple[int, int]]
 
     "The method has to accept three arguments:" over "1. the *instance* that's being
     validated (aka `self`),", "2. the *attribute* that it's validating, and finally" and
-    "3. the *value* that is passed for it.": each item alone states nothing. A piece ends
-    as a sentence goes on (`_GOES_ON`), or follows one that does.
+    "3. the *value* that is passed for it.": each item alone states nothing, nor does one
+    opening with a conjunction ("- and {func}`attrs.field()` to define an attribute."). A
+    piece ends as a sentence goes on (`_GOES_ON`), or follows one that does, unless it states
+    what the code it opens with is (`_CODE_IS`).
     """
     found: set[tuple[int, int]] = set()
     goes_on, previous = False, 0
     for start, end in spans:
-        if goes_on and "\n\n" not in text[previous:start]:
+        states = _CODE_IS.match(text, start) is not None
+        if goes_on and "\n\n" not in text[previous:start] and not states:
             found.add((start, end))
         if _clause_item(text[start:end]):
             found.add((start, end))
         goes_on = _GOES_ON.search(text[start:end].rstrip("*_ \n")) is not None
-        if goes_on:
+        if goes_on and not states:
             found.add((start, end))
         previous = end
     return found
@@ -874,6 +878,17 @@ _CLAUSE_OPENERS = frozenset(
     """when whenever if while because since unless although though after before once
     and or but""".split()
 )
+_CODE_IS = re.compile(
+    r"\s*" + LIST_MARKER + r"\s+\[?(?:\{\w+\})?`[^`\n]+`(?:\]\([^)\n]*\))?\s+(?:is|are)\s"
+)
+"""An item stating what the code it opens with is: "- [`attrs.frozen()`](attrs.frozen) is an
+alias for `define(frozen=True)`" is a sentence of its own, though the list runs one
+sentence over its items ("We recommend our modern APIs for new code: - … ,")."""
+_GOES_ON_FROM = frozenset("and or but nor".split())
+"""A lower-case conjunction opening an item: "- and {func}`attrs.field()` to define an
+attribute." ends the sentence "We recommend …: - {func}`attrs.define` to define a new
+class, …" (attrs' docs, a chunk cut inside the list: quoted alone, it answered in which
+version the APIs were added)."""
 _MEANS = re.compile(r"(?:by|with|via|through|without)\s+[a-z]+ing\b|using\b", re.I)
 """An item opening with a means: "by calling `remove_job` …", "using the CLI"; not "By
 default the pool holds 10 connections" or "With `--reload` the server restarts"."""
@@ -893,6 +908,8 @@ def _clause_item(sentence: str) -> bool:
         return False
     item = _LIST_MARK.sub("", sentence).strip()
     opening = item.split(maxsplit=1)[0] if item else ""
+    if opening in _GOES_ON_FROM:
+        return True  # the last item of a sentence run over items, its lead-in maybe cut off
     if item.rstrip("*_`) ").endswith((".", "!", "?")):
         return False
     if opening in {"a", "an", "the"}:
