@@ -74,6 +74,41 @@ async def test_a_wrong_citation_moves_to_the_source_that_supports_the_claim() ->
     assert all(c.label == "supported" for c in found.claims)
 
 
+async def test_a_claim_its_own_source_contradicts_keeps_its_citation() -> None:
+    # attrs' docs: the embedded model turned "it will strip the underscore" around, and the
+    # citation had moved to `evolve`'s "specified without the leading underscore".
+    strips = Passage(
+        1,
+        "## Private Attributes and Aliases\n\nOne thing people tend to find confusing is the "
+        "treatment of private attributes that start with an underscore.\nAlthough there is a "
+        "convention that members of an object that start with an "
+        "underscore should be treated as private, consider that a core feature of *attrs* is "
+        "to automatically create an `__init__` method whose arguments correspond to the "
+        "members.\n\nAs a convenience for this use case, the default behavior of *attrs* is "
+        "that if you specify a member that starts with an underscore, it will strip the "
+        "underscore from the name when it creates the `__init__` method signature:\n",
+        "docs/init.md",
+    )
+    evolve = Passage(
+        3,
+        ".. autofunction:: attrs.evolve\n\n   ``evolve`` creates a new instance using "
+        "``__init__``.\n   This fact has several implications:\n\n   * private attributes "
+        "should be specified without the leading underscore, just like in ``__init__``.\n"
+        "   * attributes with ``init=False`` can't be set with ``evolve``.\n",
+        "docs/api.rst",
+    )
+    text = (
+        "attrs does not strip the leading underscore from an attribute name when it creates "
+        "__init__ [1]."
+    )
+    found = await review(text, [strips, evolve], LexicalVerifier())
+    assert found.text == text and not found.repairs
+    assert found.claims[0].label != "supported"
+    # Cited elsewhere, the claim is not turned around: its citation may move.
+    elsewhere = await review(text.replace("[1]", "[2]"), [strips, POOLS, evolve], LexicalVerifier())
+    assert [(r.before, r.after) for r in elsewhere.repairs] == [((2,), (3,))]
+
+
 async def test_an_uncited_sentence_a_source_supports_gets_its_citation() -> None:
     text = (
         "The connect timeout defaults to five seconds [1]. Failed requests are retried three times."

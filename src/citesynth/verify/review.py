@@ -9,8 +9,9 @@ For every claim (see `claims.py`):
    without it (ALCE citation precision). A single citation is precise when it supports.
 3. Repair, when asked: a claim its citations do not support, and an uncited claim, are
    checked against every other source (cheaply, with the lexical verifier, then confirmed by
-   the configured one); a source that supports it replaces (or becomes) its citation. What
-   is still unsupported stays so, labelled, never dressed up with a citation.
+   the configured one); a source that supports it replaces (or becomes) its citation, unless
+   the claim's own cited source contradicts it (`_contradicted`: the claim turned around).
+   What is still unsupported stays so, labelled, never dressed up with a citation.
 
 Independent documents behind a claim are counted from the sources that support it alone.
 A code block is checked as a quotation instead (`verify.code`), and never repaired: its
@@ -255,6 +256,8 @@ async def _repair(
         for i, verdict in enumerate(union)
         if (verdict is None or verdict.label != "supported") and not claims[i].code
     ]
+    contradicted = _contradicted(claims, weak, passages, screen)
+    weak = [i for i in weak if i not in contradicted]
     if not weak or not passages:  # one passage still gets an uncited claim it supports
         return answer, []
     candidates: list[tuple[int, Passage]] = []
@@ -285,6 +288,47 @@ async def _repair(
         chosen = [item for item, v in zip(chosen, confirmed, strict=True) if v.supported]
     repairs = [Repair(claims[i].text, claims[i].citations, (p.number,)) for i, (_, p) in chosen]
     return _apply(answer, [(claims[i], (p.number,)) for i, (_, p) in chosen]), repairs
+
+
+CONTRADICTED_COVERAGE = 0.8
+"""Share of a claim's terms its cited sources' best sentences hold, with the claim's
+negation or a contradictory word the other way, above which they contradict it."""
+
+
+def _contradicted(
+    claims: Sequence[ClaimSpan],
+    weak: Sequence[int],
+    passages: Sequence[Passage],
+    screen: LexicalVerifier,
+) -> set[int]:
+    """The weak claims their own cited sources contradict: no citation is moved for them.
+
+    A model that turns what its source says around ("attrs does not strip the leading
+    underscore …" citing "… it will strip the underscore from the name when it creates the
+    `__init__` method signature") has written a false claim, not cited the wrong source;
+    another source holding the same words less closely (attrs' `evolve`: "private attributes
+    should be specified without the leading underscore, just like in `__init__`") had been
+    judged to support it and the citation moved there. Contradicted: the cited sources'
+    best sentences hold `CONTRADICTED_COVERAGE` of the claim's terms, and the claim's
+    negation or a word of it the other way (`opposites`).
+    """
+    by_number = {p.number: p for p in passages}
+    cited = [
+        (i, [by_number[n] for n in claims[i].citations if n in by_number])
+        for i in weak
+        if claims[i].citations
+    ]
+    cited = [(i, sources) for i, sources in cited if sources]
+    if not cited:
+        return set()
+    screened = screen.aligned([check_of(claims[i].text, sources) for i, sources in cited])
+    return {
+        i
+        for (i, _), (_, alignment) in zip(cited, screened, strict=True)
+        if alignment is not None
+        and (alignment.negation_mismatch or alignment.opposite)
+        and alignment.features.get("top3_coverage", 0.0) >= CONTRADICTED_COVERAGE
+    }
 
 
 def _apply(answer: str, edits: Sequence[tuple[ClaimSpan, tuple[int, ...]]]) -> str:
