@@ -372,7 +372,9 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     Small models sometimes loop and write a sentence twice; a sentence (or a line: a loop
     may write one line after another without punctuation) goes when at least `overlap` of
     its terms (citation markers aside) already make up one earlier sentence that cites
-    every source it cites (a repeat citing another source is corroboration). The same
+    every source it cites. A repeat of the very same terms citing another source is
+    corroboration: it goes and the earlier copy cites both ("… the final form of the value
+    [2,3]." where the answer had said it twice, "[3]." and "[2]."). The same
     sentence again citing more than its first copy replaces it (attribution may cite only
     the second of two identical lines). A sentence opening "Multiple sources report that"
     is read for what it reports (`without_consensus`): once repair cites one source for it,
@@ -384,6 +386,7 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     index = _Seen(overlap)
     kept: list[tuple[int, int]] = []  # the span of each sentence the index holds
     dropped: list[tuple[int, int]] = []
+    merged: dict[int, frozenset[int]] = {}  # kept sentence -> the citations it now gives
     for start, end in _statements(text):
         sentence = text[start:end]
         words = frozenset(terms(MARKS.sub(" ", without_consensus(sentence))))
@@ -393,24 +396,46 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
         if len(words) >= 4 and index.repeats(words, marks):
             dropped.append((start, end))
             continue
+        same = index.same_words(words) if len(words) >= 4 and marks else None
+        if same is not None and index.sentences[same][1]:  # corroboration: cite both once
+            union = index.sentences[same][1] | marks
+            index.sentences[same] = (words, union)
+            index.exact[words] = [*index.exact[words], union]
+            merged[same] = union
+            dropped.append((start, end))
+            continue
         earlier = index.cited_more(words, marks) if len(words) >= 4 else None
         if earlier is not None:  # the same sentence again, citing more: it replaces the first
             dropped.append(kept[earlier])
             kept[earlier] = (start, end)
+            if earlier in merged:
+                merged[earlier] |= marks
             continue
         index.add(words, marks)
         kept.append((start, end))
     if not dropped:
         return text, 0
+    recited = {kept[number]: numbers for number, numbers in merged.items()}
     pieces: list[str] = []
     kept_until = 0
-    for start, end in sorted(dropped):
+    for start, end in sorted([*dropped, *recited]):
+        if (start, end) in recited:
+            pieces.append(text[kept_until:start] + _cited(text[start:end], recited[start, end]))
+            kept_until = end
+            continue
         pieces.append(text[kept_until:start].rstrip(" \t") + (" " if start else ""))
         kept_until = end
         while kept_until < len(text) and text[kept_until] in " \t":
             kept_until += 1
     pieces.append(text[kept_until:])
     return _without_trailing_spaces("".join(pieces)).strip(), len(dropped)
+
+
+def _cited(sentence: str, numbers: Collection[int]) -> str:
+    """`sentence` citing `numbers` instead of its own markers, before its closing stop."""
+    body = MARKS.sub("", sentence).rstrip()
+    stop = len(body.rstrip(".!?;,")) if body else 0
+    return f"{body[:stop].rstrip()} {compact(sorted(numbers))}{body[stop:]}"
 
 
 def _without_trailing_spaces(text: str) -> str:
@@ -474,6 +499,11 @@ class _Seen:
                 self.exact[words] = [marks if m == cited else m for m in self.exact[words]]
                 return number
         return None
+
+    def same_words(self, words: frozenset[str]) -> int | None:
+        """The latest earlier sentence of exactly `words`, if any."""
+        numbers = self.numbers.get(words)
+        return numbers[-1] if numbers else None
 
     def repeats(self, words: frozenset[str], marks: frozenset[int]) -> bool:
         """Whether an earlier sentence holds `overlap` of `words` and cites all of `marks`."""
