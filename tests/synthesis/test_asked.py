@@ -291,3 +291,20 @@ async def test_words_every_chunk_holds_do_not_tell_what_a_number_counts(
     assert (await engine.stats()).chunks >= MIN_CHUNKS
     answer = await engine.answer(question, not_found_below=0.0, answerability=False)
     assert answer.not_found and NO_NUMBER in answer.warnings
+
+
+def test_a_year_answers_a_question_about_a_time_only() -> None:
+    # attrs' docs: "Basically what attrs was in 2015." after "One way to think about …"
+    question = "What is the maximum number of attributes an attrs class can have?"
+    claims = [
+        "One way to think about attrs vs Data Classes is that attrs is a toolkit to write "
+        "classes with some attributes [8].",
+        "Basically what attrs was in 2015 [8].",
+    ]
+    assert not states_number_of(question, claims, subject="attrs")
+    assert not states_number_of(question, ["One of the reasons is that classes have attributes."])
+    assert states_number_of(question, ["A class can have 1500 attributes [1]."])  # a count
+    assert states_number_of(question, ["Since 2015 a class can have ten attributes [1]."])
+    released = "attrs had its first release in April 2015 [1]."
+    assert states_number_of("When did attrs have its first release?", [released])
+    assert states_number_of("In which year was attrs released?", [released])

@@ -76,6 +76,7 @@ _NOT_COUNTS = re.compile(
     r"|\b(?:the|this|that|which|no|any|each|every)\s+one\b(?!-)"
     r"|\b(?:all\s+)?at\s+once\b"
     r"|\bone\s+another\b|(?:^|[.!?;:]\s+)one\s+(?:can|could|should|may|might|must|would|will)\b"
+    r"|(?:^|[.!?;:]\s+)one\s+(?:of|way|reason|thing|option|approach|possibility)\b"
     r"|\b(?:(?:allow|help)(?:s|ed|ing)?|let(?:s|ting)?|(?:enabl|requir|forc)(?:es?|ed|ing))"
     r"\s+one\s+to\b",
     re.I,
@@ -85,7 +86,8 @@ _NOT_COUNTS = re.compile(
 once" ("Jinja compiles many templates at once" answered a question asking for a timeout,
 as a count of one). Nor does "one"
 pointing at a thing ("the one parameter set which caused a failure", "no one"; not "the
-one-second timeout") or standing for a person ("allows one to define multiple sets", a
+one-second timeout"), opening a sentence as one of several ("One way to think about …",
+"One of the reasons …") or standing for a person ("allows one to define multiple sets", a
 sentence opening "One can", "one another"; not "only one can be started per process").
 
 A target holds no bracket: each "](" is read up to the next one at most (a run of
@@ -121,6 +123,22 @@ _OTHER_MEASURE = re.compile(
 """A measure other than a duration: a question asking for it as well as for a timeout ("What
 are the connection pool size, the request timeout and the retry backoff?") is answered by
 a count too."""
+_YEAR = re.compile(
+    r"\b(?:in|since|until|till|by|from|during|around|circa|early|late|mid"
+    r"|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+"
+    r"(?:1[5-9]\d\d|20\d\d)(?![\w%]|[.,]\d)",
+    re.I,
+)
+"""A year as a time ("in 2015", "April 2015"): a number of a question about a time only
+(`_ASKS_TIME`); "1500 connections" is a count. attrs' "Basically what *attrs* was in
+2015." had answered "What is the maximum number of attributes an attrs class can have?"."""
+_ASKS_TIME = re.compile(
+    r"\b(?:when|years?|dates?|dated|since|until|decades?|centur(?:y|ies)|old|age|ago|born"
+    r"|died|founded|established|released?|first|last|season|period|era)\b",
+    re.I,
+)
+"""A question asking about a time, answered by a year."""
 _NO_TIMEOUT = re.compile(r"\bno\s+(?:timeouts?|delay|expir\w*)\b", re.I)
 """A duration that is none ("Requests has no timeouts by default"): an answer to a question
 asking for one only ("What is the default size of the DNS cache?" is not answered by it)."""
@@ -195,11 +213,14 @@ def states_number_of(
     names pytest or a test. A version is a number of a question about versions only, and
     a question asking for a duration (a timeout, a delay, an interval) is answered by no
     count of things (`_COUNTED`): "one of two instance methods" had answered
-    Python-Markdown's "What is the default timeout for converting a large document?".
+    Python-Markdown's "What is the default timeout for converting a large document?". A
+    year is a number of a question about a time only (`_YEAR`, `_ASKS_TIME`).
     """
     versions = _ASKS_VERSION.search(question) is not None
     duration = _ASKS_DURATION.search(question) is not None and not _OTHER_MEASURE.search(question)
     read = [_COUNTED.sub(" ", plain(claim)) if duration else claim for claim in claims]
+    if not _ASKS_TIME.search(question):
+        read = [_YEAR.sub(" ", claim) for claim in read]
     stating = [
         states_number([claim], versions=versions)
         or (duration and _NO_TIMEOUT.search(claim) is not None)
