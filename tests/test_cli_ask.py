@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from citesynth.answers import Answer
-from citesynth.cli import main
+from citesynth.cli import main, print_answer
 
 ANSWER_FIELDS = {
     "answer", "citations", "not_found", "fallback", "synthesis_mode", "source_doc_count",
@@ -105,3 +106,25 @@ def test_control_characters_in_an_answer_never_reach_the_terminal(
     )
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.stdout and "\x1b" not in result.stderr
+
+
+def test_a_streamed_draft_finishing_turned_into_a_not_found_is_said_withdrawn(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # attrs' docs: the extractive draft streamed, then "Not found in the sources." under
+    # "final answer (citations cleaned)", as if only its citations had changed.
+    withdrawn = Answer(
+        question="What is the maximum number of attributes a class can have?",
+        answer="Not found in the sources.",
+        not_found=True,
+        model="extractive",
+        mode="simple",
+        request_id="r1",
+    )
+    print_answer(withdrawn, already_shown="Basically what attrs was in 2015 [8].")
+    shown = capsys.readouterr().out
+    assert "the draft above does not answer the question" in shown
+    assert "citations cleaned" not in shown
+    cleaned = withdrawn.model_copy(update={"answer": "It holds ten [1].", "not_found": False})
+    print_answer(cleaned, already_shown="It holds ten [1][2].")
+    assert "final answer (citations cleaned)" in capsys.readouterr().out

@@ -428,11 +428,19 @@ def print_verdicts(answer: Answer) -> None:
 
 
 def print_answer(answer: Answer, *, already_shown: str = "") -> None:
-    """The final text (unless streamed unchanged), cited sources with snippets, warnings."""
+    """The final text (unless streamed unchanged), cited sources with snippets, warnings.
+
+    A streamed draft that finishing turned into a not-found is said to be withdrawn: the
+    reader has just read it.
+    """
     if " ".join(already_shown.split()) != " ".join(answer.answer.split()):
         if already_shown:
             sys.stdout.write("\n")
-            console.rule("[dim]final answer (citations cleaned)[/]")
+            console.rule(
+                "[dim]final answer: the draft above does not answer the question[/]"
+                if answer.not_found
+                else "[dim]final answer (citations cleaned)[/]"
+            )
         console.print(escape(printable(answer.answer, keep="\n\t")))
     else:
         sys.stdout.write("\n")
