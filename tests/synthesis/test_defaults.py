@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from citesynth.ingest.sentences import prose_sentences
-from citesynth.synthesis.defaults import item_defaults
+from citesynth.synthesis.defaults import body_defaults, item_defaults
 
 
 def test_an_items_default_is_found_within_the_item() -> None:
@@ -24,3 +24,17 @@ def test_an_items_default_is_found_within_the_item() -> None:
         "- `b` ": "Off by default.",
         "A para": "Set by default.",  # more than three sentences on: the default alone
     }
+
+
+def test_an_object_descriptions_default_is_found_paragraphs_down() -> None:
+    text = (
+        ".. py:data:: TEMPLATES_AUTO_RELOAD\n\n    Reload templates when they are changed.\n"
+        "    If not set, it is on in debug mode.\n\n    Default: ``None``\n\n"
+        ".. py:data:: EXPLAIN\n\n    Log how a template was loaded.\n\nDefault: ``False``\n"
+    )
+    spans = prose_sentences(text, min_words=1)
+    found = {
+        text[head : head + 6]: text[first:end]
+        for head, (first, _, end) in body_defaults(text, spans).items()
+    }
+    assert found == {"Reload": "Default: ``None``"}  # the last one is outside the body

@@ -633,6 +633,33 @@ async def test_a_default_stated_later_in_its_item_comes_with_the_item(
     assert "especially files [1]. This is an additional" not in answer.answer, answer.answer
 
 
+async def test_a_setting_described_under_its_directive_is_named_and_read_with_its_default(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Flask's configuration page: ".. py:data:: NAME" over a body that never names it,
+    # its default a paragraph of its own.
+    page = (
+        "Configuration Handling\n======================\n\n"
+        ".. py:data:: SESSION_COOKIE_SAMESITE\n\n"
+        "    Restrict how cookies are sent with requests from external sites. Can\n"
+        "    be set to ``'Lax'`` (recommended) or ``'Strict'``.\n\n    Default: ``None``\n\n"
+        ".. py:data:: TEMPLATES_AUTO_RELOAD\n\n"
+        "    Reload templates when they are changed. If not set, it will be enabled in\n"
+        "    debug mode.\n\n    Default: ``None``\n\n"
+        ".. py:data:: EXPLAIN_TEMPLATE_LOADING\n\n"
+        "    Log debugging information tracing how a template file was loaded.\n\n"
+        "    Default: ``False``\n"
+    )
+    question = "What is the default value of TEMPLATES_AUTO_RELOAD?"
+    answer = await answered_extractively(engine, tmp_path / "t", "config.rst", page, question)
+    assert answer.answer.startswith("**TEMPLATES_AUTO_RELOAD**"), answer.answer
+    assert re.search(r"when they are changed \[1\]\. Default: ``None`` \[1\]", answer.answer)
+    question = "Which values can SESSION_COOKIE_SAMESITE be set to?"
+    answer = await answered_extractively(engine, tmp_path / "s", "config.rst", page, question)
+    assert "**SESSION_COOKIE_SAMESITE" in answer.answer, answer.answer
+    assert "or ``'Strict'`` [1]" in answer.answer
+
+
 async def test_a_question_a_table_row_answers_is_answered_with_the_row(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from citesynth.ingest.blocks import (
     GRID_BORDER_LINE,
@@ -129,6 +130,50 @@ _CODE_DIRECTIVES = frozenset(
 EXAMPLE_SUFFIXES = ("example", ":run", "-run", "console", "repl")
 """How the names of directives that hold an extension's code examples end (`click:example`)."""
 _DIRECTIVE = re.compile(r"\.\.[ \t]+([\w.+:-]+?)[ \t]*::")
+
+
+_OBJECT = re.compile(
+    r"([ \t]*)\.\.[ \t]+(?:[\w-]+:)?(?:data|attribute|function|method|class|exception|option"
+    r"|cmdoption|envvar|confval|describe|object|decorator|property)::[ \t]+([^\s(]+)"
+)
+"""A Sphinx object description's line: ".. py:data:: TEMPLATES_AUTO_RELOAD", ".. confval::
+name", ".. function:: run_simple(hostname, port, application)" (its name: up to "(")."""
+
+
+@lru_cache(maxsize=256)
+def described_objects(text: str) -> tuple[tuple[int, int, str], ...]:
+    """The bodies of `text`'s object descriptions: (start, end, name), in order.
+
+    A reference page describes a setting or a function in the indented body under its
+    directive, and never names it there: Flask's configuration page writes ".. py:data::
+    TEMPLATES_AUTO_RELOAD" over "Reload templates when they are changed. … Default:
+    ``None``". A body runs from the line after the directive to the first line (not blank)
+    indented no deeper than the directive. One pass over the lines, whatever the nesting.
+    """
+    found: list[tuple[int, int, str]] = []
+    open_: list[tuple[int, int, str]] = []  # (depth, body start, name), innermost last
+    position = 0
+    for line in text.splitlines(keepends=True):
+        read = line.expandtabs()
+        if read.strip():
+            depth = len(read) - len(read.lstrip())
+            while open_ and open_[-1][0] >= depth:
+                _, start, name = open_.pop()
+                found.append((start, position, name))
+            if (match := _OBJECT.match(line)) is not None:
+                open_.append((depth, position + len(line), match.group(2).strip("`")))
+        position += len(line)
+    found.extend((start, len(text), name) for _, start, name in reversed(open_))
+    return tuple(sorted((f for f in found if f[0] < len(text)), key=lambda f: f[0]))
+
+
+def described_at(text: str, offset: int) -> str:
+    """The name of the object whose description body holds `text[offset]` ("" if none).
+
+    The innermost, when descriptions nest (a class's methods).
+    """
+    names = [name for start, end, name in described_objects(text) if start <= offset < end]
+    return names[-1] if names else ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,8 @@ default ranks the item's first sentence, which names the option, and must show t
 sentence stating the value with it; alone, the first sentence answers nothing ("What is the
 default limit on the number of multipart form parts?" had been answered without 1000).
 The same holds for a default that is none: "… which is why it's not set by default."
+A Sphinx object description states it in a paragraph of its own ("Default: ``None``" under
+Flask's ".. py:data:: TEMPLATES_AUTO_RELOAD"): `body_defaults`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import re
 from collections.abc import Sequence
 
 from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.rst import described_objects
 
 DEFAULT_VALUE = re.compile(
     r"(?:Defaults?\s+(?:to|is)\b|Default(?:\s+value)?\s*(?::|is\b)"
@@ -67,3 +70,21 @@ def _item_opens(text: str, previous_end: int, start: int) -> bool:
         return True
     line_start = text.rfind("\n", 0, start) + 1
     return line_start >= previous_end and _ITEM_START.match(text, line_start) is not None
+
+
+def body_defaults(
+    text: str, sentences: Sequence[tuple[int, int]]
+) -> dict[int, tuple[int, int, int]]:
+    """The default each object description of `text` states, by its body's first sentence.
+
+    As `item_defaults` gives them (first, start, end), the default sentence alone: a later
+    sentence of the body opening with "Default:", "Defaults to" or the like
+    (`DEFAULT_VALUE`), however many paragraphs down.
+    """
+    found: dict[int, tuple[int, int, int]] = {}
+    for body_start, body_end, _ in described_objects(text):
+        inside = [(a, b) for a, b in sentences if body_start <= a < body_end]
+        stated = next(((a, b) for a, b in inside[1:] if DEFAULT_VALUE.match(text, a)), None)
+        if stated is not None:
+            found.setdefault(inside[0][0], (stated[0], stated[0], stated[1]))
+    return found

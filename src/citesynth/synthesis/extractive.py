@@ -35,7 +35,7 @@ from citesynth.analysis import (
 from citesynth.embed.base import Embedder
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.markdown import HEADING_ATTRIBUTES
-from citesynth.ingest.rst import rendered_rst
+from citesynth.ingest.rst import described_at, rendered_rst
 from citesynth.ingest.sentences import (
     RST_FIELD_NAME,
     fenced_blocks,
@@ -47,7 +47,12 @@ from citesynth.llm.base import ChatModel, Piece
 from citesynth.synthesis.asked import asks_number, states_number
 from citesynth.synthesis.captions import Caption, captions
 from citesynth.synthesis.changelogs import CHANGE_LOG_WEIGHT, asks_about_changes, change_log
-from citesynth.synthesis.defaults import DEFAULT_ASKED, DEFAULT_VALUE, item_defaults
+from citesynth.synthesis.defaults import (
+    DEFAULT_ASKED,
+    DEFAULT_VALUE,
+    body_defaults,
+    item_defaults,
+)
 from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.inert import inline
 from citesynth.synthesis.introduced import Introduced, example_after, introduced
@@ -659,10 +664,15 @@ headed APScheduler's next sentence)."""
 def section_of(chunk: Chunk, offset: int) -> str:
     """The heading of the section holding `chunk.text[offset]`, as a lead-in ("Immutability: ").
 
-    The last Markdown heading above it in the chunk (outside code), else the chunk's deepest
-    heading; "" when it has none, or the heading is the document's title (a record's heading
-    path is its title: every sentence of it would read the same).
+    The name of the Sphinx object whose description holds it (`rst.described_at`: Flask's
+    ".. py:data:: TEMPLATES_AUTO_RELOAD" over "Reload templates when they are changed."),
+    else the last Markdown heading above it in the chunk (outside code), else the chunk's
+    deepest heading; "" when it has none, or the heading is the document's title (a
+    record's heading path is its title: every sentence of it would read the same).
     """
+    described = described_at(chunk.text, offset)  # ".. py:data:: TEMPLATES_AUTO_RELOAD"
+    if described:
+        return f"{described}: "
     above = [heading for end, heading in _headings(chunk.text) if end <= offset]
     heading = above[-1] if above else (chunk.heading_path or ("",))[-1]
     heading = " ".join(heading.split())
@@ -771,7 +781,8 @@ def _stated_defaults(
     for source in sources:
         text = source.chunk.text
         every = [(a, b) for a, b in prose_sentences(text, min_words=1) if not _symbolic(text[a:b])]
-        for head, (first, default, end) in item_defaults(text, every).items():
+        stated_in = {**body_defaults(text, every), **item_defaults(text, every)}
+        for head, (first, default, end) in stated_in.items():
             stated[(source.number, head)] = (first, text[first:end])
             tails[(source.number, head)] = default
     return stated, tails
