@@ -78,6 +78,29 @@ async def test_selection_shows_a_tables_rows_as_statements() -> None:
     )
 
 
+async def test_selection_names_a_described_setting_and_keeps_its_default() -> None:
+    # Flask's configuration page: the model was shown "Reload templates when they are
+    # changed." without the setting's name, and never its two-word "Default: ``None``".
+    page = (
+        ".. py:data:: TEMPLATES_AUTO_RELOAD\n\n"
+        "    Reload templates when they are changed. If not set, it will be enabled in\n"
+        "    debug mode.\n\n    Default: ``None``\n\n"
+        ".. py:data:: EXPLAIN_TEMPLATE_LOADING\n\n"
+        "    Log debugging information tracing how a template file was loaded.\n"
+    )
+    chosen = await select(
+        "What is the default of TEMPLATES_AUTO_RELOAD?",
+        numbered([hit(page)]),
+        budget=200,
+        embedder=None,
+    )
+    assert chosen[0].shown == (
+        "TEMPLATES_AUTO_RELOAD: Reload templates when they are changed. If not set, it will "
+        "be enabled in debug mode. Default: ``None``. EXPLAIN_TEMPLATE_LOADING: Log debugging "
+        "information tracing how a template file was loaded."
+    )
+
+
 async def test_selection_keeps_a_heading_when_it_is_all_a_source_has() -> None:
     chosen = await select(
         "corrupt PDF", numbered([hit("Corrupt PDF handling")]), budget=5, embedder=None

@@ -18,13 +18,17 @@ import numpy as np
 
 from citesynth.analysis import coverage, estimate_tokens, query_terms, terms
 from citesynth.embed.base import Embedder
-from citesynth.ingest.rst import rendered_rst
+from citesynth.ingest.rst import described_at, rendered_rst
 from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
 from citesynth.ingest.tables import row_text, table_rows
+from citesynth.synthesis.defaults import DEFAULT_VALUE
 from citesynth.synthesis.sources import Source
 from citesynth.verify.align import NUMBER_WORDS
 
 GAP = " … "
+_MIN_WORDS = 3
+"""How many words a sentence needs to be shown (but one stating a default)."""
+_STOPS = (".", "!", "?", ":", ";")
 
 
 async def select(
@@ -85,13 +89,30 @@ def _sentences(text: str) -> list[str]:
     """The prose sentences and table rows of a chunk, in order; all its sentences for code.
 
     A table's row reads as a statement (`tables.row_text`): Jinja's loop variables and
-    Python-Markdown's option defaults are in tables, which the model was never shown.
+    Python-Markdown's option defaults are in tables, which the model was never shown. A
+    Sphinx object description's first sentence is headed by its name (`rst.described_at`:
+    "TEMPLATES_AUTO_RELOAD: Reload templates when they are changed."), and a short
+    sentence stating a default is kept ("Default: ``None``").
     """
-    spans = prose_sentences(text, min_words=3)
+    spans = [
+        (start, end)
+        for start, end in prose_sentences(text, min_words=1)
+        if len(text[start:end].split()) >= _MIN_WORDS or DEFAULT_VALUE.match(text, start)
+    ]
     rows = table_rows(text)
     if not spans and not rows:
         spans = sentence_spans(text)
-    units = [(start, text[start:end]) for start, end in spans]
+    named: set[str] = set()
+    units = []
+    for start, end in spans:
+        described = described_at(text, start)
+        sentence = text[start:end]
+        if described and described not in named:  # the body's first sentence names it
+            named.add(described)
+            sentence = f"{described}: {sentence}"
+        if DEFAULT_VALUE.match(sentence) and not sentence.rstrip().endswith(_STOPS):
+            sentence = f"{sentence.rstrip()}."  # "Default: ``None``" runs into what follows
+        units.append((start, sentence))
     units += [(row.start, row_text(row)) for row in rows]
     return [unit for _, unit in sorted(units)]
 
