@@ -963,3 +963,10 @@ def test_an_object_descriptions_body_is_named_by_its_directive() -> None:
     # One pass: 3,000 nested descriptions had been read in 27 s, each to the end.
     nested = "".join(" " * i + f".. py:data:: X{i}\n" for i in range(3_000))
     assert len(described_objects(nested)) == 2_999
+
+
+def test_a_long_run_of_stops_is_read_once() -> None:
+    # Each dot of a 20,000-dot run had started a match that read to the run's end: 14 s.
+    assert sentence_spans("." * 60_000) == [(0, 60_000)]
+    text = "Wait... Next one?! Yes."
+    assert [text[a:b] for a, b in sentence_spans(text)] == ["Wait...", "Next one?!", "Yes."]

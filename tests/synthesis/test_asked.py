@@ -304,6 +304,15 @@ def test_a_year_answers_a_question_about_a_time_only() -> None:
     assert not states_number_of(question, claims, subject="attrs")
     assert not states_number_of(question, ["One of the reasons is that classes have attributes."])
     assert states_number_of(question, ["A class can have 1500 attributes [1]."])  # a count
+    timeout = "What is the default session timeout?"
+    assert states_number_of(timeout, ["Sessions expire in 1800 seconds by default."])
+    size = "What is the default chunk size for reading a body?"
+    for measure in (
+        "A body is read in 2048 byte chunks.",
+        "Body reads are capped by 2000 per host.",
+        "A body is read in 2048-byte chunks.",
+    ):
+        assert states_number_of(size, [measure]), measure
     assert states_number_of(question, ["Since 2015 a class can have ten attributes [1]."])
     released = "attrs had its first release in April 2015 [1]."
     assert states_number_of("When did attrs have its first release?", [released])

@@ -22,8 +22,7 @@ def test_an_items_default_is_found_within_the_item() -> None:
     assert found == {
         "- `a` ": "It is quick. Defaults to 3.",
         "- `b` ": "Off by default.",
-        "A para": "Set by default.",  # more than three sentences on: the default alone
-    }
+    }  # "Set by default." is five sentences on: said of something else, maybe
 
 
 def test_an_object_descriptions_default_is_found_paragraphs_down() -> None:

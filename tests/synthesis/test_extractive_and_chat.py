@@ -363,6 +363,14 @@ def test_an_item_saying_what_its_code_is_is_a_candidate_an_item_going_on_is_not(
     assert clean(_candidate_sentences(text)[1]) == (
         "[`attrs.mutable()`](attrs.mutable) is an alias for `attrs.define`."
     )
+    half = (
+        "The client takes these options:\n\n- `timeout` is the read timeout in seconds, and\n"
+        "- `retries` is how often the client retries.\n"
+    )
+    assert _candidate_sentences(half) == [  # the first item is half of a sentence
+        "The client takes these options:",
+        "- `retries` is how often the client retries.",
+    ]
     cut = "- and {func}`attrs.field()` to define an attribute.\n\nThey were added in 20.1.0."
     assert _candidate_sentences(cut) == ["They were added in 20.1.0."]
 
@@ -1373,6 +1381,18 @@ def test_an_item_a_shown_list_holds_is_not_shown_again_from_an_overlapping_chunk
     assert not _listed_already([lead, elsewhere], elsewhere)  # another document's says it too
     assert not _listed_already([lead, new], new)
     assert not _listed_already([lead], lead)
+    # In another pick's text, as whole words: "… is 10" is not said by "… is 100 seconds".
+    said = _Pick(
+        "The default upload timeout is 100 seconds for large files.",
+        0.9,
+        source(2, "faq"),
+        0,
+        frozenset(),
+    )
+    ten = _Pick("The default upload timeout is 10.", 0.8, source(3, "faq"), 9, frozenset())
+    hundred = _Pick("The default upload timeout is 100.", 0.8, source(3, "faq"), 9, frozenset())
+    assert not _listed_already([said, ten], ten)
+    assert _listed_already([said, hundred], hundred)
 
 
 def _page_chunk(number: int, document: str, text: str) -> Source:

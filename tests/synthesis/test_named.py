@@ -99,9 +99,10 @@ def test_an_acronym_with_a_version_is_held_only_with_that_version() -> None:
     question = "How do I run the development server on HTTP/2?"
     pages = numbered([hit("The server can run in HTTP or HTTPS mode, but not both.")])
     assert unnamed(question, pages) == ("HTTP/2",)
-    for written in ("It speaks HTTP/2.", "It speaks http2 too.", "HTTP 2.0 is on."):
+    for written in ("It speaks HTTP/2.", "It speaks http2.", "HTTP 2.0 is on.", "HTTP-2, h2 too"):
         assert unnamed(question, numbered([hit(written)])) == (), written
     assert unnamed(question, numbered([hit("Only HTTP/1.1 and HTTP/2.1.")])) == ("HTTP/2",)
+    assert unnamed(question, numbered([hit("It negotiates h2 with TLS.")])) == ()
     assert unnamed("Is HTTP/1.1 kept alive?", numbered([hit("HTTP/1.1 keeps it.")])) == ()
     # Read once, whatever the number of versions asked for.
     many = " ".join(f"ABC/{n}" for n in range(3_000))

@@ -284,3 +284,14 @@ def test_code_and_its_output_state_no_facts() -> None:
     assert find_conflicts(
         [Passage(1, prose.format(7), "api.rst"), Passage(2, prose.format(128), "init.md")]
     )
+
+
+def test_info_fields_state_facts() -> None:
+    # API pages state defaults in Sphinx info fields, which are no prose to the reader.
+    v1 = ":param timeout: The connect timeout for every client defaults to 5 seconds.\n"
+    v2 = (
+        ".. function:: connect(timeout)\n\n   Connect.\n\n"
+        "   :param timeout: The connect timeout for every client defaults to 10 seconds.\n"
+    )
+    found = find_conflicts([Passage(1, v1, "docs/v1/api.rst"), Passage(2, v2, "docs/v2/api.rst")])
+    assert [c.values for c in found] == [("5 seconds", "10 seconds")]

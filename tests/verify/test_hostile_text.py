@@ -22,6 +22,7 @@ from citesynth.synthesis.named import (
     unnamed,
     unnamed_code,
     unnamed_proper,
+    versioned,
 )
 from citesynth.synthesis.sources import numbered
 from citesynth.verify.base import Check, Passage
@@ -94,7 +95,7 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
     parts = question_parts(text)
     assert parts == [text] or all(len(part.split()) >= 3 for part in parts)
     sources = numbered([hit(first or "empty"), hit(second or "empty")])
-    assert set(unnamed(text, sources)) <= set(acronyms(text))
+    assert set(unnamed(text, sources)) <= set(acronyms(text)) | set(versioned(text))
     assert set(unnamed_code(text, sources)) <= set(code_names(text))
     assert set(unnamed_proper("How do I " + text, sources)) <= set(proper_names("How do I " + text))
 

@@ -104,6 +104,12 @@ async def test_a_claim_its_own_source_contradicts_keeps_its_citation() -> None:
     found = await review(text, [strips, evolve], LexicalVerifier())
     assert found.text == text and not found.repairs
     assert found.claims[0].label != "supported"
+    # A source saying all of it, with nothing against it, still takes the citation.
+    v1 = Passage(1, "In version 1, the connection pool blocks when it is full.", "v1/pool.md")
+    v2 = Passage(2, "In version 2, the connection pool does not block when it is full.", "v2.md")
+    wrong_page = "In version 2, the connection pool does not block when it is full [1]."
+    moved = await review(wrong_page, [v1, v2], LexicalVerifier())
+    assert [(r.before, r.after) for r in moved.repairs] == [((1,), (2,))]
     # Cited elsewhere, the claim is not turned around: its citation may move.
     elsewhere = await review(text.replace("[1]", "[2]"), [strips, POOLS, evolve], LexicalVerifier())
     assert [(r.before, r.after) for r in elsewhere.repairs] == [((2,), (3,))]

@@ -127,12 +127,16 @@ _YEAR = re.compile(
     r"\b(?:in|since|until|till|by|from|during|around|circa|early|late|mid"
     r"|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+"
-    r"(?:1[5-9]\d\d|20\d\d)(?![\w%]|[.,]\d)",
+    r"(?:1[5-9]\d\d|20\d\d)"
+    r"(?=[ \t]*(?:[.,;:!?)\[\]\"'’]|$)|[ \t]+(?:and|or|to|through|till|until|when|while|after"
+    r"|before|with|the|it|its|they|he|she|we|as)\b)",
     re.I,
 )
-"""A year as a time ("in 2015", "April 2015"): a number of a question about a time only
-(`_ASKS_TIME`); "1500 connections" is a count. attrs' "Basically what *attrs* was in
-2015." had answered "What is the maximum number of attributes an attrs class can have?"."""
+"""A year as a time ("in 2015", "April 2015", followed by a stop or a word that goes on with
+no count: "in 2015 and"): a number of a question about a time only (`_ASKS_TIME`); "in 1800
+seconds", "by 2000 per host", "in 2048-byte blocks" are measures. attrs' "Basically what
+*attrs* was in 2015." had answered "What is the maximum number of attributes an attrs class
+can have?"."""
 _ASKS_TIME = re.compile(
     r"\b(?:when|years?|dates?|dated|since|until|decades?|centur(?:y|ies)|old|age|ago|born"
     r"|died|founded|established|released?|first|last|season|period|era)\b",

@@ -372,9 +372,10 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     Small models sometimes loop and write a sentence twice; a sentence (or a line: a loop
     may write one line after another without punctuation) goes when at least `overlap` of
     its terms (citation markers aside) already make up one earlier sentence that cites
-    every source it cites. A repeat of the very same terms citing another source is
-    corroboration: it goes and the earlier copy cites both ("… the final form of the value
-    [2,3]." where the answer had said it twice, "[3]." and "[2]."). The same
+    every source it cites. A repeat of the very same terms, in the same order, citing
+    another source is corroboration: it goes and the earlier copy cites both ("… the final
+    form of the value [2,3]." where the answer had said it twice, "[3]." and "[2]."), when
+    both are plain sentences of one paragraph citing at their end (`_mergeable`). The same
     sentence again citing more than its first copy replaces it (attribution may cite only
     the second of two identical lines). A sentence opening "Multiple sources report that"
     is read for what it reports (`without_consensus`): once repair cites one source for it,
@@ -387,6 +388,7 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     kept: list[tuple[int, int]] = []  # the span of each sentence the index holds
     dropped: list[tuple[int, int]] = []
     merged: dict[int, frozenset[int]] = {}  # kept sentence -> the citations it now gives
+    orders: list[tuple[str, ...]] = []  # each kept sentence's terms in order
     for start, end in _statements(text):
         sentence = text[start:end]
         words = frozenset(terms(MARKS.sub(" ", without_consensus(sentence))))
@@ -396,23 +398,27 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
         if len(words) >= 4 and index.repeats(words, marks):
             dropped.append((start, end))
             continue
+        order = tuple(terms(MARKS.sub(" ", without_consensus(sentence))))
         same = index.same_words(words) if len(words) >= 4 and marks else None
-        if same is not None and index.sentences[same][1]:  # corroboration: cite both once
-            union = index.sentences[same][1] | marks
-            index.sentences[same] = (words, union)
-            index.exact[words] = [*index.exact[words], union]
+        if (
+            same is not None
+            and index.sentences[same][1]  # an uncited first copy goes instead (below)
+            and _mergeable(text, kept[same], (start, end), orders[same], order)
+        ):
+            union = index.sentences[same][1] | marks  # corroboration: said once, citing both
+            index.replace_marks(same, union)
             merged[same] = union
             dropped.append((start, end))
             continue
         earlier = index.cited_more(words, marks) if len(words) >= 4 else None
         if earlier is not None:  # the same sentence again, citing more: it replaces the first
             dropped.append(kept[earlier])
-            kept[earlier] = (start, end)
-            if earlier in merged:
-                merged[earlier] |= marks
+            kept[earlier], orders[earlier] = (start, end), order
+            merged.pop(earlier, None)
             continue
         index.add(words, marks)
         kept.append((start, end))
+        orders.append(order)
     if not dropped:
         return text, 0
     recited = {kept[number]: numbers for number, numbers in merged.items()}
@@ -431,10 +437,42 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     return _without_trailing_spaces("".join(pieces)).strip(), len(dropped)
 
 
+_TRAILING_MARKS = re.compile(rf"(?:\s*{MARKS.pattern})+(?=[\s.!?;,:)*_]*$)")
+_NOT_PLAIN = re.compile(rf"[ \t]*(?:\||{LIST_MARKER}[ \t]|#|\*\*[^*\n]+\*\*\s*$)")
+"""A table row, a list item, a heading or a bold heading line: no sentence to merge."""
+_BLANK = re.compile(r"\n[ \t]*\n")
+
+
+def _mergeable(
+    text: str,
+    earlier: tuple[int, int],
+    later: tuple[int, int],
+    earlier_order: tuple[str, ...],
+    later_order: tuple[str, ...],
+) -> bool:
+    """Whether the `later` sentence says the `earlier` one again and can be folded into it.
+
+    The same terms in the same order ("Requests are faster than sockets" is not "Sockets
+    are faster than requests"), both plain sentences (no table row, list item or heading:
+    dropping one would leave its mark or cell behind) citing only at their end, in one
+    paragraph with no heading between (under "## Sync client" and "## Async client" the
+    same sentence says two things).
+    """
+    if earlier_order != later_order or _BLANK.search(text, earlier[1], later[0]):
+        return False
+    for start, end in (earlier, later):
+        line_start = text.rfind("\n", 0, start) + 1
+        if _NOT_PLAIN.match(text, line_start) or MARKS.search(
+            _TRAILING_MARKS.sub("", text[start:end])
+        ):
+            return False
+    return True
+
+
 def _cited(sentence: str, numbers: Collection[int]) -> str:
-    """`sentence` citing `numbers` instead of its own markers, before its closing stop."""
-    body = MARKS.sub("", sentence).rstrip()
-    stop = len(body.rstrip(".!?;,")) if body else 0
+    """`sentence` citing `numbers` instead of the markers it ends with, before its stop."""
+    body = _TRAILING_MARKS.sub("", sentence).rstrip()
+    stop = len(body.rstrip(".!?;,:)*_")) if body else 0
     return f"{body[:stop].rstrip()} {compact(sorted(numbers))}{body[stop:]}"
 
 
@@ -504,6 +542,13 @@ class _Seen:
         """The latest earlier sentence of exactly `words`, if any."""
         numbers = self.numbers.get(words)
         return numbers[-1] if numbers else None
+
+    def replace_marks(self, number: int, marks: frozenset[int]) -> None:
+        """Sentence `number` now cites `marks` (a repeat was folded into it)."""
+        words, cited = self.sentences[number]
+        self.sentences[number] = (words, marks)
+        exact = self.exact[words]
+        exact[exact.index(cited)] = marks
 
     def repeats(self, words: frozenset[str], marks: frozenset[int]) -> bool:
         """Whether an earlier sentence holds `overlap` of `words` and cites all of `marks`."""

@@ -37,8 +37,7 @@ _STATES_DEFAULT = re.compile(
 _ITEM_START = re.compile(r"[ \t]*" + LIST_MARKER + r"[ \t]")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 MOST_SENTENCES = 3
-"""How many sentences after an item's first one are shown to reach its default; a default
-stated further on is shown alone."""
+"""How many sentences after an item's first one are shown, at most, to reach its default."""
 
 
 def item_defaults(
@@ -48,19 +47,20 @@ def item_defaults(
 
     `sentences` are the (start, end) of `text`'s sentences in order. An item is a list item
     or a paragraph: sentences with no blank line between them, the later not opening a list
-    item. A later sentence of an item stating a default (`_STATES_DEFAULT`) gives the value
-    (offset, text): the item's sentences from the second through it, or, when it is more
-    than `MOST_SENTENCES` on, itself alone. The first such sentence of an item counts.
+    item. A later sentence of an item stating a default (`_STATES_DEFAULT`), at most
+    `MOST_SENTENCES` on, gives the offsets (first, start, end): the sentences shown run
+    unbroken from `first`, the item's second, to `end`, the default's own. Never the first
+    sentence and a far one alone: "It is enabled by default." five sentences on is said of
+    another option. The first such sentence of an item counts.
     """
     found: dict[int, tuple[int, int, int]] = {}
     head = 0
     for index, (start, end) in enumerate(sentences):
         if index and _item_opens(text, sentences[index - 1][1], start):
             head = index
-        stated = sentences[head][0] in found
-        if index != head and not stated and _STATES_DEFAULT.search(text, start, end):
-            first = sentences[head + 1][0] if index - head <= MOST_SENTENCES else start
-            found[sentences[head][0]] = (first, start, end)
+        close = 0 < index - head <= MOST_SENTENCES
+        if close and sentences[head][0] not in found and _STATES_DEFAULT.search(text, start, end):
+            found[sentences[head][0]] = (sentences[head + 1][0], start, end)
     return found
 
 

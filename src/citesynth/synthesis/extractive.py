@@ -202,19 +202,18 @@ def _listed_already(chosen: Sequence[_Pick], pick: _Pick) -> bool:
     removed after 3 sessions.").
     """
     wanted = " ".join(pick.text.split()).rstrip(".")
-    return (
-        pick.block is None  # what it shows below it is its own
-        and len(wanted) > 20
-        and any(
-            p is not pick
-            and p.source.document == pick.source.document
-            and (
-                any(wanted in " ".join(clean(line).split()) for line in p.block.lines)
-                if p.block is not None and p.block.kind == "list"
-                else len(p.text) > len(pick.text) and wanted in " ".join(p.text.split())
-            )
-            for p in chosen
+    if pick.block is not None or len(wanted) <= 20:  # what it shows below it is its own
+        return False
+    whole = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")  # "… is 10" is not in "… is 100"
+    return any(
+        p is not pick
+        and p.source.document == pick.source.document
+        and (
+            any(whole.search(" ".join(clean(line).split())) for line in p.block.lines)
+            if p.block is not None and p.block.kind == "list"
+            else len(p.text) > len(pick.text) and whole.search(" ".join(p.text.split()))
         )
+        for p in chosen
     )
 
 
@@ -868,7 +867,7 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]]) -> set[tuple[int, int]]
     "3. the *value* that is passed for it.": each item alone states nothing, nor does one
     opening with a conjunction ("- and {func}`attrs.field()` to define an attribute."). A
     piece ends as a sentence goes on (`_GOES_ON`), or follows one that does, unless it states
-    what the code it opens with is (`_CODE_IS`).
+    what the code it opens with is (`_CODE_IS`) and ends in no more than a comma.
     """
     found: set[tuple[int, int]] = set()
     goes_on, previous = False, 0
@@ -878,9 +877,10 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]]) -> set[tuple[int, int]]
             found.add((start, end))
         if _clause_item(text[start:end]):
             found.add((start, end))
-        goes_on = _GOES_ON.search(text[start:end].rstrip("*_ \n")) is not None
-        if goes_on and not states:
-            found.add((start, end))
+        ending = _GOES_ON.search(text[start:end].rstrip("*_ \n"))
+        goes_on = ending is not None
+        if goes_on and not (states and ending is not None and ending.group().strip() in ",;"):
+            found.add((start, end))  # "- `timeout` is the read timeout, and" is half of one
         previous = end
     return found
 

@@ -81,7 +81,7 @@ def unnamed(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     Held means written in a source's text, title or headings, in any case, or spelt out.
     The sources' words are read once, whatever the number of acronyms.
     """
-    versions = [m.groups() for m in _VERSIONED.finditer(INLINE_CODE.sub(" ", question))]
+    versions = _versions(question)
     wanted = tuple(a for a in acronyms(question) if a not in {v[0] for v in versions})
     if not (wanted or versions) or not sources:
         return ()
@@ -93,16 +93,28 @@ def unnamed(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     compounds = [w.lower() for w in _COMPOUND.findall(text)]  # "twenty-foot" one word
     spelt = spelt_out(spellable, words) | spelt_out(spellable, compounds)
     held = _versions_written(text) if versions else frozenset()
-    versioned = [
-        f"{a}/{v}" for a, v in dict.fromkeys(versions) if (a.lower(), _bare(v)) not in held
-    ]
-    return tuple(a for a in absent if a.lower() not in spelt) + tuple(versioned)
+    held |= {pair for pair, alias in _ALIASES.items() if alias in written}
+    missing = [f"{a}/{v}" for a, v in dict.fromkeys(versions) if (a.lower(), _bare(v)) not in held]
+    return tuple(a for a in absent if a.lower() not in spelt) + tuple(missing)
+
+
+def versioned(question: str) -> tuple[str, ...]:
+    """The acronyms with a version `question` names ("HTTP/2"), in order, each once."""
+    return tuple(dict.fromkeys(f"{a}/{v}" for a, v in _versions(question)))
+
+
+def _versions(question: str) -> list[tuple[str, str]]:
+    """(acronym, version) of each acronym with a version `question` names."""
+    return [(m.group(1), m.group(2)) for m in _VERSIONED.finditer(INLINE_CODE.sub(" ", question))]
 
 
 _VERSION_WRITTEN = re.compile(
-    r"(?<![\w.])([A-Za-z][A-Za-z0-9]*?[A-Za-z])[ \t/]?(\d+(?:\.\d+)*)(?!\w|\.\d)"
+    r"(?<![\w.])([A-Za-z][A-Za-z0-9]*?[A-Za-z])[ \t/-]?(\d+(?:\.\d+)*)(?!\w|\.\d)"
 )
-"""A name with a version as a text writes it: "HTTP/2", "HTTP 2", "http2", "HTTP/2.0"."""
+"""A name with a version as a text writes it: "HTTP/2", "HTTP 2", "HTTP-2", "http2",
+"HTTP/2.0"."""
+_ALIASES = {("http", "2"): "h2", ("http", "3"): "h3"}
+"""Names of a version of their own: HTTP/2 is "h2" in TLS negotiation and in many docs."""
 
 
 def _versions_written(text: str) -> frozenset[tuple[str, str]]:

@@ -139,9 +139,10 @@ async def without_repeats(
 ) -> Checked:
     """`checked` without sentences that repeat an earlier one now that repair moved citations.
 
-    A sentence written twice citing different sources is corroboration and stays
-    (`drop_repeats`); once repair finds that one of them does not say it and cites the other
-    ("… [2]." becomes "… [4]."), it is a repeat. What is left is verified again.
+    A sentence written nearly twice citing different sources is corroboration and stays
+    (`drop_repeats`; the very same sentence is said once, citing both); once repair finds
+    that one of them does not say it and cites the other ("… [2]." becomes "… [4]."), it
+    is a repeat. What is left is verified again.
     """
     if not checked.summary.repairs:
         return checked

@@ -55,7 +55,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citesynth.analysis import ADMONITIONS, content_terms, terms, without_asides
-from citesynth.ingest.sentences import prose_sentences
+from citesynth.ingest.sentences import FIELD_MARKER, prose_sentences
+from citesynth.verify.align import passage_sentences
 from citesynth.verify.base import Passage
 
 _VALUE = re.compile(
@@ -106,6 +107,23 @@ class _Fact:
 
 _MIN_WORDS = 4
 """How many words a sentence needs to state a fact here."""
+_FIELD = re.compile(rf"[ \t]*{FIELD_MARKER}")
+"""A Sphinx info field ("   :param timeout: The connect timeout defaults to 5 seconds."):
+no prose to the reader, yet where API pages state defaults."""
+
+
+def _stating(text: str) -> list[tuple[int, int]]:
+    """The sentences of `text` that can state a fact: its prose and its info fields."""
+    spans = prose_sentences(text, min_words=_MIN_WORDS)
+    if ":" in text:
+        fields = [
+            (start, end)
+            for start, end in passage_sentences(text)
+            if _FIELD.match(text, text.rfind("\n", 0, start) + 1)
+            and len(text[start:end].split()) >= _MIN_WORDS
+        ]
+        spans = sorted(set(spans) | set(fields))
+    return spans
 
 
 @lru_cache(maxsize=512)
@@ -118,7 +136,7 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
     """
     facts = []
     title = _named_title(passage.title, passage.text).lower()  # once per passage
-    for start, end in prose_sentences(passage.text, min_words=_MIN_WORDS):
+    for start, end in _stating(passage.text):
         text = " ".join(passage.text[start:end].split())
         if text.startswith(("#", "|", "```")):
             continue

@@ -9,8 +9,9 @@ For every claim (see `claims.py`):
    without it (ALCE citation precision). A single citation is precise when it supports.
 3. Repair, when asked: a claim its citations do not support, and an uncited claim, are
    checked against every other source (cheaply, with the lexical verifier, then confirmed by
-   the configured one); a source that supports it replaces (or becomes) its citation, unless
-   the claim's own cited source contradicts it (`_contradicted`: the claim turned around).
+   the configured one); a source that supports it replaces (or becomes) its citation. When
+   the claim's own cited source contradicts it (`_contradicted`: the claim turned around),
+   only a source holding every term of it, with nothing against it, does.
    What is still unsupported stays so, labelled, never dressed up with a citation.
 
 Independent documents behind a claim are counted from the sources that support it alone.
@@ -256,10 +257,9 @@ async def _repair(
         for i, verdict in enumerate(union)
         if (verdict is None or verdict.label != "supported") and not claims[i].code
     ]
-    contradicted = _contradicted(claims, weak, passages, screen)
-    weak = [i for i in weak if i not in contradicted]
     if not weak or not passages:  # one passage still gets an uncited claim it supports
         return answer, []
+    contradicted = _contradicted(claims, weak, passages, screen)
     candidates: list[tuple[int, Passage]] = []
     checks = []
     for index in weak:
@@ -277,6 +277,9 @@ async def _repair(
         wanted = verdict.supported or (
             not lexical_only and verdict.label == "partial" and not vetoed
         )
+        if index in contradicted:  # only a source saying all of it, and nothing against it
+            whole = alignment is not None and not alignment.missing_terms
+            wanted = verdict.supported and not vetoed and whole
         rank = verdict.score + (1.0 if verdict.supported else 0.0)
         if wanted and rank > best.get(index, (0.0, passage))[0]:
             best[index] = (rank, passage)
@@ -301,7 +304,7 @@ def _contradicted(
     passages: Sequence[Passage],
     screen: LexicalVerifier,
 ) -> set[int]:
-    """The weak claims their own cited sources contradict: no citation is moved for them.
+    """The weak claims their own cited sources contradict: repair needs more for them.
 
     A model that turns what its source says around ("attrs does not strip the leading
     underscore …" citing "… it will strip the underscore from the name when it creates the
@@ -310,7 +313,10 @@ def _contradicted(
     should be specified without the leading underscore, just like in `__init__`") had been
     judged to support it and the citation moved there. Contradicted: the cited sources'
     best sentences hold `CONTRADICTED_COVERAGE` of the claim's terms, and the claim's
-    negation or a word of it the other way (`opposites`).
+    negation or a word of it the other way (`opposites`). Such a claim moves only to a
+    source that holds every term of it with nothing against it: cited to the page on
+    version 1, "In version 2, the pool does not block when it is full" still moves to the
+    page on version 2, which says it word for word.
     """
     by_number = {p.number: p for p in passages}
     cited = [
