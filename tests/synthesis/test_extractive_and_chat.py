@@ -668,24 +668,6 @@ async def test_a_setting_described_under_its_directive_is_named_and_read_with_it
     assert "or ``'Strict'`` [1]" in answer.answer
 
 
-async def test_a_sentence_opening_with_a_pronoun_is_read_with_what_it_stands_for(
-    engine: Engine, tmp_path: Path
-) -> None:
-    # attrs' history, a sentence a line: "It" is the project named the line before.
-    page = (
-        "# A Short History Lesson\n\nAt this point, *attrs* is an old project.\n"
-        "It had its first release in April 2015 -- back when most code was on Python 2.7.\n"
-        "*attrs* was always Python 3-first, but type annotations came only into Python 3.5 "
-        "that was released in September 2015.\n"
-    )
-    question = "When did attrs have its first release?"
-    answer = await answered_extractively(engine, tmp_path / "h", "names.md", page, question)
-    assert "old project [1]. It had its first release" in answer.answer  # shown with it
-    # Ranked by what it says of attrs: first, before the sentence naming attrs itself.
-    picks = await ExtractiveWriter(None).picks(question, [_page_chunk(1, "names", page)])
-    assert picks[0].text.startswith("At this point, *attrs* is an old project. It had"), picks
-
-
 async def test_a_question_a_table_row_answers_is_answered_with_the_row(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -314,11 +314,9 @@ class ExtractiveWriter:
         valued = number or DEFAULT_ASKED.search(question) is not None
         numbered = {**numbered, **stated}
         read = [
-            f"{section_of(source.chunk, start)}{_antecedent(leading, source, start, sentence)}"
-            f"{sentence} {numbered[(source.number, start)][1]}"
+            f"{section_of(source.chunk, start)}{sentence} {numbered[(source.number, start)][1]}"
             if valued and (source.number, start) in numbered
-            else f"{section_of(source.chunk, start)}"
-            f"{_antecedent(leading, source, start, sentence)}{sentence}"
+            else f"{section_of(source.chunk, start)}{sentence}"
             for source, start, sentence in candidates
         ]
         ranked = await self._ranked(question, candidates, read)
@@ -767,19 +765,6 @@ def _candidates(
             elif len(successor.split()) < _CANDIDATE_WORDS and states_number([successor]):
                 numbered[(source.number, start)] = (after, successor)
     return candidates, following, numbered, leading
-
-
-def _antecedent(leading: _Antecedents, source: Source, start: int, sentence: str) -> str:
-    """The sentence a pronoun opening `sentence` stands for, to read it by ("" if none).
-
-    "It had its first release in April 2015." says of what only with "At this point,
-    *attrs* is an old project." before it: read alone, it ranked below sentences naming
-    attrs, and "When did attrs have its first release?" was answered without it.
-    """
-    if not _ANAPHOR.match(sentence):
-        return ""
-    before = leading.get((source.number, start))
-    return f"{before[1]} " if before else ""
 
 
 def _stated_defaults(
