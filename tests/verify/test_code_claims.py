@@ -61,6 +61,18 @@ async def test_review_keeps_quoted_code_and_never_repairs_invented_code() -> Non
     assert found.text == answer and not found.repairs
 
 
+def test_a_one_line_block_the_source_writes_inline_is_quoted() -> None:
+    # Flask's server page gives the command inline; the embedded model showed it as a block.
+    source = "Either stop the other program, or use\n``flask run --port 5001`` to pick a port."
+    found = code_verdict("flask run  --port 5001", [source])
+    assert found.label == "supported"
+    span = found.spans[0]
+    assert source[span.start : span.end] == "flask run --port 5001"
+    assert code_verdict("flask run --port 5002", [source]).label == "unsupported"
+    assert code_verdict("flask run\n--port 5001", [source]).label == "unsupported"  # two lines
+    assert code_verdict("flask run", [source]).label == "unsupported"  # part of the span
+
+
 def test_indentation_is_part_of_the_code_checked() -> None:
     source = "```yaml\napp:\n  branding:\n    font: Arial\n```"
     assert code_verdict("app:\n  branding:\n    font: Arial", [source]).supported

@@ -4,13 +4,15 @@ An answer may show a source's code ("… as shown in the following example: [4]"
 example). A code block is no sentence a verifier could judge, and no one-word change in it
 is harmless, so it is checked by rule: it is supported when one of the sources its
 introducing sentence cites holds its lines consecutively (spacing aside; blank lines and a
-final "…" line, where the writer cut a long block, do not count), and unsupported otherwise.
+final "…" line, where the writer cut a long block, do not count), or, for a block of one
+line, writes that line as inline code, and unsupported otherwise.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from citesynth.analysis import INLINE_CODE
 from citesynth.verify.base import Span, Verdict
 
 CUT = "…"
@@ -30,9 +32,25 @@ def code_verdict(code: str, passages: Sequence[str]) -> Verdict:
     if wanted:
         for index, passage in enumerate(passages):
             found = _lines_at(_relative(wanted), passage)
+            if found is None and len(wanted) == 1:
+                found = _inline_at(wanted[0], passage)
             if found is not None:
                 return Verdict(1.0, "supported", (Span(index, *found),))
     return Verdict(0.0, "unsupported", reasons=(NOT_QUOTED,))
+
+
+def _inline_at(line: str, passage: str) -> tuple[int, int] | None:
+    """Where `passage` writes the one `line` of a block as inline code: (start, end) offsets.
+
+    A model shows a command the prose gives inline as a block of its own: Flask's "use
+    ``flask run --port 5001`` to pick a different port" as a fenced block holding that one
+    line (spacing aside).
+    """
+    said = " ".join(line.split())
+    for span in INLINE_CODE.finditer(passage):
+        if " ".join(span.group(1).split()) == said:
+            return span.start(1), span.end(1)
+    return None
 
 
 def _indent(line: str) -> int:
