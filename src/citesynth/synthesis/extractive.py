@@ -310,8 +310,9 @@ class ExtractiveWriter:
         # followed by: "`max_age` - Session expiry time in seconds." says how long with
         # "Defaults to 2 weeks."
         # Asked for a default, an item is read and shown with the default it goes on to state.
-        stated, tails = _stated_defaults(sources) if DEFAULT_ASKED.search(question) else ({}, {})
-        valued = number or DEFAULT_ASKED.search(question) is not None
+        default = DEFAULT_ASKED.search(question) is not None
+        stated, tails = _stated_defaults(sources) if default else ({}, {})
+        valued = number or default
         numbered = {**numbered, **stated}
         read = [
             f"{section_of(source.chunk, start)}{sentence} {numbered[(source.number, start)][1]}"
@@ -728,8 +729,7 @@ def _candidates(
     leading: _Antecedents = {}
     for source in sources:
         text = source.chunk.text
-        every = prose_sentences(text, min_words=1)
-        every = [(a, b) for a, b in every if not _symbolic(text[a:b])]  # code, logs
+        every = _sentence_spans(text)
         pieces = _pieces(text, every)
         spans = [
             (a, b)
@@ -767,6 +767,15 @@ def _candidates(
     return candidates, following, numbered, leading
 
 
+@lru_cache(maxsize=256)
+def _sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """The prose sentences of a chunk, code and logs that passed for prose aside (`_symbolic`).
+
+    Read once per chunk: the candidates and the defaults its items state both need them.
+    """
+    return tuple((a, b) for a, b in prose_sentences(text, min_words=1) if not _symbolic(text[a:b]))
+
+
 def _stated_defaults(
     sources: Sequence[Source],
 ) -> tuple[_Followers, dict[tuple[int, int], int]]:
@@ -779,7 +788,7 @@ def _stated_defaults(
     tails: dict[tuple[int, int], int] = {}
     for source in sources:
         text = source.chunk.text
-        every = [(a, b) for a, b in prose_sentences(text, min_words=1) if not _symbolic(text[a:b])]
+        every = _sentence_spans(text)
         stated_in = {**body_defaults(text, every), **item_defaults(text, every)}
         for head, (first, default, end) in stated_in.items():
             stated[(source.number, head)] = (first, text[first:end])
@@ -879,7 +888,7 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]]) -> set[tuple[int, int]]
             found.add((start, end))
         ending = _GOES_ON.search(text[start:end].rstrip("*_ \n"))
         goes_on = ending is not None
-        if goes_on and not (states and ending is not None and ending.group().strip() in ",;"):
+        if ending is not None and not (states and ending.group().strip() in ",;"):
             found.add((start, end))  # "- `timeout` is the read timeout, and" is half of one
         previous = end
     return found
