@@ -391,14 +391,15 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     orders: list[tuple[str, ...]] = []  # each kept sentence's terms in order
     for start, end in _statements(text):
         sentence = text[start:end]
-        words = frozenset(terms(MARKS.sub(" ", without_consensus(sentence))))
+        said = terms(MARKS.sub(" ", without_consensus(sentence)))
+        words = frozenset(said)
         marks = frozenset(cited_numbers(sentence))
         if not marks and HEADING_LINE.fullmatch(sentence.strip()):
             continue  # a heading states nothing: "**SSL_CERT_DIR (Environment Variables)**"
         if len(words) >= 4 and index.repeats(words, marks):
             dropped.append((start, end))
             continue
-        order = tuple(terms(MARKS.sub(" ", without_consensus(sentence))))
+        order = tuple(said)
         same = index.same_words(words) if len(words) >= 4 and marks else None
         if (
             same is not None
