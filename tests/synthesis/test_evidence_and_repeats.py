@@ -611,3 +611,14 @@ def test_many_lead_ins_are_read_once() -> None:
     text = "We can combine several conditions: [1]\n\n" * 20_000 + "Done [1]."
     closed, count = close_lead_ins(text)
     assert count == 20_000 and closed.endswith("conditions [1].\n\nDone [1].")
+
+
+def test_a_sentence_with_a_long_run_of_markers_is_read_once() -> None:
+    # Bad input: 3,000 markers mid-sentence, twice, the copies citing different sources at
+    # their end. The trailing markers were found by a pattern tried at every marker of the
+    # run (quadratic); markers mid-sentence keep the copies from being merged.
+    run = " ".join(f"[{n}]" for n in range(1, 3_001))
+    first = f"The pool holds ten {run} connections per host [1]."
+    again = f"The pool holds ten {run} connections per host [3001]."
+    kept, dropped = drop_repeats(f"{first}\n{again}")
+    assert (kept, dropped) == (again, 1)  # the copy citing more replaces the first

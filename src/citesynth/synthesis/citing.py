@@ -438,7 +438,8 @@ def drop_repeats(text: str, *, overlap: float = 0.9) -> tuple[str, int]:
     return _without_trailing_spaces("".join(pieces)).strip(), len(dropped)
 
 
-_TRAILING_MARKS = re.compile(rf"(?:\s*{MARKS.pattern})+(?=[\s.!?;,:)*_]*$)")
+_CLOSING = " \t\n.!?;,:)*_"
+"""What may follow a sentence's last marker: its stop, a closing bracket or emphasis."""
 _NOT_PLAIN = re.compile(rf"[ \t]*(?:\||{LIST_MARKER}[ \t]|#|\*\*[^*\n]+\*\*\s*$)")
 """A table row, a list item, a heading or a bold heading line: no sentence to merge."""
 _BLANK = re.compile(r"\n[ \t]*\n")
@@ -463,16 +464,33 @@ def _mergeable(
         return False
     for start, end in (earlier, later):
         line_start = text.rfind("\n", 0, start) + 1
-        if _NOT_PLAIN.match(text, line_start) or MARKS.search(
-            _TRAILING_MARKS.sub("", text[start:end])
-        ):
+        if _NOT_PLAIN.match(text, line_start) or MARKS.search(_unmarked(text[start:end])):
             return False
     return True
 
 
+def _unmarked(sentence: str) -> str:
+    """`sentence` without the markers it ends with: "It holds ten [1] [2]." -> "It holds ten.".
+
+    The space before each marker goes, its closing stop stays. Read from the end, once: a
+    pattern tried at every marker of a long run took quadratic time (3,000 markers
+    mid-sentence, 0.75 s).
+    """
+    tail = len(sentence.rstrip(_CLOSING))
+    start = tail
+    while start and sentence[start - 1] == "]":
+        opening = sentence.rfind("[", 0, start)
+        if opening < 0 or not MARKS.fullmatch(sentence, opening, start):
+            break
+        start = opening
+        while start and sentence[start - 1].isspace():
+            start -= 1
+    return sentence[:start] + sentence[tail:]
+
+
 def _cited(sentence: str, numbers: Collection[int]) -> str:
     """`sentence` citing `numbers` instead of the markers it ends with, before its stop."""
-    body = _TRAILING_MARKS.sub("", sentence).rstrip()
+    body = _unmarked(sentence).rstrip()
     stop = len(body.rstrip(".!?;,:)*_")) if body else 0
     return f"{body[:stop].rstrip()} {compact(sorted(numbers))}{body[stop:]}"
 
