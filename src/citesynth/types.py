@@ -116,7 +116,7 @@ class Reference:
 
     `path` is the target document's path as the index shows it (empty for the chunk's own
     document); `heading` an anchor slug or a section title (empty for the whole document);
-    `kind` how it was written (`link`, `doc`, `ref`, `see`).
+    `kind` how it was written (`link`, `doc`, `ref`, `see`, `include`).
     """
 
     path: str

@@ -25,6 +25,40 @@ def test_links_roles_and_see_section_are_references() -> None:
     ]
 
 
+def test_included_files_are_references() -> None:
+    text = (
+        "Example:\n\n.. literalinclude:: snippets/fileio/read_file.py\n   :language: python\n\n"
+        ".. include:: /shared/intro.rst\n\n"
+        "```{literalinclude} ../examples/app.py\n:lines: 1-5\n```\n"
+        "Not one: .. literalinclude:: inline.py in a sentence.\n"
+    )
+    assert references(text, "docs/guide/fileio.rst") == [
+        Reference("docs/guide/snippets/fileio/read_file.py", "", "include"),
+        Reference("docs/shared/intro.rst", "", "include"),
+        Reference("docs/examples/app.py", "", "include"),
+    ]
+
+
+async def test_a_retrieved_passage_brings_the_code_it_includes(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "docs"
+    write(
+        root,
+        "fileio.rst",
+        "File I/O\n========\n\nThe library reads files asynchronously in worker threads. "
+        "Example:\n\n.. literalinclude:: snippets/read_file.py\n",
+    )
+    write(root, "snippets/read_file.py", "async def main():\n    text = await read_text('x')\n")
+    await engine.index([root])
+    hit = (await engine.search("How are files read asynchronously in worker threads?", 1))[0]
+    assert hit.chunk.path.endswith("fileio.rst")
+    found = await linked([hit.chunk], engine.store)
+    assert [c.path.rsplit("/", 1)[-1] for targets in found.values() for c in targets] == [
+        "read_file.py"
+    ]
+
+
 def test_headings_match_by_title_or_anchor() -> None:
     assert slug("Exponential backoff!") == "exponential-backoff"
     assert matches("exponential-backoff", ("Retries", "Exponential backoff"))

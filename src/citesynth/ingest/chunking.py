@@ -33,7 +33,7 @@ from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId
 
-CHUNKER_VERSION = 13
+CHUNKER_VERSION = 14
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
@@ -41,7 +41,8 @@ above a directive stays with it; 10: an introduction stays with its example up t
 past the target; 11: and so do the headings above it; 12: a MyST directive fenced as prose,
 ```{note}, is a paragraph, and each reStructuredText field a sentence; 13: a grid table is
 a table, cut between its rows, and a Markdown heading's attribute list is no part of its
-title)."""
+title; 14: a file a chunk includes, ".. literalinclude:: snippets/x.py", is a reference
+of it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,9 @@
   `[see below](#limits)`; web and mail links are left out;
 - reStructuredText roles: ``:doc:`guide/retries` ``, ``:ref:`Backoff <backoff>` ``;
 - "see section X" / "see chapter X" / 'see "X"' in prose: a section of the same document;
+- included files: ``.. literalinclude:: snippets/read_file.py`` and ``.. include::`` (also
+  MyST's ```` ```{literalinclude} ```` fences): AnyIO's "Example:" is a sentence whose
+  code lives in another file, which a passage then brings along;
 - defined terms (`definitions`): a chunk that uses a term another chunk defines is linked
   to the definition.
 
@@ -28,6 +31,13 @@ _SEE = re.compile(
     re.I,
 )
 _SEE_QUOTED = re.compile(r"\bsee\s+[\"“]([^\"”\n]{3,60})[\"”]", re.I)
+_INCLUDE = re.compile(
+    r"^[ \t]*(?:\.\.[ \t]+(?:literalinclude|include)::"
+    r"|[`~:]{3,}[ \t]*\{(?:literalinclude|include)\})[ \t]*(\S+)[ \t]*$",
+    re.MULTILINE,
+)
+"""A directive including another file, and the file's path: Sphinx reads it relative to the
+including document, or from its source folder when it starts with "/"."""
 _EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.I)
 _SLUG_DROP = re.compile(r"[^\w\- ]")
 
@@ -58,10 +68,24 @@ def references(text: str, path: str) -> list[Reference]:
         found.append(Reference(named, "", "doc"))
     for match in _REF_ROLE.finditer(text):
         found.append(Reference("", match.group(1).strip(), "ref"))
+    for match in _INCLUDE.finditer(text):
+        found.append(Reference(_included(match.group(1), path), "", "include"))
     for pattern in (_SEE, _SEE_QUOTED):
         for match in pattern.finditer(text):
             found.append(Reference("", match.group(1).strip(), "see"))
     return list(dict.fromkeys(found))
+
+
+def _included(target: str, path: str) -> str:
+    """The path of the file `target` names, included by the document at `path`.
+
+    A path from the Sphinx source folder ("/snippets/x.py") is read from the including
+    document's top folder ("docs/"): where its source folder usually is.
+    """
+    if target.startswith("/"):
+        top = path.split("/", 1)[0] if "/" in path else ""
+        return posixpath.normpath(posixpath.join(top, target.lstrip("/")))
+    return posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
 
 
 _BOLD_DEFINITION = re.compile(
