@@ -42,7 +42,7 @@ from citesynth.report import (
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
 from citesynth.retrieve.subjects import subjects
 from citesynth.settings import Settings
-from citesynth.synthesis import ExtractiveWriter, Writer, get_writer
+from citesynth.synthesis import ExtractiveWriter, SentenceScorer, Writer, get_writer
 from citesynth.synthesis.cache import AnswerCache
 from citesynth.synthesis.chat import Turn, condense, recent
 from citesynth.synthesis.options import AskOptions, AskOverrides
@@ -84,10 +84,10 @@ class Engine:
         self.retrieval = retrieval
         self.reranker = reranker
         self.prompts = dict(prompts or BUILT_IN)
-        self.writer: Writer = writer or ExtractiveWriter(embedder)
+        self.verifier = get_verifier("default") if verifier == "default" else verifier
+        self.writer: Writer = writer or ExtractiveWriter(embedder, scorer=scorer(self.verifier))
         self.answering = answering or AskOptions()
         """The answering defaults; each call may override them by name."""
-        self.verifier = get_verifier("default") if verifier == "default" else verifier
         """Checks every answer's claims (None: answers are not verified)."""
         self.timeout = timeout
         """The configured writer time limit (None: each writer's default)."""
@@ -133,7 +133,13 @@ class Engine:
         try:
             recorded = await recorded_embedder(store)
             embedder = _embedder(chosen, recorded, indexing=indexing)
-            writer = get_writer(chosen.model, embedder=embedder, prompts=prompts, timeout=timeout)
+            writer = get_writer(
+                chosen.model,
+                embedder=embedder,
+                prompts=prompts,
+                timeout=timeout,
+                scorer=scorer(verifier),
+            )
         except BaseException:
             await store.close()
             raise
@@ -515,3 +521,8 @@ class Conversation:
                 self.turns.append(Turn(question, standalone, summary))
                 self.turns = recent(self.turns, self.limit)
             yield event
+
+
+def scorer(verifier: Verifier | None) -> SentenceScorer | None:
+    """`verifier` as the extractive writer's sentence scorer, when it can read questions."""
+    return verifier if isinstance(verifier, SentenceScorer) else None

@@ -69,14 +69,14 @@ def references(text: str, path: str) -> list[Reference]:
     for match in _REF_ROLE.finditer(text):
         found.append(Reference("", match.group(1).strip(), "ref"))
     for match in _INCLUDE.finditer(text):
-        found.append(Reference(_included(match.group(1), path), "", "include"))
+        found.append(Reference(included_path(match.group(1), path), "", "include"))
     for pattern in (_SEE, _SEE_QUOTED):
         for match in pattern.finditer(text):
             found.append(Reference("", match.group(1).strip(), "see"))
     return list(dict.fromkeys(found))
 
 
-def _included(target: str, path: str) -> str:
+def included_path(target: str, path: str) -> str:
     """The path of the file `target` names, included by the document at `path`.
 
     A path from the Sphinx source folder ("/snippets/x.py") is read from the including

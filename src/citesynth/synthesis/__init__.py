@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from citesynth.embed.base import Embedder
 from citesynth.llm import get_model, local_available
 from citesynth.registry import Registry
-from citesynth.synthesis.extractive import ExtractiveWriter
+from citesynth.synthesis.extractive import ExtractiveWriter, SentenceScorer
 from citesynth.synthesis.prompts import Prompt
 from citesynth.synthesis.writers import LLMWriter, NaiveWriter, Writer
 
@@ -42,6 +42,8 @@ class WriterSetup:
     timeout: float | None
     """The configured time limit in seconds (None: the writer's family default)."""
     environ: Mapping[str, str]
+    scorer: SentenceScorer | None = None
+    """Reads a question against candidate sentences (the extractive writer ranks with it)."""
 
     def limit(self, family: str) -> float:
         """The time limit for a writer of `family`."""
@@ -75,6 +77,7 @@ def get_writer(
     prompts: Mapping[str, Prompt],
     timeout: float | None = None,
     environ: Mapping[str, str] | None = None,
+    scorer: SentenceScorer | None = None,
 ) -> Writer:
     """The writer called `name` (see the module docstring).
 
@@ -82,7 +85,9 @@ def get_writer(
         ConfigError: unknown name, missing extra or missing key, with the fix.
     """
     concrete = resolve_name(name)
-    setup = WriterSetup(embedder, prompts, timeout, os.environ if environ is None else environ)
+    setup = WriterSetup(
+        embedder, prompts, timeout, os.environ if environ is None else environ, scorer
+    )
     found = WRITERS.find(concrete)
     if found is not None:
         factory, rest = found
@@ -92,7 +97,7 @@ def get_writer(
 
 
 def _extractive(rest: str, setup: WriterSetup) -> Writer:
-    writer = ExtractiveWriter(setup.embedder)
+    writer = ExtractiveWriter(setup.embedder, scorer=setup.scorer)
     writer.timeout = setup.limit("extractive")
     return writer
 
@@ -129,6 +134,7 @@ __all__ = [
     "ExtractiveWriter",
     "LLMWriter",
     "NaiveWriter",
+    "SentenceScorer",
     "Writer",
     "WriterFactory",
     "WriterSetup",

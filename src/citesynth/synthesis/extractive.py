@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
+from typing import Protocol, runtime_checkable
 
 from citesynth.analysis import (
     ADMONITIONS,
@@ -35,6 +36,7 @@ from citesynth.analysis import (
 from citesynth.embed.base import Embedder
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.markdown import HEADING_ATTRIBUTES
+from citesynth.ingest.references import included_path
 from citesynth.ingest.rst import described_at, rendered_rst
 from citesynth.ingest.sentences import (
     RST_FIELD_NAME,
@@ -55,7 +57,13 @@ from citesynth.synthesis.defaults import (
 )
 from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.inert import inline
-from citesynth.synthesis.introduced import Introduced, example_after, introduced
+from citesynth.synthesis.introduced import (
+    MAX_LINES,
+    Introduced,
+    example_after,
+    included,
+    introduced,
+)
 from citesynth.synthesis.markup import strip_markup
 from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
@@ -188,6 +196,9 @@ class _Pick:
     also: list[int] = field(default_factory=list)
     block: Introduced | None = None
     """The code block or list the sentence introduces ("… as follows:"), shown after it."""
+    included: Source | None = None
+    """The source `block` is copied from when the sentence's chunk includes another file's
+    code (`.. literalinclude::`); the sentence cites it too."""
 
 
 def _listed_already(chosen: Sequence[_Pick], pick: _Pick) -> bool:
@@ -255,6 +266,26 @@ def _details(sentence: str) -> frozenset[str]:
     return code | frozenset(_DIGITS.findall(INLINE_CODE.sub(" ", sentence)))
 
 
+@runtime_checkable
+class SentenceScorer(Protocol):
+    """Reads a question against each sentence: how likely the sentence answers it.
+
+    The trained verifier is one (its answerability gate, a cross-encoder).
+    """
+
+    async def answering(self, question: str, sentences: Sequence[str]) -> list[float]:
+        """Per sentence, the probability that it answers `question`."""
+        ...
+
+
+SHORTLIST = 24
+"""How many of the best candidates by relevance a `SentenceScorer` reads again."""
+SCORER_WEIGHT = 0.3
+"""How much the scorer's probability adds to a shortlisted candidate's relevance."""
+ANSWERS = 0.5
+"""A scorer's probability from which a shortlisted sentence is in reach whatever its relevance."""
+
+
 class ExtractiveWriter:
     """Writes an answer from the sources' own sentences (see the module docstring)."""
 
@@ -274,8 +305,11 @@ class ExtractiveWriter:
         duplicate: float = 0.8,
         titled: bool = True,
         max_blocks: int = 3,
+        scorer: SentenceScorer | None = None,
     ) -> None:
         self.embedder = embedder
+        self.scorer = scorer
+        """Reads the question against the best candidates again (None: relevance alone)."""
         self.max_sentences = max_sentences
         self.min_score = min_score
         self.keep_ratio = keep_ratio
@@ -324,11 +358,13 @@ class ExtractiveWriter:
         if not ranked or ranked[0][0] < self.min_score:
             return []
         floor = max(self.min_score, ranked[0][0] * self.keep_ratio)
+        ranked = await self._reread(question, candidates, read, ranked, floor)
         if number:
             following = {**numbered, **following}
             ranked = _numbers_first(ranked, floor, following)
         following = {**following, **stated}
-        read_with = _Around(candidates, following, leading, tails)
+        files = {source.chunk.path: source for source in reversed(sources)}  # the best first
+        read_with = _Around(candidates, following, leading, tails, files)
         chosen: list[_Pick] = []
         shown_already: set[tuple[int, int]] = set()  # sentences a pick already brought along
         for score, source, start, sentence in ranked:
@@ -354,6 +390,22 @@ class ExtractiveWriter:
                 pick = _Pick("", score, source, start, words, clean(sentence))
                 chosen = self._with_prose(pick, sentence, read_with, chosen, shown_already, how)
         return [p for p in chosen if not _listed_already(chosen, p)]
+
+    async def _reread(
+        self,
+        question: str,
+        candidates: Sequence[tuple[Source, int, str]],
+        read: Sequence[str],
+        ranked: list[tuple[float, Source, int, str]],
+        floor: float,
+    ) -> list[tuple[float, Source, int, str]]:
+        """`ranked` reordered by the scorer (`_reordered`); as it is without one."""
+        if self.scorer is None:
+            return ranked
+        texts = {
+            (s.number, start): text for (s, start, _), text in zip(candidates, read, strict=True)
+        }
+        return await _reordered(self.scorer, question, ranked, texts, floor)
 
     def _with_prose(
         self,
@@ -392,7 +444,7 @@ class ExtractiveWriter:
         )
         pick.text = clean(" ".join(part for part in (before, sentence, more) if part))
         if spare:
-            chosen = _with_block(pick, end, around.candidates, chosen, shown_already, how)
+            chosen = _with_block(pick, end, around, chosen, shown_already, how)
         return [*chosen, pick]
 
     async def _ranked(
@@ -409,12 +461,7 @@ class ExtractiveWriter:
         logs = {n: _history_weight(s, history) for n, s in sources.items()}  # once a source
         return sorted(
             (
-                (
-                    score * logs[source.number],
-                    source,
-                    start,
-                    sentence,
-                )
+                (score * logs[source.number], source, start, sentence)
                 for score, text, (source, start, sentence) in zip(
                     scores, read, candidates, strict=True
                 )
@@ -474,7 +521,8 @@ class ExtractiveWriter:
             elif self.titled and (title := _unnamed_subject(members)):
                 yield f"**{_shown_title(title)}**\n"
             for position, pick in enumerate(members):
-                numbers = ",".join(str(n) for n in [pick.source.number, *pick.also])
+                shown_from = [] if pick.included is None else [pick.included.number]
+                numbers = ",".join(str(n) for n in [pick.source.number, *pick.also, *shown_from])
                 text = pick.text
                 if pick.also:
                     text = _corroborated(text)
@@ -496,6 +544,8 @@ class _Around:
     tails: Mapping[tuple[int, int], int]
     """(source number, offset) of an item's first sentence -> offset of the sentence stating
     its default, the last of those `following` brings along (`item_defaults`)."""
+    files: Mapping[str, Source] = field(default_factory=dict)
+    """The sources by path: a file a sentence includes, if found, is shown from its source."""
 
 
 def _captioned(
@@ -541,6 +591,48 @@ def _caption_shown(caption: Caption, source: Source, chosen: Sequence[_Pick], mo
     )
 
 
+async def _reordered(
+    scorer: SentenceScorer,
+    question: str,
+    ranked: list[tuple[float, Source, int, str]],
+    read: Mapping[tuple[int, int], str],
+    floor: float,
+) -> list[tuple[float, Source, int, str]]:
+    """`ranked` (by relevance) with its best `SHORTLIST` read again by `scorer`.
+
+    Relevance reads each sentence and the question apart (MiniLM cosines, shared terms); a
+    cross-encoder reads them together, and tells the sentence that answers from the one
+    that shares the question's words: "Black will not reformat … blocks that start with
+    `# fmt: off`" from "doctests inside Python code blocks will not be formatted", asked
+    "How do I stop Black from formatting a block of code?". Every shortlisted sentence at
+    or above `floor`, and any the scorer finds answering (`ANSWERS`), is ordered by
+    relevance plus `SCORER_WEIGHT` × the scorer's probability, lifted to `floor` at least;
+    the rest keep their place below. Which sentences are in reach otherwise stays with
+    relevance: the scorer alone would keep fewer, and lose the sentence that goes on to say
+    how ("In this case you should use `TestClient(app, raise_server_exceptions=False)`").
+    """
+    shortlist = ranked[:SHORTLIST]
+    probabilities = await scorer.answering(
+        question,
+        [
+            " ".join(
+                read[source.number, start].removeprefix(section_of(source.chunk, start)).split()
+            )
+            for _, source, start, _ in shortlist
+        ],
+    )
+    lifted = [
+        (max(score, floor) + SCORER_WEIGHT * probability, source, start, sentence)
+        for (score, source, start, sentence), probability in zip(
+            shortlist, probabilities, strict=True
+        )
+        if score >= floor or probability >= ANSWERS
+    ]
+    kept = {(source.number, start) for _, source, start, _ in lifted}
+    rest = [item for item in ranked if (item[1].number, item[2]) not in kept]
+    return sorted(lifted, key=lambda item: (-item[0], item[1].number, item[2])) + rest
+
+
 def _history_weight(source: Source, history: bool) -> float:
     """Less for a change log's sentence unless the question is about a change (`history`)."""
     if history or not change_log(source.document, source.chunk.title):
@@ -564,7 +656,7 @@ use the development server when deploying to production.")."""
 def _with_block(
     pick: _Pick,
     end: int,
-    candidates: Sequence[tuple[Source, int, str]],
+    around: _Around,
     chosen: list[_Pick],
     shown_already: set[tuple[int, int]],
     how: bool,
@@ -574,19 +666,72 @@ def _with_block(
     The text is the pick's sentence, or with the sentence it brings along, which may be
     the one introducing the block ("… a maximum of 40 threads to be spawned. You can
     adjust this limit like this::"). Asked how (`how`), a statement's example counts too:
-    the code right after it (`example_after`). The block's own sentences (a list's items)
-    are shown with it: they are marked shown, and a pick among them already chosen goes.
+    the code right after it (`example_after`). A file the chunk includes below the
+    sentence is shown from its own source, when that is one of the answer's
+    (`included_block`).
+    The block's own sentences (a list's items) are shown with it: they are marked shown,
+    and a pick among them already chosen goes.
     """
     source = pick.source
     text, start = source.chunk.text, pick.position
     pick.block = introduced(text, start, end) or (example_after(text, start, end) if how else None)
     if pick.block is None:
+        pick.block, pick.included = included_block(text, start, end, source, around.files)
+    if pick.block is None:
         return chosen
     if pick.text.endswith(".") and not text[start:end].rstrip().endswith("."):
         pick.text = pick.text[:-1] + ":"  # "… run it as" above its code reads "… run it as:"
     inside = range(pick.block.start, pick.block.end)
-    shown_already.update((s.number, at) for s, at, _ in candidates if s is source and at in inside)
+    shown_already.update(
+        (s.number, at) for s, at, _ in around.candidates if s is source and at in inside
+    )
     return [p for p in chosen if p.source is not source or p.position not in inside]
+
+
+_LANGUAGES = {
+    ".py": "python",
+    ".pyi": "python",
+    ".js": "javascript",
+    ".ts": "typescript",
+    ".json": "json",
+    ".toml": "toml",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".sh": "bash",
+    ".ini": "ini",
+    ".cfg": "ini",
+    ".html": "html",
+    ".rs": "rust",
+    ".go": "go",
+}
+"""A shown file's language, by its name's suffix."""
+
+
+def included_block(
+    text: str, start: int, end: int, source: Source, files: Mapping[str, Source]
+) -> tuple[Introduced | None, Source | None]:
+    """The code of the file `text[start:end]` includes below it, and the source holding it.
+
+    (None, None) when it includes none, or the file is not one of the answer's sources
+    (retrieval brings it along with the passage including it: `ingest.references`).
+    """
+    found = included(text, start, end)
+    if found is None:
+        return None, None
+    shown = files.get(included_path(found.target, source.chunk.path))
+    if shown is None or shown is source:
+        return None, None
+    lines = shown.chunk.text.strip("\n").split("\n")
+    suffix = "." + shown.chunk.path.rpartition(".")[2].lower()
+    block = Introduced(
+        "code",
+        found.start,
+        found.end,
+        tuple(lines[:MAX_LINES]),
+        _LANGUAGES.get(suffix, ""),
+        complete=len(lines) <= MAX_LINES,
+    )
+    return block, shown
 
 
 _CONNECTIVES = frozenset(

@@ -90,6 +90,51 @@ def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced 
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Included:
+    """A file an introducing sentence shows by including it (`.. literalinclude::`)."""
+
+    target: str
+    """The file's path as the directive writes it."""
+    start: int
+    end: int
+    """Where the directive (with its options) is in the text."""
+
+
+_INCLUDE = re.compile(
+    r"[ \t]*(?:\.\.[ \t]+literalinclude::|[`~:]{3,}[ \t]*\{literalinclude\})[ \t]*(\S+)"
+)
+_PART = re.compile(r"[ \t]*:(?:lines|pyobject|start-after|end-before|start-at|end-at|diff):")
+"""An option showing part of the file only: the file's first chunk is then not what is shown."""
+
+
+def included(text: str, sentence_start: int, sentence_end: int) -> Included | None:
+    """The whole file `text[sentence_start:sentence_end]` ("Example:") shows by including it.
+
+    AnyIO's docs say "To wrap an existing open file object as an asynchronous file, you can
+    use :func:`.wrap_file`:" above `.. literalinclude:: snippets/fileio/wrap_file.py`; the
+    code is another file's. None when the sentence does not end in ":" and its line, when
+    the line below is no `literalinclude`, or when an option shows a part of the file only
+    (`:lines:`, `:pyobject:`, …).
+    """
+    found = _below(text, sentence_start, sentence_end, (":",))
+    if found is None:
+        return None
+    lines, first = found
+    directive = _INCLUDE.fullmatch(lines[first][1].rstrip())
+    if directive is None:
+        return None
+    last = first
+    for index in range(first + 1, len(lines)):
+        line = lines[index][1]
+        if not line.strip() or not _OPTION.match(line):
+            break
+        if _PART.match(line):
+            return None
+        last = index
+    return Included(directive.group(1), lines[first][0], _end(lines, last))
+
+
 def example_after(text: str, sentence_start: int, sentence_end: int) -> Introduced | None:
     """The code block right after a statement that ends its paragraph: its example.
 

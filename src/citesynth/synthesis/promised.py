@@ -6,7 +6,9 @@ below that sentence, and the answer promises what it does not show. When a parag
 answer ends with a sentence ending in a colon (its citation before or after the colon) and
 no code block or list follows, the sentence is looked up in the sources it cites, then in
 the others: a prose sentence of a chunk that reads the same (at least `SAME` of its words,
-in order, `difflib` ratio) and introduces a block (`introduced`) lends that block, shown as
+in order, `difflib` ratio) and introduces a block (`introduced`; or includes a file that
+is one of the sources below it, `.. literalinclude::`, whose code is then shown and whose
+source is cited too) lends that block, shown as
 the extractive writer shows one (`extractive.shown_block`); a source the sentence did not
 cite is cited with it, since the sentence is that source's. At most `MAX_BLOCKS` an
 answer. Verification then checks the block like any code an answer shows:
@@ -18,13 +20,13 @@ from __future__ import annotations
 import re
 import sys
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from difflib import SequenceMatcher
 
 from citesynth.citations.resolve import cited_numbers
 from citesynth.ingest.blocks import LIST_MARKER, paragraphs
 from citesynth.ingest.sentences import fenced_blocks, prose_sentences, sentence_spans
-from citesynth.synthesis.extractive import shown_block
+from citesynth.synthesis.extractive import included_block, shown_block
 from citesynth.synthesis.introduced import Introduced, introduced
 from citesynth.synthesis.markup import strip_markup
 from citesynth.synthesis.sources import Source
@@ -51,6 +53,7 @@ def show_promised(text: str, sources: Sequence[Source]) -> str:
     `text` is a draft's, its markers canonical (`[3]`, `[1,2]`).
     """
     by_number = {source.number: source for source in sources}
+    by_path = {source.chunk.path: source for source in reversed(sources)}  # the best first
     fences = fenced_blocks(text)
     shown: list[tuple[int, str]] = []  # (where to insert, the block and any marker it adds)
     sentences: dict[int, list[tuple[int, int]]] = {}  # each cited chunk's, read once
@@ -70,14 +73,16 @@ def show_promised(text: str, sources: Sequence[Source]) -> str:
         cited = [n for n in cited_numbers(line) if n in by_number]
         lookups += 1
         for number in dict.fromkeys([*cited, *by_number]):
-            chunk = by_number[number].chunk.text
+            source = by_number[number]
             if number not in sentences:
-                sentences[number] = prose_sentences(chunk)
-            block = _lent(sentence, chunk, sentences[number])
+                sentences[number] = prose_sentences(source.chunk.text)
+            block, lender = _lent(sentence, source, sentences[number], by_path)
             if block is not None:
-                # a source the sentence did not cite: the sentence is its, and cites it too
-                marker = "" if number in cited else f" [{number}]"
-                shown.append((end, f"{marker}\n\n{shown_block(block, str(number))}"))
+                # a source the sentence did not cite: the sentence is its, and cites it too;
+                # and so is the file its source includes there, whose code is shown
+                uncited = [n for n in dict.fromkeys((number, lender.number)) if n not in cited]
+                marker = f" [{','.join(map(str, uncited))}]" if uncited else ""
+                shown.append((end, f"{marker}\n\n{shown_block(block, str(lender.number))}"))
                 break
     for at, added in reversed(shown):
         text = f"{text[:at]}{added}{text[at:]}"
@@ -90,19 +95,29 @@ def _inside(blocks: Sequence[tuple[int, int]], at: int) -> bool:
     return index >= 0 and blocks[index][0] <= at < blocks[index][1]
 
 
-def _lent(sentence: str, chunk: str, spans: Sequence[tuple[int, int]]) -> Introduced | None:
-    """The block the chunk's own version of `sentence` introduces, if it has one.
+def _lent(
+    sentence: str,
+    source: Source,
+    spans: Sequence[tuple[int, int]],
+    files: Mapping[str, Source],
+) -> tuple[Introduced | None, Source]:
+    """The block the source's own version of `sentence` introduces, and whose it is.
 
-    `spans` are the chunk's prose sentences.
+    `spans` are the chunk's prose sentences. The block is the chunk's own, or the code of
+    a file it includes there when that file is one of the sources (`files`, by path).
     """
+    chunk = source.chunk.text
     words = _words(sentence)
     for start, end in spans:
         theirs = _words(chunk[start:end])
         if SequenceMatcher(None, words, theirs, autojunk=False).ratio() >= SAME:
             block = introduced(chunk, start, end)
             if block is not None:
-                return block
-    return None
+                return block, source
+            code, lender = included_block(chunk, start, end, source, files)
+            if code is not None and lender is not None:
+                return code, lender
+    return None, source
 
 
 def _words(sentence: str) -> list[str]:

@@ -22,7 +22,7 @@ citations are its introducing sentence's.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from citesynth.citations.resolve import compact, numbers_in
@@ -227,6 +227,7 @@ async def _precision(
     ]
     rest = await verifier.verify(rest_checks) if rest_checks else []
     needed = {key for key, verdict in zip(leave_out, rest, strict=True) if not verdict.supported}
+    needed |= _quoted_below(claims, alone)
     reviews = []
     for index, claim in enumerate(claims):
         verdicts = alone.get(index, {})
@@ -241,6 +242,35 @@ async def _precision(
         )
         reviews.append(ClaimReview(claim, union[index], verdicts, precise, documents))
     return reviews
+
+
+def _quoted_below(
+    claims: Sequence[ClaimSpan], alone: Mapping[int, Mapping[int, Verdict]]
+) -> set[tuple[int, int]]:
+    """(claim index, number): a sentence's citation of the source its code block quotes.
+
+    "To wrap an open file object, you can use `.wrap_file`: [2,8]" above the code of
+    `snippets/wrap_file.py` [8] includes: [8] says nothing the sentence does, yet without
+    it the block, which cites what its introducing sentence cites, quotes no cited source.
+    """
+    kept = set()
+    for index, claim in enumerate(claims):
+        if not claim.code:
+            continue
+        above = next(
+            (
+                i
+                for i in range(index - 1, -1, -1)
+                if not claims[i].code and claims[i].end <= claim.start
+            ),
+            None,
+        )
+        if above is None:
+            continue
+        for number, verdict in alone.get(index, {}).items():
+            if verdict.supported and number in claims[above].citations:
+                kept.add((above, number))
+    return kept
 
 
 async def _repair(

@@ -363,6 +363,17 @@ class TrainedVerifier:
             for passage, confidence in zip(passages, retrieval, strict=True)
         ]
 
+    async def answering(self, question: str, sentences: Sequence[str]) -> list[float]:
+        """Per sentence, the gate model's probability that it answers `question`.
+
+        The model alone, on the sentence alone: the extractive writer ranks its candidate
+        sentences with it (`synthesis.extractive.SentenceScorer`).
+        """
+        if not sentences:
+            return []
+        pairs = [(question, sentence) for sentence in sentences]
+        return await asyncio.to_thread(self.gate().scores, pairs)
+
     async def answerable_together(
         self, question: str, pairs: Sequence[tuple[str, str]], retrieval: Sequence[float]
     ) -> list[float]:

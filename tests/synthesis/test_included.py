@@ -1,0 +1,94 @@
+"""Code a sentence shows by including another file (`.. literalinclude::`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citesynth import Engine
+from citesynth.llm.fake import ScriptedModel
+from citesynth.synthesis import ExtractiveWriter, LLMWriter
+from citesynth.synthesis.introduced import Included, included
+from citesynth.synthesis.prompts import BUILT_IN
+from tests.conftest import write
+
+FILEIO = (
+    "Asynchronous file I/O\n=====================\n\n"
+    "AnyIO provides asynchronous wrappers for blocking file operations in worker threads.\n\n"
+    "To wrap an existing open file object as an asynchronous file, you can use\n"
+    ":func:`.wrap_file`:\n\n"
+    ".. literalinclude:: snippets/wrap_file.py\n"
+    "   :language: python\n\n"
+    "Closing the wrapper also closes the underlying file object.\n"
+)
+SNIPPET = (
+    "from anyio import run, wrap_file\n\n\n"
+    "async def main() -> None:\n"
+    '    with open("/some/path") as f:\n'
+    "        async for line in wrap_file(f):\n"
+    '            print(line, end="")\n\n\n'
+    "run(main)\n"
+)
+QUESTION = "How do I wrap an existing open file object as an asynchronous file?"
+
+
+def test_a_sentence_ending_in_a_colon_above_a_literalinclude_includes_it() -> None:
+    sentence = ":func:`.wrap_file`:"
+    start = FILEIO.index("To wrap")
+    end = FILEIO.index(sentence) + len(sentence)
+    found = included(FILEIO, start, end)
+    assert found == Included(
+        "snippets/wrap_file.py",
+        FILEIO.index(".. literalinclude"),
+        FILEIO.index("   :language: python") + len("   :language: python"),
+    )
+    myst = "Run it like this:\n\n```{literalinclude} ../examples/app.py\n:language: python\n```\n"
+    assert included(myst, 0, len("Run it like this:")) == Included(
+        "../examples/app.py", myst.index("```{"), myst.index("python") + len("python")
+    )
+    part = FILEIO.replace(":language: python", ":lines: 4-7")
+    assert included(part, start, part.index(sentence) + len(sentence)) is None
+    prose = "It is read in full.\n\n.. literalinclude:: x.py\n"
+    assert included(prose, 0, len("It is read in full.")) is None
+
+
+def _write(tmp_path: Path) -> Path:
+    root = tmp_path / "docs"
+    write(root, "fileio.rst", FILEIO)
+    write(root, "snippets/wrap_file.py", SNIPPET)
+    return root
+
+
+async def test_the_extractive_writer_shows_the_included_code_and_cites_its_file(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await engine.index([_write(tmp_path)])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer(QUESTION, cache=False)
+    paths = {s.number: s.path for s in answer.sources}
+    [lead] = [c for c in answer.claims if "wrap_file" in c.text and c.kind != "code"]
+    assert lead.text.startswith("To wrap an existing open file object")
+    # the snippet's citation stays though it says nothing of the sentence: the code needs it
+    assert {paths[n] for n in lead.citations} == {"docs/fileio.rst", "docs/snippets/wrap_file.py"}
+    assert "`.wrap_file`: [" in answer.answer
+    assert "```python\nfrom anyio import run, wrap_file\n" in answer.answer
+    [code] = [c for c in answer.claims if c.kind == "code"]
+    assert code.label == "supported"
+    assert "docs/snippets/wrap_file.py" in {paths[n] for n in code.citations}
+
+
+async def test_a_model_sentence_stopping_at_its_colon_gets_the_included_code(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await engine.index([_write(tmp_path)])
+    sources = {s.path: s.number for s in (await engine.answer(QUESTION)).sources}
+    rst = sources["docs/fileio.rst"]
+    reply = (
+        "To wrap an existing open file object as an asynchronous file, you can use "
+        f"`wrap_file`: [{rst}]"
+    )
+    engine.writer = LLMWriter(ScriptedModel([reply]), BUILT_IN)
+    answer = await engine.answer(QUESTION, not_found_below=0.0, answerability=False, cache=False)
+    assert "```python\nfrom anyio import run, wrap_file\n" in answer.answer, answer.answer
+    [code] = [c for c in answer.claims if c.kind == "code"]
+    assert code.label == "supported"
+    assert sources["docs/snippets/wrap_file.py"] in code.citations
