@@ -605,9 +605,13 @@ async def _reordered(
     that shares the question's words: "Black will not reformat … blocks that start with
     `# fmt: off`" from "doctests inside Python code blocks will not be formatted", asked
     "How do I stop Black from formatting a block of code?". Every shortlisted sentence at
-    or above `floor`, and any the scorer finds answering (`ANSWERS`), is ordered by
-    relevance plus `SCORER_WEIGHT` × the scorer's probability, lifted to `floor` at least;
-    the rest keep their place below. Which sentences are in reach otherwise stays with
+    or above `floor` is ordered by relevance plus `SCORER_WEIGHT` × the scorer's
+    probability, and so is one below it that the scorer finds answering (`ANSWERS`) better
+    than every sentence in reach, lifted to `floor`: relevance missed the answer (Flask's
+    "use ``flask run --port 5001``", 0.79, where the best in reach had 0.03). Not when a
+    sentence in reach answers as well: a pointer ("Check out `validators` for more
+    details.", 0.8) had taken the place of attrs' "The method has to accept three
+    arguments:". The rest keep their place below. Which sentences are in reach otherwise stays with
     relevance: the scorer alone would keep fewer, and lose the sentence that goes on to say
     how ("In this case you should use `TestClient(app, raise_server_exceptions=False)`").
     """
@@ -621,12 +625,16 @@ async def _reordered(
             for _, source, start, _ in shortlist
         ],
     )
+    reached = max(
+        (p for (score, *_), p in zip(shortlist, probabilities, strict=True) if score >= floor),
+        default=0.0,
+    )
     lifted = [
         (max(score, floor) + SCORER_WEIGHT * probability, source, start, sentence)
         for (score, source, start, sentence), probability in zip(
             shortlist, probabilities, strict=True
         )
-        if score >= floor or probability >= ANSWERS
+        if score >= floor or probability >= max(ANSWERS, reached)
     ]
     kept = {(source.number, start) for _, source, start, _ in lifted}
     rest = [item for item in ranked if (item[1].number, item[2]) not in kept]
