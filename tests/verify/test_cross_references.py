@@ -6,7 +6,7 @@ from pathlib import Path
 
 from citesynth import Engine
 from citesynth.ingest.references import Reference, definitions, matches, references, slug
-from citesynth.retrieve.links import introduces_next, linked
+from citesynth.retrieve.links import follow_references, introduces_next, linked
 from tests.conftest import write
 
 
@@ -57,6 +57,27 @@ async def test_a_retrieved_passage_brings_the_code_it_includes(
     assert [c.path.rsplit("/", 1)[-1] for targets in found.values() for c in targets] == [
         "read_file.py"
     ]
+
+
+async def test_hits_below_the_top_bring_the_files_they_include_only(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "docs"
+    write(
+        root,
+        "threads.rst",
+        "Threads\n=======\n\nTo run a blocking callable in a worker thread, see "
+        ":doc:`other` and:\n\n.. literalinclude:: snippets/run_sync.py\n",
+    )
+    write(root, "other.rst", "Other\n=====\n\nUnrelated pages about gardening.\n")
+    write(root, "snippets/run_sync.py", "await to_thread.run_sync(time.sleep, 5)\n")
+    await engine.index([root])
+    hits = await engine.search("run a blocking callable in a worker thread", 1)
+    expanded, added = await follow_references(hits, engine.store, from_top=0)
+    assert [h.chunk.path for h in expanded] == ["docs/threads.rst", "docs/snippets/run_sync.py"]
+    assert added == 1 and expanded[1].confidence < expanded[0].confidence
+    none, nothing = await follow_references(hits, engine.store, from_top=0, included=0)
+    assert [h.chunk.path for h in none] == ["docs/threads.rst"] and nothing == 0
 
 
 def test_headings_match_by_title_or_anchor() -> None:

@@ -45,16 +45,20 @@ _TERMS: weakref.WeakKeyDictionary[object, _Terms] = weakref.WeakKeyDictionary()
 
 
 async def follow_references(
-    hits: Sequence[Hit], store: Store, *, from_top: int = 3, limit: int = 2
+    hits: Sequence[Hit], store: Store, *, from_top: int = 3, limit: int = 2, included: int = 3
 ) -> tuple[list[Hit], int]:
-    """`hits` with up to `limit` chunks the top `from_top` hits refer to; and how many."""
-    top = [hit.chunk for hit in hits[:from_top]]
-    if not top or limit <= 0:
-        return list(hits), 0
-    found = await linked(top, store)
+    """`hits` with up to `limit` chunks the top `from_top` hits refer to; and how many.
+
+    A file a hit includes (`.. literalinclude:: snippets/run_sync.py`) is part of the page
+    as a reader sees it: the hits below the top bring theirs too, up to `included` more.
+    AnyIO's "To run a (synchronous) callable in a worker thread:" was the seventh hit, and
+    its code, another file, was never read.
+    """
+    found = await linked([hit.chunk for hit in hits[:from_top]], store) if limit > 0 else {}
+    below = await linked([h.chunk for h in hits[from_top:]], store, INCLUDES) if included else {}
     present = {hit.chunk.id for hit in hits}
     expanded: list[Hit] = []
-    added = 0
+    added = brought = 0
     for hit in hits:
         expanded.append(hit)
         for chunk in found.get(hit.chunk.id, []):
@@ -62,47 +66,90 @@ async def follow_references(
                 expanded.append(Hit(chunk, hit.score, round(hit.confidence * 0.9, 4)))
                 present.add(chunk.id)
                 added += 1
-    return expanded, added
+        for chunk in below.get(hit.chunk.id, []):
+            if brought < included and chunk.id not in present:
+                expanded.append(Hit(chunk, hit.score, round(hit.confidence * 0.9, 4)))
+                present.add(chunk.id)
+                brought += 1
+    return expanded, added + brought
 
 
-async def linked(chunks: Sequence[Chunk], store: Store) -> dict[ChunkId, list[Chunk]]:
+INCLUDES = frozenset({"include"})
+"""The kind of reference (`ingest.references`) that is a file the page includes."""
+
+
+async def linked(
+    chunks: Sequence[Chunk], store: Store, kinds: frozenset[str] | None = None
+) -> dict[ChunkId, list[Chunk]]:
     """The chunks each of `chunks` refers to, by referring chunk id.
 
     A reference to a document gives its first chunk; to a section, the first chunk under
     that heading; a defined term, the first chunk that defines it. Cross-references come
     first, then definitions, each in the order they appear. Targets that are not indexed are
-    left out, and so is a chunk's reference to itself.
+    left out, and so is a chunk's reference to itself. With `kinds`, only references of
+    those kinds (no next chunks, no definitions).
     """
+    if not chunks:
+        return {}
     found: dict[ChunkId, list[Chunk]] = {}
-
-    def add(source: ChunkId, target: Chunk) -> None:
+    documents = _Documents(store)
+    pairs = [] if kinds is not None else await _next_chunks(chunks, documents)
+    pairs += await _referenced(chunks, store, documents, kinds)
+    pairs += [] if kinds is not None else await _definitions(chunks, store)
+    for source, target in pairs:
         targets = found.setdefault(source, [])
         if target not in targets:
             targets.append(target)
+    return found
 
-    references = await store.references([chunk.id for chunk in chunks])
-    documents: dict[str, list[Chunk]] = {}
+
+class _Documents:
+    """A store's documents' chunks, each document read once."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.read: dict[str, list[Chunk]] = {}
+
+    async def chunks(self, path: str) -> list[Chunk]:
+        if path not in self.read:
+            self.read[path] = await self.store.document_chunks(path, _DOCUMENT_CHUNKS)
+        return self.read[path]
+
+
+async def _next_chunks(
+    chunks: Sequence[Chunk], documents: _Documents
+) -> list[tuple[ChunkId, Chunk]]:
+    """(chunk id, the chunk after it) for each chunk ending on an introduction."""
+    pairs = []
     for chunk in chunks:
         if introduces_next(chunk.text):
-            if chunk.path not in documents:
-                documents[chunk.path] = await store.document_chunks(chunk.path, _DOCUMENT_CHUNKS)
-            after = _next_chunk(chunk, documents[chunk.path])
+            after = _next_chunk(chunk, await documents.chunks(chunk.path))
             if after is not None:
-                add(chunk.id, after)
+                pairs.append((chunk.id, after))
+    return pairs
+
+
+async def _referenced(
+    chunks: Sequence[Chunk], store: Store, documents: _Documents, kinds: frozenset[str] | None
+) -> list[tuple[ChunkId, Chunk]]:
+    """(chunk id, the chunk a cross-reference of it names), references of `kinds` only."""
+    references = await store.references([chunk.id for chunk in chunks])
+    pairs = []
     for chunk in chunks:
         for reference in references.get(chunk.id, []):
-            path = reference.path or chunk.path
-            if path not in documents:
-                documents[path] = await store.document_chunks(path, _DOCUMENT_CHUNKS)
+            if kinds is not None and reference.kind not in kinds:
+                continue
             target = next(
-                (c for c in documents[path] if matches(reference.heading, c.heading_path, c.text)),
+                (
+                    c
+                    for c in await documents.chunks(reference.path or chunk.path)
+                    if matches(reference.heading, c.heading_path, c.text)
+                ),
                 None,
             )
             if target is not None and target.id != chunk.id:
-                add(chunk.id, target)
-    for source, target in await _definitions(chunks, store):
-        add(source, target)
-    return found
+                pairs.append((chunk.id, target))
+    return pairs
 
 
 def introduces_next(text: str) -> bool:
