@@ -59,7 +59,7 @@ async def test_a_retrieved_passage_brings_the_code_it_includes(
     ]
 
 
-async def test_hits_below_the_top_bring_the_files_they_include_only(
+async def test_every_hit_brings_the_files_it_includes_before_other_references(
     engine: Engine, tmp_path: Path
 ) -> None:
     root = tmp_path / "docs"
@@ -76,6 +76,13 @@ async def test_hits_below_the_top_bring_the_files_they_include_only(
     expanded, added = await follow_references(hits, engine.store, from_top=0)
     assert [h.chunk.path for h in expanded] == ["docs/threads.rst", "docs/snippets/run_sync.py"]
     assert added == 1 and expanded[1].confidence < expanded[0].confidence
+    both, two = await follow_references(hits, engine.store, limit=1)  # its own code first
+    assert [h.chunk.path for h in both] == [
+        "docs/threads.rst",
+        "docs/snippets/run_sync.py",
+        "docs/other.rst",
+    ]
+    assert two == 2
     none, nothing = await follow_references(hits, engine.store, from_top=0, included=0)
     assert [h.chunk.path for h in none] == ["docs/threads.rst"] and nothing == 0
 

@@ -50,27 +50,28 @@ async def follow_references(
     """`hits` with up to `limit` chunks the top `from_top` hits refer to; and how many.
 
     A file a hit includes (`.. literalinclude:: snippets/run_sync.py`) is part of the page
-    as a reader sees it: the hits below the top bring theirs too, up to `included` more.
-    AnyIO's "To run a (synchronous) callable in a worker thread:" was the seventh hit, and
-    its code, another file, was never read.
+    as a reader sees it: every hit brings those, up to `included` in all, right after it
+    and before its other references, which `limit` counts apart. AnyIO's "To run a
+    (synchronous) callable in a worker thread:" was the seventh hit, and its code, another
+    file, was never read; a top hit's other references had taken the places of its own.
     """
     found = await linked([hit.chunk for hit in hits[:from_top]], store) if limit > 0 else {}
-    below = await linked([h.chunk for h in hits[from_top:]], store, INCLUDES) if included else {}
+    shown = await linked([hit.chunk for hit in hits], store, INCLUDES) if included else {}
     present = {hit.chunk.id for hit in hits}
     expanded: list[Hit] = []
     added = brought = 0
     for hit in hits:
         expanded.append(hit)
+        for chunk in shown.get(hit.chunk.id, []):  # before its other references: its own
+            if brought < included and chunk.id not in present:
+                expanded.append(Hit(chunk, hit.score, round(hit.confidence * 0.9, 4)))
+                present.add(chunk.id)
+                brought += 1
         for chunk in found.get(hit.chunk.id, []):
             if added < limit and chunk.id not in present:
                 expanded.append(Hit(chunk, hit.score, round(hit.confidence * 0.9, 4)))
                 present.add(chunk.id)
                 added += 1
-        for chunk in below.get(hit.chunk.id, []):
-            if brought < included and chunk.id not in present:
-                expanded.append(Hit(chunk, hit.score, round(hit.confidence * 0.9, 4)))
-                present.add(chunk.id)
-                brought += 1
     return expanded, added + brought
 
 
