@@ -16,7 +16,8 @@ greedily when they cover terms the anchor lacks (a claim may join two facts). Th
   "required"), or whose converse relates the same two things in the same order ("after
   deserialization" against "before deserialization"), `opposites`; two numbers, names or
   contradictory words bound to each other's subjects ("the connect timeout is 10 s and
-  the read timeout 5 s", `swaps`);
+  the read timeout 5 s", `swaps`); a quantity of another thing ("the number of
+  concurrent requests" against "the number of bytes", `measures`);
 - how many content terms are missing, since one wrong name is enough to be unsupported.
 
 A `Context` (the documents' titles and headings) supplies words and numbers the passages
@@ -41,6 +42,7 @@ from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
 from citesynth.verify.codevalues import differing_code
 from citesynth.verify.lists import misattributed
+from citesynth.verify.measures import other_measure
 from citesynth.verify.opposites import opposed, reversed_order
 from citesynth.verify.purpose import goal_elsewhere
 from citesynth.verify.quotes import misquoted
@@ -230,12 +232,17 @@ class Alignment:
     """(the code the claim's purpose clause is given to, the purpose the passages give it)
     when those differ: "To disable SSL certificate verification, use `disable_warnings`"
     against "to disable these warnings" (`purpose.goal_elsewhere`)."""
+    other_measure: tuple[str, str] | None = None
+    """(the claim's measure, the passages') when they measure another thing: "the maximum
+    number of concurrent requests" against "The maximum number of bytes that will be read"
+    (`measures.other_measure`)."""
 
     @property
     def disagrees(self) -> bool:
-        """A number, negation, direction, opposite, swap, superlative, name, code, quote or goal.
+        """A number, negation, direction, opposite, swap, superlative, name, code or quote.
 
-        So does a whole clause of the claim that has no word in the evidence (`ungrounded`).
+        So does a goal or a measure of another thing (`other_goal`, `other_measure`), and a
+        whole clause of the claim that has no word in the evidence (`ungrounded`).
 
         Missing proper names weigh in the score but do not veto: the name detector is a
         capitalisation rule, and as a veto it cost 1.4 points of balanced accuracy on the
@@ -254,6 +261,7 @@ class Alignment:
             or self.code_values
             or self.misquoted
             or self.other_goal
+            or self.other_measure
         )
 
 
@@ -1264,6 +1272,7 @@ def align(
         code_values=differing_code(claim, shown, negated=negated),
         misquoted=misquoted(claim, [*shown, context.text]),
         other_goal=goal_elsewhere(claim, shown),
+        other_measure=other_measure(claim, shown),
     )
     written = _written(claim)
     return replace(
@@ -1371,6 +1380,9 @@ def _crossed_reasons(alignment: Alignment) -> list[str]:
     if alignment.other_goal:
         name, theirs = alignment.other_goal
         reasons.append(f"the source says {name!r} is used {theirs!r}")
+    if alignment.other_measure:
+        mine, theirs = alignment.other_measure
+        reasons.append(f"the source gives the {theirs!r}, not the {mine!r}")
     return reasons
 
 

@@ -1,0 +1,98 @@
+"""A quantity of another thing: "the number of X" where the source counts something else.
+
+"The Flask config key that sets the maximum number of concurrent requests is
+`MAX_CONTENT_LENGTH`" against
+
+    MAX_CONTENT_LENGTH
+        The maximum number of bytes that will be read during this request.
+
+holds the setting, "maximum", "number" and "request": the trained verifier passed it, and
+coverage misses only "concurrent". The claim says what the setting counts, and the source
+counts bytes. A claim's measure ("number of concurrent requests", "size of the pool") is
+measured elsewhere when:
+
+- no sentence of the passages holds every content term of the measured thing (a source
+  writing "concurrent requests" anywhere states it);
+- no sentence measures the same kind of quantity ("number", "size", …) of something with
+  the same last word ("number of open requests" names requests too);
+- a sentence sharing a content term with the rest of the claim measures that kind of
+  quantity of something else, whose last word the claim never uses ("bytes").
+
+It is a veto (`Alignment.disagrees`). Measured on 2026-11-30, it fires on none of the
+3,453 labelled claims of WiCE, SciFact and HaluEval (tuning and report splits) nor on the
+760 documentation claims (`docs_claims` tuning sets, HTTPX, Click, cattrs): a narrow rule,
+for the embedded model's wrong-thing answers. A paraphrase of the thing measured in other
+words ("the number of retries" against "the number of attempts") is vetoed too; such a
+claim then needs the words its source uses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from citesynth.analysis import content_terms
+from citesynth.ingest.sentences import sentence_spans
+
+_MEASURE = re.compile(
+    r"\b(number|amount|count|size|length|duration)\s+of\s+(?:the\s+|a\s+|an\s+)?"
+    r"((?:[A-Za-z][\w-]*\s+){0,2}?[A-Za-z][\w-]*)(?=\s+(?:that|which|who|to|for|in|on|at|"
+    r"per|of|is|are|was|were|will|can|by|from|with|during|before|after|allowed|sent|read|"
+    r"written|used|kept|held|open|running|stored)\b|\s*[.,;:)!?]|\s*$)",
+    re.IGNORECASE,
+)
+"""A kind of quantity and the thing it measures, up to three words, ending where a
+clause, preposition or stop does: "number of bytes that will be read", "size of the
+connection pool."."""
+
+
+def other_measure(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
+    """(the claim's measure, the source's) when the source measures something else.
+
+    None when the claim measures nothing, or the passages state what it measures (see the
+    module docstring).
+    """
+    wanted = list(_MEASURE.finditer(claim))
+    if not wanted:
+        return None
+    sentences = [
+        passage[start:end] for passage in passages for start, end in sentence_spans(passage)
+    ]
+    read = [(sentence, set(content_terms(sentence))) for sentence in sentences]
+    claim_terms = set(content_terms(claim))
+    for measure in wanted:
+        kind, thing = measure.group(1).lower(), content_terms(measure.group(2))
+        if not thing or any(set(thing) <= terms for _, terms in read):
+            continue
+        rest = claim_terms - set(thing) - set(content_terms(kind))
+        other = _measured_otherwise(kind, thing[-1], rest, claim_terms, read)
+        if other is not None:
+            return measure.group(0), other
+    return None
+
+
+def _measured_otherwise(
+    kind: str,
+    head: str,
+    rest: set[str],
+    claim_terms: set[str],
+    read: Sequence[tuple[str, set[str]]],
+) -> str | None:
+    """The passages' measure of the same `kind` of another thing, if any.
+
+    Only in a sentence on the claim's subject (sharing a term of `rest`); None when one of
+    the passages measures `head` too.
+    """
+    found = None
+    for sentence, terms in read:
+        for theirs in _MEASURE.finditer(sentence):
+            if theirs.group(1).lower() != kind:
+                continue
+            measured = content_terms(theirs.group(2))
+            if not measured:
+                continue
+            if measured[-1] == head:
+                return None
+            if found is None and measured[-1] not in claim_terms and terms & rest:
+                found = theirs.group(0)
+    return found

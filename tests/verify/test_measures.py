@@ -1,0 +1,67 @@
+"""A claim measuring another thing than its source does (`verify.measures`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citesynth.verify import Check, LexicalVerifier
+from citesynth.verify.crossencoder import available
+from citesynth.verify.measures import other_measure
+from citesynth.verify.trained import TrainedVerifier
+
+SOURCE = (
+    "MAX_CONTENT_LENGTH\n    The maximum number of bytes that will be read during this "
+    "request. If this value is exceeded, a 413 error is raised."
+)
+WRONG = (
+    "The Flask config key that sets the maximum number of concurrent requests is "
+    "`MAX_CONTENT_LENGTH`."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "found"),
+    [
+        (WRONG, SOURCE, ("number of concurrent requests", "number of bytes")),
+        ("`MAX_CONTENT_LENGTH` is the maximum number of bytes read from a request.", SOURCE, None),
+        # the thing measured is stated elsewhere in the passage
+        (WRONG, SOURCE + " Flask serves any number of concurrent requests.", None),
+        # the same last word: "open requests" measures requests too
+        (
+            "The limit sets the number of concurrent requests.",
+            "The limit sets the number of open requests.",
+            None,
+        ),
+        # another kind of quantity: "size" is not "number"
+        ("The size of the pool is 10.", "The number of connections is 10.", None),
+        # a sentence on another subject measuring something else says nothing of the claim
+        ("The number of retries is 3.", "Gardens need a number of bees.", None),
+        ("The pool keeps 10 connections.", SOURCE, None),  # the claim measures nothing
+    ],
+)
+def test_a_measure_of_another_thing_is_found(
+    claim: str, passage: str, found: tuple[str, str] | None
+) -> None:
+    assert other_measure(claim, [passage]) == found
+
+
+async def test_the_lexical_verifier_says_what_the_source_measures() -> None:
+    wrong, right = await LexicalVerifier().verify(
+        [
+            Check(WRONG, (SOURCE,)),
+            Check(
+                "`MAX_CONTENT_LENGTH` is the maximum number of bytes read in a request.", (SOURCE,)
+            ),
+        ]
+    )
+    assert not wrong.supported
+    assert "the source gives the 'number of bytes', not the 'number of concurrent requests'" in (
+        wrong.reasons
+    )
+    assert right.supported
+
+
+@pytest.mark.skipif(not available(), reason="the trained verifier needs citesynth[embed]")
+async def test_the_trained_verifier_is_vetoed_by_another_measure() -> None:
+    [verdict] = await TrainedVerifier.load().verify([Check(WRONG, (SOURCE,))])
+    assert not verdict.supported
