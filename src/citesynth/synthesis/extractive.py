@@ -14,6 +14,12 @@ does not name it: `unnamed_identifier`), and cites each sentence.
 Every sentence is copied from a source, so the answer is grounded by construction; it is
 instant, deterministic, and the fallback when no model is usable. When no sentence is
 relevant enough it answers "Not found in the sources."
+
+With a `SentenceScorer` (the trained verifier's gate, a cross-encoder reading the question
+and a sentence together) the best candidates are ordered again, and one it finds answering
+better than all in reach is brought in (`_reordered`). A sentence introducing a file its
+page includes (`.. literalinclude::`) shows that file's code when it is one of the sources,
+and cites it too (`included_block`).
 """
 
 from __future__ import annotations
@@ -283,7 +289,8 @@ SHORTLIST = 24
 SCORER_WEIGHT = 0.3
 """How much the scorer's probability adds to a shortlisted candidate's relevance."""
 ANSWERS = 0.5
-"""A scorer's probability from which a shortlisted sentence is in reach whatever its relevance."""
+"""A scorer's probability from which a shortlisted sentence below reach is brought in, when
+no sentence in reach has as much (`_reordered`)."""
 
 
 class ExtractiveWriter:
@@ -611,9 +618,10 @@ async def _reordered(
     "use ``flask run --port 5001``", 0.79, where the best in reach had 0.03). Not when a
     sentence in reach answers as well: a pointer ("Check out `validators` for more
     details.", 0.8) had taken the place of attrs' "The method has to accept three
-    arguments:". The rest keep their place below. Which sentences are in reach otherwise stays with
-    relevance: the scorer alone would keep fewer, and lose the sentence that goes on to say
-    how ("In this case you should use `TestClient(app, raise_server_exceptions=False)`").
+    arguments:". The rest keep their place below. Which sentences are in reach otherwise
+    stays with relevance: the scorer alone would keep fewer, and lose the sentence that
+    goes on to say how ("In this case you should use `TestClient(app,
+    raise_server_exceptions=False)`").
     """
     shortlist = ranked[:SHORTLIST]
     probabilities = await scorer.answering(
