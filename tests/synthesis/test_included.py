@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from citesynth import Engine
@@ -92,3 +93,7 @@ async def test_a_model_sentence_stopping_at_its_colon_gets_the_included_code(
     [code] = [c for c in answer.claims if c.kind == "code"]
     assert code.label == "supported"
     assert sources["docs/snippets/wrap_file.py"] in code.citations
+    paths = {s.number: s.path for s in answer.sources}
+    [lead] = [c for c in answer.claims if c.kind != "code"]
+    assert {paths[n] for n in lead.citations} == {"docs/fileio.rst", "docs/snippets/wrap_file.py"}
+    assert re.search(r"`wrap_file`: \[\d+,\d+\]\n\n```python\n", answer.answer)

@@ -250,8 +250,9 @@ def _quoted_below(
     """(claim index, number): a sentence's citation of the source its code block quotes.
 
     "To wrap an open file object, you can use `.wrap_file`: [2,8]" above the code of
-    `snippets/wrap_file.py` [8] includes: [8] says nothing the sentence does, yet without
-    it the block, which cites what its introducing sentence cites, quotes no cited source.
+    `snippets/wrap_file.py` (source [8], which the page [2] includes): [8] says nothing the
+    sentence does, yet without it the block, which cites what its introducing sentence
+    cites, quotes no cited source.
     """
     kept = set()
     for index, claim in enumerate(claims):
