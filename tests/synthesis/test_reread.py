@@ -112,3 +112,15 @@ async def test_the_trained_verifier_scores_the_answering_sentence_higher(tmp_pat
             assert engine.writer.scorer is engine.verifier
         finally:
             await engine.close()
+
+
+@pytest.mark.skipif(not available(), reason="the trained verifier needs citesynth[embed]")
+def test_a_verifier_pass_runs_on_its_own_threads_whatever_the_embedder_left() -> None:
+    import os
+
+    import torch
+
+    gate = TrainedVerifier.load().gate()
+    torch.set_num_threads(1)  # as the embedder leaves it after a query's vector
+    gate.scores([(QUESTION, "The formatter will not reformat blocks that start with fmt: off.")])
+    assert torch.get_num_threads() == gate.threads == min(2, os.cpu_count() or 1)
