@@ -85,10 +85,10 @@ class Engine:
         self.reranker = reranker
         self.prompts = dict(prompts or BUILT_IN)
         self.verifier = get_verifier("default") if verifier == "default" else verifier
+        """Checks every answer's claims (None: answers are not verified)."""
         self.writer: Writer = writer or ExtractiveWriter(embedder, scorer=scorer(self.verifier))
         self.answering = answering or AskOptions()
         """The answering defaults; each call may override them by name."""
-        """Checks every answer's claims (None: answers are not verified)."""
         self.timeout = timeout
         """The configured writer time limit (None: each writer's default)."""
         self.report_words = report_words
@@ -187,6 +187,7 @@ class Engine:
                 embedder=self.embedder,
                 prompts=self.prompts,
                 timeout=timeout or self.timeout,
+                scorer=scorer(self.verifier),
             )
             same = writer.name == self.writer.name and writer.timeout == self.writer.timeout
             self._variants[key] = self if same else self.with_writer(writer)

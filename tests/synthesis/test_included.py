@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from citesynth import Engine
+from citesynth.ingest.references import included_paths, references
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
 from citesynth.synthesis.introduced import Included, included
@@ -50,6 +51,24 @@ def test_a_sentence_ending_in_a_colon_above_a_literalinclude_includes_it() -> No
     assert included(part, start, part.index(sentence) + len(sentence)) is None
     prose = "It is read in full.\n\n.. literalinclude:: x.py\n"
     assert included(prose, 0, len("It is read in full.")) is None
+    yaml = "Run it:\n\n```{literalinclude} app.py\n---\nlines: 2-5\n---\n```\n"
+    assert included(yaml, 0, len("Run it:")) is None  # a part of the file, as MyST's YAML
+    whole = yaml.replace("lines: 2-5", "language: python")
+    assert included(whole, 0, len("Run it:")) == Included(
+        "app.py", whole.index("```{"), whole.index("---\n```") + 3
+    )
+
+
+def test_an_included_path_is_looked_for_from_every_folder_above_and_never_in_code() -> None:
+    assert included_paths("/examples/app.py", "docs/source/guide/io.rst") == [
+        "docs/source/guide/examples/app.py",
+        "docs/source/examples/app.py",
+        "docs/examples/app.py",
+        "examples/app.py",
+    ]
+    assert included_paths("snippets\\read.py", "docs/io.rst") == ["docs/snippets/read.py"]
+    shown = "How Sphinx writes it:\n\n```rst\n.. literalinclude:: x.py\n```\n"
+    assert references(shown, "docs/a.md") == []
 
 
 def _write(tmp_path: Path) -> Path:
@@ -75,6 +94,23 @@ async def test_the_extractive_writer_shows_the_included_code_and_cites_its_file(
     [code] = [c for c in answer.claims if c.kind == "code"]
     assert code.label == "supported"
     assert "docs/snippets/wrap_file.py" in {paths[n] for n in code.citations}
+
+
+async def test_a_longer_file_is_shown_from_its_beginning_and_cut(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = _write(tmp_path)
+    steps = "".join(
+        f"    x{n} = await f.read({n})  # step {n} of reading the file\n" for n in range(40)
+    )
+    write(root, "snippets/wrap_file.py", f"{SNIPPET}\n\nasync def helper(f) -> None:\n{steps}")
+    await engine.index([root])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer(QUESTION, cache=False)
+    assert "```python\nfrom anyio import run, wrap_file\n" in answer.answer, answer.answer
+    assert "\n…\n```" in answer.answer  # the rest is in the file
+    [code] = [c for c in answer.claims if c.kind == "code"]
+    assert code.label == "supported"
 
 
 async def test_a_model_sentence_stopping_at_its_colon_gets_the_included_code(

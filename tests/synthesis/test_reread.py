@@ -9,7 +9,9 @@ import pytest
 
 from citesynth import Engine, Settings
 from citesynth.engine import scorer
-from citesynth.synthesis import ExtractiveWriter, SentenceScorer
+from citesynth.llm.fake import ScriptedModel
+from citesynth.synthesis import ExtractiveWriter, LLMWriter, SentenceScorer
+from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.sources import numbered
 from citesynth.verify import LexicalVerifier
 from citesynth.verify.crossencoder import available
@@ -110,6 +112,10 @@ async def test_the_trained_verifier_scores_the_answering_sentence_higher(tmp_pat
         try:
             assert isinstance(engine.writer, ExtractiveWriter)
             assert engine.writer.scorer is engine.verifier
+            modelled = engine.with_writer(LLMWriter(ScriptedModel([]), BUILT_IN))
+            asked = modelled.with_model("extractive")  # a request naming the extractive writer
+            assert isinstance(asked.writer, ExtractiveWriter)
+            assert asked.writer.scorer is engine.verifier
         finally:
             await engine.close()
 

@@ -37,6 +37,24 @@ WRONG = (
         # a sentence on another subject measuring something else says nothing of the claim
         ("The number of retries is 3.", "Gardens need a number of bees.", None),
         ("The pool keeps 10 connections.", SOURCE, None),  # the claim measures nothing
+        # two names of things may be one thing said two ways: no unit tells them apart
+        (
+            "The number of participants in the trial was 120.",
+            "In the trial the number of subjects was 120.",
+            None,
+        ),
+        (
+            "Obesity raises the number of adipocytes.",
+            "Obesity raises the number of fat cells.",
+            None,
+        ),
+        ("The maximum number of retries is 3.", "The maximum number of attempts is 3.", None),
+        # a unit against a count of things is another quantity
+        (
+            "The setting limits the number of open files.",
+            "The setting limits the number of bytes of a file.",
+            ("number of open files", "number of bytes"),
+        ),
     ],
 )
 def test_a_measure_of_another_thing_is_found(

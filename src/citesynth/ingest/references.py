@@ -21,6 +21,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from citesynth.ingest.sentences import fenced_blocks
 from citesynth.types import Reference
 
 _LINK = re.compile(r"(?<!!)\[([^\]\n]{1,200})\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'][^)]*[\"'])?\s*\)")
@@ -68,24 +69,34 @@ def references(text: str, path: str) -> list[Reference]:
         found.append(Reference(named, "", "doc"))
     for match in _REF_ROLE.finditer(text):
         found.append(Reference("", match.group(1).strip(), "ref"))
+    code = fenced_blocks(text)
     for match in _INCLUDE.finditer(text):
-        found.append(Reference(included_path(match.group(1), path), "", "include"))
+        if not any(start < match.start() < end for start, end in code):  # a shown example
+            found.extend(Reference(p, "", "include") for p in included_paths(match.group(1), path))
     for pattern in (_SEE, _SEE_QUOTED):
         for match in pattern.finditer(text):
             found.append(Reference("", match.group(1).strip(), "see"))
     return list(dict.fromkeys(found))
 
 
-def included_path(target: str, path: str) -> str:
-    """The path of the file `target` names, included by the document at `path`.
+def included_paths(target: str, path: str) -> list[str]:
+    """Where the file `target` names may be, included by the document at `path`; best first.
 
-    A path from the Sphinx source folder ("/snippets/x.py") is read from the including
-    document's top folder ("docs/"): where its source folder usually is.
+    A relative path is read from the including document's folder. A path from the Sphinx
+    source folder ("/snippets/x.py") is read from each folder above the document, the
+    deepest first: the source folder may be `docs/`, `docs/source/` or a package's own
+    (`packages/foo/docs/`), and only an indexed path is ever followed. A Windows separator
+    (a backslash) reads as "/".
     """
-    if target.startswith("/"):
-        top = path.split("/", 1)[0] if "/" in path else ""
-        return posixpath.normpath(posixpath.join(top, target.lstrip("/")))
-    return posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+    written = target.replace("\\", "/")
+    folder = posixpath.dirname(path)
+    if not written.startswith("/"):
+        return [posixpath.normpath(posixpath.join(folder, written))]
+    above = []
+    while folder:
+        above.append(folder)
+        folder = posixpath.dirname(folder)
+    return [posixpath.normpath(posixpath.join(f, written.lstrip("/"))) for f in [*above, ""]]
 
 
 _BOLD_DEFINITION = re.compile(

@@ -25,7 +25,7 @@ and cites it too (`included_block`).
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
@@ -35,6 +35,7 @@ from citesynth.analysis import (
     ADMONITIONS,
     INLINE_CODE,
     coverage,
+    estimate_tokens,
     query_terms,
     terms,
     without_asides,
@@ -42,7 +43,7 @@ from citesynth.analysis import (
 from citesynth.embed.base import Embedder
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.markdown import HEADING_ATTRIBUTES
-from citesynth.ingest.references import included_path
+from citesynth.ingest.references import included_paths
 from citesynth.ingest.rst import described_at, rendered_rst
 from citesynth.ingest.sentences import (
     RST_FIELD_NAME,
@@ -370,8 +371,8 @@ class ExtractiveWriter:
             following = {**numbered, **following}
             ranked = _numbers_first(ranked, floor, following)
         following = {**following, **stated}
-        files = {source.chunk.path: source for source in reversed(sources)}  # the best first
-        read_with = _Around(candidates, following, leading, tails, files)
+        files = first_chunks(sources)
+        read_with = _Around(candidates, following, leading, tails, files, continued(sources))
         chosen: list[_Pick] = []
         shown_already: set[tuple[int, int]] = set()  # sentences a pick already brought along
         for score, source, start, sentence in ranked:
@@ -553,6 +554,8 @@ class _Around:
     its default, the last of those `following` brings along (`item_defaults`)."""
     files: Mapping[str, Source] = field(default_factory=dict)
     """The sources by path: a file a sentence includes, if found, is shown from its source."""
+    continued: frozenset[str] = frozenset()
+    """The paths of files a later chunk of which is a source too (`continued`)."""
 
 
 def _captioned(
@@ -613,7 +616,7 @@ async def _reordered(
     `# fmt: off`" from "doctests inside Python code blocks will not be formatted", asked
     "How do I stop Black from formatting a block of code?". Every shortlisted sentence at
     or above `floor` is ordered by relevance plus `SCORER_WEIGHT` × the scorer's
-    probability, and so is one below it that the scorer finds answering (`ANSWERS`) better
+    probability, and so is any below it that the scorer finds answering (`ANSWERS`) better
     than every sentence in reach, lifted to `floor`: relevance missed the answer (Flask's
     "use ``flask run --port 5001``", 0.79, where the best in reach had 0.03). Not when a
     sentence in reach answers as well: a pointer ("Check out `validators` for more
@@ -642,7 +645,7 @@ async def _reordered(
         for (score, source, start, sentence), probability in zip(
             shortlist, probabilities, strict=True
         )
-        if score >= floor or probability >= max(ANSWERS, reached)
+        if score >= floor or (probability >= ANSWERS and probability > reached)
     ]
     kept = {(source.number, start) for _, source, start, _ in lifted}
     rest = [item for item in ranked if (item[1].number, item[2]) not in kept]
@@ -692,7 +695,9 @@ def _with_block(
     text, start = source.chunk.text, pick.position
     pick.block = introduced(text, start, end) or (example_after(text, start, end) if how else None)
     if pick.block is None:
-        pick.block, pick.included = included_block(text, start, end, source, around.files)
+        pick.block, pick.included = included_block(
+            text, start, end, source, around.files, around.continued
+        )
     if pick.block is None:
         return chosen
     if pick.text.endswith(".") and not text[start:end].rstrip().endswith("."):
@@ -724,30 +729,58 @@ _LANGUAGES = {
 
 
 def included_block(
-    text: str, start: int, end: int, source: Source, files: Mapping[str, Source]
+    text: str,
+    start: int,
+    end: int,
+    source: Source,
+    files: Mapping[str, Source],
+    continued: Collection[str] = (),
 ) -> tuple[Introduced | None, Source | None]:
     """The code of the file `text[start:end]` includes below it, and the source holding it.
 
-    (None, None) when it includes none, or the file is not one of the answer's sources
-    (retrieval brings it along with the passage including it: `ingest.references`).
+    (None, None) when it includes none, or the file's first chunk is not one of the
+    answer's sources (retrieval brings it along with the passage including it:
+    `ingest.references`): a later chunk is no file's beginning. A first chunk that may not
+    be the whole file (`WHOLE_FILE_TOKENS`, or a later chunk of the file is a source too:
+    `continued`) is shown ending "…".
     """
     found = included(text, start, end)
     if found is None:
         return None, None
-    shown = files.get(included_path(found.target, source.chunk.path))
+    shown = next(
+        (files[p] for p in included_paths(found.target, source.chunk.path) if p in files), None
+    )
     if shown is None or shown is source:
         return None, None
     lines = shown.chunk.text.strip("\n").split("\n")
     suffix = "." + shown.chunk.path.rpartition(".")[2].lower()
+    whole = (
+        estimate_tokens(shown.chunk.text) < WHOLE_FILE_TOKENS and shown.chunk.path not in continued
+    )
     block = Introduced(
         "code",
         found.start,
         found.end,
         tuple(lines[:MAX_LINES]),
         _LANGUAGES.get(suffix, ""),
-        complete=len(lines) <= MAX_LINES,
+        complete=whole and len(lines) <= MAX_LINES,
     )
     return block, shown
+
+
+WHOLE_FILE_TOKENS = 150
+"""A file's first chunk shorter than this (in estimated tokens) is the whole file: chunking
+cuts code at about 200 (`IngestOptions.chunk_tokens`); a longer one is shown ending "…"."""
+
+
+def first_chunks(sources: Sequence[Source]) -> dict[str, Source]:
+    """The sources that are a file's first chunk, by path (the best-ranked of equals)."""
+    return {s.chunk.path: s for s in reversed(sources) if s.chunk.char_start == 0}
+
+
+def continued(sources: Sequence[Source]) -> frozenset[str]:
+    """The paths of which a later chunk than the first is a source: files longer than it."""
+    return frozenset(s.chunk.path for s in sources if s.chunk.char_start > 0)
 
 
 _CONNECTIVES = frozenset(

@@ -106,6 +106,10 @@ _INCLUDE = re.compile(
 )
 _PART = re.compile(r"[ \t]*:(?:lines|pyobject|start-after|end-before|start-at|end-at|diff):")
 """An option showing part of the file only: the file's first chunk is then not what is shown."""
+_PART_YAML = re.compile(
+    r"[ \t]*(?:lines|pyobject|start-after|end-before|start-at|end-at|diff)[ \t]*:"
+)
+"""The same option written in MyST's YAML block ("lines: 2-5")."""
 
 
 def included(text: str, sentence_start: int, sentence_end: int) -> Included | None:
@@ -115,7 +119,7 @@ def included(text: str, sentence_start: int, sentence_end: int) -> Included | No
     use :func:`.wrap_file`:" above `.. literalinclude:: snippets/fileio/wrap_file.py`; the
     code is another file's. None when the sentence does not end in ":" and its line, when
     the line below is no `literalinclude`, or when an option shows a part of the file only
-    (`:lines:`, `:pyobject:`, …).
+    (`:lines:`, `:pyobject:`, …; or MyST's "lines: 2-5" between two "---" lines).
     """
     found = _below(text, sentence_start, sentence_end, (":",))
     if found is None:
@@ -125,11 +129,15 @@ def included(text: str, sentence_start: int, sentence_end: int) -> Included | No
     if directive is None:
         return None
     last = first
-    for index in range(first + 1, len(lines)):
+    fenced = first + 1 < len(lines) and lines[first + 1][1].strip() == "---"
+    for index in range(first + 1 + fenced, len(lines)):
         line = lines[index][1]
-        if not line.strip() or not _OPTION.match(line):
+        if fenced and line.strip() == "---":  # MyST's options as YAML, between two "---"
+            last = index
             break
-        if _PART.match(line):
+        if not fenced and (not line.strip() or not _OPTION.match(line)):
+            break
+        if _PART.match(line) or (fenced and _PART_YAML.match(line)):
             return None
         last = index
     return Included(directive.group(1), lines[first][0], _end(lines, last))

@@ -16,14 +16,18 @@ measured elsewhere when:
 - no sentence measures the same kind of quantity ("number", "size", …) of something with
   the same last word ("number of open requests" names requests too);
 - a sentence sharing a content term with the rest of the claim measures that kind of
-  quantity of something else, whose last word the claim never uses ("bytes").
+  quantity of something else, whose last word the claim never uses ("bytes");
+- and one of the two is a unit (`UNITS`: bytes, seconds, characters, …) that the other is
+  not: a count of things ("requests") is no amount of bytes, while two names of things
+  ("participants" and "subjects", "retries" and "attempts", "CPUs" and "processors") may
+  be one thing said two ways.
 
 It is a veto (`Alignment.disagrees`). Measured on 2026-11-30, it fires on none of the
 3,453 labelled claims of WiCE, SciFact and HaluEval (tuning and report splits) nor on the
 760 documentation claims (`docs_claims` tuning sets, HTTPX, Click, cattrs): a narrow rule,
 for the embedded model's wrong-thing answers. A paraphrase of the thing measured in other
-words ("the number of retries" against "the number of attempts") is vetoed too; such a
-claim then needs the words its source uses.
+words is left to the other checks unless a unit tells the two apart: "the number of
+participants" against "the number of subjects" had been vetoed by the first version.
 """
 
 from __future__ import annotations
@@ -44,6 +48,20 @@ _MEASURE = re.compile(
 """A kind of quantity and the thing it measures, up to three words, ending where a
 clause, preposition or stop does: "number of bytes that will be read", "size of the
 connection pool."."""
+
+
+UNITS = frozenset(
+    content_terms(
+        """byte bytes kilobyte kilobytes megabyte megabytes gigabyte gigabytes kb mb gb kib
+        mib gib bit bits second seconds millisecond milliseconds microsecond microseconds
+        nanosecond nanoseconds minute minutes hour hours day days week weeks month months
+        year years character characters char chars line lines token tokens word words
+        page pages digit digits column columns row rows pixel pixels percent
+        degree degrees meter meters metre metres kilometer kilometers mile miles gram grams
+        kilogram kilograms liter liters litre litres"""
+    )
+)
+"""Units a quantity is measured in (stemmed): a count of them is no count of things."""
 
 
 def other_measure(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
@@ -93,6 +111,7 @@ def _measured_otherwise(
                 continue
             if measured[-1] == head:
                 return None
-            if found is None and measured[-1] not in claim_terms and terms & rest:
+            apart = (measured[-1] in UNITS) != (head in UNITS)
+            if found is None and apart and measured[-1] not in claim_terms and terms & rest:
                 found = theirs.group(0)
     return found
