@@ -32,13 +32,14 @@ _SEE = re.compile(
     re.I,
 )
 _SEE_QUOTED = re.compile(r"\bsee\s+[\"“]([^\"”\n]{3,60})[\"”]", re.I)
-_INCLUDE = re.compile(
-    r"^[ \t]*(?:\.\.[ \t]+(?:literalinclude|include)::"
-    r"|[`~:]{3,}[ \t]*\{(?:literalinclude|include)\})[ \t]*(\S+)[ \t]*$",
-    re.MULTILINE,
+INCLUDE_DIRECTIVE = (
+    r"[ \t]*(?:\.\.[ \t]+(?P<rst>literalinclude|include)::"
+    r"|[`~:]{3,}[ \t]*\{(?P<myst>literalinclude|include)\})[ \t]*(?P<path>\S+)[ \t]*"
 )
-"""A directive including another file, and the file's path: Sphinx reads it relative to the
-including document, or from its source folder when it starts with "/"."""
+"""A line holding a directive that includes another file (reStructuredText's, or MyST's
+fence), with the directive's name and the file's path: Sphinx reads the path relative to
+the including document, or from its source folder when it starts with "/"."""
+_INCLUDE = re.compile(rf"^{INCLUDE_DIRECTIVE}$", re.MULTILINE)
 _EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.I)
 _SLUG_DROP = re.compile(r"[^\w\- ]")
 
@@ -72,7 +73,7 @@ def references(text: str, path: str) -> list[Reference]:
     code = fenced_blocks(text)
     for match in _INCLUDE.finditer(text):
         if not any(start < match.start() < end for start, end in code):  # a shown example
-            found.extend(Reference(p, "", "include") for p in included_paths(match.group(1), path))
+            found.extend(Reference(p, "", "include") for p in included_paths(match["path"], path))
     for pattern in (_SEE, _SEE_QUOTED):
         for match in pattern.finditer(text):
             found.append(Reference("", match.group(1).strip(), "see"))

@@ -24,6 +24,7 @@ and cites it too (`included_block`).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ from citesynth.analysis import (
 )
 from citesynth.embed.base import Embedder
 from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.code import LANGUAGES
 from citesynth.ingest.markdown import HEADING_ATTRIBUTES
 from citesynth.ingest.references import included_paths
 from citesynth.ingest.rst import described_at, rendered_rst
@@ -709,25 +711,6 @@ def _with_block(
     return [p for p in chosen if p.source is not source or p.position not in inside]
 
 
-_LANGUAGES = {
-    ".py": "python",
-    ".pyi": "python",
-    ".js": "javascript",
-    ".ts": "typescript",
-    ".json": "json",
-    ".toml": "toml",
-    ".yaml": "yaml",
-    ".yml": "yaml",
-    ".sh": "bash",
-    ".ini": "ini",
-    ".cfg": "ini",
-    ".html": "html",
-    ".rs": "rust",
-    ".go": "go",
-}
-"""A shown file's language, by its name's suffix."""
-
-
 def included_block(
     text: str,
     start: int,
@@ -753,7 +736,7 @@ def included_block(
     if shown is None or shown is source:
         return None, None
     lines = shown.chunk.text.strip("\n").split("\n")
-    suffix = "." + shown.chunk.path.rpartition(".")[2].lower()
+    suffix = posixpath.splitext(shown.chunk.path)[1].lower().lstrip(".")
     whole = (
         estimate_tokens(shown.chunk.text) < WHOLE_FILE_TOKENS and shown.chunk.path not in continued
     )
@@ -762,7 +745,7 @@ def included_block(
         found.start,
         found.end,
         tuple(lines[:MAX_LINES]),
-        _LANGUAGES.get(suffix, ""),
+        LANGUAGES.get(suffix, ""),
         complete=whole and len(lines) <= MAX_LINES,
     )
     return block, shown

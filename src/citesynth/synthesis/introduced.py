@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from citesynth.ingest.blocks import LIST_MARKER, columns, lines_from
+from citesynth.ingest.references import INCLUDE_DIRECTIVE
 from citesynth.ingest.rst import EXAMPLE_SUFFIXES
 from citesynth.ingest.sentences import THEMATIC_BREAK
 
@@ -101,15 +102,10 @@ class Included:
     """Where the directive (with its options) is in the text."""
 
 
-_INCLUDE = re.compile(
-    r"[ \t]*(?:\.\.[ \t]+literalinclude::|[`~:]{3,}[ \t]*\{literalinclude\})[ \t]*(\S+)"
-)
-_PART = re.compile(r"[ \t]*:(?:lines|pyobject|start-after|end-before|start-at|end-at|diff):")
-"""An option showing part of the file only: the file's first chunk is then not what is shown."""
-_PART_YAML = re.compile(
-    r"[ \t]*(?:lines|pyobject|start-after|end-before|start-at|end-at|diff)[ \t]*:"
-)
-"""The same option written in MyST's YAML block ("lines: 2-5")."""
+_INCLUDE = re.compile(INCLUDE_DIRECTIVE)
+_PART = re.compile(r"[ \t]*:?(?:lines|pyobject|start-after|end-before|start-at|end-at|diff):")
+"""An option showing part of the file only (":lines: 2-5", or "lines: 2-5" in MyST's YAML
+block): the file's first chunk is then not what is shown."""
 
 
 def included(text: str, sentence_start: int, sentence_end: int) -> Included | None:
@@ -125,8 +121,8 @@ def included(text: str, sentence_start: int, sentence_end: int) -> Included | No
     if found is None:
         return None
     lines, first = found
-    directive = _INCLUDE.fullmatch(lines[first][1].rstrip())
-    if directive is None:
+    directive = _INCLUDE.fullmatch(lines[first][1])
+    if directive is None or "literalinclude" not in (directive["rst"], directive["myst"]):
         return None
     last = first
     fenced = first + 1 < len(lines) and lines[first + 1][1].strip() == "---"
@@ -137,10 +133,10 @@ def included(text: str, sentence_start: int, sentence_end: int) -> Included | No
             break
         if not fenced and (not line.strip() or not _OPTION.match(line)):
             break
-        if _PART.match(line) or (fenced and _PART_YAML.match(line)):
+        if _PART.match(line):
             return None
         last = index
-    return Included(directive.group(1), lines[first][0], _end(lines, last))
+    return Included(directive["path"], lines[first][0], _end(lines, last))
 
 
 def example_after(text: str, sentence_start: int, sentence_end: int) -> Introduced | None:
