@@ -16,6 +16,7 @@ from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis.writers import LLMWriter
 from citesynth.verify import LexicalVerifier, get_verifier
 from citesynth.verify.base import Check, Verdict
+from citesynth.verify.confidence import SIGNALS, Signals, confidence
 from tests.conftest import write
 
 METRICS = (
@@ -121,6 +122,9 @@ async def test_the_naive_pipeline_is_bm25_unverified_and_restores_the_engine(
     mine = await harness.question(item, "ours", synthesize=True)
     assert mine["verified_by_pipeline"]
     assert mine["gold_evidence_recall"] == 1.0 and mine["cited"][0].endswith("guide.md:L1-L7")
+    # Each record keeps the signals behind its confidence, so the run can recalibrate it:
+    assert naive["signals"] == {} and set(mine["signals"]) == set(SIGNALS)
+    assert confidence(Signals(**mine["signals"])) == pytest.approx(mine["confidence"], abs=1e-3)
     retrieval_only = await harness.question(item, "ours", synthesize=False)
     assert "answer" not in retrieval_only and retrieval_only["ndcg_at_10"] == 1.0
 

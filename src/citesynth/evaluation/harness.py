@@ -296,6 +296,7 @@ class Harness:
             **judged,
             "verified_by_pipeline": answer.verification is not None,
             "confidence": answer.confidence,
+            "signals": answer.verification.signals if answer.verification else {},
             "latency_ms": dict(answer.usage.latency_ms),
             "prompt_tokens": answer.usage.prompt_tokens,
             "completion_tokens": answer.usage.completion_tokens,
