@@ -81,6 +81,21 @@ for _name, _version in DOCS_TRAINING:
             pipelines=("ours",),
         )
 
+# Tuning runs for the answer confidence (`benchmarks.calibrate_answers` fits its weights on
+# every tune-* run): dev questions only, never a report slice.
+RUNS |= {
+    "tune-clapnq-extractive": EvalRequest("clapnq", split="dev", limit=200, pipelines=("ours",)),
+    "tune-docs-rhdh-extractive": EvalRequest(
+        "docs-rhdh", split="dev", limit=120, pipelines=("ours",)
+    ),
+    "tune-multihop-rag-extractive": EvalRequest(
+        "multihop-rag", split="dev", limit=120, pipelines=("ours",)
+    ),
+    "tune-clapnq-local": EvalRequest(
+        "clapnq", split="dev", limit=40, model="local", pipelines=("ours",)
+    ),
+}
+
 CI_SLICES: dict[str, EvalRequest] = {
     "ci-slice-clapnq-extractive": EvalRequest("clapnq", limit=20, embedder="hashing"),
     "ci-slice-clapnq-fake": EvalRequest("clapnq", limit=20, embedder="hashing", model="fake"),

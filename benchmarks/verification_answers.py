@@ -10,17 +10,12 @@ without and with repair, so both figures come from one model call:
 - flagged: share of claims shown to the user as unsupported (and as partly supported).
   The extractive writer copies source sentences, so its flags are false alarms.
 
-Calibration: `--tune N` also answers N questions of the ClapNQ *tuning* slice (outside the
-100-question report slice); every system's rows are kept in `benchmarks/.cache/verification`.
-`--calibrate` fits the logistic weights in `src/citesynth/verify/confidence.json` on all kept
-tuning rows (each system weighing the same) and reports each system's reliability curve
-and expected calibration error on its report rows, with the hand-set and fitted weights.
+The answer confidence is calibrated from the eval runs' records by
+`benchmarks.calibrate_answers`.
 
-    python -m benchmarks.verification_answers --systems extractive --tune 300 --musique 100
+    python -m benchmarks.verification_answers --systems extractive --musique 100
     python -m benchmarks.verification_answers --systems local --limit 20 --musique 10 \
-        --tune 30 --out verification_answers_local
-    python -m benchmarks.verification_answers --systems "" --calibrate \
-        --out verification_calibration
+        --out verification_answers_local
 """
 
 from __future__ import annotations
@@ -34,11 +29,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from benchmarks.common import CACHE, DATA, ROOT, require, write_result
 from benchmarks.synthesis_clapnq import judge, questions
-from benchmarks.train_verifier import fit
 from citesynth import Engine, Settings
 from citesynth.analysis import terms
 from citesynth.answers import Answer
@@ -47,7 +39,6 @@ from citesynth.evaluation.metrics import reliability
 from citesynth.synthesis import get_writer
 from citesynth.verify import LexicalVerifier
 from citesynth.verify.base import Passage
-from citesynth.verify.confidence import SIGNALS, Signals, confidence
 from citesynth.verify.review import Review, review
 
 CONFIDENCE = ROOT / "src" / "citesynth" / "verify" / "confidence.json"
@@ -122,101 +113,8 @@ def musique_score(item: dict[str, Any], answer: Answer) -> dict[str, Any]:
     return {"id": item["id"], "answerable": True, "abstained": answer.not_found, "correct": hit}
 
 
-HAND_SET = {
-    "bias": -3.0, "retrieval": 2.0, "cited": 1.0, "support": 3.0, "documents": 0.5,
-    "conflict": -0.5, "invalid": -1.0,
-}  # fmt: skip
-"""The uncalibrated starting point, the baseline the calibration is compared with."""
-SIGN = {"retrieval": 1, "cited": 1, "support": 1, "documents": 1, "conflict": -1, "invalid": -1}
-
-
-def calibrate(rows: list[dict[str, Any]], weight: np.ndarray | None = None) -> dict[str, float]:
-    """Logistic regression of correctness on the signals, each weight with its expected sign.
-
-    More support, retrieval strength, citations or independent documents never lowers the
-    confidence, conflicts and invalid markers never raise it: a weight fitted with the
-    wrong sign (the signal carries nothing for this writer) is fixed at 0 and the rest refit.
-    """
-    usable = [r for r in rows if r["signals"]]
-    y = np.array([1.0 if r["correct"] else 0.0 for r in usable])
-    free = list(SIGNALS)
-    while True:
-        x = np.array([[r["signals"][name] for name in free] for r in usable])
-        beta = fit(x, y, np.ones(len(y)) if weight is None else weight, l2=0.5)
-        wrong = [(SIGN[n] * b, n) for n, b in zip(free, beta[1:], strict=True) if SIGN[n] * b < 0]
-        if not wrong:
-            break
-        free.remove(min(wrong)[1])
-    weights = {"bias": float(beta[0])} | dict.fromkeys(SIGNALS, 0.0)
-    return weights | {n: float(b) for n, b in zip(free, beta[1:], strict=True)}
-
-
-KEPT = CACHE / "verification"
-
-
-def _keep(system: str, split: str, rows: list[dict[str, Any]]) -> None:
-    """Save a system's answer rows (signals, correctness) for pooled calibration."""
-    KEPT.mkdir(parents=True, exist_ok=True)
-    lines = [json.dumps({"signals": r["signals"], "correct": r["correct"]}) for r in rows]
-    (KEPT / f"{system.replace(':', '_')}.{split}.jsonl").write_text("\n".join(lines) + "\n")
-
-
-def _kept(split: str) -> dict[str, list[dict[str, Any]]]:
-    return {
-        path.name.split(".")[0]: [json.loads(line) for line in path.read_text().splitlines()]
-        for path in sorted(KEPT.glob(f"*.{split}.jsonl"))
-    }
-
-
-def pooled_calibration() -> dict[str, Any]:
-    """Fit on every system's kept tuning rows (each system weighing the same), write the
-    weights, and report each system's reliability on its report rows, before and after."""
-    tuning = _kept("tuning")
-    rows = [r for system in tuning.values() for r in system if r["signals"]]
-    weight = np.concatenate(
-        [
-            np.full(sum(1 for r in system if r["signals"]), len(rows) / len(tuning) / n)
-            for system in tuning.values()
-            if (n := sum(1 for r in system if r["signals"]))
-        ]
-    )
-    weights = calibrate(rows, weight)
-    fitted_on = "ClapNQ dev tuning slice: " + ", ".join(
-        f"{name} {len(system)} questions" for name, system in tuning.items()
-    )
-    CONFIDENCE.write_text(
-        json.dumps(
-            {
-                "weights": {k: round(v, 4) for k, v in weights.items()},
-                "fitted_on": f"{fitted_on}; {datetime.date.today().isoformat()}",
-            },
-            indent=2,
-        )
-        + "\n"
-    )
-    report = {}
-    for name, system in _kept("report").items():
-        report[name] = {
-            "hand_set_weights": reliability(rescored(system, HAND_SET)),
-            "calibrated": reliability(rescored(system, weights)),
-        }
-    return {
-        "fitted_on": fitted_on,
-        "weights": {k: round(v, 4) for k, v in weights.items()},
-        "report_slice": report,
-    }
-
-
-def rescored(rows: list[dict[str, Any]], weights: dict[str, float]) -> list[tuple[float, bool]]:
-    return [
-        (confidence(Signals(**r["signals"]), weights), bool(r["correct"]))
-        for r in rows
-        if r["signals"]
-    ]
-
-
 async def main(args: argparse.Namespace) -> dict[str, Any]:
-    report, tuning = questions()
+    report, _ = questions()
     if args.limit:
         report = report[: args.limit // 2] + report[50 : 50 + args.limit - args.limit // 2]
     corpus = require(DATA / "clapnq_dev" / "corpus.jsonl")
@@ -237,12 +135,6 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 "correctness": round(statistics.mean(r["correct"] for r in rows), 3),
                 "seconds": round(time.perf_counter() - started, 1),
             }
-            _keep(name, "report", rows)
-            if args.tune:
-                tune_rows = await answer_rows(
-                    engine, tuning[: args.tune], clapnq_score, f"{name} tuning"
-                )
-                _keep(name, "tuning", tune_rows)
             entry["reliability"] = reliability(
                 [(r["confidence"], bool(r["correct"])) for r in rows if r["signals"]]
             )
@@ -262,8 +154,6 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     "with_repair": aggregate([r for r in rows if "plain" in r], "repaired"),
                     "answer_contains_gold": round(statistics.mean(r["correct"] for r in rows), 3),
                 }
-    if args.calibrate:
-        results["calibration"] = pooled_calibration()
     return {
         "measured": datetime.date.today().isoformat(),
         "verifier": "lexical",
@@ -276,10 +166,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--systems", default="extractive")
     parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--calibrate", action="store_true")
-    parser.add_argument(
-        "--tune", type=int, default=0, help="Also answer N tuning questions and keep their rows."
-    )
     parser.add_argument("--musique", type=int, default=0)
     parser.add_argument("--out", default="verification_answers")
     arguments = parser.parse_args()

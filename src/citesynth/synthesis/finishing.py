@@ -163,7 +163,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     cited = citations(shown, resolved, claims, header.question, support)
     confidence, checked = _confidence(not_found, checked, shown, claims, found, cited, draft)
     if disagreeing:  # a disagreement on the point asked: never a confident answer
-        confidence = min(confidence, round(how.low_confidence_below * 0.8, 4))
+        confidence = min(confidence, disagreement_cap(how.low_confidence_below))
     low = not not_found and confidence < how.low_confidence_below
     usage = draft.usage
     return Answer(
@@ -190,6 +190,14 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
             invalid_markers=draft.invalid_markers,
         ),
     )
+
+
+def disagreement_cap(low_confidence_below: float) -> float:
+    """The highest confidence of an answer whose sources disagree on the point asked.
+
+    Below the disclaimer threshold, so that the disclaimer names the disagreement.
+    """
+    return round(low_confidence_below * 0.8, 4)
 
 
 def _confidence(

@@ -14,8 +14,11 @@
 | invalid     | share of the writer's citation markers that named no source                |
 
 The weights (`confidence.json`) are a logistic regression of answer correctness on these
-signals, fitted on the tuning half of ClapNQ dev by `benchmarks/calibrate_answers.py`, which
-also reports the reliability curve and expected calibration error on the other half.
+signals, fitted by `benchmarks/calibrate_answers.py` on the written answers of the tuning
+runs of `benchmarks.eval_suite` (`tune-*`: ClapNQ, Developer Hub and MultiHop-RAG dev
+questions and three documentation sets' how-to questions; the extractive writer and the
+embedded model), each run weighing the same; the same command reports the expected
+calibration error of every other run, rescored from the signals its records keep.
 Below `low_confidence_below` (0.5) the answer is flagged `low_confidence` with a disclaimer.
 """
 
@@ -48,7 +51,8 @@ class Signals:
 
 
 @cache
-def _weights() -> Mapping[str, float]:
+def shipped_weights() -> Mapping[str, float]:
+    """The fitted weights shipped in `confidence.json`, by name (with `bias`)."""
     text = resources.files("citesynth.verify").joinpath("confidence.json").read_text()
     data = json.loads(text)
     return {name: float(data["weights"][name]) for name in ("bias", *SIGNALS)}
@@ -56,6 +60,6 @@ def _weights() -> Mapping[str, float]:
 
 def confidence(signals: Signals, weights: Mapping[str, float] | None = None) -> float:
     """The calibrated confidence in 0..1 for `signals`."""
-    w = weights or _weights()
+    w = weights or shipped_weights()
     z = w["bias"] + sum(w[name] * value for name, value in signals.as_dict().items())
     return round(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))), 4)

@@ -1,0 +1,169 @@
+"""Confidence calibration from evaluation runs: fitted on the tuning runs, measured on the rest.
+
+Every eval record keeps whether its answer was right (`correct`) and the signals behind its
+confidence (`signals`, see `citesynth.verify.confidence`). This fits the logistic weights on
+the written answers (neither a not-found nor a fallback) of the tuning runs in
+`benchmarks/results/eval/`, the `tune-*` runs of `benchmarks.eval_suite` (ClapNQ, Developer
+Hub and MultiHop-RAG dev questions and the Starlette, marshmallow and structlog how-to
+questions; the extractive writer and the embedded model), each run weighing the same and
+each weight with its expected sign. It writes them to `src/citesynth/verify/confidence.json`
+and reports every run's expected calibration error (ECE) and ROC AUC with the weights
+before and after: each answer is rescored from its record's signals, none is written again.
+
+    python -m benchmarks.eval_suite --only tune-clapnq-extractive,...   # the tuning runs
+    python -m benchmarks.calibrate_answers           # fit, write the weights, report
+    python -m benchmarks.calibrate_answers --check   # report the shipped weights only
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.calibrate_answerability import roc_auc
+from benchmarks.common import RESULTS, ROOT, write_result
+from benchmarks.train_verifier import fit
+from citesynth.evaluation.metrics import reliability
+from citesynth.synthesis.finishing import Finishing, disagreement_cap
+from citesynth.verify.confidence import SIGNALS, Signals, confidence, shipped_weights
+
+EVAL = RESULTS / "eval"
+CONFIDENCE = ROOT / "src" / "citesynth" / "verify" / "confidence.json"
+TUNING = "tune-"
+"""The runs whose questions the weights are fitted on (by name); every other run is held out."""
+SIGN = {"retrieval": 1, "cited": 1, "support": 1, "documents": 1, "conflict": -1, "invalid": -1}
+"""The direction each signal may move the confidence in."""
+L2 = 0.5
+CAP = disagreement_cap(Finishing().low_confidence_below)
+"""The confidence an answer whose sources disagree on the point asked is capped at."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One written answer of a run: its signals, the confidence it got, whether it was right."""
+
+    signals: Mapping[str, float]
+    confidence: float
+    correct: bool
+
+
+def rows(folder: Path) -> list[Row]:
+    """The written answers of our pipeline in the run `folder` whose records keep signals."""
+    path = folder / "records.jsonl"
+    if not path.exists():
+        return []
+    found = []
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        if (
+            record.get("pipeline") == "ours"
+            and not record.get("abstained", True)
+            and not record.get("fallback")
+            and record.get("correct") is not None
+            and set(record.get("signals") or ()) >= set(SIGNALS)
+        ):
+            signals = {name: float(record["signals"][name]) for name in SIGNALS}
+            found.append(Row(signals, float(record["confidence"]), bool(record["correct"])))
+    return found
+
+
+def calibrate(runs: Mapping[str, Sequence[Row]]) -> dict[str, float]:
+    """Logistic regression of correctness on the signals, each run weighing the same.
+
+    A weight fitted with the wrong sign (more support lowering the confidence: the signal
+    carries nothing for these answers) is fixed at 0 and the rest refit, so that more
+    support, retrieval strength, citations or independent documents never lower the
+    confidence and conflicts or invalid markers never raise it.
+    """
+    pooled = [row for run in runs.values() for row in run]
+    weight = np.concatenate(
+        [np.full(len(run), len(pooled) / len(runs) / len(run)) for run in runs.values()]
+    )
+    y = np.array([1.0 if row.correct else 0.0 for row in pooled])
+    free = list(SIGNALS)
+    while True:
+        x = np.array([[row.signals[name] for name in free] for row in pooled])
+        beta = fit(x, y, weight, l2=L2)
+        wrong = [(SIGN[n] * b, n) for n, b in zip(free, beta[1:], strict=True) if SIGN[n] * b < 0]
+        if not wrong:
+            break
+        free.remove(min(wrong)[1])
+    fitted = {"bias": float(beta[0])} | dict.fromkeys(SIGNALS, 0.0)
+    return fitted | {n: float(b) for n, b in zip(free, beta[1:], strict=True)}
+
+
+def rescored(row: Row, weights: Mapping[str, float]) -> float:
+    """The confidence `row` gets with `weights`.
+
+    An answer whose sources disagree on the point asked was capped below the disclaimer
+    threshold (`finishing.disagreement_cap`); a record at the cap keeps it as a bound.
+    """
+    new = confidence(Signals(**row.signals), weights)
+    return min(new, CAP) if abs(row.confidence - CAP) < 1e-4 else new
+
+
+def figures(
+    run: Sequence[Row], before: Mapping[str, float], after: Mapping[str, float]
+) -> dict[str, Any]:
+    """A run's accuracy, and its ECE, AUC and reliability curve before (as recorded) and
+    after (rescored with `after`); how many recorded confidences `before` reproduces."""
+    recorded = [(row.confidence, row.correct) for row in run]
+    new = [(rescored(row, after), row.correct) for row in run]
+    return {
+        "answers": len(run),
+        "accuracy": round(float(np.mean([row.correct for row in run])), 3),
+        "before": {"ece": reliability(recorded)["ece"], "auc": roc_auc(recorded)},
+        "after": {"ece": reliability(new)["ece"], "auc": roc_auc(new)},
+        "curve_after": reliability(new)["curve"],
+        "reproduced": sum(
+            abs(confidence(Signals(**row.signals), before) - row.confidence) <= 1e-3 for row in run
+        ),
+    }
+
+
+def main(check: bool, folder: Path = EVAL, target: Path = CONFIDENCE) -> dict[str, Any]:
+    """Fit on the tuning runs under `folder`, write the weights to `target` (unless
+    `check`), and report every run before and after."""
+    runs = {run.name: rows(run) for run in sorted(folder.iterdir()) if run.is_dir()}
+    runs = {name: run for name, run in runs.items() if run}
+    tuning = {name: run for name, run in runs.items() if name.startswith(TUNING)}
+    if not tuning:
+        raise SystemExit(f"no tuning runs with signals in {folder}: run the {TUNING}* runs first")
+    before = dict(shipped_weights())
+    after = before if check else calibrate(tuning)
+    fitted_on = ", ".join(f"{name} ({len(run)} answers)" for name, run in tuning.items())
+    if not check:
+        today = datetime.date.today().isoformat()
+        shipped = {
+            "weights": {k: round(v, 4) for k, v in after.items()},
+            "fitted_on": f"the written answers of {fitted_on}; {today}",
+        }
+        target.write_text(json.dumps(shipped, indent=2) + "\n")
+    report = {name: figures(run, before, after) for name, run in runs.items()}
+    for name, entry in report.items():
+        role = "tuning" if name in tuning else "held out"
+        print(
+            f"{name:34s} {role:8s} {entry['answers']:4d} right {entry['accuracy']:.2f}  "
+            f"ECE {entry['before']['ece']:.3f} -> {entry['after']['ece']:.3f}  "
+            f"AUC {entry['before']['auc']} -> {entry['after']['auc']}"
+        )
+    return {
+        "fitted_on": fitted_on,
+        "weights_before": dict(before),
+        "weights_after": {k: round(v, 4) for k, v in after.items()},
+        "runs": report,
+    }
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="Report only; write nothing.")
+    arguments = parser.parse_args()
+    write_result("answer_calibration", main(arguments.check))
