@@ -38,6 +38,8 @@ EVAL = RESULTS / "eval"
 CONFIDENCE = ROOT / "src" / "citesynth" / "verify" / "confidence.json"
 TUNING = "tune-"
 """The runs whose questions the weights are fitted on (by name); every other run is held out."""
+CI_SLICE = "ci-slice-"
+"""The CI gate's baselines (hashing embedder, a scripted model): not a measure of anything."""
 SIGN = {"retrieval": 1, "cited": 1, "support": 1, "documents": 1, "conflict": -1, "invalid": -1}
 """The direction each signal may move the confidence in."""
 L2 = 0.5
@@ -131,7 +133,11 @@ def figures(
 def main(check: bool, folder: Path = EVAL, target: Path = CONFIDENCE) -> dict[str, Any]:
     """Fit on the tuning runs under `folder`, write the weights to `target` (unless
     `check`), and report every run before and after."""
-    runs = {run.name: rows(run) for run in sorted(folder.iterdir()) if run.is_dir()}
+    runs = {
+        run.name: rows(run)
+        for run in sorted(folder.iterdir())
+        if run.is_dir() and not run.name.startswith(CI_SLICE)
+    }
     runs = {name: run for name, run in runs.items() if run}
     tuning = {name: run for name, run in runs.items() if name.startswith(TUNING)}
     if not tuning:
