@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import CACHE, DATA, ROOT, require, write_result
+from benchmarks.common import CACHE, DATA, require, write_result
 from benchmarks.synthesis_clapnq import judge, questions
 from citesynth import Engine, Settings
 from citesynth.analysis import terms
@@ -40,8 +40,6 @@ from citesynth.synthesis import get_writer
 from citesynth.verify import LexicalVerifier
 from citesynth.verify.base import Passage
 from citesynth.verify.review import Review, review
-
-CONFIDENCE = ROOT / "src" / "citesynth" / "verify" / "confidence.json"
 
 
 def passages(answer: Answer) -> list[Passage]:
