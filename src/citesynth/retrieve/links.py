@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from citesynth.index.store import Store
 from citesynth.ingest.references import matches
 from citesynth.ingest.sentences import prose_sentences
-from citesynth.types import Chunk, ChunkId, Hit
+from citesynth.types import Chunk, ChunkId, Hit, Reference
 
 _DOCUMENT_CHUNKS = 2000
 """How many chunks of a target document are searched for the referenced section."""
@@ -55,8 +55,9 @@ async def follow_references(
     (synchronous) callable in a worker thread:" was the seventh hit, and its code, another
     file, was never read; a top hit's other references had taken the places of its own.
     """
-    found = await linked([hit.chunk for hit in hits[:from_top]], store) if limit > 0 else {}
-    shown = await linked([hit.chunk for hit in hits], store, INCLUDES) if included else {}
+    reading = _Reading(store)  # the top hits' references and documents are read once
+    shown = await _linked([hit.chunk for hit in hits], reading, INCLUDES) if included else {}
+    found = await _linked([hit.chunk for hit in hits[:from_top]], reading) if limit > 0 else {}
     present = {hit.chunk.id for hit in hits}
     expanded: list[Hit] = []
     added = brought = 0
@@ -90,13 +91,19 @@ async def linked(
     left out, and so is a chunk's reference to itself. With `kinds`, only references of
     those kinds (no next chunks, no definitions).
     """
+    return await _linked(chunks, _Reading(store), kinds)
+
+
+async def _linked(
+    chunks: Sequence[Chunk], reading: _Reading, kinds: frozenset[str] | None = None
+) -> dict[ChunkId, list[Chunk]]:
+    """`linked`, reading the store through `reading`."""
     if not chunks:
         return {}
     found: dict[ChunkId, list[Chunk]] = {}
-    documents = _Documents(store)
-    pairs = [] if kinds is not None else await _next_chunks(chunks, documents)
-    pairs += await _referenced(chunks, store, documents, kinds)
-    pairs += [] if kinds is not None else await _definitions(chunks, store)
+    pairs = [] if kinds is not None else await _next_chunks(chunks, reading)
+    pairs += await _referenced(chunks, reading, kinds)
+    pairs += [] if kinds is not None else await _definitions(chunks, reading.store)
     for source, target in pairs:
         targets = found.setdefault(source, [])
         if target not in targets:
@@ -104,37 +111,44 @@ async def linked(
     return found
 
 
-class _Documents:
-    """A store's documents' chunks, each document read once."""
+class _Reading:
+    """A store's documents' chunks and chunks' references, each read once."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.read: dict[str, list[Chunk]] = {}
+        self.written: dict[ChunkId, list[Reference]] = {}
 
     async def chunks(self, path: str) -> list[Chunk]:
         if path not in self.read:
             self.read[path] = await self.store.document_chunks(path, _DOCUMENT_CHUNKS)
         return self.read[path]
 
+    async def references(self, chunks: Sequence[Chunk]) -> dict[ChunkId, list[Reference]]:
+        """The references each of `chunks` writes (those not read before, in one query)."""
+        unread = [chunk.id for chunk in chunks if chunk.id not in self.written]
+        if unread:
+            found = await self.store.references(unread)
+            self.written.update((id_, found.get(id_, [])) for id_ in unread)
+        return self.written
 
-async def _next_chunks(
-    chunks: Sequence[Chunk], documents: _Documents
-) -> list[tuple[ChunkId, Chunk]]:
+
+async def _next_chunks(chunks: Sequence[Chunk], reading: _Reading) -> list[tuple[ChunkId, Chunk]]:
     """(chunk id, the chunk after it) for each chunk ending on an introduction."""
     pairs = []
     for chunk in chunks:
         if introduces_next(chunk.text):
-            after = _next_chunk(chunk, await documents.chunks(chunk.path))
+            after = _next_chunk(chunk, await reading.chunks(chunk.path))
             if after is not None:
                 pairs.append((chunk.id, after))
     return pairs
 
 
 async def _referenced(
-    chunks: Sequence[Chunk], store: Store, documents: _Documents, kinds: frozenset[str] | None
+    chunks: Sequence[Chunk], reading: _Reading, kinds: frozenset[str] | None
 ) -> list[tuple[ChunkId, Chunk]]:
     """(chunk id, the chunk a cross-reference of it names), references of `kinds` only."""
-    references = await store.references([chunk.id for chunk in chunks])
+    references = await reading.references(chunks)
     pairs = []
     for chunk in chunks:
         for reference in references.get(chunk.id, []):
@@ -143,7 +157,7 @@ async def _referenced(
             target = next(
                 (
                     c
-                    for c in await documents.chunks(reference.path or chunk.path)
+                    for c in await reading.chunks(reference.path or chunk.path)
                     if matches(reference.heading, c.heading_path, c.text)
                 ),
                 None,
