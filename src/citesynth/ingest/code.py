@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+from pathlib import PurePosixPath
 
 from citesynth.ingest.blocks import Block, BlockKind, line_offsets, paragraphs
 
@@ -69,6 +70,13 @@ FILENAMES: dict[str, str] = {
     "CMakeLists.txt": "cmake",
     "Containerfile": "dockerfile",
 }
+
+
+def language_of(path: str) -> str | None:
+    """The language of the file at `path`, by its name or its suffix (None: neither known)."""
+    name = PurePosixPath(path).name
+    return FILENAMES.get(name) or LANGUAGES.get(PurePosixPath(name).suffix.lower().lstrip("."))
+
 
 _C_FAMILY = (
     r"(?:(?:public|private|protected|internal|static|final|abstract|sealed|override|open|"

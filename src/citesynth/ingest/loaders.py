@@ -8,7 +8,7 @@ from pathlib import PurePosixPath
 
 from citesynth.errors import LoadError
 from citesynth.ingest.blocks import Block, BlockKind, paragraphs
-from citesynth.ingest.code import FILENAMES, LANGUAGES, code_blocks
+from citesynth.ingest.code import FILENAMES, code_blocks, language_of
 from citesynth.ingest.html import extract
 from citesynth.ingest.jsonl import BadLine, read_records
 from citesynth.ingest.markdown import markdown_blocks
@@ -128,8 +128,7 @@ def load_text(path: str, data: bytes) -> Loaded:
 
 def load_code(path: str, data: bytes) -> Loaded:
     """Source or config file: definitions open sections."""
-    name = PurePosixPath(path).name
-    language = FILENAMES.get(name) or LANGUAGES.get(_suffix(path), "text")
+    language = language_of(path) or "text"
     text, notes = _text_of(data)
     blocks = code_blocks(text, language)
     document = _document(path, DocumentKind.CODE, data, text, None, language=language)
@@ -206,6 +205,6 @@ def loader_for(path: str) -> Loader | None:
         return load_pdf
     if suffix in _JSONL:
         return load_jsonl
-    if suffix in LANGUAGES or name in FILENAMES:
+    if language_of(path) is not None:
         return load_code
     return None

@@ -24,7 +24,6 @@ and cites it too (`included_block`).
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,7 +42,7 @@ from citesynth.analysis import (
 )
 from citesynth.embed.base import Embedder
 from citesynth.ingest.blocks import LIST_MARKER
-from citesynth.ingest.code import LANGUAGES
+from citesynth.ingest.code import language_of
 from citesynth.ingest.markdown import HEADING_ATTRIBUTES
 from citesynth.ingest.references import included_paths
 from citesynth.ingest.rst import described_at, rendered_rst
@@ -736,7 +735,6 @@ def included_block(
     if shown is None or shown is source:
         return None, None
     lines = shown.chunk.text.strip("\n").split("\n")
-    suffix = posixpath.splitext(shown.chunk.path)[1].lower().lstrip(".")
     whole = (
         estimate_tokens(shown.chunk.text) < WHOLE_FILE_TOKENS and shown.chunk.path not in continued
     )
@@ -745,7 +743,7 @@ def included_block(
         found.start,
         found.end,
         tuple(lines[:MAX_LINES]),
-        LANGUAGES.get(suffix, ""),
+        language_of(shown.chunk.path) or "",
         complete=whole and len(lines) <= MAX_LINES,
     )
     return block, shown
