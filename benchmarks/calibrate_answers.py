@@ -31,6 +31,7 @@ from benchmarks.calibrate_answerability import roc_auc
 from benchmarks.common import RESULTS, ROOT, write_result
 from benchmarks.train_verifier import fit
 from citesynth.evaluation.metrics import reliability
+from citesynth.evaluation.summary import written_answer
 from citesynth.synthesis.finishing import Finishing, disagreement_cap
 from citesynth.verify.confidence import SIGNALS, Signals, confidence, shipped_weights
 
@@ -66,9 +67,7 @@ def rows(folder: Path) -> list[Row]:
         record = json.loads(line)
         if (
             record.get("pipeline") == "ours"
-            and not record.get("abstained", True)
-            and not record.get("fallback")
-            and record.get("correct") is not None
+            and written_answer(record)
             and set(record.get("signals") or ()) >= set(SIGNALS)
         ):
             signals = {name: float(record["signals"][name]) for name in SIGNALS}
@@ -118,12 +117,13 @@ def figures(
     after (rescored with `after`); how many recorded confidences `before` reproduces."""
     recorded = [(row.confidence, row.correct) for row in run]
     new = [(rescored(row, after), row.correct) for row in run]
+    curve = reliability(new)
     return {
         "answers": len(run),
         "accuracy": round(float(np.mean([row.correct for row in run])), 3),
         "before": {"ece": reliability(recorded)["ece"], "auc": roc_auc(recorded)},
-        "after": {"ece": reliability(new)["ece"], "auc": roc_auc(new)},
-        "curve_after": reliability(new)["curve"],
+        "after": {"ece": curve["ece"], "auc": roc_auc(new)},
+        "curve_after": curve["curve"],
         "reproduced": sum(
             abs(confidence(Signals(**row.signals), before) - row.confidence) <= 1e-3 for row in run
         ),
@@ -143,12 +143,12 @@ def main(check: bool, folder: Path = EVAL, target: Path = CONFIDENCE) -> dict[st
     if not tuning:
         raise SystemExit(f"no tuning runs with signals in {folder}: run the {TUNING}* runs first")
     before = dict(shipped_weights())
-    after = before if check else calibrate(tuning)
+    after = before if check else {k: round(v, 4) for k, v in calibrate(tuning).items()}
     fitted_on = ", ".join(f"{name} ({len(run)} answers)" for name, run in tuning.items())
     if not check:
         today = datetime.date.today().isoformat()
         shipped = {
-            "weights": {k: round(v, 4) for k, v in after.items()},
+            "weights": after,  # as reported below: what ships
             "fitted_on": f"the written answers of {fitted_on}; {today}",
         }
         target.write_text(json.dumps(shipped, indent=2) + "\n")
@@ -163,7 +163,7 @@ def main(check: bool, folder: Path = EVAL, target: Path = CONFIDENCE) -> dict[st
     return {
         "fitted_on": fitted_on,
         "weights_before": dict(before),
-        "weights_after": {k: round(v, 4) for k, v in after.items()},
+        "weights_after": after,
         "runs": report,
     }
 

@@ -36,20 +36,28 @@ LOWER_IS_BETTER = ("unsupported_claim_rate", "fallback_rate", "confidence_ece")
 TIMING = ("latency_p50_ms", "latency_p95_ms")
 
 
-def calibration_pairs(records: Sequence[Mapping[str, Any]]) -> list[tuple[float, bool]]:
-    """(confidence, correct) of the written answers.
+def written_answer(record: Mapping[str, Any]) -> bool:
+    """Whether `record` is of an answer written and judged: no abstention, no fallback.
 
-    An abstention or a fallback carries no confidence in an answer (it is always 0), so it
-    would only blur the curve.
+    An abstention or a fallback carries no confidence in an answer (it is always 0).
+    """
+    return (
+        "abstained" in record
+        and not record["abstained"]
+        and not record["fallback"]
+        and record.get("correct") is not None
+    )
+
+
+def calibration_pairs(records: Sequence[Mapping[str, Any]]) -> list[tuple[float, bool]]:
+    """(confidence, correct) of the written answers (`written_answer`).
+
+    An abstention or a fallback would only blur the curve.
     """
     return [
         (r["confidence"], bool(r["correct"]))
         for r in records
-        if "abstained" in r
-        and not r["abstained"]
-        and not r["fallback"]
-        and r.get("correct") is not None
-        and r.get("confidence") is not None
+        if written_answer(r) and r.get("confidence") is not None
     ]
 
 
