@@ -25,7 +25,7 @@ and cites it too (`included_block`).
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Collection, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
@@ -372,8 +372,7 @@ class ExtractiveWriter:
             following = {**numbered, **following}
             ranked = _numbers_first(ranked, floor, following)
         following = {**following, **stated}
-        files = first_chunks(sources)
-        read_with = _Around(candidates, following, leading, tails, files, continued(sources))
+        read_with = _Around(candidates, following, leading, tails, included_files(sources))
         chosen: list[_Pick] = []
         shown_already: set[tuple[int, int]] = set()  # sentences a pick already brought along
         for score, source, start, sentence in ranked:
@@ -553,10 +552,8 @@ class _Around:
     tails: Mapping[tuple[int, int], int]
     """(source number, offset) of an item's first sentence -> offset of the sentence stating
     its default, the last of those `following` brings along (`item_defaults`)."""
-    files: Mapping[str, Source] = field(default_factory=dict)
-    """The sources by path: a file a sentence includes, if found, is shown from its source."""
-    continued: frozenset[str] = frozenset()
-    """The paths of files a later chunk of which is a source too (`continued`)."""
+    files: IncludedFiles = field(default_factory=lambda: IncludedFiles({}, frozenset()))
+    """The sources a file a sentence includes is shown from, if found (`included_files`)."""
 
 
 def _captioned(
@@ -696,9 +693,7 @@ def _with_block(
     text, start = source.chunk.text, pick.position
     pick.block = introduced(text, start, end) or (example_after(text, start, end) if how else None)
     if pick.block is None:
-        pick.block, pick.included = included_block(
-            text, start, end, source, around.files, around.continued
-        )
+        pick.block, pick.included = included_block(text, start, end, source, around.files)
     if pick.block is None:
         return chosen
     if pick.text.endswith(".") and not text[start:end].rstrip().endswith("."):
@@ -711,12 +706,7 @@ def _with_block(
 
 
 def included_block(
-    text: str,
-    start: int,
-    end: int,
-    source: Source,
-    files: Mapping[str, Source],
-    continued: Collection[str] = (),
+    text: str, start: int, end: int, source: Source, files: IncludedFiles
 ) -> tuple[Introduced | None, Source | None]:
     """The code of the file `text[start:end]` includes below it, and the source holding it.
 
@@ -724,19 +714,21 @@ def included_block(
     answer's sources (retrieval brings it along with the passage including it:
     `ingest.references`): a later chunk is no file's beginning. A first chunk that may not
     be the whole file (`WHOLE_FILE_TOKENS`, or a later chunk of the file is a source too:
-    `continued`) is shown ending "…".
+    `IncludedFiles.continued`) is shown ending "…".
     """
     found = included(text, start, end)
     if found is None:
         return None, None
+    first = files.first
     shown = next(
-        (files[p] for p in included_paths(found.target, source.chunk.path) if p in files), None
+        (first[p] for p in included_paths(found.target, source.chunk.path) if p in first), None
     )
     if shown is None or shown is source:
         return None, None
     lines = shown.chunk.text.strip("\n").split("\n")
     whole = (
-        estimate_tokens(shown.chunk.text) < WHOLE_FILE_TOKENS and shown.chunk.path not in continued
+        estimate_tokens(shown.chunk.text) < WHOLE_FILE_TOKENS
+        and shown.chunk.path not in files.continued
     )
     block = Introduced(
         "code",
@@ -754,14 +746,22 @@ WHOLE_FILE_TOKENS = 150
 cuts code at about 200 (`IngestOptions.chunk_tokens`); a longer one is shown ending "…"."""
 
 
-def first_chunks(sources: Sequence[Source]) -> dict[str, Source]:
+@dataclass(frozen=True, slots=True)
+class IncludedFiles:
+    """The sources a file a page includes may be shown from (`included_files`)."""
+
+    first: Mapping[str, Source]
     """The sources that are a file's first chunk, by path (the best-ranked of equals)."""
-    return {s.chunk.path: s for s in reversed(sources) if s.chunk.char_start == 0}
-
-
-def continued(sources: Sequence[Source]) -> frozenset[str]:
+    continued: frozenset[str]
     """The paths of which a later chunk than the first is a source: files longer than it."""
-    return frozenset(s.chunk.path for s in sources if s.chunk.char_start > 0)
+
+
+def included_files(sources: Sequence[Source]) -> IncludedFiles:
+    """The files among `sources`: their first chunks, and which go on in a later one."""
+    return IncludedFiles(
+        {s.chunk.path: s for s in reversed(sources) if s.chunk.char_start == 0},
+        frozenset(s.chunk.path for s in sources if s.chunk.char_start > 0),
+    )
 
 
 _CONNECTIVES = frozenset(

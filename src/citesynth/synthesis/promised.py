@@ -20,16 +20,16 @@ from __future__ import annotations
 import re
 import sys
 from bisect import bisect_right
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from citesynth.citations.resolve import cited_numbers
 from citesynth.ingest.blocks import LIST_MARKER, paragraphs
 from citesynth.ingest.sentences import fenced_blocks, prose_sentences, sentence_spans
 from citesynth.synthesis.extractive import (
-    continued,
-    first_chunks,
+    IncludedFiles,
     included_block,
+    included_files,
     shown_block,
 )
 from citesynth.synthesis.introduced import Introduced, introduced
@@ -58,7 +58,7 @@ def show_promised(text: str, sources: Sequence[Source]) -> str:
     `text` is a draft's, its markers canonical (`[3]`, `[1,2]`).
     """
     by_number = {source.number: source for source in sources}
-    by_path, longer = first_chunks(sources), continued(sources)
+    files = included_files(sources)
     fences = fenced_blocks(text)
     shown: list[tuple[int, str]] = []  # (where to insert, the block and any marker it adds)
     sentences: dict[int, list[tuple[int, int]]] = {}  # each cited chunk's, read once
@@ -81,7 +81,7 @@ def show_promised(text: str, sources: Sequence[Source]) -> str:
             source = by_number[number]
             if number not in sentences:
                 sentences[number] = prose_sentences(source.chunk.text)
-            block, lender = _lent(sentence, source, sentences[number], by_path, longer)
+            block, lender = _lent(sentence, source, sentences[number], files)
             if block is not None:
                 # a source the sentence did not cite: the sentence is its, and cites it too;
                 # and so is the file its source includes there, whose code is shown
@@ -104,8 +104,7 @@ def _lent(
     sentence: str,
     source: Source,
     spans: Sequence[tuple[int, int]],
-    files: Mapping[str, Source],
-    longer: Collection[str],
+    files: IncludedFiles,
 ) -> tuple[Introduced | None, Source]:
     """The block the source's own version of `sentence` introduces, and whose it is.
 
@@ -120,7 +119,7 @@ def _lent(
             block = introduced(chunk, start, end)
             if block is not None:
                 return block, source
-            code, lender = included_block(chunk, start, end, source, files, longer)
+            code, lender = included_block(chunk, start, end, source, files)
             if code is not None and lender is not None:
                 return code, lender
     return None, source
