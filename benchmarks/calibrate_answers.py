@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,13 @@ from benchmarks.train_verifier import fit
 from citesynth.evaluation.metrics import reliability
 from citesynth.evaluation.summary import written_answer
 from citesynth.synthesis.finishing import Finishing, disagreement_cap
-from citesynth.verify.confidence import SIGNALS, Signals, confidence, shipped_weights
+from citesynth.verify.confidence import (
+    SIGNALS,
+    Signals,
+    confidence,
+    question_coverage,
+    shipped_weights,
+)
 
 EVAL = RESULTS / "eval"
 CONFIDENCE = ROOT / "src" / "citesynth" / "verify" / "confidence.json"
@@ -41,8 +47,21 @@ TUNING = "tune-"
 """The runs whose questions the weights are fitted on (by name); every other run is held out."""
 CI_SLICE = "ci-slice-"
 """The CI gate's baselines (hashing embedder, a scripted model): not a measure of anything."""
-SIGN = {"retrieval": 1, "cited": 1, "support": 1, "documents": 1, "conflict": -1, "invalid": -1}
+SIGN = {
+    "retrieval": 1,
+    "cited": 1,
+    "support": 1,
+    "documents": 1,
+    "conflict": -1,
+    "invalid": -1,
+    "coverage": 1,
+}
 """The direction each signal may move the confidence in."""
+READ_AGAIN: dict[str, Callable[[Mapping[str, Any]], float]] = {
+    "coverage": lambda record: question_coverage(record["question"], record["answer"]),
+}
+"""Signals a record written before they existed does not keep, read from its question and
+answer as the pipeline reads them."""
 L2 = 0.5
 CAP = disagreement_cap(Finishing().low_confidence_below)
 """The confidence an answer whose sources disagree on the point asked is capped at."""
@@ -68,11 +87,20 @@ def rows(folder: Path) -> list[Row]:
         if (
             record.get("pipeline") == "ours"
             and written_answer(record)
-            and set(record.get("signals") or ()) >= set(SIGNALS)
+            and set(record.get("signals") or ()) >= set(SIGNALS) - set(READ_AGAIN)
         ):
-            signals = {name: float(record["signals"][name]) for name in SIGNALS}
-            found.append(Row(signals, float(record["confidence"]), bool(record["correct"])))
+            found.append(
+                Row(_signals(record), float(record["confidence"]), bool(record["correct"]))
+            )
     return found
+
+
+def _signals(record: Mapping[str, Any]) -> dict[str, float]:
+    """The signals of a record: those it keeps, and those `READ_AGAIN` from it otherwise."""
+    kept = record["signals"]
+    return {
+        name: float(kept[name]) if name in kept else READ_AGAIN[name](record) for name in SIGNALS
+    }
 
 
 def calibrate(runs: Mapping[str, Sequence[Row]]) -> dict[str, float]:
@@ -113,9 +141,10 @@ def rescored(row: Row, weights: Mapping[str, float]) -> float:
 def figures(
     run: Sequence[Row], before: Mapping[str, float], after: Mapping[str, float]
 ) -> dict[str, Any]:
-    """A run's accuracy, and its ECE, AUC and reliability curve before (as recorded) and
-    after (rescored with `after`); how many recorded confidences `before` reproduces."""
-    recorded = [(row.confidence, row.correct) for row in run]
+    """A run's accuracy, and its ECE, AUC and reliability curve before and after (rescored
+    with the weights `before` and `after`); how many recorded confidences `before`
+    reproduces (a run written with older weights reproduces none)."""
+    recorded = [(rescored(row, before), row.correct) for row in run]
     new = [(rescored(row, after), row.correct) for row in run]
     curve = reliability(new)
     return {

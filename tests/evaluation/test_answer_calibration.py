@@ -8,9 +8,16 @@ from pathlib import Path
 from benchmarks.calibrate_answers import Row, calibrate, main, rescored, rows
 
 from citesynth.synthesis.finishing import disagreement_cap
-from citesynth.verify.confidence import SIGNALS, Signals, confidence
+from citesynth.verify.confidence import SIGNALS, Signals, confidence, question_coverage
 
-QUIET = {"cited": 1.0, "support": 1.0, "documents": 0.5, "conflict": 0.0, "invalid": 0.0}
+QUIET = {
+    "cited": 1.0,
+    "support": 1.0,
+    "documents": 0.5,
+    "conflict": 0.0,
+    "invalid": 0.0,
+    "coverage": 1.0,
+}
 
 
 def record(retrieval: float, correct: bool, **extra: object) -> dict[str, object]:
@@ -51,6 +58,22 @@ def test_only_written_answers_of_our_pipeline_with_signals_are_rows(tmp_path: Pa
         ],
     )
     assert rows(folder) == [Row(kept["signals"], kept["confidence"], True)]  # type: ignore[arg-type]
+
+
+def test_a_record_written_before_coverage_gets_it_from_its_question_and_answer(
+    tmp_path: Path,
+) -> None:
+    older = record(0.5, True) | {
+        "question": "What is the default pool size?",
+        "answer": "The pool holds 10 connections [1].",
+    }
+    older["signals"] = {k: v for k, v in older["signals"].items() if k != "coverage"}  # type: ignore[attr-defined]
+    folder = run(tmp_path, "tune-a", [older])
+    (row,) = rows(folder)
+    assert row.signals["coverage"] == question_coverage(
+        "What is the default pool size?", "The pool holds 10 connections [1]."
+    )
+    assert 0.0 < row.signals["coverage"] < 1.0  # "pool", not "default" nor "size"
 
 
 def test_a_signal_fitted_against_its_sign_is_fixed_at_zero() -> None:

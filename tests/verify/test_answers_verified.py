@@ -46,6 +46,19 @@ async def test_confidence_rises_with_verified_support(indexed: Engine) -> None:
     assert good.confidence > mixed.confidence
 
 
+async def test_an_answer_stating_what_was_asked_is_surer(indexed: Engine) -> None:
+    # Both sentences are supported by the same source; only one says what the default is.
+    aside = "The connect timeout is the time allowed to establish a connection [1]."
+    use(indexed, GOOD, aside)
+    good = await indexed.answer(CONNECT, cache=False)
+    other = await indexed.answer(CONNECT, cache=False)
+    assert [c.label for c in (*good.claims, *other.claims)] == ["supported", "supported"]
+    assert good.verification is not None and other.verification is not None
+    assert good.verification.signals["coverage"] == 1.0
+    assert other.verification.signals["coverage"] == pytest.approx(2 / 3, abs=1e-3)
+    assert good.confidence > other.confidence
+
+
 async def test_a_claim_no_source_supports_is_removed_and_listed(
     indexed: Engine, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -251,3 +264,13 @@ async def test_the_disclaimer_names_the_cause_of_low_confidence(indexed: Engine)
     good = await indexed.answer(CONNECT, low_confidence_below=1.0, cache=False)
     assert mixed.disclaimer is not None and "partly support" in mixed.disclaimer
     assert good.disclaimer is not None and "match the question only weakly" in good.disclaimer
+
+
+async def test_the_disclaimer_says_when_the_answer_states_little_of_the_question(
+    indexed: Engine,
+) -> None:
+    use(indexed, "A connection is established within the time allowed [1].")
+    answer = await indexed.answer(CONNECT, low_confidence_below=1.0, cache=False)
+    assert [c.label for c in answer.claims] == ["supported"]
+    assert answer.verification is not None and answer.verification.signals["coverage"] < 0.5
+    assert answer.disclaimer is not None and "states little of what was asked" in answer.disclaimer

@@ -161,7 +161,9 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     if support is not None and disagreeing:
         support = disagreement.with_sides(support, claims[len(claims) - len(disagreeing) :])
     cited = citations(shown, resolved, claims, header.question, support)
-    confidence, checked = _confidence(not_found, checked, shown, claims, found, cited, draft)
+    confidence, checked = _confidence(
+        not_found, checked, shown, claims, found, cited, draft, header.question, text
+    )
     if disagreeing:  # a disagreement on the point asked: never a confident answer
         confidence = min(confidence, disagreement_cap(how.low_confidence_below))
     low = not not_found and confidence < how.low_confidence_below
@@ -178,7 +180,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         verification=checked.summary if checked else None,
         confidence=confidence,
         low_confidence=low,
-        disclaimer=disclaimer(claims, disagreeing) if low else None,
+        disclaimer=disclaimer(claims, disagreeing, _coverage(checked)) if low else None,
         synthesis_mode=plan.grouped,
         source_doc_count=document_count(sources),
         not_found=not_found,
@@ -190,6 +192,12 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
             invalid_markers=draft.invalid_markers,
         ),
     )
+
+
+def _coverage(checked: verifying.Checked | None) -> float | None:
+    """The answer's `coverage` signal, when its claims were checked."""
+    signals = checked.summary.signals if checked is not None else {}
+    return signals.get("coverage")
 
 
 def disagreement_cap(low_confidence_below: float) -> float:
@@ -208,11 +216,13 @@ def _confidence(
     found: Sequence[Found],
     cited: Sequence[Citation],
     draft: Draft,
+    question: str,
+    text: str,
 ) -> tuple[float, verifying.Checked | None]:
-    """The answer's confidence, and the verification with the signals behind it.
+    """The confidence of the answer `text` to `question`, and the signals behind it.
 
-    0 for a not-found; calibrated from verifiable signals when the claims were checked;
-    provisional otherwise.
+    The signals go into the verification it returns. 0 for a not-found; calibrated from
+    verifiable signals when the claims were checked; provisional otherwise.
     """
     if not_found:
         return 0.0, checked
@@ -220,7 +230,13 @@ def _confidence(
         return provisional_confidence(cited, claims, draft), None
     relevance = {s.number: s.hit.confidence for s in shown}
     signal = verifying.signals(
-        claims, relevance, found, markers=draft.markers, invalid_markers=draft.invalid_markers
+        claims,
+        relevance,
+        found,
+        markers=draft.markers,
+        invalid_markers=draft.invalid_markers,
+        question=question,
+        text=text,
     )
     summary = checked.summary.model_copy(
         update={"signals": {k: round(v, 4) for k, v in signal.as_dict().items()}}
@@ -290,8 +306,19 @@ def lacks_number(
     )
 
 
-def disclaimer(claims: Sequence[Claim], disagreeing: Sequence[Found] = ()) -> str:
-    """One line saying why confidence is low: a disagreement, weak support, weak retrieval."""
+SAYS_LITTLE_ASKED = 0.5
+"""Below this share of the question's terms in the answer (the `coverage` signal), a low
+confidence is put down to an answer that says little of what was asked."""
+
+
+def disclaimer(
+    claims: Sequence[Claim], disagreeing: Sequence[Found] = (), coverage: float | None = None
+) -> str:
+    """One line saying why confidence is low.
+
+    The causes in order: a disagreement, weak support, an answer that states little of the
+    question (`coverage`, when known), weak retrieval.
+    """
     if disagreeing:
         named = "; ".join(
             f"[{c.sources[0]}] and [{c.sources[1]}] on {disagreement.about(c)}" for c in disagreeing
@@ -299,6 +326,11 @@ def disclaimer(claims: Sequence[Claim], disagreeing: Sequence[Found] = ()) -> st
         return f"Low confidence: the sources disagree ({named}); check which one applies."
     if any(c.label in {"unsupported", "partial"} or not c.citations for c in claims):
         return "Low confidence: the sources only partly support this answer; check the citations."
+    if coverage is not None and coverage < SAYS_LITTLE_ASKED:
+        return (
+            "Low confidence: the answer states little of what was asked; "
+            "check that it answers the question."
+        )
     return (
         "Low confidence: the passages found match the question only weakly; "
         "check that they answer it."

@@ -27,7 +27,7 @@ from citesynth.synthesis.leads import one_document
 from citesynth.synthesis.sources import Source
 from citesynth.verify.base import Passage, Span, Verifier
 from citesynth.verify.claims import ClaimSpan
-from citesynth.verify.confidence import Signals
+from citesynth.verify.confidence import Signals, question_coverage
 from citesynth.verify.conflicts import Found, find_conflicts
 from citesynth.verify.review import ClaimReview, Review, review
 from citesynth.verify.trim import apply, trims
@@ -248,8 +248,13 @@ def signals(
     *,
     markers: int,
     invalid_markers: int,
+    question: str,
+    text: str,
 ) -> Signals:
-    """The confidence signals of an answer (see `citesynth.verify.confidence`)."""
+    """The confidence signals of the answer `text` to `question`.
+
+    See `citesynth.verify.confidence`.
+    """
     cited_numbers = {n for c in claims for n in c.citations}
     count = max(len(claims), 1)
     return Signals(
@@ -263,6 +268,7 @@ def signals(
         documents=sum(min(c.documents, 2) / 2 for c in claims) / count,
         conflict=float(any(set(f.sources) & cited_numbers for f in found)),
         invalid=invalid_markers / markers if markers else 0.0,
+        coverage=question_coverage(question, text),
     )
 
 

@@ -2,6 +2,7 @@
 
     z = bias + w_retrieval · retrieval + w_cited · cited + w_support · support
         + w_documents · documents + w_conflict · conflict + w_invalid · invalid
+        + w_coverage · coverage
     confidence = 1 / (1 + e^-z)
 
 | signal      | what it is                                                                 |
@@ -12,6 +13,13 @@
 | documents   | mean over claims of min(independent supporting documents, 2) / 2           |
 | conflict    | 1 when the cited sources disagree somewhere (see `conflicts.py`), else 0   |
 | invalid     | share of the writer's citation markers that named no source                |
+| coverage    | share of the question's content terms the answer's text states             |
+
+Coverage is the one signal that reads the answer against the question: every other one
+says how well the answer is backed, none whether it is about what was asked. With the
+extractive writer every claim is a verified sentence of a source, so support is near 1 on
+right and wrong answers alike, and retrieval strength alone told right from wrong worse
+than chance on most held-out runs (docs/verification.md, "Confidence").
 
 The weights (`confidence.json`) are a logistic regression of answer correctness on these
 signals, fitted by `benchmarks/calibrate_answers.py` on the written answers of the tuning
@@ -31,7 +39,10 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from importlib import resources
 
-SIGNALS = ("retrieval", "cited", "support", "documents", "conflict", "invalid")
+from citesynth.analysis import content_terms, coverage, terms
+from citesynth.verify.claims import plain
+
+SIGNALS = ("retrieval", "cited", "support", "documents", "conflict", "invalid", "coverage")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +55,20 @@ class Signals:
     documents: float
     conflict: float
     invalid: float
+    coverage: float
 
     def as_dict(self) -> dict[str, float]:
         """The signals by name."""
         return asdict(self)
+
+
+def question_coverage(question: str, answer: str) -> float:
+    """The `coverage` signal: the share of the question's content terms the answer states.
+
+    The answer's text is read without its citation markers; a question of function words
+    only gets 0.
+    """
+    return coverage(content_terms(question), terms(plain(answer)))
 
 
 @cache
