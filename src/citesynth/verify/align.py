@@ -11,7 +11,8 @@ greedily when they cover terms the anchor lacks (a claim may join two facts). Th
   just vocabulary);
 - numbers (with units and years) and proper names of the claim missing from the evidence;
 - negation present on one side only; opposite directions ("increases" / "reduces");
-- a superlative of the claim ("the best", "of all time") the evidence never states;
+- a superlative of the claim ("the best", "of all time") the evidence never states, and a
+  comparison ("more weight than") no sentence about the same thing makes (`comparisons`);
 - a word whose contradiction a stating sentence holds instead ("optional" against
   "required"), or whose converse relates the same two things in the same order ("after
   deserialization" against "before deserialization"), `opposites`; two numbers, names or
@@ -41,6 +42,7 @@ from citesynth.analysis import NAME, POSSESSIVE, SINGLE_CODE, content_terms, ter
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
 from citesynth.verify.codevalues import differing_code
+from citesynth.verify.comparisons import unstated_comparison
 from citesynth.verify.lists import misattributed
 from citesynth.verify.measures import other_measure
 from citesynth.verify.opposites import opposed, reversed_order
@@ -204,6 +206,8 @@ class Alignment:
     negation_mismatch: bool
     direction_mismatch: bool
     missing_superlatives: tuple[str, ...] = ()
+    unstated_comparison: str = ""
+    """A comparison of the claim no source sentence about it makes (`comparisons`)."""
     missing_identifiers: tuple[str, ...] = ()
     misattributed: tuple[tuple[str, str], ...] = ()
     """(the name the claim gives, the list item that states it) (`lists.misattributed`)."""
@@ -239,10 +243,11 @@ class Alignment:
 
     @property
     def disagrees(self) -> bool:
-        """A number, negation, direction, opposite, swap, superlative, name, code or quote.
+        """A number, negation, direction, opposite, swap, superlative, comparison or quote.
 
-        So does a goal or a measure of another thing (`other_goal`, `other_measure`), and a
-        whole clause of the claim that has no word in the evidence (`ungrounded`).
+        So does a name or value of code that differs, a goal or a measure of another thing
+        (`other_goal`, `other_measure`), and a whole clause of the claim that has no word in
+        the evidence (`ungrounded`).
 
         Missing proper names weigh in the score but do not veto: the name detector is a
         capitalisation rule, and as a veto it cost 1.4 points of balanced accuracy on the
@@ -255,6 +260,7 @@ class Alignment:
             or self.opposite
             or self.swapped
             or self.missing_superlatives
+            or self.unstated_comparison
             or self.missing_identifiers
             or self.misattributed
             or self.ungrounded
@@ -1264,6 +1270,7 @@ def align(
         negation_mismatch=negation_mismatch,
         direction_mismatch=direction_mismatch,
         missing_superlatives=missing_superlatives,
+        unstated_comparison=unstated_comparison(claim, shown) or "",
         missing_identifiers=missing_identifiers,
         misattributed=misnamed,
         ungrounded=ungrounded,
@@ -1355,6 +1362,8 @@ def _reasons(
     reasons.extend(_crossed_reasons(alignment))
     if superlatives := alignment.missing_superlatives:
         reasons.append("superlative not in the source: " + ", ".join(superlatives))
+    if comparison := alignment.unstated_comparison:
+        reasons.append(f"a comparison the source does not make: {comparison!r}")
     if identifiers := alignment.missing_identifiers:
         reasons.append("identifier(s) not in the source: " + ", ".join(identifiers))
     reasons.extend(_code_reasons(alignment.code_values))

@@ -1,0 +1,63 @@
+"""A comparison the source never makes: "X gets more weight than Y" against "half and half".
+
+The embedded model, asked how BM25 and dense results are combined, wrote "dense search
+results are given more weight than BM25 results" against a passage saying the two lists
+are "weighted half and half"; both verifiers passed it (lexical 0.58, trained 0.73): every
+word of it is in the passage but the comparison. A claim comparing two things ("more …
+than", "fewer … than", "younger than") states a comparison; the sources make it only if a
+sentence about the same thing (two or more of the claim's content terms) compares
+something: "than", a comparative ("more", "higher", "better", …), "compared", "versus",
+"outperforms", "exceeds", "prefer". Which way round is left to the other checks
+(`swaps`, `opposites`): here only whether any comparison is made at all.
+
+It is a veto (`Alignment.disagrees`). Measured on 2026-11-30 against the lexical verifier:
+on the tuning splits (WiCE dev, SciFact train, HaluEval 0–249, the 600 written
+documentation claims) it fired on 3 right claims and 26 wrong ones, and among the claims
+the verifier passed, on 3 wrong ones and no right one; on the report splits on 1 right and
+9 wrong claims, among those passed on 3 wrong ones and no right one. The trained
+verifier, which passes more right claims, lost one on SciFact dev ("ubiquitinated at a
+higher rate than" against "the main targets") and caught two wrong ones there (balanced
+accuracy 0.7148 → 0.7161).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from citesynth.analysis import content_terms
+from citesynth.ingest.sentences import sentence_spans
+
+_NOT_COMPARATIVE = "rather|other|either|whether|neither|together|however|never|over|under|after"
+CLAIMED = re.compile(
+    r"\b(more|less|fewer|greater|higher|lower|better|worse"
+    rf"|(?!(?:{_NOT_COMPARATIVE})\b)[a-z]{{3,}}er)\b(?:\s+[\w-]+){{0,4}}?\s+than\b",
+    re.IGNORECASE,
+)
+"""A comparison of the claim: a comparative and its "than", at most four words apart."""
+_MADE = re.compile(
+    r"\b(?:than|more|less|fewer|greater|higher|lower|better|worse|outperform\w*|exceed\w*"
+    r"|superior|inferior|compared?|comparison|versus|vs|prefer\w*)\b",
+    re.IGNORECASE,
+)
+"""A comparison a source sentence makes, whatever its terms."""
+_ABOUT = 2
+"""Content terms of the claim a source sentence must hold to be about the same thing."""
+
+
+def unstated_comparison(claim: str, passages: Sequence[str]) -> str | None:
+    """The comparison `claim` makes ("more weight than"), unless the passages make one.
+
+    None when the claim compares nothing or a sentence of `passages` about the same thing
+    makes any comparison.
+    """
+    claimed = CLAIMED.search(claim)
+    if claimed is None:
+        return None  # most claims: nothing else is read
+    wanted = set(content_terms(claim))
+    for passage in passages:
+        for start, end in sentence_spans(passage):
+            sentence = passage[start:end]
+            if _MADE.search(sentence) and len(wanted & set(content_terms(sentence))) >= _ABOUT:
+                return None
+    return claimed.group()
