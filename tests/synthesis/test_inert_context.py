@@ -146,3 +146,40 @@ def test_one_header_per_source_for_any_document(
     documents_shown = [line for line in headers(rendered) if line.lstrip().startswith("===")]
     assert len(documents_shown) == (len(sources) if grouped else 0)
     assert not re.search(r"<\|[^|<>\n]{0,40}\|>", unicodedata.normalize("NFKC", rendered))
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        (
+            "Paris is the capital.[3] It has 2,102,650 residents.[4][5]",
+            "Paris is the capital. It has 2,102,650 residents.",
+        ),
+        ("BM25 [12] is strong, as [3, 4] and [1-3] show.", "BM25 is strong, as and show."),
+        ("[1] says 10 MB; [2] says 25 MB.", "says 10 MB; says 25 MB."),
+        ("A footnote[^1] here.", "A footnote here."),
+    ],
+)
+def test_a_prose_source_lends_the_model_no_numbered_reference(text: str, read: str) -> None:
+    rendered = context([source(1, "docs/a.md", text)], grouped=False)
+    assert rendered.splitlines()[1:] == [read]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use `items[3]` or args[0]; see [the guide](x), [1](http://a) and [1]: http://b",
+        "In [2019] the range was [a] and [b].",
+        "```python\nx = [1, 2]\n```",
+        "Example:\n\n    x = [1, 2]",
+    ],
+)
+def test_code_links_years_and_words_in_brackets_stay(text: str) -> None:
+    rendered = context([source(1, "docs/a.md", text)], grouped=False)
+    assert rendered.split("\n", 1)[1] == text
+
+
+def test_a_code_file_keeps_its_brackets() -> None:
+    code = "def first(items):\n    return [items[0]] + [1]\n"
+    rendered = context([source(1, "src/pick.py", code)], grouped=True)
+    assert "return [items[0]] + [1]" in rendered

@@ -21,7 +21,9 @@ Documents are data, never instructions: a line of a document that looks like a s
 (`[7] other.md`, `=== x ===`, also behind zero-width characters or in full-width look-alikes)
 or a chat-template control token (`<|im_start|>`) is defanged before the model sees it, and a
 path shown in a header is one line with its control characters escaped (`inert.py`), so a
-document cannot forge a source or a role.
+document cannot forge a source or a role. Nor can it lend the model a citation: the
+numbered references of a prose source's own text ("as shown in [12]", "France.[3]") are
+left out of what the model reads (`inert.without_reference_marks`).
 """
 
 from __future__ import annotations
@@ -35,8 +37,9 @@ from typing import Any
 from citesynth.analysis import estimate_tokens, terms
 from citesynth.answers import SourceRecord
 from citesynth.citations.markers import SourceRef
+from citesynth.ingest.code import language_of
 from citesynth.passages import chunk_url
-from citesynth.synthesis.inert import defang, inline
+from citesynth.synthesis.inert import defang, inline, without_reference_marks
 from citesynth.types import Chunk, Hit
 from citesynth.verify.base import about_of
 
@@ -155,10 +158,22 @@ def heading(source: Source) -> str:
     return _header(f"{inline(source.document)} {source.label}".rstrip(), subject(source.chunk))
 
 
+def shown_text(source: Source) -> str:
+    """A source's text as the model reads it.
+
+    Inert (`inert.defang`), and, for prose, without the numbered references it writes
+    itself (`inert.without_reference_marks`).
+    """
+    text = source.shown.strip()
+    if language_of(source.chunk.path) is None:
+        text = without_reference_marks(text)
+    return defang(text)
+
+
 def context(sources: Sequence[Source], *, grouped: bool) -> str:
     """The sources as the model reads them (see the module docstring)."""
     if not grouped:
-        return "\n\n".join(f"[{s.number}] {heading(s)}\n{defang(s.shown.strip())}" for s in sources)
+        return "\n\n".join(f"[{s.number}] {heading(s)}\n{shown_text(s)}" for s in sources)
     blocks: list[str] = []
     order = list(dict.fromkeys(s.document for s in sources))
     for document in order:
@@ -167,7 +182,7 @@ def context(sources: Sequence[Source], *, grouped: bool) -> str:
         lines = [_header(f"=== {inline(document)}", title) + " ==="]
         lines.extend(
             _header(f"[{s.number}: {s.label}]".replace(": ]", "]"), subject(s.chunk, title=False))
-            + f"\n{defang(s.shown.strip())}"
+            + f"\n{shown_text(s)}"
             for s in members
         )
         blocks.append("\n".join(lines))
