@@ -315,6 +315,13 @@ def test_factual_sentences() -> None:
     ]
 
 
+def test_a_sentence_quoting_a_refusal_is_a_claim() -> None:
+    quoting = 'The writer then warns `the model answered "Not found in the sources."` [1].'
+    said = 'A model that finds nothing writes "Not found in the sources." instead [2].'
+    assert factual_sentences(f"{quoting} {said}") == [(quoting, [1]), (said, [2])]
+    assert factual_sentences("Not found in the sources. The sources do not mention X.") == []
+
+
 def test_factual_sentences_after_a_heading() -> None:
     assert factual_sentences("## Summary\nThe tool caches every result [1].") == [
         ("The tool caches every result [1].", [1])

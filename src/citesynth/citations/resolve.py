@@ -363,6 +363,10 @@ def is_pointer(sentence: str) -> bool:
     return bool(words & _POINTS) and words <= _POINTING
 
 
+_QUOTED = re.compile(r"`[^`\n]+`|\"[^\"\n]+\"|“[^”\n]+”")
+"""Inline code and quotations: what a sentence says someone else writes."""
+
+
 def factual_spans(text: str) -> list[tuple[int, int]]:
     """Spans of the sentences of `text` that state something (see `factual_sentences`).
 
@@ -370,7 +374,10 @@ def factual_spans(text: str) -> list[tuple[int, int]]:
     or a `**Title**` line citing nothing, as the extractive writer heads each document) is
     left out, never part of the sentence after it. A sentence ending in ":" is a label,
     unless a code block follows it: then it states what the code is for ("Hamsters power
-    the engine, as in this example [1]:") and is checked like any other.
+    the engine, as in this example [1]:") and is checked like any other. A refusal ("Not
+    found in the sources.", "The sources do not mention …") is none; a sentence that quotes
+    one in code or quotation marks ("… with the warning `the model answered "Not found in
+    the sources."` …") is, and is checked: it had gone unverified.
     """
     spans = []
     start = 0
@@ -386,8 +393,8 @@ def factual_spans(text: str) -> list[tuple[int, int]]:
         label = sentence.endswith(":") and not introduces_code(text, end, blocks)
         if len(words) < 4 or sentence.endswith("?") or label or not sentence:
             continue
-        if _NOT_FOUND.search(sentence) or is_pointer(sentence):
-            continue
+        if _NOT_FOUND.search(_QUOTED.sub(" ", sentence)) or is_pointer(sentence):
+            continue  # a refusal or a pointer; a sentence quoting a refusal states something
         found.append((start, end))
     return found
 
