@@ -551,6 +551,14 @@ def test_a_sentence_trailing_off_is_cited_once_with_one_full_stop() -> None:
     assert _cited("Set the limit (default 100.)", "2") == "Set the limit (default 100) [2]."
 
 
+def test_a_quoted_sentence_cites_our_source_not_its_own_references() -> None:
+    assert (
+        _cited("Paris is the capital of France.[3]", "8") == "Paris is the capital of France [8]."
+    )
+    assert _cited("BM25 [12] is a strong baseline.", "2") == "BM25 is a strong baseline [2]."
+    assert _cited("Read `items[3]` first.", "1") == "Read `items[3]` first [1]."
+
+
 async def test_a_quoted_sentence_end_gets_one_citation_after_the_quote(
     engine: Engine, tmp_path: Path
 ) -> None:

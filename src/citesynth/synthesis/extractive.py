@@ -40,6 +40,7 @@ from citesynth.analysis import (
     terms,
     without_asides,
 )
+from citesynth.citations.references import without_reference_marks
 from citesynth.embed.base import Embedder
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.code import language_of
@@ -1187,7 +1188,10 @@ def _cited(sentence: str, numbers: str) -> str:
     """`sentence` with its citation before the final punctuation.
 
     Every sentence of a pick is cited, also the one a pick starting "It ..." brings along.
+    The source's own numbered references ("France.[3]") go: they name no source of ours
+    (`citations.references`).
     """
+    sentence = without_reference_marks(sentence).rstrip()
     quoted = _QUOTED_END.match(sentence)
     if quoted and quoted["stop"] in "!?" and quoted["closers"][-1] in ")]":
         return f"{sentence} [{numbers}]"  # "(… renamed too!)": the "!" is the aside's

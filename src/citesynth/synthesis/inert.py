@@ -13,22 +13,15 @@ path, record id) passes through here so that it can neither forge a header nor a
   `<start_of_turn>`) lose the characters that make them tokens.
 - `inline(text)` for text shown inside a header line (a path, a title): one line, control
   and invisible characters shown as escapes (`\n`, `\u200b`), control tokens made inert.
-- `without_reference_marks(text)` for a prose source's text: its own numbered references
-  go (a paper's "as shown in [12]", a wiki's "France.[3]", a quoted answer's "[1] says 10
-  MB"). The model cites sources by number; a number a document writes is no source of
-  ours, and copied into an answer it cited one: asked how large an upload may be, the
-  embedded model copied "[1] says 10 MB; [2] says 25 MB" from an example answer in the
-  docs, repair moved the "[2]" to the example's own source and the answer read "[1] says
-  10 MB; says 25 MB [3]". Code is left as it is: inline code, fenced blocks, indented
-  lines (literal blocks), and the sources from code files, which the caller does not pass.
+
+A prose source's own numbered references ("as shown in [12]") are left out before this
+(`citations.references.without_reference_marks`, in `sources.shown_text`).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-
-from citesynth.ingest.sentences import fenced_blocks
 
 # Characters a reader (or a tokenizer) may take as a line break; re's `^` knows only "\n".
 _BREAKS = re.compile(r"\r\n?|[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -47,38 +40,6 @@ _CONTROL_TOKEN = re.compile(
     r"|\[\s*(/?\s*INST\s*)\]|<<\s*(/?\s*SYS\s*)>>",  # Llama 2, Mistral
     re.I,
 )
-
-
-_REFERENCE_MARK = re.compile(
-    r"[ \t]?(?:(?<![\w`])\[\s*|\[\^\s*)\d{1,3}(?:\s*(?:[-–,;]|and)\s*\d{1,3})*\s*\](?![(:\w])"
-)
-"""A numbered reference a document writes ("[3]", "[4, 5]", "[1-3]", a footnote's "[^2]"),
-with the space before it; not a Markdown link's text ("[1](…)"), a link definition ("[1]:
-…"), an index ("items[3]") or a year ("[2019]")."""
-_CODE_SPANS = re.compile(r"`[^`\n]*`")
-_INDENTED = re.compile(r"(?:\t| {4})")
-
-
-def without_reference_marks(text: str) -> str:
-    """`text` without the numbered references its prose writes (see the module docstring)."""
-    if "[" not in text:
-        return text
-    fenced = fenced_blocks(text)
-    out: list[str] = []
-    at = 0
-    for line in text.splitlines(keepends=True):
-        inside = any(start <= at < end for start, end in fenced)
-        at += len(line)
-        if inside or _INDENTED.match(line) or "[" not in line:
-            out.append(line)
-            continue
-        pieces = _CODE_SPANS.split(line)
-        spans = _CODE_SPANS.findall(line)
-        kept = [_REFERENCE_MARK.sub("", piece) for piece in pieces]
-        if kept[0] != pieces[0] and pieces[0].startswith("[") and kept[0].startswith(" "):
-            kept[0] = kept[0][1:]  # "[1] says 10 MB" opened the line
-        out.append("".join(k + c for k, c in zip(kept, [*spans, ""], strict=True)))
-    return "".join(out)
 
 
 def defang(text: str) -> str:

@@ -23,7 +23,7 @@ or a chat-template control token (`<|im_start|>`) is defanged before the model s
 path shown in a header is one line with its control characters escaped (`inert.py`), so a
 document cannot forge a source or a role. Nor can it lend the model a citation: the
 numbered references of a prose source's own text ("as shown in [12]", "France.[3]") are
-left out of what the model reads (`inert.without_reference_marks`).
+left out of what the model reads (`citations.references`).
 """
 
 from __future__ import annotations
@@ -37,9 +37,10 @@ from typing import Any
 from citesynth.analysis import estimate_tokens, terms
 from citesynth.answers import SourceRecord
 from citesynth.citations.markers import SourceRef
+from citesynth.citations.references import without_reference_marks
 from citesynth.ingest.code import language_of
 from citesynth.passages import chunk_url
-from citesynth.synthesis.inert import defang, inline, without_reference_marks
+from citesynth.synthesis.inert import defang, inline
 from citesynth.types import Chunk, Hit
 from citesynth.verify.base import about_of
 
@@ -162,7 +163,7 @@ def shown_text(source: Source) -> str:
     """A source's text as the model reads it.
 
     Inert (`inert.defang`), and, for prose, without the numbered references it writes
-    itself (`inert.without_reference_marks`).
+    itself (`citations.references`).
     """
     text = source.shown.strip()
     if language_of(source.chunk.path) is None:
