@@ -605,6 +605,15 @@ def test_eg_and_ie_end_no_sentence() -> None:
     ]
 
 
+def test_a_documents_own_reference_after_the_stop_ends_the_sentence_with_it() -> None:
+    text = "Paris is the capital of France.[3] It has 2,102,650 residents.[4][5] Since then, more."
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        "Paris is the capital of France.[3]",
+        "It has 2,102,650 residents.[4][5]",
+        "Since then, more.",
+    ]
+
+
 def test_a_plural_after_code_ends_a_sentence_an_initial_does_not() -> None:
     text = (
         "It searches the class for instances of `attr.ib`s.\nInternally they are records. "

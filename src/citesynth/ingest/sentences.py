@@ -17,13 +17,15 @@ from citesynth.ingest.tabular import in_columns, is_record
 # executable name"), never with a code fence. A citation marker that closes with the
 # sentence's own stop ("… (Pres. …) [1].") is part of the sentence before it.
 _END = re.compile(
-    r"""(?<![.!?…])[.!?…]++["'”’)\]]*(?:\*\*?|__?)?"""
+    r"""(?<![.!?…])[.!?…]++["'”’)\]]*(?:\[\^?\d{1,3}(?:[,\-–]\s*\d{1,3})*\])*(?:\*\*?|__?)?"""
     r"""(?=\s+(?:`(?!``)|(?:\*\*?|__?)(?=[A-Z0-9])|(?!\[[\d,\s\-–]+\][.!?])["'“‘(\[]?[A-Z0-9])"""
     r"""|[ \t]*\n[ \t]*(?:\*\*?|__?)(?=[a-z]))"""
 )
 """A sentence's end: before a capital, a digit, code or emphasis on a capital, and, at a line
 break, before emphasis on a lower-case word: a page written a sentence a line opens one
-with its project's name ("… that showed promise.\n*attrs* was always Python 3-first").
+with its project's name ("… that showed promise.\n*attrs* was always Python 3-first"). A
+document's own numbered references after the stop end the sentence with it ("… of
+France.[3] The city …", "….[4][5]"; `citations.references`).
 Chunking splits by sentences only a paragraph longer than a chunk. A run of stops is read
 once, from its first (a 20,000-dot run had taken 14 s, each dot starting a match)."""
 # A bracketed fragment with no closing punctuation of its own that ends its line, as in
