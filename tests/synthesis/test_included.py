@@ -9,7 +9,7 @@ from citesynth import Engine
 from citesynth.ingest.references import included_paths, references
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
-from citesynth.synthesis.introduced import Included, included
+from citesynth.synthesis.introduced import Included, included, line_ranges
 from citesynth.synthesis.prompts import BUILT_IN
 from tests.conftest import write
 
@@ -48,15 +48,25 @@ def test_a_sentence_ending_in_a_colon_above_a_literalinclude_includes_it() -> No
         "../examples/app.py", myst.index("```{"), myst.index("python") + len("python")
     )
     part = FILEIO.replace(":language: python", ":lines: 4-7")
-    assert included(part, start, part.index(sentence) + len(sentence)) is None
+    found = included(part, start, part.index(sentence) + len(sentence))
+    assert found is not None and found.lines == ((4, 7),)
+    named = FILEIO.replace(":language: python", ":pyobject: main")
+    assert included(named, start, named.index(sentence) + len(sentence)) is None
     prose = "It is read in full.\n\n.. literalinclude:: x.py\n"
     assert included(prose, 0, len("It is read in full.")) is None
     yaml = "Run it:\n\n```{literalinclude} app.py\n---\nlines: 2-5\n---\n```\n"
-    assert included(yaml, 0, len("Run it:")) is None  # a part of the file, as MyST's YAML
+    yaml_part = included(yaml, 0, len("Run it:"))  # a part of the file, as MyST's YAML
+    assert yaml_part is not None and yaml_part.lines == ((2, 5),)
     whole = yaml.replace("lines: 2-5", "language: python")
     assert included(whole, 0, len("Run it:")) == Included(
         "app.py", whole.index("```{"), whole.index("---\n```") + 3
     )
+
+
+def test_line_ranges_read_as_sphinx_reads_them() -> None:
+    assert line_ranges("2-5,8, 10-") == ((2, 5), (8, 8), (10, None))
+    assert line_ranges("-3") == ((1, 3),)
+    assert line_ranges("5-2") is None and line_ranges("0") is None and line_ranges("2,,3") is None
 
 
 def test_an_included_path_is_looked_for_from_every_folder_above_and_never_in_code() -> None:
@@ -133,3 +143,18 @@ async def test_a_model_sentence_stopping_at_its_colon_gets_the_included_code(
     [lead] = [c for c in answer.claims if c.kind != "code"]
     assert {paths[n] for n in lead.citations} == {"docs/fileio.rst", "docs/snippets/wrap_file.py"}
     assert re.search(r"`wrap_file`: \[\d+,\d+\]\n\n```python\n", answer.answer)
+
+
+async def test_the_lines_an_include_names_are_the_lines_shown(
+    engine: Engine, tmp_path: Path
+) -> None:
+    root = tmp_path / "docs"
+    write(root, "fileio.rst", FILEIO.replace(":language: python", ":lines: 4-7"))
+    write(root, "snippets/wrap_file.py", SNIPPET)
+    await engine.index([root])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer(QUESTION, cache=False)
+    assert "```python\nasync def main() -> None:\n" in answer.answer, answer.answer
+    assert "from anyio import" not in answer.answer and "run(main)" not in answer.answer
+    [code] = [c for c in answer.claims if c.kind == "code"]
+    assert code.label == "supported"

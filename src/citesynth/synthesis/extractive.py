@@ -25,6 +25,7 @@ and cites it too (`included_block`).
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -726,11 +727,16 @@ def included_block(
     )
     if shown is None or shown is source:
         return None, None
-    lines = shown.chunk.text.strip("\n").split("\n")
     whole = (
         estimate_tokens(shown.chunk.text) < WHOLE_FILE_TOKENS
         and shown.chunk.path not in files.continued
     )
+    lines = shown.chunk.text.strip("\n").split("\n")
+    if found.lines:
+        picked = _picked_lines(shown.chunk.text, shown.chunk.start_line, found.lines, whole)
+        if picked is None:
+            return None, None
+        lines, whole = picked
     block = Introduced(
         "code",
         found.start,
@@ -740,6 +746,31 @@ def included_block(
         complete=whole and len(lines) <= MAX_LINES,
     )
     return block, shown
+
+
+def _picked_lines(
+    text: str, first_line: int, ranges: Sequence[tuple[int, int | None]], whole: bool
+) -> tuple[list[str], bool] | None:
+    """The lines `:lines:` shows of a file's first chunk, dedented, and whether that is all.
+
+    `text` is the chunk, from the file's line `first_line`; None when it holds none of the
+    lines. A range past the chunk's end is shown up to it, ending "…", unless the chunk is the
+    `whole` file.
+    """
+    written = text.split("\n")
+    last_line = first_line + len(written) - 1
+    picked: list[str] = []
+    complete = True
+    for start, end in ranges:
+        stop = last_line if end is None else end
+        if stop > last_line and not whole:
+            complete = False
+        if end is None and not whole:
+            complete = False
+        picked.extend(written[n - first_line] for n in range(start, min(stop, last_line) + 1))
+    if not any(line.strip() for line in picked):
+        return None
+    return textwrap.dedent("\n".join(picked)).strip("\n").split("\n"), complete
 
 
 WHOLE_FILE_TOKENS = 150

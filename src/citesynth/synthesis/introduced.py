@@ -100,12 +100,36 @@ class Included:
     start: int
     end: int
     """Where the directive (with its options) is in the text."""
+    lines: tuple[tuple[int, int | None], ...] = ()
+    """The file's lines it shows (`:lines: 2-5,8,10-`: first and last, 1-based, None to the
+    end), when only some; empty for the whole file."""
 
 
 _INCLUDE = re.compile(INCLUDE_DIRECTIVE)
-_PART = re.compile(r"[ \t]*:?(?:lines|pyobject|start-after|end-before|start-at|end-at|diff):")
-"""An option showing part of the file only (":lines: 2-5", or "lines: 2-5" in MyST's YAML
-block): the file's first chunk is then not what is shown."""
+_PART = re.compile(r"[ \t]*:?(?:pyobject|start-after|end-before|start-at|end-at|diff):")
+"""An option showing a part of the file that only its text tells (a function by name, the
+lines between two markers): the file's chunks are then not what is shown."""
+_LINES = re.compile(r"[ \t]*:?lines:[ \t]*(?P<spec>[\d\s,-]+?)[ \t]*$")
+"""The lines option ("   :lines: 2-5,8", or "lines: 2-5" in MyST's YAML block)."""
+_RANGE = re.compile(r"(?P<first>\d*)\s*(?P<dash>-)?\s*(?P<last>\d*)")
+
+
+def line_ranges(spec: str) -> tuple[tuple[int, int | None], ...] | None:
+    """The ranges of a `:lines:` option as Sphinx reads them ("2-5,8,10-", "-3").
+
+    None when it reads none: an empty part, a range running backwards, line 0.
+    """
+    found: list[tuple[int, int | None]] = []
+    for part in spec.split(","):
+        match = _RANGE.fullmatch(part.strip())
+        if match is None or not (match["first"] or match["last"]):
+            return None
+        first = int(match["first"] or 1)
+        last = int(match["last"]) if match["last"] else (None if match["dash"] else first)
+        if first < 1 or (last is not None and last < first):
+            return None
+        found.append((first, last))
+    return tuple(found)
 
 
 def included(text: str, sentence_start: int, sentence_end: int) -> Included | None:
@@ -114,8 +138,9 @@ def included(text: str, sentence_start: int, sentence_end: int) -> Included | No
     AnyIO's docs say "To wrap an existing open file object as an asynchronous file, you can
     use :func:`.wrap_file`:" above `.. literalinclude:: snippets/fileio/wrap_file.py`; the
     code is another file's. None when the sentence does not end in ":" and its line, when
-    the line below is no `literalinclude`, or when an option shows a part of the file only
-    (`:lines:`, `:pyobject:`, …; or MyST's "lines: 2-5" between two "---" lines).
+    the line below is no `literalinclude`, or when an option shows a part of the file that
+    only its text tells (`:pyobject:`, `:start-after:`, …). Which lines `:lines:` shows
+    (also MyST's "lines: 2-5" between two "---" lines) is kept in `Included.lines`.
     """
     found = _below(text, sentence_start, sentence_end, (":",))
     if found is None:
@@ -125,6 +150,7 @@ def included(text: str, sentence_start: int, sentence_end: int) -> Included | No
     if directive is None or "literalinclude" not in (directive["rst"], directive["myst"]):
         return None
     last = first
+    shown: tuple[tuple[int, int | None], ...] = ()
     fenced = first + 1 < len(lines) and lines[first + 1][1].strip() == "---"
     for index in range(first + 1 + fenced, len(lines)):
         line = lines[index][1]
@@ -135,8 +161,13 @@ def included(text: str, sentence_start: int, sentence_end: int) -> Included | No
             break
         if _PART.match(line):
             return None
+        if option := _LINES.match(line):
+            ranges = line_ranges(option["spec"])
+            if ranges is None:
+                return None
+            shown = ranges
         last = index
-    return Included(directive["path"], lines[first][0], _end(lines, last))
+    return Included(directive["path"], lines[first][0], _end(lines, last), shown)
 
 
 def example_after(text: str, sentence_start: int, sentence_end: int) -> Introduced | None:
