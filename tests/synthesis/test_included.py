@@ -9,8 +9,11 @@ from citesynth import Engine
 from citesynth.ingest.references import included_paths, references
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
+from citesynth.synthesis.extractive import included_block, included_files
 from citesynth.synthesis.introduced import Included, included, line_ranges
 from citesynth.synthesis.prompts import BUILT_IN
+from citesynth.synthesis.sources import Source
+from citesynth.types import Chunk, ChunkId, DocumentId, Hit
 from tests.conftest import write
 
 FILEIO = (
@@ -158,3 +161,35 @@ async def test_the_lines_an_include_names_are_the_lines_shown(
     assert "from anyio import" not in answer.answer and "run(main)" not in answer.answer
     [code] = [c for c in answer.claims if c.kind == "code"]
     assert code.label == "supported"
+
+
+def _source(number: int, path: str, text: str, first_line: int, char_start: int) -> Source:
+    chunk = Chunk(
+        id=ChunkId(f"c{number}"),
+        document_id=DocumentId(path),
+        path=path,
+        title="",
+        heading_path=(),
+        text=text,
+        char_start=char_start,
+        char_end=char_start + len(text),
+        start_line=first_line,
+        end_line=first_line + text.count("\n"),
+    )
+    return Source(number, Hit(chunk, 1.0, 0.9), text)
+
+
+def test_an_include_opening_the_next_chunk_is_the_sentences() -> None:
+    # chunking cut after "…node classes:" because the block did not fit beside it
+    intro = _source(
+        1, "docs/todo.rst", "Write the extension.\n\nLet's start with the node classes:", 1, 0
+    )
+    directive = ".. literalinclude:: examples/todo.py\n   :lines: 2-3\n\nNode classes inherit."
+    below = _source(2, "docs/todo.rst", directive, 5, 60)
+    code = _source(3, "docs/examples/todo.py", "import x\nclass todo:\n    pass\nrest = 1\n", 1, 0)
+    files = included_files([intro, below, code])
+    assert files.following(intro) is below and files.following(below) is None
+    text = intro.chunk.text
+    block, lender = included_block(text, text.index("Let's"), len(text), intro, files)
+    assert lender is code and block is not None
+    assert block.lines == ("class todo:", "    pass") and block.complete

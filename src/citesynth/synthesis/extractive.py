@@ -719,6 +719,10 @@ def included_block(
     `IncludedFiles.continued`) is shown ending "…".
     """
     found = included(text, start, end)
+    if found is None and not text[end:].strip():
+        following = files.following(source)  # the sentence ends its chunk: the include opens
+        if following is not None:  # the next one ("Let's start with the node classes:")
+            found = included(f"{text[:end]}\n\n{following.chunk.text.lstrip()}", start, end)
     if found is None:
         return None, None
     first = files.first
@@ -786,6 +790,28 @@ class IncludedFiles:
     """The sources that are a file's first chunk, by path (the best-ranked of equals)."""
     continued: frozenset[str]
     """The paths of which a later chunk than the first is a source: files longer than it."""
+    starts: Mapping[tuple[str, int], Source] = field(default_factory=dict)
+    """Every source by its document and first line."""
+
+    def following(self, source: Source) -> Source | None:
+        """The source that goes on where `source` stops in its document, if one does.
+
+        It starts at most `NEXT_CHUNK_GAP` lines below: a chunk ends on a sentence
+        introducing a block that did not fit beside it, and the block opens the next one.
+        """
+        end = source.chunk.end_line
+        return next(
+            (
+                found
+                for line in range(end + 1, end + 2 + NEXT_CHUNK_GAP)
+                if (found := self.starts.get((source.chunk.path, line))) is not None
+            ),
+            None,
+        )
+
+
+NEXT_CHUNK_GAP = 2
+"""Blank lines there may be between a chunk's last line and the next chunk's first."""
 
 
 def included_files(sources: Sequence[Source]) -> IncludedFiles:
@@ -793,6 +819,7 @@ def included_files(sources: Sequence[Source]) -> IncludedFiles:
     return IncludedFiles(
         {s.chunk.path: s for s in reversed(sources) if s.chunk.char_start == 0},
         frozenset(s.chunk.path for s in sources if s.chunk.char_start > 0),
+        {(s.chunk.path, s.chunk.start_line): s for s in reversed(sources)},
     )
 
 
