@@ -193,3 +193,6 @@ def test_an_include_opening_the_next_chunk_is_the_sentences() -> None:
     block, lender = included_block(text, text.index("Let's"), len(text), intro, files)
     assert lender is code and block is not None
     assert block.lines == ("class todo:", "    pass") and block.complete
+    far = _source(4, "docs/examples/todo.py", "import x\n", 1, 0)
+    far_files = included_files([intro, below, far])
+    assert included_block(text, text.index("Let's"), len(text), intro, far_files) == (None, None)

@@ -771,7 +771,8 @@ def _picked_lines(
             complete = False
         if end is None and not whole:
             complete = False
-        picked.extend(written[n - first_line] for n in range(start, min(stop, last_line) + 1))
+        shown = range(max(start, first_line), min(stop, last_line) + 1)
+        picked.extend(written[n - first_line] for n in shown)
     if not any(line.strip() for line in picked):
         return None
     return textwrap.dedent("\n".join(picked)).strip("\n").split("\n"), complete
