@@ -54,7 +54,10 @@ def test_a_sentence_ending_in_a_colon_above_a_literalinclude_includes_it() -> No
     found = included(part, start, part.index(sentence) + len(sentence))
     assert found is not None and found.lines == ((4, 7),)
     named = FILEIO.replace(":language: python", ":pyobject: main")
-    assert included(named, start, named.index(sentence) + len(sentence)) is None
+    by_name = included(named, start, named.index(sentence) + len(sentence))
+    assert by_name is not None and by_name.pyobject == "main"
+    marked = FILEIO.replace(":language: python", ":start-after: # begin")
+    assert included(marked, start, marked.index(sentence) + len(sentence)) is None
     prose = "It is read in full.\n\n.. literalinclude:: x.py\n"
     assert included(prose, 0, len("It is read in full.")) is None
     yaml = "Run it:\n\n```{literalinclude} app.py\n---\nlines: 2-5\n---\n```\n"
@@ -196,3 +199,27 @@ def test_an_include_opening_the_next_chunk_is_the_sentences() -> None:
     far = _source(4, "docs/examples/todo.py", "import x\n", 1, 0)
     far_files = included_files([intro, below, far])
     assert included_block(text, text.index("Let's"), len(text), intro, far_files) == (None, None)
+
+
+def test_a_pyobject_include_shows_the_named_definition() -> None:
+    module = (
+        "class A:\n    x = 1\n\n\nclass B(A):\n    def run(self):\n        return 1\n\n\n"
+        "def setup(app):\n    pass\n"
+    )
+    code = _source(2, "docs/b.py", module, 1, 0)
+    for name, lines in [
+        ("B", ("class B(A):", "    def run(self):", "        return 1")),
+        ("B.run", ("def run(self):", "    return 1")),
+        ("missing", None),
+    ]:
+        page = f"Here is the class:\n\n.. literalinclude:: b.py\n   :pyobject: {name}\n"
+        intro = _source(1, "docs/page.rst", page, 1, 0)
+        found = included(page, 0, len("Here is the class:"))
+        assert found is not None and found.pyobject == name
+        block, lender = included_block(
+            page, 0, len("Here is the class:"), intro, included_files([intro, code])
+        )
+        if lines is None:
+            assert (block, lender) == (None, None)
+        else:
+            assert lender is code and block is not None and block.lines == lines and block.complete

@@ -69,6 +69,7 @@ from citesynth.synthesis.evidence import relevance
 from citesynth.synthesis.inert import inline
 from citesynth.synthesis.introduced import (
     MAX_LINES,
+    Included,
     Introduced,
     example_after,
     included,
@@ -725,6 +726,8 @@ def included_block(
             found = included(f"{text[:end]}\n\n{following.chunk.text.lstrip()}", start, end)
     if found is None:
         return None, None
+    if found.pyobject:
+        return _defined(found, included_paths(found.target, source.chunk.path), source, files)
     first = files.first
     shown = next(
         (first[p] for p in included_paths(found.target, source.chunk.path) if p in first), None
@@ -750,6 +753,49 @@ def included_block(
         complete=whole and len(lines) <= MAX_LINES,
     )
     return block, shown
+
+
+def _defined(
+    found: Included, paths: Sequence[str], source: Source, files: IncludedFiles
+) -> tuple[Introduced | None, Source | None]:
+    """The function or class `:pyobject:` names, from the source of the file that defines it.
+
+    Its `def` or `class` line and the lines below it, up to the first one indented no
+    deeper that is not a closing bracket; ending "…" where the chunk stops first (unless
+    the chunk is the whole file). (None, None) when no source of the file defines it.
+    """
+    name = found.pyobject.rsplit(".", 1)[-1]
+    opening = re.compile(
+        rf"^([ \t]*)(?:async[ \t]+)?(?:def|class)[ \t]+{re.escape(name)}\b", re.MULTILINE
+    )
+    for (path, _), held in sorted(files.starts.items(), key=lambda item: item[0]):
+        if path not in paths or held is source:
+            continue
+        match = opening.search(held.chunk.text)
+        if match is None:
+            continue
+        depth = len(match[1].expandtabs())
+        body = held.chunk.text[match.start() :].split("\n")
+        lines, ended = [body[0]], False
+        for line in body[1:]:
+            stripped = line.lstrip()
+            if stripped and len(line) - len(stripped) <= depth and stripped[0] not in ")]}":
+                ended = True
+                break
+            lines.append(line)
+        whole = (
+            held.chunk.char_start == 0
+            and estimate_tokens(held.chunk.text) < WHOLE_FILE_TOKENS
+            and path not in files.continued
+        )
+        shown = textwrap.dedent("\n".join(lines)).strip("\n").split("\n")
+        complete = (ended or whole) and len(shown) <= MAX_LINES
+        language = language_of(path) or ""
+        block = Introduced(
+            "code", found.start, found.end, tuple(shown[:MAX_LINES]), language, complete=complete
+        )
+        return block, held
+    return None, None
 
 
 def _picked_lines(

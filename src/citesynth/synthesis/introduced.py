@@ -103,12 +103,16 @@ class Included:
     lines: tuple[tuple[int, int | None], ...] = ()
     """The file's lines it shows (`:lines: 2-5,8,10-`: first and last, 1-based, None to the
     end), when only some; empty for the whole file."""
+    pyobject: str = ""
+    """The function or class it shows (`:pyobject: TodoDirective`), when one; empty else."""
 
 
 _INCLUDE = re.compile(INCLUDE_DIRECTIVE)
-_PART = re.compile(r"[ \t]*:?(?:pyobject|start-after|end-before|start-at|end-at|diff):")
-"""An option showing a part of the file that only its text tells (a function by name, the
-lines between two markers): the file's chunks are then not what is shown."""
+_PART = re.compile(r"[ \t]*:?(?:start-after|end-before|start-at|end-at|diff):")
+"""An option showing a part of the file that only its text tells (the lines between two
+markers, a diff): the file's chunks are then not what is shown."""
+_PYOBJECT = re.compile(r"[ \t]*:?pyobject:[ \t]*(?P<name>[A-Za-z_][\w.]*)[ \t]*$")
+"""The pyobject option ("   :pyobject: TodoDirective", "pyobject: Outer.method")."""
 _LINES = re.compile(r"[ \t]*:?lines:[ \t]*(?P<spec>[\d\s,-]+?)[ \t]*$")
 """The lines option ("   :lines: 2-5,8", or "lines: 2-5" in MyST's YAML block)."""
 _RANGE = re.compile(r"(?P<first>\d*)\s*(?P<dash>-)?\s*(?P<last>\d*)")
@@ -139,8 +143,9 @@ def included(text: str, sentence_start: int, sentence_end: int) -> Included | No
     use :func:`.wrap_file`:" above `.. literalinclude:: snippets/fileio/wrap_file.py`; the
     code is another file's. None when the sentence does not end in ":" and its line, when
     the line below is no `literalinclude`, or when an option shows a part of the file that
-    only its text tells (`:pyobject:`, `:start-after:`, …). Which lines `:lines:` shows
-    (also MyST's "lines: 2-5" between two "---" lines) is kept in `Included.lines`.
+    only its text tells (`:start-after:`, `:diff:`, …). Which lines `:lines:` shows (also
+    MyST's "lines: 2-5" between two "---" lines) is kept in `Included.lines`, the object
+    `:pyobject:` names in `Included.pyobject`.
     """
     found = _below(text, sentence_start, sentence_end, (":",))
     if found is None:
@@ -151,6 +156,7 @@ def included(text: str, sentence_start: int, sentence_end: int) -> Included | No
         return None
     last = first
     shown: tuple[tuple[int, int | None], ...] = ()
+    named = ""
     fenced = first + 1 < len(lines) and lines[first + 1][1].strip() == "---"
     for index in range(first + 1 + fenced, len(lines)):
         line = lines[index][1]
@@ -166,8 +172,10 @@ def included(text: str, sentence_start: int, sentence_end: int) -> Included | No
             if ranges is None:
                 return None
             shown = ranges
+        if option := _PYOBJECT.match(line):
+            named = option["name"]
         last = index
-    return Included(directive["path"], lines[first][0], _end(lines, last), shown)
+    return Included(directive["path"], lines[first][0], _end(lines, last), shown, named)
 
 
 def example_after(text: str, sentence_start: int, sentence_end: int) -> Introduced | None:
