@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from citesynth.analysis import INLINE_CODE
 from citesynth.ingest.sentences import fenced_blocks
 
 _REFERENCE_MARK = re.compile(
@@ -23,7 +24,6 @@ _REFERENCE_MARK = re.compile(
 """A numbered reference a document writes ("[3]", "[4, 5]", "[1-3]", a footnote's "[^2]"),
 with the space before it; not a Markdown link's text ("[1](…)"), a link definition ("[1]:
 …"), an index ("items[3]") or a year ("[2019]")."""
-_CODE_SPANS = re.compile(r"`[^`\n]*`")
 _INDENTED = re.compile(r"(?:\t| {4})")
 
 
@@ -40,10 +40,14 @@ def without_reference_marks(text: str) -> str:
         if inside or _INDENTED.match(line) or "[" not in line:
             out.append(line)
             continue
-        pieces = _CODE_SPANS.split(line)
-        spans = _CODE_SPANS.findall(line)
+        pieces, codes, position = [], [], 0  # the prose between the line's inline code
+        for code in INLINE_CODE.finditer(line):
+            pieces.append(line[position : code.start()])
+            codes.append(code.group())
+            position = code.end()
+        pieces.append(line[position:])
         kept = [_REFERENCE_MARK.sub("", piece) for piece in pieces]
         if kept[0] != pieces[0] and pieces[0].startswith("[") and kept[0].startswith(" "):
             kept[0] = kept[0][1:]  # "[1] says 10 MB" opened the line
-        out.append("".join(k + c for k, c in zip(kept, [*spans, ""], strict=True)))
+        out.append("".join(k + c for k, c in zip(kept, [*codes, ""], strict=True)))
     return "".join(out)

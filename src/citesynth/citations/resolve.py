@@ -19,6 +19,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from citesynth.analysis import INLINE_CODE
 from citesynth.citations.markers import MAX_RANGE, Marker, SourceRef, find_markers
 from citesynth.ingest.sentences import fenced_blocks, sentence_spans
 
@@ -363,7 +364,7 @@ def is_pointer(sentence: str) -> bool:
     return bool(words & _POINTS) and words <= _POINTING
 
 
-_QUOTED = re.compile(r"`[^`\n]+`|\"[^\"\n]+\"|“[^”\n]+”")
+_QUOTED = re.compile(rf"{INLINE_CODE.pattern}|\"[^\"\n]+\"|“[^”\n]+”")
 """Inline code and quotations: what a sentence says someone else writes."""
 
 
