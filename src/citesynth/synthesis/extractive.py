@@ -726,33 +726,35 @@ def included_block(
             found = included(f"{text[:end]}\n\n{following.chunk.text.lstrip()}", start, end)
     if found is None:
         return None, None
+    paths = included_paths(found.target, source.chunk.path)
     if found.pyobject:
-        return _defined(found, included_paths(found.target, source.chunk.path), source, files)
-    first = files.first
-    shown = next(
-        (first[p] for p in included_paths(found.target, source.chunk.path) if p in first), None
-    )
+        return _defined(found, paths, source, files)
+    shown = next((files.first[p] for p in paths if p in files.first), None)
     if shown is None or shown is source:
         return None, None
-    whole = (
-        estimate_tokens(shown.chunk.text) < WHOLE_FILE_TOKENS
-        and shown.chunk.path not in files.continued
-    )
+    whole = files.whole(shown)
     lines = shown.chunk.text.strip("\n").split("\n")
     if found.lines:
         picked = _picked_lines(shown.chunk.text, shown.chunk.start_line, found.lines, whole)
         if picked is None:
             return None, None
         lines, whole = picked
-    block = Introduced(
+    return _file_code(found, lines, shown, whole), shown
+
+
+def _file_code(found: Included, lines: Sequence[str], held: Source, whole: bool) -> Introduced:
+    """The code block of `lines` of an included file, which `held` holds.
+
+    At most `MAX_LINES`; complete when the lines are `whole` and all shown.
+    """
+    return Introduced(
         "code",
         found.start,
         found.end,
         tuple(lines[:MAX_LINES]),
-        language_of(shown.chunk.path) or "",
+        language_of(held.chunk.path) or "",
         complete=whole and len(lines) <= MAX_LINES,
     )
-    return block, shown
 
 
 def _defined(
@@ -783,18 +785,8 @@ def _defined(
                 ended = True
                 break
             lines.append(line)
-        whole = (
-            held.chunk.char_start == 0
-            and estimate_tokens(held.chunk.text) < WHOLE_FILE_TOKENS
-            and path not in files.continued
-        )
         shown = textwrap.dedent("\n".join(lines)).strip("\n").split("\n")
-        complete = (ended or whole) and len(shown) <= MAX_LINES
-        language = language_of(path) or ""
-        block = Introduced(
-            "code", found.start, found.end, tuple(shown[:MAX_LINES]), language, complete=complete
-        )
-        return block, held
+        return _file_code(found, shown, held, ended or files.whole(held)), held
     return None, None
 
 
@@ -813,9 +805,7 @@ def _picked_lines(
     complete = True
     for start, end in ranges:
         stop = last_line if end is None else end
-        if stop > last_line and not whole:
-            complete = False
-        if end is None and not whole:
+        if (end is None or end > last_line) and not whole:
             complete = False
         shown = range(max(start, first_line), min(stop, last_line) + 1)
         picked.extend(written[n - first_line] for n in shown)
@@ -839,6 +829,18 @@ class IncludedFiles:
     """The paths of which a later chunk than the first is a source: files longer than it."""
     starts: Mapping[tuple[str, int], Source] = field(default_factory=dict)
     """Every source by its document and first line."""
+
+    def whole(self, source: Source) -> bool:
+        """Whether `source` is a whole file.
+
+        It is the file's first chunk, shorter than `WHOLE_FILE_TOKENS`, and no later chunk
+        of the file is a source.
+        """
+        return (
+            source.chunk.char_start == 0
+            and estimate_tokens(source.chunk.text) < WHOLE_FILE_TOKENS
+            and source.chunk.path not in self.continued
+        )
 
     def following(self, source: Source) -> Source | None:
         """The source that goes on where `source` stops in its document, if one does.
