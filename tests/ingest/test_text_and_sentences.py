@@ -126,7 +126,8 @@ ASIDES = (
 MARKERS_AND_CODE = (
     "It ends with the Commission (Pres. …) [1]. It is fast! [2, 3]. "
     "It waits … [4-5]. Next one [1]. Done. [2] The next one opens with its marker. "
-    "It is set to ``{shell}_source``. ``{PROG_NAME}`` is the name. `httpx.get` sends it.",
+    "It is set to ``{shell}_source``. ``{PROG_NAME}`` is the name. `httpx.get` sends it [1]. "
+    "*historic* calls are incompatible [2]. pip installs it [3]. It is e.g. fine.",
     [
         "It ends with the Commission (Pres. …) [1].",
         "It is fast! [2, 3].",
@@ -136,7 +137,11 @@ MARKERS_AND_CODE = (
         "[2] The next one opens with its marker.",
         "It is set to ``{shell}_source``.",
         "``{PROG_NAME}`` is the name.",
-        "`httpx.get` sends it.",
+        "`httpx.get` sends it [1].",
+        # after a citation marker, lower case opens a sentence: an answer joins those it copies
+        "*historic* calls are incompatible [2].",
+        "pip installs it [3].",
+        "It is e.g. fine.",
     ],
 )
 

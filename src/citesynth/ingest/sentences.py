@@ -19,11 +19,13 @@ from citesynth.ingest.tabular import in_columns, is_record
 _END = re.compile(
     r"""(?<![.!?…])[.!?…]++["'”’)\]]*(?:\[\^?\d{1,3}(?:[,\-–]\s*\d{1,3})*\])*(?:\*\*?|__?)?"""
     r"""(?=\s+(?:`(?!``)|(?:\*\*?|__?)(?=[A-Z0-9])|(?!\[[\d,\s\-–]+\][.!?])["'“‘(\[]?[A-Z0-9])"""
-    r"""|[ \t]*\n[ \t]*(?:\*\*?|__?)(?=[a-z]))"""
+    r"""|[ \t]*\n[ \t]*(?:\*\*?|__?)(?=[a-z])|(?<=\d\][.!?])\s+(?=(?:\*\*?|__?)?[a-z]))"""
 )
 """A sentence's end: before a capital, a digit, code or emphasis on a capital, and, at a line
 break, before emphasis on a lower-case word: a page written a sentence a line opens one
-with its project's name ("… that showed promise.\n*attrs* was always Python 3-first"). A
+with its project's name ("… that showed promise.\n*attrs* was always Python 3-first"), and
+after a citation marker before anything lower-case: an answer joins the sentences it copies
+on one line ("… to the caller [3]. *historic* calls are …", "… [2]. pip installs …"). A
 document's own numbered references after the stop end the sentence with it ("… of
 France.[3] The city …", "….[4][5]"; `citations.references`).
 Chunking splits by sentences only a paragraph longer than a chunk. A run of stops is read
