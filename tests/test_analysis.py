@@ -8,8 +8,10 @@ from citesynth.analysis import (
     ADMONITIONS,
     code_name,
     content_terms,
+    terms,
     without_asides,
     without_consensus,
+    written_open,
 )
 
 
@@ -81,3 +83,15 @@ def test_a_word_is_a_code_name_by_its_form(word: str, name: str | None) -> None:
 )
 def test_content_terms_read_contractions_as_function_words(text: str, found: list[str]) -> None:
     assert content_terms(text) == found
+
+
+def test_a_name_written_as_one_word_is_found_written_as_two() -> None:
+    # pluggy's docs write "hookwrapper" and "hook wrapper" on one page; stems differ.
+    assert written_open(terms("hookwrapper"), terms("a hook wrapper runs")) == {"hook", "wrapper"}
+    assert written_open(terms("setup timeout"), terms("set up the time out")) == {
+        "set",
+        "up",
+        "time",
+        "out",
+    }
+    assert written_open(terms("eventlet"), terms("gevent provides a server")) == frozenset()

@@ -80,6 +80,25 @@ def _inside(term: str, compounds: Sequence[str]) -> bool:
     )
 
 
+def written_open(closed: Collection[str], open_: Collection[str]) -> frozenset[str]:
+    """The terms of `open_` that spell, two together, a term of `closed` written as one word.
+
+    "hook wrapper" for "hookwrapper", "set up" for "setup", "time out" for "timeout" (stems:
+    "hook" and "wrapper" make "hookwrapp"). Documentation writes a name both ways, often on
+    one page.
+    """
+    pieces = [t for t in open_ if len(t) >= 2]
+    found: set[str] = set()
+    for term in closed:
+        for first in pieces:
+            if len(first) >= len(term) or not term.startswith(first[: max(len(first) - 1, 2)]):
+                continue
+            for second in pieces:
+                if second != first and terms(first + second) == [term]:
+                    found.update((first, second))
+    return frozenset(found)
+
+
 # A word of n characters matches ceil(n / 7) times; every punctuation mark matches once.
 _PIECE = re.compile(r"\w{1,7}|[^\w\s]")
 

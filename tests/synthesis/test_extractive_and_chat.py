@@ -90,6 +90,26 @@ async def test_sentences_alike_but_for_their_subject_or_option_are_not_one_conse
     assert all(not c.multi_source for c in answer.citations)
 
 
+async def test_a_sentence_repeated_with_a_name_written_apart_is_quoted_once(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # pluggy's docs say it twice, "hookwrapper" in one section and "hook wrapper" in another.
+    write(
+        tmp_path / "p",
+        "index.md",
+        "# Wrappers\n\nA *hookwrapper* can thus execute some code ahead and after the "
+        "execution of all corresponding non-wrapper *hookimpls*.\n\n"
+        + "Plugins register hooks with the plugin manager, which calls them in order.\n\n"
+        * 30
+        + "## New-style wrappers\n\nA *hook wrapper* can thus execute some code ahead and "
+        "after the execution of all corresponding non-wrapper *hookimpls*.\n",
+    )
+    await engine.index([tmp_path / "p"])
+    engine.writer = ExtractiveWriter(engine.embedder)
+    answer = await engine.answer("What executes code ahead and after the hookimpls?")
+    assert answer.answer.count("can thus execute some code") == 1
+
+
 @pytest.mark.parametrize(
     ("sentence", "shown"),
     [

@@ -40,6 +40,7 @@ from citesynth.analysis import (
     query_terms,
     terms,
     without_asides,
+    written_open,
 )
 from citesynth.citations.references import without_reference_marks
 from citesynth.embed.base import Embedder
@@ -250,7 +251,9 @@ def _restates(pick: _Pick, words: frozenset[str], shown: str, *, same_page: bool
     """Whether a sentence alike to `pick`'s (its `words`, as `shown`) says the same.
 
     Not when each holds a term the other lacks ("eventlet provides a WSGI server …"
-    against "gevent provides a WSGI server …": one subject swapped for another), nor when
+    against "gevent provides a WSGI server …": one subject swapped for another; a name
+    written as one word in one and two in the other, "hookwrapper" and "hook wrapper", is
+    the same term, `written_open`), nor when
     their inline code or numbers differ (`_details`): folded into one "multiple sources
     report" sentence, each source would be credited with what only the other says, the
     sentences it shows along with it too (Starlette's `request.query_params['search']`
@@ -261,8 +264,19 @@ def _restates(pick: _Pick, words: frozenset[str], shown: str, *, same_page: bool
     an answer quoted it twice.
     """
     said = pick.said if same_page and pick.said else pick.text
-    substituted = bool(pick.words - words) and bool(words - pick.words)
+    substituted = bool(_apart(pick.words, words)) and bool(_apart(words, pick.words))
     return not substituted and _details(said) == _details(shown)
+
+
+def _apart(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
+    """The terms of `a` that `b` lacks, less those `b` writes otherwise.
+
+    A name closed in one and open in the other ("hookwrapper", "hook wrapper";
+    `written_open`) is in both.
+    """
+    only = a - b
+    closed = {t for t in only if written_open([t], b)}
+    return only - closed - written_open(b - a, a)
 
 
 def _details(sentence: str) -> frozenset[str]:
