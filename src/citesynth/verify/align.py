@@ -18,7 +18,9 @@ greedily when they cover terms the anchor lacks (a claim may join two facts). Th
   deserialization" against "before deserialization"), `opposites`; two numbers, names or
   contradictory words bound to each other's subjects ("the connect timeout is 10 s and
   the read timeout 5 s", `swaps`); a quantity of another thing ("the number of
-  concurrent requests" against "the number of bytes", `measures`);
+  concurrent requests" against "the number of bytes", `measures`); a name whose sibling
+  the sources write with the word the claim says (`trylast` for what runs first,
+  `siblings`);
 - how many content terms are missing, since one wrong name is enough to be unsupported.
 
 A `Context` (the documents' titles and headings) supplies words and numbers the passages
@@ -49,6 +51,7 @@ from citesynth.verify.opposites import opposed, reversed_order
 from citesynth.verify.purpose import goal_elsewhere
 from citesynth.verify.quotes import misquoted
 from citesynth.verify.roles import crossed_names
+from citesynth.verify.siblings import misnamed_sibling
 from citesynth.verify.swaps import preferred_reversed, swapped
 
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
@@ -210,7 +213,9 @@ class Alignment:
     """A comparison of the claim no source sentence about it makes (`comparisons`)."""
     missing_identifiers: tuple[str, ...] = ()
     misattributed: tuple[tuple[str, str], ...] = ()
-    """(the name the claim gives, the list item that states it) (`lists.misattributed`)."""
+    """(the name the claim gives, the list item that states it) (`lists.misattributed`),
+    or the sibling name whose word says what the claim says (`siblings`: `tryfirst` for
+    "run before the others", not `trylast`)."""
     reasons: tuple[str, ...] = field(default=())
     missing_words: tuple[str, ...] = ()
     """`missing_terms` as the claim writes them ("library" for the term "librari")."""
@@ -1228,6 +1233,8 @@ def align(
     missing_superlatives = _superlatives_missing(claim, best, evidence, shown)
     missing_identifiers = _identifiers_missing(claim, shown, context)
     misnamed = misattributed(claim, shown)
+    if sibling := misnamed_sibling(claim, shown):  # `trylast` for what runs first
+        misnamed = (*misnamed, sibling)
     grounding = evidence_numbers | converted_numbers
     ungrounded = _ungrounded(claim, vocabulary | context.terms, grounding)
     best_up = any(s.up for s in best)
