@@ -863,3 +863,13 @@ def test_the_lexical_verifier_takes_a_whole_code_comment_as_a_quotation(
         "structlog:"
     )
     assert label(verifier, claim, source) == "supported"
+
+
+def test_a_verb_in_ify_and_its_noun_in_ification_are_one_term() -> None:
+    # The stemmer leaves "verified" (verifi) and "verification" (verif) apart.
+    check = Check(
+        "Certificates are verified by default.",
+        ("Certificate verification is enabled by default for every request.",),
+    )
+    (verdict,) = LexicalVerifier().verify_now([check])
+    assert verdict.label == "supported" and verdict.score > 0.9

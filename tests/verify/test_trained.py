@@ -352,6 +352,18 @@ def test_a_bound_asked_for_is_no_term_an_answer_must_repeat() -> None:
     assert not holds_every_term(lexical, asked.replace("minimum", "min"), [page])
 
 
+def test_a_question_asking_for_a_verification_is_held_by_a_passage_saying_verify() -> None:
+    # aiohttp's client reference: "verification" (stem verif) is what `verify_ssl` (verifi) does
+    page = (
+        ":param bool verify_ssl: Perform SSL certificate validation for *HTTPS* requests "
+        "(enabled by default). May be disabled to skip validation for sites with invalid "
+        "certificates."
+    )
+    lexical = LexicalVerifier()
+    assert holds_every_term(lexical, "How do I disable SSL certificate verification?", [page])
+    assert not holds_every_term(lexical, "How do I disable SSL certificate rotation?", [page])
+
+
 async def test_without_the_gate_extra_the_claim_model_scores_answerability() -> None:
     minilm = TrainedVerifier(shared_model())  # what TrainedVerifier.load() is without the wheels
     answering, unrelated = await minilm.answerable(

@@ -378,7 +378,15 @@ _UNIT_STEMS = {stem: unit for word, unit in _UNITS.items() for stem in terms(wor
 
 
 def _canonical(term: str) -> str:
-    """One form for a number word and its digits, and for a unit and its abbreviations."""
+    """One form for a number word and its digits, a unit and its abbreviations, a verb.
+
+    A verb in "-ify" and its noun in "-ification" are one term, which the stemmer leaves
+    apart ("verifi" and "verif", "modifi" and "modif"): "disable SSL certificate
+    verification" is what "May be disabled to skip validation" says of `verify_ssl`. Not
+    "specifi": "specif" is the stem of "specific" too.
+    """
+    if len(term) >= 6 and term.endswith("ifi") and term != "specifi":
+        return term[:-1]
     return NUMBER_WORDS.get(term) or _UNIT_STEMS.get(term) or term
 
 
@@ -943,7 +951,9 @@ def _names(claim: str) -> list[str]:
     """Stemmed terms of capitalised words that do not open a sentence: proper names."""
     found: list[str] = []
     for match in NAME.finditer(claim):
-        found.extend(terms(POSSESSIVE.sub("", match.group())))  # "HTTPX's" names HTTPX
+        found.extend(
+            _canonical(t) for t in terms(POSSESSIVE.sub("", match.group()))
+        )  # "HTTPX's" names HTTPX
     return list(dict.fromkeys(found))
 
 
