@@ -809,6 +809,21 @@ def test_a_writers_note_and_a_title_adorned_with_dots_are_no_candidates() -> Non
     ]
 
 
+def test_a_sentence_sending_the_reader_elsewhere_is_no_candidate() -> None:
+    # aiohttp's client pages and pluggy's index: a cross-reference shows as its label
+    text = (
+        "Timeout settings are stored in `ClientTimeout` data structure. See "
+        "`aiohttp-client-timeouts` for usage examples.\n\n"
+        "More details about ceiling absolute timeout values is available here "
+        "`aiohttp-client-timeouts`.\n\nFor more info see `call_historic`.\n\n"
+        "For more complex cases, see the timeouts a session sets for all its requests.\n"
+    )
+    assert _candidate_sentences(text) == [
+        "Timeout settings are stored in `ClientTimeout` data structure.",
+        "For more complex cases, see the timeouts a session sets for all its requests.",
+    ]
+
+
 def test_a_statement_whose_subject_is_the_code_above_is_no_candidate() -> None:
     # Python-Markdown's WikiLinks page
     text = (

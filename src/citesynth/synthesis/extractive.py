@@ -115,6 +115,16 @@ _ASKS = re.compile(r"\?[\s*_)\"'’”]*$")
 _AUTHORS_NOTE = re.compile(r"[\s*_(]*(?:TODO|FIXME|XXX|TBD)\b")
 """A sentence that is the writers' note to themselves: "TODO: give an example using
 `fail_after`" (Trio's tutorial) says what the documents lack, not what they state."""
+_SEE_ALSO = re.compile(
+    r"[\s*_(]*(?:(?:also|please)\s+)?see\b"
+    r"|[\s*_(]*for\s+(?:more|further|other)\s+(?:info(?:rmation)?|details|examples?)\b[^.]*?\bsee\b"
+    r"|[\s*_(]*(?:more|further)\s+(?:details|info(?:rmation)?)\b[^.]*?\b(?:is|are)\s+available\b",
+    re.IGNORECASE,
+)
+"""A sentence sending the reader elsewhere: "See `aiohttp-client-timeouts` for usage
+examples.", "For more info see `call_historic`.", "More details about … is available here
+`aiohttp-client-timeouts`." In an answer it points at a label the reader cannot follow
+(a cross-reference is shown as its target's name) and states nothing."""
 _CODE_SUBJECT = re.compile(
     r"[\s*_]*(?:Would|Will|Should|Could|Might|Must|Shall)\s+(?:also\s+|then\s+|now\s+)?"
     r"(?!you\b|we\b|I\b|it\b|they\b|he\b|she\b|this\b|that\b|these\b|those\b|there\b|the\b"
@@ -1018,6 +1028,7 @@ def _candidates(
     (`_pieces`: "2. the *attribute* that it's validating, and finally"), nor a question
     (`_ASKS`: "Want to create your own field type?" states nothing; what follows does),
     nor the writers' note to themselves (`_AUTHORS_NOTE`: "TODO: give an example"), nor a
+    pointer elsewhere (`_SEE_ALSO`: "For more info see `call_historic`."), nor a
     statement whose subject is the code above it (`_CODE_SUBJECT`: "Would cause all …").
     """
     candidates: list[tuple[Source, int, str]] = []
@@ -1036,6 +1047,7 @@ def _candidates(
             and not _ASKS.search(text[a:b])
             and not _AUTHORS_NOTE.match(text, a)
             and not _CODE_SUBJECT.match(text, a)
+            and not _SEE_ALSO.match(text, a)
         ]
         candidates.extend((source, start, text[start:end]) for start, end in spans)
         adjacent = {a: b for (a, _), (b, _) in pairwise(every)}
