@@ -27,6 +27,9 @@ evidence budget, provenance). The recipe:
   fifth kept for calibration) mixed with `--replay` of the recipe's training pairs, so that
   the model learns how answers word documentation without forgetting the rest; with
   `--start src/citesynth/verify` it goes on from the shipped verifier's weights;
+  `--docs-swaps N` adds N documentation sentences with their names exchanged or replaced
+  (`benchmarks.docs_swaps`) and `--no-written` leaves the written claims out (tried on
+  2026-11-30, not shipped: docs/verification.md);
 - `MAX_TOKENS` tokens, batch 32 of similar lengths, bfloat16 autocast where the CPU has it,
   AdamW (1e-4, head 20x) with warm-up and linear decay per stage, torch on 2 threads;
   pairs and their tokens are cached and a checkpoint is written every 100 steps;
@@ -47,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import ROOT, cached_json, require
+from benchmarks.docs_swaps import swap_pairs
 from benchmarks.gate_pairs import cached_pairs, calibrates
 from benchmarks.nli_pairs import snli_pairs
 from benchmarks.verifier_pairs import (
@@ -441,14 +445,17 @@ def documentation_calibration() -> list[Pair]:
 
 def docs_stage_pairs(args: argparse.Namespace, train: list[Pair]) -> tuple[list[Pair], list[Pair]]:
     """What the docs stage trains on and what it adds to calibration (none without
-    `--docs-stage`): the written documentation claims outside the held-out groups with
-    `--replay` of the recipe's training pairs drawn with a fixed seed; the held-out written
-    claims and, unless the recipe has them, the Developer Hub answer claims."""
+    `--docs-stage`): the written documentation claims (unless `--no-written`) and
+    `--docs-swaps` of `benchmarks.docs_swaps`' sentences, both outside the held-out groups,
+    with `--replay` of the recipe's training pairs drawn with a fixed seed; the held-out
+    written claims and, unless the recipe has them, the Developer Hub answer claims."""
     if not args.docs_stage:
         return [], []
     written = list(written_claim_pairs(EVIDENCE_WORDS))
+    swaps = swap_pairs(args.docs_swaps) if args.docs_swaps else []
     chosen = random.Random(29).sample(train, min(args.replay, len(train)))
-    trained = [*(p for p in written if not holdout(p["group"])), *chosen]
+    taught = [*(written if args.written else ()), *swaps]
+    trained = [*(p for p in taught if not holdout(p["group"])), *chosen]
     held = [p for p in written if holdout(p["group"])]
     return trained, held if args.docs_claims else [*held, *documentation_calibration()]
 
@@ -543,6 +550,19 @@ def main() -> None:
     )
     parser.add_argument(
         "--replay", type=int, default=2000, help="recipe training pairs the docs stage mixes in"
+    )
+    parser.add_argument(
+        "--docs-swaps",
+        type=int,
+        default=0,
+        help="documentation sentences the docs stage also reads, each as it is and with its "
+        "names exchanged or replaced (benchmarks.docs_swaps; 0: none)",
+    )
+    parser.add_argument(
+        "--no-written",
+        dest="written",
+        action="store_false",
+        help="the docs stage trains on no written documentation claim (they still calibrate)",
     )
     parser.add_argument(
         "--docs-howto",
@@ -762,6 +782,8 @@ def main() -> None:
                     "epochs": args.docs_stage,
                     "lr": args.docs_lr,
                     **({"pairwise": args.pairwise} if args.pairwise else {}),
+                    **({"swaps": args.docs_swaps} if args.docs_swaps else {}),
+                    **({} if args.written else {"written": False}),
                 }
             }
             if docs
@@ -801,8 +823,19 @@ def trained_on(args: argparse.Namespace, train: int, snli: int, gate: int, docs:
     )
     if docs:
         stage += (
-            f"; then {docs} pairs (written documentation claims, benchmarks/verifier_pairs.py, "
-            f"and recipe pairs replayed) for {args.docs_stage:g} epochs at {args.docs_lr:g}"
+            f"; then {docs} pairs ("
+            + (
+                "written documentation claims, benchmarks/verifier_pairs.py, "
+                if args.written
+                else ""
+            )
+            + (
+                f"{args.docs_swaps} documentation sentences and their names exchanged, "
+                "benchmarks/docs_swaps.py, "
+                if args.docs_swaps
+                else ""
+            )
+            + f"and recipe pairs replayed) for {args.docs_stage:g} epochs at {args.docs_lr:g}"
             + (f", ranking loss weight {args.pairwise:g}" if args.pairwise else "")
             + (
                 f", their labels weighted {args.written_labels:g}"
