@@ -809,6 +809,21 @@ def test_a_writers_note_and_a_title_adorned_with_dots_are_no_candidates() -> Non
     ]
 
 
+def test_items_going_on_from_a_lead_in_with_a_pronoun_are_no_candidates() -> None:
+    # aiohttp's request lifecycle page: each item is a case of "It arises when …:"
+    text = (
+        "It arises when you want more granularity with your resources management:\n\n"
+        "- you need several threads and want to avoid sharing a mutable object between them.\n"
+        "- you want several connection pools to benefit from different queues.\n\n"
+        "Sessions are cheap to keep. Tips:\n\n- You can reuse one session for every request.\n"
+    )
+    assert _candidate_sentences(text) == [
+        "It arises when you want more granularity with your resources management:",
+        "Sessions are cheap to keep.",
+        "- You can reuse one session for every request.",
+    ]
+
+
 def test_a_sentence_sending_the_reader_elsewhere_is_no_candidate() -> None:
     # aiohttp's client pages and pluggy's index: a cross-reference shows as its label
     text = (

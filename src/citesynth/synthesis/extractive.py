@@ -1185,16 +1185,22 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]]) -> set[tuple[int, int]]
     "3. the *value* that is passed for it.": each item alone states nothing, nor does one
     opening with a conjunction ("- and {func}`attrs.field()` to define an attribute."). A
     piece ends as a sentence goes on (`_GOES_ON`), or follows one that does, unless it states
-    what the code it opens with is (`_CODE_IS`) and ends in no more than a comma.
+    what the code it opens with is (`_CODE_IS`) and ends in no more than a comma; so is an
+    item of a list under a lead-in ending in ":" that opens with a lower-case pronoun
+    (`_PRONOUN_ITEM`).
     """
     found: set[tuple[int, int]] = set()
-    goes_on, previous = False, 0
+    goes_on, previous, led_in = False, 0, False
     for start, end in spans:
         states = _CODE_IS.match(text, start) is not None
         if goes_on and "\n\n" not in text[previous:start] and not states:
             found.add((start, end))
         if _clause_item(text[start:end]):
             found.add((start, end))
+        item = _LIST_MARK.match(text[start:end]) is not None
+        if led_in and item and _PRONOUN_ITEM.match(text, start):
+            found.add((start, end))  # "It arises when …:" over "- you want several pools …"
+        led_in = text[start:end].rstrip("*_ ").endswith(":") or (led_in and item)
         ending = _GOES_ON.search(text[start:end].rstrip("*_ \n"))
         goes_on = ending is not None
         if ending is not None and not (states and ending.group().strip() in ",;"):
@@ -1213,6 +1219,12 @@ _CODE_IS = re.compile(
 """An item stating what the code it opens with is: "- [`attrs.frozen()`](attrs.frozen) is an
 alias for `define(frozen=True)`" is a sentence of its own, though the list runs one
 sentence over its items ("We recommend our modern APIs for new code: - … ,")."""
+_PRONOUN_ITEM = re.compile(r"\s*" + LIST_MARKER + r"\s+(?:you|we|they|it|one|there)\b")
+"""An item under a lead-in, opening with a lower-case pronoun: the condition or case the
+lead-in goes on into ("It arises when you want more granularity with your resources
+management:" over "- you want several connection pools to benefit from different queues",
+aiohttp's request lifecycle page); quoted alone it answered "Should I create a new
+ClientSession for every request?" with a fragment."""
 _GOES_ON_FROM = frozenset("and or but nor".split())
 """A lower-case conjunction opening an item: "- and {func}`attrs.field()` to define an
 attribute." ends the sentence "We recommend …: - {func}`attrs.define` to define a new
