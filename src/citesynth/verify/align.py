@@ -950,10 +950,8 @@ def _text(evidence: Evidence, sentence: Sentence) -> str:
 def _names(claim: str) -> list[str]:
     """Stemmed terms of capitalised words that do not open a sentence: proper names."""
     found: list[str] = []
-    for match in NAME.finditer(claim):
-        found.extend(
-            _canonical(t) for t in terms(POSSESSIVE.sub("", match.group()))
-        )  # "HTTPX's" names HTTPX
+    for match in NAME.finditer(claim):  # "HTTPX's" names HTTPX
+        found.extend(_canonical(t) for t in terms(POSSESSIVE.sub("", match.group())))
     return list(dict.fromkeys(found))
 
 

@@ -60,8 +60,9 @@ SIDES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("prefix", "suffix"),
     )
 )
-"""Pairs of contrary words a name may be spelt with; the first word of each side is the
-one names use (`max`, not `maximum`), the rest how prose says it."""
+"""Pairs of contrary words a name may be spelt with, each side with the words prose says
+it in ("before the others" is the `tryfirst` side): a name holds one of them (`max_size`,
+`trylast`), its sibling one of the other side."""
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _CODE_CASE = re.compile(
