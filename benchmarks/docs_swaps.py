@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from benchmarks.sdist_docs import sdist_docs
-from benchmarks.verifier_pairs import WRITTEN_CLAIMS, Pair, make_pair
+from benchmarks.verifier_pairs import WRITTEN_CLAIMS, Pair, in_windows, make_pair
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.verify.evidence import BUDGET
 
@@ -82,17 +82,7 @@ def prose_windows(text: str, budget: int = BUDGET) -> list[list[str]]:
     """The prose sentences of a documentation file (6 to 60 words), in windows of about
     `budget` words; a window needs two sentences."""
     sentences = [" ".join(text[a:b].split()) for a, b in prose_sentences(text, min_words=6)]
-    sentences = [s for s in sentences if len(s.split()) <= 60]
-    windows: list[list[str]] = []
-    current: list[str] = []
-    for sentence in sentences:
-        if current and sum(len(s.split()) for s in current) + len(sentence.split()) > budget:
-            windows.append(current)
-            current = []
-        current.append(sentence)
-    if current:
-        windows.append(current)
-    return [w for w in windows if len(w) >= 2]
+    return in_windows([s for s in sentences if len(s.split()) <= 60], budget)
 
 
 def documentation_files() -> Iterator[tuple[str, Path]]:

@@ -448,7 +448,13 @@ def _passages(folder: Path) -> Iterator[tuple[str, str]]:
 def _windows(text: str, budget: int) -> list[list[str]]:
     """The text's sentences grouped into windows of about `budget` words."""
     sentences = [" ".join(text[a:b].split()) for a, b in passage_sentences(text)]
-    sentences = [s for s in sentences if 5 <= len(s.split()) <= 60 and not s.startswith("#")]
+    return in_windows(
+        [s for s in sentences if 5 <= len(s.split()) <= 60 and not s.startswith("#")], budget
+    )
+
+
+def in_windows(sentences: Sequence[str], budget: int) -> list[list[str]]:
+    """`sentences` grouped in order into windows of about `budget` words; a window needs two."""
     windows: list[list[str]] = []
     current: list[str] = []
     for sentence in sentences:
