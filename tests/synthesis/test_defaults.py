@@ -26,10 +26,12 @@ def test_an_items_default_is_found_within_the_item() -> None:
         "  Off by default.\n\n"
         "A paragraph here. Then another. And more. Still more. Set by default.\n"
         "- `c` - Has none.\n"
+        "- `d` - Total connections. The default limit size is 100.\n"
     )
     assert _found(text, item_defaults) == {
         "- `a` ": "It is quick. Defaults to 3.",
         "- `b` ": "Off by default.",
+        "- `d` ": "The default limit size is 100.",  # naming what (aiohttp's `limit`)
     }  # "Set by default." is five sentences on: said of something else, maybe
 
 

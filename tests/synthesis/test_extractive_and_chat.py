@@ -721,6 +721,47 @@ async def test_a_question_a_table_row_answers_is_answered_with_the_row(
     assert row.support is not None and row.support >= 0.5, answer.claims
 
 
+async def test_a_question_an_info_field_answers_is_answered_with_the_field(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # aiohttp's client reference: what `enable_cleanup_closed` does is said in its field
+    # only, which had never been a candidate ("not found", or sentences about connectors).
+    page = (
+        "Connectors\n==========\n\n.. class:: BaseConnector(*, enable_cleanup_closed=False)\n\n"
+        "   Base class for all connectors.\n\n"
+        "   :param bool enable_cleanup_closed: some SSL servers do not properly complete\n"
+        "      SSL shutdown process, in that case asyncio leaks SSL connections.\n"
+        "      If this parameter is set to True, aiohttp additionally aborts underlining\n"
+        "      transport after 2 seconds. It is off by default.\n"
+    )
+    question = "What does the enable_cleanup_closed parameter do?"
+    answer = await answered_extractively(engine, tmp_path / "f", "connectors.rst", page, question)
+    assert (
+        "`enable_cleanup_closed` (bool): some SSL servers do not properly complete SSL "
+        "shutdown process, in that case asyncio leaks SSL connections [1]." in answer.answer
+    ), answer.answer
+    assert "aborts underlining transport after 2 seconds [1]" in answer.answer
+    assert ":param" not in answer.answer
+    field = next(c for c in answer.claims if c.text.startswith("`enable_cleanup_closed`"))
+    assert field.label == "supported", answer.claims
+
+
+async def test_a_default_stated_in_a_paragraph_of_its_own_is_shown_with_the_one_before(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # aiohttp's advanced usage page states the default in a paragraph of four words.
+    page = (
+        "Limiting connection pool size\n=============================\n\n"
+        "To limit amount of simultaneously opened connections you can pass *limit*\n"
+        "parameter to *connector*::\n\n    conn = aiohttp.TCPConnector(limit=30)\n\n"
+        "The example limits total amount of parallel connections to `30`.\n\n"
+        "The default is `100`.\n\nIf you explicitly want not to have limits, pass `0`.\n"
+    )
+    question = "What is the default limit of parallel connections?"
+    answer = await answered_extractively(engine, tmp_path / "d", "advanced.rst", page, question)
+    assert "connections to `30` [1]. The default is `100` [1]." in answer.answer, answer.answer
+
+
 async def test_a_lead_in_ending_in_no_stop_is_shown_with_its_command(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -30,10 +30,12 @@ DEFAULT_ASKED = re.compile(r"\bdefault", re.I)
 """A question asking what a default is ("What text is used … by default?")."""
 _STATES_DEFAULT = re.compile(
     r"\b(?:by\s+default|defaults?\s+(?:to|is)|default(?:\s+value)?\s*(?::|is\b)"
-    r"|the\s+default(?:\s+value)?\s+is|\(the\s+default\))",
+    r"|the\s+default(?:\s+[\w-]+){0,2}\s+is|\(the\s+default\))",
     re.I,
 )
-"""A sentence stating what a default is, or that there is none ("… not set by default")."""
+"""A sentence stating what a default is, or that there is none ("… not set by default"),
+naming it or not: "The default is 1000.", "The default limit size is 100." (aiohttp's
+`TCPConnector.limit`, which the writer had quoted without its value)."""
 _ITEM_START = re.compile(r"[ \t]*" + LIST_MARKER + r"[ \t]")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 MOST_SENTENCES = 3

@@ -18,6 +18,8 @@ import numpy as np
 
 from citesynth.analysis import coverage, estimate_tokens, query_terms, terms
 from citesynth.embed.base import Embedder
+from citesynth.ingest.code import language_of
+from citesynth.ingest.fields import field_text, info_fields
 from citesynth.ingest.rst import described_at, rendered_rst
 from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
 from citesynth.ingest.tables import row_text, table_rows
@@ -35,7 +37,10 @@ async def select(
     question: str, sources: Sequence[Source], *, budget: int, embedder: Embedder | None
 ) -> list[Source]:
     """Sources whose `shown` text is cut to the sentences most relevant to `question`."""
-    sentences = [_sentences(source.chunk.text) for source in sources]
+    sentences = [
+        _sentences(source.chunk.text, fields=language_of(source.chunk.path) is None)
+        for source in sources
+    ]
     flat = [sentence for group in sentences for sentence in group]
     if not flat:
         return list(sources)
@@ -85,14 +90,16 @@ def _numeral(term: str) -> str:
     return NUMBER_WORDS.get(term, term)
 
 
-def _sentences(text: str) -> list[str]:
-    """The prose sentences and table rows of a chunk, in order; all its sentences for code.
+def _sentences(text: str, *, fields: bool = True) -> list[str]:
+    """The prose sentences, table rows and info fields of a chunk, in order; code's all.
 
     A table's row reads as a statement (`tables.row_text`): Jinja's loop variables and
-    Python-Markdown's option defaults are in tables, which the model was never shown. A
-    Sphinx object description's first sentence is headed by its name (`rst.described_at`:
-    "TEMPLATES_AUTO_RELOAD: Reload templates when they are changed."), and a short
-    sentence stating a default is kept ("Default: ``None``").
+    Python-Markdown's option defaults are in tables, which the model was never shown. So
+    does a field of a Sphinx info field list (`fields.field_text`: "`limit` (int): total
+    number simultaneous connections. …"), unless `fields` is False (a source file, whose
+    docstrings are code). A Sphinx object description's first sentence is headed by its
+    name (`rst.described_at`: "TEMPLATES_AUTO_RELOAD: Reload templates when they are
+    changed."), and a short sentence stating a default is kept ("Default: ``None``").
     """
     spans = [
         (start, end)
@@ -100,7 +107,8 @@ def _sentences(text: str) -> list[str]:
         if len(text[start:end].split()) >= _MIN_WORDS or DEFAULT_VALUE.match(text, start)
     ]
     rows = table_rows(text)
-    if not spans and not rows:
+    listed = info_fields(text) if fields else ()
+    if not spans and not rows and not listed:
         spans = sentence_spans(text)
     named: set[str] = set()
     units = []
@@ -114,6 +122,7 @@ def _sentences(text: str) -> list[str]:
             sentence = f"{sentence.rstrip()}."  # "Default: ``None``" runs into what follows
         units.append((start, sentence))
     units += [(row.start, row_text(row)) for row in rows]
+    units += [(field.start, field_text(field)) for field in listed]
     return [unit for _, unit in sorted(units)]
 
 

@@ -46,6 +46,7 @@ from citesynth.citations.references import without_reference_marks
 from citesynth.embed.base import Embedder
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.code import language_of
+from citesynth.ingest.fields import field_text, info_fields
 from citesynth.ingest.markdown import HEADING_ATTRIBUTES
 from citesynth.ingest.references import included_paths
 from citesynth.ingest.rst import described_at, rendered_rst
@@ -372,7 +373,7 @@ class ExtractiveWriter:
         # Asked how, a comment saying what the code below it does is a candidate too,
         # shown with its code (`captions`).
         captioned = _captioned(sources, candidates) if how else {}
-        tabled = _tabled(sources, candidates)
+        tabled = _tabled(sources, candidates) | _fielded(sources, candidates)
         if not candidates:
             return []
         number = asks_number(question)
@@ -608,6 +609,24 @@ def _tabled(
         for row in table_rows(source.chunk.text):
             candidates.append((source, row.start, row_text(row)))
             found.add((source.number, row.start))
+    return found
+
+
+def _fielded(
+    sources: Sequence[Source], candidates: list[tuple[Source, int, str]]
+) -> set[tuple[int, int]]:
+    """The info fields of the sources' prose (`fields.field_text`), added to `candidates`.
+
+    A field is a candidate as a table's row is, quoted naming what it describes ("`limit`
+    (int): total number simultaneous connections. …"), with nothing around it. Not in a
+    source file, whose docstrings are code.
+    """
+    found = set()
+    for source in sources:
+        if language_of(source.chunk.path) is None:
+            for described in info_fields(source.chunk.text):
+                candidates.append((source, described.start, field_text(described)))
+                found.add((source.number, described.start))
     return found
 
 
@@ -1065,7 +1084,7 @@ def _candidates(
                 following.setdefault((source.number, start), (after, successor))
         for (start, end), (after, stop) in pairwise(every):
             successor = text[after:stop]
-            if text[end:after].count("\n\n"):
+            if text[end:after].count("\n\n") and not _default_paragraph(text, end, after, stop):
                 continue
             if DEFAULT_VALUE.match(successor):
                 numbered[(source.number, start)] = (after, successor)
@@ -1074,6 +1093,20 @@ def _candidates(
             elif len(successor.split()) < _CANDIDATE_WORDS and states_number([successor]):
                 numbered[(source.number, start)] = (after, successor)
     return candidates, following, numbered, leading
+
+
+def _default_paragraph(text: str, end: int, after: int, stop: int) -> bool:
+    """Whether the sentence at `after` is a paragraph of its own, stating a bare default.
+
+    Right after the paragraph ending at `end` (one blank line between), stating a default
+    of nothing it names (`DEFAULT_VALUE`), it says what that paragraph set: aiohttp's "The
+    example limits total amount of parallel connections to `30`." then, alone, "The
+    default is `100`." (asked the default limit, the writer had quoted the 30 alone).
+    """
+    if text[end:after].strip() or text[end:after].count("\n") != 2:
+        return False
+    closes = text.startswith("\n\n", stop) or not text[stop:].strip()
+    return closes and DEFAULT_VALUE.match(text, after) is not None
 
 
 @lru_cache(maxsize=256)

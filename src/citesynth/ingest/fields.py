@@ -1,0 +1,130 @@
+"""The fields of Sphinx's info field lists, read as statements.
+
+A hand-written API reference describes a function's or a class's parameters in fields
+under its directive, and states there what no other sentence does: aiohttp's
+`BaseConnector` has ":param int limit: total number simultaneous connections. If *limit*
+is ``0`` the connector has no limit (default: 100)." A field is no prose
+(`sentences.prose_sentences` leaves it out: alone, "total number simultaneous
+connections." says nothing of what), so neither writer saw it: asked what
+`enable_cleanup_closed` does, the extractive writer quoted three sentences about
+connectors in general, and "What does the max_field_size parameter do?" was not found.
+`info_fields` reads each field that describes something by name (a parameter, keyword,
+variable, exception) or what a call returns, and `field_text` writes it as a statement
+naming it ("`limit` (int): total number simultaneous connections. If *limit* is ``0`` the
+connector has no limit (default: 100)."), as a table's row is (`tables.row_text`).
+
+- A field opens a line: `:param [type] name:`, `:keyword name:`, `:ivar name:`,
+  `:raises Error:`, `:returns:`; its text is the rest of that line and the lines below
+  it indented deeper than its colon, up to a blank line (its first paragraph; a version
+  note or a further paragraph below it is read as prose already).
+- A field that only gives a type (`:type limit: int`, `:rtype:`) states nothing of its own.
+- A field in code is an example of writing one, not a description: not inside a fenced
+  block nor a reStructuredText literal or code block (`rst.rst_blocks`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from citesynth.ingest.blocks import BlockKind, lines_from
+from citesynth.ingest.rst import rst_blocks
+from citesynth.ingest.sentences import fenced_blocks, prose_sentences
+
+_FIELD = re.compile(
+    r"([ \t]*):(param|parameter|arg|argument|key|keyword|kwarg|var|ivar|cvar"
+    r"|raises?|except|exception|returns?|yields?)(?:[ \t]+([^:`\n]+?))?[ \t]*:(?=[ \t]|$)"
+)
+_NAMED = frozenset("param parameter arg argument key keyword kwarg var ivar cvar".split())
+_RAISES = frozenset("raise raises except exception".split())
+MOST_WORDS = 60
+"""Words of a field's text shown at most: its first sentences up to this many (one at least)."""
+
+
+@dataclass(frozen=True, slots=True)
+class InfoField:
+    """One field: where it is in the text, what it describes and its text."""
+
+    start: int
+    """Where the field's line starts (its indentation included)."""
+    end: int
+    """Where the text shown ends (`MOST_WORDS`)."""
+    kind: str
+    """The field's name as written: "param", "keyword", "raises", "returns"."""
+    name: str
+    """What it describes ("limit"; the exception for "raises"; "" for "returns")."""
+    type: str
+    """The type written before the name (":param int limit:" → "int"; "" if none)."""
+    text: str
+    """Its text, as written (markup and line breaks kept)."""
+
+
+@lru_cache(maxsize=256)
+def info_fields(text: str) -> tuple[InfoField, ...]:
+    """The fields of `text` outside code, in order (see the module docstring)."""
+    if ":" not in text:
+        return ()
+    code = [(a, b) for a, b in fenced_blocks(text)]
+    if "::" in text:
+        code += [(b.start, b.end) for b in rst_blocks(text) if b.kind is BlockKind.CODE]
+    lines = lines_from(text)
+    found: list[InfoField] = []
+    for index, (at, line) in enumerate(lines):
+        marker = _FIELD.match(line)
+        if marker is None or any(a <= at + len(marker.group(1)) < b for a, b in code):
+            continue
+        read = _read(marker)
+        if read is None:
+            continue
+        kind, name, type_ = read
+        column = len(marker.group(1).expandtabs())
+        end = at + len(line)
+        for below, below_line in lines[index + 1 :]:
+            depth = len(below_line.expandtabs()) - len(below_line.expandtabs().lstrip())
+            if not below_line.strip() or depth <= column:
+                break
+            end = below + len(below_line)
+        body = at + marker.end()
+        body += len(text[body:end]) - len(text[body:end].lstrip())
+        if body < end:
+            shown = _shown_end(text, body, end)
+            found.append(InfoField(at, shown, kind, name, type_, text[body:shown]))
+    return tuple(found)
+
+
+def _read(marker: re.Match[str]) -> tuple[str, str, str] | None:
+    """(kind, name, type) of a field's marker; None when it names nothing it should."""
+    kind, argument = marker.group(2), (marker.group(3) or "").strip()
+    words = argument.split()
+    if kind in _NAMED:
+        if not words:
+            return None
+        return kind, words[-1].strip("*"), " ".join(words[:-1])
+    return kind, argument, ""
+
+
+def _shown_end(text: str, body: int, end: int) -> int:
+    """Where a field's text is cut: after its first sentences up to `MOST_WORDS` words."""
+    shown = body
+    words = 0
+    for start, stop in prose_sentences(text[body:end], min_words=1):
+        words += len(text[body + start : body + stop].split())
+        if shown > body and words > MOST_WORDS:
+            break
+        shown = body + stop
+    return shown if shown > body else end
+
+
+def field_text(field: InfoField) -> str:
+    """A field as a statement naming what it describes, its text on one line.
+
+    "`limit` (int): total number …", "Raises `ValueError`: if …", "Returns: the …".
+    """
+    said = " ".join(field.text.split())
+    if field.kind in _NAMED:
+        typed = f" ({field.type})" if field.type else ""
+        return f"`{field.name}`{typed}: {said}"
+    if field.kind in _RAISES:
+        return f"Raises `{field.name}`: {said}" if field.name else f"Raises: {said}"
+    return f"{field.kind.rstrip('s').capitalize()}s: {said}"

@@ -1,0 +1,57 @@
+"""Sphinx info fields read as statements (`ingest.fields`)."""
+
+from __future__ import annotations
+
+from citesynth.ingest.fields import MOST_WORDS, field_text, info_fields
+
+_CONNECTOR = (
+    ".. class:: BaseConnector(*, limit=100, limit_per_host=0)\n\n"
+    "   Base class for all connectors.\n\n"
+    "   :param int limit: total number simultaneous connections. If *limit* is\n"
+    "                     ``0`` the connector has no limit (default: 100).\n\n"
+    "   :param limit_per_host: limit simultaneous connections to the same\n"
+    "      endpoint.\n\n"
+    "      .. versionadded:: 3.1\n\n"
+    "   :type limit_per_host: int\n"
+    "   :raises ValueError: if *limit* is negative.\n"
+    "   :returns: nothing at all.\n"
+    "   :rtype: None\n"
+)
+
+
+def test_each_field_naming_something_is_read_with_its_whole_first_paragraph() -> None:
+    read = [field_text(field) for field in info_fields(_CONNECTOR)]
+    assert read == [
+        "`limit` (int): total number simultaneous connections. If *limit* is ``0`` the "
+        "connector has no limit (default: 100).",
+        "`limit_per_host`: limit simultaneous connections to the same endpoint.",
+        "Raises `ValueError`: if *limit* is negative.",
+        "Returns: nothing at all.",
+    ]  # a type alone (":type …:", ":rtype:") states nothing; the version note is prose
+    first = info_fields(_CONNECTOR)[0]
+    assert _CONNECTOR[first.start :].startswith("   :param int limit:")
+    assert _CONNECTOR[: first.end].endswith("(default: 100).")
+    assert (first.kind, first.name, first.type) == ("param", "limit", "int")
+
+
+def test_a_field_shown_in_code_is_an_example_not_a_description() -> None:
+    text = (
+        "Write parameters like this::\n\n    :param str name: the name.\n\n"
+        "```rst\n:param int size: the size.\n```\n\n"
+        ".. code-block:: rst\n\n   :param bool flag: the flag.\n\n"
+        ":param int kept: really described.\n"
+    )
+    assert [field.name for field in info_fields(text)] == ["kept"]
+
+
+def test_a_long_field_is_cut_after_its_first_sentences() -> None:
+    sentence = "This sentence has exactly ten words in it, you see. "
+    text = f":param x: {sentence * 12}\n"
+    (field,) = info_fields(text)
+    assert len(field.text.split()) <= MOST_WORDS and field.text.endswith("you see.")
+    assert info_fields(":param x: " + "word " * 200 + "\n")[0].text.count("word") == 200
+
+
+def test_a_role_or_a_directive_option_is_no_field() -> None:
+    text = ":class:`Foo` is a class.\n\n.. autoclass:: Foo\n   :members:\n\n:param: no name\n"
+    assert info_fields(text) == ()
