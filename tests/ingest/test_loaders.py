@@ -93,6 +93,26 @@ def test_small_sections_share_a_chunk_and_keep_the_common_heading_path() -> None
     assert chunks[0].heading_path == ("API",)
 
 
+def test_a_chunk_inside_an_object_description_has_the_objects_in_its_heading_path() -> None:
+    # aiohttp's client reference: the fields of `ws_connect` are chunks of their own,
+    # far below ".. method:: ws_connect(…)", which their text never names.
+    fields = "".join(
+        f"      :param str p{n}: parameter number {n} of the call.\n\n" for n in range(30)
+    )
+    source = (
+        "Client\n======\n\n.. class:: ClientSession(url)\n\n   The session.\n\n"
+        f"   .. method:: ws_connect(url)\n\n      Connect.\n\n{fields}"
+        "Other\n=====\n\nPlain prose after the reference.\n"
+    )
+    (parsed,) = load_rst("client.rst", source.encode()).parsed
+    chunks = chunks_of(parsed, target=60)
+    assert find(chunks, "p29").heading_path == ("Client", "ClientSession", "ws_connect")
+    assert chunks[0].heading_path == ("Client",)  # it holds the directives themselves
+    assert find(chunks, "Plain prose").heading_path == ("Other",)
+    (markdown,) = load_markdown("client.md", source.encode()).parsed
+    assert all(len(c.heading_path) <= 1 for c in chunks_of(markdown, target=60))
+
+
 def test_long_section_is_cut_between_sentences_with_overlap() -> None:
     sentences = [
         f"Sentence number {i} explains one more detail of the retry policy." for i in range(40)

@@ -29,11 +29,12 @@ from citesynth.analysis import estimate_tokens
 from citesynth.ingest.blocks import GRID_BORDER_LINE, Block, BlockKind, paragraphs, trimmed
 from citesynth.ingest.lines import LineMap
 from citesynth.ingest.loaders import Parsed
+from citesynth.ingest.rst import described_objects
 from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.text import content_hash
-from citesynth.types import Chunk, ChunkId
+from citesynth.types import Chunk, ChunkId, DocumentKind
 
-CHUNKER_VERSION = 14
+CHUNKER_VERSION = 15
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
@@ -42,7 +43,8 @@ past the target; 11: and so do the headings above it; 12: a MyST directive fence
 ```{note}, is a paragraph, and each reStructuredText field a sentence; 13: a grid table is
 a table, cut between its rows, and a Markdown heading's attribute list is no part of its
 title; 14: a file a chunk includes, ".. literalinclude:: snippets/x.py", is a reference
-of it)."""
+of it; 15: a chunk that starts inside a Sphinx object description has the described
+objects' names at the end of its heading path)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,7 @@ def split(parsed: Parsed, *, target_tokens: int = 200, overlap_tokens: int = 30)
     sections, units = _units(text, blocks, target_tokens)
     spans = _pack(units, target_tokens, min(overlap_tokens, target_tokens // 2))
     lines = LineMap(text, document.anchors)
+    described = described_objects(text) if document.kind is DocumentKind.RST else ()
     chunks: list[Chunk] = []
     for group in spans:
         start, end = trimmed(text, group[0].start, group[-1].end)
@@ -81,7 +84,9 @@ def split(parsed: Parsed, *, target_tokens: int = 200, overlap_tokens: int = 30)
                 document_id=document.id,
                 path=document.path,
                 title=document.title,
-                heading_path=_common_prefix([sections[unit.section] for unit in group]),
+                heading_path=_within(
+                    _common_prefix([sections[unit.section] for unit in group]), described, start
+                ),
                 text=text[start:end],
                 char_start=start,
                 char_end=end,
@@ -335,6 +340,23 @@ def _tail(units: list[_Unit], overlap: int, room: int) -> list[_Unit]:
     if len(tail) == len(units):
         return []  # never repeat a whole chunk
     return tail
+
+
+def _within(
+    path: tuple[str, ...], described: tuple[tuple[int, int, str], ...], start: int
+) -> tuple[str, ...]:
+    """`path` with the names of the object descriptions whose bodies hold offset `start`.
+
+    A hand-written API reference describes a class under ".. class:: BaseConnector(…)"
+    and its parameters in fields below it; a chunk cut inside that body never names the
+    class ("What does the `origin` parameter of `ws_connect` do?" retrieved other chunks,
+    its field's chunk holding "origin" alone). Outermost first, as `rst.described_objects`
+    gives them; a name the path ends with already is not repeated.
+    """
+    for body_start, body_end, name in described:
+        if body_start <= start < body_end and (not path or path[-1] != name):
+            path = (*path, name)
+    return path
 
 
 def _common_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:
