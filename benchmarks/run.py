@@ -40,6 +40,7 @@ OURS = (
     "benchmarks.verification_answers",
     "benchmarks.calibrate_answers",
     "benchmarks.conflict_answers",
+    "benchmarks.field_questions",
     "benchmarks.report_quality",
     "benchmarks.report_judge",
     "benchmarks.service_load",
