@@ -746,6 +746,25 @@ async def test_a_question_an_info_field_answers_is_answered_with_the_field(
     assert field.label == "supported", answer.claims
 
 
+async def test_a_question_about_a_parameter_is_answered_from_the_docstring_of_the_source(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # A project's own source: no docstring sentence had ever been a candidate ("Not found").
+    source = (
+        "class Client:\n    def __init__(self, retries: int = 3) -> None:\n"
+        '        """Create a client.\n\n'
+        "        :param retries: how many times a failed request is sent again. Set it\n"
+        '            to 0 to never retry.\n        """\n        self.retries = retries\n'
+    )
+    question = "What does the retries parameter of Client do?"
+    answer = await answered_extractively(engine, tmp_path / "p", "client.py", source, question)
+    assert (
+        "`retries`: how many times a failed request is sent again [1]. Set it to 0 to never "
+        "retry [1]." in answer.answer
+    ), answer.answer
+    assert all(claim.label == "supported" for claim in answer.claims), answer.claims
+
+
 async def test_a_default_stated_in_a_paragraph_of_its_own_is_shown_with_the_one_before(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -46,6 +46,7 @@ from citesynth.citations.references import without_reference_marks
 from citesynth.embed.base import Embedder
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.code import language_of
+from citesynth.ingest.docstrings import docstring_units
 from citesynth.ingest.fields import field_text, info_fields
 from citesynth.ingest.markdown import HEADING_ATTRIBUTES
 from citesynth.ingest.references import included_paths
@@ -615,18 +616,26 @@ def _tabled(
 def _fielded(
     sources: Sequence[Source], candidates: list[tuple[Source, int, str]]
 ) -> set[tuple[int, int]]:
-    """The info fields of the sources' prose (`fields.field_text`), added to `candidates`.
+    """What reference text describes, as statements, added to `candidates`; their keys.
 
-    A field is a candidate as a table's row is, quoted naming what it describes ("`limit`
-    (int): total number simultaneous connections. …"), with nothing around it. Not in a
-    source file, whose docstrings are code.
+    The info fields of a document (`fields.field_text`: "`limit` (int): total number
+    simultaneous connections. …") and the sentences and described parameters of a Python
+    source's docstrings (`docstrings.docstring_units`), each a candidate as a table's row
+    is, quoted as it reads with nothing around it.
     """
     found = set()
     for source in sources:
-        if language_of(source.chunk.path) is None:
-            for described in info_fields(source.chunk.text):
-                candidates.append((source, described.start, field_text(described)))
-                found.add((source.number, described.start))
+        text = source.chunk.text
+        language = language_of(source.chunk.path)
+        if language is None:
+            units = [(described.start, field_text(described)) for described in info_fields(text)]
+        elif language == "python":
+            units = [(unit.start, unit.text) for unit in docstring_units(text)]
+        else:
+            continue
+        for start, said in units:
+            candidates.append((source, start, said))
+            found.add((source.number, start))
     return found
 
 

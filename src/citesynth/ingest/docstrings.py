@@ -1,0 +1,186 @@
+"""The prose of Python docstrings: their sentences and described parameters, as statements.
+
+A source file is code, and no sentence of it was ever prose (`sentences.prose_sentences`
+reads a docstring's indented lines as code): asked "What does the retries parameter of
+Client do?" over a project's own source, the extractive writer answered "Not found in the
+sources." though `Client.__init__`'s docstring says it. `docstring_units` reads each
+docstring of a chunk of Python with its indentation removed, and gives, with their offsets
+in the chunk:
+
+- its prose sentences ("A client that keeps connections open between requests.");
+- its Sphinx info fields as `fields.field_text` writes them ("`retries`: how many times a
+  failed request is sent again. …");
+- the items of its Google-style sections ("Args:", "Keyword Args:", "Raises:", "Returns:",
+  …): "`stream`: read the body lazily, …", "Returns: The body of the response.".
+
+A docstring is a string literal in triple quotes opening its line, first in its chunk or
+right below a line ending in ":" (a `def` or `class` header); one left unclosed by the
+chunk's end is read up to it. The rest of a docstring that opens in the chunk before is
+not read (its closing quotes would read as an opening).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+
+from citesynth.ingest.fields import field_text, info_fields
+from citesynth.ingest.sentences import prose_sentences
+
+_OPENING = re.compile(r"^([ \t]*)[rRuU]?(\"\"\"|''')", re.MULTILINE)
+_SECTION = re.compile(
+    r"(Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Other Parameters"
+    r"|Attributes|Raises|Returns|Return|Yields|Yield)[ \t]*:[ \t]*$"
+)
+_NAMED_SECTIONS = frozenset(
+    "Args Arguments Parameters Params Keyword Args Keyword Arguments Other Attributes".split()
+)
+_ITEM = re.compile(r"(\*{0,2}[A-Za-z_][\w.]*)(?:[ \t]*\(([^()\n]{1,60})\))?[ \t]*:[ \t]+(\S.*)")
+
+
+@dataclass(frozen=True, slots=True)
+class DocUnit:
+    """A sentence or a described item of a docstring, where it starts in the chunk."""
+
+    start: int
+    text: str
+
+
+@lru_cache(maxsize=256)
+def docstring_units(text: str) -> tuple[DocUnit, ...]:
+    """The sentences and items of the docstrings of a chunk of Python, in order."""
+    if '"""' not in text and "'''" not in text:
+        return ()
+    units: list[DocUnit] = []
+    position = 0
+    while (opening := _OPENING.search(text, position)) is not None:
+        before = text[: opening.start()].rstrip()
+        if before and not before.endswith(":"):  # a closing quote, or a string statement
+            position = opening.end()
+            continue
+        body_start = opening.end()
+        close = text.find(opening.group(2), body_start)
+        body_end = len(text) if close < 0 else close
+        units.extend(_read(text, body_start, body_end))
+        position = len(text) if close < 0 else close + 3
+    return tuple(units)
+
+
+def _read(text: str, start: int, end: int) -> list[DocUnit]:
+    """The units of the docstring `text[start:end]`, dedented (offsets kept)."""
+    plain, origins = _dedented(text, start, end)
+
+    def origin(at: int) -> int:
+        line = bisect_right([p for p, _ in origins], at) - 1
+        return origins[line][1] + at - origins[line][0]
+
+    described, items = _sections(plain)
+    taken = [(f.start, f.end) for f in info_fields(plain)] + [(a, b) for a, b, _ in items]
+    units = [
+        DocUnit(origin(a), plain[a:b])
+        for a, b in prose_sentences(plain, min_words=1)
+        if not any(x <= a < y for x, y in taken) and not any(x <= a < y for x, y in described)
+    ]
+    units += [
+        DocUnit(origin(f.start + _indent(plain, f.start)), field_text(f))
+        for f in info_fields(plain)
+    ]
+    units += [DocUnit(origin(a), said) for a, _, said in items]
+    return sorted(units, key=lambda unit: unit.start)
+
+
+def _indent(text: str, start: int) -> int:
+    return len(text[start:]) - len(text[start:].lstrip(" \t"))
+
+
+def _dedented(text: str, start: int, end: int) -> tuple[str, list[tuple[int, int]]]:
+    """The docstring `text[start:end]` without its lines' common indentation; line offsets.
+
+    The first line (after the opening quotes) is kept as it is; for each line, where it
+    starts in the text returned and in `text`.
+    """
+    lines: list[tuple[int, str]] = []
+    at = start
+    for line in text[start:end].split("\n"):
+        lines.append((at, line))
+        at += len(line) + 1
+    depths = [len(line) - len(line.lstrip(" \t")) for _, line in lines[1:] if line.strip()]
+    cut = min(depths, default=0)
+    pieces: list[str] = []
+    origins: list[tuple[int, int]] = []
+    position = 0
+    for index, (at, line) in enumerate(lines):
+        removed = 0 if index == 0 else min(cut, len(line) - len(line.lstrip(" \t")))
+        origins.append((position, at + removed))
+        pieces.append(line[removed:])
+        position += len(line) - removed + 1
+    return "\n".join(pieces), origins
+
+
+def _sections(plain: str) -> tuple[list[tuple[int, int]], list[tuple[int, int, str]]]:
+    """The Google-style sections of a dedented docstring, and their items as statements.
+
+    First, the span of each section (its title and items); second, each item's (start,
+    end, statement): "`stream` (bool): read the body lazily …", "Returns: The body …".
+    """
+    spans: list[tuple[int, int]] = []
+    items: list[tuple[int, int, str]] = []
+    lines: list[tuple[int, str]] = []
+    at = 0
+    for line in plain.split("\n"):
+        lines.append((at, line))
+        at += len(line) + 1
+    index = 0
+    while index < len(lines):
+        at, line = lines[index]
+        title = _SECTION.fullmatch(line)
+        if title is None or line[:1] in " \t":
+            index += 1
+            continue
+        name = title.group(1)
+        body: list[tuple[int, str]] = []
+        index += 1
+        while index < len(lines) and (not lines[index][1].strip() or lines[index][1][:1] in " \t"):
+            if lines[index][1].strip():
+                body.append(lines[index])
+            index += 1
+        end = body[-1][0] + len(body[-1][1]) if body else at + len(line)
+        spans.append((at, end))
+        items.extend(_items(name, body))
+    return spans, items
+
+
+def _items(section: str, body: list[tuple[int, str]]) -> list[tuple[int, int, str]]:
+    """A section's items as statements (start, end, statement).
+
+    An item is a line at the section's least indentation and the lines indented deeper
+    below it; a named section's item that names nothing ("path: …") is left out.
+    """
+    if not body:
+        return []
+    depth = min(len(line) - len(line.lstrip()) for _, line in body)
+    found: list[tuple[int, int, list[str]]] = []
+    for at, line in body:
+        indent = len(line) - len(line.lstrip())
+        if indent == depth or not found:
+            found.append((at + indent, at + len(line), [line.strip()]))
+        else:
+            first, _, words = found[-1]
+            found[-1] = (first, at + len(line), [*words, line.strip()])
+    statements = []
+    for start, end, words in found:
+        said = " ".join(words)
+        named = _ITEM.fullmatch(said) if section in _NAMED_SECTIONS or section == "Raises" else None
+        if named is not None and section == "Raises":
+            statement = f"Raises `{named.group(1)}`: {named.group(3)}"
+        elif named is not None:
+            typed = f" ({named.group(2)})" if named.group(2) else ""
+            statement = f"`{named.group(1).lstrip('*')}`{typed}: {named.group(3)}"
+        elif section in _NAMED_SECTIONS:
+            continue
+        else:
+            statement = f"{section.rstrip('s')}s: {said}"
+        statements.append((start, end, statement))
+    return statements
