@@ -1,25 +1,30 @@
-"""Questions only a Sphinx info field answers, through the extractive writer.
+"""Questions only a parameter's description answers, through the extractive writer.
 
-    python -m benchmarks.field_questions                  # label "now"
+    python -m benchmarks.field_questions                         # both corpora, label "now"
+    python -m benchmarks.field_questions --corpus werkzeug-source
     PYTHONPATH=OLD/src python -m benchmarks.field_questions --label before   # another tree
 
-aiohttp 3.11.11's hand-written API reference (its `docs/` from the PyPI sdist, a tryout
-corpus, no report set) describes 167 parameters in fields (":param int limit: total number
-simultaneous connections. …"). Each parameter field whose name no other field of the docs
-has, under a described object, with five words or more, is a question "What does the
-`NAME` parameter of `OWNER` do?"; the first `--limit` by a hash of the pair are asked.
-An answer is scored on what its field says: whether it quotes the field's first sentence,
-the share of that sentence's terms it holds, whether it answers at all, and the share of its
-claims the verifier did not mark supported. Each label's figures are kept in
+Two corpora, neither a report set: aiohttp 3.11.11's hand-written API reference (its
+`docs/` from the PyPI sdist, a tryout corpus), which describes 167 parameters in Sphinx
+info fields (":param int limit: total number simultaneous connections. …"), and Werkzeug
+3.1.4's own source (`src/` from its sdist), whose docstrings describe parameters the same
+way. Each parameter whose name no other field of the corpus has, described in five words or
+more by a field under a named object (a documented class or function; a docstring's
+function, or its class for `__init__`), is a question "What does the `NAME` parameter of
+`OWNER` do?"; the first `--limit` by a hash of the pair are asked. An answer is scored on
+what its field says: whether it quotes the field's first sentence, the share of that
+sentence's terms it holds, whether it answers at all, and the share of its claims the
+verifier did not mark supported. Each label's figures are kept in
 `benchmarks/results/field_questions.json` beside the others' (run `--label before` with an
 older tree on `PYTHONPATH` to compare: the questions are kept in
-`benchmarks/.cache/field_questions.json` by the first run, so that a tree that cannot read
-fields asks the same ones).
+`benchmarks/.cache/field_questions_CORPUS.json` by the first run, so that a tree that
+cannot read fields asks the same ones).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import asyncio
 import hashlib
 import json
@@ -38,8 +43,11 @@ from citesynth.analysis import terms
 from citesynth.ingest.rst import described_at, rendered_rst
 from citesynth.ingest.sentences import prose_sentences
 
-PROJECT = ("aiohttp", "3.11.11")
-QUESTIONS = CACHE / "field_questions.json"
+CORPORA = {
+    "aiohttp-docs": ("aiohttp", "3.11.11", "docs"),
+    "werkzeug-source": ("werkzeug", "3.1.4", "src"),
+}
+"""Each corpus: a PyPI sdist (name, version) and the folder of it that is indexed."""
 _MIN_WORDS = 5
 
 
@@ -52,23 +60,14 @@ class FieldQuestion:
     first: str
 
 
-def field_questions(docs: Path, limit: int) -> list[FieldQuestion]:
-    """The questions of the docs' parameter fields (see the module docstring), kept."""
-    if QUESTIONS.is_file():
-        kept = [FieldQuestion(**row) for row in json.loads(QUESTIONS.read_text())]
+def field_questions(corpus: str, folder: Path, limit: int) -> list[FieldQuestion]:
+    """The questions of a corpus's parameter fields (see the module docstring), kept."""
+    kept_in = CACHE / f"field_questions_{corpus}.json"
+    if kept_in.is_file():
+        kept = [FieldQuestion(**row) for row in json.loads(kept_in.read_text())]
         if len(kept) >= limit:
             return kept[:limit]
-    from citesynth.ingest.fields import info_fields  # not in a tree from before fields
-
-    found: list[tuple[str, str, str, str]] = []  # (name, owner, path, first sentence)
-    for path in sorted(docs.rglob("*.rst")):
-        text = path.read_text(encoding="utf-8", errors="replace")
-        for described in info_fields(text):
-            owner = described_at(text, described.start).rsplit(".", 1)[-1]
-            spans = prose_sentences(described.text, min_words=1)
-            first = described.text[: spans[0][1]] if spans else described.text
-            if described.kind == "param" and owner and len(first.split()) >= _MIN_WORDS:
-                found.append((described.name, owner, str(path.relative_to(docs)), first))
+    found = _source_fields(folder) if corpus.endswith("-source") else _docs_fields(folder)
     names = Counter(name for name, *_ in found)
     unique = [f for f in found if names[f[0]] == 1]
     unique.sort(key=lambda f: hashlib.sha1(f"{f[1]}.{f[0]}".encode()).hexdigest())
@@ -76,8 +75,51 @@ def field_questions(docs: Path, limit: int) -> list[FieldQuestion]:
         FieldQuestion(f"What does the `{name}` parameter of `{owner}` do?", path, first)
         for name, owner, path, first in unique[:limit]
     ]
-    QUESTIONS.write_text(json.dumps([asdict(q) for q in asked], indent=1) + "\n")
+    kept_in.write_text(json.dumps([asdict(q) for q in asked], indent=1) + "\n")
     return asked
+
+
+_Found = list[tuple[str, str, str, str]]
+"""(parameter, owner, path, the first sentence of its description)."""
+
+
+def _docs_fields(docs: Path) -> _Found:
+    from citesynth.ingest.fields import info_fields  # not in a tree from before fields
+
+    found: _Found = []
+    for path in sorted(docs.rglob("*.rst")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for described in info_fields(text):
+            owner = described_at(text, described.start).rsplit(".", 1)[-1]
+            found += _kept(described.kind, described.name, owner, path, docs, described.text)
+    return found
+
+
+def _source_fields(source: Path) -> _Found:
+    from citesynth.ingest.fields import info_fields
+
+    found: _Found = []
+    for path in sorted(source.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+        classes = {
+            id(f): c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for f in c.body
+        }
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                continue
+            owner = classes.get(id(node), node.name) if node.name == "__init__" else node.name
+            for described in info_fields(ast.get_docstring(node) or ""):
+                found += _kept(described.kind, described.name, owner, path, source, described.text)
+    return found
+
+
+def _kept(kind: str, name: str, owner: str, path: Path, root: Path, text: str) -> _Found:
+    """The field as a question's (parameter, owner, path, first sentence), if it makes one."""
+    spans = prose_sentences(text, min_words=1)
+    first = text[: spans[0][1]] if spans else text
+    if kind != "param" or not owner or len(first.split()) < _MIN_WORDS:
+        return []
+    return [(name, owner, str(path.relative_to(root)), first)]
 
 
 def _plain(text: str) -> str:
@@ -85,17 +127,17 @@ def _plain(text: str) -> str:
     return " ".join(rendered_rst(text).replace("`", "").replace("*", "").lower().split())
 
 
-async def run(limit: int) -> dict[str, Any]:
-    docs = sdist_docs(*PROJECT)
-    questions = field_questions(docs, limit)
+async def run(corpus: str, limit: int) -> dict[str, Any]:
+    folder = sdist_docs(*CORPORA[corpus])
+    questions = field_questions(corpus, folder, limit)
     rows = []
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as folder:
-        root = Path(folder)
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
         base = Settings.from_env(model="extractive")
-        settings = replace(base, index_dir=root / "index", root=docs.parent)
+        settings = replace(base, index_dir=root / "index", root=folder.parent)
         async with await Engine.open(settings=settings, indexing=True) as engine:
-            await engine.index([docs])
+            await engine.index([folder])
             for asked in questions:
                 answer = await engine.answer(asked.question, cache=False)
                 wanted = set(terms(asked.first))
@@ -130,19 +172,21 @@ async def run(limit: int) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", choices=sorted(CORPORA), action="append")
     parser.add_argument("--limit", type=int, default=40)
     parser.add_argument("--label", default="now")
     args = parser.parse_args()
-    result = asyncio.run(run(args.limit))
     kept = RESULTS / "field_questions.json"
-    labels = json.loads(kept.read_text())["labels"] if kept.is_file() else {}
-    labels[args.label] = result
-    print(
-        f"{args.label}: answered {result['answered']:.0%}, field quoted "
-        f"{result['field_quoted']:.0%}, term recall {result['term_recall']:.2f}, "
-        f"claims not supported {result['claims_not_supported']:.1%}"
-    )
-    write_result("field_questions", {"project": "-".join(PROJECT), "labels": labels})
+    corpora = json.loads(kept.read_text())["corpora"] if kept.is_file() else {}
+    for corpus in args.corpus or sorted(CORPORA):
+        result = asyncio.run(run(corpus, args.limit))
+        corpora.setdefault(corpus, {"labels": {}})["labels"][args.label] = result
+        print(
+            f"{corpus} {args.label}: answered {result['answered']:.0%}, field quoted "
+            f"{result['field_quoted']:.0%}, term recall {result['term_recall']:.2f}, "
+            f"claims not supported {result['claims_not_supported']:.1%}"
+        )
+    write_result("field_questions", {"corpora": corpora})
 
 
 if __name__ == "__main__":

@@ -22,20 +22,23 @@ from pathlib import Path
 from benchmarks.common import CACHE
 
 
-def docs_folder(name: str, version: str) -> Path:
-    """Where `sdist_docs` unpacks the `docs/` folder of NAME==VERSION."""
-    return CACHE / name / f"{name}-{version}" / "docs"
+def docs_folder(name: str, version: str, part: str = "docs") -> Path:
+    """Where `sdist_docs` unpacks the `docs/` folder (or another `part`) of NAME==VERSION."""
+    return CACHE / name / f"{name}-{version}" / part
 
 
-def sdist_docs(name: str, version: str) -> Path:
+def sdist_docs(name: str, version: str, part: str = "docs") -> Path:
     """The unpacked `docs/` folder of the NAME==VERSION sdist, fetched and unpacked once.
 
+    Another top folder of the sdist (`part`: "src" for a project's source) is unpacked
+    beside it the same way.
+
     Raises:
-        SystemExit: pip could not fetch the sdist, or it holds no `docs/` folder.
+        SystemExit: pip could not fetch the sdist, or it holds no such folder.
     """
-    docs = docs_folder(name, version)
-    if docs.is_dir() and any(docs.iterdir()):
-        return docs
+    wanted_folder = docs_folder(name, version, part)
+    if wanted_folder.is_dir() and any(wanted_folder.iterdir()):
+        return wanted_folder
     folder = CACHE / name
     folder.mkdir(parents=True, exist_ok=True)
     archive = folder / f"{name}-{version}.tar.gz"
@@ -54,19 +57,20 @@ def sdist_docs(name: str, version: str) -> Path:
     partial = folder / "unpacking"
     shutil.rmtree(partial, ignore_errors=True)
     with tarfile.open(archive) as packed:
-        wanted = [m for m in packed.getmembers() if m.name.startswith(f"{top}/docs/")]
+        wanted = [m for m in packed.getmembers() if m.name.startswith(f"{top}/{part}/")]
         if not wanted:
-            raise SystemExit(f"{archive} holds no {top}/docs/ folder")
+            raise SystemExit(f"{archive} holds no {top}/{part}/ folder")
         if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later
             packed.extractall(partial, members=wanted, filter="data")
         else:  # the sdist's own members, checked to stay inside the folder
             if any(m.name.startswith("/") or ".." in m.name.split("/") for m in wanted):
                 raise SystemExit(f"{archive} holds paths outside its folder")
             packed.extractall(partial, members=wanted)
-    shutil.rmtree(folder / top, ignore_errors=True)
-    (partial / top).rename(folder / top)
+    shutil.rmtree(wanted_folder, ignore_errors=True)
+    wanted_folder.parent.mkdir(parents=True, exist_ok=True)
+    (partial / top / part).rename(wanted_folder)
     shutil.rmtree(partial, ignore_errors=True)
-    return docs
+    return wanted_folder
 
 
 def main() -> None:

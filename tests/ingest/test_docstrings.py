@@ -50,7 +50,7 @@ def test_each_sentence_and_described_item_of_a_docstring_is_a_unit_where_it_star
     assert where["Returns:"] == "The body of th"
 
 
-def test_a_chunk_cut_inside_a_docstring_is_read_to_its_end() -> None:
+def test_a_chunk_cut_inside_a_docstring_is_read_to_its_end_or_from_its_start() -> None:
     chunk = '    def run(self) -> None:\n        """Run the job once.\n\n        It never retries.'
     assert [unit.text for unit in docstring_units(chunk)] == [
         "Run the job once.",
@@ -58,4 +58,7 @@ def test_a_chunk_cut_inside_a_docstring_is_read_to_its_end() -> None:
     ]
     assert docstring_units("x = 1\n# no docstring here\n") == ()
     rest = '    rest of a docstring.\n    """\n    return x\n\ndef g():\n    """Say hello."""\n'
-    assert [unit.text for unit in docstring_units(rest)] == ["Say hello."]
+    assert [unit.text for unit in docstring_units(rest)] == ["rest of a docstring.", "Say hello."]
+    assert [unit.text for unit in docstring_units('    The tail."""\n    x = 1\n')] == ["The tail."]
+    assigned = 'x = 1\nDOC = """\nNo docstring: a value.\n"""\n'
+    assert docstring_units(assigned) == ()  # neither its quotes open nor close a docstring

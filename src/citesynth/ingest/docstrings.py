@@ -15,8 +15,8 @@ in the chunk:
 
 A docstring is a string literal in triple quotes opening its line, first in its chunk or
 right below a line ending in ":" (a `def` or `class` header); one left unclosed by the
-chunk's end is read up to it. The rest of a docstring that opens in the chunk before is
-not read (its closing quotes would read as an opening).
+chunk's end is read up to it, and a chunk that starts inside one (its first triple quotes
+close it: `_closes`) is read from its start.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from functools import lru_cache
 from citesynth.ingest.fields import field_text, info_fields
 from citesynth.ingest.sentences import prose_sentences
 
+_QUOTES = re.compile(r"\"\"\"|'''")
 _OPENING = re.compile(r"^([ \t]*)[rRuU]?(\"\"\"|''')", re.MULTILINE)
 _SECTION = re.compile(
     r"(Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Other Parameters"
@@ -55,6 +56,10 @@ def docstring_units(text: str) -> tuple[DocUnit, ...]:
         return ()
     units: list[DocUnit] = []
     position = 0
+    first = _QUOTES.search(text)
+    if first is not None and _closes(text, first.start()):  # the chunk opens in a docstring
+        units.extend(_read(text, 0, first.start()))
+        position = first.end()
     while (opening := _OPENING.search(text, position)) is not None:
         before = text[: opening.start()].rstrip()
         if before and not before.endswith(":"):  # a closing quote, or a string statement
@@ -66,6 +71,21 @@ def docstring_units(text: str) -> tuple[DocUnit, ...]:
         units.extend(_read(text, body_start, body_end))
         position = len(text) if close < 0 else close + 3
     return tuple(units)
+
+
+def _closes(text: str, at: int) -> bool:
+    """Whether the triple quotes at `at`, the first of the text, close a docstring.
+
+    They do after text on their line ("… environ key." and the quotes) but an assignment's
+    or a call's ("x =", "f("), and alone on their line when the line above ends no `def` or
+    `class` header.
+    """
+    line_start = text.rfind("\n", 0, at) + 1
+    before = text[line_start:at].strip()
+    if before:
+        return not before.endswith(("=", "(", ",", "[", "{")) and before not in "rRuUbBfF"
+    above = text[:line_start].rstrip()
+    return bool(above) and not above.endswith(":")
 
 
 def _read(text: str, start: int, end: int) -> list[DocUnit]:

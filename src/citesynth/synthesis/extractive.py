@@ -1058,6 +1058,9 @@ def _candidates(
     nor the writers' note to themselves (`_AUTHORS_NOTE`: "TODO: give an example"), nor a
     pointer elsewhere (`_SEE_ALSO`: "For more info see `call_historic`."), nor a
     statement whose subject is the code above it (`_CODE_SUBJECT`: "Would cause all …").
+    Python source has no prose but its docstrings, read apart (`_fielded`): what passed for
+    prose in it was code ("os.close(cert_handle) … return ctx") or a docstring's closing
+    quotes ("… environ key. <three quotes>").
     """
     candidates: list[tuple[Source, int, str]] = []
     following: _Followers = {}
@@ -1065,7 +1068,8 @@ def _candidates(
     leading: _Antecedents = {}
     for source in sources:
         text = source.chunk.text
-        every = _sentence_spans(text)
+        python = language_of(source.chunk.path) == "python"
+        every = () if python else _sentence_spans(text)
         pieces = _pieces(text, every)
         spans = [
             (a, b)
