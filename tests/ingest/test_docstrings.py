@@ -60,5 +60,11 @@ def test_a_chunk_cut_inside_a_docstring_is_read_to_its_end_or_from_its_start() -
     rest = '    rest of a docstring.\n    """\n    return x\n\ndef g():\n    """Say hello."""\n'
     assert [unit.text for unit in docstring_units(rest)] == ["rest of a docstring.", "Say hello."]
     assert [unit.text for unit in docstring_units('    The tail."""\n    x = 1\n')] == ["The tail."]
+    middle = "    environ as a dict.\n\n    :param x_host: Number of values to trust.\n"
+    assert [unit.text for unit in docstring_units(middle)] == [
+        "environ as a dict.",
+        "`x_host`: Number of values to trust.",
+    ]  # a chunk inside a long docstring, no quotes in it
+    assert docstring_units("    return fetch(path)\n\n    # done\n") == ()
     assigned = 'x = 1\nDOC = """\nNo docstring: a value.\n"""\n'
     assert docstring_units(assigned) == ()  # neither its quotes open nor close a docstring

@@ -16,7 +16,9 @@ in the chunk:
 A docstring is a string literal in triple quotes opening its line, first in its chunk or
 right below a line ending in ":" (a `def` or `class` header); one left unclosed by the
 chunk's end is read up to it, and a chunk that starts inside one (its first triple quotes
-close it: `_closes`) is read from its start.
+close it: `_closes`) is read from its start. A chunk with no triple quotes is the middle of
+a long docstring when it holds a line no code does (a field, ":param x_host: …", or a
+section's title, "Args:"): ProxyFix's fields were such a chunk, and never read.
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ _SECTION = re.compile(
     r"(Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Other Parameters"
     r"|Attributes|Raises|Returns|Return|Yields|Yield)[ \t]*:[ \t]*$"
 )
+_FIELD_LINE = re.compile(r"^[ \t]*:(?:param|parameter|arg|keyword|raises?|returns?)\b", re.M)
+_SECTION_LINE = re.compile(
+    r"^[ \t]*(?:Args|Arguments|Parameters|Raises|Returns)[ \t]*:[ \t]*$", re.MULTILINE
+)
+"""A line no code holds: a chunk without quotes holding one is inside a long docstring."""
 _NAMED_SECTIONS = frozenset(
     "Args Arguments Parameters Params Keyword Args Keyword Arguments Other Attributes".split()
 )
@@ -53,7 +60,8 @@ class DocUnit:
 def docstring_units(text: str) -> tuple[DocUnit, ...]:
     """The sentences and items of the docstrings of a chunk of Python, in order."""
     if '"""' not in text and "'''" not in text:
-        return ()
+        inside = _FIELD_LINE.search(text) or _SECTION_LINE.search(text)
+        return tuple(_read(text, 0, len(text))) if inside else ()
     units: list[DocUnit] = []
     position = 0
     first = _QUOTES.search(text)
