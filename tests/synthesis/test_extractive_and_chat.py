@@ -23,6 +23,7 @@ from citesynth.synthesis.extractive import (
     _cited,
     _corroborated,
     _details,
+    _fielded,
     _listed_already,
     _Pick,
     _symbolic,
@@ -738,9 +739,9 @@ async def test_a_question_an_info_field_answers_is_answered_with_the_field(
     answer = await answered_extractively(engine, tmp_path / "f", "connectors.rst", page, question)
     assert (
         "`enable_cleanup_closed` (bool): some SSL servers do not properly complete SSL "
-        "shutdown process, in that case asyncio leaks SSL connections [1]." in answer.answer
+        "shutdown process, in that case asyncio leaks SSL connections [" in answer.answer
     ), answer.answer
-    assert "aborts underlining transport after 2 seconds [1]" in answer.answer
+    assert "aborts underlining transport after 2 seconds [" in answer.answer
     assert ":param" not in answer.answer
     field = next(c for c in answer.claims if c.text.startswith("`enable_cleanup_closed`"))
     assert field.label == "supported", answer.claims
@@ -763,6 +764,36 @@ async def test_a_question_about_a_parameter_is_answered_from_the_docstring_of_th
         "retry [1]." in answer.answer
     ), answer.answer
     assert all(claim.label == "supported" for claim in answer.claims), answer.claims
+
+
+def test_the_fields_of_parameters_not_asked_about_are_left_out() -> None:
+    # Werkzeug's ProxyFix: asked about `x_host`, the writer had quoted `x_port` beside it.
+    source = (
+        "class ProxyFix:\n"
+        '    """Adjust the WSGI environ based on headers that proxies set.\n\n'
+        "    :param x_host: Number of values to trust for ``X-Forwarded-Host``.\n"
+        "    :param x_port: Number of values to trust for ``X-Forwarded-Port``.\n"
+        "    :returns: nothing.\n"
+        '    """\n'
+    )
+    chunk = Chunk(
+        ChunkId("c1"), DocumentId("d1"), "proxy_fix.py", "", (), source, 0, len(source), 1, 8
+    )
+    sources = [Source(1, Hit(chunk, 1.0, 0.9), source)]
+
+    def read(question: str) -> list[str]:
+        candidates: list[tuple[Source, int, str]] = []
+        _fielded(question, sources, candidates)
+        return [said for _, _, said in candidates]
+
+    every = read("What do the parameters of ProxyFix do?")
+    assert every == [
+        "Adjust the WSGI environ based on headers that proxies set.",
+        "`x_host`: Number of values to trust for ``X-Forwarded-Host``.",
+        "`x_port`: Number of values to trust for ``X-Forwarded-Port``.",
+        "Returns: nothing.",
+    ]
+    assert read("What does the x_host parameter do?") == [every[0], every[1], every[3]]
 
 
 async def test_a_default_stated_in_a_paragraph_of_its_own_is_shown_with_the_one_before(

@@ -374,7 +374,7 @@ class ExtractiveWriter:
         # Asked how, a comment saying what the code below it does is a candidate too,
         # shown with its code (`captions`).
         captioned = _captioned(sources, candidates) if how else {}
-        tabled = _tabled(sources, candidates) | _fielded(sources, candidates)
+        tabled = _tabled(sources, candidates) | _fielded(question, sources, candidates)
         if not candidates:
             return []
         number = asks_number(question)
@@ -614,29 +614,43 @@ def _tabled(
 
 
 def _fielded(
-    sources: Sequence[Source], candidates: list[tuple[Source, int, str]]
+    question: str, sources: Sequence[Source], candidates: list[tuple[Source, int, str]]
 ) -> set[tuple[int, int]]:
     """What reference text describes, as statements, added to `candidates`; their keys.
 
     The info fields of a document (`fields.field_text`: "`limit` (int): total number
     simultaneous connections. …") and the sentences and described parameters of a Python
     source's docstrings (`docstrings.docstring_units`), each a candidate as a table's row
-    is, quoted as it reads with nothing around it.
+    is, quoted as it reads with nothing around it. When the question names what some of
+    them describe, the others describing something else are none: asked what ProxyFix's
+    `x_host` does, the writer had quoted `x_port`'s field beside it (`_asked_names`).
     """
-    found = set()
+    units: list[tuple[Source, int, str]] = []
     for source in sources:
         text = source.chunk.text
         language = language_of(source.chunk.path)
         if language is None:
-            units = [(described.start, field_text(described)) for described in info_fields(text)]
+            units += [(source, f.start, field_text(f)) for f in info_fields(text)]
         elif language == "python":
-            units = [(unit.start, unit.text) for unit in docstring_units(text)]
-        else:
-            continue
-        for start, said in units:
-            candidates.append((source, start, said))
-            found.add((source.number, start))
-    return found
+            units += [(source, unit.start, unit.text) for unit in docstring_units(text)]
+    named = {unit: found.group(1) for unit in units if (found := _DESCRIBED.match(unit[2]))}
+    asked = _asked_names(question, set(named.values()))
+    kept = [unit for unit in units if not asked or named.get(unit, "") in asked | {""}]
+    candidates.extend(kept)
+    return {(source.number, start) for source, start, _ in kept}
+
+
+_DESCRIBED = re.compile(r"`([^`]+)`(?: \([^()]*\))?: ")
+"""The name a field's or a docstring item's statement opens with ("`limit` (int): …")."""
+
+
+def _asked_names(question: str, names: set[str]) -> set[str]:
+    """The `names` the question names, each as a whole word ("limit", not in "limits")."""
+    return {
+        name
+        for name in names
+        if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", question) is not None
+    }
 
 
 def _caption_shown(caption: Caption, source: Source, chosen: Sequence[_Pick], most: int) -> bool:
