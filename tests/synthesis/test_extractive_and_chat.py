@@ -1102,6 +1102,9 @@ def test_corroborated_instructions_are_quoted_not_made_a_that_clause() -> None:
     assert _corroborated("The bridge opened in 1932.") == (
         "Multiple sources report that the bridge opened in 1932."
     )
+    assert _corroborated("`max_msg_size` (int): maximum size, 4 MB by default.") == (
+        "Multiple sources report: `max_msg_size` (int): maximum size, 4 MB by default."
+    )  # a field's statement is no clause
     assert (
         _corroborated("Google paid the fee.") == "Multiple sources report that Google paid the fee."
     )

@@ -948,11 +948,14 @@ pull-secret …"): after "report that" it reads as no sentence."""
 def _corroborated(sentence: str) -> str:
     """`sentence` as several sources state it: "Multiple sources report that the …".
 
-    "Multiple sources report: To use …" when it cannot read as a that-clause.
+    "Multiple sources report: To use …" when it cannot read as a that-clause, as a field
+    or a table's row cannot ("Multiple sources report that `max_msg_size` (int): maximum
+    size of read websocket message …" had been written).
     """
     first, _, rest = sentence.partition(" ")
     opening = first.lower().rstrip(",")
-    if opening in _NO_CLAUSE | _CONNECTIVES or sentence.rstrip().endswith(":"):
+    named = _DESCRIBED.match(sentence) is not None
+    if opening in _NO_CLAUSE | _CONNECTIVES or sentence.rstrip().endswith(":") or named:
         return f"Multiple sources report: {sentence}"
     lowered = first.lower() if first in _ARTICLES else first
     return f"Multiple sources report that {lowered} {rest}"
