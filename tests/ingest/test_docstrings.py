@@ -25,6 +25,9 @@ class Client:
             stream (bool): read the body lazily, chunk by
                 chunk, instead of all at once.
 
+        Keyword Args:
+            retry: send it again once.
+
         Returns:
             The body of the response.
         """
@@ -42,6 +45,7 @@ def test_each_sentence_and_described_item_of_a_docstring_is_a_unit_where_it_star
         "Fetch a path.",
         "`path`: the path below the base URL.",
         "`stream` (bool): read the body lazily, chunk by chunk, instead of all at once.",
+        "`retry`: send it again once.",
         "Returns: The body of the response.",
     ]
     where = {unit.text[:8]: _SOURCE[unit.start : unit.start + 14] for unit in units}

@@ -43,8 +43,18 @@ _SECTION_LINE = re.compile(
 )
 """A line no code holds: a chunk without quotes holding one is inside a long docstring."""
 _NAMED_SECTIONS = frozenset(
-    "Args Arguments Parameters Params Keyword Args Keyword Arguments Other Attributes".split()
+    {
+        "Args",
+        "Arguments",
+        "Parameters",
+        "Params",
+        "Keyword Args",
+        "Keyword Arguments",
+        "Other Parameters",
+        "Attributes",
+    }
 )
+"""The sections whose items each name what they describe ("path: the path …")."""
 _ITEM = re.compile(r"(\*{0,2}[A-Za-z_][\w.]*)(?:[ \t]*\(([^()\n]{1,60})\))?[ \t]*:[ \t]+(\S.*)")
 
 
@@ -100,8 +110,10 @@ def _read(text: str, start: int, end: int) -> list[DocUnit]:
     """The units of the docstring `text[start:end]`, dedented (offsets kept)."""
     plain, origins = _dedented(text, start, end)
 
+    starts = [p for p, _ in origins]
+
     def origin(at: int) -> int:
-        line = bisect_right([p for p, _ in origins], at) - 1
+        line = bisect_right(starts, at) - 1
         return origins[line][1] + at - origins[line][0]
 
     described, items = _sections(plain)
@@ -184,7 +196,8 @@ def _items(section: str, body: list[tuple[int, str]]) -> list[tuple[int, int, st
     """A section's items as statements (start, end, statement).
 
     An item is a line at the section's least indentation and the lines indented deeper
-    below it; a named section's item that names nothing ("path: …") is left out.
+    below it. In a section of named items (`_NAMED_SECTIONS`) an item that does not open
+    with a name and a colon ("path: …", "stream (bool): …") is left out.
     """
     if not body:
         return []
