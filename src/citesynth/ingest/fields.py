@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 
 from citesynth.ingest.blocks import BlockKind, lines_from
 from citesynth.ingest.rst import rst_blocks
@@ -65,7 +66,7 @@ def info_fields(text: str) -> tuple[InfoField, ...]:
     """The fields of `text` outside code, in order (see the module docstring)."""
     if ":" not in text:
         return ()
-    code = [(a, b) for a, b in fenced_blocks(text)]
+    code = list(fenced_blocks(text))
     if "::" in text:
         code += [(b.start, b.end) for b in rst_blocks(text) if b.kind is BlockKind.CODE]
     lines = lines_from(text)
@@ -80,7 +81,7 @@ def info_fields(text: str) -> tuple[InfoField, ...]:
         kind, name, type_ = read
         column = len(marker.group(1).expandtabs())
         end = at + len(line)
-        for below, below_line in lines[index + 1 :]:
+        for below, below_line in islice(lines, index + 1, None):
             depth = len(below_line.expandtabs()) - len(below_line.expandtabs().lstrip())
             if not below_line.strip() or depth <= column:
                 break
