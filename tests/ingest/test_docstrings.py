@@ -72,3 +72,25 @@ def test_a_chunk_cut_inside_a_docstring_is_read_to_its_end_or_from_its_start() -
     assert docstring_units("    return fetch(path)\n\n    # done\n") == ()
     assigned = 'x = 1\nDOC = """\nNo docstring: a value.\n"""\n'
     assert docstring_units(assigned) == ()  # neither its quotes open nor close a docstring
+
+
+def test_a_numpy_style_docstrings_sections_are_read_item_by_item() -> None:
+    source = (
+        "def read(path, limit=None):\n"
+        '    """Read rows from a file.\n\n'
+        "    Parameters\n    ----------\n"
+        "    path : str\n        The file to read.\n"
+        "    limit : int, optional\n        The most rows read. All rows\n        when None.\n\n"
+        "    Returns\n    -------\n    list\n        The rows read.\n\n"
+        "    Notes\n    -----\n    Rows are read lazily.\n"
+        '    """\n'
+    )
+    assert [unit.text for unit in docstring_units(source)] == [
+        "Read rows from a file.",
+        "`path` (str): The file to read.",
+        "`limit` (int, optional): The most rows read. All rows when None.",
+        "Returns: The rows read.",
+        "Rows are read lazily.",
+    ]
+    limit = next(unit for unit in docstring_units(source) if unit.text.startswith("`limit`"))
+    assert source[limit.start :].startswith("limit : int")

@@ -11,7 +11,9 @@ in the chunk:
 - its Sphinx info fields as `fields.field_text` writes them ("`retries`: how many times a
   failed request is sent again. …");
 - the items of its Google-style sections ("Args:", "Keyword Args:", "Raises:", "Returns:",
-  …): "`stream`: read the body lazily, …", "Returns: The body of the response.".
+  …): "`stream`: read the body lazily, …", "Returns: The body of the response.", and of
+  its NumPy-style ones ("Parameters" over dashes, "limit : int, optional" over its
+  description): "`limit` (int, optional): The most rows read.".
 
 A docstring is a string literal in triple quotes opening its line, first in its chunk or
 right below a line ending in ":" (a `def` or `class` header); one left unclosed by the
@@ -37,9 +39,13 @@ _SECTION = re.compile(
     r"(Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Other Parameters"
     r"|Attributes|Raises|Returns|Return|Yields|Yield)[ \t]*:[ \t]*$"
 )
+_NUMPY_SECTION = re.compile(r"(Parameters|Other Parameters|Attributes|Raises|Returns|Yields)[ \t]*")
+_DASHES = re.compile(r"[ \t]*-{3,}[ \t]*")
 _FIELD_LINE = re.compile(r"^[ \t]*:(?:param|parameter|arg|keyword|raises?|returns?)\b", re.M)
 _SECTION_LINE = re.compile(
-    r"^[ \t]*(?:Args|Arguments|Parameters|Raises|Returns)[ \t]*:[ \t]*$", re.MULTILINE
+    r"^[ \t]*(?:(?:Args|Arguments|Parameters|Raises|Returns)[ \t]*:|Parameters\n[ \t]*-{3,})"
+    r"[ \t]*$",
+    re.MULTILINE,
 )
 """A line no code holds: a chunk without quotes holding one is inside a long docstring."""
 _NAMED_SECTIONS = frozenset(
@@ -160,7 +166,7 @@ def _dedented(text: str, start: int, end: int) -> tuple[str, list[tuple[int, int
 
 
 def _sections(plain: str) -> tuple[list[tuple[int, int]], list[tuple[int, int, str]]]:
-    """The Google-style sections of a dedented docstring, and their items as statements.
+    """The Google- and NumPy-style sections of a docstring, and their items as statements.
 
     First, the span of each section (its title and items); second, each item's (start,
     end, statement): "`stream` (bool): read the body lazily …", "Returns: The body …".
@@ -175,6 +181,12 @@ def _sections(plain: str) -> tuple[list[tuple[int, int]], list[tuple[int, int, s
     index = 0
     while index < len(lines):
         at, line = lines[index]
+        if _numpy_title(lines, index):
+            listed, index = _numpy_body(lines, index + 2)
+            end = listed[-1][0] + len(listed[-1][1]) if listed else lines[index - 1][0]
+            spans.append((at, end))
+            items.extend(_numpy_items(line.strip(), listed))
+            continue
         title = _SECTION.fullmatch(line)
         if title is None or line[:1] in " \t":
             index += 1
@@ -192,12 +204,55 @@ def _sections(plain: str) -> tuple[list[tuple[int, int]], list[tuple[int, int, s
     return spans, items
 
 
-def _items(section: str, body: list[tuple[int, str]]) -> list[tuple[int, int, str]]:
-    """A section's items as statements (start, end, statement).
+def _numpy_title(lines: list[tuple[int, str]], index: int) -> bool:
+    """Whether `lines[index]` titles a NumPy-style section: "Parameters" over dashes."""
+    title = lines[index][1]
+    below = lines[index + 1][1] if index + 1 < len(lines) else ""
+    return _NUMPY_SECTION.fullmatch(title) is not None and _DASHES.fullmatch(below) is not None
+
+
+def _numpy_body(lines: list[tuple[int, str]], index: int) -> tuple[list[tuple[int, str]], int]:
+    """A NumPy-style section's lines (not blank) from `index` to the next section's title."""
+    body: list[tuple[int, str]] = []
+    while index < len(lines):
+        below = lines[index + 1][1] if index + 1 < len(lines) else ""
+        if lines[index][1].strip() and _DASHES.fullmatch(below):
+            break  # the next section's title
+        if lines[index][1].strip():
+            body.append(lines[index])
+        index += 1
+    return body, index
+
+
+def _numpy_items(section: str, body: list[tuple[int, str]]) -> list[tuple[int, int, str]]:
+    """A NumPy-style section's items as statements (start, end, statement).
+
+    An item is a line at the section's least indentation, "limit : int, optional" (what
+    it describes and its type; a returned value's type alone), and the lines indented
+    deeper below it, its description: "`limit` (int, optional): the most rows read.",
+    "Returns: the rows read.".
+    """
+    statements = []
+    for start, end, words in _grouped(body):
+        head, said = words[0], " ".join(words[1:])
+        name, _, type_ = (part.strip() for part in head.partition(":"))
+        if section in _NAMED_SECTIONS:
+            typed = f" ({type_})" if type_ else ""
+            statement = f"`{name}`{typed}: {said}" if said else ""
+        elif section == "Raises":
+            statement = f"Raises `{name}`: {said}" if said else f"Raises `{name}`."
+        else:
+            statement = f"{section.rstrip('s')}s: {said or head}"
+        if statement:
+            statements.append((start, end, statement))
+    return statements
+
+
+def _grouped(body: list[tuple[int, str]]) -> list[tuple[int, int, list[str]]]:
+    """A section's lines as items: (start, end, the item's lines stripped).
 
     An item is a line at the section's least indentation and the lines indented deeper
-    below it. In a section of named items (`_NAMED_SECTIONS`) an item that does not open
-    with a name and a colon ("path: …", "stream (bool): …") is left out.
+    below it.
     """
     if not body:
         return []
@@ -210,8 +265,18 @@ def _items(section: str, body: list[tuple[int, str]]) -> list[tuple[int, int, st
         else:
             first, _, words = found[-1]
             found[-1] = (first, at + len(line), [*words, line.strip()])
+    return found
+
+
+def _items(section: str, body: list[tuple[int, str]]) -> list[tuple[int, int, str]]:
+    """A section's items as statements (start, end, statement).
+
+    An item as `_grouped` reads it. In a section of named items (`_NAMED_SECTIONS`) an
+    item that does not open with a name and a colon ("path: …", "stream (bool): …") is
+    left out.
+    """
     statements = []
-    for start, end, words in found:
+    for start, end, words in _grouped(body):
         said = " ".join(words)
         named = _ITEM.fullmatch(said) if section in _NAMED_SECTIONS or section == "Raises" else None
         if named is not None and section == "Raises":
