@@ -766,6 +766,25 @@ async def test_a_question_about_a_parameter_is_answered_from_the_docstring_of_th
     assert all(claim.label == "supported" for claim in answer.claims), answer.claims
 
 
+async def test_a_javascript_source_is_quoted_from_its_doc_comments_only(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # The comment had run into the code below it: "… between requests. */ export class
+    # Client { /** [1]."
+    source = (
+        "/**\n * A tiny HTTP client that keeps connections open between requests.\n */\n"
+        "export class Client {\n  /**\n   * Create a client.\n   *\n"
+        "   * @param {number} [retries=3] - How many times a failed request is sent again.\n"
+        "   */\n  constructor(retries = 3) {\n    this.retries = retries;\n  }\n}\n"
+    )
+    question = "What does the retries parameter of Client control about a failed request?"
+    answer = await answered_extractively(engine, tmp_path / "j", "client.js", source, question)
+    assert "`retries` (number): How many times a failed request is sent again [1]." in (
+        answer.answer
+    ), (answer.answer, answer.warnings)
+    assert "*/" not in answer.answer and "{" not in answer.answer.replace("`", "")
+
+
 def test_the_fields_of_parameters_not_asked_about_are_left_out() -> None:
     # Werkzeug's ProxyFix: asked about `x_host`, the writer had quoted `x_port` beside it.
     source = (

@@ -46,6 +46,7 @@ from citesynth.citations.references import without_reference_marks
 from citesynth.embed.base import Embedder
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.code import language_of
+from citesynth.ingest.doc_comments import DOC_COMMENT_LANGUAGES, doc_comment_units
 from citesynth.ingest.docstrings import docstring_units
 from citesynth.ingest.fields import field_text, info_fields
 from citesynth.ingest.markdown import HEADING_ATTRIBUTES
@@ -620,7 +621,9 @@ def _fielded(
 
     The info fields of a document (`fields.field_text`: "`limit` (int): total number
     simultaneous connections. …") and the sentences and described parameters of a Python
-    source's docstrings (`docstrings.docstring_units`), each a candidate as a table's row
+    source's docstrings (`docstrings.docstring_units`) or of another language's doc
+    comments (`doc_comments.doc_comment_units`: JSDoc, Javadoc, rustdoc), each a candidate
+    as a table's row
     is, quoted as it reads with nothing around it. When the question names what some of
     them describe, the others describing something else are none: asked what ProxyFix's
     `x_host` does, the writer had quoted `x_port`'s field beside it (`_asked_names`).
@@ -633,6 +636,8 @@ def _fielded(
             units += [(source, f.start, field_text(f)) for f in info_fields(text)]
         elif language == "python":
             units += [(source, unit.start, unit.text) for unit in docstring_units(text)]
+        elif language in DOC_COMMENT_LANGUAGES:
+            units += [(source, unit.start, unit.text) for unit in doc_comment_units(text)]
     named = {unit: found.group(1) for unit in units if (found := _DESCRIBED.match(unit[2]))}
     asked = _asked_names(question, set(named.values()))
     kept = [unit for unit in units if not asked or named.get(unit, "") in asked | {""}]
@@ -1075,9 +1080,10 @@ def _candidates(
     nor the writers' note to themselves (`_AUTHORS_NOTE`: "TODO: give an example"), nor a
     pointer elsewhere (`_SEE_ALSO`: "For more info see `call_historic`."), nor a
     statement whose subject is the code above it (`_CODE_SUBJECT`: "Would cause all …").
-    Python source has no prose but its docstrings, read apart (`_fielded`): what passed for
-    prose in it was code ("os.close(cert_handle) … return ctx") or a docstring's closing
-    quotes ("… environ key. <three quotes>").
+    Python source has no prose but its docstrings, nor C-family code but its doc comments,
+    read apart (`_fielded`): what passed for prose in them was code ("os.close(cert_handle)
+    … return ctx"), a docstring's closing quotes, or a comment run into the code below it
+    ("… between requests. */ export class Client { /**").
     """
     candidates: list[tuple[Source, int, str]] = []
     following: _Followers = {}
@@ -1085,8 +1091,9 @@ def _candidates(
     leading: _Antecedents = {}
     for source in sources:
         text = source.chunk.text
-        python = language_of(source.chunk.path) == "python"
-        every = () if python else _sentence_spans(text)
+        language = language_of(source.chunk.path)
+        documented = language == "python" or language in DOC_COMMENT_LANGUAGES
+        every = () if documented else _sentence_spans(text)
         pieces = _pieces(text, every)
         spans = [
             (a, b)
