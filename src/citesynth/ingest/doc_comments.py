@@ -28,9 +28,10 @@ from functools import lru_cache
 from citesynth.ingest.sentences import prose_sentences
 
 DOC_COMMENT_LANGUAGES = frozenset(
-    "javascript typescript java kotlin scala csharp swift c cpp objc rust php go".split()
+    "javascript typescript java kotlin scala csharp swift c cpp objc rust php".split()
 )
-"""The languages whose documentation `doc_comment_units` reads."""
+"""The languages whose documentation `doc_comment_units` reads (not Go, whose doc comments
+are plain `//` lines)."""
 _BLOCK = re.compile(r"/\*\*(?!/)(.*?)(?:\*/|\Z)", re.DOTALL)
 _LINE_RUN = re.compile(r"(?:^[ \t]*///(?!/)[^\n]*(?:\n|\Z))+", re.MULTILINE)
 _STARRED = re.compile(r"(?:[ \t]*(?:\*(?!/)[^\n]*)?(?:\n|\Z))+")
