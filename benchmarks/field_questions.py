@@ -4,13 +4,15 @@
     python -m benchmarks.field_questions --corpus werkzeug-source
     PYTHONPATH=OLD/src python -m benchmarks.field_questions --label before   # another tree
 
-Two corpora, neither a report set: aiohttp 3.11.11's hand-written API reference (its
+Three corpora, none a report set: aiohttp 3.11.11's hand-written API reference (its
 `docs/` from the PyPI sdist, a tryout corpus), which describes 167 parameters in Sphinx
-info fields (":param int limit: total number simultaneous connections. …"), and Werkzeug
+info fields (":param int limit: total number simultaneous connections. …"); Werkzeug
 3.1.4's own source (`src/` from its sdist), whose docstrings describe parameters the same
-way. Each parameter whose name no other field of the corpus has, described in five words or
-more by a field under a named object (a documented class or function; a docstring's
-function, or its class for `__init__`), is a question "What does the `NAME` parameter of
+way; and lodash-es 4.17.21's JavaScript (`npm pack`), whose JSDoc blocks do it with
+`@param {number} [size=1] The length of each chunk`. Each parameter whose name no other
+field of the corpus has, described in five words or more by a field under a named object
+(a documented class or function; a docstring's function, or its class for `__init__`; the
+function declared below a JSDoc block), is a question "What does the `NAME` parameter of
 `OWNER` do?"; the first `--limit` by a hash of the pair are asked. An answer is scored on
 what its field says: whether it quotes the field's first sentence, the share of that
 sentence's terms it holds, whether it answers at all, and the share of its claims the
@@ -28,6 +30,9 @@ import ast
 import asyncio
 import hashlib
 import json
+import re
+import subprocess
+import tarfile
 import tempfile
 import time
 from collections import Counter
@@ -46,8 +51,12 @@ from citesynth.ingest.sentences import prose_sentences
 CORPORA = {
     "aiohttp-docs": ("aiohttp", "3.11.11", "docs"),
     "werkzeug-source": ("werkzeug", "3.1.4", "src"),
+    "lodash-source": ("lodash-es", "4.17.21", "npm"),
 }
-"""Each corpus: a PyPI sdist (name, version) and the folder of it that is indexed."""
+"""Each corpus: a package (name, version) and the folder of it that is indexed: of a PyPI
+sdist, or "npm" for an npm package's files."""
+_JS_OWNER = re.compile(r"\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+(\w+)")
+"""The function a JSDoc block documents: the declaration right below it."""
 _MIN_WORDS = 5
 
 
@@ -67,7 +76,10 @@ def field_questions(corpus: str, folder: Path, limit: int) -> list[FieldQuestion
         kept = [FieldQuestion(**row) for row in json.loads(kept_in.read_text())]
         if len(kept) >= limit:
             return kept[:limit]
-    found = _source_fields(folder) if corpus.endswith("-source") else _docs_fields(folder)
+    if corpus.startswith("lodash"):
+        found = _jsdoc_fields(folder)
+    else:
+        found = _source_fields(folder) if corpus.endswith("-source") else _docs_fields(folder)
     names = Counter(name for name, *_ in found)
     unique = [f for f in found if names[f[0]] == 1]
     unique.sort(key=lambda f: hashlib.sha1(f"{f[1]}.{f[0]}".encode()).hexdigest())
@@ -113,6 +125,45 @@ def _source_fields(source: Path) -> _Found:
     return found
 
 
+def _jsdoc_fields(source: Path) -> _Found:
+    """The @param tags of the JSDoc blocks right above a function declaration."""
+    from citesynth.ingest.doc_comments import doc_comment_units  # not in an older tree
+
+    found: _Found = []
+    for path in sorted(source.rglob("*.js")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for block in re.finditer(r"/\*\*.*?\*/", text, re.DOTALL):
+            owner = _JS_OWNER.match(text, block.end())
+            if owner is None:
+                continue
+            for unit in doc_comment_units(block.group()):
+                named = re.match(r"`([^`]+)`(?: \([^()]*\))?: (.+)", unit.text)
+                if named is not None:
+                    found += _kept(
+                        "param", named.group(1), owner.group(1), path, source, named.group(2)
+                    )
+    return found
+
+
+def npm_package(name: str, version: str) -> Path:
+    """The files of the npm package NAME@VERSION (`npm pack`), unpacked once in the cache."""
+    folder = CACHE / name / f"{name}-{version}" / "package"
+    if folder.is_dir() and any(folder.iterdir()):
+        return folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    packed = subprocess.run(
+        ["npm", "pack", f"{name}@{version}", "--silent", "--pack-destination", str(folder.parent)],
+        capture_output=True,
+        text=True,
+    )
+    archive = folder.parent / f"{name}-{version}.tgz"
+    if packed.returncode != 0 or not archive.is_file():
+        raise SystemExit(f"could not fetch the npm package {name}@{version}: {packed.stderr}")
+    with tarfile.open(archive) as unpacked:
+        unpacked.extractall(folder.parent, filter="data")
+    return folder
+
+
 def _kept(kind: str, name: str, owner: str, path: Path, root: Path, text: str) -> _Found:
     """The field as a question's (parameter, owner, path, first sentence), if it makes one."""
     spans = prose_sentences(text, min_words=1)
@@ -128,7 +179,8 @@ def _plain(text: str) -> str:
 
 
 async def run(corpus: str, limit: int) -> dict[str, Any]:
-    folder = sdist_docs(*CORPORA[corpus])
+    name, version, part = CORPORA[corpus]
+    folder = npm_package(name, version) if part == "npm" else sdist_docs(name, version, part)
     questions = field_questions(corpus, folder, limit)
     rows = []
     started = time.perf_counter()
