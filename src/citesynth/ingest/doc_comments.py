@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 from functools import lru_cache
 
+from citesynth.ingest.docstrings import DocUnit
 from citesynth.ingest.sentences import prose_sentences
 
 DOC_COMMENT_LANGUAGES = frozenset(
@@ -47,16 +47,8 @@ _RETURNS = frozenset("returns return".split())
 _THROWS = frozenset("throws exception".split())
 
 
-@dataclass(frozen=True, slots=True)
-class CommentUnit:
-    """A sentence or a tag of a doc comment, where it starts in the chunk."""
-
-    start: int
-    text: str
-
-
 @lru_cache(maxsize=256)
-def doc_comment_units(text: str) -> tuple[CommentUnit, ...]:
+def doc_comment_units(text: str) -> tuple[DocUnit, ...]:
     """The sentences and tags of the doc comments of a chunk of code, in order."""
     opening, closing = text.find("/**"), text.find("*/")
     spans = [(m.start(1), m.end(1)) for m in _BLOCK.finditer(text)]
@@ -65,13 +57,13 @@ def doc_comment_units(text: str) -> tuple[CommentUnit, ...]:
     elif opening < 0 and _STARRED.fullmatch(text):  # the middle of a long one
         spans.append((0, len(text)))
     spans += [(m.start(), m.end()) for m in _LINE_RUN.finditer(text)]
-    units: list[CommentUnit] = []
+    units: list[DocUnit] = []
     for start, end in sorted(spans):
         units.extend(_read(text, start, end))
     return tuple(units)
 
 
-def _read(text: str, start: int, end: int) -> list[CommentUnit]:
+def _read(text: str, start: int, end: int) -> list[DocUnit]:
     """The units of the comment `text[start:end]`, its lines' marks removed (offsets kept)."""
     pieces: list[str] = []
     origins: list[tuple[int, int]] = []  # (offset in the plain text, offset in `text`)
@@ -94,8 +86,8 @@ def _read(text: str, start: int, end: int) -> list[CommentUnit]:
     tagged = _FIRST_TAG.search(plain)
     body_end = tagged.start() if tagged else len(plain)
     sentences = prose_sentences(plain[:body_end], min_words=1)
-    units = [CommentUnit(origin(a), plain[a:b]) for a, b in sentences]
-    units += [CommentUnit(origin(a), said) for a, said in _tags(plain, body_end)]
+    units = [DocUnit(origin(a), plain[a:b]) for a, b in sentences]
+    units += [DocUnit(origin(a), said) for a, said in _tags(plain, body_end)]
     return units
 
 

@@ -66,7 +66,7 @@ _ITEM = re.compile(r"(\*{0,2}[A-Za-z_][\w.]*)(?:[ \t]*\(([^()\n]{1,60})\))?[ \t]
 
 @dataclass(frozen=True, slots=True)
 class DocUnit:
-    """A sentence or a described item of a docstring, where it starts in the chunk."""
+    """A sentence or a described item of a docstring or doc comment, where it starts."""
 
     start: int
     text: str
