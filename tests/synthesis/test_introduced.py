@@ -176,3 +176,20 @@ def test_a_label_ending_in_a_colon_gets_no_second_one_and_a_list_item_introduces
     assert block is not None and block.lines == ("**Note:** be careful with it.",)
     listed = "Requirements:\n\n- A running Redis server version 6\n\n```\nredis-server\n```\n"
     assert _after(listed, "A running Redis server version 6") is None
+
+
+def test_a_chunk_opening_inside_an_indented_paragraph_ends_its_example_where_it_ends() -> None:
+    # aiohttp's client reference: a chunk opens six columns into `base_url`'s field, its
+    # first line trimmed; the field list below the example had been shown as part of it.
+    text = (
+        "Note that URL joining follows RFC 3986. This means, in the most\n"
+        "      common case the request URLs should have no leading slash, e.g.::\n\n"
+        '        session = ClientSession(base_url="http://example.com/foo/")\n\n'
+        "      .. versionadded:: 3.8\n\n"
+        "   :param aiohttp.BaseConnector connector: BaseConnector\n"
+        "      sub-class instance to support connection pooling.\n"
+    )
+    start, end = text.index("This means"), text.index("e.g.::") + len("e.g.::")
+    block = introduced(text, start, end)
+    assert block is not None
+    assert block.lines == ('session = ClientSession(base_url="http://example.com/foo/")',)
