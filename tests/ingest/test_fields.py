@@ -55,3 +55,16 @@ def test_a_long_field_is_cut_after_its_first_sentences() -> None:
 def test_a_role_or_a_directive_option_is_no_field() -> None:
     text = ":class:`Foo` is a class.\n\n.. autoclass:: Foo\n   :members:\n\n:param: no name\n"
     assert info_fields(text) == ()
+
+
+def test_the_fields_below_an_example_in_a_chunk_cut_inside_a_field_are_read() -> None:
+    # aiohttp's `base_url` field: the chunk opens six columns in, trimmed, and the field
+    # list three columns in below its example had been read as part of the example.
+    chunk = (
+        "Note that URL joining follows RFC 3986. This means, in the most\n"
+        "      common case the request URLs should have no leading slash, e.g.::\n\n"
+        '        session = ClientSession(base_url="http://example.com/foo/")\n\n'
+        "      .. versionadded:: 3.8\n\n"
+        "   :param dict cookies: Cookies to send with the request (optional)\n"
+    )
+    assert [field.name for field in info_fields(chunk)] == ["cookies"]

@@ -104,3 +104,15 @@ def columns(line: str) -> int:
     """Columns of a line's indentation (a tab to the next multiple of four)."""
     expanded = line.expandtabs(4)
     return len(expanded) - len(expanded.lstrip(" "))
+
+
+def first_line_column(text: str) -> int:
+    """The indentation a trimmed text's first line stood at (0 when it cannot tell).
+
+    The next line's, when the first line's paragraph runs on there. A chunk is cut out
+    trimmed: aiohttp's "Note that URL joining follows … e.g.::" opened a chunk six columns
+    into a field, read at column 0, and the field list three columns in below its example
+    had been read as part of the example.
+    """
+    lines = text.split("\n", 2)
+    return columns(lines[1]) if len(lines) > 1 and lines[1].strip() else 0

@@ -19,6 +19,7 @@ from citesynth.ingest.blocks import (
     GRID_BORDER_LINE,
     Block,
     BlockKind,
+    first_line_column,
     line_offsets,
     paragraphs,
     trimmed,
@@ -99,8 +100,11 @@ def _body(text: str, start: int, end: int) -> list[Block]:
 
 
 def _column(text: str, start: int) -> int:
-    """How far into its line offset `start` is (the indentation of a trimmed block)."""
-    return start - (text.rfind("\n", 0, start) + 1)
+    """How far into its line offset `start` is (the indentation of a trimmed block).
+
+    At the start of a trimmed text, where its first line stood (`first_line_column`).
+    """
+    return first_line_column(text) if start == 0 else start - (text.rfind("\n", 0, start) + 1)
 
 
 # Directives whose body is written for the reader: admonitions, whose argument is text

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from citesynth.ingest.blocks import LIST_MARKER, columns, lines_from
+from citesynth.ingest.blocks import LIST_MARKER, columns, first_line_column, lines_from
 from citesynth.ingest.references import INCLUDE_DIRECTIVE
 from citesynth.ingest.rst import EXAMPLE_SUFFIXES
 from citesynth.ingest.sentences import THEMATIC_BREAK
@@ -215,20 +215,15 @@ def _below(
 def _column(text: str, start: int) -> int:
     """The indentation of the paragraph holding the sentence that starts at `start`.
 
-    A list item's sentence counts from its text, after the mark ("1.  It can be …"). A
-    chunk is trimmed: when the sentence's line is the chunk's first, unindented, the next
-    line of its paragraph tells its indentation (aiohttp's "Note that URL joining follows
-    … e.g.::" opened a chunk inside a field six columns in, and the field list below its
-    example, three columns in, had been shown as part of the example).
+    A list item's sentence counts from its text, after the mark ("1.  It can be …"); one
+    on the chunk's first line, trimmed, from where that line stood (`first_line_column`).
     """
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start]
     if not before.strip() or _MARK_ONLY.fullmatch(before):
         return len(before.expandtabs(4))
-    if line_start == 0 and not before[:1].isspace() and "\n" in text:
-        following = text.split("\n", 2)[1]
-        if following.strip():
-            return columns(following)
+    if line_start == 0 and not before[:1].isspace():
+        return first_line_column(text)
     return columns(before)
 
 
