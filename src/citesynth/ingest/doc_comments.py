@@ -21,10 +21,9 @@ and one whose lines all open with a star is the middle of a long block, read who
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from functools import lru_cache
 
-from citesynth.ingest.docstrings import DocUnit
+from citesynth.ingest.docstrings import DocUnit, stripped
 from citesynth.ingest.sentences import prose_sentences
 
 DOC_COMMENT_LANGUAGES = frozenset(
@@ -65,24 +64,14 @@ def doc_comment_units(text: str) -> tuple[DocUnit, ...]:
 
 def _read(text: str, start: int, end: int) -> list[DocUnit]:
     """The units of the comment `text[start:end]`, its lines' marks removed (offsets kept)."""
-    pieces: list[str] = []
-    origins: list[tuple[int, int]] = []  # (offset in the plain text, offset in `text`)
-    position = 0
-    at = start
-    for line in text[start:end].split("\n"):
+
+    def keep(_: int, line: str) -> tuple[int, int]:
         mark = _LINE_MARK.match(line)
         cut = mark.end() if mark else 0
-        origins.append((position, at + cut))
-        pieces.append(line[cut:].rstrip())
-        position += len(pieces[-1]) + 1
-        at += len(line) + 1
-    plain = "\n".join(pieces)
-    starts = [p for p, _ in origins]
+        return cut, cut + len(line[cut:].rstrip())
 
-    def origin(offset: int) -> int:
-        line = bisect_right(starts, offset) - 1
-        return origins[line][1] + offset - origins[line][0]
-
+    read = stripped(text, start, end, keep)
+    plain, origin = read.text, read.origin
     tagged = _FIRST_TAG.search(plain)
     body_end = tagged.start() if tagged else len(plain)
     sentences = prose_sentences(plain[:body_end], min_words=1)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -72,6 +73,44 @@ class DocUnit:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class Stripped:
+    """Lines with part of each cut off (indentation, a comment's mark), joined by newlines.
+
+    With where each line's kept part stood, so that a unit found in `text` is cited where it
+    stands in the text the lines were cut from.
+    """
+
+    text: str
+    starts: tuple[int, ...]
+    """Where each line starts in `text`."""
+    sources: tuple[int, ...]
+    """Where each line's kept part starts in the text it was cut from."""
+
+    def origin(self, offset: int) -> int:
+        """Where `text[offset]` stands in the text the lines were cut from."""
+        line = bisect_right(self.starts, offset) - 1
+        return self.sources[line] + offset - self.starts[line]
+
+
+def stripped(
+    text: str, start: int, end: int, keep: Callable[[int, str], tuple[int, int]]
+) -> Stripped:
+    """The lines of `text[start:end]`, each cut to the part `keep(index, line)` gives."""
+    pieces: list[str] = []
+    starts: list[int] = []
+    sources: list[int] = []
+    position, at = 0, start
+    for index, line in enumerate(text[start:end].split("\n")):
+        first, last = keep(index, line)
+        starts.append(position)
+        sources.append(at + first)
+        pieces.append(line[first:last])
+        position += last - first + 1
+        at += len(line) + 1
+    return Stripped("\n".join(pieces), tuple(starts), tuple(sources))
+
+
 @lru_cache(maxsize=256)
 def docstring_units(text: str) -> tuple[DocUnit, ...]:
     """The sentences and items of the docstrings of a chunk of Python, in order."""
@@ -113,56 +152,32 @@ def _closes(text: str, at: int) -> bool:
 
 
 def _read(text: str, start: int, end: int) -> list[DocUnit]:
-    """The units of the docstring `text[start:end]`, dedented (offsets kept)."""
-    plain, origins = _dedented(text, start, end)
+    """The units of the docstring `text[start:end]`, dedented (offsets kept).
 
-    starts = [p for p, _ in origins]
-
-    def origin(at: int) -> int:
-        line = bisect_right(starts, at) - 1
-        return origins[line][1] + at - origins[line][0]
+    Its lines lose their common indentation; the first (after the opening quotes) is kept.
+    """
+    lines = text[start:end].split("\n")
+    cut = min((_indent(line, 0) for line in lines[1:] if line.strip()), default=0)
+    read = stripped(
+        text, start, end, lambda i, line: (0 if i == 0 else min(cut, _indent(line, 0)), len(line))
+    )
+    plain, origin = read.text, read.origin
 
     described, items = _sections(plain)
-    taken = [(f.start, f.end) for f in info_fields(plain)] + [(a, b) for a, b, _ in items]
+    fields = info_fields(plain)
+    taken = [(f.start, f.end) for f in fields] + [(a, b) for a, b, _ in items]
     units = [
         DocUnit(origin(a), plain[a:b])
         for a, b in prose_sentences(plain, min_words=1)
         if not any(x <= a < y for x, y in taken) and not any(x <= a < y for x, y in described)
     ]
-    units += [
-        DocUnit(origin(f.start + _indent(plain, f.start)), field_text(f))
-        for f in info_fields(plain)
-    ]
+    units += [DocUnit(origin(f.start + _indent(plain, f.start)), field_text(f)) for f in fields]
     units += [DocUnit(origin(a), said) for a, _, said in items]
     return sorted(units, key=lambda unit: unit.start)
 
 
 def _indent(text: str, start: int) -> int:
     return len(text[start:]) - len(text[start:].lstrip(" \t"))
-
-
-def _dedented(text: str, start: int, end: int) -> tuple[str, list[tuple[int, int]]]:
-    """The docstring `text[start:end]` without its lines' common indentation; line offsets.
-
-    The first line (after the opening quotes) is kept as it is; for each line, where it
-    starts in the text returned and in `text`.
-    """
-    lines: list[tuple[int, str]] = []
-    at = start
-    for line in text[start:end].split("\n"):
-        lines.append((at, line))
-        at += len(line) + 1
-    depths = [len(line) - len(line.lstrip(" \t")) for _, line in lines[1:] if line.strip()]
-    cut = min(depths, default=0)
-    pieces: list[str] = []
-    origins: list[tuple[int, int]] = []
-    position = 0
-    for index, (at, line) in enumerate(lines):
-        removed = 0 if index == 0 else min(cut, len(line) - len(line.lstrip(" \t")))
-        origins.append((position, at + removed))
-        pieces.append(line[removed:])
-        position += len(line) - removed + 1
-    return "\n".join(pieces), origins
 
 
 def _sections(plain: str) -> tuple[list[tuple[int, int]], list[tuple[int, int, str]]]:
