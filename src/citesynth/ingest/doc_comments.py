@@ -24,6 +24,7 @@ import re
 from functools import lru_cache
 
 from citesynth.ingest.docstrings import DocUnit, stripped
+from citesynth.ingest.fields import named_statement
 from citesynth.ingest.sentences import prose_sentences
 
 DOC_COMMENT_LANGUAGES = frozenset(
@@ -113,8 +114,7 @@ def _statement(start: int, tag: str, words: list[str]) -> list[tuple[int, str]]:
         named = _NAME.match(said)
         if named is None or not said[named.end() :].strip():
             return []
-        shown = f" ({type_})" if type_ else ""
-        return [(start, f"`{named.group(1)}`{shown}: {said[named.end() :].strip()}")]
+        return [(start, named_statement(named.group(1), type_, said[named.end() :].strip()))]
     if tag in _RETURNS and said:
         return [(start, f"Returns: {said}")]
     if tag in _THROWS and not type_ and (error_name := _ERROR_NAME.match(said)):

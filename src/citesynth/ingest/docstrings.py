@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from citesynth.ingest.fields import field_text, info_fields
+from citesynth.ingest.fields import field_text, info_fields, named_statement
 from citesynth.ingest.sentences import prose_sentences
 
 _QUOTES = re.compile(r"\"\"\"|'''")
@@ -252,8 +252,7 @@ def _numpy_items(section: str, body: list[tuple[int, str]]) -> list[tuple[int, i
         head, said = words[0], " ".join(words[1:])
         name, _, type_ = (part.strip() for part in head.partition(":"))
         if section in _NAMED_SECTIONS:
-            typed = f" ({type_})" if type_ else ""
-            statement = f"`{name}`{typed}: {said}" if said else ""
+            statement = named_statement(name, type_, said) if said else ""
         elif section == "Raises":
             statement = f"Raises `{name}`: {said}" if said else f"Raises `{name}`."
         else:
@@ -297,8 +296,9 @@ def _items(section: str, body: list[tuple[int, str]]) -> list[tuple[int, int, st
         if named is not None and section == "Raises":
             statement = f"Raises `{named.group(1)}`: {named.group(3)}"
         elif named is not None:
-            typed = f" ({named.group(2)})" if named.group(2) else ""
-            statement = f"`{named.group(1).lstrip('*')}`{typed}: {named.group(3)}"
+            statement = named_statement(
+                named.group(1).lstrip("*"), named.group(2) or "", named.group(3)
+            )
         elif section in _NAMED_SECTIONS:
             continue
         else:

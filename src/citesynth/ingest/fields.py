@@ -124,8 +124,17 @@ def field_text(field: InfoField) -> str:
     """
     said = " ".join(field.text.split())
     if field.kind in _NAMED:
-        typed = f" ({field.type})" if field.type else ""
-        return f"`{field.name}`{typed}: {said}"
+        return named_statement(field.name, field.type, said)
     if field.kind in _RAISES:
         return f"Raises `{field.name}`: {said}" if field.name else f"Raises: {said}"
     return f"{field.kind.rstrip('s').capitalize()}s: {said}"
+
+
+def named_statement(name: str, type_: str, said: str) -> str:
+    """The statement of what `said` describes, named in code, with its type if given.
+
+    "`limit` (int): total number …": how fields, docstring items and doc comment tags are
+    quoted alike (the extractive writer reads the name back from that form).
+    """
+    typed = f" ({type_})" if type_ else ""
+    return f"`{name}`{typed}: {said}"
