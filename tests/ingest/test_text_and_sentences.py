@@ -300,6 +300,27 @@ def test_code_cut_from_its_marker_is_not_prose() -> None:
     ]
 
 
+def test_prose_below_an_example_in_a_chunk_cut_inside_an_indented_paragraph_is_prose() -> None:
+    # A chunk is cut out trimmed: its first line opened six columns into a field, and read
+    # at column 0 it made every indented paragraph below its "e.g.::" part of the example.
+    chunk = (
+        "Note that URL joining follows RFC 3986. This means, in the most\n"
+        "      common case the request URLs should have no leading slash, e.g.::\n\n"
+        '        session = ClientSession(base_url="http://example.com/foo/")\n\n'
+        "   The session closes its connector when it is closed itself.\n"
+    )
+    found = prose_of(chunk)
+    assert found[-1] == "The session closes its connector when it is closed itself."
+    assert not any("ClientSession(" in sentence for sentence in found)
+    # a directive opening a chunk: its body is indented under it, not a paragraph run on
+    table = ".. list-table::\n   :header-rows: 1\n\n   * - Name of the event\n     - Description\n"
+    assert prose_of(table, min_words=1) == []
+    # an unindented text is read as before: the paragraphs below its "::" are code
+    assert prose_of("You can run the build like this::\n\n   python -m build --wheel now\n") == [
+        "You can run the build like this::"
+    ]
+
+
 def test_statements_cut_from_their_indentation_are_not_prose() -> None:
     # A chunk is trimmed: a cut inside an indented block loses its first line's indent.
     chunk = (

@@ -112,7 +112,16 @@ def first_line_column(text: str) -> int:
     The next line's, when the first line's paragraph runs on there. A chunk is cut out
     trimmed: aiohttp's "Note that URL joining follows … e.g.::" opened a chunk six columns
     into a field, read at column 0, and the field list three columns in below its example
-    had been read as part of the example.
+    had been read as part of the example. A first line opening with a marker (a directive
+    or a comment, a field, a list item) cannot tell: what runs on below it is its body,
+    indented under the marker (aiohttp's ".. list-table::" over its rows three columns in).
     """
     lines = text.split("\n", 2)
-    return columns(lines[1]) if len(lines) > 1 and lines[1].strip() else 0
+    if len(lines) < 2 or not lines[1].strip() or _MARKED.match(lines[0]):
+        return 0
+    return columns(lines[1])
+
+
+_MARKED = re.compile(rf"(?:\.\.(?:\s|$)|:[^:`\s][^:`\n]*:(?:\s|$)|{LIST_MARKER}(?:\s|$))")
+"""A line opening with a marker whose body is indented under it: explicit markup, a field,
+a list item."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from citesynth.ingest.blocks import GRID_BORDER, LIST_MARKER, PIPE_DELIMITER
+from citesynth.ingest.blocks import GRID_BORDER, LIST_MARKER, PIPE_DELIMITER, first_line_column
 from citesynth.ingest.rst import API_REFERENCE, PROSE_DIRECTIVES, read_paragraph
 from citesynth.ingest.tabular import in_columns, is_record
 
@@ -585,9 +585,8 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
             if not text[first:boundary].strip():
                 start = boundary
                 continue
-        markup, literal_below = read_paragraph(
-            text[first:boundary], len(content.group(1)), literal_below
-        )
+        column = first_line_column(text) if first == 0 else len(content.group(1))
+        markup, literal_below = read_paragraph(text[first:boundary], column, literal_below)
         if markup is None:  # inside a literal block
             start = boundary
             continue
