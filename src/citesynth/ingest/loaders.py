@@ -13,6 +13,7 @@ from citesynth.ingest.html import extract
 from citesynth.ingest.jsonl import BadLine, read_records
 from citesynth.ingest.markdown import markdown_blocks
 from citesynth.ingest.pdf import read_pdf
+from citesynth.ingest.pdf_layout import laid_out
 from citesynth.ingest.rst import rst_blocks
 from citesynth.ingest.text import content_hash, decode
 from citesynth.types import Anchor, Document, DocumentId, DocumentKind
@@ -146,17 +147,30 @@ def load_html(path: str, data: bytes) -> Loaded:
 
 
 def load_pdf(path: str, data: bytes) -> Loaded:
-    """PDF: text per page; chunks never span pages."""
+    """PDF: text per page; chunks never span pages.
+
+    Running headers and footers are left out, and a section opens at each numbered heading
+    (`pdf_layout`).
+    """
     pdf = read_pdf(data)
+    pages = laid_out(pdf.pages)
     separator = "\n\n"
-    text = separator.join(pdf.pages)
+    text = separator.join(page.text for page in pages)
     anchors: list[Anchor] = []
     blocks: list[Block] = []
     offset = 0
-    for number, page_text in enumerate(pdf.pages, start=1):
+    for number, page in enumerate(pages, start=1):
         anchors.append(Anchor(offset, 1, number))
-        blocks.extend(paragraphs(text, offset, offset + len(page_text), page=number))
-        offset += len(page_text) + len(separator)
+        position = offset
+        for heading in page.headings:
+            start, end = offset + heading.start, offset + heading.end
+            blocks.extend(paragraphs(text, position, start, page=number))
+            blocks.append(
+                Block(start, end, BlockKind.HEADING, text[start:end], heading.level, number)
+            )
+            position = end
+        blocks.extend(paragraphs(text, position, offset + len(page.text), page=number))
+        offset += len(page.text) + len(separator)
     document = _document(path, DocumentKind.PDF, data, text, pdf.title, tuple(anchors))
     return Loaded((Parsed(document, tuple(blocks)),))
 

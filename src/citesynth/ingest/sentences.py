@@ -664,7 +664,29 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
         or _LINK_ONLY.fullmatch(line) is not None
         or _in_comment(text, begin)
         or is_title_or_rule(text, begin, end)
+        or _LEADER.search(line) is not None
+        or _numbered_title(text, begin, end)
     )
+
+
+_NUMBERED_TITLE = re.compile(
+    r"(?:\d{1,2}(?:\.\d{1,2}){0,4}|[A-Z](?:\.\d{1,2}){1,4})[ \t]+[A-Z][^\n.!:;,]{0,78}[^\s.!:;,]"
+)
+"""A numbered section title: "6 Lists and data frames", "7.31 Why doesn't R think these
+numbers are equal?" (`ingest.pdf_layout` sets a PDF's apart by blank lines)."""
+
+
+def _numbered_title(text: str, begin: int, end: int) -> bool:
+    """Whether `text[begin:end]` is a numbered title alone in its paragraph."""
+    if not _NUMBERED_TITLE.fullmatch(text, begin, end):
+        return False
+    above = text[max(0, begin - 2) : begin]
+    return (begin == 0 or above == "\n\n") and text[end : end + 2] in ("", "\n", "\n\n")
+
+
+_LEADER = re.compile(r"\.(?:[ \t]?\.){4,}")
+"""A dot leader: a table of contents' line ("2.3 Generating regular sequences . . . . 9"),
+which R's manuals had the extractive writer quote as a sentence."""
 
 
 def opens_inside_fence(text: str) -> bool:

@@ -1,0 +1,221 @@
+"""What a PDF page's lines are: running headers and footers, numbered section headings.
+
+PDFium returns a page's text line by line, with nothing saying what a line is. Manuals,
+reports and papers set two kinds of line apart by layout alone:
+
+- a running header or footer, repeated at the top or the bottom of page after page, mostly
+  with the page number ("Chapter 2: Simple manipulations; numbers and vectors 10", a bare
+  "33"). Read as text it ran into the sentence below it, and the extractive writer quoted
+  "Chapter 2: Simple manipulations; numbers and vectors 10 The construction 30:1 may be
+  used to generate a sequence backwards" from R's manual;
+- a numbered section heading on a line of its own ("6.3.1 Making data frames"). With no
+  blank line around it, it opened the sentence below ("6.3.1 Making data frames Objects
+  satisfying the restrictions …"), and no chunk's heading path named its section.
+
+`laid_out` drops the running lines (`running`) and sets each numbered heading apart by a
+blank line on either side (`numbered_heading`), returning where the headings are so that
+the loader can open a section at each. A line is running when it stands first or last on
+its page (after any running line above or below it) and either its text, but for a number
+ending or opening it, stands there on at least `REPEATS` pages, or it ends with a page
+number that the same place on a page nearby continues (n on page p, n + 1 on page p + 1,
+n + 2 on page p + 2: printed numbers run with the pages, a table's last cell does not).
+Other numbers count: "Page 1 line 1 …" and "Page 2 line 1 …" are two lines, and so are
+two log lines opening with their times.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+REPEATS = 3
+"""On how many pages a line must stand first (or last), numbers aside, to be running."""
+NEARBY = 2
+"""How many pages away a page number may be continued (a header may alternate sides)."""
+_EDGE_LINES = 2
+"""How many lines at the top (and at the bottom) of a page may be running."""
+
+_ROMAN = re.compile(r"(?i:m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))")
+_WRITTEN_NUMBER = r"(\d{1,4}|[ivxlc]{1,7}|[IVXLC]{1,7})"
+_ENDING_NUMBER = re.compile(rf"(?:^|\s){_WRITTEN_NUMBER}\s*$")
+_OPENING_NUMBER = re.compile(rf"^\s*{_WRITTEN_NUMBER}(?:\s|$)")
+"""A number ending or opening a line: a page number, arabic or roman."""
+_HEADING = re.compile(
+    r"(?P<number>\d{1,2}(?:\.\d{1,2}){1,4}\.?|\d{1,2}|[A-Z](?:\.\d{1,2}){1,4})[ \t]+"
+    r"(?P<title>[A-Z][^\n]{0,78})"
+)
+"""A numbered section heading: "2.2 Vector arithmetic", "7 Reading data from files",
+"A.1 Installation"; not "1. Precision", an item of a numbered list."""
+_ENDS_SENTENCE = re.compile(r"""[.!?:;)\]"'”’]\s*$""")
+_LEADER = re.compile(r"(?:\.\s?){4,}")
+"""A table of contents' dot leader: "Vector arithmetic . . . . . . 9"."""
+_MOST_HEADING_WORDS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A numbered heading of a laid-out page: `text[start:end]`, its level in the outline."""
+
+    start: int
+    end: int
+    level: int
+
+
+@dataclass(frozen=True, slots=True)
+class LaidOutPage:
+    """A page's text without its running lines, its headings set apart by blank lines."""
+
+    text: str
+    headings: tuple[Heading, ...]
+
+
+def laid_out(pages: Sequence[str]) -> tuple[LaidOutPage, ...]:
+    """Each page's text read for its layout (see the module docstring).
+
+    A heading's level is one more than the number of open headings whose numbers its own
+    continues: "7.31" under "7" is at level 2, but "7.31" under "4" (chapter 7's heading
+    missed) is at level 1 and closes chapter 4.
+    """
+    lines = [page.split("\n") for page in pages]
+    dropped = running(lines)
+    opened: list[tuple[str, ...]] = []
+    laid: list[LaidOutPage] = []
+    for index, page_lines in enumerate(lines):
+        page = _page(page_lines, dropped[index])
+        headings = []
+        for heading, number in zip(page.headings, _numbers(page), strict=True):
+            opened = [n for n in opened if len(n) < len(number) and number[: len(n)] == n]
+            headings.append(Heading(heading.start, heading.end, len(opened) + 1))
+            opened.append(number)
+        laid.append(LaidOutPage(page.text, tuple(headings)))
+    return tuple(laid)
+
+
+def _numbers(page: LaidOutPage) -> list[tuple[str, ...]]:
+    """The section numbers of a page's headings: "6.3.1 …" -> ("6", "3", "1")."""
+    return [
+        tuple(page.text[h.start : h.end].split(maxsplit=1)[0].rstrip(".").split("."))
+        for h in page.headings
+    ]
+
+
+def running(pages: Sequence[Sequence[str]]) -> list[set[int]]:
+    """Per page, the indexes of its lines that are running headers or footers."""
+    found: list[set[int]] = [set() for _ in pages]
+    for from_top in (True, False):
+        for _ in range(_EDGE_LINES):
+            edges = [_edge(lines, found[index], from_top) for index, lines in enumerate(pages)]
+            texts = [None if at is None else pages[i][at] for i, at in enumerate(edges)]
+            keys = Counter(_key(text) for text in texts if text is not None)
+            numbers = [
+                None if text is None else _page_number(text, keys[_key(text)] > 1) for text in texts
+            ]
+            for index, at in enumerate(edges):
+                text = texts[index]
+                if at is None or text is None:
+                    continue
+                if keys[_key(text)] >= REPEATS or _continued(numbers, index):
+                    found[index].add(at)
+    return found
+
+
+def _edge(lines: Sequence[str], dropped: set[int], from_top: bool) -> int | None:
+    """The index of the first (or last) non-blank line not dropped yet."""
+    order = range(len(lines)) if from_top else range(len(lines) - 1, -1, -1)
+    return next((i for i in order if lines[i].strip() and i not in dropped), None)
+
+
+def _key(line: str) -> str:
+    """A line without the number ending or opening it: what a running line keeps.
+
+    Other numbers stay: "Page 1 line 1 …" and "Page 2 line 1 …" are two lines.
+    """
+    line = _ENDING_NUMBER.sub("", line, count=1)
+    line = _OPENING_NUMBER.sub("", line, count=1)
+    return " ".join(line.lower().split())
+
+
+def _page_number(line: str, repeated: bool) -> int | None:
+    """The page number `line` gives, if any (roman numerals read as numbers).
+
+    A number alone or ending the line, or opening a line whose words stand at other pages'
+    edges too (`repeated`): "7 Reading data from files" at the top of a page is a heading,
+    and short sections on pages in a row are numbered as the pages are.
+    """
+    match = _ENDING_NUMBER.search(line) or (_OPENING_NUMBER.match(line) if repeated else None)
+    if match is None:
+        return None
+    written = match.group(1)
+    return int(written) if written.isdigit() else _roman_value(written)
+
+
+def _roman_value(written: str) -> int | None:
+    if not _ROMAN.fullmatch(written):
+        return None
+    values = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+    total = 0
+    digits = [values[c] for c in written.lower()]
+    for value, after in zip(digits, [*digits[1:], 0], strict=True):
+        total += -value if value < after else value
+    return total
+
+
+def _continued(numbers: Sequence[int | None], index: int) -> bool:
+    """Whether page `index`'s number runs on with a nearby page's (n, n + 1, …)."""
+    number = numbers[index]
+    if number is None:
+        return False
+    for step in range(1, NEARBY + 1):
+        for other in (index - step, index + step):
+            if 0 <= other < len(numbers) and numbers[other] == number + (other - index):
+                return True
+    return False
+
+
+def _page(lines: list[str], dropped: set[int]) -> LaidOutPage:
+    kept = [line for index, line in enumerate(lines) if index not in dropped]
+    out: list[str] = []
+    headings: list[Heading] = []
+    offset = 0
+    for index, line in enumerate(kept):
+        level = numbered_heading(kept, index)
+        if level and out and out[-1].strip():
+            out.append("")
+            offset += 1
+        if level:
+            start = offset + len(line) - len(line.lstrip())
+            headings.append(Heading(start, offset + len(line.rstrip()), level))
+        out.append(line)
+        offset += len(line) + 1
+        if level and index + 1 < len(kept):
+            out.append("")
+            offset += 1
+    return LaidOutPage("\n".join(out), tuple(headings))
+
+
+def numbered_heading(lines: Sequence[str], index: int) -> int:
+    """The depth of the numbered heading line `index` is ("6.3.1 …": 3), or 0 if it is none.
+
+    A heading is a short line of its own: it opens with a section number and a capital,
+    ends in no stop (a question mark may: "7.31 Why doesn't R think these numbers are
+    equal?"), follows a line that ends a sentence (or a heading, or nothing) and is followed
+    by a line opening with a capital, a bullet or a section number ("3 R and S" above "3.1
+    What is S?"). A wrapped line that opens with a number ("… the mean of all / 2 Groups
+    …") follows a line that does not end a sentence; a table of contents' line has a dot
+    leader.
+    """
+    line = lines[index].strip()
+    match = _HEADING.fullmatch(line)
+    if match is None or _LEADER.search(line) or _ENDS_SENTENCE.search(line.rstrip("?")):
+        return 0
+    if line.endswith(",") or len(match.group("title").split()) > _MOST_HEADING_WORDS:
+        return 0
+    above = next((lines[i].strip() for i in range(index - 1, -1, -1) if lines[i].strip()), "")
+    below = next((lines[i].strip() for i in range(index + 1, len(lines)) if lines[i].strip()), "")
+    if above and not (_ENDS_SENTENCE.search(above) or _HEADING.fullmatch(above)):
+        return 0
+    if not below or not (below[0].isupper() or below[0] in '•–-*"“' or _HEADING.match(below)):
+        return 0
+    return match.group("number").rstrip(".").count(".") + 1

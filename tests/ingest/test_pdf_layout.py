@@ -1,0 +1,109 @@
+"""A PDF page's running headers and footers and its numbered headings (`pdf_layout`)."""
+
+from __future__ import annotations
+
+from citesynth.ingest.chunking import split
+from citesynth.ingest.loaders import load_pdf
+from citesynth.ingest.pdf_layout import laid_out, numbered_heading, running
+from citesynth.ingest.sentences import prose_sentences
+from tests.ingest.test_bad_input import reportlab_pdf
+
+BODY = "Vectors can be used in arithmetic expressions, element by element."
+
+
+def _manual_pages() -> list[list[str]]:
+    """Six pages of a manual laid out as R's are: front matter numbered i and ii, then a
+    header naming the chapter and ending with the page number, a chapter's first page
+    numbered alone at its top."""
+    return [
+        ["i", "Table of Contents", "1 Introduction . . . . . . . . . . 1"],
+        ["ii", "Preface", "This manual describes the language."],
+        ["1", "1 Introduction", BODY, "1.1 The environment", "It is an integrated suite."],
+        ["Chapter 1: Introduction 2", "The construction 30:1 counts down.", BODY],
+        ["Chapter 1: Introduction 3", BODY, "2.2 Vector arithmetic", "Shorter vectors recycle."],
+        ["4", "2 Simple manipulations", BODY],
+    ]
+
+
+def test_running_headers_and_page_numbers_are_dropped_and_the_rest_kept() -> None:
+    pages = _manual_pages()
+    dropped = running(pages)
+    assert [sorted(lines) for lines in dropped] == [[0], [0], [0], [0], [0], [0]]
+    texts = [page.text for page in laid_out(["\n".join(lines) for lines in pages])]
+    assert texts[3] == "The construction 30:1 counts down.\n" + BODY
+    assert all("Chapter 1" not in text for text in texts)
+
+
+def test_lines_differing_in_other_numbers_or_numbered_headings_on_pages_in_a_row_stay() -> None:
+    numbered = [[f"Page {p} line 1 talks about topic {p}1.", f"{BODY} ({p})"] for p in range(4)]
+    assert running(numbered) == [set(), set(), set(), set()]
+    titles = {3: "Results", 4: "Discussion", 5: "Conclusions"}
+    sections = [
+        [f"{n} {title}", BODY, f"Figure {n} shows the trend."] for n, title in titles.items()
+    ]
+    assert running(sections) == [set(), set(), set()]
+    # a footer whose text repeats stays dropped whatever its number
+    footed = [[f"{BODY} ({n})", f"Confidential draft {n}"] for n in (7, 9, 2)]
+    assert running(footed) == [{1}, {1}, {1}]
+
+
+def test_numbered_headings_are_told_from_wrapped_lines_lists_and_contents() -> None:
+    lines = [
+        "are discarded.",
+        "6.3 Data frames",
+        "A data frame is a list with class data.frame, the mean of all",
+        "2 Groups are compared below.",
+        "Import/Export manual.",
+        "1. Precision",
+        "Numbers are written with seven digits.",
+        "7.31 Why doesn't R think these numbers are equal?",
+        "The only numbers that can be represented exactly are integers.",
+        "2.3 Generating regular sequences . . . . . . . . 9",
+        "A.1 Installation",
+        "lower-case text follows.",
+    ]
+    assert [numbered_heading(lines, index) for index in range(len(lines))] == [
+        0, 2, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0,
+    ]  # fmt: skip
+
+
+def test_a_pdf_manual_reads_without_headers_and_with_sections() -> None:
+    (parsed,) = load_pdf("manual.pdf", reportlab_pdf(_manual_pages())).parsed
+    text = parsed.document.text
+    assert "Chapter 1: Introduction" not in text
+    chunks = split(parsed, target_tokens=40, overlap_tokens=0)
+    by_text = {chunk.text: chunk for chunk in chunks}
+    arithmetic = next(chunk for chunk in chunks if "Shorter vectors" in chunk.text)
+    assert arithmetic.heading_path[-1] == "2.2 Vector arithmetic"
+    assert arithmetic.page == 5
+    environment = next(chunk for text, chunk in by_text.items() if "integrated suite" in text)
+    assert environment.heading_path == ("1 Introduction", "1.1 The environment")
+    # no sentence opens with a heading or a page's header
+    sentences = [text[a:b] for a, b in prose_sentences(text)]
+    assert BODY in sentences
+    assert "1.1 The environment" not in sentences  # a heading alone in its paragraph
+    assert not any(
+        s.startswith(("2.2 ", "1.1 ", "Chapter", "The construction 30:1 counts down. Vec"))
+        for s in sentences
+    )
+
+
+def test_a_chapter_above_its_first_section_opens_and_a_missed_chapter_closes_the_last() -> None:
+    pages = [
+        [
+            "3 R and S",
+            "3.1 What is S?",
+            "S is a very high level language.",
+            "4 R Web Interfaces",
+            "See the task view.",
+        ],
+        ["Please refer to CRAN.", "7.31 Why are these numbers not equal?", "Floats."],
+    ]
+    laid = laid_out(["\n".join(lines) for lines in pages])
+    found = [(page.text[h.start : h.end], h.level) for page in laid for h in page.headings]
+    assert found == [
+        ("3 R and S", 1),
+        ("3.1 What is S?", 2),
+        ("4 R Web Interfaces", 1),
+        ("7.31 Why are these numbers not equal?", 1),  # not under chapter 4
+    ]
