@@ -41,6 +41,7 @@ OURS = (
     "benchmarks.calibrate_answers",
     "benchmarks.conflict_answers",
     "benchmarks.field_questions",
+    "benchmarks.pdf_layout",
     "benchmarks.report_quality",
     "benchmarks.report_judge",
     "benchmarks.service_load",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from citesynth.ingest.chunking import split
 from citesynth.ingest.loaders import load_pdf
+from citesynth.ingest.pdf import cleaned
 from citesynth.ingest.pdf_layout import laid_out, numbered_heading, running
 from citesynth.ingest.sentences import prose_sentences
 from tests.ingest.test_bad_input import reportlab_pdf
@@ -107,3 +108,36 @@ def test_a_chapter_above_its_first_section_opens_and_a_missed_chapter_closes_the
         ("4 R Web Interfaces", 1),
         ("7.31 Why are these numbers not equal?", 1),  # not under chapter 4
     ]
+
+
+def test_a_label_ending_pages_far_apart_is_no_footer() -> None:
+    # gnuplot's "Example:" ends pages 173 and 175 and one far off: no run of three
+    pages = [[f"Body of page {n} goes here.", "Example:" if n in (3, 20, 22) else f"End {n}."]
+    for n in range(30)]  # fmt: skip
+    assert all(not lines for lines in running(pages))
+
+
+def test_a_table_of_contents_without_dot_leaders_has_no_headings() -> None:
+    lines = [
+        "3.2 Strata . . . . . . . . . . 74",
+        "4 Accelerated Failure Time models 75",
+        "4.1 Usage . . . . . . . . . . 75",
+    ]
+    assert [numbered_heading(lines, index) for index in range(3)] == [0, 0, 0]
+    assert numbered_heading(["Done.", "4 NA NA NA NA", "Then"], 1) == 0  # a row of data
+
+
+def test_a_latex_fonts_own_codes_are_written_out_in_running_text() -> None:
+    raw = "The coe\x1ecients di\x1ber, SAS \x10type 3\x11 tests, 2.1 \x15 2.44; |x| \x1c 1\n\x15\n"
+    assert cleaned(raw) == (
+        "The coefficients differ, SAS \u201ctype 3\u201d tests, 2.1 \u2013 2.44; |x| \x1c 1\n\x15\n"
+    )
+
+
+def test_a_sentence_run_into_the_footer_stays() -> None:
+    footer = "GNU Bash 5.2 2022 September 19"
+    merged = "When rotating the directory stack, pushd returns 0 unless the stack is a non"
+    pages = [[f"Text of page {n}.", f"{merged}{footer} {n}" if n == 5 else f"{footer} {n}"]
+    for n in range(1, 9)]  # fmt: skip
+    dropped = running(pages)
+    assert dropped[4] == set() and all(lines == {1} for i, lines in enumerate(dropped) if i != 4)

@@ -65,10 +65,29 @@ def _page_text(document: pypdfium2.PdfDocument, index: int) -> str:
             textpage.close()
     finally:
         page.close()
-    # PDFium ends lines with \r\n (some soft breaks with \r alone) and marks a word
-    # hyphenated across a line end with \x02, having already dropped the line break:
-    # deleting the mark rejoins the word ("informa\x02tion" -> "information").
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x02", "").replace("\x00", "")
+    return cleaned(text)
+
+
+def cleaned(text: str) -> str:
+    r"""A page's text as PDFium returns it, made plain.
+
+    PDFium ends lines with \r\n (some soft breaks with \r alone) and marks a word
+    hyphenated across a line end with \x02, having already dropped the line break: deleting
+    the mark rejoins the word ("informa\x02tion" -> "information"). A LaTeX font in the
+    T1 encoding without a map to Unicode comes out as its own codes: its ligatures
+    ("coe\x1ecients", "di\x1berent": R's survival vignettes) are written out beside a
+    letter, and its quotes and dashes in running text (`_T1_MARKS`); elsewhere those codes
+    are a math font's delimiters and stay.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x02", "").replace("\x00", "")
+    text = _T1_LIGATURE.sub(lambda found: _T1_LIGATURES[found.group()], text)
+    return _T1_MARK.sub(lambda found: _T1_MARKS[found.group()], text)
+
+
+_T1_LIGATURES = {"\x1b": "ff", "\x1c": "fi", "\x1d": "fl", "\x1e": "ffi", "\x1f": "ffl"}
+_T1_LIGATURE = re.compile(r"(?<=[^\W\d_])[\x1b-\x1f]|[\x1b-\x1f](?=[^\W\d_])")
+_T1_MARKS = {"\x10": "\u201c", "\x11": "\u201d", "\x15": "\u2013", "\x16": "\u2014"}
+_T1_MARK = re.compile(r"\x10(?=\w)|(?<=[\w.,;:!?])\x11|(?<=[\w ])[\x15\x16](?=[ \w])")
 
 
 _PLACEHOLDER_TITLE = re.compile(

@@ -34,6 +34,10 @@ REPEATS = 3
 """On how many pages a line must stand first (or last), numbers aside, to be running."""
 NEARBY = 2
 """How many pages away a page number may be continued (a header may alternate sides)."""
+_MOST_LONE_WORDS = 10
+"""The most words a running line whose text stands on no other page may have: a one-page
+chapter's header ("Acknowledgements 2"), not a sentence PDFium ran into the footer ("When
+rotating the directory stack, pushd returns 0 unless … a nonGNU Bash 5.2 … 47")."""
 _EDGE_LINES = 2
 """How many lines at the top (and at the bottom) of a page may be running."""
 
@@ -52,6 +56,10 @@ _ENDS_SENTENCE = re.compile(r"""[.!?:;)\]"'”’]\s*$""")
 _LEADER = re.compile(r"(?:\.\s?){4,}")
 """A table of contents' dot leader: "Vector arithmetic . . . . . . 9"."""
 _MOST_HEADING_WORDS = 12
+_WORD = re.compile(r"[^\W\d_]{3}")
+"""A word of three letters: a heading names something; a row of data ("4 NA NA NA NA") need not."""
+_PAGE_REFERENCE = re.compile(r"[^\W\d_]\s+\d{1,4}$")
+"""A line ending in a word and a page number, as a table of contents' lines do."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,13 +120,34 @@ def running(pages: Sequence[Sequence[str]]) -> list[set[int]]:
             numbers = [
                 None if text is None else _page_number(text, keys[_key(text)] > 1) for text in texts
             ]
+            written = [None if text is None else _key(text) for text in texts]
             for index, at in enumerate(edges):
-                text = texts[index]
-                if at is None or text is None:
+                key = written[index]
+                if at is None or key is None:
                     continue
-                if keys[_key(text)] >= REPEATS or _continued(numbers, index):
+                alone = keys[key] == 1 and len(key.split()) > _MOST_LONE_WORDS
+                if (keys[key] >= REPEATS and _in_a_run(written, index)) or (
+                    _continued(numbers, index) and not alone
+                ):
                     found[index].add(at)
     return found
+
+
+def _in_a_run(keys: Sequence[str | None], index: int) -> bool:
+    """Whether page `index` has its line in a run of `REPEATS` pages with it at that place.
+
+    Each page of the run is at most `NEARBY` pages from the next. A running line stands on
+    pages in a row (or every other page); a label that happens to end a few pages of a long
+    manual ("Example:" on gnuplot's pages 173 and 175) does not.
+    """
+    pages = [other for other, key in enumerate(keys) if key == keys[index]]
+    at = pages.index(index)
+    first = last = at
+    while first > 0 and pages[first] - pages[first - 1] <= NEARBY:
+        first -= 1
+    while last + 1 < len(pages) and pages[last + 1] - pages[last] <= NEARBY:
+        last += 1
+    return last - first + 1 >= REPEATS
 
 
 def _edge(lines: Sequence[str], dropped: set[int], from_top: bool) -> int | None:
@@ -202,15 +231,16 @@ def numbered_heading(lines: Sequence[str], index: int) -> int:
     ends in no stop (a question mark may: "7.31 Why doesn't R think these numbers are
     equal?"), follows a line that ends a sentence (or a heading, or nothing) and is followed
     by a line opening with a capital, a bullet or a section number ("3 R and S" above "3.1
-    What is S?"). A wrapped line that opens with a number ("… the mean of all / 2 Groups
-    …") follows a line that does not end a sentence; a table of contents' line has a dot
-    leader.
+    What is S?"), and has a word of three letters. A wrapped line that opens with a number
+    ("… the mean of all / 2 Groups …") follows a line that does not end a sentence; a table
+    of contents' line has a dot leader or a page number, as the line above or below it has.
     """
     line = lines[index].strip()
     match = _HEADING.fullmatch(line)
     if match is None or _LEADER.search(line) or _ENDS_SENTENCE.search(line.rstrip("?")):
         return 0
-    if line.endswith(",") or len(match.group("title").split()) > _MOST_HEADING_WORDS:
+    words = match.group("title").split()
+    if line.endswith(",") or len(words) > _MOST_HEADING_WORDS or not _WORD.search(line):
         return 0
     above = next((lines[i].strip() for i in range(index - 1, -1, -1) if lines[i].strip()), "")
     below = next((lines[i].strip() for i in range(index + 1, len(lines)) if lines[i].strip()), "")
@@ -218,4 +248,8 @@ def numbered_heading(lines: Sequence[str], index: int) -> int:
         return 0
     if not below or not (below[0].isupper() or below[0] in '•–-*"“' or _HEADING.match(below)):
         return 0
+    if _PAGE_REFERENCE.search(line) and any(
+        _PAGE_REFERENCE.search(other) or _LEADER.search(other) for other in (above, below)
+    ):
+        return 0  # a table of contents without dot leaders: "4 Accelerated Failure Time models 75"
     return match.group("number").rstrip(".").count(".") + 1
