@@ -129,6 +129,7 @@ def test_a_table_of_contents_without_dot_leaders_has_no_headings() -> None:
 
 def test_a_latex_fonts_own_codes_are_written_out_in_running_text() -> None:
     raw = "The coe\x1ecients di\x1ber, SAS \x10type 3\x11 tests, 2.1 \x15 2.44; |x| \x1c 1\n\x15\n"
+    assert cleaned("pens are:\n\x88 The pens of") == "pens are:\n\u2022 The pens of"
     assert cleaned(raw) == (
         "The coefficients differ, SAS \u201ctype 3\u201d tests, 2.1 \u2013 2.44; |x| \x1c 1\n\x15\n"
     )
@@ -141,3 +142,10 @@ def test_a_sentence_run_into_the_footer_stays() -> None:
     for n in range(1, 9)]  # fmt: skip
     dropped = running(pages)
     assert dropped[4] == set() and all(lines == {1} for i, lines in enumerate(dropped) if i != 4)
+
+
+def test_a_chapter_set_on_two_lines_is_one_heading_over_its_sections() -> None:
+    pages = [["Chapter 4", "Accelerated Failure Time models", "4.1 Usage", "The survreg function."]]
+    (page,) = laid_out(["\n".join(lines) for lines in pages])
+    found = [(" ".join(page.text[h.start : h.end].split()), h.level) for h in page.headings]
+    assert found == [("Chapter 4 Accelerated Failure Time models", 1), ("4.1 Usage", 2)]

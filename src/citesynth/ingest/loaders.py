@@ -166,7 +166,14 @@ def load_pdf(path: str, data: bytes) -> Loaded:
             start, end = offset + heading.start, offset + heading.end
             blocks.extend(paragraphs(text, position, start, page=number))
             blocks.append(
-                Block(start, end, BlockKind.HEADING, text[start:end], heading.level, number)
+                Block(
+                    start,
+                    end,
+                    BlockKind.HEADING,
+                    " ".join(text[start:end].split()),
+                    heading.level,
+                    number,
+                )
             )
             position = end
         blocks.extend(paragraphs(text, position, offset + len(page.text), page=number))

@@ -76,17 +76,20 @@ def cleaned(text: str) -> str:
     the mark rejoins the word ("informa\x02tion" -> "information"). A LaTeX font in the
     T1 encoding without a map to Unicode comes out as its own codes: its ligatures
     ("coe\x1ecients", "di\x1berent": R's survival vignettes) are written out beside a
-    letter, and its quotes and dashes in running text (`_T1_MARKS`); elsewhere those codes
-    are a math font's delimiters and stay.
+    letter, and its quotes, dashes and item bullets in running text (`_T1_MARKS`,
+    `_BULLET`); elsewhere those codes are a math font's delimiters and stay.
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x02", "").replace("\x00", "")
     text = _T1_LIGATURE.sub(lambda found: _T1_LIGATURES[found.group()], text)
-    return _T1_MARK.sub(lambda found: _T1_MARKS[found.group()], text)
+    text = _T1_MARK.sub(lambda found: _T1_MARKS[found.group()], text)
+    return _BULLET.sub("\u2022", text)
 
 
 _T1_LIGATURES = {"\x1b": "ff", "\x1c": "fi", "\x1d": "fl", "\x1e": "ffi", "\x1f": "ffl"}
 _T1_LIGATURE = re.compile(r"(?<=[^\W\d_])[\x1b-\x1f]|[\x1b-\x1f](?=[^\W\d_])")
 _T1_MARKS = {"\x10": "\u201c", "\x11": "\u201d", "\x15": "\u2013", "\x16": "\u2014"}
+_BULLET = re.compile(r"\x88(?=[ \t])")
+"""LaTeX's item bullet in the same fonts ("\x88 The pens of …": gnuplot's and survival's)."""
 _T1_MARK = re.compile(r"\x10(?=\w)|(?<=[\w.,;:!?])\x11|(?<=[\w ])[\x15\x16](?=[ \w])")
 
 

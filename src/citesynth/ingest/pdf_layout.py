@@ -52,6 +52,8 @@ _HEADING = re.compile(
 )
 """A numbered section heading: "2.2 Vector arithmetic", "7 Reading data from files",
 "A.1 Installation"; not "1. Precision", an item of a numbered list."""
+_CHAPTER = re.compile(r"(?:Chapter|CHAPTER|Appendix|APPENDIX)[ \t]+(?:\d{1,2}|[A-Z])")
+"""A chapter's number on a line of its own, its title on the next."""
 _ENDS_SENTENCE = re.compile(r"""[.!?:;)\]"'”’]\s*$""")
 _LEADER = re.compile(r"(?:\.\s?){4,}")
 """A table of contents' dot leader: "Vector arithmetic . . . . . . 9"."""
@@ -69,6 +71,8 @@ class Heading:
     start: int
     end: int
     level: int
+    number: tuple[str, ...] = ()
+    """Its section number: ("6", "3", "1") for "6.3.1 Making data frames"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,20 +97,13 @@ def laid_out(pages: Sequence[str]) -> tuple[LaidOutPage, ...]:
     for index, page_lines in enumerate(lines):
         page = _page(page_lines, dropped[index])
         headings = []
-        for heading, number in zip(page.headings, _numbers(page), strict=True):
+        for heading in page.headings:
+            number = heading.number
             opened = [n for n in opened if len(n) < len(number) and number[: len(n)] == n]
-            headings.append(Heading(heading.start, heading.end, len(opened) + 1))
+            headings.append(Heading(heading.start, heading.end, len(opened) + 1, number))
             opened.append(number)
         laid.append(LaidOutPage(page.text, tuple(headings)))
     return tuple(laid)
-
-
-def _numbers(page: LaidOutPage) -> list[tuple[str, ...]]:
-    """The section numbers of a page's headings: "6.3.1 …" -> ("6", "3", "1")."""
-    return [
-        tuple(page.text[h.start : h.end].split(maxsplit=1)[0].rstrip(".").split("."))
-        for h in page.headings
-    ]
 
 
 def running(pages: Sequence[Sequence[str]]) -> list[set[int]]:
@@ -208,20 +205,55 @@ def _page(lines: list[str], dropped: set[int]) -> LaidOutPage:
     out: list[str] = []
     headings: list[Heading] = []
     offset = 0
-    for index, line in enumerate(kept):
-        level = numbered_heading(kept, index)
-        if level and out and out[-1].strip():
+    index = 0
+    while index < len(kept):
+        span = 2 if chapter_heading(kept, index) else int(numbered_heading(kept, index) > 0)
+        if not span:
+            out.append(kept[index])
+            offset += len(kept[index]) + 1
+            index += 1
+            continue
+        if out and out[-1].strip():
             out.append("")
             offset += 1
-        if level:
-            start = offset + len(line) - len(line.lstrip())
-            headings.append(Heading(start, offset + len(line.rstrip()), level))
-        out.append(line)
-        offset += len(line) + 1
-        if level and index + 1 < len(kept):
+        first, last = kept[index], kept[index + span - 1]
+        start = offset + len(first) - len(first.lstrip())
+        for line in kept[index : index + span]:
+            out.append(line)
+            offset += len(line) + 1
+        end = offset - 1 - (len(last) - len(last.rstrip()))
+        headings.append(Heading(start, end, 0, section_number(" ".join(first.split()))))
+        index += span
+        if index < len(kept):
             out.append("")
             offset += 1
     return LaidOutPage("\n".join(out), tuple(headings))
+
+
+def section_number(line: str) -> tuple[str, ...]:
+    """The section number a heading opens with: "6.3.1 …" -> ("6", "3", "1").
+
+    A chapter's: "Chapter 4" -> ("4",).
+    """
+    words = line.split()
+    written = words[1] if _CHAPTER.fullmatch(line) else words[0]
+    return tuple(written.rstrip(".").split("."))
+
+
+def chapter_heading(lines: Sequence[str], index: int) -> bool:
+    """Whether line `index` opens a chapter's heading of two lines.
+
+    LaTeX's book class sets "Chapter 4" over "Accelerated Failure Time models".
+    """
+    if not _CHAPTER.fullmatch(lines[index].strip()) or index + 1 >= len(lines):
+        return False
+    title = lines[index + 1].strip()
+    return (
+        bool(title[:1].isupper())
+        and not _ENDS_SENTENCE.search(title.rstrip("?"))
+        and len(title.split()) <= _MOST_HEADING_WORDS
+        and _WORD.search(title) is not None
+    )
 
 
 def numbered_heading(lines: Sequence[str], index: int) -> int:
@@ -244,7 +276,8 @@ def numbered_heading(lines: Sequence[str], index: int) -> int:
         return 0
     above = next((lines[i].strip() for i in range(index - 1, -1, -1) if lines[i].strip()), "")
     below = next((lines[i].strip() for i in range(index + 1, len(lines)) if lines[i].strip()), "")
-    if above and not (_ENDS_SENTENCE.search(above) or _HEADING.fullmatch(above)):
+    chapter = any(chapter_heading(lines, i) for i in range(max(0, index - 2), index))
+    if above and not (_ENDS_SENTENCE.search(above) or _HEADING.fullmatch(above) or chapter):
         return 0
     if not below or not (below[0].isupper() or below[0] in '•–-*"“' or _HEADING.match(below)):
         return 0

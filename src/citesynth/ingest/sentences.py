@@ -666,6 +666,7 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
         or is_title_or_rule(text, begin, end)
         or _LEADER.search(line) is not None
         or _numbered_title(text, begin, end)
+        or _CONTENTS_LINE.fullmatch(line) is not None
     )
 
 
@@ -674,6 +675,13 @@ _NUMBERED_TITLE = re.compile(
 )
 """A numbered section title: "6 Lists and data frames", "7.31 Why doesn't R think these
 numbers are equal?" (`ingest.pdf_layout` sets a PDF's apart by blank lines)."""
+
+
+_CONTENTS_LINE = re.compile(
+    r"(?:\d{1,2}(?:\.\d{1,2}){0,4}|[A-Z](?:\.\d{1,2}){1,4})[ \t]+"
+    r"[A-Z][^\n.!?:;]{0,78}[^\W\d_][ \t]+\d{1,4}"
+)
+"""A table of contents' line without a dot leader: "4 Accelerated Failure Time models 75"."""
 
 
 def _numbered_title(text: str, begin: int, end: int) -> bool:
