@@ -13,14 +13,15 @@ reports and papers set two kinds of line apart by layout alone:
   satisfying the restrictions …"), and no chunk's heading path named its section.
 
 `laid_out` drops the running lines (`running`) and sets each numbered heading apart by a
-blank line on either side (`numbered_heading`), returning where the headings are so that
-the loader can open a section at each. A line is running when it stands first or last on
-its page (after any running line above or below it) and either its text, but for a number
-ending or opening it, stands there on at least `REPEATS` pages, or it ends with a page
-number that the same place on a page nearby continues (n on page p, n + 1 on page p + 1,
-n + 2 on page p + 2: printed numbers run with the pages, a table's last cell does not).
-Other numbers count: "Page 1 line 1 …" and "Page 2 line 1 …" are two lines, and so are
-two log lines opening with their times.
+blank line on either side (`numbered_heading`; LaTeX's "Chapter 4" over its title,
+`chapter_heading`), returning where the headings are so that the loader can open a section
+at each. A line is running when it stands first or last on its page (after any running
+line above or below it) and either its text, but for a number ending or opening it, stands
+there on a run of at least `REPEATS` pages each at most `NEARBY` from the next (`_runs`),
+or it ends with a page number that the same place on a page nearby continues (n on page
+p, n + 1 on page p + 1, n + 2 on page p + 2: printed numbers run with the pages, a table's
+last cell does not). Other numbers count: "Page 1 line 1 …" and "Page 2 line 1 …" are two
+lines, and so are two log lines opening with their times.
 """
 
 from __future__ import annotations
@@ -113,38 +114,42 @@ def running(pages: Sequence[Sequence[str]]) -> list[set[int]]:
         for _ in range(_EDGE_LINES):
             edges = [_edge(lines, found[index], from_top) for index, lines in enumerate(pages)]
             texts = [None if at is None else pages[i][at] for i, at in enumerate(edges)]
-            keys = Counter(_key(text) for text in texts if text is not None)
+            written = [None if text is None else _key(text) for text in texts]
+            keys = Counter(key for key in written if key is not None)
             numbers = [
                 None if text is None else _page_number(text, keys[_key(text)] > 1) for text in texts
             ]
-            written = [None if text is None else _key(text) for text in texts]
+            runs = _runs(written)
             for index, at in enumerate(edges):
                 key = written[index]
                 if at is None or key is None:
                     continue
                 alone = keys[key] == 1 and len(key.split()) > _MOST_LONE_WORDS
-                if (keys[key] >= REPEATS and _in_a_run(written, index)) or (
-                    _continued(numbers, index) and not alone
-                ):
+                if runs[index] >= REPEATS or (_continued(numbers, index) and not alone):
                     found[index].add(at)
     return found
 
 
-def _in_a_run(keys: Sequence[str | None], index: int) -> bool:
-    """Whether page `index` has its line in a run of `REPEATS` pages with it at that place.
+def _runs(keys: Sequence[str | None]) -> list[int]:
+    """Per page, how long the run of pages with its line at that place is.
 
-    Each page of the run is at most `NEARBY` pages from the next. A running line stands on
+    Each page of a run is at most `NEARBY` pages from the next. A running line stands on
     pages in a row (or every other page); a label that happens to end a few pages of a long
     manual ("Example:" on gnuplot's pages 173 and 175) does not.
     """
-    pages = [other for other, key in enumerate(keys) if key == keys[index]]
-    at = pages.index(index)
-    first = last = at
-    while first > 0 and pages[first] - pages[first - 1] <= NEARBY:
-        first -= 1
-    while last + 1 < len(pages) and pages[last + 1] - pages[last] <= NEARBY:
-        last += 1
-    return last - first + 1 >= REPEATS
+    where: dict[str, list[int]] = {}
+    for index, key in enumerate(keys):
+        if key is not None:
+            where.setdefault(key, []).append(index)
+    lengths = [0] * len(keys)
+    for pages in where.values():
+        first = 0
+        for at in range(1, len(pages) + 1):
+            if at == len(pages) or pages[at] - pages[at - 1] > NEARBY:
+                for page in pages[first:at]:
+                    lengths[page] = at - first
+                first = at
+    return lengths
 
 
 def _edge(lines: Sequence[str], dropped: set[int], from_top: bool) -> int | None:
