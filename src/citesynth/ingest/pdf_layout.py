@@ -31,6 +31,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from citesynth.ingest.blocks import SECTION_NUMBER
+
 REPEATS = 3
 """On how many pages a line must stand first (or last), numbers aside, to be running."""
 NEARBY = 2
@@ -47,10 +49,7 @@ _WRITTEN_NUMBER = r"(\d{1,4}|[ivxlc]{1,7}|[IVXLC]{1,7})"
 _ENDING_NUMBER = re.compile(rf"(?:^|\s){_WRITTEN_NUMBER}\s*$")
 _OPENING_NUMBER = re.compile(rf"^\s*{_WRITTEN_NUMBER}(?:\s|$)")
 """A number ending or opening a line: a page number, arabic or roman."""
-_HEADING = re.compile(
-    r"(?P<number>\d{1,2}(?:\.\d{1,2}){1,4}\.?|\d{1,2}|[A-Z](?:\.\d{1,2}){1,4})[ \t]+"
-    r"(?P<title>[A-Z][^\n]{0,78})"
-)
+_HEADING = re.compile(rf"(?P<number>{SECTION_NUMBER})[ \t]+(?P<title>[A-Z][^\n]{{0,78}})")
 """A numbered section heading: "2.2 Vector arithmetic", "7 Reading data from files",
 "A.1 Installation"; not "1. Precision", an item of a numbered list."""
 _CHAPTER = re.compile(r"(?:Chapter|CHAPTER|Appendix|APPENDIX)[ \t]+(?:\d{1,2}|[A-Z])")

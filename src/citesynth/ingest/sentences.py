@@ -5,7 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from citesynth.ingest.blocks import GRID_BORDER, LIST_MARKER, PIPE_DELIMITER, first_line_column
+from citesynth.ingest.blocks import (
+    GRID_BORDER,
+    LIST_MARKER,
+    PIPE_DELIMITER,
+    SECTION_NUMBER,
+    first_line_column,
+)
 from citesynth.ingest.rst import API_REFERENCE, PROSE_DIRECTIVES, read_paragraph
 from citesynth.ingest.tabular import in_columns, is_record
 
@@ -670,16 +676,13 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
     )
 
 
-_NUMBERED_TITLE = re.compile(
-    r"(?:\d{1,2}(?:\.\d{1,2}){0,4}|[A-Z](?:\.\d{1,2}){1,4})[ \t]+[A-Z][^\n.!:;,]{0,78}[^\s.!:;,]"
-)
+_NUMBERED_TITLE = re.compile(rf"{SECTION_NUMBER}[ \t]+[A-Z][^\n.!:;,]{{0,78}}[^\s.!:;,]")
 """A numbered section title: "6 Lists and data frames", "7.31 Why doesn't R think these
 numbers are equal?" (`ingest.pdf_layout` sets a PDF's apart by blank lines)."""
 
 
 _CONTENTS_LINE = re.compile(
-    r"(?:\d{1,2}(?:\.\d{1,2}){0,4}|[A-Z](?:\.\d{1,2}){1,4})[ \t]+"
-    r"[A-Z][^\n.!?:;]{0,78}[^\W\d_][ \t]+\d{1,4}"
+    rf"{SECTION_NUMBER}[ \t]+[A-Z][^\n.!?:;]{{0,78}}[^\W\d_][ \t]+\d{{1,4}}"
 )
 """A table of contents' line without a dot leader: "4 Accelerated Failure Time models 75"."""
 
