@@ -396,6 +396,25 @@ def test_an_item_saying_what_its_code_is_is_a_candidate_an_item_going_on_is_not(
     assert _candidate_sentences(cut) == ["They were added in 20.1.0."]
 
 
+def test_a_pdf_page_opening_with_the_end_of_a_sentence_is_no_candidate() -> None:
+    # R-FAQ's page 27 opens with the end of a sentence begun on page 26
+    text = (
+        "at the shell prompt to install to the library tree rooted at the first directory.\n"
+        "To install to another tree, use R CMD INSTALL -l lib path/pkg_version.tar.gz.\n"
+    )
+
+    def candidates(start_line: int, page: int | None, body: str = text) -> list[str]:
+        chunk = Chunk(ChunkId("c"), DocumentId("d"), "R-FAQ.pdf", "R FAQ", (), body, 0,
+                      len(body), start_line, start_line + 1, page)  # fmt: skip
+        return [s.strip() for _, _, s in _candidates([Source(1, Hit(chunk, 1.0, 0.9), body)])[0]]
+
+    assert candidates(1, 27) == [text.split("\n")[1]]
+    assert len(candidates(4, 27)) == 2  # within the page: a sentence as any other
+    assert len(candidates(1, None)) == 2  # not a PDF: a chunk opens at a sentence
+    code = "install.packages can install a source package from a local file.\n"
+    assert candidates(1, 27, code) == [code.strip()]  # a page opening with code
+
+
 def test_a_question_the_source_asks_is_no_candidate() -> None:
     text = (
         "Want to create your own field type? Subclass `Field` and implement `_serialize`.\n\n"

@@ -138,6 +138,11 @@ _CODE_SUBJECT = re.compile(
 assigned to the class `myclass`." under a `markdown(…, html_class='myclass')` example
 (Python-Markdown's docs) says nothing alone ("Would you …?" asks: `_ASKS`); an inverted
 condition ("Should any request fail, the client retries it") has its subject."""
+_PAGE_CONTINUED = re.compile(r"[a-z]+[ \t,;]")
+"""A PDF page opening with a plain lower-case word: the end of a sentence the page before
+began ("at the shell prompt to install to the library tree …" atop R-FAQ's page 27). A
+chunk never spans pages, so the part on this page is no sentence; one opening with code
+("install.packages can install a source package …") is."""
 _HOW = re.compile(
     r"\s*(?:how\s+(?!many|much|long|old|far|often|big|large|tall|high)\w+"
     r"|what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\b|is\s+there\s+a\s+way\b|show\s+me\b)",
@@ -1104,6 +1109,7 @@ def _candidates(
             and not _AUTHORS_NOTE.match(text, a)
             and not _CODE_SUBJECT.match(text, a)
             and not _SEE_ALSO.match(text, a)
+            and not (a == 0 and _continued_from_page_before(source.chunk))
         ]
         candidates.extend((source, start, text[start:end]) for start, end in spans)
         adjacent = {a: b for (a, _), (b, _) in pairwise(every)}
@@ -1144,6 +1150,13 @@ def _default_paragraph(text: str, end: int, after: int, stop: int) -> bool:
         return False
     closes = text.startswith("\n\n", stop) or not text[stop:].strip()
     return closes and DEFAULT_VALUE.match(text, after) is not None
+
+
+def _continued_from_page_before(chunk: Chunk) -> bool:
+    """Whether `chunk` opens a PDF page with the end of a sentence begun on the page before."""
+    return (
+        chunk.page is not None and chunk.start_line == 1 and bool(_PAGE_CONTINUED.match(chunk.text))
+    )
 
 
 @lru_cache(maxsize=256)
