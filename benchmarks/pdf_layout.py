@@ -17,6 +17,7 @@ the same run) and as it is:
   finds), inside a sentence;
 - `glued`: a numbered heading opening a sentence ("6.3.1 Making data frames Objects …");
 - `codes`: a T1 ligature code left in a word;
+- `console`: a line typed at a console prompt ("> x <- 1", "$ R") inside the sentence;
 
 and the share of chunks whose heading path names a section. Which lines were dropped is
 listed per document (the most frequent), to read for lines that were not running.
@@ -66,6 +67,8 @@ PACKAGES = {
 """Debian bookworm packages (name=version) and the PDFs read from each."""
 FOLDER = CACHE / "debian"
 _LEADER = re.compile(r"\.(?:[ \t]?\.){4,}")
+_CONSOLE = re.compile(r"[ \t]*(?:R?>|\$|>>>)[ \t]+\S")
+KINDS = ("leader", "running", "glued", "codes", "console")
 _T1_CODE = re.compile(r"(?<=[^\W\d_])[\x1b-\x1f]|[\x1b-\x1f](?=[^\W\d_])")
 
 
@@ -133,15 +136,19 @@ def _as_it_was(path: Path, data: bytes, reference: Parsed) -> Parsed:
 
 @contextmanager
 def _reading_as_it_was() -> Iterator[None]:
-    """`prose_sentences` before this change: a dot leader or a numbered title alone in its
-    paragraph was prose (the two checks swapped out for the baseline only)."""
-    leader, title = sentences._LEADER, sentences._numbered_title
-    sentences._LEADER = re.compile(r"(?!)")  # matches nothing
+    """`prose_sentences` before this change: a dot leader, a numbered title alone in its
+    paragraph or ending with a page number, and a console line were prose (those checks
+    swapped out for the baseline only)."""
+    never = re.compile(r"(?!)")  # matches nothing
+    kept = (sentences._LEADER, sentences._numbered_title, sentences._CONTENTS_LINE,
+            sentences.CONSOLE_LINE)  # fmt: skip
+    sentences._LEADER, sentences._CONTENTS_LINE, sentences.CONSOLE_LINE = never, never, never
     sentences._numbered_title = lambda text, begin, end: False
     try:
         yield
     finally:
-        sentences._LEADER, sentences._numbered_title = leader, title
+        (sentences._LEADER, sentences._numbered_title, sentences._CONTENTS_LINE,
+         sentences.CONSOLE_LINE) = kept  # fmt: skip
 
 
 def count(parsed: Parsed, running_lines: set[str]) -> dict[str, Any]:
@@ -159,11 +166,12 @@ def count(parsed: Parsed, running_lines: set[str]) -> dict[str, Any]:
             found["running"] += any(line.strip() in running_lines for line in lines)
             found["glued"] += len(lines) > 1 and numbered_heading(lines, 0) > 0
             found["codes"] += bool(_T1_CODE.search(sentence))
+            found["console"] += any(_CONSOLE.match(line) for line in lines)
     return {
         "chunks": len(chunks),
         "with_heading_path": round(sum(bool(c.heading_path) for c in chunks) / len(chunks), 4),
         "prose_sentences": read,
-        **{kind: found[kind] for kind in ("leader", "running", "glued", "codes")},
+        **{kind: found[kind] for kind in KINDS},
     }
 
 
@@ -200,15 +208,12 @@ def main() -> None:
             after, before = documents[path.name]["after"], documents[path.name]["before"]
             print(
                 f"{path.name}: pages {documents[path.name]['pages']}, "
-                + ", ".join(
-                    f"{k} {before[k]} -> {after[k]}"
-                    for k in ("leader", "running", "glued", "codes", "with_heading_path")
-                )
+                + ", ".join(f"{k} {before[k]} -> {after[k]}" for k in (*KINDS, "with_heading_path"))
             )
     totals = {
         side: {
             kind: sum(d[side][kind] for d in documents.values())
-            for kind in ("prose_sentences", "leader", "running", "glued", "codes")
+            for kind in ("prose_sentences", *KINDS)
         }
         for side in ("before", "after")
     }

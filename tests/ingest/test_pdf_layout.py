@@ -149,3 +149,8 @@ def test_a_chapter_set_on_two_lines_is_one_heading_over_its_sections() -> None:
     (page,) = laid_out(["\n".join(lines) for lines in pages])
     found = [(" ".join(page.text[h.start : h.end].split()), h.level) for h in page.headings]
     assert found == [("Chapter 4 Accelerated Failure Time models", 1), ("4.1 Usage", 2)]
+
+
+def test_a_heading_after_a_console_line_is_a_heading() -> None:
+    lines = ["> evals <- eigen(Sm, only.values = TRUE)$values", "5.7.4 Singular values", "Then."]
+    assert numbered_heading(lines, 1) == 3

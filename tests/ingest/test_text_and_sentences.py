@@ -321,6 +321,24 @@ def test_prose_below_an_example_in_a_chunk_cut_inside_an_indented_paragraph_is_p
     ]
 
 
+def test_a_console_line_run_into_its_sentences_is_cut_out_and_a_quote_stays() -> None:
+    # R's manual as a PDF gives it: the example between two sentences, no mark around it
+    text = (
+        "one using the function data.frame:\n"
+        "> accountants <- data.frame(home=statef, loot=incomes)\n"
+        "A list may be coerced into a data frame.\n"
+        "Start the R program with the command\n$ R\n\n"
+        "> This is a quote that\n> wraps onto two lines.\n\n> Note (see below) that it wraps"
+    )
+    assert prose_of(text, min_words=1) == [
+        "one using the function data.frame:",
+        "A list may be coerced into a data frame.",
+        "Start the R program with the command",
+        "> This is a quote that\n> wraps onto two lines.",
+        "> Note (see below) that it wraps",
+    ]
+
+
 def test_statements_cut_from_their_indentation_are_not_prose() -> None:
     # A chunk is trimmed: a cut inside an indented block loses its first line's indent.
     chunk = (

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citesynth.ingest.blocks import SECTION_NUMBER
+from citesynth.ingest.sentences import CONSOLE_LINE
 
 REPEATS = 3
 """On how many pages a line must stand first (or last), numbers aside, to be running."""
@@ -265,11 +266,12 @@ def numbered_heading(lines: Sequence[str], index: int) -> int:
 
     A heading is a short line of its own: it opens with a section number and a capital,
     ends in no stop (a question mark may: "7.31 Why doesn't R think these numbers are
-    equal?"), follows a line that ends a sentence (or a heading, or nothing) and is followed
-    by a line opening with a capital, a bullet or a section number ("3 R and S" above "3.1
-    What is S?"), and has a word of three letters. A wrapped line that opens with a number
-    ("… the mean of all / 2 Groups …") follows a line that does not end a sentence; a table
-    of contents' line has a dot leader or a page number, as the line above or below it has.
+    equal?"), follows a line that ends a sentence (or a heading, a console line, or nothing)
+    and is followed by a line opening with a capital, a bullet or a section number ("3 R and
+    S" above "3.1 What is S?"), and has a word of three letters. A wrapped line that opens
+    with a number ("… the mean of all / 2 Groups …") follows a line that does not end a
+    sentence; a table of contents' line has a dot leader or a page number, as the line above
+    or below it has.
     """
     line = lines[index].strip()
     match = _HEADING.fullmatch(line)
@@ -281,7 +283,8 @@ def numbered_heading(lines: Sequence[str], index: int) -> int:
     above = next((lines[i].strip() for i in range(index - 1, -1, -1) if lines[i].strip()), "")
     below = next((lines[i].strip() for i in range(index + 1, len(lines)) if lines[i].strip()), "")
     chapter = any(chapter_heading(lines, i) for i in range(max(0, index - 2), index))
-    if above and not (_ENDS_SENTENCE.search(above) or _HEADING.fullmatch(above) or chapter):
+    ended = _ENDS_SENTENCE.search(above) or CONSOLE_LINE.fullmatch(above)
+    if above and not (ended or _HEADING.fullmatch(above) or chapter):
         return 0
     if not below or not (below[0].isupper() or below[0] in '•–-*"“' or _HEADING.match(below)):
         return 0

@@ -55,6 +55,17 @@ _LIST_BREAK = re.compile(
     r"\n(?=[ \t]*(?:" + LIST_MARKER + r"[ \t]+|" + FIELD_MARKER + "|:" + RST_FIELD_NAME + "))",
     re.MULTILINE,
 )
+CONSOLE_LINE = re.compile(
+    r"^[ \t]*(?:(?:R?>|\$|>>>)[ \t]+[\w.$]+(?:[(\[]|[ \t]*(?:<-|->|=))|\$[ \t]+[a-zA-Z][\w.-]*\b)"
+    r"(?:[^\n]*[^.!?\s])?$",
+    re.MULTILINE,
+)
+"""A line typed at a console prompt ("> accountants <- data.frame(home=statef)", ">>> f(x)",
+"$ R CMD INSTALL pkg.tar.gz"): code, its own span and no prose; a name called, indexed or
+assigned to follows the prompt, or a command a shell's "$". A PDF keeps no mark of its
+examples, and R's manual ran them into the sentences around them (180 of R-intro's 1,515
+sentences). A Markdown quote ("> Use `f()` here.", "> Note (see below) that …") opens
+with a word, not a call, or ends as a sentence does."""
 _SHORT_TITLE = r"[A-Z0-9][^\n.!?:;,]{0,58}[^\s.!?:;,]"  # short, no closing punctuation
 _HEADING_LINE = re.compile(
     rf"^[ \t]*(?:\#{{1,6}}[ \t][^\n]*$"  # a Markdown heading, or a short title
@@ -338,6 +349,8 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         ):
             cuts.extend((match.start(), match.end()))
     for match in CONTAINER_LINE.finditer(text, start, stop):
+        cuts.extend((match.start(), match.end()))
+    for match in CONSOLE_LINE.finditer(text, start, stop):
         cuts.extend((match.start(), match.end()))
     for line_start, line_end in adornments(text, start, stop):
         # A rule, and a reStructuredText or setext title with its adornment, are spans of
@@ -671,6 +684,7 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
         or _in_comment(text, begin)
         or is_title_or_rule(text, begin, end)
         or _LEADER.search(line) is not None
+        or CONSOLE_LINE.fullmatch(line.strip()) is not None
         or _numbered_title(text, begin, end)
         or _CONTENTS_LINE.fullmatch(line) is not None
     )
