@@ -321,19 +321,14 @@ def test_prose_below_an_example_in_a_chunk_cut_inside_an_indented_paragraph_is_p
     ]
 
 
-def test_a_console_line_run_into_its_sentences_is_cut_out_and_a_quote_stays() -> None:
-    # R's manual as a PDF gives it: the example between two sentences, no mark around it
-    text = (
-        "one using the function data.frame:\n"
-        "> accountants <- data.frame(home=statef, loot=incomes)\n"
-        "A list may be coerced into a data frame.\n"
-        "Start the R program with the command\n$ R\n\n"
-        "> This is a quote that\n> wraps onto two lines.\n\n> Note (see below) that it wraps"
-    )
-    assert prose_of(text, min_words=1) == [
-        "one using the function data.frame:",
-        "A list may be coerced into a data frame.",
-        "Start the R program with the command",
+def test_a_console_line_alone_is_no_prose_and_inside_a_sentence_stays() -> None:
+    # R's manual as a PDF gives it: the example inside the sentence, no mark around it
+    inside = "The attach\n> attach(lentils)\nplaces the data frame in the search path."
+    assert prose_of(inside, min_words=1) == [inside]  # cut out, it left two fragments
+    alone = "Start the program.\n\n> accountants <- data.frame(home=statef)\n\nThen stop it."
+    assert prose_of(alone, min_words=1) == ["Start the program.", "Then stop it."]
+    quote = "> This is a quote that\n> wraps onto two lines.\n\n> Note (see below) that it wraps"
+    assert prose_of(quote, min_words=1) == [
         "> This is a quote that\n> wraps onto two lines.",
         "> Note (see below) that it wraps",
     ]

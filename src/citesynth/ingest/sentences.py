@@ -61,11 +61,13 @@ CONSOLE_LINE = re.compile(
     re.MULTILINE,
 )
 """A line typed at a console prompt ("> accountants <- data.frame(home=statef)", ">>> f(x)",
-"$ R CMD INSTALL pkg.tar.gz"): code, its own span and no prose; a name called, indexed or
-assigned to follows the prompt, or a command a shell's "$". A PDF keeps no mark of its
-examples, and R's manual ran them into the sentences around them (180 of R-intro's 1,515
-sentences). A Markdown quote ("> Use `f()` here.", "> Note (see below) that …") opens
-with a word, not a call, or ends as a sentence does."""
+"$ R CMD INSTALL pkg.tar.gz"): a name called, indexed or assigned to follows the prompt, or
+a command a shell's "$". Alone it is no prose, and a PDF's heading may follow it
+(`pdf_layout`). It is not cut out of the sentence around it: R's manual displays its
+examples inside sentences ("The attach / > attach(lentils) / places the data frame …"), and
+cut out they left "The attach" and "places the data frame …" to quote. A Markdown quote
+("> Use `f()` here.", "> Note (see below) that …") opens with a word, not a call, or ends
+as a sentence does."""
 _SHORT_TITLE = r"[A-Z0-9][^\n.!?:;,]{0,58}[^\s.!?:;,]"  # short, no closing punctuation
 _HEADING_LINE = re.compile(
     rf"^[ \t]*(?:\#{{1,6}}[ \t][^\n]*$"  # a Markdown heading, or a short title
@@ -349,8 +351,6 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         ):
             cuts.extend((match.start(), match.end()))
     for match in CONTAINER_LINE.finditer(text, start, stop):
-        cuts.extend((match.start(), match.end()))
-    for match in CONSOLE_LINE.finditer(text, start, stop):
         cuts.extend((match.start(), match.end()))
     for line_start, line_end in adornments(text, start, stop):
         # A rule, and a reStructuredText or setext title with its adornment, are spans of
