@@ -117,7 +117,8 @@ def running(pages: Sequence[Sequence[str]]) -> list[set[int]]:
             written = [None if text is None else _key(text) for text in texts]
             keys = Counter(key for key in written if key is not None)
             numbers = [
-                None if text is None else _page_number(text, keys[_key(text)] > 1) for text in texts
+                None if text is None or key is None else _page_number(text, keys[key] > 1)
+                for text, key in zip(texts, written, strict=True)
             ]
             runs = _runs(written)
             for index, at in enumerate(edges):
