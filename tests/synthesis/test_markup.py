@@ -41,6 +41,10 @@ The harbour bridge toll rises in <b>May</b>, see [the table](javascript:alert(2)
         ("Code `<br>` and\n```\n<script>x</script>\n```\nstay.", None),
         ("where <chart_file_name>:: Specifies it.", "where ‹chart_file_name›:: Specifies it."),
         ("A <my_tag onclick=x>placeholder", "A placeholder"),
+        # a tag naming no HTML element is a placeholder; one naming an element still goes
+        ("\\documentclass[<options>]{elsarticle}", "\\documentclass[‹options›]{elsarticle}"),
+        ("Run git checkout <Branch> then <P>go</P>.", "Run git checkout ‹Branch› then go."),
+        ("An <options onclick=x>x</options>.", "An x."),
     ],
 )
 def test_markup_outside_code_is_dropped(text: str, clean: str | None) -> None:

@@ -4,9 +4,10 @@ A consumer may render an answer as HTML or Markdown (the web page escapes it; a 
 client or a chat front end may not), so nothing in an answer may run there. Outside code,
 a complete tag (`<script>`, `<img onerror=...>`, `</div>`, `<!-- -->`) is dropped and the
 text between tags stays (a documentation placeholder such as `<chart_file_name>`, whose
-underscore no element name has, is shown inert: `‹chart_file_name›`); a `<` that opens a
-tag which never closes becomes `‹`, so a renderer never sees the start of one; a Markdown
-link to `javascript:`/`vbscript:`/`data:` loses its target (an unclosed one its scheme).
+underscore no element name has, or `<options>`, which names no HTML element, is shown
+inert: `‹chart_file_name›`); a `<` that opens a tag which never closes becomes `‹`, so a
+renderer never sees the start of one; a Markdown link to `javascript:`/`vbscript:`/`data:`
+loses its target (an unclosed one its scheme).
 Inside code spans and fences nothing changes: renderers show code as text.
 
 `MarkupStream` does this to text arriving in pieces (holding back only an unfinished tag),
@@ -34,6 +35,29 @@ _PLACEHOLDER = re.compile(r"<[A-Za-z][\w-]*_[\w-]*>")
 """A placeholder in documentation (`helm install ./<helm_chart_archive_file_name>`): a
 name with an underscore and no attributes, which no HTML element has. It names what the
 reader fills in, so it is shown, inert: `‹helm_chart_archive_file_name›`."""
+_BARE_TAG = re.compile(r"<([A-Za-z][\w-]*)>")
+HTML_ELEMENTS = frozenset(
+    """a abbr acronym address area article aside audio b base basefont bdi bdo big blink
+    blockquote body br button canvas caption center cite code col colgroup data datalist dd
+    del details dfn dialog dir div dl dt em embed fieldset figcaption figure font footer
+    form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe img input ins
+    kbd label legend li link main map mark marquee math menu meta meter nav nobr noscript
+    object ol optgroup option output p param picture pre progress q rp rt ruby s samp script
+    search section select slot small source span strike strong style sub summary sup svg
+    table tbody td template textarea tfoot th thead time title tr track tt u ul var video
+    wbr xmp""".split()
+)
+"""The elements of HTML (with the obsolete ones pages still carry): a tag naming any other,
+without attributes, is a placeholder ("\\documentclass[<options>]{elsarticle}",
+"git checkout <branch>")."""
+
+
+def _is_placeholder(tag: str) -> bool:
+    """Whether a complete tag is a documentation placeholder, shown inert, not dropped."""
+    if _PLACEHOLDER.fullmatch(tag):
+        return True
+    bare = _BARE_TAG.fullmatch(tag)
+    return bare is not None and bare.group(1).lower() not in HTML_ELEMENTS
 
 
 class MarkupStream:
@@ -107,7 +131,7 @@ class _Stage:
         if char == "]":
             return _bracket(text, at, final=final)
         tag = _TAG.match(text, at, at + HOLD)
-        if tag and _PLACEHOLDER.fullmatch(tag.group()):
+        if tag and _is_placeholder(tag.group()):
             return f"{INERT}{tag.group()[1:-1]}{INERT_CLOSE}", tag.end()
         if tag:
             return "", tag.end()
