@@ -154,3 +154,95 @@ def test_a_chapter_set_on_two_lines_is_one_heading_over_its_sections() -> None:
 def test_a_heading_after_a_console_line_is_a_heading() -> None:
     lines = ["> evals <- eigen(Sm, only.values = TRUE)$values", "5.7.4 Singular values", "Then."]
     assert numbered_heading(lines, 1) == 3
+
+
+def _headings(*pages: list[str]) -> list[tuple[str, int]]:
+    laid = laid_out(["\n".join(lines) for lines in pages])
+    return [(" ".join(p.text[h.start : h.end].split()), h.level) for p in laid for h in p.headings]
+
+
+def test_a_papers_headings_in_its_own_styles_open_sections() -> None:
+    # ACM's: capitals after the keywords (no stop), after a LaTeX line; an appendix's letter
+    acm = [
+        "Keywords: datasets, neural networks",
+        "1 INTRODUCTION",
+        "ACM's consolidated article template is in use.",
+        "\\documentclass[sigconf]{acmart}",
+        "2 MODIFICATIONS",
+        "Modifying the template is not allowed.",
+        "2.1 The “Teaser Figure”",
+        "A teaser figure is an image.",
+        "3 CCS CONCEPTS AND USER-DEFINED",
+        "KEYWORDS",
+        "Two elements of the class are required.",
+        "ACKNOWLEDGMENTS",
+        "To Robert, for the bagels.",
+        "REFERENCES",
+        "[1] Rafal Ablamowicz. 2007. Clifford algebra.",
+        "A RESEARCH METHODS",
+        "A.1 Part One",
+        "Lorem ipsum dolor sit amet.",
+    ]
+    assert _headings(acm) == [
+        ("1 INTRODUCTION", 1),
+        ("2 MODIFICATIONS", 1),
+        ("2.1 The “Teaser Figure”", 2),
+        ("3 CCS CONCEPTS AND USER-DEFINED KEYWORDS", 1),
+        ("ACKNOWLEDGMENTS", 1),
+        ("REFERENCES", 1),
+        ("A RESEARCH METHODS", 1),
+        ("A.1 Part One", 2),
+    ]
+    # Elsevier's numbers with a stop, under a sidebar line; JACoW's in capitals on two lines
+    elsevier = ["I Final print", "1. Introduction", "elsarticle.cls is a re-written class."]
+    elsevier += ["5.1. New page", "Text.", "6. Floats", "Figures may be included."]
+    jacow = ["the rest of the paper.", "CHECKLIST FOR ELECTRONIC", "PUBLICATION", "Authors go."]
+    jacow += ["REFERENCES", "[1] JACoW, http://www.jacow.org"]
+    assert _headings(elsevier, jacow) == [
+        ("1. Introduction", 1),
+        ("5.1. New page", 1),  # not under "1."
+        ("6. Floats", 1),
+        ("CHECKLIST FOR ELECTRONIC PUBLICATION", 1),
+        ("REFERENCES", 1),
+    ]
+    # one heading in capitals alone would head every page after it: gnuplot's "AUTHORS"
+    gnuplot = ["This software is provided as is.", "AUTHORS", "Original Software:", "Intro"]
+    assert _headings(gnuplot, ["Gnuplot is a portable program.", "More text."]) == []
+
+
+def test_list_items_terms_and_table_rows_are_no_headings() -> None:
+    nrc = [
+        "1 Basic coding",
+        "All documents must include these three commands.",
+        "2. Between the first two commands comes the material",
+        "known as the preamble.",
+    ]
+    r_data = ["1.3 Export to text files", "Issues arise.", "2. Header line", "R prefers it."]
+    bash = ["It is the shell's process.", "BASHPID", "Expands to the process ID."]
+    table = ["Rank State Rate.", "8 Florida 15.4", "9 Texas 16.0"]
+    assert _headings(nrc, r_data, bash, table) == [
+        ("1 Basic coding", 1),
+        ("1.3 Export to text files", 2),
+    ]
+
+
+def test_an_accent_set_apart_from_its_letter_is_put_on_it() -> None:
+    assert cleaned("R\u00b4esum\u00b4es by Fran\u00b8cois, universit\u00a8at") == (
+        "R\u00e9sum\u00e9s by Fran\u00e7ois, universit\u00e4t"
+    )
+    assert (
+        cleaned("reads \u02dc/.bashrc; matrix A\u00a8 stays")
+        == "reads ~/.bashrc; matrix A\u00a8 stays"
+    )
+
+
+def test_a_box_repeated_beside_the_text_of_every_page_is_left_out() -> None:
+    box = ["Version: 3.3", "Contact: elsarticle@stmdocs.in", "QUICK LINKS", "I Final print"]
+    pages = [
+        [f"Body {n} starts here.", *box, f"Body {n} goes on.", "Note:", f"It ends {n} times."]
+        for n in range(1, 5)
+    ]
+    dropped = running(pages)
+    assert dropped == [{1, 2, 3, 4}] * 4  # "Note:" on every page, alone, stays
+    laid = laid_out(["\n".join(lines) for lines in pages])
+    assert laid[0].text == "Body 1 starts here.\nBody 1 goes on.\nNote:\nIt ends 1 times."

@@ -9,6 +9,7 @@ open for encrypted, truncated and garbage files.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 import pypdfium2
@@ -77,17 +78,33 @@ def cleaned(text: str) -> str:
     T1 encoding without a map to Unicode comes out as its own codes: its ligatures
     ("coe\x1ecients", "di\x1berent": R's survival vignettes) are written out beside a
     letter, and its quotes, dashes and item bullets in running text (`_T1_MARKS`,
-    `_BULLET`); elsewhere those codes are a math font's delimiters and stay.
+    `_BULLET`); elsewhere those codes are a math font's delimiters and stay. LaTeX's older
+    fonts set an accent as a mark of its own before its letter ("R´esum´es", "Fran¸cois"):
+    it is put on the letter (`_ACCENTS`). Their typewriter font's tilde is a small tilde
+    ("˜/.bashrc": bash's manual), written as the tilde it stands for.
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x02", "").replace("\x00", "")
     text = _T1_LIGATURE.sub(lambda found: _T1_LIGATURES[found.group()], text)
     text = _T1_MARK.sub(lambda found: _T1_MARKS[found.group()], text)
+    text = _ACCENTED.sub(_accented, text)
+    text = _SMALL_TILDE.sub("~", text)
     return _BULLET.sub("\u2022", text)
+
+
+def _accented(found: re.Match[str]) -> str:
+    return unicodedata.normalize("NFC", found.group(2) + _ACCENTS[found.group(1)])
 
 
 _T1_LIGATURES = {"\x1b": "ff", "\x1c": "fi", "\x1d": "fl", "\x1e": "ffi", "\x1f": "ffl"}
 _T1_LIGATURE = re.compile(r"(?<=[^\W\d_])[\x1b-\x1f]|[\x1b-\x1f](?=[^\W\d_])")
 _T1_MARKS = {"\x10": "\u201c", "\x11": "\u201d", "\x15": "\u2013", "\x16": "\u2014"}
+_ACCENTS = {"\u00b4": "\u0301", "\u00a8": "\u0308", "\u00b8": "\u0327"}
+"""Spacing acute, diaeresis and cedilla, and the combining marks they stand for."""
+_ACCENTED = re.compile(r"(?:(?<=[^\W\d_])|(?<![^\s(\[\"'‘“]))([\u00b4\u00a8\u00b8])([^\W\d_])")
+"""A spacing accent before a letter, in a word or opening one ("Guib´e", "´Ecole"); after a
+letter and before none it is a math accent ("A¨") and stays."""
+_SMALL_TILDE = re.compile(r"(?<![^\W\d_])\u02dc(?=[/\w])")
+"""A small tilde opening a path or a name (not a math accent over a letter before it)."""
 _BULLET = re.compile(r"\x88(?=[ \t])")
 """LaTeX's item bullet in the same fonts ("\x88 The pens of …": gnuplot's and survival's)."""
 _T1_MARK = re.compile(r"\x10(?=\w)|(?<=[\w.,;:!?])\x11|(?<=[\w ])[\x15\x16](?=[ \w])")

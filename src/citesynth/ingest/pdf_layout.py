@@ -21,7 +21,9 @@ there on a run of at least `REPEATS` pages each at most `NEARBY` from the next (
 or it ends with a page number that the same place on a page nearby continues (n on page
 p, n + 1 on page p + 1, n + 2 on page p + 2: printed numbers run with the pages, a table's
 last cell does not). Other numbers count: "Page 1 line 1 …" and "Page 2 line 1 …" are two
-lines, and so are two log lines opening with their times.
+lines, and so are two log lines opening with their times. A box set beside the text of
+every page (Elsevier's documentation repeats its version, contact and "QUICK LINKS" in the
+margin of each) is running too, wherever it stands (`_repeated_blocks`).
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ chapter's header ("Acknowledgements 2"), not a sentence PDFium ran into the foot
 rotating the directory stack, pushd returns 0 unless … a nonGNU Bash 5.2 … 47")."""
 _EDGE_LINES = 2
 """How many lines at the top (and at the bottom) of a page may be running."""
+_BLOCK_LINES = 3
+"""The fewest lines in a row a box repeated beside the text of every page has."""
+_LETTER = re.compile(r"[^\W\d_]")
 
 _ROMAN = re.compile(r"(?i:m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))")
 _WRITTEN_NUMBER = r"(\d{1,4}|[ivxlc]{1,7}|[IVXLC]{1,7})"
@@ -53,6 +58,32 @@ _OPENING_NUMBER = re.compile(rf"^\s*{_WRITTEN_NUMBER}(?:\s|$)")
 _HEADING = re.compile(rf"(?P<number>{SECTION_NUMBER})[ \t]+(?P<title>[A-Z][^\n]{{0,78}})")
 """A numbered section heading: "2.2 Vector arithmetic", "7 Reading data from files",
 "A.1 Installation"; not "1. Precision", an item of a numbered list."""
+_DOTTED = re.compile(r"(?P<number>\d{1,2}\.)[ \t]+(?P<title>[A-Z][^\n]{0,78})")
+"""A section number with a stop, as Elsevier sets them ("1. Introduction"), or a list's item."""
+_LETTERED = re.compile(r"(?P<number>[A-Z])[ \t]+(?P<title>[A-Z][^\n]{0,78})")
+"""An appendix's letter before its title in capitals: "A RESEARCH METHODS"."""
+_NUMBER = re.compile(rf"{SECTION_NUMBER}|\d{{1,2}}\.|[A-Z]")
+_STOPPED = re.compile(r"""[.!:;,]["'”’)\]]*\s*$""")
+"""A line ending with a stop, maybe inside quotes or brackets: a sentence, not a heading
+("12.1 The “Teaser Figure”" is one)."""
+_LIST_ITEM = re.compile(r"(?:\d{1,2}[.)]|\(\w{1,3}\))[ \t]")
+_FILE_NAME = re.compile(r"[a-z][\w-]*\.[a-z]{1,4}\b")
+"""A file's name opening a sentence: "elsarticle.cls is a thoroughly re-written …"."""
+_NO_TITLE = re.compile(r"[\\$={}<>|]|\d[.,]\d+$")
+"""What a title has not: code's marks, or a decimal ending it (a table's row: "8 Florida 15.4")."""
+_RUN_IN = re.compile(r"[a-z]\. [A-Z]")
+SECTION_NAMES = frozenset(
+    """ABSTRACT INTRODUCTION BACKGROUND METHODS METHODOLOGY MATERIALS RESULTS DISCUSSION
+    EVALUATION EXPERIMENTS CONCLUSION CONCLUSIONS SUMMARY ACKNOWLEDGEMENTS ACKNOWLEDGMENTS
+    ACKNOWLEDGEMENT ACKNOWLEDGMENT REFERENCES BIBLIOGRAPHY APPENDIX APPENDICES KEYWORDS
+    CONTENTS PREFACE FOREWORD GLOSSARY INDEX NOTES NAME SYNOPSIS DESCRIPTION OPTIONS
+    ARGUMENTS EXAMPLES ENVIRONMENT FILES DIAGNOSTICS BUGS AUTHOR AUTHORS COPYRIGHT HISTORY
+    CAVEATS""".split()
+)
+"""The one-word headings in capitals that papers (IMRaD's) and manual pages share."""
+_CAPITALS = re.compile(r"[A-Z][A-Z&’'/,:\- ]*[A-Z]")
+_CAPITALS_WORD = re.compile(r"[A-Z]{4}")
+_MOST_CAPITALS_WORDS = 8
 _CHAPTER = re.compile(r"(?:Chapter|CHAPTER|Appendix|APPENDIX)[ \t]+(?:\d{1,2}|[A-Z])")
 """A chapter's number on a line of its own, its title on the next."""
 _ENDS_SENTENCE = re.compile(r"""[.!?:;)\]"'”’]\s*$""")
@@ -89,20 +120,34 @@ def laid_out(pages: Sequence[str]) -> tuple[LaidOutPage, ...]:
 
     A heading's level is one more than the number of open headings whose numbers its own
     continues: "7.31" under "7" is at level 2, but "7.31" under "4" (chapter 7's heading
-    missed) is at level 1 and closes chapter 4.
+    missed) is at level 1 and closes chapter 4. An unnumbered heading ("REFERENCES") is at
+    level 1 and closes every other; it stands with others, or it is none: gnuplot's manual
+    sets its headings in bold but "AUTHORS" in capitals, which would head its 290 pages
+    after it.
     """
     lines = [page.split("\n") for page in pages]
     dropped = running(lines)
+    laid = _laid_out(lines, dropped, capitals=True)
+    if sum(not h.number for page in laid for h in page.headings) < 2:
+        return _laid_out(lines, dropped, capitals=False)
+    return laid
+
+
+def _laid_out(
+    lines: Sequence[list[str]], dropped: Sequence[set[int]], capitals: bool
+) -> tuple[LaidOutPage, ...]:
     opened: list[tuple[str, ...]] = []
+    previous = ""
     laid: list[LaidOutPage] = []
     for index, page_lines in enumerate(lines):
-        page = _page(page_lines, dropped[index])
+        page, previous = _page(page_lines, dropped[index], previous, capitals)
         headings = []
         for heading in page.headings:
             number = heading.number
             opened = [n for n in opened if len(n) < len(number) and number[: len(n)] == n]
             headings.append(Heading(heading.start, heading.end, len(opened) + 1, number))
-            opened.append(number)
+            if number:
+                opened.append(number)
         laid.append(LaidOutPage(page.text, tuple(headings)))
     return tuple(laid)
 
@@ -128,7 +173,39 @@ def running(pages: Sequence[Sequence[str]]) -> list[set[int]]:
                 alone = keys[key] == 1 and len(key.split()) > _MOST_LONE_WORDS
                 if runs[index] >= REPEATS or (_continued(numbers, index) and not alone):
                     found[index].add(at)
+    for index, lines in enumerate(_repeated_blocks(pages, found)):
+        found[index] |= lines
     return found
+
+
+def _repeated_blocks(pages: Sequence[Sequence[str]], found: list[set[int]]) -> list[set[int]]:
+    """Per page, the lines of its blocks repeated beside the text of every page.
+
+    A block is at least `_BLOCK_LINES` lines in a row, each of whose text (numbers aside)
+    stands on half the pages or more (and on `REPEATS` at least).
+    """
+    keys = [[_key(line) for line in lines] for lines in pages]
+    pages_with: Counter[str] = Counter()
+    for index, page_keys in enumerate(keys):
+        pages_with.update({k for at, k in enumerate(page_keys) if at not in found[index]})
+    least = max(REPEATS, len(pages) / 2)
+    blocks: list[set[int]] = []
+    for index, page_keys in enumerate(keys):
+        repeated = [
+            at not in found[index] and _LETTER.search(key) is not None and pages_with[key] >= least
+            for at, key in enumerate(page_keys)
+        ]
+        lines: set[int] = set()
+        at = 0
+        while at < len(repeated):
+            end = at
+            while end < len(repeated) and repeated[end]:
+                end += 1
+            if end - at >= _BLOCK_LINES:
+                lines.update(range(at, end))
+            at = end + 1
+        blocks.append(lines)
+    return blocks
 
 
 def _runs(keys: Sequence[str | None]) -> list[int]:
@@ -206,14 +283,23 @@ def _continued(numbers: Sequence[int | None], index: int) -> bool:
     return False
 
 
-def _page(lines: list[str], dropped: set[int]) -> LaidOutPage:
+def _page(
+    lines: list[str], dropped: set[int], previous: str, capitals: bool
+) -> tuple[LaidOutPage, str]:
+    """A page laid out, and the number of the last numbered heading read so far, as written."""
     kept = [line for index, line in enumerate(lines) if index not in dropped]
     out: list[str] = []
     headings: list[Heading] = []
     offset = 0
     index = 0
     while index < len(kept):
-        span = 2 if chapter_heading(kept, index) else int(numbered_heading(kept, index) > 0)
+        numbered = True
+        if chapter_heading(kept, index):
+            span = 2
+        elif numbered_heading(kept, index, previous):
+            span = 1 + _wrapped_in_capitals(kept, index)
+        else:
+            span, numbered = capitals and capitals_heading(kept, index), False
         if not span:
             out.append(kept[index])
             offset += len(kept[index]) + 1
@@ -228,22 +314,33 @@ def _page(lines: list[str], dropped: set[int]) -> LaidOutPage:
             out.append(line)
             offset += len(line) + 1
         end = offset - 1 - (len(last) - len(last.rstrip()))
-        headings.append(Heading(start, end, 0, section_number(" ".join(first.split()))))
+        written = _written_number(" ".join(first.split())) if numbered else ""
+        headings.append(Heading(start, end, 0, _parts(written)))
+        previous = written or previous
         index += span
         if index < len(kept):
             out.append("")
             offset += 1
-    return LaidOutPage("\n".join(out), tuple(headings))
+    return LaidOutPage("\n".join(out), tuple(headings)), previous
 
 
 def section_number(line: str) -> tuple[str, ...]:
     """The section number a heading opens with: "6.3.1 …" -> ("6", "3", "1").
 
-    A chapter's: "Chapter 4" -> ("4",).
+    A chapter's: "Chapter 4" -> ("4",); an unnumbered heading's: "REFERENCES" -> ().
     """
+    return _parts(_written_number(line))
+
+
+def _written_number(line: str) -> str:
+    """A heading's number as written: "5.1." of "5.1. New page", "" if it has none."""
     words = line.split()
     written = words[1] if _CHAPTER.fullmatch(line) else words[0]
-    return tuple(written.rstrip(".").split("."))
+    return written if _NUMBER.fullmatch(written) else ""
+
+
+def _parts(written: str) -> tuple[str, ...]:
+    return tuple(written.rstrip(".").split(".")) if written else ()
 
 
 def chapter_heading(lines: Sequence[str], index: int) -> bool:
@@ -262,35 +359,162 @@ def chapter_heading(lines: Sequence[str], index: int) -> bool:
     )
 
 
-def numbered_heading(lines: Sequence[str], index: int) -> int:
+def numbered_heading(lines: Sequence[str], index: int, previous: str | None = None) -> int:
     """The depth of the numbered heading line `index` is ("6.3.1 …": 3), or 0 if it is none.
 
     A heading is a short line of its own: it opens with a section number and a capital,
     ends in no stop (a question mark may: "7.31 Why doesn't R think these numbers are
-    equal?"), follows a line that ends a sentence (or a heading, a console line, or nothing)
-    and is followed by a line opening with a capital, a bullet or a section number ("3 R and
-    S" above "3.1 What is S?"), and has a word of three letters. A wrapped line that opens
-    with a number ("… the mean of all / 2 Groups …") follows a line that does not end a
-    sentence; a table of contents' line has a dot leader or a page number, as the line above
-    or below it has.
+    equal?"), has a word of three letters, and two of these hold:
+
+    - it follows a line that ends a sentence (or a heading, a console or LaTeX line, or
+      nothing): a wrapped line that opens with a number ("… the mean of all / 2 Groups …")
+      follows one that does not;
+    - the line below opens with a capital, a bullet, a list's number, a section number
+      ("3 R and S" above "3.1 What is S?") or a file's name ("elsarticle.cls is …");
+    - its number continues the outline from `previous`, the last heading's number as
+      written ("6.2" after "6.1", "7" after "6.1", "1" first after ""; None: not known);
+    - its title is in capitals ("1 INTRODUCTION"), as papers set them.
+
+    A number with a stop ("1. Introduction", Elsevier's style) is also a numbered list's
+    item: it must continue an outline written so ("5.1." before "6. Floats"; R's "2.
+    Header line" after "1.3 Export to text files" is an item), open a block above the line
+    below, and no line beside it may be another item. An
+    appendix's letter ("A RESEARCH METHODS") must continue it, its title in capitals. A
+    table of contents' line has a dot leader or a page number, as the line above or below
+    it has.
     """
     line = lines[index].strip()
-    match = _HEADING.fullmatch(line)
-    if match is None or _LEADER.search(line) or _ENDS_SENTENCE.search(line.rstrip("?")):
+    match = _HEADING.fullmatch(line) or _DOTTED.fullmatch(line) or _LETTERED.fullmatch(line)
+    if match is None or _LEADER.search(line) or _STOPPED.search(line):
         return 0
-    words = match.group("title").split()
-    if line.endswith(",") or len(words) > _MOST_HEADING_WORDS or not _WORD.search(line):
+    title = match.group("title")
+    if (
+        len(title.split()) > _MOST_HEADING_WORDS
+        or not _WORD.search(title)
+        or _NO_TITLE.search(title)
+    ):
         return 0
     above = next((lines[i].strip() for i in range(index - 1, -1, -1) if lines[i].strip()), "")
     below = next((lines[i].strip() for i in range(index + 1, len(lines)) if lines[i].strip()), "")
-    chapter = any(chapter_heading(lines, i) for i in range(max(0, index - 2), index))
-    ended = _ENDS_SENTENCE.search(above) or CONSOLE_LINE.fullmatch(above)
-    if above and not (ended or _HEADING.fullmatch(above) or chapter):
-        return 0
-    if not below or not (below[0].isupper() or below[0] in '•–-*"“' or _HEADING.match(below)):
-        return 0
+    if _RUN_IN.search(title) and not _opens_block(below):
+        return 0  # a heading run into its paragraph: "1.1 Essential Commands. To begin, fill"
     if _PAGE_REFERENCE.search(line) and any(
         _PAGE_REFERENCE.search(other) or _LEADER.search(other) for other in (above, below)
     ):
         return 0  # a table of contents without dot leaders: "4 Accelerated Failure Time models 75"
-    return match.group("number").rstrip(".").count(".") + 1
+    number = section_number(line)
+    follows = previous is not None and _follows(number, _parts(previous))
+    if match.re is _DOTTED and previous and not previous.endswith("."):
+        return 0
+    capitals = _in_capitals(title)
+    if match.re is not _HEADING and not (
+        follows
+        and (capitals or match.re is _DOTTED)
+        and _opens_block(below)
+        and not any(_LIST_ITEM.match(other) for other in (above, below))
+    ):
+        return 0
+    chapter = any(chapter_heading(lines, i) for i in range(max(0, index - 2), index))
+    set_apart = not above or _ended(above) or chapter
+    if sum((set_apart, _opens_block(below), follows, capitals)) < 2:
+        return 0
+    return len(number)
+
+
+def capitals_heading(lines: Sequence[str], index: int) -> int:
+    """How many lines an unnumbered heading in capitals at line `index` spans (0: none).
+
+    Papers set "ABSTRACT", "REFERENCES" and JACoW's "SUBMISSION OF PAPERS" alone, in
+    capitals, on one line or two ("CHECKLIST FOR ELECTRONIC / PUBLICATION"): below a line
+    that ends a sentence (or a heading, or nothing) and above one that opens a block. A
+    table's cells in capitals follow a row of its own ("PAPER 14 pt 0 pt 3 pt").
+    """
+    if not _capitals_line(lines[index]):
+        return 0
+    above = next((lines[i].strip() for i in range(index - 1, -1, -1) if lines[i].strip()), "")
+    if above and (not _ended(above) or _capitals_line(above)):
+        return 0
+    span = 2 if index + 1 < len(lines) and _capitals_line(lines[index + 1], True) else 1
+    below = next((line.strip() for line in lines[index + span :] if line.strip()), "")
+    return span if _opens_block(below) else 0
+
+
+def _wrapped_in_capitals(lines: Sequence[str], index: int) -> bool:
+    """Whether the numbered heading at line `index`, in capitals, runs on to the next line.
+
+    "8 CCS CONCEPTS AND USER-DEFINED" over "KEYWORDS", above the text.
+    """
+    if index + 2 >= len(lines) or not _in_capitals(lines[index]):
+        return False
+    return _capitals_line(lines[index + 1], True) and _opens_block(lines[index + 2].strip())
+
+
+def _capitals_line(line: str, continued: bool = False) -> bool:
+    """Whether `line` may be a heading in capitals: a few words, one of four letters.
+
+    A single word must name a section papers and manual pages share (`SECTION_NAMES`); any
+    other is a term defined below it (bash's "BASHPID", "HISTCONTROL"), unless it
+    `continued` a heading's first line ("CHECKLIST FOR ELECTRONIC / PUBLICATION").
+    """
+    words = line.split()
+    if len(words) == 1 and not continued:
+        return words[0].rstrip(":") in SECTION_NAMES
+    return (
+        0 < len(words) <= _MOST_CAPITALS_WORDS
+        and _CAPITALS.fullmatch(" ".join(words)) is not None
+        and _CAPITALS_WORD.search(line) is not None
+    )
+
+
+def _in_capitals(title: str) -> bool:
+    letters = [c for c in title if c.isalpha()]
+    return len(letters) >= 4 and all(c.isupper() for c in letters)
+
+
+def _ended(above: str) -> bool:
+    r"""Whether a heading may follow line `above`.
+
+    It ends a sentence, or is a heading, a console line or a LaTeX command ("\end{table}").
+    """
+    return bool(
+        _ENDS_SENTENCE.search(above)
+        or above.endswith("}")
+        or CONSOLE_LINE.fullmatch(above)
+        or _HEADING.fullmatch(above)
+        or _capitals_line(above)
+    )
+
+
+def _opens_block(below: str) -> bool:
+    """Whether line `below` may open what a heading heads.
+
+    A capital, a bullet, a reference's or a list's number, a section number or a file's
+    name opens it.
+    """
+    return bool(below) and bool(
+        below[0].isupper()
+        or below[0] in '•–-*"“['
+        or _HEADING.match(below)
+        or _LIST_ITEM.match(below)
+        or _FILE_NAME.match(below)
+    )
+
+
+def _follows(number: tuple[str, ...], previous: tuple[str, ...]) -> bool:
+    """Whether section `number` may come next after section `previous` (() if none yet).
+
+    It may be the first child, the next sibling or an ancestor's, or the first appendix.
+    """
+    if not previous:
+        return number in (("1",), ("A",))
+    if number == (*previous, "1") or (number == ("A",) and previous[0].isdigit()):
+        return True
+    return any(
+        number == (*previous[:depth], _next(previous[depth])) for depth in range(len(previous))
+    )
+
+
+def _next(written: str) -> str:
+    if written.isdigit():
+        return str(int(written) + 1)
+    return chr(ord(written) + 1) if len(written) == 1 and written.isupper() else ""
