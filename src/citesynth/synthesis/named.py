@@ -34,6 +34,7 @@ from collections.abc import Collection, Sequence
 from citesynth.analysis import INLINE_CODE, code_name
 from citesynth.synthesis.asked import asks_how
 from citesynth.synthesis.sources import Source
+from citesynth.types import Chunk
 
 _ACRONYM = re.compile(r"(?<![\w`.\-/])([A-Z][A-Z0-9]{2,})s?(?![\w`.\-])")
 """Three or more capitals (digits after the first), a plural "s" aside; not inside inline
@@ -81,11 +82,17 @@ def unnamed(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     Held means written in a source's text, title or headings, in any case, or spelt out.
     The sources' words are read once, whatever the number of acronyms.
     """
+    if not sources:
+        return ()
+    return unnamed_in(question, _read(sources))
+
+
+def unnamed_in(question: str, text: str) -> tuple[str, ...]:
+    """The acronyms of `question` that `text` does not hold (`unnamed`)."""
     versions = _versions(question)
     wanted = tuple(a for a in acronyms(question) if a not in {v[0] for v in versions})
-    if not (wanted or versions) or not sources:
+    if not (wanted or versions):
         return ()
-    text = _read(sources)
     words = [w.lower() for w in _WORD.findall(text)]
     written = frozenset(words)
     absent = [a for a in wanted if a.lower() not in written and f"{a.lower()}s" not in written]
@@ -205,9 +212,12 @@ two in longer ones."""
 
 def _read(sources: Sequence[Source]) -> str:
     """What the sources write: each one's title, headings and text."""
-    return " ".join(
-        f"{s.chunk.title} {' '.join(s.chunk.heading_path)} {s.chunk.text}" for s in sources
-    )
+    return " ".join(written(s.chunk) for s in sources)
+
+
+def written(chunk: Chunk) -> str:
+    """What a chunk writes: its title, headings and text."""
+    return f"{chunk.title} {' '.join(chunk.heading_path)} {chunk.text}"
 
 
 _CODE_TOKEN = re.compile(r"[a-z0-9_]+")

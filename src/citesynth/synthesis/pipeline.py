@@ -33,6 +33,7 @@ from citesynth.observe import log_answer
 from citesynth.synthesis.answerability import (
     Gate,
     HowToScorer,
+    document_subjects,
     gate,
     unanswerable,
     unheard_terms,
@@ -173,7 +174,8 @@ async def _gated(question: str, plan: Plan, parts: Parts, verifier: object) -> G
     """
     how_to = isinstance(verifier, HowToScorer)
     unheard = await unheard_terms(question, parts.store) if how_to else ()
-    return await gate(question, plan.sources, verifier, unheard=unheard)
+    subjects = await document_subjects(question, plan.sources, parts.store)
+    return await gate(question, plan.sources, verifier, unheard=unheard, subjects=subjects)
 
 
 async def _lookup(
