@@ -246,3 +246,14 @@ def test_a_box_repeated_beside_the_text_of_every_page_is_left_out() -> None:
     assert dropped == [{1, 2, 3, 4}] * 4  # "Note:" on every page, alone, stays
     laid = laid_out(["\n".join(lines) for lines in pages])
     assert laid[0].text == "Body 1 starts here.\nBody 1 goes on.\nNote:\nIt ends 1 times."
+
+
+def test_a_heading_in_capitals_is_no_sentence_to_quote() -> None:
+    lines = ["Cite them so, as the list shows here.", "UNPUBLISHED PAPER PRESENTED AT A"]
+    lines += ["PREVIOUS CONFERENCE", "Complete Form: the authors and the title go first."]
+    lines += ["8 CCS CONCEPTS AND USER-DEFINED", "KEYWORDS", "Two elements of the class are used."]
+    lines += ["REFERENCES", "[1] A. Alpha, “Title”, in Proc. IPAC’19, pp. 1–4."]
+    (page,) = laid_out(["\n".join(lines)])
+    sentences = [page.text[a:b] for a, b in prose_sentences(page.text, min_words=1)]
+    assert not any(s.isupper() or s.startswith("8 ") for s in sentences), sentences
+    assert "Two elements of the class are used." in sentences

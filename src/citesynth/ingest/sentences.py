@@ -690,9 +690,16 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
     )
 
 
-_NUMBERED_TITLE = re.compile(rf"{SECTION_NUMBER}[ \t]+[A-Z][^\n.!:;,]{{0,78}}[^\s.!:;,]")
+_CAPITALS = r"[A-Z][A-Z0-9 \t&'’/,:()\-–]{2,78}[A-Z0-9)]"
+"""A line in capitals (a pattern part): "CHECKLIST FOR ELECTRONIC", "REFERENCES"."""
+_NUMBERED_TITLE = re.compile(
+    rf"{SECTION_NUMBER}[ \t]+[A-Z][^\n.!:;,]{{0,78}}[^\s.!:;,]"
+    rf"|(?:{SECTION_NUMBER}[ \t]+)?{_CAPITALS}(?:\n{_CAPITALS})?"
+)
 """A numbered section title: "6 Lists and data frames", "7.31 Why doesn't R think these
-numbers are equal?" (`ingest.pdf_layout` sets a PDF's apart by blank lines)."""
+numbers are equal?"; or a title in capitals, on up to two lines: "UNPUBLISHED PAPER
+PRESENTED AT A / PREVIOUS CONFERENCE" (`ingest.pdf_layout` sets a PDF's apart by blank
+lines; `_numbered_title` reads one only alone in its paragraph)."""
 
 
 _CONTENTS_LINE = re.compile(
@@ -702,8 +709,14 @@ _CONTENTS_LINE = re.compile(
 
 
 def _numbered_title(text: str, begin: int, end: int) -> bool:
-    """Whether `text[begin:end]` is a numbered title alone in its paragraph."""
-    if not _NUMBERED_TITLE.fullmatch(text, begin, end):
+    """Whether `text[begin:end]` is a numbered title, or one in capitals, alone in its paragraph.
+
+    A number with a stop ("7. Theorem and theorem like environments", Elsevier's) is left
+    out: alone in its paragraph it is as often a step of a procedure ("1. Setup your
+    machine with the required development environment", aiohttp's; Developer Hub's "Add the
+    Llama Stack and LCS container definitions to extraContainers"), which is worth quoting.
+    """
+    if not _NUMBERED_TITLE.fullmatch(text, begin, end) or len(text[begin:end].split()) > 12:
         return False
     above = text[max(0, begin - 2) : begin]
     return (begin == 0 or above == "\n\n") and text[end : end + 2] in ("", "\n", "\n\n")
