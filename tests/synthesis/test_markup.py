@@ -45,6 +45,10 @@ The harbour bridge toll rises in <b>May</b>, see [the table](javascript:alert(2)
         ("\\documentclass[<options>]{elsarticle}", "\\documentclass[‹options›]{elsarticle}"),
         ("Run git checkout <Branch> then <P>go</P>.", "Run git checkout ‹Branch› then go."),
         ("An <options onclick=x>x</options>.", "An x."),
+        (
+            "Set <text material> in it, not <b class>this</b>.",
+            "Set ‹text material› in it, not this.",
+        ),
     ],
 )
 def test_markup_outside_code_is_dropped(text: str, clean: str | None) -> None:

@@ -35,7 +35,8 @@ _PLACEHOLDER = re.compile(r"<[A-Za-z][\w-]*_[\w-]*>")
 """A placeholder in documentation (`helm install ./<helm_chart_archive_file_name>`): a
 name with an underscore and no attributes, which no HTML element has. It names what the
 reader fills in, so it is shown, inert: `‹helm_chart_archive_file_name›`."""
-_BARE_TAG = re.compile(r"<([A-Za-z][\w-]*)>")
+_BARE_TAG = re.compile(r"<([A-Za-z][\w-]*)(?:[ \t]+[\w-]+)*>")
+"""A tag of words alone, no attribute given a value: "<options>", "<text material>"."""
 HTML_ELEMENTS = frozenset(
     """a abbr acronym address area article aside audio b base basefont bdi bdo big blink
     blockquote body br button canvas caption center cite code col colgroup data datalist dd
@@ -47,9 +48,9 @@ HTML_ELEMENTS = frozenset(
     table tbody td template textarea tfoot th thead time title tr track tt u ul var video
     wbr xmp""".split()
 )
-"""The elements of HTML (with the obsolete ones pages still carry): a tag naming any other,
-without attributes, is a placeholder ("\\documentclass[<options>]{elsarticle}",
-"git checkout <branch>")."""
+"""The elements of HTML (with the obsolete ones pages still carry): a tag of words alone
+naming any other is a placeholder ("\\documentclass[<options>]{elsarticle}", "git checkout
+<branch>", NRC's "\\begin{WideText} <text material> \\end{WideText}")."""
 
 
 def _is_placeholder(tag: str) -> bool:
