@@ -219,7 +219,7 @@ def test_list_items_terms_and_table_rows_are_no_headings() -> None:
     ]
     r_data = ["1.3 Export to text files", "Issues arise.", "2. Header line", "R prefers it."]
     bash = ["It is the shell's process.", "BASHPID", "Expands to the process ID."]
-    table = ["Rank State Rate.", "8 Florida 15.4", "9 Texas 16.0"]
+    table = ["Rank State Rate.", "7 Nevada 12.2", "8 Florida 15.4", "9 Texas 16.0"]
     assert _headings(nrc, r_data, bash, table) == [
         ("1 Basic coding", 1),
         ("1.3 Export to text files", 2),
@@ -237,13 +237,22 @@ def test_an_accent_set_apart_from_its_letter_is_put_on_it() -> None:
 
 
 def test_a_box_repeated_beside_the_text_of_every_page_is_left_out() -> None:
-    box = ["Version: 3.3", "Contact: elsarticle@stmdocs.in", "QUICK LINKS", "I Final print"]
+    box = ["Version: 3.3", "Contact: elsarticle@stmdocs.in", "Elsevier Ltd", "QUICK LINKS"]
+    box += ["I Final print"]
     pages = [
         [f"Body {n} starts here.", *box, f"Body {n} goes on.", "Note:", f"It ends {n} times."]
         for n in range(1, 5)
     ]
     dropped = running(pages)
-    assert dropped == [{1, 2, 3, 4}] * 4  # "Note:" on every page, alone, stays
+    assert dropped == [{1, 2, 3, 4, 5}] * 4  # "Note:" on every page, alone, stays
+    # lines repeated on every page but not in one order are no box: a table's cells
+    features = ["Streaming", "Retries", "Proxies", "Caching", "Cookies", "Hooks", "Auth"]
+    cells = [[f"Table {n} compares the clients."] for n in range(4)]
+    for n, page in enumerate(cells):
+        for name in features[n : n + 3]:
+            page += [name, "Yes", "No", "Yes"]
+        page.append(f"The matrix goes on over page {n}.")
+    assert running(cells) == [set()] * 4
     laid = laid_out(["\n".join(lines) for lines in pages])
     assert laid[0].text == "Body 1 starts here.\nBody 1 goes on.\nNote:\nIt ends 1 times."
 
@@ -257,3 +266,29 @@ def test_a_heading_in_capitals_is_no_sentence_to_quote() -> None:
     sentences = [page.text[a:b] for a, b in prose_sentences(page.text, min_words=1)]
     assert not any(s.isupper() or s.startswith("8 ") for s in sentences), sentences
     assert "Two elements of the class are used." in sentences
+
+
+def test_what_reads_as_a_heading_only_by_its_number_is_none() -> None:
+    versions = ["1 Overview", "This document lists the changes.", "2 Changes in Python 3.12"]
+    versions += ["Several modules were removed.", "3 Upgrading from 3.11", "Read on."]
+    wrapped = ["4 Results", "We compare the fits with those of Table", "5 The results of both"]
+    wrapped += ["are close for all of the models we fitted, and", "R and S agree on them."]
+    license_ = ["6 License", "ARE DISCLAIMED. IN NO EVENT SHALL MERCHANTABILITY AND FITNESS FOR"]
+    license_ += ["A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE", "HOLDER BE LIABLE."]
+    assert _headings(versions, wrapped, license_) == [
+        ("1 Overview", 1),
+        ("2 Changes in Python 3.12", 1),
+        ("3 Upgrading from 3.11", 1),
+        ("4 Results", 1),
+        ("6 License", 1),
+    ]
+    # a paper's title opening with "A" is no appendix, and its sections still follow
+    paper = ["A NOVEL METHOD FOR IMAGE SEGMENTATION", "Jane Doe", "1. Introduction", "Images."]
+    assert _headings(paper) == [("1. Introduction", 1)]
+
+
+def test_an_apostrophe_typed_as_an_acute_accent_stays() -> None:
+    assert cleaned("it\u00b4s the user\u00b4s guide by O\u00b4Reilly") == (
+        "it\u00b4s the user\u00b4s guide by O\u00b4Reilly"
+    )
+    assert cleaned("na\u00a8\u0131ve") == "na\u00efve"  # LaTeX's na\"{\i}ve

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -232,3 +233,19 @@ async def test_a_passage_of_a_document_about_an_acronym_answers_for_it(
     # an acronym the document never writes, or a store that cannot list chunks
     assert await document_subjects(asked.replace("ACM", "IEEE"), sources, engine.store) == ()
     assert await document_subjects(asked, sources, object()) == ()
+
+
+async def test_each_record_of_a_jsonl_file_is_a_document_of_its_own(
+    engine: Engine, tmp_path: Path
+) -> None:
+    cookies = [f"Session cookies are signed with the secret key number {i}." for i in range(6)]
+    tokens = [f"A JWT carries claims signed by the issuer, case {i}." for i in range(3)]
+    records = [{"id": f"r{i}", "title": f"Note {i}", "text": t} for i, t in enumerate(cookies)]
+    records += [{"id": f"j{i}", "title": f"Token {i}", "text": t} for i, t in enumerate(tokens)]
+    write(tmp_path / "docs", "kb.jsonl", "\n".join(json.dumps(r) for r in records))
+    await engine.index([tmp_path / "docs"])
+    chunks = await engine.store.document_chunks("docs/kb.jsonl", 400)
+    cookie = next(c for c in chunks if c.record_id == "r0")
+    sources = [Source(1, Hit(cookie, 0.9, 0.9), cookie.text)]
+    # a third of the file's records write JWT; the cookie record's document is itself
+    assert await document_subjects("How is a JWT signed?", sources, engine.store) == ()

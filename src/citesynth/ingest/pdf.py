@@ -92,7 +92,9 @@ def cleaned(text: str) -> str:
 
 
 def _accented(found: re.Match[str]) -> str:
-    return unicodedata.normalize("NFC", found.group(2) + _ACCENTS[found.group(1)])
+    mark, letter = (found.group(1), found.group(2)) if found.group(1) else found.group(3, 4)
+    letter = "i" if letter == "\u0131" else letter  # na\"{\i}ve sets a dotless i
+    return unicodedata.normalize("NFC", letter + _ACCENTS[mark])
 
 
 _T1_LIGATURES = {"\x1b": "ff", "\x1c": "fi", "\x1d": "fl", "\x1e": "ffi", "\x1f": "ffl"}
@@ -100,9 +102,14 @@ _T1_LIGATURE = re.compile(r"(?<=[^\W\d_])[\x1b-\x1f]|[\x1b-\x1f](?=[^\W\d_])")
 _T1_MARKS = {"\x10": "\u201c", "\x11": "\u201d", "\x15": "\u2013", "\x16": "\u2014"}
 _ACCENTS = {"\u00b4": "\u0301", "\u00a8": "\u0308", "\u00b8": "\u0327"}
 """Spacing acute, diaeresis and cedilla, and the combining marks they stand for."""
-_ACCENTED = re.compile(r"(?:(?<=[^\W\d_])|(?<![^\s(\[\"'‘“]))([\u00b4\u00a8\u00b8])([^\W\d_])")
-"""A spacing accent before a letter, in a word or opening one ("Guib´e", "´Ecole"); after a
-letter and before none it is a math accent ("A¨") and stays."""
+_ACCENTED = re.compile(
+    r"(?:(?<=[A-Za-z\u0131])|(?<![^\s(\[\"'‘“]))"
+    r"(?:([\u00b4\u00a8])([AEIOUYaeiouy\u0131])|(\u00b8)([CcSsTt]))"
+)
+"""A spacing accent before a Latin letter it sits on, in a word or opening one ("Guib´e",
+"´Ecole", "Fran¸cois"): an acute or a diaeresis on a vowel, a cedilla under c, s or t.
+After a letter and before none it is a math accent ("A¨") and stays; before another
+letter it is an apostrophe typed so ("it´s", "O´Reilly")."""
 _SMALL_TILDE = re.compile(r"(?<![^\W\d_])\u02dc(?=[/\w])")
 """A small tilde opening a path or a name (not a math accent over a letter before it)."""
 _BULLET = re.compile(r"\x88(?=[ \t])")

@@ -46,8 +46,9 @@ chapter's header ("Acknowledgements 2"), not a sentence PDFium ran into the foot
 rotating the directory stack, pushd returns 0 unless … a nonGNU Bash 5.2 … 47")."""
 _EDGE_LINES = 2
 """How many lines at the top (and at the bottom) of a page may be running."""
-_BLOCK_LINES = 3
-"""The fewest lines in a row a box repeated beside the text of every page has."""
+_BLOCK_LINES = 5
+"""The fewest lines in a row a box repeated beside the text of every page has (Elsevier's
+has 15)."""
 _LETTER = re.compile(r"[^\W\d_]")
 
 _ROMAN = re.compile(r"(?i:m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))")
@@ -69,8 +70,10 @@ _STOPPED = re.compile(r"""[.!:;,]["'”’)\]]*\s*$""")
 _LIST_ITEM = re.compile(r"(?:\d{1,2}[.)]|\(\w{1,3}\))[ \t]")
 _FILE_NAME = re.compile(r"[a-z][\w-]*\.[a-z]{1,4}\b")
 """A file's name opening a sentence: "elsarticle.cls is a thoroughly re-written …"."""
-_NO_TITLE = re.compile(r"[\\$={}<>|]|\d[.,]\d+$")
-"""What a title has not: code's marks, or a decimal ending it (a table's row: "8 Florida 15.4")."""
+_MOST_UNSET_WORDS = 8
+"""The most words a heading may have without a line above ending a sentence, nor capitals: a
+wrapped line of prose is longer."""
+_TABLE_ROWS = 3
 _RUN_IN = re.compile(r"[a-z]\. [A-Z]")
 SECTION_NAMES = frozenset(
     """ABSTRACT INTRODUCTION BACKGROUND METHODS METHODOLOGY MATERIALS RESULTS DISCUSSION
@@ -181,31 +184,37 @@ def running(pages: Sequence[Sequence[str]]) -> list[set[int]]:
 def _repeated_blocks(pages: Sequence[Sequence[str]], found: list[set[int]]) -> list[set[int]]:
     """Per page, the lines of its blocks repeated beside the text of every page.
 
-    A block is at least `_BLOCK_LINES` lines in a row, each of whose text (numbers aside)
-    stands on half the pages or more (and on `REPEATS` at least).
+    A block is `_BLOCK_LINES` lines in a row or more, each with a letter, whose texts
+    (numbers aside), in that order, stand on half the pages or more (and on `REPEATS` at
+    least). Lines repeated apart are no box: a table's "Yes" and "No" cells, a code
+    example's imports over pages of examples.
     """
-    keys = [[_key(line) for line in lines] for lines in pages]
-    pages_with: Counter[str] = Counter()
-    for index, page_keys in enumerate(keys):
-        pages_with.update({k for at, k in enumerate(page_keys) if at not in found[index]})
+    keys = [
+        [(_key(line) if at not in found[index] else "") for at, line in enumerate(lines)]
+        for index, lines in enumerate(pages)
+    ]
+    runs = [_windows(page_keys) for page_keys in keys]
+    pages_with: Counter[tuple[str, ...]] = Counter()
+    for page_runs in runs:
+        pages_with.update({run for _, run in page_runs})
     least = max(REPEATS, len(pages) / 2)
     blocks: list[set[int]] = []
-    for index, page_keys in enumerate(keys):
-        repeated = [
-            at not in found[index] and _LETTER.search(key) is not None and pages_with[key] >= least
-            for at, key in enumerate(page_keys)
-        ]
+    for page_runs in runs:
         lines: set[int] = set()
-        at = 0
-        while at < len(repeated):
-            end = at
-            while end < len(repeated) and repeated[end]:
-                end += 1
-            if end - at >= _BLOCK_LINES:
-                lines.update(range(at, end))
-            at = end + 1
+        for at, run in page_runs:
+            if pages_with[run] >= least:
+                lines.update(range(at, at + _BLOCK_LINES))
         blocks.append(lines)
     return blocks
+
+
+def _windows(keys: Sequence[str]) -> list[tuple[int, tuple[str, ...]]]:
+    """Each run of `_BLOCK_LINES` keys in a row on a page, every one with a letter."""
+    return [
+        (at, tuple(keys[at : at + _BLOCK_LINES]))
+        for at in range(len(keys) - _BLOCK_LINES + 1)
+        if all(_LETTER.search(key) for key in keys[at : at + _BLOCK_LINES])
+    ]
 
 
 def _runs(keys: Sequence[str | None]) -> list[int]:
@@ -388,12 +397,10 @@ def numbered_heading(lines: Sequence[str], index: int, previous: str | None = No
     if match is None or _LEADER.search(line) or _STOPPED.search(line):
         return 0
     title = match.group("title")
-    if (
-        len(title.split()) > _MOST_HEADING_WORDS
-        or not _WORD.search(title)
-        or _NO_TITLE.search(title)
-    ):
+    if len(title.split()) > _MOST_HEADING_WORDS or not _WORD.search(title):
         return 0
+    if _in_a_table(lines, index):
+        return 0  # a table's rows: "1 Colorado 7.9", "2 Arizona 8.1", "3 California 9.0"
     above = next((lines[i].strip() for i in range(index - 1, -1, -1) if lines[i].strip()), "")
     below = next((lines[i].strip() for i in range(index + 1, len(lines)) if lines[i].strip()), "")
     if _RUN_IN.search(title) and not _opens_block(below):
@@ -407,18 +414,45 @@ def numbered_heading(lines: Sequence[str], index: int, previous: str | None = No
     if match.re is _DOTTED and previous and not previous.endswith("."):
         return 0
     capitals = _in_capitals(title)
+    chapter = any(chapter_heading(lines, i) for i in range(max(0, index - 2), index))
+    set_apart = not above or _ended(above) or chapter
     if match.re is not _HEADING and not (
         follows
         and (capitals or match.re is _DOTTED)
         and _opens_block(below)
+        and (set_apart or match.re is _DOTTED or below.startswith(f"{number[0]}."))
         and not any(_LIST_ITEM.match(other) for other in (above, below))
     ):
         return 0
-    chapter = any(chapter_heading(lines, i) for i in range(max(0, index - 2), index))
-    set_apart = not above or _ended(above) or chapter
     if sum((set_apart, _opens_block(below), follows, capitals)) < 2:
         return 0
+    if not (set_apart or capitals) and len(title.split()) > _MOST_UNSET_WORDS:
+        return 0  # a wrapped line: "… with those of Table / 2 The results of both are close …"
     return len(number)
+
+
+def _in_a_table(lines: Sequence[str], index: int) -> bool:
+    """Whether line `index` is one of three or more numbered lines in a row at one depth.
+
+    A table's rows or a list ("1 Colorado 7.9", "2 Arizona 8.1" in R's data manual): headings
+    stack by depth ("3 R and S" over "3.1 What is S?"), never three siblings in a row.
+    """
+    depth = _depth(lines[index])
+    if not depth:
+        return False
+    run = 1
+    for step in (-1, 1):
+        at = index + step
+        while 0 <= at < len(lines) and lines[at].strip() and _depth(lines[at]) == depth:
+            run += 1
+            at += step
+    return run >= _TABLE_ROWS
+
+
+def _depth(line: str) -> int:
+    """A numbered line's depth ("6.3.1 …": 3; "1. …": 1), 0 for any other line."""
+    match = _HEADING.fullmatch(line.strip()) or _DOTTED.fullmatch(line.strip())
+    return match.group("number").rstrip(".").count(".") + 1 if match else 0
 
 
 def capitals_heading(lines: Sequence[str], index: int) -> int:
@@ -506,7 +540,7 @@ def _follows(number: tuple[str, ...], previous: tuple[str, ...]) -> bool:
     It may be the first child, the next sibling or an ancestor's, or the first appendix.
     """
     if not previous:
-        return number in (("1",), ("A",))
+        return number == ("1",)
     if number == (*previous, "1") or (number == ("A",) and previous[0].isdigit()):
         return True
     return any(

@@ -702,6 +702,10 @@ PRESENTED AT A / PREVIOUS CONFERENCE" (`ingest.pdf_layout` sets a PDF's apart by
 lines; `_numbered_title` reads one only alone in its paragraph)."""
 
 
+_MOST_TITLE_WORDS = 12
+_MOST_CAPITALS_WORDS = 8
+"""The most words of a title in capitals: JACoW's longest has 8 ("PAPER PUBLISHED IN, OR
+SUBMITTED TO, A PERIODICAL"); a warning in capitals says more."""
 _CONTENTS_LINE = re.compile(
     rf"{SECTION_NUMBER}[ \t]+[A-Z][^\n.!?:;]{{0,78}}[^\W\d_][ \t]+\d{{1,4}}"
 )
@@ -716,8 +720,11 @@ def _numbered_title(text: str, begin: int, end: int) -> bool:
     machine with the required development environment", aiohttp's; Developer Hub's "Add the
     Llama Stack and LCS container definitions to extraContainers"), which is worth quoting.
     """
-    if not _NUMBERED_TITLE.fullmatch(text, begin, end) or len(text[begin:end].split()) > 12:
+    words = len(text[begin:end].split())
+    if not _NUMBERED_TITLE.fullmatch(text, begin, end) or words > _MOST_TITLE_WORDS:
         return False
+    if text[begin].isalpha() and words > _MOST_CAPITALS_WORDS:
+        return False  # "WARNING: DO NOT UNPLUG THE DEVICE DURING A FIRMWARE UPDATE" is said
     above = text[max(0, begin - 2) : begin]
     return (begin == 0 or above == "\n\n") and text[end : end + 2] in ("", "\n", "\n\n")
 

@@ -219,15 +219,18 @@ async def document_subjects(
     `DOCUMENT_CHUNKS`), as `named.unnamed` holds them: a paper or a guide names its subject
     on many pages, not on each. Pages of Flask's docs on sessions, which never write "JWT",
     are about no JWT. Read only when an acronym is missing and `store` can list a
-    document's chunks (`DocumentReader`); a record is its own one-chunk document.
+    document's chunks (`DocumentReader`); each record of a JSONL file is a document of its
+    own, never read with the file's other records.
     """
     top = list(sources[:TOP])
     missing = unnamed(question, top)
     if not missing or not isinstance(store, DocumentReader):
         return ()
     held: set[str] = set()
-    for path in dict.fromkeys(source.chunk.path for source in top):
-        chunks = await store.document_chunks(path, DOCUMENT_CHUNKS)
+    documents = {source.chunk.document_id: source.chunk.path for source in top}
+    for document, path in documents.items():
+        read = await store.document_chunks(path, DOCUMENT_CHUNKS)
+        chunks = [chunk for chunk in read if chunk.document_id == document]  # not its records'
         if not chunks:
             continue
         absent = [set(unnamed_in(question, written(chunk))) for chunk in chunks]
