@@ -8,7 +8,9 @@ the sentence after them, its table of contents reads as sentences, and a LaTeX f
 ligatures come out as control codes ("coe\\x1ecients"). `ingest.pdf_layout` and
 `ingest.pdf.cleaned` read them; this benchmark counts, over real PDFs from Debian
 packages (R's manuals, the survival package's vignettes, Bash's reference and man page,
-Asymptote's and gnuplot's manuals), the prose sentences a writer could quote that hold
+Asymptote's and gnuplot's manuals, and six papers set in two columns by journals' and
+conferences' LaTeX classes: MNRAS, Elsevier, JACoW, ACM, NRC, ASME), the prose sentences
+a writer could quote that hold
 such lines, with the loader as it was (pages as plain paragraphs: the baseline, rebuilt in
 the same run) and as it is:
 
@@ -63,6 +65,17 @@ PACKAGES = {
     "bash-doc=5.2.15-2": ["usr/share/doc/bash/bashref.pdf", "usr/share/doc/bash/bash.pdf"],
     "asymptote-doc=2.85+ds-1": ["usr/share/doc/asymptote/asymptote.pdf"],
     "gnuplot-doc=5.4.4+dfsg1-2": ["usr/share/doc/gnuplot/gnuplot.pdf"],
+    "texlive-publishers-doc=2022.20230122-4": [
+        f"usr/share/doc/texlive-doc/latex/{name}.pdf"
+        for name in (
+            "mnras/mnras_guide",
+            "elsarticle/elsdoc",
+            "jacow/JACoW_LaTeX_A4",
+            "acmart/samples/sample-sigconf",
+            "nrc/userguide",
+            "asmejour/asmejour-template",
+        )
+    ],
 }
 """Debian bookworm packages (name=version) and the PDFs read from each."""
 FOLDER = CACHE / "debian"

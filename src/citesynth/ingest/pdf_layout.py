@@ -14,8 +14,12 @@ reports and papers set two kinds of line apart by layout alone:
 
 `laid_out` drops the running lines (`running`) and sets each numbered heading apart by a
 blank line on either side (`numbered_heading`; LaTeX's "Chapter 4" over its title,
-`chapter_heading`), returning where the headings are so that the loader can open a section
-at each. A line is running when it stands first or last on its page (after any running
+`chapter_heading`; papers' headings in capitals, "REFERENCES", `capitals_heading`),
+returning where the headings are so that the loader can open a section at each. Papers
+set headings as manuals do not ("1 INTRODUCTION" after a keywords line, Elsevier's "1.
+Introduction"), so a heading is told by two signs of four (`numbered_heading`).
+
+A line is running when it stands first or last on its page (after any running
 line above or below it) and either its text, but for a number ending or opening it, stands
 there on a run of at least `REPEATS` pages each at most `NEARBY` from the next (`_runs`),
 or it ends with a page number that the same place on a page nearby continues (n on page
