@@ -292,3 +292,16 @@ def test_an_apostrophe_typed_as_an_acute_accent_stays() -> None:
         "it\u00b4s the user\u00b4s guide by O\u00b4Reilly"
     )
     assert cleaned("na\u00a8\u0131ve") == "na\u00efve"  # LaTeX's na\"{\i}ve
+
+
+def test_a_table_of_contents_without_page_numbers_is_set_apart_and_no_prose() -> None:
+    contents = ["Key words: editorials, notices", "CONTENTS", "1 Introduction"]
+    contents += ["2 Obtaining and installing the package", "3 Preparing a paper", "4 Options"]
+    contents += ["Acknowledgements", "Contact e-mail: mn@ras.ac.uk", "1 INTRODUCTION"]
+    contents += ["The journal encourages authors to prepare papers so."]
+    (page,) = laid_out(["\n".join(contents)])
+    sentences = [page.text[a:b] for a, b in prose_sentences(page.text, min_words=1)]
+    assert not any("Preparing a paper" in s for s in sentences), sentences
+    assert "The journal encourages authors to prepare papers so." in sentences
+    assert "\n\n1 Introduction\n2 Obtaining" in page.text  # the contents as a block
+    assert [page.text[h.start : h.end] for h in page.headings] == ["1 INTRODUCTION"]

@@ -299,8 +299,14 @@ def _continued(numbers: Sequence[int | None], index: int) -> bool:
 def _page(
     lines: list[str], dropped: set[int], previous: str, capitals: bool
 ) -> tuple[LaidOutPage, str]:
-    """A page laid out, and the number of the last numbered heading read so far, as written."""
+    """A page laid out, and the number of the last numbered heading read so far, as written.
+
+    A table's numbered rows, or a table of contents' lines (`_in_a_table`), are set apart by
+    blank lines as a block of their own: run into the line above they read as a sentence
+    ("Key words: editorials … CONTENTS 1 Introduction 2 Obtaining and installing …").
+    """
     kept = [line for index, line in enumerate(lines) if index not in dropped]
+    tables = {index for index in range(len(kept)) if _in_a_table(kept, index)}
     out: list[str] = []
     headings: list[Heading] = []
     offset = 0
@@ -314,8 +320,14 @@ def _page(
         else:
             span, numbered = capitals and capitals_heading(kept, index), False
         if not span:
+            if index in tables and index - 1 not in tables and out and out[-1].strip():
+                out.append("")
+                offset += 1
             out.append(kept[index])
             offset += len(kept[index]) + 1
+            if index in tables and index + 1 not in tables and index + 1 < len(kept):
+                out.append("")
+                offset += 1
             index += 1
             continue
         if out and out[-1].strip():

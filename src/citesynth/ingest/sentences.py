@@ -687,9 +687,22 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
         or CONSOLE_LINE.fullmatch(line.strip()) is not None
         or _numbered_title(text, begin, end)
         or _CONTENTS_LINE.fullmatch(line) is not None
+        or _numbered_lines(line)
     )
 
 
+def _numbered_lines(sentence: str) -> bool:
+    """Whether every line of a sentence of three lines or more opens with a section number.
+
+    A table of contents without page numbers (MNRAS's "1 Introduction / 2 Obtaining and
+    installing the MNRAS package / …") or a table's numbered rows ("1 Colorado 7.9").
+    """
+    lines = sentence.split("\n")
+    return len(lines) >= _NUMBERED_LINES and all(_NUMBERED_LINE.match(line) for line in lines)
+
+
+_NUMBERED_LINES = 3
+_NUMBERED_LINE = re.compile(rf"[ \t]*{SECTION_NUMBER}[ \t]+\S")
 _CAPITALS = r"[A-Z][A-Z0-9 \t&'’/,:()\-–]{2,78}[A-Z0-9)]"
 """A line in capitals (a pattern part): "CHECKLIST FOR ELECTRONIC", "REFERENCES"."""
 _NUMBERED_TITLE = re.compile(
