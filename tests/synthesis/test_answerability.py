@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from pathlib import Path
 
-from citesynth.engine import Engine
-from citesynth.synthesis.answerability import (
-    Gate,
-    document_subjects,
-    gate,
-    pair_gate,
-    unanswerable,
-    unheard_terms,
-)
+from citesynth.synthesis.answerability import Gate, gate, pair_gate, unanswerable, unheard_terms
 from citesynth.synthesis.finishing import Header
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
-from tests.conftest import write
 
 QUESTION = "Where was the composer of Carmen born?"
 
@@ -179,73 +168,3 @@ async def test_unheard_terms_are_those_no_chunk_holds_and_only_for_how_to_questi
     assert await unheard_terms("Who composed the opera?", store) == ()  # not asked how
     assert await unheard_terms("How do I pickle it?", object()) == ()  # a store that cannot
     assert len(store.asked) == 1
-
-
-PAPER = """# The Name of the Title Is Hope
-
-## Abstract
-
-This sample shows the ACM consolidated article template in use, as ACM publications set
-their articles.
-
-## Template overview
-
-The ACM template has one class file for every ACM journal and conference proceeding.
-
-## Modifications
-
-Modifying the ACM template, its fonts or its margins, is not allowed in ACM venues.
-
-## Typefaces
-
-The template uses the Libertine typeface family for the body text of every article.
-
-## Tables
-
-Tables are set in the table environment with a caption above the table itself.
-
-## Figures
-
-Figure captions are placed below the figure, and every figure needs a description.
-
-## Citations
-
-References are numbered in the order in which they are cited in the text.
-"""
-
-
-async def test_a_passage_of_a_document_about_an_acronym_answers_for_it(
-    engine: Engine, tmp_path: Path
-) -> None:
-    write(tmp_path / "docs", "paper.md", PAPER)
-    await engine.index([tmp_path / "docs"])
-    chunks = await engine.store.document_chunks("docs/paper.md", 100)
-    figures = next(c for c in chunks if "below the figure" in c.text)
-    assert "ACM" not in f"{figures.title} {figures.heading_path} {figures.text}"
-    sources = [Source(1, Hit(figures, 0.9, 0.9), figures.text)]
-    # the page on figures never writes "ACM"; its document does on most of its pages
-    asked = "Where are figure captions placed in the ACM template?"
-    subjects = await document_subjects(asked, sources, engine.store)
-    assert subjects == ("ACM",)
-    assert await gate(asked, sources, None, subjects=subjects) is None  # no scorer: read on
-    withheld = await gate(asked, sources, None)
-    assert withheld is not None and withheld.unnamed == ("ACM",)
-    # an acronym the document never writes, or a store that cannot list chunks
-    assert await document_subjects(asked.replace("ACM", "IEEE"), sources, engine.store) == ()
-    assert await document_subjects(asked, sources, object()) == ()
-
-
-async def test_each_record_of_a_jsonl_file_is_a_document_of_its_own(
-    engine: Engine, tmp_path: Path
-) -> None:
-    cookies = [f"Session cookies are signed with the secret key number {i}." for i in range(6)]
-    tokens = [f"A JWT carries claims signed by the issuer, case {i}." for i in range(3)]
-    records = [{"id": f"r{i}", "title": f"Note {i}", "text": t} for i, t in enumerate(cookies)]
-    records += [{"id": f"j{i}", "title": f"Token {i}", "text": t} for i, t in enumerate(tokens)]
-    write(tmp_path / "docs", "kb.jsonl", "\n".join(json.dumps(r) for r in records))
-    await engine.index([tmp_path / "docs"])
-    chunks = await engine.store.document_chunks("docs/kb.jsonl", 400)
-    cookie = next(c for c in chunks if c.record_id == "r0")
-    sources = [Source(1, Hit(cookie, 0.9, 0.9), cookie.text)]
-    # a third of the file's records write JWT; the cookie record's document is itself
-    assert await document_subjects("How is a JWT signed?", sources, engine.store) == ()

@@ -14,7 +14,7 @@ documents holding one hop each), against a threshold of their own
 found in the sources." with the ranked passages as what was found nearby. Before any
 score, a question naming an acronym none of the top passages holds ("JWT", "S3") is a
 not-found too, with or without a scorer (`named`), unless a top passage's document is
-about it (`document_subjects`: a page of ACM's paper template says "Figure captions are
+about it (`synthesis.about`: a page of ACM's paper template says "Figure captions are
 placed below the figure" without writing "ACM"). After writing,
 an answer whose cited claims are all unsupported is a not-found too (`finishing.verified`).
 The lexical verifier has no such score: without the trained verifier only retrieval
@@ -33,18 +33,11 @@ from citesynth.answers import Answer
 from citesynth.synthesis.asked import asks_how
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.finishing import Header
-from citesynth.synthesis.named import unnamed, unnamed_code, unnamed_in, unnamed_proper, written
+from citesynth.synthesis.named import unnamed, unnamed_code, unnamed_proper
 from citesynth.synthesis.sources import Source, document_count, record
-from citesynth.types import Chunk
 
 TOP = 5
 """How many of the top sources are read against the question."""
-DOCUMENT_SHARE = 0.25
-"""The least share of a document's chunks holding an acronym for the document to be about
-it: in six papers set by journals' LaTeX classes, the publisher's acronym ("ACM", "ASME",
-"MNRAS", "JACoW", "NRC") is in 0.36-0.45 of each paper's chunks, "SI" in 0.03 of ASME's."""
-DOCUMENT_CHUNKS = 400
-"""The most chunks of a document read for what it is about."""
 PAIRED = 4
 """How many of the top sources are read two at a time (two of different documents) when
 none answers alone."""
@@ -135,7 +128,7 @@ async def gate(
     tokens), nor one writing a name as code that none of the sources writes
     (`named.unnamed_code`: "uuid.UUID"), nor a how-to question naming a tool none of the
     sources names (`named.unnamed_proper`: "Husky"); an acronym in `subjects`, which a top
-    source's document is about (`document_subjects`), counts as held. A compound question
+    source's document is about (`synthesis.about`), counts as held. A compound question
     ("What is the connect timeout, and are failed requests retried?") is answerable when
     each of its parts is (`question_parts`; `compound=False` reads it whole only): each may
     be answered by a different source, and a source answering one part scores low against
@@ -208,45 +201,6 @@ async def unheard_terms(question: str, store: object) -> tuple[str, ...]:
     wanted = content_terms(question)
     shares = await store.term_shares(wanted)
     return tuple(term for term in wanted if not shares.get(term))
-
-
-async def document_subjects(
-    question: str, sources: Sequence[Source], store: object
-) -> tuple[str, ...]:
-    """The acronyms of `question` none of the top sources holds that one's document is about.
-
-    About means held by at least `DOCUMENT_SHARE` of the document's chunks (its first
-    `DOCUMENT_CHUNKS`), as `named.unnamed` holds them: a paper or a guide names its subject
-    on many pages, not on each. Pages of Flask's docs on sessions, which never write "JWT",
-    are about no JWT. Read only when an acronym is missing and `store` can list a
-    document's chunks (`DocumentReader`); each record of a JSONL file is a document of its
-    own, never read with the file's other records.
-    """
-    top = list(sources[:TOP])
-    missing = unnamed(question, top)
-    if not missing or not isinstance(store, DocumentReader):
-        return ()
-    held: set[str] = set()
-    documents = {source.chunk.document_id: source.chunk.path for source in top}
-    for document, path in documents.items():
-        read = await store.document_chunks(path, DOCUMENT_CHUNKS)
-        chunks = [chunk for chunk in read if chunk.document_id == document]  # not its records'
-        if not chunks:
-            continue
-        absent = [set(unnamed_in(question, written(chunk))) for chunk in chunks]
-        for name in missing:
-            if sum(name not in a for a in absent) >= DOCUMENT_SHARE * len(chunks):
-                held.add(name)
-    return tuple(name for name in missing if name in held)
-
-
-@runtime_checkable
-class DocumentReader(Protocol):
-    """A store that lists a document's chunks (`index.store.Store.document_chunks`)."""
-
-    async def document_chunks(self, path: str, limit: int) -> list[Chunk]:
-        """Up to `limit` chunks of the documents at `path`, in reading order."""
-        ...
 
 
 @runtime_checkable

@@ -25,15 +25,17 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import AsyncIterator, Mapping
+from dataclasses import replace
 
 from citesynth.answers import Answer
 from citesynth.events import DoneEvent, ErrorEvent, Event, SourcesEvent
 from citesynth.llm.base import closing
 from citesynth.observe import log_answer
+from citesynth.synthesis.about import about_checked, documents_about, told
 from citesynth.synthesis.answerability import (
+    TOP,
     Gate,
     HowToScorer,
-    document_subjects,
     gate,
     unanswerable,
     unheard_terms,
@@ -103,6 +105,9 @@ async def ask(
         prompt=prompt,
         values=values,
     )
+    reads = verifier is not None or options.answerability
+    about = await documents_about(header.question, plan.sources, parts.store) if reads else {}
+    plan = replace(plan, sources=told(plan.sources, about))
     judged = await _gated(header.question, plan, parts, verifier) if options.answerability else None
     if judged is not None and not judged.answerable:
         answer = timed(unanswerable(header, plan.sources, judged), timings, started)
@@ -114,7 +119,7 @@ async def ask(
     yield SourcesEvent(request_id=header.request_id, sources=records)
 
     how = Finishing(
-        verifier=verifier,
+        verifier=about_checked(verifier, plan.sources),
         repair=options.repair,
         renumber=options.renumber,
         low_confidence_below=options.low_confidence_below,
@@ -174,7 +179,7 @@ async def _gated(question: str, plan: Plan, parts: Parts, verifier: object) -> G
     """
     how_to = isinstance(verifier, HowToScorer)
     unheard = await unheard_terms(question, parts.store) if how_to else ()
-    subjects = await document_subjects(question, plan.sources, parts.store)
+    subjects = {name for source in plan.sources[:TOP] for name in source.named}
     return await gate(question, plan.sources, verifier, unheard=unheard, subjects=subjects)
 
 

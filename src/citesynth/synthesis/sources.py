@@ -56,6 +56,9 @@ class Source:
     shown: str
     subject: str = ""
     """What the whole corpus is about (`retrieve.subjects`), told to the verifiers."""
+    named: tuple[str, ...] = ()
+    """The acronyms of the question its document is about (`synthesis.about`), told to the
+    verifiers with its title and headings."""
 
     @property
     def chunk(self) -> Chunk:
@@ -69,8 +72,11 @@ class Source:
 
     @property
     def about(self) -> str:
-        """What its document is about: the title and headings (`verify.base.Check.about`)."""
-        return about_of(self.chunk.title, self.chunk.heading_path)
+        """What its document is about: the title and headings (`verify.base.Check.about`).
+
+        The question's acronyms the document is about (`named`) come last.
+        """
+        return about_of(self.chunk.title, (*self.chunk.heading_path, *self.named))
 
     @property
     def label(self) -> str:

@@ -104,3 +104,13 @@ class Verifier(Protocol):
         Never raises for odd input: an empty claim or empty passages give `unsupported`.
         """
         ...
+
+
+def unwrapped(verifier: Verifier) -> Verifier:
+    """The verifier a wrapper holds (its `wrapped` attribute), or `verifier` itself.
+
+    A wrapper (`synthesis.about.AboutChecked`) only overrules some verdicts; what kind of
+    verifier decides the rest (`LexicalVerifier` or a trained one) is the wrapped one's.
+    """
+    inner: Verifier = getattr(verifier, "wrapped", verifier)
+    return inner

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from citesynth.citations.resolve import compact, numbers_in
-from citesynth.verify.base import Passage, Verdict, Verifier, check_of
+from citesynth.verify.base import Passage, Verdict, Verifier, check_of, unwrapped
 from citesynth.verify.claims import MARKER as _MARKER
 from citesynth.verify.claims import ClaimSpan, split_claims
 from citesynth.verify.code import code_verdict
@@ -300,7 +300,7 @@ async def _repair(
                 checks.append(check_of(claims[index].text, [passage]))
     screened = screen.aligned(checks)
     best: dict[int, tuple[float, Passage]] = {}
-    lexical_only = isinstance(verifier, LexicalVerifier)
+    lexical_only = isinstance(unwrapped(verifier), LexicalVerifier)
     for (index, passage), (verdict, alignment) in zip(candidates, screened, strict=True):
         # a partial candidate the lexical checks veto (a number, identifier or negation the
         # source lacks) can never be confirmed: it would take the place of one that can
@@ -317,7 +317,7 @@ async def _repair(
     if not best:
         return answer, []
     chosen = sorted(best.items())
-    if not isinstance(verifier, LexicalVerifier):
+    if not isinstance(unwrapped(verifier), LexicalVerifier):
         confirmed = await verifier.verify([check_of(claims[i].text, [p]) for i, (_, p) in chosen])
         chosen = [item for item, v in zip(chosen, confirmed, strict=True) if v.supported]
     repairs = [Repair(claims[i].text, claims[i].citations, (p.number,)) for i, (_, p) in chosen]

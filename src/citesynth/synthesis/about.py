@@ -1,0 +1,122 @@
+"""What a source's document is about, of the acronyms a question names.
+
+A paper or a guide names its subject on many of its pages, not on each. ACM's sample paper
+says "Figure captions are placed below the figure" under "12 FIGURES", in a paper titled
+"The Name of the Title Is Hope", and writes "ACM" in 22 of its 55 chunks. An acronym of the
+question that at least `DOCUMENT_SHARE` of a document's chunks hold is what the document is
+about (`documents_about`; the publisher's acronym is in 0.36-0.45 of each of six papers'
+chunks, "SI" in 0.03 of ASME's):
+
+- the answerability gate counts it as held by the document's passages
+  (`answerability.document_subjects`);
+- the verifiers read it with the document's title and headings (`Source.named`), and a
+  claim naming an acronym that some source's document is about is unsupported by sources
+  whose text and documents never state it (`AboutChecked`). "The ACM template places
+  figure captions below the figures [1]", citing ASME's guide, had passed the trained
+  verifier: the fact is ACM's too, but the source cited states ASME's rule. Repair may move
+  the citation to a source about ACM that says it.
+
+Each record of a JSONL file is a document of its own, never read with the file's other
+records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Protocol, runtime_checkable
+
+from citesynth.synthesis.named import unnamed_in, written
+from citesynth.synthesis.sources import Source
+from citesynth.types import Chunk
+from citesynth.verify.base import Check, Verdict, Verifier
+
+DOCUMENT_SHARE = 0.25
+"""The least share of a document's chunks holding an acronym for the document to be about it."""
+DOCUMENT_CHUNKS = 400
+"""The most chunks of a document read for what it is about."""
+
+
+@runtime_checkable
+class DocumentReader(Protocol):
+    """A store that lists a document's chunks (`index.store.Store.document_chunks`)."""
+
+    async def document_chunks(self, path: str, limit: int) -> list[Chunk]:
+        """Up to `limit` chunks of the documents at `path`, in reading order."""
+        ...
+
+
+async def documents_about(
+    question: str, sources: Sequence[Source], store: object
+) -> dict[str, tuple[str, ...]]:
+    """Per document of `sources` (by id), the acronyms of `question` it is about.
+
+    Documents about none are left out; so is everything when the question names no
+    acronym or `store` cannot list a document's chunks.
+    """
+    wanted = unnamed_in(question, "")
+    if not wanted or not isinstance(store, DocumentReader):
+        return {}
+    about: dict[str, tuple[str, ...]] = {}
+    paths = {source.chunk.document_id: source.chunk.path for source in sources}
+    for document, path in paths.items():
+        read = await store.document_chunks(path, DOCUMENT_CHUNKS)
+        chunks = [chunk for chunk in read if chunk.document_id == document]  # not its records'
+        if not chunks:
+            continue
+        absent = [set(unnamed_in(question, written(chunk))) for chunk in chunks]
+        held = tuple(
+            name
+            for name in wanted
+            if sum(name not in names for names in absent) >= DOCUMENT_SHARE * len(chunks)
+        )
+        if held:
+            about[document] = held
+    return about
+
+
+def told(sources: Sequence[Source], about: Mapping[str, tuple[str, ...]]) -> tuple[Source, ...]:
+    """`sources`, each told what its document is about (`Source.named`)."""
+    return tuple(
+        replace(source, named=about.get(source.chunk.document_id, ())) for source in sources
+    )
+
+
+class AboutChecked:
+    """A verifier whose verdicts hold a claim naming what another document is about.
+
+    A claim naming an acronym in `named` (what some source's document is about) is
+    unsupported by passages whose text, titles, headings and documents never state it.
+    The verdicts are otherwise the `wrapped` verifier's, under its name.
+    """
+
+    def __init__(self, wrapped: Verifier, named: frozenset[str]) -> None:
+        self.wrapped = wrapped
+        self.named = named
+        self.name = wrapped.name
+
+    async def verify(self, checks: Sequence[Check]) -> list[Verdict]:
+        """The wrapped verifier's verdicts, a claim naming another document's subject held."""
+        verdicts = await self.wrapped.verify(checks)
+        return [self._held(check, verdict) for check, verdict in zip(checks, verdicts, strict=True)]
+
+    def _held(self, check: Check, verdict: Verdict) -> Verdict:
+        if verdict.label == "unsupported":
+            return verdict
+        stated = " ".join((*check.passages, check.about))
+        other = [name for name in unnamed_in(check.claim, stated) if name in self.named]
+        if not other:
+            return verdict
+        reason = (
+            f"names {', '.join(other)}, which the cited source never states: another "
+            "source's document is about it"
+        )
+        return Verdict(verdict.score, "unsupported", verdict.spans, (*verdict.reasons, reason))
+
+
+def about_checked(verifier: Verifier | None, sources: Sequence[Source]) -> Verifier | None:
+    """`verifier` holding claims to what the sources' documents are about, when any is."""
+    named = frozenset(name for source in sources for name in source.named)
+    if verifier is None or not named:
+        return verifier
+    return AboutChecked(verifier, named)

@@ -1,0 +1,135 @@
+"""What a source's document is about: the gate counts it held, the verifiers read it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from citesynth.engine import Engine
+from citesynth.synthesis import verifying
+from citesynth.synthesis.about import AboutChecked, about_checked, documents_about, told
+from citesynth.synthesis.answerability import gate
+from citesynth.synthesis.sources import Source
+from citesynth.types import Hit
+from citesynth.verify.base import check_of
+from citesynth.verify.lexical import LexicalVerifier
+from tests.conftest import write
+
+ACM = """# The Name of the Title Is Hope
+
+## Abstract
+
+This sample shows the ACM consolidated article template in use, as ACM publications set
+their articles.
+
+## Template overview
+
+The ACM template has one class file for every ACM journal and conference proceeding.
+
+## Modifications
+
+Modifying the ACM template, its fonts or its margins, is not allowed in ACM venues.
+
+## Typefaces
+
+The template uses the Libertine typeface family for the body text of every article.
+
+## Tables
+
+Tables are set in the table environment with a caption above the table itself.
+
+## Figures
+
+Figure captions are placed below the figure, and every figure needs a description.
+
+## Citations
+
+References are numbered in the order in which they are cited in the text.
+"""
+
+ASME = """# Journal Paper Template
+
+## Scope
+
+The asmejour class typesets papers in the style of ASME journals, as ASME sets them.
+
+## Tables and Figures
+
+Figure captions should be placed below figures in all of the journals.
+
+## Units
+
+Units are SI units throughout, with others in parentheses where ASME allows them.
+"""
+
+ASKED = "Where are figure captions placed in the ACM template?"
+
+
+async def _figures(engine: Engine, tmp_path: Path) -> tuple[Source, Source]:
+    """The pages on figures of ACM's and ASME's templates, neither writing its publisher."""
+    write(tmp_path / "docs", "acm.md", ACM)
+    write(tmp_path / "docs", "asme.md", ASME)
+    await engine.index([tmp_path / "docs"])
+    found = []
+    for number, path in enumerate(("docs/acm.md", "docs/asme.md"), start=1):
+        chunks = await engine.store.document_chunks(path, 100)
+        page = next(c for c in chunks if "Figure captions" in c.text)
+        assert "ACM" not in f"{page.title} {page.heading_path} {page.text}"
+        found.append(Source(number, Hit(page, 0.9, 0.9), page.text))
+    return found[0], found[1]
+
+
+async def test_a_passage_of_a_document_about_an_acronym_holds_it_for_the_gate(
+    engine: Engine, tmp_path: Path
+) -> None:
+    acm, asme = await _figures(engine, tmp_path)
+    about = await documents_about(ASKED, [acm, asme], engine.store)
+    assert about == {acm.chunk.document_id: ("ACM",)}  # ASME's guide never writes ACM
+    acm, asme = told([acm, asme], about)
+    assert acm.named == ("ACM",) and asme.named == () and "ACM" in acm.about
+    held = {name for source in (acm, asme) for name in source.named}
+    assert await gate(ASKED, [acm], None, subjects=held) is None  # no scorer: read on
+    withheld = await gate(ASKED, [acm], None)
+    assert withheld is not None and withheld.unnamed == ("ACM",)
+    # an acronym no document writes, or a store that cannot list chunks
+    assert await documents_about(ASKED.replace("ACM", "IEEE"), [acm], engine.store) == {}
+    assert await documents_about(ASKED, [acm], object()) == {}
+
+
+async def test_a_claim_naming_another_documents_subject_is_held_to_its_source(
+    engine: Engine, tmp_path: Path
+) -> None:
+    acm, asme = told(list(await _figures(engine, tmp_path)), {})
+    about = await documents_about(ASKED, [acm, asme], engine.store)
+    acm, asme = told([acm, asme], about)
+    verifier = about_checked(LexicalVerifier(), [acm, asme])
+    assert isinstance(verifier, AboutChecked) and verifier.name == "lexical"
+    claim = "The ACM template places figure captions below the figures."
+    plain = (await LexicalVerifier().verify([check_of(claim, verifying.passages([asme]))]))[0]
+    assert plain.label != "unsupported"  # the words are ASME's guide's: the lexical reading
+    held = (await verifier.verify([check_of(claim, verifying.passages([asme]))]))[0]
+    assert held.label == "unsupported" and "names ACM" in held.reasons[-1]
+    own = (await verifier.verify([check_of(claim, verifying.passages([acm]))]))[0]
+    assert own.label != "unsupported"  # ACM's page, its document about ACM
+    # in an answer, repair moves the citation to the source about ACM
+    checked = await verifying.check(f"{claim[:-1]} [2].", [acm, asme], verifier)
+    assert checked.claims[0].citations == [1] and checked.claims[0].label != "unsupported"
+    # no acronym a document is about: the verifier is the one given
+    plain_verifier = LexicalVerifier()
+    assert about_checked(plain_verifier, told([asme], {})) is plain_verifier
+
+
+async def test_each_record_of_a_jsonl_file_is_a_document_of_its_own(
+    engine: Engine, tmp_path: Path
+) -> None:
+    cookies = [f"Session cookies are signed with the secret key number {i}." for i in range(6)]
+    tokens = [f"A JWT carries claims signed by the issuer, case {i}." for i in range(3)]
+    records = [{"id": f"r{i}", "title": f"Note {i}", "text": t} for i, t in enumerate(cookies)]
+    records += [{"id": f"j{i}", "title": f"Token {i}", "text": t} for i, t in enumerate(tokens)]
+    write(tmp_path / "docs", "kb.jsonl", "\n".join(json.dumps(r) for r in records))
+    await engine.index([tmp_path / "docs"])
+    chunks = await engine.store.document_chunks("docs/kb.jsonl", 400)
+    cookie = next(c for c in chunks if c.record_id == "r0")
+    sources = [Source(1, Hit(cookie, 0.9, 0.9), cookie.text)]
+    # a third of the file's records write JWT; the cookie record's document is itself
+    assert await documents_about("How is a JWT signed?", sources, engine.store) == {}
