@@ -57,21 +57,24 @@ async def documents_about(
     wanted = unnamed_in(question, "")
     if not wanted or not isinstance(store, DocumentReader):
         return {}
+    documents: dict[str, set[str]] = {}  # path -> the documents of sources read there
+    for source in sources:
+        documents.setdefault(source.chunk.path, set()).add(source.chunk.document_id)
     about: dict[str, tuple[str, ...]] = {}
-    paths = {source.chunk.document_id: source.chunk.path for source in sources}
-    for document, path in paths.items():
-        read = await store.document_chunks(path, DOCUMENT_CHUNKS)
-        chunks = [chunk for chunk in read if chunk.document_id == document]  # not its records'
-        if not chunks:
-            continue
-        absent = [set(unnamed_in(question, written(chunk))) for chunk in chunks]
-        held = tuple(
-            name
-            for name in wanted
-            if sum(name not in names for names in absent) >= DOCUMENT_SHARE * len(chunks)
-        )
-        if held:
-            about[document] = held
+    for path, wanted_documents in documents.items():
+        read = await store.document_chunks(path, DOCUMENT_CHUNKS)  # a file's: read once
+        for document in wanted_documents:
+            chunks = [chunk for chunk in read if chunk.document_id == document]  # a record's
+            if not chunks:
+                continue
+            absent = [set(unnamed_in(question, written(chunk))) for chunk in chunks]
+            held = tuple(
+                name
+                for name in wanted
+                if sum(name not in names for names in absent) >= DOCUMENT_SHARE * len(chunks)
+            )
+            if held:
+                about[document] = held
     return about
 
 
