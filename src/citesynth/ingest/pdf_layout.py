@@ -468,7 +468,7 @@ def _in_a_table(lines: Sequence[str], index: int) -> bool:
 def _depth(line: str) -> int:
     """A numbered line's depth ("6.3.1 …": 3; "1. …": 1), 0 for any other line."""
     match = _HEADING.fullmatch(line.strip()) or _DOTTED.fullmatch(line.strip())
-    return match.group("number").rstrip(".").count(".") + 1 if match else 0
+    return len(_parts(match.group("number"))) if match else 0
 
 
 def capitals_heading(lines: Sequence[str], index: int) -> int:

@@ -7,8 +7,8 @@ question that at least `DOCUMENT_SHARE` of a document's chunks hold is what the 
 about (`documents_about`; the publisher's acronym is in 0.36-0.45 of each of six papers'
 chunks, "SI" in 0.03 of ASME's):
 
-- the answerability gate counts it as held by the document's passages
-  (`answerability.document_subjects`);
+- the answerability gate counts it as held by the document's passages (`pipeline._gated`
+  reads `Source.named` of the top sources into `answerability.gate`'s `subjects`);
 - the verifiers read it with the document's title and headings (`Source.named`), and a
   claim naming an acronym that some source's document is about is unsupported by sources
   whose text and documents never state it (`AboutChecked`). "The ACM template places
