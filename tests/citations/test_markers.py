@@ -288,11 +288,32 @@ def test_enumerators_are_not_citations(text: str) -> None:
 
 def test_paren_numbers_above_the_source_count_are_text() -> None:
     assert numbers("Boils at (4) degrees.", SOURCES[:3]) == []
-    assert numbers("Boils at (3) degrees.", SOURCES[:3]) == [(3,)]
+    assert numbers("Boils at (3) degrees.", SOURCES[:3]) == []  # a value: the text goes on
     assert numbers("Boils at (1, 4) degrees.", SOURCES[:3]) == []
     assert numbers("Published in (1999).") == []
     assert numbers("Boils (1) now.", []) == []
     assert numbers("Boils (1).", []) == [(1,)]  # where a citation stands: one naming nothing
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # lme4's paper, quoted whole by the extractive writer: its own numbering, never ours
+        "lme4 allows any optimizer that (1) can work with an objective function (i.e., does "
+        "not require a gradient), (2) allows box constraints, and (3) conforms to rules.",
+        "the weights: w = 3 sin(z) − cos(z) , (8) where z = 6π/5.",
+        "It is not possible to fit a model where (1) the slopes are uncorrelated.",
+    ],
+)
+def test_numbers_the_text_goes_on_after_are_text(text: str) -> None:
+    assert find_markers(text, SOURCES) == []
+
+
+def test_paren_citations_before_a_word_that_opens_what_follows() -> None:
+    assert numbers("Water boils (1) while ice melts (2).") == [(1,), (2,)]
+    assert numbers("Both are supported (1) but only one is the default (2).") == [(1,), (2,)]
+    assert numbers("The limit (3) says 100.") == [(3,)]
+    assert numbers("Water boils (1)") == [(1,)]  # the text's end: nothing goes on
 
 
 def test_paren_citations_after_a_claim() -> None:
@@ -314,6 +335,8 @@ STREAM_TEXTS = [
     "[1: L4-9] — Towers\n[2: L1-3] Towers stand on hills [2: L1-3].\n[3: L5]",
     "```\ncode [1] here\n```\nThen `inline [2]` and [3].",
     "(1) first (2) second\nA claim (2). [1-100000] and [1-9999].",
+    "an optimizer that (1) can work, (2) allows bounds and (3) conforms (1) while z (2)",
+    "Boils at (3) degrees (2)\t and (1)  goes (4) on",
     "Unclosed [1 and then a newline\n[2] closed. An array [a, b]. A year (1999).",
     "Two ticks `` [1] `` then three ```\n[2]\n``` done [3]",
     "Long [" + "x" * (HOLD + 20) + "] then [1].",

@@ -71,6 +71,19 @@ _NOT_A_SOURCE = re.compile(
     r"\.?\s*$",
     re.I,
 )
+_GOES_ON = re.compile(r"[ \t]+([a-z]+)(?=[^a-z])")
+"""A lowercase word after a bare "(2)", which a text goes on with ("(2) allows box
+constraints", "(8) where z = …"), read up to the character after it."""
+_AFTER_A_CITATION = frozenset(
+    "and or but nor so yet while whereas which who whose that as because since although "
+    "though then also respectively if when unless until with without in on at for to by from "
+    "of into via per after before through than like plus is are was were says say states "
+    "reports notes shows mentions describes suggests writes recommends explains lists gives "
+    "adds confirms".split()
+)
+"""Words a clause goes on with after a citation closing what came before ("boils (1) and")."""
+_WORD_OPEN = re.compile(r"[ \t]*[a-z]*")
+"""What of a word after "(2)" may still go on (`MarkerStream._waits`)."""
 _OPENERS = "[【(［"
 _CLOSERS = {"[": "]", "【": "】", "(": ")", "［": "］"}
 # Full-width brackets, digits and separators read as their ASCII forms (one character for
@@ -260,11 +273,27 @@ def _parenthesised(text: str, start: int, sources: Sequence[SourceRef]) -> Marke
     marker = _numbered(start, found.group(), found.group("body"))
     if not marker.numbers:
         return None
+    if not found.group("word") and _goes_on(text, found.end(), start + HOLD + 1):
+        return None  # "that (1) can work with …, (2) allows …": the text's own numbering
     if _enumerator(text, start, marker.numbers[0] if len(marker.numbers) == 1 else None):
         return None
     if found.group("word") or max(marker.numbers) <= len(sources):
         return marker
     return marker if _cites_nothing(text, start, found) else None
+
+
+def _goes_on(text: str, end: int, limit: int) -> bool:
+    """Whether the text goes on after a bare "(n)" ending at `end` as the same clause.
+
+    A citation closes what it cites: punctuation, the line's end or a word that opens
+    what comes next ("boils (1) and ice melts (2)") follow it. A lowercase word of
+    another kind is the text's own: an item it numbers inline ("an optimizer that (1) can
+    work with an objective function, (2) allows box constraints": lme4's paper), an
+    equation's number ("(8) where z = …") or a value ("boils at (3) degrees"). Only text
+    before `limit` is read, as much as streaming waits for.
+    """
+    found = _GOES_ON.match(text[:limit], end)
+    return found is not None and found.group(1) not in _AFTER_A_CITATION
 
 
 def _word_char(char: str) -> bool:
@@ -537,9 +566,9 @@ class MarkerStream:
         window = pending[at : at + HOLD + 1]
         if "\n" in window or len(window) > HOLD:
             return False
-        # A bare "(17)" is judged by the character after it, "[1: L4-9]" opening a line by
-        # the two after it (`_copied_header`).
-        if closer < 0 or (pending[at] == "(" and closer + 1 >= len(pending)):
+        # A bare "(17)" is judged by the character after it and the word it goes on with
+        # (`_goes_on`), "[1: L4-9]" opening a line by the two after it (`_copied_header`).
+        if closer < 0 or (pending[at] == "(" and _WORD_OPEN.fullmatch(pending, closer + 1)):
             return True
         return pending[at] == "[" and ":" in pending[at:closer] and closer + 3 > len(pending)
 
