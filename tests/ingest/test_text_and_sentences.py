@@ -334,6 +334,43 @@ def test_a_console_line_alone_is_no_prose_and_inside_a_sentence_stays() -> None:
     ]
 
 
+def test_a_console_line_followed_by_a_new_sentence_ends_the_one_it_closes() -> None:
+    # lme4's paper (a JSS article) shows its examples so; the next sentence had run on
+    text = (
+        "We may use double-bar notation to fit a model that excludes a correlation "
+        "parameter:\n> fm2 <- lmer(Reaction ~ Days + (Days || Subject), sleepstudy)\n"
+        "Although mixed models with independent slopes are common, they have a drawback."
+    )
+    assert prose_of(text, min_words=1) == [
+        "We may use double-bar notation to fit a model that excludes a correlation "
+        "parameter:\n> fm2 <- lmer(Reaction ~ Days + (Days || Subject), sleepstudy)",
+        "Although mixed models with independent slopes are common, they have a drawback.",
+    ]
+    two = (
+        'Use these:\nR> library("sandwich")\nR> library("lmtest")\n\u201cQuoted\u201d text goes on.'
+    )
+    assert prose_of(two, min_words=1) == [
+        'Use these:\nR> library("sandwich")\nR> library("lmtest")',
+        "\u201cQuoted\u201d text goes on.",
+    ]
+
+
+def test_a_sentence_cut_off_at_an_article_or_a_conjunction_is_no_prose() -> None:
+    # a paper's page ends inside a sentence: its chunk ends "… distribution the"
+    chunk = (
+        "Experiment III uses more general response distributions. For the zero-truncated "
+        "and zero-inflated Poisson distribution the"
+    )
+    assert prose_of(chunk, min_words=1) == [
+        "Experiment III uses more general response distributions."
+    ]
+    for cut in ("values of", "apples and", "the size of their", "larger than"):
+        assert prose_of(f"Compare the {cut}", min_words=1) == []
+    # a stop ends a sentence whatever its last word; a title may end with a preposition
+    assert prose_of("This is what it consists of.", min_words=1) == ["This is what it consists of."]
+    assert prose_of("Where the data comes from", min_words=1) != []
+
+
 def test_statements_cut_from_their_indentation_are_not_prose() -> None:
     # A chunk is trimmed: a cut inside an indented block loses its first line's indent.
     chunk = (

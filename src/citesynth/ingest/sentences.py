@@ -65,7 +65,8 @@ CONSOLE_LINE = re.compile(
 a command a shell's "$". Alone it is no prose, and a PDF's heading may follow it
 (`pdf_layout`). It is not cut out of the sentence around it: R's manual displays its
 examples inside sentences ("The attach / > attach(lentils) / places the data frame …"), and
-cut out they left "The attach" and "places the data frame …" to quote. A Markdown quote
+cut out they left "The attach" and "places the data frame …" to quote. A sentence opening on
+the line after it ends the sentence the example closes (`_opens_next`). A Markdown quote
 ("> Use `f()` here.", "> Note (see below) that …") opens with a word, not a call, or ends
 as a sentence does."""
 _SHORT_TITLE = r"[A-Z0-9][^\n.!?:;,]{0,58}[^\s.!?:;,]"  # short, no closing punctuation
@@ -352,6 +353,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
             cuts.extend((match.start(), match.end()))
     for match in CONTAINER_LINE.finditer(text, start, stop):
         cuts.extend((match.start(), match.end()))
+    cuts.extend(m.end() for m in CONSOLE_LINE.finditer(text, start, stop) if _opens_next(text, m))
     for line_start, line_end in adornments(text, start, stop):
         # A rule, and a reStructuredText or setext title with its adornment, are spans of
         # their own (`is_title_or_rule`).
@@ -366,6 +368,23 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         previous = cut
     _append_trimmed(text, previous, stop, spans)
     return spans
+
+
+def _opens_next(text: str, console: re.Match[str]) -> bool:
+    """Whether the line after a console line opens a sentence.
+
+    The example then ended the sentence it was shown in ("… excludes a correlation
+    parameter: / > fm2 <- lmer(…) / Although mixed models …": lme4's paper). One going on
+    in lower case stays in it (R's manual: "The attach / > attach(lentils) / places the
+    data frame …").
+    """
+    return (
+        _SENTENCE_OPENING.match(text, console.end()) is not None
+        and CONSOLE_LINE.match(text, console.end() + 1) is None  # "R> library(…)" goes on
+    )
+
+
+_SENTENCE_OPENING = re.compile(r"\n[ \t]*[\"“‘(]?[A-Z]")
 
 
 def _wrapped(text: str, line_end: int, length: int) -> bool:
@@ -688,7 +707,15 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
         or _numbered_title(text, begin, end)
         or _CONTENTS_LINE.fullmatch(line) is not None
         or _numbered_lines(line)
+        or _CUT_SHORT.search(line) is not None
     )
+
+
+_CUT_SHORT = re.compile(r"(?<![\w-])(?:the|a|an|and|or|of|than|its|their|these|those|whose)\s*$")
+"""A sentence that stops, with no stop, at a word no sentence or title ends with (an
+article, a conjunction, "of", a possessive): the rest is on the next page and in the next
+chunk, or below a display it runs into ("For the zero-truncated and zero-inflated Poisson
+distribution the": a paper's page ends there)."""
 
 
 def _numbered_lines(sentence: str) -> bool:
