@@ -210,6 +210,52 @@ def test_a_papers_headings_in_its_own_styles_open_sections() -> None:
     assert _headings(gnuplot, ["Gnuplot is a portable program.", "More text."]) == []
 
 
+def test_a_journals_headings_written_with_stops_open_sections() -> None:
+    # JSS's style (lme4's, zoo's and sandwich's papers): every number written with a stop
+    page_five = [
+        "1. Introduction",
+        "Mixed models are fitted.",
+        "1.1. Linear mixed models",
+        "Just as a linear model is described.",
+        "> mkMerMod(rho = environment(devianceFunction),",
+        "fr = parsedFormula$fr)",
+        "2. Formula module",  # the page's last line: the next page's first is read below it
+    ]
+    page_six = [
+        "2.1. Mixed-model formulas",
+        "Like most model-fitting functions, lmer takes a formula.",
+        "2.2. Extracting and replacing the data and the index",
+        "zoo provides several generic functions and methods to work on the data.",
+        "2.3. Algebraic and computational account of mixed-model formulas in the presence of",
+        "heteroskedasticity and autocorrelation",
+        "The fixed-effects terms are described.",
+        "block-diagonal consisting of blocks each of size p.",
+        "3 Note that this means that when",  # a footnote: numbers here are written with stops
+        "2Note that the original definition is more general.",
+        "3. Conclusion",
+        "We have described the package.",
+        "A. Modularization examples",
+        "The modularized functions allow for finer control.",
+        "A.1. Zero slope-slope covariance models",
+        "Consider the following mixed-model formula,",
+    ]
+    assert _headings(page_five, page_six) == [
+        ("1. Introduction", 1),
+        ("1.1. Linear mixed models", 2),
+        ("2. Formula module", 1),
+        ("2.1. Mixed-model formulas", 2),
+        ("2.2. Extracting and replacing the data and the index", 2),
+        (
+            "2.3. Algebraic and computational account of mixed-model formulas in the presence"
+            " of heteroskedasticity and autocorrelation",
+            2,
+        ),
+        ("3. Conclusion", 1),
+        ("A. Modularization examples", 1),
+        ("A.1. Zero slope-slope covariance models", 2),
+    ]
+
+
 def test_list_items_terms_and_table_rows_are_no_headings() -> None:
     nrc = [
         "1 Basic coding",

@@ -16,8 +16,8 @@ from citesynth.ingest.lines import newline_offsets
 LIST_MARKER = r"(?:[-*+•]|\d{1,3}[.)]|#[.)])"
 """A list item's marker (a pattern part): a bullet, a number with its dot or bracket, or
 reStructuredText's auto-number `#.` (AnyIO's "This can be done in one of two ways:")."""
-SECTION_NUMBER = r"(?:\d{1,2}(?:\.\d{1,2}){1,4}\.?|\d{1,2}|[A-Z](?:\.\d{1,2}){1,4})"
-"""A section's number opening its title (a pattern part): "6.3.1", "7", "A.1"; not "1.",
+SECTION_NUMBER = r"(?:\d{1,2}(?:\.\d{1,2}){1,4}\.?|\d{1,2}|[A-Z](?:\.\d{1,2}){1,4}\.?)"
+"""A section's number opening its title (a pattern part): "6.3.1", "7", "A.1", "A.1."; not "1.",
 an item of a numbered list."""
 GRID_BORDER = r"[ \t]*\+(?:[-=]+\+)+[ \t]*"
 """A grid table's border line: "+------+------+", "+======+" below its header."""

@@ -65,9 +65,10 @@ _HEADING = re.compile(rf"(?P<number>{SECTION_NUMBER})[ \t]+(?P<title>[A-Z][^\n]{
 "A.1 Installation"; not "1. Precision", an item of a numbered list."""
 _DOTTED = re.compile(r"(?P<number>\d{1,2}\.)[ \t]+(?P<title>[A-Z][^\n]{0,78})")
 """A section number with a stop, as Elsevier sets them ("1. Introduction"), or a list's item."""
-_LETTERED = re.compile(r"(?P<number>[A-Z])[ \t]+(?P<title>[A-Z][^\n]{0,78})")
-"""An appendix's letter before its title in capitals: "A RESEARCH METHODS"."""
-_NUMBER = re.compile(rf"{SECTION_NUMBER}|\d{{1,2}}\.|[A-Z]")
+_LETTERED = re.compile(r"(?P<number>[A-Z]\.?)[ \t]+(?P<title>[A-Z][^\n]{0,78})")
+"""An appendix's letter before its title: "A RESEARCH METHODS", "A. Modularization
+examples" (a journal writing its numbers with a stop)."""
+_NUMBER = re.compile(rf"{SECTION_NUMBER}|\d{{1,2}}\.|[A-Z]\.?")
 _STOPPED = re.compile(r"""[.!:;,]["'”’)\]]*\s*$""")
 """A line ending with a stop, maybe inside quotes or brackets: a sentence, not a heading
 ("12.1 The “Teaser Figure”" is one)."""
@@ -147,7 +148,8 @@ def _laid_out(
     previous = ""
     laid: list[LaidOutPage] = []
     for index, page_lines in enumerate(lines):
-        page, previous = _page(page_lines, dropped[index], previous, capitals)
+        following = _first_kept(lines, dropped, index + 1)
+        page, previous = _page(page_lines, dropped[index], previous, capitals, following)
         headings = []
         for heading in page.headings:
             number = heading.number
@@ -296,10 +298,21 @@ def _continued(numbers: Sequence[int | None], index: int) -> bool:
     return False
 
 
+def _first_kept(lines: Sequence[list[str]], dropped: Sequence[set[int]], page: int) -> str:
+    """The first line of text of page `page` that is not running ("" past the last page)."""
+    if page >= len(lines):
+        return ""
+    kept = (line for at, line in enumerate(lines[page]) if at not in dropped[page])
+    return next((line for line in kept if line.strip()), "")
+
+
 def _page(
-    lines: list[str], dropped: set[int], previous: str, capitals: bool
+    lines: list[str], dropped: set[int], previous: str, capitals: bool, following: str = ""
 ) -> tuple[LaidOutPage, str]:
     """A page laid out, and the number of the last numbered heading read so far, as written.
+
+    The page's last line is read above `following`, the next page's first line of text: a
+    heading may end a page ("2. Formula module" at the foot of lme4's paper's page 5).
 
     A table's numbered rows, or a table of contents' lines (`_in_a_table`), are set apart by
     blank lines as a block of their own: run into the line above they read as a sentence
@@ -315,8 +328,8 @@ def _page(
         numbered = True
         if chapter_heading(kept, index):
             span = 2
-        elif numbered_heading(kept, index, previous):
-            span = 1 + _wrapped_in_capitals(kept, index)
+        elif numbered_heading(_read_on(kept, index, following), index, previous):
+            span = 1 + (_wrapped_in_capitals(kept, index) or _wrapped_title(kept, index))
         else:
             span, numbered = capitals and capitals_heading(kept, index), False
         if not span:
@@ -398,13 +411,19 @@ def numbered_heading(lines: Sequence[str], index: int, previous: str | None = No
       ("3 R and S" above "3.1 What is S?") or a file's name ("elsarticle.cls is …");
     - its number continues the outline from `previous`, the last heading's number as
       written ("6.2" after "6.1", "7" after "6.1", "1" first after ""; None: not known);
-    - its title is in capitals ("1 INTRODUCTION"), as papers set them.
+    - its title is in capitals ("1 INTRODUCTION"), as papers set them;
+    - it continues the outline with a number of two parts or more written with a stop, as
+      the outline's are ("2.6." after "2.5.": a journal's style, whose line below may open
+      in lower case with a package's name, "zoo provides …").
 
-    A number with a stop ("1. Introduction", Elsevier's style) is also a numbered list's
+    An outline writes its numbers one way: "3 Note that …" (a footnote) after "2.3." is
+    none. A number with a stop ("1. Introduction", Elsevier's style) is also a numbered list's
     item: it must continue an outline written so ("5.1." before "6. Floats"; R's "2.
     Header line" after "1.3 Export to text files" is an item), open a block above the line
     below, and no line beside it may be another item. An
-    appendix's letter ("A RESEARCH METHODS") must continue it, its title in capitals. A
+    appendix's letter ("A RESEARCH METHODS") must continue it, its title in capitals or
+    its letter written with a stop as the outline's numbers are ("A. Modularization
+    examples" after "6. Conclusion"). A
     table of contents' line has a dot leader or a page number, as the line above or below
     it has.
     """
@@ -427,20 +446,22 @@ def numbered_heading(lines: Sequence[str], index: int, previous: str | None = No
         return 0  # a table of contents without dot leaders: "4 Accelerated Failure Time models 75"
     number = section_number(line)
     follows = previous is not None and _follows(number, _parts(previous))
-    if match.re is _DOTTED and previous and not previous.endswith("."):
-        return 0
+    written = _written_number(line)
+    if previous and written.endswith(".") != previous.endswith("."):
+        return 0  # one outline, one way: "3 Note that …" after "2.3." is a footnote
+    stopped = written.endswith(".") and len(number) > 1  # "2.6." of "2.5.": JSS's style
     capitals = _in_capitals(title)
     chapter = any(chapter_heading(lines, i) for i in range(max(0, index - 2), index))
     set_apart = not above or _ended(above) or chapter
     if match.re is not _HEADING and not (
         follows
-        and (capitals or match.re is _DOTTED)
+        and (capitals or match.re is _DOTTED or written.endswith("."))
         and _opens_block(below)
         and (set_apart or match.re is _DOTTED or below.startswith(f"{number[0]}."))
         and not any(_LIST_ITEM.match(other) for other in (above, below))
     ):
         return 0
-    if sum((set_apart, _opens_block(below), follows, capitals)) < 2:
+    if sum((set_apart, _opens_block(below), follows, capitals, stopped and follows)) < 2:
         return 0
     if not (set_apart or capitals) and len(title.split()) > _MOST_UNSET_WORDS:
         return 0  # a wrapped line: "… with those of Table / 2 The results of both are close …"
@@ -487,6 +508,27 @@ def capitals_heading(lines: Sequence[str], index: int) -> int:
     span = 2 if index + 1 < len(lines) and _capitals_line(lines[index + 1], True) else 1
     below = next((line.strip() for line in lines[index + span :] if line.strip()), "")
     return span if _opens_block(below) else 0
+
+
+def _read_on(kept: list[str], index: int, following: str) -> list[str]:
+    """The page's lines, and the next page's first after them when `index` is the last."""
+    return [*kept, following] if index == len(kept) - 1 and following else kept
+
+
+def _wrapped_title(lines: Sequence[str], index: int) -> bool:
+    """Whether the numbered heading at line `index` runs on to the next line.
+
+    Its title stops at a word no title ends with ("4.3. Testing and dating structural
+    changes in the presence of" over "heteroskedasticity and autocorrelation"), and the
+    next line is short and ends no sentence.
+    """
+    if index + 1 >= len(lines) or not _TITLE_GOES_ON.search(lines[index]):
+        return False
+    rest = lines[index + 1].strip()
+    return 0 < len(rest.split()) <= _MOST_UNSET_WORDS and not _ENDS_SENTENCE.search(rest)
+
+
+_TITLE_GOES_ON = re.compile(r"(?<![\w-])(?:of|the|a|an|and|or|in|for|with|to|on|by|from)\s*$")
 
 
 def _wrapped_in_capitals(lines: Sequence[str], index: int) -> bool:
