@@ -34,7 +34,7 @@ from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentKind
 
-CHUNKER_VERSION = 17
+CHUNKER_VERSION = 18
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
@@ -47,7 +47,9 @@ of it; 15: a chunk that starts inside a Sphinx object description has the descri
 objects' names at the end of its heading path; 16: a PDF page's running headers and
 footers are left out, and its numbered headings open sections; 17: a paper's headings
 too: "1. Introduction", "1 INTRODUCTION" after its keywords, "REFERENCES", and an accent
-set apart from its letter, "R´esum´es", is put on it)."""
+set apart from its letter, "R´esum´es", is put on it; 18: a journal's numbers written
+with a stop, "2.6.", "A.1.", a heading at a page's foot, a title wrapped after "of", and a
+console line before a new sentence ends the one it closes)."""
 
 
 @dataclass(frozen=True, slots=True)
