@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from citesynth.verify.evidence import comment_quoted, evidence_text, quoted
+from citesynth.verify.evidence import comment_quoted, evidence_text, mostly_quoted, quoted
 
 PAGE = (
     "The bridge in Kallport was built over four years. "
@@ -79,6 +79,40 @@ def test_a_quotation_of_a_sentence_with_markup_before_its_punctuation_is_recogni
 )
 def test_a_quotation_negated_or_qualified_before_it_is_not_support(sentence: str) -> None:
     assert not quoted("the client retries failed requests", [sentence])
+
+
+LME4 = (
+    "lme4 incorporates two built-in optimization choices, an implementation of the\n"
+    "Nelder-Mead simplex algorithm adapted from Steven Johnson’s NLopt C library (Johnson\n"
+    "2014) and a wrapper for Powell’s BOBYQA algorithm, implemented in the minqa package."
+)
+COPIED = (
+    "Nelder-Mead simplex algorithm adapted from Steven Johnson’s NLopt C library (Johnson "
+    "2014) and a wrapper for Powell’s BOBYQA algorithm, implemented in the minqa package."
+)
+
+
+@pytest.mark.parametrize(
+    ("opening", "is_quote"),
+    [
+        ("The optimizers built into lme4 are the", True),  # the embedded model's words
+        ("lme4's two built-in optimization choices are the", True),
+        ("The optimizers removed from lme4 are the", False),  # a word the sentence never says
+        ("The only optimizers built into lme4 are the", False),
+        ("The optimizers built into nlme are the", False),
+    ],
+)
+def test_a_claim_copying_the_rest_of_a_sentence_after_its_own_words(
+    opening: str, is_quote: bool
+) -> None:
+    assert mostly_quoted(f"{opening} {COPIED}", [LME4]) is is_quote
+
+
+def test_too_little_copied_or_qualified_before_it_is_no_quotation() -> None:
+    assert not mostly_quoted("The optimizers built into lme4 are in the minqa package.", [LME4])
+    qualified = "If it is built, lme4 has a " + COPIED
+    assert not mostly_quoted("lme4 has a " + COPIED, [qualified])
+    assert not mostly_quoted(f"The optimizers built into lme4 are the {COPIED[:-1]} now.", [LME4])
 
 
 def test_the_title_leads_the_evidence_when_it_states_part_of_the_claim() -> None:

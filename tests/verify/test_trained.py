@@ -239,6 +239,22 @@ async def test_a_code_comment_quoted_whole_is_support(trained: TrainedVerifier) 
     assert verdict.label == "supported" and verdict.score == 1.0
 
 
+async def test_a_claim_copying_the_end_of_a_sentence_is_support(trained: TrainedVerifier) -> None:
+    # the embedded model's answer over lme4's paper, which the model alone scored 0.19
+    source = (
+        "lme4 incorporates two built-in optimization choices, an implementation of the "
+        "Nelder-Mead simplex algorithm adapted from Steven Johnson’s NLopt C library (Johnson "
+        "2014) and a wrapper for Powell’s BOBYQA algorithm, implemented in the minqa package "
+        "(Bates, Mullen, Nash, and Varadhan 2014b) as a wrapper around Powell’s original "
+        "Fortran code (Powell 2009)."
+    )
+    claim = "The optimizers built into lme4 are the" + source.split("of the", 1)[1]
+    changed = claim.replace("Powell 2009", "Powell 2019")
+    verdicts = await trained.verify([Check(claim, (source,)), Check(changed, (source,))])
+    assert verdicts[0].label == "supported" and verdicts[0].score == 1.0
+    assert verdicts[1].score < 1.0
+
+
 async def test_a_superlative_the_source_never_states_is_not_support(
     trained: TrainedVerifier,
 ) -> None:

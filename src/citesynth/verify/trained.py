@@ -62,6 +62,7 @@ from citesynth.verify.evidence import (
     Similarity,
     comment_quoted,
     evidence_text,
+    mostly_quoted,
     quoted,
     unmarked,
 )
@@ -209,7 +210,13 @@ class TrainedVerifier:
             for i, (_, alignment) in enumerate(aligned)
             if alignment is not None
             and (
-                (not alignment.disagrees and quoted(checks[i].claim, checks[i].passages))
+                (
+                    not alignment.disagrees
+                    and (
+                        quoted(checks[i].claim, checks[i].passages)
+                        or mostly_quoted(checks[i].claim, checks[i].passages)
+                    )
+                )
                 or comment_quoted(checks[i].claim, checks[i].passages)
             )
         }
@@ -225,7 +232,7 @@ class TrainedVerifier:
         scores = dict(zip(wanted, self._blended(pairs, self._scores(pairs)), strict=True))
         verdicts = []
         for index, backup in enumerate(backups):
-            if index in quotes:  # word for word in a sentence of its source: entailed
+            if index in quotes:  # word for word in a sentence of its source (or its end): entailed
                 verdicts.append(Verdict(1.0, "supported", backup.spans, ()))
                 continue
             if index not in scores:
