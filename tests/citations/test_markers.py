@@ -303,6 +303,8 @@ def test_paren_numbers_above_the_source_count_are_text() -> None:
         "not require a gradient), (2) allows box constraints, and (3) conforms to rules.",
         "the weights: w = 3 sin(z) − cos(z) , (8) where z = 6π/5.",
         "It is not possible to fit a model where (1) the slopes are uncorrelated.",
+        # a model's words for sandwich's paper: notation glued to its name, then a stop
+        "It uses VAR(1) prewhitening and an AR(1).",
     ],
 )
 def test_numbers_the_text_goes_on_after_are_text(text: str) -> None:

@@ -273,6 +273,8 @@ def _parenthesised(text: str, start: int, sources: Sequence[SourceRef]) -> Marke
     marker = _numbered(start, found.group(), found.group("body"))
     if not marker.numbers:
         return None
+    if not found.group("word") and start and _word_char(text[start - 1]):
+        return None  # "VAR(1) prewhitening", "f(2)": notation glued to its name
     if not found.group("word") and _goes_on(text, found.end(), start + HOLD + 1):
         return None  # "that (1) can work with …, (2) allows …": the text's own numbering
     if _enumerator(text, start, marker.numbers[0] if len(marker.numbers) == 1 else None):
