@@ -256,6 +256,27 @@ def test_a_journals_headings_written_with_stops_open_sections() -> None:
     ]
 
 
+def test_a_journals_abstract_and_references_set_as_titles_are_headings() -> None:
+    first = [
+        "Econometric Computing with HC and HAC",
+        "Covariance Matrix Estimators",
+        "Achim Zeileis",
+        "Universität Innsbruck",
+        "Abstract",  # under the title block, which ends no sentence
+        "Data described by econometric models typically contains autocorrelation.",
+        "1. Introduction",
+        "This paper combines two strands.",
+    ]
+    last = ["is available from CRAN.", "References", "Andrews DWK (1991). Heteroskedasticity."]
+    contents = ["11.2 Custom commands", "Acknowledgements", "A Journal abbreviations"]
+    labels = ["The functions are", "Examples", "See the manual."]  # a label, not a heading
+    assert _headings(first, last, contents + labels) == [
+        ("Abstract", 1),
+        ("1. Introduction", 1),
+        ("References", 1),
+    ]
+
+
 def test_list_items_terms_and_table_rows_are_no_headings() -> None:
     nrc = [
         "1 Basic coding",

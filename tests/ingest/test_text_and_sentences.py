@@ -371,6 +371,27 @@ def test_a_sentence_cut_off_at_an_article_or_a_conjunction_is_no_prose() -> None
     assert prose_of("Where the data comes from", min_words=1) != []
 
 
+def test_a_title_block_keywords_and_lines_of_labels_are_no_prose() -> None:
+    # lme4's paper's first page: title, authors, universities; then the abstract
+    block = (
+        "Fitting Linear Mixed-Effects Models Using lme4\nDouglas Bates\n"
+        "University of Wisconsin-Madison\nMartin Mächler\nETH Zurich"
+    )
+    assert prose_of(block, min_words=1) == []
+    keywords = "Keywords: contingency tables, mosaic plots, association plots, grid, R."
+    assert prose_of(keywords, min_words=1) == []
+    typed = 'R> library("sandwich")\nR> library("lmtest")'
+    assert prose_of(typed, min_words=1) == []
+    # a sentence broken around a display, wrapped prose and a lead-in to code stay prose
+    for text in (
+        "To see the list of datasets\ncurrently available use\ndata()",
+        "Returns value is ``'application/octet-stream'`` if no\nContent-Type header "
+        "present\naccording to the RFC",
+        "Consider the following assignments\n> Xplus <- qr(X)\n> b <- qr.coef(Xplus, y)",
+    ):
+        assert prose_of(text, min_words=1) == [text]
+
+
 def test_statements_cut_from_their_indentation_are_not_prose() -> None:
     # A chunk is trimmed: a cut inside an indented block loses its first line's indent.
     chunk = (

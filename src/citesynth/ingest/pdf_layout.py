@@ -89,6 +89,13 @@ SECTION_NAMES = frozenset(
     CAVEATS""".split()
 )
 """The one-word headings in capitals that papers (IMRaD's) and manual pages share."""
+_TITLED = frozenset(
+    """ABSTRACT ACKNOWLEDGEMENTS ACKNOWLEDGMENTS ACKNOWLEDGEMENT ACKNOWLEDGMENT REFERENCES
+    BIBLIOGRAPHY""".split()
+)
+"""The one-word headings a journal sets as titles ("Abstract", "References": the Journal
+of Statistical Software's); others in title case ("Examples", "Preface") are as often a
+label inside a section."""
 _CAPITALS = re.compile(r"[A-Z][A-Z&’'/,:\- ]*[A-Z]")
 _CAPITALS_WORD = re.compile(r"[A-Z]{4}")
 _MOST_CAPITALS_WORDS = 8
@@ -331,7 +338,7 @@ def _page(
         elif numbered_heading(_read_on(kept, index, following), index, previous):
             span = 1 + (_wrapped_in_capitals(kept, index) or _wrapped_title(kept, index))
         else:
-            span, numbered = capitals and capitals_heading(kept, index), False
+            span, numbered = capitals and capitals_heading(kept, index, not previous), False
         if not span:
             if index in tables and index - 1 not in tables and out and out[-1].strip():
                 out.append("")
@@ -492,19 +499,25 @@ def _depth(line: str) -> int:
     return len(_parts(match.group("number"))) if match else 0
 
 
-def capitals_heading(lines: Sequence[str], index: int) -> int:
+def capitals_heading(lines: Sequence[str], index: int, first: bool = False) -> int:
     """How many lines an unnumbered heading in capitals at line `index` spans (0: none).
 
     Papers set "ABSTRACT", "REFERENCES" and JACoW's "SUBMISSION OF PAPERS" alone, in
     capitals, on one line or two ("CHECKLIST FOR ELECTRONIC / PUBLICATION"): below a line
     that ends a sentence (or a heading, or nothing) and above one that opens a block. A
-    table's cells in capitals follow a row of its own ("PAPER 14 pt 0 pt 3 pt").
+    table's cells in capitals follow a row of its own ("PAPER 14 pt 0 pt 3 pt"). A
+    journal may set them as titles ("Abstract", "References": the Journal of Statistical
+    Software's papers); an abstract's heading on the `first` page follows the title block,
+    which ends no sentence.
     """
     if not _capitals_line(lines[index]):
         return 0
     above = next((lines[i].strip() for i in range(index - 1, -1, -1) if lines[i].strip()), "")
-    if above and (not _ended(above) or _capitals_line(above)):
+    abstract = first and lines[index].strip().rstrip(":").upper() == "ABSTRACT"
+    if above and not abstract and (not _ended(above) or _capitals_line(above)):
         return 0
+    if above and not abstract and not lines[index].isupper() and _HEADING.fullmatch(above):
+        return 0  # a title below a contents line ("11.2 Custom commands / Acknowledgements")
     span = 2 if index + 1 < len(lines) and _capitals_line(lines[index + 1], True) else 1
     below = next((line.strip() for line in lines[index + span :] if line.strip()), "")
     return span if _opens_block(below) else 0
@@ -544,13 +557,15 @@ def _wrapped_in_capitals(lines: Sequence[str], index: int) -> bool:
 def _capitals_line(line: str, continued: bool = False) -> bool:
     """Whether `line` may be a heading in capitals: a few words, one of four letters.
 
-    A single word must name a section papers and manual pages share (`SECTION_NAMES`); any
-    other is a term defined below it (bash's "BASHPID", "HISTCONTROL"), unless it
-    `continued` a heading's first line ("CHECKLIST FOR ELECTRONIC / PUBLICATION").
+    A single word must name a section papers and manual pages share (`SECTION_NAMES`), or
+    one a journal sets as a title ("References", `_TITLED`); any other is a term defined
+    below it (bash's "BASHPID", "HISTCONTROL"), unless it `continued` a heading's first
+    line ("CHECKLIST FOR ELECTRONIC / PUBLICATION").
     """
     words = line.split()
     if len(words) == 1 and not continued:
-        return words[0].rstrip(":") in SECTION_NAMES
+        word = words[0].rstrip(":")
+        return word in SECTION_NAMES or (words[0].istitle() and word.upper() in _TITLED)
     return (
         0 < len(words) <= _MOST_CAPITALS_WORDS
         and _CAPITALS.fullmatch(" ".join(words)) is not None

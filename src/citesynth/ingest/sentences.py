@@ -162,12 +162,13 @@ _LINK_RUN = re.compile(rf"(?:[ \t]*{_LINK_DEFINITION})+")
 _NOT_PROSE = re.compile(
     rf"^\s*(?:#(?![.)][ \t])|```|~~~|{API_REFERENCE}|\||[=\-~^*+]{{3,}}\s*$"
     rf"|\+(?:[-=]+\+)+[ \t]*(?:\n|$)|\.\. |>>>|\$ "
-    rf"|<[A-Za-z/!]|{FIELD_MARKER})"
+    rf"|<[A-Za-z/!]|{FIELD_MARKER}|(?i:key[ \t]?words|index[ \t]terms)[ \t]*[:—–])"
 )
 """A line opening no prose: a heading, fence, table row or grid table border ("+----+---+",
 whose rows Jinja's docs had quoted as a sentence), rule, directive, prompt or tag, an
 API reference that mkdocstrings fills in (`::: httpx.HTTPError`), or a field of a field
-list: Sphinx's ":param RetryCallState
+list: a paper's keywords ("Keywords: contingency tables, mosaic plots, …"); Sphinx's
+":param RetryCallState
 retry_state: info about current retry invocation" under `.. function::
 my_stop(retry_state)` says nothing without the function it describes, and was quoted as
 a sentence of an answer (tenacity's docs)."""
@@ -708,7 +709,40 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
         or _CONTENTS_LINE.fullmatch(line) is not None
         or _numbered_lines(line)
         or _CUT_SHORT.search(line) is not None
+        or _labels(line)
     )
+
+
+def _labels(sentence: str) -> bool:
+    """Whether a sentence is labels: short lines ending none, or console lines alone.
+
+    Three lines or more, each short, ending no sentence and opening no word in lower case.
+
+    A paper's title block (title, authors, their universities: "Fitting Linear Mixed-Effects
+    Models Using lme4 / Douglas Bates / University of Wisconsin-Madison / …") or a
+    figure's labels read out of a PDF: wrapped prose fills its lines.
+    """
+    lines = [line.strip() for line in sentence.split("\n")]
+    if all(CONSOLE_LINE.fullmatch(line) for line in lines):
+        return True  # an example typed at a prompt, line after line
+    if sum(_FIELD_LINE.match(line) is not None for line in lines) >= 2:
+        return False  # fields a sentence introduces: "… for the server / Python: 3.9 or newer"
+    return len(lines) >= _NUMBERED_LINES and all(
+        len(line.split()) <= _MOST_LABEL_WORDS
+        and not _LINE_ENDS.search(line)
+        and not line[:1].islower()  # a sentence broken around a display: "currently available use"
+        and not _GOES_ON.search(line)  # wrapped prose: "Returns value is `…` if no"
+        and not CONSOLE_LINE.fullmatch(line)  # "Consider the following assignments / > …"
+        for line in lines
+    )
+
+
+_MOST_LABEL_WORDS = 8
+_FIELD_LINE = re.compile(r"[A-Z][\w ]{0,24}:[ \t]+\S")
+_GOES_ON = re.compile(
+    r"(?<![\w-])(?:the|a|an|and|or|of|in|for|with|to|on|by|from|if|no|not|that|is|are)\s*$"
+)
+_LINE_ENDS = re.compile(r"[.!?:;,]\W*$")
 
 
 _CUT_SHORT = re.compile(r"(?<![\w-])(?:the|a|an|and|or|of|than|its|their|these|those|whose)\s*$")
