@@ -392,6 +392,18 @@ def test_a_title_block_keywords_and_lines_of_labels_are_no_prose() -> None:
         assert prose_of(text, min_words=1) == [text]
 
 
+def test_mathematics_and_authors_read_out_of_a_pdf_are_no_prose() -> None:
+    # sandwich's paper: a display's symbols, a reference's authors, R's significance codes
+    for junk in (
+        "0 · · · É(r(yn, x¦ n ˆ¹)) X.",
+        "Bates D, Maechler M (2015).",
+        "Signif. codes: 0 ‘***’ 0.001 ‘**’ 0.01 ‘*’ 0.05 ‘.’",
+    ):
+        assert prose_of(junk) == []
+    for kept in ("``{{ 20 // 7 }}`` is ``2``.", "* `h11` - HTTP/1.1 support."):
+        assert prose_of(kept, min_words=3) == [kept]
+
+
 def test_statements_cut_from_their_indentation_are_not_prose() -> None:
     # A chunk is trimmed: a cut inside an indented block loses its first line's indent.
     chunk = (

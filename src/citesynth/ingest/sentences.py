@@ -643,7 +643,7 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
             spans.extend(
                 (begin, end)
                 for begin, end in sentence_spans(text, first + (markup.prose_from or 0), stop)
-                if len(text[begin:end].split()) >= min_words and _reads_as_prose(text, begin, end)
+                if _worded(text[begin:end], min_words) and _reads_as_prose(text, begin, end)
             )
         start = boundary
     return spans
@@ -750,6 +750,21 @@ _CUT_SHORT = re.compile(r"(?<![\w-])(?:the|a|an|and|or|of|than|its|their|these|t
 article, a conjunction, "of", a possessive): the rest is on the next page and in the next
 chunk, or below a display it runs into ("For the zero-truncated and zero-inflated Poisson
 distribution the": a paper's page ends there)."""
+
+
+def _worded(sentence: str, least: int) -> bool:
+    """Whether a sentence has `least` words, and up to three of two letters or of code.
+
+    A display of mathematics read out of a PDF ("0 · · · É(r(yn, x¦ n ˆ¹)) X.", sandwich's
+    paper) or a reference's authors ("Bates D, Maechler M (2015).") has the one and not the
+    other; "``{{ 20 // 7 }}`` is ``2``." has both.
+    """
+    tokens = sentence.split()
+    worded = sum("`" in token or _TWO_LETTERS.search(token) is not None for token in tokens)
+    return len(tokens) >= least and worded >= min(least, 3)
+
+
+_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
 
 
 def _numbered_lines(sentence: str) -> bool:
