@@ -12,6 +12,7 @@ from citesynth.synthesis.citing import (
     close_lead_ins,
     drop_pointers,
     drop_repeats,
+    drop_stubs,
     drop_unfinished,
     strip_layout,
     without_refusal,
@@ -622,3 +623,16 @@ def test_a_sentence_with_a_long_run_of_markers_is_read_once() -> None:
     again = f"The pool holds ten {run} connections per host [3001]."
     kept, dropped = drop_repeats(f"{first}\n{again}")
     assert (kept, dropped) == (again, 1)  # the copy citing more replaces the first
+
+
+def test_a_statement_stopping_at_its_lead_ins_comma_goes() -> None:
+    # the embedded model over zoo's docs wrote "For example, [1]." four times
+    text = (
+        "For example, [1].\n\nFill the NA values using na.approx [4]. For example, [4].\n\n"
+        "The default is 5, [1]. For instance, [3]. Use na.aggregate [6]."
+    )
+    assert drop_stubs(text) == (
+        "Fill the NA values using na.approx [4].\n\nThe default is 5, [1]. Use na.aggregate [6].",
+        3,
+    )
+    assert drop_stubs("The default is 5 [1].") == ("The default is 5 [1].", 0)

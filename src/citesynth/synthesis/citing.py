@@ -702,6 +702,35 @@ def close_lead_ins(text: str) -> tuple[str, int]:
     return _without_trailing_spaces("".join(pieces)).strip(), changed
 
 
+def drop_stubs(text: str) -> tuple[str, int]:
+    """Resolved `text` without the statements that stop at a lead-in's comma; how many.
+
+    "For example, [1]." says nothing: the embedded model wrote it four times over zoo's
+    docs, what it meant to show left out, and attribution cited each. A statement of at
+    most `_STUB_TERMS` content terms (citation markers aside) ending with a comma before
+    its markers goes; "The default is 5, [1]." says something and stays.
+    """
+    spans = [
+        (start, end)
+        for start, end in _statements(text)
+        if _COMMA_END.search(text[start:end])
+        and len(content_terms(MARKS.sub(" ", text[start:end]))) <= _STUB_TERMS
+    ]
+    if not spans:
+        return text, 0
+    pieces: list[str] = []
+    position = 0
+    for start, end in spans:
+        pieces.append(text[position:start])
+        position = end + (text[end : end + 1] == " ")  # the space before the next sentence
+    pieces.append(text[position:])
+    return single_blank_lines(_without_trailing_spaces("".join(pieces))).strip(), len(spans)
+
+
+_COMMA_END = re.compile(r",(?:\s*\[[\d,\s\-–]+\])*\s*[.!]?\s*$")
+_STUB_TERMS = 1
+
+
 def _introduces_block(text: str, end: int) -> bool:
     """Whether a block (`_BLOCK_LINE`) opens on a line of its own after `text[:end]`."""
     found = NOT_SPACE.search(text, end)

@@ -36,6 +36,7 @@ from citesynth.synthesis.citing import (
     close_lead_ins,
     drop_pointers,
     drop_repeats,
+    drop_stubs,
     drop_unfinished,
     has_words,
     strip_layout,
@@ -248,12 +249,14 @@ def _tidied(text: str) -> tuple[str, int, int, list[str]]:
     """Resolved `text` tidied; how many repeats and pointers went, and notes.
 
     Tidied: without repeats, pointers, attribution wrappings, lead-ins that introduce
-    nothing, a sentence broken off at the end and a refusal around the answer.
+    nothing or stop at their comma, a sentence broken off at the end and a refusal around
+    the answer.
     """
     text, repeated = drop_repeats(text)
     text, pointers = drop_pointers(text)
     text, _ = plain_attributions(text)
     text, _ = close_lead_ins(text)
+    text, _ = drop_stubs(text)
     text, unfinished = drop_unfinished(text)
     notes = ["dropped the last sentence: the writer broke it off"] if unfinished else []
     return without_refusal(strip_layout(text)), repeated, pointers, notes
