@@ -8,8 +8,10 @@ the sentence after them, its table of contents reads as sentences, and a LaTeX f
 ligatures come out as control codes ("coe\\x1ecients"). `ingest.pdf_layout` and
 `ingest.pdf.cleaned` read them; this benchmark counts, over real PDFs from Debian
 packages (R's manuals, the survival package's vignettes, Bash's reference and man page,
-Asymptote's and gnuplot's manuals, and six papers set in two columns by journals' and
-conferences' LaTeX classes: MNRAS, Elsevier, JACoW, ACM, NRC, ASME), the prose sentences
+Asymptote's and gnuplot's manuals, six papers set in two columns by journals' and
+conferences' LaTeX classes: MNRAS, Elsevier, JACoW, ACM, NRC, ASME, and seven R packages'
+vignettes in the Journal of Statistical Software's style: lme4, zoo, sandwich, lmtest and
+vcd), the prose sentences
 a writer could quote that hold
 such lines, with the loader as it was (pages as plain paragraphs: the baseline, rebuilt in
 the same run) and as it is:
@@ -20,6 +22,10 @@ the same run) and as it is:
 - `glued`: a numbered heading opening a sentence ("6.3.1 Making data frames Objects …");
 - `codes`: a T1 ligature code left in a word;
 - `console`: a line typed at a console prompt ("> x <- 1", "$ R") inside the sentence;
+- `cut`: a sentence that stops at an article, a conjunction or "of", the rest on the next
+  page ("For the zero-truncated and zero-inflated Poisson distribution the");
+- `symbols`: fewer than three words of two letters or of code (a display of mathematics,
+  "0 · · · É(r(yn, x¦ n ˆ¹)) X.", a reference's authors, "Bates D, Maechler M (2015).");
 
 and the share of chunks whose heading path names a section. Which lines were dropped is
 listed per document (the most frequent), to read for lines that were not running.
@@ -76,12 +82,26 @@ PACKAGES = {
             "asmejour/asmejour-template",
         )
     ],
+    # the Journal of Statistical Software's style: numbers with a stop, R sessions, math
+    "r-cran-lme4=1.1-31-1": ["usr/lib/R/site-library/lme4/doc/lmer.pdf"],
+    "r-cran-zoo=1.8-11-1": [
+        "usr/lib/R/site-library/zoo/doc/zoo.pdf",
+        "usr/lib/R/site-library/zoo/doc/zoo-faq.pdf",
+    ],
+    "r-cran-sandwich=3.0-2-1": [
+        "usr/lib/R/site-library/sandwich/doc/sandwich.pdf",
+        "usr/lib/R/site-library/sandwich/doc/sandwich-CL.pdf",
+    ],
+    "r-cran-lmtest=0.9.40-1": ["usr/lib/R/site-library/lmtest/doc/lmtest-intro.pdf"],
+    "r-cran-vcd=1:1.4-11-1": ["usr/lib/R/site-library/vcd/doc/strucplot.pdf"],
 }
 """Debian bookworm packages (name=version) and the PDFs read from each."""
 FOLDER = CACHE / "debian"
 _LEADER = re.compile(r"\.(?:[ \t]?\.){4,}")
 _CONSOLE = re.compile(r"[ \t]*(?:R?>|\$|>>>)[ \t]+\S")
-KINDS = ("leader", "running", "glued", "codes", "console")
+KINDS = ("leader", "running", "glued", "codes", "console", "cut", "symbols")
+_CUT = re.compile(r"(?<![\w-])(?:the|a|an|and|or|of|than|its|their)\s*$")
+_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
 _T1_CODE = re.compile(r"(?<=[^\W\d_])[\x1b-\x1f]|[\x1b-\x1f](?=[^\W\d_])")
 
 
@@ -154,14 +174,19 @@ def _reading_as_it_was() -> Iterator[None]:
     swapped out for the baseline only)."""
     never = re.compile(r"(?!)")  # matches nothing
     kept = (sentences._LEADER, sentences._numbered_title, sentences._CONTENTS_LINE,
-            sentences.CONSOLE_LINE)  # fmt: skip
+            sentences.CONSOLE_LINE, sentences._CUT_SHORT, sentences._labels,
+            sentences._worded)  # fmt: skip
     sentences._LEADER, sentences._CONTENTS_LINE, sentences.CONSOLE_LINE = never, never, never
+    sentences._CUT_SHORT = never
     sentences._numbered_title = lambda text, begin, end: False
+    sentences._labels = lambda sentence: False
+    sentences._worded = lambda sentence, least: len(sentence.split()) >= least
     try:
         yield
     finally:
         (sentences._LEADER, sentences._numbered_title, sentences._CONTENTS_LINE,
-         sentences.CONSOLE_LINE) = kept  # fmt: skip
+         sentences.CONSOLE_LINE, sentences._CUT_SHORT, sentences._labels,
+         sentences._worded) = kept  # fmt: skip
 
 
 def count(parsed: Parsed, running_lines: set[str]) -> dict[str, Any]:
@@ -180,6 +205,9 @@ def count(parsed: Parsed, running_lines: set[str]) -> dict[str, Any]:
             found["glued"] += len(lines) > 1 and numbered_heading(lines, 0) > 0
             found["codes"] += bool(_T1_CODE.search(sentence))
             found["console"] += any(_CONSOLE.match(line) for line in lines)
+            found["cut"] += bool(_CUT.search(sentence))
+            words = sentence.split()
+            found["symbols"] += sum(bool(_TWO_LETTERS.search(w)) or "`" in w for w in words) < 3
     return {
         "chunks": len(chunks),
         "with_heading_path": round(sum(bool(c.heading_path) for c in chunks) / len(chunks), 4),
