@@ -7,8 +7,14 @@ from pathlib import Path
 
 from citesynth.engine import Engine
 from citesynth.synthesis import verifying
-from citesynth.synthesis.about import AboutChecked, about_checked, documents_about, told
-from citesynth.synthesis.answerability import gate
+from citesynth.synthesis.about import (
+    AboutChecked,
+    about_checked,
+    documents_about,
+    documents_on,
+    told,
+)
+from citesynth.synthesis.answerability import gate, on_topic
 from citesynth.synthesis.sources import Source
 from citesynth.types import Hit
 from citesynth.verify.base import check_of
@@ -133,3 +139,65 @@ async def test_each_record_of_a_jsonl_file_is_a_document_of_its_own(
     sources = [Source(1, Hit(cookie, 0.9, 0.9), cookie.text)]
     # a third of the file's records write JWT; the cookie record's document is itself
     assert await documents_about("How is a JWT signed?", sources, engine.store) == {}
+
+
+LME4 = """# Fitting linear mixed-effects models using lme4
+
+## Formulas
+
+lme4 fits a linear mixed model from a formula with random-effects terms.
+
+## Optimizers
+
+lme4 incorporates two optimizers, Nelder-Mead and BOBYQA, to fit the model.
+
+## Output
+
+The summary of an lme4 fit lists the variance components of each term.
+"""
+SANDWICH = """# Clustered covariances with sandwich
+
+## Distributions
+
+The simulation also considers zero-inflated Poisson models fitted by zeroinfl.
+
+## Bootstrap
+
+A clustered bootstrap covariance is computed by vcovBS with 250 replications.
+
+## Panels
+
+Panel-corrected covariances are computed by vcovPC for panel data.
+"""
+
+
+async def test_a_how_to_question_is_read_against_the_documents_on_its_subject(
+    engine: Engine, tmp_path: Path
+) -> None:
+    write(tmp_path / "docs", "lme4.md", LME4)
+    write(tmp_path / "docs", "sandwich.md", SANDWICH)
+    await engine.index([tmp_path / "docs"])
+    sources = []
+    for number, (path, words) in enumerate(
+        (("docs/sandwich.md", "zero-inflated"), ("docs/lme4.md", "optimizers")), start=1
+    ):
+        chunks = await engine.store.document_chunks(path, 100)
+        page = next(c for c in chunks if words in c.text)
+        sources.append(Source(number, Hit(page, 0.9, 0.9), page.text))
+    asked = "How do I fit a zero-inflated Poisson model with lme4?"
+    topics = await documents_on(asked, sources, engine.store)
+    assert topics == {
+        sources[0].chunk.document_id: frozenset({"poisson"}),  # names only: "Poisson" is one
+        sources[1].chunk.document_id: frozenset({"lme4"}),
+    }
+    # sandwich's page never names lme4, lme4's never zero-inflated models: neither answers
+    kept, words = on_topic(asked, sources, topics)
+    assert kept == [] and words == ("Poisson", "lme4")
+    # plain words are no names ("bootstrap" is sandwich's alone); "lme4" alone is one
+    assert await documents_on("How do I fit a bootstrap model?", sources, engine.store) == {}
+    assert await documents_on(asked, sources[:1], engine.store) == {}  # one document
+    withheld = await gate(asked, sources, None, topics=topics)
+    assert withheld is not None and withheld.off_topic == ("Poisson", "lme4")
+    assert not withheld.answerable
+    lme4 = {sources[1].chunk.document_id: frozenset({"lme4"})}
+    assert await gate("How do I fit lme4 models?", sources, None, topics=lme4) is None

@@ -24,7 +24,7 @@ confidence and the claims' verdicts decide.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 
@@ -105,10 +105,14 @@ class Gate:
     capitalised names a how-to question writes that none of them does
     (`named.unnamed_proper`)."""
 
+    off_topic: tuple[str, ...] = ()
+    """The words of a how-to question that tell the sources' documents apart, when no top
+    source is on all of them (`on_topic`)."""
+
     @property
     def answerable(self) -> bool:
         """Whether the best source (or pair) reaches the threshold, naming what is asked."""
-        return self.score >= self.threshold and not self.unnamed
+        return self.score >= self.threshold and not self.unnamed and not self.off_topic
 
 
 async def gate(
@@ -120,6 +124,7 @@ async def gate(
     pairs: bool = True,
     unheard: Collection[str] = (),
     subjects: Collection[str] = (),
+    topics: Mapping[str, frozenset[str]] | None = None,
 ) -> Gate | None:
     """Score the top sources against `question`; None when `scorer` cannot.
 
@@ -128,7 +133,9 @@ async def gate(
     tokens), nor one writing a name as code that none of the sources writes
     (`named.unnamed_code`: "uuid.UUID"), nor a how-to question naming a tool none of the
     sources names (`named.unnamed_proper`: "Husky"); an acronym in `subjects`, which a top
-    source's document is about (`synthesis.about`), counts as held. A compound question
+    source's document is about (`synthesis.about`), counts as held. A how-to question
+    whose terms tell the sources' documents apart (`topics`) is read against the sources
+    on all of them only (`on_topic`), and is not answered when there are none. A compound question
     ("What is the connect timeout, and are failed requests retried?") is answerable when
     each of its parts is (`question_parts`; `compound=False` reads it whole only): each may
     be answered by a different source, and a source answering one part scores low against
@@ -144,6 +151,10 @@ async def gate(
     missing += unnamed_code(question, sources)
     if missing := missing + unnamed_proper(question, sources):
         return Gate(0.0, 0.0, top[0].number, unnamed=missing)
+    if topics and asks_how(question):
+        top, telling = on_topic(question, top, topics)
+        if not top:
+            return Gate(0.0, 0.0, sources[0].number, off_topic=telling)
     if not isinstance(scorer, AnswerabilityScorer):
         return None
     how_to = asks_how(question) and not unheard
@@ -162,6 +173,30 @@ async def gate(
     if paired is not None and paired.answerable:
         return paired
     return replace(found, together=paired) if paired is not None else found
+
+
+def on_topic(
+    question: str, top: Sequence[Source], topics: Mapping[str, frozenset[str]]
+) -> tuple[list[Source], tuple[str, ...]]:
+    """The sources a how-to question may be answered by, and its words for what they are on.
+
+    `topics` lists, per document, the question's terms that tell the sources' documents
+    apart and that it is about (`about.documents_on`). Asked "How do I fit a zero-inflated
+    Poisson model with lme4?" over lme4's and sandwich's papers, a source from sandwich's
+    on zero-inflated models that never names lme4 does not say how lme4 fits one: the
+    pair of it and an lme4 page had passed the gate. A source is kept when it is on every
+    one of those terms: its document is about it, or its text, title or headings hold it.
+    """
+    telling = frozenset().union(*topics.values())
+    kept = [
+        source
+        for source in top
+        if telling
+        <= topics.get(source.chunk.document_id, frozenset())
+        | set(content_terms(f"{source.chunk.text} {source.about}"))
+    ]
+    words = [w for w in re.findall(r"[\w.+-]+", question) if telling & set(content_terms(w))]
+    return kept, tuple(dict.fromkeys(words))
 
 
 async def _best(
@@ -271,7 +306,12 @@ UNANSWERED = "the passages found do not answer the question"
 
 def unanswerable(header: Header, sources: Sequence[Source], found: Gate) -> Answer:
     """Not found: the passages are on the ranked list, none of them answers the question."""
-    if found.unnamed:
+    if found.off_topic:
+        warning = (
+            f"{UNANSWERED}: no top passage is on all of {', '.join(found.off_topic)}; "
+            "the nearest passages are listed as sources"
+        )
+    elif found.unnamed:
         warning = (
             f"{UNANSWERED}: none of the top passages names {', '.join(found.unnamed)}; "
             "the nearest passages are listed as sources"

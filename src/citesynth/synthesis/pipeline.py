@@ -31,7 +31,7 @@ from citesynth.answers import Answer
 from citesynth.events import DoneEvent, ErrorEvent, Event, SourcesEvent
 from citesynth.llm.base import closing
 from citesynth.observe import log_answer
-from citesynth.synthesis.about import about_checked, documents_about, told
+from citesynth.synthesis.about import about_checked, documents_about, documents_on, told
 from citesynth.synthesis.answerability import (
     TOP,
     Gate,
@@ -40,6 +40,7 @@ from citesynth.synthesis.answerability import (
     unanswerable,
     unheard_terms,
 )
+from citesynth.synthesis.asked import asks_how
 from citesynth.synthesis.cache import AnswerCache
 from citesynth.synthesis.drafting import Draft, elapsed_ms, tidy, write
 from citesynth.synthesis.finishing import Finishing, Header, finish
@@ -180,7 +181,10 @@ async def _gated(question: str, plan: Plan, parts: Parts, verifier: object) -> G
     how_to = isinstance(verifier, HowToScorer)
     unheard = await unheard_terms(question, parts.store) if how_to else ()
     subjects = {name for source in plan.sources[:TOP] for name in source.named}
-    return await gate(question, plan.sources, verifier, unheard=unheard, subjects=subjects)
+    topics = await documents_on(question, plan.sources, parts.store) if asks_how(question) else {}
+    return await gate(
+        question, plan.sources, verifier, unheard=unheard, subjects=subjects, topics=topics
+    )
 
 
 async def _lookup(
