@@ -402,6 +402,20 @@ def test_mathematics_and_authors_read_out_of_a_pdf_are_no_prose() -> None:
         assert prose_of(junk) == []
     for kept in ("``{{ 20 // 7 }}`` is ``2``.", "* `h11` - HTTP/1.1 support."):
         assert prose_of(kept, min_words=3) == [kept]
+    for kept in ("* `.status_code` - **int**", "* 100% test coverage.", "It is off."):
+        assert prose_of(kept, min_words=1) == [kept]
+    assert prose_of("0 · · · É(r(yn, x¦ n ˆ¹)) X.", min_words=1) == []
+
+
+def test_a_question_states_nothing_to_quote() -> None:
+    # zoo's FAQ: "I know that duplicate times are not allowed but my data has them. What
+    # do I do?" had been quoted, question and all, as the answer
+    faq = "My data has duplicate times. What do I do? Aggregate them with aggregate.zoo."
+    assert prose_of(faq, min_words=1) == [
+        "My data has duplicate times.",
+        "Aggregate them with aggregate.zoo.",
+    ]
+    assert prose_of('Then he asked "Who divorces?"', min_words=1) == []
 
 
 def test_statements_cut_from_their_indentation_are_not_prose() -> None:

@@ -709,6 +709,7 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
         or _CONTENTS_LINE.fullmatch(line) is not None
         or _numbered_lines(line)
         or _CUT_SHORT.search(line) is not None
+        or _ASKED.search(line) is not None
         or _labels(line)
     )
 
@@ -745,6 +746,9 @@ _GOES_ON = re.compile(
 _LINE_ENDS = re.compile(r"[.!?:;,]\W*$")
 
 
+_ASKED = re.compile(r"\?[\"'”’)*_]*\s*$")
+"""A question, which states nothing to quote: a FAQ's ("What do I do?", zoo's FAQ), or
+the one a paragraph asks before it answers it."""
 _CUT_SHORT = re.compile(r"(?<![\w-])(?:the|a|an|and|or|of|than|its|their|these|those|whose)\s*$")
 """A sentence that stops, with no stop, at a word no sentence or title ends with (an
 article, a conjunction, "of", a possessive): the rest is on the next page and in the next
@@ -753,17 +757,20 @@ distribution the": a paper's page ends there)."""
 
 
 def _worded(sentence: str, least: int) -> bool:
-    """Whether a sentence has `least` words, and up to three of two letters or of code.
+    """Whether a sentence has `least` words, and three of two letters or of code.
 
-    A display of mathematics read out of a PDF ("0 · · · É(r(yn, x¦ n ˆ¹)) X.", sandwich's
-    paper) or a reference's authors ("Bates D, Maechler M (2015).") has the one and not the
-    other; "``{{ 20 // 7 }}`` is ``2``." has both.
+    Of a shorter one, all its words but one; marks alone ("*", "-", "·") are no words. A
+    display of mathematics read out of a PDF ("0 · · · É(r(yn, x¦ n ˆ¹)) X.", sandwich's
+    paper) or a reference's authors ("Bates D, Maechler M (2015).") fails;
+    "``{{ 20 // 7 }}`` is ``2``." and "* `.status_code` - **int**" pass.
     """
     tokens = sentence.split()
-    worded = sum("`" in token or _TWO_LETTERS.search(token) is not None for token in tokens)
-    return len(tokens) >= least and worded >= min(least, 3)
+    words = [token for token in tokens if "`" in token or _ALPHANUMERIC.search(token)]
+    worded = sum("`" in word or _TWO_LETTERS.search(word) is not None for word in words)
+    return len(tokens) >= least and worded >= min(len(words) - 1, 3)
 
 
+_ALPHANUMERIC = re.compile(r"[^\W_]")
 _TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
 
 
