@@ -378,6 +378,8 @@ def test_a_title_block_keywords_and_lines_of_labels_are_no_prose() -> None:
         "University of Wisconsin-Madison\nMartin Mächler\nETH Zurich"
     )
     assert prose_of(block, min_words=1) == []
+    wrapped = "The Strucplot Framework:\nVisualizing Multi-way Tables\nDavid Meyer\nWU Wien"
+    assert prose_of(wrapped, min_words=1) == []  # a title wraps at its colon
     keywords = "Keywords: contingency tables, mosaic plots, association plots, grid, R."
     assert prose_of(keywords, min_words=1) == []
     typed = 'R> library("sandwich")\nR> library("lmtest")'

@@ -730,7 +730,7 @@ def _labels(sentence: str) -> bool:
         return False  # fields a sentence introduces: "… for the server / Python: 3.9 or newer"
     return len(lines) >= _NUMBERED_LINES and all(
         len(line.split()) <= _MOST_LABEL_WORDS
-        and not _LINE_ENDS.search(line)
+        and not _LINE_ENDS.search(line.removesuffix(":"))  # a title wraps at its colon
         and not line[:1].islower()  # a sentence broken around a display: "currently available use"
         and not _GOES_ON.search(line)  # wrapped prose: "Returns value is `…` if no"
         and not CONSOLE_LINE.fullmatch(line)  # "Consider the following assignments / > …"
