@@ -76,13 +76,18 @@ async def _figures(engine: Engine, tmp_path: Path) -> tuple[Source, Source]:
     write(tmp_path / "docs", "acm.md", ACM)
     write(tmp_path / "docs", "asme.md", ASME)
     await engine.index([tmp_path / "docs"])
-    found = []
-    for number, path in enumerate(("docs/acm.md", "docs/asme.md"), start=1):
-        chunks = await engine.store.document_chunks(path, 100)
-        page = next(c for c in chunks if "Figure captions" in c.text)
+    acm = await _source(engine, 1, "docs/acm.md", "Figure captions")
+    asme = await _source(engine, 2, "docs/asme.md", "Figure captions")
+    for page in (acm.chunk, asme.chunk):
         assert "ACM" not in f"{page.title} {page.heading_path} {page.text}"
-        found.append(Source(number, Hit(page, 0.9, 0.9), page.text))
-    return found[0], found[1]
+    return acm, asme
+
+
+async def _source(engine: Engine, number: int, path: str, words: str) -> Source:
+    """Source `number`: the chunk of `path` that holds `words`."""
+    chunks = await engine.store.document_chunks(path, 100)
+    page = next(c for c in chunks if words in c.text)
+    return Source(number, Hit(page, 0.9, 0.9), page.text)
 
 
 async def test_a_passage_of_a_document_about_an_acronym_holds_it_for_the_gate(
@@ -177,13 +182,10 @@ async def test_a_how_to_question_is_read_against_the_documents_on_its_subject(
     write(tmp_path / "docs", "lme4.md", LME4)
     write(tmp_path / "docs", "sandwich.md", SANDWICH)
     await engine.index([tmp_path / "docs"])
-    sources = []
-    for number, (path, words) in enumerate(
-        (("docs/sandwich.md", "zero-inflated"), ("docs/lme4.md", "optimizers")), start=1
-    ):
-        chunks = await engine.store.document_chunks(path, 100)
-        page = next(c for c in chunks if words in c.text)
-        sources.append(Source(number, Hit(page, 0.9, 0.9), page.text))
+    sources = [
+        await _source(engine, 1, "docs/sandwich.md", "zero-inflated"),
+        await _source(engine, 2, "docs/lme4.md", "optimizers"),
+    ]
     asked = "How do I fit a zero-inflated Poisson model with lme4?"
     topics = await documents_on(asked, sources, engine.store)
     assert topics == {
