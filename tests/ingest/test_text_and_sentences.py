@@ -418,6 +418,16 @@ def test_a_question_states_nothing_to_quote() -> None:
         "Aggregate them with aggregate.zoo.",
     ]
     assert prose_of('Then he asked "Who divorces?"', min_words=1) == []
+    # the FAQ's answer opens its line in lower case with the package's name
+    assert prose_of("What do I do?\nzoo objects should not hold duplicates.", min_words=1) == [
+        "zoo objects should not hold duplicates."
+    ]
+
+
+def test_a_displays_equation_number_ends_it() -> None:
+    # sandwich's paper: "X." read as an initial had run the display into the next sentence
+    text = "0 · · · É(r(yn, x¦\nn\nˆ¹))\nX. (9)\nThe outer product estimator is the basic one."
+    assert prose_of(text, min_words=1) == ["The outer product estimator is the basic one."]
 
 
 def test_statements_cut_from_their_indentation_are_not_prose() -> None:

@@ -49,7 +49,8 @@ footers are left out, and its numbered headings open sections; 17: a paper's hea
 too: "1. Introduction", "1 INTRODUCTION" after its keywords, "REFERENCES", and an accent
 set apart from its letter, "R´esum´es", is put on it; 18: a journal's numbers written
 with a stop, "2.6.", "A.1.", a heading at a page's foot, a title wrapped after "of", and a
-console line before a new sentence ends the one it closes)."""
+console line before a new sentence ends the one it closes, as a question mark or a
+display's equation number ending a line ends its sentence)."""
 
 
 @dataclass(frozen=True, slots=True)

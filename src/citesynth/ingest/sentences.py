@@ -355,6 +355,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
     for match in CONTAINER_LINE.finditer(text, start, stop):
         cuts.extend((match.start(), match.end()))
     cuts.extend(m.end() for m in CONSOLE_LINE.finditer(text, start, stop) if _opens_next(text, m))
+    cuts.extend(m.end() for m in _LINE_ENDING_CUT.finditer(text, start, stop))
     for line_start, line_end in adornments(text, start, stop):
         # A rule, and a reStructuredText or setext title with its adornment, are spans of
         # their own (`is_title_or_rule`).
@@ -369,6 +370,13 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         previous = cut
     _append_trimmed(text, previous, stop, spans)
     return spans
+
+
+_LINE_ENDING_CUT = re.compile(r"\?(?=[ \t]*\n[ \t]*\S)|\(\d{1,3}\)(?=[ \t]*\n[ \t]*[A-Z])")
+"""A question mark ending its line ends its sentence, whatever opens the next ("What do I
+do? / zoo objects should not …": zoo's FAQ), and so does a display's equation number
+before a capital ("… X. (9) / The outer product estimator …": sandwich's paper, where
+"X." reads as an initial)."""
 
 
 def _opens_next(text: str, console: re.Match[str]) -> bool:
@@ -728,13 +736,18 @@ def _labels(sentence: str) -> bool:
         return True  # an example typed at a prompt, line after line
     if sum(_FIELD_LINE.match(line) is not None for line in lines) >= 2:
         return False  # fields a sentence introduces: "… for the server / Python: 3.9 or newer"
-    return len(lines) >= _NUMBERED_LINES and all(
-        len(line.split()) <= _MOST_LABEL_WORDS
-        and not _LINE_ENDS.search(line.removesuffix(":"))  # a title wraps at its colon
-        and not line[:1].islower()  # a sentence broken around a display: "currently available use"
-        and not _GOES_ON.search(line)  # wrapped prose: "Returns value is `…` if no"
-        and not CONSOLE_LINE.fullmatch(line)  # "Consider the following assignments / > …"
-        for line in lines
+    return (
+        len(lines) >= _NUMBERED_LINES
+        and all(
+            len(line.split()) <= _MOST_LABEL_WORDS
+            and not _LINE_ENDS.search(line.removesuffix(":"))  # a title wraps at its colon
+            and not line[
+                :1
+            ].islower()  # a sentence broken around a display: "currently available use"
+            and not _GOES_ON.search(line)  # wrapped prose: "Returns value is `…` if no"
+            and not CONSOLE_LINE.fullmatch(line)  # "Consider the following assignments / > …"
+            for line in lines
+        )
     )
 
 
