@@ -725,29 +725,34 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
 def _labels(sentence: str) -> bool:
     """Whether a sentence is labels: short lines ending none, or console lines alone.
 
-    Three lines or more, each short, ending no sentence and opening no word in lower case.
-
-    A paper's title block (title, authors, their universities: "Fitting Linear Mixed-Effects
-    Models Using lme4 / Douglas Bates / University of Wisconsin-Madison / …") or a
-    figure's labels read out of a PDF: wrapped prose fills its lines.
+    Three lines or more, each a label (`_label`): a paper's title block (title, authors,
+    their universities: "Fitting Linear Mixed-Effects Models Using lme4 / Douglas Bates /
+    University of Wisconsin-Madison / …") or a figure's labels read out of a PDF. Wrapped
+    prose fills its lines; fields a sentence introduces ("… for the server / Python: 3.9 or
+    newer") stay prose.
     """
     lines = [line.strip() for line in sentence.split("\n")]
     if all(CONSOLE_LINE.fullmatch(line) for line in lines):
         return True  # an example typed at a prompt, line after line
     if sum(_FIELD_LINE.match(line) is not None for line in lines) >= 2:
-        return False  # fields a sentence introduces: "… for the server / Python: 3.9 or newer"
+        return False
+    return len(lines) >= _NUMBERED_LINES and all(_label(line) for line in lines)
+
+
+def _label(line: str) -> bool:
+    """Whether a line may be a label: a few words that end no sentence.
+
+    A title may wrap at its colon. A line opening in lower case is a sentence broken around
+    a display ("currently available use"), one stopping where prose goes on is wrapped
+    prose ("Returns value is `…` if no"), and a console line is an example ("Consider the
+    following assignments / > Xplus <- qr(X)").
+    """
     return (
-        len(lines) >= _NUMBERED_LINES
-        and all(
-            len(line.split()) <= _MOST_LABEL_WORDS
-            and not _LINE_ENDS.search(line.removesuffix(":"))  # a title wraps at its colon
-            and not line[
-                :1
-            ].islower()  # a sentence broken around a display: "currently available use"
-            and not _GOES_ON.search(line)  # wrapped prose: "Returns value is `…` if no"
-            and not CONSOLE_LINE.fullmatch(line)  # "Consider the following assignments / > …"
-            for line in lines
-        )
+        len(line.split()) <= _MOST_LABEL_WORDS
+        and not _LINE_ENDS.search(line.removesuffix(":"))
+        and not line[:1].islower()
+        and not _GOES_ON.search(line)
+        and not CONSOLE_LINE.fullmatch(line)
     )
 
 

@@ -18,6 +18,11 @@ chunks, "SI" in 0.03 of ASME's):
 
 Each record of a JSONL file is a document of its own, never read with the file's other
 records.
+
+The names a how-to question writes may tell the sources' documents apart the same way
+(`documents_on`): "lme4" is in 0.62 of lme4's paper's chunks and 0.01 of sandwich's, and
+the gate reads "How do I fit a zero-inflated Poisson model with lme4?" against the
+sources on lme4 only (`answerability.on_topic`).
 """
 
 from __future__ import annotations
@@ -119,11 +124,10 @@ async def documents_on(
     """Per document of `sources` (by id), the terms of `question`'s names that tell it apart.
 
     A term of a name (stemmed, `analysis.content_terms`; `_name_terms`) tells documents
-    apart when a quarter or
-    more of one document's chunks hold it (`DOCUMENT_SHARE`: the document is about it)
-    and at most `RARE_SHARE` of another's do: "lme4" in "How do I fit a zero-inflated
-    Poisson model with lme4?" is in 0.62 of lme4's paper's chunks and 0.01 of sandwich's
-    paper's; "model" is in both alike, and a corpus's own subject in every document. Only
+    apart when a quarter or more of one document's chunks hold it (`DOCUMENT_SHARE`: the
+    document is about it) and at most `RARE_SHARE` of another's do: "lme4" in "How do I
+    fit a zero-inflated Poisson model with lme4?" is in 0.62 of lme4's paper's chunks and
+    0.01 of sandwich's paper's; a corpus's own subject is in every document. Only
     documents about one such term are listed; none when no term tells them apart.
     """
     terms = [term for term in content_terms(question) if term in _name_terms(question)]

@@ -134,12 +134,12 @@ async def gate(
     (`named.unnamed_code`: "uuid.UUID"), nor a how-to question naming a tool none of the
     sources names (`named.unnamed_proper`: "Husky"); an acronym in `subjects`, which a top
     source's document is about (`synthesis.about`), counts as held. A how-to question
-    whose terms tell the sources' documents apart (`topics`) is read against the sources
-    on all of them only (`on_topic`), and is not answered when there are none. A compound question
-    ("What is the connect timeout, and are failed requests retried?") is answerable when
-    each of its parts is (`question_parts`; `compound=False` reads it whole only): each may
-    be answered by a different source, and a source answering one part scores low against
-    the whole. When neither answers, two sources are read together (`pair_gate`;
+    whose names tell the sources' documents apart (`topics`) is read against the sources
+    on all of them only (`on_topic`), and is not answered when there are none. A compound
+    question ("What is the connect timeout, and are failed requests retried?") is
+    answerable when each of its parts is (`question_parts`; `compound=False` reads it whole
+    only): each may be answered by a different source, and a source answering one part
+    scores low against the whole. When neither answers, two sources are read together (`pair_gate`;
     `pairs=False`: never). A how-to question is read at the scorer's how-to threshold when
     it has one and no term of the question is `unheard` of: held by no chunk of the index
     (`unheard_terms`).
