@@ -424,15 +424,14 @@ def numbered_heading(lines: Sequence[str], index: int, previous: str | None = No
       in lower case with a package's name, "zoo provides …").
 
     An outline writes its numbers one way: "3 Note that …" (a footnote) after "2.3." is
-    none. A number with a stop ("1. Introduction", Elsevier's style) is also a numbered list's
-    item: it must continue an outline written so ("5.1." before "6. Floats"; R's "2.
-    Header line" after "1.3 Export to text files" is an item), open a block above the line
-    below, and no line beside it may be another item. An
-    appendix's letter ("A RESEARCH METHODS") must continue it, its title in capitals or
-    its letter written with a stop as the outline's numbers are ("A. Modularization
-    examples" after "6. Conclusion"). A
-    table of contents' line has a dot leader or a page number, as the line above or below
-    it has.
+    none. A number with a stop ("1. Introduction", Elsevier's style) is also a numbered
+    list's item: it must continue an outline written so ("5.1." before "6. Floats"; R's
+    "2. Header line" after "1.3 Export to text files" is an item), open a block above the
+    line below, and no line beside it may be another item. An appendix's letter ("A
+    RESEARCH METHODS") must continue it, its title in capitals or its letter written with
+    a stop as the outline's numbers are ("A. Modularization examples" after "6.
+    Conclusion"). A table of contents' line has a dot leader or a page number, as the line
+    above or below it has.
     """
     line = lines[index].strip()
     match = _HEADING.fullmatch(line) or _DOTTED.fullmatch(line) or _LETTERED.fullmatch(line)
@@ -499,7 +498,7 @@ def _depth(line: str) -> int:
     return len(_parts(match.group("number"))) if match else 0
 
 
-def capitals_heading(lines: Sequence[str], index: int, first: bool = False) -> int:
+def capitals_heading(lines: Sequence[str], index: int, front: bool = False) -> int:
     """How many lines an unnumbered heading in capitals at line `index` spans (0: none).
 
     Papers set "ABSTRACT", "REFERENCES" and JACoW's "SUBMISSION OF PAPERS" alone, in
@@ -507,13 +506,13 @@ def capitals_heading(lines: Sequence[str], index: int, first: bool = False) -> i
     that ends a sentence (or a heading, or nothing) and above one that opens a block. A
     table's cells in capitals follow a row of its own ("PAPER 14 pt 0 pt 3 pt"). A
     journal may set them as titles ("Abstract", "References": the Journal of Statistical
-    Software's papers); an abstract's heading on the `first` page follows the title block,
-    which ends no sentence.
+    Software's papers); an abstract's heading in the `front` matter (before any numbered
+    heading) follows the title block, which ends no sentence.
     """
     if not _capitals_line(lines[index]):
         return 0
     above = next((lines[i].strip() for i in range(index - 1, -1, -1) if lines[i].strip()), "")
-    abstract = first and lines[index].strip().rstrip(":").upper() == "ABSTRACT"
+    abstract = front and lines[index].strip().rstrip(":").upper() == "ABSTRACT"
     if above and not abstract and (not _ended(above) or _capitals_line(above)):
         return 0
     if above and not abstract and not lines[index].isupper() and _HEADING.fullmatch(above):
