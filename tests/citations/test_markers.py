@@ -303,12 +303,17 @@ def test_paren_numbers_above_the_source_count_are_text() -> None:
         "not require a gradient), (2) allows box constraints, and (3) conforms to rules.",
         "the weights: w = 3 sin(z) − cos(z) , (8) where z = 6π/5.",
         "It is not possible to fit a model where (1) the slopes are uncorrelated.",
-        # a model's words for sandwich's paper: notation glued to its name, then a stop
-        "It uses VAR(1) prewhitening and an AR(1).",
+        # a model's words for sandwich's paper: notation glued to its name
+        "It uses VAR(1) prewhitening and an AR(1) and MA(2) model.",
     ],
 )
 def test_numbers_the_text_goes_on_after_are_text(text: str) -> None:
     assert find_markers(text, SOURCES) == []
+
+
+def test_a_citation_glued_to_its_sentence_still_cites() -> None:
+    assert numbers("东京是日本的首都(1)。") == [(1,)]
+    assert numbers("Paris is the capital(1).") == [(1,)]
 
 
 def test_paren_citations_before_a_word_that_opens_what_follows() -> None:
@@ -339,6 +344,7 @@ STREAM_TEXTS = [
     "(1) first (2) second\nA claim (2). [1-100000] and [1-9999].",
     "an optimizer that (1) can work, (2) allows bounds and (3) conforms (1) while z (2)",
     "Boils at (3) degrees (2)\t and (1)  goes (4) on",
+    "an AR(1) MA(2) and VAR(1) Model, capital(1). 首都(1)。 x(2)",
     "Unclosed [1 and then a newline\n[2] closed. An array [a, b]. A year (1999).",
     "Two ticks `` [1] `` then three ```\n[2]\n``` done [3]",
     "Long [" + "x" * (HOLD + 20) + "] then [1].",

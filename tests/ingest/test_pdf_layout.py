@@ -268,12 +268,32 @@ def test_a_journals_abstract_and_references_set_as_titles_are_headings() -> None
         "This paper combines two strands.",
     ]
     last = ["is available from CRAN.", "References", "Andrews DWK (1991). Heteroskedasticity."]
-    contents = ["11.2 Custom commands", "Acknowledgements", "A Journal abbreviations"]
+    contents = ["11.2 Custom commands . . . . . 34", "Acknowledgements", "A Journal appendix"]
     labels = ["The functions are", "Examples", "See the manual."]  # a label, not a heading
     assert _headings(first, last, contents + labels) == [
         ("Abstract", 1),
         ("1. Introduction", 1),
         ("References", 1),
+    ]
+
+
+def test_mixed_outlines_initials_and_a_page_ending_in_blank_lines() -> None:
+    # chapters with a stop, sections without (a common LaTeX style): both are headings
+    mixed = ["1. Introduction", "Text here.", "1.1 Background", "More text.", "2. Methods"]
+    assert _headings([*mixed, "Text."]) == [
+        ("1. Introduction", 1),
+        ("1.1 Background", 2),
+    ]  # "2. Methods" after "1.1" may be a list's item, as it was
+    # an initial opening a line is no appendix
+    initial = ["1. Introduction", "Text.", "2. Methods", "We fit it."]
+    initial += ["A. Zeileis and colleagues later extended it to panel data in R"]
+    initial += ["Then more.", "2.1. Estimation"]
+    assert _headings([*initial, "Text."])[-1] == ("2.1. Estimation", 2)
+    # a heading at a page's foot, blank lines after it
+    assert _headings(["1. Intro", "Text.", "2. Formula module", ""], ["2.1. Formulas", "T."]) == [
+        ("1. Intro", 1),
+        ("2. Formula module", 1),
+        ("2.1. Formulas", 2),
     ]
 
 

@@ -394,14 +394,13 @@ def test_a_title_block_keywords_and_lines_of_labels_are_no_prose() -> None:
         assert prose_of(text, min_words=1) == [text]
 
 
-def test_mathematics_and_authors_read_out_of_a_pdf_are_no_prose() -> None:
-    # sandwich's paper: a display's symbols, a reference's authors, R's significance codes
-    for junk in (
-        "0 · · · É(r(yn, x¦ n ˆ¹)) X.",
-        "Bates D, Maechler M (2015).",
-        "Signif. codes: 0 ‘***’ 0.001 ‘**’ 0.01 ‘*’ 0.05 ‘.’",
-    ):
-        assert prose_of(junk) == []
+def test_mathematics_and_numbers_read_out_of_a_pdf_are_no_prose() -> None:
+    # sandwich's paper: a display's symbols; a matrix's rows (lme4's)
+    for junk in ("0 · · · É(r(yn, x¦ n ˆ¹)) X.", "0.5 1.0 0.0", "1 -1 [6,] . . . ."):
+        assert prose_of(junk, min_words=1) == []
+    # a setting's value counts beside words; so does a reference's year
+    for kept in ("* Default: 10000 (10 seconds)", "* V8: Upgrade to 3.19.0", "东京是日本的首都。"):
+        assert prose_of(kept, min_words=1) == [kept]
     for kept in ("``{{ 20 // 7 }}`` is ``2``.", "* `h11` - HTTP/1.1 support."):
         assert prose_of(kept, min_words=3) == [kept]
     for kept in ("* `.status_code` - **int**", "* 100% test coverage.", "It is off."):

@@ -201,5 +201,7 @@ async def test_a_how_to_question_is_read_against_the_documents_on_its_subject(
     withheld = await gate(asked, sources, None, topics=topics)
     assert withheld is not None and withheld.off_topic == ("Poisson", "lme4")
     assert not withheld.answerable
+    both = "How do I fit a model with lme4, and how do I fit a Poisson model?"
+    assert await gate(both, sources, None, topics=topics) is None  # parts: read on
     lme4 = {sources[1].chunk.document_id: frozenset({"lme4"})}
     assert await gate("How do I fit lme4 models?", sources, None, topics=lme4) is None

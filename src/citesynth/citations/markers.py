@@ -82,7 +82,7 @@ _AFTER_A_CITATION = frozenset(
     "adds confirms".split()
 )
 """Words a clause goes on with after a citation closing what came before ("boils (1) and")."""
-_WORD_OPEN = re.compile(r"[ \t]*[a-z]*")
+_WORD_OPEN = re.compile(r"[ \t]*\w*")
 """What of a word after "(2)" may still go on (`MarkerStream._waits`)."""
 _OPENERS = "[【(［"
 _CLOSERS = {"[": "]", "【": "】", "(": ")", "［": "］"}
@@ -273,8 +273,8 @@ def _parenthesised(text: str, start: int, sources: Sequence[SourceRef]) -> Marke
     marker = _numbered(start, found.group(), found.group("body"))
     if not marker.numbers:
         return None
-    if not found.group("word") and start and _word_char(text[start - 1]):
-        return None  # "VAR(1) prewhitening", "f(2)": notation glued to its name
+    if not found.group("word") and _glued(text, start, found.end(), start + HOLD + 1):
+        return None  # "VAR(1) and MA(1) models": notation glued to its name
     if not found.group("word") and _goes_on(text, found.end(), start + HOLD + 1):
         return None  # "that (1) can work with …, (2) allows …": the text's own numbering
     if _enumerator(text, start, marker.numbers[0] if len(marker.numbers) == 1 else None):
@@ -296,6 +296,20 @@ def _goes_on(text: str, end: int, limit: int) -> bool:
     """
     found = _GOES_ON.match(text[:limit], end)
     return found is not None and found.group(1) not in _AFTER_A_CITATION
+
+
+def _glued(text: str, start: int, end: int, limit: int) -> bool:
+    """Whether a bare "(n)" is glued to a Latin name before it, a word going on after it.
+
+    "an AR(1) and an MA(1) model" names processes; "capital(1)." and a Chinese answer's
+    "首都(1)。", with no space before the citation, cite.
+    """
+    if not start or not (text[start - 1].isascii() and _word_char(text[start - 1])):
+        return False
+    return _WORD_AFTER.match(text[:limit], end) is not None
+
+
+_WORD_AFTER = re.compile(r"[ \t]+\w+(?=\W)")
 
 
 def _word_char(char: str) -> bool:

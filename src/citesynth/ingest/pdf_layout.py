@@ -99,6 +99,9 @@ label inside a section."""
 _CAPITALS = re.compile(r"[A-Z][A-Z&’'/,:\- ]*[A-Z]")
 _CAPITALS_WORD = re.compile(r"[A-Z]{4}")
 _MOST_CAPITALS_WORDS = 8
+_MOST_LETTERED = 8
+"""The most words of an appendix's title after its letter and stop ("A. Simulation results
+for panel data with AR(1) correlations"); an initial opening a line of prose has more."""
 _CHAPTER = re.compile(r"(?:Chapter|CHAPTER|Appendix|APPENDIX)[ \t]+(?:\d{1,2}|[A-Z])")
 """A chapter's number on a line of its own, its title on the next."""
 _ENDS_SENTENCE = re.compile(r"""[.!?:;)\]"'”’]\s*$""")
@@ -423,15 +426,16 @@ def numbered_heading(lines: Sequence[str], index: int, previous: str | None = No
       the outline's are ("2.6." after "2.5.": a journal's style, whose line below may open
       in lower case with a package's name, "zoo provides …").
 
-    An outline writes its numbers one way: "3 Note that …" (a footnote) after "2.3." is
-    none. A number with a stop ("1. Introduction", Elsevier's style) is also a numbered
-    list's item: it must continue an outline written so ("5.1." before "6. Floats"; R's
-    "2. Header line" after "1.3 Export to text files" is an item), open a block above the
-    line below, and no line beside it may be another item. An appendix's letter ("A
-    RESEARCH METHODS") must continue it, its title in capitals or its letter written with
-    a stop as the outline's numbers are ("A. Modularization examples" after "6.
-    Conclusion"). A table of contents' line has a dot leader or a page number, as the line
-    above or below it has.
+    A chapter's number written without a stop where the outline writes them with one ("3
+    Note that …", a footnote, after "2.3.") is none; "1.1 Background" after "1.
+    Introduction" is one. A number with a stop ("1. Introduction", Elsevier's style) is
+    also a numbered list's item: it must continue an outline written so ("5.1." before "6.
+    Floats"; R's "2. Header line" after "1.3 Export to text files" is an item), open a
+    block above the line below, and no line beside it may be another item. An appendix's
+    letter ("A RESEARCH METHODS") must continue it, its title in capitals or its letter
+    written with a stop as the outline's numbers are ("A. Modularization examples" after
+    "6. Conclusion"; eight words at most, or it is an initial opening a line). A table of
+    contents' line has a dot leader or a page number, as the line above or below it has.
     """
     line = lines[index].strip()
     match = _HEADING.fullmatch(line) or _DOTTED.fullmatch(line) or _LETTERED.fullmatch(line)
@@ -453,8 +457,12 @@ def numbered_heading(lines: Sequence[str], index: int, previous: str | None = No
     number = section_number(line)
     follows = previous is not None and _follows(number, _parts(previous))
     written = _written_number(line)
-    if previous and written.endswith(".") != previous.endswith("."):
-        return 0  # one outline, one way: "3 Note that …" after "2.3." is a footnote
+    if match.re is _DOTTED and previous and not previous.endswith("."):
+        return 0
+    if len(number) == 1 and not written.endswith(".") and previous.endswith(".") and previous:
+        return 0  # "3 Note that …" after "2.3.": a footnote, where chapters have a stop
+    if match.re is _LETTERED and written.endswith(".") and len(title.split()) > _MOST_LETTERED:
+        return 0  # "A. Zeileis and colleagues later extended it": an initial opens a line
     stopped = written.endswith(".") and len(number) > 1  # "2.6." of "2.5.": JSS's style
     capitals = _in_capitals(title)
     chapter = any(chapter_heading(lines, i) for i in range(max(0, index - 2), index))
@@ -524,7 +532,8 @@ def capitals_heading(lines: Sequence[str], index: int, front: bool = False) -> i
 
 def _read_on(kept: list[str], index: int, following: str) -> list[str]:
     """The page's lines, and the next page's first after them when `index` is the last."""
-    return [*kept, following] if index == len(kept) - 1 and following else kept
+    last = max((at for at, line in enumerate(kept) if line.strip()), default=-1)
+    return [*kept[: last + 1], following] if index == last and following else kept
 
 
 def _wrapped_title(lines: Sequence[str], index: int) -> bool:
@@ -540,7 +549,7 @@ def _wrapped_title(lines: Sequence[str], index: int) -> bool:
     return 0 < len(rest.split()) <= _MOST_UNSET_WORDS and not _ENDS_SENTENCE.search(rest)
 
 
-_TITLE_GOES_ON = re.compile(r"(?<![\w-])(?:of|the|a|an|and|or|in|for|with|to|on|by|from)\s*$")
+_TITLE_GOES_ON = re.compile(r"(?<![\w-])(?:of|the|a|an|and|or|for|with|from)\s*$")
 
 
 def _wrapped_in_capitals(lines: Sequence[str], index: int) -> bool:

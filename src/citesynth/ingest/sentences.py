@@ -162,7 +162,7 @@ _LINK_RUN = re.compile(rf"(?:[ \t]*{_LINK_DEFINITION})+")
 _NOT_PROSE = re.compile(
     rf"^\s*(?:#(?![.)][ \t])|```|~~~|{API_REFERENCE}|\||[=\-~^*+]{{3,}}\s*$"
     rf"|\+(?:[-=]+\+)+[ \t]*(?:\n|$)|\.\. |>>>|\$ "
-    rf"|<[A-Za-z/!]|{FIELD_MARKER}|(?i:key[ \t]?words|index[ \t]terms)[ \t]*[:—–])"
+    rf"|<[A-Za-z/!]|{FIELD_MARKER}|(?i:key[ \t]?words|index[ \t]terms)[ \t]*[:—–][^.!?\n]*[,;])"
 )
 """A line opening no prose: a heading, fence, table row or grid table border ("+----+---+",
 whose rows Jinja's docs had quoted as a sentence), rule, directive, prompt or tag, an
@@ -372,7 +372,9 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
     return spans
 
 
-_LINE_ENDING_CUT = re.compile(r"\?(?=[ \t]*\n[ \t]*\S)|\(\d{1,3}\)(?=[ \t]*\n[ \t]*[A-Z])")
+_LINE_ENDING_CUT = re.compile(
+    r"\?(?=[ \t]*\n[ \t]*\S)|(?<![^\s,.])\(\d{1,3}\)(?=[ \t]*\n[ \t]*[A-Z])"
+)
 """A question mark ending its line ends its sentence, whatever opens the next ("What do I
 do? / zoo objects should not …": zoo's FAQ), and so does a display's equation number
 before a capital ("… X. (9) / The outer product estimator …": sandwich's paper, where
@@ -729,14 +731,22 @@ def _labels(sentence: str) -> bool:
     their universities: "Fitting Linear Mixed-Effects Models Using lme4 / Douglas Bates /
     University of Wisconsin-Madison / …") or a figure's labels read out of a PDF. Wrapped
     prose fills its lines; fields a sentence introduces ("… for the server / Python: 3.9 or
-    newer") stay prose.
+    newer"), lines holding code, indented continuations (a changelog's entry, a definition
+    list's body) and a last line introducing what follows stay prose.
     """
-    lines = [line.strip() for line in sentence.split("\n")]
+    written = sentence.split("\n")
+    lines = [line.strip() for line in written]
     if all(CONSOLE_LINE.fullmatch(line) for line in lines):
         return True  # an example typed at a prompt, line after line
     if sum(_FIELD_LINE.match(line) is not None for line in lines) >= 2:
         return False
-    return len(lines) >= _NUMBERED_LINES and all(_label(line) for line in lines)
+    if "`" in sentence or any(line[:1] in " \t" for line in written[1:]):
+        return False  # code, or a field or definition list's indented body: documentation
+    return (
+        len(lines) >= _NUMBERED_LINES
+        and all(_label(line) for line in lines)
+        and not lines[-1].endswith(":")  # a sentence introducing what follows
+    )
 
 
 def _label(line: str) -> bool:
@@ -767,29 +777,43 @@ _LINE_ENDS = re.compile(r"[.!?:;,]\W*$")
 _ASKED = re.compile(r"\?[\"'”’)*_]*\s*$")
 """A question, which states nothing to quote: a FAQ's ("What do I do?", zoo's FAQ), or
 the one a paragraph asks before it answers it."""
-_CUT_SHORT = re.compile(r"(?<![\w-])(?:the|a|an|and|or|of|than|its|their|these|those|whose)\s*$")
+_CUT_SHORT = re.compile(
+    r"(?<![\w,;-])(?<![,;] )(?:the|a|an|and|or|of|than|its|their|these|those|whose)\s*$"
+)
 """A sentence that stops, with no stop, at a word no sentence or title ends with (an
 article, a conjunction, "of", a possessive): the rest is on the next page and in the next
 chunk, or below a display it runs into ("For the zero-truncated and zero-inflated Poisson
-distribution the": a paper's page ends there)."""
+distribution the": a paper's page ends there). A list item ending ", or" or "; and"
+goes on in the next item and is whole."""
 
 
 def _worded(sentence: str, least: int) -> bool:
-    """Whether a sentence has `least` words, and three of two letters or of code.
+    """Whether a sentence has `least` words, and three of two letters, of code or numbers.
 
-    Of a shorter one, all its words but one; marks alone ("*", "-", "·") are no words. A
+    Of a shorter one, all its words but one, and at least one of two letters or of code;
+    numbers count beside two such words; marks alone ("*", "-", "·") are no words. A
     display of mathematics read out of a PDF ("0 · · · É(r(yn, x¦ n ˆ¹)) X.", sandwich's
-    paper) or a reference's authors ("Bates D, Maechler M (2015).") fails;
-    "``{{ 20 // 7 }}`` is ``2``." and "* `.status_code` - **int**" pass.
+    paper) or a table's row of numbers fails;
+    "``{{ 20 // 7 }}`` is ``2``.", "* `.status_code` - **int**" and "Default: 10000 (10
+    seconds)" pass.
     """
     tokens = sentence.split()
     words = [token for token in tokens if "`" in token or _ALPHANUMERIC.search(token)]
-    worded = sum("`" in word or _TWO_LETTERS.search(word) is not None for word in words)
-    return len(tokens) >= least and worded >= min(len(words) - 1, 3)
+    named = sum("`" in word or _TWO_LETTERS.search(word) is not None for word in words)
+    numbers = sum(_NUMBER_WORD.fullmatch(word) is not None for word in words)
+    counted = named + numbers if named >= 2 else named
+    return len(tokens) >= least and named > 0 and counted >= min(len(words) - 1, 3)
 
 
 _ALPHANUMERIC = re.compile(r"[^\W_]")
-_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
+_NUMBER_WORD = re.compile(r"[^\w]*#?\d[\d.,:/%]*[^\w]*")
+"""A number as a word of its own ("10000", "(10", "3.19.0", "#955:"): a setting's value
+counts ("Default: 10000 (10 seconds)"), though not without a word beside it ("0.5 1.0
+0.0")."""
+_TWO_LETTERS = re.compile(
+    r"(?:(?![\u02b0-\u02ff\u00b2\u00b3\u00b9\u00bc-\u00be\u2070-\u209f])[^\W\d_]){2}"
+)
+"""Two letters in a row; a modifier letter or a superscript is none ("ˆ¹" of a display)."""
 
 
 def _numbered_lines(sentence: str) -> bool:

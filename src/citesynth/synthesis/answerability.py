@@ -135,11 +135,12 @@ async def gate(
     sources names (`named.unnamed_proper`: "Husky"); an acronym in `subjects`, which a top
     source's document is about (`synthesis.about`), counts as held. A how-to question
     whose names tell the sources' documents apart (`topics`) is read against the sources
-    on all of them only (`on_topic`), and is not answered when there are none. A compound
-    question ("What is the connect timeout, and are failed requests retried?") is
-    answerable when each of its parts is (`question_parts`; `compound=False` reads it whole
-    only): each may be answered by a different source, and a source answering one part
-    scores low against the whole. When neither answers, two sources are read together (`pair_gate`;
+    on all of them only (`on_topic`; a compound one, whose parts may be on different
+    documents, is not), and is not answered when there are none. A compound question
+    ("What is the connect timeout, and are failed requests retried?") is answerable when
+    each of its parts is (`question_parts`; `compound=False` reads it whole only): each may
+    be answered by a different source, and a source answering one part scores low against
+    the whole. When neither answers, two sources are read together (`pair_gate`;
     `pairs=False`: never). A how-to question is read at the scorer's how-to threshold when
     it has one and no term of the question is `unheard` of: held by no chunk of the index
     (`unheard_terms`).
@@ -151,10 +152,10 @@ async def gate(
     missing += unnamed_code(question, sources)
     if missing := missing + unnamed_proper(question, sources):
         return Gate(0.0, 0.0, top[0].number, unnamed=missing)
-    if topics and asks_how(question):
+    if topics and asks_how(question) and len(question_parts(question)) == 1:
         top, telling = on_topic(question, top, topics)
         if not top:
-            return Gate(0.0, 0.0, sources[0].number, off_topic=telling)
+            return Gate(0.0, 0.0, sources[0].number, off_topic=telling or ("?",))
     if not isinstance(scorer, AnswerabilityScorer):
         return None
     how_to = asks_how(question) and not unheard

@@ -710,12 +710,7 @@ def drop_stubs(text: str) -> tuple[str, int]:
     most `_STUB_TERMS` content terms (citation markers aside) ending with a comma before
     its markers goes; "The default is 5, [1]." says something and stays.
     """
-    spans = [
-        (start, end)
-        for start, end in _statements(text)
-        if _COMMA_END.search(text[start:end])
-        and len(content_terms(MARKS.sub(" ", text[start:end]))) <= _STUB_TERMS
-    ]
+    spans = [(start, end) for start, end in _statements(text) if _STUB.fullmatch(text[start:end])]
     if not spans:
         return text, 0
     pieces: list[str] = []
@@ -727,8 +722,12 @@ def drop_stubs(text: str) -> tuple[str, int]:
     return single_blank_lines(_without_trailing_spaces("".join(pieces))).strip(), len(spans)
 
 
-_COMMA_END = re.compile(r",(?:\s*\[[\d,\s\-–]+\])*\s*[.!]?\s*$")
-_STUB_TERMS = 1
+_STUB = re.compile(
+    r"(?i:for (?:example|instance)|e\.g\.|as an example|in addition|additionally|also|"
+    r"furthermore|moreover|similarly|likewise|here|then|finally|specifically|in particular),"
+    r"(?:\s*\[[\d,\s\-–]+\])+\s*[.!]?"
+)
+"""A lead-in, its comma and citation markers, and nothing else ("For example, [1].")."""
 
 
 def _introduces_block(text: str, end: int) -> bool:

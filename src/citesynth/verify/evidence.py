@@ -277,10 +277,11 @@ def mostly_quoted(claim: str, passages: Sequence[str]) -> bool:
     (Powell 2009)." copies the end of "lme4 incorporates two built-in optimization choices,
     an implementation of the Nelder-Mead simplex algorithm adapted from … (Powell 2009).":
     the copied words run to the sentence's end and are most of the claim
-    (`_QUOTED_SHARE`, `_QUOTED_WORDS` at least), nothing negates or qualifies them earlier
-    in the sentence, and every word of the claim's own opening that says anything is in
-    that sentence, by its stem ("optimizers" for "optimization"), so that nothing the
-    sentence does not say is put before them. The trained model had read the claim as
+    (`_QUOTED_SHARE`, `_QUOTED_WORDS` at least), nothing negates, qualifies or contrasts
+    them earlier in the sentence ("…, while Python 3 is supported by …") nor opens another
+    clause before them ("…; timeouts are enabled by default"), and every word of the
+    claim's own opening that says anything is in that sentence, by its stem
+    ("optimizers" for "optimization"). The trained model had read the claim as
     unsupported (0.19).
     """
     words = _plain(claim).split()
@@ -294,12 +295,35 @@ def mostly_quoted(claim: str, passages: Sequence[str]) -> bool:
                 continue
             opening = words[: len(words) - copied]
             before = " ".join(text[: len(text) - copied])
+            raw = passage[sentence.start : sentence.end]
             stems = {word[:_STEM] for word in text}
-            if not _QUALIFYING.search(before) and all(
-                word in _FILLER or word[:_STEM] in stems for word in opening
+            if (
+                not _QUALIFYING.search(before)
+                and not _CONTRASTED.search(before)
+                and not _another_clause(raw, copied)
+                and all(word in _FILLER or word[:_STEM] in stems for word in opening)
             ):
                 return True
     return False
+
+
+def _another_clause(sentence: str, copied: int) -> bool:
+    """Whether the last `copied` words of `sentence` follow a clause of their own.
+
+    "Retries are disabled by default; timeouts are enabled by default": the words after
+    the semicolon (or a colon, or a dash between spaces) say what another subject does.
+    """
+    boundary = max(sentence.rfind(mark) for mark in (";", ":", " – ", " — ", " - "))
+    return boundary >= 0 and len(_plain(sentence[boundary:]).split()) >= copied
+
+
+_CONTRASTED = re.compile(
+    r"\b(?:while|whereas|unlike|but|however|although|though|instead|rather|versus|vs|"
+    r"compared|contrast|other)\b"
+)
+"""Words before the copied run that set another subject against the claim's ("Python 2
+is deprecated, while Python 3 is supported by …"; "the async client, unlike the sync
+client, reuses …")."""
 
 
 def _copied_ending(words: list[str], sentence: list[str]) -> int:
