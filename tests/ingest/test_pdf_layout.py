@@ -284,6 +284,8 @@ def test_mixed_outlines_initials_and_a_page_ending_in_blank_lines() -> None:
         ("1. Introduction", 1),
         ("1.1 Background", 2),
     ]  # "2. Methods" after "1.1" may be a list's item, as it was
+    assert numbered_heading(["3 Note that this means", "2Note the original."], 0) == 0
+    assert numbered_heading(["Text.", "1.1 Background", "More text."], 1) == 2  # no outline
     # an initial opening a line is no appendix
     initial = ["1. Introduction", "Text.", "2. Methods", "We fit it."]
     initial += ["A. Zeileis and colleagues later extended it to panel data in R"]

@@ -459,7 +459,7 @@ def numbered_heading(lines: Sequence[str], index: int, previous: str | None = No
     written = _written_number(line)
     if match.re is _DOTTED and previous and not previous.endswith("."):
         return 0
-    if len(number) == 1 and not written.endswith(".") and previous.endswith(".") and previous:
+    if len(number) == 1 and not written.endswith(".") and (previous or "").endswith("."):
         return 0  # "3 Note that …" after "2.3.": a footnote, where chapters have a stop
     if match.re is _LETTERED and written.endswith(".") and len(title.split()) > _MOST_LETTERED:
         return 0  # "A. Zeileis and colleagues later extended it": an initial opens a line
