@@ -24,8 +24,8 @@ the same run) and as it is:
 - `console`: a line typed at a console prompt ("> x <- 1", "$ R") inside the sentence;
 - `cut`: a sentence that stops at an article, a conjunction or "of", the rest on the next
   page ("For the zero-truncated and zero-inflated Poisson distribution the");
-- `symbols`: fewer than three words of two letters or of code (a display of mathematics,
-  "0 · · · É(r(yn, x¦ n ˆ¹)) X.", a reference's authors, "Bates D, Maechler M (2015).");
+- `symbols`: fewer than three words of two letters, of code or numbers beside two words
+  (a display of mathematics, "0 · · · É(r(yn, x¦ n ˆ¹)) X.", a matrix's row);
 
 and the share of chunks whose heading path names a section. Which lines were dropped is
 listed per document (the most frequent), to read for lines that were not running.
@@ -100,8 +100,10 @@ FOLDER = CACHE / "debian"
 _LEADER = re.compile(r"\.(?:[ \t]?\.){4,}")
 _CONSOLE = re.compile(r"[ \t]*(?:R?>|\$|>>>)[ \t]+\S")
 KINDS = ("leader", "running", "glued", "codes", "console", "cut", "symbols")
-_CUT = re.compile(r"(?<![\w-])(?:the|a|an|and|or|of|than|its|their)\s*$")
-_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
+_CUT = sentences._CUT_SHORT
+_WORDED = sentences._worded
+"""The loader's own readings of a page-cut sentence and of one of symbols, kept before the
+baseline swaps them out (`_reading_as_it_was`)."""
 _T1_CODE = re.compile(r"(?<=[^\W\d_])[\x1b-\x1f]|[\x1b-\x1f](?=[^\W\d_])")
 
 
@@ -206,8 +208,7 @@ def count(parsed: Parsed, running_lines: set[str]) -> dict[str, Any]:
             found["codes"] += bool(_T1_CODE.search(sentence))
             found["console"] += any(_CONSOLE.match(line) for line in lines)
             found["cut"] += bool(_CUT.search(sentence))
-            words = sentence.split()
-            found["symbols"] += sum(bool(_TWO_LETTERS.search(w)) or "`" in w for w in words) < 3
+            found["symbols"] += not _WORDED(sentence, 1)
     return {
         "chunks": len(chunks),
         "with_heading_path": round(sum(bool(c.heading_path) for c in chunks) / len(chunks), 4),
