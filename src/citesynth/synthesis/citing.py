@@ -706,9 +706,9 @@ def drop_stubs(text: str) -> tuple[str, int]:
     """Resolved `text` without the statements that stop at a lead-in's comma; how many.
 
     "For example, [1]." says nothing: the embedded model wrote it four times over zoo's
-    docs, what it meant to show left out, and attribution cited each. A statement of at
-    most `_STUB_TERMS` content terms (citation markers aside) ending with a comma before
-    its markers goes; "The default is 5, [1]." says something and stays.
+    docs, what it meant to show left out, and attribution cited each. A statement that is
+    a lead-in, its comma and its markers alone (`_STUB`) goes; "Yes, [1].", a list's
+    "- Linux," and "The default is 5, [1]." say something and stay.
     """
     spans = [(start, end) for start, end in _statements(text) if _STUB.fullmatch(text[start:end])]
     if not spans:
