@@ -345,6 +345,7 @@ STREAM_TEXTS = [
     "an optimizer that (1) can work, (2) allows bounds and (3) conforms (1) while z (2)",
     "Boils at (3) degrees (2)\t and (1)  goes (4) on",
     "an AR(1) MA(2) and VAR(1) Model, capital(1). 首都(1)。 x(2)",
+    "[2: L4-9]  x and [1: L1-3]   \n[3: L5]\t— Towers",
     "Unclosed [1 and then a newline\n[2] closed. An array [a, b]. A year (1999).",
     "Two ticks `` [1] `` then three ```\n[2]\n``` done [3]",
     "Long [" + "x" * (HOLD + 20) + "] then [1].",

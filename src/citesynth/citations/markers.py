@@ -83,6 +83,9 @@ _AFTER_A_CITATION = frozenset(
 )
 """Words a clause goes on with after a citation closing what came before ("boils (1) and")."""
 _WORD_OPEN = re.compile(r"[ \t]*\w*")
+_BLANK_TAIL = re.compile(r"[ \t]*")
+"""What follows "[1: L4-9]" before it can be told a header copied as a line or a citation:
+spaces alone (`_copied_header` reads the first character after them)."""
 """What of a word after "(2)" may still go on (`MarkerStream._waits`)."""
 _OPENERS = "[【(［"
 _CLOSERS = {"[": "]", "【": "】", "(": ")", "［": "］"}
@@ -583,10 +586,15 @@ class MarkerStream:
         if "\n" in window or len(window) > HOLD:
             return False
         # A bare "(17)" is judged by the character after it and the word it goes on with
-        # (`_goes_on`), "[1: L4-9]" opening a line by the two after it (`_copied_header`).
+        # (`_goes_on`), "[1: L4-9]" opening a line by the first character after its spaces
+        # (`_copied_header`).
         if closer < 0 or (pending[at] == "(" and _WORD_OPEN.fullmatch(pending, closer + 1)):
             return True
-        return pending[at] == "[" and ":" in pending[at:closer] and closer + 3 > len(pending)
+        return (
+            pending[at] == "["
+            and ":" in pending[at:closer]
+            and _BLANK_TAIL.fullmatch(pending, closer + 1) is not None
+        )
 
     def _marker(self, pending: str, *, final: bool) -> Marker | None:
         """The marker at the opener `_at`, if any, with offsets into the whole text."""
