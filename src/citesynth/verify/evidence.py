@@ -245,6 +245,16 @@ def comment_quoted(claim: str, passages: Sequence[str]) -> bool:
 _OPERATORS = re.compile(r"[<>=!]+")
 
 
+@lru_cache(maxsize=512)
+def _plain_sentences(passage: str) -> tuple[tuple[str, str], ...]:
+    """Each sentence of `passage`, as written and plain (`_plain`).
+
+    Read once for every claim checked against it, by `quoted` and `mostly_quoted` alike.
+    """
+    found = (passage[s.start : s.end] for s in analyse([passage]).sentences)
+    return tuple((sentence, _plain(sentence)) for sentence in found)
+
+
 def quoted(claim: str, passages: Sequence[str]) -> bool:
     """Whether `claim` is a quotation of one sentence of `passages` (or of its opening part).
 
@@ -257,8 +267,7 @@ def quoted(claim: str, passages: Sequence[str]) -> bool:
     if len(wanted.split()) < 4:
         return False
     for passage in passages:
-        for sentence in analyse([passage]).sentences:
-            text = _plain(passage[sentence.start : sentence.end])
+        for _, text in _plain_sentences(passage):
             where = text.find(wanted)
             if where < 0:
                 continue
@@ -288,14 +297,13 @@ def mostly_quoted(claim: str, passages: Sequence[str]) -> bool:
     if len(words) < _QUOTED_WORDS:
         return False
     for passage in passages:
-        for sentence in analyse([passage]).sentences:
-            text = _plain(passage[sentence.start : sentence.end]).split()
+        for raw, plain in _plain_sentences(passage):
+            text = plain.split()
             copied = _copied_ending(words, text)
             if copied < max(_QUOTED_WORDS, _QUOTED_SHARE * len(words)):
                 continue
             opening = words[: len(words) - copied]
             before = " ".join(text[: len(text) - copied])
-            raw = passage[sentence.start : sentence.end]
             stems = {word[:_STEM] for word in text}
             if (
                 not _QUALIFYING.search(before)
