@@ -12,6 +12,7 @@ from citesynth.synthesis.about import (
     about_checked,
     documents_about,
     documents_on,
+    read_documents,
     told,
 )
 from citesynth.synthesis.answerability import gate, on_topic
@@ -94,7 +95,7 @@ async def test_a_passage_of_a_document_about_an_acronym_holds_it_for_the_gate(
     engine: Engine, tmp_path: Path
 ) -> None:
     acm, asme = await _figures(engine, tmp_path)
-    about = await documents_about(ASKED, [acm, asme], engine.store)
+    about = documents_about(ASKED, await read_documents(ASKED, [acm, asme], engine.store))
     assert about == {acm.chunk.document_id: ("ACM",)}  # ASME's guide never writes ACM
     acm, asme = told([acm, asme], about)
     assert acm.named == ("ACM",) and asme.named == () and "ACM" in acm.about
@@ -103,15 +104,16 @@ async def test_a_passage_of_a_document_about_an_acronym_holds_it_for_the_gate(
     withheld = await gate(ASKED, [acm], None)
     assert withheld is not None and withheld.unnamed == ("ACM",)
     # an acronym no document writes, or a store that cannot list chunks
-    assert await documents_about(ASKED.replace("ACM", "IEEE"), [acm], engine.store) == {}
-    assert await documents_about(ASKED, [acm], object()) == {}
+    ieee = ASKED.replace("ACM", "IEEE")
+    assert documents_about(ieee, await read_documents(ieee, [acm], engine.store)) == {}
+    assert await read_documents(ASKED, [acm], object()) == {}
 
 
 async def test_a_claim_naming_another_documents_subject_is_held_to_its_source(
     engine: Engine, tmp_path: Path
 ) -> None:
     acm, asme = told(list(await _figures(engine, tmp_path)), {})
-    about = await documents_about(ASKED, [acm, asme], engine.store)
+    about = documents_about(ASKED, await read_documents(ASKED, [acm, asme], engine.store))
     acm, asme = told([acm, asme], about)
     verifier = about_checked(LexicalVerifier(), [acm, asme])
     assert isinstance(verifier, AboutChecked) and verifier.name == "lexical"
@@ -143,7 +145,8 @@ async def test_each_record_of_a_jsonl_file_is_a_document_of_its_own(
     cookie = next(c for c in chunks if c.record_id == "r0")
     sources = [Source(1, Hit(cookie, 0.9, 0.9), cookie.text)]
     # a third of the file's records write JWT; the cookie record's document is itself
-    assert await documents_about("How is a JWT signed?", sources, engine.store) == {}
+    jwt = "How is a JWT signed?"
+    assert documents_about(jwt, await read_documents(jwt, sources, engine.store)) == {}
 
 
 LME4 = """# Fitting linear mixed-effects models using lme4
@@ -187,7 +190,8 @@ async def test_a_how_to_question_is_read_against_the_documents_on_its_subject(
         await _source(engine, 2, "docs/lme4.md", "optimizers"),
     ]
     asked = "How do I fit a zero-inflated Poisson model with lme4?"
-    topics = await documents_on(asked, sources, engine.store)
+    documents = await read_documents(asked, sources, engine.store)
+    topics = documents_on(asked, documents)
     assert topics == {
         sources[0].chunk.document_id: frozenset({"poisson"}),  # names only: "Poisson" is one
         sources[1].chunk.document_id: frozenset({"lme4"}),
@@ -196,8 +200,10 @@ async def test_a_how_to_question_is_read_against_the_documents_on_its_subject(
     kept, words = on_topic(asked, sources, topics)
     assert kept == [] and words == ("Poisson", "lme4")
     # plain words are no names ("bootstrap" is sandwich's alone); "lme4" alone is one
-    assert await documents_on("How do I fit a bootstrap model?", sources, engine.store) == {}
-    assert await documents_on(asked, sources[:1], engine.store) == {}  # one document
+    assert documents_on("How do I fit a bootstrap model?", documents) == {}
+    assert await read_documents("How do I fit a bootstrap model?", sources, engine.store) == {}
+    one = await read_documents(asked, sources[:1], engine.store)
+    assert documents_on(asked, one) == {}  # one document
     withheld = await gate(asked, sources, None, topics=topics)
     assert withheld is not None and withheld.off_topic == ("Poisson", "lme4")
     assert not withheld.answerable

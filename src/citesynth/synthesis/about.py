@@ -33,6 +33,7 @@ from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
 from citesynth.analysis import content_terms
+from citesynth.synthesis.asked import asks_how
 from citesynth.synthesis.named import acronyms, code_names, proper_names, unnamed_in, written
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk
@@ -56,19 +57,33 @@ class DocumentReader(Protocol):
         ...
 
 
-async def documents_about(
+async def read_documents(
     question: str, sources: Sequence[Source], store: object
-) -> dict[str, tuple[str, ...]]:
-    """Per document of `sources` (by id), the acronyms of `question` it is about.
+) -> dict[str, list[Chunk]]:
+    """The chunks of each document of `sources` (by id) that `question` needs read.
 
-    Documents about none are left out; so is everything when the question names no
-    acronym or `store` cannot list a document's chunks.
+    Read once for both readings (`documents_about`, `documents_on`), and only when the
+    question names an acronym or is a how-to question writing a name; nothing when `store`
+    cannot list a document's chunks.
+    """
+    if unnamed_in(question, "") or (asks_how(question) and _name_terms(question)):
+        return await _documents(sources, store)
+    return {}
+
+
+def documents_about(
+    question: str, documents: Mapping[str, Sequence[Chunk]]
+) -> dict[str, tuple[str, ...]]:
+    """Per document (by id), the acronyms of `question` it is about.
+
+    `documents` are the chunks `read_documents` read. Documents about none are left out;
+    so is everything when the question names no acronym.
     """
     wanted = unnamed_in(question, "")
     if not wanted:
         return {}
     about: dict[str, tuple[str, ...]] = {}
-    for document, chunks in (await _documents(sources, store)).items():
+    for document, chunks in documents.items():
         absent = [set(unnamed_in(question, written(chunk))) for chunk in chunks]
         held = tuple(
             name
@@ -118,20 +133,21 @@ def _name_terms(question: str) -> frozenset[str]:
 _NUMBERED_NAME = re.compile(r"(?<![\w.-])[A-Za-z]+\d\w*")
 
 
-async def documents_on(
-    question: str, sources: Sequence[Source], store: object
+def documents_on(
+    question: str, documents: Mapping[str, Sequence[Chunk]]
 ) -> dict[str, frozenset[str]]:
-    """Per document of `sources` (by id), the terms of `question`'s names that tell it apart.
+    """Per document (by id), the terms of `question`'s names that tell it apart.
 
-    A term of a name (stemmed, `analysis.content_terms`; `_name_terms`) tells documents
-    apart when a quarter or more of one document's chunks hold it (`DOCUMENT_SHARE`: the
-    document is about it) and at most `RARE_SHARE` of another's do: "lme4" in "How do I
-    fit a zero-inflated Poisson model with lme4?" is in 0.62 of lme4's paper's chunks and
-    0.01 of sandwich's paper's; a corpus's own subject is in every document. Only
-    documents about one such term are listed; none when no term tells them apart.
+    `documents` are the chunks `read_documents` read. A term of a name (stemmed,
+    `analysis.content_terms`; `_name_terms`) tells documents apart when a quarter or more
+    of one document's chunks hold it (`DOCUMENT_SHARE`: the document is about it) and at
+    most `RARE_SHARE` of another's do: "lme4" in "How do I fit a zero-inflated Poisson
+    model with lme4?" is in 0.62 of lme4's paper's chunks and 0.01 of sandwich's paper's;
+    a corpus's own subject is in every document. Only documents about one such term are
+    listed; none when no term tells them apart.
     """
-    terms = [term for term in content_terms(question) if term in _name_terms(question)]
-    documents = await _documents(sources, store)
+    names = _name_terms(question)
+    terms = [term for term in content_terms(question) if term in names]
     if not terms or len(documents) < 2:
         return {}
     shares: dict[str, dict[str, float]] = {}

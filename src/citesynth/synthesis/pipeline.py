@@ -24,14 +24,20 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import replace
 
 from citesynth.answers import Answer
 from citesynth.events import DoneEvent, ErrorEvent, Event, SourcesEvent
 from citesynth.llm.base import closing
 from citesynth.observe import log_answer
-from citesynth.synthesis.about import about_checked, documents_about, documents_on, told
+from citesynth.synthesis.about import (
+    about_checked,
+    documents_about,
+    documents_on,
+    read_documents,
+    told,
+)
 from citesynth.synthesis.answerability import (
     TOP,
     Gate,
@@ -58,6 +64,7 @@ from citesynth.synthesis.sources import record
 from citesynth.synthesis.steps import Parts, Retrieved, make_plan, retrieve
 from citesynth.synthesis.strict import rewrite_strictly, unsupported
 from citesynth.synthesis.writers import Plan
+from citesynth.types import Chunk
 
 log = logging.getLogger("citesynth.answer")
 
@@ -107,9 +114,13 @@ async def ask(
         values=values,
     )
     reads = verifier is not None or options.answerability
-    about = await documents_about(header.question, plan.sources, parts.store) if reads else {}
-    plan = replace(plan, sources=told(plan.sources, about))
-    judged = await _gated(header.question, plan, parts, verifier) if options.answerability else None
+    documents = await read_documents(header.question, plan.sources, parts.store) if reads else {}
+    plan = replace(plan, sources=told(plan.sources, documents_about(header.question, documents)))
+    judged = (
+        await _gated(header.question, plan, parts, verifier, documents)
+        if options.answerability
+        else None
+    )
     if judged is not None and not judged.answerable:
         answer = timed(unanswerable(header, plan.sources, judged), timings, started)
         async for event in _delivered(answer, cache, key):
@@ -172,16 +183,24 @@ async def ask(
     yield DoneEvent(answer=answer)
 
 
-async def _gated(question: str, plan: Plan, parts: Parts, verifier: object) -> Gate | None:
+async def _gated(
+    question: str,
+    plan: Plan,
+    parts: Parts,
+    verifier: object,
+    documents: Mapping[str, Sequence[Chunk]],
+) -> Gate | None:
     """The answerability gate's verdict on the plan's sources (`answerability.gate`).
 
     The index is asked for the question's unheard terms only when the verifier can have a
-    how-to threshold they decide on (its value is known once its gate has loaded).
+    how-to threshold they decide on (its value is known once its gate has loaded); the
+    sources' `documents`, read once for the question (`about.read_documents`), tell what
+    a how-to question's names are on.
     """
     how_to = isinstance(verifier, HowToScorer)
     unheard = await unheard_terms(question, parts.store) if how_to else ()
     subjects = {name for source in plan.sources[:TOP] for name in source.named}
-    topics = await documents_on(question, plan.sources, parts.store) if asks_how(question) else {}
+    topics = documents_on(question, documents) if asks_how(question) else {}
     return await gate(
         question, plan.sources, verifier, unheard=unheard, subjects=subjects, topics=topics
     )
