@@ -128,6 +128,7 @@ def fetch(package: str) -> Path:
             raise SystemExit(f"could not download {package}: {fetched.stderr.strip()}")
         partial = FOLDER / f"{name}.partial"
         shutil.rmtree(partial, ignore_errors=True)
+        FOLDER.mkdir(parents=True, exist_ok=True)  # a fresh clone has no cache yet
         subprocess.run(["dpkg-deb", "-x", str(archives[0]), str(partial)], check=True)
         partial.rename(unpacked)
     return unpacked
