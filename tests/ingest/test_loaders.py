@@ -128,6 +128,27 @@ def test_long_section_is_cut_between_sentences_with_overlap() -> None:
         assert second.char_start < first.char_end  # consecutive chunks overlap
 
 
+def test_a_run_on_paragraph_of_prose_and_an_example_is_cut_between_its_lines() -> None:
+    # lme4's paper sets an example in the paragraph explaining it, with no stop between
+    # them: the "sentence" ran on for 221 tokens and had been cut between words, opening
+    # a chunk in the middle of a statement and of the sentence before it
+    source = (
+        "Computing the fitted values of this additive model requires some custom code, and "
+        "illustrates\nthe general principle that methods for objects constructed from modular "
+        "fits should\nonly be used if the user knows what she is doing,\n"
+        + "".join(f"> y{i} <- predict(model{i}, newdata = frame{i}, at = {i})\n" for i in range(9))
+    )
+    (parsed,) = load_text("paper.txt", source.encode()).parsed
+    chunks = chunks_of(parsed, target=60)
+    assert len(chunks) > 2
+    assert chunks[0].text.startswith("Computing") and chunks[0].text.count("\n") >= 2
+    for chunk in chunks[1:]:
+        assert chunk.text.startswith("> y")  # a console line opens each later chunk
+    assert {line for chunk in chunks for line in chunk.text.splitlines()} == set(
+        source.splitlines()
+    )
+
+
 def test_rst_sections_follow_adornment_order() -> None:
     filler = "This paragraph has enough words to be a section of its own in any chunk. "
     source = (

@@ -761,6 +761,55 @@ def test_a_plural_after_code_ends_a_sentence_an_initial_does_not() -> None:
     ]
 
 
+def test_a_letter_before_a_word_that_names_nobody_ends_its_sentence() -> None:
+    # lme4's paper: "… in R." and "… model matrix Z." had run on into the next sentence
+    text = (
+        "Models can be efficiently analyzed in R.\nWe have learned much. It is the model "
+        "matrix Z. We group its columns. Written by J. Smith and by A. In Park."
+    )
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        "Models can be efficiently analyzed in R.",
+        "We have learned much.",
+        "It is the model matrix Z.",
+        "We group its columns.",
+        "Written by J. Smith and by A.",
+        "In Park.",
+    ]
+    assert len(sentence_spans("Ask J. The Younger.")) == 2  # a title is read as a sentence
+
+
+def test_prose_after_an_examples_output_opens_a_sentence() -> None:
+    # zoo's paper: the sentence after an example's output had been one with the example
+    text = (
+        "The cbind method fills gaps by NAs.\nR> cbind(z1, z2)\nz1 z2\n"
+        "2004-01-03 NA 0.94306673\nIn\nfact, the cbind method is synonymous with merge."
+    )
+    assert [text[a:b] for a, b in sentence_spans(text)][-1] == (
+        "In\nfact, the cbind method is synonymous with merge."
+    )
+    # Bash's manual: a term alone after a finished sentence opens the sentence it names
+    text = (
+        "If set, Readline attempts to ring the terminal's\nbell.\nbind-tty-special-chars\n"
+        "If set to on, Readline binds the control keys.\ndisplay-shell-version (C-x C-v)\n"
+        "Display version information."
+    )
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        "If set, Readline attempts to ring the terminal's\nbell.",
+        "bind-tty-special-chars\nIf set to on, Readline binds the control keys.",
+        "display-shell-version (C-x C-v)\nDisplay version information.",
+    ]
+    for goes_on in (
+        # a citation wrapped after "see", a definition list's term, a line indented under it
+        "The estimator is consistent under weak conditions and was studied before, see\n"
+        "Zeileis and Hornik 2007 for the details of its proof.",
+        "``int`` / :data:`click.INT`:\n    A parameter that only accepts integers.",
+        "Its estimates 0.25 0.5 in\nSection two of the appendix are close.",
+        "x = 1\n    The value of x is one.",
+        "It holds for 3 > 2,\nThe rest of the proof follows.",
+    ):
+        assert len(sentence_spans(goes_on)) == 1, goes_on
+
+
 @pytest.mark.parametrize(
     ("chunk", "expected"),
     [

@@ -24,17 +24,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from citesynth.analysis import estimate_tokens
 from citesynth.ingest.blocks import GRID_BORDER_LINE, Block, BlockKind, paragraphs, trimmed
 from citesynth.ingest.lines import LineMap
 from citesynth.ingest.loaders import Parsed
 from citesynth.ingest.rst import described_objects
-from citesynth.ingest.sentences import sentence_spans
+from citesynth.ingest.sentences import CONSOLE_LINE, sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentKind
 
-CHUNKER_VERSION = 18
+CHUNKER_VERSION = 19
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
@@ -50,7 +51,13 @@ too: "1. Introduction", "1 INTRODUCTION" after its keywords, "REFERENCES", and a
 set apart from its letter, "R´esum´es", is put on it; 18: a journal's numbers written
 with a stop, "2.6.", "A.1.", a heading at a page's foot, a title wrapped after "of", and a
 console line before a new sentence ends the one it closes, as a question mark or a
-display's equation number ending a line ends its sentence)."""
+display's equation number ending a line ends its sentence; 19: a run-on span of lines, an
+example set in the paragraph explaining it, is cut between its lines, each console line
+opening a piece, a sentence opening its line after an example's output is a sentence of its
+own, and a single letter's stop before "We", "The", … ends its sentence, "in R. We"; a PDF's
+letters read as dingbats are read by their glyphs' codes, a title broken by a hyphen is
+whole, an abstract's heading may stand alone, and a short paper's title with the page's
+number heads its page)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,10 +196,32 @@ def _pieces(text: str, block: Block, target: int) -> list[tuple[int, int]]:
     for start, end in spans:
         if estimate_tokens(text[start:end]) <= target:
             pieces.append((start, end))
-        elif block.kind is BlockKind.TABLE and "\n" in text[start:end]:
-            pieces.extend(_pieces(text, Block(start, end, BlockKind.CODE), target))  # a row
+        elif "\n" in text[start:end]:
+            pieces.extend(_lines_of(text, start, end, target))
         else:
             pieces.extend(_word_spans(text, start, end, target))
+    return pieces
+
+
+def _lines_of(text: str, start: int, end: int, target: int) -> list[tuple[int, int]]:
+    """A table's row, or a run-on "sentence" of lines, cut between its lines.
+
+    A PDF sets an example and its output in the paragraph that explains it: "… only be used
+    if the user knows what she is doing, / > xNew <- seq(…) / > plot(x, y) …" (lme4's paper)
+    ran on for 221 tokens and was cut between words, inside its statements and mid-sentence.
+    Each console line opens a piece; a piece still too long is cut between its lines.
+    """
+    openings = [m.start() for m in CONSOLE_LINE.finditer(text, start, end)]
+    bounds = [start, *(o for o in openings if o > start), end]
+    pieces: list[tuple[int, int]] = []
+    for piece_start, piece_end in pairwise(bounds):
+        piece = trimmed(text, piece_start, piece_end)
+        if piece[1] <= piece[0]:
+            continue
+        if estimate_tokens(text[piece[0] : piece[1]]) <= target:
+            pieces.append(piece)
+        else:
+            pieces.extend(_pieces(text, Block(piece[0], piece[1], BlockKind.CODE), target))
     return pieces
 
 

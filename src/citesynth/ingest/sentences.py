@@ -322,9 +322,24 @@ def _is_abbreviation(text: str, dot: int) -> bool:
     if word in _ABBREVIATIONS:
         return True
     # Single-letter initials ("J. Smith") and section numbers ("Fig. 3."), not a plural's
-    # "s" after code ("instances of `attr.ib`s.")
+    # "s" after code ("instances of `attr.ib`s.") nor a letter before a word that opens
+    # sentences and names nobody ("… analyzed in R.\nWe have learned …": lme4's paper)
     before = text[match.start() - 1] if match.start() > 0 else " "
-    return len(word) == 1 and word.isalpha() and before not in "`'’"
+    return (
+        len(word) == 1
+        and word.isalpha()
+        and before not in "`'’"
+        and _OPENER_AFTER.match(text, dot + 1) is None
+    )
+
+
+_OPENER_AFTER = re.compile(
+    r"\s+(?:The|This|These|That|Those|There|Their|Then|Thus|Hence|Here|However|We|Our|It|"
+    r"Its|In|If|When|While|For|An|As|At|On|To|By|With|From|Since|Such|Each|They|Note|Now|"
+    r"Also|Finally|Moreover|Furthermore|Otherwise)\b(?![.'’])"
+)
+"""A word a sentence opens with that is nobody's name, after a single letter's stop: the
+letter ended its sentence ("… written in C. The …"), where a surname follows an initial."""
 
 
 def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
@@ -356,6 +371,8 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         cuts.extend((match.start(), match.end()))
     cuts.extend(m.end() for m in CONSOLE_LINE.finditer(text, start, stop) if _opens_next(text, m))
     cuts.extend(m.end() for m in _LINE_ENDING_CUT.finditer(text, start, stop))
+    opened = (_after_data(text, m) for m in _PROSE_LINE.finditer(text, start, stop))
+    cuts.extend(cut for cut in opened if cut > start)
     for line_start, line_end in adornments(text, start, stop):
         # A rule, and a reStructuredText or setext title with its adornment, are spans of
         # their own (`is_title_or_rule`).
@@ -379,6 +396,47 @@ _LINE_ENDING_CUT = re.compile(
 do? / zoo objects should not …": zoo's FAQ), and so does a display's equation number
 before a capital ("… X. (9) / The outer product estimator …": sandwich's paper, where
 "X." reads as an initial)."""
+
+
+_PROSE_LINE = re.compile(r"(?<=\n)[ \t]*[A-Z][a-z]*\s+[a-z]{2,}\b(?![(.])")
+"""A line opening with a capitalised word then a lower-case one, as a sentence opens."""
+_TERM_LINE = re.compile(r"[\w.-]*[a-z][\w.-]*-[\w.-]+(?:[ \t]+\([^()\n]{1,30}\))?")
+"""A term a definition list defines: a hyphenated name, "bind-tty-special-chars",
+"display-shell-version (C-x C-v)"."""
+_ENDS_IN_WORD = re.compile(r"(?:^|\s)[A-Za-z]+$")
+_PROSE_PAIR = re.compile(r"(?<![\w.$@-])[a-z]{2,}[ \t]+[a-z]{2,}(?![\w(])")
+
+
+def _after_data(text: str, line: re.Match[str]) -> int:
+    """Where a sentence opens at `line` when the line before it holds code or data, no prose.
+
+    A PDF sets an example's output in the paragraph that explains it, and the sentence after
+    it opens its own line: "R> cbind(z1, z2) / z1 z2 / 2004-01-03 NA 0.94306673 / In fact,
+    the cbind method …" (zoo's paper) had been one sentence, cut for size between words. The
+    line before must hold no two lower-case words in a row and not end in a word, a comma
+    or a colon ("(see / Zeileis and Hornik 2007)" goes on; a definition list's term,
+    "``int`` / :data:`click.INT`:", introduces its description), and the line must not be
+    indented under it. A term alone on the line after a finished sentence opens the sentence
+    it names ("… the terminal's bell. / bind-tty-special-chars / If set to 'on' …": Bash's
+    manual). Returns `line`'s start, that term's, or -1 (no cut; `sentence_spans` trims).
+    """
+    line_start = line.start()
+    previous_start = text.rfind("\n", 0, line_start - 1) + 1
+    above = text[previous_start : line_start - 1]
+    previous = above.strip()
+    indent = len(line.group()) - len(line.group().lstrip())
+    if not (
+        previous
+        and _PROSE_PAIR.search(previous) is None
+        and not previous.endswith((",", ":"))
+        and _ENDS_IN_WORD.search(previous) is None
+        and indent <= len(above) - len(above.lstrip())
+    ):
+        return -1
+    before_term = text[max(0, previous_start - 2) : previous_start]
+    if _TERM_LINE.fullmatch(previous) and before_term[:1] in (".", "!", "?", ")"):
+        return previous_start
+    return line_start
 
 
 def _opens_next(text: str, console: re.Match[str]) -> bool:
