@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pypdfium2
+
 from citesynth.ingest.chunking import split
 from citesynth.ingest.loaders import load_pdf
-from citesynth.ingest.pdf import cleaned
+from citesynth.ingest.pdf import by_code, cleaned, named_by_code, read_pdf
 from citesynth.ingest.pdf_layout import laid_out, numbered_heading, running
 from citesynth.ingest.sentences import prose_sentences
 from tests.ingest.test_bad_input import reportlab_pdf
@@ -394,3 +396,56 @@ def test_a_table_of_contents_without_page_numbers_is_set_apart_and_no_prose() ->
     assert "The journal encourages authors to prepare papers so." in sentences
     assert "\n\n1 Introduction\n2 Obtaining" in page.text  # the contents as a block
     assert [page.text[h.start : h.end] for h in page.headings] == ["1 INTRODUCTION"]
+
+
+def test_letters_read_as_dingbats_are_read_by_the_codes_their_glyphs_are_named_by() -> None:
+    # lme4's "PLSvGLS" vignette: TeX's bitmap fonts name each glyph by its code ("a101"),
+    # which the glyph list maps to dingbats: "P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s …"
+    source = (
+        b"1 Definition of the model\n"
+        b"We consider linear mixed models in which the random effects are represented by a "
+        b"q-dimensional random vector, B. We assume a \x10spherical\x11 distribution, \x1ctted "
+        b"on October 31, 2022."
+    )
+    data = named_by_code(source.replace(b"\n", b" "))
+    raw = pypdfium2.PdfDocument(data)[0].get_textpage().get_text_range()
+    assert "❡" in raw and "efinition" not in raw  # what PDFium reads
+    (page,) = read_pdf(data).pages
+    assert page == (
+        "1 Definition of the model We consider linear mixed models in which the random effects "
+        "are represented by a q-dimensional random vector, B. We assume a “spherical” "
+        "distribution, fitted on October 31, 2022."
+    )
+    # dingbats used as dingbats stay, even beside a few of the same on a page
+    for kept in ("Done ✔ and ❡ marks a paragraph.", "✓ " * 30 + "ticked items in a long list " * 3):
+        assert by_code(kept) == kept
+
+
+def test_a_title_broken_by_a_hyphen_runs_on_and_is_made_whole() -> None:
+    page = [
+        "1 Definition of the model",
+        "We consider linear mixed models.",
+        "2 The penalized least squares approach to lin-",
+        "ear mixed models",
+        "We describe the penalized least squares approach here.",
+    ]
+    assert _headings(page) == [
+        ("1 Definition of the model", 1),
+        ("2 The penalized least squares approach to lin- ear mixed models", 1),
+    ]
+    loaded = load_pdf("plsvgls.pdf", reportlab_pdf([page]))
+    (parsed,) = loaded.parsed
+    assert [block.heading for block in parsed.blocks if block.heading] == [
+        "1 Definition of the model",
+        "2 The penalized least squares approach to linear mixed models",
+    ]
+
+
+def test_a_short_papers_title_with_the_page_number_heads_its_next_page() -> None:
+    # zoo's two-page "zoo Design": too short for its header to repeat
+    first = ["zoo Design", "zoo Development Team", "Abstract", "When reported, bugs typically get"]
+    second = ["2 zoo Design", "fixed immediately in the Subversion repository."]
+    assert running([first, second]) == [set(), {0}]
+    # a section numbered as the page is none: the title has two words at least
+    assert running([["Methods", "We measured it."], ["2 Methods", "Then more."]]) == [set(), set()]
+    assert running([first, ["3 zoo Design", "Not the page's number."]]) == [set(), set()]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -170,7 +171,7 @@ def load_pdf(path: str, data: bytes) -> Loaded:
                     start,
                     end,
                     BlockKind.HEADING,
-                    " ".join(text[start:end].split()),
+                    _heading_title(text[start:end]),
                     heading.level,
                     number,
                 )
@@ -180,6 +181,18 @@ def load_pdf(path: str, data: bytes) -> Loaded:
         offset += len(page.text) + len(separator)
     document = _document(path, DocumentKind.PDF, data, text, pdf.title, tuple(anchors))
     return Loaded((Parsed(document, tuple(blocks)),))
+
+
+def _heading_title(text: str) -> str:
+    """A PDF heading's title on one line, a word broken across its lines made whole again.
+
+    "2 The penalized least squares approach to lin- / ear mixed models" is "… to linear
+    mixed models"; "pre- and post-processing" keeps its hyphen.
+    """
+    return _BROKEN_WORD.sub("", " ".join(text.split()))
+
+
+_BROKEN_WORD = re.compile(r"(?<=[a-z]{2})- (?!(?:and|or|to|und|et)\b)(?=[a-z])")
 
 
 def load_jsonl(path: str, data: bytes) -> Loaded:

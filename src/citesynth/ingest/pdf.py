@@ -8,6 +8,7 @@ open for encrypted, truncated and garbage files.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -66,7 +67,92 @@ def _page_text(document: pypdfium2.PdfDocument, index: int) -> str:
             textpage.close()
     finally:
         page.close()
-    return cleaned(text)
+    return cleaned(by_code(text))
+
+
+def by_code(text: str) -> str:
+    """A page whose letters came out as dingbats, read by the codes the dingbats were named by.
+
+    A font converted from TeX's bitmaps names each glyph by its code ("a101" for "e") and
+    the PDF maps those names to Unicode by the Zapf Dingbats glyph list, where "a101" is
+    "❡": lme4's "PLSvGLS" vignette reads "P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s" for "Penalized least
+    squares". When at least a third of a page's letters are such dingbats, each is read as
+    the code its name holds; TeX's own codes for ligatures and quotes among them are then
+    made plain by `cleaned`. A page using a few dingbats as dingbats keeps them.
+    """
+    named = _dingbat_codes()
+    dingbats = sum(1 for character in text if character in named)
+    if dingbats < _LEAST_DINGBATS:
+        return text
+    letters = sum(1 for character in text if character.isalpha() and character not in named)
+    if dingbats * 2 < letters:
+        return text
+    return text.translate(_dingbat_table())
+
+
+_LEAST_DINGBATS = 20
+
+
+@functools.cache
+def _dingbat_codes() -> dict[str, str]:
+    """Each character PDFium reads for a glyph named "a1" … "a255", and that code's character.
+
+    PDFium is asked, not a copy of the glyph list: a one-page PDF shows codes 1-255 in a
+    font whose encoding names each "a<code>". Names outside the list read as their own
+    code and are left out, as are letters, digits and marks below 128.
+    """
+    codes = bytes(range(1, 256))
+    document = pypdfium2.PdfDocument(named_by_code(codes))
+    try:
+        page = document[0]
+        textpage = page.get_textpage()
+        read = [textpage.get_text_range(index, 1) for index in range(textpage.count_chars())]
+        textpage.close()
+        page.close()
+    finally:
+        document.close()
+    return {
+        character: chr(code)
+        for code, character in zip(codes, read, strict=False)
+        if len(character) == 1 and ord(character) >= 128 and character != chr(code)
+    }
+
+
+def named_by_code(codes: bytes) -> bytes:
+    """A one-page PDF showing `codes` in a font that names each glyph by its code, "a101".
+
+    So TeX's bitmap fonts come out of dvips and Ghostscript; `by_code` reads them back.
+    """
+    content = b"BT /F1 10 Tf 10 10 Td (%s) Tj ET" % b"".join(b"\\%03o" % code for code in codes)
+    names = b" ".join(b"/a%d" % code for code in range(1, 256))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 4000 40] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Glyphs /FirstChar 1 /LastChar 255"
+        b" /Widths [%s] /Encoding << /Type /Encoding /Differences [1 %s] >> >>"
+        % (b" 500" * 255, names),
+    ]
+    data = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(data))
+        data += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    table = len(data)
+    data += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    data += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    data += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        table,
+    )
+    return bytes(data)
+
+
+@functools.cache
+def _dingbat_table() -> dict[int, str]:
+    return {ord(dingbat): code for dingbat, code in _dingbat_codes().items()}
 
 
 def cleaned(text: str) -> str:

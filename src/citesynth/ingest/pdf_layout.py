@@ -141,12 +141,19 @@ def laid_out(pages: Sequence[str]) -> tuple[LaidOutPage, ...]:
     missed) is at level 1 and closes chapter 4. An unnumbered heading ("REFERENCES") is at
     level 1 and closes every other; it stands with others, or it is none: gnuplot's manual
     sets its headings in bold but "AUTHORS" in capitals, which would head its 290 pages
-    after it.
+    after it. An abstract's heading in the front matter may stand alone (it heads only the
+    abstract: lme4's "PLSvGLS" has no references).
     """
     lines = [page.split("\n") for page in pages]
     dropped = running(lines)
     laid = _laid_out(lines, dropped, capitals=True)
-    if sum(not h.number for page in laid for h in page.headings) < 2:
+    unnumbered = [
+        page.text[h.start : h.end].strip().rstrip(":").lower()
+        for page in laid
+        for h in page.headings
+        if not h.number
+    ]
+    if len(unnumbered) < 2 and unnumbered != ["abstract"]:
         return _laid_out(lines, dropped, capitals=False)
     return laid
 
@@ -194,7 +201,30 @@ def running(pages: Sequence[Sequence[str]]) -> list[set[int]]:
                     found[index].add(at)
     for index, lines in enumerate(_repeated_blocks(pages, found)):
         found[index] |= lines
+    for index, at in _titles_with_numbers(pages, found):
+        found[index].add(at)
     return found
+
+
+def _titles_with_numbers(
+    pages: Sequence[Sequence[str]], found: list[set[int]]
+) -> list[tuple[int, int]]:
+    """The pages' first lines that repeat the first page's first line with the page's number.
+
+    "2 zoo Design" heads page 2 of the two pages of zoo's "zoo Design": too short a paper
+    for a header to repeat, it had run into the sentence it breaks ("… these typically get
+    2 zoo Design fixed immediately …").
+    """
+    title = next((_key(line) for line in pages[0] if line.strip()), "") if pages else ""
+    headers: list[tuple[int, int]] = []
+    for index, lines in enumerate(pages[1:], start=1):
+        at = _edge(lines, found[index], True)
+        if len(title.split()) < 2 or at is None:  # "2 Methods" may be a section
+            continue
+        line = " ".join(lines[at].lower().split())
+        if line in (f"{index + 1} {title}", f"{title} {index + 1}"):
+            headers.append((index, at))
+    return headers
 
 
 def _repeated_blocks(pages: Sequence[Sequence[str]], found: list[set[int]]) -> list[set[int]]:
@@ -540,8 +570,8 @@ def _wrapped_title(lines: Sequence[str], index: int) -> bool:
     """Whether the numbered heading at line `index` runs on to the next line.
 
     Its title stops at a word no title ends with ("4.3. Testing and dating structural
-    changes in the presence of" over "heteroskedasticity and autocorrelation"), and the
-    next line is short and ends no sentence.
+    changes in the presence of" over "heteroskedasticity and autocorrelation") or inside a
+    word broken by a hyphen, and the next line is short and ends no sentence.
     """
     if index + 1 >= len(lines) or not _TITLE_GOES_ON.search(lines[index]):
         return False
@@ -549,7 +579,11 @@ def _wrapped_title(lines: Sequence[str], index: int) -> bool:
     return 0 < len(rest.split()) <= _MOST_UNSET_WORDS and not _ENDS_SENTENCE.search(rest)
 
 
-_TITLE_GOES_ON = re.compile(r"(?<![\w-])(?:of|the|a|an|and|or|for|with|from)\s*$")
+_TITLE_GOES_ON = re.compile(
+    r"(?<![\w-])(?:of|the|a|an|and|or|for|with|from)\s*$|(?<=[a-z]{2})-\s*$"
+)
+"""A title's last word that runs on, or a word broken by a hyphen ("2 The penalized least
+squares approach to lin-" over "ear mixed models": lme4's "PLSvGLS")."""
 
 
 def _wrapped_in_capitals(lines: Sequence[str], index: int) -> bool:
