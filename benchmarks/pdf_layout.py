@@ -9,12 +9,11 @@ ligatures come out as control codes ("coe\\x1ecients"). `ingest.pdf_layout` and
 `ingest.pdf.cleaned` read them; this benchmark counts, over real PDFs from Debian
 packages (R's manuals, the survival package's vignettes, Bash's reference and man page,
 Asymptote's and gnuplot's manuals, six papers set in two columns by journals' and
-conferences' LaTeX classes: MNRAS, Elsevier, JACoW, ACM, NRC, ASME, and seven R packages'
-vignettes in the Journal of Statistical Software's style: lme4, zoo, sandwich, lmtest and
-vcd), the prose sentences
-a writer could quote that hold
-such lines, with the loader as it was (pages as plain paragraphs: the baseline, rebuilt in
-the same run) and as it is:
+conferences' LaTeX classes: MNRAS, Elsevier, JACoW, ACM, NRC, ASME, and thirteen
+vignettes of R packages, most in the Journal of Statistical Software's style: lme4, zoo,
+sandwich, lmtest and vcd), the prose sentences a writer could quote that hold such
+lines, with the loader as it was (pages as plain paragraphs: the baseline, rebuilt in the
+same run) and as it is:
 
 - `leader`: a table of contents' dot leader ("Vector arithmetic . . . . 9");
 - `running`: a running header or footer of two words or more (the lines `pdf_layout.running`
@@ -26,6 +25,8 @@ the same run) and as it is:
   page ("For the zero-truncated and zero-inflated Poisson distribution the");
 - `symbols`: fewer than three words of two letters, of code or numbers beside two words
   (a display of mathematics, "0 · · · É(r(yn, x¦ n ˆ¹)) X.", a matrix's row);
+- `dingbats`: three dingbats or more, a TeX bitmap font's letters as the glyph list names
+  them ("P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s": `pdf.by_code`);
 
 and the share of chunks whose heading path names a section. Which lines were dropped is
 listed per document (the most frequent), to read for lines that were not running.
@@ -48,7 +49,7 @@ from typing import Any
 import pypdfium2
 
 from benchmarks.common import CACHE, write_result
-from citesynth.ingest import sentences
+from citesynth.ingest import pdf, sentences
 from citesynth.ingest.blocks import Block, paragraphs
 from citesynth.ingest.chunking import split
 from citesynth.ingest.loaders import Parsed, load_pdf
@@ -83,24 +84,37 @@ PACKAGES = {
         )
     ],
     # the Journal of Statistical Software's style: numbers with a stop, R sessions, math
-    "r-cran-lme4=1.1-31-1": ["usr/lib/R/site-library/lme4/doc/lmer.pdf"],
+    # (and, from the forty-fourth session, the same packages' other six vignettes: lme4's
+    # PLSvGLS set in a TeX bitmap font whose letters read as dingbats)
+    "r-cran-lme4=1.1-31-1": [
+        "usr/lib/R/site-library/lme4/doc/lmer.pdf",
+        "usr/lib/R/site-library/lme4/doc/Theory.pdf",
+        "usr/lib/R/site-library/lme4/doc/PLSvGLS.pdf",
+    ],
     "r-cran-zoo=1.8-11-1": [
         "usr/lib/R/site-library/zoo/doc/zoo.pdf",
         "usr/lib/R/site-library/zoo/doc/zoo-faq.pdf",
+        "usr/lib/R/site-library/zoo/doc/zoo-read.pdf",
+        "usr/lib/R/site-library/zoo/doc/zoo-design.pdf",
     ],
     "r-cran-sandwich=3.0-2-1": [
         "usr/lib/R/site-library/sandwich/doc/sandwich.pdf",
         "usr/lib/R/site-library/sandwich/doc/sandwich-CL.pdf",
+        "usr/lib/R/site-library/sandwich/doc/sandwich-OOP.pdf",
     ],
     "r-cran-lmtest=0.9.40-1": ["usr/lib/R/site-library/lmtest/doc/lmtest-intro.pdf"],
-    "r-cran-vcd=1:1.4-11-1": ["usr/lib/R/site-library/vcd/doc/strucplot.pdf"],
+    "r-cran-vcd=1:1.4-11-1": [
+        "usr/lib/R/site-library/vcd/doc/strucplot.pdf",
+        "usr/lib/R/site-library/vcd/doc/residual-shadings.pdf",
+    ],
 }
 """Debian bookworm packages (name=version) and the PDFs read from each."""
 FOLDER = CACHE / "debian"
 _LEADER = re.compile(r"\.(?:[ \t]?\.){4,}")
 _CONSOLE = re.compile(r"[ \t]*(?:R?>|\$|>>>)[ \t]+\S")
-KINDS = ("leader", "running", "glued", "codes", "console", "cut", "symbols")
+KINDS = ("leader", "running", "glued", "codes", "console", "cut", "symbols", "dingbats")
 _CUT = sentences._CUT_SHORT
+_DINGBATS = frozenset(pdf._dingbat_codes())
 _WORDED = sentences._worded
 """The loader's own readings of a page-cut sentence and of one of symbols, kept before the
 baseline swaps them out (`_reading_as_it_was`)."""
@@ -210,6 +224,7 @@ def count(parsed: Parsed, running_lines: set[str]) -> dict[str, Any]:
             found["console"] += any(_CONSOLE.match(line) for line in lines)
             found["cut"] += bool(_CUT.search(sentence))
             found["symbols"] += not _WORDED(sentence, 1)
+            found["dingbats"] += sum(character in _DINGBATS for character in sentence) >= 3
     return {
         "chunks": len(chunks),
         "with_heading_path": round(sum(bool(c.heading_path) for c in chunks) / len(chunks), 4),

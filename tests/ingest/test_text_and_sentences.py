@@ -380,6 +380,13 @@ def test_a_title_block_keywords_and_lines_of_labels_are_no_prose() -> None:
     assert prose_of(block, min_words=1) == []
     wrapped = "The Strucplot Framework:\nVisualizing Multi-way Tables\nDavid Meyer\nWU Wien"
     assert prose_of(wrapped, min_words=1) == []  # a title wraps at its colon
+    # lme4's "PLSvGLS": a long title wraps anywhere, a third of the lines at most
+    long_title = (
+        "Penalized least squares versus generalized\nleast squares representations of "
+        "linear mixed\nmodels\nDouglas Bates\nDepartment of Statistics\nUniversity of "
+        "Wisconsin – Madison\nOctober 31, 2022"
+    )
+    assert prose_of(long_title, min_words=1) == []
     keywords = "Keywords: contingency tables, mosaic plots, association plots, grid, R."
     assert prose_of(keywords, min_words=1) == []
     typed = 'R> library("sandwich")\nR> library("lmtest")'
@@ -390,6 +397,9 @@ def test_a_title_block_keywords_and_lines_of_labels_are_no_prose() -> None:
         "Returns value is ``'application/octet-stream'`` if no\nContent-Type header "
         "present\naccording to the RFC",
         "Consider the following assignments\n> Xplus <- qr(X)\n> b <- qr.coef(Xplus, y)",
+        # R's admin manual: a lead-in wrapped in lower case above the lines it introduces
+        "Use a file\nconfig.site containing\nCC=$LOCAL/llvm/bin/clang\nOBJC=$CC\nFC=gfortran",
+        "The data is shown\nbelow:\nAge: 20 35 45 55 70\nNo. tested: 50 50 50 50 50",
     ):
         assert prose_of(text, min_words=1) == [text]
 

@@ -800,25 +800,34 @@ def _labels(sentence: str) -> bool:
         return False
     if "`" in sentence or any(line[:1] in " \t" for line in written[1:]):
         return False  # code, or a field or definition list's indented body: documentation
+    wrapped = sum(line[:1].islower() for line in lines)  # a long title wraps
+    lower = wrapped * 3 <= len(lines) - 1 and all(_NAMES_LINE.fullmatch(line) for line in lines)
     return (
         len(lines) >= _NUMBERED_LINES
-        and all(_label(line) for line in lines)
+        and all(_label(line, lower=lower) for line in lines)
         and not lines[-1].endswith(":")  # a sentence introducing what follows
     )
 
 
-def _label(line: str) -> bool:
+_NAMES_LINE = re.compile(r"[^\W\d_][^\W_]*(?:[ ,.'’&–-]+[^\W_]+)*")
+"""A line of a title block: words and numbers, no code, data or mathematics."""
+
+
+def _label(line: str, *, lower: bool = False) -> bool:
     """Whether a line may be a label: a few words that end no sentence.
 
     A title may wrap at its colon. A line opening in lower case is a sentence broken around
-    a display ("currently available use"), one stopping where prose goes on is wrapped
-    prose ("Returns value is `…` if no"), and a console line is an example ("Consider the
-    following assignments / > Xplus <- qr(X)").
+    a display ("currently available use"), unless it is `lower`: a third at most of the
+    lines below the first open so, each of words (`_NAMES_LINE`), as a long title wraps
+    ("Penalized least squares versus generalized / least squares representations of linear
+    mixed / models / Douglas Bates / Department of Statistics / …": lme4's "PLSvGLS"). One
+    stopping where prose goes on is wrapped prose ("Returns value is `…` if no"), and a
+    console line is an example ("Consider the following assignments / > Xplus <- qr(X)").
     """
     return (
         len(line.split()) <= _MOST_LABEL_WORDS
         and not _LINE_ENDS.search(line.removesuffix(":"))
-        and not line[:1].islower()
+        and (lower or not line[:1].islower())
         and not _GOES_ON.search(line)
         and not CONSOLE_LINE.fullmatch(line)
     )
