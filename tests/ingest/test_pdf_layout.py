@@ -439,6 +439,13 @@ def test_a_title_broken_by_a_hyphen_runs_on_and_is_made_whole() -> None:
         "1 Definition of the model",
         "2 The penalized least squares approach to linear mixed models",
     ]
+    # nor is the title on its two lines a sentence to quote
+    text = parsed.document.text
+    quoted = [text[a:b] for a, b in prose_sentences(text, min_words=1)]
+    assert quoted == [
+        "We consider linear mixed models.",
+        "We describe the penalized least squares approach here.",
+    ]
 
 
 def test_a_short_papers_title_with_the_page_number_heads_its_next_page() -> None:

@@ -898,13 +898,14 @@ _NUMBERED_LINE = re.compile(rf"[ \t]*{SECTION_NUMBER}[ \t]+\S")
 _CAPITALS = r"[A-Z][A-Z0-9 \t&'’/,:()\-–]{2,78}[A-Z0-9)]"
 """A line in capitals (a pattern part): "CHECKLIST FOR ELECTRONIC", "REFERENCES"."""
 _NUMBERED_TITLE = re.compile(
-    rf"{SECTION_NUMBER}[ \t]+[A-Z][^\n.!:;,]{{0,78}}[^\s.!:;,]"
+    rf"{SECTION_NUMBER}[ \t]+[A-Z][^\n.!:;,]{{0,78}}(?:\n[^\n.!:;,]{{0,78}})?[^\s.!:;,]"
     rf"|(?:{SECTION_NUMBER}[ \t]+)?{_CAPITALS}(?:\n{_CAPITALS})?"
 )
 """A numbered section title: "6 Lists and data frames", "7.31 Why doesn't R think these
-numbers are equal?"; or a title in capitals, on up to two lines: "UNPUBLISHED PAPER
-PRESENTED AT A / PREVIOUS CONFERENCE" (`ingest.pdf_layout` sets a PDF's apart by blank
-lines; `_numbered_title` reads one only alone in its paragraph)."""
+numbers are equal?", wrapped on two lines ("2 The penalized least squares approach to lin-
+/ ear mixed models": lme4's "PLSvGLS"); or a title in capitals, on up to two lines:
+"UNPUBLISHED PAPER PRESENTED AT A / PREVIOUS CONFERENCE" (`ingest.pdf_layout` sets a PDF's
+apart by blank lines; `_numbered_title` reads one only alone in its paragraph)."""
 
 
 _MOST_TITLE_WORDS = 12
