@@ -416,9 +416,20 @@ def test_letters_read_as_dingbats_are_read_by_the_codes_their_glyphs_are_named_b
         "are represented by a q-dimensional random vector, B. We assume a “spherical” "
         "distribution, fitted on October 31, 2022."
     )
-    # dingbats used as dingbats stay, even beside a few of the same on a page
-    for kept in ("Done ✔ and ❡ marks a paragraph.", "✓ " * 30 + "ticked items in a long list " * 3):
-        assert by_code(kept) == kept
+    # dingbats used as dingbats stay: marks, ratings, a plot's points, suits, an answer sheet
+    for kept in (
+        "Done ✔ and ❡ marks a paragraph.",
+        "✓ " * 30 + "ticked items in a long list " * 3,
+        "SSO ✓ ✓ ✗ ✓ " * 20,
+        "問1 ① ② ③ ④ " * 20,
+        "p → q, q → r " * 30,
+        "♠ A K 7 ♥ Q J 10 " * 20,
+        "Speed ★★★★★ " * 30,
+        "G ●● ● ●●● " * 30,
+    ):
+        assert by_code(kept) == kept, kept[:12]
+    # a glyph named by a line break's code is no line break
+    assert "\n" not in by_code("❧❡❛st sq✉❛r❡s ✡ ✠ ✌ " * 20)
 
 
 def test_a_title_broken_by_a_hyphen_runs_on_and_is_made_whole() -> None:
@@ -428,16 +439,20 @@ def test_a_title_broken_by_a_hyphen_runs_on_and_is_made_whole() -> None:
         "2 The penalized least squares approach to lin-",
         "ear mixed models",
         "We describe the penalized least squares approach here.",
+        "3 First- versus second-order effects",
+        "Both are shown.",
     ]
     assert _headings(page) == [
         ("1 Definition of the model", 1),
         ("2 The penalized least squares approach to lin- ear mixed models", 1),
+        ("3 First- versus second-order effects", 1),
     ]
     loaded = load_pdf("plsvgls.pdf", reportlab_pdf([page]))
     (parsed,) = loaded.parsed
     assert [block.heading for block in parsed.blocks if block.heading] == [
         "1 Definition of the model",
         "2 The penalized least squares approach to linear mixed models",
+        "3 First- versus second-order effects",  # a hyphen on its line stays
     ]
     # nor is the title on its two lines a sentence to quote
     text = parsed.document.text
@@ -445,7 +460,18 @@ def test_a_title_broken_by_a_hyphen_runs_on_and_is_made_whole() -> None:
     assert quoted == [
         "We consider linear mixed models.",
         "We describe the penalized least squares approach here.",
+        "Both are shown.",
     ]
+
+
+def test_an_abstract_inside_a_section_heads_nothing() -> None:
+    # a thesis class's tutorial shows "Abstract" inside its section 4: a heading alone in
+    # title case there would have closed chapter 4 above its sections
+    pages = [
+        ["4 Front and back matter", "Every thesis has some.", "4.1 Summary", "Write one."],
+        ["Abstract", "An example abstract goes here.", "4.2 Conclusions", "Write them."],
+    ]
+    assert [level for _, level in _headings(*pages)] == [1, 2, 2]
 
 
 def test_a_short_papers_title_with_the_page_number_heads_its_next_page() -> None:

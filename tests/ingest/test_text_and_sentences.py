@@ -785,7 +785,24 @@ def test_a_letter_before_a_word_that_names_nobody_ends_its_sentence() -> None:
         "Written by J. Smith and by A.",
         "In Park.",
     ]
-    assert len(sentence_spans("Ask J. The Younger.")) == 2  # a title is read as a sentence
+    # wrapped before the letter, or after a word of a label inside a sentence, it ends one
+    for ended in (
+        "You can mitigate this limitation by using set palette with a reasonably small value of"
+        "\nN. This option selects colors.",
+        "Figure 5 shows the results from a supplementary experiment that is analogous to\n"
+        "Experiment I. The two differences are small.",
+        "It is included with R. However, the routines may differ.",
+        "Suppose lentils has lentils$v,\nlentils$w. The attach places it.",
+    ):
+        assert len(sentence_spans(ended)) == 2, ended
+    # a list's lettered items, labels, and names going on with "and" stay whole
+    for whole in (
+        "Steps:\na. The first item is here.\nb. The second item is here.",
+        "See Appendix A. The data set is here.",
+        "The method of H. An and J. Smith is used here.",
+        "Proposed by X. To and Y. Li in 2019.",
+    ):
+        assert len(sentence_spans(whole)) == 1, whole
 
 
 def test_prose_after_an_examples_output_opens_a_sentence() -> None:
@@ -808,6 +825,13 @@ def test_prose_after_an_examples_output_opens_a_sentence() -> None:
         "bind-tty-special-chars\nIf set to on, Readline binds the control keys.",
         "display-shell-version (C-x C-v)\nDisplay version information.",
     ]
+    options = "It runs (see below).\n--no-environ\nDo not read any user file."
+    assert [options[a:b] for a, b in sentence_spans(options)][1].startswith("--no-environ")
+    crlf = text.replace("\n", "\r\n")
+    assert [crlf[a:b] for a, b in sentence_spans(crlf)][1].startswith("bind-tty-special-chars")
+    # a long key of hyphens above a sentence is read once (it had taken minutes to fail)
+    key = "Paste the key:\n" + "ab-" * 2000 + "=\nThe server checks the key."
+    assert [key[a:b] for a, b in sentence_spans(key)][-1] == "The server checks the key."
     for goes_on in (
         # a citation wrapped after "see", a definition list's term, a line indented under it
         "The estimator is consistent under weak conditions and was studied before, see\n"

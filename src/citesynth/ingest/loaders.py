@@ -187,12 +187,14 @@ def _heading_title(text: str) -> str:
     """A PDF heading's title on one line, a word broken across its lines made whole again.
 
     "2 The penalized least squares approach to lin- / ear mixed models" is "… to linear
-    mixed models"; "pre- and post-processing" keeps its hyphen.
+    mixed models"; "pre- and post-processing" and "First- versus second-order effects" keep
+    their hyphens.
     """
-    return _BROKEN_WORD.sub("", " ".join(text.split()))
+    return " ".join(_BROKEN_WORD.sub("", text).split())
 
 
-_BROKEN_WORD = re.compile(r"(?<=[a-z]{2})- (?!(?:and|or|to|und|et)\b)(?=[a-z])")
+_BROKEN_WORD = re.compile(r"(?<=[a-z]{2})-[ \t]*\n[ \t]*(?!(?:and|or|to|und|et)\b)(?=[a-z])")
+"""A hyphen ending a line inside a word; "First- versus second-order" on one line stays."""
 
 
 def load_jsonl(path: str, data: bytes) -> Loaded:

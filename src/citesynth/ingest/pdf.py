@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pypdfium2
@@ -76,21 +77,34 @@ def by_code(text: str) -> str:
     A font converted from TeX's bitmaps names each glyph by its code ("a101" for "e") and
     the PDF maps those names to Unicode by the Zapf Dingbats glyph list, where "a101" is
     "❡": lme4's "PLSvGLS" vignette reads "P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s" for "Penalized least
-    squares". When at least a third of a page's letters are such dingbats, each is read as
-    the code its name holds; TeX's own codes for ligatures and quotes among them are then
-    made plain by `cleaned`. A page using a few dingbats as dingbats keeps them.
+    squares". On a page where a fifth of the words or more are spelled in dingbats
+    (`_spelled`; a page of formulas has many words of symbols), each dingbat is read as the
+    code its name holds; TeX's own codes for ligatures and quotes among them are then made
+    plain by `cleaned`. A page of check marks, ratings, a plot's points, a card game's
+    suits or an answer sheet's "① ② ③" keeps them.
     """
     named = _dingbat_codes()
-    dingbats = sum(1 for character in text if character in named)
-    if dingbats < _LEAST_DINGBATS:
+    if sum(1 for character in text if character in named) < _LEAST_DINGBATS:
         return text
-    letters = sum(1 for character in text if character.isalpha() and character not in named)
-    if dingbats * 2 < letters:
+    words = text.split()
+    spelled = sum(1 for word in words if _spelled(word, named))
+    if spelled < _LEAST_WORDS or spelled * 5 < len(words):
         return text
     return text.translate(_dingbat_table())
 
 
+def _spelled(word: str, named: Mapping[str, str]) -> bool:
+    """Whether `word` is spelled in dingbats: three characters or more, half of them dingbats.
+
+    Two of those must differ ("❧❡❛st"): a rating's "★★★★★" and a plot's "●●" are marks, and
+    so are "①", "✓" and "→" standing alone.
+    """
+    marks = [character for character in word if character in named]
+    return len(word) >= 3 and len(marks) * 2 >= len(word) and len(set(marks)) >= 2
+
+
 _LEAST_DINGBATS = 20
+_LEAST_WORDS = 10
 
 
 @functools.cache
@@ -99,9 +113,11 @@ def _dingbat_codes() -> dict[str, str]:
 
     PDFium is asked, not a copy of the glyph list: a one-page PDF shows codes 1-255 in a
     font whose encoding names each "a<code>". Names outside the list read as their own
-    code and are left out, as are letters, digits and marks below 128.
+    code and are left out. So are codes a TeX font's encoding does not share with ASCII
+    (from 128 up, T1 sets its accented letters there) and control codes other than the
+    ligatures and quotes `cleaned` writes out (a line break must stay one).
     """
-    codes = bytes(range(1, 256))
+    codes = bytes(code for code in range(1, 256) if code != 32)  # a space is a gap
     document = pypdfium2.PdfDocument(named_by_code(codes))
     try:
         page = document[0]
@@ -114,16 +130,27 @@ def _dingbat_codes() -> dict[str, str]:
     return {
         character: chr(code)
         for code, character in zip(codes, read, strict=False)
-        if len(character) == 1 and ord(character) >= 128 and character != chr(code)
+        if len(character) == 1
+        and ord(character) >= 128
+        and character != chr(code)
+        and (32 < code < 127 or chr(code) in _TEX_CODES)
     }
+
+
+_TEX_CODES = frozenset("\x10\x11\x15\x16\x1b\x1c\x1d\x1e\x1f")
+"""T1's quotes, dashes and ligatures below 32, which `cleaned` writes out."""
 
 
 def named_by_code(codes: bytes) -> bytes:
     """A one-page PDF showing `codes` in a font that names each glyph by its code, "a101".
 
-    So TeX's bitmap fonts come out of dvips and Ghostscript; `by_code` reads them back.
+    So TeX's bitmap fonts come out of dvips and Ghostscript; `by_code` reads them back. A
+    space is set as TeX sets it, a gap between words, not a glyph.
     """
-    content = b"BT /F1 10 Tf 10 10 Td (%s) Tj ET" % b"".join(b"\\%03o" % code for code in codes)
+    words = b" -1000 ".join(
+        b"(%s)" % b"".join(b"\\%03o" % code for code in word) for word in codes.split(b" ")
+    )
+    content = b"BT /F1 10 Tf 10 10 Td [%s] TJ ET" % words
     names = b" ".join(b"/a%d" % code for code in range(1, 256))
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -200,7 +227,7 @@ _SMALL_TILDE = re.compile(r"(?<![^\W\d_])\u02dc(?=[/\w])")
 """A small tilde opening a path or a name (not a math accent over a letter before it)."""
 _BULLET = re.compile(r"\x88(?=[ \t])")
 """LaTeX's item bullet in the same fonts ("\x88 The pens of …": gnuplot's and survival's)."""
-_T1_MARK = re.compile(r"\x10(?=\w)|(?<=[\w.,;:!?])\x11|(?<=[\w ])[\x15\x16](?=[ \w])")
+_T1_MARK = re.compile(r"\x10(?=\w)|(?<=[\w.,;:!?])\x11|(?<=[\w ])[\x15\x16](?=[ \w]|\n)")
 
 
 _PLACEHOLDER_TITLE = re.compile(

@@ -141,19 +141,21 @@ def laid_out(pages: Sequence[str]) -> tuple[LaidOutPage, ...]:
     missed) is at level 1 and closes chapter 4. An unnumbered heading ("REFERENCES") is at
     level 1 and closes every other; it stands with others, or it is none: gnuplot's manual
     sets its headings in bold but "AUTHORS" in capitals, which would head its 290 pages
-    after it. An abstract's heading in the front matter may stand alone (it heads only the
-    abstract: lme4's "PLSvGLS" has no references).
+    after it. An abstract's heading before any numbered heading may stand alone (it heads
+    only the abstract: lme4's "PLSvGLS" has no references); one inside section 4 of a
+    thesis's tutorial would close the chapter.
     """
     lines = [page.split("\n") for page in pages]
     dropped = running(lines)
     laid = _laid_out(lines, dropped, capitals=True)
-    unnumbered = [
-        page.text[h.start : h.end].strip().rstrip(":").lower()
+    read = [
+        (page.text[h.start : h.end].strip().rstrip(":").lower(), bool(h.number))
         for page in laid
         for h in page.headings
-        if not h.number
     ]
-    if len(unnumbered) < 2 and unnumbered != ["abstract"]:
+    unnumbered = [(at, title) for at, (title, numbered) in enumerate(read) if not numbered]
+    front = [title for at, title in unnumbered if not any(n for _, n in read[:at])]
+    if len(unnumbered) < 2 and front != ["abstract"]:
         return _laid_out(lines, dropped, capitals=False)
     return laid
 

@@ -329,17 +329,36 @@ def _is_abbreviation(text: str, dot: int) -> bool:
         len(word) == 1
         and word.isalpha()
         and before not in "`'’"
-        and _OPENER_AFTER.match(text, dot + 1) is None
+        and not (_in_a_sentence(text, match.start()) and _OPENER_AFTER.match(text, dot + 1))
     )
+
+
+def _in_a_sentence(text: str, letter: int) -> bool:
+    """Whether the single letter at `letter` ends a sentence's words, no label's.
+
+    "in R.", "an array, a.", "lentils$w.", "in Appendix A." and "value of / N." end what a
+    sentence says; a list's "a." opening its line after a colon, "Appendix A." and "See
+    Fig. A." opening one are labels.
+    """
+    line_start = text.rfind("\n", 0, letter) + 1
+    on_line = text[line_start:letter]
+    if not on_line.strip():  # opening its line: wrapped after a word ("… a reasonably
+        above = text[max(0, line_start - 40) : line_start].split()  # small value of / N.")
+        return bool(above) and above[-1].isalpha() and above[-1].islower()
+    if not on_line[-1].isspace():
+        return on_line[-1] not in '"“‘(['  # glued to code: "lentils$w."; “S. An Interactive …”
+    words = text[max(0, letter - 60) : letter].split()
+    return not words[-1][0].isupper() or (len(words) > 1 and words[-2][0].islower())
 
 
 _OPENER_AFTER = re.compile(
     r"\s+(?:The|This|These|That|Those|There|Their|Then|Thus|Hence|Here|However|We|Our|It|"
     r"Its|In|If|When|While|For|An|As|At|On|To|By|With|From|Since|Such|Each|They|Note|Now|"
-    r"Also|Finally|Moreover|Furthermore|Otherwise)\b(?![.'’])"
+    r"Also|Finally|Moreover|Furthermore|Otherwise)\b(?![.'’)])(?!\s+(?:and|et|&)\b)"
 )
 """A word a sentence opens with that is nobody's name, after a single letter's stop: the
-letter ended its sentence ("… written in C. The …"), where a surname follows an initial."""
+letter ended its sentence ("… written in C. The …"), where a surname follows an initial
+("H. An and J. Smith": a name goes on with "and")."""
 
 
 def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
@@ -400,10 +419,13 @@ before a capital ("… X. (9) / The outer product estimator …": sandwich's pap
 
 _PROSE_LINE = re.compile(r"(?<=\n)[ \t]*[A-Z][a-z]*\s+[a-z]{2,}\b(?![(.])")
 """A line opening with a capitalised word then a lower-case one, as a sentence opens."""
-_TERM_LINE = re.compile(r"[\w.-]*[a-z][\w.-]*-[\w.-]+(?:[ \t]+\([^()\n]{1,30}\))?")
-"""A term a definition list defines: a hyphenated name, "bind-tty-special-chars",
-"display-shell-version (C-x C-v)"."""
-_ENDS_IN_WORD = re.compile(r"(?:^|\s)[A-Za-z]+$")
+_TERM_LINE = re.compile(
+    r"(?:--?[a-z][\w.]*(?:-[\w.]+)*|[A-Za-z][\w.]*(?:-[\w.]+)+)(?:[ \t]+\([^()\n]{1,30}\))?"
+)
+"""A term a definition list defines: a hyphenated name or an option, "bind-tty-special-chars",
+"display-shell-version (C-x C-v)", "--no-environ" (each part read once: a long key of
+hyphens had taken minutes to fail)."""
+_TERM_LONGEST = 80
 _PROSE_PAIR = re.compile(r"(?<![\w.$@-])[a-z]{2,}[ \t]+[a-z]{2,}(?![\w(])")
 
 
@@ -425,16 +447,21 @@ def _after_data(text: str, line: re.Match[str]) -> int:
     above = text[previous_start : line_start - 1]
     previous = above.strip()
     indent = len(line.group()) - len(line.group().lstrip())
+    last_word = previous.rsplit(None, 1)[-1] if previous else ""
     if not (
         previous
         and _PROSE_PAIR.search(previous) is None
         and not previous.endswith((",", ":"))
-        and _ENDS_IN_WORD.search(previous) is None
+        and not (last_word.isascii() and last_word.isalpha())
         and indent <= len(above) - len(above.lstrip())
     ):
         return -1
-    before_term = text[max(0, previous_start - 2) : previous_start]
-    if _TERM_LINE.fullmatch(previous) and before_term[:1] in (".", "!", "?", ")"):
+    ended = text[max(0, previous_start - 3) : previous_start].rstrip()[-1:]  # CRLF too
+    if (
+        ended in (".", "!", "?", ")")
+        and len(previous) <= _TERM_LONGEST
+        and _TERM_LINE.fullmatch(previous)
+    ):
         return previous_start
     return line_start
 
