@@ -25,8 +25,9 @@ same run) and as it is:
   page ("For the zero-truncated and zero-inflated Poisson distribution the");
 - `symbols`: fewer than three words of two letters, of code or numbers beside two words
   (a display of mathematics, "0 · · · É(r(yn, x¦ n ˆ¹)) X.", a matrix's row);
-- `dingbats`: three dingbats or more, a TeX bitmap font's letters as the glyph list names
-  them ("P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s": `pdf.by_code`);
+- `dingbats`: letters as dingbats, three or more and a third of the sentence's letters, as a
+  TeX bitmap font's glyph names read by the glyph list ("P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s":
+  `pdf.by_code`; lme4's "♣" for "|" in a formula is a symbol);
 
 and the share of chunks whose heading path names a section. Which lines were dropped is
 listed per document (the most frequent), to read for lines that were not running.
@@ -224,13 +225,20 @@ def count(parsed: Parsed, running_lines: set[str]) -> dict[str, Any]:
             found["console"] += any(_CONSOLE.match(line) for line in lines)
             found["cut"] += bool(_CUT.search(sentence))
             found["symbols"] += not _WORDED(sentence, 1)
-            found["dingbats"] += sum(character in _DINGBATS for character in sentence) >= 3
+            found["dingbats"] += _letters_as_dingbats(sentence)
     return {
         "chunks": len(chunks),
         "with_heading_path": round(sum(bool(c.heading_path) for c in chunks) / len(chunks), 4),
         "prose_sentences": read,
         **{kind: found[kind] for kind in KINDS},
     }
+
+
+def _letters_as_dingbats(sentence: str) -> bool:
+    """Three dingbats or more, a third of the sentence's letters at least (as `by_code`)."""
+    dingbats = sum(character in _DINGBATS for character in sentence)
+    letters = sum(character.isalpha() for character in sentence)
+    return dingbats >= 3 and dingbats * 3 >= letters
 
 
 def _before(path: Path, data: bytes, parsed: Parsed, wordy: set[str]) -> dict[str, Any]:
