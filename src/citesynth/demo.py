@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from citesynth.errors import ConfigError
+from citesynth.ingest.pdf_file import pdf_file
 
 DEMO_QUERIES = (
     "How does citesynth keep every citation exact to the line?",
@@ -56,20 +57,8 @@ def write_pdf(path: Path, pages: Sequence[Sequence[str]], *, title: str) -> None
         )
         kids.append(b"%d 0 R" % len(objects))
     objects[1] = b"<< /Type /Pages /Kids [" + b" ".join(kids) + b"] /Count %d >>" % len(kids)
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R /Info 4 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(bytes(out))
+    path.write_bytes(pdf_file(objects, info=4))
 
 
 def markdown_to_lines(markdown: str, width: int = _WIDTH) -> list[str]:

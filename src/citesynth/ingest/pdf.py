@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import pypdfium2
 
 from citesynth.errors import LoadError
+from citesynth.ingest.pdf_file import pdf_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,19 +163,7 @@ def named_by_code(codes: bytes) -> bytes:
         b" /Widths [%s] /Encoding << /Type /Encoding /Differences [1 %s] >> >>"
         % (b" 500" * 255, names),
     ]
-    data = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(data))
-        data += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    table = len(data)
-    data += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    data += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    data += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        table,
-    )
-    return bytes(data)
+    return pdf_file(objects)
 
 
 @functools.cache
