@@ -482,3 +482,24 @@ def test_a_short_papers_title_with_the_page_number_heads_its_next_page() -> None
     # a section numbered as the page is none: the title has two words at least
     assert running([["Methods", "We measured it."], ["2 Methods", "Then more."]]) == [set(), set()]
     assert running([first, ["3 zoo Design", "Not the page's number."]]) == [set(), set()]
+
+
+def test_an_appendix_in_title_case_above_its_first_section_is_a_heading() -> None:
+    # lme4's "Theory": its appendix after the references, the letter with no stop
+    page = [
+        "5.1 Implementation details",
+        "We store the factor.",
+        "References",
+        "Timothy A. Davis. Direct Methods for Sparse Linear Systems. SIAM, 2006.",
+        "A Notation",
+        "A.1 Random variables in the model",
+        "B Random-effects vector of dimension q.",
+    ]
+    assert [title for title, _ in _headings(page)][-2:] == [
+        "A Notation",
+        "A.1 Random variables in the model",
+    ]
+    # an initial opening a line above another is none
+    assert _headings(["5 Results", "It holds.", "A Smith wrote it", "B Jones agreed."]) == [
+        ("5 Results", 1)
+    ]

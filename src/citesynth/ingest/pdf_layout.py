@@ -464,9 +464,11 @@ def numbered_heading(lines: Sequence[str], index: int, previous: str | None = No
     also a numbered list's item: it must continue an outline written so ("5.1." before "6.
     Floats"; R's "2. Header line" after "1.3 Export to text files" is an item), open a
     block above the line below, and no line beside it may be another item. An appendix's
-    letter ("A RESEARCH METHODS") must continue it, its title in capitals or its letter
+    letter ("A RESEARCH METHODS") must continue it, its title in capitals, its letter
     written with a stop as the outline's numbers are ("A. Modularization examples" after
-    "6. Conclusion"; eight words at most, or it is an initial opening a line). A table of
+    "6. Conclusion"; eight words at most, or it is an initial opening a line) or its own
+    first section right below it ("A Notation" above "A.1 Random variables in the model":
+    lme4's "Theory"). A table of
     contents' line has a dot leader or a page number, as the line above or below it has.
     """
     line = lines[index].strip()
@@ -501,7 +503,12 @@ def numbered_heading(lines: Sequence[str], index: int, previous: str | None = No
     set_apart = not above or _ended(above) or chapter
     if match.re is not _HEADING and not (
         follows
-        and (capitals or match.re is _DOTTED or written.endswith("."))
+        and (
+            capitals
+            or match.re is _DOTTED
+            or written.endswith(".")
+            or (match.re is _LETTERED and below.startswith(f"{number[0]}.1 "))
+        )
         and _opens_block(below)
         and (set_apart or match.re is _DOTTED or below.startswith(f"{number[0]}."))
         and not any(_LIST_ITEM.match(other) for other in (above, below))
