@@ -29,6 +29,11 @@ def prose_of(text: str, *, min_words: int = 5) -> list[str]:
     return [text[a:b] for a, b in prose_sentences(text, min_words=min_words)]
 
 
+def sentences_of(text: str) -> list[str]:
+    """The sentences of `text` (`sentence_spans`), as text."""
+    return [text[a:b] for a, b in sentence_spans(text)]
+
+
 def test_utf8_and_boms() -> None:
     assert decode("héllo".encode()).text == "héllo"
     assert decode(codecs.BOM_UTF8 + b"x").text == "x"
@@ -174,7 +179,7 @@ EMPHASIS = (
     ids=["abbreviations", "headings", "asides", "markers-and-code", "emphasis"],
 )
 def test_sentence_spans_split_where_sentences_end(text: str, expected: list[str]) -> None:
-    assert [text[s:e] for s, e in sentence_spans(text)] == expected
+    assert sentences_of(text) == expected
 
 
 def test_headings_are_recognised_among_spans() -> None:
@@ -743,7 +748,7 @@ def test_mkdocs_containers_open_with_a_line_of_their_own() -> None:
 
 def test_eg_and_ie_end_no_sentence() -> None:
     text = "A regex of origins to permit. eg. `'https://.*\\.org'`. Then (ie. you ran it) more."
-    assert [text[a:b] for a, b in sentence_spans(text)] == [
+    assert sentences_of(text) == [
         "A regex of origins to permit. eg. `'https://.*\\.org'`.",
         "Then (ie. you ran it) more.",
     ]
@@ -751,7 +756,7 @@ def test_eg_and_ie_end_no_sentence() -> None:
 
 def test_a_documents_own_reference_after_the_stop_ends_the_sentence_with_it() -> None:
     text = "Paris is the capital of France.[3] It has 2,102,650 residents.[4][5] Since then, more."
-    assert [text[a:b] for a, b in sentence_spans(text)] == [
+    assert sentences_of(text) == [
         "Paris is the capital of France.[3]",
         "It has 2,102,650 residents.[4][5]",
         "Since then, more.",
@@ -763,7 +768,7 @@ def test_a_plural_after_code_ends_a_sentence_an_initial_does_not() -> None:
         "It searches the class for instances of `attr.ib`s.\nInternally they are records. "
         "J. Smith wrote the book it was. Then more."
     )
-    assert [text[a:b] for a, b in sentence_spans(text)] == [
+    assert sentences_of(text) == [
         "It searches the class for instances of `attr.ib`s.",
         "Internally they are records.",
         "J. Smith wrote the book it was.",
@@ -777,7 +782,7 @@ def test_a_letter_before_a_word_that_names_nobody_ends_its_sentence() -> None:
         "Models can be efficiently analyzed in R.\nWe have learned much. It is the model "
         "matrix Z. We group its columns. Written by J. Smith and by A. In Park."
     )
-    assert [text[a:b] for a, b in sentence_spans(text)] == [
+    assert sentences_of(text) == [
         "Models can be efficiently analyzed in R.",
         "We have learned much.",
         "It is the model matrix Z.",
@@ -811,27 +816,25 @@ def test_prose_after_an_examples_output_opens_a_sentence() -> None:
         "The cbind method fills gaps by NAs.\nR> cbind(z1, z2)\nz1 z2\n"
         "2004-01-03 NA 0.94306673\nIn\nfact, the cbind method is synonymous with merge."
     )
-    assert [text[a:b] for a, b in sentence_spans(text)][-1] == (
-        "In\nfact, the cbind method is synonymous with merge."
-    )
+    assert sentences_of(text)[-1] == ("In\nfact, the cbind method is synonymous with merge.")
     # Bash's manual: a term alone after a finished sentence opens the sentence it names
     text = (
         "If set, Readline attempts to ring the terminal's\nbell.\nbind-tty-special-chars\n"
         "If set to on, Readline binds the control keys.\ndisplay-shell-version (C-x C-v)\n"
         "Display version information."
     )
-    assert [text[a:b] for a, b in sentence_spans(text)] == [
+    assert sentences_of(text) == [
         "If set, Readline attempts to ring the terminal's\nbell.",
         "bind-tty-special-chars\nIf set to on, Readline binds the control keys.",
         "display-shell-version (C-x C-v)\nDisplay version information.",
     ]
     options = "It runs (see below).\n--no-environ\nDo not read any user file."
-    assert [options[a:b] for a, b in sentence_spans(options)][1].startswith("--no-environ")
+    assert sentences_of(options)[1].startswith("--no-environ")
     crlf = text.replace("\n", "\r\n")
-    assert [crlf[a:b] for a, b in sentence_spans(crlf)][1].startswith("bind-tty-special-chars")
+    assert sentences_of(crlf)[1].startswith("bind-tty-special-chars")
     # a long key of hyphens above a sentence is read once (it had taken minutes to fail)
     key = "Paste the key:\n" + "ab-" * 2000 + "=\nThe server checks the key."
-    assert [key[a:b] for a, b in sentence_spans(key)][-1] == "The server checks the key."
+    assert sentences_of(key)[-1] == "The server checks the key."
     for goes_on in (
         # a citation wrapped after "see", a definition list's term, a line indented under it
         "The estimator is consistent under weak conditions and was studied before, see\n"
@@ -1195,4 +1198,4 @@ def test_a_long_run_of_stops_is_read_once() -> None:
     # Each dot of a 20,000-dot run had started a match that read to the run's end: 14 s.
     assert sentence_spans("." * 60_000) == [(0, 60_000)]
     text = "Wait... Next one?! Yes."
-    assert [text[a:b] for a, b in sentence_spans(text)] == ["Wait...", "Next one?!", "Yes."]
+    assert sentences_of(text) == ["Wait...", "Next one?!", "Yes."]

@@ -83,10 +83,10 @@ _AFTER_A_CITATION = frozenset(
 )
 """Words a clause goes on with after a citation closing what came before ("boils (1) and")."""
 _WORD_OPEN = re.compile(r"[ \t]*\w*")
+"""What of a word after "(2)" may still go on (`MarkerStream._waits`)."""
 _BLANK_TAIL = re.compile(r"[ \t]*")
 """What follows "[1: L4-9]" before it can be told a header copied as a line or a citation:
 spaces alone (`_copied_header` reads the first character after them)."""
-"""What of a word after "(2)" may still go on (`MarkerStream._waits`)."""
 _OPENERS = "[【(［"
 _CLOSERS = {"[": "]", "【": "】", "(": ")", "［": "］"}
 # Full-width brackets, digits and separators read as their ASCII forms (one character for

@@ -148,13 +148,10 @@ def laid_out(pages: Sequence[str]) -> tuple[LaidOutPage, ...]:
     lines = [page.split("\n") for page in pages]
     dropped = running(lines)
     laid = _laid_out(lines, dropped, capitals=True)
-    read = [
-        (page.text[h.start : h.end].strip().rstrip(":").lower(), bool(h.number))
-        for page in laid
-        for h in page.headings
-    ]
-    unnumbered = [(at, title) for at, (title, numbered) in enumerate(read) if not numbered]
-    front = [title for at, title in unnumbered if not any(n for _, n in read[:at])]
+    headings = [(page, h) for page in laid for h in page.headings]
+    unnumbered = [at for at, (_, h) in enumerate(headings) if not h.number]
+    first = next((at for at, (_, h) in enumerate(headings) if h.number), len(headings))
+    front = [page.text[h.start : h.end].strip().rstrip(":").lower() for page, h in headings[:first]]
     if len(unnumbered) < 2 and front != ["abstract"]:
         return _laid_out(lines, dropped, capitals=False)
     return laid
@@ -218,10 +215,12 @@ def _titles_with_numbers(
     2 zoo Design fixed immediately …").
     """
     title = next((_key(line) for line in pages[0] if line.strip()), "") if pages else ""
+    if len(title.split()) < 2:  # "2 Methods" atop page 2 may be a section
+        return []
     headers: list[tuple[int, int]] = []
     for index, lines in enumerate(pages[1:], start=1):
         at = _edge(lines, found[index], True)
-        if len(title.split()) < 2 or at is None:  # "2 Methods" may be a section
+        if at is None:
             continue
         line = " ".join(lines[at].lower().split())
         if line in (f"{index + 1} {title}", f"{title} {index + 1}"):
