@@ -67,9 +67,13 @@ for _held_out in HELD_OUT:
 # Tuning runs: the how-to questions written over Starlette, marshmallow and structlog
 # (`benchmarks.gate_pairs.DOCS_TRAINING`), which the pipeline may be tuned on, unlike the
 # HTTPX, Click and cattrs report sets above.
+WHY_ATTRS = ("attrs", "25.4.0")
+"""Why-questions over the attrs docs (`tests/fixtures/why_attrs_questions.jsonl`: 10 the docs
+answer, 4 on topic they do not), written 2026-11-30 once the why-question rules
+(`synthesis.reasons`) were fixed on the tune-why-* runs, and never tuned on."""
 SDISTS = {
     docs_folder(name, version): (name, version)
-    for name, version in (*((h.name, h.version) for h in HELD_OUT), *DOCS_TRAINING)
+    for name, version in (*((h.name, h.version) for h in HELD_OUT), *DOCS_TRAINING, WHY_ATTRS)
 }
 """The corpora unpacked from PyPI sdists (`benchmarks.sdist_docs`), by folder."""
 for _name, _version in DOCS_TRAINING:
@@ -80,6 +84,22 @@ for _name, _version in DOCS_TRAINING:
             model=_model,
             pipelines=("ours",),
         )
+        # why-questions over the same docs (a reason asked: `tests/fixtures/docs_why_NAME.jsonl`,
+        # written 2026-11-30 for tuning; a quarter on topic but not answered by the docs)
+        RUNS[f"tune-why-{_name}-{_model}"] = EvalRequest(
+            str(ROOT / "tests" / "fixtures" / f"docs_why_{_name}.jsonl"),
+            corpus=docs_folder(_name, _version),
+            model=_model,
+            pipelines=("ours",),
+        )
+
+for _model in ("extractive", "local"):
+    RUNS[f"why-attrs-{_model}"] = EvalRequest(
+        str(ROOT / "tests" / "fixtures" / "why_attrs_questions.jsonl"),
+        corpus=docs_folder(*WHY_ATTRS),
+        model=_model,
+        pipelines=("ours",),
+    )
 
 # Tuning runs for the answer confidence (`benchmarks.calibrate_answers` fits its weights on
 # every tune-* run): dev questions only, never a report slice.

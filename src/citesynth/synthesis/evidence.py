@@ -7,6 +7,8 @@ left out too (a small model copies them verbatim); a chunk of code keeps its lin
 Relevance mixes the dense cosine between question and sentence (when an embedder is
 available) with the share of the question's terms the sentence holds. Every source keeps at
 least its best sentence; the budget is shared between sources in proportion to their rank.
+Asked why, a source's sentences stating a reason within reach of its best are kept first
+(`reasons`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from citesynth.ingest.rst import described_at, rendered_rst
 from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
 from citesynth.ingest.tables import row_text, table_rows
 from citesynth.synthesis.defaults import DEFAULT_VALUE
+from citesynth.synthesis.reasons import asks_why, states_reason
 from citesynth.synthesis.sources import Source
 from citesynth.verify.align import NUMBER_WORDS
 
@@ -46,13 +49,16 @@ async def select(
         return list(sources)
     scores = await relevance(question, flat, embedder)
     shares = _shares(len(sources), budget)
+    why = asks_why(question)
     selected: list[Source] = []
     offset = 0
     for source, group, share in zip(sources, sentences, shares, strict=True):
         # Headings are context the prompt already gives (the source's heading path); kept
         # inline they would run into the next sentence once lines are joined.
         headings = [is_heading(sentence) for sentence in group]
-        ranked = sorted(range(len(group)), key=lambda i: (headings[i], -scores[offset + i]))
+        own = scores[offset : offset + len(group)]
+        first = _reasons(group, own) if why else [False] * len(group)
+        ranked = sorted(range(len(group)), key=lambda i: (headings[i], not first[i], -own[i]))
         keep: list[int] = []
         used = 0
         for index in ranked:
@@ -83,6 +89,23 @@ async def relevance(
     vectors = await embedder.embed([question, *sentences], "document")
     cosines = vectors[1:] @ vectors[0]
     return [float(0.6 * c + 0.4 * lex) for c, lex in zip(np.asarray(cosines), lexical, strict=True)]
+
+
+REACH = 0.7
+"""A sentence scoring at least this share of its source's best is in reach of a reason
+asked: the extractive writer's `keep_ratio` too."""
+
+
+def _reasons(group: Sequence[str], scores: Sequence[float]) -> list[bool]:
+    """Per sentence of a source, whether it states a reason (`reasons`) within `REACH`.
+
+    Asked why, those are kept first: with about ninety tokens a source, the sentences
+    sharing the question's words had left structlog's "This is because `PrintLogger` uses
+    `print(…)` …, and `print` writes the `log` message and a newline … separately" out of
+    the prompt, asked why its lines and logging's are interleaved.
+    """
+    floor = max(scores, default=0.0) * REACH
+    return [score >= floor and states_reason(s) for s, score in zip(group, scores, strict=True)]
 
 
 def _numeral(term: str) -> str:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
@@ -80,6 +80,7 @@ from citesynth.synthesis.introduced import (
     introduced,
 )
 from citesynth.synthesis.markup import strip_markup
+from citesynth.synthesis.reasons import asks_why, states_reason
 from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
 from citesynth.types import Chunk
@@ -104,6 +105,16 @@ _REFERS_BACK = re.compile(
 """A sentence that names what the one before it said with "this" as a pronoun ("The
 ``get_parameter_source`` method can be used to find this out.", "You can do this by …",
 "There are two ways to make this happen:"), not as a determiner ("this case")."""
+_REASON_BACK = re.compile(
+    r"[\s*_]*(?:the\s+(?:main\s+|only\s+)?reasons?\s+(?:for\s+(?:this|that)|(?:is|was)\s+"
+    r"(?:that|because))|for\s+(?:this|that|these|those)\s+reasons?"
+    r"|(?:this|that)(?:'s|\s+is|\s+was)\s+(?:why|because))\b",
+    re.I,
+)
+"""A sentence giving the reason for the one before it: "The reason for that is …", "For
+this reason …", "That's why …". It says nothing without that one, even when the authors
+set it apart (structlog's licence: "… shall be dual licensed as above. / --- / The reason
+for that is to be both protected against patent claims …")."""
 _EXAMPLE = re.compile(r"(?:For (?:example|instance)|E\.g\.|Example)\b", re.I)
 """A sentence showing the one before it in code ("Query parameters are exposed as an
 immutable multi-dict." then "For example: `request.query_params['search']`"), also as the
@@ -392,12 +403,7 @@ class ExtractiveWriter:
         stated, tails = _stated_defaults(sources) if default else ({}, {})
         valued = number or default
         numbered = {**numbered, **stated}
-        read = [
-            f"{section_of(source.chunk, start)}{sentence} {numbered[(source.number, start)][1]}"
-            if valued and (source.number, start) in numbered
-            else f"{section_of(source.chunk, start)}{sentence}"
-            for source, start, sentence in candidates
-        ]
+        read = _readings(candidates, numbered if valued else {}, leading, asks_why(question))
         ranked = await self._ranked(question, candidates, read)
         if not ranked or ranked[0][0] < self.min_score:
             return []
@@ -405,7 +411,10 @@ class ExtractiveWriter:
         ranked = await self._reread(question, candidates, read, ranked, floor)
         if number:
             following = {**numbered, **following}
-            ranked = _numbers_first(ranked, floor, following)
+        texts = {
+            (s.number, start): text for (s, start, _), text in zip(candidates, read, strict=True)
+        }
+        ranked = _asked_first(question, ranked, floor, following, texts, number=number)
         following = {**following, **stated}
         read_with = _Around(candidates, following, leading, tails, included_files(sources))
         chosen: list[_Pick] = []
@@ -1116,8 +1125,10 @@ def _candidates(
         for (start, end), (after, stop) in pairwise(spans):
             successor = text[after:stop]
             refers = _ANAPHOR.match(successor) or _REFERS_BACK.search(successor)
+            reason = _REASON_BACK.match(successor)  # even as a paragraph of its own
             # "This is an additional check" after "The default is 1000." refers to that one
-            if refers and adjacent.get(start) == after and not text[end:after].count("\n\n"):
+            apart = text[end:after].count("\n\n")
+            if (reason or (refers and not apart)) and adjacent.get(start) == after:
                 following[(source.number, start)] = (after, successor)
                 leading[(source.number, after)] = (start, text[start:end])
         for (start, end), (after, stop) in pairwise(every):
@@ -1229,24 +1240,28 @@ def _leading(
     return at, " ".join(sentence for _, sentence in walked)
 
 
-def _numbers_first(
+def _stating_first(
     ranked: list[tuple[float, Source, int, str]],
     floor: float,
     following: _Followers,
+    states: Callable[[tuple[int, int], str], bool],
 ) -> list[tuple[float, Source, int, str]]:
-    """`ranked` with the sentences at or above `floor` that state a number first.
+    """`ranked` with the sentences at or above `floor` that state what is asked first.
 
     A question asking for a number ("How many worker processes does Gunicorn start by
     default?") is answered by the sentence that states it ("The default is only 1
     worker …"), which may rank below sentences about the same subject that state none
-    and fill the answer; an answer stating no number is a not-found (`asked`). Relevance
-    still decides which sentences are in reach, and the order within each group.
+    and fill the answer; an answer stating no number is a not-found (`asked`). So is a
+    why-question by the sentence stating a reason (`_reason_of`). A sentence is read with
+    the one it brings along (`following`: "This allows for easy code reuse"); `states`
+    gets its key (source number, offset) and that text. Relevance still decides which
+    sentences are in reach, and the order within each group.
     """
 
     def stated(item: tuple[float, Source, int, str]) -> bool:
         _, source, start, sentence = item
         more = following.get((source.number, start), (-1, ""))[1]
-        return states_number([f"{sentence} {more}"])
+        return states((source.number, start), f"{sentence} {more}")
 
     above = [item for item in ranked if item[0] >= floor]
     return (
@@ -1254,6 +1269,87 @@ def _numbers_first(
         + [item for item in above if not stated(item)]
         + ranked[len(above) :]
     )
+
+
+def _readings(
+    candidates: Sequence[tuple[Source, int, str]],
+    valued: _Followers,
+    leading: _Antecedents,
+    why: bool,
+) -> list[str]:
+    """Each candidate as relevance reads it, after its section's title.
+
+    With the value it is followed by (`valued`: asked for a number or a default); asked
+    why, a sentence giving the reason for the one before it after that one ("Any
+    contribution … shall be dual licensed as above. The reason for that is to be both
+    protected against patent claims …": alone it names nothing the question does).
+    """
+    read = []
+    for source, start, sentence in candidates:
+        key = (source.number, start)
+        before = leading[key][1] if why and key in leading and states_reason(sentence) else ""
+        after = valued[key][1] if key in valued else ""
+        said = " ".join(part for part in (before, sentence, after) if part)
+        read.append(f"{section_of(source.chunk, start)}{said}")
+    return read
+
+
+def _asked_first(
+    question: str,
+    ranked: list[tuple[float, Source, int, str]],
+    floor: float,
+    following: _Followers,
+    read: Mapping[tuple[int, int], str],
+    *,
+    number: bool,
+) -> list[tuple[float, Source, int, str]]:
+    """`ranked` with the sentences stating what `question` asks first (`_stating_first`).
+
+    A number when it asks for one, a reason when it asks why (`_reason_of`); as it is
+    otherwise.
+    """
+    if number:
+        return _stating_first(ranked, floor, following, _number_stated)
+    if asks_why(question) and ranked:
+        return _stating_first(ranked, floor, following, _reason_of(question, ranked, read))
+    return ranked
+
+
+_ASKING_WHY = frozenset(
+    query_terms("why how come purpose point reason rationale motivation benefit advantage")
+)
+"""The words of a question that ask for a reason rather than name what it is of."""
+
+
+def _reason_of(
+    question: str,
+    ranked: Sequence[tuple[float, Source, int, str]],
+    read: Mapping[tuple[int, int], str],
+) -> Callable[[tuple[int, int], str], bool]:
+    """Whether a candidate states a reason (`reasons`) of what the question asks about.
+
+    Of it means holding every word of the question (its asking words aside) that the best
+    candidate holds, each read after its document's title (`Chunk.title`) as relevance
+    reads it (`_readings`: after its section's title). Asked "what was the purpose of the
+    molasses act", "The purpose of the Townshend Acts was to raise revenue …" states a
+    purpose, of another act: it had led the answer, above the Molasses Act's own
+    sentences. Asked "when was the berlin wall built and why", "In practice, the Wall
+    served to prevent the massive emigration …" holds "berlin" by its page's title.
+    """
+    _, source, start, _ = ranked[0]
+    named = set(query_terms(question)) - _ASKING_WHY
+    held = named & set(terms(f"{source.chunk.title} {read[source.number, start]}"))
+    titles = {s.number: s.chunk.title for _, s, _, _ in ranked}
+
+    def of(key: tuple[int, int], text: str) -> bool:
+        said = f"{titles.get(key[0], '')} {read[key]} {text}"
+        return states_reason(text) and held <= set(terms(said))
+
+    return of
+
+
+def _number_stated(_: tuple[int, int], text: str) -> bool:
+    return states_number([text])
 
 
 _GOES_ON = re.compile(r"(?:[,;]|\b(?:and|or|but|then|and finally|as well as))\s*$", re.I)
