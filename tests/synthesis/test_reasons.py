@@ -27,6 +27,11 @@ from tests.conftest import write
         ("How do I set a cookie on a response?", False),
         ("What is the default thread pool size?", False),
         ("What is the Secret class?", False),
+        ("What's the point of a lazy proxy?", True),
+        ("Is there a reason to prefer WriteLogger?", True),
+        ("What is the reason phrase for a 404 response?", False),
+        ("What is the point size of headings?", False),
+        ("What does `yarn why` do?", False),
     ],
 )
 def test_a_question_asking_for_a_reason(question: str, asked: bool) -> None:
@@ -64,6 +69,11 @@ def test_a_sentence_stating_a_reason(sentence: str) -> None:
         "The name of the event is hard-coded to `event`.",
         "*structlog* is licensed both under the Apache License and the MIT license.",
         "Keeping a logger per module is common.",
+        "Returns True if the key exists, False otherwise.",
+        "Ask on the Discord server for help.",
+        "Since Django 4.2, the setting is ignored.",
+        "Since the last release the API has not changed.",
+        "Click Save to enable the plugin.",
     ],
 )
 def test_a_sentence_stating_no_reason(sentence: str) -> None:
@@ -154,3 +164,23 @@ async def test_a_reason_of_another_subject_is_not_put_first(engine: Engine, tmp_
     assert answer.answer.index("Molasses Act of 1733") < answer.answer.find("Townshend") or (
         "Townshend" not in answer.answer
     ), answer.answer
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        "\n\n## Why is the parser slow on large files?\n\n",
+        "\n\n```python\npool = Pool(size=10)\n```\n\n",
+        "\n\n| Option | Default |\n|---|---|\n| size | 10 |\n\n",
+    ],
+)
+def test_a_reason_past_a_heading_code_or_a_table_is_another_ones(between: str) -> None:
+    # An FAQ: the reason under the next question is not the first question's reason, and
+    # code or a table a sentence introduces must not be skipped over.
+    text = (
+        "The client retries idempotent requests up to three times by default."
+        f"{between}The reason for that is the parser builds a full tree in memory first.\n"
+    )
+    _, following, _, leading = _candidates([_source(text)])
+    assert (1, 0) not in following
+    assert (1, text.index("The reason")) not in leading

@@ -6,9 +6,9 @@ with "…" where text was left out. Code blocks, tables and headings inside a pr
 left out too (a small model copies them verbatim); a chunk of code keeps its lines.
 Relevance mixes the dense cosine between question and sentence (when an embedder is
 available) with the share of the question's terms the sentence holds. Every source keeps at
-least its best sentence; the budget is shared between sources in proportion to their rank.
-Asked why, a source's sentences stating a reason within reach of its best are kept first
-(`reasons`).
+least its best sentence (asked why, its best stating a reason, when one is within reach of
+its best: such sentences are kept first, `reasons`); the budget is shared between sources
+in proportion to their rank.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ async def select(
         # inline they would run into the next sentence once lines are joined.
         headings = [is_heading(sentence) for sentence in group]
         own = scores[offset : offset + len(group)]
-        first = _reasons(group, own) if why else [False] * len(group)
+        first = _reasons(group, own, headings) if why else [False] * len(group)
         ranked = sorted(range(len(group)), key=lambda i: (headings[i], not first[i], -own[i]))
         keep: list[int] = []
         used = 0
@@ -96,16 +96,21 @@ REACH = 0.7
 asked: the extractive writer's `keep_ratio` too."""
 
 
-def _reasons(group: Sequence[str], scores: Sequence[float]) -> list[bool]:
+def _reasons(group: Sequence[str], scores: Sequence[float], headings: Sequence[bool]) -> list[bool]:
     """Per sentence of a source, whether it states a reason (`reasons`) within `REACH`.
+
+    Within reach of its best sentence, that is; headings, never kept, aside.
 
     Asked why, those are kept first: with about ninety tokens a source, the sentences
     sharing the question's words had left structlog's "This is because `PrintLogger` uses
     `print(…)` …, and `print` writes the `log` message and a newline … separately" out of
     the prompt, asked why its lines and logging's are interleaved.
     """
-    floor = max(scores, default=0.0) * REACH
-    return [score >= floor and states_reason(s) for s, score in zip(group, scores, strict=True)]
+    floor = max((c for c, h in zip(scores, headings, strict=True) if not h), default=0.0) * REACH
+    return [
+        score >= floor and not heading and states_reason(sentence)
+        for sentence, score, heading in zip(group, scores, headings, strict=True)
+    ]
 
 
 def _numeral(term: str) -> str:

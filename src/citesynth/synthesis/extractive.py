@@ -115,6 +115,10 @@ _REASON_BACK = re.compile(
 this reason …", "That's why …". It says nothing without that one, even when the authors
 set it apart (structlog's licence: "… shall be dual licensed as above. / --- / The reason
 for that is to be both protected against patent claims …")."""
+_BLANK_OR_RULE = re.compile(r"\s*(?:(?:[-*_][ \t]*){3,}\s*)?")
+"""What may stand between a sentence and the reason given for it (`_REASON_BACK`): blank
+lines, or a thematic break ("---"). Not a heading, code or a table: the reason of another
+FAQ entry, or code the first sentence introduces, is there."""
 _EXAMPLE = re.compile(r"(?:For (?:example|instance)|E\.g\.|Example)\b", re.I)
 """A sentence showing the one before it in code ("Query parameters are exposed as an
 immutable multi-dict." then "For example: `request.query_params['search']`"), also as the
@@ -1074,7 +1078,9 @@ def _candidates(
     """Every prose sentence of the sources (source, offset, text), and followers.
 
     A sentence whose successor in the same paragraph starts "It ..." or refers back to it
-    with "this" ("… can be used to find this out.") maps to that successor (offset, text),
+    with "this" ("… can be used to find this out."), or whose successor gives the reason for
+    it ("The reason for that is …", `_REASON_BACK`: past blank lines or a rule too), maps to
+    that successor (offset, text),
     and so does one followed, in the paragraph after, by an example in code (`_EXAMPLE`):
     the answer shows them together. The third value maps a sentence to a successor too
     short to be a candidate of its own that states a number (reference pages: "Warn if
@@ -1125,10 +1131,11 @@ def _candidates(
         for (start, end), (after, stop) in pairwise(spans):
             successor = text[after:stop]
             refers = _ANAPHOR.match(successor) or _REFERS_BACK.search(successor)
-            reason = _REASON_BACK.match(successor)  # even as a paragraph of its own
-            # "This is an additional check" after "The default is 1000." refers to that one
-            apart = text[end:after].count("\n\n")
-            if (reason or (refers and not apart)) and adjacent.get(start) == after:
+            # "This is an additional check" after "The default is 1000." refers to that one;
+            # a reason for it, even as a paragraph of its own or below a rule
+            gap = text[end:after]
+            reason = _REASON_BACK.match(successor) and _BLANK_OR_RULE.fullmatch(gap)
+            if (reason or (refers and "\n\n" not in gap)) and adjacent.get(start) == after:
                 following[(source.number, start)] = (after, successor)
                 leading[(source.number, after)] = (start, text[start:end])
         for (start, end), (after, stop) in pairwise(every):
@@ -1201,7 +1208,8 @@ def _stated_defaults(
 
 _Antecedents = dict[tuple[int, int], tuple[int, str]]
 """(source number, sentence offset) -> (offset, text) of the sentence before it in its
-paragraph, which it refers back to ("It …", "… do this by …")."""
+paragraph, which it refers back to ("It …", "… do this by …"), or gives the reason for
+(`_REASON_BACK`, maybe a paragraph of its own)."""
 _BACK = 3
 """How many sentences back a pick opening with "This …" or "It …" reaches for what it
 names (a chain: "Coverage.py counts …", "This is the number …", "It then counts …")."""
@@ -1251,8 +1259,9 @@ def _stating_first(
     A question asking for a number ("How many worker processes does Gunicorn start by
     default?") is answered by the sentence that states it ("The default is only 1
     worker …"), which may rank below sentences about the same subject that state none
-    and fill the answer; an answer stating no number is a not-found (`asked`). So is a
-    why-question by the sentence stating a reason (`_reason_of`). A sentence is read with
+    and fill the answer; an answer stating no number is a not-found (`asked`). A
+    why-question is answered by the sentence stating a reason (`_reason_of`), though an
+    answer stating none is still an answer (`reasons`). A sentence is read with
     the one it brings along (`following`: "This allows for easy code reuse"); `states`
     gets its key (source number, offset) and that text. Relevance still decides which
     sentences are in reach, and the order within each group.
