@@ -1146,6 +1146,9 @@ def test_corroborated_instructions_are_quoted_not_made_a_that_clause() -> None:
     assert (
         _corroborated("Google paid the fee.") == "Multiple sources report that Google paid the fee."
     )
+    assert _corroborated("We don't think your model and format should be coupled.") == (
+        "Multiple sources report: We don't think your model and format should be coupled."
+    )  # the authors' "we" is no that-clause's subject
     assert _corroborated("Therefore add your pull-secret in your namespace.") == (
         "Multiple sources report: Therefore add your pull-secret in your namespace."
     )

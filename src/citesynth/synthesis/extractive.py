@@ -755,11 +755,14 @@ _NO_CLAUSE = frozenset(
     install see ensure open go navigate configure specify edit copy apply enable disable
     remove delete update define verify check make follow do don't never always only avoid
     note be keep prefer try consider return returns restrict get gets raise raises pass
-    call calls print prints write writes read reads convert converts show shows""".split()
+    call calls print prints write writes read reads convert converts show shows
+    we i you our your my let's""".split()
 )
 """Words opening a sentence that cannot follow "report that": a preposition, a
 subordinator or an instruction ("To use the Operator, create …", "Click Save.", "Do not
-use the development server when deploying to production.")."""
+use the development server when deploying to production."), or the authors or the reader
+("Multiple sources report that We don't think that your business model …" had been
+written over attrs' docs)."""
 
 
 def _with_block(
