@@ -92,8 +92,8 @@ async def relevance(
 
 
 REACH = 0.7
-"""A sentence scoring at least this share of its source's best is in reach of a reason
-asked: the extractive writer's `keep_ratio` too."""
+"""A sentence scoring at least this share of the best is in reach: of a source's best, of a
+reason asked here; of the best candidate, of the extractive writer (its `keep_ratio`)."""
 
 
 def _reasons(group: Sequence[str], scores: Sequence[float], headings: Sequence[bool]) -> list[bool]:

@@ -69,7 +69,7 @@ from citesynth.synthesis.defaults import (
     body_defaults,
     item_defaults,
 )
-from citesynth.synthesis.evidence import relevance
+from citesynth.synthesis.evidence import REACH, relevance
 from citesynth.synthesis.inert import inline
 from citesynth.synthesis.introduced import (
     MAX_LINES,
@@ -80,7 +80,7 @@ from citesynth.synthesis.introduced import (
     introduced,
 )
 from citesynth.synthesis.markup import strip_markup
-from citesynth.synthesis.reasons import asks_why, states_reason
+from citesynth.synthesis.reasons import ASKING_WORDS, asks_why, states_reason
 from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
 from citesynth.types import Chunk
@@ -360,7 +360,7 @@ class ExtractiveWriter:
         *,
         max_sentences: int = 5,
         min_score: float = 0.25,
-        keep_ratio: float = 0.7,
+        keep_ratio: float = REACH,
         duplicate: float = 0.8,
         titled: bool = True,
         max_blocks: int = 3,
@@ -407,7 +407,8 @@ class ExtractiveWriter:
         stated, tails = _stated_defaults(sources) if default else ({}, {})
         valued = number or default
         numbered = {**numbered, **stated}
-        read = _readings(candidates, numbered if valued else {}, leading, asks_why(question))
+        why = asks_why(question)
+        read = _readings(candidates, numbered if valued else {}, leading, why)
         ranked = await self._ranked(question, candidates, read)
         if not ranked or ranked[0][0] < self.min_score:
             return []
@@ -418,7 +419,7 @@ class ExtractiveWriter:
         texts = {
             (s.number, start): text for (s, start, _), text in zip(candidates, read, strict=True)
         }
-        ranked = _asked_first(question, ranked, floor, following, texts, number=number)
+        ranked = _asked_first(question, ranked, floor, following, texts, number=number, why=why)
         following = {**following, **stated}
         read_with = _Around(candidates, following, leading, tails, included_files(sources))
         chosen: list[_Pick] = []
@@ -1276,9 +1277,10 @@ def _stating_first(
         return states((source.number, start), f"{sentence} {more}")
 
     above = [item for item in ranked if item[0] >= floor]
+    flags = [stated(item) for item in above]
     return (
-        [item for item in above if stated(item)]
-        + [item for item in above if not stated(item)]
+        [item for item, flag in zip(above, flags, strict=True) if flag]
+        + [item for item, flag in zip(above, flags, strict=True) if not flag]
         + ranked[len(above) :]
     )
 
@@ -1314,23 +1316,18 @@ def _asked_first(
     read: Mapping[tuple[int, int], str],
     *,
     number: bool,
+    why: bool,
 ) -> list[tuple[float, Source, int, str]]:
     """`ranked` with the sentences stating what `question` asks first (`_stating_first`).
 
-    A number when it asks for one, a reason when it asks why (`_reason_of`); as it is
-    otherwise.
+    A number when it asks for one, a reason when it asks why (`why`: `reasons.asks_why`,
+    `_reason_of`); as it is otherwise.
     """
     if number:
         return _stating_first(ranked, floor, following, _number_stated)
-    if asks_why(question) and ranked:
+    if why and ranked:
         return _stating_first(ranked, floor, following, _reason_of(question, ranked, read))
     return ranked
-
-
-_ASKING_WHY = frozenset(
-    query_terms("why how come purpose point reason rationale motivation benefit advantage")
-)
-"""The words of a question that ask for a reason rather than name what it is of."""
 
 
 def _reason_of(
@@ -1349,7 +1346,7 @@ def _reason_of(
     served to prevent the massive emigration …" holds "berlin" by its page's title.
     """
     _, source, start, _ = ranked[0]
-    named = set(query_terms(question)) - _ASKING_WHY
+    named = set(query_terms(question)) - ASKING_WORDS
     held = named & set(terms(f"{source.chunk.title} {read[source.number, start]}"))
     titles = {s.number: s.chunk.title for _, s, _, _ in ranked}
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from citesynth.analysis import query_terms
 from citesynth.verify.claims import plain
 
 _ASKS = re.compile(
@@ -79,14 +80,17 @@ when it does not date something ("Since `sys.exc_clear` has been dropped", not "
 4.2")."""
 
 
+ASKING_WORDS = frozenset(
+    query_terms("why how come purpose point reason rationale motivation benefit advantage")
+)
+"""The words of a why-question that ask for a reason rather than name what it is of."""
+
+
 def asks_why(question: str) -> bool:
     """Whether `question` asks for a reason (`_ASKS`)."""
     return _ASKS.search(question) is not None
 
 
 def states_reason(sentence: str) -> bool:
-    """Whether `sentence` (citation markers aside) states a reason (`_STATES`).
-
-    Its whitespace is collapsed first: removing markers is quadratic on a long run of it.
-    """
-    return _STATES.search(plain(" ".join(sentence.split()))) is not None
+    """Whether `sentence` (citation markers aside) states a reason (`_STATES`)."""
+    return _STATES.search(plain(sentence)) is not None
