@@ -13,7 +13,7 @@ from citesynth.synthesis.extractive import _candidates
 from citesynth.synthesis.reasons import asks_why, states_reason
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
-from tests.conftest import write
+from tests.conftest import answered_extractively, write
 
 
 @pytest.mark.parametrize(
@@ -89,15 +89,14 @@ async def test_a_why_question_is_answered_by_the_sentence_stating_the_reason(
         f"The bound logger's level filtering option {n} names the log levels it filters."
         for n in "abcdef"
     )
-    write(
+    answer = await answered_extractively(
+        engine,
         tmp_path / "d",
         "bound.md",
         f"# Bound loggers\n\n{filler} We care a lot about performance and that's why "
         "level filtering happens in the bound logger.\n",
+        "Why does the bound logger do level filtering?",
     )
-    await engine.index([tmp_path / "d"])
-    engine.writer = ExtractiveWriter(engine.embedder)
-    answer = await engine.answer("Why does the bound logger do level filtering?")
     assert "that's why level filtering happens" in answer.answer, answer.answer
 
 
