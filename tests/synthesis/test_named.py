@@ -26,10 +26,11 @@ from tests.synthesis.test_evidence_and_repeats import hit
 @pytest.mark.parametrize(
     ("question", "found"),
     [
-        ("How do I authenticate API clients with JWT tokens in Flask?", ("API", "JWT")),
+        ("How do I authenticate API clients with JWT tokens in Flask?", ("JWT",)),  # a kind
+        ("Does it keep uploads in RAM, and do my tiny API responses get a URL?", ()),
         ("How do I store uploaded files in Amazon S3?", ()),  # two letters: "US", "TV"
         ("Which AWS service stores files, S3 or EBS?", ("AWS", "EBS")),
-        ("Which URLs does it fetch, and are the URLs cached?", ("URL",)),
+        ("Which DNS servers does it ask, and are the DNSs cached?", ("DNS",)),
         ("Who succeeded Henry VIII?", ()),  # a Roman numeral is part of a name
         ("What does `HTTP_PROXY` do in HTTP/2 mode?", ("HTTP",)),  # inline code aside
         ("how many gears does an electric car have", ()),

@@ -50,10 +50,21 @@ _BETWEEN = frozenset("of and the for in on to a an".split())
 """Small words an acronym's spelt-out form may hold between its initials."""
 
 
+_KINDS = frozenset("API RAM CPU GPU URL URI GUI CLI IDE SDK FAQ".split())
+"""Acronyms that name a kind of thing, not one thing: "my tiny API responses", "keep it in
+RAM" ask about what a page calls responses and memory. Withheld for the acronym, "GZip
+compression is turned on, but my tiny API responses come back uncompressed. Is there a
+minimum size?" had gone unanswered over Django's page on the middleware ("… less than 200
+bytes long"), and "Why should I wrap my API keys in the Secret class?" over Starlette's."""
+
+
 def acronyms(question: str) -> tuple[str, ...]:
-    """The acronyms of `question`, in order, each once (see the module docstring)."""
+    """The acronyms of `question`, in order, each once (see the module docstring).
+
+    Neither Roman numerals ("Henry VIII") nor the acronyms of a kind of thing (`_KINDS`).
+    """
     found = (m.group(1) for m in _ACRONYM.finditer(INLINE_CODE.sub(" ", question)))
-    return tuple(dict.fromkeys(a for a in found if not _ROMAN.fullmatch(a)))
+    return tuple(dict.fromkeys(a for a in found if not _ROMAN.fullmatch(a) and a not in _KINDS))
 
 
 _CODE_NAME = re.compile(
