@@ -10,6 +10,7 @@ import pytest
 from citesynth import Answer, Engine
 from citesynth.retrieve.subjects import MIN_CHUNKS
 from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number, states_number_of
+from citesynth.synthesis.finishing import headings_above
 from tests.conftest import answered, write
 
 SHOW = (
@@ -33,6 +34,8 @@ SHOW = (
         "How do I know which port the server listens on?",
         # up to two words naming what is measured
         "What is the default pool size?",
+        "What's the default pool size?",  # as a user types it
+        "What’s the maximum number of keys I can fetch in one call?",
         "What is the maximum recursion depth of functools.lru_cache?",
         # a duration, a rate of events, a capacity: measures too
         "What is the default timeout after which pytest kills a hanging test?",
@@ -58,6 +61,7 @@ def test_questions_asking_for_a_count_or_measure(question: str) -> None:
         "How can I change how many threads run synchronous endpoints?",
         "What is the difference between size and length?",  # function words name nothing
         "What is the purpose of the pool size?",
+        "What's the point of the pool size?",
         "what is the accounting rate of return on the investment",  # a rate named, a ratio
         # a measure's word that names a thing: a compound noun, or which one applies
         "Which timeout applies to streaming responses?",
@@ -159,6 +163,39 @@ def test_a_number_answers_only_when_stated_of_what_is_asked(
     question: str, claims: list[str], stated: bool
 ) -> None:
     assert states_number_of(question, claims, subject="HTTPX") is stated
+
+
+def test_a_number_under_an_answer_heading_naming_what_is_asked_answers_it() -> None:
+    # Django's settings reference states a default under the setting's title only.
+    question = "How long does a session cookie last by default?"
+    claims = ["Default: ``1209600`` (2 weeks, in seconds) [3]."]
+    assert not states_number_of(question, claims)
+    assert states_number_of(question, claims, headings=["**SESSION_COOKIE_AGE (Settings)**"])
+    assert not states_number_of(
+        question, claims, headings=["**DATA_UPLOAD_MAX_MEMORY_SIZE (Settings)**"]
+    )
+
+
+def test_each_claim_has_the_answer_heading_above_it() -> None:
+    text = (
+        "Lead sentence without a heading [1].\n\n**SESSION_COOKIE_AGE (Settings)**\n"
+        "Default: ``1209600`` (2 weeks, in seconds) [3]. The age of session cookies [3].\n\n"
+        "## Domain\nThe domain to use for session cookies [1]."
+    )
+    claims = [
+        "Lead sentence without a heading.",
+        "Default: ``1209600`` (2 weeks, in seconds).",
+        "The age of session cookies.",
+        "The domain to use for session cookies.",
+        "A sentence the answer does not hold.",
+    ]
+    assert headings_above(text, claims) == [
+        "",
+        "**SESSION_COOKIE_AGE (Settings)**",
+        "**SESSION_COOKIE_AGE (Settings)**",
+        "## Domain",
+        "",
+    ]
 
 
 def test_a_number_beside_words_common_to_the_corpus_answers_nothing_asked() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from citesynth.ingest.sentences import prose_sentences
-from citesynth.synthesis.defaults import body_defaults, item_defaults
+from citesynth.synthesis.defaults import body_defaults, item_defaults, titled_defaults
 
 Finder = Callable[[str, Sequence[tuple[int, int]]], dict[int, tuple[int, int, int]]]
 
@@ -43,3 +43,27 @@ def test_an_object_descriptions_default_is_found_paragraphs_down() -> None:
     )
     # The last default is outside its description's body.
     assert _found(text, body_defaults) == {"Reload": "Default: ``None``"}
+
+
+def test_a_default_stated_under_a_title_is_of_the_sentence_after_it() -> None:
+    # Django's settings reference: the default first, then what the setting is.
+    text = (
+        "``SESSION_COOKIE_AGE``\n----------------------\n\n"
+        "Default: ``1209600`` (2 weeks, in seconds)\n\n"
+        "The age of session cookies, in seconds.\n\n"
+        "A paragraph on something else.\n\nDefault: ``None`` is said mid-section.\n\n"
+        "So it is of no sentence after it.\n"
+    )
+    titles = [text.index("\n\nDefault") + 1]
+
+    def under_titles(
+        text: str, spans: Sequence[tuple[int, int]]
+    ) -> dict[int, tuple[int, int, int]]:
+        return titled_defaults(text, spans, titles)
+
+    assert _found(text, under_titles) == {"The ag": "Default: ``1209600`` (2 weeks, in seconds)"}
+    # a chunk opening in a section's text, its title in the heading path
+    opening = text[text.index("Default") :]
+    assert _found(opening, lambda t, s: titled_defaults(t, s, [0])) == {
+        "The ag": "Default: ``1209600`` (2 weeks, in seconds)"
+    }

@@ -250,6 +250,37 @@ def test_a_sentence_is_read_with_the_heading_of_its_section() -> None:
     literal = "## Configuring\n\nLike so::\n\n    # Initialize the rest here\n\nThis will get you"
     indented = replace(chunk, text=literal, char_end=len(literal))
     assert section_of(indented, literal.index("This will")) == "Configuring: "
+
+
+def test_a_sentence_is_read_under_the_underlined_title_of_its_section() -> None:
+    # Django's settings reference: small sections packed into one chunk, each titled by an
+    # underline; the chunk's heading path is their common parent ("Sessions").
+    text = (
+        "``SESSION_COOKIE_AGE``\n----------------------\n\nDefault: ``1209600`` (2 weeks, "
+        "in seconds)\n\nThe age of session cookies, in seconds.\n\n.. setting:: "
+        "SESSION_COOKIE_DOMAIN\n\n``SESSION_COOKIE_DOMAIN``\n-------------------------\n\n"
+        "Default: ``None``\n\nThe domain to use for session cookies.\n\nA rule under a "
+        "longer line of prose is no title.\n---\n\nIt names nothing."
+    )
+    chunk = Chunk(
+        ChunkId("c1"),
+        DocumentId("d1"),
+        "ref/settings.txt",
+        "Settings",
+        ("Settings", "Sessions"),
+        text,
+        0,
+        len(text),
+        1,
+        20,
+    )
+    assert section_of(chunk, text.index("Default: ``1209")) == "``SESSION_COOKIE_AGE``: "
+    assert section_of(chunk, text.index("The domain")) == "``SESSION_COOKIE_DOMAIN``: "
+    assert section_of(chunk, text.index("It names")) == "``SESSION_COOKIE_DOMAIN``: "
+    boxed = "*" * 20 + "\n" + "*" * 20 + "\n\nA clause."
+    assert section_of(replace(chunk, text=boxed, char_end=len(boxed)), boxed.index("A")) == (
+        "Sessions: "
+    )
     # a heading's attribute list names no section (Python-Markdown's docs)
     attributed = "### Output Format {: #output_format }\n\nThe supported formats are two."
     formats = replace(chunk, text=attributed, char_end=len(attributed))

@@ -39,13 +39,13 @@ _NAMING_WORD = (
 "the difference between size and length" asks no number."""
 _HOW_MUCH = r"\bhow\s+(?:many|much|long|old|far|tall|high|big|large|heavy|fast)\b"
 _NUMERIC = re.compile(
-    _HOW_MUCH + r"|\b(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|its\s+|their\s+)?"
+    _HOW_MUCH + r"|\b(?:what|which)(?:\s+(?:is|are|was|were)|['’]s)?\s+(?:the\s+|its\s+|their\s+)?"
     rf"{_MODIFIERS}(?:{_NAMING_WORD}\s+){{0,2}}?{_MEASURES}\b(?!\s+(?:one|1)\b)",
     re.I,
 )
-"""Question phrases asking for a number: "what is the default size of …", and with up to two
-words naming what is measured, "what is the default pool size", "the maximum recursion
-depth"."""
+"""Question phrases asking for a number: "what is the default size of …" ("what's" too), and
+with up to two words naming what is measured, "what is the default pool size", "the maximum
+recursion depth"."""
 _NOT_NUMERIC = re.compile(r"\bhow\s+long\s+(?:ago|before|after|until)\b", re.I)
 """"How long before the bus leaves" may be answered "right after the lecture"."""
 _HOW_TO = re.compile(r"^\W*how\s+(?:do|does|did|can|could|should|would|may|might)\b", re.I)
@@ -205,14 +205,18 @@ def states_number_of(
     claims: Sequence[str],
     subject: str = "",
     common: Collection[str] = frozenset(),
+    headings: Sequence[str] = (),
 ) -> bool:
     """Whether `claims` state a number of what `question` asks about.
 
     A number stated of something else is no answer: "What is the default size of the DNS
     cache in HTTPX?" was answered with the connection pool's limits ("… (Defaults 20)"),
     which state numbers and name no DNS cache. A claim stating a number must hold a word the
-    question names the thing by, or follow a claim that does ("Season 2 of The Crown aired
-    in 2017. It has ten episodes."). Not its asking words, nor the corpus's `subject`, nor
+    question names the thing by, follow a claim that does ("Season 2 of The Crown aired
+    in 2017. It has ten episodes."), or stand under an answer heading that does
+    (`headings`, one per claim, "" for none: "Default: ``1209600`` (2 weeks, in seconds)"
+    under "**SESSION_COOKIE_AGE (Settings)**", as Django's settings reference states it
+    under the setting's title). Not its asking words, nor the corpus's `subject`, nor
     the `common` terms half the corpus's chunks hold: in pytest's docs nearly every sentence
     names pytest or a test. A version is a number of a question about versions only, and
     a question asking for a duration (a timeout, a delay, an interval) is answered by no
@@ -233,7 +237,11 @@ def states_number_of(
     named = set(query_terms(question)) - _ASKING - set(query_terms(subject)) - set(common)
     if not named:
         return any(stating)
-    about = [coverage(named, query_terms(claim)) > 0 for claim in claims]
+    headed = [*headings, *([""] * (len(claims) - len(headings)))]
+    about = [
+        coverage(named, query_terms(f"{heading} {claim}")) > 0
+        for claim, heading in zip(claims, headed, strict=False)
+    ]
     return any(
         stated and (about[index] or (index > 0 and about[index - 1]))
         for index, stated in enumerate(stating)

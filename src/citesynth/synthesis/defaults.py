@@ -9,13 +9,16 @@ sentence stating the value with it; alone, the first sentence answers nothing ("
 default limit on the number of multipart form parts?" had been answered without 1000).
 The same holds for a default that is none: "… which is why it's not set by default."
 A Sphinx object description states it in a paragraph of its own ("Default: ``None``" under
-Flask's ".. py:data:: TEMPLATES_AUTO_RELOAD"): `body_defaults`.
+Flask's ".. py:data:: TEMPLATES_AUTO_RELOAD"): `body_defaults`. Django's settings reference
+states it first, right under the setting's title, and describes the setting after it:
+`titled_defaults`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.rst import described_objects
@@ -89,4 +92,28 @@ def body_defaults(
         stated = next(((a, b) for a, b in inside[1:] if DEFAULT_VALUE.match(text, a)), None)
         if stated is not None:
             found.setdefault(inside[0][0], (stated[0], stated[0], stated[1]))
+    return found
+
+
+def titled_defaults(
+    text: str, sentences: Sequence[tuple[int, int]], titles: Sequence[int]
+) -> dict[int, tuple[int, int, int]]:
+    """The default a section states right under its title, by the section's next sentence.
+
+    Django's settings reference titles each setting and states its default before saying
+    what it is: "``DATA_UPLOAD_MAX_MEMORY_SIZE``" over its underline, "Default: ``2621440``
+    (i.e. 2.5 MB)." and then "The maximum size in bytes that a request body may be before
+    a SuspiciousOperation … is raised." Asked for the default, the description is what the
+    question's words find; it is shown with the default above it. `titles` are where the
+    section titles of `text` end (0 too: a chunk opens in a section's text, its title in
+    its heading path). As `item_defaults` gives them (first, start, end), with
+    `first` the default's own offset, before the sentence it is of.
+    """
+    found: dict[int, tuple[int, int, int]] = {}
+    for (start, end), (after, _) in pairwise(sentences):
+        if not DEFAULT_VALUE.match(text, start):
+            continue
+        titled = any(not text[title:start].strip() for title in titles if title <= start)
+        if titled and text[end:after].count("\n\n") == 1 and not text[end:after].strip():
+            found[after] = (start, start, end)
     return found

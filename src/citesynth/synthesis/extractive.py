@@ -68,6 +68,7 @@ from citesynth.synthesis.defaults import (
     DEFAULT_VALUE,
     body_defaults,
     item_defaults,
+    titled_defaults,
 )
 from citesynth.synthesis.evidence import REACH, relevance
 from citesynth.synthesis.inert import inline
@@ -482,6 +483,10 @@ class ExtractiveWriter:
         after, more = around.following.get((source.number, start), (-1, ""))
         if any(p.source.number == source.number and p.position == after for p in chosen):
             more = ""  # "It ..." is in the answer already, as a pick of its own
+        above = ""
+        if more and after < start:  # a default stated above it, under the title (Django's)
+            above, more = more, ""
+            shown_already.add((source.number, after))
         end = after + len(more) if more else start + len(sentence)
         spare = sum(p.block is not None for p in chosen) < self.max_blocks
         if more:
@@ -499,6 +504,8 @@ class ExtractiveWriter:
         pick.position, before = _leading(
             around.leading, source.number, start, chosen, shown_already
         )
+        if above:
+            pick.position, before = after, above
         pick.text = clean(" ".join(part for part in (before, sentence, more) if part))
         if spare:
             chosen = _with_block(pick, end, around, chosen, shown_already, how)
@@ -1058,17 +1065,36 @@ def section_of(chunk: Chunk, offset: int) -> str:
     return f"{heading}: " if heading and heading != chunk.title else ""
 
 
+_UNDERLINED = re.compile(r"^(\S[^\n]*?)[ \t]*\n(([!-/:-@\[-`{-~])\3{2,})[ \t]*$", re.MULTILINE)
+"""A title underlined by a row of one mark, as reStructuredText and Markdown write one
+("``SESSION_COOKIE_AGE``" over "----------------------")."""
+_WORDLIKE = re.compile(r"[^\W_]")
+
+
 @lru_cache(maxsize=256)
 def _headings(text: str) -> tuple[tuple[int, str], ...]:
-    """The Markdown headings of `text` outside code, each with where its line ends.
+    """The headings of `text` outside code, in order, each with where its last line ends.
 
-    Read once per chunk: every candidate sentence of the chunk asks for its section.
+    Markdown's "# Heading" lines, and titles underlined as long as they are (`_UNDERLINED`)
+    with a letter or digit in them: a chunk packing several small sections of a reference
+    page (Django's settings, each titled and underlined) reads each sentence under its own
+    title, not under the chunk's common heading ("Sessions"). Read once per chunk: every
+    candidate sentence of the chunk asks for its section.
     """
     code = fenced_blocks(text)
+    found = [
+        (m.start(), m.end(), HEADING_ATTRIBUTES.sub("", m.group(1).rstrip(" \t\r#")))
+        for m in _MARKDOWN_HEADING.finditer(text)
+    ]
+    found += [
+        (m.start(), m.end(), m.group(1))
+        for m in _UNDERLINED.finditer(text)
+        if len(m.group(2)) >= len(m.group(1)) and _WORDLIKE.search(m.group(1))
+    ]
     return tuple(
-        (found.end(), HEADING_ATTRIBUTES.sub("", found.group(1).rstrip(" \t\r#")))
-        for found in _MARKDOWN_HEADING.finditer(text)
-        if not any(a <= found.start() < b for a, b in code)  # a comment: "# Use a timeout"
+        (end, heading)
+        for start, end, heading in sorted(found)
+        if not any(a <= start < b for a, b in code)  # a comment: "# Use a timeout"
     )
 
 
@@ -1203,7 +1229,12 @@ def _stated_defaults(
     for source in sources:
         text = source.chunk.text
         every = _sentence_spans(text)
-        stated_in = {**body_defaults(text, every), **item_defaults(text, every)}
+        titles = [0, *(end for end, _ in _headings(text))]  # a chunk opens a section's text
+        stated_in = {
+            **titled_defaults(text, every, titles),
+            **body_defaults(text, every),
+            **item_defaults(text, every),
+        }
         for head, (first, default, end) in stated_in.items():
             stated[(source.number, head)] = (first, text[first:end])
             tails[(source.number, head)] = default

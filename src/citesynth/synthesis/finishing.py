@@ -13,6 +13,7 @@ but rather depends on the specific implementation"), a claim no source was asked
 from __future__ import annotations
 
 import math
+import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -31,6 +32,7 @@ from citesynth.citations.resolve import (
 from citesynth.synthesis import disagreement, verifying
 from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number_of
 from citesynth.synthesis.citing import (
+    HEADING_LINE,
     citations,
     claims_of,
     close_lead_ins,
@@ -144,7 +146,7 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         not_found = False  # the sources do answer: they disagree
         resolved = resolve(text, refs(shown))
     subject = shown[0].subject if shown else ""
-    unnumbered = lacks_number(header.question, claims, disagreeing, subject, plan.common)
+    unnumbered = lacks_number(header.question, claims, disagreeing, subject, plan.common, text)
     if unnumbered:  # asked how many: an answer stating no number is none
         text, claims, not_found, resolved = "", [], True, resolve("", refs(shown))
     uncited = [claim.text for claim in claims if not claim.citations]
@@ -294,19 +296,44 @@ def lacks_number(
     disagreeing: Sequence[Found],
     subject: str = "",
     common: frozenset[str] = frozenset(),
+    text: str = "",
 ) -> bool:
     """Whether `question` asks for a number and the answer's `claims` state none of it.
 
     A number of something else is none (`asked.states_number_of`; `subject` is what the
-    corpus is about, `common` the question's terms half its chunks hold). Not when there
+    corpus is about, `common` the question's terms half its chunks hold; each claim is read
+    under the heading above it in the answer's `text`, `headings_above`). Not when there
     are no claims (the answer is a not-found already) or when the sources disagree on the
     point asked (their sides are the answer).
     """
-    if not claims or disagreeing:
+    if not claims or disagreeing or not asks_number(question):
         return False
-    return asks_number(question) and not states_number_of(
-        question, [claim.text for claim in claims], subject, common
-    )
+    said = [claim.text for claim in claims]
+    return not states_number_of(question, said, subject, common, headings_above(text, said))
+
+
+def headings_above(text: str, claims: Sequence[str]) -> list[str]:
+    """The heading line above each of `claims` in the answer `text` ("" for none).
+
+    Claims are found in order by their opening words (a claim is a sentence of `text`
+    without its markers); one not found has none.
+    """
+    headings = [(found.start(), found.group(1)) for found in _HEADING_LINES.finditer(text)]
+    above: list[str] = []
+    cursor = 0
+    for claim in claims:
+        at = text.find(claim[:_OPENING], cursor) if claim else -1
+        if at < 0:
+            above.append("")
+            continue
+        cursor = at
+        above.append(next((h for start, h in reversed(headings) if start < at), ""))
+    return above
+
+
+_HEADING_LINES = re.compile(rf"^[ \t]*({HEADING_LINE.pattern})[ \t]*$", re.MULTILINE)
+_OPENING = 24
+"""How many of a claim's first characters find it in the answer (markers come later)."""
 
 
 SAYS_LITTLE_ASKED = 0.5
