@@ -35,7 +35,7 @@ from citesynth.ingest.sentences import CONSOLE_LINE, sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentKind
 
-CHUNKER_VERSION = 19
+CHUNKER_VERSION = 20
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
@@ -57,7 +57,8 @@ opening a piece, a sentence opening its line after an example's output is a sent
 own, and a single letter's stop before "We", "The", … ends its sentence, "in R. We"; a PDF's
 letters read as dingbats are read by their glyphs' codes, a title broken by a hyphen is
 whole, an abstract's heading may stand alone, and a short paper's title with the page's
-number heads its page)."""
+number heads its page; 20: a text file written in reStructuredText or Markdown, Django's
+`.txt` pages, is read as that, and a row of marks round a box is no title)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from citesynth.ingest.code import FILENAMES, code_blocks, language_of
 from citesynth.ingest.html import extract
 from citesynth.ingest.jsonl import BadLine, read_records
 from citesynth.ingest.markdown import markdown_blocks
+from citesynth.ingest.markup import Markup, markup_of
 from citesynth.ingest.pdf import read_pdf
 from citesynth.ingest.pdf_layout import laid_out
 from citesynth.ingest.rst import rst_blocks
@@ -41,6 +42,11 @@ Loader = Callable[[str, bytes], Loaded]
 
 _MARKDOWN = frozenset({"md", "markdown", "mdx", "mkd", "mdown"})
 _TEXT = frozenset({"txt", "text"})
+_TEXT_NAMES = frozenset(
+    """readme news install changes changelog history authors contributors contributing
+    copying license licence notice todo thanks credits faq bugs hacking""".split()
+)
+"""Text files named without a suffix, as projects name them: README, NEWS, INSTALL, …"""
 _RST = frozenset({"rst", "rest"})
 _HTML = frozenset({"html", "htm", "xhtml"})
 _JSONL = frozenset({"jsonl", "ndjson"})
@@ -107,25 +113,37 @@ def _title_heading(blocks: list[Block]) -> str | None:
 
 def load_markdown(path: str, data: bytes) -> Loaded:
     """Markdown file: raw text, blocks by markdown-it token line ranges."""
-    text, notes = _text_of(data)
-    blocks = markdown_blocks(text)
-    document = _document(path, DocumentKind.MARKDOWN, data, text, _title_heading(blocks))
-    return Loaded((Parsed(document, tuple(blocks)),), notes)
+    return _read_as("markdown", path, data, *_text_of(data))
 
 
 def load_rst(path: str, data: bytes) -> Loaded:
     """Load a reStructuredText file: raw text, blocks by section titles and paragraphs."""
-    text, notes = _text_of(data)
-    blocks = rst_blocks(text)
-    document = _document(path, DocumentKind.RST, data, text, _title_heading(blocks))
-    return Loaded((Parsed(document, tuple(blocks)),), notes)
+    return _read_as("rst", path, data, *_text_of(data))
 
 
 def load_text(path: str, data: bytes) -> Loaded:
-    """Plain text file: blank-line separated paragraphs."""
+    """Text file: read as the markup it is written in (`markup.markup_of`), else paragraphs.
+
+    Django's documentation is reStructuredText in `.txt` files; read as plain text it had
+    no headings and no title but its file name.
+    """
     text, notes = _text_of(data)
-    document = _document(path, DocumentKind.TEXT, data, text, None)
-    return Loaded((Parsed(document, tuple(paragraphs(text))),), notes)
+    return _read_as(markup_of(text), path, data, text, notes)
+
+
+def _read_as(
+    markup: Markup | None, path: str, data: bytes, text: str, notes: tuple[str, ...]
+) -> Loaded:
+    if markup is None:
+        document = _document(path, DocumentKind.TEXT, data, text, None)
+        return Loaded((Parsed(document, tuple(paragraphs(text))),), notes)
+    blocks, kind = (
+        (rst_blocks(text), DocumentKind.RST)
+        if markup == "rst"
+        else (markdown_blocks(text), DocumentKind.MARKDOWN)
+    )
+    document = _document(path, kind, data, text, _title_heading(blocks))
+    return Loaded((Parsed(document, tuple(blocks)),), notes)
 
 
 def load_code(path: str, data: bytes) -> Loaded:
@@ -233,7 +251,7 @@ def loader_for(path: str) -> Loader | None:
         return load_markdown
     if suffix in _RST:
         return load_rst
-    if suffix in _TEXT and name not in FILENAMES:
+    if (suffix in _TEXT and name not in FILENAMES) or name.lower() in _TEXT_NAMES:
         return load_text
     if suffix in _HTML:
         return load_html

@@ -26,12 +26,17 @@ from citesynth.ingest.blocks import (
 )
 
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*\r?$")
+_WORD = re.compile(r"[^\W_]")
 
 
-def _title_at(lines: list[str], index: int) -> tuple[int, int, str] | None:
-    """If line `index` is a section title, return (first line, line after, style key)."""
+def title_at(lines: list[str], index: int) -> tuple[int, int, str] | None:
+    """If line `index` is a section title, return (first line, line after, style key).
+
+    A title holds a letter or a digit: "*        *" over a row of stars is a box drawn
+    round a licence's clause, not its title.
+    """
     title = lines[index].strip()
-    if not title or _ADORNMENT.match(lines[index]) or lines[index][:1] in " \t":
+    if not _WORD.search(title) or _ADORNMENT.match(lines[index]) or lines[index][:1] in " \t":
         return None
     if index + 1 >= len(lines):
         return None
@@ -53,7 +58,7 @@ def rst_blocks(text: str) -> list[Block]:
     body_start = 0
     index = 0
     while index < len(lines):
-        found = _title_at(lines, index)
+        found = title_at(lines, index)
         if found is None:
             index += 1
             continue
