@@ -241,3 +241,11 @@ that …")."""
 _CONSENSUS_LEAD = re.compile(rf"{_SOURCES_AGREE}(?: that\s|:\s*)", re.I)
 """A consensus phrase that opens a claim and is followed by what is reported ("… that",
 "…:"); "The sources agree on the timeout" is no such opening."""
+
+
+DEFAULT_VALUE = re.compile(
+    r"(?:Defaults?\s+(?:to|is)\b|Default(?:\s+value)?\s*(?::|is\b)"
+    r"|The\s+default(?:\s+value)?\s+is\b)"
+)
+"""A sentence stating a default without saying of what: "Defaults to `[TOC]`.", "The
+default value is `4`." (reference pages, under the option they describe)."""

@@ -315,6 +315,12 @@ def test_factual_sentences() -> None:
     ]
 
 
+def test_a_short_sentence_stating_a_default_is_a_claim() -> None:
+    # Django's settings reference: "Default: ``10``" over the setting's description.
+    text = "**POOL_SIZE**\nDefault: ``10`` [1]. Short [1]. Defaults to 5 [2]."
+    assert factual_sentences(text) == [("Default: ``10`` [1].", [1]), ("Defaults to 5 [2].", [2])]
+
+
 def test_a_sentence_quoting_a_refusal_is_a_claim() -> None:
     quoting = 'The writer then warns `the model answered "Not found in the sources."` [1].'
     said = 'A model that finds nothing writes "Not found in the sources." instead [2].'

@@ -106,6 +106,11 @@ ok 2 - read
         (COMMENTS, None),
         (PROSE_OVER_A_RULE, None),
         ("Just one line.\n", None),
+        # rows of tildes between blank lines: separators drawn in plain text, no fences
+        ("Checklist.\n\n~~~~~~~~~~\n\nSync every 6 hours.\n\n~~~~~~~~~~\n\nBye.\n", None),
+        # Markdown underlining its titles, with a fence: the fence is Markdown's own
+        ("Project\n=======\n\nInstall\n-------\n\n```\npip install x\n```\n", "markdown"),
+        ("#!/bin/sh\n\n# Detect the platform\n\nOS=`uname -s` # see [x](y)\n", None),
         ("Title\n=====\n\nOne underlined title and nothing else of either language.\n", None),
     ],
 )
@@ -151,10 +156,14 @@ def test_plain_text_stays_paragraphs_named_by_its_file() -> None:
     assert all(block.kind is BlockKind.PARAGRAPH for block in parsed.blocks)
 
 
-@pytest.mark.parametrize("name", ["README", "NEWS", "INSTALL", "CHANGES", "LICENSE", "docs/faq"])
+@pytest.mark.parametrize("name", ["README", "NEWS", "INSTALL", "CHANGES", "License", "docs/FAQ"])
 def test_text_files_named_without_a_suffix_are_read(name: str) -> None:
     loader = loader_for(name)
     assert loader is not None and loader.__name__ == "load_text"
+
+
+def test_a_script_named_as_a_text_file_is_not_read() -> None:
+    assert loader_for("bin/install") is None  # "install" in lower case is a script's name
 
 
 def test_a_readme_without_a_suffix_is_read_as_its_markup() -> None:
@@ -185,3 +194,24 @@ async def test_a_setting_asked_by_default_is_answered_from_a_txt_reference(
     assert "SESSION_COOKIE_AGE" in answer.answer
     # the default shown with what it is of, the sentence below it
     assert "The age of session cookies" in answer.answer
+
+
+async def test_a_default_above_its_setting_is_shown_before_it_as_a_sentence_of_its_own(
+    engine: Engine, tmp_path: Path
+) -> None:
+    page = (
+        "========\nSettings\n========\n\n.. setting:: POOL_SIZE\n\n``POOL_SIZE``\n"
+        "-------------\n\nDefault: ``10``\n\nThe number of database connections kept open "
+        "in the pool between requests.\n"
+    )
+    answer = await answered_extractively(
+        engine,
+        tmp_path / "docs",
+        "settings.txt",
+        page.replace("\n", "\r\n"),  # written on Windows: the same answer
+        "How many database connections are kept open in the pool by default?",
+    )
+    assert not answer.not_found, answer.warnings
+    said = [claim.text for claim in answer.claims]
+    assert "Default: ``10``." in said, said
+    assert any(text.startswith("The number of database connections") for text in said)

@@ -198,6 +198,19 @@ def test_each_claim_has_the_answer_heading_above_it() -> None:
     ]
 
 
+def test_claims_opening_alike_each_have_their_own_heading() -> None:
+    # Django's DATA_UPLOAD_MAX_MEMORY_SIZE and FILE_UPLOAD_MAX_MEMORY_SIZE state one default.
+    text = (
+        "**TOKEN_TTL (Settings)**\nDefault: ``3600`` (one hour, in seconds) [1].\n\n"
+        "**SESSION_COOKIE_AGE (Settings)**\nDefault: ``3600`` (one hour, in seconds) [2].\n"
+    )
+    claims = ["Default: ``3600`` (one hour, in seconds)."] * 2
+    assert headings_above(text, claims) == [
+        "**TOKEN_TTL (Settings)**",
+        "**SESSION_COOKIE_AGE (Settings)**",
+    ]
+
+
 def test_a_number_beside_words_common_to_the_corpus_answers_nothing_asked() -> None:
     # In pytest's docs nearly every chunk says "pytest" or "test" (`subjects.common_terms`).
     question = "What is the default timeout after which pytest kills a hanging test?"

@@ -67,3 +67,10 @@ def test_a_default_stated_under_a_title_is_of_the_sentence_after_it() -> None:
     assert _found(opening, lambda t, s: titled_defaults(t, s, [0])) == {
         "The ag": "Default: ``1209600`` (2 weeks, in seconds)"
     }
+
+
+def test_a_default_over_a_list_or_in_windows_lines() -> None:
+    listed = "## retries\n\nDefault: 3\n\n- on connect errors\n- on read errors\n"
+    assert _found(listed, lambda t, s: titled_defaults(t, s, [listed.index("\n")])) == {}
+    crlf = "Default: ``10``\r\n\r\nThe number of connections kept open.\r\n"
+    assert _found(crlf, lambda t, s: titled_defaults(t, s, [0])) == {"The nu": "Default: ``10``"}

@@ -277,6 +277,8 @@ def test_a_sentence_is_read_under_the_underlined_title_of_its_section() -> None:
     assert section_of(chunk, text.index("Default: ``1209")) == "``SESSION_COOKIE_AGE``: "
     assert section_of(chunk, text.index("The domain")) == "``SESSION_COOKIE_DOMAIN``: "
     assert section_of(chunk, text.index("It names")) == "``SESSION_COOKIE_DOMAIN``: "
+    windows = replace(chunk, text=text.replace("\n", "\r\n"), char_end=len(text) + 99)
+    assert section_of(windows, windows.text.index("The domain")) == "``SESSION_COOKIE_DOMAIN``: "
     boxed = "*" * 20 + "\n" + "*" * 20 + "\n\nA clause."
     assert section_of(replace(chunk, text=boxed, char_end=len(boxed)), boxed.index("A")) == (
         "Sessions: "

@@ -19,7 +19,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from citesynth.analysis import INLINE_CODE
+from citesynth.analysis import DEFAULT_VALUE, INLINE_CODE
 from citesynth.citations.markers import MAX_RANGE, Marker, SourceRef, find_markers
 from citesynth.ingest.sentences import fenced_blocks, sentence_spans
 
@@ -378,7 +378,10 @@ def factual_spans(text: str) -> list[tuple[int, int]]:
     the engine, as in this example [1]:") and is checked like any other. A refusal ("Not
     found in the sources.", "The sources do not mention …") is none; a sentence that quotes
     one in code or quotation marks ("… with the warning `the model answered "Not found in
-    the sources."` …") is, and is checked: it had gone unverified.
+    the sources."` …") is, and is checked: it had gone unverified. A sentence of fewer than
+    four words states nothing checkable, unless it states a default ("Default: ``10``.",
+    "Defaults to 5.", `analysis.DEFAULT_VALUE`: Django's settings reference states each
+    setting's default so).
     """
     spans = []
     start = 0
@@ -392,7 +395,8 @@ def factual_spans(text: str) -> list[tuple[int, int]]:
         sentence = text[start:end]
         words = CANONICAL.sub("", sentence).split()
         label = sentence.endswith(":") and not introduces_code(text, end, blocks)
-        if len(words) < 4 or sentence.endswith("?") or label or not sentence:
+        short = len(words) < 4 and not DEFAULT_VALUE.match(sentence)
+        if short or sentence.endswith("?") or label or not sentence:
             continue
         if _NOT_FOUND.search(_QUOTED.sub(" ", sentence)) or is_pointer(sentence):
             continue  # a refusal or a pointer; a sentence quoting a refusal states something

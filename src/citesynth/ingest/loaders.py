@@ -47,6 +47,16 @@ _TEXT_NAMES = frozenset(
     copying license licence notice todo thanks credits faq bugs hacking""".split()
 )
 """Text files named without a suffix, as projects name them: README, NEWS, INSTALL, …"""
+
+
+def _text_name(name: str) -> bool:
+    """Whether `name` is a text file's name without a suffix ("README", "License").
+
+    Capitalised: "install" is a script's name as often.
+    """
+    return name.lower() in _TEXT_NAMES and name[:1].isupper()
+
+
 _RST = frozenset({"rst", "rest"})
 _HTML = frozenset({"html", "htm", "xhtml"})
 _JSONL = frozenset({"jsonl", "ndjson"})
@@ -251,7 +261,7 @@ def loader_for(path: str) -> Loader | None:
         return load_markdown
     if suffix in _RST:
         return load_rst
-    if (suffix in _TEXT and name not in FILENAMES) or name.lower() in _TEXT_NAMES:
+    if (suffix in _TEXT and name not in FILENAMES) or _text_name(name):
         return load_text
     if suffix in _HTML:
         return load_html

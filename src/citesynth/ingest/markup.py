@@ -36,7 +36,8 @@ _LITERAL = re.compile(r"(?<!`)``[^`\n]+``(?!`)")
 """reStructuredText's inline literal, ``value`` (Markdown writes `value`)."""
 _ATX = re.compile(r"#{1,6} +\S")
 _FENCE = re.compile(r"[ \t]{0,3}(?:```|~~~)")
-_LINK = re.compile(r"\[[^\]\n]+\]\([^)\s]+\)")
+_LINK = re.compile(r"\[[^\[\]\n]+\]\([^()\s]+\)")
+"""A link, "[text](target)"; its text holds no "[", so a run of them is read in one pass."""
 _CODE_SPAN = re.compile(r"(?<!`)`[^`\n]+`(?![`_])")
 
 
@@ -64,9 +65,12 @@ def markup_of(text: str) -> Markup | None:
     reStructuredText's own (a line of marks over the title too, a directive, a link
     target, a role, a ``literal``), or that markup twice. Markdown: a fenced block, a "#"
     heading set apart by a blank line with a link, or two with a `code span`. A file
-    holding both kinds of markup is read as the one it holds more of.
+    holding both kinds of markup is read as the one whose own markup it holds more of
+    (underlined titles are either's). A script ("#!") is plain text.
     """
     signs = _signs(text.split("\n", _READ_LINES)[:_READ_LINES])
+    if text.startswith("#!"):  # a script, its comments no headings
+        return None
     rst_own = signs.overlined + signs.explicit + signs.roles + signs.literals
     markdown_own = signs.fences + signs.headings + signs.links
     is_rst = (signs.titles >= 1 and (signs.titles >= 2 or rst_own >= 1)) or rst_own >= 2
@@ -75,8 +79,8 @@ def markup_of(text: str) -> Markup | None:
         or (signs.headings >= 1 and signs.links >= 1)
         or (signs.headings >= 2 and signs.code_spans >= 1)
     )
-    if is_rst and is_markdown:
-        return "rst" if rst_own + signs.titles > markdown_own else "markdown"
+    if is_rst and is_markdown:  # underlined titles are either's: the markup of its own
+        return "rst" if rst_own > markdown_own else "markdown"
     if is_rst:
         return "rst"
     return "markdown" if is_markdown else None
@@ -95,7 +99,7 @@ def _signs(lines: list[str]) -> _Signs:
             explicit += 1
         if _is_heading(lines, index):
             headings += 1
-        if _FENCE.match(line) and index != underline:
+        if _FENCE.match(line) and index != underline and _next_to_text(lines, index):
             fences += 1
         if "`" in line:
             roles += len(_ROLE.findall(line))
@@ -104,6 +108,16 @@ def _signs(lines: list[str]) -> _Signs:
         if "](" in line:
             links += len(_LINK.findall(line))
     return _Signs(titles, overlined, explicit, roles, literals, headings, fences, links, code_spans)
+
+
+def _next_to_text(lines: list[str], index: int) -> bool:
+    """Whether line `index` has text right above or below it, as a fence has its code.
+
+    A row of tildes between blank lines is a separator drawn in plain text.
+    """
+    before = lines[index - 1] if index > 0 else ""
+    after = lines[index + 1] if index + 1 < len(lines) else ""
+    return bool(before.strip() or after.strip())
 
 
 def _is_heading(lines: list[str], index: int) -> bool:

@@ -20,15 +20,10 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
+from citesynth.analysis import DEFAULT_VALUE
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.rst import described_objects
 
-DEFAULT_VALUE = re.compile(
-    r"(?:Defaults?\s+(?:to|is)\b|Default(?:\s+value)?\s*(?::|is\b)"
-    r"|The\s+default(?:\s+value)?\s+is\b)"
-)
-"""A sentence stating a default without saying of what: "Defaults to `[TOC]`.", "The
-default value is `4`." (reference pages, under the option they describe)."""
 DEFAULT_ASKED = re.compile(r"\bdefault", re.I)
 """A question asking what a default is ("What text is used … by default?")."""
 _STATES_DEFAULT = re.compile(
@@ -40,7 +35,7 @@ _STATES_DEFAULT = re.compile(
 naming it or not: "The default is 1000.", "The default limit size is 100." (aiohttp's
 `TCPConnector.limit`, which the writer had quoted without its value)."""
 _ITEM_START = re.compile(r"[ \t]*" + LIST_MARKER + r"[ \t]")
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 MOST_SENTENCES = 3
 """How many sentences after an item's first one are shown, at most, to reach its default."""
 
@@ -107,13 +102,16 @@ def titled_defaults(
     question's words find; it is shown with the default above it. `titles` are where the
     section titles of `text` end (0 too: a chunk opens in a section's text, its title in
     its heading path). As `item_defaults` gives them (first, start, end), with
-    `first` the default's own offset, before the sentence it is of.
+    `first` the default's own offset, before the sentence it is of: the next paragraph,
+    one blank line down, not a list item ("- on connect errors" is no description).
     """
     found: dict[int, tuple[int, int, int]] = {}
     for (start, end), (after, _) in pairwise(sentences):
         if not DEFAULT_VALUE.match(text, start):
             continue
         titled = any(not text[title:start].strip() for title in titles if title <= start)
-        if titled and text[end:after].count("\n\n") == 1 and not text[end:after].strip():
+        gap = text[end:after]
+        one_blank = len(_BLANK_LINE.findall(gap)) == 1 and not gap.strip()
+        if titled and one_blank and not _ITEM_START.match(text, text.rfind("\n", 0, after) + 1):
             found[after] = (start, start, end)
     return found

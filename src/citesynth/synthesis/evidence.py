@@ -18,14 +18,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from citesynth.analysis import coverage, estimate_tokens, query_terms, terms
+from citesynth.analysis import DEFAULT_VALUE, coverage, estimate_tokens, query_terms, terms
 from citesynth.embed.base import Embedder
 from citesynth.ingest.code import language_of
 from citesynth.ingest.fields import field_text, info_fields
 from citesynth.ingest.rst import described_at, rendered_rst
 from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
 from citesynth.ingest.tables import row_text, table_rows
-from citesynth.synthesis.defaults import DEFAULT_VALUE
 from citesynth.synthesis.reasons import asks_why, states_reason
 from citesynth.synthesis.sources import Source
 from citesynth.verify.align import NUMBER_WORDS

@@ -34,6 +34,7 @@ from typing import Protocol, runtime_checkable
 
 from citesynth.analysis import (
     ADMONITIONS,
+    DEFAULT_VALUE,
     INLINE_CODE,
     coverage,
     estimate_tokens,
@@ -65,7 +66,6 @@ from citesynth.synthesis.captions import Caption, captions
 from citesynth.synthesis.changelogs import CHANGE_LOG_WEIGHT, asks_about_changes, change_log
 from citesynth.synthesis.defaults import (
     DEFAULT_ASKED,
-    DEFAULT_VALUE,
     body_defaults,
     item_defaults,
     titled_defaults,
@@ -504,8 +504,8 @@ class ExtractiveWriter:
         pick.position, before = _leading(
             around.leading, source.number, start, chosen, shown_already
         )
-        if above:
-            pick.position, before = after, above
+        if above:  # "Default: ``10``" ends with no stop: it is a sentence of its own
+            pick.position, before = after, above.rstrip() + ("" if _STOPPED.search(above) else ".")
         pick.text = clean(" ".join(part for part in (before, sentence, more) if part))
         if spare:
             chosen = _with_block(pick, end, around, chosen, shown_already, how)
@@ -1052,7 +1052,8 @@ def section_of(chunk: Chunk, offset: int) -> str:
 
     The name of the Sphinx object whose description holds it (`rst.described_at`: Flask's
     ".. py:data:: TEMPLATES_AUTO_RELOAD" over "Reload templates when they are changed."),
-    else the last Markdown heading above it in the chunk (outside code), else the chunk's
+    else the last heading above it in the chunk (outside code: a Markdown "#" heading or an
+    underlined title, `_headings`), else the chunk's
     deepest heading; "" when it has none, or the heading is the document's title (a
     record's heading path is its title: every sentence of it would read the same).
     """
@@ -1065,9 +1066,12 @@ def section_of(chunk: Chunk, offset: int) -> str:
     return f"{heading}: " if heading and heading != chunk.title else ""
 
 
-_UNDERLINED = re.compile(r"^(\S[^\n]*?)[ \t]*\n(([!-/:-@\[-`{-~])\3{2,})[ \t]*$", re.MULTILINE)
+_UNDERLINED = re.compile(r"^(\S[^\n]*)\n(([!-/:-@\[-`{-~])\3{2,})[ \t]*\r?$", re.MULTILINE)
 """A title underlined by a row of one mark, as reStructuredText and Markdown write one
-("``SESSION_COOKIE_AGE``" over "----------------------")."""
+("``SESSION_COOKIE_AGE``" over "----------------------"); the title's trailing spaces
+are stripped after the match (a lazy title before `[ \t]*` is quadratic on a long run of
+spaces)."""
+_STOPPED = re.compile(r"[.!?:][\"')\]*_`]*\s*$")
 _WORDLIKE = re.compile(r"[^\W_]")
 
 
@@ -1086,10 +1090,11 @@ def _headings(text: str) -> tuple[tuple[int, str], ...]:
         (m.start(), m.end(), HEADING_ATTRIBUTES.sub("", m.group(1).rstrip(" \t\r#")))
         for m in _MARKDOWN_HEADING.finditer(text)
     ]
+    underlined = ((m, m.group(1).rstrip()) for m in _UNDERLINED.finditer(text))
     found += [
-        (m.start(), m.end(), m.group(1))
-        for m in _UNDERLINED.finditer(text)
-        if len(m.group(2)) >= len(m.group(1)) and _WORDLIKE.search(m.group(1))
+        (m.start(), m.end(), title)
+        for m, title in underlined
+        if len(m.group(2)) >= len(title) and _WORDLIKE.search(title)
     ]
     return tuple(
         (end, heading)

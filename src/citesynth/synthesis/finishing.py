@@ -322,11 +322,12 @@ def headings_above(text: str, claims: Sequence[str]) -> list[str]:
     above: list[str] = []
     cursor = 0
     for claim in claims:
-        at = text.find(claim[:_OPENING], cursor) if claim else -1
+        opening = claim[:_OPENING].rstrip(".!?;:")  # "Default: ``10`` [1]." ends so
+        at = text.find(opening, cursor) if opening else -1
         if at < 0:
             above.append("")
             continue
-        cursor = at
+        cursor = at + 1  # a claim opening as the one before it is further on
         above.append(next((h for start, h in reversed(headings) if start < at), ""))
     return above
 
