@@ -71,9 +71,19 @@ WHY_ATTRS = ("attrs", "25.4.0")
 """Why-questions over the attrs docs (`tests/fixtures/why_attrs_questions.jsonl`: 10 the docs
 answer, 4 on topic they do not), written 2026-11-30 once the why-question rules
 (`synthesis.reasons`) were fixed on the tune-why-* runs, and never tuned on."""
+DJANGO = ("Django", "5.1.4")
+"""Questions over the Django docs, reStructuredText in `.txt` files
+(`tests/fixtures/django_questions.jsonl`: 16 the docs answer, 8 on topic they do not),
+written 2026-12-01 by a helper that saw none of the pipeline, before any change; its
+answers were read to find the defects fixed that day, so it is tuning data since."""
 SDISTS = {
     docs_folder(name, version): (name, version)
-    for name, version in (*((h.name, h.version) for h in HELD_OUT), *DOCS_TRAINING, WHY_ATTRS)
+    for name, version in (
+        *((h.name, h.version) for h in HELD_OUT),
+        *DOCS_TRAINING,
+        WHY_ATTRS,
+        DJANGO,
+    )
 }
 """The corpora unpacked from PyPI sdists (`benchmarks.sdist_docs`), by folder."""
 for _name, _version in DOCS_TRAINING:
@@ -97,6 +107,12 @@ for _model in ("extractive", "local"):
     RUNS[f"why-attrs-{_model}"] = EvalRequest(
         str(ROOT / "tests" / "fixtures" / "why_attrs_questions.jsonl"),
         corpus=docs_folder(*WHY_ATTRS),
+        model=_model,
+        pipelines=("ours",),
+    )
+    RUNS[f"django-{_model}"] = EvalRequest(
+        str(ROOT / "tests" / "fixtures" / "django_questions.jsonl"),
+        corpus=docs_folder(*DJANGO),
         model=_model,
         pipelines=("ours",),
     )

@@ -645,6 +645,10 @@ def test_rst_roles_are_written_as_a_reader_sees_them() -> None:
     assert rendered_roles("thanks to :pep:`538`; :math:`a<b>`; :func:`open <io.open>`") == (
         "thanks to PEP 538; `a<b>`; `open`"
     )
+    # Django's: a role's text run onto the next line, and its own cross-reference roles
+    django = "See :ref:`JSON serialization\n<formats-json>`; :setting:`TIMEOUT <CACHES-TIMEOUT>`."
+    assert rendered_roles(django) == "See JSON serialization; `TIMEOUT`."
+    assert rendered_roles(":func:`a\n\nb`") == ":func:`a\n\nb`"  # never past a blank line
     assert strip_layout("Use :func:`confirm` [1].\n\n```rst\n:func:`kept`\n```") == (
         "Use `confirm` [1].\n\n```rst\n:func:`kept`\n```"
     )

@@ -233,14 +233,18 @@ def read_paragraph(
 
 _ROLE = re.compile(
     r"(?<![\w`])(?::(?:[a-z][\w-]*:)?([a-z][\w-]*):|\{(?:[a-z][\w-]*:)?([a-z][\w-]*)\})"
-    r"`([^`\n]+)`"
+    r"`((?:[^`\n]|\n(?![ \t]*\n))+)`"
 )
-"""A role, reStructuredText's (":py:func:`x`") or MyST Markdown's ("{func}`x`")."""
+"""A role, reStructuredText's (":py:func:`x`") or MyST Markdown's ("{func}`x`"); its text may
+run onto the next line (Django's ":ref:`JSON serialization\n<serialization-formats-json>`"),
+never past a blank one."""
 _CROSS_REFERENCES = frozenset(
     """ref doc term any func meth class attr data exc mod obj const envvar option keyword
-    type member macro var struct enum""".split()
+    type member macro var struct enum setting djadmin djadminopt ttag tfilter lookup
+    fieldlookup""".split()
 )
-"""Roles whose text may be "Title <target>"; in `:math:` or `:samp:` a `<…>` is text."""
+"""Roles whose text may be "Title <target>" (Django's own too: ":setting:`TIMEOUT
+<CACHES-TIMEOUT>`"); in `:math:` or `:samp:` a `<…>` is text."""
 _TITLED_TARGET = re.compile(r"(.*?)\s*<[^<>]+>\s*$", re.S)
 
 
