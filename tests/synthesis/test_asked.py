@@ -176,6 +176,19 @@ def test_a_number_under_an_answer_heading_naming_what_is_asked_answers_it() -> N
     )
 
 
+def test_a_version_is_no_number_of_how_long_a_link_keeps_working() -> None:
+    # The extractive writer puts first what states a number of what is asked (`_number_of`):
+    # release notes naming the setting with versions had come before its default.
+    question = "If I leave the settings alone, how long does a password reset link keep working?"
+    noted = (
+        "This is encouraged instead of the deprecated ``PASSWORD_RESET_TIMEOUT_DAYS`` "
+        "setting, which will be removed in Django 4.0."
+    )
+    assert not states_number_of(question, [noted])
+    stated = "Default: ``259200`` (3 days, in seconds)"
+    assert states_number_of(question, [stated], headings=["``PASSWORD_RESET_TIMEOUT``: "])
+
+
 def test_each_claim_has_the_answer_heading_above_it() -> None:
     text = (
         "Lead sentence without a heading [1].\n\n**SESSION_COOKIE_AGE (Settings)**\n"

@@ -61,7 +61,7 @@ from citesynth.ingest.sentences import (
 )
 from citesynth.ingest.tables import row_text, table_rows
 from citesynth.llm.base import ChatModel, Piece
-from citesynth.synthesis.asked import asks_number, states_number
+from citesynth.synthesis.asked import asks_number, states_number, states_number_of
 from citesynth.synthesis.captions import Caption, captions
 from citesynth.synthesis.changelogs import CHANGE_LOG_WEIGHT, asks_about_changes, change_log
 from citesynth.synthesis.defaults import (
@@ -1360,7 +1360,7 @@ def _asked_first(
     `_reason_of`); as it is otherwise.
     """
     if number:
-        return _stating_first(ranked, floor, following, _number_stated)
+        return _stating_first(ranked, floor, following, _number_of(question, ranked))
     if why and ranked:
         return _stating_first(ranked, floor, following, _reason_of(question, ranked, read))
     return ranked
@@ -1393,8 +1393,24 @@ def _reason_of(
     return of
 
 
-def _number_stated(_: tuple[int, int], text: str) -> bool:
-    return states_number([text])
+def _number_of(
+    question: str, ranked: Sequence[tuple[float, Source, int, str]]
+) -> Callable[[tuple[int, int], str], bool]:
+    """Whether a candidate states a number of what `question` asks (`asked.states_number_of`).
+
+    Read under its section's title, as the answer shows it. The number an answer must state
+    to be one (`finishing.lacks_number`) is the number that comes first: "the number of
+    seconds a password reset link is valid for" had been put below release notes' "…
+    which will be removed in Django 4.0" and "… running Django 1.6 for more than …", whose
+    versions counted as numbers of a question asking how long a link keeps working.
+    """
+    chunks = {source.number: source.chunk for _, source, _, _ in ranked}
+
+    def of(key: tuple[int, int], text: str) -> bool:
+        section = section_of(chunks[key[0]], key[1]) if key[0] in chunks else ""
+        return states_number_of(question, [text], headings=[section])
+
+    return of
 
 
 _GOES_ON = re.compile(r"(?:[,;]|\b(?:and|or|but|then|and finally|as well as))\s*$", re.I)
