@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from citesynth.ingest.sentences import prose_sentences
-from citesynth.synthesis.defaults import body_defaults, item_defaults, titled_defaults
+from citesynth.synthesis.defaults import body_defaults, item_defaults, titled_defaults, with_stop
 
 Finder = Callable[[str, Sequence[tuple[int, int]]], dict[int, tuple[int, int, int]]]
 
@@ -74,3 +74,10 @@ def test_a_default_over_a_list_or_in_windows_lines() -> None:
     assert _found(listed, lambda t, s: titled_defaults(t, s, [listed.index("\n")])) == {}
     crlf = "Default: ``10``\r\n\r\nThe number of connections kept open.\r\n"
     assert _found(crlf, lambda t, s: titled_defaults(t, s, [0])) == {"The nu": "Default: ``10``"}
+
+
+def test_a_default_gets_a_stop_only_when_it_has_none() -> None:
+    assert with_stop("Default: ``None``") == "Default: ``None``."
+    assert with_stop("Default: ``10`` (ten, in seconds) ") == "Default: ``10`` (ten, in seconds)."
+    assert with_stop("Defaults to 5.") == "Defaults to 5."
+    assert with_stop("Default: ``4`` (or ``None``.)") == "Default: ``4`` (or ``None``.)"

@@ -24,6 +24,21 @@ from citesynth.analysis import DEFAULT_VALUE
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.rst import described_objects
 
+_STOPS = (".", "!", "?", ":", ";")
+_CLOSERS = "\"')]*_`"
+
+
+def with_stop(sentence: str) -> str:
+    """`sentence` ending with a stop, one added when it has none.
+
+    A default stated with no stop ("Default: ``None``", Django's and Flask's reference
+    pages) would run into the sentence shown after it and be read as one with it. A stop
+    inside closing quotes, brackets or markup counts ("… (or ``None``.)").
+    """
+    said = sentence.rstrip()
+    return said if said.rstrip(_CLOSERS).endswith(_STOPS) else f"{said}."
+
+
 DEFAULT_ASKED = re.compile(r"\bdefault", re.I)
 """A question asking what a default is ("What text is used … by default?")."""
 _STATES_DEFAULT = re.compile(

@@ -25,6 +25,7 @@ from citesynth.ingest.fields import field_text, info_fields
 from citesynth.ingest.rst import described_at, rendered_rst
 from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
 from citesynth.ingest.tables import row_text, table_rows
+from citesynth.synthesis.defaults import with_stop
 from citesynth.synthesis.reasons import asks_why, states_reason
 from citesynth.synthesis.sources import Source
 from citesynth.verify.align import NUMBER_WORDS
@@ -32,7 +33,6 @@ from citesynth.verify.align import NUMBER_WORDS
 GAP = " … "
 _MIN_WORDS = 3
 """How many words a sentence needs to be shown (but one stating a default)."""
-_STOPS = (".", "!", "?", ":", ";")
 
 
 async def select(
@@ -145,8 +145,8 @@ def _sentences(text: str, *, fields: bool = True) -> list[str]:
         if described and described not in named:  # the body's first sentence names it
             named.add(described)
             sentence = f"{described}: {sentence}"
-        if DEFAULT_VALUE.match(sentence) and not sentence.rstrip().endswith(_STOPS):
-            sentence = f"{sentence.rstrip()}."  # "Default: ``None``" runs into what follows
+        if DEFAULT_VALUE.match(sentence):
+            sentence = with_stop(sentence)
         units.append((start, sentence))
     units += [(row.start, row_text(row)) for row in rows]
     units += [(field.start, field_text(field)) for field in listed]

@@ -55,9 +55,11 @@ from citesynth.ingest.references import included_paths
 from citesynth.ingest.rst import described_at, rendered_rst
 from citesynth.ingest.sentences import (
     RST_FIELD_NAME,
+    adornments,
     fenced_blocks,
     prose_sentences,
     sentence_spans,
+    titled,
 )
 from citesynth.ingest.tables import row_text, table_rows
 from citesynth.llm.base import ChatModel, Piece
@@ -69,6 +71,7 @@ from citesynth.synthesis.defaults import (
     body_defaults,
     item_defaults,
     titled_defaults,
+    with_stop,
 )
 from citesynth.synthesis.evidence import REACH, relevance
 from citesynth.synthesis.inert import inline
@@ -505,7 +508,7 @@ class ExtractiveWriter:
             around.leading, source.number, start, chosen, shown_already
         )
         if above:  # "Default: ``10``" ends with no stop: it is a sentence of its own
-            pick.position, before = after, above.rstrip() + ("" if _STOPPED.search(above) else ".")
+            pick.position, before = after, with_stop(above)
         pick.text = clean(" ".join(part for part in (before, sentence, more) if part))
         if spare:
             chosen = _with_block(pick, end, around, chosen, shown_already, how)
@@ -1066,36 +1069,24 @@ def section_of(chunk: Chunk, offset: int) -> str:
     return f"{heading}: " if heading and heading != chunk.title else ""
 
 
-_UNDERLINED = re.compile(r"^(\S[^\n]*)\n(([!-/:-@\[-`{-~])\3{2,})[ \t]*\r?$", re.MULTILINE)
-"""A title underlined by a row of one mark, as reStructuredText and Markdown write one
-("``SESSION_COOKIE_AGE``" over "----------------------"); the title's trailing spaces
-are stripped after the match (a lazy title before `[ \t]*` is quadratic on a long run of
-spaces)."""
-_STOPPED = re.compile(r"[.!?:][\"')\]*_`]*\s*$")
-_WORDLIKE = re.compile(r"[^\W_]")
-
-
 @lru_cache(maxsize=256)
 def _headings(text: str) -> tuple[tuple[int, str], ...]:
     """The headings of `text` outside code, in order, each with where its last line ends.
 
-    Markdown's "# Heading" lines, and titles underlined as long as they are (`_UNDERLINED`)
-    with a letter or digit in them: a chunk packing several small sections of a reference
-    page (Django's settings, each titled and underlined) reads each sentence under its own
-    title, not under the chunk's common heading ("Sessions"). Read once per chunk: every
-    candidate sentence of the chunk asks for its section.
+    Markdown's "# Heading" lines, and the titles that adornment lines underline
+    (`sentences.adornments`, `sentences.titled`): a chunk packing several small sections of
+    a reference page (Django's settings, each titled and underlined) reads each sentence
+    under its own title, not under the chunk's common heading ("Sessions"). Read once per
+    chunk: every candidate sentence of the chunk asks for its section.
     """
     code = fenced_blocks(text)
     found = [
         (m.start(), m.end(), HEADING_ATTRIBUTES.sub("", m.group(1).rstrip(" \t\r#")))
         for m in _MARKDOWN_HEADING.finditer(text)
     ]
-    underlined = ((m, m.group(1).rstrip()) for m in _UNDERLINED.finditer(text))
-    found += [
-        (m.start(), m.end(), title)
-        for m, title in underlined
-        if len(m.group(2)) >= len(title) and _WORDLIKE.search(title)
-    ]
+    for line_start, line_end in adornments(text):
+        if (title := titled(text, line_start, line_end)) is not None:
+            found.append((title[0], line_end, text[title[0] : title[1]].strip()))
     return tuple(
         (end, heading)
         for start, end, heading in sorted(found)
