@@ -60,6 +60,7 @@ from citesynth.synthesis.outcomes import (
     unwritten,
     verification_event,
 )
+from citesynth.synthesis.reasons import links_checked
 from citesynth.synthesis.sources import record
 from citesynth.synthesis.steps import Parts, Retrieved, make_plan, retrieve
 from citesynth.synthesis.strict import rewrite_strictly, unsupported
@@ -131,7 +132,7 @@ async def ask(
     yield SourcesEvent(request_id=header.request_id, sources=records)
 
     how = Finishing(
-        verifier=about_checked(verifier, plan.sources),
+        verifier=links_checked(about_checked(verifier, plan.sources), header.question),
         repair=options.repair,
         renumber=options.renumber,
         low_confidence_below=options.low_confidence_below,

@@ -109,8 +109,11 @@ class Verifier(Protocol):
 def unwrapped(verifier: Verifier) -> Verifier:
     """The verifier a wrapper holds (its `wrapped` attribute), or `verifier` itself.
 
-    A wrapper (`synthesis.about.AboutChecked`) only overrules some verdicts; what kind of
-    verifier decides the rest (`LexicalVerifier` or a trained one) is the wrapped one's.
+    A wrapper (`synthesis.about.AboutChecked`, `causes.LinksChecked`) only overrules some
+    verdicts; what kind of verifier decides the rest (`LexicalVerifier` or a trained one) is
+    the innermost wrapped one's.
     """
-    inner: Verifier = getattr(verifier, "wrapped", verifier)
+    inner: Verifier = verifier
+    while (wrapped := getattr(inner, "wrapped", None)) is not None:
+        inner = wrapped
     return inner

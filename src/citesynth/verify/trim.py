@@ -3,20 +3,22 @@
 A model often states a right fact and adds a wrong or unsupported one to it in the same
 sentence: "Shelley Morrison played Rosario on Will & Grace and is still alive [1]." The
 claim as written is unsupported and would go whole. Cut where a new clause begins ("and
-is", ", which", ", while", "; ") and check the part before the cut against the sources
-the claim cites (a last phrase naming the module code is from, "… from the `threading`
-module", is cut the same way), with the configured verifier *and* the lexical one, and
-with no name the sources lack: a short claim is where a cross-encoder is easiest to fool
-(it passed "The highest-paid footballer of all time is Cristiano Ronaldo." cut from a
-longer claim, against a passage about cast salaries that never names him). When both say
-*supported*, the answer keeps that part, as written, with its citation ("Shelley Morrison
-played Rosario on Will & Grace [1].") and the claim as written is still listed as removed.
-The longest supported leading part wins. Nothing is added or reworded: the kept part is the
-answer's own text up to the cut. Never kept: a part under `MIN_WORDS` words; one ending on a
-word that needs what follows ("between", "of"); one with unbalanced quotes, brackets or
-emphasis; a part whose tail limits it (", and only for GET requests", "; this applies to GET
-only"); the parts of a claim that opens with a condition or a concession ("If …", "Although
-…"), or that cut a choice ("or") or a range ("5 – 10").
+is", ", which", ", while", "; ") or a link of cause and effect does (`causes.LINK`:
+"GZipMiddleware defaults to compresslevel 9 because …"), and check the part before the cut
+against the sources the claim cites (a last phrase naming the module code is from, "… from
+the `threading` module", is cut the same way), with the configured verifier *and* the
+lexical one, and with no name the sources lack: a short claim is where a cross-encoder is
+easiest to fool (it passed "The highest-paid footballer of all time is Cristiano Ronaldo."
+cut from a longer claim, against a passage about cast salaries that never names him). When
+both say *supported*, the answer keeps that part, as written, with its citation ("Shelley
+Morrison played Rosario on Will & Grace [1].") and the claim as written is still listed as
+removed. The longest supported leading part wins. Nothing is added or reworded: the kept
+part is the answer's own text up to the cut. Never kept: a part under `MIN_WORDS` words; one
+ending on a word that needs what follows ("between", "of"); one with unbalanced quotes,
+brackets or emphasis; a part whose tail limits it (", and only for GET requests", "; this
+applies to GET only"; a reason limits nothing); the parts of a claim that opens with a
+condition or a concession ("If …", "Although …"), or that cut a choice ("or") or a range
+("5 – 10").
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from citesynth.citations.resolve import CANONICAL, cited_numbers, compact
 from citesynth.verify.align import NEW_CLAUSE
 from citesynth.verify.base import Passage, Verifier, check_of
+from citesynth.verify.causes import LINK
 from citesynth.verify.claims import MARKER, ClaimSpan, plain
 from citesynth.verify.lexical import LexicalVerifier
 
@@ -97,10 +100,13 @@ def _cut_ends(raw: str) -> list[int]:
     if _OPENS_WITH_CONDITION.match(plain(raw)):
         return []
     ends = []
-    for cut in [*NEW_CLAUSE.finditer(raw), *_WHERE_CODE_LIVES.finditer(raw)]:
+    cuts = [(cut, False) for cut in [*NEW_CLAUSE.finditer(raw), *_WHERE_CODE_LIVES.finditer(raw)]]
+    # A reason after the part limits nothing: "… because structlog only looks at …"
+    cuts += [(cut, True) for cut in LINK.finditer(raw)]
+    for cut, explains in cuts:
         part = raw[: cut.start()].rstrip(" ,")
         tail = [w.lower() for w in _WORD.findall(plain(raw[cut.end() :]))]
-        if not tail or tail[0] in _LIMITING_START or _LIMITING & set(tail):
+        if not tail or tail[0] in _LIMITING_START or (_LIMITING & set(tail) and not explains):
             continue
         words = _WORD.findall(plain(part))
         if len(words) < MIN_WORDS or words[-1].lower() in _DANGLING or not _balanced(part):

@@ -1,0 +1,428 @@
+"""A claim that links two facts as cause and effect, and whether a source links them.
+
+    "GZipMiddleware defaults to compresslevel 9 because it is an integer ranging from 1 to 9."
+
+Both facts are in the source ("`compresslevel` - … It is an integer ranging from 1 to 9.
+Defaults to `9`."), so nearly every word of the claim is, and the cross-encoder and the
+lexical verifier both passed it; the source never says the one is why the other holds.
+Asked why, the small model writes such a link from whatever two facts it was given
+("attrs ships a C extension because it is meant to be a kit for building classes"; attrs
+ships none), or gives a fact of the source as the reason where the source gives another.
+
+`link_of` reads the link a claim makes: "X because Y", "X due to Y", "Because Y, X", "X,
+since Y", "X, so Y", "X, which means Y", and a claim pointing back to the sentence before it
+("This is because Y", "That's why Y"), whose other side is not in the claim. Not a purpose
+("so that", "in order to") nor what a writer infers ("Therefore, …"). `unstated_link` is
+that link when its reason is a fact of the sources (`REASON_HELD`) and no passage links the
+two sides (`_READINGS`):
+
+- one sentence with a cue word (`cues.states_reason`) holding most of both sides, or both
+  sides nearly whole in a sentence without one ("awarded … for his success");
+- the first side, then the second within two sentences of its paragraph, in the claim's
+  order ("It should be the first tag. Everything before it is printed normally.");
+- two sentences, the second pointing back ("The default thread pool size is only 40
+  tokens. This means that only 40 threads can run at the same time.");
+- a question or heading asking why, and the sentences under it.
+
+A link a cue word states the other way round (`cues.sides_of`: the claim's cause is the
+source's effect) is `reversed`. Two facts side by side in the other order, or in two list
+items, state no link ("It is an integer ranging from 1 to 9. Defaults to `9`.").
+
+`LinksChecked` holds a verifier's verdicts to this: every link when the question asks why
+(the link is then what was asked), a claim pointing back whatever was asked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from citesynth.analysis import INLINE_CODE, content_terms
+from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.sentences import sentence_spans
+from citesynth.verify.base import Check, Verdict, Verifier
+from citesynth.verify.claims import plain
+from citesynth.verify.cues import (
+    LINKS_BACK,
+    NOT_DATING,
+    POINTS_BACK,
+    points_back_to,
+    sides_of,
+    states_reason,
+)
+from citesynth.verify.purpose import split_goal
+
+LINK = re.compile(
+    r"\s+because(?:\s+of)?,?\s+"
+    r"|,?\s+(?:due|owing)\s+to\s+(?!be\b)"
+    r"|,?\s+as\s+a\s+(?:result|consequence)\s+of\s+"
+    r"|,\s+so\s+(?!far\b|much\b|many\b|long\b|on\b|as\b|that\b)"
+    r"|,?\s+(?:which|this|that)\s+(?:means|is\s+why|leads?\s+to|results?\s+in)\s+(?:that\s+)?"
+    rf"|,\s+(?P<since>since)\b{NOT_DATING}\s*",
+    re.I,
+)
+"""A link inside a claim, between the fact before it and the one after it: "X because Y",
+"X due to Y" (not "due to be"), "X, so Y", "X, which means Y", "X, since Y". Not a purpose
+("X so that Y", "X in order for Y"): sources state one in too many ways ("A pool keeps
+idle connections open for reuse"), and an opening goal is `purpose`'s to check. Not
+"therefore", "thus" or "hence": those mark what the writer infers ("Therefore, the
+answer is …"), and the facts it infers from are checked as claims of their own."""
+_OPENING_CAUSE = re.compile(
+    rf"(?:because(?:\s+of)?|due\s+to|as\s+a\s+result\s+of|(?P<since>since)\b{NOT_DATING})\s+"
+    r"(?P<first>[^,]{3,}?),\s+(?P<second>.+)",
+    re.I,
+)
+"""A claim opening with its cause: "Because Y, X", "Since Y, X", "Due to Y, X"."""
+_CONSEQUENCE = re.compile(r",?\s+(?:so|which|this|that)\b", re.I)
+"""A link whose second side is the consequence of its first ("X, so Y", "X, which means Y")."""
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|does|do|did|can|cannot|could|will|would|should|must"
+    r"|may|might|needs?)\b|\w(?:'s|'re|n't)\b"
+    r"|\b(?:it|they|we|you|he|she|this|these|there)\s+(?!(?:and|or|in|on|of|at|by|for|to|with)\b)\w+",
+    re.I,
+)
+"""A verb of a clause, or a subject with its verb: "since" before one gives a reason
+("since _msgspec_ can handle them", "since it lowers the chance"), before a noun alone a
+time ("since its acquisition")."""
+_POINTING = re.compile(rf"(?:{POINTS_BACK})\b,?\s*", re.I)
+"""A claim giving the reason for, or the consequence of, the sentence before it: "This is
+because Y", "That's why Y", "This means that Y", "For this reason, Y". Not "Therefore" or
+"As a result": what the writer infers, or a consequence told on ("As a result, Horodecki
+went slightly mad" against a source telling it in order)."""
+_WHY = re.compile(r"(?:^|\n)\s*(?:#+\s*|\*\*)?(?:why|how\s+come)\b", re.I)
+"""A question or heading asking why: the text under it answers it."""
+_PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
+_REFERRING = re.compile(r"\s*(?:this|that|these|those|it|so)\b", re.I)
+"""A sentence whose subject is the one before it: "This is often not a problem because …"."""
+_CLAUSE_START = re.compile(r"[,;:\"“]\s*|\s[–—]\s")
+"""Where the clause a link explains begins: "It states: \"HTTP/2 is off by default, because
+…\"" explains only what is quoted."""
+_ASKS_WHY = re.compile(r"\b(?:why|how\s+come)\b", re.I)
+
+SIDE_COVERAGE = 0.5
+"""The share of a side's content terms the linking sentences must hold (both sides)."""
+REASON_HELD = 0.67
+"""The share of the reason's terms the sources must hold for the link to be what is wrong:
+a fact of theirs given as the reason for something they never give it for ("because it is
+an integer ranging from 1 to 9"). A reason they lack ("due to his success with HomeCorp"
+against pages that never name HomeCorp) is the claim's other checks' and the model's to
+weigh."""
+SAME_SENTENCE = 0.67
+"""The share of both sides' terms one sentence with no cue word must hold: it may state the
+link in other words ("was awarded … for his success", "death from pneumonia")."""
+_ITEM = re.compile(rf"\s*{LIST_MARKER}\s")
+"""A list item: its own fact, never the reason for the item before it."""
+_EXPLAINED_WITHIN = 2
+"""How many sentences after a fact, in its paragraph, may state what the claim links to it
+in its own order: a reason after what it explains, a consequence after its cause."""
+_UNDER_WHY = 4
+"""How many sentences after a why-question or heading answer it."""
+REVERSED_BY = 2
+"""How many more of the claim's terms must sit on the source's other side of its cue for the
+link to read the other way round ("ASGI is designed to handle concurrent requests because
+state should be scoped to `__call__`" against "Because ASGI is designed …, state should
+be …")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A claim's link between two facts; `first` is empty when it points back."""
+
+    first: str
+    second: str
+    cue: str
+    """The linking words as written ("because", ", which means that")."""
+    cause_first: bool = False
+    """Whether `first` is the cause ("X, so Y", "X, which means Y"), not `second` ("X
+    because Y", "This is because Y")."""
+
+    reversed: bool = False
+    """Whether a source states the link the other way round (`unstated_link`)."""
+
+    def describe(self) -> str:
+        """The link as a reader of a verdict's reasons reads it."""
+        if not self.first:
+            return f"{self.cue.strip(' ,')} {self.second}"
+        return f"{self.first} {self.cue.strip(' ,')} {self.second}"
+
+
+def link_of(claim: str) -> Link | None:
+    """The link `claim` makes between two facts, if any (see the module docstring)."""
+    text = plain(claim).rstrip(" .!?")
+    text = text[text.rfind("?") + 1 :].strip()  # a question asked states no link: its answer
+    if goal := split_goal(text):  # "To X so that Y, do Z": the link is in the question asked
+        text = goal.assertion.rstrip(" .!?")
+    masked = INLINE_CODE.sub(lambda code: "x" * len(code.group()), text)  # cues in code: none
+    if pointing := _POINTING.match(masked):
+        return Link("", text[pointing.end() :], text[: pointing.end()])
+    if opening := _OPENING_CAUSE.match(masked):
+        if opening.group("since") and not _FINITE.search(opening.group("first")):
+            return None  # "Since its acquisition by Dignity Health, …": since when
+        cue = text[: opening.start("first")]
+        return Link(
+            text[opening.start("second") :],
+            text[opening.start("first") : opening.end("first")],
+            cue,
+        )
+    inside = LINK.search(masked)
+    if inside and inside.group("since") and not _FINITE.search(masked, inside.end()):
+        inside = None
+    if inside:
+        before = masked[: inside.start()].rstrip(" ,;")
+        cut = max(
+            (
+                m.end()
+                for m in _CLAUSE_START.finditer(before)
+                if before.count("(", 0, m.start()) <= before.count(")", 0, m.start())
+            ),
+            default=0,
+        )
+        if len(content_terms(before[cut:])) < 2:  # "X, Y and Z because …": the whole
+            cut = 0
+        cue = text[inside.start() : inside.end()]
+        return Link(
+            text[cut : len(before)],
+            text[inside.end() :],
+            cue,
+            _CONSEQUENCE.match(cue) is not None,
+        )
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Sentence:
+    text: str
+    terms: frozenset[str]
+    cued: bool
+    points_back: bool
+    asks_why: bool
+    block: int
+    """Which paragraph or list item the sentence is in."""
+
+
+@lru_cache(maxsize=512)
+def _sentences(passage: str) -> tuple[_Sentence, ...]:
+    """The passage's sentences in order, headings included, with what links them."""
+    found = []
+    starts = [0, *(m.end() for m in _PARAGRAPH.finditer(passage))]
+    ends = [*(m.start() for m in _PARAGRAPH.finditer(passage)), len(passage)]
+    spans = [
+        (paragraph, span)
+        for paragraph, (begin, stop) in enumerate(zip(starts, ends, strict=True))
+        for span in sentence_spans(passage, begin, stop)
+    ]
+    block = -1
+    last = -1
+    for paragraph, (start, end) in spans:
+        text = passage[start:end]
+        bare = text.lstrip("#*> \t-")
+        if paragraph != last or _ITEM.match(text):
+            block += 1
+        last = paragraph
+        found.append(
+            _Sentence(
+                text,
+                frozenset(content_terms(text)),
+                states_reason(text),
+                LINKS_BACK.match(bare) is not None
+                or (states_reason(text) and _REFERRING.match(text) is not None),
+                _WHY.match(text) is not None,
+                block,
+            )
+        )
+    return tuple(found)
+
+
+def _holds(side: frozenset[str], found: frozenset[str], least: float = SIDE_COVERAGE) -> bool:
+    return not side or len(side & found) / len(side) >= least
+
+
+def _stated(first: frozenset[str], second: frozenset[str], passage: str, link: Link) -> str:
+    """How the passage links the two sides: "stated", "reversed" or "" (not at all).
+
+    "reversed" when it only links them the other way round; `_READINGS` are tried at each
+    of its sentences.
+    """
+    sentences = _sentences(passage)
+    reversed_ = False
+    for index in range(len(sentences)):
+        for reading in _READINGS:
+            found = reading(Sides(first, second, link), sentences, index)
+            if found == "stated":
+                return found
+            reversed_ = reversed_ or found == "reversed"
+    return "reversed" if reversed_ else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Sides:
+    """The content terms of a link's two sides, less what the sources' titles give."""
+
+    first: frozenset[str]
+    second: frozenset[str]
+    link: Link
+
+    def held_by(self, terms: frozenset[str], least: float = SIDE_COVERAGE) -> bool:
+        """Whether `terms` hold enough of both sides."""
+        return _holds(self.first, terms, least) and _holds(self.second, terms, least)
+
+    def read(self, sides: tuple[frozenset[str], frozenset[str]] | None) -> str:
+        """The reading: "stated", or "reversed" when the source's cause and effect swap."""
+        return "reversed" if _reversed(self.first, self.second, self.link, sides) else "stated"
+
+
+def _in_one(sides: Sides, sentences: Sequence[_Sentence], index: int) -> str:
+    """One sentence: a cue word joining both sides, or both sides nearly whole in it."""
+    sentence = sentences[index]
+    if _linked_alone(sides.first, sides.second, sentence):
+        return sides.read(sides_of(sentence.text))
+    if sides.first and not sentence.cued and sides.held_by(sentence.terms, SAME_SENTENCE):
+        return "stated"  # "awarded … for his success with HomeCorp": a link in other words
+    return ""
+
+
+def _in_order(sides: Sides, sentences: Sequence[_Sentence], index: int) -> str:
+    """The first side, then the second within `_EXPLAINED_WITHIN` sentences of its paragraph.
+
+    "It should be the first tag. Everything before it is printed normally."
+    """
+    sentence = sentences[index]
+    if not sides.first or not _holds(sides.first, sentence.terms):
+        return ""
+    after = frozenset[str]()
+    for later in sentences[index + 1 : index + 1 + _EXPLAINED_WITHIN]:
+        if later.block != sentence.block:
+            break
+        after |= later.terms
+        if _holds(sides.second, after) and not later.points_back:
+            return "stated"
+    return ""
+
+
+def _pointing(sides: Sides, sentences: Sequence[_Sentence], index: int) -> str:
+    """A sentence pointing back ("This means …", "Therefore …") and the one before it."""
+    sentence = sentences[index]
+    if not index or not sentence.points_back:
+        return ""
+    before = sentences[index - 1]
+    if _linked_alone(sides.first, sides.second, before):
+        return ""  # the one before links them itself: `_in_one` read it
+    joined = sentence.terms | before.terms
+    if sentence.text.rstrip().endswith(":") and index + 1 < len(sentences):
+        joined |= sentences[index + 1].terms  # "Therefore structlog comes with:" …
+    if not sides.held_by(joined):
+        return ""
+    return sides.read(_pointing_sides(sentence, before, joined))
+
+
+def _under_why(sides: Sides, sentences: Sequence[_Sentence], index: int) -> str:
+    """A question or heading asking why, and the sentences under it."""
+    if not sentences[index].asks_why:
+        return ""
+    under = frozenset[str]().union(*(s.terms for s in sentences[index : index + _UNDER_WHY + 1]))
+    return "stated" if sides.held_by(under) else ""
+
+
+_READINGS = (_in_one, _in_order, _pointing, _under_why)
+"""The ways a passage may state a link, tried at each of its sentences."""
+
+
+def _linked_alone(first: frozenset[str], second: frozenset[str], sentence: _Sentence) -> bool:
+    """Whether `sentence` links both sides itself (what points back to it adds nothing)."""
+    return sentence.cued and _holds(first, sentence.terms) and _holds(second, sentence.terms)
+
+
+def _pointing_sides(
+    sentence: _Sentence, before: _Sentence, joined: frozenset[str]
+) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The cause and the effect of a sentence pointing back and the one before it."""
+    gives = points_back_to(sentence.text)
+    if gives == "cause":  # "This is because Y": the cause of the one before
+        return sentence.terms, before.terms
+    if gives == "effect":  # "That's why Y", "Therefore Y", "This means Y"
+        return joined - sentence.terms, sentence.terms
+    return None
+
+
+def _reversed(
+    first: frozenset[str],
+    second: frozenset[str],
+    link: Link,
+    sides: tuple[frozenset[str], frozenset[str]] | None,
+) -> bool:
+    """Whether the source gives the claim's cause as its effect and its effect as its cause."""
+    if sides is None or not first:
+        return False
+    cause, effect = (first, second) if link.cause_first else (second, first)
+    theirs, outcome = sides[0] - sides[1], sides[1] - sides[0]
+    right = len(cause & theirs) + len(effect & outcome)
+    wrong = len(cause & outcome) + len(effect & theirs)
+    return wrong >= right + REVERSED_BY
+
+
+def unstated_link(claim: str, passages: Sequence[str], about: str = "") -> Link | None:
+    """The link `claim` makes when none of `passages` states it (see the module docstring).
+
+    The words of `about` (the sources' titles and headings) count as held by every
+    sentence: a passage leaves its subject to them.
+    """
+    link = link_of(claim)
+    if link is None:
+        return None
+    given = frozenset(content_terms(about))
+    first = frozenset(content_terms(link.first)) - given
+    second = frozenset(content_terms(link.second)) - given
+    if not first and not second:
+        return None
+    vocabulary = frozenset().union(*(s.terms for p in passages for s in _sentences(p)))
+    if not _holds(first if link.cause_first else second, vocabulary, REASON_HELD):
+        return None  # a reason the sources lack: the claim's other checks weigh that
+    found = [_stated(first, second, passage, link) for passage in passages]
+    if "stated" in found:
+        return None
+    if "reversed" in found:
+        return replace(link, reversed=True)
+    if _ASKS_WHY.search(about) and any(
+        _holds(first | second, frozenset(content_terms(passage))) for passage in passages
+    ):
+        return None  # the heading asks why: the section under it answers
+    return link
+
+
+class LinksChecked:
+    """A verifier whose verdicts hold a claim to the link of cause and effect it makes.
+
+    A claim pointing back ("This is because Y", "This means Y") is the link, whatever was
+    asked; a link inside a claim ("X because Y") is what a why-question asks for, so it is
+    held only then (`every`). A claim whose link no cited source states (`unstated_link`)
+    is `partial` at most: its facts may be the sources', the link is not. The verdicts are
+    otherwise the `wrapped` verifier's, under its name.
+    """
+
+    def __init__(self, wrapped: Verifier, *, every: bool) -> None:
+        self.wrapped = wrapped
+        self.every = every
+        self.name = wrapped.name
+
+    async def verify(self, checks: Sequence[Check]) -> list[Verdict]:
+        """The wrapped verifier's verdicts, a link no cited source states held."""
+        verdicts = await self.wrapped.verify(checks)
+        return [self._held(check, verdict) for check, verdict in zip(checks, verdicts, strict=True)]
+
+    def _held(self, check: Check, verdict: Verdict) -> Verdict:
+        if verdict.label != "supported":
+            return verdict
+        link = link_of(check.claim)
+        if link is None or (link.first and not self.every):
+            return verdict
+        unstated = unstated_link(check.claim, check.passages, check.about)
+        if unstated is None:
+            return verdict
+        reason = (
+            f"the cited source states the link the other way round: {link.describe()!r}"
+            if unstated.reversed
+            else f"no cited source states the link it makes: {link.describe()!r}"
+        )
+        return Verdict(verdict.score, "partial", verdict.spans, (*verdict.reasons, reason))

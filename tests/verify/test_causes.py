@@ -1,0 +1,287 @@
+"""Links of cause and effect: a claim's "because" is checked, not only the facts it joins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citesynth import Engine
+from citesynth.verify import LexicalVerifier
+from citesynth.verify.base import Check, Passage, check_of, unwrapped
+from citesynth.verify.causes import Link, LinksChecked, link_of, unstated_link
+from citesynth.verify.claims import plain, split_claims
+from citesynth.verify.cues import sides_of, states_reason
+from citesynth.verify.trim import apply, trims
+from tests.conftest import answered, use
+
+GZIP = (
+    "## GZipMiddleware\n\n"
+    "The following arguments are supported:\n\n"
+    "* `minimum_size` - Do not GZip responses that are smaller than this minimum size in "
+    "bytes. Defaults to `500`.\n"
+    "* `compresslevel` - Used during GZip compression. It is an integer ranging from 1 to 9. "
+    "Defaults to `9`. Lower value results in faster compression but larger file sizes, while "
+    "higher value results in slower compression but smaller file sizes."
+)
+THREADS = (
+    "## Concurrency Limitations\n\n"
+    "The default thread pool size is only 40 _tokens_. This means that only 40 threads can "
+    "run at the same time.\nThis limit is shared with other libraries."
+)
+HTTP2 = (
+    "When using the `httpx` client, HTTP/2 support is not enabled by default, because\n"
+    "HTTP/1.1 is a mature, battle-hardened transport layer."
+)
+ATTRS = (
+    "It's meant to be a kit for building classes that you would write yourself - but with "
+    "less boilerplate. The package ships no C extension; it is pure Python.\n\n"
+    "If you look for serialization, have a look at our sibling project cattrs or our "
+    "third-party extensions."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "link"),
+    [
+        (
+            "GZipMiddleware defaults to compresslevel 9 because it is an integer [1].",
+            Link("GZipMiddleware defaults to compresslevel 9", "it is an integer", " because "),
+        ),
+        (
+            "Bakir was awarded the prize due to his success.",
+            Link("Bakir was awarded the prize", "his success", " due to "),
+        ),
+        (
+            "Because HTTP/1.1 is mature, HTTP/2 is off by default.",
+            Link("HTTP/2 is off by default", "HTTP/1.1 is mature", "Because "),
+        ),
+        (  # the consequence comes second: the first side is the cause
+            "The pool size is 40 tokens, which means that only 40 threads run at once.",
+            Link("The pool size is 40 tokens", "only 40 threads run at once", "", True),
+        ),
+        (
+            "The default is `None`, so the cookie lasts as long as the browser session.",
+            Link(
+                "The default is `None`", "the cookie lasts as long as the browser session", "", True
+            ),
+        ),
+        (  # pointing back: the other side is the sentence before
+            "This is because Click treats `--` as a separator.",
+            Link("", "Click treats `--` as a separator", "This is because "),
+        ),
+        (  # only the clause the link explains: a quote's opening words are not the effect
+            'It states: "HTTP/2 support is not enabled by default, because HTTP/1.1 is mature."',
+            Link("HTTP/2 support is not enabled by default", 'HTTP/1.1 is mature."', " because "),
+        ),
+        (
+            "_msgspec_ passes them through, since _msgspec_ can handle them faster.",
+            Link("_msgspec_ passes them through", "_msgspec_ can handle them faster", ""),
+        ),
+    ],
+)
+def test_the_link_a_claim_makes(claim: str, link: Link) -> None:
+    found = link_of(claim)
+    assert found is not None
+    assert (found.first, found.second, found.cause_first) == (
+        link.first,
+        link.second,
+        link.cause_first,
+    )
+    if link.cue:
+        assert found.cue == link.cue
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Since its acquisition by Dignity Health, the firm has acquired dozens of centers.",
+        "The museum has had half a million visitors since its opening.",
+        "He was due to be term-limited out of the Senate in 2016.",
+        "Therefore, the answer is Douglas Fairbanks Jr.",  # what the writer infers
+        "As a result, he built the house in his daughter's memory.",
+        "Idle connections are kept open so that they can be reused.",  # a purpose
+        "To define a command so that the coroutine gets awaited, use `asyncio.run`.",
+        "Set `reason=because` in the config.",  # cue words inside code
+        "Why was he arrested because of his association? The Desert Fox.",  # asked, not said
+        "The pool holds 10 connections.",
+    ],
+)
+def test_no_link_of_cause_and_effect(claim: str) -> None:
+    assert link_of(claim) is None
+
+
+def test_two_facts_of_the_source_joined_by_a_link_it_never_states() -> None:
+    claim = (
+        "GZipMiddleware defaults to compresslevel 9 because it is an integer ranging from 1 to 9."
+    )
+    link = unstated_link(claim, [GZIP], "Starlette Middleware GZipMiddleware")
+    assert link is not None
+    assert link.describe() == (
+        "GZipMiddleware defaults to compresslevel 9 because it is an integer ranging from 1 to 9"
+    )
+
+
+def test_a_reason_of_the_source_given_for_what_the_question_presumed() -> None:
+    claim = "attrs ships a C extension because it is meant to be a kit for building classes."
+    assert unstated_link(claim, [ATTRS], "attrs Overview") is not None
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "about"),
+    [
+        # one sentence with a cue word holds both sides
+        ("HTTP/2 is not enabled by default because HTTP/1.1 is a mature transport.", HTTP2, ""),
+        # two sentences side by side, the second opening with a pointing cue
+        (
+            "The default thread pool size is only 40 tokens, which means that only 40 threads "
+            "can run at the same time.",
+            THREADS,
+            "",
+        ),
+        (
+            "This means that only 40 threads can run at the same time.",
+            THREADS,
+            "",
+        ),
+        # one sentence holding both sides well, the link in words of its own
+        (
+            "Bakir won the Young Entrepreneur of the Year award due to his success with HomeCorp.",
+            "Bakir won the Young Entrepreneur of the Year award for his success with HomeCorp.",
+            "",
+        ),
+        # under a heading asking why, the section answers it
+        (
+            "Middleware runs outside the router because it must see every request.",
+            "Middleware runs outside the router. It must see every request.",
+            "Why is middleware outside the router?",
+        ),
+        # a reason the sources lack is for the other checks to weigh, not a link's
+        (
+            "The prize went to Bakir due to his success with HomeCorp.",
+            "The prize went to Bakir in 2013.",
+            "",
+        ),
+    ],
+)
+def test_a_link_the_sources_state(claim: str, passage: str, about: str) -> None:
+    assert unstated_link(claim, [passage], about) is None
+
+
+def test_a_pointing_reason_the_source_never_gives_as_one() -> None:
+    source = "Click treats `--` as a separator. Options come before arguments."
+    claim = "This is because Click treats `--` as a separator."
+    assert unstated_link(claim, [source]) is not None
+    given = "Options end at `--`. This is because Click treats `--` as a separator."
+    assert unstated_link(claim, [given]) is None
+
+
+def test_cue_words_of_a_reason() -> None:
+    assert states_reason("It is off by default, because HTTP/1.1 is mature [1].")
+    assert states_reason("Since `sys.exc_clear` has been dropped, we do it ourselves.")
+    assert not states_reason("Since version 3.0 it is on.")
+    assert not states_reason("Defaults to `9`.")
+
+
+async def test_a_why_answer_is_held_to_its_link_and_says_why() -> None:
+    claim = (
+        "GZipMiddleware defaults to compresslevel 9 because it is an integer ranging from 1 to 9."
+    )
+    lexical = LexicalVerifier()
+    [alone] = await lexical.verify([Check(claim, (GZIP,), "GZipMiddleware")])
+    assert alone.supported  # both facts are the source's: the link is what is wrong
+    [held] = await LinksChecked(lexical, every=True).verify(
+        [Check(claim, (GZIP,), "GZipMiddleware")]
+    )
+    assert held.label == "partial"
+    assert held.reasons[-1].startswith("no cited source states the link it makes")
+    [fact] = await LinksChecked(lexical, every=True).verify(
+        [Check("GZipMiddleware defaults to compresslevel 9.", (GZIP,), "GZipMiddleware")]
+    )
+    assert fact.supported
+
+
+async def test_other_answers_are_held_only_to_a_claim_pointing_back() -> None:
+    checker = LinksChecked(LexicalVerifier(), every=False)
+    inside = (
+        "GZipMiddleware defaults to compresslevel 9 because it is an integer ranging from 1 to 9."
+    )
+    source = "Click treats `--` as a separator. Options come before arguments."
+    pointing = "This is because Click treats `--` as a separator."
+    verdicts = await checker.verify(
+        [Check(inside, (GZIP,), "GZipMiddleware"), Check(pointing, (source,))]
+    )
+    assert [v.label for v in verdicts] == ["supported", "partial"]
+    assert LinksChecked(checker, every=True).name == "lexical"
+    assert unwrapped(LinksChecked(checker, every=True)) is checker.wrapped
+
+
+async def test_trimming_keeps_the_fact_and_drops_the_link() -> None:
+    answer = (
+        "GZipMiddleware defaults to compresslevel 9 because it is an integer ranging from "
+        "1 to 9 [1]."
+    )
+    passages = [Passage(1, GZIP, "middleware.md", about="Starlette Middleware GZipMiddleware")]
+    checker = LinksChecked(LexicalVerifier(), every=True)
+    [verdict] = await checker.verify([check_of(plain(answer), passages)])
+    assert verdict.label == "partial"
+    cuts = await trims(answer, split_claims(answer), passages, checker)
+    assert apply(answer, cuts) == "GZipMiddleware defaults to compresslevel 9 [1]."
+
+
+ASGI = (
+    "Because ASGI is designed to handle concurrent requests, any connection-specific state "
+    "should be scoped to the `__call__` implementation. Not doing so would typically lead to "
+    "conflicting variable reads/writes across requests, and most likely bugs."
+)
+
+
+def test_which_side_of_a_cue_word_is_the_cause() -> None:
+    cause, effect = sides_of(ASGI.split(". ")[0]) or (frozenset(), frozenset())
+    assert {"asgi", "concurr"} <= cause and {"state", "scope"} <= effect
+    cause, effect = sides_of("The pool is full, so new requests wait [1].") or (frozenset(),) * 2
+    assert "pool" in cause and "wait" in effect
+    cause, effect = sides_of("Requests wait because the pool is full.") or (frozenset(),) * 2
+    assert "pool" in cause and "wait" in effect
+    assert sides_of("Defaults to `9`.") is None
+    assert sides_of("Use it to avoid blocking the event loop.") is None  # a purpose: no way
+
+
+async def test_a_link_the_source_states_the_other_way_round() -> None:
+    right = (
+        "Connection-specific state should be scoped to the `__call__` implementation because "
+        "ASGI is designed to handle concurrent requests."
+    )
+    assert unstated_link(right, [ASGI]) is None
+    turned = (
+        "ASGI is designed to handle concurrent requests because connection-specific state "
+        "should be scoped to the `__call__` implementation."
+    )
+    link = unstated_link(turned, [ASGI])
+    assert link is not None and link.reversed
+    [verdict] = await LinksChecked(LexicalVerifier(), every=True).verify([Check(turned, (ASGI,))])
+    assert verdict.label != "supported"
+    assert "other way round" in verdict.reasons[-1]
+
+
+async def test_a_why_answer_keeps_the_fact_and_lists_the_link_no_source_states(
+    engine: Engine, tmp_path: Path
+) -> None:
+    folder = tmp_path / "docs"
+    written = (
+        "GZipMiddleware defaults to compresslevel 9 because it is an integer ranging from "
+        "1 to 9 [1]."
+    )
+    why = await answered(
+        engine, folder, GZIP, written, "Why does GZipMiddleware default to compresslevel 9?"
+    )
+    assert why.answer == "GZipMiddleware defaults to compresslevel 9 [1]."
+    [removed] = why.removed_claims
+    assert removed.text == plain(written)
+    assert any("no cited source states the link it makes" in r for r in removed.reasons)
+    # Not asked why, the link is not what was asked: the claim is checked as before.
+    use(engine, written)
+    what = await engine.answer(
+        "What is GZipMiddleware's default compresslevel?", not_found_below=0.0, answerability=False
+    )
+    assert what.answer == written and not what.removed_claims
