@@ -30,10 +30,9 @@ from __future__ import annotations
 
 import re
 
-from citesynth.analysis import query_terms
 from citesynth.verify.base import Verifier
 from citesynth.verify.causes import LinksChecked
-from citesynth.verify.cues import states_reason
+from citesynth.verify.cues import ASKING_WORDS, states_reason
 
 __all__ = ["ASKING_WORDS", "asks_why", "links_checked", "states_reason"]
 
@@ -48,11 +47,6 @@ _ASKS = re.compile(
 """A question asking for a reason: "Why …", "How come …", "Is there a reason …", "What is
 the purpose of …", "What's the point of …?", "What is `exclude` for?". Not "What is the
 reason phrase for a 404?" nor "What does `yarn why` do?"."""
-
-ASKING_WORDS = frozenset(
-    query_terms("why how come purpose point reason rationale motivation benefit advantage")
-)
-"""The words of a why-question that ask for a reason rather than name what it is of."""
 
 
 def asks_why(question: str) -> bool:
@@ -69,4 +63,4 @@ def links_checked(verifier: Verifier | None, question: str) -> Verifier | None:
     """
     if verifier is None:
         return None
-    return LinksChecked(verifier, every=asks_why(question))
+    return LinksChecked(verifier, every=asks_why(question), question=question)

@@ -45,6 +45,7 @@ from citesynth.ingest.sentences import sentence_spans
 from citesynth.verify.base import Check, Verdict, Verifier
 from citesynth.verify.claims import plain
 from citesynth.verify.cues import (
+    ASKING_WORDS,
     LINKS_BACK,
     NOT_DATING,
     POINTS_BACK,
@@ -100,6 +101,7 @@ _CLAUSE_START = re.compile(r"[,;:\"“]\s*|\s[–—]\s")
 """Where the clause a link explains begins: "It states: \"HTTP/2 is off by default, because
 …\"" explains only what is quoted."""
 _ASKS_WHY = re.compile(r"\b(?:why|how\s+come)\b", re.I)
+
 
 SIDE_COVERAGE = 0.5
 """The share of a side's content terms the linking sentences must hold (both sides)."""
@@ -362,11 +364,16 @@ def _reversed(
     return wrong >= right + REVERSED_BY
 
 
-def unstated_link(claim: str, passages: Sequence[str], about: str = "") -> Link | None:
+def unstated_link(
+    claim: str, passages: Sequence[str], about: str = "", asked: str = ""
+) -> Link | None:
     """The link `claim` makes when none of `passages` states it (see the module docstring).
 
     The words of `about` (the sources' titles and headings) count as held by every
-    sentence: a passage leaves its subject to them.
+    sentence: a passage leaves its subject to them. The words of the question `asked`
+    count as held by the effect: "Why does the last processor matter so much?" answered
+    "The last processor matters so much because …" needs a source stating the reason as
+    one, not one saying "matters so much".
     """
     link = link_of(claim)
     if link is None:
@@ -374,6 +381,11 @@ def unstated_link(claim: str, passages: Sequence[str], about: str = "") -> Link 
     given = frozenset(content_terms(about))
     first = frozenset(content_terms(link.first)) - given
     second = frozenset(content_terms(link.second)) - given
+    question = frozenset(content_terms(asked)) - ASKING_WORDS
+    if link.cause_first:
+        second -= question
+    else:
+        first -= question
     if not first and not second:
         return None
     vocabulary = frozenset().union(*(s.terms for p in passages for s in _sentences(p)))
@@ -401,9 +413,10 @@ class LinksChecked:
     otherwise the `wrapped` verifier's, under its name.
     """
 
-    def __init__(self, wrapped: Verifier, *, every: bool) -> None:
+    def __init__(self, wrapped: Verifier, *, every: bool, question: str = "") -> None:
         self.wrapped = wrapped
         self.every = every
+        self.question = question
         self.name = wrapped.name
 
     async def verify(self, checks: Sequence[Check]) -> list[Verdict]:
@@ -417,7 +430,7 @@ class LinksChecked:
         link = link_of(check.claim)
         if link is None or (link.first and not self.every):
             return verdict
-        unstated = unstated_link(check.claim, check.passages, check.about)
+        unstated = unstated_link(check.claim, check.passages, check.about, self.question)
         if unstated is None:
             return verdict
         reason = (

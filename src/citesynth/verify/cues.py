@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from citesynth.analysis import content_terms
+from citesynth.analysis import content_terms, query_terms
 from citesynth.verify.claims import plain
 
 _PURPOSE = (
@@ -100,6 +100,12 @@ _GIVES_EFFECT = re.compile(
     r"|because\s+of\s+(?:this|that)|in\s+other\s+words|(?:and\s+)?so,)\b",
     re.I,
 )
+
+
+ASKING_WORDS = frozenset(
+    query_terms("why how come purpose point reason rationale motivation benefit advantage")
+)
+"""The words of a why-question that ask for a reason rather than name what it is of."""
 
 
 def states_reason(sentence: str) -> bool:
