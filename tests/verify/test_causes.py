@@ -12,7 +12,7 @@ from citesynth.verify.base import Check, Passage, check_of, unwrapped
 from citesynth.verify.causes import Link, LinksChecked, link_of, unstated_link
 from citesynth.verify.claims import plain, split_claims
 from citesynth.verify.cues import sides_of, states_reason
-from citesynth.verify.trim import apply, trims
+from citesynth.verify.trim import apply, leading_parts, trims
 from tests.conftest import answered, use
 
 GZIP = (
@@ -70,9 +70,14 @@ ATTRS = (
             "This is because Click treats `--` as a separator.",
             Link("", "Click treats `--` as a separator", "This is because "),
         ),
-        (  # only the clause the link explains: a quote's opening words are not the effect
-            'It states: "HTTP/2 support is not enabled by default, because HTTP/1.1 is mature."',
-            Link("HTTP/2 support is not enabled by default", 'HTTP/1.1 is mature."', " because "),
+        (  # only the clause the link explains: what comes before its comma is not the effect
+            "As the docs put it, HTTP/2 support is not enabled by default because HTTP/1.1 is "
+            "mature.",
+            Link("HTTP/2 support is not enabled by default", "HTTP/1.1 is mature", " because "),
+        ),
+        (  # "That's why Y" gives the effect of the sentence before: its cause is that one
+            "That's why it ships with test helpers.",
+            Link("", "it ships with test helpers", "", True),
         ),
         (
             "_msgspec_ passes them through, since _msgspec_ can handle them faster.",
@@ -105,6 +110,12 @@ def test_the_link_a_claim_makes(claim: str, link: Link) -> None:
         "Set `reason=because` in the config.",  # cue words inside code
         "Why was he arrested because of his association? The Desert Fox.",  # asked, not said
         "The pool holds 10 connections.",
+        'The log reads "failed because of a timeout" then.',  # quoted
+        "Call `GET /items?limit=10, so the page is short` first.",  # code, with a "?"
+        "The cache is so fast, so small and so cheap.",  # degree
+        "The server has been stable, since it was rewritten in Rust.",  # time
+        "The handler returns the value that results in an error.",  # a relative clause
+        "It is, so to speak, a pool.",
     ],
 )
 def test_no_link_of_cause_and_effect(claim: str) -> None:
@@ -144,10 +155,10 @@ def test_a_reason_of_the_source_given_for_what_the_question_presumed() -> None:
             THREADS,
             "",
         ),
-        # one sentence holding both sides well, the link in words of its own
+        # the link stated in other cue words
         (
             "Bakir won the Young Entrepreneur of the Year award due to his success with HomeCorp.",
-            "Bakir won the Young Entrepreneur of the Year award for his success with HomeCorp.",
+            "His success with HomeCorp led to the Young Entrepreneur of the Year award for Bakir.",
             "",
         ),
         # under a heading asking why, the section answers it
@@ -166,6 +177,11 @@ def test_a_reason_of_the_source_given_for_what_the_question_presumed() -> None:
 )
 def test_a_link_the_sources_state(claim: str, passage: str, about: str) -> None:
     assert unstated_link(claim, [passage], about) is None
+
+
+def test_two_facts_of_one_sentence_with_no_cue_are_no_link() -> None:
+    source = "Starlette supports WebSockets, GraphQL and HTTP/2."
+    assert unstated_link("Starlette supports WebSockets because it supports HTTP/2.", [source])
 
 
 def test_a_pointing_reason_the_source_never_gives_as_one() -> None:
@@ -285,3 +301,47 @@ async def test_a_why_answer_keeps_the_fact_and_lists_the_link_no_source_states(
         "What is GZipMiddleware's default compresslevel?", not_found_below=0.0, answerability=False
     )
     assert what.answer == written and not what.removed_claims
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # a link set in commas inside its sentence: the part before it is no sentence
+        "The Uvicorn default server, because it is written with uvloop, handles many requests [1].",
+        "The payment for each request is due to the landlord [1].",
+        "Caching is used in production only because it is cheap [1].",
+        # a negated part may deny the link, not the fact
+        "It is not disabled by default because it is slow [1].",
+    ],
+)
+async def test_trimming_never_cuts_a_link_that_the_part_needs(answer: str) -> None:
+    passages = [Passage(1, "The server is fast.", "a.md")]
+    assert leading_parts(answer) == []
+    assert await trims(answer, split_claims(answer), passages, LexicalVerifier()) == []
+
+
+def test_long_hostile_claims_are_read_in_linear_time() -> None:
+    spaces = "The pool" + " " * 50_000 + "because it is full."
+    assert link_of(spaces) is not None  # whitespace folds: one link
+    assert leading_parts("a" + " " * 50_000 + "because b") == []  # too long to trim
+    assert link_of("a, " * 20_000 + "b because c d") is not None
+
+
+def test_a_reason_in_the_next_paragraph_that_says_so() -> None:
+    source = "HTTP/2 is off by default.\n\nThe reason is that HTTP/1.1 is a mature transport."
+    claim = "HTTP/2 is off by default because HTTP/1.1 is a mature transport."
+    assert unstated_link(claim, [source]) is None
+
+
+def test_a_heading_or_question_asking_why_answers_under_it() -> None:
+    source = "## Why is HTTP/2 off?\n\nHTTP/1.1 is mature. It is battle-hardened."
+    claim = "HTTP/2 is off because HTTP/1.1 is mature."
+    assert unstated_link(claim, [source]) is None
+    bare = "HTTP/1.1 is mature. HTTP/2 is off."
+    assert unstated_link(claim, [bare]) is not None
+    assert unstated_link(claim, [bare], "Why is HTTP/2 off?") is None  # the heading path asks
+
+
+def test_since_of_time_gives_no_direction() -> None:
+    sides = sides_of("Since version 2, HTTP/2 is off by default because HTTP/1.1 is mature.")
+    assert sides is not None and "matur" in sides[0] and "version" not in sides[0]

@@ -26,9 +26,11 @@ from citesynth.synthesis.named import (
 )
 from citesynth.synthesis.sources import numbered
 from citesynth.verify.base import Check, Passage
-from citesynth.verify.claims import split_claims
+from citesynth.verify.causes import LinksChecked, link_of, unstated_link
+from citesynth.verify.claims import plain, split_claims
 from citesynth.verify.conflicts import find_conflicts
 from citesynth.verify.crossencoder import available
+from citesynth.verify.cues import sides_of
 from citesynth.verify.evidence import evidence_text
 from citesynth.verify.lexical import LexicalVerifier
 from citesynth.verify.purpose import goal_elsewhere, split_goal
@@ -47,6 +49,7 @@ PIECES = [
     *("HTTP/2", "uuid.UUID", "dumps()", "Multiple sources report that"),
     *("\u200b", "\u0301", "é", "İ", "ß", "ﬁ", "\u202e", "日本語", "🙂", "\x00", "\t"),
     *("*", "**", "_x_", "## Heading\n", "- ", "1. ", "---", ">>> ", "pool", "size"),
+    *(" because ", ", so ", ", since ", " due to ", "This is because ", ", which means ", '"'),
 ]
 TEXT = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 LABELS = {"supported", "partial", "unsupported"}
@@ -98,6 +101,23 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
     assert set(unnamed(text, sources)) <= set(acronyms(text)) | set(versioned(text))
     assert set(unnamed_code(text, sources)) <= set(code_names(text))
     assert set(unnamed_proper("How do I " + text, sources)) <= set(proper_names("How do I " + text))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(TEXT, TEXT, TEXT)
+def test_the_link_check_reads_any_text(claim: str, first: str, second: str) -> None:
+    link = link_of(claim)
+    assert link is None or (link.second and link.first in plain(claim))
+    unstated = unstated_link(claim, [first, second], second)
+    assert unstated is None or link is not None
+    [verdict] = asyncio.run(
+        LinksChecked(LexicalVerifier(), every=True, question=first).verify(
+            [Check(claim, (first, second))]
+        )
+    )
+    assert verdict.label in LABELS
+    sides = sides_of(first)
+    assert sides is None or all(isinstance(term, str) for side in sides for term in side)
 
 
 @pytest.mark.skipif(not available(), reason="the trained verifier needs citesynth[embed]")

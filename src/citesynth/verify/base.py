@@ -114,6 +114,13 @@ def unwrapped(verifier: Verifier) -> Verifier:
     the innermost wrapped one's.
     """
     inner: Verifier = verifier
-    while (wrapped := getattr(inner, "wrapped", None)) is not None:
+    for _ in range(_DEEPEST):
+        wrapped = getattr(inner, "wrapped", None)
+        if wrapped is None or wrapped is inner:
+            break
         inner = wrapped
     return inner
+
+
+_DEEPEST = 8
+"""The most wrappers `unwrapped` looks through (a wrapper holding itself ends the search)."""

@@ -16,17 +16,17 @@ since Y", "X, so Y", "X, which means Y", and a claim pointing back to the senten
 that link when its reason is a fact of the sources (`REASON_HELD`) and no passage links the
 two sides (`_READINGS`):
 
-- one sentence with a cue word (`cues.states_reason`) holding most of both sides, or both
-  sides nearly whole in a sentence without one ("awarded … for his success");
-- the first side, then the second within two sentences of its paragraph, in the claim's
-  order ("It should be the first tag. Everything before it is printed normally.");
+- one sentence with a cue word (`cues.states_reason`) holding most of both sides;
 - two sentences, the second pointing back ("The default thread pool size is only 40
-  tokens. This means that only 40 threads can run at the same time.");
+  tokens. This means that only 40 threads can run at the same time.", "The reason is
+  that …");
 - a question or heading asking why, and the sentences under it.
 
 A link a cue word states the other way round (`cues.sides_of`: the claim's cause is the
-source's effect) is `reversed`. Two facts side by side in the other order, or in two list
-items, state no link ("It is an integer ranging from 1 to 9. Defaults to `9`.").
+source's effect) is `reversed`. Two facts with no cue between them state no link, side by
+side ("It is an integer ranging from 1 to 9. Defaults to `9`.") or in one sentence
+("Starlette supports WebSockets, GraphQL and HTTP/2"): on the tuning claims, reading such
+juxtapositions as links let five wrong claims through and kept no right one.
 
 `LinksChecked` holds a verifier's verdicts to this: every link when the question asks why
 (the link is then what was asked), a claim pointing back whatever was asked.
@@ -39,8 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from citesynth.analysis import INLINE_CODE, content_terms
-from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.analysis import content_terms
 from citesynth.ingest.sentences import sentence_spans
 from citesynth.verify.base import Check, Verdict, Verifier
 from citesynth.verify.claims import plain
@@ -56,16 +55,20 @@ from citesynth.verify.cues import (
 from citesynth.verify.purpose import split_goal
 
 LINK = re.compile(
-    r"\s+because(?:\s+of)?,?\s+"
+    r"(?<![\s,])(?:"
+    r",?\s+because(?:\s+of)?,?\s+"
     r"|,?\s+(?:due|owing)\s+to\s+(?!be\b)"
     r"|,?\s+as\s+a\s+(?:result|consequence)\s+of\s+"
-    r"|,\s+so\s+(?!far\b|much\b|many\b|long\b|on\b|as\b|that\b)"
-    r"|,?\s+(?:which|this|that)\s+(?:means|is\s+why|leads?\s+to|results?\s+in)\s+(?:that\s+)?"
-    rf"|,\s+(?P<since>since)\b{NOT_DATING}\s*",
+    r"|,\s+so\s+(?!far\b|much\b|many\b|long\b|on\b|as\b|that\b|to\s+speak\b)"
+    r"|[,;]\s+(?:which|this|that)\s+(?:means|is\s+why|leads?\s+to|results?\s+in)\s+(?:that\s+)?"
+    rf"|,\s+(?P<since>since)\b{NOT_DATING}\s*"
+    r")",
     re.I,
 )
 """A link inside a claim, between the fact before it and the one after it: "X because Y",
-"X due to Y" (not "due to be"), "X, so Y", "X, which means Y", "X, since Y". Not a purpose
+"X due to Y" (not "due to be"), "X, so Y", "X, which means Y" (not "the value that results
+in an error"), "X, since Y". It starts after a word, so a run of spaces is tried once. Not a
+purpose
 ("X so that Y", "X in order for Y"): sources state one in too many ways ("A pool keeps
 idle connections open for reuse"), and an opening goal is `purpose`'s to check. Not
 "therefore", "thus" or "hence": those mark what the writer infers ("Therefore, the
@@ -98,6 +101,17 @@ _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
 _REFERRING = re.compile(r"\s*(?:this|that|these|those|it|so)\b", re.I)
 """A sentence whose subject is the one before it: "This is often not a problem because …"."""
 _CLAUSE_START = re.compile(r"[,;:\"“]\s*|\s[–—]\s")
+_QUOTED = re.compile(r"(?<!`)`+[^`\n]+?`+|\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”")
+"""Inline code and a quotation: their cue words are what is quoted ('reads "failed because
+of timeout"'), and a "?" in them ends no question."""
+_ASKED = re.compile(r"\?(?=\s|$)")
+"""The end of a question the claim holds (HaluEval's "question? answer"): not a "?" of a
+query string, "/items?limit=10"."""
+_PERFECT = re.compile(r"\b(?:has|have|had)\s+(?:\w+\s+)?(?:been|\w+ed|\w+en)\b|\bever\b", re.I)
+"""A perfect before "since": the time since which something holds ("has been stable, since
+it was rewritten")."""
+_DEGREE = re.compile(r"\bso\s+[\w-]+\s*$", re.I)
+"""A clause ending "so <adjective>" before ", so": degree, listed ("so fast, so small")."""
 """Where the clause a link explains begins: "It states: \"HTTP/2 is off by default, because
 …\"" explains only what is quoted."""
 _ASKS_WHY = re.compile(r"\b(?:why|how\s+come)\b", re.I)
@@ -111,14 +125,6 @@ a fact of theirs given as the reason for something they never give it for ("beca
 an integer ranging from 1 to 9"). A reason they lack ("due to his success with HomeCorp"
 against pages that never name HomeCorp) is the claim's other checks' and the model's to
 weigh."""
-SAME_SENTENCE = 0.67
-"""The share of both sides' terms one sentence with no cue word must hold: it may state the
-link in other words ("was awarded … for his success", "death from pneumonia")."""
-_ITEM = re.compile(rf"\s*{LIST_MARKER}\s")
-"""A list item: its own fact, never the reason for the item before it."""
-_EXPLAINED_WITHIN = 2
-"""How many sentences after a fact, in its paragraph, may state what the claim links to it
-in its own order: a reason after what it explains, a consequence after its cause."""
 _UNDER_WHY = 4
 """How many sentences after a why-question or heading answer it."""
 REVERSED_BY = 2
@@ -153,12 +159,16 @@ class Link:
 def link_of(claim: str) -> Link | None:
     """The link `claim` makes between two facts, if any (see the module docstring)."""
     text = plain(claim).rstrip(" .!?")
-    text = text[text.rfind("?") + 1 :].strip()  # a question asked states no link: its answer
+    masked = _masked(text)
+    asked = max((m.end() for m in _ASKED.finditer(masked)), default=0)
+    text, masked = text[asked:].lstrip(), masked[asked:].lstrip()  # a question states no link
     if goal := split_goal(text):  # "To X so that Y, do Z": the link is in the question asked
         text = goal.assertion.rstrip(" .!?")
-    masked = INLINE_CODE.sub(lambda code: "x" * len(code.group()), text)  # cues in code: none
+        masked = _masked(text)
     if pointing := _POINTING.match(masked):
-        return Link("", text[pointing.end() :], text[: pointing.end()])
+        # "This is because Y" gives the cause of the sentence before; "That's why Y" its effect
+        gives_effect = points_back_to(masked) == "effect"
+        return Link("", text[pointing.end() :], text[: pointing.end()], gives_effect)
     if opening := _OPENING_CAUSE.match(masked):
         if opening.group("since") and not _FINITE.search(opening.group("first")):
             return None  # "Since its acquisition by Dignity Health, …": since when
@@ -168,29 +178,49 @@ def link_of(claim: str) -> Link | None:
             text[opening.start("first") : opening.end("first")],
             cue,
         )
-    inside = LINK.search(masked)
-    if inside and inside.group("since") and not _FINITE.search(masked, inside.end()):
-        inside = None
-    if inside:
-        before = masked[: inside.start()].rstrip(" ,;")
-        cut = max(
-            (
-                m.end()
-                for m in _CLAUSE_START.finditer(before)
-                if before.count("(", 0, m.start()) <= before.count(")", 0, m.start())
-            ),
-            default=0,
-        )
-        if len(content_terms(before[cut:])) < 2:  # "X, Y and Z because …": the whole
-            cut = 0
-        cue = text[inside.start() : inside.end()]
-        return Link(
-            text[cut : len(before)],
-            text[inside.end() :],
-            cue,
-            _CONSEQUENCE.match(cue) is not None,
-        )
-    return None
+    inside = next((m for m in LINK.finditer(masked) if _links(masked, m)), None)
+    if inside is None:
+        return None
+    before = masked[: inside.start()].rstrip(" ,;")
+    cut = _clause_start(before)
+    if len(content_terms(before[cut:])) < 2:  # "X, Y and Z because …": the whole
+        cut = 0
+    cue = text[inside.start() : inside.end()]
+    return Link(
+        text[cut : len(before)], text[inside.end() :], cue, _CONSEQUENCE.match(cue) is not None
+    )
+
+
+def _masked(text: str) -> str:
+    """`text` with its inline code and quotations blanked out (their cue words link nothing)."""
+    return _QUOTED.sub(lambda quoted: "x" * len(quoted.group()), text)
+
+
+def _links(masked: str, found: re.Match[str]) -> bool:
+    """Whether a `LINK` match links two facts (not "since" of time, not "so" of degree)."""
+    before = masked[: found.start()]
+    if found.group("since"):  # "since" before a clause, and not after a perfect: a reason
+        return _FINITE.search(masked, found.end()) is not None and not _PERFECT.search(before)
+    if found.group().lstrip(" ,").lower().startswith("so"):
+        return _DEGREE.search(before) is None  # "so fast, so small": degree
+    return True
+
+
+def _clause_start(before: str) -> int:
+    """Where the clause ending `before` begins (0: `before` is one clause).
+
+    After its last comma, semicolon, colon, quote or dash outside brackets.
+    """
+    start = 0
+    depth = 0
+    for position, character in enumerate(before):
+        if character in "([":
+            depth += 1
+        elif character in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0 and (found := _CLAUSE_START.match(before, position)):
+            start = found.end()
+    return start
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,38 +230,31 @@ class _Sentence:
     cued: bool
     points_back: bool
     asks_why: bool
-    block: int
-    """Which paragraph or list item the sentence is in."""
 
 
 @lru_cache(maxsize=512)
 def _sentences(passage: str) -> tuple[_Sentence, ...]:
     """The passage's sentences in order, headings included, with what links them."""
     found = []
-    starts = [0, *(m.end() for m in _PARAGRAPH.finditer(passage))]
-    ends = [*(m.start() for m in _PARAGRAPH.finditer(passage)), len(passage)]
+    breaks = list(_PARAGRAPH.finditer(passage))
+    starts = [0, *(m.end() for m in breaks)]
+    ends = [*(m.start() for m in breaks), len(passage)]
     spans = [
-        (paragraph, span)
-        for paragraph, (begin, stop) in enumerate(zip(starts, ends, strict=True))
+        span
+        for begin, stop in zip(starts, ends, strict=True)
         for span in sentence_spans(passage, begin, stop)
     ]
-    block = -1
-    last = -1
-    for paragraph, (start, end) in spans:
+    for start, end in spans:
         text = passage[start:end]
         bare = text.lstrip("#*> \t-")
-        if paragraph != last or _ITEM.match(text):
-            block += 1
-        last = paragraph
+        cued = states_reason(text)
         found.append(
             _Sentence(
                 text,
                 frozenset(content_terms(text)),
-                states_reason(text),
-                LINKS_BACK.match(bare) is not None
-                or (states_reason(text) and _REFERRING.match(text) is not None),
+                cued,
+                LINKS_BACK.match(bare) is not None or (cued and _REFERRING.match(text) is not None),
                 _WHY.match(text) is not None,
-                block,
             )
         )
     return tuple(found)
@@ -266,9 +289,9 @@ class Sides:
     second: frozenset[str]
     link: Link
 
-    def held_by(self, terms: frozenset[str], least: float = SIDE_COVERAGE) -> bool:
+    def held_by(self, terms: frozenset[str]) -> bool:
         """Whether `terms` hold enough of both sides."""
-        return _holds(self.first, terms, least) and _holds(self.second, terms, least)
+        return _holds(self.first, terms) and _holds(self.second, terms)
 
     def read(self, sides: tuple[frozenset[str], frozenset[str]] | None) -> str:
         """The reading: "stated", or "reversed" when the source's cause and effect swap."""
@@ -276,30 +299,14 @@ class Sides:
 
 
 def _in_one(sides: Sides, sentences: Sequence[_Sentence], index: int) -> str:
-    """One sentence: a cue word joining both sides, or both sides nearly whole in it."""
+    """One sentence with a cue word holding both sides.
+
+    Not a sentence holding both with none: "Starlette supports WebSockets, GraphQL and
+    HTTP/2" says nothing of why it supports any.
+    """
     sentence = sentences[index]
     if _linked_alone(sides.first, sides.second, sentence):
         return sides.read(sides_of(sentence.text))
-    if sides.first and not sentence.cued and sides.held_by(sentence.terms, SAME_SENTENCE):
-        return "stated"  # "awarded … for his success with HomeCorp": a link in other words
-    return ""
-
-
-def _in_order(sides: Sides, sentences: Sequence[_Sentence], index: int) -> str:
-    """The first side, then the second within `_EXPLAINED_WITHIN` sentences of its paragraph.
-
-    "It should be the first tag. Everything before it is printed normally."
-    """
-    sentence = sentences[index]
-    if not sides.first or not _holds(sides.first, sentence.terms):
-        return ""
-    after = frozenset[str]()
-    for later in sentences[index + 1 : index + 1 + _EXPLAINED_WITHIN]:
-        if later.block != sentence.block:
-            break
-        after |= later.terms
-        if _holds(sides.second, after) and not later.points_back:
-            return "stated"
     return ""
 
 
@@ -327,7 +334,7 @@ def _under_why(sides: Sides, sentences: Sequence[_Sentence], index: int) -> str:
     return "stated" if sides.held_by(under) else ""
 
 
-_READINGS = (_in_one, _in_order, _pointing, _under_why)
+_READINGS = (_in_one, _pointing, _under_why)
 """The ways a passage may state a link, tried at each of its sentences."""
 
 

@@ -48,7 +48,7 @@ _STATES = re.compile(
     r"|(?:that|this|which|it)(?:'s|\s+is|\s+was)\s+(?:why|because)"
     rf"|to\s+(?:{_PURPOSE})\b|for\s+(?:{_PURPOSE_ING})\b"
     r"|(?:allow|enable|ensure|prevent|guarantee|protect)s\b|lets\s+(?:you|us|them|users?)\b"
-    r"|(?:lead|result)(?:s|ed|ing)?\s+(?:to|in)\b|caus(?:e|es|ed|ing)\b"
+    r"|(?:lead(?:s|ing)?|led|result(?:s|ed|ing)?)\s+(?:to|in)\b|caus(?:e|es|ed|ing)\b"
     r"|useful\s+(?:for|when|if|to|in)\b|(?:designed|meant|intended)\s+(?:to|for)\b"
     r"|for\s+(?:\w+\s+)?(?:performance|security|safety|compatibility|convenience|consistency"
     r"|efficiency|simplicity)\b|(?:which|this|that|it)\s+means\b|with\s+the\s+idea\s+of"
@@ -70,9 +70,11 @@ POINTS_BACK = (
     r"(?:because(?:\s+of)?|why|due\s+to)"
     r"|(?:this|that)\s+means(?:\s+that)?|for\s+(?:this|that|these)\s+reasons?"
     r"|because\s+of\s+(?:this|that)"
+    r"|the\s+(?:main\s+)?reason(?:\s+for\s+(?:this|that))?\s+(?:is|was)(?:\s+that)?"
 )
 """A sentence's opening giving the reason for, or the consequence of, the sentence before
-it: "This is because Y", "That's why Y", "This means that Y", "For this reason, Y"."""
+it: "This is because Y", "That's why Y", "This means that Y", "For this reason, Y", "The
+reason is that Y"."""
 LINKS_BACK = re.compile(
     rf"(?:{POINTS_BACK}|therefore|thus|hence|consequently|as\s+a\s+(?:result|consequence)"
     r"|(?:and\s+)?so(?=,)|otherwise|in\s+other\s+words|(?:not\s+)?doing\s+so)\b",
@@ -81,17 +83,18 @@ LINKS_BACK = re.compile(
 """A source sentence linked to the one before it: those openings, and "Therefore",
 "As a result", "So,", "Otherwise", "In other words", "Not doing so"."""
 _DIRECTED = re.compile(
-    r"(?P<cause>\b(?:because(?:\s+of)?|since|due\s+to|owing\s+to|as\s+a\s+(?:result|consequence)"
-    r"\s+of|caused\s+by)\b)"
+    r"(?P<cause>\b(?:because(?:\s+of)?|due\s+to|owing\s+to|as\s+a\s+(?:result|consequence)"
+    rf"\s+of|caused\s+by|since{NOT_DATING})\b)"
     r"|(?P<effect>,\s+so\b(?!\s+(?:far|much|many|long|on)\b)|\b(?:therefore|thus|hence"
     r"|consequently|(?:which|this|that|it)\s+means|(?:which|that|this)(?:'s|\s+is)\s+why"
-    r"|(?:lead|result)(?:s|ed|ing)?\s+(?:to|in)|causes|caused(?!\s+by))\b)",
+    r"|(?:lead(?:s|ing)?|led|result(?:s|ed|ing)?)\s+(?:to|in)|causes|caused(?!\s+by))\b)",
     re.I,
 )
 """A cue word that says which way a sentence's link goes: a cause after it ("because"), or
 an effect after it ("so", "which means", "leads to")."""
 _GIVES_CAUSE = re.compile(
-    r"(?:this|that|it)(?:'s|\s+is|\s+was)\s+(?:(?:partly|mainly|also)\s+)?(?:because|due\s+to)\b",
+    r"(?:this|that|it)(?:'s|\s+is|\s+was)\s+(?:(?:partly|mainly|also)\s+)?(?:because|due\s+to)\b"
+    r"|the\s+(?:main\s+)?reason(?:\s+for\s+(?:this|that))?\s+(?:is|was)\b",
     re.I,
 )
 _GIVES_EFFECT = re.compile(

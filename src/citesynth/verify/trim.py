@@ -44,6 +44,14 @@ _DANGLING = frozenset(
     "a an the of to for from in on at by with between and or but as than that which who "
     "whose its their his her this these those not no".split()
 )
+_BEFORE_A_LINK = frozenset(
+    "is are was were be been being only just mainly partly simply largely solely not".split()
+)
+"""A part's last word that needs the link after it: "… is due to …", "… only because …"."""
+_NEGATING = frozenset("not no never cannot".split())
+MAX_TRIMMED = 2_000
+"""The longest claim trimming reads, in characters: no sentence runs longer, and each cut
+reads the text after it."""
 _LIMITING_START = frozenset("not never no without nor if when unless except".split())
 _LIMITING = frozenset("only except unless exclusively solely rarely sometimes".split())
 """A tail holding one of these limits what comes before it: the part would overstate."""
@@ -100,9 +108,11 @@ def _cut_ends(raw: str) -> list[int]:
     if _OPENS_WITH_CONDITION.match(plain(raw)):
         return []
     ends = []
+    if len(raw) > MAX_TRIMMED:
+        return []
     cuts = [(cut, False) for cut in [*NEW_CLAUSE.finditer(raw), *_WHERE_CODE_LIVES.finditer(raw)]]
     # A reason after the part limits nothing: "… because structlog only looks at …"
-    cuts += [(cut, True) for cut in LINK.finditer(raw)]
+    cuts += [(cut, True) for cut in LINK.finditer(raw) if _cuts_at_link(raw, cut)]
     for cut, explains in cuts:
         part = raw[: cut.start()].rstrip(" ,")
         tail = [w.lower() for w in _WORD.findall(plain(raw[cut.end() :]))]
@@ -113,6 +123,21 @@ def _cut_ends(raw: str) -> list[int]:
             continue
         ends.append(len(part))
     return sorted(set(ends), reverse=True)
+
+
+def _cuts_at_link(raw: str, link: re.Match[str]) -> bool:
+    """Whether the part before a link of cause and effect may stand without it.
+
+    Not a link set in commas inside its sentence ("The server, because it is written with
+    uvloop, handles …"), a part ending on what the link completes ("… is due to", "… only
+    because"), nor a negated part ("It is not disabled by default because it is slow" may
+    deny the link, not the fact).
+    """
+    if link.group().lstrip().startswith(",") and "," in raw[link.end() :]:
+        return False
+    words = [w.lower() for w in _WORD.findall(plain(raw[: link.start()]))]
+    negated = any(word in _NEGATING or word.endswith("n't") for word in words)
+    return bool(words) and words[-1] not in _BEFORE_A_LINK and not negated
 
 
 def _balanced(part: str) -> bool:
