@@ -110,6 +110,9 @@ query string, "/items?limit=10"."""
 _PERFECT = re.compile(r"\b(?:has|have|had)\s+(?:\w+\s+)?(?:been|\w+ed|\w+en)\b|\bever\b", re.I)
 """A perfect before "since": the time since which something holds ("has been stable, since
 it was rewritten")."""
+_NEAR = 200
+"""How far around a cue word its reading looks, in characters (each match reads no more:
+a claim of many "so"s is read in linear time)."""
 _DEGREE = re.compile(r"\bso\s+[\w-]+\s*$", re.I)
 """A clause ending "so <adjective>" before ", so": degree, listed ("so fast, so small")."""
 """Where the clause a link explains begins: "It states: \"HTTP/2 is off by default, because
@@ -200,9 +203,10 @@ def _links(masked: str, found: re.Match[str]) -> bool:
     """Whether a `LINK` match links two facts (not "since" of time, not "so" of degree)."""
     before = masked[: found.start()]
     if found.group("since"):  # "since" before a clause, and not after a perfect: a reason
-        return _FINITE.search(masked, found.end()) is not None and not _PERFECT.search(before)
+        after = masked[found.end() : found.end() + _NEAR]
+        return _FINITE.search(after) is not None and not _PERFECT.search(before[-_NEAR:])
     if found.group().lstrip(" ,").lower().startswith("so"):
-        return _DEGREE.search(before) is None  # "so fast, so small": degree
+        return _DEGREE.search(before[-_NEAR:]) is None  # "so fast, so small": degree
     return True
 
 
