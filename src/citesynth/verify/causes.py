@@ -161,6 +161,12 @@ class Link:
 
 def link_of(claim: str) -> Link | None:
     """The link `claim` makes between two facts, if any (see the module docstring)."""
+    link = _read_link(claim)
+    return link if link is not None and link.second.strip() else None
+
+
+def _read_link(claim: str) -> Link | None:
+    """`link_of`'s reading, which may leave a side empty ("This is because")."""
     text = plain(claim).rstrip(" .!?")
     masked = _masked(text)
     asked = max((m.end() for m in _ASKED.finditer(masked)), default=0)
