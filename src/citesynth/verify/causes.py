@@ -67,11 +67,10 @@ LINK = re.compile(
 )
 """A link inside a claim, between the fact before it and the one after it: "X because Y",
 "X due to Y" (not "due to be"), "X, so Y", "X, which means Y" (not "the value that results
-in an error"), "X, since Y". It starts after a word, so a run of spaces is tried once. Not a
-purpose
-("X so that Y", "X in order for Y"): sources state one in too many ways ("A pool keeps
-idle connections open for reuse"), and an opening goal is `purpose`'s to check. Not
-"therefore", "thus" or "hence": those mark what the writer infers ("Therefore, the
+in an error"), "X, since Y". It starts after a word, so a run of spaces is tried once.
+Not a purpose ("X so that Y", "X in order for Y"): sources state one in too many ways ("A
+pool keeps idle connections open for reuse"), and an opening goal is `purpose`'s to check.
+Not "therefore", "thus" or "hence": those mark what the writer infers ("Therefore, the
 answer is …"), and the facts it infers from are checked as claims of their own."""
 _OPENING_CAUSE = re.compile(
     rf"(?:because(?:\s+of)?|due\s+to|as\s+a\s+result\s+of|(?P<since>since)\b{NOT_DATING})\s+"
@@ -101,6 +100,8 @@ _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
 _REFERRING = re.compile(r"\s*(?:this|that|these|those|it|so)\b", re.I)
 """A sentence whose subject is the one before it: "This is often not a problem because …"."""
 _CLAUSE_START = re.compile(r"[,;:\"“]\s*|\s[–—]\s")
+"""Where the clause a link explains may begin: "As the docs put it, HTTP/2 is off by
+default because …" explains only what follows the comma."""
 _QUOTED = re.compile(r"(?<!`)`+[^`\n]+?`+|\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”")
 """Inline code and a quotation: their cue words are what is quoted ('reads "failed because
 of timeout"'), and a "?" in them ends no question."""
@@ -115,8 +116,6 @@ _NEAR = 200
 a claim of many "so"s is read in linear time)."""
 _DEGREE = re.compile(r"\bso\s+[\w-]+\s*$", re.I)
 """A clause ending "so <adjective>" before ", so": degree, listed ("so fast, so small")."""
-"""Where the clause a link explains begins: "It states: \"HTTP/2 is off by default, because
-…\"" explains only what is quoted."""
 _ASKS_WHY = re.compile(r"\b(?:why|how\s+come)\b", re.I)
 
 
