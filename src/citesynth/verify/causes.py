@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from citesynth.analysis import content_terms
-from citesynth.ingest.sentences import sentence_spans
+from citesynth.verify.align import passage_sentences
 from citesynth.verify.base import Check, Verdict, Verifier
 from citesynth.verify.claims import plain
 from citesynth.verify.cues import (
@@ -96,7 +96,6 @@ because Y", "That's why Y", "This means that Y", "For this reason, Y". Not "Ther
 went slightly mad" against a source telling it in order)."""
 _WHY = re.compile(r"(?:^|\n)\s*(?:#+\s*|\*\*)?(?:why|how\s+come)\b", re.I)
 """A question or heading asking why: the text under it answers it."""
-_PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
 _REFERRING = re.compile(r"\s*(?:this|that|these|those|it|so)\b", re.I)
 """A sentence whose subject is the one before it: "This is often not a problem because …"."""
 _CLAUSE_START = re.compile(r"[,;:\"“]\s*|\s[–—]\s")
@@ -245,15 +244,7 @@ class _Sentence:
 def _sentences(passage: str) -> tuple[_Sentence, ...]:
     """The passage's sentences in order, headings included, with what links them."""
     found = []
-    breaks = list(_PARAGRAPH.finditer(passage))
-    starts = [0, *(m.end() for m in breaks)]
-    ends = [*(m.start() for m in breaks), len(passage)]
-    spans = [
-        span
-        for begin, stop in zip(starts, ends, strict=True)
-        for span in sentence_spans(passage, begin, stop)
-    ]
-    for start, end in spans:
+    for start, end in passage_sentences(passage):
         text = passage[start:end]
         bare = text.lstrip("#*> \t-")
         cued = states_reason(text)
@@ -280,10 +271,11 @@ def _stated(first: frozenset[str], second: frozenset[str], passage: str, link: L
     of its sentences.
     """
     sentences = _sentences(passage)
+    sides = Sides(first, second, link)
     reversed_ = False
     for index in range(len(sentences)):
         for reading in _READINGS:
-            found = reading(Sides(first, second, link), sentences, index)
+            found = reading(sides, sentences, index)
             if found == "stated":
                 return found
             reversed_ = reversed_ or found == "reversed"
