@@ -161,10 +161,18 @@ class Shares:
         return {t: 0.1 if t in {"opera", "compos"} else 0.0 for t in terms}
 
 
-async def test_unheard_terms_are_those_no_chunk_holds_and_only_for_how_to_questions() -> None:
+async def test_unheard_terms_are_those_no_chunk_holds() -> None:
     store = Shares()
     found = await unheard_terms("How do I pickle the composer's opera?", store)
     assert found == ("pickl",)
-    assert await unheard_terms("Who composed the opera?", store) == ()  # not asked how
+    assert await unheard_terms("Who composed the opera?", store) == ()
+    assert await unheard_terms("Does the opera use Celery?", store) == ("use", "celeri")
     assert await unheard_terms("How do I pickle it?", object()) == ()  # a store that cannot
-    assert len(store.asked) == 1
+    assert len(store.asked) == 3
+
+
+async def test_a_question_pasted_with_a_page_counts_its_first_terms_only() -> None:
+    store = Shares()
+    question = "Does " + " ".join(f"word{n}x" for n in range(5_000)) + " work?"
+    found = await unheard_terms(question, store)
+    assert len(store.asked[0]) == 64 and len(found) == 64

@@ -186,8 +186,8 @@ HOOKS = (
         ("How can I run black on every git commit?", ()),
         # a hyphenated name needs each of its words
         ("How do I run a Husky-based hook?", ("Husky-based",)),
-        # only how-to questions are read: news and encyclopedias name people their
-        # passages spell otherwise
+        # other questions are read only for names no chunk of the index holds (below):
+        # news and encyclopedias name people their passages spell otherwise
         ("Does the Verge report that Husky runs Black?", ()),
         ("Which hook did Husky add?", ()),
     ],
@@ -195,6 +195,29 @@ HOOKS = (
 def test_a_how_to_question_names_its_tools(question: str, found: tuple[str, ...]) -> None:
     sources = numbered([hit(HOOKS)])
     assert unnamed_proper(question, sources) == found
+
+
+@pytest.mark.parametrize(
+    ("question", "unheard", "found"),
+    [
+        # a name the documents never write, in a question naming one or two things
+        ("Can I run the Black hook with Husky?", ("huski",), ("Husky",)),
+        ("Does the hook format Jupyter notebooks with Husky?", ("huski",), ("Husky",)),
+        ("Which hook did Husky add?", ("huski",), ("Husky",)),
+        # held by some chunk of the index, though not by these sources: read as before
+        ("Can I run the Black hook with Husky?", (), ()),
+        ("Can I run the Black hook with Husky?", ("hook",), ()),
+        # written by a source, or a typo away from a word it writes
+        ("Does Black format Jupiter notebooks?", ("jupit",), ()),
+        # a question naming many things names some in passing
+        ("Did the Verge say Black, Git and Jupyter run Husky?", ("huski",), ()),
+    ],
+)
+def test_any_question_naming_what_the_documents_never_write(
+    question: str, unheard: tuple[str, ...], found: tuple[str, ...]
+) -> None:
+    sources = numbered([hit(HOOKS)])
+    assert unnamed_proper(question, sources, unheard) == found
 
 
 def test_thousands_of_capitalised_names_are_read_by_the_first_twelve() -> None:
@@ -218,4 +241,16 @@ async def test_a_how_to_question_naming_a_tool_no_passage_names_is_not_found(
         ("hooks.md", HOOKS),
         ("How do I run Black as a Git pre-push hook with Husky?", "Husky"),
         "How do I run Black on every Git commit with pre-commit?",
+    )
+
+
+async def test_any_question_naming_a_tool_the_documents_never_write_is_not_found(
+    engine: Engine, tmp_path: Path
+) -> None:
+    await _withheld_then_held(
+        engine,
+        tmp_path / "y",
+        ("hooks.md", HOOKS),
+        ("Does the black-jupyter hook also run under Husky?", "Husky"),
+        "Does the black-jupyter hook format Jupyter notebooks?",
     )

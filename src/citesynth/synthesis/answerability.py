@@ -132,15 +132,16 @@ async def gate(
     holds is not answered by them (`named.unnamed`: "JWT" against Flask's pages on CSRF
     tokens), nor one writing a name as code that none of the sources writes
     (`named.unnamed_code`: "uuid.UUID"), nor a how-to question naming a tool none of the
-    sources names (`named.unnamed_proper`: "Husky"); an acronym in `subjects`, which a top
-    source's document is about (`synthesis.about`), counts as held. A how-to question
-    whose names tell the sources' documents apart (`topics`) is read against the sources
-    on all of them only (`on_topic`; a compound one, whose parts may be on different
-    documents, is not), and is not answered when there are none. A compound question
-    ("What is the connect timeout, and are failed requests retried?") is answerable when
-    each of its parts is (`question_parts`; `compound=False` reads it whole only): each may
-    be answered by a different source, and a source answering one part scores low against
-    the whole. When neither answers, two sources are read together (`pair_gate`;
+    sources names (`named.unnamed_proper`: "Husky"), nor any question naming one or two
+    things of which one is `unheard` of ("Celery" in Django's docs); an acronym in
+    `subjects`, which a top source's document is about (`synthesis.about`), counts as held.
+    A how-to question whose names tell the sources' documents apart (`topics`) is read
+    against the sources on all of them only (`on_topic`; a compound one, whose parts may be
+    on different documents, is not), and is not answered when there are none. A compound
+    question ("What is the connect timeout, and are failed requests retried?") is answerable
+    when each of its parts is (`question_parts`; `compound=False` reads it whole only): each
+    may be answered by a different source, and a source answering one part scores low
+    against the whole. When neither answers, two sources are read together (`pair_gate`;
     `pairs=False`: never). A how-to question is read at the scorer's how-to threshold when
     it has one and no term of the question is `unheard` of: held by no chunk of the index
     (`unheard_terms`).
@@ -150,7 +151,7 @@ async def gate(
     top = list(sources[:TOP])
     missing = tuple(name for name in unnamed(question, top) if name not in subjects)
     missing += unnamed_code(question, sources)
-    if missing := missing + unnamed_proper(question, sources):
+    if missing := missing + unnamed_proper(question, sources, unheard):
         return Gate(0.0, 0.0, top[0].number, unnamed=missing)
     if topics and asks_how(question) and len(question_parts(question)) == 1:
         top, telling = on_topic(question, top, topics)
@@ -230,13 +231,18 @@ def threshold(scorer: AnswerabilityScorer, *, how_to: bool) -> float:
 async def unheard_terms(question: str, store: object) -> tuple[str, ...]:
     """The terms of `question` (`analysis.content_terms`) that no chunk of the index holds.
 
-    Read only for a how-to question, and only when `store` can count (`TermCounter`).
+    Read only when `store` can count (`TermCounter`).
     """
-    if not asks_how(question) or not isinstance(store, TermCounter):
+    if not isinstance(store, TermCounter):
         return ()
-    wanted = content_terms(question)
+    wanted = list(dict.fromkeys(content_terms(question)))[:_MAX_COUNTED]
     shares = await store.term_shares(wanted)
     return tuple(term for term in wanted if not shares.get(term))
+
+
+_MAX_COUNTED = 64
+"""Distinct terms of one question counted in the index (a question pasted with a whole
+page of text is read by its first 64: each is a search of the index)."""
 
 
 @runtime_checkable

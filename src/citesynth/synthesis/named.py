@@ -24,6 +24,12 @@ tool the user wants to use, and when none of the sources the writer is given nam
 (nor a word a typo away: "Platfrom" is "Platform"), the documentation answers a question
 on something else: the extractive writer had quoted Black's pre-commit set-up, the
 embedded model "Create a file named `.github/workflows/black.yml`".
+
+Any other question naming one or two capitalised things is read so too when one of them
+is a name the documents never write at all, a term of it in no chunk of the index
+(2026-12-01): "Does Django provide an official integration with Celery?" over Django's
+docs, which never write "Celery", had been answered from its ASGI release notes. A
+question naming more names some in passing, as news questions do.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from citesynth.analysis import INLINE_CODE, code_name
+from citesynth.analysis import INLINE_CODE, code_name, content_terms
 from citesynth.synthesis.asked import asks_how
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk
@@ -172,16 +178,26 @@ def proper_names(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_POSSESSIVE.sub("", m.group()) for m in written))
 
 
-def unnamed_proper(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
-    """The names a how-to `question` writes capitalised that none of `sources` writes.
+def unnamed_proper(
+    question: str, sources: Sequence[Source], unheard: Collection[str] = ()
+) -> tuple[str, ...]:
+    """The names `question` writes capitalised that none of `sources` writes.
 
     Written means as words of a source's text, title or headings, in any case, or a typo
-    away (`_typo_of`); every word of a hyphenated name ("Keycloak-based") must be. Other
-    questions are not read (see the module docstring).
+    away (`_typo_of`); every word of a hyphenated name ("Keycloak-based") must be. A
+    how-to question's every such name counts; any other question's only when a term of it
+    is `unheard` (`answerability.unheard_terms`: no chunk of the index holds it), a name
+    the documents never write at all (see the module docstring).
     """
-    if not sources or not asks_how(question):
+    how_to = asks_how(question)
+    if not sources or not (how_to or unheard):
         return ()
     names = proper_names(question)[:_MAX_PROPER]
+    if not how_to:
+        if len(names) > _FEW_NAMES:
+            return ()
+        never = frozenset(unheard)
+        names = tuple(n for n in names if never.intersection(content_terms(n)))
     if not names:
         return ()
     words = frozenset(_WORD.findall(_read(sources).lower()))
@@ -214,6 +230,13 @@ def _typo_of(written: str, word: str) -> bool:
 
 
 _MAX_PROPER = 12
+_FEW_NAMES = 2
+"""The most capitalised names a question other than a how-to one may write for one the
+documents never write to make it a not-found: a question naming one or two things asks
+about them ("Does Django provide an official integration with Celery?"); one naming many
+names some in passing ("Does the Sporting News article attribute the Minnesota Vikings'
+poor performance … to Danielle Hunter …?", answered by a corpus that never writes
+"Danielle")."""
 """Capitalised names of one question read (a question writing thousands is read by its
 first twelve: each missing one is compared with every word of the sources)."""
 _SHORT = 5

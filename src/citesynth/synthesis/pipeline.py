@@ -41,7 +41,6 @@ from citesynth.synthesis.about import (
 from citesynth.synthesis.answerability import (
     TOP,
     Gate,
-    HowToScorer,
     gate,
     unanswerable,
     unheard_terms,
@@ -193,13 +192,12 @@ async def _gated(
 ) -> Gate | None:
     """The answerability gate's verdict on the plan's sources (`answerability.gate`).
 
-    The index is asked for the question's unheard terms only when the verifier can have a
-    how-to threshold they decide on (its value is known once its gate has loaded); the
-    sources' `documents`, read once for the question (`about.read_documents`), tell what
-    a how-to question's names are on.
+    The index is asked for the question's unheard terms (`unheard_terms`: names the
+    documents never write are a not-found; they keep a how-to question at the scorer's
+    threshold); the sources' `documents`, read once for the question
+    (`about.read_documents`), tell what a how-to question's names are on.
     """
-    how_to = isinstance(verifier, HowToScorer)
-    unheard = await unheard_terms(question, parts.store) if how_to else ()
+    unheard = await unheard_terms(question, parts.store)
     subjects = {name for source in plan.sources[:TOP] for name in source.named}
     topics = documents_on(question, documents) if asks_how(question) else {}
     return await gate(
