@@ -9,7 +9,13 @@ import pytest
 
 from citesynth import Answer, Engine
 from citesynth.retrieve.subjects import MIN_CHUNKS
-from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number, states_number_of
+from citesynth.synthesis.asked import (
+    NO_NUMBER,
+    asks_number,
+    asks_yes_no,
+    states_number,
+    states_number_of,
+)
 from citesynth.synthesis.finishing import headings_above
 from tests.conftest import answered, write
 
@@ -380,3 +386,23 @@ def test_a_year_answers_a_question_about_a_time_only() -> None:
     released = "attrs had its first release in April 2015 [1]."
     assert states_number_of("When did attrs have its first release?", [released])
     assert states_number_of("In which year was attrs released?", [released])
+
+
+@pytest.mark.parametrize(
+    ("question", "polar"),
+    [
+        ("Does bulk_create() fire post_save signals?", True),
+        ("Can I use a JSONField if my project runs on SQLite?", True),
+        ("Isn't the QuerySet lazy?", True),
+        ("  will runserver reload my code?", True),
+        # a request worded as a question asks for an account, not yes or no
+        ("Can you explain how the cache is invalidated?", False),
+        ("Could you please outline the upgrade steps?", False),
+        ("How do I restart the server?", False),
+        ("What is the default port?", False),
+        ("Is", True),
+        ("", False),
+    ],
+)
+def test_questions_asking_yes_or_no(question: str, polar: bool) -> None:
+    assert asks_yes_no(question) is polar

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from citesynth.errors import ConfigError
+from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis.prompts import BUILT_IN, load, version_of
+from citesynth.synthesis.writers import LLMWriter, Plan
 
 SNAPSHOTS = Path(__file__).resolve().parents[1] / "snapshots" / "prompts"
 VALUES = {
@@ -59,3 +62,16 @@ def test_bad_overrides_are_reported_at_load_time(tmp_path: Path) -> None:
         load(tmp_path)
     with pytest.raises(ConfigError, match="does not exist"):
         load(tmp_path / "missing")
+
+
+def test_a_yes_no_question_is_shown_as_what_the_sources_say_about_it() -> None:
+    writer = LLMWriter(ScriptedModel(), BUILT_IN)
+    polar = Plan("Does runserver reload my code?", (), grouped=False, max_tokens=100)
+    told = writer.messages(polar)[1].content
+    assert told.startswith("Question: What do the sources say about this: Does runserver")
+    assert told.count("What do the sources say about this:") == 2  # both times it is asked
+    other = Plan("How do I reload my code?", (), grouped=False, max_tokens=100)
+    assert "What do the sources say" not in writer.messages(other)[1].content
+    # a report's own prompts are worded for their task: not rewritten
+    section = replace(polar, prompt="report.section", values=VALUES)
+    assert "What do the sources say" not in "".join(m.content for m in writer.messages(section))

@@ -164,6 +164,22 @@ def asks_how(question: str) -> bool:
     return _HOW_TO.match(question) is not None
 
 
+_YES_NO = re.compile(
+    r"^\W*(?:is|are|was|were|am|do|does|did|can|could|will|would|should|shall|has|have|had"
+    r"|may|might|must)(?:n['’]t)?\b(?!\s+(?:you|u)\s+(?:please\s+)?(?:tell|explain|describe"
+    r"|outline|list|provide|show|give|help|walk|detail|summari[sz]e|clarify|elaborate|share"
+    r"|point|recommend|suggest)\b)",
+    re.I,
+)
+"""A question opening with an auxiliary verb: "Does X …?", "Can I …?", "Isn't it …?"; not a
+request worded as one ("Can you explain how …?", "Could you outline …?")."""
+
+
+def asks_yes_no(question: str) -> bool:
+    """Whether `question` asks yes or no ("Does bulk_create() fire post_save signals?")."""
+    return _YES_NO.match(question) is not None
+
+
 def asks_number(question: str) -> bool:
     """Whether `question` asks for a count or a measure.
 

@@ -230,6 +230,8 @@ def _typo_of(written: str, word: str) -> bool:
 
 
 _MAX_PROPER = 12
+"""Capitalised names of one question read (a question writing thousands is read by its
+first twelve: each missing one is compared with every word of the sources)."""
 _FEW_NAMES = 2
 """The most capitalised names a question other than a how-to one may write for one the
 documents never write to make it a not-found: a question naming one or two things asks
@@ -237,8 +239,6 @@ about them ("Does Django provide an official integration with Celery?"); one nam
 names some in passing ("Does the Sporting News article attribute the Minnesota Vikings'
 poor performance … to Danielle Hunter …?", answered by a corpus that never writes
 "Danielle")."""
-"""Capitalised names of one question read (a question writing thousands is read by its
-first twelve: each missing one is compared with every word of the sources)."""
 _SHORT = 5
 """Letters of the longest word a typo of which is one edit away (Levenshtein distance);
 two in longer ones."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from citesynth.llm.base import ChatModel, ChatOptions, Message, Piece, closing
+from citesynth.synthesis.asked import asks_yes_no
 from citesynth.synthesis.prompts import Prompt, pick
 from citesynth.synthesis.sources import Source, context
 from citesynth.verify.conflicts import Found
@@ -87,6 +88,18 @@ _NOTES_LIMIT = 100_000  # reasoning held back at most; a looping model never wri
 _ANSWER_LOOKBACK = 200  # longer than any "\n  **Answer**: " a model writes
 
 
+def shown_question(question: str) -> str:
+    """`question` as a model is asked it: a yes/no one as what the sources say about it.
+
+    Asked "Do I need to restart runserver every time I edit my Python code?" beside two
+    sources saying "You don't need to restart the server for code changes to take effect",
+    the embedded model replied "Not found in the sources."; it did so for 9 of the 24
+    yes/no tuning questions the sources answer (`tests/fixtures/yes_no_tuning_*`), and
+    for none of them asked "What do the sources say about this: …?".
+    """
+    return f"What do the sources say about this: {question}" if asks_yes_no(question) else question
+
+
 class LLMWriter:
     """Prompts a chat model; optionally lets it reason first and shows only the answer."""
 
@@ -119,7 +132,7 @@ class LLMWriter:
         """
         values = {
             **plan.values,
-            "question": plan.question,
+            "question": shown_question(plan.question) if plan.prompt == "answer" else plan.question,
             "sources": context(plan.sources, grouped=plan.grouped) + plan.notes(),
         }
         family = plan.prompt
