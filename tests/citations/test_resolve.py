@@ -436,3 +436,24 @@ def test_a_marker_moved_inside_its_sentence_merges_with_the_one_there(
 ) -> None:
     resolved = resolve(text, refs(3))
     assert resolved.text == expected and set(resolved.multi_source) == multi
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a marker opening a sentence as the subject of a reporting verb stays with it, and
+        # the attribution becomes the citation it is
+        (
+            "Redirects are off by default. [1] explains that they can mask network calls.",
+            "Redirects are off by default. They can mask network calls [1].",
+        ),
+        ("It is off. [2] also says that it is opt-in.", "It is off. It is opt-in [2]."),
+        # a marker trailing a sentence still moves inside it
+        ("It is off. [1] Then it is on [2].", "It is off [1]. Then it is on [2]."),
+    ],
+)
+def test_a_marker_that_opens_a_sentence_as_its_subject_stays_there(
+    text: str, expected: str
+) -> None:
+    resolved = resolve(text, THREE).text
+    assert plain_attributions(resolved)[0] == expected

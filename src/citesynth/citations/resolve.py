@@ -178,11 +178,30 @@ def _groups(text: str, markers: list[Marker]) -> list[list[Marker]]:
     return groups
 
 
+_SUBJECT = re.compile(
+    r"[ \t]+(?:also[ \t]+)?(?:states|says|explains|mentions|notes|shows|reports|describes"
+    r"|confirms|indicates|specifies|documents|adds|provides|gives|lists|suggests|writes"
+    r"|recommends)\b",
+    re.I,
+)
+"""A reporting verb after a marker that opens a sentence: the marker is its subject ("x.
+[1] explains that y"), which `synthesis.leads` turns into the citation it is, not a
+citation trailing the sentence before."""
+_AFTER = 24
+"""Characters after a marker read to tell a trailing citation from a sentence's subject."""
+
+
 def _attach(before: str, marker: str, after: str) -> str:
-    """`before` followed by `marker`, moved inside a sentence it trails: `x. [1]` → `x [1].`."""
+    """`before` followed by `marker`, moved inside a sentence it trails: `x. [1]` → `x [1].`.
+
+    Not one opening a sentence as its subject (`_SUBJECT`): asked what the sources say,
+    the embedded model wrote "… by default. [1] explains that HTTPX differs …", and moved,
+    the marker had left "explains that HTTPX differs …" behind as a sentence.
+    """
     stripped = before.rstrip(" \t")
     ends_line = not after[:1] or after[:1].isspace()
-    if stripped[-1:] in (".", "!", "?") and stripped[-2:-1] != "." and ends_line:
+    opens = _SUBJECT.match(after) is not None
+    if stripped[-1:] in (".", "!", "?") and stripped[-2:-1] != "." and ends_line and not opens:
         return f"{stripped[:-1]} {marker}{stripped[-1]}"
     separator = " " if before and not before[-1].isspace() and before[-1] not in "([" else ""
     return before + separator + marker
@@ -234,7 +253,7 @@ def _resolve(text: str, sources: Sequence[SourceRef]) -> Resolved:
         before = text[position : group[0].start]
         if good:
             end = group[-1].end
-            pieces.append(_attach(before, compact(good), text[end : end + 1]))
+            pieces.append(_attach(before, compact(good), text[end : end + _AFTER]))
             groups.append(tuple(good))
             used.extend(n for n in good if n not in used)
             if len(good) > 1:
