@@ -50,6 +50,7 @@ from citesynth.synthesis.cache import AnswerCache
 from citesynth.synthesis.drafting import Draft, elapsed_ms, tidy, write
 from citesynth.synthesis.finishing import Finishing, Header, finish
 from citesynth.synthesis.modes import get_mode
+from citesynth.synthesis.named import proper_names
 from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.outcomes import (
     failure_reason,
@@ -194,10 +195,12 @@ async def _gated(
 
     The index is asked for the question's unheard terms (`unheard_terms`: names the
     documents never write are a not-found; they keep a how-to question at the scorer's
-    threshold); the sources' `documents`, read once for the question
-    (`about.read_documents`), tell what a how-to question's names are on.
+    threshold) only when they can decide something: for a how-to question, or one naming
+    something capitalised (`named.proper_names`); the sources' `documents`, read once for
+    the question (`about.read_documents`), tell what a how-to question's names are on.
     """
-    unheard = await unheard_terms(question, parts.store)
+    named = asks_how(question) or proper_names(question)
+    unheard = await unheard_terms(question, parts.store) if named else ()
     subjects = {name for source in plan.sources[:TOP] for name in source.named}
     topics = documents_on(question, documents) if asks_how(question) else {}
     return await gate(

@@ -107,9 +107,9 @@ def _cut_ends(raw: str) -> list[int]:
     """Offsets in `raw` where a part that may stand alone ends, longest part first."""
     if _OPENS_WITH_CONDITION.match(plain(raw)):
         return []
-    ends = []
     if len(raw) > MAX_TRIMMED:
         return []
+    ends = []
     cuts = [(cut, False) for cut in [*NEW_CLAUSE.finditer(raw), *_WHERE_CODE_LIVES.finditer(raw)]]
     # A reason after the part limits nothing: "… because structlog only looks at …"
     cuts += [(cut, True) for cut in LINK.finditer(raw) if _cuts_at_link(raw, cut)]
