@@ -448,6 +448,13 @@ def test_a_marker_moved_inside_its_sentence_merges_with_the_one_there(
             "Redirects are off by default. They can mask network calls [1].",
         ),
         ("It is off. [2] also says that it is opt-in.", "It is off. It is opt-in [2]."),
+        # several markers as the subject
+        ("It is off. [1] and [2] state that it is opt-in.", "It is off. It is opt-in [1,2]."),
+        # a verb after which nothing is claimed alone keeps a subject
+        (
+            "It is off. [3] provides an example where it is on.",
+            "It is off. The source provides an example where it is on [3].",
+        ),
         # a marker trailing a sentence still moves inside it
         ("It is off. [1] Then it is on [2].", "It is off [1]. Then it is on [2]."),
     ],

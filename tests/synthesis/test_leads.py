@@ -65,7 +65,6 @@ def test_the_wrapping_becomes_a_citation(text: str, plain: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "[1] suggests that the drug may help.",  # a hedge is not a report: kept as written
         "See [3].",  # a pointer, dropped elsewhere
         "According to [2].",  # nothing left to state
         "According to the maintainers, the pool holds ten connections [1].",  # names no marker
@@ -80,6 +79,32 @@ def test_the_wrapping_becomes_a_citation(text: str, plain: str) -> None:
 )
 def test_other_sentences_are_left_alone(text: str) -> None:
     assert plain_attributions(text) == (text, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        # a hedge is not a report: the sentence keeps it, with a subject a claim can hold
+        ("[1] suggests that the drug may help.", "The source suggests that the drug may help [1]."),
+        # what follows the verb states nothing alone (HTTPX h04 had read " provides an …")
+        (
+            "It is off [1]. [5] provides an example where redirects are enabled explicitly.",
+            "It is off [1]. The source provides an example where redirects are enabled "
+            "explicitly [5].",
+        ),
+        ("[2] lists the options [2].", "The source lists the options [2]."),
+        # several markers: the verb agrees with them
+        ("[1,3] gives two examples.", "The sources give two examples [1,3]."),
+        ("[1] and [3] specifies it.", "The sources specify it [1,3]."),
+        # a report too short to stand as a claim of its own
+        ("[2] explains it.", "The source explains it [2]."),
+        # plural markers report as one does
+        ("[1] and [2] state that the pool holds ten.", "The pool holds ten [1,2]."),
+        ("[1] also adds that retries back off.", "Retries back off [1]."),
+    ],
+)
+def test_a_marker_as_subject_keeps_a_subject(text: str, plain: str) -> None:
+    assert plain_attributions(text) == (plain, 1)
 
 
 DOCUMENTS = {1: "limits.md", 2: "limits.md", 3: "clients.md"}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from citesynth.analysis import DEFAULT_VALUE, INLINE_CODE
@@ -178,15 +178,31 @@ def _groups(text: str, markers: list[Marker]) -> list[list[Marker]]:
     return groups
 
 
+SUBJECT_VERBS = (
+    "states says explains mentions notes shows reports describes confirms indicates specifies "
+    "documents adds provides gives lists suggests writes recommends"
+).split()
+"""Verbs whose subject a marker opening a sentence is ("x. [1] explains that y")."""
+
+
+def verb_pattern(verbs: Iterable[str]) -> str:
+    """An alternation of `verbs` (third person singular) and their plurals ("state")."""
+    return "|".join(f"{verb}|{plural_verb(verb)}" for verb in verbs)
+
+
+def plural_verb(verb: str) -> str:
+    """The plural of a verb in the third person singular: "specifies" → "specify"."""
+    return verb[:-3] + "y" if verb.endswith("ies") else verb[:-1]
+
+
 _SUBJECT = re.compile(
-    r"[ \t]+(?:also[ \t]+)?(?:states|says|explains|mentions|notes|shows|reports|describes"
-    r"|confirms|indicates|specifies|documents|adds|provides|gives|lists|suggests|writes"
-    r"|recommends)\b",
+    rf"(?:[ \t]*(?:,|and|&)?[ \t]*\[[\d,-]+\])*[ \t]+(?:also[ \t]+)?"
+    rf"(?:{verb_pattern(SUBJECT_VERBS)})\b",
     re.I,
 )
-"""A reporting verb after a marker that opens a sentence: the marker is its subject ("x.
-[1] explains that y"), which `synthesis.leads` turns into the citation it is, not a
-citation trailing the sentence before."""
+"""A reporting verb after a marker that opens a sentence, or after the markers that begin
+with it ("[1] and [2] state"): the markers are its subject, which `synthesis.leads` turns
+into the citation they are, not a citation trailing the sentence before."""
 _AFTER = 24
 """Characters after a marker read to tell a trailing citation from a sentence's subject."""
 

@@ -21,7 +21,13 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 
 from citesynth.analysis import without_consensus
-from citesynth.citations.resolve import cited_numbers, compact
+from citesynth.citations.resolve import (
+    SUBJECT_VERBS,
+    cited_numbers,
+    compact,
+    plural_verb,
+    verb_pattern,
+)
 from citesynth.ingest.sentences import outside_fences, sentence_spans
 
 _MARK = r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]"
@@ -40,10 +46,10 @@ _REPORTED = (
     r"(?:stated|mentioned|described|noted|explained|reported|shown|indicated|documented"
     r"|outlined|specified|detailed|confirmed)"
 )
-_REPORTS = (
-    r"(?:states|says|mentions|notes|explains|reports|shows|indicates|confirms|specifies"
-    r"|describes|documents)"
-)
+_KEEPS_ITS_SUBJECT = frozenset("provides gives lists suggests recommends".split())
+"""Verbs after which what follows is no claim of its own: "[1] lists three options", "[1]
+suggests that …" (a hedge). Their sentence keeps a subject: "The source lists …"."""
+_REPORTS = rf"(?:{verb_pattern(v for v in SUBJECT_VERBS if v not in _KEEPS_ITS_SUBJECT)})"
 _LEAD = re.compile(
     rf"(?:\b(?:according\s+to|as\s+{_REPORTED}\s+(?:in|by)|based\s+on|per)\s+{_NOUN}\s*{_FILE}"
     rf"(?P<after>{_MARKS})\s*,?\s*"
@@ -55,6 +61,11 @@ _TRAIL = re.compile(
     rf"(?P<marks>{_MARKS})\)?(?P<end>\s*[.!]?\s*)$",
     re.IGNORECASE,
 )
+_SOURCE_SUBJECT = re.compile(
+    rf"(?P<marks>{_MARKS})\s+(?P<rest>(?:also\s+)?(?P<verb>{verb_pattern(SUBJECT_VERBS)})\b.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+"""A marker as the subject of a sentence no rewriting makes a plain claim of."""
 _ENDING_MARKS = re.compile(rf"\s*(?P<marks>{_MARK}(?:\s*{_MARK})*)\s*$")
 
 
@@ -109,11 +120,12 @@ def _plain(sentence: str) -> str:
     """One sentence without its attribution wrapping (unchanged when it has none)."""
     body, numbers = sentence, []
     lead = _LEAD.match(body)
-    if lead:
-        rest = body[lead.end() :]
-        if len(rest.split()) >= 3:
-            numbers.extend(cited_numbers(lead.group("after") or lead.group("subject")))
-            body = _capitalised(rest)
+    rest = body[lead.end() :] if lead else ""
+    if lead and len(rest.split()) >= 3:
+        numbers.extend(cited_numbers(lead.group("after") or lead.group("subject")))
+        body = _capitalised(rest)
+    else:
+        body = _sourced(body, numbers)
     trail = _TRAIL.search(body)
     if trail and len(body[: trail.start()].split()) >= 3:
         numbers.extend(cited_numbers(trail.group("marks")))
@@ -127,6 +139,27 @@ def _plain(sentence: str) -> str:
         numbers.extend(cited_numbers(ending.group("marks")))
         core = core[: ending.start()].rstrip()
     return f"{core.rstrip(',;: ')} {compact(numbers)}{stop or '.'}"
+
+
+def _sourced(sentence: str, numbers: list[int]) -> str:
+    """`sentence` with a marker as its subject made "the source", the marker into `numbers`.
+
+    "[5] provides an example where HTTPX does not follow redirects." reads "The source
+    provides an example where … [5].": a claim's text loses its markers, and repair puts
+    the citation it keeps at the end, so the marker as subject had left " provides an
+    example …" in the answer.
+    """
+    found = _SOURCE_SUBJECT.match(sentence)
+    if not found:
+        return sentence
+    cited = cited_numbers(found.group("marks"))
+    numbers.extend(cited)
+    rest, verb = found.group("rest"), found.group("verb")
+    if len(cited) == 1:
+        return f"The source {rest}"
+    if verb.lower() in SUBJECT_VERBS:  # "[1,2] explains" reads "The sources explain"
+        rest = rest.replace(verb, plural_verb(verb), 1)
+    return f"The sources {rest}"
 
 
 def _capitalised(text: str) -> str:
