@@ -331,6 +331,24 @@ def test_a_negated_claim_is_vetoed_only_by_a_source_with_no_negation_at_all(
     assert any("negation" in r for r in verifier.verify_now([Check(claim, (plain,))])[0].reasons)
 
 
+RELOADING = (
+    "The development server automatically reloads Python code for each request as needed. "
+    "You don't need to restart the server for code changes to take effect."
+)
+
+
+def test_a_negated_claim_stated_by_one_of_equally_close_sentences_is_no_mismatch(
+    verifier: LexicalVerifier,
+) -> None:
+    # both sentences share four terms with the claim; the second, negated, states it
+    claim = "You don't need to restart the runserver when you edit Python code."
+    reasons = verifier.verify_now([Check(claim, (RELOADING,))])[0].reasons
+    assert not any("negation" in r for r in reasons), reasons
+    plain = RELOADING.split(". ")[0] + "."  # and without it, the negation differs
+    reasons = verifier.verify_now([Check(claim, (plain,))])[0].reasons
+    assert any("negation" in r for r in reasons), reasons
+
+
 @pytest.mark.parametrize(
     ("text", "numbers", "quantities"),
     [

@@ -1003,7 +1003,8 @@ def _negation_differs(
     """Whether negation disagrees, decided only when sure.
 
     A negated claim disagrees when the best sentence for its negated clause has no
-    negation (a claim may join two sentences, its "no limits" stated by the second); a
+    negation (a claim may join two sentences, its "no limits" stated by the second), nor
+    does any sentence stating as much of that clause; a
     plain claim when the clause of the anchor sentence that states it is negated. A
     negation elsewhere in the sentence ("... or `None` for no limits") neither contradicts
     a plain claim nor backs a negated one, so it decides nothing. A plain claim opening with
@@ -1014,8 +1015,11 @@ def _negation_differs(
         return False
     if negated:
         scope = _negated_scope(claim)
-        stating = max(best, key=lambda sentence: len(scope & sentence.terms))
-        return not stating.negated and not denies(_text(evidence, stating), claim)
+        most = max(len(scope & sentence.terms) for sentence in best)
+        stating = [sentence for sentence in best if len(scope & sentence.terms) == most]
+        return not any(
+            sentence.negated or denies(_text(evidence, sentence), claim) for sentence in stating
+        )
     top = best[0]
     asserted = _asserted_terms(claim)
     if asserted:
