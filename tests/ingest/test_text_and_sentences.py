@@ -767,6 +767,17 @@ def test_a_documents_own_reference_after_the_stop_ends_the_sentence_with_it() ->
     ]
 
 
+def test_a_quotation_closed_after_a_space_ends_its_sentence() -> None:
+    # the embedded model's quote of a source, then its next line
+    text = 'It states: "The body is counted. "\nRouting.md also says so. He said. "Next one.'
+    assert sentences_of(text) == [
+        'It states: "The body is counted. "',
+        "Routing.md also says so.",
+        "He said.",
+        '"Next one.',
+    ]
+
+
 def test_a_plural_after_code_ends_a_sentence_an_initial_does_not() -> None:
     text = (
         "It searches the class for instances of `attr.ib`s.\nInternally they are records. "

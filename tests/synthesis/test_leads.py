@@ -37,6 +37,15 @@ from tests.conftest import answered
         ),
         ("The pool size is 10 (as noted in [4]).", "The pool size is 10 [4]."),
         ("According to the documentation [2], the limit is 10 MB.", "The limit is 10 MB [2]."),
+        # a file named beside the marker that is the subject, and a quotation reported
+        (
+            "Routing.md [3] also mentions that Starlette counts the body bytes received.",
+            "Starlette counts the body bytes received [3].",
+        ),
+        (
+            'Middleware.md [1] states: "The middleware counts the body bytes it receives. "',
+            "The middleware counts the body bytes it receives [1].",
+        ),
         # an identifier keeps its case
         (
             "According to [1], `httpx.get` sends a GET request.",

@@ -23,7 +23,8 @@ from citesynth.ingest.tabular import in_columns, is_record
 # executable name"), never with a code fence. A citation marker that closes with the
 # sentence's own stop ("… (Pres. …) [1].") is part of the sentence before it.
 _END = re.compile(
-    r"""(?<![.!?…])[.!?…]++["'”’)\]]*(?:\[\^?\d{1,3}(?:[,\-–]\s*\d{1,3})*\])*(?:\*\*?|__?)?"""
+    r"""(?<![.!?…])[.!?…]++(?:[ \t]["”](?=\s))?["'”’)\]]*"""
+    r"""(?:\[\^?\d{1,3}(?:[,\-–]\s*\d{1,3})*\])*(?:\*\*?|__?)?"""
     r"""(?=\s+(?:`(?!``)|(?:\*\*?|__?)(?=[A-Z0-9])|(?!\[[\d,\s\-–]+\][.!?])["'“‘(\[]?[A-Z0-9])"""
     r"""|[ \t]*\n[ \t]*(?:\*\*?|__?)(?=[a-z])|(?<=\d\][.!?])\s+(?=(?:\*\*?|__?)?[a-z]))"""
 )
@@ -33,7 +34,9 @@ with its project's name ("… that showed promise.\n*attrs* was always Python 3-
 after a citation marker before anything lower-case: an answer joins the sentences it copies
 on one line ("… to the caller [3]. *historic* calls are …", "… [2]. pip installs …"). A
 document's own numbered references after the stop end the sentence with it ("… of
-France.[3] The city …", "….[4][5]"; `citations.references`).
+France.[3] The city …", "….[4][5]"; `citations.references`). A quotation closed after a
+space ends its sentence too: the embedded model quoted a source as `… from the ASGI server. "`
+and went on with the next line.
 Chunking splits by sentences only a paragraph longer than a chunk. A run of stops is read
 once, from its first (a 20,000-dot run had taken 14 s, each dot starting a match)."""
 # A bracketed fragment with no closing punctuation of its own that ends its line, as in

@@ -53,7 +53,8 @@ _REPORTS = rf"(?:{verb_pattern(v for v in SUBJECT_VERBS if v not in _KEEPS_ITS_S
 _LEAD = re.compile(
     rf"(?:\b(?:according\s+to|as\s+{_REPORTED}\s+(?:in|by)|based\s+on|per)\s+{_NOUN}\s*{_FILE}"
     rf"(?P<after>{_MARKS})\s*,?\s*"
-    rf"|(?:the\s+)?{_NOUN}\s*(?P<subject>{_MARKS})\s+(?:also\s+)?{_REPORTS}\s+(?:that\s+)?)",
+    rf"|(?:the\s+)?{_NOUN}\s*{_FILE}(?P<subject>{_MARKS})\s+(?:also\s+)?{_REPORTS}:?\s+"
+    rf"(?:that\s+)?)",
     re.IGNORECASE,
 )
 _TRAIL = re.compile(
@@ -62,7 +63,8 @@ _TRAIL = re.compile(
     re.IGNORECASE,
 )
 _SOURCE_SUBJECT = re.compile(
-    rf"(?P<marks>{_MARKS})\s+(?P<rest>(?:also\s+)?(?P<verb>{verb_pattern(SUBJECT_VERBS)})\b.*)",
+    rf"(?:the\s+)?{_NOUN}\s*{_FILE}(?P<marks>{_MARKS})\s+"
+    rf"(?P<rest>(?:also\s+)?(?P<verb>{verb_pattern(SUBJECT_VERBS)})\b.*)",
     re.IGNORECASE | re.DOTALL,
 )
 """A marker as the subject of a sentence no rewriting makes a plain claim of."""
@@ -123,7 +125,7 @@ def _plain(sentence: str) -> str:
     rest = body[lead.end() :] if lead else ""
     if lead and len(rest.split()) >= 3:
         numbers.extend(cited_numbers(lead.group("after") or lead.group("subject")))
-        body = _capitalised(rest)
+        body = _capitalised(_unquoted(rest))
     else:
         body = _sourced(body, numbers)
     trail = _TRAIL.search(body)
@@ -160,6 +162,14 @@ def _sourced(sentence: str, numbers: list[int]) -> str:
     if verb.lower() in SUBJECT_VERBS:  # "[1,2] explains" reads "The sources explain"
         rest = rest.replace(verb, plural_verb(verb), 1)
     return f"The sources {rest}"
+
+
+def _unquoted(text: str) -> str:
+    """`text` without the quotation marks around the whole of it: "[1] states: "x."" is x."""
+    inner = text.strip()
+    if len(inner) > 2 and inner[0] in "\"“" and inner[-1] in "\"”" and '"' not in inner[1:-1]:
+        return inner[1:-1].strip()
+    return text
 
 
 def _capitalised(text: str) -> str:
