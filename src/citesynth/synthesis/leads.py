@@ -167,7 +167,7 @@ def _sourced(sentence: str, numbers: list[int]) -> str:
 def _unquoted(text: str) -> str:
     """`text` without the quotation marks around the whole of it: "[1] states: "x."" is x."""
     inner = text.strip()
-    if len(inner) > 2 and inner[0] in "\"“" and inner[-1] in "\"”" and '"' not in inner[1:-1]:
+    if len(inner) > 2 and inner[0] in '"“' and inner[-1] in '"”' and '"' not in inner[1:-1]:
         return inner[1:-1].strip()
     return text
 
