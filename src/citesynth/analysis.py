@@ -208,8 +208,12 @@ def without_asides(text: str) -> str:
 
 
 _SOURCES_AGREE = (
-    r"(?:multiple|several|both|all(?: the)?|the) sources (?:report|agree|say|state|confirm)"
+    r"(?:multiple|several|both|all(?: the)?|the) sources (?:also )?(?:report|agree|say|state"
+    r"|confirm|mention|note|indicate|show|explain)"
 )
+"""Asked what the sources say about a yes/no question (`writers.shown_question`), the
+embedded model opens "The sources say that …" and goes on "The sources also mention that
+…"; a hedge ("suggest") is not among them."""
 CONSENSUS = re.compile(rf"\b{_SOURCES_AGREE}(?: that|:)?\s*", re.I)
 """A statement that several cited sources say what follows ("Multiple sources report that")."""
 

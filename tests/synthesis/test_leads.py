@@ -134,6 +134,12 @@ DOCUMENTS = {1: "limits.md", 2: "limits.md", 3: "clients.md"}
             "The timeout is 5 s [3]. Retries back off [1,2].",
             1,
         ),
+        # asked what the sources say, the embedded model goes on "The sources also mention"
+        (
+            "The sources also mention that pools hold ten connections [3].",
+            "Pools hold ten connections [3].",
+            1,
+        ),
         # two documents: whether they agree is for verification to say
         (
             "Multiple sources report that the pool holds ten connections [1,3].",
