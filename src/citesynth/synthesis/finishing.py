@@ -46,6 +46,7 @@ from citesynth.synthesis.citing import (
 )
 from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
 from citesynth.synthesis.extractive import NOT_FOUND
+from citesynth.synthesis.headings import copied_headings
 from citesynth.synthesis.leads import plain_attributions, single_consensus
 from citesynth.synthesis.sources import Source, document_count, record, refs
 from citesynth.synthesis.writers import Plan
@@ -114,7 +115,8 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
     sources = list(plan.sources)
     resolved = resolve(disagreement.tidy(draft.text, plan.found), refs(sources))
     removed = resolved.removed  # what later passes over the clean text no longer see
-    text, repeated, pointers, notes = _tidied(resolved.text)
+    text, _ = copied_headings(resolved.text, sources)
+    text, repeated, pointers, notes = _tidied(text)
     if text != resolved.text:
         resolved = resolve(text, refs(sources))
     shown = sources
