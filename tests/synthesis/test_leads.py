@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from citesynth import Engine
-from citesynth.synthesis.leads import plain_attributions, single_consensus
+from citesynth.synthesis.leads import opening_links, plain_attributions, single_consensus
 from tests.conftest import answered
 
 
@@ -172,3 +172,40 @@ async def test_an_answer_citing_one_document_never_says_multiple_sources(
     answer = await answered(engine, tmp_path / "d", source, reply, "What is the pool size?")
     assert answer.answer.startswith("The default pool size is 10 connections [1]")
     assert "cited one document" in " ".join(answer.warnings)
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        # verification removed the sentence it went on from
+        (
+            "Therefore, you can't set this option if you pass loggers around [1].",
+            "You can't set this option if you pass loggers around [1].",
+        ),
+        (
+            "However, it is important to note that you must never call `bind()` at module "
+            "level [4].",
+            "You must never call `bind()` at module level [4].",
+        ),
+        # the first sentence under a heading of the answer links to nothing either
+        (
+            "It holds ten [1].\n\n**Timeouts**\nAlso, requests time out after five seconds [2].",
+            "It holds ten [1].\n\n**Timeouts**\nRequests time out after five seconds [2].",
+        ),
+    ],
+)
+def test_a_linking_word_on_a_sentence_nothing_comes_before_goes(text: str, plain: str) -> None:
+    assert opening_links(text) == (plain, 1)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The pool holds ten [1]. However, it blocks when full [2].",  # it links to one
+        "So, yes [1].",  # nothing would be left to state
+        "Thus far, nothing has failed [1].",  # no linking word
+        "```\nHowever, code stays.\n```",
+    ],
+)
+def test_a_linking_word_after_a_sentence_stays(text: str) -> None:
+    assert opening_links(text) == (text, 0)

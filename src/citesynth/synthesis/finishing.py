@@ -47,7 +47,7 @@ from citesynth.synthesis.citing import (
 from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.headings import copied_headings
-from citesynth.synthesis.leads import plain_attributions, single_consensus
+from citesynth.synthesis.leads import opening_links, plain_attributions, single_consensus
 from citesynth.synthesis.sources import Source, document_count, record, refs
 from citesynth.synthesis.writers import Plan
 from citesynth.verify.base import Verifier
@@ -259,6 +259,7 @@ def _tidied(text: str) -> tuple[str, int, int, list[str]]:
     text, repeated = drop_repeats(text)
     text, pointers = drop_pointers(text)
     text, _ = plain_attributions(text)
+    text, _ = opening_links(text)
     text, _ = close_lead_ins(text)
     text, _ = drop_stubs(text)
     text, unfinished = drop_unfinished(text)

@@ -91,6 +91,57 @@ def single_consensus(text: str, documents: Mapping[int, str]) -> tuple[str, int]
     return _rewritten(text, plain)
 
 
+_LINK = re.compile(
+    r"(?:(?:therefore|however|thus|hence|consequently|additionally|moreover|furthermore|also"
+    r"|so|finally|in\s+addition|as\s+a\s+result|in\s+any\s+case),\s+)?"
+    r"(?:it\s+is\s+(?:important|worth)\s+(?:to\s+)?not(?:e|ing)\s+that\s+)?",
+    re.IGNORECASE,
+)
+"""A word linking a sentence to one before it ("Therefore, …", "However, it is important to
+note that …"), or a phrase that only asks to be noticed."""
+_HEADING_LINE = re.compile(r"\s*(?:#{1,6}\s+\S.*|\*\*[^*\n]+\*\*:?)\s*")
+_HEADED = re.compile(r"[ \t]*(?:#{1,6}[ \t]+\S[^\n]*|\*\*[^*\n]+\*\*:?)[ \t]*\n\s*")
+
+
+def opening_links(text: str) -> tuple[str, int]:
+    """`text` without a linking word on a sentence that nothing comes before; how many went.
+
+    The answer's first sentence, and the first under a heading of it, link to nothing:
+    "Therefore, you can't set this option if …" opened an embedded answer whose first
+    sentence verification had removed, and "However, it is important to note that you must
+    never call `bind()` …" another. They read "You can't set this option if …", "You must
+    never call `bind()` …". Code blocks are left as written.
+    """
+    pieces: list[str] = []
+    position = 0
+    changed = 0
+    previous: tuple[int, int] | None = None
+    for start, end in outside_fences(text, sentence_spans(text)):
+        after_heading = (
+            previous is not None
+            and _HEADING_LINE.fullmatch(text[previous[0] : previous[1]]) is not None
+        )
+        first = start == len(text) - len(text.lstrip())
+        previous = (start, end)
+        headed = _HEADED.match(text, start, end)  # "**Limits**\nHowever, …" is one span
+        if headed:
+            start, after_heading = headed.end(), True
+        if not (first or after_heading):
+            continue
+        sentence = text[start:end]
+        found = _LINK.match(sentence)
+        rest = sentence[found.end() :] if found else sentence
+        if not found or not found.group() or len(rest.split()) < 3:
+            continue
+        pieces.append(text[position:start] + _capitalised(rest))
+        position = end
+        changed += 1
+    if not changed:
+        return text, 0
+    pieces.append(text[position:])
+    return "".join(pieces), changed
+
+
 def one_document(numbers: Iterable[int], documents: Mapping[int, str]) -> bool:
     """Whether the source `numbers` name fewer than two documents.
 
