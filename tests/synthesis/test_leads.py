@@ -209,3 +209,23 @@ def test_a_linking_word_on_a_sentence_nothing_comes_before_goes(text: str, plain
 )
 def test_a_linking_word_after_a_sentence_stays(text: str) -> None:
     assert opening_links(text) == (text, 0)
+
+
+async def test_a_linking_word_goes_once_what_it_went_on_from_is_removed(
+    engine: Engine, tmp_path: Path
+) -> None:
+    source = (
+        "# Caching\n\nLoggers are cached on first use. You can't set this option if you pass "
+        "loggers around using multiprocessing.\n"
+    )
+    reply = (
+        "Pools are powered by hamsters in the basement [1]. Therefore, you can't set this "
+        "option if you pass loggers around using multiprocessing [1]."
+    )
+    answer = await answered(engine, tmp_path / "d", source, reply, "Can I cache loggers?")
+    assert answer.answer == (
+        "You can't set this option if you pass loggers around using multiprocessing [1]."
+    )
+    assert [c.text for c in answer.claims] == [
+        "You can't set this option if you pass loggers around using multiprocessing."
+    ]

@@ -273,9 +273,10 @@ async def _checked(
     """The verified text (when a verifier is set), whether it is a not-found, and notes.
 
     Every cited claim unsupported leaves nothing to answer with: a not-found. After repair
-    (which may move a citation), a sentence that now repeats an earlier one goes, and one
+    (which may move a citation), a sentence that now repeats an earlier one goes, one
     that says several sources agree but cites one document loses the opening ("Multiple
-    sources report that").
+    sources report that"), and one that nothing comes before any more its linking word
+    ("Therefore, …").
     """
     checked = None
     if how.verifier is not None and not not_found:
@@ -285,12 +286,15 @@ async def _checked(
         not_found = not text
     documents = {s.number: s.document for s in sources}
     text, lone = single_consensus(text, documents)
-    if not lone:
-        return text, checked, not_found, []
-    if checked is not None:
-        checked = verifying.single_consensus(checked, text, documents)
-    note = f"{lone} sentence(s) said several sources agree but cited one document"
-    return text, checked, not_found, [note]
+    notes = []
+    if lone:
+        if checked is not None:
+            checked = verifying.single_consensus(checked, text, documents)
+        notes.append(f"{lone} sentence(s) said several sources agree but cited one document")
+    text, unlinked = opening_links(text)  # what they went on from may have been removed
+    if unlinked and checked is not None:
+        checked = verifying.relinked(checked, text)
+    return text, checked, not_found, notes
 
 
 def lacks_number(

@@ -129,17 +129,25 @@ def opening_links(text: str) -> tuple[str, int]:
         if not (first or after_heading):
             continue
         sentence = text[start:end]
-        found = _LINK.match(sentence)
-        rest = sentence[found.end() :] if found else sentence
-        if not found or not found.group() or len(rest.split()) < 3:
+        rest = unlinked(sentence)
+        if rest == sentence:
             continue
-        pieces.append(text[position:start] + _capitalised(rest))
+        pieces.append(text[position:start] + rest)
         position = end
         changed += 1
     if not changed:
         return text, 0
     pieces.append(text[position:])
     return "".join(pieces), changed
+
+
+def unlinked(sentence: str) -> str:
+    """`sentence` without an opening linking word (`_LINK`), when three words stay."""
+    found = _LINK.match(sentence)
+    rest = sentence[found.end() :] if found else sentence
+    if not found or not found.group() or len(rest.split()) < 3:
+        return sentence
+    return _capitalised(rest)
 
 
 def one_document(numbers: Iterable[int], documents: Mapping[int, str]) -> bool:

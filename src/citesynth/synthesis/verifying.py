@@ -23,10 +23,10 @@ from citesynth.synthesis.citing import (
     drop_repeats,
     single_blank_lines,
 )
-from citesynth.synthesis.leads import one_document
+from citesynth.synthesis.leads import one_document, unlinked
 from citesynth.synthesis.sources import Source
 from citesynth.verify.base import Passage, Span, Verifier
-from citesynth.verify.claims import ClaimSpan
+from citesynth.verify.claims import ClaimSpan, plain
 from citesynth.verify.confidence import Signals, question_coverage
 from citesynth.verify.conflicts import Found, find_conflicts
 from citesynth.verify.review import ClaimReview, Review, review
@@ -210,6 +210,21 @@ def single_consensus(checked: Checked, text: str, documents: Mapping[int, str]) 
         else c
         for c in checked.claims
     ]
+    return replace(checked, text=text, claims=claims)
+
+
+def relinked(checked: Checked, text: str) -> Checked:
+    """`checked` for `text`, where linking words opening a sentence went (`leads.opening_links`).
+
+    A claim keeps its text unless only its text without the linking word is in `text`.
+    """
+    said = plain(text)
+    claims = []
+    for claim in checked.claims:
+        rest = unlinked(claim.text)
+        if rest != claim.text and claim.text not in said and rest in said:
+            claim = claim.model_copy(update={"text": rest})
+        claims.append(claim)
     return replace(checked, text=text, claims=claims)
 
 
