@@ -36,6 +36,11 @@ def test_a_copied_heading_with_nothing_under_it_goes() -> None:
     assert copied_headings(text, [FILES, NOTES]) == ("Uploaded files are not limited [1].", 4)
 
 
+def test_an_answer_opening_with_an_empty_copied_heading_opens_with_the_next() -> None:
+    text = "Request Files [1]\n\nFixed [2]\nIt was added in 0.40.0 [2]."
+    assert copied_headings(text, [FILES, NOTES]) == ("**Fixed**\nIt was added in 0.40.0 [2].", 3)
+
+
 def test_sentences_and_other_lines_stay() -> None:
     text = (
         "Fixed.\n"  # a stop: a sentence, whatever its words

@@ -51,7 +51,7 @@ def copied_headings(text: str, sources: Sequence[Source]) -> tuple[str, int]:
     ]
     if len(kept) < len(lines):
         changed += len(lines) - len(kept)
-        kept = re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).rstrip().split("\n")
+        kept = re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip("\n").rstrip().split("\n")
     return ("\n".join(kept), changed) if changed else (text, 0)
 
 
