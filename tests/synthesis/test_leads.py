@@ -46,6 +46,11 @@ from tests.conftest import answered
             'Middleware.md [1] states: "The middleware counts the body bytes it receives. "',
             "The middleware counts the body bytes it receives [1].",
         ),
+        # a pointer to where it is stated, then what is stated there
+        (
+            "This can be verified [1], which states that the HttpOnly flag is set on it.",
+            "The HttpOnly flag is set on it [1].",
+        ),
         # an identifier keeps its case
         (
             "According to [1], `httpx.get` sends a GET request.",

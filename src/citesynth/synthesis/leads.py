@@ -42,10 +42,11 @@ _FILE = (
     r"|toml|ipynb)(?:#[\w.-]+)?`?(?:\s+(?:file|page|guide|section))?\s*)?"
 )
 """A file the model names beside the marker ("as stated in advanced/limits.md [1]")."""
-_REPORTED = (
-    r"(?:stated|mentioned|described|noted|explained|reported|shown|indicated|documented"
-    r"|outlined|specified|detailed|confirmed)"
+_REPORTED_WORDS = (
+    "stated|mentioned|described|noted|explained|reported|shown|indicated|documented"
+    "|outlined|specified|detailed|confirmed"
 )
+_REPORTED = rf"(?:{_REPORTED_WORDS})"
 _KEEPS_ITS_SUBJECT = frozenset("provides gives lists suggests recommends".split())
 """Verbs after which what follows is no claim of its own: "[1] lists three options", "[1]
 suggests that …" (a hedge). Their sentence keeps a subject: "The source lists …"."""
@@ -54,7 +55,10 @@ _LEAD = re.compile(
     rf"(?:\b(?:according\s+to|as\s+{_REPORTED}\s+(?:in|by)|based\s+on|per)\s+{_NOUN}\s*{_FILE}"
     rf"(?P<after>{_MARKS})\s*,?\s*"
     rf"|(?:the\s+)?{_NOUN}\s*{_FILE}(?P<subject>{_MARKS})\s+(?:also\s+)?{_REPORTS}:?\s+"
-    rf"(?:that\s+)?)",
+    rf"(?:that\s+)?"
+    rf"|(?:this|it|that)\s+(?:can\s+be|is|was)\s+(?:also\s+)?(?:{_REPORTED_WORDS}|verified|seen"
+    rf"|found)\s+(?:in\s+{_NOUN}\s*{_FILE})?(?P<pointed>{_MARKS})\s*,?\s+which\s+(?:also\s+)?"
+    rf"{_REPORTS}\s+(?:that\s+)?)",
     re.IGNORECASE,
 )
 _TRAIL = re.compile(
@@ -183,7 +187,8 @@ def _plain(sentence: str) -> str:
     lead = _LEAD.match(body)
     rest = body[lead.end() :] if lead else ""
     if lead and len(rest.split()) >= 3:
-        numbers.extend(cited_numbers(lead.group("after") or lead.group("subject")))
+        marks = lead.group("after") or lead.group("subject") or lead.group("pointed")
+        numbers.extend(cited_numbers(marks))
         body = _capitalised(_unquoted(rest))
     else:
         body = _sourced(body, numbers)
