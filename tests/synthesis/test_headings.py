@@ -70,3 +70,13 @@ async def test_a_copied_heading_is_no_claim_of_the_answer(engine: Engine, tmp_pa
     assert [claim.text for claim in answer.claims] == [
         "Uploaded files are spooled to temporary storage and never limited by max_part_size."
     ]
+
+
+async def test_a_heading_whose_claims_went_goes(engine: Engine, tmp_path: Path) -> None:
+    source = "# Uploads\n\nUploaded files are spooled to temporary storage.\n"
+    reply = (  # the repeat goes, and with it all that stood under its heading
+        "Uploaded files are spooled to temporary storage [1].\n\n"
+        "**Storage**\nUploaded files are spooled to temporary storage [1]."
+    )
+    answer = await answered(engine, tmp_path / "d", source, reply, "Where do uploads go?")
+    assert answer.answer == "Uploaded files are spooled to temporary storage [1]."

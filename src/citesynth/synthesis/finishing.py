@@ -46,7 +46,7 @@ from citesynth.synthesis.citing import (
 )
 from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
 from citesynth.synthesis.extractive import NOT_FOUND
-from citesynth.synthesis.headings import copied_headings
+from citesynth.synthesis.headings import copied_headings, empty_headings_dropped
 from citesynth.synthesis.leads import opening_links, plain_attributions, single_consensus
 from citesynth.synthesis.sources import Source, document_count, record, refs
 from citesynth.synthesis.writers import Plan
@@ -294,6 +294,9 @@ async def _checked(
     text, unlinked = opening_links(text)  # what they went on from may have been removed
     if unlinked and checked is not None:
         checked = verifying.relinked(checked, text)
+    text, emptied = empty_headings_dropped(text)  # and what stood under a heading
+    if emptied and checked is not None:
+        checked = replace(checked, text=text)
     return text, checked, not_found, notes
 
 

@@ -46,13 +46,26 @@ def copied_headings(text: str, sources: Sequence[Source]) -> tuple[str, int]:
         if heading != line.strip():
             lines[index] = heading
             changed += 1
+    text = "\n".join(lines) if changed else text
+    text, dropped = empty_headings_dropped(text)
+    return text, changed + dropped
+
+
+def empty_headings_dropped(text: str) -> tuple[str, int]:
+    """`text` without bold heading lines that have nothing under them; how many went.
+
+    Read again once verification has removed claims: a heading whose claims all went is
+    left over, last or above the next heading (HTTPX yes/no `yh21`, "**Enabling HTTP/2**").
+    """
+    lines = text.split("\n")
+    code = _in_code(text, lines)
     kept = [
         line for index, line in enumerate(lines) if code[index] or not _empty_heading(lines, index)
     ]
-    if len(kept) < len(lines):
-        changed += len(lines) - len(kept)
-        kept = re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip("\n").rstrip().split("\n")
-    return ("\n".join(kept), changed) if changed else (text, 0)
+    if len(kept) == len(lines):
+        return text, 0
+    tidied = re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip("\n").rstrip()
+    return tidied, len(lines) - len(kept)
 
 
 def _in_code(text: str, lines: Sequence[str]) -> list[bool]:
