@@ -116,11 +116,11 @@ def opening_links(text: str) -> tuple[str, int]:
     never call `bind()` …" another. They read "You can't set this option if …", "You must
     never call `bind()` …". Code blocks are left as written.
     """
-    pieces: list[str] = []
-    position = 0
-    changed = 0
     previous: tuple[int, int] | None = None
-    for start, end in outside_fences(text, sentence_spans(text)):
+
+    def opening(start: int, end: int) -> int | None:
+        """Where the sentence at `start` opens, if nothing comes before it; else None."""
+        nonlocal previous
         after_heading = (
             previous is not None
             and _HEADING_LINE.fullmatch(text[previous[0] : previous[1]]) is not None
@@ -129,20 +129,10 @@ def opening_links(text: str) -> tuple[str, int]:
         previous = (start, end)
         headed = _HEADED.match(text, start, end)  # "**Limits**\nHowever, …" is one span
         if headed:
-            start, after_heading = headed.end(), True
-        if not (first or after_heading):
-            continue
-        sentence = text[start:end]
-        rest = unlinked(sentence)
-        if rest == sentence:
-            continue
-        pieces.append(text[position:start] + rest)
-        position = end
-        changed += 1
-    if not changed:
-        return text, 0
-    pieces.append(text[position:])
-    return "".join(pieces), changed
+            return headed.end()
+        return start if first or after_heading else None
+
+    return _rewritten(text, unlinked, opening)
 
 
 def unlinked(sentence: str) -> str:
@@ -163,12 +153,22 @@ def one_document(numbers: Iterable[int], documents: Mapping[int, str]) -> bool:
     return len({documents.get(n, f"#{n}") for n in numbers}) < 2
 
 
-def _rewritten(text: str, rewrite: Callable[[str], str]) -> tuple[str, int]:
-    """`text` with each sentence outside code fences rewritten; how many changed."""
+def _rewritten(
+    text: str,
+    rewrite: Callable[[str], str],
+    opening: Callable[[int, int], int | None] | None = None,
+) -> tuple[str, int]:
+    """`text` with each sentence outside code fences rewritten; how many changed.
+
+    `opening`, given a sentence's span, says where to rewrite it from, or None to leave it.
+    """
     pieces: list[str] = []
     position = 0
     changed = 0
-    for start, end in outside_fences(text, sentence_spans(text)):
+    for span_start, end in outside_fences(text, sentence_spans(text)):
+        start = span_start if opening is None else opening(span_start, end)
+        if start is None:
+            continue
         sentence = text[start:end]
         plain = rewrite(sentence)
         if plain != sentence:
