@@ -16,13 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from citesynth.citations.resolve import CANONICAL
-from citesynth.ingest.sentences import fenced_blocks
+from citesynth.ingest.sentences import fenced_line_numbers
+from citesynth.synthesis.citing import HEADING_LINE, single_blank_lines
 from citesynth.synthesis.sources import Source
+from citesynth.verify.claims import MARKER
 
-_MARKER = re.compile(rf"\s*{CANONICAL.pattern}")
-_HEADING = re.compile(r"#{1,6}\s+\S|\*\*[^*\n]+\*\*:?\s*$")
-"""A heading line of the answer already ("## Limits", "**Limits**")."""
 _DECORATION = re.compile(r"^\s*(?:#{1,6}\s+)?(?:\*\*)?|(?:\*\*)?:?\s*$")
 _SEPARATOR = re.compile(r"\s*(?:›|>|»)\s*")
 _STOP = (".", "!", "?", ";", ",")
@@ -34,12 +32,12 @@ def copied_headings(text: str, sources: Sequence[Source]) -> tuple[str, int]:
     if not names:
         return text, 0
     lines = text.split("\n")
-    code = _in_code(text, lines)
+    code = fenced_line_numbers(text)
     changed = 0
     for index, line in enumerate(lines):
-        if code[index]:
+        if index in code:
             continue  # code is quoted as written
-        words = _DECORATION.sub("", _MARKER.sub("", line)).strip()
+        words = _DECORATION.sub("", MARKER.sub("", line)).strip()
         if not words or words.endswith(_STOP) or _folded(words) not in names:
             continue
         heading = f"**{words}**"
@@ -58,25 +56,16 @@ def empty_headings_dropped(text: str) -> tuple[str, int]:
     left over, last or above the next heading (HTTPX yes/no `yh21`, "**Enabling HTTP/2**").
     """
     lines = text.split("\n")
-    code = _in_code(text, lines)
+    code = fenced_line_numbers(text)
     kept = [
-        line for index, line in enumerate(lines) if code[index] or not _empty_heading(lines, index)
+        line
+        for index, line in enumerate(lines)
+        if index in code or not _empty_heading(lines, index)
     ]
     if len(kept) == len(lines):
         return text, 0
-    tidied = re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip("\n").rstrip()
+    tidied = single_blank_lines("\n".join(kept)).strip("\n").rstrip()
     return tidied, len(lines) - len(kept)
-
-
-def _in_code(text: str, lines: Sequence[str]) -> list[bool]:
-    """Whether each of `lines` (`text` split at line breaks) is inside a fenced code block."""
-    fences = fenced_blocks(text)
-    inside = []
-    at = 0
-    for line in lines:
-        inside.append(any(first <= at < last for first, last in fences))
-        at += len(line) + 1
-    return inside
 
 
 def _empty_heading(lines: Sequence[str], index: int) -> bool:
@@ -84,7 +73,7 @@ def _empty_heading(lines: Sequence[str], index: int) -> bool:
     if not re.fullmatch(r"\*\*[^*\n]+\*\*", lines[index].strip()):
         return False
     below = next((line for line in lines[index + 1 :] if line.strip()), None)
-    return below is None or _HEADING.match(below.strip()) is not None
+    return below is None or HEADING_LINE.fullmatch(below.strip()) is not None
 
 
 def _names(sources: Iterable[Source]) -> frozenset[str]:

@@ -29,6 +29,7 @@ from citesynth.citations.resolve import (
     verb_pattern,
 )
 from citesynth.ingest.sentences import outside_fences, sentence_spans
+from citesynth.synthesis.citing import HEADING_LINE
 
 _MARK = r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]"
 _MARKS = rf"{_MARK}(?:\s*(?:,|and|&)?\s*{_MARK})*"
@@ -103,8 +104,8 @@ _LINK = re.compile(
 )
 """A word linking a sentence to one before it ("Therefore, …", "However, it is important to
 note that …"), or a phrase that only asks to be noticed."""
-_HEADING_LINE = re.compile(r"\s*(?:#{1,6}\s+\S.*|\*\*[^*\n]+\*\*:?)\s*")
-_HEADED = re.compile(r"[ \t]*(?:#{1,6}[ \t]+\S[^\n]*|\*\*[^*\n]+\*\*:?)[ \t]*\n\s*")
+_HEADED = re.compile(rf"[ \t]*(?:{HEADING_LINE.pattern})[ \t]*\n\s*")
+"""A heading line of the answer (`citing.HEADING_LINE`) and the line break after it."""
 
 
 def opening_links(text: str) -> tuple[str, int]:
@@ -123,7 +124,7 @@ def opening_links(text: str) -> tuple[str, int]:
         nonlocal previous
         after_heading = (
             previous is not None
-            and _HEADING_LINE.fullmatch(text[previous[0] : previous[1]]) is not None
+            and HEADING_LINE.fullmatch(text[previous[0] : previous[1]].strip()) is not None
         )
         first = start == len(text) - len(text.lstrip())
         previous = (start, end)
