@@ -11,6 +11,7 @@ import pytest
 from citesynth import Engine
 from citesynth.cli import print_answer
 from citesynth.events import VerificationEvent
+from citesynth.synthesis.verifying import UNCITED
 from tests.conftest import use, write
 
 CONNECT = "What is the connect timeout default?"
@@ -84,6 +85,33 @@ async def test_a_section_whose_claims_all_go_loses_its_heading_too(indexed: Engi
     assert len(answer.removed_claims) == 1
 
 
+async def test_inline_code_in_a_short_line_is_checked_and_goes_with_its_label(
+    indexed: Engine,
+) -> None:
+    # The embedded model wrote made-up steps with "- Example: `…`" lines under them, the
+    # code in no source; too short to be claims, they had been kept unchecked.
+    shown = "Example: `client = Client(timeout=10.0)`"
+    invented = "Example: `rotate_keys(every=3600)`"
+    use(
+        indexed,
+        f"### 1. Timeouts\n- **Connect**:\n  - {GOOD}\n  - {shown}\n  - {invented}\n\n"
+        f"### 2. Keys\n- **Rotation**:\n  - Example: `rotate_keys()`\n\n### 3. Also\n{GOOD}",
+    )
+    answer = await indexed.answer(CONNECT)
+    assert answer.answer == (
+        f"### 1. Timeouts\n- **Connect**:\n  - {GOOD}\n  - {shown} [4]"
+    )  # the heading above the label that lost its item went too; the repeat went
+    code = [c for c in answer.claims if c.kind == "code"]
+    assert [(c.text, c.label, c.citations) for c in code] == [
+        ("client = Client(timeout=10.0)", "supported", [4])
+    ]
+    removed = [(c.text, c.reasons) for c in answer.removed_claims]
+    assert removed == [
+        ("rotate_keys(every=3600)", ["the code is not in the cited source(s) as shown"]),
+        ("rotate_keys()", [UNCITED]),
+    ]
+
+
 def test_only_headings_with_nothing_under_them_are_dropped() -> None:
     from citesynth.synthesis.verifying import without_empty_sections
 
@@ -113,6 +141,16 @@ def test_list_items_left_empty_by_removed_claims_are_dropped() -> None:
         "Example:\n\n    pip install foo\n\nThis installs it [1].",
         "Here's how:\n\n1. Open the settings page [1].",
     ):
+        assert without_empty_sections(kept) == kept
+
+
+def test_an_item_label_left_above_a_heading_or_the_end_is_dropped() -> None:
+    from citesynth.synthesis.verifying import without_empty_sections
+
+    text = "### 1. A\n- **v1**:\n  - Set it [1].\n- **v2**:\n\n### 2. B\n- **Mid**:\n\n- **End**:"
+    assert without_empty_sections(text) == "### 1. A\n- **v1**:\n  - Set it [1]."
+    # a label above its items, or above a sibling (a list written flat), stays
+    for kept in ("- **v1**:\n  - Set it [1].", "- **v1**:\n- Set it [1]."):
         assert without_empty_sections(kept) == kept
 
 

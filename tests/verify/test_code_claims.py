@@ -132,3 +132,41 @@ def test_a_long_line_opening_with_backticks_is_judged_whole_when_streamed() -> N
     items += stream.close()
     assert [(i.start, i.raw) for i in items if isinstance(i, Marker)] == whole
     assert "".join(i.raw if isinstance(i, Marker) else i.text for i in items) == text
+
+
+def test_a_sentence_that_only_shows_inline_code_is_a_code_claim() -> None:
+    from citesynth.citations.resolve import shows_code
+
+    answer = (
+        "- Define your routes for version 1 [3].\n"
+        '  - Example: `@app.get("/v1/resource")`\n'
+        "  - Signature: `url_for(name, **path_params) -> URL` [2].\n\n"
+        "Example: `app.get_schema()`"
+    )
+    claims = split_claims(answer)
+    assert [(c.text, c.citations, c.code, c.inline) for c in claims] == [
+        ("Define your routes for version 1.", (3,), False, False),
+        ('@app.get("/v1/resource")', (3,), True, True),  # cites what the sentence above cites
+        ("url_for(name, **path_params) -> URL", (2,), True, True),
+        ("app.get_schema()", (), True, True),  # a paragraph of its own: nothing above to cite
+    ]
+    assert answer[claims[1].start : claims[1].end] == '- Example: `@app.get("/v1/resource")`'
+    for sentence in (
+        "Defaults to `9` [6].",  # a default stated: a sentence, checked as one
+        "Use `a` or `b` [1].",  # two spans
+        "See also `performance`.",  # a pointer at a page
+        "Is it `x`?",
+        "Example: `x`:",
+        "You can set it with `Client(timeout=5)` in the constructor [1].",
+    ):
+        assert not shows_code(sentence), sentence
+
+
+async def test_inline_code_is_checked_as_a_quotation() -> None:
+    passages = [Passage(1, "Build a URL with ``request.url_for('home')`` in a view.", "u.md")]
+    answer = "Example: `request.url_for('home')` [1].\n\nExample: `app.url_for('home')` [1]."
+    found = await review(answer, passages, LexicalVerifier())
+    assert [(c.claim.text, c.label) for c in found.claims] == [
+        ("request.url_for('home')", "supported"),
+        ("app.url_for('home')", "unsupported"),
+    ]

@@ -416,27 +416,59 @@ def factual_spans(text: str) -> list[tuple[int, int]]:
     the sources."` …") is, and is checked: it had gone unverified. A sentence of fewer than
     four words states nothing checkable, unless it states a default ("Default: ``10``.",
     "Defaults to 5.", `analysis.DEFAULT_VALUE`: Django's settings reference states each
-    setting's default so).
+    setting's default so) or shows code (`shows_code`: "Example: `app.get_schema()`").
     """
+    blocks = {block_start for block_start, _ in fenced_blocks(text)}
+    found = []
+    for start, end in _sentences(text):
+        sentence = text[start:end]
+        label = sentence.endswith(":") and not introduces_code(text, end, blocks)
+        if _short(sentence) and not shows_code(sentence):
+            continue
+        if sentence.endswith("?") or label or not sentence:
+            continue
+        if _NOT_FOUND.search(_QUOTED.sub(" ", sentence)) or is_pointer(sentence):
+            continue  # a refusal or a pointer; a sentence quoting a refusal states something
+        found.append((start, end))
+    return found
+
+
+def shows_code(sentence: str) -> bool:
+    """Whether `sentence` only shows one inline code span, with a label at most.
+
+    "- Example: `@app.get("/v1/resource")`", "Signature: `url_for(name, **path_params)`":
+    one span, fewer than four words besides it (markers aside). Such a sentence states its
+    code, which is checked as a quotation (`verify.claims`), not as a sentence: the embedded
+    model wrote such lines under made-up steps for Starlette, with code no source holds, and
+    they were too short to be claims. A default stated ("Defaults to `9`.") is a sentence; a
+    question, a label ending in ":" and a pointer at a page ("See also `performance`.") show
+    nothing to check.
+    """
+    spans = list(INLINE_CODE.finditer(sentence))
+    if len(spans) != 1 or not spans[0].group(1).strip() or DEFAULT_VALUE.match(sentence):
+        return False
+    if sentence.endswith(("?", ":")):
+        return False
+    besides = CANONICAL.sub(" ", INLINE_CODE.sub(" ", sentence))
+    words = set(_WORDS.findall(besides.lower()))
+    pointer = bool(words & _POINTS) and words <= _POINTING
+    return len(besides.split()) < 4 and not pointer
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """Spans of the sentences of `text` between its cuts (`_cuts`), headings left out."""
     spans = []
     start = 0
     for cut_start, cut_end in [*_cuts(text), (len(text), len(text))]:
         if cut_start > start:  # a heading's own sentences ("… experiment. Not …") are no claims
             spans.extend(sentence_spans(text, start, cut_start))
         start = max(start, cut_end)
-    blocks = {block_start for block_start, _ in fenced_blocks(text)}
-    found = []
-    for start, end in spans:
-        sentence = text[start:end]
-        words = CANONICAL.sub("", sentence).split()
-        label = sentence.endswith(":") and not introduces_code(text, end, blocks)
-        short = len(words) < 4 and not DEFAULT_VALUE.match(sentence)
-        if short or sentence.endswith("?") or label or not sentence:
-            continue
-        if _NOT_FOUND.search(_QUOTED.sub(" ", sentence)) or is_pointer(sentence):
-            continue  # a refusal or a pointer; a sentence quoting a refusal states something
-        found.append((start, end))
-    return found
+    return spans
+
+
+def _short(sentence: str) -> bool:
+    """Fewer than four words (markers aside), and no default stated ("Default: ``10``.")."""
+    return len(CANONICAL.sub("", sentence).split()) < 4 and not DEFAULT_VALUE.match(sentence)
 
 
 def introduces_code(text: str, end: int, blocks: Collection[int] | None = None) -> bool:

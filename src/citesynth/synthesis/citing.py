@@ -24,6 +24,7 @@ from citesynth.citations.resolve import (
     introduces_code,
     is_pointer,
     says_not_found,
+    shows_code,
 )
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.rst import rendered_rst
@@ -39,7 +40,7 @@ from citesynth.ingest.sentences import (
 from citesynth.passages import chunk_url
 from citesynth.synthesis.sources import Source, provenance
 from citesynth.types import Chunk
-from citesynth.verify.claims import code_claims
+from citesynth.verify.claims import split_claims
 
 
 def evidence_span(chunk: Chunk, claims: Sequence[str]) -> EvidenceSpan | None:
@@ -67,14 +68,19 @@ def evidence_span(chunk: Chunk, claims: Sequence[str]) -> EvidenceSpan | None:
 
 
 def claims_of(text: str) -> list[Claim]:
-    """The answer's factual sentences with what each cites, and its code blocks (unchecked)."""
+    """The answer's factual sentences with what each cites, and its code (unchecked).
+
+    Code is a block, or the inline code of a sentence that only shows it (`shows_code`).
+    """
     sentences = [
         (start, Claim(text=text[start:end], citations=cited_numbers(text[start:end])))
         for start, end in factual_spans(text)
+        if not shows_code(text[start:end])
     ]
     code = [
         (c.start, Claim(text=c.text, citations=list(c.citations), kind="code"))
-        for c in code_claims(text)
+        for c in split_claims(text)
+        if c.code
     ]
     return [claim for _, claim in sorted([*sentences, *code], key=lambda item: item[0])]
 

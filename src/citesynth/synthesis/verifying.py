@@ -332,7 +332,7 @@ def without_unsupported(
         closing = text[claim.start : claim.end].rstrip()[-1:]
         if before[-1:] in {",", ";", ":"} and closing in {".", "!", "?"}:
             before = before[:-1] + closing  # the clause before now ends the sentence
-        elif claim.code:  # "… as follows [1]:" introduced it: the sentence now ends
+        elif claim.code and not claim.inline:  # "… as follows [1]:" introduced it: it ends
             before = _INTRODUCING_END.sub(r"\1.", before.rstrip()) + "\n\n"
         pieces.append(before)
         position = claim.end
@@ -415,6 +415,10 @@ _BARE_LEAD = re.compile(
 """A line that only introduces an example below it: "Here's an example.", "1. For example:"
 (an item of a list, or a line of its own). With the code below it removed, the embedded
 model's arrow answer read "1. Here's an example." and went on to its next step."""
+_LABEL_ITEM = re.compile(rf"[ \t]*{LIST_MARKER}[ \t]+\*\*[^*\n]+\*\*[ \t]*:?[ \t]*")
+"""A list item that only labels the items below it: "- **v2**:". With its items removed (the
+embedded model's made-up versioning steps for Starlette, their code in no source) it was
+left above the next heading."""
 
 
 def without_empty_sections(text: str) -> str:
@@ -423,47 +427,47 @@ def without_empty_sections(text: str) -> str:
     Removing every claim of a section must not leave its heading behind, nor removing an
     item's claims its number ("1." on a line of its own, as an embedded-model answer on
     ClapNQ showed: "1. / 2. **Control of substance movement** … / 3. / 4."), nor removing
-    a code block the line that only introduced it (`_BARE_LEAD`); the numbered
-    items left are numbered again (`items_renumbered`: "2. … 4. …" read as steps a reader lost).
+    a code block the line that only introduced it (`_BARE_LEAD`), nor removing an item's
+    sub-items its label ("- **v2**:" above the next heading, `_LABEL_ITEM`); the numbered
+    items left are numbered again (`items_renumbered`: "2. … 4. …" read as steps a reader
+    lost). Read from the end, so a heading above a label that goes goes too.
     """
     code = fenced_line_numbers(text)
     lines = [
         "" if index not in code and _EMPTY_ITEM.fullmatch(line.strip()) else line
         for index, line in enumerate(text.split("\n"))
     ]
-    below = [-1] * len(lines)  # the index of the next line with text, after each line
-    for index in range(len(lines) - 2, -1, -1):
-        below[index] = index + 1 if lines[index + 1].strip() else below[index + 1]
     kept: list[str] = []
-    for index, line in enumerate(lines):
-        if index not in code and HEADING_LINE.fullmatch(line.strip()):
-            after = below[index]
-            if after < 0 or (after not in code and HEADING_LINE.fullmatch(lines[after].strip())):
-                continue
-        if index not in code and _introduces_nothing(line, lines, below[index]):
-            continue  # "Here's an example." with no example left below it
+    below: str | None = None  # the next line with text that stays ("" for a line of code)
+    for index in range(len(lines) - 1, -1, -1):
+        line = lines[index]
+        if index not in code and line.strip() and _empty(line, below):
+            continue
         kept.append(line)
-    return items_renumbered(single_blank_lines("\n".join(kept)).strip())
+        if line.strip():
+            below = "" if index in code else line
+    return items_renumbered(single_blank_lines("\n".join(reversed(kept))).strip())
 
 
-def _introduces_nothing(line: str, lines: Sequence[str], after: int) -> bool:
-    """Whether `line` only introduces an example and none follows it (`_BARE_LEAD`).
+def _empty(line: str, below: str | None) -> bool:
+    """Whether `line` heads or introduces nothing, `below` being the next line that stays.
 
-    Nothing follows when the text ends, the next line with text is a heading, or the line
-    is a list item and the next is an item no deeper (the next step); code, an indented
+    A heading or an item's label (`_LABEL_ITEM`) is empty when the text ends or the next
+    heading follows it; a line that only introduces an example (`_BARE_LEAD`) also when it
+    is a list item and the next is an item no deeper (the next step). Code, an indented
     block, a table, an image, a list or a paragraph below may be the example.
     """
+    heading = below is not None and HEADING_LINE.fullmatch(below.strip()) is not None
+    if HEADING_LINE.fullmatch(line.strip()) or _LABEL_ITEM.fullmatch(line):
+        return below is None or heading
     lead = _BARE_LEAD.fullmatch(line)
     if lead is None:
         return False
-    if after < 0:
+    if below is None or heading:
         return True
-    below = lines[after]
     indent = len(below) - len(below.lstrip(" \t"))
     step = lead.group(2) is not None and indent <= len(lead.group(1))
-    if step and _ITEM_START.match(below.strip()) is not None:
-        return True
-    return HEADING_LINE.fullmatch(below.strip()) is not None
+    return step and _ITEM_START.match(below.strip()) is not None
 
 
 _NUMBERED = re.compile(r"^([ \t]*)(\d{1,3})([.)])(?=[ \t])")

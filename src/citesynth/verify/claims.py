@@ -9,7 +9,9 @@ claim citing everything it cites.
 
 A fenced code block is a claim of its own (`code`): it cites what the sentence introducing
 it cites ("… in the following example: [4]" right above it) and is checked as a quotation
-(`verify.code`).
+(`verify.code`). So is the inline code of a sentence too short to be a claim otherwise
+("- Example: `app.get_schema(routes)`", `inline`): it cites what the sentence cites, or
+else what the sentence before it in its paragraph cites (the statement it exemplifies).
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from citesynth.citations.resolve import CANONICAL, cited_numbers, factual_spans
+from citesynth.analysis import INLINE_CODE
+from citesynth.citations.resolve import CANONICAL, cited_numbers, factual_spans, shows_code
 from citesynth.ingest.sentences import fenced_blocks, sentence_spans
 
 MARKER = re.compile(rf"\s*{CANONICAL.pattern}")
@@ -34,7 +37,10 @@ class ClaimSpan:
     start: int
     end: int
     code: bool = False
-    """A code block: `text` is its code, without the fences."""
+    """Code the answer shows: `text` is its code, without the fences or backticks."""
+    inline: bool = False
+    """Code a sentence shows inline (`resolve.shows_code`); `start` and `end` are the
+    sentence's, which goes with its code."""
 
 
 def plain(text: str) -> str:
@@ -49,10 +55,30 @@ def plain(text: str) -> str:
 def split_claims(answer: str) -> list[ClaimSpan]:
     """The claims of a resolved answer (canonical markers), in order."""
     claims: list[ClaimSpan] = []
+    block_ends = [end for _, end in fenced_blocks(answer)]
     for start, end in factual_spans(answer):
-        claims.extend(_clauses(answer, start, end))
+        if shows_code(answer[start:end]):
+            claims.append(_shown_code(answer, start, end, block_ends))
+        else:
+            claims.extend(_clauses(answer, start, end))
     claims.extend(code_claims(answer))
     return sorted(claims, key=lambda claim: claim.start)
+
+
+def _shown_code(answer: str, start: int, end: int, block_ends: list[int]) -> ClaimSpan:
+    """The inline code a sentence shows (`resolve.shows_code`), as a code claim.
+
+    It cites what its sentence cites, or else what the last sentence of the text above it
+    in its paragraph cites ("- Define your routes [3]." above "- Example: `…`").
+    """
+    cited = tuple(dict.fromkeys(cited_numbers(answer[start:end])))
+    after = max((e for e in block_ends if e <= start), default=0)
+    above = answer[after:start]
+    if not cited and above[len(above.rstrip()) :].count("\n") < 2:  # no blank line between
+        cited = _introduction(answer, after, start)
+    code = INLINE_CODE.search(answer, start, end)
+    text = code.group(1).strip() if code else plain(answer[start:end])
+    return ClaimSpan(text, cited, start, end, code=True, inline=True)
 
 
 def code_claims(answer: str) -> list[ClaimSpan]:
