@@ -307,6 +307,25 @@ def test_a_marker_opening_a_line_closes_its_first_sentence() -> None:
     ]
 
 
+def test_an_opening_marker_before_code_or_emphasis_moves_too() -> None:
+    # cattrs c08: the embedded model opened a line with a marker and inline code
+    said = "[2] `defaultdicts` with default factories can be structured.\n[5] *Hooks* run."
+    assert strip_layout(said) == (
+        "`defaultdicts` with default factories can be structured [2].\n*Hooks* run [5]."
+    )
+
+
+def test_a_definition_copied_without_its_term_loses_the_mark() -> None:
+    # structlog's MyST definition lists (": Checks the log entry's log level …")
+    said = ": Checks the log entry's level [6]. Entries below it go.\n:\n  : Its name [4].\n"
+    assert (
+        strip_layout(said)
+        == "Checks the log entry's level [6]. Entries below it go.\n\n  Its name [4].\n"
+    )
+    for kept in ("```yaml\n: a\n```", "Set it: now [1].", "`flag`: on [1]."):
+        assert ":" in strip_layout(kept)
+
+
 def test_a_run_of_opening_markers_moves_or_goes_whole() -> None:
     assert strip_layout("[1] [2] Cavies graze on plains.") == "Cavies graze on plains [1,2]."
     assert strip_layout(" [1] [1] HTTPX does not follow redirects [1].") == (

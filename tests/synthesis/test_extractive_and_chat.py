@@ -1441,6 +1441,36 @@ async def test_a_sentence_promising_code_it_never_saw_shows_its_sources_block(
     assert [c.label for c in found.claims if c.kind == "code"] == ["supported"]
 
 
+async def test_promises_run_together_in_a_paragraph_each_show_their_block(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # The embedded model ran HTTPX's install lines together, their commands left out of its
+    # evidence: each promise inside the paragraph is followed by its block, and the text
+    # after it goes on in a paragraph of its own.
+    source = _INSTALL + "\nHTTPX requires Python 3.9+.\n"
+    reply = (
+        "Install with pip: Or, to include the optional HTTP/2 support, use: To include the "
+        "optional brotli and zstandard decoders support, use: HTTPX requires Python 3.9+ [1]."
+    )
+    found = await _answered(engine, tmp_path, source, reply, "Do I need anything for HTTP/2?")
+    assert found.answer == (
+        "Install with pip: [1]\n\n```shell\n$ pip install httpx\n```\n\n"
+        "Or, to include the optional HTTP/2 support, use: [1]\n\n"
+        "```shell\n$ pip install httpx[http2]\n```\n\n"
+        "To include the optional brotli and zstandard decoders support, use: [1]\n\n"
+        "```shell\n$ pip install httpx[brotli,zstd]\n```\n\n"
+        "HTTPX requires Python 3.9+ [2]."  # repair cites the chunk after the install lines
+    ), found.answer
+    assert [c.label for c in found.claims if c.kind == "code"] == ["supported"] * 3
+    # a colon heading what follows in a few words, or before lowercase, promises nothing
+    for reply, question in (
+        ("Note: The default pool holds ten connections [1].", "How big is the pool?"),
+        ("HTTP/2 is optional: the default client speaks HTTP/1.1 only [1].", "Is HTTP/2 on?"),
+    ):
+        kept = await _answered(engine, tmp_path, source, reply, question)
+        assert "```" not in kept.answer, kept.answer
+
+
 async def test_a_promising_sentence_cited_to_the_wrong_source_cites_the_one_it_quotes(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -31,6 +31,18 @@ def test_a_line_copying_a_heading_path_becomes_a_heading() -> None:
     )
 
 
+def test_a_heading_copied_without_its_ellipsis_is_a_heading() -> None:
+    # structlog's "Why …" page heads a part "… structlog?"; the model dropped the ellipsis
+    why = source(
+        1, "why.md", "It is tested.", headings=("Why …", "… structlog?", "Highly testable")
+    )
+    text = "structlog? › Highly testable [1]\nIt is thoroughly tested [1]."
+    assert copied_headings(text, [why]) == (
+        "**structlog? › Highly testable**\nIt is thoroughly tested [1].",
+        1,
+    )
+
+
 def test_a_copied_heading_with_nothing_under_it_goes() -> None:
     text = "Uploaded files are not limited [1].\n\n**Fixed** [2]\n\n## Release Notes [2]"
     assert copied_headings(text, [FILES, NOTES]) == ("Uploaded files are not limited [1].", 4)

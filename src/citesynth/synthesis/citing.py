@@ -144,10 +144,15 @@ _ECHOED_LAYOUT = re.compile(
 _ECHOED_HEADER = re.compile(r"[ \t]*\[\d+\][ \t]+(.*?)[ \t]*")
 """A line `[1] …`: an echoed source header when the rest is one (`heading`)."""
 _OPENING_MARKER = re.compile(
-    r"([ \t]*)(\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])*)[ \t]+(?:[—–][ \t]+)?(?=\w)"
+    r"([ \t]*)(\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])*)[ \t]+(?:[—–][ \t]+)?"
+    r"(?=\w|`|\*|\"|“)"
 )
 """A marker opening a line, as the context opens each source ("[1] Wild cavies are ..."),
-or as its header's dash ("[1] — HTTPX requires Python 3.9+")."""
+or as its header's dash ("[1] — HTTPX requires Python 3.9+"); the sentence may open with
+code, emphasis or a quotation ("[2] `defaultdicts` with arbitrary default factories …")."""
+_DEFINITION_MARK = re.compile(r"^([ \t]*):(?:[ \t]+|[ \t]*$)", re.MULTILINE)
+"""The mark opening a definition of a MyST or Pandoc definition list, which a small model
+copies without its term (": Checks the log entry's log level …", structlog), or alone."""
 
 
 _BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
@@ -167,13 +172,16 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     ("[1] …") closes that line's first sentence instead, and a line of markers joins the
     line it cites (`_marker_lines`); reStructuredText roles, link references and literal
     markers are written as a reader sees them (`rendered_rst`: ":func:`confirm`" ->
-    "`confirm`", "uvloop_" -> "uvloop", "like this::" -> "like this:"); no line ends in spaces (a
+    "`confirm`", "uvloop_" -> "uvloop", "like this::" -> "like this:"), and a definition as
+    the definition list marks it (": Checks the level …") without its mark (`_DEFINITION_MARK`,
+    as the extractive writer quotes one); no line ends in spaces (a
     sentence removed from the end of a line leaves them); one blank line separates
     paragraphs.
     """
 
     def tidy(piece: str) -> str:
         piece = rendered_rst(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
+        piece = _DEFINITION_MARK.sub(r"\1", piece)
         return _TRAILING_SPACE.sub("", _opening_markers(_without_headers(piece, headings)))
 
     tidied = outside_code(text, tidy)

@@ -24,6 +24,7 @@ from citesynth.verify.claims import MARKER
 _DECORATION = re.compile(r"^\s*(?:#{1,6}\s+)?(?:\*\*)?|(?:\*\*)?:?\s*$")
 _SEPARATOR = re.compile(r"\s*(?:›|>|»)\s*")
 _STOP = (".", "!", "?", ";", ",")
+_ELLIPSIS = re.compile(r"…|\.{3}")
 
 
 def copied_headings(text: str, sources: Sequence[Source]) -> tuple[str, int]:
@@ -88,5 +89,10 @@ def _names(sources: Iterable[Source]) -> frozenset[str]:
 
 
 def _folded(text: str) -> str:
-    """`text` compared as a heading: case, spacing, code marks and path separators aside."""
-    return " ".join(_SEPARATOR.sub(" › ", text.replace("`", "")).casefold().split())
+    """`text` compared as a heading: case, spacing, code marks, separators, ellipses aside.
+
+    structlog's "Why …" page heads a part "… structlog?", copied as "structlog? › Highly
+    testable".
+    """
+    text = _ELLIPSIS.sub(" ", text.replace("`", ""))
+    return " ".join(_SEPARATOR.sub(" › ", text).casefold().split())

@@ -21,6 +21,7 @@ import re
 import sys
 from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from citesynth.citations.resolve import cited_numbers
@@ -53,45 +54,106 @@ _WORD = re.compile(r"\w+")
 
 
 def show_promised(text: str, sources: Sequence[Source]) -> str:
-    """`text` with the block after each paragraph-ending sentence that promises one.
+    """`text` with the block after each sentence that promises one (see the module).
 
     `text` is a draft's, its markers canonical (`[3]`, `[1,2]`).
     """
     by_number = {source.number: source for source in sources}
     files = included_files(sources)
     fences = fenced_blocks(text)
-    shown: list[tuple[int, str]] = []  # (where to insert, the block and any marker it adds)
+    shown: list[tuple[int, int, str]] = []  # (where to insert, where text resumes, what)
     sentences: dict[int, list[tuple[int, int]]] = {}  # each cited chunk's, read once
-    lookups = 0
-    for paragraph in paragraphs(text):
+    for lookups, promise in enumerate(_promises(text, fences)):
         if len(shown) >= MAX_BLOCKS or lookups >= MAX_LOOKUPS:
             break
-        start, end = paragraph.start, paragraph.end
-        if _inside(fences, start) or _OPENS_BLOCK.match(text, end):
-            continue  # code itself, or a block already shown after it
-        line = text[start:end].rsplit("\n", 1)[-1]
-        written = plain(line)
-        if not written.endswith(":") or written.endswith("::"):
-            continue
-        own = sentence_spans(written)
-        sentence = written[own[-1][0] : own[-1][1]] if own else written
-        cited = [n for n in cited_numbers(line) if n in by_number]
-        lookups += 1
+        cited = [n for n in cited_numbers(promise.said) if n in by_number]
+        sentence = plain(promise.said)
         for number in dict.fromkeys([*cited, *by_number]):
             source = by_number[number]
             if number not in sentences:
-                sentences[number] = prose_sentences(source.chunk.text)
+                sentences[number] = prose_sentences(source.chunk.text, min_words=MIN_WORDS)
             block, lender = _lent(sentence, source, sentences[number], files)
             if block is not None:
                 # a source the sentence did not cite: the sentence is its, and cites it too;
                 # and so is the file its source includes there, whose code is shown
                 uncited = [n for n in dict.fromkeys((number, lender.number)) if n not in cited]
                 marker = f" [{','.join(map(str, uncited))}]" if uncited else ""
-                shown.append((end, f"{marker}\n\n{shown_block(block, str(lender.number))}"))
+                after = "\n\n" if promise.resume < len(text) and promise.goes_on else ""
+                added = f"{marker}\n\n{shown_block(block, str(lender.number))}{after}"
+                shown.append((promise.end, promise.resume, added))
                 break
-    for at, added in reversed(shown):
-        text = f"{text[:at]}{added}{text[at:]}"
+    for at, resume, added in reversed(shown):
+        text = f"{text[:at]}{added}{text[resume:]}"
     return text
+
+
+@dataclass(frozen=True, slots=True)
+class _Promise:
+    """A sentence of an answer that ends in a colon with no block after it."""
+
+    said: str
+    """The sentence as written, markers and all ("Or, to include HTTP/2 support, use: [3]")."""
+    end: int
+    """Where its block goes: after the colon and its markers."""
+    resume: int
+    """Where the text after the block resumes (`end` when the paragraph ends there)."""
+    goes_on: bool
+    """Whether the paragraph goes on after it (the text resumes in a paragraph of its own)."""
+
+
+def _promises(text: str, fences: Sequence[tuple[int, int]]) -> list[_Promise]:
+    """The sentences of `text` promising a block they do not show, in order.
+
+    One that ends its paragraph, with no block or list after it; and one inside a paragraph,
+    its colon followed by a capital that opens the next sentence: the embedded model ran
+    HTTPX's install lines together ("Install with pip: Or, to include the optional HTTP/2
+    support, use: To include …"), its evidence having left their commands out. A clause
+    inside a paragraph needs `MIN_WORDS`: "Note: The …" promises nothing.
+    """
+    found = []
+    for paragraph in paragraphs(text):
+        start, end = paragraph.start, paragraph.end
+        if _inside(fences, start):
+            continue  # code itself
+        opening = start
+        for colon in _INSIDE.finditer(text, start, end):
+            line_start = text.rfind("\n", start, colon.start()) + 1
+            clause_start = max(opening, line_start, _sentence_start(text, start, colon.start()))
+            said = text[clause_start : colon.end("marks")]
+            opening = colon.end()
+            if _in_code(text, line_start, colon.start()) or len(plain(said).split()) < MIN_WORDS:
+                continue
+            found.append(_Promise(said, colon.end("marks"), colon.end(), goes_on=True))
+        if _OPENS_BLOCK.match(text, end):
+            continue  # a block already shown after it
+        line = text[start:end].rsplit("\n", 1)[-1]
+        written = plain(line)
+        if not written.endswith(":") or written.endswith("::"):
+            continue
+        own = sentence_spans(written)
+        sentence = written[own[-1][0] : own[-1][1]] if own else written
+        markers = " ".join(f"[{n}]" for n in cited_numbers(line))
+        found.append(_Promise(f"{sentence} {markers}".strip(), end, end, goes_on=False))
+    return found
+
+
+MIN_WORDS = 3
+"""The fewest words of a clause inside a paragraph that promises a block ("Install with
+pip:"); "Note:" and "FileUploadHandler.chunk_size:" head what follows them."""
+_INSIDE = re.compile(r"(?<!:):(?!:)(?P<marks>(?:[ \t]*\[[\d,\-–]+\])*)[ \t]+(?=[A-Z])")
+"""A colon inside a paragraph, its markers after it, before a capital opening the next
+sentence ("use: To include …", "this: [3] And what …")."""
+
+
+def _sentence_start(text: str, start: int, at: int) -> int:
+    """Where the sentence holding `at` starts, in the paragraph starting at `start`."""
+    spans = sentence_spans(text[start:at])
+    return start + spans[-1][0] if spans else start
+
+
+def _in_code(text: str, line_start: int, at: int) -> bool:
+    """Whether `at` is inside inline code on its line (an odd number of backticks before)."""
+    return text.count("`", line_start, at) % 2 == 1
 
 
 def _inside(blocks: Sequence[tuple[int, int]], at: int) -> bool:
