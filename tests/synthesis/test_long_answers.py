@@ -35,6 +35,8 @@ def looping_answer(sentences: int) -> str:
             parts.append(f"Step {i} retries (1) with backoff [2][9] and [1-40].")
         elif i % 11 == 0:  # a gap mark copied from the evidence, a line of markers
             parts.append(f"… Step {i} backs off …\n[2]\n")
+        elif i % 13 == 0:  # promises run together in a paragraph (`synthesis.promised`)
+            parts.append(f"Install step {i} with pip: Or, to include it, use: Then it runs [1].")
         else:
             value = rng.randint(0, 10**6)
             parts.append(f"Claim {i} says the value {value} matters for limits [{1 + i % 2}].")

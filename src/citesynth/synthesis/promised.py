@@ -4,7 +4,9 @@ A model quotes "To include the optional HTTP/2 support, use:" from its source an
 there: evidence selection gives it prose only, so it never saw the `pip install` line
 below that sentence, and the answer promises what it does not show. When a paragraph of an
 answer ends with a sentence ending in a colon (its citation before or after the colon) and
-no code block or list follows, the sentence is looked up in the sources it cites, then in
+no code block or list follows, or a clause inside a paragraph ends in a colon before the
+next sentence ("Install with pip: Or, to include …"; the text after it then goes on in a
+paragraph of its own), the sentence is looked up in the sources it cites, then in
 the others: a prose sentence of a chunk that reads the same (at least `SAME` of its words,
 in order, `difflib` ratio) and introduces a block (`introduced`; or includes a file that
 is one of the sources below it, `.. literalinclude::`, whose code is then shown and whose
@@ -19,8 +21,8 @@ from __future__ import annotations
 
 import re
 import sys
-from bisect import bisect_right
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -101,40 +103,46 @@ class _Promise:
     """Whether the paragraph goes on after it (the text resumes in a paragraph of its own)."""
 
 
-def _promises(text: str, fences: Sequence[tuple[int, int]]) -> list[_Promise]:
+def _promises(text: str, fences: Sequence[tuple[int, int]]) -> Iterator[_Promise]:
     """The sentences of `text` promising a block they do not show, in order.
 
     One that ends its paragraph, with no block or list after it; and one inside a paragraph,
     its colon followed by a capital that opens the next sentence: the embedded model ran
     HTTPX's install lines together ("Install with pip: Or, to include the optional HTTP/2
     support, use: To include …"), its evidence having left their commands out. A clause
-    inside a paragraph needs `MIN_WORDS`: "Note: The …" promises nothing.
+    inside a paragraph needs `MIN_WORDS`: "Note: The …" promises nothing. Each colon is
+    placed by bisection (its sentence, its line, the backticks before it on that line), so
+    a paragraph of a hundred thousand colons is read once.
     """
-    found = []
+    newlines = [m.start() for m in re.finditer("\n", text)]
+    ticks = [m.start() for m in re.finditer("`", text)]
     for paragraph in paragraphs(text):
         start, end = paragraph.start, paragraph.end
         if _inside(fences, start):
             continue  # code itself
+        starts = [first for first, _ in sentence_spans(text, start, end)]
         opening = start
         for colon in _INSIDE.finditer(text, start, end):
-            line_start = text.rfind("\n", start, colon.start()) + 1
-            clause_start = max(opening, line_start, _sentence_start(text, start, colon.start()))
+            at = colon.start()
+            line = bisect_left(newlines, at)
+            line_start = newlines[line - 1] + 1 if line else 0
+            sentence = bisect_right(starts, at)
+            clause_start = max(opening, line_start, starts[sentence - 1] if sentence else start)
             said = text[clause_start : colon.end("marks")]
             opening = colon.end()
-            if _in_code(text, line_start, colon.start()) or len(plain(said).split()) < MIN_WORDS:
-                continue
-            found.append(_Promise(said, colon.end("marks"), colon.end(), goes_on=True))
+            in_code = (bisect_left(ticks, at) - bisect_left(ticks, line_start)) % 2 == 1
+            if not in_code and len(plain(said).split()) >= MIN_WORDS:
+                yield _Promise(said, colon.end("marks"), colon.end(), goes_on=True)
         if _OPENS_BLOCK.match(text, end):
             continue  # a block already shown after it
-        line = text[start:end].rsplit("\n", 1)[-1]
-        written = plain(line)
+        last_line = text[start:end].rsplit("\n", 1)[-1]
+        written = plain(last_line)
         if not written.endswith(":") or written.endswith("::"):
             continue
         own = sentence_spans(written)
-        sentence = written[own[-1][0] : own[-1][1]] if own else written
-        markers = " ".join(f"[{n}]" for n in cited_numbers(line))
-        found.append(_Promise(f"{sentence} {markers}".strip(), end, end, goes_on=False))
-    return found
+        sentence_said = written[own[-1][0] : own[-1][1]] if own else written
+        markers = " ".join(f"[{n}]" for n in cited_numbers(last_line))
+        yield _Promise(f"{sentence_said} {markers}".strip(), end, end, goes_on=False)
 
 
 MIN_WORDS = 3
@@ -143,17 +151,6 @@ pip:"); "Note:" and "FileUploadHandler.chunk_size:" head what follows them."""
 _INSIDE = re.compile(r"(?<!:):(?!:)(?P<marks>(?:[ \t]*\[[\d,\-–]+\])*)[ \t]+(?=[A-Z])")
 """A colon inside a paragraph, its markers after it, before a capital opening the next
 sentence ("use: To include …", "this: [3] And what …")."""
-
-
-def _sentence_start(text: str, start: int, at: int) -> int:
-    """Where the sentence holding `at` starts, in the paragraph starting at `start`."""
-    spans = sentence_spans(text[start:at])
-    return start + spans[-1][0] if spans else start
-
-
-def _in_code(text: str, line_start: int, at: int) -> bool:
-    """Whether `at` is inside inline code on its line (an odd number of backticks before)."""
-    return text.count("`", line_start, at) % 2 == 1
 
 
 def _inside(blocks: Sequence[tuple[int, int]], at: int) -> bool:
