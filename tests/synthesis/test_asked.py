@@ -11,8 +11,10 @@ from citesynth import Answer, Engine
 from citesynth.retrieve.subjects import MIN_CHUNKS
 from citesynth.synthesis.asked import (
     NO_NUMBER,
+    RESTATED,
     asks_number,
     asks_yes_no,
+    restates_only,
     states_number,
     states_number_of,
 )
@@ -406,3 +408,46 @@ def test_a_year_answers_a_question_about_a_time_only() -> None:
 )
 def test_questions_asking_yes_or_no(question: str, polar: bool) -> None:
     assert asks_yes_no(question) is polar
+
+
+@pytest.mark.parametrize(
+    ("question", "claims", "restated"),
+    [
+        # Django dj17: the model restated the question and put a marker where the value goes
+        (
+            "What gzip compression level does Django's GZip middleware use?",
+            ["The gzip compression level used by Django's GZip middleware is [1]."],
+            True,
+        ),
+        ("Who does the crew work with?", ["The crew works with them [1]."], True),
+        ("Who does the crew work with?", ["The crew works with psychologists [1]."], False),
+        # one claim saying more is an answer
+        (
+            "Who does the crew work with?",
+            ["The crew works [1].", "It works with psychologists [1]."],
+            False,
+        ),
+        # a yes/no question, one after a clause, or a choice is answered in its own words
+        ("Does the crew work with psychologists?", ["The crew works with psychologists."], False),
+        (
+            "When a hoarder refuses, does the crew leave the property?",
+            ["The crew leaves the property [1]."],
+            False,
+        ),
+        ("Which is older, the crew or the show?", ["The show is older [1]."], False),
+        ("What does the crew do?", [], False),
+    ],
+)
+def test_an_answer_only_restating_a_question_states_nothing_asked(
+    question: str, claims: list[str], restated: bool
+) -> None:
+    assert restates_only(question, claims) is restated
+
+
+async def test_an_answer_restating_the_question_is_a_not_found(
+    engine: Engine, tmp_path: Path
+) -> None:
+    reply = "The crew of Hoarders works with them [1]."
+    answer = await _answered(engine, tmp_path, reply, "Who does the crew of Hoarders work with?")
+    assert answer.not_found and answer.answer == "Not found in the sources."
+    assert RESTATED in answer.warnings and answer.sources

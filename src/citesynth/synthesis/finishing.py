@@ -30,7 +30,13 @@ from citesynth.citations.resolve import (
     says_not_found,
 )
 from citesynth.synthesis import disagreement, verifying
-from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number_of
+from citesynth.synthesis.asked import (
+    NO_NUMBER,
+    RESTATED,
+    asks_number,
+    restates_only,
+    states_number_of,
+)
 from citesynth.synthesis.citing import (
     HEADING_LINE,
     citations,
@@ -148,13 +154,13 @@ async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> An
         not_found = False  # the sources do answer: they disagree
         resolved = resolve(text, refs(shown))
     subject = shown[0].subject if shown else ""
-    unnumbered = lacks_number(header.question, claims, disagreeing, subject, plan.common, text)
-    if unnumbered:  # asked how many: an answer stating no number is none
+    unasked = _nothing_asked(header.question, claims, disagreeing, subject, plan.common, text)
+    if unasked:  # an answer stating no number asked, or nothing asked, is none
         text, claims, not_found, resolved = "", [], True, resolve("", refs(shown))
     uncited = [claim.text for claim in claims if not claim.citations]
     warnings = _warnings(resolved, draft, shown, not_found, repeated, plan.trimmed, removed)
-    if unnumbered:
-        warnings.append(NO_NUMBER)
+    if unasked:
+        warnings.append(unasked)
     if pointers:
         warnings.append(f"dropped {pointers} sentence(s) that only pointed at a source")
     warnings.extend(notes)
@@ -298,6 +304,27 @@ async def _checked(
     if emptied and checked is not None:
         checked = replace(checked, text=text)
     return text, checked, not_found, notes
+
+
+def _nothing_asked(
+    question: str,
+    claims: Sequence[Claim],
+    disagreeing: Sequence[Found],
+    subject: str,
+    common: frozenset[str],
+    text: str,
+) -> str:
+    """Why the answer's `claims` state nothing `question` asks for, or "" when they do.
+
+    A number asked and none stated (`lacks_number`), or every claim only restating the
+    question (`asked.restates_only`; not when the answer shows code, or the sources disagree
+    on the point asked: their sides are the answer).
+    """
+    if lacks_number(question, claims, disagreeing, subject, common, text):
+        return NO_NUMBER
+    if disagreeing or any(claim.kind == "code" for claim in claims):
+        return ""
+    return RESTATED if restates_only(question, [claim.text for claim in claims]) else ""
 
 
 def lacks_number(
