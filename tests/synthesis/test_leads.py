@@ -192,6 +192,11 @@ async def test_an_answer_citing_one_document_never_says_multiple_sources(
             "level [4].",
             "You must never call `bind()` at module level [4].",
         ),
+        # an example of nothing said (Starlette s04, its answering sentence removed)
+        (
+            "For example, to get the `search` parameter, use `request.query_params` [1].",
+            "To get the `search` parameter, use `request.query_params` [1].",
+        ),
         # the first sentence under a heading of the answer links to nothing either
         (
             "It holds ten [1].\n\n**Timeouts**\nAlso, requests time out after five seconds [2].",
@@ -207,6 +212,7 @@ def test_a_linking_word_on_a_sentence_nothing_comes_before_goes(text: str, plain
     "text",
     [
         "The pool holds ten [1]. However, it blocks when full [2].",  # it links to one
+        "The pool holds ten [1]. For example, two clients share it [2].",
         "So, yes [1].",  # nothing would be left to state
         "Thus far, nothing has failed [1].",  # no linking word
         "```\nHowever, code stays.\n```",

@@ -98,12 +98,14 @@ def single_consensus(text: str, documents: Mapping[int, str]) -> tuple[str, int]
 
 _LINK = re.compile(
     r"(?:(?:therefore|however|thus|hence|consequently|additionally|moreover|furthermore|also"
-    r"|so|finally|in\s+addition|as\s+a\s+result|in\s+any\s+case),\s+)?"
+    r"|so|finally|in\s+addition|as\s+a\s+result|in\s+any\s+case|for\s+(?:example|instance)"
+    r"|in\s+fact|instead|similarly|likewise|on\s+the\s+other\s+hand),\s+)?"
     r"(?:it\s+is\s+(?:important|worth)\s+(?:to\s+)?not(?:e|ing)\s+that\s+)?",
     re.IGNORECASE,
 )
 """A word linking a sentence to one before it ("Therefore, …", "However, it is important to
-note that …"), or a phrase that only asks to be noticed."""
+note that …", "For example, …": an example of nothing said), or a phrase that only asks to
+be noticed."""
 _HEADED = re.compile(rf"[ \t]*(?:{HEADING_LINE.pattern})[ \t]*\n\s*")
 """A heading line of the answer (`citing.HEADING_LINE`) and the line break after it."""
 
