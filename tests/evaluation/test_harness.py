@@ -261,6 +261,8 @@ class NoAnswerInSources(LexicalVerifier):
         ("The connect timeout defaults to five seconds [1].", LexicalVerifier(), {}, None),
         ("Not found in the sources.", LexicalVerifier(), {}, "writer"),
         ("Pools are powered by hamsters [1].", LexicalVerifier(), {}, "verification"),
+        # every claim kept, none saying more than the question (`synthesis.asked`)
+        ("The connect timeout allows it [1].", LexicalVerifier(), {}, "verification"),
         ("The connect timeout defaults to five seconds [1].", NoAnswerInSources(), {}, "gate"),
         (
             "The connect timeout defaults to five seconds [1].",
@@ -289,4 +291,4 @@ async def test_each_record_says_which_step_answered_not_found(
     assert record["abstained_at"] == stage
     # what verification took out, and why, is on the record too
     removed = [r["text"] for r in record["removed"]]
-    assert removed == (["Pools are powered by hamsters."] if stage == "verification" else [])
+    assert removed == (["Pools are powered by hamsters."] if "hamsters" in reply else [])

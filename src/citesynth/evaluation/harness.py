@@ -28,6 +28,7 @@ from citesynth.engine import Engine
 from citesynth.evaluation import metrics
 from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource
 from citesynth.synthesis.answerability import UNANSWERED
+from citesynth.synthesis.asked import NO_NUMBER, RESTATED
 from citesynth.synthesis.options import AskOverrides
 from citesynth.synthesis.outcomes import NOT_RELEVANT
 from citesynth.types import Chunk
@@ -171,7 +172,8 @@ def abstained_at(answer: Answer) -> str | None:
 
     `retrieval`: no source was relevant enough; `gate`: the passages found do not answer
     the question (`synthesis.answerability`); `verification`: no claim the writer made is
-    supported, so none is left; `writer`: the model itself said so.
+    supported, so none is left, or none states what was asked (a number, or anything
+    beyond the question: `synthesis.asked`); `writer`: the model itself said so.
     """
     if not answer.not_found:
         return None
@@ -179,7 +181,8 @@ def abstained_at(answer: Answer) -> str | None:
         return "retrieval"
     if any(w.startswith(UNANSWERED) for w in answer.warnings):
         return "gate"
-    return "verification" if answer.removed_claims else "writer"
+    unasked = any(w in (NO_NUMBER, RESTATED) for w in answer.warnings)
+    return "verification" if answer.removed_claims or unasked else "writer"
 
 
 def passages(answer: Answer, subject: str = "") -> list[Passage]:
