@@ -322,7 +322,12 @@ def test_a_definition_copied_without_its_term_loses_the_mark() -> None:
         strip_layout(said)
         == "Checks the log entry's level [6]. Entries below it go.\n\n  Its name [4].\n"
     )
-    for kept in ("```yaml\n: a\n```", "Set it: now [1].", "`flag`: on [1]."):
+    ran_on = "Entries below it go [6]. : Adds the level [6]. (default). : The name [4]."
+    assert (
+        strip_layout(ran_on)
+        == "Entries below it go [6]. Adds the level [6]. (default). The name [4]."
+    )
+    for kept in ("```yaml\n: a\n```", "Set it: now [1].", "`flag`: on [1].", "Ratio 2 : 1."):
         assert ":" in strip_layout(kept)
 
 

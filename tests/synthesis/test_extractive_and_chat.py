@@ -1471,6 +1471,19 @@ async def test_promises_run_together_in_a_paragraph_each_show_their_block(
         assert "```" not in kept.answer, kept.answer
 
 
+async def test_a_promise_repeated_gets_its_block_once_and_goes(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Django dj19: the embedded model wrote each sentence twice, once as "According to [1],
+    # …"; the promise's block was shown after each copy, and the copies stayed.
+    said = "To include the optional HTTP/2 support, use: HTTPX requires Python 3.9+."
+    reply = f"{said}\n\nAccording to [1], {said[0].lower()}{said[1:]}"
+    source = _INSTALL + "\nHTTPX requires Python 3.9+.\n"
+    found = await _answered(engine, tmp_path, source, reply, "How do I get HTTP/2?")
+    assert found.answer.count("```shell") == 1, found.answer
+    assert found.answer.count("HTTPX requires Python 3.9+") == 1, found.answer
+
+
 async def test_a_promising_sentence_cited_to_the_wrong_source_cites_the_one_it_quotes(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -150,9 +150,13 @@ _OPENING_MARKER = re.compile(
 """A marker opening a line, as the context opens each source ("[1] Wild cavies are ..."),
 or as its header's dash ("[1] — HTTPX requires Python 3.9+"); the sentence may open with
 code, emphasis or a quotation ("[2] `defaultdicts` with arbitrary default factories …")."""
-_DEFINITION_MARK = re.compile(r"^([ \t]*):(?:[ \t]+|[ \t]*$)", re.MULTILINE)
+_DEFINITION_MARK = re.compile(
+    r"^([ \t]*):(?:[ \t]+|[ \t]*$)|(?<=[.!?])([ \t]+):[ \t]+(?=[A-Z`*])", re.MULTILINE
+)
 """The mark opening a definition of a MyST or Pandoc definition list, which a small model
-copies without its term (": Checks the log entry's log level …", structlog), or alone."""
+copies without its term (": Checks the log entry's log level …", structlog), at a line's
+start, alone on a line, or after a sentence it ran the definitions into ("… get silently
+dropped. : Adds the log level …")."""
 
 
 _BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
@@ -181,7 +185,7 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
 
     def tidy(piece: str) -> str:
         piece = rendered_rst(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
-        piece = _DEFINITION_MARK.sub(r"\1", piece)
+        piece = _DEFINITION_MARK.sub(lambda found: found.group(1) or found.group(2) or "", piece)
         return _TRAILING_SPACE.sub("", _opening_markers(_without_headers(piece, headings)))
 
     tidied = outside_code(text, tidy)

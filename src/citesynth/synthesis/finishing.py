@@ -258,13 +258,18 @@ def _confidence(
 def _tidied(text: str) -> tuple[str, int, int, list[str]]:
     """Resolved `text` tidied; how many repeats and pointers went, and notes.
 
-    Tidied: without repeats, pointers, attribution wrappings, lead-ins that introduce
+    Tidied: without repeats (again once attribution wrappings are read: the embedded model
+    wrote each of Django's sentences twice, once as "According to [1], …"), pointers,
+    attribution wrappings, lead-ins that introduce
     nothing or stop at their comma, a sentence broken off at the end and a refusal around
     the answer.
     """
     text, repeated = drop_repeats(text)
     text, pointers = drop_pointers(text)
-    text, _ = plain_attributions(text)
+    text, rewritten = plain_attributions(text)
+    if rewritten:  # "X. According to [2], X." is a repeat once it reads "X [2]. X [2]."
+        text, again = drop_repeats(text)
+        repeated += again
     text, _ = opening_links(text)
     text, _ = close_lead_ins(text)
     text, _ = drop_stubs(text)

@@ -58,15 +58,18 @@ _WORD = re.compile(r"\w+")
 def show_promised(text: str, sources: Sequence[Source]) -> str:
     """`text` with the block after each sentence that promises one (see the module).
 
-    `text` is a draft's, its markers canonical (`[3]`, `[1,2]`).
+    `text` is a draft's, its markers canonical (`[3]`, `[1,2]`). A block is shown once: a
+    sentence promising one already shown repeats its promise and goes (the embedded model
+    wrote Django's "… put the following in your settings:" three times).
     """
     by_number = {source.number: source for source in sources}
     files = included_files(sources)
     fences = fenced_blocks(text)
     shown: list[tuple[int, int, str]] = []  # (where to insert, where text resumes, what)
     sentences: dict[int, list[tuple[int, int]]] = {}  # each cited chunk's, read once
+    lent: set[tuple[int, int]] = set()  # (source number, where in it) of each block shown
     for lookups, promise in enumerate(_promises(text, fences)):
-        if len(shown) >= MAX_BLOCKS or lookups >= MAX_LOOKUPS:
+        if len(lent) >= MAX_BLOCKS or lookups >= MAX_LOOKUPS:
             break
         cited = [n for n in cited_numbers(promise.said) if n in by_number]
         sentence = plain(promise.said)
@@ -75,7 +78,11 @@ def show_promised(text: str, sources: Sequence[Source]) -> str:
             if number not in sentences:
                 sentences[number] = prose_sentences(source.chunk.text, min_words=MIN_WORDS)
             block, lender = _lent(sentence, source, sentences[number], files)
+            if block is not None and (lender.number, block.start) in lent:
+                shown.append((promise.start, promise.resume, ""))  # said twice: it goes
+                break
             if block is not None:
+                lent.add((lender.number, block.start))
                 # a source the sentence did not cite: the sentence is its, and cites it too;
                 # and so is the file its source includes there, whose code is shown
                 uncited = [n for n in dict.fromkeys((number, lender.number)) if n not in cited]
@@ -95,6 +102,8 @@ class _Promise:
 
     said: str
     """The sentence as written, markers and all ("Or, to include HTTP/2 support, use: [3]")."""
+    start: int
+    """Where it starts."""
     end: int
     """Where its block goes: after the colon and its markers."""
     resume: int
@@ -132,17 +141,15 @@ def _promises(text: str, fences: Sequence[tuple[int, int]]) -> Iterator[_Promise
             opening = colon.end()
             in_code = (bisect_left(ticks, at) - bisect_left(ticks, line_start)) % 2 == 1
             if not in_code and len(plain(said).split()) >= MIN_WORDS:
-                yield _Promise(said, colon.end("marks"), colon.end(), goes_on=True)
+                yield _Promise(said, clause_start, colon.end("marks"), colon.end(), True)
         if _OPENS_BLOCK.match(text, end):
             continue  # a block already shown after it
-        last_line = text[start:end].rsplit("\n", 1)[-1]
-        written = plain(last_line)
+        last_start = max(start, text.rfind("\n", start, end) + 1)
+        written = plain(text[last_start:end])
         if not written.endswith(":") or written.endswith("::"):
             continue
-        own = sentence_spans(written)
-        sentence_said = written[own[-1][0] : own[-1][1]] if own else written
-        markers = " ".join(f"[{n}]" for n in cited_numbers(last_line))
-        yield _Promise(f"{sentence_said} {markers}".strip(), end, end, goes_on=False)
+        first = max([last_start, opening, *(a for a, _ in sentence_spans(text, last_start, end))])
+        yield _Promise(text[first:end], first, end, end, False)
 
 
 MIN_WORDS = 3
