@@ -11,14 +11,13 @@ from citesynth import Answer, Engine
 from citesynth.retrieve.subjects import MIN_CHUNKS
 from citesynth.synthesis.asked import (
     NO_NUMBER,
-    RESTATED,
     asks_number,
     asks_yes_no,
-    restates_only,
     states_number,
     states_number_of,
 )
 from citesynth.synthesis.finishing import headings_above
+from citesynth.synthesis.restated import RESTATED, restates_only
 from tests.conftest import answered, write
 
 SHOW = (
@@ -436,6 +435,12 @@ def test_questions_asking_yes_or_no(question: str, polar: bool) -> None:
         ),
         ("Which is older, the crew or the show?", ["The show is older [1]."], False),
         ("What does the crew do?", [], False),
+        # code the question does not write says more, though its parts are the question's
+        (
+            "Which loop variable gives the current iteration of the loop, 1 indexed?",
+            ["`loop.index`: The current iteration of the loop (1 indexed) [1]."],
+            False,
+        ),
     ],
 )
 def test_an_answer_only_restating_a_question_states_nothing_asked(

@@ -474,7 +474,8 @@ async def test_a_change_logs_sentence_ranks_below_the_guides_unless_a_change_is_
     engine: Engine, tmp_path: Path
 ) -> None:
     guide = "# Templates\n\nJinja2Templates renders a Jinja2 template as the response.\n"
-    notes = "# Release Notes\n\n## 2.0\n\nRender a Jinja2 template as the response body.\n"
+    # the note says more than the question ("in views"): one only restating it answers nothing
+    notes = "# Release Notes\n\n## 2.0\n\nRender a Jinja2 template as the response body in views.\n"
     write(tmp_path / "d", "templates.md", guide)
     write(tmp_path / "d", "release-notes.md", notes)
     await engine.index([tmp_path / "d"])

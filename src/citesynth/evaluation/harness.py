@@ -28,9 +28,10 @@ from citesynth.engine import Engine
 from citesynth.evaluation import metrics
 from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource
 from citesynth.synthesis.answerability import UNANSWERED
-from citesynth.synthesis.asked import NO_NUMBER, RESTATED
+from citesynth.synthesis.asked import NO_NUMBER
 from citesynth.synthesis.options import AskOverrides
 from citesynth.synthesis.outcomes import NOT_RELEVANT
+from citesynth.synthesis.restated import RESTATED
 from citesynth.types import Chunk
 from citesynth.verify import Verifier
 from citesynth.verify.base import Passage, about_of
@@ -173,7 +174,8 @@ def abstained_at(answer: Answer) -> str | None:
     `retrieval`: no source was relevant enough; `gate`: the passages found do not answer
     the question (`synthesis.answerability`); `verification`: no claim the writer made is
     supported, so none is left, or none states what was asked (a number, or anything
-    beyond the question: `synthesis.asked`); `writer`: the model itself said so.
+    beyond the question: `synthesis.asked`, `synthesis.restated`); `writer`: the model
+    itself said so.
     """
     if not answer.not_found:
         return None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Sequence
 
-from citesynth.analysis import content_terms, coverage, query_terms
+from citesynth.analysis import coverage, query_terms
 from citesynth.verify.align import NUMBER_WORDS
 from citesynth.verify.claims import plain
 
@@ -178,35 +178,6 @@ request worded as one ("Can you explain how …?", "Could you outline …?")."""
 def asks_yes_no(question: str) -> bool:
     """Whether `question` asks yes or no ("Does bulk_create() fire post_save signals?")."""
     return _YES_NO.match(question) is not None
-
-
-def restates_only(question: str, claims: Iterable[str]) -> bool:
-    """Whether every one of `claims` only restates `question`, which asks for something.
-
-    The embedded model answered "What gzip compression level does Django's GZip middleware
-    use when it compresses responses?" (the docs state none) with "The gzip compression
-    level used by Django's GZip middleware when it compresses responses is [1].", which
-    every verifier passed: its source holds every word. A claim holding no content term the
-    question lacks states nothing asked. Only for a question opening with a question word
-    ("what", "which", "who", "where", "when", "how") that offers no choice: a yes/no
-    question ("When a user uploads a file, does Django keep it in RAM?") or one between
-    named options ("… in RAM or on disk?") is answered in its own words. False without
-    claims.
-    """
-    said = [set(content_terms(plain(claim))) for claim in claims]
-    if not said or not _ASKS_FOR.match(question) or _CHOICE.search(question):
-        return False
-    asked = set(content_terms(question))
-    return all(terms <= asked for terms in said)
-
-
-_ASKS_FOR = re.compile(r"^\W*(?:what|which|who|whom|whose|where|when|how)\b", re.I)
-_CHOICE = re.compile(
-    r"\bor\b|,\s*(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\b",
-    re.I,
-)
-"""A choice between options, or a yes/no question after a clause ("When …, does …?")."""
-RESTATED = "no sentence of the answer said more than the question"
 
 
 def asks_number(question: str) -> bool:

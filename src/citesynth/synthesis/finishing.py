@@ -30,13 +30,7 @@ from citesynth.citations.resolve import (
     says_not_found,
 )
 from citesynth.synthesis import disagreement, verifying
-from citesynth.synthesis.asked import (
-    NO_NUMBER,
-    RESTATED,
-    asks_number,
-    restates_only,
-    states_number_of,
-)
+from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number_of
 from citesynth.synthesis.citing import (
     HEADING_LINE,
     citations,
@@ -54,6 +48,7 @@ from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.headings import copied_headings, empty_headings_dropped
 from citesynth.synthesis.leads import opening_links, plain_attributions, single_consensus
+from citesynth.synthesis.restated import RESTATED, restates_only
 from citesynth.synthesis.sources import Source, document_count, record, refs
 from citesynth.synthesis.writers import Plan
 from citesynth.verify.base import Verifier
