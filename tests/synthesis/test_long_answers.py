@@ -35,6 +35,8 @@ def looping_answer(sentences: int) -> str:
             parts.append(f"Step {i} retries (1) with backoff [2][9] and [1-40].")
         elif i % 11 == 0:  # a gap mark copied from the evidence, a line of markers
             parts.append(f"… Step {i} backs off …\n[2]\n")
+        elif i % 17 == 0:  # code shown inline, checked as a quotation (`resolve.shows_code`)
+            parts.append(f"\n- Example: `step_{i}(retries=3)`\n")
         elif i % 13 == 0:  # promises run together in a paragraph (`synthesis.promised`)
             parts.append(f"Install step {i} with pip: Or, to include it, use: Then it runs [1].")
         else:

@@ -9,9 +9,9 @@ claim citing everything it cites.
 
 A fenced code block is a claim of its own (`code`): it cites what the sentence introducing
 it cites ("… in the following example: [4]" right above it) and is checked as a quotation
-(`verify.code`). So is the inline code of a sentence too short to be a claim otherwise
-("- Example: `app.get_schema(routes)`", `inline`): it cites what the sentence cites, or
-else what the sentence before it in its paragraph cites (the statement it exemplifies).
+(`verify.code`). So is the inline code of a sentence that only shows it ("- Example:
+`app.get_schema(routes)`", `inline`): it cites what the sentence cites, or else what the
+sentence before it in its paragraph cites (the statement it exemplifies).
 """
 
 from __future__ import annotations
@@ -55,27 +55,31 @@ def plain(text: str) -> str:
 def split_claims(answer: str) -> list[ClaimSpan]:
     """The claims of a resolved answer (canonical markers), in order."""
     claims: list[ClaimSpan] = []
-    block_ends = [end for _, end in fenced_blocks(answer)]
+    before: tuple[int, tuple[int, ...]] = (0, ())  # where the last sentence ends; its cites
     for start, end in factual_spans(answer):
+        cited = tuple(dict.fromkeys(cited_numbers(answer[start:end])))
         if shows_code(answer[start:end]):
-            claims.append(_shown_code(answer, start, end, block_ends))
+            if not cited and not _BREAK.search(answer, before[0], start):
+                cited = before[1]  # the statement above it, in its paragraph, that it shows
+            claims.append(_shown_code(answer, start, end, cited))
         else:
             claims.extend(_clauses(answer, start, end))
+        before = (end, cited)
     claims.extend(code_claims(answer))
     return sorted(claims, key=lambda claim: claim.start)
 
 
-def _shown_code(answer: str, start: int, end: int, block_ends: list[int]) -> ClaimSpan:
+_BREAK = re.compile(r"\n[ \t]*\n|```|~~~")
+"""What ends a paragraph between two sentences: a blank line, or a fence."""
+
+
+def _shown_code(answer: str, start: int, end: int, cited: tuple[int, ...]) -> ClaimSpan:
     """The inline code a sentence shows (`resolve.shows_code`), as a code claim.
 
-    It cites what its sentence cites, or else what the last sentence of the text above it
-    in its paragraph cites ("- Define your routes [3]." above "- Example: `…`").
+    It cites what its sentence cites, or else what the sentence above it in its paragraph
+    cites ("- Define your routes [3]." above "- Example: `…`"; several examples under one
+    statement all cite it).
     """
-    cited = tuple(dict.fromkeys(cited_numbers(answer[start:end])))
-    after = max((e for e in block_ends if e <= start), default=0)
-    above = answer[after:start]
-    if not cited and above[len(above.rstrip()) :].count("\n") < 2:  # no blank line between
-        cited = _introduction(answer, after, start)
     code = INLINE_CODE.search(answer, start, end)
     text = code.group(1).strip() if code else plain(answer[start:end])
     return ClaimSpan(text, cited, start, end, code=True, inline=True)
