@@ -317,7 +317,7 @@ def _nothing_asked(
     """Why the answer's `claims` state nothing `question` asks for, or "" when they do.
 
     A number asked and none stated (`lacks_number`), or every claim only restating the
-    question (`asked.restates_only`; not when the answer shows code, or the sources disagree
+    question (`restated.restates_only`; not when the answer shows code, or the sources disagree
     on the point asked: their sides are the answer).
     """
     if lacks_number(question, claims, disagreeing, subject, common, text):

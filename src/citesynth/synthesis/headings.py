@@ -19,12 +19,14 @@ from collections.abc import Iterable, Sequence
 from citesynth.ingest.sentences import fenced_line_numbers
 from citesynth.synthesis.citing import HEADING_LINE, single_blank_lines
 from citesynth.synthesis.sources import Source
+from citesynth.synthesis.verifying import lines_kept
 from citesynth.verify.claims import MARKER
 
 _DECORATION = re.compile(r"^\s*(?:#{1,6}\s+)?(?:\*\*)?|(?:\*\*)?:?\s*$")
 _SEPARATOR = re.compile(r"\s*(?:›|>|»)\s*")
 _STOP = (".", "!", "?", ";", ",")
 _ELLIPSIS = re.compile(r"…|\.{3}")
+_BOLD_LINE = re.compile(r"\*\*[^*\n]+\*\*")
 
 
 def copied_headings(text: str, sources: Sequence[Source]) -> tuple[str, int]:
@@ -55,25 +57,20 @@ def empty_headings_dropped(text: str) -> tuple[str, int]:
 
     Read again once verification has removed claims: a heading whose claims all went is
     left over, last or above the next heading (HTTPX yes/no `yh21`, "**Enabling HTTP/2**").
+    Read from the end as verification reads emptied sections (`verifying.lines_kept`).
     """
     lines = text.split("\n")
-    code = fenced_line_numbers(text)
-    kept = [
-        line
-        for index, line in enumerate(lines)
-        if index in code or not _empty_heading(lines, index)
-    ]
+    kept = lines_kept(lines, fenced_line_numbers(text), _empty_heading)
     if len(kept) == len(lines):
         return text, 0
     tidied = single_blank_lines("\n".join(kept)).strip("\n").rstrip()
     return tidied, len(lines) - len(kept)
 
 
-def _empty_heading(lines: Sequence[str], index: int) -> bool:
-    """Whether `lines[index]` is a bold heading with no text under it before the next one."""
-    if not re.fullmatch(r"\*\*[^*\n]+\*\*", lines[index].strip()):
+def _empty_heading(line: str, below: str | None) -> bool:
+    """Whether `line` is a bold heading with no text under it before the next heading."""
+    if not _BOLD_LINE.fullmatch(line.strip()):
         return False
-    below = next((line for line in lines[index + 1 :] if line.strip()), None)
     return below is None or HEADING_LINE.fullmatch(below.strip()) is not None
 
 

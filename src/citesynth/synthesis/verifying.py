@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from citesynth.analysis import without_consensus
@@ -437,16 +437,29 @@ def without_empty_sections(text: str) -> str:
         "" if index not in code and _EMPTY_ITEM.fullmatch(line.strip()) else line
         for index, line in enumerate(text.split("\n"))
     ]
+    kept = lines_kept(lines, code, _empty)
+    return items_renumbered(single_blank_lines("\n".join(kept)).strip())
+
+
+def lines_kept(
+    lines: Sequence[str], code: Collection[int], empty: Callable[[str, str | None], bool]
+) -> list[str]:
+    """`lines` without those that head or introduce nothing, read from the end.
+
+    `empty(line, below)` says whether a line outside code (`code` holds the indexes of code
+    lines) goes, `below` being the next line with text that stays ("" for a line of code,
+    None at the end); read from the end, a heading over one that goes sees what follows it.
+    """
     kept: list[str] = []
-    below: str | None = None  # the next line with text that stays ("" for a line of code)
+    below: str | None = None
     for index in range(len(lines) - 1, -1, -1):
         line = lines[index]
-        if index not in code and line.strip() and _empty(line, below):
+        if index not in code and line.strip() and empty(line, below):
             continue
         kept.append(line)
         if line.strip():
             below = "" if index in code else line
-    return items_renumbered(single_blank_lines("\n".join(reversed(kept))).strip())
+    return kept[::-1]
 
 
 def _empty(line: str, below: str | None) -> bool:
