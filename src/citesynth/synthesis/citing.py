@@ -130,7 +130,9 @@ def citations(
 
 MARKS = re.compile(r"\[[\d,\s\-–]+\]")
 """A citation marker group as written ("[1]", "[2, 4-6]")."""
-_TRAILING_SPACE = re.compile(r"[ \t]+(?=\n|$)")
+_TRAILING_SPACE = re.compile(r"(?<![ \t])[ \t]++(?=\n|$)")
+"""Spaces ending a line, matched from the run's start only: tried at each space of a run
+50,000 long not followed by a line break, the plain pattern had taken 21 s."""
 _DOCUMENT_NAME = r"(?:#{1,6}[ \t]+)?[\w./-]+\.(?:md|markdown|rst|txt|adoc|asciidoc|html?|pdf|jsonl)"
 """A line naming a document and nothing else, as the context's `=== docs/index.rst ===`
 heads it ("Index.rst" above the sentences copied from it); a bold one is a title."""
