@@ -171,7 +171,7 @@ async def _withheld_then_held(
 HOOKS = (
     "# Version control integration\n\nUse pre-commit. Once you have it installed, add this "
     "to the `.pre-commit-config.yaml` in your repository, and the hook runs Black on every "
-    "Git commit. Jupyter notebooks are formatted by the black-jupyter hook.\n"
+    "Git commit. Jupyter notebooks of Python code are formatted by the black-jupyter hook.\n"
 )
 
 
@@ -209,6 +209,8 @@ def test_a_how_to_question_names_its_tools(question: str, found: tuple[str, ...]
         ("Can I run the Black hook with Husky?", ("hook",), ()),
         # written by a source, or a typo away from a word it writes
         ("Does Black format Jupiter notebooks?", ("jupit",), ()),
+        # a word away from one it writes, but from its first letter: another name
+        ("Can Black format Cython files?", ("cython",), ("Cython",)),
         # a question naming many things names some in passing
         ("Did the Verge say Black, Git and Jupyter run Husky?", ("huski",), ()),
     ],

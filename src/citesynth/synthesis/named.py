@@ -212,9 +212,14 @@ def unnamed_proper(
 
 
 def _typo_of(written: str, word: str) -> bool:
-    """Whether `written` is `word` with a typo (see `_SHORT`); never a word of 3 letters."""
+    """Whether `written` is `word` with a typo (see `_SHORT`); never a word of 3 letters.
+
+    A typo keeps the first letter: a word written otherwise from its first letter on names
+    something else ("Cython" is not a typo of "Python", nor "Ninja" of "Jinja"), and few
+    misspellings change it.
+    """
     allowed = 1 if len(written) <= _SHORT else 2
-    if len(written) <= 3 or abs(len(written) - len(word)) > allowed:
+    if len(written) <= 3 or abs(len(written) - len(word)) > allowed or written[0] != word[0]:
         return False
     previous = list(range(len(word) + 1))
     for row, letter in enumerate(written, 1):
