@@ -104,6 +104,10 @@ def test_questions_not_asking_for_a_number(question: str) -> None:
         (["Only one scheduler can be started per process [2]."], True),
         (["Exactly one must be given [1]."], True),
         (["The one-second timeout applies [1]."], True),
+        # a count given as the count of something else, not "the number of" as a subject
+        (["Defaults to the number of CPUs in the system [1]."], True),
+        (["The pool is as large as the number of workers [2]."], True),
+        (["The number of workers can be set with `-W` [1]."], False),
     ],
 )
 def test_a_number_in_digits_words_or_no_limit_is_stated(claims: list[str], stated: bool) -> None:

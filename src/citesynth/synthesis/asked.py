@@ -65,11 +65,14 @@ _NUMBER = re.compile(
     rf"(?<![\w/.])\d|\b(?:{'|'.join(NUMBER_WORDS)}|hundreds|thousands|millions|billions?|trillions?|"
     r"dozens?|(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)ies|couple|"
     rf"once(?!{_CLAUSE_AFTER})|twice|thrice|half|single|double|triple|none|unlimited|unbounded|infinite|"
-    r"infinitely|indefinitely|forever|no\s+limit|no\s+maximum)\b",
+    r"infinitely|indefinitely|forever|no\s+limit|no\s+maximum)\b"
+    r"|\b(?:to|as|is|are|equals?|equal\s+to|matches)\s+the\s+(?:number|count)\s+of\b",
     re.I,
 )
-"""A number as digits or words, or an unbounded amount; digits that end a name ("h11",
-"HTTP/2", "OAuth2") are none."""
+"""A number as digits or words, an unbounded amount, or one given as the count of something
+else ("Defaults to the number of CPUs in the system", a pool as large as "the number of
+workers"); digits that end a name ("h11", "HTTP/2", "OAuth2") are none, nor is "the number
+of" naming what a sentence is about ("The number of workers can be set with `-W`")."""
 _NOT_COUNTS = re.compile(
     r"\bhttps?://\S+|\]\([^()\[\]\s]*\)"
     r"|\b(?:PEP|RFC|ISO|IEC|ECMA|IEEE|CVE|bpo|GH|issue|PR|pull\s+request)[\s#-]*\d[\d.:-]*"
