@@ -48,6 +48,7 @@ from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.headings import copied_headings, empty_headings_dropped
 from citesynth.synthesis.leads import opening_links, plain_attributions, single_consensus
+from citesynth.synthesis.releases import asks_release, states_release
 from citesynth.synthesis.restated import RESTATED, restates_only
 from citesynth.synthesis.sources import Source, document_count, record, refs
 from citesynth.synthesis.writers import Plan
@@ -339,13 +340,18 @@ def lacks_number(
 
     A number of something else is none (`asked.states_number_of`; `subject` is what the
     corpus is about, `common` the question's terms half its chunks hold; each claim is read
-    under the heading above it in the answer's `text`, `headings_above`). Not when there
-    are no claims (the answer is a not-found already) or when the sources disagree on the
-    point asked (their sides are the answer).
+    under the heading above it in the answer's `text`, `headings_above`). Asked in which
+    release something changed, a release number is asked, and the one the question names
+    (`releases.states_release`). Not when there are no claims (the answer is a not-found
+    already) or when the sources disagree on the point asked (their sides are the answer).
     """
-    if not claims or disagreeing or not asks_number(question):
+    if not claims or disagreeing:
         return False
     said = [claim.text for claim in claims]
+    if asks_release(question) and not states_release(question, said):
+        return True
+    if not asks_number(question):
+        return False
     return not states_number_of(question, said, subject, common, headings_above(text, said))
 
 
