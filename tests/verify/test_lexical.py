@@ -177,6 +177,32 @@ def test_a_negation_inside_the_purpose_is_the_goals(verifier: LexicalVerifier) -
     assert any("negation" in reason for reason in denied.reasons), denied.reasons
 
 
+STREAMING = (
+    "When using ``preload_content=True`` (the default setting) the response body will be read "
+    "immediately into memory and the HTTP connection will be released back into the pool "
+    "without manual intervention.\n\nWhen using ``preload_content=False``, you need to "
+    "manually release the HTTP connection back to the connection pool so that it can be "
+    "re-used.\n\nAfter all data is read you can call ``release_conn()`` to release the "
+    "connection into the pool."
+)
+
+
+def test_a_plain_claim_stated_by_one_of_equally_close_sentences_is_no_mismatch(
+    verifier: LexicalVerifier,
+) -> None:
+    # urllib3's docs: what the claim asserts after its opening clause of time ("After …,")
+    # the first sentence denies of the default and the second and third state
+    claim = (
+        "After streaming a response with `preload_content=False` and reading all of it, you "
+        "can manually release the HTTP connection back to the connection pool by calling "
+        "`release_conn()`."
+    )
+    reasons = verifier.verify_now([Check(claim, (STREAMING,))])[0].reasons
+    assert not any("negation" in r for r in reasons), reasons
+    denied = STREAMING.split("\n\n")[0]  # the default's denial alone supports nothing
+    assert not verifier.verify_now([Check(claim, (denied,))])[0].supported
+
+
 def test_a_run_of_dashes_ends_a_clause() -> None:
     from citesynth.verify.align import negated_for
 

@@ -120,6 +120,11 @@ than this minimum size", "must not exceed 64 KB", "no more than ten"."""
 _PURPOSE = re.compile(r"\s*(?:in\s+order\s+)?to\s+[a-z]+\b[^,;:.!?]*,\s*", re.IGNORECASE)
 """A claim's opening purpose clause, "To enable HTTP/2 on a client, ": the goal the claim
 serves, not what it asserts."""
+_CIRCUMSTANCE = re.compile(
+    r"\s*(?:after|when|whenever|once|before|while|if)\s+[^,;:.!?]*,\s*", re.IGNORECASE
+)
+"""A claim's opening clause of time or condition, "After streaming a response with
+`preload_content=False` and reading all of it, ": when what the claim asserts holds."""
 _PRIVATIVE = frozenset("without lack lacks lacking absent".split())
 _FAIL = frozenset("fail fails failed".split())
 _LITOTES = re.compile(
@@ -1008,8 +1013,9 @@ def _negation_differs(
     plain claim when the clause of the anchor sentence that states it is negated. A
     negation elsewhere in the sentence ("... or `None` for no limits") neither contradicts
     a plain claim nor backs a negated one, so it decides nothing. A plain claim opening with
-    a purpose clause ("To enable HTTP/2, install ...") is checked on the sentence that best
-    states what follows the clause: "HTTP/2 is not enabled by default" denies no install.
+    a purpose clause ("To enable HTTP/2, install ...") is checked on the sentences that best
+    state what follows the clause: "HTTP/2 is not enabled by default" denies no install; of
+    those stating as much, every one must negate it (`_negates`).
     """
     if not best or _privative_only(claim):
         return False
@@ -1020,14 +1026,29 @@ def _negation_differs(
         return not any(
             sentence.negated or denies(_text(evidence, sentence), claim) for sentence in stating
         )
-    top = best[0]
+    tops = [best[0]]
     asserted = _asserted_terms(claim)
     if asserted:
         wanted = [t for t in wanted if t in asserted]
-        top = max(best, key=lambda sentence: len(asserted & sentence.terms))
-    text = _text(evidence, top)
+        most = max(len(asserted & sentence.terms) for sentence in best)
+        tops = [sentence for sentence in best if len(asserted & sentence.terms) == most]
+    return all(_negates(claim, wanted, sentence, evidence) for sentence in tops)
+
+
+def _negates(claim: str, wanted: Sequence[str], sentence: Sentence, evidence: Evidence) -> bool:
+    """Whether `sentence`, stating what the plain `claim` asserts, negates it.
+
+    The clause of `sentence` that states the claim's `wanted` terms decides
+    (`_negation_differs`). Each sentence stating as much of the claim is read: urllib3's
+    "the HTTP connection will be released back into the pool without manual intervention"
+    (with the default `preload_content=True`) and, two sentences on, "you need to manually
+    release the HTTP connection back to the connection pool" state as much of "you can
+    manually release the HTTP connection back to the connection pool"; the first alone had
+    vetoed it.
+    """
+    text = _text(evidence, sentence)
     return (
-        top.negated
+        sentence.negated
         and negated_for(wanted, text)
         and not _restates_bound(claim, text)
         and not denies(claim, text)
@@ -1068,10 +1089,15 @@ def _asserted_terms(claim: str) -> frozenset[str]:
     """The terms a claim opening with a purpose clause asserts: those after the clause.
 
     "To enable HTTP/2, install the optional dependencies" asserts the install; "HTTP/2 is
-    not enabled by default" denies nothing it says. Empty when the claim has no purpose
-    clause, or nothing follows it.
+    not enabled by default" denies nothing it says. So does a claim opening with a clause
+    of time or condition (`_CIRCUMSTANCE`): "After streaming a response with
+    `preload_content=False` …, you can manually release the HTTP connection back to the
+    connection pool" asserts the release, which urllib3's docs state two sentences after
+    "the response body will be read immediately … without manual intervention" (of the
+    default, `preload_content=True`). Empty when the claim has no such clause, or nothing
+    follows it.
     """
-    opening = _PURPOSE.match(claim)
+    opening = _PURPOSE.match(claim) or _CIRCUMSTANCE.match(claim)
     if opening is None:
         return frozenset()
     return frozenset(_canonical(t) for t in content_terms(claim[opening.end() :]))
