@@ -386,17 +386,36 @@ async def test_asked_how_a_statement_comes_with_the_code_right_after_it(
 
 
 def test_a_piece_of_a_sentence_run_over_list_items_is_no_candidate() -> None:
-    text = (
-        "The method has to accept three arguments:\n\n"
+    items = (
         "1. the *instance* that's being validated (aka `self`),\n"
         "2. the *attribute* that it's validating, and finally\n"
-        "3. the *value* that is passed for it.\n\n"
+        "3. the *value* that is passed for it."
+    )
+    text = (
+        f"The method has to accept three arguments:\n\n{items}\n\n"
         "If the value does not pass the validator, it raises an appropriate exception."
     )
+    # the sentence run over the list is one candidate, whole; no item alone is one
     assert _candidate_sentences(text) == [
-        "The method has to accept three arguments:",
+        f"The method has to accept three arguments:\n\n{items}",
         "If the value does not pass the validator, it raises an appropriate exception.",
     ]
+
+
+async def test_a_sentence_run_over_a_list_is_quoted_whole(engine: Engine, tmp_path: Path) -> None:
+    source = (
+        "# The basics\n\n## --check\n\nDon't write the files back, just return the status. "
+        "_Black_ will exit with:\n\n- code 0 if nothing would change;\n- code 1 if some files "
+        "would be reformatted; or\n- code 123 if there was an internal error\n\nIf used in "
+        "combination with `--quiet` then only the exit code will be returned.\n"
+    )
+    writer = ExtractiveWriter(engine.embedder, max_sentences=1)
+    answer = await _extracted(engine, tmp_path, source, "What does exit status 123 mean?", writer)
+    assert (
+        "will exit with: code 0 if nothing would change; code 1 if some files would be "
+        "reformatted; or code 123 if there was an internal error [1]."
+    ) in answer.answer, answer.answer
+    assert answer.claims[0].label == "supported"
 
 
 def test_an_item_saying_what_its_code_is_is_a_candidate_an_item_going_on_is_not() -> None:

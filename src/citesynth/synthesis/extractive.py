@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import pairwise
+from itertools import pairwise, takewhile
 from typing import Protocol, runtime_checkable
 
 from citesynth.analysis import (
@@ -91,6 +91,9 @@ from citesynth.types import Chunk
 
 NOT_FOUND = "Not found in the sources."
 _LIST_MARK = re.compile(r"^\s*" + LIST_MARKER + r"\s+")
+_INNER_BULLET = re.compile(r"\n[ \t]*[-*+][ \t]+(?=\S)")
+"""A bullet opening a line inside a quoted sentence: an item of a sentence run over a list
+(`_runs`), read without it ("… will exit with: code 0 if nothing would change; code 1 …")."""
 _DEFINITION_MARK = re.compile(r"^:\s+|^:(?=" + RST_FIELD_NAME + ")")
 """The mark opening a definition list's definition (MyST, Pandoc: ": Checks the level …"),
 or a reStructuredText field's opening colon (":Exit code 5: No tests were collected" reads
@@ -185,6 +188,7 @@ def clean(sentence: str) -> str:
     lines (tenacity's docs) holds no code span to protect its address, which `strip_markup`
     would show as a broken tag ("a fork of retrying ‹https://…>").
     """
+    sentence = _INNER_BULLET.sub("\n", sentence)  # the items of a sentence run over a list
     text = _LIST_MARK.sub("", " ".join(strip_markup(rendered_rst(sentence)).split()))
     text = _DEFINITION_MARK.sub("", text)
     text = _ADMONITION.sub("", text)
@@ -1152,6 +1156,8 @@ def _candidates(
             and not _SEE_ALSO.match(text, a)
             and not (a == 0 and _continued_from_page_before(source.chunk))
         ]
+        runs = _runs(text, every, pieces)
+        spans = sorted({**dict(spans), **runs}.items())
         candidates.extend((source, start, text[start:end]) for start, end in spans)
         adjacent = {a: b for (a, _), (b, _) in pairwise(every)}
         for (start, end), (after, stop) in pairwise(spans):
@@ -1180,6 +1186,42 @@ def _candidates(
             elif len(successor.split()) < _CANDIDATE_WORDS and states_number([successor]):
                 numbered[(source.number, start)] = (after, successor)
     return candidates, following, numbered, leading
+
+
+def _runs(
+    text: str, spans: Sequence[tuple[int, int]], pieces: Collection[tuple[int, int]]
+) -> dict[int, int]:
+    """Sentences run over a list, whole: each lead-in's start -> its last item's end.
+
+    A lead-in ending in ":" whose list items are pieces of its sentence (`_pieces`) is
+    quoted with them as one sentence: Black's "_Black_ will exit with:" over "- code 0 if
+    nothing would change;", "- code 1 if some files would be reformatted; or" and "- code
+    123 if there was an internal error" says what status 123 means, and neither the lead-in
+    (too short) nor any item alone (a piece) had been a candidate. The items must read as
+    one sentence: each but the last goes on (`_GOES_ON`: ", ", "; or"), the last ends it.
+    A list of cases or ways whose items end in nothing or a stop ("There are two ways to
+    make this happen:" over "#. by calling `remove_job` …") is shown as a block below its
+    lead-in, as is a run of more than `_RUN_WORDS` words. At least two items.
+    """
+    runs: dict[int, int] = {}
+    for index, (start, end) in enumerate(spans):
+        if not text[start:end].rstrip("*_ \n").endswith(":"):
+            continue
+        items = list(takewhile(lambda span: _item_piece(text, span, pieces), spans[index + 1 :]))
+        endings = [_GOES_ON.search(text[a:b].rstrip("*_ \n")) is not None for a, b in items]
+        one_sentence = len(items) >= 2 and all(endings[:-1]) and not endings[-1]
+        if one_sentence and len(text[start : items[-1][1]].split()) <= _RUN_WORDS:
+            runs[start] = items[-1][1]
+    return runs
+
+
+def _item_piece(text: str, span: tuple[int, int], pieces: Collection[tuple[int, int]]) -> bool:
+    """Whether `span` of `text` is a list item that is a piece of a sentence (`_runs`)."""
+    return span in pieces and _LIST_MARK.match(text[span[0] : span[1]]) is not None
+
+
+_RUN_WORDS = 60
+"""The most words of a sentence run over a list that is quoted whole (`_runs`)."""
 
 
 def _default_paragraph(text: str, end: int, after: int, stop: int) -> bool:
