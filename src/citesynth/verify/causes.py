@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from citesynth.analysis import content_terms
+from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.verify.align import passage_sentences
 from citesynth.verify.base import Check, Verdict, Verifier
 from citesynth.verify.claims import plain
@@ -242,9 +243,14 @@ class _Sentence:
 
 @lru_cache(maxsize=512)
 def _sentences(passage: str) -> tuple[_Sentence, ...]:
-    """The passage's sentences in order, headings included, with what links them."""
+    """The passage's sentences in order, headings included, with what links them.
+
+    A sentence run over list items is one (`_run_over_items`): structlog's "… except:" over
+    "- it's slightly faster due to less overhead,", "- has an explicit API …," and "- hence
+    causing less cryptic error messages …" links the API to the messages across items.
+    """
     found = []
-    for start, end in passage_sentences(passage):
+    for start, end in _run_over_items(passage, passage_sentences(passage)):
         text = passage[start:end]
         bare = text.lstrip("#*> \t-")
         cued = states_reason(text)
@@ -258,6 +264,25 @@ def _sentences(passage: str) -> tuple[_Sentence, ...]:
             )
         )
     return tuple(found)
+
+
+def _run_over_items(passage: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`spans` with each run of list items that goes on from one to the next joined.
+
+    An item goes on when it ends in "," or ";" (or "and", "or") and the next span is an item.
+    """
+    joined: list[tuple[int, int]] = []
+    for start, end in spans:
+        goes_on = joined and _GOES_ON.search(passage[joined[-1][0] : joined[-1][1]])
+        if goes_on and _ITEM.match(passage[start:end]) is not None:
+            joined[-1] = (joined[-1][0], end)
+        else:
+            joined.append((start, end))
+    return joined
+
+
+_GOES_ON = re.compile(r"(?:[,;]|\b(?:and|or))[ \t]*$")
+_ITEM = re.compile(r"[ \t]*" + LIST_MARKER + r"[ \t]+")
 
 
 def _holds(side: frozenset[str], found: frozenset[str], least: float = SIDE_COVERAGE) -> bool:
