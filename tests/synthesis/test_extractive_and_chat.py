@@ -1491,6 +1491,29 @@ async def test_promises_run_together_in_a_paragraph_each_show_their_block(
         assert "```" not in kept.answer, kept.answer
 
 
+async def test_a_lead_in_run_over_a_label_into_the_list_below_it_promises_nothing(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # The Developer Hub's installers: an AsciiDoc description list's term after the lead-in.
+    # The list follows the paragraph: the colon inside it leads into that list, and the
+    # label had gone once the list was lent to it.
+    source = (
+        "# Installing\n\nYou can install Developer Hub by using one of the following "
+        "installers:\nThe Developer Hub Operator::\n* Ready for immediate use after an "
+        "administrator installs it\n* Uses Operator Lifecycle Management\n"
+    )
+    reply = (
+        "You can install Developer Hub by using one of the following installers: The "
+        "Developer Hub Operator: [1]\n\n- Ready for immediate use after an administrator "
+        "installs it [1].\n- Uses Operator Lifecycle Management [1]."
+    )
+    found = await _answered(engine, tmp_path, source, reply, "How do I install Developer Hub?")
+    assert "installers: The Developer Hub Operator: [1]\n\n- Ready" in found.answer, (
+        found.answer
+    )
+    assert found.answer.count("Operator Lifecycle Management") == 1, found.answer
+
+
 async def test_a_promise_repeated_gets_its_block_once_and_goes(
     engine: Engine, tmp_path: Path
 ) -> None:

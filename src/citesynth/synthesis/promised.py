@@ -119,7 +119,11 @@ def _promises(text: str, fences: Sequence[tuple[int, int]]) -> Iterator[_Promise
     its colon followed by a capital that opens the next sentence: the embedded model ran
     HTTPX's install lines together ("Install with pip: Or, to include the optional HTTP/2
     support, use: To include …"), its evidence having left their commands out. A clause
-    inside a paragraph needs `MIN_WORDS`: "Note: The …" promises nothing. Each colon is
+    inside a paragraph needs `MIN_WORDS`: "Note: The …" promises nothing, nor does one of a
+    paragraph a block follows: its colons lead into that block (the Developer Hub's "… by
+    using one of the following installers: The Red Hat Developer Hub Operator:" over the
+    Operator's list, whose label had gone once the list was lent to the first colon and
+    shown twice). Each colon is
     placed by bisection (its sentence, its line, the backticks before it on that line), so
     a paragraph of a hundred thousand colons is read once.
     """
@@ -131,7 +135,8 @@ def _promises(text: str, fences: Sequence[tuple[int, int]]) -> Iterator[_Promise
             continue  # code itself
         starts = [first for first, _ in sentence_spans(text, start, end)]
         opening = start
-        for colon in _INSIDE.finditer(text, start, end):
+        followed = _OPENS_BLOCK.match(text, end) is not None
+        for colon in () if followed else _INSIDE.finditer(text, start, end):
             at = colon.start()
             line = bisect_left(newlines, at)
             line_start = newlines[line - 1] + 1 if line else 0
@@ -142,7 +147,7 @@ def _promises(text: str, fences: Sequence[tuple[int, int]]) -> Iterator[_Promise
             in_code = (bisect_left(ticks, at) - bisect_left(ticks, line_start)) % 2 == 1
             if not in_code and len(plain(said).split()) >= MIN_WORDS:
                 yield _Promise(said, clause_start, colon.end("marks"), colon.end(), True)
-        if _OPENS_BLOCK.match(text, end):
+        if followed:
             continue  # a block already shown after it
         last_start = max(start, text.rfind("\n", start, end) + 1)
         written = plain(text[last_start:end])
