@@ -76,6 +76,12 @@ DJANGO = ("Django", "5.1.4")
 (`tests/fixtures/django_questions.jsonl`: 16 the docs answer, 8 on topic they do not),
 written 2026-12-01 by a helper that saw none of the pipeline, before any change; its
 answers were read to find the defects fixed that day, so it is tuning data since."""
+TUNED_DOCS = (("urllib3", "2.8.0"), ("black", "26.10.1"))
+"""Questions over urllib3's docs (reStructuredText) and Black's (MyST Markdown)
+(`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
+checked absent from every page), written 2026-12-01 by a helper that saw none of the
+pipeline; their answers were read to find the defects fixed that day (fifty-first
+session), so they are tuning data."""
 SDISTS = {
     docs_folder(name, version): (name, version)
     for name, version in (
@@ -83,6 +89,7 @@ SDISTS = {
         *DOCS_TRAINING,
         WHY_ATTRS,
         DJANGO,
+        *TUNED_DOCS,
     )
 }
 """The corpora unpacked from PyPI sdists (`benchmarks.sdist_docs`), by folder."""
@@ -110,6 +117,13 @@ for _model in ("extractive", "local"):
         model=_model,
         pipelines=("ours",),
     )
+    for _name, _version in TUNED_DOCS:
+        RUNS[f"tune-{_name}-{_model}"] = EvalRequest(
+            str(ROOT / "tests" / "fixtures" / f"{_name}_questions.jsonl"),
+            corpus=docs_folder(_name, _version),
+            model=_model,
+            pipelines=("ours",),
+        )
     RUNS[f"django-{_model}"] = EvalRequest(
         str(ROOT / "tests" / "fixtures" / "django_questions.jsonl"),
         corpus=docs_folder(*DJANGO),
