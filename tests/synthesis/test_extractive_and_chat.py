@@ -1508,9 +1508,7 @@ async def test_a_lead_in_run_over_a_label_into_the_list_below_it_promises_nothin
         "installs it [1].\n- Uses Operator Lifecycle Management [1]."
     )
     found = await _answered(engine, tmp_path, source, reply, "How do I install Developer Hub?")
-    assert "installers: The Developer Hub Operator: [1]\n\n- Ready" in found.answer, (
-        found.answer
-    )
+    assert "installers: The Developer Hub Operator: [1]\n\n- Ready" in found.answer, found.answer
     assert found.answer.count("Operator Lifecycle Management") == 1, found.answer
 
 
