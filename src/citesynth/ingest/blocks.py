@@ -16,6 +16,9 @@ from citesynth.ingest.lines import newline_offsets
 LIST_MARKER = r"(?:[-*+•]|\d{1,3}[.)]|#[.)])"
 """A list item's marker (a pattern part): a bullet, a number with its dot or bracket, or
 reStructuredText's auto-number `#.` (AnyIO's "This can be done in one of two ways:")."""
+ITEM_START = re.compile(r"[ \t]*" + LIST_MARKER + r"[ \t]")
+"""A list item's opening: its marker and the space after it, indented or not (`match` at the
+start of a line or a sentence)."""
 SECTION_NUMBER = r"(?:\d{1,2}(?:\.\d{1,2}){1,4}\.?|\d{1,2}|[A-Z](?:\.\d{1,2}){1,4}\.?)"
 """A section's number opening its title (a pattern part): "6.3.1", "7", "A.1", "A.1."; not "1.",
 an item of a numbered list."""

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from citesynth.analysis import DEFAULT_VALUE
-from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.blocks import ITEM_START
 from citesynth.ingest.rst import described_objects
 
 _STOPS = (".", "!", "?", ":", ";")
@@ -49,7 +49,6 @@ _STATES_DEFAULT = re.compile(
 """A sentence stating what a default is, or that there is none ("… not set by default"),
 naming it or not: "The default is 1000.", "The default limit size is 100." (aiohttp's
 `TCPConnector.limit`, which the writer had quoted without its value)."""
-_ITEM_START = re.compile(r"[ \t]*" + LIST_MARKER + r"[ \t]")
 _BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 MOST_SENTENCES = 3
 """How many sentences after an item's first one are shown, at most, to reach its default."""
@@ -84,7 +83,7 @@ def _item_opens(text: str, previous_end: int, start: int) -> bool:
     if _BLANK_LINE.search(text, previous_end, start):
         return True
     line_start = text.rfind("\n", 0, start) + 1
-    return line_start >= previous_end and _ITEM_START.match(text, line_start) is not None
+    return line_start >= previous_end and ITEM_START.match(text, line_start) is not None
 
 
 def body_defaults(
@@ -127,6 +126,6 @@ def titled_defaults(
         titled = any(not text[title:start].strip() for title in titles if title <= start)
         gap = text[end:after]
         one_blank = len(_BLANK_LINE.findall(gap)) == 1 and not gap.strip()
-        if titled and one_blank and not _ITEM_START.match(text, text.rfind("\n", 0, after) + 1):
+        if titled and one_blank and not ITEM_START.match(text, text.rfind("\n", 0, after) + 1):
             found[after] = (start, start, end)
     return found

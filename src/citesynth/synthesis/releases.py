@@ -48,9 +48,10 @@ def states_release(question: str, claims: Iterable[str]) -> bool:
 
     Citation markers and Markdown are read away (`verify.claims.plain`) first.
     """
-    said = [plain(claim) for claim in claims]
-    if not any(_RELEASE_NUMBER.search(claim) for claim in said):
-        return False
+    written = {
+        found.group().lower()
+        for claim in claims
+        for found in _RELEASE_NUMBER.finditer(plain(claim))
+    }
     named = {found.group().lower() for found in _RELEASE_NUMBER.finditer(question)}
-    written = {found.group().lower() for claim in said for found in _RELEASE_NUMBER.finditer(claim)}
-    return named <= written
+    return bool(written) and named <= written

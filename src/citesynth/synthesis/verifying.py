@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from citesynth.analysis import without_consensus
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
-from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.blocks import ITEM_START, LIST_MARKER
 from citesynth.ingest.sentences import fenced_line_numbers
 from citesynth.synthesis.citing import (
     HEADING_LINE,
@@ -404,8 +404,6 @@ _INTRODUCING_END = re.compile(r":((?:[ \t]*\[[\d,\s\-–]+\])*)$")
 """The colon ending a sentence that introduces a block, with the markers after it."""
 _EMPTY_ITEM = re.compile(LIST_MARKER)
 """A list item's marker with nothing after it (`fullmatch` on a stripped line)."""
-_ITEM_START = re.compile(LIST_MARKER + r"[ \t]+")
-"""A list item's marker with its text after it (`match` on a stripped line)."""
 _BARE_LEAD = re.compile(
     rf"([ \t]*)({LIST_MARKER}[ \t]+)?(?:here(?:'s|’s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?"
     r"(?:code\s+)?(?:examples?|snippets?)|for\s+(?:example|instance)|(?:an?\s+)?example)"
@@ -480,7 +478,7 @@ def _empty(line: str, below: str | None) -> bool:
         return True
     indent = len(below) - len(below.lstrip(" \t"))
     step = lead.group(2) is not None and indent <= len(lead.group(1))
-    return step and _ITEM_START.match(below.strip()) is not None
+    return step and ITEM_START.match(below.strip()) is not None
 
 
 _NUMBERED = re.compile(r"^([ \t]*)(\d{1,3})([.)])(?=[ \t])")

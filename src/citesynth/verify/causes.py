@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from citesynth.analysis import content_terms
-from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.blocks import ITEM_START
 from citesynth.verify.align import passage_sentences
 from citesynth.verify.base import Check, Verdict, Verifier
 from citesynth.verify.claims import plain
@@ -274,7 +274,7 @@ def _run_over_items(passage: str, spans: Sequence[tuple[int, int]]) -> list[tupl
     joined: list[tuple[int, int]] = []
     for start, end in spans:
         goes_on = joined and _GOES_ON.search(passage[joined[-1][0] : joined[-1][1]])
-        if goes_on and _ITEM.match(passage[start:end]) is not None:
+        if goes_on and ITEM_START.match(passage, start, end) is not None:
             joined[-1] = (joined[-1][0], end)
         else:
             joined.append((start, end))
@@ -282,7 +282,6 @@ def _run_over_items(passage: str, spans: Sequence[tuple[int, int]]) -> list[tupl
 
 
 _GOES_ON = re.compile(r"(?:[,;]|\b(?:and|or))[ \t]*$")
-_ITEM = re.compile(r"[ \t]*" + LIST_MARKER + r"[ \t]+")
 
 
 def _holds(side: frozenset[str], found: frozenset[str], least: float = SIDE_COVERAGE) -> bool:
