@@ -165,3 +165,62 @@ async def test_a_citation_moves_to_the_source_whose_title_names_the_subject() ->
     untitled = [Passage(1, filming.text, "wiki/1"), other]
     [claim] = (await review(text, untitled, LexicalVerifier())).claims
     assert "name(s) not in the source: Lights" in claim.alone[1].reasons
+
+
+# urllib3's "Streaming and I/O", cut by the chunker between two sentences one claim joins
+STREAMING_BEFORE = (
+    "When using ``preload_content=True`` (the default setting) the response body will be "
+    "read immediately into memory and the HTTP connection will be released back into the "
+    "pool without manual intervention.\n\n.. note:: When using ``preload_content=False``, you "
+    "need to manually release the HTTP connection back to the connection pool so that it "
+    "can be re-used."
+)
+STREAMING_AFTER = (
+    "After all data is read you can call :meth:`~response.HTTPResponse.release_conn` to "
+    "release the connection into the pool."
+)
+RELEASE = (
+    "After streaming a response with `preload_content=False` and reading all of it, you can "
+    "manually release the HTTP connection back to the connection pool by calling "
+    "`response.HTTPResponse.release_conn`."
+)
+
+
+def _streaming(gap: int, about: str = "Advanced Usage Streaming and I/O") -> list[Passage]:
+    end = len(STREAMING_BEFORE)
+    return [
+        Passage(1, STREAMING_BEFORE, "advanced-usage.rst", about, offsets=(0, end)),
+        Passage(
+            2,
+            STREAMING_AFTER,
+            "advanced-usage.rst",
+            about,
+            offsets=(end + gap, end + gap + len(STREAMING_AFTER)),
+        ),
+        Passage(3, "Calls to read() block until more data is available.", "io.rst"),
+    ]
+
+
+async def test_a_claim_two_neighbouring_passages_state_together_cites_both() -> None:
+    for written in (RELEASE, RELEASE.replace("`.", "` [1].")):
+        found = await review(written, _streaming(gap=6), LexicalVerifier())
+        assert found.text == RELEASE.replace("`.", "` [1,2]."), written
+        assert found.claims[0].label == "supported"
+        [repair] = found.repairs
+        assert "[1,2]" in repair.describe() and "together" in repair.describe()
+    # Apart in the document, under other headings, or one of them stating it all: no pair.
+    for passages in (_streaming(gap=500), [*_streaming(gap=6)[:1], *_streaming(6, "Other")[1:]]):
+        found = await review(RELEASE, passages, LexicalVerifier())
+        assert found.text == RELEASE and not found.repairs
+    whole = await review(
+        STREAMING_AFTER.replace(":meth:", ""), _streaming(gap=6), LexicalVerifier()
+    )
+    assert [r.after for r in whole.repairs] == [(2,)]
+    # Neither an invented claim nor a made-up detail is dressed up with the two.
+    for invented in (
+        RELEASE.replace("you can manually", "you cannot manually"),
+        RELEASE.replace("release_conn", "release_pool"),
+        RELEASE.replace("connection pool", "connection pool after 30 seconds"),
+    ):
+        found = await review(invented, _streaming(gap=6), LexicalVerifier())
+        assert not found.repairs, invented
