@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from citesynth.verify.align import negation_cues
-from citesynth.verify.codevalues import differing_code
+from citesynth.verify.codevalues import differing_code, sets_otherwise
 
 ECHO = (
     "You can also easily print to standard error by passing ``err=True``::\n\n"
@@ -140,3 +140,22 @@ def test_a_claim_naming_thousands_of_pieces_of_code_reads_the_source_once() -> N
     assert differing_code(claim, [source], negated=_negates(claim)) == (
         ("name5()", "no ``name5()``"),
     )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "other_case"),
+    [
+        ("With ``preload_content=True`` (the default) the body is read at once.", True),
+        ("With ``preload_content = 'true'`` the body is read at once.", True),
+        ("With ``preload_content=False`` you release the connection yourself.", False),
+        ("Either ``preload_content=True`` or ``preload_content=False`` works here.", False),
+        ("The body is read at once unless you stream it.", False),
+        ("With ``decode_content=True`` the body is decoded.", False),
+    ],
+)
+def test_a_sentence_setting_the_claims_setting_otherwise_is_another_case(
+    sentence: str, other_case: bool
+) -> None:
+    claim = "With `preload_content=False`, release the connection by calling `release_conn()`."
+    assert sets_otherwise(claim, sentence) is other_case
+    assert sets_otherwise("Release the connection by calling `release_conn()`.", sentence) is False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from citesynth.verify import Check, LexicalVerifier
-from citesynth.verify.comparisons import unstated_comparison
+from citesynth.verify.comparisons import bound_denied, unstated_comparison
 
 HYBRID = (
     "Dense search (MiniLM embeddings, cosine similarity) finds chunks that mean the same "
@@ -44,3 +44,27 @@ def test_the_lexical_verifier_no_longer_passes_it_and_says_why() -> None:
         [Check("The two ranked lists are weighted half and half.", (HYBRID,))]
     )
     assert plain.label == "supported"
+
+
+MAX_FIELDS = (
+    ":param client_max_fields: maximum number of form fields accepted by\n"
+    "    :meth:`BaseRequest.post`.  ``0`` disables the limit.  Default is ``1000``."
+)
+
+
+def test_a_denial_past_a_bound_restates_the_bound_on_its_side() -> None:
+    # aiohttp's docs, the embedded model: "cannot have more than" is the source's "maximum"
+    claim = "The form cannot have more than 1000 fields by default."
+    assert bound_denied(claim, MAX_FIELDS)
+    assert not bound_denied("The form cannot have fewer than 1000 fields.", MAX_FIELDS)
+    assert not bound_denied("The form can have more than 1000 fields.", MAX_FIELDS)
+    assert bound_denied("Never keep less than two replicas.", "The minimum is two replicas.")
+    verifier = LexicalVerifier()
+    passed = verifier.verify_now([Check(claim, (MAX_FIELDS,))])[0]
+    assert passed.supported, passed.reasons
+    for wrong in (
+        "The form cannot have fewer than 1000 fields by default.",
+        "The form can have more than 1000 fields by default.",
+        "The form cannot have more than 2000 fields by default.",
+    ):
+        assert not verifier.verify_now([Check(wrong, (MAX_FIELDS,))])[0].supported, wrong

@@ -203,6 +203,25 @@ def test_a_plain_claim_stated_by_one_of_equally_close_sentences_is_no_mismatch(
     assert not verifier.verify_now([Check(claim, (denied,))])[0].supported
 
 
+def test_a_sentence_on_another_value_of_the_claims_setting_is_no_mismatch(
+    verifier: LexicalVerifier,
+) -> None:
+    # urllib3's docs: the sentence on the default (`preload_content=True`) holds one term of
+    # the claim more than the one that states it, and denies "manual intervention"
+    claim = (
+        "After streaming a response with `preload_content=False` and reading all of it, you "
+        "can manually release the HTTP connection back to the connection pool by calling "
+        "`response.HTTPResponse.release_conn`."
+    )
+    source = STREAMING.rsplit("\n\n", 1)[0]
+    reasons = verifier.verify_now([Check(claim, (source,))])[0].reasons
+    assert not any("negation" in r for r in reasons), reasons
+    # the same sentence on the claim's own case still turns it around
+    other = claim.replace("`preload_content=False`", "`preload_content=True`")
+    reasons = verifier.verify_now([Check(other, (STREAMING.split("\n\n")[0],))])[0].reasons
+    assert any("negation" in r for r in reasons), reasons
+
+
 def test_a_run_of_dashes_ends_a_clause() -> None:
     from citesynth.verify.align import negated_for
 

@@ -98,6 +98,12 @@ STREAMS = (
 )
 
 
+DOTENV = (
+    "Variables set on the command line are used over those set in :file:`.env`,\n"
+    "which are used over those set in :file:`.flaskenv`."
+)
+
+
 @pytest.mark.parametrize(
     ("claim", "source", "found"),
     [
@@ -130,6 +136,17 @@ STREAMS = (
         ),
         # the source prefers nothing
         ("Use WriteLogger instead of PrintLogger.", "WriteLogger writes atomically.", None),
+        # one winning over the other, said in other words (Flask's docs, the embedded model)
+        (
+            "The `.flaskenv` file takes precedence over the `.env` file.",
+            DOTENV,
+            ("file", "env"),
+        ),
+        ("The .flaskenv file overrides the .env file.", DOTENV, ("file", "env")),
+        # "override" the noun says nothing wins: "the `overrides` list", "an override file"
+        ("Add the .flaskenv override file to the `overrides` list of .env.", DOTENV, None),
+        ("The `.env` file takes precedence over the `.flaskenv` file.", DOTENV, None),
+        ("Variables in `.env` have priority over those in `.flaskenv`.", DOTENV, None),
     ],
 )
 def test_a_preference_reversed_is_found(

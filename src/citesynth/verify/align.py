@@ -43,8 +43,8 @@ from functools import lru_cache
 from citesynth.analysis import NAME, POSSESSIVE, SINGLE_CODE, content_terms, terms
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
-from citesynth.verify.codevalues import differing_code
-from citesynth.verify.comparisons import unstated_comparison
+from citesynth.verify.codevalues import differing_code, sets_otherwise
+from citesynth.verify.comparisons import bound_denied, unstated_comparison
 from citesynth.verify.lists import misattributed
 from citesynth.verify.measures import other_measure
 from citesynth.verify.opposites import opposed, reversed_order
@@ -1009,14 +1009,18 @@ def _negation_differs(
 
     A negated claim disagrees when the best sentence for its negated clause has no
     negation (a claim may join two sentences, its "no limits" stated by the second), nor
-    does any sentence stating as much of that clause; a
+    does any sentence stating as much of that clause, nor names the bound the claim denies
+    going past ("cannot have more than" against "maximum": `comparisons.bound_denied`); a
     plain claim when the clause of the anchor sentence that states it is negated. A
     negation elsewhere in the sentence ("... or `None` for no limits") neither contradicts
     a plain claim nor backs a negated one, so it decides nothing. A plain claim opening with
     a purpose clause ("To enable HTTP/2, install ...") is checked on the sentences that best
     state what follows the clause: "HTTP/2 is not enabled by default" denies no install; of
-    those stating as much, every one must negate it (`_negates`).
+    those stating as much, every one must negate it (`_negates`). A sentence setting a name
+    the claim sets to another value speaks of another case and is not read
+    (`codevalues.sets_otherwise`).
     """
+    best = [s for s in best if not sets_otherwise(claim, _text(evidence, s))]
     if not best or _privative_only(claim):
         return False
     if negated:
@@ -1024,7 +1028,10 @@ def _negation_differs(
         most = max(len(scope & sentence.terms) for sentence in best)
         stating = [sentence for sentence in best if len(scope & sentence.terms) == most]
         return not any(
-            sentence.negated or denies(_text(evidence, sentence), claim) for sentence in stating
+            sentence.negated
+            or denies(_text(evidence, sentence), claim)
+            or bound_denied(claim, _text(evidence, sentence))
+            for sentence in stating
         )
     tops = [best[0]]
     asserted = _asserted_terms(claim)

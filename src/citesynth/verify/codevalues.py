@@ -86,6 +86,26 @@ def _written_near(name: str, source: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def sets_otherwise(claim: str, sentence: str) -> bool:
+    """Whether `sentence` sets a name the claim sets (`name=value`), never to the claim's value.
+
+    Such a sentence speaks of another case: urllib3's "When using ``preload_content=True``
+    (the default setting) … the HTTP connection will be released back into the pool without
+    manual intervention" is not about "After streaming a response with
+    `preload_content=False` …, you can manually release the HTTP connection", and its
+    negation says nothing against it (`align._negation_differs`).
+    """
+    mine: dict[str, set[str]] = {}
+    for name, value, _ in _settings(claim, keyed=False):
+        mine.setdefault(name, set()).add(value)
+    if not mine:
+        return False
+    theirs: dict[str, set[str]] = {}
+    for name, value, _ in _settings(sentence, keyed=False):
+        theirs.setdefault(name, set()).add(value)
+    return any(name in theirs and not values & theirs[name] for name, values in mine.items())
+
+
 def differing_code(
     claim: str, passages: Sequence[str], *, negated: bool
 ) -> tuple[tuple[str, str], ...]:

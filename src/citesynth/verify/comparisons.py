@@ -45,11 +45,45 @@ _ABOUT = 2
 """Content terms of the claim a source sentence must hold to be about the same thing."""
 
 
+_PAST_UPPER = "more greater larger higher longer bigger exceed exceeds exceeding beyond above over"
+_PAST_LOWER = "less fewer smaller shorter lower below under"
+_DENIED_PAST = re.compile(
+    r"(?:\b(?:not|no|never|cannot)|n't)\b(?:\W+\w+){0,8}?\W+(?P<past>"
+    + "|".join(f"{_PAST_UPPER} {_PAST_LOWER}".split())
+    + r")\b",
+    re.IGNORECASE,
+)
+"""A limit a claim states as what may not happen past it: "cannot have more than 1000
+fields", "no fewer than two replicas"."""
+_UPPER_BOUND = re.compile(
+    r"\b(?:maximum|largest|highest|longest|biggest|at\s+most|up\s+to)\b", re.I
+)
+_LOWER_BOUND = re.compile(r"\b(?:minimum|smallest|lowest|shortest|fewest|at\s+least)\b", re.I)
+
+
+def bound_denied(claim: str, sentence: str) -> bool:
+    """Whether `claim` denies going past the bound that `sentence` names, on the same side.
+
+    aiohttp's "`client_max_fields`: maximum number of form fields accepted by
+    `BaseRequest.post` … Default is ``1000``" states "the form cannot have more than 1000
+    fields": "not … more / greater / larger / higher / longer / exceed / above" restates
+    "maximum", "at most", "up to"; "not … fewer / less / smaller / below" restates
+    "minimum", "at least". A claim's "cannot have more than" against a "minimum" does not.
+    Whether the bound's number is the sentence's, the number check decides. The mirror of
+    `align._restates_bound` (a claim naming the bound of a source's denial).
+    """
+    denied = _DENIED_PAST.search(claim)
+    if denied is None:
+        return False
+    upper = denied.group("past").lower() in _PAST_UPPER.split()
+    return (_UPPER_BOUND if upper else _LOWER_BOUND).search(sentence) is not None
+
+
 def unstated_comparison(claim: str, passages: Sequence[str]) -> str | None:
     """The comparison `claim` makes ("more weight than"), unless the passages make one.
 
     None when the claim compares nothing or a sentence of `passages` about the same thing
-    makes any comparison.
+    makes any comparison, or names the bound the claim denies going past (`bound_denied`).
     """
     claimed = CLAIMED.search(claim)
     if claimed is None:
@@ -58,6 +92,7 @@ def unstated_comparison(claim: str, passages: Sequence[str]) -> str | None:
     for passage in passages:
         for start, end in sentence_spans(passage):
             sentence = passage[start:end]
-            if _MADE.search(sentence) and len(wanted & set(content_terms(sentence))) >= _ABOUT:
+            made = _MADE.search(sentence) or bound_denied(claim, sentence)
+            if made and len(wanted & set(content_terms(sentence))) >= _ABOUT:
                 return None
     return claimed.group()

@@ -158,9 +158,16 @@ def _crossed(first: _Item, second: _Item, claim: Sequence[str], stating: Sequenc
     return all(len(mine[i] & own[1 - i]) > len(mine[i] & own[i]) for i in range(2))
 
 
-_INSTEAD = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\b", re.I)
+_INSTEAD = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|takes?\s+precedence\s+over"
+    r"|(?:is|are)\s+used\s+over|(?:has|have)\s+(?:a\s+)?(?:higher\s+)?priority\s+over"
+    r"|(?:is|are)\s+preferred\s+(?:over|to)|(?<!`)overrides(?!`)|wins?\s+over)\b",
+    re.I,
+)
 _PREFERRED = "insteadof"
-"""The one word "instead of", "rather than" and "in place of" are read as."""
+"""The one word "instead of", "rather than", "in place of" and what says one thing wins
+over another ("takes precedence over", "are used over", "overrides") are read as. Not the
+noun: "a translation override file", "the `overrides` list"."""
 
 
 def preferred_reversed(claim: str, stating: str) -> tuple[str, str] | None:
