@@ -43,6 +43,15 @@ SOURCES = [
             "located at line 238-253.",
             "Use the `url_for` method [2].",
         ),
+        # named between the subject and its verb: the citation ends the sentence
+        (
+            "The `request.client.host` attribute in the `requests.md` file is the address.",
+            "The `request.client.host` attribute is the address [3].",
+        ),
+        (
+            "Middleware from middleware.md can compress responses!",
+            "Middleware can compress responses [2]!",
+        ),
     ],
 )
 def test_a_file_the_model_names_becomes_its_citation(sentence: str, cited: str) -> None:
@@ -56,6 +65,7 @@ def test_only_a_prose_document_among_the_sources_is_read_as_a_citation() -> None
         "```\nSee the notes in requests.md for details.\n```",  # code stays as written
         "Addresses are read from the requests.md page [2].",  # it cites: as written
         "From the `cookies.md` file, a cookie is set.",  # no such source
+        "The key in the `cookies.md` file is set to 10.",  # no such source, before a verb
     ]
     for text in unchanged:
         assert cited_by_name(text, SOURCES) == (text, 0)

@@ -20,7 +20,7 @@ file", "set it in `settings.yaml`") is part of what it says.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
 from citesynth.analysis import terms
@@ -54,6 +54,16 @@ _MENTION = re.compile(
 )
 """A source named by its file inside a sentence, with the words around it that only locate
 it."""
+_MENTION_BEFORE_VERB = re.compile(
+    rf"\s+(?:in|from|within)\s+(?:the\s+)?{_FILE}{_KIND}{_LINES}"
+    r"(?=\s+(?:is|are|was|were|has|have|can|could|will|would|should|must|may|might|does|do"
+    r"|defaults?|accepts?|takes?|sets?|controls?|limits?)\b)",
+    re.IGNORECASE,
+)
+"""A file named between a subject and its verb ("The `client_max_fields` parameter in the
+`web_reference.rst` file is set to 1000"): the mention goes and its marker ends the
+sentence, which a marker inside it would cut in two."""
+_SENTENCE_END = re.compile(r"[.!?:;]*\s*$")
 
 
 def cited_by_name(text: str, sources: Sequence[Source]) -> tuple[str, int]:
@@ -92,10 +102,30 @@ def cited_by_name(text: str, sources: Sequence[Source]) -> tuple[str, int]:
             lambda found: cite(found, f"{found.group('space')}According to ", ", "), sentence
         )
         sentence = _LEAD.sub(lambda found: cite(found, found.group("lead")), sentence)
+        sentence = _cited_at_end(sentence, lambda found: cite(found, ""))
         pieces.append(text[position:start] + _MENTION.sub(lambda found: cite(found, " "), sentence))
         position = end
     pieces.append(text[position:])
     return "".join(pieces), changed
+
+
+def _cited_at_end(sentence: str, cite: Callable[[re.Match[str]], str]) -> str:
+    """`sentence` without the files it names before a verb, their markers at its end."""
+    markers: list[str] = []
+
+    def moved(found: re.Match[str]) -> str:
+        marker = cite(found)
+        if marker == found.group():  # no source comes from that file: left as written
+            return marker
+        markers.append(marker)
+        return ""
+
+    sentence = _MENTION_BEFORE_VERB.sub(moved, sentence)
+    if not markers:
+        return sentence
+    end = _SENTENCE_END.search(sentence)
+    at = end.start() if end else len(sentence)
+    return f"{sentence[:at]} {''.join(dict.fromkeys(markers))}{sentence[at:]}"
 
 
 def _sources_by_file(sources: Sequence[Source]) -> dict[str, list[Source]]:
