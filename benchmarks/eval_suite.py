@@ -76,12 +76,18 @@ DJANGO = ("Django", "5.1.4")
 (`tests/fixtures/django_questions.jsonl`: 16 the docs answer, 8 on topic they do not),
 written 2026-12-01 by a helper that saw none of the pipeline, before any change; its
 answers were read to find the defects fixed that day, so it is tuning data since."""
-TUNED_DOCS = (("urllib3", "2.8.0"), ("black", "26.10.1"))
+TUNED_DOCS = (
+    ("urllib3", "2.8.0"),
+    ("black", "26.10.1"),
+    ("flask", "3.1.3"),
+    ("aiohttp", "3.14.5"),
+)
 """Questions over urllib3's docs (reStructuredText) and Black's (MyST Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
 checked absent from every page), written 2026-12-01 by a helper that saw none of the
 pipeline; their answers were read to find the defects fixed that day (fifty-first
-session), so they are tuning data."""
+session), so they are tuning data. Flask's and aiohttp's (reStructuredText, the same
+shape) were written the same way later that day and read in the fifty-second session."""
 SDISTS = {
     docs_folder(name, version): (name, version)
     for name, version in (
