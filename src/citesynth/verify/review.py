@@ -348,8 +348,12 @@ def _says_otherwise(alignment: Alignment | None) -> bool:
     Another number where the sentence stating the claim gives one (Click's "to a maximum
     80 characters" for "up to a maximum of 120 characters"), a negation or direction
     turned, an opposite word, two items swapped, code written otherwise, another goal or
-    measure, a list item given to another name. What it merely lacks is what the other
-    source of a pair may hold.
+    measure, a list item given to another name. So does a comparison or superlative of the
+    claim it does not make: the other source's making one elsewhere lent urllib3's
+    "`response.HTTPResponse.stream` lets you iterate over chunks of the response content"
+    the embedded model's "…, which is more efficient than reading the entire response at
+    once" (its "if you prefer not reading data from the socket to re-using the HTTP
+    connection" compares). What it merely lacks is what the other source of a pair may hold.
     """
     if alignment is None:
         return False
@@ -363,6 +367,8 @@ def _says_otherwise(alignment: Alignment | None) -> bool:
         or alignment.other_goal
         or alignment.other_measure
         or alignment.misattributed
+        or alignment.unstated_comparison
+        or alignment.missing_superlatives
     )
 
 
