@@ -213,6 +213,9 @@ async def test_a_claim_two_neighbouring_passages_state_together_cites_both() -> 
     for passages in (_streaming(gap=500), [*_streaming(gap=6)[:1], *_streaming(6, "Other")[1:]]):
         found = await review(RELEASE, passages, LexicalVerifier())
         assert found.text == RELEASE and not found.repairs
+    # Cited elsewhere, a claim keeps its citation rather than move to a pair without it.
+    elsewhere = await review(RELEASE.replace("`.", "` [3]."), _streaming(gap=6), LexicalVerifier())
+    assert not elsewhere.repairs
     release = STREAMING_AFTER.split(" This is")[0].replace(":meth:", "")
     whole = await review(release, _streaming(gap=6), LexicalVerifier())
     assert [r.after for r in whole.repairs] == [(2,)]

@@ -423,10 +423,19 @@ def _neighbours_joined(
     together, which then become its citation. The lexical screen must judge the pair to
     support it with nothing against it (every term, number and name held, no negation
     turned), and the configured verifier confirm (`_confirmed`); a citation the claim turns
-    out not to need is dropped afterwards (`_unneeded`).
+    out not to need is dropped afterwards (`_unneeded`). A claim citing a source only gets
+    a pair holding it (the source and its neighbour): a pair elsewhere had taken Black's
+    "To add exclusions while keeping the .gitignore behavior, you can use the
+    `--extend-exclude` option" from the page saying so to `--extend-exclude`'s entry and
+    `--include`'s "Overrides all exclusions, including from `.gitignore`".
     """
     pairs = neighbours(passages)
-    candidates = [(i, pair) for i in weak for pair in pairs]
+    candidates = [
+        (i, pair)
+        for i in weak
+        for pair in pairs
+        if not claims[i].citations or {p.number for p in pair} & set(claims[i].citations)
+    ]
     if not candidates:
         return {}
     checks = [
