@@ -18,10 +18,7 @@ pipeline reads a chunk, and each claim is reviewed as a one-claim answer:
   (what `docs_claims` measures); added to another, the search's;
 - **supported, mis-cited**: a supported paraphrase citing the passage of another section
   (the next distinct passage of the set). Repair should move it to its own passage:
-  *recovered* (since 2026-12-01 also with the passage next to it, the two read together);
-  to a third one: *moved elsewhere*;
-- **among its file's chunks** (2026-12-01): every claim with all the chunks of its own
-  file as the sources, where two neighbouring chunks may be read together (`_chunked`).
+  *recovered*; to a third one: *moved elsewhere*.
 
 Per verifier (lexical, trained): the shares, and every false repair with its source.
 `--tuning` reads the written tuning claims instead (Starlette, marshmallow, structlog,
@@ -44,23 +41,16 @@ from benchmarks.held_out_docs import HELD_OUT
 from benchmarks.sdist_docs import sdist_docs
 from benchmarks.verifier_pairs import WRITTEN_CLAIMS, read_under, written_claims_file
 from citesynth.evaluation.datafiles import data_dir
-from citesynth.ingest.chunking import split
-from citesynth.ingest.loaders import loader_for
 from citesynth.verify import LexicalVerifier, Verifier
 from citesynth.verify.base import Passage
 from citesynth.verify.crossencoder import available
-from citesynth.verify.review import neighbours, review
+from citesynth.verify.review import review
 
 Claims = list[dict[str, Any]]
 
 
-def pool(claims: Claims, subject: str, corpus: Path | None = None) -> list[Passage]:
-    """Each distinct passage of `claims` as a numbered source, in order of first use.
-
-    With the `corpus` folder, each passage is placed where its file holds it (its
-    characters), as a retrieved chunk is: repair reads two that follow each other under
-    the same headings together (`review._neighbours_joined`).
-    """
+def pool(claims: Claims, subject: str) -> list[Passage]:
+    """Each distinct passage of `claims` as a numbered source, in order of first use."""
     found: dict[str, Passage] = {}
     for claim in claims:
         if claim["passage"] not in found:
@@ -69,18 +59,8 @@ def pool(claims: Claims, subject: str, corpus: Path | None = None) -> list[Passa
                 text=claim["passage"],
                 document=str(claim.get("path") or len(found)),
                 about=read_under(subject, claim),
-                offsets=_placed(claim, corpus),
             )
     return list(found.values())
-
-
-def _placed(claim: dict[str, Any], corpus: Path | None) -> tuple[int, int] | None:
-    """Where the claim's file holds its passage (first and last character), when it does."""
-    file = corpus / str(claim.get("path")) if corpus is not None and claim.get("path") else None
-    if file is None or not file.is_file():
-        return None
-    start = file.read_text(encoding="utf-8", errors="replace").find(claim["passage"])
-    return (start, start + len(claim["passage"])) if start >= 0 else None
 
 
 def cited(claim: str, numbers: Sequence[int]) -> str:
@@ -95,11 +75,9 @@ def other_passage(own: Passage, sources: Sequence[Passage]) -> Passage:
     return next((p for p in after if p.document != own.document), after[0])
 
 
-async def measure(
-    verifier: Verifier, claims: Claims, subject: str, corpus: Path | None = None
-) -> dict[str, Any]:
+async def measure(verifier: Verifier, claims: Claims, subject: str) -> dict[str, Any]:
     """The three cases of the module docstring for `claims` under `subject`."""
-    sources = pool(claims, subject, corpus)
+    sources = pool(claims, subject)
     by_text = {p.text: p for p in sources}
     false_repairs: list[dict[str, Any]] = []
     supported = [c for c in claims if c["label"] == "supported"]
@@ -110,8 +88,8 @@ async def measure(
         wrong = other_passage(own, sources)
         result = await review(cited(claim["claim"], [wrong.number]), sources, verifier)
         after = result.repairs[0].after if result.repairs else ()
-        recovered += own.number in after  # alone, or with the passage next to it
-        elsewhere += bool(after) and own.number not in after
+        recovered += after == (own.number,)
+        elsewhere += bool(after) and after != (own.number,)
     for claim in unsupported:
         own = by_text[claim["passage"]]
         for case, numbers in (("cited", [own.number]), ("uncited", [])):
@@ -128,12 +106,10 @@ async def measure(
                         "given": [p.text[:300] for p in _numbered(sources, given)],
                     }
                 )
-    joined = await _chunked(verifier, claims, subject, corpus) if corpus is not None else {}
     uncited = [f for f in false_repairs if f["case"] == "uncited"]
     own_passage = sum(f["own_passage"] for f in uncited)
     return {
         "sources": len(sources),
-        "neighbouring_pairs": len(neighbours(sources)),
         "false_repair_cited": _share(len(false_repairs) - len(uncited), len(unsupported)),
         "false_repair_uncited": _share(len(uncited), len(unsupported)),
         "false_repair_uncited_own_passage": _share(own_passage, len(unsupported)),
@@ -143,75 +119,7 @@ async def measure(
         "unsupported_claims": len(unsupported),
         "supported_claims": len(supported),
         "false_repairs": false_repairs,
-        **joined,
     }
-
-
-async def _chunked(
-    verifier: Verifier, claims: Claims, subject: str, corpus: Path
-) -> dict[str, Any]:
-    """Each claim among its own file's chunks, as retrieval would give them: what pairs add.
-
-    The sources are every chunk of the claim's file (the project's chunker, its offsets and
-    headings), so repair may read two neighbouring chunks together. A claim with one detail
-    changed, cited to the chunks that hold its passage or uncited, should get no citation
-    from a pair (*false pair repairs*); a supported claim left uncited is *cited by a pair*
-    when two chunks are what repair finds.
-    """
-    false_pairs: list[dict[str, Any]] = []
-    pairs_recovered = tried = 0
-    by_file: dict[str, list[Passage]] = {}
-    for claim in claims:
-        path = str(claim.get("path") or "")
-        if path not in by_file:
-            by_file[path] = _file_chunks(corpus / path, path, subject) if path else []
-        sources = by_file[path]
-        if not neighbours(sources):
-            continue
-        tried += 1
-        start = next(iter(_placed(claim, corpus) or ()), -1)
-        own = [p.number for p in sources if p.offsets and p.offsets[0] <= start < p.offsets[1]]
-        cases = [("cited", own), ("uncited", [])] if claim["label"] != "supported" else [("", [])]
-        for case, numbers in cases:
-            result = await review(cited(claim["claim"], numbers), sources, verifier)
-            given = [r.after for r in result.repairs if len(r.after) > 1]
-            if given and case:
-                false_pairs.append(
-                    {
-                        "case": case,
-                        "id": claim.get("id", ""),
-                        "claim": claim["claim"],
-                        "change": claim.get("change"),
-                        "given": list(given[0]),
-                    }
-                )
-            pairs_recovered += bool(given) and not case
-    return {
-        "chunked_claims": tried,
-        "false_pair_repairs": false_pairs,
-        "cited_by_a_pair": pairs_recovered,
-    }
-
-
-def _file_chunks(file: Path, path: str, subject: str) -> list[Passage]:
-    """The chunks of `file` as numbered sources, each read under the subject and its headings."""
-    loader = loader_for(path)
-    if loader is None or not file.is_file():
-        return []
-    sources: list[Passage] = []
-    for parsed in loader(path, file.read_bytes()).parsed:
-        for chunk in split(parsed):
-            about = " ".join([subject, *chunk.heading_path]).strip()
-            sources.append(
-                Passage(
-                    len(sources) + 1,
-                    chunk.text,
-                    path,
-                    about,
-                    offsets=(chunk.char_start, chunk.char_end),
-                )
-            )
-    return sources
 
 
 def _share(hits: int, total: int) -> float | None:
@@ -255,9 +163,9 @@ def main() -> None:
         subject = asyncio.run(corpus_subject(corpus)) if corpus is not None else ""
         payload[name] = {"subject": subject}
         for label, verifier in verifiers.items():
-            found = asyncio.run(measure(verifier, claims, subject, corpus))
+            found = asyncio.run(measure(verifier, claims, subject))
             payload[name][label] = found
-            shown = {k: v for k, v in found.items() if not k.startswith("false_")}
+            shown = {k: v for k, v in found.items() if k != "false_repairs"}
             print(name, label, json.dumps(shown), flush=True)
     if not args.tuning:
         write_result("repair_claims", payload)

@@ -38,15 +38,7 @@ _RANK: dict[Support, int] = {"unchecked": 0, "unsupported": 1, "partial": 2, "su
 def passages(sources: Sequence[Source]) -> list[Passage]:
     """The sources as the verifier sees them: the whole chunk text, not the shown excerpt."""
     return [
-        Passage(
-            s.number,
-            s.chunk.text,
-            s.document,
-            s.about,
-            s.chunk.title,
-            s.subject,
-            (s.chunk.char_start, s.chunk.char_end),
-        )
+        Passage(s.number, s.chunk.text, s.document, s.about, s.chunk.title, s.subject)
         for s in sources
     ]
 

@@ -50,9 +50,6 @@ class Passage:
     subject: str = ""
     """What the whole corpus is about ("Click"; `retrieve.subjects`), when it has subjects:
     read as the outermost title of every source."""
-    offsets: tuple[int, int] | None = None
-    """Where it lies in its document (first and last character), when known: repair reads
-    two passages that follow each other there together (`review`)."""
 
 
 def about_of(title: str, headings: Sequence[str]) -> str:

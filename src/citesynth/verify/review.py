@@ -11,9 +11,7 @@ For every claim (see `claims.py`):
    checked against every other source (cheaply, with the lexical verifier, then confirmed by
    the configured one); a source that supports it replaces (or becomes) its citation. When
    the claim's own cited source contradicts it (`_contradicted`: the claim turned around),
-   only a source holding every term of it, with nothing against it, does. A claim no source
-   supports alone may be supported by two that follow each other in one document (a chunk
-   boundary inside what it states; `_neighbours_joined`): the two become its citation.
+   only a source holding every term of it, with nothing against it, does.
    What is still unsupported stays so, labelled, never dressed up with a citation.
 
 Independent documents behind a claim are counted from the sources that support it alone.
@@ -26,10 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import pairwise
 
 from citesynth.citations.resolve import compact, numbers_in
-from citesynth.verify.align import Alignment
 from citesynth.verify.base import Passage, Verdict, Verifier, check_of, unwrapped
 from citesynth.verify.claims import MARKER as _MARKER
 from citesynth.verify.claims import ClaimSpan, split_claims
@@ -73,24 +69,17 @@ class Repair:
     def describe(self) -> str:
         """One line for `warnings`."""
         quoted = self.claim if len(self.claim) <= 60 else self.claim[:57] + "..."
-        supports = "they support together" if len(self.after) > 1 else "it supports"
         if not self.before:
-            return f"cited {compact(self.after)} for an uncited sentence {supports}: {quoted!r}"
-        if set(self.before) < set(self.after):
-            added = [n for n in self.after if n not in self.before]
-            return (
-                f"added citation {compact(added)} to {quoted!r}, which "
-                f"{compact(self.after)} support together"
-            )
+            return f"cited {compact(self.after)} for an uncited sentence it supports: {quoted!r}"
         if set(self.after) < set(self.before):
             dropped = [n for n in self.before if n not in self.after]
             return (
                 f"dropped citation {compact(dropped)}, which does not support {quoted!r} "
                 f"(cited {compact(self.after)} does)"
             )
-        sources = "the sources that support" if len(self.after) > 1 else "the source that supports"
         return (
-            f"moved citation {compact(self.before)} to {compact(self.after)}, {sources} {quoted!r}"
+            f"moved citation {compact(self.before)} to {compact(self.after)}, "
+            f"the source that supports {quoted!r}"
         )
 
 
@@ -325,134 +314,14 @@ async def _repair(
         rank = verdict.score + (1.0 if verdict.supported else 0.0)
         if wanted and rank > best.get(index, (0.0, passage))[0]:
             best[index] = (rank, passage)
-    alone: dict[int, tuple[Passage, ...]] = {i: (p,) for i, (_, p) in sorted(best.items())}
-    joined = _neighbours_joined(
-        claims, [i for i in weak if i not in contradicted], passages, screen
-    )
-    # first a source stating all of the claim by itself, then two neighbours stating it
-    # together, then a source the screen finds stating part of it (for the verifier to judge)
-    first = {i: alone[i] for i in alone if best[i][0] >= 1.0}
-    first |= {i: pair for i, pair in joined.items() if i not in first}
-    first |= {i: sources for i, sources in alone.items() if i not in first}
-    chosen = await _confirmed(claims, first, verifier)
-    rest = {i: alone[i] for i in alone if i not in chosen and first[i] != alone[i]}
-    chosen |= await _confirmed(claims, rest, verifier)
-    edits = [(claims[i], tuple(p.number for p in chosen[i])) for i in sorted(chosen)]
-    repairs = [Repair(claim.text, claim.citations, numbers) for claim, numbers in edits]
-    return _apply(answer, edits), repairs
-
-
-def _says_otherwise(alignment: Alignment | None) -> bool:
-    """Whether a source read alone says something the claim states otherwise.
-
-    Another number where the sentence stating the claim gives one (Click's "to a maximum
-    80 characters" for "up to a maximum of 120 characters"), a negation or direction
-    turned, an opposite word, two items swapped, code written otherwise, another goal or
-    measure, a list item given to another name. So does a comparison or superlative of the
-    claim it does not make: the other source's making one elsewhere lent urllib3's
-    "`response.HTTPResponse.stream` lets you iterate over chunks of the response content"
-    the embedded model's "…, which is more efficient than reading the entire response at
-    once" (its "if you prefer not reading data from the socket to re-using the HTTP
-    connection" compares). What it merely lacks is what the other source of a pair may hold.
-    """
-    if alignment is None:
-        return False
-    other_number = bool(alignment.missing_numbers) and any(s.numbers for s in alignment.best[:1])
-    return other_number or bool(
-        alignment.negation_mismatch
-        or alignment.direction_mismatch
-        or alignment.opposite
-        or alignment.swapped
-        or alignment.code_values
-        or alignment.other_goal
-        or alignment.other_measure
-        or alignment.misattributed
-        or alignment.unstated_comparison
-        or alignment.missing_superlatives
-    )
-
-
-async def _confirmed(
-    claims: Sequence[ClaimSpan],
-    chosen: dict[int, tuple[Passage, ...]],
-    verifier: Verifier,
-) -> dict[int, tuple[Passage, ...]]:
-    """The chosen sources the configured verifier also judges to support their claim."""
-    if not chosen or isinstance(unwrapped(verifier), LexicalVerifier):
-        return chosen
-    items = sorted(chosen.items())
-    verdicts = await verifier.verify([check_of(claims[i].text, sources) for i, sources in items])
-    return {i: sources for (i, sources), v in zip(items, verdicts, strict=True) if v.supported}
-
-
-NEIGHBOUR_GAP = 100
-"""Characters at most between two passages of one document, under the same headings, that
-repair reads together: the end of one chunk and the start of the next."""
-
-
-def neighbours(passages: Sequence[Passage]) -> list[tuple[Passage, Passage]]:
-    """Pairs of passages that follow each other in one document, under the same headings."""
-    placed = sorted(
-        ((p.offsets, p) for p in passages if p.offsets is not None),
-        key=lambda item: (item[1].document, item[0]),
-    )
-    return [
-        (first, second)
-        for (at, first), (next_at, second) in pairwise(placed)
-        if first.document == second.document
-        and first.about == second.about
-        and next_at[0] - at[1] <= NEIGHBOUR_GAP
-    ]
-
-
-def _neighbours_joined(
-    claims: Sequence[ClaimSpan],
-    weak: Sequence[int],
-    passages: Sequence[Passage],
-    screen: LexicalVerifier,
-) -> dict[int, tuple[Passage, ...]]:
-    """Weak claims that no source supports alone, and two neighbouring ones do together.
-
-    A chunk boundary can fall inside what a claim states: urllib3's "When using
-    ``preload_content=False``, you need to manually release the HTTP connection back to the
-    connection pool" ends one chunk, and "After all data is read you can call
-    `response.HTTPResponse.release_conn` to release the connection into the pool" opens the
-    next. "After streaming a response with `preload_content=False` and reading all of it, you
-    can manually release the HTTP connection back to the connection pool by calling
-    `response.HTTPResponse.release_conn`" is stated by neither alone and by the two
-    together, which then become its citation. The lexical screen must judge the pair to
-    support it with nothing against it (every term, number and name held, no negation
-    turned), and the configured verifier confirm (`_confirmed`); a citation the claim turns
-    out not to need is dropped afterwards (`_unneeded`). A claim citing a source only gets
-    a pair holding it (the source and its neighbour): a pair elsewhere had taken Black's
-    "To add exclusions while keeping the .gitignore behavior, you can use the
-    `--extend-exclude` option" from the page saying so to `--extend-exclude`'s entry and
-    `--include`'s "Overrides all exclusions, including from `.gitignore`".
-    """
-    pairs = neighbours(passages)
-    candidates = [
-        (i, pair)
-        for i in weak
-        for pair in pairs
-        if not claims[i].citations or {p.number for p in pair} & set(claims[i].citations)
-    ]
-    if not candidates:
-        return {}
-    checks = [
-        check_of(claims[i].text, sources)
-        for i, (first, second) in candidates
-        for sources in ((first, second), (first,), (second,))
-    ]
-    screened = iter(screen.aligned(checks))
-    best: dict[int, tuple[float, tuple[Passage, ...]]] = {}
-    for index, pair in candidates:
-        (verdict, alignment), *alone = next(screened), next(screened), next(screened)
-        agrees = alignment is not None and not alignment.disagrees
-        each_part = all(v.label == "partial" and not _says_otherwise(a) for v, a in alone)
-        together = verdict.supported and agrees and each_part
-        if together and verdict.score > best.get(index, (0.0, pair))[0]:
-            best[index] = (verdict.score, pair)
-    return {i: pair for i, (_, pair) in sorted(best.items())}
+    if not best:
+        return answer, []
+    chosen = sorted(best.items())
+    if not isinstance(unwrapped(verifier), LexicalVerifier):
+        confirmed = await verifier.verify([check_of(claims[i].text, [p]) for i, (_, p) in chosen])
+        chosen = [item for item, v in zip(chosen, confirmed, strict=True) if v.supported]
+    repairs = [Repair(claims[i].text, claims[i].citations, (p.number,)) for i, (_, p) in chosen]
+    return _apply(answer, [(claims[i], (p.number,)) for i, (_, p) in chosen]), repairs
 
 
 CONTRADICTED_COVERAGE = 0.8
