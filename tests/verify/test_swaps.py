@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from citesynth.verify import Check, LexicalVerifier
@@ -163,3 +165,9 @@ def test_the_lexical_verifier_rejects_a_reversed_preference() -> None:
     verdict = LexicalVerifier().verify_now([Check(claim, (STREAMS,))])[0]
     assert verdict.label != "supported"
     assert "the source pairs 'printlogger' and 'writelogger' the other way round" in verdict.reasons
+
+
+def test_a_preference_repeated_thousands_of_times_is_read_in_linear_time() -> None:
+    started = time.perf_counter()
+    preferred_reversed("x instead of y " * 20_000, "y overrides x " * 20_000)
+    assert time.perf_counter() - started < 5  # every pair of phrases was compared: minutes

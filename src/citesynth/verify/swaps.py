@@ -170,6 +170,11 @@ over another ("takes precedence over", "are used over", "overrides") are read as
 noun: "a translation override file", "the `overrides` list"."""
 
 
+_MAX_PREFERENCES = 16
+"""Phrases of a claim and of its source that are compared (every pair of them is): a text
+repeating one thousands of times is read in linear time."""
+
+
 def preferred_reversed(claim: str, stating: str) -> tuple[str, str] | None:
     """The two things `claim` prefers one to the other the other way round, or None.
 
@@ -184,8 +189,9 @@ def preferred_reversed(claim: str, stating: str) -> tuple[str, str] | None:
     if not _INSTEAD.search(claim):
         return None  # most claims: read before any tokenising (repair aligns each source)
     marked = _INSTEAD.sub(f" {_PREFERRED} ", claim)
-    mine = sides(marked, _PREFERRED)
+    mine = sides(marked, _PREFERRED)[:_MAX_PREFERENCES]
     theirs = sides(_INSTEAD.sub(f" {_PREFERRED} ", rendered_roles(stating)), _PREFERRED)
+    theirs = theirs[:_MAX_PREFERENCES]
     if not related(mine, theirs, crossed=True) or related(mine, theirs):
         return None
     written = tokens(marked)
