@@ -44,7 +44,12 @@ from citesynth.analysis import NAME, POSSESSIVE, SINGLE_CODE, content_terms, ter
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
 from citesynth.verify.codevalues import differing_code, sets_otherwise
-from citesynth.verify.comparisons import bound_denied, unstated_comparison
+from citesynth.verify.comparisons import (
+    COMPARISONS,
+    NEGATED_BOUND,
+    bound_denied,
+    unstated_comparison,
+)
 from citesynth.verify.lists import misattributed
 from citesynth.verify.measures import other_measure
 from citesynth.verify.opposites import opposed, reversed_order
@@ -105,18 +110,6 @@ _NOT_SUPERLATIVE = frozenset(
 _BOUND_WORDS = frozenset(
     "smallest largest biggest least fewest lowest highest shortest longest minimum maximum".split()
 )
-_COMPARISONS = frozenset(
-    """smaller less fewer shorter lower larger greater more longer higher bigger exceed exceeds
-    exceeding beyond above below under over""".split()
-)
-_NEGATED_BOUND = re.compile(
-    r"(?:\b(?:not|no|never|cannot)|n't)\b(?:\W+\w+){0,8}?\W+(?:"
-    + "|".join(sorted(_COMPARISONS, key=len, reverse=True))
-    + r")\b",
-    re.IGNORECASE,
-)
-"""A limit stated as what may not happen past it: "Do not GZip responses that are smaller
-than this minimum size", "must not exceed 64 KB", "no more than ten"."""
 _PURPOSE = re.compile(r"\s*(?:in\s+order\s+)?to\s+[a-z]+\b[^,;:.!?]*,\s*", re.IGNORECASE)
 """A claim's opening purpose clause, "To enable HTTP/2 on a client, ": the goal the claim
 serves, not what it asserts."""
@@ -1132,8 +1125,8 @@ def _restates_bound(claim: str, sentence: str) -> bool:
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", claim)}
     return (
         not words.isdisjoint(_BOUND_WORDS)
-        and words.isdisjoint(_COMPARISONS)
-        and _NEGATED_BOUND.search(sentence) is not None
+        and words.isdisjoint(COMPARISONS)
+        and NEGATED_BOUND.search(sentence) is not None
     )
 
 

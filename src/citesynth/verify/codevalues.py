@@ -95,15 +95,20 @@ def sets_otherwise(claim: str, sentence: str) -> bool:
     `preload_content=False` …, you can manually release the HTTP connection", and its
     negation says nothing against it (`align._negation_differs`).
     """
-    mine: dict[str, set[str]] = {}
-    for name, value, _ in _settings(claim, keyed=False):
-        mine.setdefault(name, set()).add(value)
+    mine = _assigned(claim)  # read once per claim, however many sentences it is held to
     if not mine:
         return False
-    theirs: dict[str, set[str]] = {}
-    for name, value, _ in _settings(sentence, keyed=False):
-        theirs.setdefault(name, set()).add(value)
+    theirs = _assigned(sentence)
     return any(name in theirs and not values & theirs[name] for name, values in mine.items())
+
+
+@lru_cache(maxsize=256)
+def _assigned(text: str) -> dict[str, frozenset[str]]:
+    """The values `text` gives each name it sets (`name=value`)."""
+    found: dict[str, set[str]] = {}
+    for name, value, _ in _settings(text, keyed=False):
+        found.setdefault(name, set()).add(value)
+    return {name: frozenset(values) for name, values in found.items()}
 
 
 def differing_code(

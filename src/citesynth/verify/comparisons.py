@@ -45,16 +45,20 @@ _ABOUT = 2
 """Content terms of the claim a source sentence must hold to be about the same thing."""
 
 
-_PAST_UPPER = "more greater larger higher longer bigger exceed exceeds exceeding beyond above over"
-_PAST_LOWER = "less fewer smaller shorter lower below under"
-_DENIED_PAST = re.compile(
+PAST_UPPER = frozenset(
+    "more greater larger higher longer bigger exceed exceeds exceeding beyond above over".split()
+)
+PAST_LOWER = frozenset("less fewer smaller shorter lower below under".split())
+COMPARISONS = PAST_UPPER | PAST_LOWER
+"""Words that go past a bound, above or below it."""
+NEGATED_BOUND = re.compile(
     r"(?:\b(?:not|no|never|cannot)|n't)\b(?:\W+\w+){0,8}?\W+(?P<past>"
-    + "|".join(f"{_PAST_UPPER} {_PAST_LOWER}".split())
+    + "|".join(sorted(COMPARISONS, key=len, reverse=True))
     + r")\b",
     re.IGNORECASE,
 )
-"""A limit a claim states as what may not happen past it: "cannot have more than 1000
-fields", "no fewer than two replicas"."""
+"""A limit stated as what may not happen past it: "Do not GZip responses that are smaller
+than this minimum size", "must not exceed 64 KB", "cannot have more than 1000 fields"."""
 _UPPER_BOUND = re.compile(
     r"\b(?:maximum|largest|highest|longest|biggest|at\s+most|up\s+to)\b", re.I
 )
@@ -72,10 +76,10 @@ def bound_denied(claim: str, sentence: str) -> bool:
     Whether the bound's number is the sentence's, the number check decides. The mirror of
     `align._restates_bound` (a claim naming the bound of a source's denial).
     """
-    denied = _DENIED_PAST.search(claim)
+    denied = NEGATED_BOUND.search(claim)
     if denied is None:
         return False
-    upper = denied.group("past").lower() in _PAST_UPPER.split()
+    upper = denied.group("past").lower() in PAST_UPPER
     return (_UPPER_BOUND if upper else _LOWER_BOUND).search(sentence) is not None
 
 
