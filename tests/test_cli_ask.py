@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from citesynth.answers import Answer
 from citesynth.cli import main, print_answer
+from citesynth.synthesis.declined import QUOTED
 
 ANSWER_FIELDS = {
     "answer", "citations", "not_found", "fallback", "synthesis_mode", "source_doc_count",
@@ -128,3 +129,23 @@ def test_a_streamed_draft_finishing_turned_into_a_not_found_is_said_withdrawn(
     cleaned = withdrawn.model_copy(update={"answer": "It holds ten [1].", "not_found": False})
     print_answer(cleaned, already_shown="It holds ten [1][2].")
     assert "final answer (citations cleaned)" in capsys.readouterr().out
+
+
+def test_a_declined_question_answered_from_the_sources_is_said_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # the model streamed "Not found in the sources."; the gate had found a passage that
+    # answers, so the final answer is the extractive writer's (`synthesis.declined`)
+    note = f"{QUOTED} although the answerability check found that [1] answers the question"
+    answer = Answer(
+        question="What is the connect timeout default?",
+        answer="It defaults to five seconds [1].",
+        warnings=[note],
+        model="local",
+        mode="simple",
+        request_id="r1",
+    )
+    print_answer(answer, already_shown="Not found in the sources.")
+    shown = capsys.readouterr()
+    assert "the sources' own sentences (the model found no answer)" in shown.out
+    assert "It defaults to five seconds [1]." in shown.out and QUOTED in shown.err

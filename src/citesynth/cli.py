@@ -35,6 +35,7 @@ from citesynth.passages import passages
 from citesynth.progress import IndexProgress, summary_line
 from citesynth.render import printable, snippet
 from citesynth.settings import Settings
+from citesynth.synthesis.declined import QUOTED
 from citesynth.synthesis.options import AskOverrides
 from citesynth.synthesis.verifying import LEANS
 from citesynth.types import Hit, IndexStats
@@ -427,6 +428,15 @@ def print_verdicts(answer: Answer) -> None:
         )
 
 
+def _final_rule(answer: Answer) -> str:
+    """What the rule between a streamed draft and the different final answer says."""
+    if answer.not_found:
+        return "final answer: the draft above does not answer the question"
+    if any(w.startswith(QUOTED) for w in answer.warnings):
+        return "final answer: the sources' own sentences (the model found no answer)"
+    return "final answer (citations cleaned)"
+
+
 def print_answer(answer: Answer, *, already_shown: str = "") -> None:
     """The final text (unless streamed unchanged), cited sources with snippets, warnings.
 
@@ -436,11 +446,7 @@ def print_answer(answer: Answer, *, already_shown: str = "") -> None:
     if " ".join(already_shown.split()) != " ".join(answer.answer.split()):
         if already_shown:
             sys.stdout.write("\n")
-            console.rule(
-                "[dim]final answer: the draft above does not answer the question[/]"
-                if answer.not_found
-                else "[dim]final answer (citations cleaned)[/]"
-            )
+            console.rule(f"[dim]{_final_rule(answer)}[/]")
         console.print(escape(printable(answer.answer, keep="\n\t")))
     else:
         sys.stdout.write("\n")

@@ -28,10 +28,9 @@ from citesynth.engine import Engine
 from citesynth.evaluation import metrics
 from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource
 from citesynth.synthesis.answerability import UNANSWERED
-from citesynth.synthesis.asked import NO_NUMBER
+from citesynth.synthesis.declined import QUOTED, checked_away
 from citesynth.synthesis.options import AskOverrides
 from citesynth.synthesis.outcomes import NOT_RELEVANT
-from citesynth.synthesis.restated import RESTATED
 from citesynth.types import Chunk
 from citesynth.verify import Verifier
 from citesynth.verify.base import Passage, about_of
@@ -183,8 +182,7 @@ def abstained_at(answer: Answer) -> str | None:
         return "retrieval"
     if any(w.startswith(UNANSWERED) for w in answer.warnings):
         return "gate"
-    unasked = any(w in (NO_NUMBER, RESTATED) for w in answer.warnings)
-    return "verification" if answer.removed_claims or unasked else "writer"
+    return "verification" if checked_away(answer) else "writer"
 
 
 def passages(answer: Answer, subject: str = "") -> list[Passage]:
@@ -300,6 +298,7 @@ class Harness:
             **await check(answer, self.options.verifier, subject=subject),
             **judged,
             "verified_by_pipeline": answer.verification is not None,
+            "quoted": any(w.startswith(QUOTED) for w in answer.warnings),
             "confidence": answer.confidence,
             "signals": answer.verification.signals if answer.verification else {},
             "latency_ms": dict(answer.usage.latency_ms),

@@ -30,6 +30,7 @@ from citesynth.citations.resolve import (
     says_not_found,
 )
 from citesynth.synthesis import disagreement, verifying
+from citesynth.synthesis.about import about_checked
 from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number_of
 from citesynth.synthesis.citing import (
     HEADING_LINE,
@@ -44,10 +45,12 @@ from citesynth.synthesis.citing import (
     strip_layout,
     without_refusal,
 )
-from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft
+from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft, tidy
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.headings import copied_headings, empty_headings_dropped
 from citesynth.synthesis.leads import opening_links, plain_attributions, single_consensus
+from citesynth.synthesis.options import AskOptions
+from citesynth.synthesis.reasons import links_checked
 from citesynth.synthesis.releases import asks_release, states_release
 from citesynth.synthesis.restated import RESTATED, restates_only
 from citesynth.synthesis.sources import Source, document_count, record, refs
@@ -110,6 +113,34 @@ class Finishing:
             and self.remove_unsupported
             and plan.prompt == "answer"
         )
+
+
+def finishing_for(
+    question: str, plan: Plan, verifier: Verifier | None, options: AskOptions
+) -> Finishing:
+    """How a draft of `plan` is finished: verified (links read for a why-question), repaired."""
+    return Finishing(
+        verifier=links_checked(about_checked(verifier, plan.sources), question),
+        repair=options.repair,
+        renumber=options.renumber,
+        low_confidence_below=options.low_confidence_below,
+        remove_unsupported=not options.keep_unsupported,
+    )
+
+
+def tidy_draft(draft: Draft, plan: Plan, options: AskOptions, how: Finishing) -> None:
+    """`drafting.tidy` as `options` ask; uncited sentences are left to `how` when it verifies them.
+
+    Raises:
+        Unusable: the draft cannot be the answer.
+    """
+    tidy(
+        draft,
+        plan.sources,
+        attribute_uncited=options.attribute,
+        require_citations=options.require_citations,
+        verified=how.verifies_uncited(plan),
+    )
 
 
 async def finish(header: Header, plan: Plan, draft: Draft, how: Finishing) -> Answer:

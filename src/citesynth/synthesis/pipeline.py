@@ -25,18 +25,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
-from dataclasses import replace
 
 from citesynth.answers import Answer
 from citesynth.events import DoneEvent, ErrorEvent, Event, SourcesEvent
 from citesynth.llm.base import closing
 from citesynth.observe import log_answer
 from citesynth.synthesis.about import (
-    about_checked,
-    documents_about,
     documents_on,
-    read_documents,
-    told,
 )
 from citesynth.synthesis.answerability import (
     TOP,
@@ -47,8 +42,9 @@ from citesynth.synthesis.answerability import (
 )
 from citesynth.synthesis.asked import asks_how
 from citesynth.synthesis.cache import AnswerCache
-from citesynth.synthesis.drafting import Draft, elapsed_ms, tidy, write
-from citesynth.synthesis.finishing import Finishing, Header, finish
+from citesynth.synthesis.declined import quote_instead
+from citesynth.synthesis.drafting import Draft, elapsed_ms, write
+from citesynth.synthesis.finishing import Header, finish, finishing_for, tidy_draft
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.named import proper_names
 from citesynth.synthesis.options import AskOptions
@@ -60,9 +56,8 @@ from citesynth.synthesis.outcomes import (
     unwritten,
     verification_event,
 )
-from citesynth.synthesis.reasons import links_checked
 from citesynth.synthesis.sources import record
-from citesynth.synthesis.steps import Parts, Retrieved, make_plan, retrieve
+from citesynth.synthesis.steps import Parts, Retrieved, planned, retrieve
 from citesynth.synthesis.strict import rewrite_strictly, unsupported
 from citesynth.synthesis.writers import Plan
 from citesynth.types import Chunk
@@ -94,6 +89,7 @@ async def ask(
         return
 
     timings: dict[str, float] = {}
+    given = found  # an agent's search; else the writer's, capped at what it reads
     found = found or await retrieve(header.question, parts, options, mode)
     timings["retrieve"] = elapsed_ms(started)
     if not options.synthesize or found.best < options.not_found_below or not found.hits:
@@ -105,18 +101,7 @@ async def ask(
         return
 
     verifier = parts.verifier if options.verify else None
-    plan = await make_plan(
-        header.question,
-        found,
-        parts,
-        mode,
-        conflicts=verifier is not None,
-        prompt=prompt,
-        values=values,
-    )
-    reads = verifier is not None or options.answerability
-    documents = await read_documents(header.question, plan.sources, parts.store) if reads else {}
-    plan = replace(plan, sources=told(plan.sources, documents_about(header.question, documents)))
+    plan, documents = await planned(header.question, found, parts, mode, options, prompt, values)
     judged = (
         await _gated(header.question, plan, parts, verifier, documents)
         if options.answerability
@@ -131,24 +116,12 @@ async def ask(
     timings["prepare"] = elapsed_ms(started) - timings["retrieve"]
     yield SourcesEvent(request_id=header.request_id, sources=records)
 
-    how = Finishing(
-        verifier=links_checked(about_checked(verifier, plan.sources), header.question),
-        repair=options.repair,
-        renumber=options.renumber,
-        low_confidence_below=options.low_confidence_below,
-        remove_unsupported=not options.keep_unsupported,
-    )
+    how = finishing_for(header.question, plan, verifier, options)
     draft = Draft()
     try:
         async for event in write(parts.writer, plan, draft, started):
             yield event
-        tidy(
-            draft,
-            plan.sources,
-            attribute_uncited=options.attribute,
-            require_citations=options.require_citations,
-            verified=how.verifies_uncited(plan),
-        )
+        tidy_draft(draft, plan, options, how)
     except Exception as error:  # any failure of the writer becomes a fallback, never a crash
         reason = failure_reason(error, parts.writer)
         log.debug("writer %s failed", parts.writer.name, exc_info=error)
@@ -172,6 +145,7 @@ async def ask(
             attribute_uncited=options.attribute,
             require_citations=options.require_citations,
         )
+    answer = await quote_instead(answer, judged, header, given, parts, mode, options, prompt)
     if plan.linked:
         note = f"{plan.linked} source(s) added because retrieved passages refer to them"
         answer = answer.model_copy(update={"warnings": [*answer.warnings, note]})

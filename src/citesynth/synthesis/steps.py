@@ -2,6 +2,8 @@
 
     found = await retrieve(question, parts, options, mode)     # Pass 1 + what it refers to
     plan = await make_plan(question, found, parts, mode)       # numbered, trimmed sources
+    plan, _ = await planned(question, found, parts, mode, options)  # the same, each source
+                                                               # told what its document is about
     async for event in write(parts.writer, plan, draft): ...   # see `drafting`
     answer = await finish(header, plan, draft, ...)            # see `finishing`
 
@@ -11,8 +13,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from citesynth.embed.base import Embedder
 from citesynth.index.store import Store
@@ -21,12 +23,13 @@ from citesynth.retrieve.hybrid import retrieve as search
 from citesynth.retrieve.links import follow_references
 from citesynth.retrieve.subjects import common_terms, subjects
 from citesynth.synthesis import evidence, verifying
+from citesynth.synthesis.about import documents_about, read_documents, told
 from citesynth.synthesis.asked import asks_number
 from citesynth.synthesis.modes import MULTI_SOURCE_EXTRA_TOKENS, Mode
 from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.sources import Counter_, boost_entities, multi_source, numbered, trim
 from citesynth.synthesis.writers import Plan, Writer
-from citesynth.types import Hit
+from citesynth.types import Chunk, Hit
 from citesynth.verify.base import Verifier
 from citesynth.verify.conflicts import describe
 
@@ -115,3 +118,33 @@ async def make_plan(
         values=dict(values or {}),
         common=await common_terms(parts.store, question) if asks_number(question) else frozenset(),
     )
+
+
+async def planned(
+    question: str,
+    found: Retrieved,
+    parts: Parts,
+    mode: Mode,
+    options: AskOptions,
+    prompt: str = "answer",
+    values: Mapping[str, str] | None = None,
+) -> tuple[Plan, Mapping[str, Sequence[Chunk]]]:
+    """The writer's plan (`make_plan`), its sources told what their documents are about.
+
+    Also the sources' documents, read once for the question when a verifier or the gate
+    will use them (`about.read_documents`).
+    """
+    verifier = parts.verifier if options.verify else None
+    plan = await make_plan(
+        question,
+        found,
+        parts,
+        mode,
+        conflicts=verifier is not None,
+        prompt=prompt,
+        values=values,
+    )
+    reads = verifier is not None or options.answerability
+    documents = await read_documents(question, plan.sources, parts.store) if reads else {}
+    plan = replace(plan, sources=told(plan.sources, documents_about(question, documents)))
+    return plan, documents
