@@ -207,7 +207,8 @@ async def run_one(name: str, request: EvalRequest) -> dict[str, Any]:
     folder = EVAL / name
     shutil.rmtree(folder, ignore_errors=True)
     write_run(folder, summary, records)
-    print(f"wrote {folder.relative_to(RESULTS.parent.parent)}", flush=True)
+    shown = folder.relative_to(ROOT) if folder.is_relative_to(ROOT) else folder
+    print(f"wrote {shown}", flush=True)
     return summary
 
 
