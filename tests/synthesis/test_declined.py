@@ -65,7 +65,8 @@ async def test_a_declined_question_the_gate_passed_is_answered_from_the_sources(
     assert answer.claims and all(c.label == "supported" for c in answer.claims)
     assert answer.citations and answer.citations[0].path == "corpus/guide.md"
     [note] = _quoted(answer.warnings)
-    assert "[1] answers the question (score 0.90, threshold 0.50)" in note
+    where = answer.citations[0].location  # the passage the gate found answering
+    assert f"found that {where} answers the question (score 0.90, threshold 0.50)" in note
     assert answer.usage.prompt_tokens  # the model was called: its tokens count
     assert len(model.calls) == 1  # and only once
 

@@ -79,8 +79,11 @@ def quoting_writer(parts: Parts) -> ExtractiveWriter:
     )
 
 
-def quoted(found: Answer, model: Answer, judged: Gate) -> Answer:
+def quoted(found: Answer, model: Answer, judged: Gate, where: str = "") -> Answer:
     """`found`, the extractive writer's answer, said to stand for the model's `model`.
+
+    The warning names the passage the gate found answering by its location (`where`), else
+    by its number in the model's sources (which renumbering may change).
 
     The model's not-found stands when `found` is one too, kept no claim, or is itself of low
     confidence (below the disclaimer threshold): an answer that needs a disclaimer does not
@@ -89,9 +92,9 @@ def quoted(found: Answer, model: Answer, judged: Gate) -> Answer:
     if found.not_found or not found.claims or found.low_confidence:
         return model
     note = (
-        f"{QUOTED} although the answerability check found that [{judged.best}] answers the "
-        f"question (score {judged.score:.2f}, threshold {judged.threshold:.2f}): the answer "
-        "quotes the sources' own sentences instead"
+        f"{QUOTED} although the answerability check found that {where or f'[{judged.best}]'} "
+        f"answers the question (score {judged.score:.2f}, threshold {judged.threshold:.2f}): "
+        "the answer quotes the sources' own sentences instead"
     )
     return found.model_copy(update={"warnings": [*found.warnings, note], "usage": model.usage})
 
@@ -122,12 +125,13 @@ async def quote_instead(
     try:
         found = given or await retrieve(header.question, quoting, options, mode)
         plan, _ = await planned(header.question, found, quoting, mode, options)
+        best = (s.chunk.location for s in plan.sources if s.number == judged.best)
         verifier = quoting.verifier if options.verify else None
         how = finishing_for(header.question, plan, verifier, options)
         async for _ in write(quoting.writer, plan, draft):
             pass
         tidy_draft(draft, plan, options, how)
-        return quoted(await finish(header, plan, draft, how), model, judged)
+        return quoted(await finish(header, plan, draft, how), model, judged, next(best, ""))
     except Exception as error:  # the model's not-found stands; never a crash
         log.debug("the extractive writer failed after the model declined", exc_info=error)
         return model
