@@ -10,13 +10,18 @@ import pytest
 
 from citesynth import Engine
 from citesynth.answers import Claim
-from citesynth.events import DoneEvent, TokenEvent
+from citesynth.evaluation.harness import Harness, RunOptions
+from citesynth.evaluation.qa_data import EvalItem
+from citesynth.events import DoneEvent, SourcesEvent, TokenEvent
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis.answerability import Gate
 from citesynth.synthesis.asked import NO_NUMBER
-from citesynth.synthesis.declined import QUOTED, declined, quoted
+from citesynth.synthesis.declined import QUOTED, answering, declined, quoted
 from citesynth.synthesis.extractive import ExtractiveWriter
+from citesynth.synthesis.modes import get_mode
+from citesynth.synthesis.pipeline import ask, final_answer
 from citesynth.synthesis.prompts import BUILT_IN
+from citesynth.synthesis.steps import make_plan, retrieve
 from citesynth.synthesis.writers import LLMWriter
 from citesynth.verify import LexicalVerifier
 from tests.conftest import use
@@ -65,7 +70,9 @@ async def test_a_declined_question_the_gate_passed_is_answered_from_the_sources(
     assert answer.claims and all(c.label == "supported" for c in answer.claims)
     assert answer.citations and answer.citations[0].path == "corpus/guide.md"
     [note] = _quoted(answer.warnings)
-    where = answer.citations[0].location  # the passage the gate found answering
+    sources = events[0]
+    assert isinstance(sources, SourcesEvent)
+    where = sources.sources[0].location  # the model's [1], which the gate found answering
     assert f"found that {where} answers the question (score 0.90, threshold 0.50)" in note
     assert answer.usage.prompt_tokens  # the model was called: its tokens count
     assert len(model.calls) == 1  # and only once
@@ -97,8 +104,47 @@ async def test_when_the_sources_answer_nothing_either_the_not_found_stands(
 ) -> None:
     # nothing is relevant, but retrieval is told to let it through and the gate passes it
     gated.answering = dataclasses.replace(gated.answering, not_found_below=0.0)
+    model = use(gated, NOT_FOUND)
+    answer = await gated.answer("zebra migration patterns across the savanna")
+    assert len(model.calls) == 1  # past the gate: the model declined
+    assert answer.not_found and not _quoted(answer.warnings)
+
+
+async def test_the_extractive_writer_reads_as_many_passages_as_the_mode_holds(
+    gated: Engine,
+) -> None:
+    model = ScriptedModel([NOT_FOUND])
+    gated.writer = LLMWriter(model, BUILT_IN, max_sources=1)  # the model reads one passage
+    events = [event async for event in gated.ask(CONNECT)]
+    sources, done = events[0], events[-1]
+    assert isinstance(sources, SourcesEvent) and isinstance(done, DoneEvent)
+    assert len(sources.sources) == 1 and len(done.answer.sources) > 1
+    [note] = _quoted(done.answer.warnings)
+    assert f"found that {sources.sources[0].location} answers" in note
+
+
+class FailingScorer(Answerable):
+    """A gate that passes every question and a sentence scorer that fails."""
+
+    async def answering(self, question: str, sentences: Sequence[str]) -> list[float]:
+        raise RuntimeError("the scorer broke")
+
+
+async def test_a_failure_of_the_extractive_writer_keeps_the_models_not_found(
+    gated: Engine, caplog: pytest.LogCaptureFixture
+) -> None:
+    gated.verifier = FailingScorer()
     use(gated, NOT_FOUND)
-    answer = await gated.answer("zebra migration patterns in Kenya")
+    answer = await gated.answer(CONNECT)
+    assert answer.not_found and not _quoted(answer.warnings)
+    assert "the scorer broke" in caplog.text  # said, not swallowed
+
+
+async def test_a_report_section_the_model_leaves_out_is_not_quoted(gated: Engine) -> None:
+    use(gated, NOT_FOUND)
+    values = {"report_question": CONNECT, "outline": "- Timeouts", "digest": "", "review": ""}
+    events = ask(CONNECT, gated.parts(), gated.options(), prompt="report.section", values=values)
+    answer = await final_answer(events)
     assert answer.not_found and not _quoted(answer.warnings)
 
 
@@ -148,10 +194,30 @@ async def test_the_quoted_answer_stands_only_when_it_kept_a_claim_with_confidenc
     use(engine, "The connect timeout defaults to five seconds [1].")
     found = await engine.answer(CONNECT, cache=False)
     judged = Gate(0.9, 0.5, 1)
-    assert quoted(model, model, judged) is model  # a not-found quotes nothing
-    assert quoted(found.model_copy(update={"claims": []}), model, judged) is model
+    assert quoted(model, model, judged, "a.md") is model  # a not-found quotes nothing
+    assert quoted(found.model_copy(update={"claims": []}), model, judged, "a.md") is model
     doubtful = found.model_copy(update={"low_confidence": True})
-    assert quoted(doubtful, model, judged) is model  # a disclaimer overrules no refusal
-    kept = quoted(found, model, judged)
-    assert kept.answer == found.answer and kept.usage == model.usage
+    assert quoted(doubtful, model, judged, "a.md") is model  # a disclaimer overrules no refusal
+    kept = quoted(found, model, judged, "a.md")
+    assert kept.answer == found.answer
+    assert kept.usage.prompt_tokens == model.usage.prompt_tokens  # the model's tokens
+    assert kept.usage.markers == found.usage.markers  # the markers of the text shown
     assert _quoted(kept.warnings) and not _quoted(found.warnings)
+
+
+async def test_the_warning_names_the_passages_by_where_they_are(gated: Engine) -> None:
+    parts, options = gated.parts(), gated.options()
+    mode = get_mode(options.mode)
+    plan = await make_plan(CONNECT, await retrieve(CONNECT, parts, options, mode), parts, mode)
+    first, second = (s.chunk.location for s in plan.sources[:2])
+    assert answering(plan, Gate(0.9, 0.5, 2)) == second
+    assert answering(plan, Gate(0.9, 0.5, 2, partner=1)) == f"{second} with {first}"
+    assert answering(plan, Gate(0.9, 0.5, 99)) == "[99]"  # not among them: its number
+
+
+async def test_an_eval_record_says_the_answer_was_quoted(gated: Engine) -> None:
+    use(gated, NOT_FOUND)
+    harness = Harness(gated, RunOptions(pipelines=("ours",), verifier=LexicalVerifier()))
+    item = EvalItem("t", CONNECT, ("five seconds",))
+    record = await harness.question(item, "ours", synthesize=True)
+    assert record["quoted"] and not record["abstained"] and record["correct"]

@@ -38,7 +38,7 @@ from citesynth.synthesis.modes import Mode
 from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.restated import RESTATED
 from citesynth.synthesis.steps import Parts, Retrieved, planned, retrieve
-from citesynth.synthesis.writers import Writer
+from citesynth.synthesis.writers import Plan, Writer
 
 log = logging.getLogger("citesynth.answer")
 
@@ -79,59 +79,75 @@ def quoting_writer(parts: Parts) -> ExtractiveWriter:
     )
 
 
-def quoted(found: Answer, model: Answer, judged: Gate, where: str = "") -> Answer:
+def quoted(found: Answer, model: Answer, judged: Gate, where: str) -> Answer:
     """`found`, the extractive writer's answer, said to stand for the model's `model`.
 
-    The warning names the passage the gate found answering by its location (`where`), else
-    by its number in the model's sources (which renumbering may change).
+    The warning names the passage (or the two) the gate found answering, `where`: their
+    locations, since the model's source numbers are not the answer's.
 
     The model's not-found stands when `found` is one too, kept no claim, or is itself of low
     confidence (below the disclaimer threshold): an answer that needs a disclaimer does not
-    overrule a refusal. The usage is the model's: it was called, and its tokens count.
+    overrule a refusal. The tokens are the model's (it was called); the marker counts are
+    the extractive writer's.
     """
     if found.not_found or not found.claims or found.low_confidence:
         return model
     note = (
-        f"{QUOTED} although the answerability check found that {where or f'[{judged.best}]'} "
-        f"answers the question (score {judged.score:.2f}, threshold {judged.threshold:.2f}): "
-        "the answer quotes the sources' own sentences instead"
+        f"{QUOTED} although the answerability check found that {where} answers the question "
+        f"(score {judged.score:.2f}, threshold {judged.threshold:.2f}): the answer quotes the "
+        "sources' own sentences instead"
     )
-    return found.model_copy(update={"warnings": [*found.warnings, note], "usage": model.usage})
+    tokens = {"prompt_tokens": model.usage.prompt_tokens}
+    tokens["completion_tokens"] = model.usage.completion_tokens
+    usage = found.usage.model_copy(update=tokens)
+    return found.model_copy(update={"warnings": [*found.warnings, note], "usage": usage})
+
+
+def answering(plan: Plan, judged: Gate) -> str:
+    """Where the passage the gate found answering is (and its partner, when a pair did)."""
+    numbers = (judged.best, judged.partner)
+    found = [s.chunk.location for n in numbers for s in plan.sources if n and s.number == n]
+    return " with ".join(found) or f"[{judged.best}]"
 
 
 async def quote_instead(
     model: Answer,
     judged: Gate | None,
     header: Header,
+    written: Plan,
     given: Retrieved | None,
     parts: Parts,
     mode: Mode,
     options: AskOptions,
-    prompt: str,
 ) -> Answer:
     """`model`, or the extractive writer's answer when the model declined (`declined`).
 
-    That answer comes from the same search (`given`: what an agent found; None: the
-    question is searched again, as many passages as the mode holds, where the model read
-    fewer), planned for the extractive writer (whole sources) and finished like any answer;
-    its text is not streamed (the model's was). Any failure keeps `model`. A report's
-    section (`prompt` other than "answer") has rules of its own for what it leaves out: it
-    is kept.
+    `written` is the plan the model wrote from. The answer comes from the same search
+    (`given`: what an agent found; None: the question is searched again, as many passages
+    as the mode holds, where the model read fewer), planned for the extractive writer (whole
+    sources) and finished like any answer (with `strict`, unsupported claims are removed
+    whatever `keep_unsupported` says, as strict mode's rewrite does); its text is not
+    streamed (the model's was). Any failure keeps `model` and is logged. A report's section
+    (a prompt other than "answer") has rules of its own for what it leaves out: it is kept.
     """
-    if prompt != "answer" or judged is None or not declined(model, judged, parts.writer):
+    if written.prompt != "answer" or judged is None:
+        return model
+    if not declined(model, judged, parts.writer):
         return model
     quoting = replace(parts, writer=quoting_writer(parts))
     draft = Draft()
     try:
         found = given or await retrieve(header.question, quoting, options, mode)
         plan, _ = await planned(header.question, found, quoting, mode, options)
-        best = (s.chunk.location for s in plan.sources if s.number == judged.best)
         verifier = quoting.verifier if options.verify else None
         how = finishing_for(header.question, plan, verifier, options)
+        if options.strict:
+            how = replace(how, remove_unsupported=True)
         async for _ in write(quoting.writer, plan, draft):
             pass
         tidy_draft(draft, plan, options, how)
-        return quoted(await finish(header, plan, draft, how), model, judged, next(best, ""))
+        answer = await finish(header, plan, draft, how)
     except Exception as error:  # the model's not-found stands; never a crash
-        log.debug("the extractive writer failed after the model declined", exc_info=error)
+        log.warning("the extractive writer failed after the model declined: %r", error)
         return model
+    return quoted(answer, model, judged, answering(written, judged))

@@ -145,7 +145,7 @@ async def ask(
             attribute_uncited=options.attribute,
             require_citations=options.require_citations,
         )
-    answer = await quote_instead(answer, judged, header, given, parts, mode, options, prompt)
+    answer = await quote_instead(answer, judged, header, plan, given, parts, mode, options)
     if plan.linked:
         note = f"{plan.linked} source(s) added because retrieved passages refer to them"
         answer = answer.model_copy(update={"warnings": [*answer.warnings, note]})
