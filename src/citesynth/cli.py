@@ -35,7 +35,7 @@ from citesynth.passages import passages
 from citesynth.progress import IndexProgress, summary_line
 from citesynth.render import printable, snippet
 from citesynth.settings import Settings
-from citesynth.synthesis.declined import QUOTED
+from citesynth.synthesis.declined import answered_from_sources
 from citesynth.synthesis.options import AskOverrides
 from citesynth.synthesis.verifying import LEANS
 from citesynth.types import Hit, IndexStats
@@ -432,7 +432,7 @@ def _final_rule(answer: Answer) -> str:
     """What the rule between a streamed draft and the different final answer says."""
     if answer.not_found:
         return "final answer: the draft above does not answer the question"
-    if any(w.startswith(QUOTED) for w in answer.warnings):
+    if answered_from_sources(answer):
         return "final answer: the sources' own sentences (the model found no answer)"
     return "final answer (citations cleaned)"
 

@@ -42,9 +42,10 @@ from citesynth.report import (
 from citesynth.retrieve.hybrid import Reranker, RetrievalOptions, retrieve
 from citesynth.retrieve.subjects import subjects
 from citesynth.settings import Settings
-from citesynth.synthesis import ExtractiveWriter, SentenceScorer, Writer, get_writer
+from citesynth.synthesis import ExtractiveWriter, Writer, get_writer
 from citesynth.synthesis.cache import AnswerCache
 from citesynth.synthesis.chat import Turn, condense, recent
+from citesynth.synthesis.extractive import scorer
 from citesynth.synthesis.options import AskOptions, AskOverrides
 from citesynth.synthesis.pipeline import ask
 from citesynth.synthesis.pipeline import final_answer as final_answer  # re-exported
@@ -522,8 +523,3 @@ class Conversation:
                 self.turns.append(Turn(question, standalone, summary))
                 self.turns = recent(self.turns, self.limit)
             yield event
-
-
-def scorer(verifier: Verifier | None) -> SentenceScorer | None:
-    """`verifier` as the extractive writer's sentence scorer, when it can read questions."""
-    return verifier if isinstance(verifier, SentenceScorer) else None

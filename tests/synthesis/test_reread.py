@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from citesynth import Engine, Settings
-from citesynth.engine import scorer
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter, SentenceScorer
+from citesynth.synthesis.extractive import scorer
 from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.sources import numbered
 from citesynth.verify import LexicalVerifier

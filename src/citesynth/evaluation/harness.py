@@ -28,7 +28,7 @@ from citesynth.engine import Engine
 from citesynth.evaluation import metrics
 from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource
 from citesynth.synthesis.answerability import UNANSWERED
-from citesynth.synthesis.declined import QUOTED, checked_away
+from citesynth.synthesis.declined import answered_from_sources, checked_away
 from citesynth.synthesis.options import AskOverrides
 from citesynth.synthesis.outcomes import NOT_RELEVANT
 from citesynth.types import Chunk
@@ -298,7 +298,7 @@ class Harness:
             **await check(answer, self.options.verifier, subject=subject),
             **judged,
             "verified_by_pipeline": answer.verification is not None,
-            "quoted": any(w.startswith(QUOTED) for w in answer.warnings),
+            "quoted": answered_from_sources(answer),
             "confidence": answer.confidence,
             "signals": answer.verification.signals if answer.verification else {},
             "latency_ms": dict(answer.usage.latency_ms),

@@ -32,7 +32,7 @@ from citesynth.answers import Answer
 from citesynth.synthesis.answerability import Gate
 from citesynth.synthesis.asked import NO_NUMBER
 from citesynth.synthesis.drafting import Draft, write
-from citesynth.synthesis.extractive import ExtractiveWriter, SentenceScorer
+from citesynth.synthesis.extractive import ExtractiveWriter, scorer
 from citesynth.synthesis.finishing import Header, finish, finishing_for, tidy_draft
 from citesynth.synthesis.modes import Mode
 from citesynth.synthesis.options import AskOptions
@@ -44,6 +44,11 @@ log = logging.getLogger("citesynth.answer")
 
 QUOTED = 'the model answered "Not found in the sources."'
 """How the warning of an overruled not-found begins (the evaluation counts them by it)."""
+
+
+def answered_from_sources(answer: Answer) -> bool:
+    """Whether `answer` is the extractive writer's, standing for a model's refusal."""
+    return any(w.startswith(QUOTED) for w in answer.warnings)
 
 
 def declined(answer: Answer, judged: Gate | None, writer: Writer) -> bool:
@@ -73,10 +78,7 @@ def checked_away(answer: Answer) -> bool:
 
 def quoting_writer(parts: Parts) -> ExtractiveWriter:
     """The extractive writer that answers instead, reading questions as the engine's does."""
-    verifier = parts.verifier
-    return ExtractiveWriter(
-        parts.embedder, scorer=verifier if isinstance(verifier, SentenceScorer) else None
-    )
+    return ExtractiveWriter(parts.embedder, scorer=scorer(parts.verifier))
 
 
 def quoted(found: Answer, model: Answer, judged: Gate, where: str) -> Answer:

@@ -344,6 +344,11 @@ class SentenceScorer(Protocol):
         ...
 
 
+def scorer(verifier: object) -> SentenceScorer | None:
+    """`verifier` as the extractive writer's sentence scorer, when it can read questions."""
+    return verifier if isinstance(verifier, SentenceScorer) else None
+
+
 SHORTLIST = 24
 """How many of the best candidates by relevance a `SentenceScorer` reads again."""
 SCORER_WEIGHT = 0.3

@@ -30,9 +30,7 @@ from citesynth.answers import Answer
 from citesynth.events import DoneEvent, ErrorEvent, Event, SourcesEvent
 from citesynth.llm.base import closing
 from citesynth.observe import log_answer
-from citesynth.synthesis.about import (
-    documents_on,
-)
+from citesynth.synthesis.about import documents_on
 from citesynth.synthesis.answerability import (
     TOP,
     Gate,
