@@ -164,6 +164,27 @@ def test_rst_sections_follow_adornment_order() -> None:
     assert find(chunks, "Import the module").heading_path == ("User guide", "Usage")
 
 
+def test_an_overlined_rst_title_may_be_inset() -> None:
+    filler = "This paragraph has enough words to be a section of its own in any chunk. "
+    source = (
+        "=========================================\n"
+        " What's new in Celery 5.3 (Emerald Rush)\n"
+        "=========================================\n\n"
+        f"Celery is a task queue. {filler}\n\n"
+        f"Preface\n=======\n\nFrom now on we only support Python 3.8 and above. {filler}\n\n"
+        # an indented line over a rule, with no overline, is a block quote's, not a title
+        f"Notes\n-----\n\n    quoted line\n    -----------\n\nMore prose. {filler}\n"
+    )
+    (parsed,) = load_rst("whatsnew-5.3.rst", source.encode()).parsed
+    assert parsed.document.title == "What's new in Celery 5.3 (Emerald Rush)"
+    chunks = chunks_of(parsed, target=40)
+    assert find(chunks, "Python 3.8").heading_path == (
+        "What's new in Celery 5.3 (Emerald Rush)",
+        "Preface",
+    )
+    assert find(chunks, "More prose").heading_path[-1] == "Notes"
+
+
 def test_python_definitions_open_sections_with_exact_lines() -> None:
     (parsed,) = load_code("src/client.py", CLIENT_PY.encode()).parsed
     assert parsed.document.language == "python"

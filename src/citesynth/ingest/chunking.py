@@ -35,7 +35,7 @@ from citesynth.ingest.sentences import CONSOLE_LINE, sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentKind
 
-CHUNKER_VERSION = 20
+CHUNKER_VERSION = 21
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
@@ -58,7 +58,9 @@ own, and a single letter's stop before "We", "The", … ends its sentence, "in R
 letters read as dingbats are read by their glyphs' codes, a title broken by a hyphen is
 whole, an abstract's heading may stand alone, and a short paper's title with the page's
 number heads its page; 20: a text file written in reStructuredText or Markdown, Django's
-`.txt` pages, is read as that, and a row of marks round a box is no title)."""
+`.txt` pages, is read as that, and a row of marks round a box is no title; 21: a
+reStructuredText title set in from its overline, Celery's " What's new in Celery 5.3", is a
+title)."""
 
 
 @dataclass(frozen=True, slots=True)

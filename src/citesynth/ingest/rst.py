@@ -33,10 +33,12 @@ def title_at(lines: list[str], index: int) -> tuple[int, int, str] | None:
     """If line `index` is a section title, return (first line, line after, style key).
 
     A title holds a letter or a digit: "*        *" over a row of stars is a box drawn
-    round a licence's clause, not its title.
+    round a licence's clause, not its title. An overlined title may be inset (Celery's
+    "=====" / " What's new in Celery 5.3 (Emerald Rush)" / "====="); one without an
+    overline may not: an indented line over a rule is a block quote's.
     """
     title = lines[index].strip()
-    if not _WORD.search(title) or _ADORNMENT.match(lines[index]) or lines[index][:1] in " \t":
+    if not _WORD.search(title) or _ADORNMENT.match(lines[index]):
         return None
     if index + 1 >= len(lines):
         return None
@@ -45,6 +47,8 @@ def title_at(lines: list[str], index: int) -> tuple[int, int, str] | None:
         return None
     char = under.group(1)
     over = index > 0 and (match := _ADORNMENT.match(lines[index - 1])) and match.group(1) == char
+    if lines[index][:1] in " \t" and not (over and len(lines[index - 1].rstrip()) >= len(title)):
+        return None
     first = index - 1 if over else index
     return first, index + 2, ("over" if over else "") + char
 
