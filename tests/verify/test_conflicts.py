@@ -295,3 +295,22 @@ def test_info_fields_state_facts() -> None:
     )
     found = find_conflicts([Passage(1, v1, "docs/v1/api.rst"), Passage(2, v2, "docs/v2/api.rst")])
     assert [c.values for c in found] == [("5 seconds", "10 seconds")]
+
+
+def test_release_notes_of_different_releases_do_not_disagree() -> None:
+    requires = "Celery now requires Python {} and above for every worker."
+    notes = [
+        Passage(1, requires.format("3.6"), "a", title="What's new in Celery 5.0 (singularity)"),
+        Passage(2, requires.format("3.8"), "b", title="What's new in Celery 5.3 (Emerald Rush)"),
+    ]
+    assert find_conflicts(notes) == []
+    # the same release's pages, or titles alike in more than a number, still disagree
+    for one, two in [
+        ("What's new in Celery 5.3", "What's new in Celery 5.3"),
+        ("Upgrading to Celery 5.3", "What's new in Celery 5.0"),
+    ]:
+        pages = [
+            Passage(1, requires.format("3.6"), "a", title=one),
+            Passage(2, requires.format("3.8"), "b", title=two),
+        ]
+        assert [c.values for c in find_conflicts(pages)] == [("3.6", "3.8")], (one, two)

@@ -35,6 +35,10 @@ Two sentences are about different things, whatever they share, when
   size") and neither sentence names the other's title: an encyclopedia's articles each
   speak of their own subject, often as "It" or "She".
 
+- their documents are titled alike but for a number, which differs: release notes ("What's
+  new in Celery 5.0" / "What's new in Celery 5.3", "Changelog 3.1" / "Changelog 4.0") each
+  speak of their own release.
+
 A number that is part of its document's name is not a value: the title holds it next to
 the same word ("The 2003–04 NBA season" in *2003–04 Orlando Magic season*, "The Heinkel HD
 39 was …" in *Heinkel HD 39*). "Requires Node 18" against "Node 20" stays a disagreement.
@@ -103,6 +107,9 @@ class _Fact:
     title: str
     """Its document's title, lower case and a parenthesis aside, when that title is a name
     (`_named_title`; "" else)."""
+    release: tuple[str, tuple[str, ...]]
+    """Its document's title with its numbers taken out, and those numbers, when it has one
+    (`_release`; ("", ()) else)."""
 
 
 _MIN_WORDS = 4
@@ -136,6 +143,7 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
     """
     facts = []
     title = _named_title(passage.title, passage.text).lower()  # once per passage
+    release = _release(passage.title)
     for start, end in _stating(passage.text):
         text = " ".join(passage.text[start:end].split())
         if text.startswith(("#", "|", "```")):
@@ -169,9 +177,33 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
                 opening=text.split(" ", 1)[0].lower(),
                 names=_names(text),
                 title=title,
+                release=release,
             )
         )
     return tuple(facts)
+
+
+_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.(?:\d+|x))*(?![\w.])", re.I)
+
+
+def _release(title: str) -> tuple[str, tuple[str, ...]]:
+    """`title` with its numbers (versions, years) taken out, and those numbers.
+
+    ("", ()) when it has none.
+    """
+    core = without_asides(_SITE.sub("", title)).strip().lower()
+    numbers = tuple(found.group().lstrip("v") for found in _VERSION.finditer(core))
+    return (" ".join(_VERSION.sub("#", core).split()), numbers) if numbers else ("", ())
+
+
+def _releases_apart(a: _Fact, b: _Fact) -> bool:
+    """Whether the documents are titled alike but for their numbers, which differ.
+
+    Release notes: "What's new in Celery 5.0" says "Celery now requires Python 3.6", "What's
+    new in Celery 5.3" "… Python 3.8": each of its own release, no disagreement.
+    """
+    (one, first), (two, second) = a.release, b.release
+    return bool(one) and one == two and first != second
 
 
 _RANGE_START = re.compile(r"(?<![\d.])((?:1[5-9]|20)\d\d)\s?[–-]\s?$")
@@ -403,7 +435,7 @@ def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
                 continue
             pair = (min(a.number, b.number), max(a.number, b.number))
             first, second = (a, b) if a.number < b.number else (b, a)
-            if _titled_apart(a, b):
+            if _titled_apart(a, b) or _releases_apart(a, b):
                 continue
             swapped = _name_swap(first.text, second.text) if a.opening == b.opening else None
             if swapped is not None and not _own_subjects(swapped[1], first, second, passages):
