@@ -84,6 +84,7 @@ from citesynth.synthesis.introduced import (
     introduced,
 )
 from citesynth.synthesis.markup import strip_markup
+from citesynth.synthesis.means import asks_means, states_means
 from citesynth.synthesis.reasons import ASKING_WORDS, asks_why, states_reason
 from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
@@ -354,6 +355,9 @@ SHORTLIST = 24
 SCORER_WEIGHT = 0.3
 """How much the scorer's probability adds to a shortlisted candidate's relevance."""
 ANSWERS = 0.5
+MEANS_REACH = 0.5
+"""Asked how to do something, a sentence giving a means (`means.states_means`) scoring at
+least this share of the best candidate is brought in and put first (`_means_first`)."""
 """A scorer's probability from which a shortlisted sentence below reach is brought in, when
 no sentence in reach has as much (`_reordered`)."""
 
@@ -425,20 +429,25 @@ class ExtractiveWriter:
         ranked = await self._ranked(question, candidates, read)
         if not ranked or ranked[0][0] < self.min_score:
             return []
-        floor = max(self.min_score, ranked[0][0] * self.keep_ratio)
+        top = ranked[0][0]
+        floor = max(self.min_score, top * self.keep_ratio)
         ranked = await self._reread(question, candidates, read, ranked, floor)
         if number:
             following = {**numbered, **following}
         texts = {
             (s.number, start): text for (s, start, _), text in zip(candidates, read, strict=True)
         }
-        ranked = _asked_first(question, ranked, floor, following, texts, number=number, why=why)
+        low = max(self.min_score, top * MEANS_REACH)
+        ranked, lifted = _asked_first(
+            question, ranked, (floor, low), following, texts, number=number, why=why
+        )
+        most = self.max_sentences + min(lifted, 1)  # a means brought in takes no one's place
         following = {**following, **stated}
         read_with = _Around(candidates, following, leading, tails, included_files(sources))
         chosen: list[_Pick] = []
         shown_already: set[tuple[int, int]] = set()  # sentences a pick already brought along
         for score, source, start, sentence in ranked:
-            if score < floor or len(chosen) >= self.max_sentences:
+            if score < floor or len(chosen) >= most:
                 break
             if (source.number, start) in shown_already:
                 continue
@@ -1359,6 +1368,57 @@ def _stating_first(
     )
 
 
+MEANS_NEAR = 3
+"""How many sentences of its source apart a means may be from a sentence in reach."""
+
+
+def _means_first(
+    ranked: list[tuple[float, Source, int, str]], floor: float, low: float
+) -> tuple[list[tuple[float, Source, int, str]], int]:
+    """`ranked` with the sentences giving a means near one in reach brought in (`means`).
+
+    A sentence at or above `low` but below `floor` that gives a means, at most `MEANS_NEAR`
+    sentences of its source from one at or above `floor`, is lifted to `floor` and put
+    right after the best such neighbour; everything else keeps its place.
+    """
+    above = [item for item in ranked if item[0] >= floor]
+    order: dict[int, list[int]] = {}
+    for _, source, start, _ in ranked:
+        order.setdefault(source.number, []).append(start)
+    place = {
+        (number, start): index
+        for number, starts in order.items()
+        for index, start in enumerate(sorted(starts))
+    }
+    after: dict[tuple[int, int], list[tuple[float, Source, int, str]]] = {}
+    lifted: set[tuple[int, int]] = set()
+    for score, source, start, sentence in ranked:
+        if score >= floor or score < low or not states_means(sentence):
+            continue
+        here = place[source.number, start]
+        near = next(
+            (
+                (s.number, st)
+                for _, s, st, _ in above
+                if s.number == source.number and abs(place[s.number, st] - here) <= MEANS_NEAR
+            ),
+            None,
+        )
+        if near is not None:
+            after.setdefault(near, []).append((floor, source, start, sentence))
+            lifted.add((source.number, start))
+    if not lifted:
+        return ranked, 0
+    result: list[tuple[float, Source, int, str]] = []
+    for item in ranked:
+        key = (item[1].number, item[2])
+        if key in lifted:
+            continue
+        result.append(item)
+        result.extend(after.get(key, []))
+    return result, len(lifted)
+
+
 def _readings(
     candidates: Sequence[tuple[Source, int, str]],
     valued: _Followers,
@@ -1385,23 +1445,28 @@ def _readings(
 def _asked_first(
     question: str,
     ranked: list[tuple[float, Source, int, str]],
-    floor: float,
+    reach: tuple[float, float],
     following: _Followers,
     read: Mapping[tuple[int, int], str],
     *,
     number: bool,
     why: bool,
-) -> list[tuple[float, Source, int, str]]:
-    """`ranked` with the sentences stating what `question` asks first (`_stating_first`).
+) -> tuple[list[tuple[float, Source, int, str]], int]:
+    """`ranked` with the sentences stating what `question` asks first; how many came in.
 
     A number when it asks for one, a reason when it asks why (`why`: `reasons.asks_why`,
-    `_reason_of`); as it is otherwise.
+    `_reason_of`; both `_stating_first`), a means when it asks how to do something
+    (`means.asks_means`, `_means_first`: from the lower bound of `reach`, a pair of the
+    floor and that bound); as it is otherwise. The count is of the means brought into reach.
     """
+    floor, low = reach
     if number:
-        return _stating_first(ranked, floor, following, _number_of(question, ranked))
+        return _stating_first(ranked, floor, following, _number_of(question, ranked)), 0
     if why and ranked:
-        return _stating_first(ranked, floor, following, _reason_of(question, ranked, read))
-    return ranked
+        return _stating_first(ranked, floor, following, _reason_of(question, ranked, read)), 0
+    if asks_means(question):
+        return _means_first(ranked, floor, low)
+    return ranked, 0
 
 
 def _reason_of(

@@ -1,0 +1,103 @@
+"""How-to questions: a means asked, the sentences giving one, and one brought into reach."""
+
+from __future__ import annotations
+
+import pytest
+
+from citesynth.synthesis.extractive import _means_first
+from citesynth.synthesis.means import asking_sentence, asks_means, states_means
+from citesynth.synthesis.sources import Source
+from citesynth.types import Chunk, ChunkId, DocumentId, Hit
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("How do I keep a session out of the default run?", True),
+        (
+            "We build a Docker image for offline testing and want nox to install all "
+            "dependencies but not run pytest. What option does that?",
+            True,
+        ),
+        ("After my tests finish I want the coverage session next. What do I call?", True),
+        ("Is there a single short flag that reuses the envs and skips installs?", True),
+        ("Which environment variable should I set in session.run_install?", True),
+        ("What's the best way to share a fixture between sessions?", True),
+        ("What is the default virtualenv backend?", False),
+        ("Does nox support running sessions in parallel?", False),
+        ("Why does nox recreate the virtualenvs every time?", False),
+        # the asking sentence decides, not the situation told before it
+        ("How do I know? I only want the default backend. What is it?", False),
+    ],
+)
+def test_a_question_asking_for_a_means(question: str, asked: bool) -> None:
+    assert asks_means(question) is asked
+
+
+def test_the_asking_sentence_is_the_last_one_ending_with_a_question_mark() -> None:
+    question = "My app sits behind nginx. How do I get the real client address? Thanks."
+    assert asking_sentence(question) == "How do I get the real client address?"
+    assert asking_sentence("Set up a proxy") == "Set up a proxy"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "You can use ``--install-only`` to skip ``run`` commands.",
+        "Use ``-R`` or ``--reuse-existing-virtualenvs --no-install``:",
+        "You can remove sessions from this list by passing ``default=False``.",
+        "The application can then be told to trust those values by wrapping it with the "
+        "middleware.",
+        "To work around this you can explicitly set the nodename using the -n argument.",
+        "To disable it, set ``x`` to False.",
+        "- Set ``FOO`` to 1.",
+        "Colors can be disabled with the ``--no-color`` option.",
+    ],
+)
+def test_a_sentence_giving_a_means(sentence: str) -> None:
+    assert states_means(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Requests are now coming from the HTTP server to the local address.",
+        "There are a couple of cases where it makes sense to only run install commands.",
+        "Now running ``nox --session tests`` will run the tests and then the coverage.",
+        "Use of this option is discouraged.",
+        "By default, Nox deletes and recreates virtualenvs every time it is run.",
+        "The first line will be shown when listing the sessions.",
+    ],
+)
+def test_a_sentence_giving_no_means(sentence: str) -> None:
+    assert not states_means(sentence)
+
+
+def _source(number: int, text: str) -> Source:
+    chunk = Chunk(
+        ChunkId(f"c{number}"), DocumentId(f"d{number}"), f"{number}.rst", "Usage", (), text,
+        0, len(text), 1, 9,
+    )  # fmt: skip
+    return Source(number, Hit(chunk, 1.0, 0.9), text)
+
+
+def test_a_means_near_a_sentence_in_reach_is_brought_in_after_it() -> None:
+    usage, other, third = _source(1, "usage"), _source(2, "other"), _source(3, "third")
+    ranked = [
+        (0.80, usage, 0, "There are cases where it makes sense to only run install commands."),
+        (0.70, other, 0, "Nox runs in docker images."),
+        (0.60, other, 40, "Nox runs in GitHub Actions."),
+        (0.45, usage, 90, "You can use ``--install-only`` to skip ``run`` commands."),
+        # a means of a source with no sentence in reach, or below the lower bound, stays
+        (0.45, third, 0, "You can use ``--verbose`` to show all output."),
+        (0.30, usage, 120, "You can use ``--no-venv`` to run without a virtualenv."),
+    ]
+    brought, lifted = _means_first(ranked, floor=0.56, low=0.40)
+    assert lifted == 1
+    assert [sentence for _, _, _, sentence in brought][:2] == [
+        ranked[0][3],
+        "You can use ``--install-only`` to skip ``run`` commands.",
+    ]
+    assert brought[1][0] == 0.56  # lifted to the floor, so in reach
+    assert brought[2:] == [ranked[1], ranked[2], ranked[4], ranked[5]]
+    assert _means_first(ranked[:3], floor=0.56, low=0.40) == (ranked[:3], 0)
