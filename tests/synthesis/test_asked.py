@@ -48,6 +48,9 @@ SHOW = (
         "What is the default timeout after which pytest kills a hanging test?",
         "What is the default frequency of the workflow data cleanup job?",
         "What is the average temperature in Ecuador in January?",
+        # a clock time
+        "If celery beat is running, at what time of day does the cleanup task run?",
+        "What time does the nightly backup start?",
     ],
 )
 def test_questions_asking_for_a_count_or_measure(question: str) -> None:
@@ -74,6 +77,8 @@ def test_questions_asking_for_a_count_or_measure(question: str) -> None:
         "Which timeout applies to streaming responses?",
         "What is the cost function used in logistic regression?",
         "What is the timeout error raised by the client?",
+        "What time complexity does sorted() have?",
+        "What timezone does celery beat use?",
     ],
 )
 def test_questions_not_asking_for_a_number(question: str) -> None:

@@ -40,12 +40,14 @@ _NAMING_WORD = (
 _HOW_MUCH = r"\bhow\s+(?:many|much|long|old|far|tall|high|big|large|heavy|fast)\b"
 _NUMERIC = re.compile(
     _HOW_MUCH + r"|\b(?:what|which)(?:\s+(?:is|are|was|were)|['’]s)?\s+(?:the\s+|its\s+|their\s+)?"
-    rf"{_MODIFIERS}(?:{_NAMING_WORD}\s+){{0,2}}?{_MEASURES}\b(?!\s+(?:one|1)\b)",
+    rf"{_MODIFIERS}(?:{_NAMING_WORD}\s+){{0,2}}?{_MEASURES}\b(?!\s+(?:one|1)\b)"
+    r"|\bwhat\s+time(?:\s+of\s+(?:the\s+)?day)?\s+(?:does|do|did|is|are|was|will|would|should)\b",
     re.I,
 )
 """Question phrases asking for a number: "what is the default size of …" ("what's" too), and
 with up to two words naming what is measured, "what is the default pool size", "the maximum
-recursion depth"."""
+recursion depth"; a clock time, "at what time of day does the cleanup task run?" (answered
+"The task runs daily at 4am.")."""
 _NOT_NUMERIC = re.compile(r"\bhow\s+long\s+(?:ago|before|after|until)\b", re.I)
 """"How long before the bus leaves" may be answered "right after the lecture"."""
 _HOW_TO = re.compile(r"^\W*how\s+(?:do|does|did|can|could|should|would|may|might)\b", re.I)
