@@ -35,6 +35,21 @@ def test_an_items_default_is_found_within_the_item() -> None:
     }  # "Set by default." is five sentences on: said of something else, maybe
 
 
+def test_an_item_opening_with_its_type_is_found_by_its_second_sentence_too() -> None:
+    text = (
+        ".. attribute:: Task.retry_backoff_max\n\n"
+        "    A number. If ``retry_backoff`` is enabled, this option will set a maximum\n"
+        "    delay in seconds between task autoretries. By default, this option is set to\n"
+        "    ``600``, which is 10 minutes.\n"
+    )
+    found = _found(text, item_defaults)
+    assert found["A numb"].startswith("If ``retry_backoff``")
+    assert found["If ``r"] == "By default, this option is set to\n    ``600``, which is 10 minutes."
+    # a first sentence that says more than a type stands for its item alone
+    said = "    Maximum number of retries. It can be None. By default, it is set to ``3``.\n"
+    assert list(_found(said, item_defaults)) == ["Maximu"]
+
+
 def test_an_object_descriptions_default_is_found_paragraphs_down() -> None:
     text = (
         ".. py:data:: TEMPLATES_AUTO_RELOAD\n\n    Reload templates when they are changed.\n"

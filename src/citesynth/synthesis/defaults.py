@@ -65,7 +65,8 @@ def item_defaults(
     `MOST_SENTENCES` on, gives the offsets (first, start, end): the sentences shown run
     unbroken from `first`, the item's second, to `end`, the default's own. Never the first
     sentence and a far one alone: "It is enabled by default." five sentences on is said of
-    another option. The first such sentence of an item counts.
+    another option. The first such sentence of an item counts. An item opening with a
+    sentence naming only a type ("A number.") is found by its second sentence as well.
     """
     found: dict[int, tuple[int, int, int]] = {}
     head = 0
@@ -75,7 +76,22 @@ def item_defaults(
         close = 0 < index - head <= MOST_SENTENCES
         if close and sentences[head][0] not in found and _STATES_DEFAULT.search(text, start, end):
             found[sentences[head][0]] = (sentences[head + 1][0], start, end)
+            if index - head > 1 and _type_only(text, *sentences[head]):
+                found[sentences[head + 1][0]] = (sentences[head + 2][0], start, end)
     return found
+
+
+_TYPE_ONLY = re.compile(r"\s*(?:An?|The)\s+[\w/ -]{1,40}?\.\s*$")
+
+
+def _type_only(text: str, start: int, end: int) -> bool:
+    """Whether the sentence at `start`–`end` only names a type: "A number.", "A boolean.".
+
+    Too short to be quoted, so the item's second sentence stands for it: Celery's
+    "A number. If ``retry_backoff`` is enabled, this option will set a maximum delay …
+    By default, this option is set to ``600``, which is 10 minutes."
+    """
+    return len(text[start:end].split()) <= 3 and _TYPE_ONLY.match(text, start, end) is not None
 
 
 def _item_opens(text: str, previous_end: int, start: int) -> bool:
