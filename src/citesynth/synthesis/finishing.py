@@ -52,7 +52,7 @@ from citesynth.synthesis.leads import opening_links, plain_attributions, single_
 from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.reasons import links_checked
 from citesynth.synthesis.releases import asks_release, states_release
-from citesynth.synthesis.restated import RESTATED, restates_only
+from citesynth.synthesis.restated import RESTATED, restatement_checked, restates_only
 from citesynth.synthesis.sources import Source, document_count, record, refs
 from citesynth.synthesis.writers import Plan
 from citesynth.verify.base import Verifier
@@ -118,9 +118,15 @@ class Finishing:
 def finishing_for(
     question: str, plan: Plan, verifier: Verifier | None, options: AskOptions
 ) -> Finishing:
-    """How a draft of `plan` is finished: verified (links read for a why-question), repaired."""
+    """How a draft of `plan` is finished: verified, repaired.
+
+    Verified with the links of a why-question read, and a yes/no question's words held
+    where a claim repeats them (`restated.restatement_checked`).
+    """
     return Finishing(
-        verifier=links_checked(about_checked(verifier, plan.sources), question),
+        verifier=restatement_checked(
+            links_checked(about_checked(verifier, plan.sources), question), question
+        ),
         repair=options.repair,
         renumber=options.renumber,
         low_confidence_below=options.low_confidence_below,

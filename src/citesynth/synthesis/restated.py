@@ -1,5 +1,12 @@
 """An answer that only restates its question: it states nothing asked.
 
+Two cases. A claim restating a yes/no question as its answer ("Does Starlette rely on the
+Content-Length header to enforce max_body_size?" answered "Starlette relies on the
+Content-Length header to enforce max_body_size [1]", where the source says the header "is
+not trusted to enforce the limit") is held to the question's words it repeats
+(`restatement_checked`). And an answer whose every claim restates a question asking for
+something is a not-found (`restates_only`).
+
 The embedded model answered "What gzip compression level does Django's GZip middleware use
 when it compresses responses?" (the docs state none) with "The gzip compression level used
 by Django's GZip middleware when it compresses responses is [1].", a marker where the value
@@ -10,10 +17,12 @@ none stated (`asked.states_number`), it is a not-found, for every writer.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from citesynth.analysis import INLINE_CODE, content_terms
+from citesynth.analysis import INLINE_CODE, content_terms, terms
+from citesynth.synthesis.asked import asks_yes_no
 from citesynth.synthesis.named import code_names
+from citesynth.verify.base import Check, Verdict, Verifier
 from citesynth.verify.claims import plain
 
 
@@ -49,3 +58,69 @@ _CHOICE = re.compile(
 )
 """A choice between options, or a yes/no question after a clause ("When …, does …?")."""
 RESTATED = "no sentence of the answer said more than the question"
+
+
+RESTATES = 0.8
+"""The share of a yes/no question's content terms from which a claim restates it."""
+
+
+def repeated_unstated(question: str, claim: str, stated: str) -> list[str]:
+    """The question's words a claim restating `question` repeats that `stated` never holds.
+
+    A claim restates the question when it holds at least `RESTATES` of its content terms;
+    [] when it does not, or when `stated` (its sources' text, titles and headings) holds
+    them all. The words are the claim's, as written.
+    """
+    asked = set(content_terms(question))
+    said = content_terms(plain(claim))
+    if not asked or len(asked & set(said)) < RESTATES * len(asked):
+        return []
+    held = set(terms(stated))
+    missing = (asked & set(said)) - held
+    if not missing:
+        return []
+    words = re.findall(r"[\w'’-]+", plain(claim))
+    return list(dict.fromkeys(w for w in words if set(terms(w)) & missing))
+
+
+class RestatementChecked:
+    """A verifier whose verdicts hold a claim restating a yes/no question to its words.
+
+    Asked "Can I declare my queues as RabbitMQ stream queues?", the embedded model answered
+    "You can declare your Celery queues as RabbitMQ stream queues … [5]" over a source that
+    names only classic and quorum queues, and both verifiers passed it: every other word is
+    there. A claim repeating the question is the question's own assertion; it is `partial`
+    at most when a word of the question it repeats is in none of its cited sources, titles
+    and headings (`repeated_unstated`). The verdicts are otherwise the `wrapped` verifier's,
+    under its name.
+    """
+
+    def __init__(self, wrapped: Verifier, question: str) -> None:
+        self.wrapped = wrapped
+        self.question = question
+        self.name = wrapped.name
+
+    async def verify(self, checks: Sequence[Check]) -> list[Verdict]:
+        """The wrapped verifier's verdicts, a restated question held to its words."""
+        verdicts = await self.wrapped.verify(checks)
+        return [self._held(check, verdict) for check, verdict in zip(checks, verdicts, strict=True)]
+
+    def _held(self, check: Check, verdict: Verdict) -> Verdict:
+        if verdict.label != "supported":
+            return verdict
+        stated = " ".join((*check.passages, check.about))
+        missing = repeated_unstated(self.question, check.claim, stated)
+        if not missing:
+            return verdict
+        reason = (
+            f"it repeats the question, and no cited source says {', '.join(missing)}: the "
+            "question's words, not an answer"
+        )
+        return Verdict(verdict.score, "partial", verdict.spans, (*verdict.reasons, reason))
+
+
+def restatement_checked(verifier: Verifier | None, question: str) -> Verifier | None:
+    """`verifier` holding claims that restate a yes/no `question` to its words."""
+    if verifier is None or not asks_yes_no(question):
+        return verifier
+    return RestatementChecked(verifier, question)

@@ -1,0 +1,52 @@
+"""A claim restating a yes/no question is held to the question's words it repeats."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citesynth import Engine
+from citesynth.synthesis.restated import RestatementChecked, repeated_unstated
+from citesynth.verify import Check, LexicalVerifier
+from tests.conftest import answered
+
+QUEUES = (
+    "# Queue type\n\nDefault: ``classic``. This setting changes the default queue type of the "
+    "default queue. The other viable option is ``quorum``, which only RabbitMQ supports and "
+    "which sets the queue type with the ``x-queue-type`` queue argument.\n"
+)
+ASKED = "Can I set the default queue type to stream with the x-queue-type queue argument?"
+ECHO = "You can set the default queue type to stream with the x-queue-type queue argument."
+QUORUM = "The other viable option is quorum, which only RabbitMQ supports."
+
+
+def test_a_claim_repeating_the_questions_words_its_source_lacks() -> None:
+    assert repeated_unstated(ASKED, ECHO, QUEUES) == ["stream"]
+    # stated by the source, or no restatement (a claim of its own): nothing held
+    held = "You can set the default queue type to quorum with the x-queue-type queue argument."
+    assert repeated_unstated(ASKED, held, QUEUES) == []
+    assert repeated_unstated(ASKED, QUORUM, QUEUES) == []
+    assert repeated_unstated(ASKED, ECHO, f"{QUEUES} A stream queue is not supported.") == []
+
+
+async def test_a_restated_yes_no_question_is_partial_at_most() -> None:
+    checks = [Check(claim, (QUEUES,), "Queue type") for claim in (ECHO, QUORUM)]
+    plain = await LexicalVerifier().verify(checks)
+    held = await RestatementChecked(LexicalVerifier(), ASKED).verify(checks)
+    assert plain[0].supported  # every word but "stream" is there
+    assert held[0].label == "partial"
+    assert "repeats the question" in held[0].reasons[-1] and "stream" in held[0].reasons[-1]
+    assert held[1] == plain[1]
+
+
+async def test_the_answer_keeps_what_the_source_says_and_drops_the_echo(
+    engine: Engine, tmp_path: Path
+) -> None:
+    reply = f"{ECHO[:-1]} [1]. {QUORUM[:-1]} [1]."
+    answer = await answered(engine, tmp_path / "d", QUEUES, reply, ASKED)
+    assert "to stream" not in answer.answer, answer.answer
+    assert "quorum, which only RabbitMQ supports" in answer.answer
+    assert [c.text for c in answer.removed_claims] == [ECHO]
+    # asked otherwise than yes or no, the same sentence is read as before
+    how = "How do I set the default queue type with the x-queue-type queue argument?"
+    other = await answered(engine, tmp_path / "e", QUEUES, reply, how)
+    assert "to stream" in other.answer, other.answer
