@@ -26,6 +26,9 @@ def test_a_claim_repeating_the_questions_words_its_source_lacks() -> None:
     assert repeated_unstated(ASKED, held, QUEUES) == []
     assert repeated_unstated(ASKED, QUORUM, QUEUES) == []
     assert repeated_unstated(ASKED, ECHO, f"{QUEUES} A stream queue is not supported.") == []
+    # a denial of what the question supposes is an answer of its own
+    denied = "You cannot set the default queue type to stream with the x-queue-type argument."
+    assert repeated_unstated(ASKED, denied, QUEUES) == []
 
 
 async def test_a_restated_yes_no_question_is_partial_at_most() -> None:

@@ -24,6 +24,7 @@ from citesynth.synthesis.asked import asks_yes_no
 from citesynth.synthesis.named import code_names
 from citesynth.verify.base import Check, Verdict, Verifier
 from citesynth.verify.claims import plain
+from citesynth.verify.conflicts import NEGATION
 
 
 def restates_only(question: str, claims: Iterable[str]) -> bool:
@@ -68,13 +69,17 @@ def repeated_unstated(question: str, claim: str, stated: str) -> list[str]:
     """The question's words a claim restating `question` repeats that `stated` never holds.
 
     A claim restates the question when it holds at least `RESTATES` of its content terms;
-    [] when it does not, or when `stated` (its sources' text, titles and headings) holds
-    them all. The words are the claim's, as written.
+    [] when it does not, when it denies what the question supposes ("`bulk_create()` does
+    not fire `post_save` signals", which the source says as "will not be sent": the model's
+    own answer, not the question's), or when `stated` (its sources' text, titles and
+    headings) holds them all. The words are the claim's, as written.
     """
     asked = set(content_terms(question))
     said = content_terms(plain(claim))
     if not asked or len(asked & set(said)) < RESTATES * len(asked):
         return []
+    if NEGATION.search(claim) and not NEGATION.search(question):
+        return []  # a denial of what the question supposes answers it
     held = set(terms(stated))
     missing = (asked & set(said)) - held
     if not missing:
