@@ -16,6 +16,7 @@ from citesynth.synthesis.asked import (
     states_number,
     states_number_of,
 )
+from citesynth.synthesis.extractive import _value_after
 from citesynth.synthesis.finishing import headings_above
 from citesynth.synthesis.restated import RESTATED, restates_only
 from tests.conftest import answered, write
@@ -465,3 +466,16 @@ async def test_an_answer_restating_the_question_is_a_not_found(
     answer = await _answered(engine, tmp_path, reply, "Who does the crew of Hoarders work with?")
     assert answer.not_found and answer.answer == "Not found in the sources."
     assert RESTATED in answer.warnings and answer.sources
+
+
+def test_a_short_sentence_naming_what_the_one_before_names_gives_its_value() -> None:
+    before = (
+        "A built-in periodic task will delete the results after this time, assuming that "
+        "the scheduler is enabled."
+    )
+    assert _value_after(before, "The task runs daily at 4am.")
+    assert _value_after(before, "Defaults to 4.")  # too short to be quoted alone
+    assert not _value_after(before, "Workers restart daily at 4am.")  # of something else
+    assert not _value_after(before, "The task runs daily.")  # no number
+    long = "The task runs daily at 4am unless the scheduler is told to run it at another hour."
+    assert not _value_after(before, long)  # a sentence of its own

@@ -36,6 +36,7 @@ from citesynth.analysis import (
     ADMONITIONS,
     DEFAULT_VALUE,
     INLINE_CODE,
+    content_terms,
     coverage,
     estimate_tokens,
     query_terms,
@@ -1197,9 +1198,30 @@ def _candidates(
                 numbered[(source.number, start)] = (after, successor)
                 following[(source.number, start)] = (after, successor)  # before any "This …"
                 leading.setdefault((source.number, after), (start, text[start:end]))
-            elif len(successor.split()) < _CANDIDATE_WORDS and states_number([successor]):
+            elif _value_after(text[start:end], successor):
                 numbered[(source.number, start)] = (after, successor)
     return candidates, following, numbered, leading
+
+
+_VALUE_WORDS = 8
+"""How many words a sentence stating a number of the one before it may have (`_value_after`)."""
+
+
+def _value_after(sentence: str, successor: str) -> bool:
+    """Whether `successor` states a number of `sentence`, as a value following it.
+
+    Too short to be a candidate of its own ("Defaults to ``4093``."), or short and naming
+    what `sentence` names: Celery's "A built-in periodic task will delete the results after
+    this time … The task runs daily at 4am." answers at what time the cleanup runs.
+    """
+    words = successor.split()
+    if not states_number([successor]):
+        return False
+    if len(words) < _CANDIDATE_WORDS:
+        return True
+    return len(words) <= _VALUE_WORDS and bool(
+        set(content_terms(successor)) & set(content_terms(sentence))
+    )
 
 
 def _runs(
