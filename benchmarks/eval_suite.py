@@ -81,13 +81,17 @@ TUNED_DOCS = (
     ("black", "26.10.1"),
     ("flask", "3.1.3"),
     ("aiohttp", "3.14.5"),
+    ("nox", "2025.5.1"),
+    ("celery", "5.5.3"),
 )
 """Questions over urllib3's docs (reStructuredText) and Black's (MyST Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
 checked absent from every page), written 2026-12-01 by a helper that saw none of the
 pipeline; their answers were read to find the defects fixed that day (fifty-first
 session), so they are tuning data. Flask's and aiohttp's (reStructuredText, the same
-shape) were written the same way later that day and read in the fifty-second session."""
+shape) were written the same way later that day and read in the fifty-second session;
+nox's and Celery's (reStructuredText; Celery's 230 pages the largest set) on 2026-12-01 and
+read in the fifty-fourth session."""
 SDISTS = {
     docs_folder(name, version): (name, version)
     for name, version in (
