@@ -51,7 +51,7 @@ SHOW = (
         "What is the average temperature in Ecuador in January?",
         # a clock time
         "If celery beat is running, at what time of day does the cleanup task run?",
-        "What time does the nightly backup start?",
+        "At what time does the nightly backup start?",
     ],
 )
 def test_questions_asking_for_a_count_or_measure(question: str) -> None:
@@ -80,6 +80,7 @@ def test_questions_asking_for_a_count_or_measure(question: str) -> None:
         "What is the timeout error raised by the client?",
         "What time complexity does sorted() have?",
         "What timezone does celery beat use?",
+        "What time is used for the ETA, UTC or local time?",
     ],
 )
 def test_questions_not_asking_for_a_number(question: str) -> None:
@@ -477,5 +478,6 @@ def test_a_short_sentence_naming_what_the_one_before_names_gives_its_value() -> 
     assert _value_after(before, "Defaults to 4.")  # too short to be quoted alone
     assert not _value_after(before, "Workers restart daily at 4am.")  # of something else
     assert not _value_after(before, "The task runs daily.")  # no number
+    assert not _value_after(before, "The task was added in Celery 4.0.")  # a version
     long = "The task runs daily at 4am unless the scheduler is told to run it at another hour."
     assert not _value_after(before, long)  # a sentence of its own

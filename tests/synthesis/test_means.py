@@ -26,6 +26,11 @@ from citesynth.types import Chunk, ChunkId, DocumentId, Hit
         ("What is the default virtualenv backend?", False),
         ("Does nox support running sessions in parallel?", False),
         ("Why does nox recreate the virtualenvs every time?", False),
+        # how something works, or which things are so: no means the asker wants
+        ("How does Celery handle task retries?", False),
+        ("Which functions are thread-safe?", False),
+        ("What signals does Django send when saving a model?", False),
+        ("How do I pass options to pytest, e.g. -x?", True),
         # the asking sentence decides, not the situation told before it
         ("How do I know? I only want the default backend. What is it?", False),
     ],
@@ -67,6 +72,9 @@ def test_a_sentence_giving_a_means(sentence: str) -> None:
         "Use of this option is discouraged.",
         "By default, Nox deletes and recreates virtualenvs every time it is run.",
         "The first line will be shown when listing the sessions.",
+        # a verb that names a thing opening the sentence
+        "Run times vary by backend.",
+        "Import errors are reported at startup.",
     ],
 )
 def test_a_sentence_giving_no_means(sentence: str) -> None:
@@ -101,3 +109,16 @@ def test_a_means_near_a_sentence_in_reach_is_brought_in_after_it() -> None:
     assert brought[1][0] == 0.56  # lifted to the floor, so in reach
     assert brought[2:] == [ranked[1], ranked[2], ranked[4], ranked[5]]
     assert _means_first(ranked[:3], floor=0.56, low=0.40) == (ranked[:3], 0)
+
+
+def test_one_means_at_most_is_brought_in() -> None:
+    usage = _source(1, "usage")
+    ranked = [
+        (0.80, usage, 0, "There are cases where it makes sense to only run install commands."),
+        (0.50, usage, 40, "You can use ``--install-only`` to skip ``run`` commands."),
+        (0.45, usage, 90, "You can use ``--no-venv`` to run without a virtualenv."),
+    ]
+    brought, lifted = _means_first(ranked, floor=0.56, low=0.40)
+    assert lifted == 1
+    assert [sentence for _, _, _, sentence in brought] == [r[3] for r in ranked]
+    assert [score for score, _, _, _ in brought] == [0.80, 0.56, 0.45]

@@ -29,6 +29,12 @@ def test_a_claim_repeating_the_questions_words_its_source_lacks() -> None:
     # a denial of what the question supposes is an answer of its own
     denied = "You cannot set the default queue type to stream with the x-queue-type argument."
     assert repeated_unstated(ASKED, denied, QUEUES) == []
+    curly = "You can’t set the default queue type to stream with the x-queue-type argument."
+    assert repeated_unstated(ASKED, curly, QUEUES) == []
+    # words that frame the question are no assertion a source must write
+    framed = "Is it possible to run sessions in parallel?"
+    said = "It is possible to run sessions in parallel with --parallel."
+    assert repeated_unstated(framed, said, "Sessions can run in parallel with --parallel.") == []
 
 
 async def test_a_restated_yes_no_question_is_partial_at_most() -> None:

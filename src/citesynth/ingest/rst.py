@@ -47,7 +47,8 @@ def title_at(lines: list[str], index: int) -> tuple[int, int, str] | None:
         return None
     char = under.group(1)
     over = index > 0 and (match := _ADORNMENT.match(lines[index - 1])) and match.group(1) == char
-    if lines[index][:1] in " \t" and not (over and len(lines[index - 1].rstrip()) >= len(title)):
+    inset = len(lines[index].rstrip())  # the overline covers the inset too, as docutils asks
+    if lines[index][:1] in " \t" and not (over and len(lines[index - 1].rstrip()) >= inset):
         return None
     first = index - 1 if over else index
     return first, index + 2, ("over" if over else "") + char

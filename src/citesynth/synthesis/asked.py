@@ -41,13 +41,13 @@ _HOW_MUCH = r"\bhow\s+(?:many|much|long|old|far|tall|high|big|large|heavy|fast)\
 _NUMERIC = re.compile(
     _HOW_MUCH + r"|\b(?:what|which)(?:\s+(?:is|are|was|were)|['’]s)?\s+(?:the\s+|its\s+|their\s+)?"
     rf"{_MODIFIERS}(?:{_NAMING_WORD}\s+){{0,2}}?{_MEASURES}\b(?!\s+(?:one|1)\b)"
-    r"|\bwhat\s+time(?:\s+of\s+(?:the\s+)?day)?\s+(?:does|do|did|is|are|was|will|would|should)\b",
+    r"|\bat\s+what\s+time\b|\bwhat\s+time\s+of\s+(?:the\s+)?day\b",
     re.I,
 )
 """Question phrases asking for a number: "what is the default size of …" ("what's" too), and
 with up to two words naming what is measured, "what is the default pool size", "the maximum
 recursion depth"; a clock time, "at what time of day does the cleanup task run?" (answered
-"The task runs daily at 4am.")."""
+"The task runs daily at 4am."), not "What time is used for the ETA, UTC or local?"."""
 _NOT_NUMERIC = re.compile(r"\bhow\s+long\s+(?:ago|before|after|until)\b", re.I)
 """"How long before the bus leaves" may be answered "right after the lecture"."""
 _HOW_TO = re.compile(r"^\W*how\s+(?:do|does|did|can|could|should|would|may|might)\b", re.I)
@@ -67,7 +67,7 @@ _NUMBER = re.compile(
     rf"(?<![\w/.])\d|\b(?:{'|'.join(NUMBER_WORDS)}|hundreds|thousands|millions|billions?|trillions?|"
     r"dozens?|(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)ies|couple|"
     rf"once(?!{_CLAUSE_AFTER})|twice|thrice|half|single|double|triple|none|unlimited|unbounded|infinite|"
-    r"infinitely|indefinitely|forever|no\s+limit|no\s+maximum)\b"
+    r"infinitely|indefinitely|forever|no\s+limit|no\s+maximum|midnight|noon)\b"
     r"|\b(?:to|as|is|are|equals?|equal\s+to|matches)\s+the\s+(?:number|count)\s+of\b",
     re.I,
 )

@@ -356,11 +356,12 @@ SHORTLIST = 24
 SCORER_WEIGHT = 0.3
 """How much the scorer's probability adds to a shortlisted candidate's relevance."""
 ANSWERS = 0.5
-MEANS_REACH = 0.5
-"""Asked how to do something, a sentence giving a means (`means.states_means`) scoring at
-least this share of the best candidate is brought in and put first (`_means_first`)."""
 """A scorer's probability from which a shortlisted sentence below reach is brought in, when
 no sentence in reach has as much (`_reordered`)."""
+MEANS_REACH = 0.5
+"""Asked how to do something, a sentence giving a means (`means.states_means`) scoring at
+least this share of the best candidate may be brought in after a neighbour in reach
+(`_means_first`)."""
 
 
 class ExtractiveWriter:
@@ -442,7 +443,7 @@ class ExtractiveWriter:
         ranked, lifted = _asked_first(
             question, ranked, (floor, low), following, texts, number=number, why=why
         )
-        most = self.max_sentences + min(lifted, 1)  # a means brought in takes no one's place
+        most = self.max_sentences + lifted  # a means brought in takes no one's place
         following = {**following, **stated}
         read_with = _Around(candidates, following, leading, tails, included_files(sources))
         chosen: list[_Pick] = []
@@ -1215,10 +1216,10 @@ def _value_after(sentence: str, successor: str) -> bool:
     this time … The task runs daily at 4am." answers at what time the cleanup runs.
     """
     words = successor.split()
-    if not states_number([successor]):
-        return False
     if len(words) < _CANDIDATE_WORDS:
-        return True
+        return states_number([successor])
+    if not states_number([successor], versions=False):  # "… added in Celery 4.0.": no value
+        return False
     return len(words) <= _VALUE_WORDS and bool(
         set(content_terms(successor)) & set(content_terms(sentence))
     )
@@ -1391,17 +1392,19 @@ def _stating_first(
 
 
 MEANS_NEAR = 3
-"""How many sentences of its source apart a means may be from a sentence in reach."""
+"""How many candidate sentences of its source apart a means may be from one in reach."""
 
 
 def _means_first(
     ranked: list[tuple[float, Source, int, str]], floor: float, low: float
 ) -> tuple[list[tuple[float, Source, int, str]], int]:
-    """`ranked` with the sentences giving a means near one in reach brought in (`means`).
+    """`ranked` with the best sentence giving a means near one in reach brought in (`means`).
 
-    A sentence at or above `low` but below `floor` that gives a means, at most `MEANS_NEAR`
-    sentences of its source from one at or above `floor`, is lifted to `floor` and put
-    right after the best such neighbour; everything else keeps its place.
+    The best-scored sentence at or above `low` but below `floor` that gives a means, at most
+    `MEANS_NEAR` candidate sentences of its source (in the source's order) from one at or
+    above `floor`, is lifted to `floor` and put right after the best such neighbour; one at
+    most, so that the one sentence more it takes (`picks`) leaves every other in place.
+    Everything else keeps its place. The count is 1 when one was brought in, else 0.
     """
     above = [item for item in ranked if item[0] >= floor]
     order: dict[int, list[int]] = {}
@@ -1412,8 +1415,6 @@ def _means_first(
         for number, starts in order.items()
         for index, start in enumerate(sorted(starts))
     }
-    after: dict[tuple[int, int], list[tuple[float, Source, int, str]]] = {}
-    lifted: set[tuple[int, int]] = set()
     for score, source, start, sentence in ranked:
         if score >= floor or score < low or not states_means(sentence):
             continue
@@ -1426,19 +1427,18 @@ def _means_first(
             ),
             None,
         )
-        if near is not None:
-            after.setdefault(near, []).append((floor, source, start, sentence))
-            lifted.add((source.number, start))
-    if not lifted:
-        return ranked, 0
-    result: list[tuple[float, Source, int, str]] = []
-    for item in ranked:
-        key = (item[1].number, item[2])
-        if key in lifted:
+        if near is None:
             continue
-        result.append(item)
-        result.extend(after.get(key, []))
-    return result, len(lifted)
+        brought = (floor, source, start, sentence)
+        result: list[tuple[float, Source, int, str]] = []
+        for item in ranked:
+            if item[1].number == source.number and item[2] == start:
+                continue
+            result.append(item)
+            if (item[1].number, item[2]) == near:
+                result.append(brought)
+        return result, 1
+    return ranked, 0
 
 
 def _readings(

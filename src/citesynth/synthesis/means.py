@@ -46,19 +46,24 @@ _PARTICIPLES = (
 )
 
 _ASKS = re.compile(
-    r"^\W*how\s+(?:do|does|can|could|should|would|may|might|to)\b"
-    r"|\bhow\s+(?:do|can|could|should|would)\s+(?:i|we|you|one)\b"
-    r"|\b(?:what|which)\s+(?:(?!(?:is|are|was|were|do|does|did)\b)[\w-]+\s+){0,3}?"
-    r"(?:options?|flags?|settings?|arguments?|args?|parameters?|params?|functions?|"
-    r"methods?|commands?|variables?|env\s+vars?|hooks?|decorators?|switch(?:es)?|extras?|"
-    r"middlewares?|signals?|callbacks?)\b"
-    r"|\b(?:is|are)\s+there\s+(?:\w+\s+){0,3}?(?:way|option|flag|setting|argument|"
-    r"parameter|function|method|command|variable|hook|switch|shortcut)s?\b"
+    r"^\W*how\s+to\b"
+    r"|\bhow\s+(?:do|can|could|should|would|may|might|must)\s+(?:i|we|you|one)\b"
     r"|\bwhat\s+(?:do|should|can|must)\s+(?:i|we|you)\s+(?:need\s+to\s+)?"
     rf"(?:{_VERBS}|do|write|type)\b"
-    r"|\bwhat(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\b",
+    r"|\bwhat(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\b"
+    r"|\b(?:is|are)\s+there\s+(?:\w+\s+){0,3}?(?:way|option|flag|setting|argument|"
+    r"parameter|function|method|command|variable|hook|switch|shortcut)s?\b",
     re.I,
 )
+_ASKS_WHICH = re.compile(
+    r"\b(?:what|which)\s+(?:(?!(?:is|are|was|were|do|does|did)\b)[\w-]+\s+){0,3}?"
+    r"(?:options?|flags?|settings?|arguments?|args?|parameters?|params?|functions?|"
+    r"methods?|commands?|variables?|env\s+vars?|hooks?|decorators?|switch(?:es)?|extras?|"
+    r"middlewares?|callbacks?)\b(?!\s+(?:is|are|was|were)\b)",
+    re.I,
+)
+"""Which option, setting or call does something: a means when the asker wants it done."""
+_ASKER = re.compile(r"\b(?:i|we|my|our|me|us|i'm|i'd|we're)\b", re.I)
 """An asking sentence wanting a means (see the module docstring)."""
 
 _GIVES = re.compile(
@@ -66,11 +71,12 @@ _GIVES = re.compile(
     rf"will\s+(?:need|have)\s+to|'ll\s+(?:need|have)\s+to|just|simply|only\s+need\s+to)\s+"
     rf"(?:(?:also|then|now|still|either|simply|just|instead|\w+ly)\s+)?(?:{_VERBS})\b"
     rf"|^\W*(?:(?:Just|Simply|Instead,?|Then,?|Alternatively,?|Or,?)\s+)?"
-    rf"(?:{_VERBS})\b(?!\s+(?:of|cases?)\b)"
+    rf"(?:{_VERBS})\b(?!\s+(?:of|cases?)\b|\s+[\w-]+\s+(?:is|are|was|were|vary|varies|depends?|"
+    r"includes?|can|may|will|should|must|has|have)\b)"
     rf"|\bby\s+(?:{_ING})\b"
     rf"|\b(?:can|could|may|should|must)\s+(?:also\s+|then\s+|instead\s+|easily\s+)?be\s+"
     rf"(?:\w+ly\s+)?(?:{_PARTICIPLES})\b"
-    rf"|^\W*To\s+\w+[^,.]*,\s*(?:you\s+(?:can|should|need\s+to|must)\s+)?(?:{_VERBS})\b"
+    rf"|^\W*To\s+\w[^,.]*,\s*(?:you\s+(?:can|should|need\s+to|must)\s+)?(?:{_VERBS})\b"
     r"|\b(?:is|are)\s+(?:done|achieved|accomplished|controlled|configured|set)\s+"
     r"(?:with|by|using|via|through)\b",
     re.I,
@@ -80,14 +86,23 @@ _GIVES = re.compile(
 
 def asking_sentence(question: str) -> str:
     """The question's last sentence ending with "?" (the whole question when none does)."""
-    parts = re.split(r"(?<=[.?!])\s+", question.strip())
+    parts = re.split(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.?!])\s+", question.strip())
     asked = [part for part in parts if _ASKING_SENTENCE.match(part)]
     return asked[-1] if asked else question
 
 
 def asks_means(question: str) -> bool:
-    """Whether `question` asks how to do something, or what option or call does it."""
-    return _ASKS.search(asking_sentence(question)) is not None
+    """Whether `question` asks how to do something, or what option or call does it.
+
+    How the asker does something ("How do I …", "How can we …", not "How does Celery
+    handle retries?"), or which option, setting or call does what the asker wants (the
+    question speaks of them: "I'd like my worker to … Which option does that?", not
+    "Which functions are thread-safe?").
+    """
+    asked = asking_sentence(question)
+    if _ASKS.search(asked) is not None:
+        return True
+    return _ASKS_WHICH.search(asked) is not None and _ASKER.search(question) is not None
 
 
 def states_means(sentence: str) -> bool:

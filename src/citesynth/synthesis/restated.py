@@ -63,6 +63,11 @@ RESTATED = "no sentence of the answer said more than the question"
 
 RESTATES = 0.8
 """The share of a yes/no question's content terms from which a claim restates it."""
+_FRAMING = frozenset(
+    terms("possible possibly able way use used need needed want allowed okay ok fine there")
+)
+"""Words that frame a yes/no question rather than state what it asks ("Is it possible to
+…", "Can I use … to …", "Is there a way to …"): a source need not write them."""
 
 
 def repeated_unstated(question: str, claim: str, stated: str) -> list[str]:
@@ -78,10 +83,10 @@ def repeated_unstated(question: str, claim: str, stated: str) -> list[str]:
     said = content_terms(plain(claim))
     if not asked or len(asked & set(said)) < RESTATES * len(asked):
         return []
-    if NEGATION.search(claim) and not NEGATION.search(question):
+    if NEGATION.search(claim.replace("’", "'")) and not NEGATION.search(question):
         return []  # a denial of what the question supposes answers it
     held = set(terms(stated))
-    missing = (asked & set(said)) - held
+    missing = (asked & set(said)) - held - _FRAMING
     if not missing:
         return []
     words = re.findall(r"[\w'’-]+", plain(claim))

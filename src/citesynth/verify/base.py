@@ -109,7 +109,8 @@ class Verifier(Protocol):
 def unwrapped(verifier: Verifier) -> Verifier:
     """The verifier a wrapper holds (its `wrapped` attribute), or `verifier` itself.
 
-    A wrapper (`synthesis.about.AboutChecked`, `causes.LinksChecked`) only overrules some
+    A wrapper (`synthesis.about.AboutChecked`, `causes.LinksChecked`,
+    `synthesis.restated.RestatementChecked`) only overrules some
     verdicts; what kind of verifier decides the rest (`LexicalVerifier` or a trained one) is
     the innermost wrapped one's.
     """

@@ -183,11 +183,13 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
     return tuple(facts)
 
 
-_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.(?:\d+|x))*(?![\w.])", re.I)
+_VERSION = re.compile(r"(?<![\w.])(?:v?\d+(?:\.(?:\d+|x))+|v\d+|(?:19|20)\d\d)(?![\w.])", re.I)
+"""A release in a title: a version with a dot ("5.3", "3.1.x") or a "v" ("v2"), or a year;
+not "part 2" or "Step 3", which number parts of one work."""
 
 
 def _release(title: str) -> tuple[str, tuple[str, ...]]:
-    """`title` with its numbers (versions, years) taken out, and those numbers.
+    """`title` with its releases (`_VERSION`: versions, years) taken out, and those.
 
     ("", ()) when it has none.
     """
