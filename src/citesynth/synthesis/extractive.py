@@ -443,7 +443,7 @@ class ExtractiveWriter:
         ranked, lifted = _asked_first(
             question, ranked, (floor, low), following, texts, number=number, why=why
         )
-        most = self.max_sentences + lifted  # a means brought in takes no one's place
+        most = self.max_sentences + lifted  # each means brought in takes no one's place
         following = {**following, **stated}
         read_with = _Around(candidates, following, leading, tails, included_files(sources))
         chosen: list[_Pick] = []
@@ -1393,18 +1393,21 @@ def _stating_first(
 
 MEANS_NEAR = 3
 """How many candidate sentences of its source apart a means may be from one in reach."""
+MEANS_MOST = 3
+"""How many means one answer brings in at most, each as one sentence more."""
 
 
 def _means_first(
     ranked: list[tuple[float, Source, int, str]], floor: float, low: float
 ) -> tuple[list[tuple[float, Source, int, str]], int]:
-    """`ranked` with the best sentence giving a means near one in reach brought in (`means`).
+    """`ranked` with the sentences giving a means near one in reach brought in (`means`).
 
-    The best-scored sentence at or above `low` but below `floor` that gives a means, at most
-    `MEANS_NEAR` candidate sentences of its source (in the source's order) from one at or
-    above `floor`, is lifted to `floor` and put right after the best such neighbour; one at
-    most, so that the one sentence more it takes (`picks`) leaves every other in place.
-    Everything else keeps its place. The count is 1 when one was brought in, else 0.
+    A sentence at or above `low` but below `floor` that gives a means, at most `MEANS_NEAR`
+    candidate sentences of its source (in the source's order) from one at or above `floor`,
+    is lifted to `floor` and put right after the best such neighbour; the best-scored
+    `MEANS_MOST` at most. Everything else keeps its place, and the count of those brought
+    in is the number of sentences more the answer may show (`picks`), so that none takes
+    another's place.
     """
     above = [item for item in ranked if item[0] >= floor]
     order: dict[int, list[int]] = {}
@@ -1415,7 +1418,11 @@ def _means_first(
         for number, starts in order.items()
         for index, start in enumerate(sorted(starts))
     }
+    after: dict[tuple[int, int], list[tuple[float, Source, int, str]]] = {}
+    lifted: set[tuple[int, int]] = set()
     for score, source, start, sentence in ranked:
+        if len(lifted) == MEANS_MOST:
+            break
         if score >= floor or score < low or not states_means(sentence):
             continue
         here = place[source.number, start]
@@ -1427,18 +1434,19 @@ def _means_first(
             ),
             None,
         )
-        if near is None:
+        if near is not None:
+            after.setdefault(near, []).append((floor, source, start, sentence))
+            lifted.add((source.number, start))
+    if not lifted:
+        return ranked, 0
+    result: list[tuple[float, Source, int, str]] = []
+    for item in ranked:
+        key = (item[1].number, item[2])
+        if key in lifted:
             continue
-        brought = (floor, source, start, sentence)
-        result: list[tuple[float, Source, int, str]] = []
-        for item in ranked:
-            if item[1].number == source.number and item[2] == start:
-                continue
-            result.append(item)
-            if (item[1].number, item[2]) == near:
-                result.append(brought)
-        return result, 1
-    return ranked, 0
+        result.append(item)
+        result.extend(after.get(key, []))
+    return result, len(lifted)
 
 
 def _readings(
