@@ -37,7 +37,7 @@ from citesynth.synthesis.asked import asks_how
 from citesynth.synthesis.named import acronyms, code_names, proper_names, unnamed_in, written
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk
-from citesynth.verify.base import Check, Verdict, Verifier
+from citesynth.verify.base import Check, Holding, Verdict, Verifier
 
 DOCUMENT_SHARE = 0.25
 """The least share of a document's chunks holding an acronym for the document to be about it."""
@@ -174,7 +174,7 @@ def told(sources: Sequence[Source], about: Mapping[str, tuple[str, ...]]) -> tup
     )
 
 
-class AboutChecked:
+class AboutChecked(Holding):
     """A verifier whose verdicts hold a claim naming what another document is about.
 
     A claim naming an acronym in `named` (what some source's document is about) is
@@ -186,11 +186,6 @@ class AboutChecked:
         self.wrapped = wrapped
         self.named = named
         self.name = wrapped.name
-
-    async def verify(self, checks: Sequence[Check]) -> list[Verdict]:
-        """The wrapped verifier's verdicts, a claim naming another document's subject held."""
-        verdicts = await self.wrapped.verify(checks)
-        return [self._held(check, verdict) for check, verdict in zip(checks, verdicts, strict=True)]
 
     def _held(self, check: Check, verdict: Verdict) -> Verdict:
         if verdict.label == "unsupported":

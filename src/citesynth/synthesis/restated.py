@@ -17,12 +17,12 @@ none stated (`asked.states_number`), it is a not-found, for every writer.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from citesynth.analysis import INLINE_CODE, content_terms, terms
 from citesynth.synthesis.asked import asks_yes_no
 from citesynth.synthesis.named import code_names
-from citesynth.verify.base import Check, Verdict, Verifier
+from citesynth.verify.base import Check, Holding, Verdict, Verifier
 from citesynth.verify.claims import plain
 from citesynth.verify.conflicts import NEGATION
 
@@ -93,7 +93,7 @@ def repeated_unstated(question: str, claim: str, stated: str) -> list[str]:
     return list(dict.fromkeys(w for w in words if set(terms(w)) & missing))
 
 
-class RestatementChecked:
+class RestatementChecked(Holding):
     """A verifier whose verdicts hold a claim restating a yes/no question to its words.
 
     Asked "Can I declare my queues as RabbitMQ stream queues?", the embedded model answered
@@ -109,11 +109,6 @@ class RestatementChecked:
         self.wrapped = wrapped
         self.question = question
         self.name = wrapped.name
-
-    async def verify(self, checks: Sequence[Check]) -> list[Verdict]:
-        """The wrapped verifier's verdicts, a restated question held to its words."""
-        verdicts = await self.wrapped.verify(checks)
-        return [self._held(check, verdict) for check, verdict in zip(checks, verdicts, strict=True)]
 
     def _held(self, check: Check, verdict: Verdict) -> Verdict:
         if verdict.label != "supported":

@@ -106,11 +106,31 @@ class Verifier(Protocol):
         ...
 
 
+class Holding:
+    """A verifier wrapping another: its verdicts, each passed through `_held`.
+
+    Subclasses set `wrapped` and `name` (the wrapped verifier's) and overrule some verdicts
+    in `_held` (`synthesis.about.AboutChecked`, `causes.LinksChecked`,
+    `synthesis.restated.RestatementChecked`); the rest pass as they are.
+    """
+
+    wrapped: Verifier
+    name: str
+
+    async def verify(self, checks: Sequence[Check]) -> list[Verdict]:
+        """The wrapped verifier's verdicts, each as `_held` leaves it."""
+        verdicts = await self.wrapped.verify(checks)
+        return [self._held(check, verdict) for check, verdict in zip(checks, verdicts, strict=True)]
+
+    def _held(self, check: Check, verdict: Verdict) -> Verdict:
+        """`verdict` on `check`, overruled or as it is."""
+        return verdict
+
+
 def unwrapped(verifier: Verifier) -> Verifier:
     """The verifier a wrapper holds (its `wrapped` attribute), or `verifier` itself.
 
-    A wrapper (`synthesis.about.AboutChecked`, `causes.LinksChecked`,
-    `synthesis.restated.RestatementChecked`) only overrules some
+    A wrapper (a `Holding`) only overrules some
     verdicts; what kind of verifier decides the rest (`LexicalVerifier` or a trained one) is
     the innermost wrapped one's.
     """

@@ -42,7 +42,7 @@ from functools import lru_cache
 from citesynth.analysis import content_terms
 from citesynth.ingest.blocks import ITEM_START
 from citesynth.verify.align import passage_sentences
-from citesynth.verify.base import Check, Verdict, Verifier
+from citesynth.verify.base import Check, Holding, Verdict, Verifier
 from citesynth.verify.claims import plain
 from citesynth.verify.cues import (
     ASKING_WORDS,
@@ -435,7 +435,7 @@ def unstated_link(
     return link
 
 
-class LinksChecked:
+class LinksChecked(Holding):
     """A verifier whose verdicts hold a claim to the link of cause and effect it makes.
 
     A claim pointing back ("This is because Y", "This means Y") is the link, whatever was
@@ -450,11 +450,6 @@ class LinksChecked:
         self.every = every
         self.question = question
         self.name = wrapped.name
-
-    async def verify(self, checks: Sequence[Check]) -> list[Verdict]:
-        """The wrapped verifier's verdicts, a link no cited source states held."""
-        verdicts = await self.wrapped.verify(checks)
-        return [self._held(check, verdict) for check, verdict in zip(checks, verdicts, strict=True)]
 
     def _held(self, check: Check, verdict: Verdict) -> Verdict:
         if verdict.label != "supported":
