@@ -950,6 +950,14 @@ def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
         # an auto-numbered item as a plain one (APScheduler's guide); not a "#." inside a line
         ("#. by calling ``remove_job``\n   #. nested", "- by calling ``remove_job``\n   - nested"),
         ("Tag it #. then push", None),
+        # a footnote's or a citation's reference is a raised mark, not a citation "[1]"
+        # (Celery's "concurrency slots [*]_ (processes/threads/green-threads)")
+        ("the concurrency slots [*]_ (processes).", "the concurrency slots (processes)."),
+        (
+            "Set it to 4 [#]_. Geometries [#fnogc]_ are freed [CIT2002]_ [2]_.",
+            "Set it to 4. Geometries are freed.",
+        ),
+        ("``x[1]_y``, a[1]_b and a[2]", None),
     ],
 )
 def test_rst_markup_is_rendered_as_a_reader_sees_it(text: str, read: str | None) -> None:

@@ -12,6 +12,7 @@ prose.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -324,6 +325,10 @@ _TITLED_OBJECT = re.compile(r"(?<![`\w:}])`([^`<>\n]+?)\s+<~?[A-Za-z_][\w]*(?:\.
 `default_role`, as marshmallow's docs write 157 references), a link to a dotted name."""
 _LITERAL_MARKER = re.compile(r"(\s?)::(?=\s|$)")
 """The `::` that ends a paragraph introducing a literal block ("like this::")."""
+_NOTE_REFERENCE = re.compile(r"[ \t]?\[(?:#[\w-]*|\*|\d+|[A-Za-z][\w.-]*)\]_(?![\w`])")
+"""A footnote's or a citation's reference: "[#]_", "[*]_", "[1]_", "[#fnogc]_",
+"[CIT2002]_"; Sphinx shows it as a raised mark, and written in an answer "[1]" reads as a
+citation of it."""
 
 
 def rendered_rst(text: str) -> str:
@@ -338,7 +343,8 @@ def rendered_rst(text: str) -> str:
     (":" after a word, nothing after a space). The embedded model copied "Using uvloop_ as
     an example, code like the following should be converted into::" from AnyIO's docs
     into an answer. An auto-numbered item's "#." is a plain item's "-": the model had
-    copied APScheduler's "There are two ways to make this happen: #. by calling …".
+    copied APScheduler's "There are two ways to make this happen: #. by calling …". A
+    footnote's reference ("… concurrency slots [*]_ (processes/threads)") is left out.
     """
     text = rendered_roles(text)
     if "#" in text:
@@ -348,6 +354,8 @@ def rendered_rst(text: str) -> str:
     if "_" not in text and "::" not in text:
         return text
     text = _PHRASE_REFERENCE.sub(lambda found: found.group(1).strip(), text)
+    if "]_" in text:
+        text = _outside_code(text, lambda plain: _NOTE_REFERENCE.sub("", plain))
     pieces, position = [], 0
     for kept in [*_KEPT.finditer(text), None]:
         start = kept.start() if kept else len(text)
@@ -358,6 +366,18 @@ def rendered_rst(text: str) -> str:
     return "".join(pieces)
 
 
+def _outside_code(text: str, change: Callable[[str], str]) -> str:
+    """`text` with `change` made to what lies outside its inline code."""
+    pieces, position = [], 0
+    for code in [*_INLINE_CODE.finditer(text), None]:
+        start = code.start() if code else len(text)
+        pieces.append(change(text[position:start]))
+        pieces.append(code.group() if code else "")
+        position = code.end() if code else len(text)
+    return "".join(pieces)
+
+
+_INLINE_CODE = re.compile(r"``[^`\n]+``|`[^`\n]+`")
 _AUTO_NUMBER = re.compile(r"^([ \t]*)#[.)][ \t]+", re.MULTILINE)
 """reStructuredText's auto-enumerator opening a list item ("#. by calling …")."""
 _KEPT = re.compile(
