@@ -423,6 +423,32 @@ def test_a_paragraph_introducing_an_example_stays_with_it_when_the_chunk_is_full
         assert "And it can then be used like this:\n\n.. code-block::" in example.text
 
 
+def test_an_overlap_never_opens_with_a_directive_body_left_without_its_first_line() -> None:
+    # nox's usage page: the chunk after "Re-using virtualenvs" opened with the body of
+    # `.. code-block:: console` (its three commands fit the overlap, the directive did not),
+    # and the extractive writer quoted "nox -r nox --reuse-existing-virtualenvs ..." as prose
+    source = (
+        "Re-using virtualenvs\n--------------------\n\n"
+        + " ".join(f"Sentence {n} says more about reusing environments." for n in range(9))
+        + " Use ``-r`` or ``--reuse-venv=yes``:\n\n"
+        ".. code-block:: console\n\n"
+        "    nox -r\n    nox --reuse-existing-virtualenvs\n    nox --reuse-venv=yes\n\n"
+        "If the Noxfile sets ``nox.options.reuse_existing_virtualenvs``, you can override it "
+        "from the command line by using ``--no-reuse-existing-virtualenvs`` in every run.\n"
+    )
+    (parsed,) = load_rst("usage.rst", source.encode()).parsed
+    chunks = chunks_of(parsed, target=90, overlap=25)
+    assert len(chunks) > 1
+    for chunk in chunks:
+        assert not chunk.text.startswith("nox -r")
+    assert ".. code-block:: console\n\n    nox -r" in find(chunks, "nox -r").text
+    last = find(chunks, "If the Noxfile sets")
+    assert last.text.startswith("If the Noxfile sets")
+    # an overlap with room for the directive's first line keeps it with its body
+    wider = chunks_of(parsed, target=90, overlap=30)
+    assert wider[-1].text.startswith(".. code-block:: console\n\n    nox -r")
+
+
 def test_an_introduction_stays_with_its_example_up_to_a_quarter_past_the_target() -> None:
     intro = (
         "If you do want the generality, then you should update an existing `TypeChecker` "

@@ -35,7 +35,7 @@ from citesynth.ingest.sentences import CONSOLE_LINE, sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentKind
 
-CHUNKER_VERSION = 21
+CHUNKER_VERSION = 23
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
@@ -60,7 +60,9 @@ whole, an abstract's heading may stand alone, and a short paper's title with the
 number heads its page; 20: a text file written in reStructuredText or Markdown, Django's
 `.txt` pages, is read as that, and a row of marks round a box is no title; 21: a
 reStructuredText title set in from its overline, Celery's " What's new in Celery 5.3", is a
-title)."""
+title; 22: a chunk's overlap never opens with what an introduction left behind introduces,
+a directive's body without its first line; 23: an mkdocs container's line nested in another,
+`    === "Complex"`, is a span of its own, not the start of the sentence below it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,7 +368,14 @@ def _room(carried: list[_Unit], target: int) -> int:
 
 
 def _tail(units: list[_Unit], overlap: int, room: int) -> list[_Unit]:
-    """The trailing content units that fit in `overlap` tokens (and in the room left)."""
+    """The trailing content units that fit in `overlap` tokens (and in the room left).
+
+    A tail never opens with what the unit left before it introduces (an introduction
+    opening it, a directive's first line, is kept): the body of
+    `.. code-block:: console` carried without its directive reads as an indented quote, and
+    nox's "nox -r / nox --reuse-existing-virtualenvs / nox --reuse-venv=yes # preferred"
+    came out of a chunk opening with it as one sentence of prose.
+    """
     budget = min(overlap, room)
     tail: list[_Unit] = []
     used = 0
@@ -377,6 +386,8 @@ def _tail(units: list[_Unit], overlap: int, room: int) -> list[_Unit]:
         used += unit.tokens
     if len(tail) == len(units):
         return []  # never repeat a whole chunk
+    while tail and not tail[0].introduces and units[len(units) - len(tail) - 1].introduces:
+        tail.pop(0)
     return tail
 
 
