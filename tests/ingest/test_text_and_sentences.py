@@ -750,6 +750,29 @@ def test_mkdocs_containers_open_with_a_line_of_their_own() -> None:
     ]
 
 
+def test_a_nested_mkdocs_container_opens_with_a_line_of_its_own() -> None:
+    # Hatch's metadata page nests content tabs: the indented tab line and the sentence under
+    # it were one span that reads as no prose, and what the tab says was never quoted
+    text = (
+        "The full description of the project.\n\n"
+        '=== ":octicons-file-code-16: pyproject.toml"\n\n'
+        '    === "Complex"\n'
+        "        The `content-type` field must be set to `text/markdown` or `text/plain`.\n\n"
+        '        === "File"\n'
+        "            A `charset` field may also be set to instruct which encoding to\n"
+        "            use for reading the file, defaulting to `utf-8`.\n\n"
+        '    !!! note "Included"\n'
+        "        A readme defined as a file is always included in source distributions.\n"
+    )
+    assert [" ".join(sentence.split()) for sentence in prose_of(text)] == [
+        "The full description of the project.",
+        "The `content-type` field must be set to `text/markdown` or `text/plain`.",
+        "A `charset` field may also be set to instruct which encoding to use for reading the"
+        " file, defaulting to `utf-8`.",
+        "A readme defined as a file is always included in source distributions.",
+    ]
+
+
 def test_eg_and_ie_end_no_sentence() -> None:
     text = "A regex of origins to permit. eg. `'https://.*\\.org'`. Then (ie. you ran it) more."
     assert sentences_of(text) == [
