@@ -18,6 +18,7 @@ from citesynth.synthesis import ExtractiveWriter, LLMWriter
 from citesynth.synthesis.changelogs import asks_about_changes, change_log
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
 from citesynth.synthesis.extractive import (
+    _COMPLEMENT,
     _REFERS_BACK,
     _candidates,
     _cited,
@@ -520,6 +521,11 @@ async def test_a_change_logs_sentence_ranks_below_the_guides_unless_a_change_is_
         ("docs/change_log/index.md", "Release Notes for Python-Markdown"),
         ("docs/releases/4.2.rst", "Django 4.2"),
         ("docs/v3.md", "Python-Markdown 3.0 release notes"),
+        # Hatch's: a name's history, and a release's post titled by its version
+        ("docs/history/hatch.md", "Hatch history"),
+        ("docs/history/hatchling.md", "Hatchling history"),
+        ("docs/blog/posts/release-hatch-1180.md", "Hatch v1.18.0"),
+        ("docs/news.rst", "Scrapy 2.19.0 (2026-09-10)"),
     ],
 )
 def test_a_change_log_is_known_by_its_name_or_title(document: str, title: str) -> None:
@@ -539,6 +545,9 @@ def test_a_change_log_is_known_by_its_name_or_title(document: str, title: str) -
         ("git-changelog/docs/usage.md", "Usage"),  # a folder's whole name counts, not a word
         ("docs/howto/release-notes-tool/install.md", "Install"),
         ("docs/writing.md", "Writing Release Notes"),
+        ("docs/python.md", "Using Python 3.11"),
+        ("docs/git.md", "Rewriting history"),
+        ("docs/config/metadata.md", "Python support"),
     ],
 )
 def test_a_guide_is_no_change_log(document: str, title: str) -> None:
@@ -769,6 +778,24 @@ async def test_a_setting_described_under_its_directive_is_named_and_read_with_it
     assert "or ``'Strict'`` [1]" in answer.answer
 
 
+async def test_a_number_asked_is_read_with_the_default_under_the_settings_title(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Scrapy's settings reference: "If I leave the settings alone" asks for the default
+    # without the word; the description was quoted without its "Default: ``180``"
+    page = (
+        "Settings\n========\n\n.. setting:: DOWNLOAD_TIMEOUT\n\n"
+        "DOWNLOAD_TIMEOUT\n----------------\n\nDefault: ``180``\n\n"
+        "The amount of time (in secs) that the downloader will wait before timing out.\n"
+    )
+    question = (
+        "If I leave the settings alone, how many seconds will the downloader wait before "
+        "timing out?"
+    )
+    answer = await answered_extractively(engine, tmp_path / "t", "settings.rst", page, question)
+    assert "Default: ``180`` [1]. The amount of time (in secs)" in answer.answer, answer.answer
+
+
 async def test_a_question_a_table_row_answers_is_answered_with_the_row(
     engine: Engine, tmp_path: Path
 ) -> None:
@@ -954,6 +981,28 @@ async def test_a_sentence_that_names_the_previous_one_with_this_comes_with_it(
         assert _REFERS_BACK.search(refers), refers
     for determiner in ("Decorators run bottom up in this case.", "This option is new."):
         assert not _REFERS_BACK.search(determiner), determiner
+
+
+async def test_the_other_cases_come_with_the_sentence_stating_one(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Hatch's configuration page: asked about Linux, the answer had quoted what Windows does
+    # and stopped there
+    source = (
+        "# Shell\n\nIf the shell cannot be determined, then on Windows systems Hatch "
+        "will use the `COMSPEC` environment variable, defaulting to `cmd`. On all other "
+        "platforms only `SHELL` will be used, defaulting to `bash`.\n"
+    )
+    question = "Not on Windows, where the shell cannot be determined, what does Hatch fall back to?"
+    writer = ExtractiveWriter(engine.embedder, max_sentences=2, keep_ratio=0.9)
+    answer = await _extracted(engine, tmp_path, source, question, writer)
+    assert "defaulting to `cmd` [1]. On all other platforms only `SHELL`" in answer.answer, (
+        answer.answer
+    )
+    for other in ("Otherwise, the default is used.", "In all other cases it is `None`."):
+        assert _COMPLEMENT.match(other), other
+    assert not _COMPLEMENT.match("On the other hand, pools are faster.")
+    assert not _COMPLEMENT.match("Other platforms are listed below.")
 
 
 async def test_a_sentence_that_refers_back_comes_after_the_one_it_names(

@@ -35,11 +35,21 @@ release-2.6.md", "docs/releases/4.2.rst"): the whole name ("git-changelog/docs/u
 a guide), and not "history" nor "news", which hold articles as often."""
 _TITLE = re.compile(
     r"^\W*(?:change\s*log|release\s+(?:notes|history)|version\s+history|upgrading\b"
-    r"|upgrade\s+guide|what'?s\s+new\b)|^(?!\W*\w+ing\b).*\brelease\s+notes\W*$",
+    r"|upgrade\s+guide|what'?s\s+new\b)|^(?!\W*\w+ing\b).*\brelease\s+notes\W*$"
+    r"|^(?!\W*\w+ing\b)\W*(?:[A-Za-z][\w.-]*\s+){1,2}v?\d+\.\d+(?:\.\d+)*(?:\s+\([^()]*\))?\W*$",
     re.I,
 )
 """How a change log's title starts, or ends ("Python-Markdown 2.6 Release Notes"; not
-"Writing Release Notes"): not "History of Rome", nor "Changes to the tax code"."""
+"Writing Release Notes"): not "History of Rome", nor "Changes to the tax code". A name with
+a version alone ("Hatch v1.18.0", a release's post; "Scrapy 2.19.0 (2026-09-10)") is the
+title of one too."""
+_NAMED_HISTORY = re.compile(r"^\W*(?:[\w.-]+\s+){1,2}(?:history|changes)\W*$", re.I)
+"""A name's history or changes: "Hatch history", "Change history"; Hatch's history had filled
+answers on how to use it ("When shell configuration has not been defined, attempt to use the
+current shell …" for which shell `hatch shell` falls back to). Not a gerund's ("Rewriting
+history") unless a folder of the document's path is named "history" ("history/hatchling.md",
+"Hatchling history")."""
+_GERUND = re.compile(r"^\W*\w+ing\b", re.I)
 _ABOUT_CHANGES = re.compile(
     r"\b(?:versions?|upgrad\w*|migrat\w*|releases?|released|change\s*logs?|changed|changes"
     r"|deprecat\w*|removed|renamed|added|new\s+in|no\s+longer|anymore|history|backward\w*"
@@ -66,7 +76,12 @@ def change_log(document: str, title: str | None) -> bool:
         return True
     if _FOLDERS.intersection(folder.lower() for folder in PurePosixPath(path).parent.parts):
         return True
-    return title is not None and _TITLE.search(title) is not None
+    if title is None:
+        return False
+    if _NAMED_HISTORY.search(title):
+        folders = {folder.lower() for folder in PurePosixPath(path).parent.parts}
+        return "history" in folders or not _GERUND.match(title)
+    return _TITLE.search(title) is not None
 
 
 def asks_about_changes(question: str) -> bool:

@@ -114,6 +114,15 @@ _REFERS_BACK = re.compile(
 """A sentence that names what the one before it said with "this" as a pronoun ("The
 ``get_parameter_source`` method can be used to find this out.", "You can do this by …",
 "There are two ways to make this happen:"), not as a determiner ("this case")."""
+_COMPLEMENT = re.compile(
+    r"[\s*_]*(?:otherwise|elsewhere|everywhere\s+else|if\s+not\b"
+    r"|(?:on|in|for|under|with)\s+(?:all\s+)?(?:the\s+)?other\s+(?!hand\b)[a-z]+)\b",
+    re.I,
+)
+"""A sentence stating the other cases of the one before it ("If the shell cannot be
+determined, then on Windows systems Hatch will use … `cmd`. On all other platforms only
+the `SHELL` environment variable will be used, defaulting to `bash`."): shown with it, or
+the answer tells a Linux user asking for the fallback shell what Windows does."""
 _REASON_BACK = re.compile(
     r"[\s*_]*(?:the\s+(?:main\s+|only\s+)?reasons?\s+(?:for\s+(?:this|that)|(?:is|was)\s+"
     r"(?:that|because))|for\s+(?:this|that|these|those)\s+reasons?"
@@ -421,10 +430,12 @@ class ExtractiveWriter:
         # For a number or a default question a sentence is read with the value it is
         # followed by: "`max_age` - Session expiry time in seconds." says how long with
         # "Defaults to 2 weeks."
-        # Asked for a default, an item is read and shown with the default it goes on to state.
+        # Asked for a default, or for a number (which a setting left alone has: "If I leave
+        # the settings alone, how many seconds will Scrapy wait …?"), an item is read and
+        # shown with the default it goes on to state.
         default = DEFAULT_ASKED.search(question) is not None
-        stated, tails = _stated_defaults(sources) if default else ({}, {})
         valued = number or default
+        stated, tails = _stated_defaults(sources) if valued else ({}, {})
         numbered = {**numbered, **stated}
         why = asks_why(question)
         read = _readings(candidates, numbered if valued else {}, leading, why)
@@ -1178,7 +1189,11 @@ def _candidates(
         adjacent = {a: b for (a, _), (b, _) in pairwise(every)}
         for (start, end), (after, stop) in pairwise(spans):
             successor = text[after:stop]
-            refers = _ANAPHOR.match(successor) or _REFERS_BACK.search(successor)
+            refers = (
+                _ANAPHOR.match(successor)
+                or _REFERS_BACK.search(successor)
+                or _COMPLEMENT.match(successor)
+            )
             # "This is an additional check" after "The default is 1000." refers to that one;
             # a reason for it, even as a paragraph of its own or below a rule
             gap = text[end:after]

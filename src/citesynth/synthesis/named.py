@@ -172,10 +172,26 @@ _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)(?<![\w`.\-/])[A-Z][a-z][\w'’-]*")
 _POSSESSIVE = re.compile(r"['’]s?$")
 
 
+_PEOPLES = frozenset(
+    """english spanish french german italian portuguese dutch russian chinese japanese
+    korean arabic hindi turkish polish swedish norwegian danish finnish greek hebrew czech
+    hungarian ukrainian vietnamese thai indonesian persian latin european american british
+    canadian australian indian african asian""".split()
+)
+"""Words English capitalises that name a language or a people, not a thing a document is
+about: "… the English version of a multilingual site when my browser shows it to me in
+Spanish?" is answered by Scrapy's FAQ on the `Accept-Language` header, which names neither;
+withheld for "Spanish", it had gone unanswered."""
+
+
 def proper_names(question: str) -> tuple[str, ...]:
-    """The capitalised words of `question` past its first, possessives aside, each once."""
+    """The capitalised words of `question` past its first, possessives aside, each once.
+
+    Not a language's or a people's (`_PEOPLES`).
+    """
     written = _PROPER.finditer(INLINE_CODE.sub(" ", question))
-    return tuple(dict.fromkeys(_POSSESSIVE.sub("", m.group()) for m in written))
+    names = (_POSSESSIVE.sub("", m.group()) for m in written)
+    return tuple(dict.fromkeys(name for name in names if name.lower() not in _PEOPLES))
 
 
 def unnamed_proper(
