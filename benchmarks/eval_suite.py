@@ -83,6 +83,8 @@ TUNED_DOCS = (
     ("aiohttp", "3.14.5"),
     ("nox", "2025.5.1"),
     ("celery", "5.5.3"),
+    ("hatch", "1.18.2"),
+    ("scrapy", "2.19.0"),
 )
 """Questions over urllib3's docs (reStructuredText) and Black's (MyST Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -91,7 +93,8 @@ pipeline; their answers were read to find the defects fixed that day (fifty-firs
 session), so they are tuning data. Flask's and aiohttp's (reStructuredText, the same
 shape) were written the same way later that day and read in the fifty-second session;
 nox's and Celery's (reStructuredText; Celery's 230 pages the largest set) on 2026-12-01 and
-read in the fifty-fourth session."""
+read in the fifty-fourth session; Hatch's (MkDocs Markdown: admonitions, content tabs) and
+Scrapy's (reStructuredText) on 2026-12-02 and read in the fifty-fifth session."""
 SDISTS = {
     docs_folder(name, version): (name, version)
     for name, version in (
