@@ -920,6 +920,24 @@ def test_a_chunk_opening_inside_a_fenced_block_is_read_as_code(
     assert prose_of(chunk) == expected
 
 
+def test_an_autodoc_directives_body_is_prose_and_its_options_markup() -> None:
+    # Scrapy describes Request's parameters and attributes under `.. autoclass::`; the body
+    # had been one block of code, cut between its lines ("For" | "example, if you set …")
+    text = (
+        ".. autoclass:: scrapy.Request\n   :members:\n\n"
+        "    A common use of request metadata is to define request-specific parameters.\n"
+        "    For example, if you set ``dont_retry`` to ``True``, the request is never retried.\n"
+        "\n.. autosummary::\n\n    scrapy.Request.replace\n"
+    )
+    assert [" ".join(s.split()) for s in prose_of(text)] == [
+        "A common use of request metadata is to define request-specific parameters.",
+        "For example, if you set ``dont_retry`` to ``True``, the request is never retried.",
+    ]
+    kinds = {text[b.start : b.end].split()[0]: b.kind for b in rst_blocks(text)}
+    assert kinds["A"] is not BlockKind.CODE
+    assert kinds["scrapy.Request.replace"] is BlockKind.CODE
+
+
 def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
     from citesynth.ingest.rst import markup_blanked
 

@@ -2,7 +2,7 @@
 
 Section levels follow the order in which adornment styles first appear, as docutils does.
 The indented blocks that follow a literal-block marker (a paragraph ending in `::`) or a
-directive that holds code or markup (`.. code-block::`, `.. autoclass::`, an extension's
+directive that holds code or markup (`.. code-block::`, `.. autosummary::`, an extension's
 `.. click:example::`) are code; the body of an admonition or a version note (`.. note::`,
 `.. versionchanged:: 7.1`), of any other directive (`.. tabs::`, `.. glossary::`, whose
 own code directives are read in turn) and any other indented paragraph (a block quote) are
@@ -134,13 +134,18 @@ PROSE_DIRECTIVES = (
 )
 """Directives whose body is written for the reader (as prose, or holding prose and code)."""
 _ARGUMENT = re.compile(r"[ \t]*\S*")
-# Directives whose body is code, data or markup rather than prose; autodoc's (`.. autoclass::`)
-# hold options, and an extension's examples (`.. click:example::`, `.. click:run::`) code.
+# Directives whose body is code, data or markup rather than prose (an autosummary's names),
+# and an extension's examples (`.. click:example::`, `.. click:run::`) code. Autodoc's
+# (`.. autoclass::`) take options on the lines right below them; a body after a blank line
+# is content written for the reader, as an object description's is: Scrapy describes
+# `Request`'s parameters and attributes in 185 lines under `.. autoclass:: scrapy.Request`,
+# which had been read as one block of code and cut between its lines.
 _CODE_DIRECTIVES = frozenset(
     """code code-block sourcecode literalinclude highlight doctest testcode testoutput
     testsetup testcleanup ipython jupyter-execute math graphviz raw csv-table toctree include
     image currentmodule module literal parsed-literal program-output command-output
-    prompt code-tab plot mermaid uml plantuml table list-table productionlist""".split()
+    prompt code-tab plot mermaid uml plantuml table list-table productionlist
+    autosummary""".split()
 )
 EXAMPLE_SUFFIXES = ("example", ":run", "-run", "console", "repl")
 """How the names of directives that hold an extension's code examples end (`click:example`)."""
@@ -217,7 +222,7 @@ def opener(paragraph: str) -> Opener:
     if name in _VERSION_NOTES:  # the version, then what changed ("3.1 Use spam instead.")
         version = _ARGUMENT.match(paragraph, directive.end())
         return Opener(literal=False, prose_from=version.end() if version else directive.end())
-    if name in _CODE_DIRECTIVES or name.startswith("auto") or name.endswith(EXAMPLE_SUFFIXES):
+    if name in _CODE_DIRECTIVES or name.endswith(EXAMPLE_SUFFIXES):
         return Opener(literal=True, prose_from=None)
     return Opener(literal=False, prose_from=None)  # a container (`.. tabs::`): read inside
 
