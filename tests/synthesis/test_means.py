@@ -57,6 +57,10 @@ def test_the_asking_sentence_is_the_last_one_ending_with_a_question_mark() -> No
         "To disable it, set ``x`` to False.",
         "- Set ``FOO`` to 1.",
         "Colors can be disabled with the ``--no-color`` option.",
+        # Hatch's code version source: "you'll" as one word
+        "If the chosen path imports another module in your project, then you'll need to use "
+        "absolute imports coupled with the ``search-paths`` option.",
+        "We’ll have to set ``FOO`` first.",
     ],
 )
 def test_a_sentence_giving_a_means(sentence: str) -> None:
@@ -75,6 +79,7 @@ def test_a_sentence_giving_a_means(sentence: str) -> None:
         # a verb that names a thing opening the sentence
         "Run times vary by backend.",
         "Import errors are reported at startup.",
+        "You'll see the output in the log.",
     ],
 )
 def test_a_sentence_giving_no_means(sentence: str) -> None:
