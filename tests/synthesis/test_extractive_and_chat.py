@@ -15,7 +15,7 @@ from citesynth.cli import print_answer
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
-from citesynth.synthesis.changelogs import asks_about_changes, change_log, guides_first
+from citesynth.synthesis.changelogs import asks_about_changes, change_log
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
 from citesynth.synthesis.extractive import (
     _COMPLEMENT,
@@ -575,35 +575,6 @@ def test_a_question_about_a_change_names_a_version_upgrade_or_removal() -> None:
         "We've just renamed our package; how do I update the wheel target?",
     ):
         assert not asks_about_changes(question), question
-
-
-def _ranked_hit(number: int, path: str, title: str, score: float) -> Hit:
-    chunk = Chunk(
-        ChunkId(f"c{number}"), DocumentId(path), path, title, (), f"text {number}", 0, 6, 1, 1
-    )
-    return Hit(chunk=chunk, score=score, confidence=0.5)
-
-
-def test_change_logs_take_a_quarter_of_the_places_for_a_question_about_no_change() -> None:
-    # Hatch's history pages held eight of the ten places for a question on its sdist target
-    logs = [
-        _ranked_hit(n, "history/hatchling.md", "Hatchling history", 3.0 - n / 10) for n in range(8)
-    ]
-    guides = [_ranked_hit(10 + n, f"guide{n}.md", "Guide", 2.0 - n / 10) for n in range(8)]
-    question = "Why does the file still end up in the tarball when I exclude it?"
-    kept = guides_first(question, [*logs, *guides], 8)
-    assert kept == [logs[0], logs[1], *guides[:6]]  # a quarter of 8, worth 2.55 and 2.465
-    # a change log loses 15 % of its score: a guide's hit just below it comes first
-    close = [
-        _ranked_hit(1, "CHANGES.rst", "Changes", 2.0),
-        _ranked_hit(2, "guide.md", "Guide", 1.8),
-    ]
-    assert [h.chunk.path for h in guides_first(question, close, 2)] == ["guide.md", "CHANGES.rst"]
-    # too few guides: change logs fill the places left
-    assert len(guides_first(question, [*logs, *guides[:2]], 8)) == 8
-    # a question about a change keeps the order
-    asked = "What changed in the sdist target in 1.18?"
-    assert guides_first(asked, [*logs, *guides], 8) == logs[:8]
 
 
 def test_a_list_item_that_is_a_clause_is_no_candidate() -> None:

@@ -14,13 +14,9 @@ worth a little less than a guide's.
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import PurePosixPath
-
-from citesynth.types import Hit
 
 CHANGE_LOG_WEIGHT = 0.85
 """What a change log's sentence is worth beside a guide's, for a question about no change."""
@@ -103,38 +99,3 @@ def asks_about_changes(question: str) -> bool:
     Not for what the asker changed (`_ASKERS_CHANGE`).
     """
     return _ABOUT_CHANGES.search(_ASKERS_CHANGE.sub(" ", question)) is not None
-
-
-def guides_first(question: str, hits: Sequence[Hit], k: int) -> list[Hit]:
-    """The `k` best of `hits`, a change log's worth a little less, for a question about no change.
-
-    Each change log's fused score loses the share `1 - CHANGE_LOG_WEIGHT` of its size, as
-    its sentences do in the extractive writer's ranking, and change logs take at most a
-    quarter of the `k` places (`CHANGE_LOG_SHARE`) while a guide's hit is left to take
-    one: Hatch's history pages held eight of the top ten for "I added hatch_build.py to
-    the exclude list of my sdist target, but the file still ends up in the tarball.
-    Why?", and the page saying it "cannot be excluded" was never read. A question about a
-    change (`asks_about_changes`) keeps the order it had.
-    """
-    if asks_about_changes(question):
-        return list(hits[:k])
-    lower = 1.0 - CHANGE_LOG_WEIGHT
-    logs = {id(hit) for hit in hits if change_log(hit.chunk.document, hit.chunk.title)}
-
-    def worth(hit: Hit) -> float:
-        return hit.score - lower * abs(hit.score) if id(hit) in logs else hit.score
-
-    ordered = sorted(hits, key=worth, reverse=True)
-    most = max(1, math.ceil(k * CHANGE_LOG_SHARE))
-    kept: list[Hit] = []
-    held: list[Hit] = []
-    for hit in ordered:
-        if id(hit) in logs and sum(id(h) in logs for h in kept) >= most:
-            held.append(hit)
-        else:
-            kept.append(hit)
-    return sorted([*kept, *held][:k], key=ordered.index)
-
-
-CHANGE_LOG_SHARE = 0.25
-"""The share of the places change logs may take for a question about no change."""

@@ -25,7 +25,6 @@ from citesynth.retrieve.subjects import common_terms, subjects
 from citesynth.synthesis import evidence, verifying
 from citesynth.synthesis.about import documents_about, read_documents, told
 from citesynth.synthesis.asked import asks_number
-from citesynth.synthesis.changelogs import guides_first
 from citesynth.synthesis.modes import MULTI_SOURCE_EXTRA_TOKENS, Mode
 from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.sources import Counter_, boost_entities, multi_source, numbered, trim
@@ -63,22 +62,16 @@ class Retrieved:
 
 
 async def retrieve(question: str, parts: Parts, options: AskOptions, mode: Mode) -> Retrieved:
-    """Pass 1, then the passages the best hits refer to (when options allow).
-
-    Twice as many hits are found as are kept, so that a change log's may give its place to
-    a guide's (`changelogs.guides_first`).
-    """
+    """Pass 1, then the passages the best hits refer to (when options allow)."""
     writer_cap = parts.writer.max_sources or mode.sources
-    k = options.k or min(mode.sources, writer_cap)
     hits = await search(
         question,
         store=parts.store,
         embedder=parts.embedder,
-        k=2 * k,
+        k=options.k or min(mode.sources, writer_cap),
         options=parts.retrieval,
         reranker=parts.reranker,
     )
-    hits = guides_first(question, hits, k)
     if options.follow_references and options.synthesize and hits:
         expanded, linked = await follow_references(hits, parts.store)
         return Retrieved(tuple(expanded), linked)
