@@ -5,7 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from citesynth import Engine
-from citesynth.synthesis.restated import RestatementChecked, repeated_unstated
+from citesynth.synthesis.restated import (
+    RestatementChecked,
+    repeated_unstated,
+    restatement_checked,
+    yes_no_proposition,
+)
 from citesynth.verify import Check, LexicalVerifier
 from tests.conftest import answered
 
@@ -59,3 +64,50 @@ async def test_the_answer_keeps_what_the_source_says_and_drops_the_echo(
     how = "How do I set the default queue type with the x-queue-type queue argument?"
     other = await answered(engine, tmp_path / "e", QUEUES, reply, how)
     assert "to stream" in other.answer, other.answer
+
+
+def test_a_yes_no_question_asked_after_its_situation_is_read_by_its_proposition() -> None:
+    # Scrapy's questions: the situation first, a condition, the other choice offered
+    situated = (
+        "The site answers 429 with a 'Retry-After: 120' header. Does Scrapy's retry "
+        "middleware wait the number of seconds given in Retry-After before retrying, or is "
+        "there a setting for exponential backoff?"
+    )
+    assert yes_no_proposition(situated) == (
+        "Does Scrapy's retry middleware wait the number of seconds given in Retry-After "
+        "before retrying?"
+    )
+    conditional = (
+        "If my parse callback raises a KeyError while processing a response, does Scrapy "
+        "call the errback I attached to that Request?"
+    )
+    assert (
+        yes_no_proposition(conditional)
+        == "does Scrapy call the errback I attached to that Request?"
+    )
+    assert yes_no_proposition(ASKED) == ASKED
+    assert yes_no_proposition("My pool is full. What is the default pool size?") is None
+    # a choice between named options stays whole
+    assert yes_no_proposition("Does Django keep it in RAM or on disk?") == (
+        "Does Django keep it in RAM or on disk?"
+    )
+    source = "RetryMiddleware retries failed requests; RETRY_TIMES sets how many times."
+    echo = (
+        "Scrapy's retry middleware waits the number of seconds given in Retry-After before "
+        "retrying."
+    )
+    assert repeated_unstated(yes_no_proposition(situated) or "", echo, source)
+    assert repeated_unstated(situated, echo, source) == []  # read whole, too few of its words
+
+
+async def test_a_situated_yes_no_question_holds_its_restatement() -> None:
+    asked = f"We deploy on RabbitMQ 3.13. {ASKED[:-1]}, or is there another queue argument?"
+    verifier = restatement_checked(LexicalVerifier(), asked)
+    assert isinstance(verifier, RestatementChecked)
+    checks = [Check(ECHO, (QUEUES,), "Queue type")]
+    assert (await verifier.verify(checks))[0].label == "partial"
+    assert restatement_checked(LexicalVerifier(), "We deploy. Which queue types exist?") is not None
+    assert not isinstance(
+        restatement_checked(LexicalVerifier(), "We deploy. Which queue types exist?"),
+        RestatementChecked,
+    )

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 
 from citesynth.analysis import INLINE_CODE, content_terms, terms
 from citesynth.synthesis.asked import asks_yes_no
+from citesynth.synthesis.means import asking_sentence
 from citesynth.synthesis.named import code_names
 from citesynth.verify.base import Check, Holding, Verdict, Verifier
 from citesynth.verify.claims import plain
@@ -124,8 +125,44 @@ class RestatementChecked(Holding):
         return Verdict(verdict.score, "partial", verdict.spans, (*verdict.reasons, reason))
 
 
+_CONDITION = re.compile(
+    r"^\W*(?:if|when|whenever|once|after|before|while|since|given\s+that)\b[^,?]{0,200},\s*",
+    re.I,
+)
+"""A condition or time opening a question ("If my parse callback raises a KeyError while
+processing a response, does Scrapy call the errback?")."""
+_ALTERNATIVE = re.compile(
+    r",?\s+or\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|must|has|have"
+    r"|had)\b.*$",
+    re.I | re.S,
+)
+"""A second question offered as the other choice ("…, or is there a setting for
+exponential backoff?")."""
+
+
+def yes_no_proposition(question: str) -> str | None:
+    """What a yes/no `question` asks to confirm, or None when it asks no yes or no.
+
+    Users say their situation first ("The site answers 429 with a 'Retry-After: 120'
+    header. Does Scrapy's retry middleware wait …?"), open with a condition ("If my parse
+    callback raises a KeyError …, does Scrapy call the errback I attached?") and offer the
+    other choice ("…, or is there a setting for exponential backoff?"). The proposition is
+    the asking sentence (`means.asking_sentence`) without those: the embedded model
+    answered both questions by restating it ("Scrapy's retry middleware waits the number
+    of seconds given in Retry-After before retrying [1]", a header no source names; "Yes,
+    Scrapy calls the errback you attached to that Request [4]", where the docs say it is
+    *not* called), and against the whole question they held too few of its words to be
+    read as restating it.
+    """
+    asked = _CONDITION.sub("", asking_sentence(question).strip())
+    if not asks_yes_no(asked):
+        return None
+    return _ALTERNATIVE.sub("?", asked)
+
+
 def restatement_checked(verifier: Verifier | None, question: str) -> Verifier | None:
-    """`verifier` holding claims that restate a yes/no `question` to its words."""
-    if verifier is None or not asks_yes_no(question):
+    """`verifier` holding claims that restate a yes/no `question` (`yes_no_proposition`)."""
+    proposition = yes_no_proposition(question)
+    if verifier is None or proposition is None:
         return verifier
-    return RestatementChecked(verifier, question)
+    return RestatementChecked(verifier, proposition)
