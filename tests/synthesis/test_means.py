@@ -61,6 +61,8 @@ def test_the_asking_sentence_is_the_last_one_ending_with_a_question_mark() -> No
         "If the chosen path imports another module in your project, then you'll need to use "
         "absolute imports coupled with the ``search-paths`` option.",
         "We’ll have to set ``FOO`` first.",
+        "You'll also need to install ``nox[uv]``.",
+        "You'll want to use ``--force``.",
     ],
 )
 def test_a_sentence_giving_a_means(sentence: str) -> None:

@@ -234,7 +234,7 @@ def test_proper_names_skip_the_first_word_and_possessives() -> None:
     assert proper_names("How do I set `Config` in Husky") == ("Husky",)  # inline code aside
 
 
-def test_a_language_or_a_people_is_no_name_a_document_is_about() -> None:
+def test_a_language_as_the_medium_of_something_is_no_name_a_document_is_about() -> None:
     # Scrapy's FAQ answers this with the Accept-Language header, naming neither language
     question = (
         "Why does my spider get the English version of a multilingual site when my browser "
@@ -243,6 +243,9 @@ def test_a_language_or_a_people_is_no_name_a_document_is_about() -> None:
     assert proper_names(question) == ("Scrapy",)
     sources = numbered([hit("Try changing the default Accept-Language request header.")])
     assert unnamed_proper(question, sources, unheard=("spanish", "scrapi")) == ("Scrapy",)
+    # a language that is what the question asks about is a name
+    assert proper_names("Does the stemming analyzer support Hungarian?") == ("Hungarian",)
+    assert proper_names("How do I tokenize Japanese text?") == ("Japanese",)
 
 
 async def test_a_how_to_question_naming_a_tool_no_passage_names_is_not_found(

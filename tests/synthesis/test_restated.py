@@ -87,6 +87,13 @@ def test_a_yes_no_question_asked_after_its_situation_is_read_by_its_proposition(
     )
     assert yes_no_proposition(ASKED) == ASKED
     assert yes_no_proposition("My pool is full. What is the default pool size?") is None
+    # a question cut at an abbreviation's stop is read whole; "or" with no new question,
+    # or inside code, offers no other choice
+    assert yes_no_proposition("Does Scrapy handle redirects, cookies, etc. automatically?")
+    assert yes_no_proposition("Can I tell if a task failed or was retried?") == (
+        "Can I tell if a task failed or was retried?"
+    )
+    assert yes_no_proposition("Does `a, or is b` parse?") == "Does `a, or is b` parse?"
     # a choice between named options stays whole
     assert yes_no_proposition("Does Django keep it in RAM or on disk?") == (
         "Does Django keep it in RAM or on disk?"

@@ -35,7 +35,7 @@ from citesynth.ingest.sentences import CONSOLE_LINE, sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentKind
 
-CHUNKER_VERSION = 24
+CHUNKER_VERSION = 25
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
@@ -64,7 +64,8 @@ title; 22: a chunk's overlap never opens with what an introduction left behind i
 a directive's body without its first line; 23: an mkdocs container's line nested in another,
 `    === "Complex"`, is a span of its own, not the start of the sentence below it; 24: the
 body of an autodoc directive, `.. autoclass:: scrapy.Request` over its parameters and
-attributes, is prose, not code)."""
+attributes, is prose, not code; 25: an indented paragraph's short first line is no title
+again, as before 23)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -379,8 +379,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         aside = _ASIDE.match(text, match.end())
         cuts.append(aside.end() if aside and aside.end() <= stop else match.end())
     cuts.extend(match.start() for match in _LIST_BREAK.finditer(text, start, stop))
-    line_start = _indented_from(text, start)
-    for match in _HEADING_LINE.finditer(text, line_start, stop):
+    for match in _HEADING_LINE.finditer(text, start, stop):
         line = match.group()
         if len(line.split()) <= _HEADING_WORDS and (
             line.lstrip().startswith("#")
@@ -389,8 +388,8 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
                 and not _wrapped(text, match.end(), len(line.strip()))
             )
         ):
-            cuts.extend((max(start, match.start()), match.end()))
-    for match in CONTAINER_LINE.finditer(text, line_start, stop):
+            cuts.extend((match.start(), match.end()))
+    for match in CONTAINER_LINE.finditer(text, _indented_from(text, start), stop):
         cuts.extend((max(start, match.start()), match.end()))
     cuts.extend(m.end() for m in CONSOLE_LINE.finditer(text, start, stop) if _opens_next(text, m))
     cuts.extend(m.end() for m in _LINE_ENDING_CUT.finditer(text, start, stop))
@@ -418,6 +417,8 @@ def _indented_from(text: str, start: int) -> int:
     A line pattern (`^`) finds no line that a region opens after its indentation: Hatch's
     content tab `    === "Complex"` nested in another, and the sentence under it, had been
     one "sentence" that reads as no prose, so the writers never quoted what the tab says.
+    Container lines only: an indented paragraph's short first line ("This setting is only
+    read by" in a note) is no title.
     """
     line_start = text.rfind("\n", 0, start) + 1
     return line_start if not text[line_start:start].strip(" \t") else start

@@ -36,20 +36,21 @@ a guide), and not "history" nor "news", which hold articles as often."""
 _TITLE = re.compile(
     r"^\W*(?:change\s*log|release\s+(?:notes|history)|version\s+history|upgrading\b"
     r"|upgrade\s+guide|what'?s\s+new\b)|^(?!\W*\w+ing\b).*\brelease\s+notes\W*$"
-    r"|^(?!\W*\w+ing\b)\W*(?:[A-Za-z][\w.-]*\s+){1,2}v?\d+\.\d+(?:\.\d+)*(?:\s+\([^()]*\))?\W*$",
+    r"|^\W*(?:[A-Za-z][\w.-]*\s+){1,2}(?:v\d+\.\d+(?:\.\d+)*|\d+\.\d+\.\d+)"
+    r"(?:\s+\([^()]*\))?\W*$",
     re.I,
 )
 """How a change log's title starts, or ends ("Python-Markdown 2.6 Release Notes"; not
 "Writing Release Notes"): not "History of Rome", nor "Changes to the tax code". A name with
-a version alone ("Hatch v1.18.0", a release's post; "Scrapy 2.19.0 (2026-09-10)") is the
-title of one too."""
+a release alone, "v" before it or three parts ("Hatch v1.18.0", a release's post; "Scrapy
+2.19.0 (2026-09-10)"), is the title of one too; not a name with a version of what a guide is
+about ("OAuth 2.0", "Python 3.12", "Ubuntu 22.04")."""
 _NAMED_HISTORY = re.compile(r"^\W*(?:[\w.-]+\s+){1,2}(?:history|changes)\W*$", re.I)
-"""A name's history or changes: "Hatch history", "Change history"; Hatch's history had filled
-answers on how to use it ("When shell configuration has not been defined, attempt to use the
-current shell …" for which shell `hatch shell` falls back to). Not a gerund's ("Rewriting
-history") unless a folder of the document's path is named "history" ("history/hatchling.md",
-"Hatchling history")."""
-_GERUND = re.compile(r"^\W*\w+ing\b", re.I)
+"""A name's history or changes in a folder named "history": "Hatch history", "Hatchling
+history", "Change history" (Hatch's history had filled answers on how to use it: "When shell
+configuration has not been defined, attempt to use the current shell …" for which shell
+`hatch shell` falls back to); elsewhere "Command history" or "Schema changes" is a guide's
+title."""
 _ABOUT_CHANGES = re.compile(
     r"\b(?:versions?|upgrad\w*|migrat\w*|releases?|released|change\s*logs?|changed|changes"
     r"|deprecat\w*|removed|renamed|added|new\s+in|no\s+longer|anymore|history|backward\w*"
@@ -78,19 +79,20 @@ def change_log(document: str, title: str | None) -> bool:
         return True
     if title is None:
         return False
-    if _NAMED_HISTORY.search(title):
-        folders = {folder.lower() for folder in PurePosixPath(path).parent.parts}
-        return "history" in folders or not _GERUND.match(title)
+    folders = {folder.lower() for folder in PurePosixPath(path).parent.parts}
+    if "history" in folders and _NAMED_HISTORY.search(title):
+        return True
     return _TITLE.search(title) is not None
 
 
 _ASKERS_CHANGE = re.compile(
-    r"\b(?:I|we|you)(?:['’]ve|\s+have|\s+had|['’]d)?\s+(?:just\s+|already\s+)?"
+    r"\b(?:I|we)(?:['’]ve|\s+have|\s+had|['’]d)?\s+(?:just\s+|already\s+)?"
     r"(?:added|removed|renamed|changed|fixed)\b",
     re.I,
 )
 """What the asker did to their own project ("I added hatch_build.py to the exclude list"):
-no question about how the documented project changed."""
+no question about how the documented project changed. Not "you": "Have you removed the
+`--no-color` flag?" asks the project's authors."""
 
 
 def asks_about_changes(question: str) -> bool:

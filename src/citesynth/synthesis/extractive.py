@@ -115,8 +115,9 @@ _REFERS_BACK = re.compile(
 ``get_parameter_source`` method can be used to find this out.", "You can do this by …",
 "There are two ways to make this happen:"), not as a determiner ("this case")."""
 _COMPLEMENT = re.compile(
-    r"[\s*_]*(?:otherwise|elsewhere|everywhere\s+else|if\s+not\b"
-    r"|(?:on|in|for|under|with)\s+(?:all\s+)?(?:the\s+)?other\s+(?!hand\b)[a-z]+)\b",
+    r"[\s*_]*(?:otherwise|everywhere\s+else|if\s+not\s*,"
+    r"|(?:on|in|for|under)\s+(?:all\s+)?(?:the\s+)?other\s+(?:cases?|platforms?|systems?"
+    r"|operating\s+systems?|situations?|conditions?|environments?|machines?|hosts?|OSe?s))\b",
     re.I,
 )
 """A sentence stating the other cases of the one before it ("If the shell cannot be

@@ -68,7 +68,8 @@ _ASKER = re.compile(r"\b(?:i|we|my|our|me|us|i'm|i'd|we're)\b", re.I)
 
 _GIVES = re.compile(
     rf"\b(?:you|we|one|users?)(?:\s+(?:can|could|should|may|might|must|need\s+to|have\s+to|"
-    rf"will\s+(?:need|have)\s+to|just|simply|only\s+need\s+to)|['’]ll\s+(?:need|have)\s+to)\s+"
+    rf"will\s+(?:need|have)\s+to|just|simply|only\s+need\s+to)"
+    rf"|['’]ll\s+(?:also\s+|then\s+|still\s+|first\s+)?(?:need|have|want)\s+to)\s+"
     rf"(?:(?:also|then|now|still|either|simply|just|instead|\w+ly)\s+)?(?:{_VERBS})\b"
     rf"|^\W*(?:(?:Just|Simply|Instead,?|Then,?|Alternatively,?|Or,?)\s+)?"
     rf"(?:{_VERBS})\b(?!\s+(?:of|cases?)\b|\s+[\w-]+\s+(?:is|are|was|were|vary|varies|depends?|"

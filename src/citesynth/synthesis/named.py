@@ -178,20 +178,32 @@ _PEOPLES = frozenset(
     hungarian ukrainian vietnamese thai indonesian persian latin european american british
     canadian australian indian african asian""".split()
 )
-"""Words English capitalises that name a language or a people, not a thing a document is
-about: "… the English version of a multilingual site when my browser shows it to me in
-Spanish?" is answered by Scrapy's FAQ on the `Accept-Language` header, which names neither;
-withheld for "Spanish", it had gone unanswered."""
+"""Words English capitalises that name a language or a people (`_MEDIUM`)."""
+_MEDIUM_AFTER = re.compile(r"\bin\s+$", re.I)
+_MEDIUM_BEFORE = re.compile(r"['’]?\s+(?:version|translation|locale|edition|site|page)s?\b", re.I)
+"""A language as the medium of what is asked about, not its subject: "shows it to me in
+Spanish", "the English version of a multilingual site" (Scrapy's FAQ answers that question
+with the `Accept-Language` header and names neither; withheld for "Spanish", it had gone
+unanswered). "Does the stemming analyzer support Hungarian?" names its subject."""
 
 
 def proper_names(question: str) -> tuple[str, ...]:
     """The capitalised words of `question` past its first, possessives aside, each once.
 
-    Not a language's or a people's (`_PEOPLES`).
+    Not a language or a people written as the medium of something (`_MEDIUM_AFTER`,
+    `_MEDIUM_BEFORE`).
     """
-    written = _PROPER.finditer(INLINE_CODE.sub(" ", question))
-    names = (_POSSESSIVE.sub("", m.group()) for m in written)
-    return tuple(dict.fromkeys(name for name in names if name.lower() not in _PEOPLES))
+    read = INLINE_CODE.sub(" ", question)
+    names = (
+        _POSSESSIVE.sub("", m.group())
+        for m in _PROPER.finditer(read)
+        if m.group().lower() not in _PEOPLES
+        or not (
+            _MEDIUM_AFTER.search(read[max(0, m.start() - 12) : m.start()])
+            or _MEDIUM_BEFORE.match(read, m.end())
+        )
+    )
+    return tuple(dict.fromkeys(names))
 
 
 def unnamed_proper(

@@ -132,12 +132,15 @@ _CONDITION = re.compile(
 """A condition or time opening a question ("If my parse callback raises a KeyError while
 processing a response, does Scrapy call the errback?")."""
 _ALTERNATIVE = re.compile(
-    r",?\s+or\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|must|has|have"
-    r"|had)\b.*$",
-    re.I | re.S,
+    r"(?<=[^\s,]),?\s++or\s++(?:is|are|was|were|do|does|did|can|could|will|would|should|must"
+    r"|has|have|had)\s++(?:there|it|i|we|you|they|he|she|the|an?|this|that|these|those|my|our"
+    r"|your|its|their)\b",
+    re.I,
 )
 """A second question offered as the other choice ("…, or is there a setting for
-exponential backoff?")."""
+exponential backoff?"): an auxiliary and its subject after "or", not a verb phrase ("Can I
+tell if a task failed or was retried?"). Read from after a word only, so a run of spaces
+costs one pass."""
 
 
 def yes_no_proposition(question: str) -> str | None:
@@ -156,8 +159,12 @@ def yes_no_proposition(question: str) -> str | None:
     """
     asked = _CONDITION.sub("", asking_sentence(question).strip())
     if not asks_yes_no(asked):
-        return None
-    return _ALTERNATIVE.sub("?", asked)
+        if not asks_yes_no(question):
+            return None
+        asked = question  # cut at an abbreviation's stop ("redirects, cookies, etc. …?")
+    code = INLINE_CODE.sub(lambda found: "\0" * len(found.group()), asked)
+    other = _ALTERNATIVE.search(code)
+    return f"{asked[: other.start()]}?" if other else asked
 
 
 def restatement_checked(verifier: Verifier | None, question: str) -> Verifier | None:
