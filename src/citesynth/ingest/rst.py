@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from citesynth.analysis import INLINE_CODE
 from citesynth.ingest.blocks import (
     GRID_BORDER_LINE,
     Block,
@@ -374,7 +375,7 @@ def rendered_rst(text: str) -> str:
 def _outside_code(text: str, change: Callable[[str], str]) -> str:
     """`text` with `change` made to what lies outside its inline code."""
     pieces, position = [], 0
-    for code in [*_INLINE_CODE.finditer(text), None]:
+    for code in [*INLINE_CODE.finditer(text), None]:
         start = code.start() if code else len(text)
         pieces.append(change(text[position:start]))
         pieces.append(code.group() if code else "")
@@ -382,7 +383,6 @@ def _outside_code(text: str, change: Callable[[str], str]) -> str:
     return "".join(pieces)
 
 
-_INLINE_CODE = re.compile(r"``[^`\n]+``|`[^`\n]+`")
 _AUTO_NUMBER = re.compile(r"^([ \t]*)#[.)][ \t]+", re.MULTILINE)
 """reStructuredText's auto-enumerator opening a list item ("#. by calling …")."""
 _KEPT = re.compile(

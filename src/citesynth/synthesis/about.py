@@ -37,7 +37,7 @@ from citesynth.synthesis.asked import asks_how
 from citesynth.synthesis.named import acronyms, code_names, proper_names, unnamed_in, written
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk
-from citesynth.verify.base import Check, Holding, Verdict, Verifier
+from citesynth.verify.base import Check, Holding, Verdict, Verifier, with_reason
 
 DOCUMENT_SHARE = 0.25
 """The least share of a document's chunks holding an acronym for the document to be about it."""
@@ -198,7 +198,7 @@ class AboutChecked(Holding):
             f"names {', '.join(other)}, which the cited source never states: another "
             "source's document is about it"
         )
-        return Verdict(verdict.score, "unsupported", verdict.spans, (*verdict.reasons, reason))
+        return with_reason(verdict, reason, "unsupported")
 
 
 def about_checked(verifier: Verifier | None, sources: Sequence[Source]) -> Verifier | None:

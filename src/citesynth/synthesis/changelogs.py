@@ -75,11 +75,11 @@ def change_log(document: str, title: str | None) -> bool:
         return True
     if _NAME_PAIRS.intersection(pairwise(words)):
         return True
-    if _FOLDERS.intersection(folder.lower() for folder in PurePosixPath(path).parent.parts):
+    folders = {folder.lower() for folder in PurePosixPath(path).parent.parts}
+    if _FOLDERS.intersection(folders):
         return True
     if title is None:
         return False
-    folders = {folder.lower() for folder in PurePosixPath(path).parent.parts}
     if "history" in folders and _NAMED_HISTORY.search(title):
         return True
     return _TITLE.search(title) is not None

@@ -23,7 +23,7 @@ from citesynth.analysis import INLINE_CODE, content_terms, terms
 from citesynth.synthesis.asked import asks_yes_no
 from citesynth.synthesis.means import asking_sentence
 from citesynth.synthesis.named import code_names
-from citesynth.verify.base import Check, Holding, Verdict, Verifier
+from citesynth.verify.base import Check, Holding, Verdict, Verifier, with_reason
 from citesynth.verify.claims import plain
 from citesynth.verify.conflicts import NEGATION
 
@@ -122,7 +122,7 @@ class RestatementChecked(Holding):
             f"it repeats the question, and no cited source says {', '.join(missing)}: the "
             "question's words, not an answer"
         )
-        return Verdict(verdict.score, "partial", verdict.spans, (*verdict.reasons, reason))
+        return with_reason(verdict, reason, "partial")
 
 
 _CONDITION = re.compile(

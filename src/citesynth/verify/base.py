@@ -106,6 +106,12 @@ class Verifier(Protocol):
         ...
 
 
+def with_reason(verdict: Verdict, reason: str, label: Label | None = None) -> Verdict:
+    """`verdict` with `reason` added, its label changed to `label` when one is given."""
+    said = verdict.label if label is None else label
+    return Verdict(verdict.score, said, verdict.spans, (*verdict.reasons, reason))
+
+
 class Holding:
     """A verifier wrapping another: its verdicts, each passed through `_held`.
 

@@ -42,7 +42,7 @@ from functools import lru_cache
 from citesynth.analysis import content_terms
 from citesynth.ingest.blocks import ITEM_START
 from citesynth.verify.align import passage_sentences
-from citesynth.verify.base import Check, Holding, Verdict, Verifier
+from citesynth.verify.base import Check, Holding, Verdict, Verifier, with_reason
 from citesynth.verify.claims import plain
 from citesynth.verify.cues import (
     ASKING_WORDS,
@@ -465,4 +465,4 @@ class LinksChecked(Holding):
             if unstated.reversed
             else f"no cited source states the link it makes: {link.describe()!r}"
         )
-        return Verdict(verdict.score, "partial", verdict.spans, (*verdict.reasons, reason))
+        return with_reason(verdict, reason, "partial")

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from citesynth.llm.base import ChatModel, ChatOptions, Message
-from citesynth.verify.base import Check, Label, Span, Verdict
+from citesynth.verify.base import Check, Label, Span, Verdict, with_reason
 from citesynth.verify.lexical import LexicalVerifier
 
 JUDGE_SYSTEM = """\
@@ -84,10 +84,10 @@ class JudgeVerifier:
                 )
         except Exception as error:  # a failing judge never fails the answer
             cause = "timed out" if isinstance(error, TimeoutError) else str(error) or "failed"
-            return _with_reason(backup, f"{self.name} {cause}; lexical verdict kept")
+            return with_reason(backup, f"{self.name} {cause}; lexical verdict kept")
         parsed = parse_verdict(reply)
         if parsed is None:
-            return _with_reason(backup, f"{self.name} gave no readable verdict; lexical kept")
+            return with_reason(backup, f"{self.name} gave no readable verdict; lexical kept")
         label, quote = parsed
         spans = _locate(quote, check.passages) or backup.spans
         return Verdict(_SCORES[label], label, spans, backup.reasons if label != "supported" else ())
@@ -138,7 +138,3 @@ def _locate(quote: str, passages: Sequence[str]) -> tuple[Span, ...]:
         if found >= 0:
             return (Span(index, found, found + len(quote)),)
     return ()
-
-
-def _with_reason(verdict: Verdict, reason: str) -> Verdict:
-    return Verdict(verdict.score, verdict.label, verdict.spans, (*verdict.reasons, reason))
