@@ -21,6 +21,7 @@ import json
 import shutil
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from benchmarks.common import CACHE, DATA, RESULTS, ROOT, require
@@ -85,6 +86,8 @@ TUNED_DOCS = (
     ("celery", "5.5.3"),
     ("hatch", "1.18.2"),
     ("scrapy", "2.19.0"),
+    ("pip", "26.3"),
+    ("pytest", "9.2.0"),
 )
 """Questions over urllib3's docs (reStructuredText) and Black's (MyST Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -94,9 +97,20 @@ session), so they are tuning data. Flask's and aiohttp's (reStructuredText, the 
 shape) were written the same way later that day and read in the fifty-second session;
 nox's and Celery's (reStructuredText; Celery's 230 pages the largest set) on 2026-12-01 and
 read in the fifty-fourth session; Hatch's (MkDocs Markdown: admonitions, content tabs) and
-Scrapy's (reStructuredText) on 2026-12-02 and read in the fifty-fifth session."""
+Scrapy's (reStructuredText) on 2026-12-02 and read in the fifty-fifth session; pip's (MyST
+Markdown and reStructuredText) and pytest's (reStructuredText, in the sdist's `doc/` folder)
+on 2026-12-02 and read in the fifty-sixth session."""
+DOCS_PART = {"pytest": "doc"}
+"""The sdist folder holding a project's documentation, where it is not `docs/`."""
+
+
+def sdist_folder(name: str, version: str) -> Path:
+    """Where a project's documentation is unpacked (`docs/` unless `DOCS_PART` says)."""
+    return docs_folder(name, version, DOCS_PART.get(name, "docs"))
+
+
 SDISTS = {
-    docs_folder(name, version): (name, version)
+    sdist_folder(name, version): (name, version, DOCS_PART.get(name, "docs"))
     for name, version in (
         *((h.name, h.version) for h in HELD_OUT),
         *DOCS_TRAINING,
@@ -133,7 +147,7 @@ for _model in ("extractive", "local"):
     for _name, _version in TUNED_DOCS:
         RUNS[f"tune-{_name}-{_model}"] = EvalRequest(
             str(ROOT / "tests" / "fixtures" / f"{_name}_questions.jsonl"),
-            corpus=docs_folder(_name, _version),
+            corpus=sdist_folder(_name, _version),
             model=_model,
             pipelines=("ours",),
         )
