@@ -249,7 +249,8 @@ _CONSENSUS_LEAD = re.compile(rf"{_SOURCES_AGREE}(?: that\s|:\s*)", re.I)
 
 DEFAULT_VALUE = re.compile(
     r"(?:Defaults?\s+(?:to|is)\b|Default(?:\s+value)?\s*(?::|is\b)"
-    r"|The\s+default(?:\s+value)?\s+is\b)"
+    r"|The\s+default(?:\s+value)?\s+is\b|(?:It|This)\s+defaults\s+to\b)"
 )
 """A sentence stating a default without saying of what: "Defaults to `[TOC]`.", "The
-default value is `4`." (reference pages, under the option they describe)."""
+default value is `4`." (reference pages, under the option they describe), "It defaults to
+``fE`` …" (pytest's, a paragraph of its own below the `-r` flag's)."""

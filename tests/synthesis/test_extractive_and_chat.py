@@ -941,6 +941,16 @@ async def test_a_default_stated_in_a_paragraph_of_its_own_is_shown_with_the_one_
     question = "What is the default limit of parallel connections?"
     answer = await answered_extractively(engine, tmp_path / "d", "advanced.rst", page, question)
     assert "connections to `30` [1]. The default is `100` [1]." in answer.answer, answer.answer
+    # pytest's output page: "It defaults to …" of the flag the paragraph above describes
+    summary = (
+        "Producing a detailed summary report\n-----------------------------------\n\n"
+        "The ``-r`` flag can be used to display a short test summary info at the end of the "
+        "test session, making it easy to get a clear picture of all failures, skips, etc.\n\n"
+        "It defaults to ``fE`` to list failures and errors.\n\n.. regendoc:wipe\n"
+    )
+    question = "Which outcomes does the short test summary info list by default?"
+    answer = await answered_extractively(engine, tmp_path / "e", "output.rst", summary, question)
+    assert "skips, etc. It defaults to ``fE`` to list failures and errors [1]." in answer.answer
 
 
 async def test_a_lead_in_ending_in_no_stop_is_shown_with_its_command(

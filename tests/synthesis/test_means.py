@@ -63,6 +63,9 @@ def test_the_asking_sentence_is_the_last_one_ending_with_a_question_mark() -> No
         "We’ll have to set ``FOO`` first.",
         "You'll also need to install ``nox[uv]``.",
         "You'll want to use ``--force``.",
+        # pip's secure installs: what there is to do it with
+        "To help with such use cases, a `--no-require-hashes` flag is available to disable "
+        "this mechanism.",
     ],
 )
 def test_a_sentence_giving_a_means(sentence: str) -> None:
@@ -82,6 +85,7 @@ def test_a_sentence_giving_a_means(sentence: str) -> None:
         "Run times vary by backend.",
         "Import errors are reported at startup.",
         "You'll see the output in the log.",
+        "The flag is available since version 2.",
     ],
 )
 def test_a_sentence_giving_no_means(sentence: str) -> None:
@@ -131,3 +135,21 @@ def test_each_means_brought_in_is_one_sentence_more_up_to_a_few() -> None:
     assert [score for score, _, _, _ in brought] == [0.80, 0.56, 0.56]
     many = [*ranked, *((0.42, usage, 100 + n, f"You can use ``--x{n}`` too.") for n in range(5))]
     assert _means_first(many, floor=0.56, low=0.40)[1] == MEANS_MOST
+
+
+def test_a_means_in_reach_but_past_what_an_answer_shows_comes_after_its_neighbour() -> None:
+    # pip: "Use --all …" ranked tenth, right below the note the answer quotes first
+    freeze, other = _source(1, "freeze"), _source(2, "other")
+    ranked = [
+        (0.58, freeze, 0, "On Python 3.12 and later only ``pip`` is excluded."),
+        *((0.50 - n / 100, other, 10 * n, f"Other sentence {n}.") for n in range(6)),
+        (0.37, freeze, 60, "Use ``--all`` to include those packages for a complete list."),
+    ]
+    brought, lifted = _means_first(ranked, floor=0.33, low=0.29, shown=5)
+    assert lifted == 1
+    assert brought[1] == ranked[-1]  # after its neighbour, with its own score
+    assert brought[2:] == ranked[1:-1]
+    # among the first shown, or with no neighbour among them, it stays where it is
+    assert _means_first(ranked, floor=0.33, low=0.29, shown=8) == (ranked, 0)
+    apart = [*ranked[:-1], (0.37, _source(3, "third"), 0, ranked[-1][3])]
+    assert _means_first(apart, floor=0.33, low=0.29, shown=5) == (apart, 0)

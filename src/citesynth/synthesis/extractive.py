@@ -453,7 +453,14 @@ class ExtractiveWriter:
         }
         low = max(self.min_score, top * MEANS_REACH)
         ranked, lifted = _asked_first(
-            question, ranked, (floor, low), following, texts, number=number, why=why
+            question,
+            ranked,
+            (floor, low),
+            following,
+            texts,
+            number=number,
+            why=why,
+            shown=self.max_sentences,
         )
         most = self.max_sentences + lifted  # each means brought in takes no one's place
         following = {**following, **stated}
@@ -1414,18 +1421,23 @@ MEANS_MOST = 3
 
 
 def _means_first(
-    ranked: list[tuple[float, Source, int, str]], floor: float, low: float
+    ranked: list[tuple[float, Source, int, str]], floor: float, low: float, shown: int = 0
 ) -> tuple[list[tuple[float, Source, int, str]], int]:
     """`ranked` with the sentences giving a means near one in reach brought in (`means`).
 
     A sentence at or above `low` but below `floor` that gives a means, at most `MEANS_NEAR`
     candidate sentences of its source (in the source's order) from one at or above `floor`,
     is lifted to `floor` and put right after the best such neighbour; the best-scored
-    `MEANS_MOST` at most. Everything else keeps its place, and the count of those brought
-    in is the number of sentences more the answer may show (`picks`), so that none takes
-    another's place.
+    `MEANS_MOST` at most. So is one at or above `floor` ranked below the first `shown`
+    (the sentences an answer shows), near one of them: pip's "Use ``--all`` to include
+    those packages when you need a complete environment snapshot.", ranked tenth, right
+    below the note that `pip freeze` leaves `pip` out, ranked first, for "… pip itself
+    isn't in the output. Is that expected, and how do I get a complete list?". Everything
+    else keeps its place, and the count of those brought in is the number of sentences
+    more the answer may show (`picks`), so that none takes another's place.
     """
     above = [item for item in ranked if item[0] >= floor]
+    first = {(s.number, start) for _, s, start, _ in above[:shown]}
     order: dict[int, list[int]] = {}
     for _, source, start, _ in ranked:
         order.setdefault(source.number, []).append(start)
@@ -1439,19 +1451,22 @@ def _means_first(
     for score, source, start, sentence in ranked:
         if len(lifted) == MEANS_MOST:
             break
-        if score >= floor or score < low or not states_means(sentence):
+        beyond = score >= floor and len(above) > shown > 0 and (source.number, start) not in first
+        if (score >= floor and not beyond) or score < low or not states_means(sentence):
             continue
         here = place[source.number, start]
         near = next(
             (
                 (s.number, st)
                 for _, s, st, _ in above
-                if s.number == source.number and abs(place[s.number, st] - here) <= MEANS_NEAR
+                if s.number == source.number
+                and abs(place[s.number, st] - here) <= MEANS_NEAR
+                and (not beyond or (s.number, st) in first)
             ),
             None,
         )
         if near is not None:
-            after.setdefault(near, []).append((floor, source, start, sentence))
+            after.setdefault(near, []).append((max(score, floor), source, start, sentence))
             lifted.add((source.number, start))
     if not lifted:
         return ranked, 0
@@ -1497,13 +1512,15 @@ def _asked_first(
     *,
     number: bool,
     why: bool,
+    shown: int = 0,
 ) -> tuple[list[tuple[float, Source, int, str]], int]:
     """`ranked` with the sentences stating what `question` asks first; how many came in.
 
     A number when it asks for one, a reason when it asks why (`why`: `reasons.asks_why`,
     `_reason_of`; both `_stating_first`), a means when it asks how to do something
     (`means.asks_means`, `_means_first`: from the lower bound of `reach`, a pair of the
-    floor and that bound); as it is otherwise. The count is of the means brought into reach.
+    floor and that bound, and from beyond the first `shown`); as it is otherwise. The count
+    is of the means brought into reach.
     """
     floor, low = reach
     if number:
@@ -1511,7 +1528,7 @@ def _asked_first(
     if why and ranked:
         return _stating_first(ranked, floor, following, _reason_of(question, ranked, read)), 0
     if asks_means(question):
-        return _means_first(ranked, floor, low)
+        return _means_first(ranked, floor, low, shown)
     return ranked, 0
 
 

@@ -79,10 +79,13 @@ _GIVES = re.compile(
     rf"(?:\w+ly\s+)?(?:{_PARTICIPLES})\b"
     rf"|^\W*To\s+\w[^,.]*,\s*(?:you\s+(?:can|should|need\s+to|must)\s+)?(?:{_VERBS})\b"
     r"|\b(?:is|are)\s+(?:done|achieved|accomplished|controlled|configured|set)\s+"
-    r"(?:with|by|using|via|through)\b",
+    r"(?:with|by|using|via|through)\b"
+    r"|\b(?:flag|option|setting|argument|parameter|switch)s?\s+(?:is|are)\s+(?:also\s+)?"
+    r"(?:available|provided)\s+(?:to|for)\b",
     re.I,
 )
-"""A sentence telling the reader what to do (see the module docstring)."""
+"""A sentence telling the reader what to do (see the module docstring), or what is there to
+do it with ("a `--no-require-hashes` flag is available to disable this mechanism")."""
 
 
 def asking_sentence(question: str) -> str:
