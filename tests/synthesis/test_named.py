@@ -17,6 +17,7 @@ from citesynth.synthesis.named import (
     unnamed,
     unnamed_code,
     unnamed_proper,
+    users_names,
 )
 from citesynth.synthesis.sources import numbered
 from tests.conftest import answered_extractively, write
@@ -56,6 +57,17 @@ def test_a_question_names_its_acronyms(question: str, found: tuple[str, ...]) ->
 )
 def test_a_question_names_its_code(question: str, found: tuple[str, ...]) -> None:
     assert code_names(question) == found
+
+
+def test_the_names_a_user_gives_their_own_code_are_no_documentations() -> None:
+    fixtures = "If I write def test_x(db, cache_client, *user), can I rely on the order?"
+    assert users_names(fixtures) == {"test_x", "db", "cache_client", "user"}
+    helpers = "I moved my checks into a helpers.py module. Why is introspection gone?"
+    assert users_names(helpers) == {"helpers.py"}
+    assert users_names("How does the converter handle uuid.UUID fields?") == frozenset()
+    source = numbered([hit("Fixtures are set up by scope, dependencies and autouse.")])
+    assert unnamed_code(fixtures, source) == ()
+    assert unnamed_code(f"{helpers} Does test_x use uuid.UUID?", source) == ("test_x", "uuid.UUID")
 
 
 def test_thousands_of_code_names_read_the_sources_once() -> None:

@@ -157,14 +157,44 @@ def unnamed_code(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     """The code names of `question` (`code_names`) that none of `sources` writes.
 
     Written means in a source's text, title or headings, in any case, whole or by its last
-    dotted part.
+    dotted part. Names the user gives their own code are no documentation's
+    (`users_names`).
     """
-    names = code_names(question)
+    own = users_names(question)
+    names = tuple(name for name in code_names(question) if name not in own)
     if not names or not sources:
         return ()
     lowered = _read(sources).lower()
     words = frozenset(_CODE_TOKEN.findall(lowered))
     return tuple(name for name in names if not _holds(lowered, words, name))
+
+
+_DEFINED = re.compile(r"\b(?:def|class)\s+([A-Za-z_]\w*)\s*(?:\(([^()]*)\))?")
+"""A function or class the question's own code defines, with its parameters."""
+_PARAMETER = re.compile(r"\s*\**([A-Za-z_]\w*)")
+_INTRODUCED = re.compile(
+    r"\b(?:an?|my|our)\s+`?([A-Za-z_][\w.]*)`?\s+(?:module|file|script|helper|function"
+    r"|class|fixture|package|folder|directory|plugin|test)s?\b",
+    re.I,
+)
+"""A name the user introduces as one of their own things: "a helpers.py module"."""
+
+
+def users_names(question: str) -> frozenset[str]:
+    """The names `question` gives the user's own code: no documentation writes them.
+
+    What its code defines ("If I write def test_x(db, cache_client, user), can I rely on
+    pytest setting up the fixtures left to right?": the fixtures are the user's) and what
+    it introduces as the user's own ("… into a helpers.py module"). Withheld for naming
+    `test_x` and `helpers.py`, which pytest's docs never write, both questions had gone
+    unanswered.
+    """
+    own = {m.group(1) for m in _INTRODUCED.finditer(question)}
+    for found in _DEFINED.finditer(question):
+        own.add(found.group(1))
+        parameters = (_PARAMETER.match(p) for p in (found.group(2) or "").split(","))
+        own.update(m.group(1) for m in parameters if m is not None)
+    return frozenset(own)
 
 
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)(?<![\w`.\-/])[A-Z][a-z][\w'’-]*")
