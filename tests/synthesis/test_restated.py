@@ -118,3 +118,19 @@ async def test_a_situated_yes_no_question_holds_its_restatement() -> None:
         restatement_checked(LexicalVerifier(), "We deploy. Which queue types exist?"),
         RestatementChecked,
     )
+
+
+def test_a_pronoun_standing_for_what_is_asked_asserts_the_question() -> None:
+    # Hatch: `--cover-xml` writes a coverage report, and "It" says a JUnit report is written
+    asked = "Does `hatch test` have a flag to emit a JUnit report?"
+    source = (
+        "The `--cover-xml` flag generates an XML coverage report for CI systems. "
+        "Running `hatch test` runs the tests."
+    )
+    claim = "It can be achieved by using the `--cover-xml` flag, which generates an XML report."
+    assert repeated_unstated(asked, claim, source) == ["emit", "JUnit"]
+    assert repeated_unstated(asked, claim.replace("It can be", "This is"), source)
+    # stated by the source, denied, or a claim with a subject of its own: nothing held
+    assert repeated_unstated(asked, claim, f"{source} It can emit a JUnit report.") == []
+    assert repeated_unstated(asked, "It cannot be done with a flag.", source) == []
+    assert repeated_unstated(asked, "It is possible to write XML coverage.", source) == []

@@ -179,6 +179,20 @@ def test_a_link_the_sources_state(claim: str, passage: str, about: str) -> None:
     assert unstated_link(claim, [passage], about) is None
 
 
+def test_the_word_reason_names_the_link_not_a_fact() -> None:
+    # pip's caching page; the effect's other words are the question's
+    asked = "Pip still installs the pure-Python version of my package. Why does it keep doing that?"
+    claim = (
+        "The reason pip keeps installing the pure-Python version is because it is seeing a "
+        "cached wheel that matches the package being built."
+    )
+    passage = (
+        "Pip will use that cached wheel even when a compiler is there. This is because pip is "
+        "seeing a cached wheel that matches the package being built."
+    )
+    assert unstated_link(claim, [passage], "Caching", asked) is None
+
+
 TWISTED = (
     "It behaves exactly like the generic {class}`structlog.BoundLogger` except:\n\n"
     "- it's slightly faster due to less overhead,\n"

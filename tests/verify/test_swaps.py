@@ -7,7 +7,7 @@ import time
 import pytest
 
 from citesynth.verify import Check, LexicalVerifier
-from citesynth.verify.swaps import preferred_reversed, swapped
+from citesynth.verify.swaps import preferred_reversed, rejected_chosen, swapped
 
 TIMEOUTS = "The connect timeout is 5 seconds; the read timeout is 10 seconds."
 
@@ -171,3 +171,33 @@ def test_a_preference_repeated_thousands_of_times_is_read_in_linear_time() -> No
     started = time.perf_counter()
     preferred_reversed("x instead of y " * 20_000, "y overrides x " * 20_000)
     assert time.perf_counter() - started < 5  # every pair of phrases was compared: minutes
+
+
+GETCWD = (
+    "Prefer patching the reference that your code uses instead of patching the original "
+    "object in the standard library. For example, if your module does ``from os import "
+    "getcwd``, patch ``mymodule.getcwd`` rather than ``os.getcwd``."
+)
+
+
+def test_the_code_a_source_prefers_other_code_to_is_not_what_to_choose() -> None:
+    chose = "To fake the current directory, you should patch `os.getcwd`."
+    assert rejected_chosen(chose, GETCWD) == ("os.getcwd", "mymodule.getcwd")
+    assert rejected_chosen("You should patch os.getcwd() in the test.", GETCWD)
+    # the preferred code, both, or the rejected one declined: no choice against the source
+    assert rejected_chosen("You should patch `mymodule.getcwd`.", GETCWD) is None
+    both = "Patch `mymodule.getcwd`, which your module uses, and `os.getcwd` stays."
+    assert rejected_chosen(both, GETCWD) is None
+    assert rejected_chosen("You should not patch `os.getcwd`.", GETCWD) is None
+    verdict = LexicalVerifier().verify_now([Check(chose, (GETCWD,))])[0]
+    assert verdict.label != "supported"
+    assert (
+        "the source says 'mymodule.getcwd rather than os.getcwd', not 'os.getcwd'"
+        in verdict.reasons
+    )
+
+
+def test_a_run_of_backticks_is_read_once_for_a_preference() -> None:
+    started = time.perf_counter()
+    rejected_chosen("patch `os.getcwd`", "``a`` " * 20_000 + "`" * 50_000)
+    assert time.perf_counter() - started < 5

@@ -74,24 +74,39 @@ _FRAMING = frozenset(
 def repeated_unstated(question: str, claim: str, stated: str) -> list[str]:
     """The question's words a claim restating `question` repeats that `stated` never holds.
 
-    A claim restates the question when it holds at least `RESTATES` of its content terms;
-    [] when it does not, when it denies what the question supposes ("`bulk_create()` does
-    not fire `post_save` signals", which the source says as "will not be sent": the model's
-    own answer, not the question's), or when `stated` (its sources' text, titles and
-    headings) holds them all. The words are the claim's, as written.
+    A claim restates the question when it holds at least `RESTATES` of its content terms,
+    or when its subject is a pronoun standing for what is asked ("It can be achieved by
+    using the `--cover-xml` flag …", answering "Does `hatch test` have a flag to emit a
+    JUnit report?": the claim says a JUnit report can be emitted, and `--cover-xml` writes
+    a coverage report; `STANDS_FOR_ASKED`). [] when it does not, when it denies what the
+    question supposes ("`bulk_create()` does not fire `post_save` signals", which the
+    source says as "will not be sent": the model's own answer, not the question's), or
+    when `stated` (its sources' text, titles and headings) holds them all. The words are
+    the claim's as written, or the question's for a pronoun.
     """
     asked = set(content_terms(question))
-    said = content_terms(plain(claim))
-    if not asked or len(asked & set(said)) < RESTATES * len(asked):
+    written = plain(claim)
+    leans = STANDS_FOR_ASKED.match(written) is not None
+    said = set(content_terms(written)) | (asked if leans else set())
+    if not asked or len(asked & said) < RESTATES * len(asked):
         return []
     if NEGATION.search(claim.replace("’", "'")) and not NEGATION.search(question):
         return []  # a denial of what the question supposes answers it
     held = set(terms(stated))
-    missing = (asked & set(said)) - held - _FRAMING
+    missing = (asked & said) - held - _FRAMING
     if not missing:
         return []
-    words = re.findall(r"[\w'’-]+", plain(claim))
+    words = re.findall(r"[\w'’-]+", question if leans else written)
     return list(dict.fromkeys(w for w in words if set(terms(w)) & missing))
+
+
+STANDS_FOR_ASKED = re.compile(
+    r"^\W*(?:it|this|that)\s+(?:can|could|may|might|will|is|are)\s+(?:also\s+|easily\s+)?"
+    r"(?:be\s+)?(?:achieved|done|accomplished|attained|managed|handled)\b",
+    re.I,
+)
+"""A claim whose subject is a pronoun standing for what a yes/no question asks ("It can be
+achieved by …", "This is done with …"): it asserts the question's proposition."""
 
 
 class RestatementChecked(Holding):

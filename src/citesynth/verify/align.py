@@ -57,7 +57,7 @@ from citesynth.verify.purpose import goal_elsewhere
 from citesynth.verify.quotes import misquoted
 from citesynth.verify.roles import crossed_names
 from citesynth.verify.siblings import misnamed_sibling
-from citesynth.verify.swaps import preferred_reversed, swapped
+from citesynth.verify.swaps import preferred_reversed, rejected_chosen, swapped
 
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:\s?%|\s?percent\b)?")
@@ -223,7 +223,8 @@ class Alignment:
     opposite: tuple[tuple[str, str], ...] = ()
     """(the claim's word, the contradicting word of a sentence stating it): "optional"
     against "required" (`opposites.opposed`), "after" against "before"
-    (`opposites.reversed_order`)."""
+    (`opposites.reversed_order`), `os.getcwd` against "mymodule.getcwd rather than
+    os.getcwd" (`swaps.rejected_chosen`)."""
     swapped: tuple[tuple[str, str], ...] = ()
     """Two items of the claim the stating sentence binds the other way round
     (`swaps.swapped`), or two names of it each said with what the passages say of the
@@ -1287,6 +1288,8 @@ def align(
     crossed = crossed or next(
         filter(None, (preferred_reversed(claim, sentence) for sentence in stating)), None
     )
+    if chosen := next(filter(None, (rejected_chosen(claim, s) for s in stating)), None):
+        opposite = (*opposite, (chosen[0], f"{chosen[1]} rather than {chosen[0]}"))
     exchanged = crossed_names(claim, shown)
     negation_mismatch = negation_mismatch and not restated
     features = {

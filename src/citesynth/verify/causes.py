@@ -410,7 +410,7 @@ def unstated_link(
     link = link_of(claim)
     if link is None:
         return None
-    given = frozenset(content_terms(about))
+    given = frozenset(content_terms(about)) | _NAMES_A_LINK
     first = frozenset(content_terms(link.first)) - given
     second = frozenset(content_terms(link.second)) - given
     question = frozenset(content_terms(asked)) - ASKING_WORDS
@@ -433,6 +433,14 @@ def unstated_link(
     ):
         return None  # the heading asks why: the section under it answers
     return link
+
+
+_NAMES_A_LINK = frozenset(content_terms("reason"))
+"""A word naming the link, not a fact on either side of it: "The reason pip keeps
+installing the pure-Python version is because it is seeing a cached wheel …" (pip's
+docs: "… pip will use that cached wheel … This is because pip is seeing a cached wheel
+…"); held to a source writing "reason", the embedded model's right answer had been
+removed."""
 
 
 class LinksChecked(Holding):

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from citesynth.analysis import NAME
+from citesynth.analysis import INLINE_CODE, NAME
 from citesynth.ingest.rst import rendered_roles
 from citesynth.verify.opposites import (
     CONTRARIES,
@@ -199,3 +199,42 @@ def preferred_reversed(claim: str, stating: str) -> tuple[str, str] | None:
     before = next((w for w in reversed(written[:at]) if content_of(w)), "")
     after = next((w for w in written[at + 1 :] if content_of(w)), "")
     return before, after
+
+
+_REJECTED = re.compile(r"\s*,?\s+(?:rather\s+than|instead\s+of|and\s+not|not)\s+")
+"""What stands between code a source prefers and other code: "patch ``mymodule.getcwd``
+rather than ``os.getcwd``" (also "instead of", "not")."""
+_DECLINES = re.compile(
+    r"\b(?:not|never|rather\s+than|instead\s+of|avoid|don['’]t|doesn['’]t|cannot|can['’]t)\b",
+    re.I,
+)
+"""A claim that may be declining the code it names ("rather than `os.getcwd`")."""
+
+
+def rejected_chosen(claim: str, stating: str) -> tuple[str, str] | None:
+    """The code `claim` chooses that `stating` prefers other code to, with that code.
+
+    Asked "Should I patch os.getcwd, or something else?", the embedded model answered "you
+    should patch `os.getcwd` [3]" over pytest's "… if your module does ``from os import
+    getcwd``, patch ``mymodule.getcwd`` rather than ``os.getcwd``", and both verifiers
+    passed it: every word is there. A claim writing the rejected code and not the
+    preferred one, and declining nothing, chose the other; (rejected, preferred). None
+    otherwise.
+    """
+    if "`" not in stating or _DECLINES.search(claim):
+        return None
+    written = {_bare(m.group(1)) for m in INLINE_CODE.finditer(claim)}
+    written |= {_bare(word) for word in re.findall(r"[\w.]+(?:\(\))?", claim) if "." in word}
+    code = list(INLINE_CODE.finditer(stating))
+    for first, second in itertools.pairwise(code):
+        if not _REJECTED.fullmatch(stating, first.end(), second.start()):
+            continue
+        preferred, rejected = _bare(first.group(1)), _bare(second.group(1))
+        if preferred != rejected and rejected in written and preferred not in written:
+            return rejected, preferred
+    return None
+
+
+def _bare(code: str) -> str:
+    """Code as compared: no call parentheses, stops or spaces around it."""
+    return code.strip().removesuffix("()").strip(".")
