@@ -101,12 +101,14 @@ def repeated_unstated(question: str, claim: str, stated: str) -> list[str]:
 
 
 STANDS_FOR_ASKED = re.compile(
-    r"^\W*(?:it|this|that)\s+(?:can|could|may|might|will|is|are)\s+(?:also\s+|easily\s+)?"
+    r"^\W*(?:(?:however|but|instead|alternatively|still|yet|though)\b\s*,?\s*)?"
+    r"(?:it|this|that)\s+(?:can|could|may|might|will|is|are)\s+(?:also\s+|easily\s+)?"
     r"(?:be\s+)?(?:achieved|done|accomplished|attained|managed|handled)\b",
     re.I,
 )
 """A claim whose subject is a pronoun standing for what a yes/no question asks ("It can be
-achieved by …", "This is done with …"): it asserts the question's proposition."""
+achieved by …", "However, it can be achieved by …", "This is done with …"): it asserts the
+question's proposition."""
 
 
 class RestatementChecked(Holding):
