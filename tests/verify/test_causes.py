@@ -9,7 +9,7 @@ import pytest
 from citesynth import Engine
 from citesynth.verify import LexicalVerifier
 from citesynth.verify.base import Check, Passage, check_of, unwrapped
-from citesynth.verify.causes import Link, LinksChecked, link_of, unstated_link
+from citesynth.verify.causes import Link, LinksChecked, link_of, unstated_link, with_antecedents
 from citesynth.verify.claims import plain, split_claims
 from citesynth.verify.cues import sides_of, states_reason
 from citesynth.verify.trim import apply, leading_parts, trims
@@ -191,6 +191,31 @@ def test_the_word_reason_names_the_link_not_a_fact() -> None:
         "seeing a cached wheel that matches the package being built."
     )
     assert unstated_link(claim, [passage], "Caching", asked) is None
+
+
+BUILD = (
+    "pip builds a package in an isolated environment by default. This is because pip is "
+    "using an isolated environment, which means it installs build dependencies in a "
+    "temporary directory."
+)
+CACHED = (
+    "Pip will use that cached wheel even when a compiler is there. This is because pip is "
+    "seeing a cached wheel that matches the package being built."
+)
+
+
+def test_a_claim_pointing_back_is_read_with_the_claim_it_points_back_to() -> None:
+    asked = "Why does pip keep installing the pure Python wheel?"
+    pointing = "This is because pip is using an isolated environment."
+    before = "Pip keeps installing the pure Python wheel from its cache."
+    # read alone, its link is any sentence the source points back with
+    assert unstated_link(pointing, [BUILD], asked=asked) is None
+    assert unstated_link(pointing, [BUILD], asked=asked, antecedent=before) is not None
+    cached = "This is because pip is seeing a cached wheel."
+    assert unstated_link(cached, [CACHED], asked=asked, antecedent=before) is None
+    answer = f"{before} [1] {pointing} [2]\n\nThis means nothing here. [2]"
+    claims = with_antecedents(answer, split_claims(answer))
+    assert [c.antecedent for c in claims] == ["", before, ""]
 
 
 TWISTED = (

@@ -34,6 +34,10 @@ class Check:
     writer is shown it beside the text. Its words and numbers count as stated for the claim
     (never as the supporting span); see `align.Context`.
     """
+    antecedent: str = ""
+    """The sentence a claim opening "This is because …" points back to, when the answer has
+    one before it in its paragraph: the side of its link the claim does not write
+    (`causes.unstated_link`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +61,7 @@ def about_of(title: str, headings: Sequence[str]) -> str:
     return " ".join((title, *headings))
 
 
-def check_of(claim: str, passages: Sequence[Passage]) -> Check:
+def check_of(claim: str, passages: Sequence[Passage], antecedent: str = "") -> Check:
     """The check of `claim` against `passages` together, with what their documents are about.
 
     The corpus's subject comes first, then each document's title and headings. A claim that
@@ -66,7 +70,7 @@ def check_of(claim: str, passages: Sequence[Passage]) -> Check:
     """
     told = [*(p.subject for p in passages), *(p.about for p in passages)]
     about = " ".join(dict.fromkeys(t.strip() for t in told if t.strip()))
-    return Check(without_consensus(claim), tuple(p.text for p in passages), about)
+    return Check(without_consensus(claim), tuple(p.text for p in passages), about, antecedent)
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,7 @@ from citesynth.analysis import content_terms
 from citesynth.ingest.blocks import ITEM_START
 from citesynth.verify.align import passage_sentences
 from citesynth.verify.base import Check, Holding, Verdict, Verifier, with_reason
-from citesynth.verify.claims import plain
+from citesynth.verify.claims import ClaimSpan, plain
 from citesynth.verify.cues import (
     ASKING_WORDS,
     LINKS_BACK,
@@ -397,7 +397,7 @@ def _reversed(
 
 
 def unstated_link(
-    claim: str, passages: Sequence[str], about: str = "", asked: str = ""
+    claim: str, passages: Sequence[str], about: str = "", asked: str = "", antecedent: str = ""
 ) -> Link | None:
     """The link `claim` makes when none of `passages` states it (see the module docstring).
 
@@ -405,11 +405,14 @@ def unstated_link(
     sentence: a passage leaves its subject to them. The words of the question `asked`
     count as held by the effect: "Why does the last processor matter so much?" answered
     "The last processor matters so much because …" needs a source stating the reason as
-    one, not one saying "matters so much".
+    one, not one saying "matters so much". A claim pointing back ("This is because Y") has
+    the `antecedent` it points back to as its other side, when the answer has one.
     """
     link = link_of(claim)
     if link is None:
         return None
+    if not link.first and antecedent:
+        link = replace(link, first=plain(antecedent))
     given = frozenset(content_terms(about)) | _NAMES_A_LINK
     first = frozenset(content_terms(link.first)) - given
     second = frozenset(content_terms(link.second)) - given
@@ -433,6 +436,38 @@ def unstated_link(
     ):
         return None  # the heading asks why: the section under it answers
     return link
+
+
+def with_antecedents(answer: str, claims: Sequence[ClaimSpan]) -> list[ClaimSpan]:
+    """`claims` (in order), each pointing back to the claim before it with that one's text.
+
+    A claim opening "This is because Y", "That's why Y", "This means Y" right after
+    another claim of its paragraph links the two (`ClaimSpan.antecedent`). Asked why pip
+    keeps installing a package's pure-Python build, the embedded model wrote the docs'
+    reason, "… because it is seeing a cached wheel … [1]", and then "This is because pip is
+    using an isolated environment, which means it will install build-time Python
+    dependencies in a temporary directory [4]": its source says that of build isolation,
+    pointing back to its own sentence, and read alone the claim's link had passed.
+    """
+    linked = []
+    previous: ClaimSpan | None = None
+    for claim in claims:
+        if claim.code:
+            linked.append(claim)
+            previous = None
+            continue
+        if (
+            previous is not None
+            and not _PARAGRAPH_END.search(answer, previous.end, claim.start)
+            and _POINTING.match(_masked(plain(claim.text)))
+        ):
+            claim = replace(claim, antecedent=previous.text)
+        linked.append(claim)
+        previous = claim
+    return linked
+
+
+_PARAGRAPH_END = re.compile(r"\n[ \t]*\n|```|~~~")
 
 
 _NAMES_A_LINK = frozenset(content_terms("reason"))
@@ -465,7 +500,9 @@ class LinksChecked(Holding):
         link = link_of(check.claim)
         if link is None or (link.first and not self.every):
             return verdict
-        unstated = unstated_link(check.claim, check.passages, check.about, self.question)
+        unstated = unstated_link(
+            check.claim, check.passages, check.about, self.question, check.antecedent
+        )
         if unstated is None:
             return verdict
         reason = (

@@ -41,6 +41,9 @@ class ClaimSpan:
     inline: bool = False
     """Code a sentence shows inline (`resolve.shows_code`); `start` and `end` are the
     sentence's, which goes with its code."""
+    antecedent: str = ""
+    """The claim right before it in its paragraph, when it opens by pointing back to that one
+    ("This is because Y": `causes.with_antecedents`)."""
 
 
 def plain(text: str) -> str:

@@ -26,7 +26,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from citesynth.citations.resolve import compact, numbers_in
-from citesynth.verify.base import Passage, Verdict, Verifier, check_of, unwrapped
+from citesynth.verify.base import Check, Passage, Verdict, Verifier, check_of, unwrapped
+from citesynth.verify.causes import with_antecedents
 from citesynth.verify.claims import MARKER as _MARKER
 from citesynth.verify.claims import ClaimSpan, split_claims
 from citesynth.verify.code import code_verdict
@@ -117,7 +118,7 @@ async def review(
 ) -> Review:
     """Verify `answer` (resolved markers) against its numbered `passages`; repair if asked."""
     by_number = {p.number: p for p in passages}
-    claims = [_only_known(c, by_number) for c in split_claims(answer)]
+    claims = _claims_of(answer, by_number)
     repairs: list[Repair] = []
     if repair:
         first = await _verify_union(claims, by_number, verifier)
@@ -125,13 +126,13 @@ async def review(
             answer, claims, first, passages, verifier, screen or LexicalVerifier()
         )
         if repairs:
-            claims = [_only_known(c, by_number) for c in split_claims(answer)]
+            claims = _claims_of(answer, by_number)
     union = await _verify_union(claims, by_number, verifier)
     reviews = await _precision(claims, union, by_number, verifier)
     if repair and (pruned := _unneeded(reviews)):
         answer = _without_numbers(answer, pruned)
         repairs += [Repair(claim.text, claim.citations, kept) for claim, kept in pruned]
-        claims = [_only_known(c, by_number) for c in split_claims(answer)]
+        claims = _claims_of(answer, by_number)
         union = await _verify_union(claims, by_number, verifier)
         reviews = await _precision(claims, union, by_number, verifier)
     return Review(answer, tuple(reviews), tuple(repairs))
@@ -170,6 +171,16 @@ def _without_numbers(answer: str, edits: Sequence[tuple[ClaimSpan, tuple[int, ..
     return _edited(answer, edits, narrowed)
 
 
+def _claims_of(answer: str, by_number: dict[int, Passage]) -> list[ClaimSpan]:
+    """The answer's claims, citing only known sources, each with what it points back to."""
+    return with_antecedents(answer, [_only_known(c, by_number) for c in split_claims(answer)])
+
+
+def _check(claim: ClaimSpan, passages: Sequence[Passage]) -> Check:
+    """The check of `claim` against `passages`, with the claim it points back to."""
+    return check_of(claim.text, passages, claim.antecedent)
+
+
 def _only_known(claim: ClaimSpan, by_number: dict[int, Passage]) -> ClaimSpan:
     known = tuple(n for n in claim.citations if n in by_number)
     return claim if known == claim.citations else replace(claim, citations=known)
@@ -179,7 +190,7 @@ async def _verify_union(
     claims: Sequence[ClaimSpan], by_number: dict[int, Passage], verifier: Verifier
 ) -> list[Verdict | None]:
     cited = [c for c in claims if c.citations and not c.code]
-    checks = [check_of(c.text, [by_number[n] for n in c.citations]) for c in cited]
+    checks = [_check(c, [by_number[n] for n in c.citations]) for c in cited]
     verdicts = iter(await verifier.verify(checks)) if checks else iter(())
     return [
         None
@@ -206,7 +217,7 @@ async def _precision(
             }
         elif len(claim.citations) > 1:
             singles.extend((index, n) for n in claim.citations)
-    checks = [check_of(claims[i].text, [by_number[n]]) for i, n in singles]
+    checks = [_check(claims[i], [by_number[n]]) for i, n in singles]
     alone_verdicts = await verifier.verify(checks) if checks else []
     for (index, number), verdict in zip(singles, alone_verdicts, strict=True):
         alone.setdefault(index, {})[number] = verdict
@@ -222,7 +233,7 @@ async def _precision(
                 (index, n) for n, v in alone[index].items() if v.label not in _SUPPORTS
             )
     rest_checks = [
-        check_of(claims[i].text, [by_number[m] for m in claims[i].citations if m != n])
+        _check(claims[i], [by_number[m] for m in claims[i].citations if m != n])
         for i, n in leave_out
     ]
     rest = await verifier.verify(rest_checks) if rest_checks else []
@@ -297,7 +308,7 @@ async def _repair(
         for passage in passages:
             if passage.number not in claims[index].citations:
                 candidates.append((index, passage))
-                checks.append(check_of(claims[index].text, [passage]))
+                checks.append(_check(claims[index], [passage]))
     screened = screen.aligned(checks)
     best: dict[int, tuple[float, Passage]] = {}
     lexical_only = isinstance(unwrapped(verifier), LexicalVerifier)
@@ -318,7 +329,7 @@ async def _repair(
         return answer, []
     chosen = sorted(best.items())
     if not isinstance(unwrapped(verifier), LexicalVerifier):
-        confirmed = await verifier.verify([check_of(claims[i].text, [p]) for i, (_, p) in chosen])
+        confirmed = await verifier.verify([_check(claims[i], [p]) for i, (_, p) in chosen])
         chosen = [item for item, v in zip(chosen, confirmed, strict=True) if v.supported]
     repairs = [Repair(claims[i].text, claims[i].citations, (p.number,)) for i, (_, p) in chosen]
     return _apply(answer, [(claims[i], (p.number,)) for i, (_, p) in chosen]), repairs
@@ -358,7 +369,7 @@ def _contradicted(
     cited = [(i, sources) for i, sources in cited if sources]
     if not cited:
         return set()
-    screened = screen.aligned([check_of(claims[i].text, sources) for i, sources in cited])
+    screened = screen.aligned([_check(claims[i], sources) for i, sources in cited])
     return {
         i
         for (i, _), (_, alignment) in zip(cited, screened, strict=True)
