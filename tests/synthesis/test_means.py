@@ -86,6 +86,8 @@ def test_a_sentence_giving_a_means(sentence: str) -> None:
         "Import errors are reported at startup.",
         "You'll see the output in the log.",
         "The flag is available since version 2.",
+        "This option is available for Python 3.8 and later.",
+        "The parameter is provided for internal use.",
     ],
 )
 def test_a_sentence_giving_no_means(sentence: str) -> None:
@@ -153,3 +155,10 @@ def test_a_means_in_reach_but_past_what_an_answer_shows_comes_after_its_neighbou
     assert _means_first(ranked, floor=0.33, low=0.29, shown=8) == (ranked, 0)
     apart = [*ranked[:-1], (0.37, _source(3, "third"), 0, ranked[-1][3])]
     assert _means_first(apart, floor=0.33, low=0.29, shown=5) == (apart, 0)
+    # a means below the floor next to one brought in from past the first five comes too
+    far = [(0.20, freeze, start, f"Freeze sentence {start}.") for start in (30, 70, 80)]
+    below = (0.30, freeze, 90, "You can use ``--exclude`` to leave packages out.")
+    every = [*ranked, *far, below]
+    brought, lifted = _means_first(every, floor=0.33, low=0.29, shown=5)
+    assert lifted == 2 and len(brought) == len(every)
+    assert brought[1] == ranked[-1] and brought[2][3] == below[3]

@@ -65,6 +65,10 @@ def test_the_names_a_user_gives_their_own_code_are_no_documentations() -> None:
     helpers = "I moved my checks into a helpers.py module. Why is introspection gone?"
     assert users_names(helpers) == {"helpers.py"}
     assert users_names("How does the converter handle uuid.UUID fields?") == frozenset()
+    # a tool's files, a class's bases and the word "class" in prose are no user's names
+    assert users_names("Can nox read its sessions from a tox.ini file?") == frozenset()
+    assert users_names("If I write class MyView(http_endpoint_x): …, is it routed?") == {"MyView"}
+    assert users_names("Does aiohttp have a class connection_pool_x for pooling?") == frozenset()
     source = numbered([hit("Fixtures are set up by scope, dependencies and autouse.")])
     assert unnamed_code(fixtures, source) == ()
     assert unnamed_code(f"{helpers} Does test_x use uuid.UUID?", source) == ("test_x", "uuid.UUID")

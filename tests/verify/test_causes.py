@@ -216,6 +216,10 @@ def test_a_claim_pointing_back_is_read_with_the_claim_it_points_back_to() -> Non
     answer = f"{before} [1] {pointing} [2]\n\nThis means nothing here. [2]"
     claims = with_antecedents(answer, split_claims(answer))
     assert [c.antecedent for c in claims] == ["", before, ""]
+    # a heading, a list item's mark or a blank line (with "\r") between: no antecedent
+    for gap in ("\n## Why\n", "\n- ", "\r\n\r\n"):
+        answer = f"{before} [1]{gap}{pointing} [2]"
+        assert [c.antecedent for c in with_antecedents(answer, split_claims(answer))] == ["", ""]
 
 
 TWISTED = (

@@ -189,6 +189,11 @@ def test_the_code_a_source_prefers_other_code_to_is_not_what_to_choose() -> None
     both = "Patch `mymodule.getcwd`, which your module uses, and `os.getcwd` stays."
     assert rejected_chosen(both, GETCWD) is None
     assert rejected_chosen("You should not patch `os.getcwd`.", GETCWD) is None
+    assert rejected_chosen("You shouldn't patch `os.getcwd` then.", GETCWD) is None
+    assert rejected_chosen("Patching `os.getcwd` won't work.", GETCWD) is None
+    # a source describing what happens under a condition prefers nothing
+    leaks = "The connection leaks if you call ``session.close`` rather than ``session.aclose``."
+    assert rejected_chosen("In async code, call `session.aclose`.", leaks) is None
     verdict = LexicalVerifier().verify_now([Check(chose, (GETCWD,))])[0]
     assert verdict.label != "supported"
     assert (
@@ -200,4 +205,6 @@ def test_the_code_a_source_prefers_other_code_to_is_not_what_to_choose() -> None
 def test_a_run_of_backticks_is_read_once_for_a_preference() -> None:
     started = time.perf_counter()
     rejected_chosen("patch `os.getcwd`", "``a`` " * 20_000 + "`" * 50_000)
+    rejected_chosen("Use `b` for files.", "Use ``a``" + " " * 20_000 + "``b`` for files.")
+    rejected_chosen("Use `b`.", "Use ``a``" + " " * 30 + "," + " " * 9 + "``b``.")
     assert time.perf_counter() - started < 5

@@ -1471,12 +1471,16 @@ def _means_first(
     if not lifted:
         return ranked, 0
     result: list[tuple[float, Source, int, str]] = []
-    for item in ranked:
-        key = (item[1].number, item[2])
-        if key in lifted:
-            continue
+
+    def put(item: tuple[float, Source, int, str]) -> None:
+        """`item`, then what was brought in after it (and after those, in turn)."""
         result.append(item)
-        result.extend(after.get(key, []))
+        for follower in after.get((item[1].number, item[2]), []):
+            put(follower)
+
+    for item in ranked:
+        if (item[1].number, item[2]) not in lifted:
+            put(item)
     return result, len(lifted)
 
 

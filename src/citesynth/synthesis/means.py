@@ -81,7 +81,7 @@ _GIVES = re.compile(
     r"|\b(?:is|are)\s+(?:done|achieved|accomplished|controlled|configured|set)\s+"
     r"(?:with|by|using|via|through)\b"
     r"|\b(?:flag|option|setting|argument|parameter|switch)s?\s+(?:is|are)\s+(?:also\s+)?"
-    r"(?:available|provided)\s+(?:to|for)\b",
+    rf"(?:available|provided)\s+to\s+(?:{_VERBS}|skip|avoid|keep|make|let|allow|force)\b",
     re.I,
 )
 """A sentence telling the reader what to do (see the module docstring), or what is there to

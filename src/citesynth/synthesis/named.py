@@ -169,15 +169,17 @@ def unnamed_code(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     return tuple(name for name in names if not _holds(lowered, words, name))
 
 
-_DEFINED = re.compile(r"\b(?:def|class)\s+([A-Za-z_]\w*)\s*(?:\(([^()]*)\))?")
-"""A function or class the question's own code defines, with its parameters."""
+_DEFINED = re.compile(r"\bdef\s+([A-Za-z_]\w*)\s*\(([^()]*)\)|\bclass\s+([A-Za-z_]\w*)\s*[(:]")
+"""A function the question's own code defines, with its parameters, or a class (its bases
+are a library's names, not the user's)."""
 _PARAMETER = re.compile(r"\s*\**([A-Za-z_]\w*)")
 _INTRODUCED = re.compile(
-    r"\b(?:an?|my|our)\s+`?([A-Za-z_][\w.]*)`?\s+(?:module|file|script|helper|function"
-    r"|class|fixture|package|folder|directory|plugin|test)s?\b",
+    r"\b(?:an?|my|our)\s+`?([A-Za-z_][\w.]*)`?\s+(?:module|helper|function|class|fixture"
+    r"|test)s?\b",
     re.I,
 )
-"""A name the user introduces as one of their own things: "a helpers.py module"."""
+"""A name the user introduces as one of their own things: "a helpers.py module". Not "a
+tox.ini file", "my pip.conf file": a tool's files are the documentation's names."""
 
 
 def users_names(question: str) -> frozenset[str]:
@@ -191,8 +193,11 @@ def users_names(question: str) -> frozenset[str]:
     """
     own = {m.group(1) for m in _INTRODUCED.finditer(question)}
     for found in _DEFINED.finditer(question):
+        if found.group(3):
+            own.add(found.group(3))
+            continue
         own.add(found.group(1))
-        parameters = (_PARAMETER.match(p) for p in (found.group(2) or "").split(","))
+        parameters = (_PARAMETER.match(p) for p in found.group(2).split(","))
         own.update(m.group(1) for m in parameters if m is not None)
     return frozenset(own)
 

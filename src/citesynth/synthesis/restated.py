@@ -100,15 +100,20 @@ def repeated_unstated(question: str, claim: str, stated: str) -> list[str]:
     return list(dict.fromkeys(w for w in words if set(terms(w)) & missing))
 
 
-STANDS_FOR_ASKED = re.compile(
-    r"^\W*(?:(?:however|but|instead|alternatively|still|yet|though)\b\s*,?\s*)?"
-    r"(?:it|this|that)\s+(?:can|could|may|might|will|is|are)\s+(?:also\s+|easily\s+)?"
-    r"(?:be\s+)?(?:achieved|done|accomplished|attained|managed|handled)\b",
+_STANDS = (
+    r"(?:it|this|that)\s++(?:can|could|may|might)\s++(?:also\s++|easily\s++)?be\s++"
+    r"(?:achieved|done|accomplished)\b"
+)
+STANDS_FOR_ASKED = re.compile(rf"^\W*+{_STANDS}", re.I)
+"""A claim whose subject is a pronoun standing for what a yes/no question asks ("It can be
+achieved by …", "This can be done with …"): it asserts the question's proposition. Not
+"This is handled by …", whose "This" is as often the sentence before it."""
+STANDS_FOR_BEFORE = re.compile(
+    rf"^\W*+(?:(?:however|but|instead|alternatively|still|yet|though)\b\s*+,?\s*+)?{_STANDS}",
     re.I,
 )
-"""A claim whose subject is a pronoun standing for what a yes/no question asks ("It can be
-achieved by …", "However, it can be achieved by …", "This is done with …"): it asserts the
-question's proposition."""
+"""The same after a connective ("However, it can be achieved by …"): it stands for what the
+sentence before it said or denied (`verifying._leans_on`)."""
 
 
 class RestatementChecked(Holding):

@@ -24,7 +24,7 @@ from citesynth.synthesis.citing import (
     single_blank_lines,
 )
 from citesynth.synthesis.leads import one_document, unlinked
-from citesynth.synthesis.restated import STANDS_FOR_ASKED
+from citesynth.synthesis.restated import STANDS_FOR_BEFORE
 from citesynth.synthesis.sources import Source
 from citesynth.verify.base import Passage, Span, Verifier
 from citesynth.verify.claims import ClaimSpan, plain
@@ -299,7 +299,8 @@ def without_unsupported(
     block goes with the sentence right above it, which introduces it; a sentence opening
     with a demonstrative that points back ("This is how you can do it [3].", "This line will
     be removed …") goes with the sentence right before it in its paragraph (`LEANS`): alone
-    it says nothing a reader can use. So does "It can be achieved by …". Another "It …"
+    it says nothing a reader can use. So does "It can be achieved by …" ("However, it can be
+    done …"). Another "It …"
     stays: a heading or the question may name what it stands for ("## Connect timeout"
     above "It defaults to five seconds").
     """
@@ -392,7 +393,7 @@ def _leans_on(between: str, claim: str, before: ClaimSpan) -> bool:
     A demonstrative ("This", "These", "Such"), or a pronoun standing for what the claim
     before said ("It can be achieved by using the `--cover-xml` flag …" after "The `hatch
     test` command does not have a direct flag to emit a JUnit XML report.";
-    `restated.STANDS_FOR_ASKED`), with nothing but citation markers and punctuation
+    `restated.STANDS_FOR_BEFORE`), with nothing but citation markers and punctuation
     `between` the two: in the same paragraph, or right below a code block (what "This will
     output" is the output of).
     """
@@ -401,7 +402,7 @@ def _leans_on(between: str, claim: str, before: ClaimSpan) -> bool:
     if _PARAGRAPH_BREAK.search(between) and not before.code:
         return False
     opening = claim.lstrip()
-    return _POINTS_BACK.match(opening) is not None or STANDS_FOR_ASKED.match(opening) is not None
+    return _POINTS_BACK.match(opening) is not None or STANDS_FOR_BEFORE.match(opening) is not None
 
 
 _POINTS_BACK = re.compile(r"(?:This|These|That(?!\s+(?:said|is)\b)|Those|Such)\b(?!\s*[,:])")

@@ -43,7 +43,7 @@ from citesynth.analysis import content_terms
 from citesynth.ingest.blocks import ITEM_START
 from citesynth.verify.align import passage_sentences
 from citesynth.verify.base import Check, Holding, Verdict, Verifier, with_reason
-from citesynth.verify.claims import ClaimSpan, plain
+from citesynth.verify.claims import MARKER, ClaimSpan, plain
 from citesynth.verify.cues import (
     ASKING_WORDS,
     LINKS_BACK,
@@ -442,7 +442,9 @@ def with_antecedents(answer: str, claims: Sequence[ClaimSpan]) -> list[ClaimSpan
     """`claims` (in order), each pointing back to the claim before it with that one's text.
 
     A claim opening "This is because Y", "That's why Y", "This means Y" right after
-    another claim of its paragraph links the two (`ClaimSpan.antecedent`). Asked why pip
+    another claim of its paragraph, nothing but citation markers and punctuation between
+    them (no heading, list item's mark or blank line), links the two
+    (`ClaimSpan.antecedent`). Asked why pip
     keeps installing a package's pure-Python build, the embedded model wrote the docs'
     reason, "… because it is seeing a cached wheel … [1]", and then "This is because pip is
     using an isolated environment, which means it will install build-time Python
@@ -456,9 +458,13 @@ def with_antecedents(answer: str, claims: Sequence[ClaimSpan]) -> list[ClaimSpan
             linked.append(claim)
             previous = None
             continue
+        lead = _LEAD.match(answer, claim.start, claim.end)  # a marker a span may open with
+        opens = lead.end() if lead else claim.start
+        between = MARKER.sub("", answer[previous.end : opens]) if previous else ""
         if (
             previous is not None
-            and not _PARAGRAPH_END.search(answer, previous.end, claim.start)
+            and not between.strip(" \t\r\n.,;:!?")
+            and not _PARAGRAPH_END.search(between)
             and _POINTING.match(_masked(plain(claim.text)))
         ):
             claim = replace(claim, antecedent=previous.text)
@@ -467,7 +473,11 @@ def with_antecedents(answer: str, claims: Sequence[ClaimSpan]) -> list[ClaimSpan
     return linked
 
 
-_PARAGRAPH_END = re.compile(r"\n[ \t]*\n|```|~~~")
+_LEAD = re.compile(r"(?:\s++|\[[\d,\s\-–]{0,80}\])*+")
+"""Whitespace and citation markers a claim's span may open with."""
+_PARAGRAPH_END = re.compile(r"\n[ \t\r]*\n")
+"""A blank line: between two claims with nothing else (a heading, a list item's mark, a
+fence) between them, it ends a paragraph."""
 
 
 _NAMES_A_LINK = frozenset(content_terms("reason"))

@@ -201,14 +201,21 @@ def preferred_reversed(claim: str, stating: str) -> tuple[str, str] | None:
     return before, after
 
 
-_REJECTED = re.compile(r"\s*,?\s+(?:rather\s+than|instead\s+of|and\s+not|not)\s+")
+_REJECTED = re.compile(r"(?:\s*+,)?\s++(?:rather\s++than|instead\s++of|and\s++not|not)\s++")
 """What stands between code a source prefers and other code: "patch ``mymodule.getcwd``
-rather than ``os.getcwd``" (also "instead of", "not")."""
+rather than ``os.getcwd``" (also "instead of", "not"); read without backtracking."""
+_GAP = 40
+"""The most characters between the two code spans of a preference."""
 _DECLINES = re.compile(
-    r"\b(?:not|never|rather\s+than|instead\s+of|avoid|don['’]t|doesn['’]t|cannot|can['’]t)\b",
-    re.I,
+    r"\b(?:not|never|no|rather\s+than|instead\s+of|avoid|cannot)\b|n['’]t\b", re.I
 )
-"""A claim that may be declining the code it names ("rather than `os.getcwd`")."""
+"""A claim that may be declining the code it names ("rather than `os.getcwd`", "You
+shouldn't patch `os.getcwd`")."""
+_CONDITION = re.compile(r"\b(?:if|when|whenever|unless)\b", re.I)
+"""A condition in the clause before the preferred code: the sentence describes what
+happens ("The connection leaks if you call ``session.close`` rather than
+``session.aclose``"), it prefers nothing."""
+_CLAUSE_END = re.compile(r"[,;:.!?]")
 
 
 def rejected_chosen(claim: str, stating: str) -> tuple[str, str] | None:
@@ -227,7 +234,13 @@ def rejected_chosen(claim: str, stating: str) -> tuple[str, str] | None:
     written |= {_bare(word) for word in re.findall(r"[\w.]+(?:\(\))?", claim) if "." in word}
     code = list(INLINE_CODE.finditer(stating))
     for first, second in itertools.pairwise(code):
+        if second.start() - first.end() > _GAP:
+            continue
         if not _REJECTED.fullmatch(stating, first.end(), second.start()):
+            continue
+        clause = stating[: first.start()]
+        ends = [m.end() for m in _CLAUSE_END.finditer(clause)]
+        if _CONDITION.search(clause, ends[-1] if ends else 0):
             continue
         preferred, rejected = _bare(first.group(1)), _bare(second.group(1))
         if preferred != rejected and rejected in written and preferred not in written:
