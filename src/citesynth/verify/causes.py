@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from citesynth.analysis import content_terms
+from citesynth.citations.resolve import CANONICAL
 from citesynth.ingest.blocks import ITEM_START
 from citesynth.verify.align import passage_sentences
 from citesynth.verify.base import Check, Holding, Verdict, Verifier, with_reason
@@ -473,8 +474,8 @@ def with_antecedents(answer: str, claims: Sequence[ClaimSpan]) -> list[ClaimSpan
     return linked
 
 
-_LEAD = re.compile(r"(?:\s++|\[[\d,\s\-–]{0,80}\])*+")
-"""Whitespace and citation markers a claim's span may open with."""
+_LEAD = re.compile(rf"(?:\s++|{CANONICAL.pattern})*+")
+"""Whitespace and (resolved) citation markers a claim's span may open with."""
 _PARAGRAPH_END = re.compile(r"\n[ \t\r]*\n")
 """A blank line: between two claims with nothing else (a heading, a list item's mark, a
 fence) between them, it ends a paragraph."""

@@ -215,7 +215,6 @@ _CONDITION = re.compile(r"\b(?:if|when|whenever|unless)\b", re.I)
 """A condition in the clause before the preferred code: the sentence describes what
 happens ("The connection leaks if you call ``session.close`` rather than
 ``session.aclose``"), it prefers nothing."""
-_CLAUSE_END = re.compile(r"[,;:.!?]")
 
 
 def rejected_chosen(claim: str, stating: str) -> tuple[str, str] | None:
@@ -239,8 +238,7 @@ def rejected_chosen(claim: str, stating: str) -> tuple[str, str] | None:
         if not _REJECTED.fullmatch(stating, first.end(), second.start()):
             continue
         clause = stating[: first.start()]
-        ends = [m.end() for m in _CLAUSE_END.finditer(clause)]
-        if _CONDITION.search(clause, ends[-1] if ends else 0):
+        if _CONDITION.search(clause, max(map(clause.rfind, ",;:.!?")) + 1):
             continue
         preferred, rejected = _bare(first.group(1)), _bare(second.group(1))
         if preferred != rejected and rejected in written and preferred not in written:
