@@ -88,6 +88,8 @@ TUNED_DOCS = (
     ("scrapy", "2.19.0"),
     ("pip", "26.3"),
     ("pytest", "9.2.0"),
+    ("gunicorn", "27.0.1"),
+    ("peewee", "4.5.3"),
 )
 """Questions over urllib3's docs (reStructuredText) and Black's (MyST Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -99,7 +101,8 @@ nox's and Celery's (reStructuredText; Celery's 230 pages the largest set) on 202
 read in the fifty-fourth session; Hatch's (MkDocs Markdown: admonitions, content tabs) and
 Scrapy's (reStructuredText) on 2026-12-02 and read in the fifty-fifth session; pip's (MyST
 Markdown and reStructuredText) and pytest's (reStructuredText, in the sdist's `doc/` folder)
-on 2026-12-02 and read in the fifty-sixth session."""
+on 2026-12-02 and read in the fifty-sixth session; Gunicorn's (MkDocs Markdown) and
+peewee's (reStructuredText) on 2026-12-02 and read in the fifty-seventh session."""
 DOCS_PART = {"pytest": "doc"}
 """The sdist folder holding a project's documentation, where it is not `docs/`."""
 
