@@ -151,6 +151,17 @@ async def test_a_sentence_pointing_back_at_a_removed_one_goes_with_it(
         checked = await verified(leaning, plan.sources, LexicalVerifier(), how)
         assert [c.text for c in checked.removed] == [invented, achieved.replace(f" [{number}]", "")]
 
+    # so does a reason or a consequence of it; a blank line written CRLF ends the paragraph
+    for opening in ("That is why", "For this reason,", "The reason is that"):
+        linked = f"{opening} the connect timeout defaults to five seconds [{number}]."
+        leaning = f"{invented[:-1]} [{number}]. {linked}"
+        checked = await verified(leaning, plan.sources, LexicalVerifier(), how)
+        assert [c.text for c in checked.removed] == [invented, linked.replace(f" [{number}]", "")]
+        assert LEANS in checked.removed[1].reasons
+    apart = f"{invented[:-1]} [{number}].\r\n\r\n{kept}"
+    checked = await verified(apart, plan.sources, LexicalVerifier(), how)
+    assert [c.text for c in checked.removed] == [invented]
+
 
 async def test_a_removed_sentence_that_cited_nothing_says_why(
     engine: Engine, found: Retrieved

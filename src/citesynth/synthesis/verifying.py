@@ -30,6 +30,7 @@ from citesynth.verify.base import Passage, Span, Verifier
 from citesynth.verify.claims import ClaimSpan, plain
 from citesynth.verify.confidence import Signals, question_coverage
 from citesynth.verify.conflicts import Found, find_conflicts
+from citesynth.verify.cues import PARAGRAPH_END, POINTING
 from citesynth.verify.review import ClaimReview, Review, review
 from citesynth.verify.trim import apply, trims
 
@@ -390,23 +391,25 @@ UNCITED = "it cites no source, and repair found none among the retrieved ones th
 def _leans_on(between: str, claim: str, before: ClaimSpan) -> bool:
     """Whether `claim` opens by referring back to the claim `before` it.
 
-    A demonstrative ("This", "These", "Such"), or a pronoun standing for what the claim
-    before said ("It can be achieved by using the `--cover-xml` flag …" after "The `hatch
-    test` command does not have a direct flag to emit a JUnit XML report.";
-    `restated.STANDS_FOR_BEFORE`), with nothing but citation markers and punctuation
-    `between` the two: in the same paragraph, or right below a code block (what "This will
-    output" is the output of).
+    A demonstrative ("This", "These", "Such"), an opening giving the reason for or the
+    consequence of the claim before ("That is why …", "For this reason, …", "The reason is
+    that …": `cues.POINTING`, what `causes.with_antecedents` reads with it), or a pronoun
+    standing for what the claim before said ("It can be achieved by using the `--cover-xml`
+    flag …" after "The `hatch test` command does not have a direct flag to emit a JUnit XML
+    report."; `restated.STANDS_FOR_BEFORE`), with nothing but citation markers and
+    punctuation `between` the two: in the same paragraph (a blank line, LF or CRLF, ends
+    it), or right below a code block (what "This will output" is the output of).
     """
-    if MARKS.sub("", between).strip(" \t\n.,;:!?"):
+    if MARKS.sub("", between).strip(" \t\r\n.,;:!?"):
         return False
-    if _PARAGRAPH_BREAK.search(between) and not before.code:
+    if PARAGRAPH_END.search(between) and not before.code:
         return False
     opening = claim.lstrip()
-    return _POINTS_BACK.match(opening) is not None or STANDS_FOR_BEFORE.match(opening) is not None
+    pointing = (_POINTS_BACK, POINTING, STANDS_FOR_BEFORE)
+    return any(pattern.match(opening) is not None for pattern in pointing)
 
 
 _POINTS_BACK = re.compile(r"(?:This|These|That(?!\s+(?:said|is)\b)|Those|Such)\b(?!\s*[,:])")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _INTRODUCING_END = re.compile(r":((?:[ \t]*\[[\d,\s\-–]+\])*)$")
 """The colon ending a sentence that introduces a block, with the markers after it."""
 _EMPTY_ITEM = re.compile(LIST_MARKER)

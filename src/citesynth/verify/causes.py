@@ -49,7 +49,8 @@ from citesynth.verify.cues import (
     ASKING_WORDS,
     LINKS_BACK,
     NOT_DATING,
-    POINTS_BACK,
+    PARAGRAPH_END,
+    POINTING,
     points_back_to,
     sides_of,
     states_reason,
@@ -91,11 +92,6 @@ _FINITE = re.compile(
 """A verb of a clause, or a subject with its verb: "since" before one gives a reason
 ("since _msgspec_ can handle them", "since it lowers the chance"), before a noun alone a
 time ("since its acquisition")."""
-_POINTING = re.compile(rf"(?:{POINTS_BACK})\b,?\s*", re.I)
-"""A claim giving the reason for, or the consequence of, the sentence before it: "This is
-because Y", "That's why Y", "This means that Y", "For this reason, Y". Not "Therefore" or
-"As a result": what the writer infers, or a consequence told on ("As a result, Horodecki
-went slightly mad" against a source telling it in order)."""
 _WHY = re.compile(r"(?:^|\n)\s*(?:#+\s*|\*\*)?(?:why|how\s+come)\b", re.I)
 """A question or heading asking why: the text under it answers it."""
 _REFERRING = re.compile(r"\s*(?:this|that|these|those|it|so)\b", re.I)
@@ -174,7 +170,7 @@ def _read_link(claim: str) -> Link | None:
     if goal := split_goal(text):  # "To X so that Y, do Z": the link is in the question asked
         text = goal.assertion.rstrip(" .!?")
         masked = _masked(text)
-    if pointing := _POINTING.match(masked):
+    if pointing := POINTING.match(masked):
         # "This is because Y" gives the cause of the sentence before; "That's why Y" its effect
         gives_effect = points_back_to(masked) == "effect"
         return Link("", text[pointing.end() :], text[: pointing.end()], gives_effect)
@@ -465,8 +461,8 @@ def with_antecedents(answer: str, claims: Sequence[ClaimSpan]) -> list[ClaimSpan
         if (
             previous is not None
             and not between.strip(" \t\r\n.,;:!?")
-            and not _PARAGRAPH_END.search(between)
-            and _POINTING.match(_masked(plain(claim.text)))
+            and not PARAGRAPH_END.search(between)
+            and POINTING.match(_masked(plain(claim.text)))
         ):
             claim = replace(claim, antecedent=previous.text)
         linked.append(claim)
@@ -476,9 +472,6 @@ def with_antecedents(answer: str, claims: Sequence[ClaimSpan]) -> list[ClaimSpan
 
 _LEAD = re.compile(rf"(?:\s++|{CANONICAL.pattern})*+")
 """Whitespace and (resolved) citation markers a claim's span may open with."""
-_PARAGRAPH_END = re.compile(r"\n[ \t\r]*\n")
-"""A blank line: between two claims with nothing else (a heading, a list item's mark, a
-fence) between them, it ends a paragraph."""
 
 
 _NAMES_A_LINK = frozenset(content_terms("reason"))

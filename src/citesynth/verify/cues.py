@@ -75,6 +75,14 @@ POINTS_BACK = (
 """A sentence's opening giving the reason for, or the consequence of, the sentence before
 it: "This is because Y", "That's why Y", "This means that Y", "For this reason, Y", "The
 reason is that Y"."""
+POINTING = re.compile(rf"(?:{POINTS_BACK})\b,?\s*", re.I)
+"""A claim giving the reason for, or the consequence of, the sentence before it: "This is
+because Y", "That's why Y", "This means that Y", "For this reason, Y". Not "Therefore" or
+"As a result": what the writer infers, or a consequence told on ("As a result, Horodecki
+went slightly mad" against a source telling it in order)."""
+PARAGRAPH_END = re.compile(r"\n[ \t\r]*+\n")
+"""A blank line, LF or CRLF: between two sentences with nothing else between them (a
+heading, a list item's mark, a fence), it ends a paragraph."""
 LINKS_BACK = re.compile(
     rf"(?:{POINTS_BACK}|therefore|thus|hence|consequently|as\s+a\s+(?:result|consequence)"
     r"|(?:and\s+)?so(?=,)|otherwise|in\s+other\s+words|(?:not\s+)?doing\s+so)\b",
