@@ -68,3 +68,22 @@ def test_the_fields_below_an_example_in_a_chunk_cut_inside_a_field_are_read() ->
         "   :param dict cookies: Cookies to send with the request (optional)\n"
     )
     assert [field.name for field in info_fields(chunk)] == ["cookies"]
+
+
+def test_a_chunk_opening_at_a_field_reads_each_field_below_it_on_its_own() -> None:
+    # peewee's `PooledDatabase`: the chunk opens at the first field's colon, its
+    # indentation left before the chunk, above fields indented three columns
+    chunk = (
+        ":param str database: The name of the database or database file.\n"
+        "   :param int max_connections: Maximum number of concurrent connections.\n"
+        "       Pass ``None`` for no limit.\n"
+        "   :param int timeout: Seconds to block when all connections are in use.\n\n"
+        "   Connections will not be closed exactly when they exceed their\n"
+        "   ``stale_timeout``.\n"
+    )
+    assert [field_text(field) for field in info_fields(chunk)] == [
+        "`database` (str): The name of the database or database file.",
+        "`max_connections` (int): Maximum number of concurrent connections. Pass ``None`` "
+        "for no limit.",
+        "`timeout` (int): Seconds to block when all connections are in use.",
+    ]

@@ -16,7 +16,11 @@ connector has no limit (default: 100)."), as a table's row is (`tables.row_text`
 - A field opens a line: `:param [type] name:`, `:keyword name:`, `:ivar name:`,
   `:raises Error:`, `:returns:`; its text is the rest of that line and the lines below
   it indented deeper than its colon, up to a blank line (its first paragraph; a version
-  note or a further paragraph below it is read as prose already).
+  note or a further paragraph below it is read as prose already) or the next field's line.
+  A chunk may open at a field's colon, its indentation left in the chunk before: peewee's
+  ":param str database: …" then sat at column 0 above three fields indented three
+  spaces, and was read as running on through them ("… database file. :param int
+  max_connections: Maximum number of concurrent connections [9].").
 - A field that only gives a type (`:type limit: int`, `:rtype:`) states nothing of its own.
 - A field in code is an example of writing one, not a description: not inside a fenced
   block nor a reStructuredText literal or code block (`rst.rst_blocks`).
@@ -83,8 +87,8 @@ def info_fields(text: str) -> tuple[InfoField, ...]:
         end = at + len(line)
         for below, below_line in islice(lines, index + 1, None):
             depth = len(below_line.expandtabs()) - len(below_line.expandtabs().lstrip())
-            if not below_line.strip() or depth <= column:
-                break
+            if not below_line.strip() or depth <= column or _FIELD.match(below_line):
+                break  # a field's line opens the next field, however deep
             end = below + len(below_line)
         body = at + marker.end()
         body += len(text[body:end]) - len(text[body:end].lstrip())
