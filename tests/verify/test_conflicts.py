@@ -74,6 +74,18 @@ def test_a_denial_of_something_else_is_no_conflict() -> None:
     assert found == []
 
 
+def test_a_sentence_stating_both_sides_denies_neither() -> None:
+    """peewee's migrator: "nullable or not nullable" states both, against a field's "make
+    nullable" (found answering how to add a NOT NULL column, a disagreement in the answer)."""
+    passages = [
+        Passage(1, ":param str column: Name of the column to make nullable.", "tools.rst"),
+        Passage(2, "- Make columns nullable or not nullable.", "schema.rst"),
+    ]
+    assert find_conflicts(passages) == []
+    denying = Passage(2, "- Make the columns not nullable.", "schema.rst")
+    assert [c.kind for c in find_conflicts([passages[0], denying])] == ["negation"]
+
+
 def test_documents_each_about_their_own_name_do_not_conflict() -> None:
     one = "To use the operator on GKE, install the OLM framework and the registry first."
     two = "To use the operator on AKS, install the OLM framework and the registry first."

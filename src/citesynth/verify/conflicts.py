@@ -164,6 +164,7 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
             values.setdefault(unit, set()).add(number)
             shown.setdefault(unit, f"{match.group('number')} {unit_word}".strip())
         key = frozenset(t for t in content_terms(text) if t not in numeric and not t.isdigit())
+        denied = _denied(text)
         facts.append(
             _Fact(
                 number=passage.number,
@@ -172,8 +173,8 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
                 key=key,
                 values={u: frozenset(v) for u, v in values.items()},
                 shown=shown,
-                negated=bool(NEGATION.search(text)),
-                denied=_denied(text),
+                negated=denied is not None,
+                denied=denied or frozenset(),
                 opening=text.split(" ", 1)[0].lower(),
                 names=_names(text),
                 title=title,
@@ -330,12 +331,19 @@ def _titled_apart(a: _Fact, b: _Fact) -> bool:
     return one not in b.text.lower() and two not in a.text.lower()
 
 
-def _denied(text: str) -> frozenset[str]:
+def _denied(text: str) -> frozenset[str] | None:
+    """What `text` denies: the first two content terms after its negation.
+
+    None when it has no negation, or states them in its clause before the negation too
+    ("Make columns nullable or not nullable": both sides, so it denies neither).
+    """
     negation = NEGATION.search(text)
     if negation is None:
-        return frozenset()
+        return None
     after = re.split(r"[.;:,!?]", text[negation.end() :], maxsplit=1)[0]
-    return frozenset(content_terms(after)[:2])
+    denied = frozenset(content_terms(after)[:2])
+    clause = re.split(r"[.;:!?]", text[: negation.start()])[-1]
+    return None if denied and denied <= set(content_terms(clause)) else denied
 
 
 def _unit(word: str) -> str:
