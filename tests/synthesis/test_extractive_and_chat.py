@@ -1085,6 +1085,24 @@ def test_items_going_on_from_a_lead_in_with_a_pronoun_are_no_candidates() -> Non
     ]
 
 
+def test_numbered_steps_going_on_from_a_lead_in_in_lower_case_are_no_candidates() -> None:
+    # peewee's `add_column`: each step is a piece of "the following occurs:"
+    text = (
+        "For non-null columns, the following occurs:\n\n"
+        "1. column is added as allowing NULLs\n"
+        "2. the default value is written to every row\n"
+        "3. column is changed to NOT NULL\n\n"
+        "To upgrade, follow these steps:\n\n1. Stop the server before you migrate it.\n"
+        "2. back up the database file first.\n"
+    )
+    assert _candidate_sentences(text) == [
+        "For non-null columns, the following occurs:",
+        "To upgrade, follow these steps:",
+        "Stop the server before you migrate it.",
+        "2. back up the database file first.",
+    ]
+
+
 def test_a_sentence_sending_the_reader_elsewhere_is_no_candidate() -> None:
     # aiohttp's client pages and pluggy's index: a cross-reference shows as its label
     text = (

@@ -1610,6 +1610,8 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]]) -> set[tuple[int, int]]
         item = _LIST_MARK.match(text[start:end]) is not None
         if led_in and item and _PRONOUN_ITEM.match(text, start):
             found.add((start, end))  # "It arises when …:" over "- you want several pools …"
+        if led_in and _LOWER_STEP.match(text, start) and not _ends_sentence(text[start:end]):
+            found.add((start, end))  # "… the following occurs:" over "1. column is added …"
         led_in = text[start:end].rstrip("*_ ").endswith(":") or (led_in and item)
         ending = _GOES_ON.search(text[start:end].rstrip("*_ \n"))
         goes_on = ending is not None
@@ -1635,6 +1637,19 @@ lead-in goes on into ("It arises when you want more granularity with your resour
 management:" over "- you want several connection pools to benefit from different queues",
 aiohttp's request lifecycle page); quoted alone it answered "Should I create a new
 ClientSession for every request?" with a fragment."""
+_LOWER_STEP = re.compile(r"\s*(?:\d{1,3}|#)[.)]\s+[a-z]")
+"""A numbered item under a lead-in opening in lower case, ending as no sentence does: a
+step its lead-in goes on into. peewee's "For non-null columns, the following occurs:" lists
+"1. column is added as allowing NULLs", "2. ``UPDATE`` query is executed …": quoted alone,
+the first answered how to add a NOT NULL column without a default as if that were what
+happens to every new column."""
+
+
+def _ends_sentence(sentence: str) -> bool:
+    """Whether `sentence` ends as a sentence does (a stop, "!" or "?", markup aside)."""
+    return sentence.rstrip("*_`) \n").endswith((".", "!", "?"))
+
+
 _GOES_ON_FROM = frozenset("and or but nor".split())
 """A lower-case conjunction opening an item: "- and {func}`attrs.field()` to define an
 attribute." ends the sentence "We recommend …: - {func}`attrs.define` to define a new
@@ -1661,7 +1676,7 @@ def _clause_item(sentence: str) -> bool:
     opening = item.split(maxsplit=1)[0] if item else ""
     if opening in _GOES_ON_FROM:
         return True  # the last item of a sentence run over items, its lead-in maybe cut off
-    if item.rstrip("*_`) ").endswith((".", "!", "?")):
+    if _ends_sentence(item):
         return False
     if opening in {"a", "an", "the"}:
         return not _FINITE.search(item)
