@@ -9,6 +9,7 @@ original file (`chunk.start_line` plus the line breaks before the span).
 from __future__ import annotations
 
 import bisect
+import html
 import math
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -178,7 +179,9 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     ("[1] …") closes that line's first sentence instead, and a line of markers joins the
     line it cites (`_marker_lines`); reStructuredText roles, link references and literal
     markers are written as a reader sees them (`rendered_rst`: ":func:`confirm`" ->
-    "`confirm`", "uvloop_" -> "uvloop", "like this::" -> "like this:"), and a definition as
+    "`confirm`", "uvloop_" -> "uvloop", "like this::" -> "like this:"), so is a Markdown
+    page's character reference outside inline code (`_CHARACTER_REFERENCE`: Gunicorn's
+    "`TTIN` &mdash; increase worker count by one" reads "`TTIN` — increase …"), and a definition as
     the definition list marks it (": Checks the level …") without its mark (`_DEFINITION_MARK`,
     as the extractive writer quotes one); no line ends in spaces (a
     sentence removed from the end of a line leaves them); one blank line separates
@@ -187,12 +190,26 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
 
     def tidy(piece: str) -> str:
         piece = rendered_rst(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
+        if "&" in piece:
+            piece = _CHARACTER_REFERENCE.sub(_character, piece)
         piece = _DEFINITION_MARK.sub(lambda found: found.group(1) or found.group(2) or "", piece)
         return _TRAILING_SPACE.sub("", _opening_markers(_without_headers(piece, headings)))
 
     tidied = outside_code(text, tidy)
     code = fenced_line_numbers(tidied)  # the same lines once a cut last line goes
     return single_blank_lines(_marker_lines(_without_cut_header(tidied, code), code))
+
+
+_CHARACTER_REFERENCE = re.compile(
+    r"(`[^`\n]*+`)|&(?:#[0-9]{1,6}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});"
+)
+"""An HTML character reference ("&mdash;", "&lt;", "&#8212;"), or inline code, which keeps
+its own as written."""
+
+
+def _character(found: re.Match[str]) -> str:
+    """The character a reference stands for (`html.unescape`); inline code as it is."""
+    return found.group(1) or html.unescape(found.group())
 
 
 _LEADING_REFUSAL = re.compile(
