@@ -1116,6 +1116,15 @@ def test_a_sentence_sending_the_reader_elsewhere_is_no_candidate() -> None:
         "Timeout settings are stored in `ClientTimeout` data structure.",
         "For more complex cases, see the timeouts a session sets for all its requests.",
     ]
+    # peewee's "see also" boxes: a reference and what it is for
+    text = (
+        ".. seealso::\n   * :meth:`Model.insert_many` for syntax and examples.\n"
+        "   * :ref:`upsert` for additional discussion.\n\n"
+        "``replace_many`` may delete and re-insert rows, which changes the primary key.\n"
+    )
+    assert _candidate_sentences(text) == [
+        "``replace_many`` may delete and re-insert rows, which changes the primary key."
+    ]
 
 
 def test_a_statement_whose_subject_is_the_code_above_is_no_candidate() -> None:

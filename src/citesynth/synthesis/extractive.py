@@ -95,7 +95,9 @@ NOT_FOUND = "Not found in the sources."
 _LIST_MARK = re.compile(r"^\s*" + LIST_MARKER + r"\s+")
 _INNER_BULLET = re.compile(r"\n[ \t]*[-*+][ \t]+(?=\S)")
 """A bullet opening a line inside a quoted sentence: an item of a sentence run over a list
-(`_runs`), read without it ("… will exit with: code 0 if nothing would change; code 1 …")."""
+(`_runs`), read without it ("… will exit with: code 0 if nothing would change; code 1 …"),
+or an item shown with the one before it (peewee's "``preserve=``: … we wish to update." then
+"* ``update=``: if a conflict occurs, this is …" had read "… update. * ``update=``: …")."""
 _DEFINITION_MARK = re.compile(r"^:\s+|^:(?=" + RST_FIELD_NAME + ")")
 """The mark opening a definition list's definition (MyST, Pandoc: ": Checks the level …"),
 or a reStructuredText field's opening colon (":Exit code 5: No tests were collected" reads
@@ -155,13 +157,18 @@ _AUTHORS_NOTE = re.compile(r"[\s*_(]*(?:TODO|FIXME|XXX|TBD)\b")
 _SEE_ALSO = re.compile(
     r"[\s*_(]*(?:(?:also|please)\s+)?see\b"
     r"|[\s*_(]*for\s+(?:more|further|other)\s+(?:info(?:rmation)?|details|examples?)\b[^.]*?\bsee\b"
-    r"|[\s*_(]*(?:more|further)\s+(?:details|info(?:rmation)?)\b[^.]*?\b(?:is|are)\s+available\b",
+    r"|[\s*_(]*(?:more|further)\s+(?:details|info(?:rmation)?)\b[^.]*?\b(?:is|are)\s+available\b"
+    r"|[\s*_(-]*(?::[\w.+-]+(?::[\w.+-]+)?:|\{[\w.+:-]+\})?`[^`\n]+`_?\s+for\s+"
+    r"(?:(?:additional|more|further|other)\s+)?(?:discussion|details|info(?:rmation)?|examples?"
+    r"|syntax)\b",
     re.IGNORECASE,
 )
 """A sentence sending the reader elsewhere: "See `aiohttp-client-timeouts` for usage
 examples.", "For more info see `call_historic`.", "More details about … is available here
-`aiohttp-client-timeouts`." In an answer it points at a label the reader cannot follow
-(a cross-reference is shown as its target's name) and states nothing."""
+`aiohttp-client-timeouts`.", and the items of a "see also" box, a reference and what it is
+for (peewee's "* :ref:`upsert` for additional discussion."). In an answer it points at a
+label the reader cannot follow (a cross-reference is shown as its target's name) and
+states nothing."""
 _CODE_SUBJECT = re.compile(
     r"[\s*_]*(?:Would|Will|Should|Could|Might|Must|Shall)\s+(?:also\s+|then\s+|now\s+)?"
     r"(?!you\b|we\b|I\b|it\b|they\b|he\b|she\b|this\b|that\b|these\b|those\b|there\b|the\b"
@@ -548,7 +555,8 @@ class ExtractiveWriter:
         )
         if above:  # "Default: ``10``" ends with no stop: it is a sentence of its own
             pick.position, before = after, with_stop(above)
-        pick.text = clean(" ".join(part for part in (before, sentence, more) if part))
+        # each part on a line of its own: an item's bullet opening one goes (`clean`)
+        pick.text = clean("\n".join(part for part in (before, sentence, more) if part))
         if spare:
             chosen = _with_block(pick, end, around, chosen, shown_already, how)
         return [*chosen, pick]
