@@ -87,6 +87,7 @@ from citesynth.synthesis.introduced import (
 from citesynth.synthesis.markup import strip_markup
 from citesynth.synthesis.means import asks_means, states_means
 from citesynth.synthesis.reasons import ASKING_WORDS, asks_why, states_reason
+from citesynth.synthesis.restated import yes_no_proposition
 from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
 from citesynth.types import Chunk
@@ -1531,8 +1532,9 @@ def _asked_first(
     A number when it asks for one, a reason when it asks why (`why`: `reasons.asks_why`,
     `_reason_of`; both `_stating_first`), a means when it asks how to do something
     (`means.asks_means`, `_means_first`: from the lower bound of `reach`, a pair of the
-    floor and that bound, and from beyond the first `shown`); as it is otherwise. The count
-    is of the means brought into reach.
+    floor and that bound, and from beyond the first `shown`), a verdict that something
+    cannot be done when it asks yes or no (`restated.yes_no_proposition`, `_VERDICT`); as
+    it is otherwise. The count is of the means brought into reach.
     """
     floor, low = reach
     if number:
@@ -1541,7 +1543,27 @@ def _asked_first(
         return _stating_first(ranked, floor, following, _reason_of(question, ranked, read)), 0
     if asks_means(question):
         return _means_first(ranked, floor, low, shown)
+    if yes_no_proposition(question) is not None:
+        return _stating_first(ranked, floor, following, _states_verdict), 0
     return ranked, 0
+
+
+_VERDICT = re.compile(
+    r"\b(?:incompatible|unsupported|impossible|(?:is|are|isn't|aren't)\s+ignored"
+    r"|not\s+(?:be\s+)?(?:supported|possible|allowed|permitted|compatible|recommended)"
+    r"|cannot|can't|can\s+not|(?:will\s+not|won't|does\s+not|doesn't|do\s+not|don't)\s+work"
+    r"|must\s+not|has\s+no\s+effect)\b",
+    re.I,
+)
+"""A sentence stating that something asked cannot be done: what a yes/no question most often
+needs ("Can I use ``--reload`` while keeping ``--preload`` on?" is answered by Gunicorn's
+"The reloader is incompatible with application preloading.", ranked sixth below sentences
+on reloading and preloading apart)."""
+
+
+def _states_verdict(_: tuple[int, int], text: str) -> bool:
+    """Whether a candidate (with what it brings along) states a verdict (`_VERDICT`)."""
+    return _VERDICT.search(text) is not None
 
 
 def _reason_of(
