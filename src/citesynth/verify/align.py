@@ -58,6 +58,7 @@ from citesynth.verify.quotes import misquoted
 from citesynth.verify.roles import crossed_names
 from citesynth.verify.siblings import misnamed_sibling
 from citesynth.verify.swaps import preferred_reversed, rejected_chosen, swapped
+from citesynth.verify.table_cells import denied_in_table
 
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:\s?%|\s?percent\b)?")
@@ -224,7 +225,8 @@ class Alignment:
     """(the claim's word, the contradicting word of a sentence stating it): "optional"
     against "required" (`opposites.opposed`), "after" against "before"
     (`opposites.reversed_order`), `os.getcwd` against "mymodule.getcwd rather than
-    os.getcwd" (`swaps.rejected_chosen`)."""
+    os.getcwd" (`swaps.rejected_chosen`), "HTTP/2 Support for sync" against a table's
+    "`sync`: HTTP/2 Support: No" (`table_cells.denied_in_table`)."""
     swapped: tuple[tuple[str, str], ...] = ()
     """Two items of the claim the stating sentence binds the other way round
     (`swaps.swapped`), or two names of it each said with what the passages say of the
@@ -1290,6 +1292,9 @@ def align(
     )
     if chosen := next(filter(None, (rejected_chosen(claim, s) for s in stating)), None):
         opposite = (*opposite, (chosen[0], f"{chosen[1]} rather than {chosen[0]}"))
+    celled = (denied_in_table(claim, passage, denies=negated) for passage in shown)
+    if cell := next(filter(None, celled), None):  # "`sync`: HTTP/2 Support: No"
+        opposite = (*opposite, cell)
     exchanged = crossed_names(claim, shown)
     negation_mismatch = negation_mismatch and not restated
     features = {
