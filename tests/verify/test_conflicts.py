@@ -74,6 +74,17 @@ def test_a_denial_of_something_else_is_no_conflict() -> None:
     assert found == []
 
 
+def test_a_sentence_holding_both_values_disagrees_with_neither() -> None:
+    """Gunicorn's change log gives a before and an after; its guide the after alone."""
+    after = Passage(2, "- **With `workers=2`**: 2 workers × 10GB = 20GB RAM (75% savings)", "a.md")
+    both = Passage(
+        3, "- Example: 8 workers × 10GB model = 80GB → with `workers=2`: 20GB (75% savings)", "b.md"
+    )
+    assert find_conflicts([after, both]) == []
+    other = Passage(3, "- **With `workers=8`**: 8 workers × 10GB = 80GB RAM (no savings)", "b.md")
+    assert [c.kind for c in find_conflicts([after, other])] == ["number"]
+
+
 def test_a_sentence_stating_both_sides_denies_neither() -> None:
     """peewee's migrator: "nullable or not nullable" states both, against a field's "make
     nullable" (found answering how to add a NOT NULL column, a disagreement in the answer)."""

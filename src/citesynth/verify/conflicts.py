@@ -346,6 +346,17 @@ def _denied(text: str) -> frozenset[str] | None:
     return None if denied and denied <= set(content_terms(clause)) else denied
 
 
+def _numbers(fact: _Fact) -> frozenset[str]:
+    """Every number `fact`'s sentence states, whatever follows it.
+
+    A sentence holding both values disagrees with neither: Gunicorn's change log has "8
+    workers × 10GB model = 80GB → with `workers=2`: 20GB" (before and after), against
+    "With `workers=2`: 2 workers × 10GB = 20GB RAM", which had come out as "the sources
+    disagree: [2] says 2 workers; [3] says 8 workers".
+    """
+    return frozenset(value for values in fact.values.values() for value in values)
+
+
 def _unit(word: str) -> str:
     if word == "%":
         return "%"
@@ -455,9 +466,10 @@ def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
                 continue
             if not _same_subject(a, b) or _named_apart(a, b):
                 continue
+            held = (_numbers(first), _numbers(second))
             for unit in first.values.keys() & second.values.keys():
-                if first.values[unit] & second.values[unit]:
-                    continue
+                if first.values[unit] & held[1] or second.values[unit] & held[0]:
+                    continue  # one holds the other's value too: "8 workers → `workers=2`"
                 kind = "date" if unit == "year" else "number"
                 found.setdefault(
                     (*pair, kind),
