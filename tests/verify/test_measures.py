@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from citesynth.verify import Check, LexicalVerifier
+from citesynth.verify.align import other_unit
 from citesynth.verify.crossencoder import available
 from citesynth.verify.measures import other_measure
 from citesynth.verify.trained import TrainedVerifier
@@ -83,3 +84,32 @@ async def test_the_lexical_verifier_says_what_the_source_measures() -> None:
 async def test_the_trained_verifier_is_vetoed_by_another_measure() -> None:
     [verdict] = await TrainedVerifier.load().verify([Check(WRONG, (SOURCE,))])
     assert not verdict.supported
+
+
+HOOKS = (
+    "``QueryEvent`` is a named tuple with ``sql``, ``params``, ``duration`` (in\n"
+    "seconds, including connection or cursor acquisition), and ``exception``, which\n"
+    "is ``None`` on success. Hooks observe the query and cannot modify it.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "found"),
+    [
+        ("The `event.duration` is in milliseconds.", ("milliseconds", "in seconds")),
+        ("The duration is in seconds.", None),  # what it says
+        ("The query event's exception is None in minutes.", ("minutes", "in seconds")),
+        ("The duration is in bytes.", None),  # another kind of unit: left to the others
+        ("Hooks run in milliseconds.", None),  # no sentence sharing a word names a unit
+    ],
+)
+def test_a_measure_in_another_unit_is_found(claim: str, found: tuple[str, str] | None) -> None:
+    assert other_unit(claim, [HOOKS]) == found
+
+
+async def test_the_verifier_says_which_unit_the_source_measures_in() -> None:
+    [verdict] = await LexicalVerifier().verify(
+        [Check("The `event.duration` is in milliseconds.", (HOOKS,), "Query hooks")]
+    )
+    assert verdict.label != "supported"
+    assert "the source says 'in seconds', not 'milliseconds'" in verdict.reasons

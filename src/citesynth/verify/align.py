@@ -399,6 +399,43 @@ _IN_UNIT = re.compile(
 seconds", "… smaller than this minimum size in bytes"."""
 
 
+_DIMENSION = {
+    **dict.fromkeys(("ms", "s", "min", "h", "day", "week", "month", "year"), "time"),
+    **dict.fromkeys(("byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib"), "size"),
+}
+"""What each unit of `_UNITS` measures, where another unit measures the same."""
+
+
+def other_unit(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
+    """(the claim's unit, the passages' unit) when they measure in another unit, or None.
+
+    A claim naming its measure in words ("`event.duration` is in milliseconds", `_IN_UNIT`)
+    that no sentence of the passages sharing a word with the rest of the claim names, where
+    one names another unit of the same kind ("``duration`` (in seconds, …)", peewee's
+    query hooks): the embedded model's answer, which both verifiers had passed, every other
+    word being the source's.
+    """
+    mine = {_UNITS[m.group(1).lower()]: m.group(1) for m in _IN_UNIT.finditer(claim)}
+    if not mine or not set(mine) & set(_DIMENSION):
+        return None
+    said = {t for t in content_terms(_IN_UNIT.sub(" ", claim)) if t not in _UNIT_STEMS}
+    theirs: dict[str, str] = {}
+    for passage in passages:
+        for start, end in passage_sentences(passage):
+            sentence = passage[start:end]
+            if said & set(content_terms(sentence)):
+                theirs |= {
+                    _UNITS[m.group(1).lower()]: m.group(1) for m in _IN_UNIT.finditer(sentence)
+                }
+    for unit, written in mine.items():
+        if unit in theirs or unit not in _DIMENSION:
+            continue
+        other = next((w for u, w in theirs.items() if _DIMENSION.get(u) == _DIMENSION[unit]), None)
+        if other is not None:
+            return written, f"in {other}"
+    return None
+
+
 _LIST_ITEM = re.compile(r"\s*" + LIST_MARKER + r"\s")
 
 
@@ -1295,6 +1332,8 @@ def align(
     celled = (denied_in_table(claim, passage, denies=negated) for passage in shown)
     if cell := next(filter(None, celled), None):  # "`sync`: HTTP/2 Support: No"
         opposite = (*opposite, cell)
+    if unit := other_unit(claim, shown):  # "milliseconds" against "(in seconds, …)"
+        opposite = (*opposite, unit)
     exchanged = crossed_names(claim, shown)
     negation_mismatch = negation_mismatch and not restated
     features = {
