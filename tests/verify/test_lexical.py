@@ -376,6 +376,27 @@ def test_a_negated_claim_is_vetoed_only_by_a_source_with_no_negation_at_all(
     assert any("negation" in r for r in verifier.verify_now([Check(claim, (plain,))])[0].reasons)
 
 
+CASCADE = (
+    "``recursive=True`` works by querying for dependent rows and deleting them\n"
+    "first - it does not rely on ``ON DELETE CASCADE``. For large graphs of\n"
+    "related data, this can be slow."
+)
+
+
+def test_what_a_claim_asserts_before_not_is_read_against_a_denial(
+    verifier: LexicalVerifier,
+) -> None:
+    # peewee's docs: the embedded model wrote the opposite, then declined what they say
+    wrong = (
+        "`delete_instance(recursive=True)` depends on the foreign keys being declared with "
+        "ON DELETE CASCADE, not on peewee handling the dependent rows itself."
+    )
+    reasons = verifier.verify_now([Check(wrong, (CASCADE,))])[0].reasons
+    assert any("negation" in r for r in reasons), reasons
+    right = "`recursive=True` works by querying for dependent rows, not by ON DELETE CASCADE."
+    assert verifier.verify_now([Check(right, (CASCADE,))])[0].label == "supported"
+
+
 RELOADING = (
     "The development server automatically reloads Python code for each request as needed. "
     "You don't need to restart the server for code changes to take effect."

@@ -410,30 +410,44 @@ def other_unit(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
     """(the claim's unit, the passages' unit) when they measure in another unit, or None.
 
     A claim naming its measure in words ("`event.duration` is in milliseconds", `_IN_UNIT`)
-    that no sentence of the passages sharing a word with the rest of the claim names, where
-    one names another unit of the same kind ("``duration`` (in seconds, …)", peewee's
-    query hooks): the embedded model's answer, which both verifiers had passed, every other
-    word being the source's.
+    where a sentence of the passages about the same thing names another unit of the same
+    kind ("``duration`` (in seconds, …)", peewee's query hooks): the embedded model's
+    answer, which both verifiers had passed, every other word being the source's. About the
+    same thing: it writes a name the claim writes as code, or two more of the claim's words.
+    Not when the passages write the claim's unit anywhere, in any form ("the number of
+    milliseconds"), nor when the claim names two units of a kind.
     """
     mine = {_UNITS[m.group(1).lower()]: m.group(1) for m in _IN_UNIT.finditer(claim)}
-    if not mine or not set(mine) & set(_DIMENSION):
+    kinds = [_DIMENSION[unit] for unit in mine if unit in _DIMENSION]
+    if len(kinds) != 1 or len(mine) != 1:
         return None
-    said = {t for t in content_terms(_IN_UNIT.sub(" ", claim)) if t not in _UNIT_STEMS}
-    theirs: dict[str, str] = {}
+    ((unit, written),) = mine.items()
+    words = {w.lower() for p in passages for w in _WORD.findall(p)}
+    if any(alias in words for alias, same in _UNITS.items() if same == unit):
+        return None
+    code = {name.lower() for name in _code_names(claim)}
+    said = {t for t in content_terms(_IN_UNIT.sub(" ", _CODE.sub(" ", claim)))}
     for passage in passages:
         for start, end in passage_sentences(passage):
             sentence = passage[start:end]
-            if said & set(content_terms(sentence)):
-                theirs |= {
-                    _UNITS[m.group(1).lower()]: m.group(1) for m in _IN_UNIT.finditer(sentence)
-                }
-    for unit, written in mine.items():
-        if unit in theirs or unit not in _DIMENSION:
-            continue
-        other = next((w for u, w in theirs.items() if _DIMENSION.get(u) == _DIMENSION[unit]), None)
-        if other is not None:
-            return written, f"in {other}"
+            shared = said & set(content_terms(sentence))
+            if not (len(shared) >= 2 or code & {n.lower() for n in _code_names(sentence)}):
+                continue
+            for found in _IN_UNIT.finditer(sentence):
+                other = _UNITS[found.group(1).lower()]
+                if other != unit and _DIMENSION.get(other) == kinds[0]:
+                    return written, f"in {found.group(1)}"
     return None
+
+
+def _code_names(text: str) -> set[str]:
+    """The names `text` writes as inline code, and each one's last dotted part."""
+    names = {m.group(2).strip() for m in _CODE_SPAN.finditer(text)}
+    return names | {name.rsplit(".", 1)[-1] for name in names if name}
+
+
+_CODE_SPAN = re.compile(r"(`++)([^`\n]+?)\1(?!`)")
+"""Inline code in one or more backticks (reStructuredText writes ``duration``)."""
 
 
 _LIST_ITEM = re.compile(r"\s*" + LIST_MARKER + r"\s")
@@ -1060,12 +1074,16 @@ def _negation_differs(
         scope = _negated_scope(claim)
         most = max(len(scope & sentence.terms) for sentence in best)
         stating = [sentence for sentence in best if len(scope & sentence.terms) == most]
-        return not any(
+        if not any(
             sentence.negated
             or denies(_text(evidence, sentence), claim)
             or bound_denied(claim, _text(evidence, sentence))
             for sentence in stating
-        )
+        ):
+            return True
+        contrast = _CONTRAST.search(claim)  # "A depends on X, not on Y": "A … X" is plain
+        texts = [_text(evidence, sentence) for sentence in best]
+        return contrast is not None and _contrast_denied(claim, contrast, texts)
     tops = [best[0]]
     asserted = _asserted_terms(claim)
     if asserted:
@@ -1073,6 +1091,44 @@ def _negation_differs(
         most = max(len(asserted & sentence.terms) for sentence in best)
         tops = [sentence for sentence in best if len(asserted & sentence.terms) == most]
     return all(_negates(claim, wanted, sentence, evidence) for sentence in tops)
+
+
+_CONTRAST = re.compile(r",\s*+(?:and\s++|but\s++)?not\s++(?!only\b)")
+"""A claim's last clause setting what it says against what it does not ("…, not on peewee
+handling the dependent rows itself"): the clause before it asserts, and is read as a plain
+claim is. The embedded model wrote "`delete_instance(recursive=True)` depends on the foreign
+keys being declared with ON DELETE CASCADE, not on peewee handling the dependent rows
+itself" over peewee's "it does not rely on ``ON DELETE CASCADE``", and, read as a denial
+the source backs, both verifiers had passed it."""
+_CONTRASTED_TERMS = 3
+"""Content terms the asserting clause needs of its own (not in the declined one)."""
+
+
+def _contrast_denied(claim: str, contrast: re.Match[str], sentences: Sequence[str]) -> bool:
+    """Whether a sentence denies what a claim "A, not B" asserts (`_CONTRAST`).
+
+    A negated clause of a stating sentence that holds two or more terms only the asserting
+    clause has, and none only the declined one has ("it does not rely on ``ON DELETE
+    CASCADE``" against "… depends on the foreign keys being declared with ON DELETE
+    CASCADE, not on peewee handling the dependent rows itself").
+    """
+    main = claim[: contrast.start()]
+    if negation_cues(main):
+        return False
+    said = {_canonical(t) for t in content_terms(main)}
+    declined = {_canonical(t) for t in content_terms(claim[contrast.end() :])}
+    asserted, declined = said - declined, declined - said
+    if len(asserted) < _CONTRASTED_TERMS:
+        return False
+    for text in sentences:
+        for start, end in _clauses(text):
+            clause = text[start:end]
+            if not negation_cues(clause):
+                continue
+            held = {_canonical(t) for t in content_terms(clause)}
+            if len(held & asserted) >= 2 and not held & declined:
+                return True
+    return False
 
 
 def _negates(claim: str, wanted: Sequence[str], sentence: Sentence, evidence: Evidence) -> bool:
@@ -1329,7 +1385,7 @@ def align(
     )
     if chosen := next(filter(None, (rejected_chosen(claim, s) for s in stating)), None):
         opposite = (*opposite, (chosen[0], f"{chosen[1]} rather than {chosen[0]}"))
-    celled = (denied_in_table(claim, passage, denies=negated) for passage in shown)
+    celled = (denied_in_table(claim, passage) for passage in shown)
     if cell := next(filter(None, celled), None):  # "`sync`: HTTP/2 Support: No"
         opposite = (*opposite, cell)
     if unit := other_unit(claim, shown):  # "milliseconds" against "(in seconds, …)"
