@@ -11,14 +11,25 @@ Asked whether HTTP/2 works with the default sync worker, the embedded model wrot
 word of it is in the table and the sentences around it. Read as words, "The sync worker
 supports HTTP/2." scored 0.94 against that table, the same as its denial.
 
-A table row answers for its first cell (the row's key, "sync") under each header: a claim
-naming that key, and no other row's, and a word of a header whose cell says "No" (or ✗,
-"false", "unsupported") states the opposite when it denies nothing; one denying what a
-"Yes" cell says (✓, "true", "supported") does too. `denied_in_table` gives the row and
-header so read, which align reports as the source's opposite word.
+A table row answers for its first cell (the row's key, "sync") under each header. A claim
+says what a yes-or-no cell says when it is narrow enough to be that cell's statement:
+
+- it names one row's key (no other row's) and, in the same clause, a word of one yes-or-no
+  column's header that says what is supported ("HTTP/2"; not "support", "required");
+- every other word of it is the key's, that header's, the first column's header's
+  ("Worker") or a word saying what a cell says ("work", "use", "default", "supports");
+- it sets nothing against anything ("unlike", "other than", "but not", "rather than").
+
+Such a claim states the opposite of a "No" cell (✗, "false", "unsupported") when that clause
+denies nothing, and of a "Yes" cell (✓, "true", "supported") when it does.
+`denied_in_table` gives the row and header so read, which align reports as the source's
+opposite word. A claim saying more ("The `sync` worker is supported on every platform",
+"… supports Python 3.7") is left to the other checks.
 """
 
 from __future__ import annotations
+
+import re
 
 from citesynth.analysis import content_terms
 from citesynth.ingest.tables import Row, table_rows
@@ -27,14 +38,27 @@ _NO = frozenset({"no", "✗", "✘", "❌", "false", "unsupported", "not support
 """A cell saying no."""
 _YES = frozenset({"yes", "✓", "✔", "✅", "true", "supported"})
 """A cell saying yes."""
+_VAGUE = frozenset(content_terms("support supported enabled available allowed required"))
+"""Header words that say nothing of what is supported ("HTTP/2 Support": "HTTP/2" does)."""
+_SAYING = frozenset(
+    content_terms("work works use used run runs default supports support enabled available can")
+)
+"""Words a claim may use to say what a yes-or-no cell says."""
+_AGAINST = re.compile(
+    r"\b(?:unlike|other\s+than|except|but\s+not|rather\s+than|instead\s+of|whereas|while)\b",
+    re.I,
+)
+_CLAUSE = re.compile(r"[;,:]|\s(?:but|and|or)\s", re.I)
+_DENIAL = re.compile(r"\b(?:not|no|never|cannot|without)\b|n't\b", re.I)
 
 
-def denied_in_table(claim: str, passage: str, *, denies: bool) -> tuple[str, str] | None:
+def denied_in_table(claim: str, passage: str) -> tuple[str, str] | None:
     """(what the claim says, what the table says) when a yes-or-no cell denies `claim`.
 
-    A cell of `passage`'s tables (see the module docstring); `denies` tells whether the
-    claim denies what it says (align's negation flag). None when no cell denies it.
+    A cell of `passage`'s tables (see the module docstring); None when none denies it.
     """
+    if "|" not in passage or _AGAINST.search(claim):
+        return None
     rows = [row for row in table_rows(passage) if len(row.header) == len(row.cells) > 1]
     if not rows:
         return None
@@ -44,19 +68,37 @@ def denied_in_table(claim: str, passage: str, *, denies: bool) -> tuple[str, str
     if len(named) != 1:
         return None  # no row's key, or two rows': which one the claim is about is unclear
     for row, key in zip(rows, keys, strict=True):
-        if key == named[0] and (said := _denied(row, claimed, denies=denies)):
+        if key == named[0] and (said := _denied(row, key, claim, claimed)):
             return said
     return None
 
 
-def _denied(row: Row, claimed: set[str], *, denies: bool) -> tuple[str, str] | None:
-    """What a row's yes-or-no cell under a header the claim names says against it."""
-    key = row.cells[0].strip(" `*_")
-    for header, cell in zip(row.header[1:], row.cells[1:], strict=True):
-        value = " ".join(cell.strip(" `*_").lower().split())
-        if not set(content_terms(header)) & claimed:
-            continue
-        if (value in _NO and not denies) or (value in _YES and denies):
-            mine = f"{header} for {key}" if value in _NO else f"no {header} for {key}"
-            return mine, f"{key}: {header}: {cell.strip()}"
-    return None
+def _denied(row: Row, key: frozenset[str], claim: str, claimed: set[str]) -> tuple[str, str] | None:
+    """What a row's yes-or-no cell under the header the claim names says against it."""
+    columns = [
+        (header, cell, frozenset(content_terms(header)) - _VAGUE)
+        for header, cell in zip(row.header[1:], row.cells[1:], strict=True)
+        if _value(cell) in _NO | _YES
+    ]
+    told = [column for column in columns if column[2] and column[2] & claimed]
+    if len(told) != 1:
+        return None  # no yes-or-no column named, or two: which cell is meant is unclear
+    header, cell, distinct = told[0]
+    allowed = key | set(content_terms(header)) | set(content_terms(row.header[0])) | _SAYING
+    if not claimed <= allowed:
+        return None  # the claim says more than the cell
+    clause = next((c for c in _CLAUSE.split(claim) if key <= set(content_terms(c))), "")
+    if not distinct & set(content_terms(clause)):
+        return None
+    denies = _DENIAL.search(clause.replace("’", "'")) is not None
+    value = _value(cell)
+    if (value in _NO and denies) or (value in _YES and not denies):
+        return None
+    name = row.cells[0].strip(" `*_")
+    mine = f"{header} for {name}" if value in _NO else f"no {header} for {name}"
+    return mine, f"{name}: {header}: {cell.strip()}"
+
+
+def _value(cell: str) -> str:
+    """A cell's text, lower case, markup and runs of spaces aside."""
+    return " ".join(cell.strip(" `*_").lower().split())
