@@ -83,6 +83,12 @@ def test_a_sentence_holding_both_values_disagrees_with_neither() -> None:
     assert find_conflicts([after, both]) == []
     other = Passage(3, "- **With `workers=8`**: 8 workers × 10GB = 80GB RAM (no savings)", "b.md")
     assert [c.kind for c in find_conflicts([after, other])] == ["number"]
+    # a number in another unit is another measure
+    both = Passage(
+        1, "The default worker timeout is 30 seconds and the server retries 5 times.", "a"
+    )
+    once = Passage(2, "The default worker timeout is 5 seconds.", "b.md")
+    assert [c.values for c in find_conflicts([both, once])] == [("30 seconds", "5 seconds")]
 
 
 def test_a_sentence_stating_both_sides_denies_neither() -> None:
@@ -95,6 +101,12 @@ def test_a_sentence_stating_both_sides_denies_neither() -> None:
     assert find_conflicts(passages) == []
     denying = Passage(2, "- Make the columns not nullable.", "schema.rst")
     assert [c.kind for c in find_conflicts([passages[0], denying])] == ["negation"]
+    # nor is it read against a denial: it states that too
+    assert find_conflicts([passages[1], Passage(3, "- Make the columns not nullable.", "x")]) == []
+    # a denial after a comma in the same sentence still denies
+    plain = Passage(1, "Columns and primary keys are nullable by default.", "a.md")
+    later = Passage(2, "Columns are nullable by default, but primary keys are not nullable.", "b")
+    assert [c.kind for c in find_conflicts([plain, later])] == ["negation"]
 
 
 def test_documents_each_about_their_own_name_do_not_conflict() -> None:

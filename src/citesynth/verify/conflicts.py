@@ -100,6 +100,8 @@ class _Fact:
     negated: bool
     denied: frozenset[str]
     """The first two content terms after the negation: what the sentence denies."""
+    both_sides: bool
+    """Whether it states a thing and its denial as two choices (`_both_sides`)."""
     opening: str
     """The first word, lower case: a name swap needs the same opening."""
     names: frozenset[str]
@@ -164,7 +166,6 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
             values.setdefault(unit, set()).add(number)
             shown.setdefault(unit, f"{match.group('number')} {unit_word}".strip())
         key = frozenset(t for t in content_terms(text) if t not in numeric and not t.isdigit())
-        denied = _denied(text)
         facts.append(
             _Fact(
                 number=passage.number,
@@ -173,8 +174,9 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
                 key=key,
                 values={u: frozenset(v) for u, v in values.items()},
                 shown=shown,
-                negated=denied is not None,
-                denied=denied or frozenset(),
+                negated=bool(NEGATION.search(text)),
+                denied=_denied(text),
+                both_sides=_both_sides(text),
                 opening=text.split(" ", 1)[0].lower(),
                 names=_names(text),
                 title=title,
@@ -331,30 +333,38 @@ def _titled_apart(a: _Fact, b: _Fact) -> bool:
     return one not in b.text.lower() and two not in a.text.lower()
 
 
-def _denied(text: str) -> frozenset[str] | None:
-    """What `text` denies: the first two content terms after its negation.
-
-    None when it has no negation, or states them in its clause before the negation too
-    ("Make columns nullable or not nullable": both sides, so it denies neither).
-    """
+def _denied(text: str) -> frozenset[str]:
     negation = NEGATION.search(text)
     if negation is None:
-        return None
+        return frozenset()
     after = re.split(r"[.;:,!?]", text[negation.end() :], maxsplit=1)[0]
-    denied = frozenset(content_terms(after)[:2])
-    clause = re.split(r"[.;:!?]", text[: negation.start()])[-1]
-    return None if denied and denied <= set(content_terms(clause)) else denied
+    return frozenset(content_terms(after)[:2])
 
 
-def _numbers(fact: _Fact) -> frozenset[str]:
-    """Every number `fact`'s sentence states, whatever follows it.
+def _both_sides(text: str) -> bool:
+    """Whether `text` states a thing and its denial as two choices.
+
+    "Make columns nullable or not nullable", "with or without a timeout": it denies neither,
+    and is read for no negation conflict.
+    """
+    return _EITHER.search(text) is not None
+
+
+_EITHER = re.compile(
+    r"\b([a-z][\w-]*+)\s++or\s++(?:not\s++|non-?)\1\b|\bwith\s++or\s++without\b", re.I
+)
+
+
+def _held(fact: _Fact, unit: str) -> frozenset[str]:
+    """The numbers `fact`'s sentence gives in `unit`, or with no unit at all.
 
     A sentence holding both values disagrees with neither: Gunicorn's change log has "8
     workers × 10GB model = 80GB → with `workers=2`: 20GB" (before and after), against
     "With `workers=2`: 2 workers × 10GB = 20GB RAM", which had come out as "the sources
-    disagree: [2] says 2 workers; [3] says 8 workers".
+    disagree: [2] says 2 workers; [3] says 8 workers". A number in another unit is another
+    measure ("30 seconds and … retries 5 times" still disagrees with "5 seconds").
     """
-    return frozenset(value for values in fact.values.values() for value in values)
+    return fact.values.get(unit, frozenset()) | fact.values.get("", frozenset())
 
 
 def _unit(word: str) -> str:
@@ -466,9 +476,10 @@ def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
                 continue
             if not _same_subject(a, b) or _named_apart(a, b):
                 continue
-            held = (_numbers(first), _numbers(second))
             for unit in first.values.keys() & second.values.keys():
-                if first.values[unit] & held[1] or second.values[unit] & held[0]:
+                if first.values[unit] & _held(second, unit) or second.values[unit] & _held(
+                    first, unit
+                ):
                     continue  # one holds the other's value too: "8 workers → `workers=2`"
                 kind = "date" if unit == "year" else "number"
                 found.setdefault(
@@ -484,6 +495,7 @@ def find_conflicts(passages: Sequence[Passage]) -> list[Found]:
             negated, other = (a, b) if a.negated else (b, a)
             if (
                 a.negated != b.negated
+                and not (a.both_sides or b.both_sides)
                 and a.values.keys() == b.values.keys()
                 and negated.denied <= set(terms(other.text))
                 and negated.key <= other.key
