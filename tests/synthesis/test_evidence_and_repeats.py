@@ -250,8 +250,10 @@ def test_no_line_ends_in_spaces_outside_code() -> None:
 
 def test_a_character_reference_is_written_as_its_character_outside_code() -> None:
     # Gunicorn's signal list: "`TTIN` &mdash; increase worker count by one"
-    text = "`TTIN` &mdash; more workers [4]. Use `a &lt; b` &lt;here&gt; &x; &amp; [1].\n"
-    assert strip_layout(text) == "`TTIN` — more workers [4]. Use `a &lt; b` <here> &x; & [1].\n"
+    text = "`TTIN` &mdash; more [4]. Use ``a &lt; b`` &lt;here&gt; &x; &amp; &#8212; [1].\n"
+    assert (
+        strip_layout(text) == "`TTIN` — more [4]. Use ``a &lt; b`` &lt;here&gt; &x; &amp; — [1].\n"
+    )
     block = "```\nprint('&mdash;')\n```\n"
     assert strip_layout(block) == block
 

@@ -385,6 +385,19 @@ async def test_asked_yes_or_no_a_sentence_saying_it_cannot_be_done_comes_first(
     )
 
 
+async def test_asked_yes_or_no_a_sentence_stating_it_is_not_put_behind_a_verdict(
+    engine: Engine, tmp_path: Path
+) -> None:
+    source = (
+        "# Workers\n\nThe gthread worker supports keep-alive connections.\n\n"
+        "Keep-alive connections are not supported by the sync worker.\n"
+    )
+    writer = ExtractiveWriter(engine.embedder, max_sentences=1)
+    question = "Does the gthread worker support keep-alive connections?"
+    answer = await _extracted(engine, tmp_path, source, question, writer)
+    assert "The gthread worker supports keep-alive connections [1]." in answer.answer, answer.answer
+
+
 async def test_asked_how_a_statement_comes_with_the_code_right_after_it(
     engine: Engine, tmp_path: Path
 ) -> None:
@@ -1110,16 +1123,19 @@ def test_numbered_steps_going_on_from_a_lead_in_in_lower_case_are_no_candidates(
     text = (
         "For non-null columns, the following occurs:\n\n"
         "1. column is added as allowing NULLs\n"
-        "2. the default value is written to every row\n"
+        "2. default value is written to every row\n"
         "3. column is changed to NOT NULL\n\n"
         "To upgrade, follow these steps:\n\n1. Stop the server before you migrate it.\n"
-        "2. back up the database file first.\n"
+        "2. back up the database file first.\n\nThe migration runs these steps:\n\n"
+        "1. the ``ALTER TABLE`` statement adds the column, which is written to every row\n"
     )
     assert _candidate_sentences(text) == [
         "For non-null columns, the following occurs:",
         "To upgrade, follow these steps:",
         "Stop the server before you migrate it.",
         "2. back up the database file first.",
+        "The migration runs these steps:",
+        "1. the ``ALTER TABLE`` statement adds the column, which is written to every row",
     ]
 
 

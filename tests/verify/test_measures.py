@@ -107,6 +107,17 @@ def test_a_measure_in_another_unit_is_found(claim: str, found: tuple[str, str] |
     assert other_unit(claim, [HOOKS]) == found
 
 
+def test_a_unit_the_passages_write_or_a_sentence_about_another_thing_is_no_other_unit() -> None:
+    settings = (
+        "The `timeout` setting is in seconds. The `keepalive` setting is the number of "
+        "milliseconds to wait for the next request."
+    )
+    assert other_unit("The `keepalive` setting is in milliseconds.", [settings]) is None
+    assert other_unit("The `keepalive` setting is in minutes.", [settings]) is None
+    two = "`duration` is in seconds; multiply it by 1000 to express it in milliseconds."
+    assert other_unit(two, [HOOKS]) is None
+
+
 async def test_the_verifier_says_which_unit_the_source_measures_in() -> None:
     [verdict] = await LexicalVerifier().verify(
         [Check("The `event.duration` is in milliseconds.", (HOOKS,), "Query hooks")]

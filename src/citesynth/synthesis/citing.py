@@ -181,7 +181,8 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     markers are written as a reader sees them (`rendered_rst`: ":func:`confirm`" ->
     "`confirm`", "uvloop_" -> "uvloop", "like this::" -> "like this:"), so is a Markdown
     page's character reference outside inline code (`_CHARACTER_REFERENCE`: Gunicorn's
-    "`TTIN` &mdash; increase worker count by one" reads "`TTIN` — increase …"), and a definition as
+    "`TTIN` &mdash; increase worker count by one" reads "`TTIN` — increase …"; not "&lt;",
+    "&gt;" nor "&amp;"), and a definition as
     the definition list marks it (": Checks the level …") without its mark (`_DEFINITION_MARK`,
     as the extractive writer quotes one); no line ends in spaces (a
     sentence removed from the end of a line leaves them); one blank line separates
@@ -201,15 +202,20 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
 
 
 _CHARACTER_REFERENCE = re.compile(
-    r"(`[^`\n]*+`)|&(?:#[0-9]{1,6}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});"
+    r"((`++)[^\n]*?\2(?!`))|&(?:#[0-9]{1,6}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});"
 )
-"""An HTML character reference ("&mdash;", "&lt;", "&#8212;"), or inline code, which keeps
-its own as written."""
+"""An HTML character reference ("&mdash;", "&#8212;"), or inline code in one or more
+backticks, which keeps its own as written."""
+_MARKUP_REFERENCES = frozenset({"&lt;", "&gt;", "&amp;"})
+"""References that stay as written: decoded, "&lt;name&gt;" would become a tag to whatever
+renders the answer as Markdown or HTML."""
 
 
 def _character(found: re.Match[str]) -> str:
     """The character a reference stands for (`html.unescape`); inline code as it is."""
-    return found.group(1) or html.unescape(found.group())
+    if found.group(1) or found.group().lower() in _MARKUP_REFERENCES:
+        return found.group()
+    return html.unescape(found.group())
 
 
 _LEADING_REFUSAL = re.compile(

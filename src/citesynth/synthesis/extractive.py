@@ -87,7 +87,7 @@ from citesynth.synthesis.introduced import (
 from citesynth.synthesis.markup import strip_markup
 from citesynth.synthesis.means import asks_means, states_means
 from citesynth.synthesis.reasons import ASKING_WORDS, asks_why, states_reason
-from citesynth.synthesis.restated import yes_no_proposition
+from citesynth.synthesis.restated import FRAMING, yes_no_proposition
 from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
 from citesynth.types import Chunk
@@ -159,17 +159,20 @@ _SEE_ALSO = re.compile(
     r"[\s*_(]*(?:(?:also|please)\s+)?see\b"
     r"|[\s*_(]*for\s+(?:more|further|other)\s+(?:info(?:rmation)?|details|examples?)\b[^.]*?\bsee\b"
     r"|[\s*_(]*(?:more|further)\s+(?:details|info(?:rmation)?)\b[^.]*?\b(?:is|are)\s+available\b"
-    r"|[\s*_(-]*(?::[\w.+-]+(?::[\w.+-]+)?:|\{[\w.+:-]+\})?`[^`\n]+`_?\s+for\s+"
-    r"(?:(?:additional|more|further|other)\s+)?(?:discussion|details|info(?:rmation)?|examples?"
-    r"|syntax)\b",
+    r"|[\s*_(-]*(?::[\w.+-]+(?::[\w.+-]+)?:|\{[\w.+:-]+\})`[^`\n]+`_?\s+for\b"
+    r"|[\s*_(-]*`[^`\n]+`_?\s+for\s+(?:(?:additional|more|further|other)\s+)?(?:discussion"
+    r"|details|info(?:rmation)?|examples?|syntax)(?:\s+and\s+(?:example\s+)?(?:examples|usage))?"
+    r"[\s.)]*$",
     re.IGNORECASE,
 )
 """A sentence sending the reader elsewhere: "See `aiohttp-client-timeouts` for usage
 examples.", "For more info see `call_historic`.", "More details about … is available here
 `aiohttp-client-timeouts`.", and the items of a "see also" box, a reference and what it is
-for (peewee's "* :ref:`upsert` for additional discussion."). In an answer it points at a
-label the reader cannot follow (a cross-reference is shown as its target's name) and
-states nothing."""
+for (peewee's "* :ref:`upsert` for additional discussion.": a role's reference and what it
+is for, or code and nothing but "for discussion", "for more details", "for syntax and
+examples"; an option list's "- `--verbose` for more information about each request." is
+none). In an answer it points at a label the reader cannot follow (a cross-reference is
+shown as its target's name) and states nothing. Matched against the sentence alone."""
 _CODE_SUBJECT = re.compile(
     r"[\s*_]*(?:Would|Will|Should|Could|Might|Must|Shall)\s+(?:also\s+|then\s+|now\s+)?"
     r"(?!you\b|we\b|I\b|it\b|they\b|he\b|she\b|this\b|that\b|these\b|those\b|there\b|the\b"
@@ -1197,7 +1200,7 @@ def _candidates(
             and not _ASKS.search(text[a:b])
             and not _AUTHORS_NOTE.match(text, a)
             and not _CODE_SUBJECT.match(text, a)
-            and not _SEE_ALSO.match(text, a)
+            and not _SEE_ALSO.match(text[a:b])
             and not (a == 0 and _continued_from_page_before(source.chunk))
         ]
         runs = _runs(text, every, pieces)
@@ -1543,13 +1546,16 @@ def _asked_first(
         return _stating_first(ranked, floor, following, _reason_of(question, ranked, read)), 0
     if asks_means(question):
         return _means_first(ranked, floor, low, shown)
-    if yes_no_proposition(question) is not None:
-        return _stating_first(ranked, floor, following, _states_verdict), 0
+    if (proposition := yes_no_proposition(question)) is not None:
+        asked = set(content_terms(proposition)) - FRAMING
+        above = [item for item in ranked if item[0] >= floor]
+        if not any(asked <= set(content_terms(item[3])) for item in above):
+            return _stating_first(ranked, floor, following, _states_verdict), 0
     return ranked, 0
 
 
 _VERDICT = re.compile(
-    r"\b(?:incompatible|unsupported|impossible|(?:is|are|isn't|aren't)\s+ignored"
+    r"\b(?:incompatible|unsupported|impossible|(?:is|are)\s+ignored"
     r"|not\s+(?:be\s+)?(?:supported|possible|allowed|permitted|compatible|recommended)"
     r"|cannot|can't|can\s+not|(?:will\s+not|won't|does\s+not|doesn't|do\s+not|don't)\s+work"
     r"|must\s+not|has\s+no\s+effect)\b",
@@ -1558,7 +1564,10 @@ _VERDICT = re.compile(
 """A sentence stating that something asked cannot be done: what a yes/no question most often
 needs ("Can I use ``--reload`` while keeping ``--preload`` on?" is answered by Gunicorn's
 "The reloader is incompatible with application preloading.", ranked sixth below sentences
-on reloading and preloading apart)."""
+on reloading and preloading apart). Not when a sentence in reach holds every word of what
+is asked (`restated.yes_no_proposition`, its framing words aside): "The gthread worker
+supports keep-alive connections." answers "Does the gthread worker support keep-alive
+connections?" before "Keep-alive connections are not supported by the sync worker."."""
 
 
 def _states_verdict(_: tuple[int, int], text: str) -> bool:
@@ -1640,7 +1649,7 @@ def _pieces(text: str, spans: Sequence[tuple[int, int]]) -> set[tuple[int, int]]
         item = _LIST_MARK.match(text[start:end]) is not None
         if led_in and item and _PRONOUN_ITEM.match(text, start):
             found.add((start, end))  # "It arises when …:" over "- you want several pools …"
-        if led_in and _LOWER_STEP.match(text, start) and not _ends_sentence(text[start:end]):
+        if led_in and _lower_step(text[start:end]):
             found.add((start, end))  # "… the following occurs:" over "1. column is added …"
         led_in = text[start:end].rstrip("*_ ").endswith(":") or (led_in and item)
         ending = _GOES_ON.search(text[start:end].rstrip("*_ \n"))
@@ -1673,6 +1682,18 @@ step its lead-in goes on into. peewee's "For non-null columns, the following occ
 "1. column is added as allowing NULLs", "2. ``UPDATE`` query is executed …": quoted alone,
 the first answered how to add a NOT NULL column without a default as if that were what
 happens to every new column."""
+
+
+def _lower_step(sentence: str) -> bool:
+    """Whether `sentence` is a numbered step going on from its lead-in (`_LOWER_STEP`).
+
+    One opening with an article and a verb ("1. the ``ALTER TABLE`` statement adds the
+    column …", `_FINITE`) is a sentence, stop or none.
+    """
+    if not _LOWER_STEP.match(sentence) or _ends_sentence(sentence):
+        return False
+    item = _LIST_MARK.sub("", sentence).strip()
+    return not (item.split(maxsplit=1)[0] in {"a", "an", "the"} and _FINITE.search(item))
 
 
 def _ends_sentence(sentence: str) -> bool:

@@ -64,7 +64,7 @@ RESTATED = "no sentence of the answer said more than the question"
 
 RESTATES = 0.8
 """The share of a yes/no question's content terms from which a claim restates it."""
-_FRAMING = frozenset(
+FRAMING = frozenset(
     terms("possible possibly able way use used need needed want allowed okay ok fine there")
 )
 """Words that frame a yes/no question rather than state what it asks ("Is it possible to
@@ -93,7 +93,7 @@ def repeated_unstated(question: str, claim: str, stated: str) -> list[str]:
     if NEGATION.search(claim.replace("’", "'")) and not NEGATION.search(question):
         return []  # a denial of what the question supposes answers it
     held = set(terms(stated))
-    missing = (asked & said) - held - _FRAMING
+    missing = (asked & said) - held - FRAMING
     if not missing:
         return []
     words = re.findall(r"[\w'’-]+", question if leans else written)
