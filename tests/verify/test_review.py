@@ -115,6 +115,28 @@ async def test_a_claim_its_own_source_contradicts_keeps_its_citation() -> None:
     assert [(r.before, r.after) for r in elsewhere.repairs] == [((2,), (3,))]
 
 
+async def test_a_claim_a_table_cell_states_otherwise_moves_only_to_a_source_saying_it_all() -> None:
+    # Gunicorn's HTTP/2 guide: the table says No; a settings page holding most of the words
+    # had taken the citation
+    table = Passage(
+        4,
+        "## Worker Compatibility\n\n| Worker | HTTP/2 Support | Notes |\n|---|---|---|\n"
+        "| `sync` | No | Single-threaded, cannot multiplex streams |\n"
+        "| `gthread` | Yes | Recommended for HTTP/2 |\n",
+        "guides/http2.md",
+    )
+    settings = Passage(
+        7,
+        "## Recommended Settings\n\nFor production HTTP/2 deployments, the default sync "
+        'worker class is replaced:\n\n```python\nworker_class = "gthread"\n'
+        'http_protocols = "h2, h1"\n```\n',
+        "guides/http2.md#settings",
+    )
+    text = "HTTP/2 will work with the default sync worker [4]."
+    found = await review(text, [table, settings], LexicalVerifier())
+    assert not found.repairs and found.claims[0].label != "supported"
+
+
 async def test_an_uncited_sentence_a_source_supports_gets_its_citation() -> None:
     text = (
         "The connect timeout defaults to five seconds [1]. Failed requests are retried three times."

@@ -226,7 +226,12 @@ class Alignment:
     against "required" (`opposites.opposed`), "after" against "before"
     (`opposites.reversed_order`), `os.getcwd` against "mymodule.getcwd rather than
     os.getcwd" (`swaps.rejected_chosen`), "HTTP/2 Support for sync" against a table's
-    "`sync`: HTTP/2 Support: No" (`table_cells.denied_in_table`)."""
+    "`sync`: HTTP/2 Support: No" (`table_cells.denied_in_table`), "milliseconds" against
+    "in seconds" (`other_unit`)."""
+    stated_otherwise: bool = False
+    """Whether a source states the claim's point otherwise outright: a table's cell or a
+    measure's unit (`table_cells.denied_in_table`, `other_unit`). Such a claim is false,
+    not miscited: repair moves it only to a source saying all of it (`review`)."""
     swapped: tuple[tuple[str, str], ...] = ()
     """Two items of the claim the stating sentence binds the other way round
     (`swaps.swapped`), or two names of it each said with what the passages say of the
@@ -1386,10 +1391,9 @@ def align(
     if chosen := next(filter(None, (rejected_chosen(claim, s) for s in stating)), None):
         opposite = (*opposite, (chosen[0], f"{chosen[1]} rather than {chosen[0]}"))
     celled = (denied_in_table(claim, passage) for passage in shown)
-    if cell := next(filter(None, celled), None):  # "`sync`: HTTP/2 Support: No"
-        opposite = (*opposite, cell)
-    if unit := other_unit(claim, shown):  # "milliseconds" against "(in seconds, …)"
-        opposite = (*opposite, unit)
+    cell = next(filter(None, celled), None)  # "`sync`: HTTP/2 Support: No"
+    unit = other_unit(claim, shown)  # "milliseconds" against "(in seconds, …)"
+    opposite = (*opposite, *filter(None, (cell, unit)))
     exchanged = crossed_names(claim, shown)
     negation_mismatch = negation_mismatch and not restated
     features = {
@@ -1423,6 +1427,7 @@ def align(
         misattributed=misnamed,
         ungrounded=ungrounded,
         opposite=opposite,
+        stated_otherwise=bool(cell or unit),
         swapped=tuple(pair for pair in (crossed, exchanged) if pair),
         code_values=differing_code(claim, shown, negated=negated),
         misquoted=misquoted(claim, [*shown, context.text]),

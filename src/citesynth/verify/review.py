@@ -355,10 +355,13 @@ def _contradicted(
     should be specified without the leading underscore, just like in `__init__`") had been
     judged to support it and the citation moved there. Contradicted: the cited sources'
     best sentences hold `CONTRADICTED_COVERAGE` of the claim's terms, and the claim's
-    negation or a word of it the other way (`opposites`). Such a claim moves only to a
-    source that holds every term of it with nothing against it: cited to the page on
-    version 1, "In version 2, the pool does not block when it is full" still moves to the
-    page on version 2, which says it word for word.
+    negation or a word of it the other way (`opposites`); or they state its point otherwise
+    outright, whatever else they hold (`Alignment.stated_otherwise`: a table's "No" for
+    "HTTP/2 will work with the default sync worker", which repair had moved to a page of
+    settings saying nothing of sync; "in seconds" for "in milliseconds"). Such a claim
+    moves only to a source that holds every term of it with nothing against it: cited to
+    the page on version 1, "In version 2, the pool does not block when it is full" still
+    moves to the page on version 2, which says it word for word.
     """
     by_number = {p.number: p for p in passages}
     cited = [
@@ -374,8 +377,13 @@ def _contradicted(
         i
         for (i, _), (_, alignment) in zip(cited, screened, strict=True)
         if alignment is not None
-        and (alignment.negation_mismatch or alignment.opposite)
-        and alignment.features.get("top3_coverage", 0.0) >= CONTRADICTED_COVERAGE
+        and (
+            alignment.stated_otherwise
+            or (
+                (alignment.negation_mismatch or alignment.opposite)
+                and alignment.features.get("top3_coverage", 0.0) >= CONTRADICTED_COVERAGE
+            )
+        )
     }
 
 
