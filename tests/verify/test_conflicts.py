@@ -83,6 +83,10 @@ def test_a_sentence_holding_both_values_disagrees_with_neither() -> None:
     assert find_conflicts([after, both]) == []
     other = Passage(3, "- **With `workers=8`**: 8 workers × 10GB = 80GB RAM (no savings)", "b.md")
     assert [c.kind for c in find_conflicts([after, other])] == ["number"]
+    # a number after a slash is part of a name, no value
+    h2 = Passage(1, "The gthread worker keeps HTTP/2 connections open between requests.", "a")
+    h1 = Passage(2, "The gthread worker keeps HTTP/1.1 connections open between requests.", "b")
+    assert find_conflicts([h2, h1]) == []
     # a number in another unit is another measure
     both = Passage(
         1, "The default worker timeout is 30 seconds and the server retries 5 times.", "a"
