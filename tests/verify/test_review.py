@@ -135,6 +135,11 @@ async def test_a_claim_a_table_cell_states_otherwise_moves_only_to_a_source_sayi
     text = "HTTP/2 will work with the default sync worker [4]."
     found = await review(text, [table, settings], LexicalVerifier())
     assert not found.repairs and found.claims[0].label != "supported"
+    # nor when it cites neither, and the table is only among the sources retrieved
+    uncited = await review(
+        "HTTP/2 will work with the default sync worker.", [table, settings], LexicalVerifier()
+    )
+    assert not uncited.repairs
 
 
 async def test_an_uncited_sentence_a_source_supports_gets_its_citation() -> None:

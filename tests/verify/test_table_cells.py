@@ -33,6 +33,10 @@ WORKERS = (
             ("HTTP/2 Support for tornado", "tornado: HTTP/2 Support: ✗"),
         ),
         (
+            "The sources say that HTTP/2 will work with the default sync worker.",
+            ("HTTP/2 Support for sync", "sync: HTTP/2 Support: No"),
+        ),
+        (
             "The gthread worker does not support HTTP/2.",
             ("no HTTP/2 Support for gthread", "gthread: HTTP/2 Support: Yes"),
         ),

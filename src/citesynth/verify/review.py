@@ -310,6 +310,13 @@ async def _repair(
                 candidates.append((index, passage))
                 checks.append(_check(claims[index], [passage]))
     screened = screen.aligned(checks)
+    # a claim another retrieved source states otherwise outright (a table's cell, a unit) is
+    # false wherever it is cited: only a source saying all of it may take it
+    contradicted |= {
+        index
+        for (index, _), (_, alignment) in zip(candidates, screened, strict=True)
+        if alignment is not None and alignment.stated_otherwise
+    }
     best: dict[int, tuple[float, Passage]] = {}
     lexical_only = isinstance(unwrapped(verifier), LexicalVerifier)
     for (index, passage), (verdict, alignment) in zip(candidates, screened, strict=True):

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-from citesynth.analysis import content_terms
+from citesynth.analysis import content_terms, without_consensus
 from citesynth.ingest.tables import Row, table_rows
 
 _NO = frozenset({"no", "✗", "✘", "❌", "false", "unsupported", "not supported"})
@@ -59,6 +59,7 @@ def denied_in_table(claim: str, passage: str) -> tuple[str, str] | None:
     """
     if "|" not in passage or _AGAINST.search(claim):
         return None
+    claim = without_consensus(claim)  # "The sources say that HTTP/2 will work with …"
     rows = [row for row in table_rows(passage) if len(row.header) == len(row.cells) > 1]
     if not rows:
         return None
