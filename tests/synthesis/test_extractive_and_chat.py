@@ -365,37 +365,36 @@ async def test_a_statement_comes_with_its_example_in_the_next_paragraph(
     assert "path_params" not in answer.answer
 
 
+@pytest.mark.parametrize(
+    ("source", "question", "shown"),
+    [
+        # Gunicorn's settings: the verdict ranked below sentences on reloading and
+        # preloading, and comes first
+        (
+            "# Settings\n\n## reload\n\nRestart workers when code changes. This setting is "
+            "intended for development. It will cause workers to be restarted whenever "
+            "application code changes.\n\nThe reloader is incompatible with preloading "
+            "the application.\n\n## Signals\n\nHUP reloads the configuration. This also "
+            "reloads preloaded applications. If the app is not preloaded, the application "
+            "code is reloaded too.\n",
+            "Can I use reload during development while also keeping preload turned on?",
+            "The reloader is incompatible with preloading the application [",
+        ),
+        # a sentence stating what is asked is not put behind a verdict
+        (
+            "# Workers\n\nThe gthread worker supports keep-alive connections.\n\n"
+            "Keep-alive connections are not supported by the sync worker.\n",
+            "Does the gthread worker support keep-alive connections?",
+            "The gthread worker supports keep-alive connections [1].",
+        ),
+    ],
+)
 async def test_asked_yes_or_no_a_sentence_saying_it_cannot_be_done_comes_first(
-    engine: Engine, tmp_path: Path
+    engine: Engine, tmp_path: Path, source: str, question: str, shown: str
 ) -> None:
-    # Gunicorn's settings: the verdict ranked below sentences on reloading and preloading
-    source = (
-        "# Settings\n\n## reload\n\nRestart workers when code changes. This setting is "
-        "intended for development. It will cause workers to be restarted whenever "
-        "application code changes.\n\nThe reloader is incompatible with preloading "
-        "the application.\n\n## Signals\n\nHUP reloads the configuration. This also "
-        "reloads preloaded applications. If the app is not preloaded, the application code "
-        "is reloaded too.\n"
-    )
     writer = ExtractiveWriter(engine.embedder, max_sentences=1)
-    question = "Can I use reload during development while also keeping preload turned on?"
     answer = await _extracted(engine, tmp_path, source, question, writer)
-    assert "The reloader is incompatible with preloading the application [" in answer.answer, (
-        answer.answer
-    )
-
-
-async def test_asked_yes_or_no_a_sentence_stating_it_is_not_put_behind_a_verdict(
-    engine: Engine, tmp_path: Path
-) -> None:
-    source = (
-        "# Workers\n\nThe gthread worker supports keep-alive connections.\n\n"
-        "Keep-alive connections are not supported by the sync worker.\n"
-    )
-    writer = ExtractiveWriter(engine.embedder, max_sentences=1)
-    question = "Does the gthread worker support keep-alive connections?"
-    answer = await _extracted(engine, tmp_path, source, question, writer)
-    assert "The gthread worker supports keep-alive connections [1]." in answer.answer, answer.answer
+    assert shown in answer.answer, answer.answer
 
 
 async def test_asked_how_a_statement_comes_with_the_code_right_after_it(

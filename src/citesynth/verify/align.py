@@ -40,7 +40,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from citesynth.analysis import NAME, POSSESSIVE, SINGLE_CODE, content_terms, terms
+from citesynth.analysis import (
+    INLINE_CODE,
+    NAME,
+    POSSESSIVE,
+    SINGLE_CODE,
+    content_terms,
+    terms,
+)
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
 from citesynth.verify.codevalues import differing_code, sets_otherwise
@@ -447,12 +454,8 @@ def other_unit(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
 
 def _code_names(text: str) -> set[str]:
     """The names `text` writes as inline code, and each one's last dotted part."""
-    names = {m.group(2).strip() for m in _CODE_SPAN.finditer(text)}
+    names = {m.group(1).strip() for m in INLINE_CODE.finditer(text)}  # ``duration`` too
     return names | {name.rsplit(".", 1)[-1] for name in names if name}
-
-
-_CODE_SPAN = re.compile(r"(`++)([^`\n]+?)\1(?!`)")
-"""Inline code in one or more backticks (reStructuredText writes ``duration``)."""
 
 
 _LIST_ITEM = re.compile(r"\s*" + LIST_MARKER + r"\s")

@@ -30,6 +30,7 @@ opposite word. A claim saying more ("The `sync` worker is supported on every pla
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from citesynth.analysis import content_terms, without_consensus
 from citesynth.ingest.tables import Row, table_rows
@@ -60,18 +61,27 @@ def denied_in_table(claim: str, passage: str) -> tuple[str, str] | None:
     if "|" not in passage or _AGAINST.search(claim):
         return None
     claim = without_consensus(claim)  # "The sources say that HTTP/2 will work with …"
-    rows = [row for row in table_rows(passage) if len(row.header) == len(row.cells) > 1]
+    rows = _keyed_rows(passage)
     if not rows:
         return None
     claimed = set(content_terms(claim))
-    keys = [frozenset(content_terms(row.cells[0])) for row in rows]
-    named = [key for key in set(keys) if key and key <= claimed]
+    named = {key for _, key in rows if key and key <= claimed}
     if len(named) != 1:
         return None  # no row's key, or two rows': which one the claim is about is unclear
-    for row, key in zip(rows, keys, strict=True):
-        if key == named[0] and (said := _denied(row, key, claim, claimed)):
+    for row, key in rows:
+        if key in named and (said := _denied(row, key, claim, claimed)):
             return said
     return None
+
+
+@lru_cache(maxsize=256)
+def _keyed_rows(passage: str) -> tuple[tuple[Row, frozenset[str]], ...]:
+    """The rows of `passage`'s tables that have a header, each with its key's terms.
+
+    Read once per passage: repair checks every claim against every source.
+    """
+    rows = (row for row in table_rows(passage) if len(row.header) == len(row.cells) > 1)
+    return tuple((row, frozenset(content_terms(row.cells[0]))) for row in rows)
 
 
 def _denied(row: Row, key: frozenset[str], claim: str, claimed: set[str]) -> tuple[str, str] | None:
