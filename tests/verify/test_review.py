@@ -142,6 +142,41 @@ async def test_a_claim_a_table_cell_states_otherwise_moves_only_to_a_source_sayi
     assert not uncited.repairs
 
 
+async def test_a_claim_whose_further_words_another_source_denies_is_unsupported() -> None:
+    # peewee's SqliteQueueDatabase: the cited opening holds most of the claim; the words it
+    # lacks ("executed atomically") another retrieved paragraph denies
+    opening = Passage(
+        1,
+        ":class:`SqliteQueueDatabase` serializes all write queries through a single "
+        "long-lived connection on a dedicated background thread. This allows multiple "
+        "application threads to write to a SQLite database concurrently without conflict "
+        "or timeout errors.",
+        "peewee/sqlite.rst",
+        about="SqliteQueueDatabase",
+    )
+    transactions = Passage(
+        4,
+        "Transactions are not supported. Because writes from different threads are "
+        "interleaved, there is no way to guarantee that the statements in a transaction "
+        "from one thread execute atomically without statements from another thread "
+        "appearing between them.",
+        "peewee/sqlite.rst#transactions",
+    )
+    text = (
+        "Atomic() in SqliteQueueDatabase ensures that all write queries are executed "
+        "atomically, preventing conflicts or timeout errors when multiple threads attempt "
+        "to write concurrently [1]."
+    )
+    found = await review(text, [opening, transactions], LexicalVerifier())
+    assert found.claims[0].label == "unsupported" and not found.repairs
+    verdict = found.claims[0].verdict
+    assert verdict is not None and "another source denies it" in verdict.reasons[-1]
+    # what the cited source says itself stays supported
+    said = "SqliteQueueDatabase lets multiple threads write concurrently without conflict [1]."
+    kept = await review(said, [opening, transactions], LexicalVerifier())
+    assert kept.claims[0].label == "supported"
+
+
 async def test_an_uncited_sentence_a_source_supports_gets_its_citation() -> None:
     text = (
         "The connect timeout defaults to five seconds [1]. Failed requests are retried three times."

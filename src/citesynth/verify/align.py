@@ -603,7 +603,7 @@ def _privative_only(claim: str) -> bool:
     return bool(found)
 
 
-def negated_for(wanted: Iterable[str], sentence: str) -> bool:
+def negated_for(wanted: Iterable[str], sentence: str, *, privative: bool = True) -> bool:
     """Whether the part of `sentence` that states a claim's terms is negated.
 
     The sentence is cut into clauses (at commas, semicolons, colons, brackets and dashes
@@ -611,10 +611,13 @@ def negated_for(wanted: Iterable[str], sentence: str) -> bool:
     or, on a tie, any of them. "`max_connections`, maximum number of allowable
     connections, or `None` for no limits." is not a negation of "the maximum number of
     connections is 100": the "no" belongs to a clause that holds one of its terms, not the
-    one that states it.
+    one that states it. Without `privative`, "without" and "lacking" negate nothing ("run
+    without any arguments" states a condition, not a denial).
     """
     wanted = set(wanted)
-    cues = [offset for offset, _ in negation_cues(sentence)]
+    cues = [
+        offset for offset, word in negation_cues(sentence) if privative or word not in _PRIVATIVE
+    ]
     scored = []
     for start, end in _clauses(sentence):
         tokens = {_canonical(t) for t in terms(sentence[start:end])}
@@ -749,6 +752,11 @@ def _claim(
     negated, up, down = _flags(claim)
     negated = negated and not _goal_negated_only(claim)  # the goal's "not" asserts nothing
     return wanted, _claim_numbers(claim), _names(claim), (negated, up, down)
+
+
+def claim_terms(claim: str) -> tuple[str, ...]:
+    """A claim's content terms as alignment reads them (stemmed, numbers and units as one)."""
+    return tuple(_claim(claim)[0])
 
 
 @lru_cache(maxsize=1024)

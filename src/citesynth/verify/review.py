@@ -26,11 +26,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from citesynth.citations.resolve import compact, numbers_in
-from citesynth.verify.base import Check, Passage, Verdict, Verifier, check_of, unwrapped
+from citesynth.verify.base import (
+    Check,
+    Passage,
+    Verdict,
+    Verifier,
+    check_of,
+    unwrapped,
+    with_reason,
+)
 from citesynth.verify.causes import with_antecedents
 from citesynth.verify.claims import MARKER as _MARKER
 from citesynth.verify.claims import ClaimSpan, split_claims
 from citesynth.verify.code import code_verdict
+from citesynth.verify.denials import denied_elsewhere
 from citesynth.verify.lexical import LexicalVerifier
 
 _SUPPORTS = frozenset({"supported", "partial"})
@@ -118,22 +127,21 @@ async def review(
 ) -> Review:
     """Verify `answer` (resolved markers) against its numbered `passages`; repair if asked."""
     by_number = {p.number: p for p in passages}
+    screen = screen or LexicalVerifier()
     claims = _claims_of(answer, by_number)
     repairs: list[Repair] = []
     if repair:
-        first = await _verify_union(claims, by_number, verifier)
-        answer, repairs = await _repair(
-            answer, claims, first, passages, verifier, screen or LexicalVerifier()
-        )
+        first = await _verified(claims, passages, verifier, screen)
+        answer, repairs = await _repair(answer, claims, first, passages, verifier, screen)
         if repairs:
             claims = _claims_of(answer, by_number)
-    union = await _verify_union(claims, by_number, verifier)
+    union = await _verified(claims, passages, verifier, screen)
     reviews = await _precision(claims, union, by_number, verifier)
     if repair and (pruned := _unneeded(reviews)):
         answer = _without_numbers(answer, pruned)
         repairs += [Repair(claim.text, claim.citations, kept) for claim, kept in pruned]
         claims = _claims_of(answer, by_number)
-        union = await _verify_union(claims, by_number, verifier)
+        union = await _verified(claims, passages, verifier, screen)
         reviews = await _precision(claims, union, by_number, verifier)
     return Review(answer, tuple(reviews), tuple(repairs))
 
@@ -184,6 +192,62 @@ def _check(claim: ClaimSpan, passages: Sequence[Passage]) -> Check:
 def _only_known(claim: ClaimSpan, by_number: dict[int, Passage]) -> ClaimSpan:
     known = tuple(n for n in claim.citations if n in by_number)
     return claim if known == claim.citations else replace(claim, citations=known)
+
+
+async def _verified(
+    claims: Sequence[ClaimSpan],
+    passages: Sequence[Passage],
+    verifier: Verifier,
+    screen: LexicalVerifier,
+) -> list[Verdict | None]:
+    """Each claim's verdict over its cited sources; unsupported where another source denies it.
+
+    A claim its cited sources support may say more than they do; when a retrieved sentence
+    denies those further words (`denials.denied_elsewhere`), the claim is false, whatever
+    its citations hold.
+    """
+    union = await _verify_union(claims, {p.number: p for p in passages}, verifier)
+    supported = [i for i, verdict in enumerate(union) if verdict is not None and verdict.supported]
+    for index, sentence in _denied(claims, supported, passages, screen).items():
+        verdict = union[index]
+        if verdict is not None:
+            union[index] = with_reason(
+                verdict, f"another source denies it: {sentence!r}", "unsupported"
+            )
+    return union
+
+
+def _denied(
+    claims: Sequence[ClaimSpan],
+    indices: Sequence[int],
+    passages: Sequence[Passage],
+    screen: LexicalVerifier,
+) -> dict[int, str]:
+    """Of the claims at `indices`, those a retrieved sentence denies, with that sentence.
+
+    What a claim says beyond its cited sources (the lexical alignment's missing terms) is
+    read against every retrieved source (`denials.denied_elsewhere`).
+    """
+    by_number = {p.number: p for p in passages}
+    cited = [
+        (i, [by_number[n] for n in claims[i].citations if n in by_number])
+        for i in indices
+        if not claims[i].code
+    ]
+    cited = [(i, sources) for i, sources in cited if sources]
+    if not cited:
+        return {}
+    checks = [_check(claims[i], sources) for i, sources in cited]
+    texts = [p.text for p in passages]
+    found = {}
+    for (index, _), check, (_, alignment) in zip(
+        cited, checks, screen.aligned(checks), strict=True
+    ):
+        if alignment is None:
+            continue
+        if sentence := denied_elsewhere(check.claim, alignment.missing_terms, texts):
+            found[index] = sentence
+    return found
 
 
 async def _verify_union(
