@@ -288,6 +288,33 @@ def test_rst_blocks_mark_only_literal_and_directive_bodies_as_code() -> None:
     )
 
 
+def test_a_list_items_literal_block_ends_where_the_items_text_goes_on() -> None:
+    # Tornado's FAQ: the item's text is indented three columns, its code four; the
+    # paragraph after the code, back at three, is the item's prose, not more code
+    faq = (
+        "This means one of three things:\n\n"
+        "1. *Find a coroutine-friendly equivalent.* For `time.sleep`, use\n"
+        "   `tornado.gen.sleep` (or `asyncio.sleep`) instead::\n\n"
+        "    class CoroutineSleepHandler(RequestHandler):\n"
+        "        async def get(self):\n"
+        "            for i in range(5):\n"
+        "                await gen.sleep(1)\n\n"
+        "   When this option is available, it is usually the best approach.\n\n"
+        "- Indented under a bullet::\n\n"
+        "    code = 1\n\n"
+        "  The bullet's text goes on here in prose.\n"
+    )
+    found = [" ".join(faq[a:b].split()) for a, b in prose_sentences(faq, min_words=3)]
+    assert "When this option is available, it is usually the best approach." in found
+    assert "The bullet's text goes on here in prose." in found
+    assert not any("range(5)" in s or "code = 1" in s for s in found)
+    kinds = {faq[b.start : b.end].split("\n")[0].strip(): b.kind for b in rst_blocks(faq)}
+    assert kinds["class CoroutineSleepHandler(RequestHandler):"] is BlockKind.CODE
+    assert kinds["When this option is available, it is usually the best approach."] is (
+        BlockKind.PARAGRAPH
+    )
+
+
 def test_code_cut_from_its_marker_is_not_prose() -> None:
     # A chunk that starts inside a long code block: the `.. code-block::` is out of sight.
     chunk = (
@@ -999,6 +1026,13 @@ def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
             "Set it to 4. Geometries are freed.",
         ),
         ("``x[1]_y``, a[1]_b and a[2]", None),
+        # Tornado's default-role names Sphinx shortens ("~"); a leading "." alone stays
+        # (Markdown's `.gitignore`, `.send()`)
+        (
+            "`~.RequestHandler.get_user_locale` - returns `.Locale`; see `~tornado.gen.sleep`.",
+            "`RequestHandler.get_user_locale` - returns `.Locale`; see `tornado.gen.sleep`.",
+        ),
+        ("``~.x`` and `~` and `. a` and `.gitignore` and `.send()`", None),
     ],
 )
 def test_rst_markup_is_rendered_as_a_reader_sees_it(text: str, read: str | None) -> None:
@@ -1028,6 +1062,7 @@ def test_rendering_rst_reads_a_long_line_once() -> None:
     assert rendered_rst("_a " * 100_000) == "_a " * 100_000  # openers never closed
     assert rendered_rst("see:: " * 100_000) == "see: " * 100_000
     assert rendered_rst("`a <b.c>` " * 100_000) == "`a` " * 100_000
+    assert rendered_rst("`~.a` " * 100_000) == "`a` " * 100_000
     assert rendered_rst("`a " * 100_000 + "<b.c>`") == "`a " * 99_999 + "`a`"
 
 

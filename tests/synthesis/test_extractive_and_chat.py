@@ -1769,6 +1769,16 @@ def test_a_hyperlink_reference_wrapped_over_two_lines_reads_as_its_text() -> Non
         clean(sentence)
         == "It originates from a fork of retrying which is sadly no longer maintained."
     )
+    # Tornado's docs: the reference's text itself runs over two lines
+    wrapped = (
+        "For a more advanced asynchronous example, take a look at the `chat\nexample "
+        "application\n<https://github.com/tornadoweb/tornado/tree/stable/demos/chat>`_, which\n"
+        "implements an AJAX chat room."
+    )
+    assert clean(wrapped) == (
+        "For a more advanced asynchronous example, take a look at the chat example "
+        "application, which implements an AJAX chat room."
+    )
 
 
 def test_an_item_a_shown_list_holds_is_not_shown_again_from_an_overlapping_chunk() -> None:

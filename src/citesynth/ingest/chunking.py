@@ -35,7 +35,7 @@ from citesynth.ingest.sentences import CONSOLE_LINE, sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentKind
 
-CHUNKER_VERSION = 25
+CHUNKER_VERSION = 26
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
@@ -65,7 +65,9 @@ a directive's body without its first line; 23: an mkdocs container's line nested
 `    === "Complex"`, is a span of its own, not the start of the sentence below it; 24: the
 body of an autodoc directive, `.. autoclass:: scrapy.Request` over its parameters and
 attributes, is prose, not code; 25: an indented paragraph's short first line is no title
-again, as before 23)."""
+again, as before 23; 26: a literal block a list item opens ends where the item's text goes
+on, indented past its mark: Tornado's "1. … instead::" over code, then "When this option
+is available, …")."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from functools import lru_cache
 from citesynth.analysis import INLINE_CODE
 from citesynth.ingest.blocks import (
     GRID_BORDER_LINE,
+    LIST_MARKER,
     Block,
     BlockKind,
     first_line_column,
@@ -240,7 +241,16 @@ def read_paragraph(
     if literal_below is not None and indent > literal_below:
         return None, literal_below
     read = opener(paragraph)
-    return read, indent if read.literal else None
+    if not read.literal:
+        return read, None
+    item = _ITEM_TEXT.match(paragraph)  # a list item's text starts past its mark
+    return read, indent + (item.end() if item else 0)
+
+
+_ITEM_TEXT = re.compile(rf"{LIST_MARKER}[ \t]+")
+"""A list item's mark and the space after it: "1. " (the item's text, and any literal block
+it opens, are indented past it: Tornado's FAQ "1. … use `tornado.gen.sleep` instead::" over
+code indented four columns, then "   When this option is available, …", prose again)."""
 
 
 _ROLE = re.compile(
@@ -319,8 +329,11 @@ def markup_blanked(text: str) -> str:
     return "\n".join(lines)
 
 
-_PHRASE_REFERENCE = re.compile(r"(?<![`\w])`([^`<\n]+?)(?:\s*<[^<>`\n]+>)?`__?(?![\w`])")
-"""A hyperlink reference in backticks: `` `Trio`_ ``, `` `the docs <https://…>`_ ``."""
+_PHRASE_REFERENCE = re.compile(
+    r"(?<![`\w])`((?:[^`<\n]|\n(?![ \t]*\n))+?)(?:\s*<[^<>`\n]+>)?`__?(?![\w`])"
+)
+"""A hyperlink reference in backticks: `` `Trio`_ ``, `` `the docs <https://…>`_ ``; its
+text may run over lines of one paragraph (Tornado's "`chat\nexample application\n<https://…>`_")."""
 _WORD_REFERENCE = re.compile(
     r"(?<![\w`.:/@#-])([A-Za-z][\w-]*[A-Za-z0-9])__?(?=\s|[.,;:!?)\]](?:\s|$)|$)"
 )
@@ -329,6 +342,11 @@ part of an address: `…/Standard_output_.28stdout.29`)."""
 _TITLED_OBJECT = re.compile(r"(?<![`\w:}])`([^`<>\n]+?)\s+<~?[A-Za-z_][\w]*(?:\.\w+)+>`(?![`_\w])")
 """Interpreted text in the default role with a title: `` `load <Schema.load>` `` (Sphinx's
 `default_role`, as marshmallow's docs write 157 references), a link to a dotted name."""
+_MARKED_OBJECT = re.compile(r"(?<![`\w:}])`~\.?([A-Za-z_]\w*(?:\.\w+)*(?:\(\))?)`(?![`_\w])")
+"""Interpreted text in the default role whose target Sphinx shortens: Tornado's
+`` `~.RequestHandler.get_user_locale` `` (a name shown as code, in full as `rendered_roles`
+shows a role's target). A leading "." alone stays: Markdown writes `` `.gitignore` `` and
+`` `.send()` ``."""
 _LITERAL_MARKER = re.compile(r"(\s?)::(?=\s|$)")
 """The `::` that ends a paragraph introducing a literal block ("like this::")."""
 _NOTE_REFERENCE = re.compile(r"[ \t]?\[(?:#[\w-]*|\*|\d+|[A-Za-z][\w.-]*)\]_(?![\w`])")
@@ -350,16 +368,20 @@ def rendered_rst(text: str) -> str:
     an example, code like the following should be converted into::" from AnyIO's docs
     into an answer. An auto-numbered item's "#." is a plain item's "-": the model had
     copied APScheduler's "There are two ways to make this happen: #. by calling …". A
-    footnote's reference ("… concurrency slots [*]_ (processes/threads)") is left out.
+    footnote's reference ("… concurrency slots [*]_ (processes/threads)") is left out. A
+    name in the default role loses the "~" that tells Sphinx to shorten it
+    (`` `~.RequestHandler.get_user_locale` `` → `` `RequestHandler.get_user_locale` ``).
     """
     text = rendered_roles(text)
     if "#" in text:
         text = _AUTO_NUMBER.sub(r"\1- ", text)
     if ">`" in text:
         text = _TITLED_OBJECT.sub(_titled_object, text)
+    if "`~" in text:
+        text = _MARKED_OBJECT.sub(r"`\1`", text)
     if "_" not in text and "::" not in text:
         return text
-    text = _PHRASE_REFERENCE.sub(lambda found: found.group(1).strip(), text)
+    text = _PHRASE_REFERENCE.sub(lambda found: " ".join(found.group(1).split()), text)
     if "]_" in text:
         text = _outside_code(text, lambda plain: _NOTE_REFERENCE.sub("", plain))
     pieces, position = [], 0
