@@ -49,6 +49,12 @@ The harbour bridge toll rises in <b>May</b>, see [the table](javascript:alert(2)
             "Set <text material> in it, not <b class>this</b>.",
             "Set ‹text material› in it, not this.",
         ),
+        # a code span closes at as many backticks as opened it (Tornado's rst), on its line
+        ('The HTML ``<input type="file">`` element and `<br>`.', None),
+        ("A `` ` `` then <b>x</b>.", "A `` ` `` then x."),
+        # backticks that never close open no code
+        ("Unclosed `<b>bold</b> here.", "Unclosed `bold here."),
+        ("Unclosed ``<script>x</script>\n``", "Unclosed ``x\n``"),
     ],
 )
 def test_markup_outside_code_is_dropped(text: str, clean: str | None) -> None:
@@ -65,6 +71,7 @@ _PIECES = st.lists(
             " onerror=",
             "/",
             "`",
+            "``",
             "```",
             "\n",
             "](",

@@ -8,7 +8,10 @@ underscore no element name has, or `<options>`, which names no HTML element, is 
 inert: `‹chart_file_name›`); a `<` that opens a tag which never closes becomes `‹`, so a
 renderer never sees the start of one; a Markdown link to `javascript:`/`vbscript:`/`data:`
 loses its target (an unclosed one its scheme).
-Inside code spans and fences nothing changes: renderers show code as text.
+Inside code spans and fences nothing changes: renderers show code as text. A code span
+closes at a run of as many backticks as opened it, on the same line (reStructuredText's and
+Markdown's "``<input type="file">``" is code whole; read a backtick at a time, its tag had
+been dropped); backticks that never close open no code ("`<script>…" loses its tag).
 
 `MarkupStream` does this to text arriving in pieces (holding back only an unfinished tag),
 and `strip_markup` to a whole text; they give the same result.
@@ -88,7 +91,7 @@ class _Stage:
         self._links = links
         self._held = ""
         self._fence = False
-        self._inline = False
+        self._inline = 0  # the length of the backtick run opening the code span we are in
 
     def feed(self, piece: str) -> str:
         self._held += piece
@@ -116,16 +119,9 @@ class _Stage:
         """What the special character at `at` becomes, and where to go on; None: wait."""
         char = text[at]
         if char == "`":
-            if not final and len(text) - at < 3 and text[at:] == "`" * (len(text) - at):
-                return None  # may become a fence
-            if text.startswith("```", at):
-                self._fence, self._inline = not self._fence, False
-                return "```", at + 3
-            if not self._fence:
-                self._inline = not self._inline
-            return "`", at + 1
+            return self._backticks(text, at, final=final)
         if char == "\n":
-            self._inline = False
+            self._inline = 0
             return "\n", at + 1
         if self._fence or self._inline or (char == "]") != self._links:
             return char, at + 1
@@ -145,6 +141,48 @@ class _Stage:
             return None  # a tag may still be closing
         # "<<b>x" would join into "<x" once the tag goes: the first "<" is made inert too.
         return (INERT if opens or text[at + 1] == "<" else "<"), at + 1
+
+    def _backticks(self, text: str, at: int, *, final: bool) -> tuple[str, int] | None:
+        """A run of backticks: a fence's mark, or a code span's opening or closing one."""
+        end = at
+        while end < len(text) and text[end] == "`":
+            end += 1
+        if end == len(text) and not final:
+            return None  # the run may go on: a fence, or a longer code span's mark
+        run = end - at
+        if run >= 3:
+            self._fence, self._inline = not self._fence, 0
+        elif not self._fence and not self._inline:
+            closes = _closes(text, end, run, final=final)
+            if closes is None:
+                return None  # its closing run (or the line's end) may still be arriving
+            self._inline = run if closes else 0  # an unclosed run is text, not code
+        elif not self._fence and run == self._inline:
+            self._inline = 0
+        return text[at:end], end
+
+
+def _closes(text: str, start: int, run: int, *, final: bool) -> bool | None:
+    """Whether a code span opened by `run` backticks before `start` closes; None: not known yet.
+
+    It closes at the next run of exactly as many backticks on the same line, within `HOLD`
+    characters; a span left open is no code, and a tag after its backticks is dropped as
+    anywhere else (a renderer shows unmatched backticks as text).
+    """
+    window = text[start : start + HOLD]
+    line = window.split("\n", 1)[0]
+    for found in _BACKTICKS.finditer(line):
+        if found.end() == len(window):  # the run may go on past what is here
+            if final or "\n" in window:
+                return len(found.group()) == run
+            return False if len(window) == HOLD else None
+        if len(found.group()) == run:
+            return True
+    whole = "\n" in window or len(window) == HOLD or final
+    return False if whole else None
+
+
+_BACKTICKS = re.compile(r"`+")
 
 
 def _bracket(text: str, at: int, *, final: bool) -> tuple[str, int] | None:
