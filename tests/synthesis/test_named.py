@@ -65,6 +65,10 @@ def test_the_names_a_user_gives_their_own_code_are_no_documentations() -> None:
     helpers = "I moved my checks into a helpers.py module. Why is introspection gone?"
     assert users_names(helpers) == {"helpers.py"}
     assert users_names("How does the converter handle uuid.UUID fields?") == frozenset()
+    # Invoke: the user's tasks' names, said to be theirs before the command writes one
+    tasks = "Our tasks are named like run_migrations and we type `inv run_migrations`. Why?"
+    assert users_names(tasks) == {"run_migrations"}
+    assert users_names("Is there a setting called auto_dashes for this?") == frozenset()
     # a tool's files, a class's bases and the word "class" in prose are no user's names
     assert users_names("Can nox read its sessions from a tox.ini file?") == frozenset()
     assert users_names("If I write class MyView(http_endpoint_x): …, is it routed?") == {"MyView"}

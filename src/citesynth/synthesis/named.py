@@ -180,6 +180,12 @@ _INTRODUCED = re.compile(
 )
 """A name the user introduces as one of their own things: "a helpers.py module". Not "a
 tox.ini file", "my pip.conf file": a tool's files are the documentation's names."""
+_NAMED_SO = re.compile(
+    r"\b(?:my|our)\s+(?:[a-z]+\s+){0,2}?(?:is|are)\s+(?:named|called)\s+(?:like\s+)?"
+    r"`?([A-Za-z_][\w.-]*\w)`?",
+    re.I,
+)
+"""A name the user says their own things have: "Our tasks are named like run_migrations"."""
 
 
 def users_names(question: str) -> frozenset[str]:
@@ -187,11 +193,13 @@ def users_names(question: str) -> frozenset[str]:
 
     What its code defines ("If I write def test_x(db, cache_client, user), can I rely on
     pytest setting up the fixtures left to right?": the fixtures are the user's) and what
-    it introduces as the user's own ("… into a helpers.py module"). Withheld for naming
+    it introduces as the user's own ("… into a helpers.py module", "Our tasks are named like
+    run_migrations and people keep typing `inv run_migrations`"). Withheld for naming
     `test_x` and `helpers.py`, which pytest's docs never write, both questions had gone
     unanswered.
     """
     own = {m.group(1) for m in _INTRODUCED.finditer(question)}
+    own.update(m.group(1) for m in _NAMED_SO.finditer(question))
     for found in _DEFINED.finditer(question):
         if found.group(3):
             own.add(found.group(3))
