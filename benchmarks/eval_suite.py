@@ -90,6 +90,8 @@ TUNED_DOCS = (
     ("pytest", "9.2.0"),
     ("gunicorn", "27.0.1"),
     ("peewee", "4.5.3"),
+    ("tornado", "6.6.1"),
+    ("invoke", "3.0.3"),
 )
 """Questions over urllib3's docs (reStructuredText) and Black's (MyST Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -102,8 +104,10 @@ read in the fifty-fourth session; Hatch's (MkDocs Markdown: admonitions, content
 Scrapy's (reStructuredText) on 2026-12-02 and read in the fifty-fifth session; pip's (MyST
 Markdown and reStructuredText) and pytest's (reStructuredText, in the sdist's `doc/` folder)
 on 2026-12-02 and read in the fifty-sixth session; Gunicorn's (MkDocs Markdown) and
-peewee's (reStructuredText) on 2026-12-02 and read in the fifty-seventh session."""
-DOCS_PART = {"pytest": "doc"}
+peewee's (reStructuredText) on 2026-12-02 and read in the fifty-seventh session; Tornado's
+and Invoke's (reStructuredText; Invoke's in the sdist's `sites/` folder, its change log
+included) on 2026-12-02 and read in the fifty-eighth session."""
+DOCS_PART = {"pytest": "doc", "invoke": "sites"}
 """The sdist folder holding a project's documentation, where it is not `docs/`."""
 
 
