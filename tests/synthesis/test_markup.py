@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
 from citesynth import Engine
 from citesynth.errors import ModelError
@@ -53,8 +54,25 @@ The harbour bridge toll rises in <b>May</b>, see [the table](javascript:alert(2)
         ('The HTML ``<input type="file">`` element and `<br>`.', None),
         ("A `` ` `` then <b>x</b>.", "A `` ` `` then x."),
         # backticks that never close open no code
-        ("Unclosed `<b>bold</b> here.", "Unclosed `bold here."),
-        ("Unclosed ``<script>x</script>\n``", "Unclosed ``x\n``"),
+        ("Unclosed `<b>bold</b> here.", "Unclosed ` bold here."),
+        ("Unclosed ``<script>x</script>\n\n``", "Unclosed `` x\n\n``"),
+        # a span over lines is paired as a renderer pairs it, but trusted only on one line
+        (
+            "Set ``max_body_size\n= 1024`` on the handler <img src=x onerror=alert(1)> with ``x``.",
+            "Set ``max_body_size\n= 1024`` on the handler  with ``x``.",
+        ),
+        ("A `span\n<div>over lines` <b>x</b>.", "A `span\nover lines` x."),
+        # a fence's mark in mid-line, a backslash's backtick, a run in a span: no code
+        ("Say ```<img src=x onerror=alert(1)> here", "Say ```  here"),
+        ("Escaped \\`<img src=x onerror=alert(1)>` here", "Escaped \\` ` here"),
+        (
+            "Use `` ``` `` to open a fence.\n<img src=x onerror=alert(1)>",
+            "Use `` ``` `` to open a fence.\n",
+        ),
+        ("``` a`b\n<img src=x onerror=alert(1)>", "``` a`b\n"),
+        ("    ```\n<img src=x onerror=alert(1)>", "    ```\n"),
+        # a dropped tag never joins two runs into a third: "`<img>`" stays a span
+        ("`<img src=x>`<b>``", "`<img src=x>` ``"),
     ],
 )
 def test_markup_outside_code_is_dropped(text: str, clean: str | None) -> None:
@@ -73,6 +91,10 @@ _PIECES = st.lists(
             "`",
             "``",
             "```",
+            "\\",
+            "\n\n",
+            "    ",
+            "> ",
             "\n",
             "](",
             ")",
@@ -102,10 +124,33 @@ def test_streaming_equals_whole_and_leaves_no_tag(text: str, rng: random.Random)
     pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
     streamed = "".join(stream.feed(piece) for piece in pieces) + stream.close()
     assert streamed == whole
+    assert not _live_html(whole), "a renderer reads no HTML in what is left"
     if "`" not in text:
         assert strip_markup(whole) == whole  # nothing left to drop
         assert "<script" not in whole and "<img" not in whole
         assert not re.search(r"\]\(\s*javascript:[^)]*\)", whole)
+
+
+_COMMONMARK = MarkdownIt("commonmark", {"html": True})
+
+
+def _live_html(text: str) -> list[str]:
+    """The HTML a CommonMark renderer allowing HTML would pass through from `text`."""
+    found, tokens = [], list(_COMMONMARK.parse(text))
+    while tokens:
+        token = tokens.pop()
+        if token.type in {"html_inline", "html_block"}:
+            found.append(token.content)
+        tokens.extend(token.children or ())
+    return found
+
+
+def test_backticks_read_in_any_pieces_cost_linear_time() -> None:
+    # a model repeating backticks: each run had been read again at every piece
+    stream = MarkupStream()
+    text = "`" * 100_000 + "<b>x</b>"
+    streamed = "".join(stream.feed(text[i : i + 16]) for i in range(0, len(text), 16))
+    assert streamed + stream.close() == strip_markup(text) == "`" * 100_000 + " x"
 
 
 async def test_the_extractive_writer_copies_no_markup(engine: Engine, tmp_path: Path) -> None:

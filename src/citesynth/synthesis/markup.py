@@ -1,4 +1,4 @@
-"""Answers are text: HTML markup copied from a source (or written by a model) is dropped.
+r"""Answers are text: HTML markup copied from a source (or written by a model) is dropped.
 
 A consumer may render an answer as HTML or Markdown (the web page escapes it; a CLI, a JSON
 client or a chat front end may not), so nothing in an answer may run there. Outside code,
@@ -8,13 +8,17 @@ underscore no element name has, or `<options>`, which names no HTML element, is 
 inert: `‹chart_file_name›`); a `<` that opens a tag which never closes becomes `‹`, so a
 renderer never sees the start of one; a Markdown link to `javascript:`/`vbscript:`/`data:`
 loses its target (an unclosed one its scheme).
-Inside code spans and fences nothing changes: renderers show code as text. A code span
-closes at a run of as many backticks as opened it, on the same line (reStructuredText's and
-Markdown's "``<input type="file">``" is code whole; read a backtick at a time, its tag had
-been dropped); backticks that never close open no code ("`<script>…" loses its tag).
+Inside code spans and fences nothing changes: renderers show code as text. Code is read as
+any Markdown renderer reads it, or else as text, where tags go (see `_Stage`): a code span
+closes at a run of as many backticks as opened it (reStructuredText's and Markdown's
+"``<input type="file">``" is code whole; read a backtick at a time, its tag had been
+dropped); backticks that never close, an escaped one ("\`"), a fence's mark in mid-line
+open no code.
 
-`MarkupStream` does this to text arriving in pieces (holding back only an unfinished tag),
-and `strip_markup` to a whole text; they give the same result.
+`MarkupStream` does this to text arriving in pieces (holding back an unfinished tag, and
+backticks until it knows whether they open code: up to the span's close, the line's end,
+a blank line or `HOLD` characters), and `strip_markup` to a whole text; they give the same
+result.
 """
 
 from __future__ import annotations
@@ -85,13 +89,31 @@ class MarkupStream:
 
 
 class _Stage:
-    """One stage of `MarkupStream`: tags (`links=False`) or script links (`links=True`)."""
+    """One stage of `MarkupStream`: tags (`links=False`) or script links (`links=True`).
+
+    It reads code as any Markdown renderer would, or else as text (a tag dropped from
+    code is a loss; a tag kept outside code would run): a fence opens at the start of a
+    line (three spaces at most before it, no backtick after it on its line) and closes at
+    a run at least as long at the start of a line with nothing after it; a code span opens
+    at a run of one or two backticks no backslash escapes and closes at the next run of as
+    many before a blank line, within `HOLD` characters. Only a span that opens and closes
+    on one line is trusted as code (a span over lines may be a paragraph a renderer cuts
+    at a block's start); and after an opening run whose close lies beyond `HOLD`, no span
+    is, until a blank line (a renderer may pair it with a run this reading took for an
+    opening one).
+    """
 
     def __init__(self, *, links: bool) -> None:
         self._links = links
         self._held = ""
-        self._fence = False
-        self._inline = 0  # the length of the backtick run opening the code span we are in
+        self._fence = 0  # the length of the run that opened the fence we are in (0: none)
+        self._inline = 0  # the length of the run that opened the code span we are in
+        self._trusted = False  # that span is on one line: code to any renderer
+        self._doubt = False  # an opening run's close lay beyond HOLD: trust no span
+        self._indent: int | None = 0  # spaces released on this line, None after any other
+        self._slashes = 0  # backslashes at the end of what was released
+        self._ticks = 0  # backticks at the end of what was released
+        self._long = False  # those are a long run's, which may go on in the next piece
 
     def feed(self, piece: str) -> str:
         self._held += piece
@@ -101,19 +123,34 @@ class _Stage:
         return self._drain(final=True)
 
     def _drain(self, *, final: bool) -> str:
-        text, out, index = self._held, [], 0
+        text, index = self._held, 0
+        out: list[str] = []
         while (found := _SPECIAL.search(text, index)) is not None:
             at = found.start()
-            out.append(text[index:at])
+            self._released(text[index:at], out)
             step = self._step(text, at, final=final)
             if step is None:  # wait for more text
                 self._held = text[at:]
                 return "".join(out)
             kept, index = step
-            out.append(kept)
-        out.append(text[index:])
+            if text[at] in "`\n":
+                out.append(kept)  # `_step` has noted where the line stands
+            else:
+                self._released(kept, out)
+        self._released(text[index:], out)
         self._held = ""
         return "".join(out)
+
+    def _released(self, piece: str, out: list[str]) -> None:
+        """Release `piece` (no newline or backtick in it), noting where the line stands."""
+        if not piece:
+            return
+        out.append(piece)
+        if self._indent is not None:
+            self._indent = self._indent + len(piece) if not piece.strip(" ") else None
+        bare = piece.rstrip("\\")
+        self._slashes = len(piece) - len(bare) + (self._slashes if not bare else 0)
+        self._ticks, self._long = 0, False
 
     def _step(self, text: str, at: int, *, final: bool) -> tuple[str, int] | None:
         """What the special character at `at` becomes, and where to go on; None: wait."""
@@ -121,17 +158,20 @@ class _Stage:
         if char == "`":
             return self._backticks(text, at, final=final)
         if char == "\n":
-            self._inline = 0
+            if self._indent is not None:  # a blank line: no span goes on past it
+                self._inline, self._doubt = 0, False
+            self._trusted = False
+            self._indent, self._slashes, self._ticks, self._long = 0, 0, 0, False
             return "\n", at + 1
-        if self._fence or self._inline or (char == "]") != self._links:
+        if self._fence or (self._inline and self._trusted) or (char == "]") != self._links:
             return char, at + 1
         if char == "]":
             return _bracket(text, at, final=final)
         tag = _TAG.match(text, at, at + HOLD)
         if tag and _is_placeholder(tag.group()):
             return f"{INERT}{tag.group()[1:-1]}{INERT_CLOSE}", tag.end()
-        if tag:
-            return "", tag.end()
+        if tag:  # a space keeps the backticks around it apart: "`<b>``" is no "```"
+            return (" " if self._ticks else ""), tag.end()
         if at + 1 == len(text):
             return None if not final else ("<", at + 1)
         opens = text[at + 1].isalpha() or text[at + 1] in "/!?"
@@ -143,45 +183,104 @@ class _Stage:
         return (INERT if opens or text[at + 1] == "<" else "<"), at + 1
 
     def _backticks(self, text: str, at: int, *, final: bool) -> tuple[str, int] | None:
-        """A run of backticks: a fence's mark, or a code span's opening or closing one."""
+        """A run of backticks: a fence's mark, a code span's opening or closing one, or text."""
         end = at
         while end < len(text) and text[end] == "`":
             end += 1
+        run = end - at
+        if self._long or run >= LONG_RUN:
+            self._ticks, self._long = self._ticks + run, True  # text however it goes on
+            self._indent, self._slashes = None, 0
+            return text[at:end], end
         if end == len(text) and not final:
             return None  # the run may go on: a fence, or a longer code span's mark
-        run = end - at
-        if run >= 3:
-            self._fence, self._inline = not self._fence, 0
-        elif not self._fence and not self._inline:
-            closes = _closes(text, end, run, final=final)
-            if closes is None:
-                return None  # its closing run (or the line's end) may still be arriving
-            self._inline = run if closes else 0  # an unclosed run is text, not code
-        elif not self._fence and run == self._inline:
-            self._inline = 0
-        return text[at:end], end
+        if self._inline:
+            if run == self._inline:
+                self._inline, self._trusted = 0, False
+            mark: int | None = end
+        elif self._slashes % 2 == 1 and not self._fence:
+            mark = at + 1  # "\`" is a backtick; a run after it is read on its own
+        elif run >= 3 and self._indent is not None and self._indent <= _FENCE_INDENT:
+            mark = self._fence_mark(text, end, run, final=final)
+        elif self._fence:
+            mark = end
+        else:
+            mark = self._span_mark(text, end, run, final=final)
+        if mark is None:
+            return None
+        self._indent, self._slashes, self._ticks, self._long = None, 0, mark - at, False
+        return text[at:mark], mark
+
+    def _fence_mark(self, text: str, end: int, run: int, *, final: bool) -> int | None:
+        """A run at a line's start: a fence opens or closes there, or a span; None: wait."""
+        rest = _line_rest(text, end, final=final)
+        if rest is None:
+            return None
+        if self._fence:
+            if run >= self._fence and not rest.strip():
+                self._fence = 0
+            return end
+        if "`" not in rest:
+            self._fence = run
+            return end
+        return self._span_mark(text, end, run, final=final)  # "``` a`b": a code span's mark
+
+    def _span_mark(self, text: str, end: int, run: int, *, final: bool) -> int | None:
+        """A run outside code and no fence's mark: a code span opens there, or not."""
+        closes = _closes(text, end, run, final=final)
+        if closes is None:
+            return None
+        if closes == _FAR:
+            self._doubt = True
+        elif closes != _OPEN:
+            self._inline = run  # paired; trusted only on one line and in no doubt
+            self._trusted = not self._doubt and "\n" not in text[end:closes]
+        return end
 
 
-def _closes(text: str, start: int, run: int, *, final: bool) -> bool | None:
-    """Whether a code span opened by `run` backticks before `start` closes; None: not known yet.
+LONG_RUN = 64
+"""Backticks in a row past which the run is text (no fence or span mark is that long): a
+model repeating backticks is read in linear time."""
+_FENCE_INDENT = 3
+"""The most spaces before a fence's mark (four make an indented code block)."""
 
-    It closes at the next run of exactly as many backticks on the same line, within `HOLD`
-    characters; a span left open is no code, and a tag after its backticks is dropped as
-    anywhere else (a renderer shows unmatched backticks as text).
-    """
+
+def _line_rest(text: str, start: int, *, final: bool) -> str | None:
+    """The rest of the line from `start` (within `HOLD`); None: not all of it is here yet."""
     window = text[start : start + HOLD]
     line = window.split("\n", 1)[0]
-    for found in _BACKTICKS.finditer(line):
-        if found.end() == len(window):  # the run may go on past what is here
-            if final or "\n" in window:
-                return len(found.group()) == run
-            return False if len(window) == HOLD else None
+    if len(line) < len(window) or len(window) == HOLD or final:
+        return line
+    return None
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def _closes(text: str, start: int, run: int, *, final: bool) -> int | None:
+    """Where a code span opened by `run` backticks before `start` closes; None: not known yet.
+
+    It closes at the next run of exactly as many backticks before a blank line, within
+    `HOLD` characters: `_FAR` when not within them, `_OPEN` when it never does (a span left
+    open is no code, and a tag after its backticks is dropped as anywhere else: a renderer
+    shows unmatched backticks as text).
+    """
+    window = text[start : start + HOLD]
+    blank = _BLANK_LINE.search(window)
+    paragraph = window[: blank.start()] if blank else window
+    complete = blank is not None or final
+    for found in _BACKTICKS.finditer(paragraph):
+        if found.end() == len(window) and not complete:
+            return _FAR if len(window) == HOLD else None  # the run may go on
         if len(found.group()) == run:
-            return True
-    whole = "\n" in window or len(window) == HOLD or final
-    return False if whole else None
+            return start + found.start()
+    if complete:
+        return _OPEN
+    return _FAR if len(window) == HOLD else None
 
 
+_FAR = -1
+_OPEN = -2
 _BACKTICKS = re.compile(r"`+")
 
 
