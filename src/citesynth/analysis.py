@@ -160,6 +160,26 @@ def code_name(word: str) -> str | None:
     return name if dotted or snake or dunder or word.endswith("()") else None
 
 
+_CODE_NAME = re.compile(
+    r"(?<![\w.\-/])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?(?![\w\-/])"
+)
+"""A word as code writes a name: letters, digits and "_", dotted parts, a call's "()"."""
+
+
+def code_names(question: str) -> tuple[str, ...]:
+    """The names `question` writes as code, in order, each once (call parentheses aside).
+
+    A name in backticks, or one that is code by its form: dotted with parts of two
+    characters or more ("uuid.UUID", never "e.g." nor a web site, "Space.com"), snake_case
+    ("max_connections") or called ("dumps()").
+    """
+    spans = [m.group(1).strip() for m in INLINE_CODE.finditer(question)]
+    found = [s.removesuffix("()") for s in spans if _CODE_NAME.fullmatch(s)]
+    words = _CODE_NAME.finditer(INLINE_CODE.sub(" ", question))
+    found += [name for word in words if (name := code_name(word.group())) is not None]
+    return tuple(dict.fromkeys(found))
+
+
 POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 """The "'s" of "Click's" or "it's", which the tokenizer cuts into a term "s" of its own."""
 

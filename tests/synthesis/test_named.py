@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from citesynth import Engine
+from citesynth.analysis import code_names
 from citesynth.synthesis.answerability import UNANSWERED
 from citesynth.synthesis.extractive import _details
 from citesynth.synthesis.named import (
     acronyms,
-    code_names,
     proper_names,
     spelt_out,
     unnamed,
@@ -69,6 +69,10 @@ def test_the_names_a_user_gives_their_own_code_are_no_documentations() -> None:
     tasks = "Our tasks are named like run_migrations and we type `inv run_migrations`. Why?"
     assert users_names(tasks) == {"run_migrations"}
     assert users_names("Is there a setting called auto_dashes for this?") == frozenset()
+    several = "Our tasks are named like run_migrations and `build_docs`; people type them."
+    assert users_names(several) == {"run_migrations", "build_docs"}
+    assert users_names("Our tasks are named after their modules, like db_tasks.") == {"db_tasks"}
+    assert users_names("My config option is called worker_magic_mode. Why?") == frozenset()
     # a tool's files, a class's bases and the word "class" in prose are no user's names
     assert users_names("Can nox read its sessions from a tox.ini file?") == frozenset()
     assert users_names("If I write class MyView(http_endpoint_x): …, is it routed?") == {"MyView"}

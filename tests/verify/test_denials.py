@@ -65,3 +65,21 @@ def test_words_a_sentence_holds_far_apart_deny_nothing() -> None:
         "that would otherwise not be available to them."
     )
     assert denied_elsewhere(claim, ("earli", "stage", "train"), [volunteering]) is None
+
+
+def test_a_denial_of_another_thing_or_of_a_part_denies_nothing() -> None:
+    # a contrast, a quantifier, a condition, or a code name the claim does not write
+    claim = "A Session reuses TCP connections across requests to the same host."
+    unlike = (
+        "Unlike a Session, the top-level `requests.get()` function does not reuse TCP "
+        "connections between requests."
+    )
+    assert denied_elsewhere(claim, ("reus", "tcp", "connect"), [unlike]) is None
+    other = "The `requests.get()` function does not reuse TCP connections between requests."
+    assert denied_elsewhere(claim, ("reus", "tcp", "connect"), [other]) is None
+    nested = "The PostgreSQL backend supports nested transactions through savepoints."
+    not_all = "Not all backends support nested transactions; SQLite's does."
+    assert denied_elsewhere(nested, ("nest", "transact"), [not_all]) is None
+    retried = "Celery retries failed tasks automatically when autoretry_for is set."
+    unless = "Failed tasks are not retried automatically unless autoretry_for is set."
+    assert denied_elsewhere(retried, ("retri", "automat"), [unless]) is None

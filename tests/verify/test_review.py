@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from citesynth.verify import LexicalVerifier
 from citesynth.verify.base import Passage
 from citesynth.verify.claims import split_claims
@@ -160,7 +162,7 @@ async def test_a_claim_whose_further_words_another_source_denies_is_unsupported(
         "interleaved, there is no way to guarantee that the statements in a transaction "
         "from one thread execute atomically without statements from another thread "
         "appearing between them.",
-        "peewee/sqlite.rst#transactions",
+        "peewee/sqlite.rst",
     )
     text = (
         "Atomic() in SqliteQueueDatabase ensures that all write queries are executed "
@@ -170,11 +172,15 @@ async def test_a_claim_whose_further_words_another_source_denies_is_unsupported(
     found = await review(text, [opening, transactions], LexicalVerifier())
     assert found.claims[0].label == "unsupported" and not found.repairs
     verdict = found.claims[0].verdict
-    assert verdict is not None and "another source denies it" in verdict.reasons[-1]
+    assert verdict is not None and "document denies it" in verdict.reasons[-1]
     # what the cited source says itself stays supported
     said = "SqliteQueueDatabase lets multiple threads write concurrently without conflict [1]."
     kept = await review(said, [opening, transactions], LexicalVerifier())
     assert kept.claims[0].label == "supported"
+    # another document's denial is more often another thing's
+    elsewhere = replace(transactions, document="peewee/postgres.rst")
+    other = await review(text, [opening, elsewhere], LexicalVerifier())
+    assert other.claims[0].label == "supported"
 
 
 async def test_an_uncited_sentence_a_source_supports_gets_its_citation() -> None:

@@ -32,9 +32,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
-from citesynth.analysis import content_terms
+from citesynth.analysis import code_names, content_terms
 from citesynth.synthesis.asked import asks_how
-from citesynth.synthesis.named import acronyms, code_names, proper_names, unnamed_in, written
+from citesynth.synthesis.named import acronyms, proper_names, unnamed_in, written
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk
 from citesynth.verify.base import Check, Holding, Verdict, Verifier, with_reason

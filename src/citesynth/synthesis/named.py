@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from citesynth.analysis import INLINE_CODE, code_name, content_terms
+from citesynth.analysis import INLINE_CODE, code_names, content_terms
 from citesynth.synthesis.asked import asks_how
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk
@@ -71,26 +71,6 @@ def acronyms(question: str) -> tuple[str, ...]:
     """
     found = (m.group(1) for m in _ACRONYM.finditer(INLINE_CODE.sub(" ", question)))
     return tuple(dict.fromkeys(a for a in found if not _ROMAN.fullmatch(a) and a not in _KINDS))
-
-
-_CODE_NAME = re.compile(
-    r"(?<![\w.\-/])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?(?![\w\-/])"
-)
-"""A word as code writes a name: letters, digits and "_", dotted parts, a call's "()"."""
-
-
-def code_names(question: str) -> tuple[str, ...]:
-    """The names `question` writes as code, in order, each once (call parentheses aside).
-
-    A name in backticks, or one that is code by its form: dotted with parts of two
-    characters or more ("uuid.UUID", never "e.g." nor a web site, "Space.com"), snake_case
-    ("max_connections") or called ("dumps()").
-    """
-    spans = [m.group(1).strip() for m in INLINE_CODE.finditer(question)]
-    found = [s.removesuffix("()") for s in spans if _CODE_NAME.fullmatch(s)]
-    words = _CODE_NAME.finditer(INLINE_CODE.sub(" ", question))
-    found += [name for word in words if (name := code_name(word.group())) is not None]
-    return tuple(dict.fromkeys(found))
 
 
 def unnamed(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
@@ -181,11 +161,14 @@ _INTRODUCED = re.compile(
 """A name the user introduces as one of their own things: "a helpers.py module". Not "a
 tox.ini file", "my pip.conf file": a tool's files are the documentation's names."""
 _NAMED_SO = re.compile(
-    r"\b(?:my|our)\s+(?:[a-z]+\s+){0,2}?(?:is|are)\s+(?:named|called)\s+(?:like\s+)?"
-    r"`?([A-Za-z_][\w.-]*\w)`?",
+    r"\b(?:my|our)\s+(?:[a-z]+\s+)?(?:tasks?|functions?|commands?|jobs?|scripts?|modules?"
+    r"|files?|classes|class|fixtures?|tests?|helpers?|models?|tables?|handlers?|routes?"
+    r"|views?|endpoints?|variables?|methods?)\s+(?:is|are)\s+(?:named|called)\b([^.;:!?]*)",
     re.I,
 )
-"""A name the user says their own things have: "Our tasks are named like run_migrations"."""
+"""The names the user says their own code's things have: "Our tasks are named like
+run_migrations and build_docs" (the code names of the clause after it); not "My config
+option is called worker_magic_mode", which may name the documentation's setting."""
 
 
 def users_names(question: str) -> frozenset[str]:
@@ -199,7 +182,8 @@ def users_names(question: str) -> frozenset[str]:
     unanswered.
     """
     own = {m.group(1) for m in _INTRODUCED.finditer(question)}
-    own.update(m.group(1) for m in _NAMED_SO.finditer(question))
+    for named_so in _NAMED_SO.finditer(question):
+        own.update(code_names(named_so.group(1)))
     for found in _DEFINED.finditer(question):
         if found.group(3):
             own.add(found.group(3))

@@ -19,10 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from citesynth.analysis import INLINE_CODE, content_terms, terms
+from citesynth.analysis import INLINE_CODE, code_names, content_terms, terms
 from citesynth.synthesis.asked import asks_yes_no
 from citesynth.synthesis.means import asking_sentence
-from citesynth.synthesis.named import code_names
 from citesynth.verify.base import Check, Holding, Verdict, Verifier, with_reason
 from citesynth.verify.claims import plain
 from citesynth.verify.conflicts import NEGATION

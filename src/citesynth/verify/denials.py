@@ -25,8 +25,10 @@ claim that denies something itself is left to the negation checks.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Collection, Sequence
 
+from citesynth.analysis import code_names
 from citesynth.verify.align import Sentence, analyse, claim_terms, negated_for, negation_cues
 
 MAX_GAP = 3
@@ -66,7 +68,7 @@ def denied_elsewhere(claim: str, missing: Collection[str], passages: Sequence[st
             continue
         text = evidence.passages[sentence.passage][sentence.start : sentence.end]
         if sentence.negated and negated_for(held, text, privative=False):
-            if len(said & sentence.terms) >= MIN_SHARED:
+            if len(said & sentence.terms) >= MIN_SHARED and _of_the_claim(text, claim):
                 denying.append((held, text))
         else:
             stating.append(held)
@@ -74,6 +76,28 @@ def denied_elsewhere(claim: str, missing: Collection[str], passages: Sequence[st
         if not any(held <= other for other in stating):
             return " ".join(text.split())
     return None
+
+
+_OTHERWISE = re.compile(
+    r"\b(?:unlike|whereas|while|except|unless|only|instead|rather\s+than|other\s+than"
+    r"|in\s+contrast|not\s+(?:all|every|always|necessarily))\b",
+    re.I,
+)
+"""What makes a denial another thing's or a part's: "Unlike a Session, `requests.get()`
+does not reuse connections", "Not all backends support nested transactions", "Failed
+tasks are not retried unless `autoretry_for` is set"."""
+
+
+def _of_the_claim(sentence: str, claim: str) -> bool:
+    """Whether a negated `sentence` denies without a contrast, and names no code the claim does not.
+
+    A code name only the sentence writes ("`requests.get()`" against "A Session reuses TCP
+    connections") makes the denial another thing's.
+    """
+    if _OTHERWISE.search(sentence):
+        return False
+    written = {name.lower() for name in code_names(claim)}
+    return all(name.lower() in written for name in code_names(sentence))
 
 
 def _together(sentence: Sentence, pair: tuple[str, str]) -> bool:

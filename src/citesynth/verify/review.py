@@ -200,20 +200,19 @@ async def _verified(
     verifier: Verifier,
     screen: LexicalVerifier,
 ) -> list[Verdict | None]:
-    """Each claim's verdict over its cited sources; unsupported where another source denies it.
+    """Each claim's verdict over its cited sources; unsupported where their document denies it.
 
     A claim its cited sources support may say more than they do; when a retrieved sentence
-    denies those further words (`denials.denied_elsewhere`), the claim is false, whatever
-    its citations hold.
+    of the same document denies those further words (`denials.denied_elsewhere`), the claim
+    is false, whatever its citations hold.
     """
     union = await _verify_union(claims, {p.number: p for p in passages}, verifier)
     supported = [i for i, verdict in enumerate(union) if verdict is not None and verdict.supported]
     for index, sentence in _denied(claims, supported, passages, screen).items():
         verdict = union[index]
         if verdict is not None:
-            union[index] = with_reason(
-                verdict, f"another source denies it: {sentence!r}", "unsupported"
-            )
+            said = f"its source's document denies it: {sentence!r}"
+            union[index] = with_reason(verdict, said, "unsupported")
     return union
 
 
@@ -226,7 +225,10 @@ def _denied(
     """Of the claims at `indices`, those a retrieved sentence denies, with that sentence.
 
     What a claim says beyond its cited sources (the lexical alignment's missing terms) is
-    read against every retrieved source (`denials.denied_elsewhere`).
+    read against the retrieved sources of the cited sources' documents
+    (`denials.denied_elsewhere`): the pages around a cited passage are about its subject;
+    another document's denial is more often another thing's ("The solo pool cannot run
+    blocking tasks concurrently" against a claim on the threaded pool).
     """
     by_number = {p.number: p for p in passages}
     cited = [
@@ -238,13 +240,14 @@ def _denied(
     if not cited:
         return {}
     checks = [_check(claims[i], sources) for i, sources in cited]
-    texts = [p.text for p in passages]
     found = {}
-    for (index, _), check, (_, alignment) in zip(
+    for (index, sources), check, (_, alignment) in zip(
         cited, checks, screen.aligned(checks), strict=True
     ):
         if alignment is None:
             continue
+        documents = {source.document for source in sources}
+        texts = [p.text for p in passages if p.document in documents]
         if sentence := denied_elsewhere(check.claim, alignment.missing_terms, texts):
             found[index] = sentence
     return found
