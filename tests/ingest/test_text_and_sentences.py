@@ -1026,13 +1026,13 @@ def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
             "Set it to 4. Geometries are freed.",
         ),
         ("``x[1]_y``, a[1]_b and a[2]", None),
-        # Tornado's default-role names Sphinx shortens ("~"); a leading "." alone stays
-        # (Markdown's `.gitignore`, `.send()`)
+        # Tornado's default-role names Sphinx searches for and shortens ("~."); Markdown's
+        # `~mask`, `~df.isna()` (a negation) and `.gitignore` stay
         (
-            "`~.RequestHandler.get_user_locale` - returns `.Locale`; see `~tornado.gen.sleep`.",
-            "`RequestHandler.get_user_locale` - returns `.Locale`; see `tornado.gen.sleep`.",
+            "`~.RequestHandler.get_user_locale` - returns `.Locale` object.",
+            "`RequestHandler.get_user_locale` - returns `.Locale` object.",
         ),
-        ("``~.x`` and `~` and `. a` and `.gitignore` and `.send()`", None),
+        ("``~.x`` and `~` and `. a` and `.gitignore` and `~mask` and `~df.isna()`", None),
     ],
 )
 def test_rst_markup_is_rendered_as_a_reader_sees_it(text: str, read: str | None) -> None:
@@ -1063,6 +1063,7 @@ def test_rendering_rst_reads_a_long_line_once() -> None:
     assert rendered_rst("see:: " * 100_000) == "see: " * 100_000
     assert rendered_rst("`a <b.c>` " * 100_000) == "`a` " * 100_000
     assert rendered_rst("`~.a` " * 100_000) == "`a` " * 100_000
+    assert rendered_rst("`a\n" + " " * 100_000 + "x`_") == "a x"  # a reference's spaces
     assert rendered_rst("`a " * 100_000 + "<b.c>`") == "`a " * 99_999 + "`a`"
 
 

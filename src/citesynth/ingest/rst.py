@@ -236,7 +236,8 @@ def read_paragraph(
 
     Also returns the indentation below which the paragraphs that follow are code (None:
     none are). `paragraph` starts at its first non-space character, `indent` columns in; a literal
-    block is every paragraph indented deeper than the one that opened it.
+    block is every paragraph indented deeper than the text of the one that opened it (a list
+    item's text starts past its mark: `_ITEM_TEXT`).
     """
     if literal_below is not None and indent > literal_below:
         return None, literal_below
@@ -330,10 +331,12 @@ def markup_blanked(text: str) -> str:
 
 
 _PHRASE_REFERENCE = re.compile(
-    r"(?<![`\w])`((?:[^`<\n]|\n(?![ \t]*\n))+?)(?:\s*<[^<>`\n]+>)?`__?(?![\w`])"
+    r"(?<![`\w])`([^`<\n]*(?:\n(?![ \t]*\n)[^`<\n]*)*)(?:<[^<>`\n]+>)?`__?(?![\w`])"
 )
 """A hyperlink reference in backticks: `` `Trio`_ ``, `` `the docs <https://…>`_ ``; its
-text may run over lines of one paragraph (Tornado's "`chat\nexample application\n<https://…>`_")."""
+text may run over lines of one paragraph (Tornado's "`chat\nexample application\n<https://…>`_").
+Its text is read greedily up to the `<` or backtick that ends it: a long run of spaces
+costs one pass (read lazily, each space had read all those after it)."""
 _WORD_REFERENCE = re.compile(
     r"(?<![\w`.:/@#-])([A-Za-z][\w-]*[A-Za-z0-9])__?(?=\s|[.,;:!?)\]](?:\s|$)|$)"
 )
@@ -342,11 +345,11 @@ part of an address: `…/Standard_output_.28stdout.29`)."""
 _TITLED_OBJECT = re.compile(r"(?<![`\w:}])`([^`<>\n]+?)\s+<~?[A-Za-z_][\w]*(?:\.\w+)+>`(?![`_\w])")
 """Interpreted text in the default role with a title: `` `load <Schema.load>` `` (Sphinx's
 `default_role`, as marshmallow's docs write 157 references), a link to a dotted name."""
-_MARKED_OBJECT = re.compile(r"(?<![`\w:}])`~\.?([A-Za-z_]\w*(?:\.\w+)*(?:\(\))?)`(?![`_\w])")
-"""Interpreted text in the default role whose target Sphinx shortens: Tornado's
-`` `~.RequestHandler.get_user_locale` `` (a name shown as code, in full as `rendered_roles`
-shows a role's target). A leading "." alone stays: Markdown writes `` `.gitignore` `` and
-`` `.send()` ``."""
+_MARKED_OBJECT = re.compile(r"(?<![`\w:}])`~\.([A-Za-z_]\w*(?:\.\w+)*(?:\(\))?)`(?![`_\w])")
+"""Interpreted text in the default role whose target Sphinx searches for and shortens:
+Tornado's `` `~.RequestHandler.get_user_locale` `` (a name shown as code, in full as
+`rendered_roles` shows a role's target). Only "~." is read so: Markdown writes
+`` `~mask` `` and `` `~df.isna()` `` for a negation, and `` `.gitignore` ``."""
 _LITERAL_MARKER = re.compile(r"(\s?)::(?=\s|$)")
 """The `::` that ends a paragraph introducing a literal block ("like this::")."""
 _NOTE_REFERENCE = re.compile(r"[ \t]?\[(?:#[\w-]*|\*|\d+|[A-Za-z][\w.-]*)\]_(?![\w`])")
@@ -369,19 +372,19 @@ def rendered_rst(text: str) -> str:
     into an answer. An auto-numbered item's "#." is a plain item's "-": the model had
     copied APScheduler's "There are two ways to make this happen: #. by calling …". A
     footnote's reference ("… concurrency slots [*]_ (processes/threads)") is left out. A
-    name in the default role loses the "~" that tells Sphinx to shorten it
-    (`` `~.RequestHandler.get_user_locale` `` → `` `RequestHandler.get_user_locale` ``).
+    name in the default role loses the "~." that tells Sphinx to search for it and shorten
+    it (`` `~.RequestHandler.get_user_locale` `` → `` `RequestHandler.get_user_locale` ``).
     """
     text = rendered_roles(text)
     if "#" in text:
         text = _AUTO_NUMBER.sub(r"\1- ", text)
     if ">`" in text:
         text = _TITLED_OBJECT.sub(_titled_object, text)
-    if "`~" in text:
+    if "`~." in text:
         text = _MARKED_OBJECT.sub(r"`\1`", text)
     if "_" not in text and "::" not in text:
         return text
-    text = _PHRASE_REFERENCE.sub(lambda found: " ".join(found.group(1).split()), text)
+    text = _PHRASE_REFERENCE.sub(_reference_text, text)
     if "]_" in text:
         text = _outside_code(text, lambda plain: _NOTE_REFERENCE.sub("", plain))
     pieces, position = [], 0
@@ -392,6 +395,11 @@ def rendered_rst(text: str) -> str:
         pieces.append(kept.group() if kept else "")
         position = kept.end() if kept else len(text)
     return "".join(pieces)
+
+
+def _reference_text(found: re.Match[str]) -> str:
+    """A hyperlink reference as its text, on one line (as written when it has none)."""
+    return " ".join(found.group(1).split()) or found.group()
 
 
 def _outside_code(text: str, change: Callable[[str], str]) -> str:
