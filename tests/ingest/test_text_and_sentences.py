@@ -315,6 +315,25 @@ def test_a_list_items_literal_block_ends_where_the_items_text_goes_on() -> None:
     )
 
 
+def test_a_chunk_opening_at_a_literal_blocks_line_inside_an_item_reads_its_prose() -> None:
+    # Invoke's docs: the chunk opens two columns into a list item, at a one-line paragraph
+    # opening a literal block; the item goes on at two columns below the code
+    chunk = (
+        "and then perhaps add the following to the end of ``~/.zshrc``::\n\n"
+        "    source ~/.invoke-completion.sh\n\n"
+        "  But again, this is entirely up to you and your shell.\n\n"
+        "  .. note::\n"
+        "    If you're using ``fish``, you *must* use this tactic.\n"
+    )
+    found = [" ".join(chunk[a:b].split()) for a, b in prose_sentences(chunk, min_words=3)]
+    assert "But again, this is entirely up to you and your shell." in found
+    assert "If you're using ``fish``, you *must* use this tactic." in found
+    assert not any("invoke-completion" in s for s in found)
+    example = "Run it like this::\n\n    $ inv build\n\nThen read the log."
+    found = [example[a:b] for a, b in prose_sentences(example, min_words=3)]
+    assert found == ["Run it like this::", "Then read the log."]
+
+
 def test_code_cut_from_its_marker_is_not_prose() -> None:
     # A chunk that starts inside a long code block: the `.. code-block::` is out of sight.
     chunk = (

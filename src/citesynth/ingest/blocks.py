@@ -121,11 +121,37 @@ def first_line_column(text: str) -> int:
     had been read as part of the example. A first line opening with a marker (a directive
     or a comment, a field, a list item) cannot tell: what runs on below it is its body,
     indented under the marker (aiohttp's ".. list-table::" over its rows three columns in).
+    A one-line paragraph opening a literal block tells by the text below the block
+    (`_left_at`).
     """
     lines = text.split("\n", 2)
-    if len(lines) < 2 or not lines[1].strip() or _MARKED.match(lines[0]):
+    if len(lines) < 2 or _MARKED.match(lines[0]):
         return 0
-    return columns(lines[1])
+    if lines[1].strip():
+        return columns(lines[1])
+    if lines[0].rstrip().endswith("::") and len(lines) == 3:
+        return _left_at(lines[2])
+    return 0
+
+
+def _left_at(below: str) -> int:
+    """Where the text below a literal block's opening line goes on: its opener's column.
+
+    Invoke's "and then perhaps add the following to the end of ``~/.zshrc``::" opened a
+    chunk two columns into a list item; below its code, four columns in, the item goes on
+    at two ("But again, …", a note): read at column 0, all of it had been code. The first
+    line less indented than the code's first is at the opener's column (0 when none is).
+    """
+    code: int | None = None
+    for line in below.split("\n"):
+        if not line.strip():
+            continue
+        column = columns(line)
+        if code is None:
+            code = column
+        elif column < code:
+            return column
+    return 0
 
 
 _MARKED = re.compile(rf"(?:\.\.(?:\s|$)|:[^:`\s][^:`\n]*:(?:\s|$)|{LIST_MARKER}(?:\s|$))")
