@@ -302,11 +302,16 @@ def test_a_list_items_literal_block_ends_where_the_items_text_goes_on() -> None:
         "   When this option is available, it is usually the best approach.\n\n"
         "- Indented under a bullet::\n\n"
         "    code = 1\n\n"
-        "  The bullet's text goes on here in prose.\n"
+        "  The bullet's text goes on here in prose.\n\n"
+        "9. An item of a list without blank lines\n"
+        "10. Whose tenth item opens a block::\n\n"
+        "     code = 10\n\n"
+        "    The tenth item's text goes on here in prose.\n"
     )
     found = [" ".join(faq[a:b].split()) for a, b in prose_sentences(faq, min_words=3)]
     assert "When this option is available, it is usually the best approach." in found
     assert "The bullet's text goes on here in prose." in found
+    assert "The tenth item's text goes on here in prose." in found
     assert not any("range(5)" in s or "code = 1" in s for s in found)
     kinds = {faq[b.start : b.end].split("\n")[0].strip(): b.kind for b in rst_blocks(faq)}
     assert kinds["class CoroutineSleepHandler(RequestHandler):"] is BlockKind.CODE

@@ -22,6 +22,7 @@ from citesynth.ingest.blocks import (
     LIST_MARKER,
     Block,
     BlockKind,
+    columns,
     first_line_column,
     line_offsets,
     paragraphs,
@@ -244,8 +245,23 @@ def read_paragraph(
     read = opener(paragraph)
     if not read.literal:
         return read, None
-    item = _ITEM_TEXT.match(paragraph)  # a list item's text starts past its mark
-    return read, indent + (item.end() if item else 0)
+    return read, _text_column(paragraph, indent)
+
+
+def _text_column(paragraph: str, indent: int) -> int:
+    r"""The column the text of `paragraph`'s last list item starts at (`indent`: none).
+
+    A list item's text, and any literal block it opens, are indented past its mark; in a
+    list without blank lines between items ("9. a\n10. Run::") the last item opens it.
+    """
+    lines = paragraph.split("\n")
+    for number in range(len(lines) - 1, -1, -1):
+        line = lines[number]
+        column = indent if number == 0 else columns(line)
+        item = _ITEM_TEXT.match(line.lstrip(" \t"))
+        if item:
+            return column + item.end()
+    return indent
 
 
 _ITEM_TEXT = re.compile(rf"{LIST_MARKER}[ \t]+")
