@@ -127,6 +127,28 @@ def test_a_procedures_steps_bring_their_code_within_a_budget() -> None:
     assert cut is not None and not cut.complete and cut.code[0] is not None
 
 
+def test_the_literal_block_an_items_text_opens_is_its_code_not_its_text() -> None:
+    # Tornado's FAQ: the code had been run into the item's text, "range(5)" read as a
+    # citation ("for i in range [5]: print(i)")
+    faq = (
+        "This means one of three things:\n\n"
+        "1. *Find a coroutine-friendly equivalent.* For `time.sleep`, use\n"
+        "   `tornado.gen.sleep` (or `asyncio.sleep`) instead::\n\n"
+        "    class CoroutineSleepHandler(RequestHandler):\n"
+        "        async def get(self):\n"
+        "            for i in range(5):\n"
+        "                await gen.sleep(1)\n\n"
+        "   When this option is available, it is usually the best approach.\n\n"
+        "2. *Find a callback-based equivalent.*\n"
+    )
+    block = _after(faq, "This means one of three things:")
+    assert block is not None and block.complete and len(block.lines) == 2
+    assert "range" not in block.lines[0] and "usually the best approach." in block.lines[0]
+    code = block.code[0]
+    assert code is not None and code.lines[0] == "class CoroutineSleepHandler(RequestHandler):"
+    assert code.lines[-1] == "            await gen.sleep(1)" and block.code[1] is None
+
+
 def test_indented_text_is_code_only_after_a_blank_line_and_only_as_deep_as_code() -> None:
     assert _after("It takes two arguments:\n    the name\n    the value\n", "arguments:") is None
     text = "Configure it:\n\n    retries: 3\n\n  A paragraph indented by two.\n"

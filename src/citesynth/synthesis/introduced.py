@@ -293,8 +293,11 @@ def _capped(body: list[str]) -> tuple[tuple[str, ...], bool]:
 def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
     """The top-level items of the list whose first item is `lines[0]`, at `indent`.
 
-    A step's code (a fence or a code directive below an item, as procedures write them)
-    goes with its item, within `MAX_LIST_CODE_LINES` for the whole list.
+    A step's code (a fence or a code directive below an item, as procedures write them, or
+    the literal block an item's text opens with "::") goes with its item, within
+    `MAX_LIST_CODE_LINES` for the whole list: Tornado's FAQ item "… use `tornado.gen.sleep`
+    (or `asyncio.sleep`) instead::" had been shown with its code run into its text, and
+    "range(5)" read as a citation.
     """
     items: list[list[str]] = []
     code: list[Introduced | None] = []
@@ -304,6 +307,7 @@ def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
     complete = True
     budget = MAX_LIST_CODE_LINES
     index = 0
+    text_column = indent
     while index < len(lines):
         line = lines[index][1]
         if not line.strip():
@@ -319,8 +323,9 @@ def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
             items.append([line[item.end() :].strip()])
             code.append(None)
             nested = False
-        elif _FENCE_OPEN.fullmatch(line) or _DIRECTIVE.match(line):
-            step = _code_at(lines, index)
+            text_column = len(line[: item.end()].expandtabs(4))
+        elif (literal := _opens_literal(items, depth, text_column)) or _code_opens(line):
+            step = _literal_at(lines, index, text_column) if literal else _code_at(lines, index)
             if step is None or code[-1] is not None or len(step.lines) > budget:
                 complete = False  # the list shown ends before it, and says so
                 break
@@ -346,6 +351,21 @@ def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
         index += 1
     shown = tuple(_item_text(parts) for parts in items)
     return Introduced("list", lines[0][0], _end(lines, last), shown, "", complete, tuple(code))
+
+
+def _code_opens(line: str) -> bool:
+    """Whether `line` opens a code block: a fence, or a directive (`_code_at` reads which)."""
+    return bool(_FENCE_OPEN.fullmatch(line) or _DIRECTIVE.match(line))
+
+
+def _opens_literal(items: list[list[str]], depth: int, text_column: int) -> bool:
+    """Whether a line `depth` columns in is the literal block the last item's text opens."""
+    return bool(items) and items[-1][-1].endswith("::") and depth > text_column
+
+
+def _literal_at(lines: list[tuple[int, str]], index: int, text_column: int) -> Introduced | None:
+    """The literal block at `lines[index]`, below an item's text `text_column` columns in."""
+    return _indented(lines[index:], text_column, lines[index][0], "", options=False)
 
 
 _LABEL = re.compile(r"(\*\*|__)[^*_\n]+\1")
