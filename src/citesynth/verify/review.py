@@ -230,13 +230,7 @@ def _denied(
     another document's denial is more often another thing's ("The solo pool cannot run
     blocking tasks concurrently" against a claim on the threaded pool).
     """
-    by_number = {p.number: p for p in passages}
-    cited = [
-        (i, [by_number[n] for n in claims[i].citations if n in by_number])
-        for i in indices
-        if not claims[i].code
-    ]
-    cited = [(i, sources) for i, sources in cited if sources]
+    cited = _cited(claims, indices, passages)
     if not cited:
         return {}
     checks = [_check(claims[i], sources) for i, sources in cited]
@@ -251,6 +245,19 @@ def _denied(
         if sentence := denied_elsewhere(check.claim, alignment.missing_terms, texts):
             found[index] = sentence
     return found
+
+
+def _cited(
+    claims: Sequence[ClaimSpan], indices: Sequence[int], passages: Sequence[Passage]
+) -> list[tuple[int, list[Passage]]]:
+    """The claims at `indices` that are no code and cite a known source, with their sources."""
+    by_number = {p.number: p for p in passages}
+    cited = [
+        (i, [by_number[n] for n in claims[i].citations if n in by_number])
+        for i in indices
+        if not claims[i].code
+    ]
+    return [(i, sources) for i, sources in cited if sources]
 
 
 async def _verify_union(
@@ -437,13 +444,7 @@ def _contradicted(
     the page on version 1, "In version 2, the pool does not block when it is full" still
     moves to the page on version 2, which says it word for word.
     """
-    by_number = {p.number: p for p in passages}
-    cited = [
-        (i, [by_number[n] for n in claims[i].citations if n in by_number])
-        for i in weak
-        if claims[i].citations
-    ]
-    cited = [(i, sources) for i, sources in cited if sources]
+    cited = _cited(claims, weak, passages)
     if not cited:
         return set()
     screened = screen.aligned([_check(claims[i], sources) for i, sources in cited])
