@@ -95,7 +95,7 @@ class _Stage:
     code is a loss; a tag kept outside code would run): a fence opens at the start of a
     line (three spaces at most before it, no backtick after it on its line) and closes at
     a run at least as long at the start of a line with nothing after it; a code span opens
-    at a run of one or two backticks no backslash escapes and closes at the next run of as
+    at any other run of backticks no backslash escapes and closes at the next run of as
     many before a blank line, within `HOLD` characters. Only a span that opens and closes
     on one line is trusted as code (a span over lines may be a paragraph a renderer cuts
     at a block's start); and after an opening run whose close lies beyond `HOLD`, no span
@@ -112,8 +112,8 @@ class _Stage:
         self._doubt = False  # an opening run's close lay beyond HOLD: trust no span
         self._indent: int | None = 0  # spaces released on this line, None after any other
         self._slashes = 0  # backslashes at the end of what was released
-        self._ticks = 0  # backticks at the end of what was released
-        self._long = False  # those are a long run's, which may go on in the next piece
+        self._ticks = False  # what was released ends in a backtick
+        self._long = False  # that backtick is a long run's, which may go on in the next piece
 
     def feed(self, piece: str) -> str:
         self._held += piece
@@ -150,7 +150,7 @@ class _Stage:
             self._indent = self._indent + len(piece) if not piece.strip(" ") else None
         bare = piece.rstrip("\\")
         self._slashes = len(piece) - len(bare) + (self._slashes if not bare else 0)
-        self._ticks, self._long = 0, False
+        self._ticks, self._long = False, False
 
     def _step(self, text: str, at: int, *, final: bool) -> tuple[str, int] | None:
         """What the special character at `at` becomes, and where to go on; None: wait."""
@@ -161,7 +161,7 @@ class _Stage:
             if self._indent is not None:  # a blank line: no span goes on past it
                 self._inline, self._doubt = 0, False
             self._trusted = False
-            self._indent, self._slashes, self._ticks, self._long = 0, 0, 0, False
+            self._indent, self._slashes, self._ticks, self._long = 0, 0, False, False
             return "\n", at + 1
         if self._fence or (self._inline and self._trusted) or (char == "]") != self._links:
             return char, at + 1
@@ -189,7 +189,7 @@ class _Stage:
             end += 1
         run = end - at
         if self._long or run >= LONG_RUN:
-            self._ticks, self._long = self._ticks + run, True  # text however it goes on
+            self._ticks, self._long = True, True  # text however it goes on
             self._indent, self._slashes = None, 0
             return text[at:end], end
         if end == len(text) and not final:
@@ -208,7 +208,7 @@ class _Stage:
             mark = self._span_mark(text, end, run, final=final)
         if mark is None:
             return None
-        self._indent, self._slashes, self._ticks, self._long = None, 0, mark - at, False
+        self._indent, self._slashes, self._ticks, self._long = None, 0, True, False
         return text[at:mark], mark
 
     def _fence_mark(self, text: str, end: int, run: int, *, final: bool) -> int | None:
