@@ -64,6 +64,11 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+TORNADO_FAQ_ITEM = (Path(__file__).parent / "fixtures" / "tornado_faq_item.rst").read_text()
+"""Tornado's FAQ: a list item whose text, three columns in, opens a literal block four columns
+in, and goes on at three below it."""
+
+
 def write(root: Path, relative: str, content: str | bytes) -> Path:
     path = root / relative
     path.parent.mkdir(parents=True, exist_ok=True)

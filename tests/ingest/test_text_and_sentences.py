@@ -22,6 +22,7 @@ from citesynth.ingest.sentences import (
 from citesynth.ingest.text import content_hash, decode, looks_binary
 from citesynth.synthesis.citing import strip_layout
 from citesynth.verify.evidence import unmarked
+from tests.conftest import TORNADO_FAQ_ITEM
 
 
 def prose_of(text: str, *, min_words: int = 5) -> list[str]:
@@ -291,15 +292,7 @@ def test_rst_blocks_mark_only_literal_and_directive_bodies_as_code() -> None:
 def test_a_list_items_literal_block_ends_where_the_items_text_goes_on() -> None:
     # Tornado's FAQ: the item's text is indented three columns, its code four; the
     # paragraph after the code, back at three, is the item's prose, not more code
-    faq = (
-        "This means one of three things:\n\n"
-        "1. *Find a coroutine-friendly equivalent.* For `time.sleep`, use\n"
-        "   `tornado.gen.sleep` (or `asyncio.sleep`) instead::\n\n"
-        "    class CoroutineSleepHandler(RequestHandler):\n"
-        "        async def get(self):\n"
-        "            for i in range(5):\n"
-        "                await gen.sleep(1)\n\n"
-        "   When this option is available, it is usually the best approach.\n\n"
+    faq = TORNADO_FAQ_ITEM + (
         "- Indented under a bullet::\n\n"
         "    code = 1\n\n"
         "  The bullet's text goes on here in prose.\n\n"
@@ -308,7 +301,7 @@ def test_a_list_items_literal_block_ends_where_the_items_text_goes_on() -> None:
         "     code = 10\n\n"
         "    The tenth item's text goes on here in prose.\n"
     )
-    found = [" ".join(faq[a:b].split()) for a, b in prose_sentences(faq, min_words=3)]
+    found = [" ".join(sentence.split()) for sentence in prose_of(faq, min_words=3)]
     assert "When this option is available, it is usually the best approach." in found
     assert "The bullet's text goes on here in prose." in found
     assert "The tenth item's text goes on here in prose." in found
@@ -330,13 +323,12 @@ def test_a_chunk_opening_at_a_literal_blocks_line_inside_an_item_reads_its_prose
         "  .. note::\n"
         "    If you're using ``fish``, you *must* use this tactic.\n"
     )
-    found = [" ".join(chunk[a:b].split()) for a, b in prose_sentences(chunk, min_words=3)]
+    found = [" ".join(sentence.split()) for sentence in prose_of(chunk, min_words=3)]
     assert "But again, this is entirely up to you and your shell." in found
     assert "If you're using ``fish``, you *must* use this tactic." in found
     assert not any("invoke-completion" in s for s in found)
     example = "Run it like this::\n\n    $ inv build\n\nThen read the log."
-    found = [example[a:b] for a, b in prose_sentences(example, min_words=3)]
-    assert found == ["Run it like this::", "Then read the log."]
+    assert prose_of(example, min_words=3) == ["Run it like this::", "Then read the log."]
 
 
 def test_code_cut_from_its_marker_is_not_prose() -> None:

@@ -9,6 +9,7 @@ from citesynth.synthesis.introduced import (
     Introduced,
     introduced,
 )
+from tests.conftest import TORNADO_FAQ_ITEM
 
 
 def _after(text: str, sentence: str) -> Introduced | None:
@@ -130,17 +131,7 @@ def test_a_procedures_steps_bring_their_code_within_a_budget() -> None:
 def test_the_literal_block_an_items_text_opens_is_its_code_not_its_text() -> None:
     # Tornado's FAQ: the code had been run into the item's text, "range(5)" read as a
     # citation ("for i in range [5]: print(i)")
-    faq = (
-        "This means one of three things:\n\n"
-        "1. *Find a coroutine-friendly equivalent.* For `time.sleep`, use\n"
-        "   `tornado.gen.sleep` (or `asyncio.sleep`) instead::\n\n"
-        "    class CoroutineSleepHandler(RequestHandler):\n"
-        "        async def get(self):\n"
-        "            for i in range(5):\n"
-        "                await gen.sleep(1)\n\n"
-        "   When this option is available, it is usually the best approach.\n\n"
-        "2. *Find a callback-based equivalent.*\n"
-    )
+    faq = TORNADO_FAQ_ITEM + "2. *Find a callback-based equivalent.*\n"
     block = _after(faq, "This means one of three things:")
     assert block is not None and block.complete and len(block.lines) == 2
     assert "range" not in block.lines[0] and "usually the best approach." in block.lines[0]
