@@ -315,6 +315,27 @@ def test_factual_sentences() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "closed",
+    [
+        "*Find a coroutine-friendly equivalent.*",  # Tornado FAQ, as the extractive writer cites it
+        "**Find a coroutine-friendly equivalent.**",
+        'The guide says "find a coroutine-friendly equivalent."',
+        "(Find a coroutine-friendly equivalent.)",
+    ],
+)
+def test_markers_after_a_closed_sentence_are_its_own(closed: str) -> None:
+    """`resolve` moves no marker past a closing emphasis, quotation or parenthesis."""
+    after = "For `time.sleep`, use `tornado.gen.sleep` instead [2]."
+    assert factual_sentences(f"{closed} [1] [3] {after}") == [
+        (f"{closed} [1] [3]", [1, 3]),
+        (after, [2]),
+    ]
+    # a marker that is the subject of the sentence it opens stays with that sentence
+    subject = "[1] explains that it works well."
+    assert factual_sentences(f"{closed} {subject}") == [(closed, []), (subject, [1])]
+
+
 def test_a_short_sentence_stating_a_default_is_a_claim() -> None:
     # Django's settings reference: "Default: ``10``" over the setting's description.
     text = "**POOL_SIZE**\nDefault: ``10`` [1]. Short [1]. Defaults to 5 [2]."

@@ -77,6 +77,21 @@ async def test_a_claim_no_source_supports_is_removed_and_listed(
     assert "removed" in shown.out
 
 
+async def test_markers_after_a_closing_emphasis_are_the_emphasised_sentence_s(
+    indexed: Engine,
+) -> None:
+    # The extractive writer cites Tornado's list item "*Find a coroutine-friendly
+    # equivalent.*" after its closing emphasis; the split had given the marker to the
+    # sentence after it, and removing the item, uncited, left "- [3] For `time.sleep` …".
+    invented = INVENTED.replace(" [1].", ".")
+    emphasised = "*The connect timeout is the time allowed to establish a connection.* [1]"
+    use(indexed, f"- *{invented}* [1] {GOOD}\n- {emphasised}")
+    answer = await indexed.answer(CONNECT)
+    assert answer.answer == f"- {GOOD}\n- {emphasised}"
+    assert [(c.text, c.citations) for c in answer.removed_claims] == [(f"*{invented}*", [1])]
+    assert [c.citations for c in answer.claims] == [[1], [1]]
+
+
 async def test_a_section_whose_claims_all_go_loses_its_heading_too(indexed: Engine) -> None:
     use(indexed, f"**Timeouts**\n{GOOD}\n\n**Keys**\n{INVENTED}\n\n**Also**\n{GOOD}")
     answer = await indexed.answer(CONNECT)

@@ -463,7 +463,44 @@ def _sentences(text: str) -> list[tuple[int, int]]:
         if cut_start > start:  # a heading's own sentences ("… experiment. Not …") are no claims
             spans.extend(sentence_spans(text, start, cut_start))
         start = max(start, cut_end)
-    return spans
+    return _trailing_markers_kept(text, spans)
+
+
+def _trailing_markers_kept(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`spans` with the markers a sentence's closing mark stands before given back to it.
+
+    `_attach` moves a marker trailing a full stop inside its sentence, but not one after an
+    emphasis, quotation or parenthesis closing it: the extractive writer cites Tornado's
+    list item "*Find a coroutine-friendly equivalent.*" so, and the sentence split gave
+    "[3]" to the sentence after it. The item then cited nothing, repair added a second
+    marker it never read, and removing the item left "- [3] For `time.sleep` …". Markers
+    that are the subject of the sentence they open ("[1] explains that …") stay with it.
+    """
+    joined: list[tuple[int, int]] = []
+    for start, end in spans:
+        if joined:
+            before_start, before_end = joined[-1]
+            lead = _TRAILING.match(text, start)
+            if (
+                lead is not None
+                and not text[before_start:before_end].rstrip(_CLOSERS).endswith("]")
+                and text[before_end - 1 : before_end] in _CLOSERS
+                and not text[before_end:start].strip(" \t")
+                and _SUBJECT.match(text, text.index("]", start) + 1) is None
+            ):
+                joined[-1] = (before_start, lead.end())
+                rest = NOT_SPACE.search(text, lead.end(), end)
+                if rest is None:
+                    continue
+                start = rest.start()
+        joined.append((start, end))
+    return joined
+
+
+_TRAILING = re.compile(rf"{CANONICAL.pattern}(?:[ \t]*{CANONICAL.pattern})*")
+"""The markers opening a sentence, which may be the sentence's before (`_trailing_markers_kept`)."""
+_CLOSERS = ".!?\"'”’)*_"
+"""What may end a sentence: its full stop, and a quotation, aside or emphasis closed after it."""
 
 
 def _short(sentence: str) -> bool:

@@ -153,6 +153,8 @@ def _balanced(part: str) -> bool:
 
 _TRAILING = re.compile(rf"[ \t]*(?:{CANONICAL.pattern}[ \t]*)+(?=\s|$)")
 """Markers alone after a sentence's full stop."""
+_AFTER_STOP = re.compile(rf"(?<=[.!?\"'”’)*_])(?:[ \t]*{CANONICAL.pattern})+[ \t]*$")
+"""Markers ending a claim's span after its full stop ("… widely. [1]")."""
 
 
 def _ending(raw: str) -> str:
@@ -205,8 +207,11 @@ def apply(answer: str, cuts: Sequence[Trim]) -> str:
         raw = answer[trim.claim.start : trim.end]
         # Markers written after the claim's full stop ("… 2016. [1]") were the claim's:
         # the kept part carries them before its own stop, so they do not stay behind alone.
+        # The claim's span holds them (`resolve.factual_spans`), or they follow it.
+        own = _AFTER_STOP.search(answer, trim.claim.start, trim.claim.end)
         after = _TRAILING.match(answer, trim.claim.end)
-        numbers = tuple(cited_numbers(after.group())) if after else ()
+        trailing = (own.group() if own else "") + (after.group() if after else "")
+        numbers = tuple(cited_numbers(trailing))
         marker = "" if MARKER.search(raw) else f" {compact(trim.citations or numbers)}"
         ending = _ending(answer[trim.claim.start : trim.claim.end])
         pieces.append(answer[position : trim.claim.start] + raw + marker + ending)
