@@ -224,7 +224,7 @@ def test_a_how_to_question_names_its_tools(question: str, found: tuple[str, ...]
 @pytest.mark.parametrize(
     ("question", "unheard", "found"),
     [
-        # a name the documents never write, in a question naming one or two things
+        # a name the documents never write, in a question naming up to four things
         ("Can I run the Black hook with Husky?", ("huski",), ("Husky",)),
         ("Does the hook format Jupyter notebooks with Husky?", ("huski",), ("Husky",)),
         ("Which hook did Husky add?", ("huski",), ("Husky",)),
@@ -235,6 +235,15 @@ def test_a_how_to_question_names_its_tools(question: str, found: tuple[str, ...]
         ("Does Black format Jupiter notebooks?", ("jupit",), ()),
         # a word away from one it writes, but from its first letter: another name
         ("Can Black format Cython files?", ("cython",), ("Cython",)),
+        # a question naming up to four things asks about each ("… How do I broadcast a
+        # message … with Redis pub/sub?" over Tornado's docs)
+        (
+            "I run Black in Git hooks of several Jupyter repos. Can Husky run them all?",
+            ("huski",),
+            ("Husky",),
+        ),
+        # a name opening with an acronym is a name
+        ("Can Black format SQLAlchemy models?", ("sqlalchemi",), ("SQLAlchemy",)),
         # a question naming many things names some in passing
         ("Did the Verge say Black, Git and Jupyter run Husky?", ("huski",), ()),
     ],
@@ -256,6 +265,12 @@ def test_proper_names_skip_the_first_word_and_possessives() -> None:
     found = proper_names("How do I use Black's cache with Git? Then Husky.")
     assert found == ("Black", "Git", "Husky")  # "Then" opens a sentence
     assert proper_names("How do I set `Config` in Husky") == ("Husky",)  # inline code aside
+    # a name opening with an acronym; a plural acronym is none (`acronyms` reads it)
+    assert proper_names("Can the IOLoop run SQLAlchemy or HTTPie with URLs?") == (
+        "IOLoop",
+        "SQLAlchemy",
+        "HTTPie",
+    )
 
 
 def test_a_language_as_the_medium_of_something_is_no_name_a_document_is_about() -> None:
