@@ -332,8 +332,23 @@ def test_markers_after_a_closed_sentence_are_its_own(closed: str) -> None:
         (after, [2]),
     ]
     # a marker that is the subject of the sentence it opens stays with that sentence
-    subject = "[1] explains that it works well."
-    assert factual_sentences(f"{closed} {subject}") == [(closed, []), (subject, [1])]
+    for subject in (
+        "[1] explains that it works well.",
+        "[1], the guide, says that it works well.",
+        "[1]'s changelog says that it works well.",
+    ):
+        assert factual_sentences(f"{closed} {subject}") == [(closed, []), (subject, [1])]
+
+
+def test_markers_after_a_label_open_the_sentence_after_it() -> None:
+    text = "**Note.** [1] The connect timeout defaults to five seconds."
+    assert factual_sentences(text) == [(text.removeprefix("**Note.** "), [1])]
+
+
+def test_markers_before_many_hostile_brackets_are_read_in_linear_time() -> None:
+    # `_SUBJECT` tried on all that follows a marker had doubled its time with each "[-]"
+    text = "*X defaults to five seconds.* [1] " + "[-] " * 5_000 + "ok."
+    assert factual_sentences(text)[0] == ("*X defaults to five seconds.* [1]", [1])
 
 
 def test_a_short_sentence_stating_a_default_is_a_claim() -> None:

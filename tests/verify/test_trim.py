@@ -55,6 +55,7 @@ POOL = (
         # a part with an open quote, bracket or emphasis would break the answer's markup
         ('"The pool holds 10 connections, which is plenty," the guide says.', []),
         ("**The pool holds 10 connections and is encrypted** hourly.", []),
+        ("*The pool holds 10 connections, and it is shared widely.*", []),
         ("The pool (10 connections, which is plenty) is shared.", []),
         # a last phrase naming the module code is from (AnyIO's docs, the embedded model)
         (

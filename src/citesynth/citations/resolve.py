@@ -474,19 +474,24 @@ def _trailing_markers_kept(text: str, spans: list[tuple[int, int]]) -> list[tupl
     list item "*Find a coroutine-friendly equivalent.*" so, and the sentence split gave
     "[3]" to the sentence after it. The item then cited nothing, repair added a second
     marker it never read, and removing the item left "- [3] For `time.sleep` …". Markers
-    that are the subject of the sentence they open ("[1] explains that …") stay with it.
+    that are the subject of the sentence they open ("[1] explains that …", "[1], the
+    guide, says", "[2]'s changelog": `_attach` reads them so), and those after a label
+    ("**Note.** [1] The timeout …": fewer than four words), stay with it.
     """
     joined: list[tuple[int, int]] = []
     for start, end in spans:
         if joined:
             before_start, before_end = joined[-1]
             lead = _TRAILING.match(text, start)
+            first = text.find("]", start) + 1
             if (
                 lead is not None
-                and not text[before_start:before_end].rstrip(_CLOSERS).endswith("]")
                 and text[before_end - 1 : before_end] in _CLOSERS
                 and not text[before_end:start].strip(" \t")
-                and _SUBJECT.match(text, text.index("]", start) + 1) is None
+                and not text[lead.end() : lead.end() + 1].strip()
+                and not text[before_start:before_end].rstrip(_CLOSERS).endswith("]")
+                and not _short(text[before_start:before_end])
+                and _SUBJECT.match(text[first : first + _AFTER]) is None
             ):
                 joined[-1] = (before_start, lead.end())
                 rest = NOT_SPACE.search(text, lead.end(), end)

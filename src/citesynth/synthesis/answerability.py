@@ -133,7 +133,8 @@ async def gate(
     tokens), nor one writing a name as code that none of the sources writes
     (`named.unnamed_code`: "uuid.UUID"), nor a how-to question naming a tool none of the
     sources names (`named.unnamed_proper`: "Husky"), nor any question naming one or two
-    things of which one is `unheard` of ("Celery" in Django's docs); an acronym in
+    things of which one is `unheard` of ("Celery" in Django's docs), or three or four of
+    which that one alone is; an acronym in
     `subjects`, which a top source's document is about (`synthesis.about`), counts as held.
     A how-to question whose names tell the sources' documents apart (`topics`) is read
     against the sources on all of them only (`on_topic`; a compound one, whose parts may be

@@ -25,8 +25,9 @@ tool the user wants to use, and when none of the sources the writer is given nam
 on something else: the extractive writer had quoted Black's pre-commit set-up, the
 embedded model "Create a file named `.github/workflows/black.yml`".
 
-Any other question naming up to four capitalised things is read so too when one of them
-is a name the documents never write at all, a term of it in no chunk of the index
+Any other question naming one or two capitalised things is read so too when one of them
+is a name the documents never write at all (three or four, when that one is the only
+thing missing), a term of it in no chunk of the index
 (2026-12-01): "Does Django provide an official integration with Celery?" over Django's
 docs, which never write "Celery", had been answered from its ASGI release notes. A
 question naming more names some in passing, as news questions do.
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
+from itertools import pairwise
 
 from citesynth.analysis import INLINE_CODE, code_names, content_terms
 from citesynth.synthesis.asked import asks_how
@@ -194,9 +196,10 @@ def users_names(question: str) -> frozenset[str]:
     return frozenset(own)
 
 
-_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)(?<![\w`.\-/])(?:[A-Z][a-z]|[A-Z]{2,}[a-z]{2})[\w'’-]*")
+_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)(?<![\w`.\-/])(?:[A-Z][a-z]|[A-Z]{2,}[a-z]{3})[\w'’-]*")
 """A capitalised word of a question that does not open it ("I" is no name), or one opening
-with an acronym ("SQLAlchemy", "HTTPie"; not a plural acronym, "URLs", `_ACRONYM`'s)."""
+with an acronym ("SQLAlchemy", "JSONField"); not a plural acronym ("URLs", `_ACRONYM`'s) nor
+a unit ("MBps")."""
 _POSSESSIVE = re.compile(r"['’]s?$")
 
 
@@ -243,21 +246,26 @@ def unnamed_proper(
     away (`_typo_of`); every word of a hyphenated name ("Keycloak-based") must be. A
     how-to question's every such name counts; any other question's only when a term of it
     is `unheard` (`answerability.unheard_terms`: no chunk of the index holds it), a name
-    the documents never write at all (see the module docstring).
+    the documents never write at all (see the module docstring). A question naming three
+    or four things is read so only when one thing is missing, named by words in a row
+    ("HashiCorp Vault"), and another is written (`_one_thing`): "… several Tornado
+    processes … WebSocket clients … with Redis pub/sub?" asks about Redis, but "Is the
+    default the same on Windows, Linux and Docker?" names the user's settings.
     """
     how_to = asks_how(question)
     if not sources or not (how_to or unheard):
         return ()
-    names = proper_names(question)[:_MAX_PROPER]
+    named = proper_names(question)[:_MAX_PROPER]
+    names = named
     if not how_to:
-        if len(names) > _FEW_NAMES:
+        if len(named) > _SOME_NAMES:
             return ()
         never = frozenset(unheard)
-        names = tuple(n for n in names if never.intersection(content_terms(n)))
+        names = tuple(n for n in named if never.intersection(content_terms(n)))
     if not names:
         return ()
     words = frozenset(_WORD.findall(_read(sources).lower()))
-    return tuple(
+    missing = tuple(
         name
         for name in names
         if not all(
@@ -265,6 +273,29 @@ def unnamed_proper(
             for part in _WORD.findall(name.lower())
         )
     )
+    if how_to or len(named) <= _FEW_NAMES or _one_thing(question, missing, named):
+        return missing
+    return ()
+
+
+def _one_thing(question: str, missing: Sequence[str], named: Sequence[str]) -> bool:
+    """Whether the `missing` names of those `question` writes (`named`) name one thing.
+
+    Some name must be written and the missing ones stand in a row: "HashiCorp Vault",
+    not "Windows, Linux and Docker".
+    """
+    if not missing or len(missing) >= len(named):
+        return False
+    read = INLINE_CODE.sub(" ", question)
+    found = (re.search(rf"(?<![\w`.\-/]){re.escape(name)}", read) for name in missing)
+    places = sorted((m.start(), m.end()) for m in found if m is not None)
+    return len(places) == len(missing) and all(
+        _IN_A_ROW.fullmatch(read[end:start]) for (_, end), (start, _) in pairwise(places)
+    )
+
+
+_IN_A_ROW = re.compile(r"(?:['’]s?)?[ \t]+")
+"""What stands between two words of one name: a space, after a possessive ("Khan's")."""
 
 
 def _typo_of(written: str, word: str) -> bool:
@@ -293,17 +324,18 @@ def _typo_of(written: str, word: str) -> bool:
 _MAX_PROPER = 12
 """Capitalised names of one question read (a question writing thousands is read by its
 first twelve: each missing one is compared with every word of the sources)."""
-_FEW_NAMES = 4
-"""The most capitalised names a question other than a how-to one may write for one the
-documents never write to make it a not-found: a question naming a few things asks about
-them ("Does Django provide an official integration with Celery?", "I run several Tornado
-processes behind nginx, each holding its own WebSocket clients. How do I broadcast … with
-Redis pub/sub?"); one naming many names some in passing ("Does the Sporting News article
-attribute the Minnesota Vikings' poor performance … to Danielle Hunter …?", answered by a
-corpus that never writes "Danielle"). Of MultiHop-RAG's `dev` questions naming something
-the corpus never writes, every answerable one (11) writes six capitalised words or more,
-and 5 unanswerable ones three or four (measurements.md, 2026-12-02); two had been the
-bound until then."""
+_FEW_NAMES = 2
+"""The most capitalised names a question other than a how-to one may write for any one
+the documents never write to make it a not-found: a question naming one or two things
+asks about them ("Does Django provide an official integration with Celery?")."""
+_SOME_NAMES = 4
+"""The most it may write for one missing thing among them to (`_one_thing`): "I run
+several Tornado processes behind nginx, each holding its own WebSocket clients. How do I
+broadcast … with Redis pub/sub?". One naming more names some in passing ("Does the
+Sporting News article attribute the Minnesota Vikings' poor performance … to Danielle
+Hunter …?", answered by a corpus that never writes "Danielle"). Of MultiHop-RAG's `dev`
+questions naming something the corpus never writes, every answerable one (11) writes six
+capitalised words or more (measurements.md, 2026-12-02)."""
 _SHORT = 5
 """Letters of the longest word a typo of which is one edit away (Levenshtein distance);
 two in longer ones."""

@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from citesynth.analysis import INLINE_CODE
 from citesynth.citations.resolve import CANONICAL, cited_numbers, compact
 from citesynth.verify.align import NEW_CLAUSE
 from citesynth.verify.base import Passage, Verifier, check_of
@@ -141,9 +142,15 @@ def _cuts_at_link(raw: str, link: re.Match[str]) -> bool:
 
 
 def _balanced(part: str) -> bool:
+    """Whether `part` closes what it opens: emphasis, code, quotation, brackets.
+
+    A single "*" counts outside code: trimmed there, Tornado's item "*Find a
+    coroutine-friendly equivalent.*" would leave its emphasis open to the end of the answer.
+    """
     text = MARKER.sub("", part)
     return (
         text.count("**") % 2 == 0
+        and INLINE_CODE.sub("", text).replace("**", "").count("*") % 2 == 0
         and text.count("`") % 2 == 0
         and text.count('"') % 2 == 0
         and text.count("(") == text.count(")")
