@@ -40,6 +40,14 @@ def test_a_claim_repeating_the_questions_words_its_source_lacks() -> None:
     framed = "Is it possible to run sessions in parallel?"
     said = "It is possible to run sessions in parallel with --parallel."
     assert repeated_unstated(framed, said, "Sessions can run in parallel with --parallel.") == []
+    # "make" too (Tornado's RedirectHandler, the source saying "send a temporary redirect")
+    temporary = "Is RedirectHandler permanent by default, and how do I make it temporary?"
+    added = "To make it temporary, add `permanent=False` to the `.RedirectHandler` arguments."
+    redirect = (
+        "`.RedirectHandler` uses permanent redirects by default. To send a temporary "
+        "redirect with a `.RedirectHandler`, add ``permanent=False`` to its arguments."
+    )
+    assert repeated_unstated(temporary, added, redirect) == []
 
 
 async def test_a_restated_yes_no_question_is_partial_at_most() -> None:

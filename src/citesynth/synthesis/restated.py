@@ -64,10 +64,14 @@ RESTATED = "no sentence of the answer said more than the question"
 RESTATES = 0.8
 """The share of a yes/no question's content terms from which a claim restates it."""
 FRAMING = frozenset(
-    terms("possible possibly able way use used need needed want allowed okay ok fine there")
+    terms("possible possibly able way use used need needed want allowed okay ok fine there make")
 )
 """Words that frame a yes/no question rather than state what it asks ("Is it possible to
-…", "Can I use … to …", "Is there a way to …"): a source need not write them."""
+…", "Can I use … to …", "Is there a way to …", "how do I make it temporary?"): a source
+need not write them. Asked "Is RedirectHandler permanent or temporary by default, and how
+do I make it temporary?", the embedded model's "To make it temporary, add `permanent=False`
+to the `.RedirectHandler` initialization arguments." was removed for "make", its source
+writing "To send a temporary redirect with a `.RedirectHandler`, add …"."""
 
 
 def repeated_unstated(question: str, claim: str, stated: str) -> list[str]:
