@@ -480,31 +480,35 @@ def _trailing_markers_kept(text: str, spans: list[tuple[int, int]]) -> list[tupl
     """
     joined: list[tuple[int, int]] = []
     for start, end in spans:
-        if joined:
-            before_start, before_end = joined[-1]
-            lead = _TRAILING.match(text, start)
-            first = text.find("]", start) + 1
-            if (
-                lead is not None
-                and text[before_end - 1 : before_end] in _CLOSERS
-                and not text[before_end:start].strip(" \t")
-                and not text[lead.end() : lead.end() + 1].strip()
-                and not text[before_start:before_end].rstrip(_CLOSERS).endswith("]")
-                and not _short(text[before_start:before_end])
-                and _SUBJECT.match(text[first : first + _AFTER]) is None
-            ):
-                joined[-1] = (before_start, lead.end())
-                rest = NOT_SPACE.search(text, lead.end(), end)
-                if rest is None:
-                    continue
-                start = rest.start()
+        lead = _TRAILING.match(text, start) if joined else None
+        if lead is not None and _trails(text, joined[-1], lead):
+            joined[-1] = (joined[-1][0], lead.end())
+            rest = NOT_SPACE.search(text, lead.end(), end)
+            if rest is None:
+                continue
+            start = rest.start()
         joined.append((start, end))
     return joined
 
 
+def _trails(text: str, before: tuple[int, int], lead: re.Match[str]) -> bool:
+    """Whether the markers `lead` opening a sentence end the sentence `before` it."""
+    before_start, before_end = before
+    first = CANONICAL.match(text, lead.start())  # the first marker, which `lead` opens with
+    return (
+        first is not None
+        and text[before_end - 1 : before_end] in SENTENCE_CLOSERS
+        and not text[before_end : lead.start()].strip(" \t")
+        and not text[lead.end() : lead.end() + 1].strip()
+        and not text[before_start:before_end].rstrip(SENTENCE_CLOSERS).endswith("]")
+        and not _short(text[before_start:before_end])
+        and _SUBJECT.match(text[first.end() : first.end() + _AFTER]) is None
+    )
+
+
 _TRAILING = re.compile(rf"{CANONICAL.pattern}(?:[ \t]*{CANONICAL.pattern})*")
 """The markers opening a sentence, which may be the sentence's before (`_trailing_markers_kept`)."""
-_CLOSERS = ".!?\"'”’)*_"
+SENTENCE_CLOSERS = ".!?\"'”’)*_"
 """What may end a sentence: its full stop, and a quotation, aside or emphasis closed after it."""
 
 

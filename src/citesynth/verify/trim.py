@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citesynth.analysis import INLINE_CODE
-from citesynth.citations.resolve import CANONICAL, cited_numbers, compact
+from citesynth.citations.resolve import CANONICAL, SENTENCE_CLOSERS, cited_numbers, compact
 from citesynth.verify.align import NEW_CLAUSE
 from citesynth.verify.base import Passage, Verifier, check_of
 from citesynth.verify.causes import LINK
@@ -160,7 +160,9 @@ def _balanced(part: str) -> bool:
 
 _TRAILING = re.compile(rf"[ \t]*(?:{CANONICAL.pattern}[ \t]*)+(?=\s|$)")
 """Markers alone after a sentence's full stop."""
-_AFTER_STOP = re.compile(rf"(?<=[.!?\"'”’)*_])(?:[ \t]*{CANONICAL.pattern})+[ \t]*$")
+_AFTER_STOP = re.compile(
+    rf"(?<=[{re.escape(SENTENCE_CLOSERS)}])(?:[ \t]*{CANONICAL.pattern})+[ \t]*$"
+)
 """Markers ending a claim's span after its full stop ("… widely. [1]")."""
 
 
