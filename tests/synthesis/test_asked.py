@@ -254,7 +254,8 @@ def test_a_number_beside_words_common_to_the_corpus_answers_nothing_asked() -> N
     stated = ["A test that hangs is killed after a timeout of 300 seconds [1]."]
     assert states_number_of(question, stated, common={"pytest", "test"})
     # with nothing but common words named, any number answers
-    assert states_number_of("How many tests has pytest?", claims, common={"pytest", "test"})
+    dumped = ["The pytest-faulthandler plugin dumps 2 tracebacks [3]."]
+    assert states_number_of("How many tests has pytest?", dumped, common={"pytest", "test"})
     # and a question asking for a duration wants one (`_DURATION`)
     counted = ["The pytest-faulthandler plugin was integrated with two small differences [3]."]
     assert not states_number_of(question, counted)
@@ -306,6 +307,65 @@ def test_a_question_asking_for_a_duration_is_answered_by_a_duration() -> None:
     assert states_number_of("What is the default temperature?", ["Temperature 0.7 is used [1]."])
 
 
+def test_a_code_a_port_or_an_amount_of_data_is_answered_as_it_is_written() -> None:
+    # nox's docs: "one" as a pronoun had answered a question asking for an exit code
+    code = "What exit code does nox return when a session fails versus when sessions are skipped?"
+    pronoun = "By default Nox will continue to run all sessions even if one fails [2]."
+    assert not states_number_of(code, [pronoun])
+    for stated in (
+        "When a session fails, nox exits with 1 [2].",
+        "A failed session makes nox exit with a non-zero code [2].",
+    ):
+        assert states_number_of(code, [stated]), stated
+    port = "Which port does the development server listen on if I don't give it one?"
+    assert not states_number_of(port, ["The development server listens on one address [1]."])
+    assert states_number_of(port, ["The development server listens on port 8000 [1]."])
+    # Celery's docs: a process index had answered how much memory a process uses
+    memory = "Roughly how much RAM does each prefork child process use right after start-up?"
+    index = "``%i`` - Pool process index or 0 if MainProcess [4]."
+    assert not states_number_of(memory, ["Each prefork child process has an index [4].", index])
+    for amount in (
+        "Each prefork child process uses about 30 MiB [4].",
+        "A child process uses 40 megabytes of RAM [4].",
+    ):
+        assert states_number_of(memory, [amount]), amount
+    sized = [
+        "The buffer size, in bytes, of each prefork child process [4].",
+        "Defaults to 65536 [4].",
+    ]
+    assert states_number_of(memory, sized)
+    assert not states_number_of(memory, ["Each prefork child process has a buffer [4].", sized[1]])
+    # a question naming the unit is answered by a bare number (Flask's MAX_COOKIE_SIZE)
+    cookie = "How many bytes may cookie headers hold before a warning?"
+    assert states_number_of(cookie, ["Cookie headers warn past ``4093`` [1]."])
+
+
+def test_a_change_log_entry_s_number_is_no_value() -> None:
+    question = "How many worker threads does Invoke start by default?"
+    entry = "Bug #742: Invoke now starts worker threads lazily [1]."
+    assert not states_number_of(question, [entry])
+    assert states_number_of(question, ["Bug #742: Invoke starts 3 worker threads [1]."])
+
+
+def test_a_size_or_a_count_is_not_answered_by_a_duration() -> None:
+    # Celery's docs: a long polling wait had answered a question asking for a size
+    size = "What's the maximum size of a task message I can send when using Amazon SQS?"
+    waited = "The SQS ``WaitTimeSeconds`` parameter of a task message is set to 10 seconds [5]."
+    assert not states_number_of(size, [waited])
+    assert states_number_of(size, ["An SQS task message may be up to 256 KB in size [5]."])
+    assert states_number_of(size, ["The maximum size of an SQS task message is 262144 [5]."])
+    retries = "How many retries does the worker make?"
+    assert not states_number_of(retries, ["The worker retries after 5 minutes [1]."])
+    assert states_number_of(retries, ["The worker makes 3 retries, 5 minutes apart [1]."])
+    # a question naming a time unit or "times" may be answered by a duration
+    assert states_number_of(
+        "How many times a day does the cleanup run?", ["The cleanup runs every 6 hours [1]."]
+    )
+    assert states_number_of(
+        "How many seconds does a retry wait?", ["A retry waits 10 seconds [1]."]
+    )
+
+
 def test_numbers_and_versions_are_read_in_linear_time() -> None:
     started = time.perf_counter()
     question = "Since which version is the default timeout set?"
@@ -313,6 +373,17 @@ def test_numbers_and_versions_are_read_in_linear_time() -> None:
         states_number_of(question, [hostile])
         states_number_of("What is the default timeout?", [hostile])
     assert time.perf_counter() - started < 2.0
+
+
+def test_codes_amounts_of_data_and_durations_are_read_in_linear_time() -> None:
+    started = time.perf_counter()
+    for hostile in ("1," * 50_000, "1 " * 50_000, "one-" * 25_000, "1." * 50_000 + "1 seconds"):
+        states_number_of("How much memory does each connection use?", [hostile])
+        states_number_of("What exit code does it return?", [hostile])
+        states_number_of("What is the maximum message size?", [hostile])
+    assert (
+        time.perf_counter() - started < 5.0
+    )  # twelve reads of 100,000 characters; quadratic takes minutes
 
 
 def test_a_hostile_run_of_link_openings_is_read_in_linear_time() -> None:
