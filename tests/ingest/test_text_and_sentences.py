@@ -697,6 +697,26 @@ def test_rst_roles_are_written_as_a_reader_sees_them() -> None:
     )
 
 
+def test_change_log_roles_are_written_as_their_extensions_show_them() -> None:
+    # Invoke's change log (the `releases` extension): "`742` Define …" had been quoted
+    invoke = (
+        "- :release:`3.0.3 <2026-04-07>`\n- :bug:`742` Define a custom ``__repr__``.\n"
+        "- :feature:`-` Drop Python 3.8.\n- :bug:`1011 major`: fixed in :issue:`1040`."
+    )
+    assert rendered_roles(invoke) == (
+        "- 3.0.3 (2026-04-07)\n- Bug #742: Define a custom ``__repr__``.\n"
+        "- Feature: Drop Python 3.8.\n- Bug #1011: fixed in #1040."
+    )
+    # pytest's (sphinx-issues): users, pull requests, titled and foreign issues
+    pytest = (
+        "Thanks :user:`nicoddemus` for the PR (:pr:`12`); :issue:`file an issue <new>`; "
+        ":issue:`python/cpython#61648`."
+    )
+    assert rendered_roles(pytest) == (
+        "Thanks @nicoddemus for the PR (#12); file an issue; python/cpython#61648."
+    )
+
+
 def test_myst_roles_are_written_as_a_reader_sees_them() -> None:
     text = (
         "Use {func}`attrs.evolve`, {term}`Slotted classes <slotted classes>` and "

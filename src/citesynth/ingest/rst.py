@@ -287,6 +287,39 @@ _CROSS_REFERENCES = frozenset(
 _TITLED_TARGET = re.compile(r"(.*?)\s*<[^<>]+>\s*$", re.S)
 
 
+_CHANGE_KINDS = {"bug": "Bug", "feature": "Feature", "support": "Support"}
+"""The roles of the `releases` Sphinx extension that open a change log's entry (Invoke's,
+Fabric's, Paramiko's: "- :bug:`742` Define a custom ``__repr__`` …")."""
+_TRACKER_ROLES = frozenset({"issue", "pr", "user", "release"})
+"""Roles naming an issue, a pull request or a user of a project's tracker (`releases`' and
+sphinx-issues': pytest's change log writes ":issue:`1366`" 1,200 times), or a release
+(`releases`: ":release:`3.0.3 <2026-04-07>`")."""
+
+
+def _change_entry(role: str, inside: str) -> str:
+    """A change log's role as its extension shows it, without its brackets.
+
+    ":bug:`742`" -> "Bug #742:", ":feature:`-`" (no issue) -> "Feature:", ":bug:`1011
+    major`" -> "Bug #1011:", ":issue:`528`" -> "#528", ":issue:`file an issue <new>`" ->
+    "file an issue", ":user:`nicoddemus`" -> "@nicoddemus", ":release:`3.0.3
+    <2026-04-07>`" -> "3.0.3 (2026-04-07)". Written as code ("`742` Define …"), an
+    entry's number had read as a value of it in answers quoting Invoke's change log.
+    """
+    words = inside.split()
+    number = words[0] if words else ""
+    titled = _TITLED_TARGET.fullmatch(inside)
+    if role == "release":
+        return f"{titled.group(1)} ({inside[titled.end(1) :].strip(' <>')})" if titled else inside
+    if titled and titled.group(1):
+        return titled.group(1)
+    if role == "user":
+        return f"@{inside}"
+    shown = f"#{number}" if number.isdigit() else ""
+    if role in _TRACKER_ROLES:
+        return shown or inside
+    return " ".join(filter(None, (_CHANGE_KINDS[role], shown))) + ":"
+
+
 def rendered_roles(text: str) -> str:
     """`text` with reStructuredText roles written as a reader sees them.
 
@@ -300,6 +333,9 @@ def rendered_roles(text: str) -> str:
         role, inside = found.group(1) or found.group(2), found.group(3).lstrip("~!")
         if role in {"pep", "rfc"}:
             return f"{role.upper()} {inside}"
+        if role in _CHANGE_KINDS or role in _TRACKER_ROLES:
+            entry = _change_entry(role, inside)
+            return entry.rstrip(":") if text.startswith(":", found.end()) else entry
         titled = _TITLED_TARGET.fullmatch(inside) if role in _CROSS_REFERENCES else None
         if titled and titled.group(1):
             return titled.group(1) if role in {"ref", "doc", "term"} else f"`{titled.group(1)}`"
