@@ -1069,6 +1069,12 @@ def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
             "`RequestHandler.get_user_locale` - returns `.Locale` object.",
         ),
         ("``~.x`` and `~` and `. a` and `.gitignore` and `~mask` and `~df.isna()`", None),
+        # Invoke's dotted names Sphinx shortens ("~"), shown in full
+        (
+            "Return a dummy `~invoke.runners.Result` object; see `~invoke.run`.",
+            "Return a dummy `invoke.runners.Result` object; see `invoke.run`.",
+        ),
+        ("``~invoke.run`` and `~mask.any()` and `~ x.y`", None),
     ],
 )
 def test_rst_markup_is_rendered_as_a_reader_sees_it(text: str, read: str | None) -> None:

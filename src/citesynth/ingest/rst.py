@@ -397,11 +397,15 @@ part of an address: `…/Standard_output_.28stdout.29`)."""
 _TITLED_OBJECT = re.compile(r"(?<![`\w:}])`([^`<>\n]+?)\s+<~?[A-Za-z_][\w]*(?:\.\w+)+>`(?![`_\w])")
 """Interpreted text in the default role with a title: `` `load <Schema.load>` `` (Sphinx's
 `default_role`, as marshmallow's docs write 157 references), a link to a dotted name."""
-_MARKED_OBJECT = re.compile(r"(?<![`\w:}])`~\.([A-Za-z_]\w*(?:\.\w+)*(?:\(\))?)`(?![`_\w])")
+_MARKED_OBJECT = re.compile(
+    r"(?<![`\w:}])`~(?:\.([A-Za-z_]\w*(?:\.\w+)*(?:\(\))?)|([A-Za-z_]\w*(?:\.\w+)+))`(?![`_\w])"
+)
 """Interpreted text in the default role whose target Sphinx searches for and shortens:
 Tornado's `` `~.RequestHandler.get_user_locale` `` (a name shown as code, in full as
-`rendered_roles` shows a role's target). Only "~." is read so: Markdown writes
-`` `~mask` `` and `` `~df.isna()` `` for a negation, and `` `.gitignore` ``."""
+`rendered_roles` shows a role's target), and a dotted name after "~" (Invoke's
+`` `~invoke.runners.Runner.run` ``: 170 such names in the reStructuredText docs here, none
+in their Markdown). Markdown writes `` `~mask` `` and `` `~df.isna()` `` for a negation,
+and `` `.gitignore` ``: no dots, or a call, after the "~" is no name."""
 _LITERAL_MARKER = re.compile(r"(\s?)::(?=\s|$)")
 """The `::` that ends a paragraph introducing a literal block ("like this::")."""
 _NOTE_REFERENCE = re.compile(r"[ \t]?\[(?:#[\w-]*|\*|\d+|[A-Za-z][\w.-]*)\]_(?![\w`])")
@@ -424,16 +428,17 @@ def rendered_rst(text: str) -> str:
     into an answer. An auto-numbered item's "#." is a plain item's "-": the model had
     copied APScheduler's "There are two ways to make this happen: #. by calling …". A
     footnote's reference ("… concurrency slots [*]_ (processes/threads)") is left out. A
-    name in the default role loses the "~." that tells Sphinx to search for it and shorten
-    it (`` `~.RequestHandler.get_user_locale` `` → `` `RequestHandler.get_user_locale` ``).
+    name in the default role loses the "~." or "~" that tells Sphinx to search for it or
+    shorten it (`` `~.RequestHandler.get_user_locale` `` → `` `RequestHandler.get_user_locale`
+    ``, `` `~invoke.runners.Result` `` → `` `invoke.runners.Result` ``).
     """
     text = rendered_roles(text)
     if "#" in text:
         text = _AUTO_NUMBER.sub(r"\1- ", text)
     if ">`" in text:
         text = _TITLED_OBJECT.sub(_titled_object, text)
-    if "`~." in text:
-        text = _MARKED_OBJECT.sub(r"`\1`", text)
+    if "`~" in text:
+        text = _MARKED_OBJECT.sub(lambda found: f"`{found.group(1) or found.group(2)}`", text)
     if "_" not in text and "::" not in text:
         return text
     text = _PHRASE_REFERENCE.sub(_reference_text, text)
