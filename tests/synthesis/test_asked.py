@@ -364,6 +364,8 @@ def test_a_size_or_a_count_is_not_answered_by_a_duration() -> None:
     assert states_number_of(
         "How many seconds does a retry wait?", ["A retry waits 10 seconds [1]."]
     )
+    backoff = "What is the maximum size of the retry backoff?"
+    assert states_number_of(backoff, ["The retry backoff grows to at most 120 seconds [1]."])
 
 
 def test_numbers_and_versions_are_read_in_linear_time() -> None:

@@ -206,11 +206,12 @@ the maximum size of a task message I can send when using Amazon SQS as the broke
 _TIMED_QUESTION = re.compile(
     r"\b(?:(?:milli|micro|nano)?seconds?|minutes?|hours?|days?|weeks?|months?|years?|times?"
     r"|long|often|ages?|old|frequency|rate|dates?|timeouts?|delays?|intervals?|durations?|ttl"
-    r"|lifetime|expir\w*)\b",
+    r"|lifetime|expir\w*|backoff|waits?|waiting|sleeps?|latency|periods?|cooldown|grace)\b",
     re.I,
 )
 """Words of a question that may ask for a time or count one ("how many times", "how many
-days", "the size of the retry delay"): such a question's durations are left to be read."""
+days", "the size of the retry delay", "the backoff"): such a question's durations are left
+to be read."""
 _DURATION = re.compile(
     rf"(?<![\w.,])(?:\d[\d.,]*|(?:{'|'.join(NUMBER_WORDS)})\b)[ \t-]*{_TIME_UNIT}\b", re.I
 )
