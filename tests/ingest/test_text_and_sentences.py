@@ -715,6 +715,22 @@ def test_change_log_roles_are_written_as_their_extensions_show_them() -> None:
     assert rendered_roles(pytest) == (
         "Thanks @nicoddemus for the PR (#12); file an issue; python/cpython#61648."
     )
+    # inside a sentence a role takes no colon; titles, "@" and dates alone (review)
+    assert rendered_roles("See :bug:`742` for details; fixed in :bug:`743`.") == (
+        "See Bug #742 for details; fixed in Bug #743."
+    )
+    assert rendered_roles(":user:`@x`, :issue:`742 <https://x.org/742>`, :gh:`4365`") == (
+        "@x, #742, #4365"
+    )
+    assert rendered_roles("- :release:`<2026-04-07>`\n- :bug:`1.2.3` Fixed.") == (
+        "- 2026-04-07\n- Bug 1.2.3: Fixed."
+    )
+
+
+def test_a_line_of_many_change_log_roles_is_read_in_linear_time() -> None:
+    started = time.perf_counter()
+    assert rendered_roles(":bug:`1` " * 50_000).startswith("Bug #1: Bug #1 ")
+    assert time.perf_counter() - started < 5.0
 
 
 def test_myst_roles_are_written_as_a_reader_sees_them() -> None:

@@ -347,6 +347,44 @@ def test_a_change_log_entry_s_number_is_no_value() -> None:
     assert states_number_of(question, ["Bug #742: Invoke starts 3 worker threads [1]."])
 
 
+@pytest.mark.parametrize(
+    ("question", "claims"),
+    [
+        # a count asked, memory named (review)
+        ("How many workers should I run to keep memory usage low?", ["Run 4 workers [1]."]),
+        (
+            "How much memory does Redis use and how many keys can it hold?",
+            ["Redis can hold 4 billion keys [1]."],
+        ),
+        ("What is the number of ports on a usb hub?", ["A usb hub has four ports [1]."]),
+        ("What port and how many workers does gunicorn use?", ["Gunicorn runs one worker [1]."]),
+        # amounts of data as operators write them
+        ("How much bandwidth does HD streaming need?", ["HD streaming needs 5 Mbps [1]."]),
+        ("How much memory does the container get?", ["The container's limit is 512Mi [1]."]),
+        ("How much memory does the container get?", ["The container is given 2G [1]."]),
+        ("How much memory does the JVM heap get?", ["The heap gets 25% of memory [1]."]),
+        # durations asked in words of time
+        ("How many users does the forum have?", ["The forum has 1000s of users [1]."]),
+        ("How many ms does the TLS handshake take?", ["The handshake takes 200 ms [1]."]),
+        ("How large is the retention window?", ["The retention window is 7 days [1]."]),
+    ],
+)
+def test_a_number_of_another_kind_still_answers_where_it_may_be_asked(
+    question: str, claims: list[str]
+) -> None:
+    assert states_number_of(question, claims)
+
+
+def test_a_number_after_a_unit_of_data_is_an_amount_only_as_a_value_given() -> None:
+    # Celery's own sentence before the process index (review)
+    memory = "How much RAM does each prefork child process use?"
+    limit = "The maximum memory size of a child process is specified in kilobytes [4]."
+    index = "``%i`` - Pool process index or 0 if MainProcess [4]."
+    assert not states_number_of(memory, [limit, index])
+    assert not states_number_of(memory, ["A child process, in kilobytes, passes one limit [4]."])
+    assert states_number_of(memory, [limit, "It defaults to 204800 [4]."])
+
+
 def test_a_size_or_a_count_is_not_answered_by_a_duration() -> None:
     # Celery's docs: a long polling wait had answered a question asking for a size
     size = "What's the maximum size of a task message I can send when using Amazon SQS?"

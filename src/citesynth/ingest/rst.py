@@ -290,10 +290,30 @@ _TITLED_TARGET = re.compile(r"(.*?)\s*<[^<>]+>\s*$", re.S)
 _CHANGE_KINDS = {"bug": "Bug", "feature": "Feature", "support": "Support"}
 """The roles of the `releases` Sphinx extension that open a change log's entry (Invoke's,
 Fabric's, Paramiko's: "- :bug:`742` Define a custom ``__repr__`` …")."""
-_TRACKER_ROLES = frozenset({"issue", "pr", "user", "release"})
+_TRACKER_ROLES = frozenset({"issue", "pr", "gh", "user", "release"})
 """Roles naming an issue, a pull request or a user of a project's tracker (`releases`' and
-sphinx-issues': pytest's change log writes ":issue:`1366`" 1,200 times), or a release
-(`releases`: ":release:`3.0.3 <2026-04-07>`")."""
+sphinx-issues': pytest's change log writes ":issue:`1366`" 1,200 times, Scrapy's
+":gh:`4365`" 3,500), or a release (`releases`: ":release:`3.0.3 <2026-04-07>`")."""
+_ENTRY_MARK = re.compile(r"[ \t]*(?:[-*+][ \t]+)?")
+"""What stands before a role opening a change log's entry on its line: a list item's mark."""
+_BEFORE_ENTRY = 16
+"""How many characters before a role are read for the start of its line."""
+
+
+def _opens_entry(text: str, start: int, end: int) -> bool:
+    """Whether the role at `text[start:end]` opens a change log's entry, taking a colon.
+
+    Nothing but a list item's mark stands before it on its line, and no colon of its own
+    follows it; a role inside a sentence ("See :bug:`742` for details.") takes none. Only
+    `_BEFORE_ENTRY` characters are read back, so a line of many roles is read once.
+    """
+    if text.startswith(":", end):
+        return False
+    before = text[max(0, start - _BEFORE_ENTRY) : start]
+    line = before.rfind("\n")
+    if line < 0 and start > _BEFORE_ENTRY:
+        return False
+    return _ENTRY_MARK.fullmatch(before, line + 1) is not None
 
 
 def _change_entry(role: str, inside: str) -> str:
@@ -305,18 +325,21 @@ def _change_entry(role: str, inside: str) -> str:
     <2026-04-07>`" -> "3.0.3 (2026-04-07)". Written as code ("`742` Define …"), an
     entry's number had read as a value of it in answers quoting Invoke's change log.
     """
-    words = inside.split()
-    number = words[0] if words else ""
     titled = _TITLED_TARGET.fullmatch(inside)
     if role == "release":
-        return f"{titled.group(1)} ({inside[titled.end(1) :].strip(' <>')})" if titled else inside
+        if not titled:
+            return inside
+        date = inside[titled.end(1) :].strip(" <>")
+        return f"{titled.group(1)} ({date})" if titled.group(1) else date
     if titled and titled.group(1):
-        return titled.group(1)
+        inside = titled.group(1)
     if role == "user":
-        return f"@{inside}"
-    shown = f"#{number}" if number.isdigit() else ""
+        return f"@{inside.lstrip('@')}"
+    words = inside.split()
+    number = words[0] if words else ""
+    shown = f"#{number}" if number.isdigit() else number if number not in {"", "-"} else ""
     if role in _TRACKER_ROLES:
-        return shown or inside
+        return shown if number.isdigit() else inside
     return " ".join(filter(None, (_CHANGE_KINDS[role], shown))) + ":"
 
 
@@ -335,7 +358,7 @@ def rendered_roles(text: str) -> str:
             return f"{role.upper()} {inside}"
         if role in _CHANGE_KINDS or role in _TRACKER_ROLES:
             entry = _change_entry(role, inside)
-            return entry.rstrip(":") if text.startswith(":", found.end()) else entry
+            return entry if _opens_entry(text, found.start(), found.end()) else entry.rstrip(":")
         titled = _TITLED_TARGET.fullmatch(inside) if role in _CROSS_REFERENCES else None
         if titled and titled.group(1):
             return titled.group(1) if role in {"ref", "doc", "term"} else f"`{titled.group(1)}`"

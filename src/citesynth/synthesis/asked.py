@@ -78,7 +78,7 @@ of" naming what a sentence is about ("The number of workers can be set with `-W`
 _NOT_COUNTS = re.compile(
     r"\bhttps?://\S+|\]\([^()\[\]\s]*\)"
     r"|\b(?:PEP|RFC|ISO|IEC|ECMA|IEEE|CVE|bpo|GH|issue|PR|pull\s+request)[\s#-]*\d[\d.:-]*"
-    r"|\b(?:Bug|Feature|Support)\s+#\d+"
+    r"|\b(?:Bug|Feature|Support)\s+#\d+|\(#\d+\)"
     r"|\b(?:the|this|that|which|no|any|each|every)\s+one\b(?!-)"
     r"|\b(?:all\s+)?at\s+once\b"
     r"|\bone\s+another\b|(?:^|[.!?;:]\s+)one\s+(?:can|could|should|may|might|must|would|will)\b"
@@ -88,11 +88,11 @@ _NOT_COUNTS = re.compile(
     re.I,
 )
 """A web address, a Markdown link's target, or a standard's or tracker's number ("PEP 526",
-"RFC 7231", "issue #42", a change log's "Bug #742:"): their digits ("discussions/1785")
-state nothing, nor does "at once" ("Jinja compiles many templates at once" answered a
-question asking for a timeout, as a count of one). Nor does "one" pointing at a thing
-("the one parameter set which caused a failure", "no one"; not "the one-second timeout"),
-opening a sentence as one of several ("One way to think about …",
+"RFC 7231", "issue #42", a change log's "Bug #742:" and "(#1040)"): their digits
+("discussions/1785") state nothing, nor does "at once" ("Jinja compiles many templates at
+once" answered a question asking for a timeout, as a count of one). Nor does "one"
+pointing at a thing ("the one parameter set which caused a failure", "no one"; not "the
+one-second timeout"), opening a sentence as one of several ("One way to think about …",
 "One of the reasons …") or standing for a person ("allows one to define multiple sets", a
 sentence opening "One can", "one another"; not "only one can be started per process").
 
@@ -162,13 +162,14 @@ a question asking for a duration is not answered by. A bare value (`300`,
 `connect_timeout=10`, "defaults to 5") or one with a unit of time still is."""
 
 _ASKS_CODE = re.compile(
-    r"\b(?:what|which)(?:['’]s|\s+(?:is|are))?\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?"
+    r"\b(?:what|which)(?:['’]s|\s+(?:is|are))?\s+(?:the\s+)?"
+    r"(?:(?!(?:number|count|total|amount|many|of)\b)[\w-]+\s+){0,3}?"
     r"(?:(?:exit|status|return|error|response)[\s-]+(?:codes?|status)|ports?(?:\s+number)?)\b",
     re.I,
 )
 """A question asking for a code or a port: "What exit code does nox return when …?", "Which
 port does the development server listen on …?", "What HTTP status code does blackd return
-…?"."""
+…?"; not "What is the number of ports on the switch?"."""
 _CODE_VALUE = re.compile(r"(?<![\w/.])\d|\b(?:non-?)?zero\b", re.I)
 """How a code or a port is written: in digits ("exits with 1", "port 8000", "204 No
 Content"), or as zero or non-zero; never a number word. "By default Nox will continue to
@@ -176,24 +177,34 @@ run all sessions even if one fails" had answered "What exit code does nox return
 session fails …?", its "one" read as a number."""
 
 _ASKS_MEMORY = re.compile(
-    r"\bhow\s+much\s+(?:\w+\s+)?(?:memory|ram|disk(?:\s+space)?|storage|bandwidth)\b"
-    r"|\b(?:memory|ram)\s+(?:usage|use|footprint|consumption|overhead|requirements?)\b",
-    re.I,
+    r"\bhow\s+much\s+(?:\w+\s+)?(?:memory|ram|disk(?:\s+space)?|bandwidth)\b", re.I
 )
 """A question asking for an amount of memory, disk or bandwidth: "Roughly how much RAM does
 each prefork child process use …?". Not one naming the unit ("How many bytes may cookie
 headers hold …?" is answered by Flask's "Defaults to ``4093``")."""
-_DATA_UNIT = r"(?:[kmgtp]i?b|bytes?|(?:kilo|mega|giga|tera|kibi|mebi|gibi)bytes?)"
-_DATA_AMOUNT = re.compile(
-    rf"(?<![\w/.,])\d[\d.,_]*\s*{_DATA_UNIT}\b|\b(?:unlimited|unbounded|no\s+limit)\b", re.I
+_DATA_UNIT = (
+    r"(?:[kmgtp]i?b|bytes?|(?:kilo|mega|giga|tera|kibi|mebi|gibi)(?:bytes?|bits?)|gigs?|megs?"
+    r"|[kmgt]?bps|[kmgt]?bits?(?:/s)?|[kmgtp]i|%|percent)"
 )
-"""An amount of data ("16 MiB", "4096 bytes", "2.5 megabytes") or none set ("unlimited"):
+_DATA_AMOUNT = re.compile(
+    rf"(?<![\w/.,])\d[\d.,_]*\s*{_DATA_UNIT}(?!\w)|(?<![\w/.,])\d[\d.,_]*[KMGT](?!\w|\.\d)"
+    r"|\b(?:unlimited|unbounded|no\s+limit)\b",
+    re.I,
+)
+"""An amount of data ("16 MiB", "4096 bytes", "2.5 megabytes", "5 Mbps", "512Mi", "2G", "25
+%" of memory) or none set ("unlimited"):
 what answers a question asking for one. Celery's "``%i`` - Pool process index or 0 if
 MainProcess" had answered "how much RAM does each prefork child process use", its 0 read
 as the amount."""
-_DATA_NAMED = re.compile(rf"\b(?:in\s+)?{_DATA_UNIT}\b", re.I)
-"""A unit of data named ("Size, in bytes, of the buffer …"): a bare number after it, in the
-same sentence or the next, is an amount of data."""
+_DATA_NAMED = re.compile(r"\b(?:in\s+)?(?:[kmgtp]i?b|bytes|kilobytes|megabytes)\b", re.I)
+"""A unit of data named ("Size, in bytes, of the buffer …")."""
+_VALUE_GIVEN = re.compile(
+    r"(?:\bdefaults?(?:\s+(?:to|is|value(?:\s+is)?))?|\bset\s+to|\bequals?|=)\s*:?\s*[`'\"]*\d",
+    re.I,
+)
+"""A value given in digits ("Defaults to 65536", "Default: ``4093``", "= 1024"): after a unit
+of data named in its sentence or the one before, an amount of data. Not "Pool process
+index or 0 if MainProcess" after a sentence saying a limit "is specified in kilobytes"."""
 
 _ASKS_UNTIMED = re.compile(
     r"\b(?:sizes?|how\s+(?:big|large|many)|count|ports?|percent\w*|retries|attempts"
@@ -206,16 +217,19 @@ the maximum size of a task message I can send when using Amazon SQS as the broke
 _TIMED_QUESTION = re.compile(
     r"\b(?:(?:milli|micro|nano)?seconds?|minutes?|hours?|days?|weeks?|months?|years?|times?"
     r"|long|often|ages?|old|frequency|rate|dates?|timeouts?|delays?|intervals?|durations?|ttl"
-    r"|lifetime|expir\w*|backoff|waits?|waiting|sleeps?|latency|periods?|cooldown|grace)\b",
+    r"|lifetime|expir\w*|backoff|waits?|waiting|sleeps?|latency|periods?|cooldown|grace"
+    r"|windows?|span|retention|ms|secs?|mins?|hrs?)\b",
     re.I,
 )
 """Words of a question that may ask for a time or count one ("how many times", "how many
 days", "the size of the retry delay", "the backoff"): such a question's durations are left
 to be read."""
 _DURATION = re.compile(
-    rf"(?<![\w.,])(?:\d[\d.,]*|(?:{'|'.join(NUMBER_WORDS)})\b)[ \t-]*{_TIME_UNIT}\b", re.I
+    rf"(?<![\w.,])(?:\d[\d.,]*|(?:{'|'.join(NUMBER_WORDS)})\b)[ \t-]*{_TIME_UNIT}\b"
+    r"(?!\s+of\b)",
+    re.I,
 )
-"""A duration stated: "10 seconds", "5min", "one-hour"."""
+"""A duration stated: "10 seconds", "5min", "one-hour"; not "1000s of users"."""
 
 NO_NUMBER = "the question asks for a number and no sentence of the answer stated one"
 """The warning of a not-found answer that `states_number` decided."""
@@ -271,15 +285,20 @@ def _states_as_asked(question: str, claim: str, before: str, *, versions: bool) 
     """Whether `claim` (after the claim `before` it) states a number as `question` asks.
 
     A code or a port in digits (`_CODE_VALUE`); an amount of data with its unit
-    (`_DATA_AMOUNT`), or a number in a claim that names the unit or follows one that does
-    (`_DATA_NAMED`); any other number as `states_number` reads it.
+    (`_DATA_AMOUNT`), or a value given in digits in a claim that names the unit or follows
+    one that does (`_VALUE_GIVEN`, `_DATA_NAMED`); any other number as `states_number`
+    reads it. A question asking for more than one number ("What port and how many workers
+    …?") takes any number for each.
     """
     if not states_number([claim], versions=versions):
         return False
+    if len(_NUMERIC.findall(question)) > 1:  # "What port and how many workers …?"
+        return True
     if _ASKS_MEMORY.search(question):
         read = _NOT_COUNTS.sub(" ", plain(claim))
-        return _DATA_AMOUNT.search(read) is not None or any(
-            _DATA_NAMED.search(said) for said in (read, before)
+        return _DATA_AMOUNT.search(read) is not None or (
+            _VALUE_GIVEN.search(read) is not None
+            and any(_DATA_NAMED.search(said) for said in (read, before))
         )
     if not _ASKS_CODE.search(question):
         return True
