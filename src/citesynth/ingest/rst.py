@@ -337,9 +337,9 @@ def _change_entry(role: str, inside: str) -> str:
         return f"@{inside.lstrip('@')}"
     words = inside.split()
     number = words[0] if words else ""
-    shown = f"#{number}" if number.isdigit() else number if number not in {"", "-"} else ""
     if role in _TRACKER_ROLES:
-        return shown if number.isdigit() else inside
+        return f"#{number}" if number.isdigit() else inside
+    shown = f"#{number}" if number.isdigit() else "" if number in {"", "-"} else number
     return " ".join(filter(None, (_CHANGE_KINDS[role], shown))) + ":"
 
 

@@ -192,10 +192,9 @@ _DATA_AMOUNT = re.compile(
     re.I,
 )
 """An amount of data ("16 MiB", "4096 bytes", "2.5 megabytes", "5 Mbps", "512Mi", "2G", "25
-%" of memory) or none set ("unlimited"):
-what answers a question asking for one. Celery's "``%i`` - Pool process index or 0 if
-MainProcess" had answered "how much RAM does each prefork child process use", its 0 read
-as the amount."""
+%" of memory) or none set ("unlimited"): what answers a question asking for one. Celery's
+"``%i`` - Pool process index or 0 if MainProcess" had answered "how much RAM does each
+prefork child process use", its 0 read as the amount."""
 _DATA_NAMED = re.compile(r"\b(?:in\s+)?(?:[kmgtp]i?b|bytes|kilobytes|megabytes)\b", re.I)
 """A unit of data named ("Size, in bytes, of the buffer …")."""
 _VALUE_GIVEN = re.compile(
@@ -275,37 +274,54 @@ def states_number(claims: Iterable[str], *, versions: bool = True) -> bool:
     Without `versions`, a version (`_VERSION`) states none: "Starting with Jinja 2.2, you
     can …" had answered "What is the maximum number of nested blocks allowed?".
     """
-    read = [_NOT_COUNTS.sub(" ", plain(claim)) for claim in claims]
-    if not versions:
-        read = [_VERSION.sub(" ", claim) for claim in read]
-    return any(_NUMBER.search(claim) for claim in read)
+    return any(_NUMBER.search(_counted(claim, versions=versions)) for claim in claims)
 
 
-def _states_as_asked(question: str, claim: str, before: str, *, versions: bool) -> bool:
-    """Whether `claim` (after the claim `before` it) states a number as `question` asks.
+def _counted(claim: str, *, versions: bool = True) -> str:
+    """`claim` as its numbers are read.
+
+    Markers, addresses and standards' numbers left out (`_NOT_COUNTS`), and versions too
+    without `versions`.
+    """
+    read = _NOT_COUNTS.sub(" ", plain(claim))
+    return read if versions else _VERSION.sub(" ", read)
+
+
+_CODE = "code"
+_MEMORY = "memory"
+
+
+def _kind_asked(question: str) -> str:
+    """The kind of number `question` asks for.
+
+    `_CODE` (`_ASKS_CODE`), `_MEMORY` (`_ASKS_MEMORY`), or "" for any. A question asking
+    for more than one number ("What port and how many workers …?") takes any number for
+    each.
+    """
+    if len(_NUMERIC.findall(question)) > 1:
+        return ""
+    if _ASKS_MEMORY.search(question):
+        return _MEMORY
+    return _CODE if _ASKS_CODE.search(question) else ""
+
+
+def _states_as_asked(kind: str, claim: str, before: str, *, versions: bool) -> bool:
+    """Whether `claim` (after the claim `before` it) states a number of the `kind` asked.
 
     A code or a port in digits (`_CODE_VALUE`); an amount of data with its unit
     (`_DATA_AMOUNT`), or a value given in digits in a claim that names the unit or follows
     one that does (`_VALUE_GIVEN`, `_DATA_NAMED`); any other number as `states_number`
-    reads it. A question asking for more than one number ("What port and how many workers
-    …?") takes any number for each.
+    reads it.
     """
     if not states_number([claim], versions=versions):
         return False
-    if len(_NUMERIC.findall(question)) > 1:  # "What port and how many workers …?"
-        return True
-    if _ASKS_MEMORY.search(question):
-        read = _NOT_COUNTS.sub(" ", plain(claim))
+    if kind == _MEMORY:
+        read = _counted(claim)
         return _DATA_AMOUNT.search(read) is not None or (
             _VALUE_GIVEN.search(read) is not None
             and any(_DATA_NAMED.search(said) for said in (read, before))
         )
-    if not _ASKS_CODE.search(question):
-        return True
-    read = _NOT_COUNTS.sub(" ", plain(claim))
-    if not versions:
-        read = _VERSION.sub(" ", read)
-    return _CODE_VALUE.search(read) is not None
+    return kind != _CODE or _CODE_VALUE.search(_counted(claim, versions=versions)) is not None
 
 
 _ASKING = frozenset(
@@ -350,8 +366,9 @@ def states_number_of(
         read = [_YEAR.sub(" ", claim) for claim in read]
     if _ASKS_UNTIMED.search(question) and not _TIMED_QUESTION.search(question):
         read = [_DURATION.sub(" ", plain(claim)) for claim in read]
+    kind = _kind_asked(question)
     stating = [
-        _states_as_asked(question, claim, read[index - 1] if index else "", versions=versions)
+        _states_as_asked(kind, claim, read[index - 1] if index else "", versions=versions)
         or (duration and _NO_TIMEOUT.search(claim) is not None)
         for index, claim in enumerate(read)
     ]
