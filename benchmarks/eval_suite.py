@@ -92,6 +92,8 @@ TUNED_DOCS = (
     ("peewee", "4.5.3"),
     ("tornado", "6.6.1"),
     ("invoke", "3.0.3"),
+    ("coverage", "7.17.5"),
+    ("alembic", "1.20.1"),
 )
 """Questions over urllib3's docs (reStructuredText) and Black's (MyST Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -106,8 +108,10 @@ Markdown and reStructuredText) and pytest's (reStructuredText, in the sdist's `d
 on 2026-12-02 and read in the fifty-sixth session; Gunicorn's (MkDocs Markdown) and
 peewee's (reStructuredText) on 2026-12-02 and read in the fifty-seventh session; Tornado's
 and Invoke's (reStructuredText; Invoke's in the sdist's `sites/` folder, its change log
-included) on 2026-12-02 and read in the fifty-eighth session."""
-DOCS_PART = {"pytest": "doc", "invoke": "sites"}
+included) on 2026-12-02 and read in the fifty-eighth session; coverage.py's (in the sdist's
+`doc/` folder) and Alembic's (the reStructuredText sources in `docs/build/`, not the built
+HTML beside them) on 2026-12-02 and read in the sixty-first session."""
+DOCS_PART = {"pytest": "doc", "invoke": "sites", "coverage": "doc", "alembic": "docs/build"}
 """The sdist folder holding a project's documentation, where it is not `docs/`."""
 
 

@@ -692,6 +692,14 @@ def test_rst_roles_are_written_as_a_reader_sees_them() -> None:
     django = "See :ref:`JSON serialization\n<formats-json>`; :setting:`TIMEOUT <CACHES-TIMEOUT>`."
     assert rendered_roles(django) == "See JSON serialization; `TIMEOUT`."
     assert rendered_roles(":func:`a\n\nb`") == ":func:`a\n\nb`"  # never past a blank line
+    # another project's object (intersphinx) without that project's name; a label keeps it
+    intersphinx = (
+        ":func:`python:os._exit`, :class:`~psycopg:psycopg_pool.ConnectionPool`, "
+        ":envvar:`python:PYTHONWARNINGS`, :ref:`sqla:naming`, :option:`--x=a:b`"
+    )
+    assert rendered_roles(intersphinx) == (
+        "`os._exit`, `psycopg_pool.ConnectionPool`, `PYTHONWARNINGS`, `sqla:naming`, `--x=a:b`"
+    )
     assert strip_layout("Use :func:`confirm` [1].\n\n```rst\n:func:`kept`\n```") == (
         "Use `confirm` [1].\n\n```rst\n:func:`kept`\n```"
     )

@@ -31,6 +31,11 @@ from citesynth.types import Chunk, ChunkId, DocumentId, Hit
         ("Which functions are thread-safe?", False),
         ("What signals does Django send when saving a model?", False),
         ("How do I pass options to pytest, e.g. -x?", True),
+        # which thing the asker should use or configure (coverage.py's measurement cores)
+        ("We rely on dynamic contexts. Which measurement core should we configure?", True),
+        ("Which backend do I need to install for conda environments?", True),
+        ("Which cores are available?", False),
+        ("Which core does coverage.py use by default?", False),
         # the asking sentence decides, not the situation told before it
         ("How do I know? I only want the default backend. What is it?", False),
     ],
@@ -66,6 +71,10 @@ def test_the_asking_sentence_is_the_last_one_ending_with_a_question_mark() -> No
         # pip's secure installs: what there is to do it with
         "To help with such use cases, a `--no-require-hashes` flag is available to disable "
         "this mechanism.",
+        # coverage.py: the option it is done with, and an imperative to change something
+        "You can get coverage data from these processes using the ``--save-signal`` option "
+        "on the ``coverage run`` command line.",
+        "Change your configuration to use the ctrace core.",
     ],
 )
 def test_a_sentence_giving_a_means(sentence: str) -> None:
@@ -102,16 +111,23 @@ def _source(number: int, text: str) -> Source:
     return Source(number, Hit(chunk, 1.0, 0.9), text)
 
 
+_CASES = "There are cases where it makes sense to only run install commands."
+_INSTALL_ONLY = "You can use ``--install-only`` to skip ``run`` commands."
+_NO_VENV = "You can use ``--no-venv`` to run without a virtualenv."
+
+
 def test_a_means_near_a_sentence_in_reach_is_brought_in_after_it() -> None:
-    usage, other, third = _source(1, "usage"), _source(2, "other"), _source(3, "third")
+    usage = _source(1, f"{_CASES:<90}{_INSTALL_ONLY:<68}\n\n{_NO_VENV}")
+    other, third = _source(2, "other"), _source(3, "third")
     ranked = [
-        (0.80, usage, 0, "There are cases where it makes sense to only run install commands."),
+        (0.80, usage, 0, _CASES),
         (0.70, other, 0, "Nox runs in docker images."),
         (0.60, other, 40, "Nox runs in GitHub Actions."),
-        (0.45, usage, 90, "You can use ``--install-only`` to skip ``run`` commands."),
-        # a means of a source with no sentence in reach, or below the lower bound, stays
+        (0.45, usage, 90, _INSTALL_ONLY),
+        # a means of a source with no sentence in reach, or below the lower bound (and
+        # in another paragraph than the best sentence), stays
         (0.45, third, 0, "You can use ``--verbose`` to show all output."),
-        (0.30, usage, 120, "You can use ``--no-venv`` to run without a virtualenv."),
+        (0.30, usage, 160, _NO_VENV),
     ]
     brought, lifted = _means_first(ranked, floor=0.56, low=0.40)
     assert lifted == 1
@@ -122,6 +138,30 @@ def test_a_means_near_a_sentence_in_reach_is_brought_in_after_it() -> None:
     assert brought[1][0] == 0.56  # lifted to the floor, so in reach
     assert brought[2:] == [ranked[1], ranked[2], ranked[4], ranked[5]]
     assert _means_first(ranked[:3], floor=0.56, low=0.40) == (ranked[:3], 0)
+
+
+def test_a_means_in_the_best_sentences_paragraph_is_brought_in_from_lower() -> None:
+    warning = (
+        "Dynamic contexts aren't supported with core=sysmon (no-sysmon-context)\n"
+        "  You are using the sys.monitoring measurement core. Those two features are\n"
+        "  incompatible. Change your configuration to use the ctrace core.\n\n"
+        "Use ``--debug`` to see more."
+    )
+    source = _source(1, warning)
+    change = warning.index("Change")
+    ranked = [
+        (0.53, source, 0, warning[: warning.index(" Those")]),
+        (0.18, source, change, "Change your configuration to use the ctrace core."),
+        # as low, but in the next paragraph
+        (0.18, source, warning.index("Use"), "Use ``--debug`` to see more."),
+    ]
+    brought, lifted = _means_first(ranked, floor=0.37, low=0.265)
+    assert lifted == 1
+    assert [start for _, _, start, _ in brought] == [0, change, warning.index("Use")]
+    assert brought[1][0] == 0.37
+    # below the share of the best that a paragraph's means is read from, it stays
+    lower = [ranked[0], (0.15, source, change, ranked[1][3])]
+    assert _means_first(lower, floor=0.37, low=0.265) == (lower, 0)
 
 
 def test_each_means_brought_in_is_one_sentence_more_up_to_a_few() -> None:

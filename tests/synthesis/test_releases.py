@@ -8,8 +8,16 @@ from pathlib import Path
 import pytest
 
 from citesynth import Engine
+from citesynth.answers import Claim
 from citesynth.synthesis.asked import NO_NUMBER
-from citesynth.synthesis.releases import asks_release, states_release
+from citesynth.synthesis.finishing import lacks_number
+from citesynth.synthesis.releases import (
+    asks_release,
+    asks_version_of,
+    states_release,
+    states_version_of,
+)
+from citesynth.verify.conflicts import Found
 from tests.conftest import answered
 
 FAQ = (
@@ -86,3 +94,105 @@ def test_release_numbers_are_read_in_linear_time() -> None:
     started = time.perf_counter()
     states_release(question, ["v" + "1." * 20_000 + "x"])
     assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("What's the minimum Python version Celery 5.5 supports?", (["python"], True)),
+        (
+            "What is the minimum SQLite library version coverage.py needs?",
+            (["sqlite", "librari"], True),
+        ),
+        ("Which Python version is the Docker image built on?", (["python"], False)),
+        ("What version of Podman is needed?", (["podman"], False)),
+        ("What is the oldest version of Bash supported?", (["bash"], True)),
+        # a version's scheme or pin, a name in older versions, a release that changed it
+        ("Which option of the standard version scheme controls this check?", None),
+        ("What version specifier should I write?", None),
+        ("What was cattrs.Converter called in older versions?", None),
+        ("Which version of Black first introduced the --line-ranges option?", None),
+    ],
+)
+def test_a_question_asking_for_the_version_of_a_thing(
+    question: str, asked: tuple[list[str], bool] | None
+) -> None:
+    assert asks_version_of(question) == asked
+
+
+@pytest.mark.parametrize(
+    ("question", "claims", "stated"),
+    [
+        (
+            "What's the minimum Python version Celery 5.5 supports?",
+            ["From now on we only support Python 3.8 and above [1]."],
+            True,
+        ),
+        # the version of something else (Black's, not Python's), or none
+        (
+            "Which Python version is the official pyfound/black Docker image built on?",
+            ["From version 23.11.0 the Docker image installs a compiled black [5]."],
+            False,
+        ),
+        (
+            "What's the minimum Python version I need to install nox 2025.5.1 itself?",
+            [
+                "This allows you to specify a minimum version of nox here [5].",
+                "Nox version requirements can be set with ``nox.needs_version`` [1].",
+            ],
+            False,
+        ),
+        # "the latest" answers which version is needed, never a minimum
+        ("What version of Podman is needed?", ["Install the latest version of Podman [1]."], True),
+        (
+            "What is the minimum Podman version?",
+            ["Install the latest version of Podman [1]."],
+            False,
+        ),
+        # a name and a whole number; the number in the claim after the one naming the thing
+        ("Which Windows versions can run the backend?", ["It runs on Windows 11 [2]."], True),
+        (
+            "What is the minimum Bash version supported by shell completion?",
+            ["Completion supports Bash and Zsh [1].", "It needs version 4.4 or later [1]."],
+            True,
+        ),
+        ("What time is it?", ["No version here [1]."], True),  # no version asked
+    ],
+)
+def test_an_answer_states_the_version_of_the_thing(
+    question: str, claims: list[str], stated: bool
+) -> None:
+    assert states_version_of(question, claims) is stated
+
+
+async def test_a_version_of_something_else_is_a_not_found(engine: Engine, tmp_path: Path) -> None:
+    docs = (
+        "# Installation\n\nThe tool supports Python versions 3.10 and above. It stores its "
+        "data in a SQLite database called `.tool`.\n"
+    )
+    reply = "The tool stores its data in a SQLite database called `.tool` [1]."
+    question = "What is the minimum SQLite library version the tool needs?"
+    answer = await answered(engine, tmp_path / "d", docs, reply, question)
+    assert answer.not_found and NO_NUMBER in answer.warnings
+    reply = "The tool supports Python versions 3.10 and above [1]."
+    question = "What's the minimum Python version the tool supports?"
+    answer = await answered(engine, tmp_path / "e", docs, reply, question)
+    assert not answer.not_found and "3.10" in answer.answer
+
+
+def test_versions_of_a_thing_are_read_in_linear_time() -> None:
+    question = "What is the minimum " + "Python " * 20_000 + "version?"
+    started = time.perf_counter()
+    states_version_of(question, ["Python " * 20_000 + "1." * 20_000])
+    assert time.perf_counter() - started < 5.0
+
+
+def test_a_disagreement_on_versions_of_something_else_is_no_answer() -> None:
+    question = "What's the oldest PostgreSQL server version that Alembic 1.20 supports?"
+    claims = [Claim(text="Alembic supports Python versions 3.10 and above [1].", citations=[1])]
+    other = Found(
+        "alembic will work with SQLAlchemy as of version", ("2.0", "1.1"), (1, 7), "number"
+    )
+    assert lacks_number(question, claims, [other])
+    postgres = Found("alembic supports PostgreSQL", ("13", "12"), (1, 7), "number")
+    assert not lacks_number(question, claims, [postgres])

@@ -343,11 +343,18 @@ def _change_entry(role: str, inside: str) -> str:
     return " ".join(filter(None, (_CHANGE_KINDS[role], shown))) + ":"
 
 
+_INTERSPHINX = re.compile(r"^[a-z][\w-]*:(?=[A-Za-z_][\w.]*(?:\(\))?$)")
+"""The name of another project's documentation before a target (intersphinx:
+":func:`python:os._exit`", ":class:`~psycopg:psycopg_pool.ConnectionPool`"), which Sphinx
+does not show."""
+
+
 def rendered_roles(text: str) -> str:
     """`text` with reStructuredText roles written as a reader sees them.
 
     `:func:`confirm`` -> `` `confirm` ``, `:class:`~click.core.ParameterSource`` ->
-    `` `click.core.ParameterSource` ``, `:ref:`Prompting <option-prompting>`` -> "Prompting":
+    `` `click.core.ParameterSource` ``, `:ref:`Prompting <option-prompting>`` -> "Prompting",
+    `:func:`python:os._exit`` (another project's, `_INTERSPHINX`) -> `` `os._exit` ``:
     what Sphinx renders, the target in full, so that a sentence copied from a source still
     reads as a quotation of it. MyST Markdown's roles (`{func}`attrs.evolve``) likewise.
     """
@@ -359,6 +366,8 @@ def rendered_roles(text: str) -> str:
         if role in _CHANGE_KINDS or role in _TRACKER_ROLES:
             entry = _change_entry(role, inside)
             return entry if _opens_entry(text, found.start(), found.end()) else entry.rstrip(":")
+        if role not in {"ref", "doc", "term"}:
+            inside = _INTERSPHINX.sub("", inside)
         titled = _TITLED_TARGET.fullmatch(inside) if role in _CROSS_REFERENCES else None
         if titled and titled.group(1):
             return titled.group(1) if role in {"ref", "doc", "term"} else f"`{titled.group(1)}`"

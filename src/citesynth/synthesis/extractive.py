@@ -1430,6 +1430,10 @@ MEANS_NEAR = 3
 """How many candidate sentences of its source apart a means may be from one in reach."""
 MEANS_MOST = 3
 """How many means one answer brings in at most, each as one sentence more."""
+MEANS_IN_PARAGRAPH = 0.3
+"""A sentence giving a means in the best candidate's paragraph is brought in from this share
+of its score (`_means_first`)."""
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 
 def _means_first(
@@ -1447,9 +1451,15 @@ def _means_first(
     isn't in the output. Is that expected, and how do I get a complete list?". Everything
     else keeps its place, and the count of those brought in is the number of sentences
     more the answer may show (`picks`), so that none takes another's place.
+
+    In the best candidate's own paragraph a means is brought in from a lower score
+    (`MEANS_IN_PARAGRAPH` of the best's): coverage.py's warning "Dynamic contexts aren't
+    supported with core=sysmon; …" ends "Change your configuration to use the ctrace
+    core.", which shares two words with "… Which measurement core should we configure?".
     """
     above = [item for item in ranked if item[0] >= floor]
     first = {(s.number, start) for _, s, start, _ in above[:shown]}
+    best = above[0] if above else None
     order: dict[int, list[int]] = {}
     for _, source, start, _ in ranked:
         order.setdefault(source.number, []).append(start)
@@ -1464,7 +1474,12 @@ def _means_first(
         if len(lifted) == MEANS_MOST:
             break
         beyond = score >= floor and len(above) > shown > 0 and (source.number, start) not in first
-        if (score >= floor and not beyond) or score < low or not states_means(sentence):
+        under = score < low and not (
+            best is not None
+            and score >= best[0] * MEANS_IN_PARAGRAPH
+            and _in_paragraph(best[1], best[2], start)
+        )
+        if (score >= floor and not beyond) or under or not states_means(sentence):
             continue
         here = place[source.number, start]
         near = next(
@@ -1494,6 +1509,12 @@ def _means_first(
         if (item[1].number, item[2]) not in lifted:
             put(item)
     return result, len(lifted)
+
+
+def _in_paragraph(source: Source, one: int, other: int) -> bool:
+    """Whether the sentences of `source` at `one` and `other` are of one paragraph."""
+    low, high = sorted((one, other))
+    return _PARAGRAPH_BREAK.search(source.chunk.text, low, high) is None
 
 
 def _readings(

@@ -51,7 +51,7 @@ from citesynth.synthesis.headings import copied_headings, empty_headings_dropped
 from citesynth.synthesis.leads import opening_links, plain_attributions, single_consensus
 from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.reasons import links_checked
-from citesynth.synthesis.releases import asks_release, states_release
+from citesynth.synthesis.releases import asks_release, states_release, states_version_of
 from citesynth.synthesis.restated import RESTATED, restatement_checked, restates_only
 from citesynth.synthesis.sources import Source, document_count, record, refs
 from citesynth.synthesis.writers import Plan
@@ -379,17 +379,27 @@ def lacks_number(
     corpus is about, `common` the question's terms half its chunks hold; each claim is read
     under the heading above it in the answer's `text`, `headings_above`). Asked in which
     release something changed, a release number is asked, and the one the question names
-    (`releases.states_release`). Not when there are no claims (the answer is a not-found
-    already) or when the sources disagree on the point asked (their sides are the answer).
+    (`releases.states_release`); asked which version of a thing, a version of it
+    (`releases.states_version_of`), which the sides of a disagreement may state: one
+    between versions of something else ("… SQLAlchemy as of version: [1] says 2.0; [7]
+    says 1.1" for "What's the oldest PostgreSQL server version …?") is no answer. Not
+    when there are no claims (the answer is a not-found already) or when the sources
+    disagree on the point asked (their sides are the answer).
     """
-    if not claims or disagreeing:
+    if not claims:
         return False
     said = [claim.text for claim in claims]
+    headings = headings_above(text, said)
+    sides = [f"{conflict.topic} {' '.join(conflict.values)}" for conflict in disagreeing]
+    if not states_version_of(question, [*said, *sides], headings):
+        return True
+    if disagreeing:
+        return False
     if asks_release(question) and not states_release(question, said):
         return True
     if not asks_number(question):
         return False
-    return not states_number_of(question, said, subject, common, headings_above(text, said))
+    return not states_number_of(question, said, subject, common, headings)
 
 
 def headings_above(text: str, claims: Sequence[str]) -> list[str]:

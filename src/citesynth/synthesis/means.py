@@ -13,9 +13,12 @@ writer's reach in 5 of the 9 answerable nox questions it got wrong.
 
 A question asks for a means (`asks_means`) when its asking sentence asks how to do
 something, which option, setting, flag, function, command or variable does it, whether
-there is a way, or what to call, use, set or pass. A sentence gives one (`states_means`)
-when it tells the reader what to do: "you can use …", "by passing …", an imperative
-("Use ``-R`` …", "Set …"), "… can be disabled with …", "To …, use …". The extractive writer
+there is a way, what to call, use, set or pass, or which thing the asker should use or
+configure ("Which measurement core should we configure?"). A sentence gives one
+(`states_means`) when it tells the reader what to do: "you can use …", "by passing …", an
+imperative ("Use ``-R`` …", "Set …", "Change your configuration to use the ctrace core."),
+"… can be disabled with …", "To …, use …", or names the option it is done with ("You can
+get coverage data from these processes using the ``--save-signal`` option"). The extractive writer
 puts such sentences within a wider reach first (`extractive._means_first`), as it does the
 sentence stating a number asked for or a reason asked why; relevance still orders them, and
 decides which sentences are in reach.
@@ -50,6 +53,8 @@ _ASKS = re.compile(
     r"|\bhow\s+(?:do|can|could|should|would|may|might|must)\s+(?:i|we|you|one)\b"
     r"|\bwhat\s+(?:do|should|can|must)\s+(?:i|we|you)\s+(?:need\s+to\s+)?"
     rf"(?:{_VERBS}|do|write|type)\b"
+    r"|\bwhich\s+(?:(?!(?:is|are|was|were|do|does|did)\b)[\w-]+\s+){1,3}?(?:should|do|can|must)"
+    rf"\s+(?:i|we)\s+(?:need\s+to\s+)?(?:{_VERBS}|pick|choose|switch\s+to)\b"
     r"|\bwhat(?:'s|\s+is)\s+the\s+(?:\w+\s+)?way\b"
     r"|\b(?:is|are)\s+there\s+(?:\w+\s+){0,3}?(?:way|option|flag|setting|argument|"
     r"parameter|function|method|command|variable|hook|switch|shortcut)s?\b",
@@ -75,6 +80,8 @@ _GIVES = re.compile(
     rf"(?:{_VERBS})\b(?!\s+(?:of|cases?)\b|\s+[\w-]+\s+(?:is|are|was|were|vary|varies|depends?|"
     r"includes?|can|may|will|should|must|has|have)\b)"
     rf"|\bby\s+(?:{_ING})\b"
+    r"|\b(?:using|with|via)\s+(?:the\s+)?[`*'\"]*[-\w.=]+[`*'\"]*\s+(?:option|flag|setting"
+    r"|argument|parameter|switch)\b"
     rf"|\b(?:can|could|may|should|must)\s+(?:also\s+|then\s+|instead\s+|easily\s+)?be\s+"
     rf"(?:\w+ly\s+)?(?:{_PARTICIPLES})\b"
     rf"|^\W*To\s+\w[^,.]*,\s*(?:you\s+(?:can|should|need\s+to|must)\s+)?(?:{_VERBS})\b"

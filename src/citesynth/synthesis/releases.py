@@ -7,15 +7,22 @@ with the releases that removed 3.6 to 3.9. Asked when something was added, remov
 deprecated or renamed, an answer states a release number, and the one the question names
 ("Python 3.5") when it names one: else it is about something else, and the answer is a
 not-found for every writer, like a number asked and none stated (`asked.states_number`).
-Not a question asking which version something needs or supports ("What version of Podman
-is needed?" is answered by "the latest version").
+
+Asked which version of a thing something needs, supports or is built on, an answer states
+a version and names the thing (`asks_version_of`, `states_version_of`): "Which Python
+version is the official pyfound/black Docker image built on?" (Black's docs never say) was
+answered with "From version 23.11.0 the Docker image installs a compiled black", a version
+of Black; "What is the minimum SQLite library version coverage.py needs?" with the page
+saying coverage.py stores its data in SQLite. "What version of Podman is needed?" is
+answered by "the latest version" of Podman, but a minimum asked is a number.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from citesynth.analysis import coverage, query_terms
 from citesynth.verify.claims import plain
 
 _ASKS_RELEASE = re.compile(
@@ -55,3 +62,77 @@ def states_release(question: str, claims: Iterable[str]) -> bool:
     }
     named = {found.group().lower() for found in _RELEASE_NUMBER.finditer(question)}
     return bool(written) and named <= written
+
+
+_THING_WORD = (
+    r"(?!(?:of|for|and|or|in|on|to|with|the|a|an|by|from|at|is|are|was|does|do|did|can|"
+    r"minimum|min|oldest|earliest|lowest|minimal|least|required|supported)\b)[\w.+-]+"
+)
+"""A word naming the thing whose version is asked ("SQLite library"), not a function word."""
+_LEAST = r"(?:minimum|min|oldest|earliest|lowest|minimal|least)\s+"
+_ASKS_VERSION_OF = re.compile(
+    rf"\b(?:what|which)(?:['’]s|\s+(?:is|are|was|were))?\s+(?:the\s+)?(?P<least>{_LEAST})?"
+    rf"(?:(?:required|supported)\s+)?(?P<thing>(?:{_THING_WORD}\s+){{1,3}}?)versions?\b"
+    r"(?!\s+(?:schemes?|numbers?|strings?|specifiers?|files?|bumps?|fields?|headers?"
+    r"|options?|tags?|controls?|constraints?|ranges?|pins?)\b)"
+    rf"|\b(?:what|which)(?:['’]s|\s+(?:is|are|was|were)\s+the)?\s+(?P<least_of>{_LEAST})?"
+    rf"versions?\s+of\s+(?P<of>{_THING_WORD}(?:\s+{_THING_WORD})?)",
+    re.I,
+)
+"""Asking for the version of a thing: "What's the minimum Python version …", "Which Python
+version is … built on?", "What version of Podman is needed?" (`thing` or `of`); with
+`least` (`least_of`) a minimum. Not a question about a version's scheme, number format or
+pin ("Which option of the standard version scheme …", "What version specifier …")."""
+_ANY_VERSION = re.compile(r"\b(?:latest|newest|current|any|all)\b", re.I)
+"""A version named without its number: "the latest version of Podman"."""
+_NAME_NUMBER = re.compile(r"\b([A-Za-z][\w+-]*+)[ \t]++v?\d++(?!\w|\.\d)")
+"""A name and a whole number, a version when the name is the thing asked ("Windows 11")."""
+
+
+def asks_version_of(question: str) -> tuple[list[str], bool] | None:
+    """The terms naming the thing whose version `question` asks, and whether a minimum.
+
+    None when it asks no version of a thing, or asks in which release something changed
+    (`asks_release`).
+    """
+    asked = _ASKS_VERSION_OF.search(question)
+    if asked is None or asks_release(question):
+        return None
+    terms = query_terms(asked.group("thing") or asked.group("of") or "")
+    if not terms:
+        return None
+    return terms, bool(asked.group("least") or asked.group("least_of"))
+
+
+def states_version_of(question: str, claims: Sequence[str], headings: Sequence[str] = ()) -> bool:
+    """Whether `claims` state the version of the thing `question` asks about.
+
+    A claim states a version (a release number the question does not name itself, the
+    thing's name and a whole number, "Windows 11", or, when no minimum is asked, "the
+    latest" and the like) and names the thing, or follows a claim
+    or stands under an answer heading (`headings`, one per claim) that does.
+    """
+    asked = asks_version_of(question)
+    if asked is None:
+        return True
+    thing, least = asked
+    named = {found.group().lower() for found in _RELEASE_NUMBER.finditer(question)}
+    read = [plain(claim) for claim in claims]
+    headed = [*headings, *([""] * (len(read) - len(headings)))]
+    about = [
+        coverage(thing, query_terms(f"{heading} {claim}")) > 0
+        for claim, heading in zip(read, headed, strict=False)
+    ]
+    for index, claim in enumerate(read):
+        numbers = {found.group().lower() for found in _RELEASE_NUMBER.finditer(claim)}
+        stated = (
+            bool(numbers - named)
+            or (not least and _ANY_VERSION.search(claim) is not None)
+            or any(
+                set(query_terms(found.group(1))) & set(thing)
+                for found in _NAME_NUMBER.finditer(claim)
+            )
+        )
+        if stated and (about[index] or (index > 0 and about[index - 1])):
+            return True
+    return False
