@@ -700,6 +700,9 @@ def test_rst_roles_are_written_as_a_reader_sees_them() -> None:
     assert rendered_roles(intersphinx) == (
         "`os._exit`, `psycopg_pool.ConnectionPool`, `PYTHONWARNINGS`, `sqla:naming`, `--x=a:b`"
     )
+    # an object looked up from the current module (Alembic's); a file keeps its dot
+    relative = ":meth:`.Operations.add_column`, :paramref:`~.x.copy_from`, :file:`.coveragerc`"
+    assert rendered_roles(relative) == "`Operations.add_column`, `x.copy_from`, `.coveragerc`"
     assert strip_layout("Use :func:`confirm` [1].\n\n```rst\n:func:`kept`\n```") == (
         "Use `confirm` [1].\n\n```rst\n:func:`kept`\n```"
     )

@@ -343,6 +343,12 @@ def _change_entry(role: str, inside: str) -> str:
     return " ".join(filter(None, (_CHANGE_KINDS[role], shown))) + ":"
 
 
+_OBJECT_ROLES = frozenset(
+    """func meth class attr data exc mod obj const envvar paramref member type""".split()
+)
+"""Roles naming a Python object (or an environment variable), whose target Sphinx looks up
+from the current module when it opens with "." (Alembic's ":meth:`.Operations.add_column`",
+shown "Operations.add_column"); not `:file:`, whose ".coveragerc" is a name."""
 _INTERSPHINX = re.compile(r"^[a-z][\w-]*:(?=[A-Za-z_][\w.]*(?:\(\))?$)")
 """The name of another project's documentation before a target (intersphinx:
 ":func:`python:os._exit`", ":class:`~psycopg:psycopg_pool.ConnectionPool`"), which Sphinx
@@ -354,7 +360,8 @@ def rendered_roles(text: str) -> str:
 
     `:func:`confirm`` -> `` `confirm` ``, `:class:`~click.core.ParameterSource`` ->
     `` `click.core.ParameterSource` ``, `:ref:`Prompting <option-prompting>`` -> "Prompting",
-    `:func:`python:os._exit`` (another project's, `_INTERSPHINX`) -> `` `os._exit` ``:
+    `:func:`python:os._exit`` (another project's, `_INTERSPHINX`) -> `` `os._exit` ``,
+    `:meth:`.Operations.add_column`` -> `` `Operations.add_column` ``:
     what Sphinx renders, the target in full, so that a sentence copied from a source still
     reads as a quotation of it. MyST Markdown's roles (`{func}`attrs.evolve``) likewise.
     """
@@ -366,8 +373,8 @@ def rendered_roles(text: str) -> str:
         if role in _CHANGE_KINDS or role in _TRACKER_ROLES:
             entry = _change_entry(role, inside)
             return entry if _opens_entry(text, found.start(), found.end()) else entry.rstrip(":")
-        if role not in {"ref", "doc", "term"}:
-            inside = _INTERSPHINX.sub("", inside)
+        if role in _OBJECT_ROLES:
+            inside = _INTERSPHINX.sub("", inside).lstrip("~.")
         titled = _TITLED_TARGET.fullmatch(inside) if role in _CROSS_REFERENCES else None
         if titled and titled.group(1):
             return titled.group(1) if role in {"ref", "doc", "term"} else f"`{titled.group(1)}`"
