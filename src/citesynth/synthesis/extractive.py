@@ -1448,10 +1448,7 @@ def _means_first(
     (the sentences an answer shows), near one of them: pip's "Use ``--all`` to include
     those packages when you need a complete environment snapshot.", ranked tenth, right
     below the note that `pip freeze` leaves `pip` out, ranked first, for "… pip itself
-    isn't in the output. Is that expected, and how do I get a complete list?"; one near
-    none of them after the last of them (Alembic's "To support rendering of migration
-    commands in batch mode for autogenerate, configure the … ``render_as_batch`` flag",
-    ranked below five sentences of other pages on batch mode). Everything
+    isn't in the output. Is that expected, and how do I get a complete list?". Everything
     else keeps its place, and the count of those brought in is the number of sentences
     more the answer may show (`picks`), so that none takes another's place.
 
@@ -1495,8 +1492,6 @@ def _means_first(
             ),
             None,
         )
-        if near is None and beyond:  # in reach, near none of those shown
-            near = (above[shown - 1][1].number, above[shown - 1][2])
         if near is not None:
             after.setdefault(near, []).append((max(score, floor), source, start, sentence))
             lifted.add((source.number, start))
