@@ -109,8 +109,8 @@ def states_version_of(question: str, claims: Sequence[str], headings: Sequence[s
 
     A claim states a version (a release number the question does not name itself, the
     thing's name and a whole number, "Windows 11", or, when no minimum is asked, "the
-    latest" and the like) and names the thing, or follows a claim
-    or stands under an answer heading (`headings`, one per claim) that does.
+    latest" and the like) and names the thing, or follows a claim or stands under an answer
+    heading (`headings`, one per claim) that does. True when no version of a thing is asked.
     """
     asked = asks_version_of(question)
     if asked is None:
