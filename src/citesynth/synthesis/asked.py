@@ -375,12 +375,22 @@ def states_number_of(
     named = set(query_terms(question)) - _ASKING - set(query_terms(subject)) - set(common)
     if not named:
         return any(stating)
+    about = near_naming(named, claims, headings)
+    return any(stated and about[index] for index, stated in enumerate(stating))
+
+
+def near_naming(
+    terms: Collection[str], claims: Sequence[str], headings: Sequence[str] = ()
+) -> list[bool]:
+    """Per claim, whether it or the claim before it names one of `terms`.
+
+    A claim is read with its answer heading (`headings`, one per claim, "" or missing for
+    none): "Default: ``1209600``" names what "**SESSION_COOKIE_AGE (Settings)**" above it
+    names.
+    """
     headed = [*headings, *([""] * (len(claims) - len(headings)))]
-    about = [
-        coverage(named, query_terms(f"{heading} {claim}")) > 0
+    naming = [
+        coverage(terms, query_terms(f"{heading} {claim}")) > 0
         for claim, heading in zip(claims, headed, strict=False)
     ]
-    return any(
-        stated and (about[index] or (index > 0 and about[index - 1]))
-        for index, stated in enumerate(stating)
-    )
+    return [named or (index > 0 and naming[index - 1]) for index, named in enumerate(naming)]

@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from citesynth.analysis import coverage, query_terms
+from citesynth.analysis import query_terms
+from citesynth.synthesis.asked import near_naming
 from citesynth.verify.claims import plain
 
 _ASKS_RELEASE = re.compile(
@@ -55,13 +56,13 @@ def states_release(question: str, claims: Iterable[str]) -> bool:
 
     Citation markers and Markdown are read away (`verify.claims.plain`) first.
     """
-    written = {
-        found.group().lower()
-        for claim in claims
-        for found in _RELEASE_NUMBER.finditer(plain(claim))
-    }
-    named = {found.group().lower() for found in _RELEASE_NUMBER.finditer(question)}
-    return bool(written) and named <= written
+    written = {number for claim in claims for number in _release_numbers(plain(claim))}
+    return bool(written) and _release_numbers(question) <= written
+
+
+def _release_numbers(text: str) -> set[str]:
+    """The release numbers `text` writes, lower-cased ("v2.1", "version 8")."""
+    return {found.group().lower() for found in _RELEASE_NUMBER.finditer(text)}
 
 
 _THING_WORD = (
@@ -116,23 +117,18 @@ def states_version_of(question: str, claims: Sequence[str], headings: Sequence[s
     if asked is None:
         return True
     thing, least = asked
-    named = {found.group().lower() for found in _RELEASE_NUMBER.finditer(question)}
+    named = _release_numbers(question)
     read = [plain(claim) for claim in claims]
-    headed = [*headings, *([""] * (len(read) - len(headings)))]
-    about = [
-        coverage(thing, query_terms(f"{heading} {claim}")) > 0
-        for claim, heading in zip(read, headed, strict=False)
-    ]
+    about = near_naming(thing, read, headings)
     for index, claim in enumerate(read):
-        numbers = {found.group().lower() for found in _RELEASE_NUMBER.finditer(claim)}
         stated = (
-            bool(numbers - named)
+            bool(_release_numbers(claim) - named)
             or (not least and _ANY_VERSION.search(claim) is not None)
             or any(
                 set(query_terms(found.group(1))) & set(thing)
                 for found in _NAME_NUMBER.finditer(claim)
             )
         )
-        if stated and (about[index] or (index > 0 and about[index - 1])):
+        if stated and about[index]:
             return True
     return False
