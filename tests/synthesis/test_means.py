@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from citesynth.synthesis.extractive import MEANS_MOST, _means_first
@@ -48,6 +50,26 @@ def test_the_asking_sentence_is_the_last_one_ending_with_a_question_mark() -> No
     question = "My app sits behind nginx. How do I get the real client address? Thanks."
     assert asking_sentence(question) == "How do I get the real client address?"
     assert asking_sentence("Set up a proxy") == "Set up a proxy"
+
+
+def test_an_asking_sentence_may_write_dotted_names_and_abbreviations() -> None:
+    """Alembic's "… env.py. Can I run Alembic's async env.py under trio …?" had been read
+    whole: the stop of "env.py" had made its asking sentence none."""
+    question = (
+        "The async template uses asyncio.run() in env.py. Can I run Alembic's async "
+        "env.py under trio or anyio instead of asyncio?"
+    )
+    assert asking_sentence(question).startswith("Can I run Alembic's async env.py")
+    checked = "We're on MySQL 8. Will it see our CHECK constraints, i.e. does MySQL reflect them?"
+    assert asking_sentence(checked).startswith("Will it see")
+    assert asking_sentence("I use v1.2. Really?") == "Really?"
+
+
+def test_the_asking_sentence_is_found_in_linear_time() -> None:
+    started = time.perf_counter()
+    asking_sentence("a." * 50_000 + " Why?")
+    asking_sentence("i.e" * 30_000 + "?")
+    assert time.perf_counter() - started < 2.0
 
 
 @pytest.mark.parametrize(

@@ -372,11 +372,20 @@ def states_number_of(
         or (duration and _NO_TIMEOUT.search(claim) is not None)
         for index, claim in enumerate(read)
     ]
-    named = set(query_terms(question)) - _ASKING - set(query_terms(subject)) - set(common)
+    named = asked_about(question, subject, common)
     if not named:
         return any(stating)
     about = near_naming(named, claims, headings)
     return any(stated and about[index] for index, stated in enumerate(stating))
+
+
+def asked_about(question: str, subject: str = "", common: Collection[str] = ()) -> set[str]:
+    """The terms naming what `question` asks a number of.
+
+    Not its asking words (`_ASKING`), nor the corpus's `subject`, nor the `common` terms
+    half the corpus's chunks hold (see `states_number_of`).
+    """
+    return set(query_terms(question)) - _ASKING - set(query_terms(subject)) - set(common)
 
 
 def near_naming(

@@ -32,6 +32,7 @@ from citesynth.citations.resolve import (
 from citesynth.synthesis import disagreement, verifying
 from citesynth.synthesis.about import about_checked
 from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number_of
+from citesynth.synthesis.bounds import states_bound_of
 from citesynth.synthesis.citing import (
     HEADING_LINE,
     citations,
@@ -382,7 +383,8 @@ def lacks_number(
     (`releases.states_release`); asked which version of a thing, a version of it
     (`releases.states_version_of`), which the sides of a disagreement may state: one
     between versions of something else ("… SQLAlchemy as of version: [1] says 2.0; [7]
-    says 1.1" for "What's the oldest PostgreSQL server version …?") is no answer. Not
+    says 1.1" for "What's the oldest PostgreSQL server version …?") is no answer. Asked
+    whether there is a limit, a bound of the thing asked (`bounds.states_bound_of`). Not
     when there are no claims (the answer is a not-found already) or when the sources
     disagree on the point asked (their sides are the answer).
     """
@@ -396,6 +398,8 @@ def lacks_number(
     if disagreeing:
         return False
     if asks_release(question) and not states_release(question, said):
+        return True
+    if not states_bound_of(question, said, subject, common, headings):
         return True
     if not asks_number(question):
         return False

@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import re
 
-_ASKING_SENTENCE = re.compile(r"[^.?!]*\?\s*$")
+_ASKING_SENTENCE = re.compile(r"(?:[^.?!]|\.(?=[\w(])|(?<=\bi\.e|\be\.g)\.)*\?\s*$")
+"""A sentence asking: it ends with "?", and a stop inside it is one of a dotted name
+("env.py", "asyncio.run()") or of "i.e." and "e.g."."""
 
 _VERBS = (
     r"use|set|pass|call|add|specify|define|enable|disable|configure|install|run|wrap|"

@@ -25,6 +25,7 @@ from citesynth.retrieve.subjects import common_terms, subjects
 from citesynth.synthesis import evidence, verifying
 from citesynth.synthesis.about import documents_about, read_documents, told
 from citesynth.synthesis.asked import asks_number
+from citesynth.synthesis.bounds import asks_bound
 from citesynth.synthesis.modes import MULTI_SOURCE_EXTRA_TOKENS, Mode
 from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.sources import Counter_, boost_entities, multi_source, numbered, trim
@@ -116,7 +117,11 @@ async def make_plan(
         linked=found.linked,
         prompt=prompt,
         values=dict(values or {}),
-        common=await common_terms(parts.store, question) if asks_number(question) else frozenset(),
+        common=(
+            await common_terms(parts.store, question)
+            if asks_number(question) or asks_bound(question)
+            else frozenset()
+        ),
     )
 
 

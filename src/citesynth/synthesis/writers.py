@@ -45,7 +45,8 @@ class Plan:
     common: frozenset[str] = frozenset()
     """The question's terms that half the corpus's chunks hold (`subjects.common_terms`):
     they tell what a number answers no better than the question's asking words. Looked up
-    only for a question asking for a number, the one place they are read."""
+    only for a question asking for a number or a bound (`bounds.asks_bound`), the places
+    they are read."""
 
     def notes(self) -> str:
         """What follows the sources in the prompt: conflicts, and feedback on a retry."""

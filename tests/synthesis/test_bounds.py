@@ -1,0 +1,105 @@
+"""Asked whether something has a limit, an answer without one is a not-found."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from citesynth import Engine
+from citesynth.answers import Claim
+from citesynth.synthesis.asked import NO_NUMBER
+from citesynth.synthesis.bounds import asks_bound, states_bound_of
+from citesynth.synthesis.finishing import lacks_number
+from citesynth.verify.conflicts import Found
+from tests.conftest import answered
+
+COMBINE = (
+    "# Combining data files\n\nThe combine command reads a number of separate data files, "
+    "matches the data by source file name, and writes a combined data file.\n\n"
+    "# Precision\n\nThe precision setting is the number of digits after the decimal point. "
+    "It can be at most 6; the default is 0.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Is there a maximum number of data files `coverage combine` can merge?", True),
+        ("Is there an upper limit for `[report] precision`?", True),
+        ("Is there a default cap on parallel connections?", True),
+        ("My tiny responses come back uncompressed. Is there a minimum size?", True),
+        ("Is there a maximum nesting depth for recursive data?", True),
+        ("Are there any limits on the number of workers?", True),
+        # a means asked for, or no bound at all
+        ("Is there a setting to cap the download bandwidth?", False),
+        ("Is there a way to limit it?", False),
+        ("What is the maximum number of connections?", False),
+    ],
+)
+def test_a_question_asking_whether_there_is_a_bound(question: str, asks: bool) -> None:
+    assert asks_bound(question) is asks
+
+
+@pytest.mark.parametrize(
+    ("claims", "stated"),
+    [
+        (["The precision setting can be at most 6 [1]."], True),
+        (["The precision setting is limited to 6 digits [1]."], True),
+        (["The precision setting has no limit [1]."], True),
+        (["Precision values of 10 or more are refused [1]."], True),
+        (["Set the precision with max_precision=6 [1]."], True),
+        # a number of the thing that is no bound, or a bound of something else
+        (["The precision setting defaults to 0 [1]."], False),
+        (["A precision of 2 shows percentages like 87.32% [1]."], False),
+        (["The data file holds at most 6 contexts per line [1]."], False),
+    ],
+)
+def test_an_answer_states_a_bound_of_the_thing(claims: list[str], stated: bool) -> None:
+    question = "Is there an upper limit for the precision setting?"
+    assert states_bound_of(question, claims) is stated
+
+
+def test_a_bound_named_under_its_heading_or_after_a_claim_naming_the_thing() -> None:
+    question = "Responses come back uncompressed. Is there a minimum size for gzip?"
+    bound = "The content body is less than 200 bytes long [1]."
+    assert not states_bound_of(question, [bound])
+    assert states_bound_of(question, [bound], headings=["GZip middleware"])
+    assert states_bound_of(question, ["GZip skips some responses [1].", bound])
+
+
+def test_no_bound_asked_is_always_stated() -> None:
+    assert states_bound_of("How do I combine data files?", [])
+
+
+async def test_what_the_docs_say_of_the_thing_without_a_bound_is_a_not_found(
+    engine: Engine, tmp_path: Path
+) -> None:
+    reply = (
+        "The combine command reads a number of separate data files and writes a "
+        "combined data file [1]."
+    )
+    question = "Is there a maximum number of data files the combine command can merge?"
+    answer = await answered(engine, tmp_path / "d", COMBINE, reply, question)
+    assert answer.not_found and NO_NUMBER in answer.warnings
+    reply = "The precision setting can be at most 6 [1]."
+    question = "Is there an upper limit for the precision setting?"
+    answer = await answered(engine, tmp_path / "e", COMBINE, reply, question)
+    assert not answer.not_found and "at most 6" in answer.answer
+
+
+def test_a_disagreement_on_the_point_asked_is_its_answer() -> None:
+    question = "Is there an upper limit for the precision setting?"
+    claims = [Claim(text="The precision setting defaults to 0 [1].", citations=[1])]
+    assert lacks_number(question, claims, [])
+    sides = Found("the precision setting can be at most", ("6", "8"), (1, 2), "number")
+    assert not lacks_number(question, claims, [sides])
+
+
+def test_bounds_are_read_in_linear_time() -> None:
+    question = "Is there a maximum " + "size " * 20_000 + "of the pool?"
+    started = time.perf_counter()
+    asks_bound(question)
+    states_bound_of(question, ["1" * 40_000, "max" + "1" * 40_000, "pool " * 20_000])
+    assert time.perf_counter() - started < 2.0
