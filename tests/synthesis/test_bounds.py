@@ -50,6 +50,8 @@ def test_a_question_asking_whether_there_is_a_bound(question: str, asks: bool) -
         (["The precision setting has no limit [1]."], True),
         (["Precision values of 10 or more are refused [1]."], True),
         (["Set the precision with max_precision=6 [1]."], True),
+        (["The precision setting takes precision_maxdigits=6 [1]."], True),
+        (["The precision setting goes from 0 to 6 [1]."], True),
         # a number of the thing that is no bound, or a bound of something else
         (["The precision setting defaults to 0 [1]."], False),
         (["A precision of 2 shows percentages like 87.32% [1]."], False),

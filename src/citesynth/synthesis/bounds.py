@@ -38,14 +38,14 @@ _BOUND_STATED = re.compile(
     rf"|bound(?:ed)?)\s+(?:(?:of|to|at|is|are|was)\s+)?{_NUMBER}"
     r"|(?<![\w.,])\d[\w.,]*+\s+(?:[\w-]+\s+){0,2}?(?:at\s+most|max(?:imum)?|or\s+(?:more|fewer|less|"
     r"greater|larger|smaller|higher|lower|above|below))\b"
-    r"|\b(?:max|min)\w*+\s*[=:]\s*\d"
+    r"|\b(?:\w*?(?:max|limit)|min)\w*+\s*[=:]\s*\d|\bfrom\s+\d[\w.,]*+\s+to\s+\d"
     r"|\b(?:unlimited|unbounded|limitless|no\s+(?:limit|maximum|minimum|cap|upper\s+bound)s?"
     r"|not\s+(?:limited|capped|bounded)|any\s+number\s+of)\b",
     re.I,
 )
 """A bound stated: a number given as one ("at most 100", "up to 10", "less than 200 bytes",
-"limited to 5", "the limit is 100", "100 or more", "max_size=10"), or none ("no limit",
-"unlimited", "any number of")."""
+"limited to 5", "the limit is 100", "100 or more", "max_size=10", "pool_maxsize=10", "from 0
+to 9"), or none ("no limit", "unlimited", "any number of")."""
 
 
 def asks_bound(question: str) -> bool:
