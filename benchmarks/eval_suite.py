@@ -94,6 +94,8 @@ TUNED_DOCS = (
     ("invoke", "3.0.3"),
     ("coverage", "7.17.5"),
     ("alembic", "1.20.1"),
+    ("mypy", "2.4.1"),
+    ("tox", "4.67.13"),
 )
 """Questions over urllib3's docs (reStructuredText) and Black's (MyST Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -110,8 +112,17 @@ peewee's (reStructuredText) on 2026-12-02 and read in the fifty-seventh session;
 and Invoke's (reStructuredText; Invoke's in the sdist's `sites/` folder, its change log
 included) on 2026-12-02 and read in the fifty-eighth session; coverage.py's (in the sdist's
 `doc/` folder) and Alembic's (the reStructuredText sources in `docs/build/`, not the built
-HTML beside them) on 2026-12-02 and read in the sixty-first session."""
-DOCS_PART = {"pytest": "doc", "invoke": "sites", "coverage": "doc", "alembic": "docs/build"}
+HTML beside them) on 2026-12-02 and read in the sixty-first session; mypy 2.4.1's (the
+reStructuredText in `docs/source/`) and tox 4.67.13's (its sdist's `docs/` holds only the
+man page and the plugin author's pages, five files) on 2026-12-03 and read in the
+sixty-second session."""
+DOCS_PART = {
+    "pytest": "doc",
+    "invoke": "sites",
+    "coverage": "doc",
+    "alembic": "docs/build",
+    "mypy": "docs/source",
+}
 """The sdist folder holding a project's documentation, where it is not `docs/`."""
 
 

@@ -4,8 +4,10 @@
 
 Many projects ship their documentation in the sdist on PyPI, which is reachable here. The
 benchmarks never copy it into the project: `sdist_docs(name, version)` downloads the sdist
-once with pip (`pip download NAME==VERSION --no-deps --no-binary :all:`) into
-`benchmarks/.cache/NAME/` and unpacks its `docs/` folder there. The Click documentation (a
+once with pip (`pip download NAME==VERSION --no-deps --no-binary NAME`: the project's
+sdist, its build tools as wheels; with `--no-binary :all:` pip built those from source too,
+and mypy's needs Rust crates this machine cannot fetch) into `benchmarks/.cache/NAME/` and
+unpacks its `docs/` folder there. The Click documentation (a
 report sets, `benchmarks.held_out_docs`) and the documentation the gate is trained on
 (`benchmarks.gate_pairs`) come this way.
 """
@@ -46,7 +48,7 @@ def sdist_docs(name: str, version: str, part: str = "docs") -> Path:
         fetched = subprocess.run(
             [
                 *(sys.executable, "-m", "pip", "download", f"{name}=={version}", "--no-deps"),
-                *("--no-binary", ":all:", "--dest", str(folder)),
+                *("--no-binary", name, "--dest", str(folder)),
             ],
             capture_output=True,
             text=True,
