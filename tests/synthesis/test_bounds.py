@@ -11,7 +11,10 @@ from citesynth import Engine
 from citesynth.answers import Claim
 from citesynth.synthesis.asked import NO_NUMBER
 from citesynth.synthesis.bounds import asks_bound, states_bound_of
+from citesynth.synthesis.extractive import _asked_first
 from citesynth.synthesis.finishing import lacks_number
+from citesynth.synthesis.sources import Source
+from citesynth.types import Chunk, ChunkId, DocumentId, Hit
 from citesynth.verify.conflicts import Found
 from tests.conftest import answered
 
@@ -105,3 +108,45 @@ def test_bounds_are_read_in_linear_time() -> None:
     asks_bound(question)
     states_bound_of(question, ["1" * 40_000, "max" + "1" * 40_000, "pool " * 20_000])
     assert time.perf_counter() - started < 2.0
+
+
+def _source(number: int, text: str) -> Source:
+    chunk = Chunk(
+        ChunkId(f"c{number}"), DocumentId(f"d{number}"), f"{number}.rst", "Workers",
+        ("Parallel type-checking",), text, 0, len(text), 1, 9,
+    )  # fmt: skip
+    return Source(number, Hit(chunk, 1.0, 0.9), text)
+
+
+def test_the_extractive_writer_reaches_for_a_bound_of_the_thing_asked() -> None:
+    """mypy's "at most 8 workers" scored below the floor, under sentences stating none."""
+    text = (
+        "Specifying ``--num-workers 0`` (default) disables parallel checking. Specifying "
+        "``--num-workers auto`` selects the number of workers from the CPUs. Automatic "
+        "selection uses at most 8 workers because each worker adds memory."
+    )
+    source = _source(1, text)
+    sentences = [s + "." for s in text.removesuffix(".").split(". ")]
+    starts = [text.index(s) for s in sentences]
+    question = "Is there a cap on how many workers 'auto' will pick?"
+    ranked = [
+        (0.52, source, starts[0], sentences[0]),
+        (0.50, source, starts[1], sentences[1]),
+        (0.35, source, starts[2], sentences[2]),
+    ]
+    brought, lifted = _asked_first(question, ranked, (0.40, 0.29), {}, {}, number=True, why=False)
+    assert lifted == 1
+    assert brought[0] == (0.40, source, starts[2], sentences[2])
+    assert brought[1:] == ranked[:2]
+    # below the lower bound of reach it stays where it is
+    lower = [*ranked[:2], (0.2, source, starts[2], sentences[2])]
+    assert _asked_first(question, lower, (0.40, 0.29), {}, {}, number=True, why=False) == (
+        lower,
+        0,
+    )
+    # one in reach states a bound already: it goes first, nothing is brought in
+    above = [ranked[0], (0.45, source, starts[2], sentences[2]), ranked[1]]
+    assert _asked_first(question, above, (0.40, 0.29), {}, {}, number=True, why=False) == (
+        [above[1], above[0], above[2]],
+        0,
+    )

@@ -65,6 +65,7 @@ from citesynth.ingest.sentences import (
 from citesynth.ingest.tables import row_text, table_rows
 from citesynth.llm.base import ChatModel, Piece
 from citesynth.synthesis.asked import asks_number, states_number, states_number_of
+from citesynth.synthesis.bounds import asks_bound, states_bound_of
 from citesynth.synthesis.captions import Caption, captions
 from citesynth.synthesis.changelogs import CHANGE_LOG_WEIGHT, asks_about_changes, change_log
 from citesynth.synthesis.defaults import (
@@ -1556,11 +1557,14 @@ def _asked_first(
     A number when it asks for one, a reason when it asks why (`why`: `reasons.asks_why`,
     `_reason_of`; both `_stating_first`), a means when it asks how to do something
     (`means.asks_means`, `_means_first`: from the lower bound of `reach`, a pair of the
-    floor and that bound, and from beyond the first `shown`), a verdict that something
+    floor and that bound, and from beyond the first `shown`), a bound when it asks whether
+    something has one (`bounds.asks_bound`, `_bound_first`), a verdict that something
     cannot be done when it asks yes or no (`restated.yes_no_proposition`, `_VERDICT`); as
     it is otherwise. The count is of the means brought into reach.
     """
     floor, low = reach
+    if asks_bound(question):  # "Is there a cap on how many …?" asks a bound, not any number
+        return _bound_first(ranked, reach, following, _bound_of(question, ranked))
     if number:
         return _stating_first(ranked, floor, following, _number_of(question, ranked)), 0
     if why and ranked:
@@ -1639,6 +1643,55 @@ def _number_of(
     def of(key: tuple[int, int], text: str) -> bool:
         section = section_of(chunks[key[0]], key[1]) if key[0] in chunks else ""
         return states_number_of(question, [text], headings=[section])
+
+    return of
+
+
+def _bound_first(
+    ranked: list[tuple[float, Source, int, str]],
+    reach: tuple[float, float],
+    following: _Followers,
+    states: Callable[[tuple[int, int], str], bool],
+) -> tuple[list[tuple[float, Source, int, str]], int]:
+    """`ranked` with the sentences stating a bound first (`_stating_first`); how many came in.
+
+    When none at or above the floor of `reach` states one, the best between its lower bound
+    and the floor (`MEANS_REACH` of the best score, as a means is reached for) is lifted to
+    the floor: asked "Is there a cap on how many workers 'auto' will pick?", mypy's
+    "Automatic selection uses at most 8 workers …" scored 0.35 against a floor of 0.40,
+    below seven sentences on `--num-workers` stating none.
+    """
+    floor, low = reach
+
+    def stated(item: tuple[float, Source, int, str]) -> bool:
+        _, source, start, sentence = item
+        more = following.get((source.number, start), (-1, ""))[1]
+        return states((source.number, start), f"{sentence} {more}")
+
+    if any(stated(item) for item in ranked if item[0] >= floor):
+        return _stating_first(ranked, floor, following, states), 0
+    reached = next((item for item in ranked if low <= item[0] < floor and stated(item)), None)
+    if reached is None:
+        return ranked, 0
+    rest = [item for item in ranked if item is not reached]
+    return [(floor, *reached[1:]), *rest], 1
+
+
+def _bound_of(
+    question: str, ranked: Sequence[tuple[float, Source, int, str]]
+) -> Callable[[tuple[int, int], str], bool]:
+    """Whether a candidate states a bound of what `question` asks (`bounds.states_bound_of`).
+
+    Read under its section's title, as the answer shows it. Asked "Is there a cap on how
+    many workers 'auto' will pick?", mypy's "Automatic selection uses at most 8 workers …"
+    stood below four sentences on `--num-workers` that state none, and an answer stating
+    no bound is a not-found (`finishing.lacks_number`).
+    """
+    chunks = {source.number: source.chunk for _, source, _, _ in ranked}
+
+    def of(key: tuple[int, int], text: str) -> bool:
+        section = section_of(chunks[key[0]], key[1]) if key[0] in chunks else ""
+        return states_bound_of(question, [text], headings=[section])
 
     return of
 
