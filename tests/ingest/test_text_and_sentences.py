@@ -520,6 +520,20 @@ def test_a_comment_cut_from_its_block_is_not_prose() -> None:
     ]
 
 
+def test_a_diagram_cut_from_its_directive_is_not_prose() -> None:
+    """tox's chunk opened inside a `.. mermaid::` block, its edges read as a sentence."""
+    chunk = (
+        "extend --> core_config[tox_add_core_config]\n"
+        "        core_config --> env_config[tox_add_env_config]\n\n"
+        "        env_config --> envloop\n\n"
+        "Each hook fires once per run. Map the input -> output pairs when needed.\n"
+    )
+    assert prose_of(chunk, min_words=1) == [
+        "Each hook fires once per run.",
+        "Map the input -> output pairs when needed.",
+    ]
+
+
 def test_a_term_above_its_indented_definition_is_prose() -> None:
     text = "``str`` / :data:`click.STRING`:\n    The default parameter type for unicode strings."
     assert prose_of(text) == [text]

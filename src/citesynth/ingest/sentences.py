@@ -819,6 +819,7 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
         or _numbered_title(text, begin, end)
         or _CONTENTS_LINE.fullmatch(line) is not None
         or _numbered_lines(line)
+        or _diagram(line)
         or _CUT_SHORT.search(line) is not None
         or _ASKED.search(line) is not None
         or _labels(line)
@@ -934,6 +935,24 @@ def _numbered_lines(sentence: str) -> bool:
     """
     lines = sentence.split("\n")
     return len(lines) >= _NUMBERED_LINES and all(_NUMBERED_LINE.match(line) for line in lines)
+
+
+def _diagram(sentence: str) -> bool:
+    """Whether every line of a sentence is an edge of a diagram and none reads as prose.
+
+    A chunk cut inside a `.. mermaid::` block loses the directive that tells its lines are
+    a diagram: tox's "extend --> core_config[tox_add_core_config] core_config -->
+    env_config[tox_add_env_config]" had been quoted as a sentence. Each line holds an arrow
+    ("-->", "->", "==>", "-.->") between two names; no two lower-case words stand in a row.
+    """
+    lines = [line for line in sentence.split("\n") if line.strip()]
+    return (
+        all(_DIAGRAM_EDGE.search(line) for line in lines) and _PROSE_PAIR.search(sentence) is None
+    )
+
+
+_DIAGRAM_EDGE = re.compile(r"\S[ \t]*(?:-{1,3}|={2,3}|-\.+-?)>{1,2}[ \t]*[|\w(\[]")
+"""An edge of a diagram: a name, an arrow, the next name ("a --> b[B]", "x ==> y")."""
 
 
 _NUMBERED_LINES = 3
