@@ -122,3 +122,55 @@ def test_a_row_with_one_cell_reads_as_it_is_and_hostile_tables_read_in_linear_ti
 def test_a_pipe_table_right_below_other_lines_of_pipes_is_read() -> None:
     text = "| a note drawn in a box |\n| Name | Meaning |\n|---|---|\n| `-x` | Load it |\n"
     assert [row.cells for row in table_rows(text)] == [("`-x`", "Load it")]
+
+
+LIST_TABLE = """tox maps its ``-v`` / ``-q`` flags to standard logging levels:
+
+.. list-table::
+    :header-rows: 1
+    :widths: 15 25 60
+
+    - - Flags
+      - Logging level
+      - Notes
+    - - ``-v``
+      - ``WARNING``
+      - Warnings and above are shown. This is the first
+        level that appears in normal output.
+
+    - - ``-vv``
+      - ``INFO``
+      - Informational messages appear.
+
+After the table.
+"""
+
+
+def test_a_list_tables_items_are_rows_and_their_items_cells() -> None:
+    rows = table_rows(LIST_TABLE)
+    assert [row.cells for row in rows] == [
+        (
+            "``-v``",
+            "``WARNING``",
+            "Warnings and above are shown. This is the first level that appears in normal output.",
+        ),
+        ("``-vv``", "``INFO``", "Informational messages appear."),
+    ]
+    assert all(row.header == ("Flags", "Logging level", "Notes") for row in rows)
+    assert (
+        row_text(rows[1])
+        == "``-vv``: Logging level: ``INFO``; Notes: Informational messages appear."
+    )
+    assert LIST_TABLE[rows[1].start : rows[1].end].strip().startswith("- - ``-vv``")
+    assert LIST_TABLE[rows[1].start : rows[1].end].endswith("Informational messages appear.")
+    # without a header row every item is a row; cut from its directive, none
+    headless = LIST_TABLE.replace("    :header-rows: 1\n", "")
+    assert [row.cells[0] for row in table_rows(headless)] == ["Flags", "``-v``", "``-vv``"]
+    assert table_rows(LIST_TABLE[LIST_TABLE.index("    - - Flags") :]) == ()
+
+
+def test_a_hostile_list_table_is_read_in_linear_time() -> None:
+    hostile = ".. list-table::\n\n" + "    - - x\n      - y\n" * 20_000
+    started = time.perf_counter()
+    assert len(table_rows(hostile)) == 20_000
+    assert time.perf_counter() - started < 5.0

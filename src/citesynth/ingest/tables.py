@@ -1,4 +1,4 @@
-r"""Rows of the tables a text draws: Markdown pipe tables and reStructuredText grid tables.
+r"""Rows of the tables a text draws: Markdown pipe tables, reStructuredText grid and list tables.
 
 Reference pages put what a question asks in tables: Jinja's loop variables
 (`loop.index` | The current iteration of the loop. (1 indexed)), Python-Markdown's
@@ -15,6 +15,12 @@ prose of the chunk only. `table_rows` reads each row with the table's header, an
 - A grid table: a border `+----+----+` whose `+` give the columns; each row is the lines
   between two borders, a cell's lines joined; the rows above a `+====+` border are the
   header. A table whose lines break the columns (a cell spanning two) is left out.
+- A list table (`.. list-table::`, 2026-12-03): each item of the directive's body is a
+  row and each of its own items a cell, a cell's lines joined; the first `:header-rows:`
+  rows are the header. tox's plugin guide maps its verbosity flags to logging levels in
+  one, and "Which verbosity do I need for INFO-level plugin messages?" went unanswered:
+  the directive marks its body as no prose. A chunk cut inside a list table (its
+  directive out of sight) gives none.
 
 Code is never read for tables: fenced, indented below "::" or a code directive, or
 indented as Markdown's code (`_in_code`). Rows are cached per text.
@@ -49,9 +55,10 @@ class Row:
 
 @lru_cache(maxsize=256)
 def table_rows(text: str) -> tuple[Row, ...]:
-    """The body rows of every pipe or grid table of `text`, in order (see the module)."""
+    """The body rows of every table of `text`, in order (see the module)."""
+    listed = _list_table_rows(text)
     if "|" not in text:
-        return ()
+        return tuple(listed)
     code = fenced_blocks(text)
     lines = [(at, line) for at, line in lines_from(text) if not any(a <= at < b for a, b in code)]
     rows: list[Row] = []
@@ -59,7 +66,7 @@ def table_rows(text: str) -> tuple[Row, ...]:
     while index < len(lines):
         found, index = _table_at(lines, index)
         rows.extend(found)
-    return tuple(rows)
+    return tuple(sorted([*rows, *listed], key=lambda row: row.start)) if listed else tuple(rows)
 
 
 def row_text(row: Row) -> str:
@@ -234,3 +241,71 @@ def _grid(lines: list[tuple[int, str]], index: int, first: int) -> tuple[list[Ro
         start = offset if start < 0 else start
         at += 1
     return [Row(r.start, r.end, r.cells, header) for r in rows], at
+
+
+_LIST_TABLE = re.compile(r"^([ \t]*)\.\.[ \t]+list-table::[^\n]*$", re.MULTILINE)
+_HEADER_ROWS = re.compile(r"[ \t]*:header-rows:[ \t]*(\d+)[ \t]*")
+_OPTION = re.compile(r"[ \t]*:[\w-]+:")
+_CELL_ITEM = re.compile(r"([ \t]*)[-*+][ \t]+")
+
+
+def _list_table_rows(text: str) -> list[Row]:
+    """The body rows of every list table of `text`, in order (see the module docstring)."""
+    if "list-table::" not in text:
+        return []
+    rows: list[Row] = []
+    for directive in _LIST_TABLE.finditer(text):
+        rows.extend(_list_table(text, directive.end(), _width(directive.group(1))))
+    return rows
+
+
+def _width(indent: str) -> int:
+    return len(indent.expandtabs(4))
+
+
+def _list_table(text: str, start: int, indent: int) -> list[Row]:
+    """The rows of the list table whose directive ends at `start`, indented past `indent`."""
+    header_rows = 0
+    items: list[list[tuple[int, int, str]]] = []  # per row, its lines: (offset, depth, line)
+    row_indent = -1
+    position = start + 1
+    while position < len(text):
+        end = text.find("\n", position)
+        end = len(text) if end < 0 else end
+        line = text[position:end]
+        if line.strip():
+            depth = _width(line) - _width(line.lstrip(" \t"))
+            if depth <= indent:
+                break
+            option = _HEADER_ROWS.fullmatch(line)
+            if not items and (option or _OPTION.match(line)):
+                header_rows = int(option.group(1)) if option else header_rows
+            elif (found := _CELL_ITEM.match(line)) and (row_indent < 0 or depth == row_indent):
+                row_indent = depth
+                items.append([(position, depth + found.end() - len(found.group(1)), line)])
+            elif items:
+                items[-1].append((position, depth, line))
+        position = end + 1
+    rows = [(lines, _list_cells([(depth, line) for _, depth, line in lines])) for lines in items]
+    header = rows[header_rows - 1][1] if 0 < header_rows <= len(rows) else ()
+    return [
+        Row(lines[0][0], lines[-1][0] + len(lines[-1][2]), cells, header)
+        for lines, cells in rows[header_rows:]
+        if any(cells) and max(len(cell) for cell in cells) <= MAX_CELL
+    ]
+
+
+def _list_cells(lines: list[tuple[int, str]]) -> tuple[str, ...]:
+    """A row's cells: its own items (the first opening on the row's line), lines joined."""
+    first_column, first = lines[0]
+    opened = _CELL_ITEM.match(first)
+    inner = first[opened.end() :] if opened else first
+    cells: list[list[str]] = []
+    column = first_column  # where the row's first cell marker stands
+    for depth, line in [(first_column, inner), *lines[1:]]:
+        item = _CELL_ITEM.match(line.lstrip(" \t")) if depth == column else None
+        if item is not None:
+            cells.append([line.lstrip(" \t")[item.end() :]])
+        elif cells:
+            cells[-1].append(line.strip())
+    return tuple(" ".join(" ".join(cell).split()) for cell in cells)
