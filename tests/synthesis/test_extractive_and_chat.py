@@ -155,6 +155,20 @@ def test_a_log_or_code_line_reads_as_no_prose_sentence() -> None:
     assert not _symbolic("Set ``max_connections=100`` on the pool (see https://x.org/a/b/c).")
 
 
+def test_a_term_in_bold_above_its_definition_is_prose_and_reads_with_a_colon() -> None:
+    """tox's man page: the term's line alone had read as a fourth of symbols."""
+    defined = (
+        "**TOX_PARALLEL_NO_SPINNER**\n    When set, disables the progress spinner during "
+        "parallel execution."
+    )
+    assert not _symbolic(defined)
+    assert clean(defined) == (
+        "TOX_PARALLEL_NO_SPINNER: When set, disables the progress spinner during parallel "
+        "execution."
+    )
+    assert clean("**Note** this is bold inline.") == "Note this is bold inline."
+
+
 def test_a_sentence_with_another_option_or_number_restates_nothing() -> None:
     assert _details("The ``-w`` option sets the number of processes.") != _details(
         "The ``--processes`` option sets the number of processes."

@@ -213,6 +213,7 @@ def clean(sentence: str) -> str:
     would show as a broken tag ("a fork of retrying ‹https://…>").
     """
     sentence = _INNER_BULLET.sub("\n", sentence)  # the items of a sentence run over a list
+    sentence = _BOLD_TERM.sub(r"\1: ", sentence)  # "**NO_COLOR**" over its definition
     text = _LIST_MARK.sub("", " ".join(strip_markup(rendered_rst(sentence)).split()))
     text = _DEFINITION_MARK.sub("", text)
     text = _ADMONITION.sub("", text)
@@ -224,6 +225,12 @@ def clean(sentence: str) -> str:
     text = text.removesuffix(",")  # an item of a sentence run over a list ("…, - … is …,")
     ends = text.rstrip("\"'”’)]")  # 'under "North Africa."' already ends a sentence
     return text if ends.endswith((".", "!", "?", ":", ";")) else text + "."
+
+
+_BOLD_TERM = re.compile(r"\A(\*\*[^*\n]+\*\*)[ \t]*\n[ \t]+(?=[^\s:])")
+"""A term in bold alone on its line above its indented definition (a definition list's, as
+tox's man page writes its environment variables): the answer reads "TOX_PARALLEL_NO_SPINNER:
+When set, disables …", not the two run together."""
 
 
 def _plain_emphasis(text: str) -> str:
@@ -1826,13 +1833,15 @@ paragraph before says so)."""
 
 
 _SYMBOL = re.compile(r"[\[\]{}()<>=_/\\|@#$%^&*+~'\"]")
-_CODE_OR_ADDRESS = re.compile(rf"{INLINE_CODE.pattern}|https?://\S+")
+_CODE_OR_ADDRESS = re.compile(rf"{INLINE_CODE.pattern}|https?://\S+|\*\*[^\s*]+\*\*")
 SYMBOLIC = 0.2
-"""The share of a sentence's characters (inline code and web addresses aside) that are
-brackets, quotes, operators and the like above which it is code or a log, not prose: a
-chunk cut from a long code block has no fence to say so ("b'Thu, 17 Oct 2019 07:18:26
-GMT'), (b'Server', …" has 0.26; prose sentences of the shared corpora stay under 0.12 but
-for a few list items and tokenised quotes)."""
+"""The share of a sentence's characters (inline code, web addresses and a name in bold
+aside) that are brackets, quotes, operators and the like above which it is code or a log,
+not prose: a chunk cut from a long code block has no fence to say so ("b'Thu, 17 Oct 2019
+07:18:26 GMT'), (b'Server', …" has 0.26; prose sentences of the shared corpora stay under
+0.12 but for a few list items and tokenised quotes). A name in bold is a term: tox's man
+page defines "**TOX_PARALLEL_NO_SPINNER**" above "When set, disables the progress spinner
+…", whose first line had been read as 0.26 of symbols and the sentence never quoted."""
 
 
 def _symbolic(sentence: str) -> bool:
