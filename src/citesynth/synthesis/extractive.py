@@ -1419,12 +1419,7 @@ def _stating_first(
     gets its key (source number, offset) and that text. Relevance still decides which
     sentences are in reach, and the order within each group.
     """
-
-    def stated(item: tuple[float, Source, int, str]) -> bool:
-        _, source, start, sentence = item
-        more = following.get((source.number, start), (-1, ""))[1]
-        return states((source.number, start), f"{sentence} {more}")
-
+    stated = _stating(following, states)
     above = [item for item in ranked if item[0] >= floor]
     flags = [stated(item) for item in above]
     return (
@@ -1654,6 +1649,19 @@ def _number_of(
     return of
 
 
+def _stating(
+    following: _Followers, states: Callable[[tuple[int, int], str], bool]
+) -> Callable[[tuple[float, Source, int, str]], bool]:
+    """Whether a ranked sentence, read with the one it brings along, states what is asked."""
+
+    def stated(item: tuple[float, Source, int, str]) -> bool:
+        _, source, start, sentence = item
+        more = following.get((source.number, start), (-1, ""))[1]
+        return states((source.number, start), f"{sentence} {more}")
+
+    return stated
+
+
 def _bound_first(
     ranked: list[tuple[float, Source, int, str]],
     reach: tuple[float, float],
@@ -1669,12 +1677,7 @@ def _bound_first(
     below seven sentences on `--num-workers` stating none.
     """
     floor, low = reach
-
-    def stated(item: tuple[float, Source, int, str]) -> bool:
-        _, source, start, sentence = item
-        more = following.get((source.number, start), (-1, ""))[1]
-        return states((source.number, start), f"{sentence} {more}")
-
+    stated = _stating(following, states)
     if any(stated(item) for item in ranked if item[0] >= floor):
         return _stating_first(ranked, floor, following, states), 0
     reached = next((item for item in ranked if low <= item[0] < floor and stated(item)), None)
@@ -1691,7 +1694,7 @@ def _bound_of(
 
     Read under its section's title, as the answer shows it. Asked "Is there a cap on how
     many workers 'auto' will pick?", mypy's "Automatic selection uses at most 8 workers …"
-    stood below four sentences on `--num-workers` that state none, and an answer stating
+    stood below seven sentences on `--num-workers` that state none, and an answer stating
     no bound is a not-found (`finishing.lacks_number`).
     """
     chunks = {source.number: source.chunk for _, source, _, _ in ranked}
