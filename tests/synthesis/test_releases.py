@@ -65,6 +65,17 @@ def test_a_question_asking_when_something_changed(question: str, asks: bool) -> 
             ["Support for Python 3.5 was removed in 22.0 [1]."],
             True,
         ),
+        # a number joined to another name by a hyphen is that name's release (tox's example)
+        (
+            "Which tox release first added support for project-local plugins?",
+            ['In `toxfile.py`, return "myplugin-1.0.0" from the hook [1].'],
+            False,
+        ),
+        (
+            "Which tox release first added support for project-local plugins?",
+            ["Project-local plugins were added in tox-4.5.0 [1]."],
+            True,
+        ),
     ],
 )
 def test_an_answer_states_the_release(question: str, claims: list[str], stated: bool) -> None:

@@ -54,10 +54,29 @@ def asks_release(question: str) -> bool:
 def states_release(question: str, claims: Iterable[str]) -> bool:
     """Whether `claims` state a release number, and each one `question` names.
 
-    Citation markers and Markdown are read away (`verify.claims.plain`) first.
+    Citation markers and Markdown are read away (`verify.claims.plain`) first. A number
+    joined to a name by a hyphen is that name's release ("myplugin-1.0.0" in tox's plugin
+    example answered "Which tox release first added support for project-local plugins?"),
+    read only when the question names it.
     """
-    written = {number for claim in claims for number in _release_numbers(plain(claim))}
+    asked = set(query_terms(question))
+    written = {
+        found.group().lower()
+        for claim in claims
+        for found in _RELEASE_NUMBER.finditer(plain(claim))
+        if not _of_another(found, asked)
+    }
     return bool(written) and _release_numbers(question) <= written
+
+
+_NAMED_RELEASE = re.compile(r"([A-Za-z][\w.]*)-$")
+"""A name a release number is joined to by a hyphen ("myplugin-" of "myplugin-1.0.0")."""
+
+
+def _of_another(found: re.Match[str], asked: set[str]) -> bool:
+    """Whether the release number `found` is joined to a name `asked` does not hold."""
+    named = _NAMED_RELEASE.search(found.string, max(0, found.start() - 40), found.start())
+    return named is not None and not set(query_terms(named.group(1))) & asked
 
 
 def _release_numbers(text: str) -> set[str]:
