@@ -255,12 +255,8 @@ def _list_table_rows(text: str) -> list[Row]:
         return []
     rows: list[Row] = []
     for directive in _LIST_TABLE.finditer(text):
-        rows.extend(_list_table(text, directive.end(), _width(directive.group(1))))
+        rows.extend(_list_table(text, directive.end(), _indent(directive.group(1))))
     return rows
-
-
-def _width(indent: str) -> int:
-    return len(indent.expandtabs(4))
 
 
 def _list_table(text: str, start: int, indent: int) -> list[Row]:
@@ -274,7 +270,7 @@ def _list_table(text: str, start: int, indent: int) -> list[Row]:
         end = len(text) if end < 0 else end
         line = text[position:end]
         if line.strip():
-            depth = _width(line) - _width(line.lstrip(" \t"))
+            depth = _indent(line)
             if depth <= indent:
                 break
             option = _HEADER_ROWS.fullmatch(line)

@@ -60,12 +60,7 @@ def states_release(question: str, claims: Iterable[str]) -> bool:
     read only when the question names it.
     """
     asked = set(query_terms(question))
-    written = {
-        found.group().lower()
-        for claim in claims
-        for found in _RELEASE_NUMBER.finditer(plain(claim))
-        if not _of_another(found, asked)
-    }
+    written = {number for claim in claims for number in _release_numbers(plain(claim), asked)}
     return bool(written) and _release_numbers(question) <= written
 
 
@@ -79,9 +74,16 @@ def _of_another(found: re.Match[str], asked: set[str]) -> bool:
     return named is not None and not set(query_terms(named.group(1))) & asked
 
 
-def _release_numbers(text: str) -> set[str]:
-    """The release numbers `text` writes, lower-cased ("v2.1", "version 8")."""
-    return {found.group().lower() for found in _RELEASE_NUMBER.finditer(text)}
+def _release_numbers(text: str, asked: set[str] | None = None) -> set[str]:
+    """The release numbers `text` writes, lower-cased ("v2.1", "version 8").
+
+    With `asked` (a question's terms), not one joined to a name they lack (`_of_another`).
+    """
+    return {
+        found.group().lower()
+        for found in _RELEASE_NUMBER.finditer(text)
+        if asked is None or not _of_another(found, asked)
+    }
 
 
 _THING_WORD = (
