@@ -183,6 +183,23 @@ def test_a_number_answers_only_when_stated_of_what_is_asked(
     assert states_number_of(question, claims, subject="HTTPX") is stated
 
 
+def test_a_number_the_question_gives_answers_no_question_for_another() -> None:
+    # mypy: the exit code for a running daemon is what the asker knows already.
+    question = (
+        "`dmypy status` exits with 0 when a daemon is running, but what exit code does it "
+        "return when no daemon is running?"
+    )
+    claims = [
+        "``dmypy status`` checks whether a daemon is running [1].",
+        "It prints a diagnostic and exits with ``0`` if there is a running daemon [1].",
+    ]
+    assert not states_number_of(question, claims)
+    assert states_number_of(question, [*claims, "Otherwise it exits with ``2`` [1]."])
+    # Not a longer number holding the one given, and not a yes/no question about it.
+    assert states_number_of(question, ["It exits with ``10`` when no daemon runs [1]."])
+    assert states_number_of("Does `dmypy status` exit with 0 when a daemon runs?", claims)
+
+
 def test_a_number_under_an_answer_heading_naming_what_is_asked_answers_it() -> None:
     # Django's settings reference states a default under the setting's title only.
     question = "How long does a session cookie last by default?"

@@ -357,11 +357,13 @@ def states_number_of(
     a question asking for a duration (a timeout, a delay, an interval) is answered by no
     count of things (`_COUNTED`): "one of two instance methods" had answered
     Python-Markdown's "What is the default timeout for converting a large document?". A
-    year is a number of a question about a time only (`_YEAR`, `_ASKS_TIME`).
+    year is a number of a question about a time only (`_YEAR`, `_ASKS_TIME`), and a number
+    the question itself gives is none (`without_given`).
     """
     versions = _ASKS_VERSION.search(question) is not None
     duration = _ASKS_DURATION.search(question) is not None and not _OTHER_MEASURE.search(question)
     read = [_COUNTED.sub(" ", plain(claim)) if duration else claim for claim in claims]
+    read = [without_given(question, claim) for claim in read]
     if not _ASKS_TIME.search(question):
         read = [_YEAR.sub(" ", claim) for claim in read]
     if _ASKS_UNTIMED.search(question) and not _TIMED_QUESTION.search(question):
@@ -377,6 +379,24 @@ def states_number_of(
         return any(stating)
     about = near_naming(named, claims, headings)
     return any(stated and about[index] for index, stated in enumerate(stating))
+
+
+_DIGITS = re.compile(r"(?<![\w/.])\d+(?:[.,]\d+)*(?![\w.]?\d)")
+"""A number in digits, not one ending a name ("h11", "HTTP/2") nor part of a longer one."""
+
+
+def without_given(question: str, claim: str) -> str:
+    """`claim` without the numbers in digits `question` itself gives.
+
+    A number the asker wrote is what they know, not what they ask: "`dmypy status` exits
+    with 0 when a daemon is running, but what exit code does it return when none is?" was
+    answered with "It … exits with ``0`` if there is a running daemon". Not read for a
+    yes/no question, which may ask about the number it gives ("Is the default 10?").
+    """
+    given = {found.group() for found in _DIGITS.finditer(plain(question))}
+    if not given or asks_yes_no(question):
+        return claim
+    return _DIGITS.sub(lambda found: " " if found.group() in given else found.group(), claim)
 
 
 def asked_about(question: str, subject: str = "", common: Collection[str] = ()) -> set[str]:
