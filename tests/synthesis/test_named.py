@@ -268,6 +268,21 @@ def test_any_question_naming_what_the_documents_never_write(
     assert unnamed_proper(question, sources, unheard) == found
 
 
+def test_an_error_the_asker_met_and_a_name_written_longer_are_held() -> None:
+    sources = numbered([hit("A MockClock starts at time 0. The KqueueIOManager runs on macOS.")])
+    # The error the asker reports is what happened to them; the docs explaining why need
+    # not write it (Trio's "I did `import trio` … and got an AttributeError. Why?").
+    met = "I referenced trio.testing.MockClock and got an AttributeError. Why?"
+    assert unnamed_proper(met, sources, unheard=("attributeerror",)) == ()
+    asked = "Does MockClock raise an AttributeError when it jumps?"
+    assert unnamed_proper(asked, sources, unheard=("attributeerror",)) == ("AttributeError",)
+    # The asker writes the thing twice, once as the docs do ("Mac", then "macOS").
+    both = "I'm on my Mac. Which I/O manager does Trio use on macOS?"
+    assert unnamed_proper(both, sources, unheard=("mac",)) == ()
+    once = "I'm on my Mac. Which I/O manager does Trio use there?"
+    assert unnamed_proper(once, sources, unheard=("mac",)) == ("Mac",)
+
+
 def test_thousands_of_capitalised_names_are_read_by_the_first_twelve() -> None:
     question = "How do I use " + " ".join(f"Tool{n}x" for n in range(5_000)) + "?"
     sources = numbered([hit(" ".join(f"word{n}y" for n in range(8_000)))])

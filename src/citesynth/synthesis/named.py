@@ -255,7 +255,8 @@ def unnamed_proper(
     how_to = asks_how(question)
     if not sources or not (how_to or unheard):
         return ()
-    named = proper_names(question)[:_MAX_PROPER]
+    symptoms = {found.group(1) for found in _SYMPTOM.finditer(question)}
+    named = tuple(n for n in proper_names(question) if n not in symptoms)[:_MAX_PROPER]
     names = named
     if not how_to:
         if len(named) > _SOME_NAMES:
@@ -265,6 +266,7 @@ def unnamed_proper(
     if not names:
         return ()
     words = frozenset(_WORD.findall(_read(sources).lower()))
+    asked = frozenset(_WORD.findall(question.lower()))
     missing = tuple(
         name
         for name in names
@@ -272,10 +274,31 @@ def unnamed_proper(
             part in words or any(_typo_of(part, word) for word in words)
             for part in _WORD.findall(name.lower())
         )
+        and not _written_longer(name, asked & words)
     )
     if how_to or len(named) <= _FEW_NAMES or _one_thing(question, missing, named):
         return missing
     return ()
+
+
+_SYMPTOM = re.compile(
+    r"\b(?:got|get|gets|getting|see|saw|seeing|hit|hits|hitting|receiv(?:e|es|ed|ing)"
+    r"|(?:fail|crash|die|abort)(?:s|ed|ing)?\s+with)\s+(?:an?\s+|the\s+)?"
+    r"([A-Z]\w*(?:Error|Exception|Warning))\b"
+)
+"""An error the asker reports meeting ("… and got an AttributeError. Why?"): what happened
+to them, which the documentation explaining why need not write, unlike an error asked
+about ("Does the client raise ClientResponseError on a 404?")."""
+
+
+def _written_longer(name: str, written: Collection[str]) -> bool:
+    """Whether a word of the question the sources write (`written`) is `name` lengthened.
+
+    "I'm profiling … on my Mac. Which … mechanism does Trio use on macOS?": the docs
+    write "macOS", and the asker names the same thing twice.
+    """
+    lowered = name.lower()
+    return any(word != lowered and word.startswith(lowered) for word in written)
 
 
 def _one_thing(question: str, missing: Sequence[str], named: Sequence[str]) -> bool:
