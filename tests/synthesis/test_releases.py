@@ -18,7 +18,7 @@ from citesynth.synthesis.releases import (
     states_version_of,
 )
 from citesynth.verify.conflicts import Found
-from tests.conftest import answered
+from tests.conftest import answered, answered_extractively
 
 FAQ = (
     "# Frequently asked questions\n\nRuntime support for 3.6 was removed in version 22.10.0, "
@@ -76,6 +76,29 @@ def test_a_question_asking_when_something_changed(question: str, asks: bool) -> 
             ["Project-local plugins were added in tox-4.5.0 [1]."],
             True,
         ),
+        # the release the question gives is what the asker knows: another is the answer
+        (
+            "Which Trio release dropped Python 3.9?",
+            ["Drop support for Python 3.9 (#3345) [1]."],
+            False,
+        ),
+        (
+            "Which Trio release dropped Python 3.9?",
+            ["**Trio 0.32.0 (2025-10-31)** Drop support for Python 3.9 (#3345) [1]."],
+            True,
+        ),
+        # a number after another capitalised name is that name's release
+        (
+            "In which Werkzeug version will LocalManager be removed?",
+            ["Werkzeug supports Python 3.9 and newer [1]."],
+            False,
+        ),
+        (
+            "In which Werkzeug version will LocalManager be removed?",
+            ["LocalManager will be removed in Werkzeug 3.2 [1]."],
+            True,
+        ),
+        ("Which version added it?", ["Since 2.4 it is the default [1]."], True),
     ],
 )
 def test_an_answer_states_the_release(question: str, claims: list[str], stated: bool) -> None:
@@ -207,3 +230,23 @@ def test_a_disagreement_on_versions_of_something_else_is_no_answer() -> None:
     assert lacks_number(question, claims, [other])
     postgres = Found("alembic supports PostgreSQL", ("13", "12"), (1, 7), "number")
     assert not lacks_number(question, claims, [postgres])
+
+
+async def test_a_change_is_shown_under_its_release_and_answers_which_release(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # A change log writes each change without its release, under the release's heading.
+    history = (
+        "Release history\n===============\n\nTrio 0.32.0 (2025-10-31)\n"
+        "------------------------\n\nDeprecations and removals\n~~~~~~~~~~~~~~~~~~~~~~~~~\n\n"
+        "- Drop support for Python 3.9.\n- Remove the deprecated ``trio.Queue`` class, use "
+        "memory channels instead.\n- Remove ``trio.run_sync_in_worker_thread``, deprecated "
+        "since 0.12.0.\n\nTrio 0.31.0 (2025-09-01)\n------------------------\n\n"
+        "Features\n~~~~~~~~\n\n- Add a helpful error message for sync functions.\n"
+    )
+    answer = await answered_extractively(
+        engine, tmp_path / "d", "history.rst", history, "Which Trio release dropped Python 3.9?"
+    )
+    assert not answer.not_found, answer.warnings
+    assert answer.answer.startswith("**Trio 0.32.0 (2025-10-31)"), answer.answer
+    assert "0.32.0" not in " ".join(claim.text for claim in answer.claims)

@@ -88,6 +88,7 @@ from citesynth.synthesis.introduced import (
 from citesynth.synthesis.markup import strip_markup
 from citesynth.synthesis.means import asks_means, states_means
 from citesynth.synthesis.reasons import ASKING_WORDS, asks_why, states_reason
+from citesynth.synthesis.releases import names_release
 from citesynth.synthesis.restated import FRAMING, yes_no_proposition
 from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
@@ -630,7 +631,11 @@ class ExtractiveWriter:
         if not chosen:
             yield NOT_FOUND
             return
-        named = {id(p): unnamed_identifier(p.source.chunk, p.position, p.text) for p in chosen}
+        named = {
+            id(p): unnamed_identifier(p.source.chunk, p.position, p.text)
+            or unnamed_release(p.source, p.position, p.text)
+            for p in chosen
+        }
         groups = list(dict.fromkeys((p.source.document, named[id(p)]) for p in chosen))
         grouped = len(groups) > 1
         for index, (document, name) in enumerate(groups):
@@ -1101,6 +1106,25 @@ def unnamed_identifier(chunk: Chunk, offset: int, sentence: str) -> str:
     name = found.group(1)
     said = sentence.lower()
     return "" if name.lower() in said or name.rsplit(".", 1)[-1].lower() in said else name
+
+
+def unnamed_release(source: Source, offset: int, sentence: str) -> str:
+    """The release heading a change log's sentence stands under, when it does not name it.
+
+    A change log lists its changes under a heading per release ("Trio 0.32.0
+    (2025-10-31)", then "Deprecations and removals"), each change written without it:
+    "Drop support for Python 3.9 (#3345)" quoted alone does not say which release dropped
+    it. The nearest heading above the sentence that writes a release number (`releases.
+    names_release`), in the chunk or on its heading path; "" when the document is no
+    change log (`changelogs.change_log`), there is none, or the sentence writes it.
+    """
+    chunk = source.chunk
+    if not change_log(source.document, chunk.title):
+        return ""
+    above = [heading for end, heading in _headings(chunk.text) if end <= offset]
+    release = next((h for h in reversed([*chunk.heading_path, *above]) if names_release(h)), "")
+    release = " ".join(release.split())
+    return "" if not release or release.lower() in sentence.lower() else release
 
 
 _MARKDOWN_HEADING = re.compile(r"^ ?#{1,6}[ \t]+(\S[^\n]*)$", re.MULTILINE)

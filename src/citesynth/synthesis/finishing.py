@@ -379,8 +379,9 @@ def lacks_number(
     A number of something else is none (`asked.states_number_of`; `subject` is what the
     corpus is about, `common` the question's terms half its chunks hold; each claim is read
     under the heading above it in the answer's `text`, `headings_above`). Asked in which
-    release something changed, a release number is asked, and the one the question names
-    (`releases.states_release`); asked which version of a thing, a version of it
+    release something changed, a release number is asked besides the ones the question
+    names, which the answer names too (`releases.states_release`: "**Trio 0.32.0
+    (2025-10-31)**" heading a change log's "Drop support for Python 3.9"); asked which version of a thing, a version of it
     (`releases.states_version_of`), which the sides of a disagreement may state: one
     between versions of something else ("… SQLAlchemy as of version: [1] says 2.0; [7]
     says 1.1" for "What's the oldest PostgreSQL server version …?") is no answer. Asked
@@ -397,7 +398,8 @@ def lacks_number(
         return True
     if disagreeing:
         return False
-    if asks_release(question) and not states_release(question, said):
+    headed = [f"{heading} {claim}" for heading, claim in zip(headings, said, strict=True)]
+    if asks_release(question) and not states_release(question, headed):
         return True
     if not states_bound_of(question, said, subject, common, headings):
         return True

@@ -54,24 +54,44 @@ def asks_release(question: str) -> bool:
 def states_release(question: str, claims: Iterable[str]) -> bool:
     """Whether `claims` state a release number, and each one `question` names.
 
-    Citation markers and Markdown are read away (`verify.claims.plain`) first. A number
-    joined to a name by a hyphen is that name's release ("myplugin-1.0.0" in tox's plugin
-    example answered "Which tox release first added support for project-local plugins?"),
-    read only when the question names it.
+    Citation markers and Markdown are read away (`verify.claims.plain`) first. The release
+    numbers the question gives are what the asker knows ("Which Trio release dropped
+    Python 3.9?"): another must be written, the release asked. A number joined to a name
+    by a hyphen, or after a capitalised name, is that name's release ("myplugin-1.0.0" in
+    tox's plugin example answered "Which tox release first added support for project-local
+    plugins?"), read only when the question names it (`_of_another`).
     """
     asked = set(query_terms(question))
     written = {number for claim in claims for number in _release_numbers(plain(claim), asked)}
-    return bool(written) and _release_numbers(question) <= written
+    given = _release_numbers(question)
+    return bool(written - given) and given <= written
 
 
-_NAMED_RELEASE = re.compile(r"([A-Za-z][\w.]*)-$")
-"""A name a release number is joined to by a hyphen ("myplugin-" of "myplugin-1.0.0")."""
+def names_release(text: str) -> bool:
+    """Whether `text` (a heading: "Trio 0.32.0 (2025-10-31)") writes a release number."""
+    return _RELEASE_NUMBER.search(text) is not None
+
+
+_NAMED_RELEASE = re.compile(
+    r"([A-Za-z][\w.]*)-$|(?<![\w.])((?!(?:Version|Release|Since|Until|Before|After|From|In"
+    r"|To|As|Of|On|At|By|With|For|And|Or|The|Only|Now|Also|Still|See|Added|Removed|Changed"
+    r"|Deprecated|New|Drop|Dropped)\b)[A-Z][\w.+]*[A-Za-z+])[ \t]+$"
+)
+"""A name a release number is joined to by a hyphen ("myplugin-" of "myplugin-1.0.0"), or a
+capitalised name before it ("Python " of "Python 3.9"), not a word leading into it ("Since
+2.4", "Version 3.0")."""
 
 
 def _of_another(found: re.Match[str], asked: set[str]) -> bool:
-    """Whether the release number `found` is joined to a name `asked` does not hold."""
+    """Whether the release number `found` is joined to a name `asked` does not hold.
+
+    "Werkzeug supports Python 3.9 and newer" writes a release of Python, no answer to "In
+    which Werkzeug version will LocalManager be removed?".
+    """
     named = _NAMED_RELEASE.search(found.string, max(0, found.start() - 40), found.start())
-    return named is not None and not set(query_terms(named.group(1))) & asked
+    if named is None:
+        return False
+    return not set(query_terms(named.group(1) or named.group(2))) & asked
 
 
 def _release_numbers(text: str, asked: set[str] | None = None) -> set[str]:
