@@ -96,6 +96,8 @@ TUNED_DOCS = (
     ("alembic", "1.20.1"),
     ("mypy", "2.4.1"),
     ("tox", "4.67.13"),
+    ("werkzeug", "3.1.4"),
+    ("trio", "0.32.0"),
 )
 """Questions over urllib3's docs (reStructuredText) and Black's (MyST Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -115,7 +117,9 @@ included) on 2026-12-02 and read in the fifty-eighth session; coverage.py's (in 
 HTML beside them) on 2026-12-02 and read in the sixty-first session; mypy 2.4.1's (the
 reStructuredText in `docs/source/`) and tox 4.67.13's (its sdist's `docs/` holds only the
 man page and the plugin author's pages, five files) on 2026-12-03 and read in the
-sixty-second session."""
+sixty-second session; Werkzeug 3.1.4's and Trio 0.32.0's (reStructuredText; Trio's in the
+sdist's `docs/source/`, indexed from `docs/`) on 2026-12-03 and read in the sixty-third
+session."""
 DOCS_PART = {
     "pytest": "doc",
     "invoke": "sites",
