@@ -381,13 +381,13 @@ def lacks_number(
     under the heading above it in the answer's `text`, `headings_above`). Asked in which
     release something changed, a release number is asked besides the ones the question
     names, which the answer names too (`releases.states_release`: "**Trio 0.32.0
-    (2025-10-31)**" heading a change log's "Drop support for Python 3.9"); asked which version of a thing, a version of it
-    (`releases.states_version_of`), which the sides of a disagreement may state: one
-    between versions of something else ("… SQLAlchemy as of version: [1] says 2.0; [7]
-    says 1.1" for "What's the oldest PostgreSQL server version …?") is no answer. Asked
-    whether there is a limit, a bound of the thing asked (`bounds.states_bound_of`). Not
-    when there are no claims (the answer is a not-found already) or when the sources
-    disagree on the point asked (their sides are the answer).
+    (2025-10-31)**" heading a change log's "Drop support for Python 3.9"); asked which
+    version of a thing, a version of it (`releases.states_version_of`), which the sides of
+    a disagreement may state: one between versions of something else ("… SQLAlchemy as of
+    version: [1] says 2.0; [7] says 1.1" for "What's the oldest PostgreSQL server version
+    …?") is no answer. Asked whether there is a limit, a bound of the thing asked
+    (`bounds.states_bound_of`). Not when there are no claims (the answer is a not-found
+    already) or when the sources disagree on the point asked (their sides are the answer).
     """
     if not claims:
         return False
