@@ -699,6 +699,24 @@ async def test_the_ways_a_sentence_points_to_come_with_it_as_a_list(
     assert _REFERS_BACK.search("There are two ways to make this happen:")
 
 
+async def test_a_sentence_naming_the_one_before_with_that_after_a_comma_follows_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Trio's contributing guide states its license in the sentence after the one naming it.
+    page = (
+        "# Contributing\n\n* License: by submitting a PR to a Trio project, you're offering "
+        "your changes under that project's license. For most projects, that's dual "
+        "MIT/Apache 2, except for cookiecutter-trio, which is CC0.\n\n* Tests: every change "
+        "comes with a test of its own.\n"
+    )
+    question = "What license is Trio distributed under?"
+    answer = await answered_extractively(engine, tmp_path / "l", "guide.md", page, question)
+    assert "For most projects, that's dual MIT/Apache 2" in answer.answer, answer.answer
+    assert _REFERS_BACK.search("For most projects, that's dual MIT/Apache 2.")
+    assert not _REFERS_BACK.search("The first argument, that is, the name, comes first.")
+    assert not _REFERS_BACK.search("Use the option that is set by default.")
+
+
 def test_a_sentence_trailing_off_is_cited_once_with_one_full_stop() -> None:
     assert _cited("Install the optional HTTP/2 dependencies...", "1") == (
         "Install the optional HTTP/2 dependencies [1]."

@@ -113,12 +113,14 @@ _CLOSING_STARS = re.compile(r"(?<=[.!?])\*{1,2}$")
 _ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\b")
 _REFERS_BACK = re.compile(
     r"\bthis(?=\s*(?:[.,;:!?)]|(?:out|by|with|using|via|is|can|will|works|means|happens?"
-    r"|possible)\b))",
+    r"|possible)\b))|,\s+that(?:['’]s|\s+(?:is|was)\b)(?!\s*,)",
     re.I,
 )
 """A sentence that names what the one before it said with "this" as a pronoun ("The
 ``get_parameter_source`` method can be used to find this out.", "You can do this by …",
-"There are two ways to make this happen:"), not as a determiner ("this case")."""
+"There are two ways to make this happen:"), not as a determiner ("this case"), or with
+"that" after a comma (Trio's "… you're offering your changes under that project's
+license. For most projects, that's dual MIT/Apache 2 …"), not "that is," meaning "i.e."."""
 _COMPLEMENT = re.compile(
     r"[\s*_]*(?:otherwise|everywhere\s+else|if\s+not\s*,"
     r"|(?:on|in|for|under)\s+(?:all\s+)?(?:the\s+)?other\s+(?:cases?|platforms?|systems?"
