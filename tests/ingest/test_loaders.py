@@ -63,6 +63,11 @@ def test_a_headings_attribute_list_is_no_part_of_its_title() -> None:
     assert heading_text("Tab Length { #tab_length }") == "Tab Length"
     assert heading_text('Intro {#intro .unnumbered data-x="a b"}') == "Intro"
     assert heading_text("Sets {a, b} and {x}") == "Sets {a, b} and {x}"  # words in braces stay
+    # Hatch's history: the closing "##" before the list, whose id holds a release's dots
+    assert heading_text("[1.32.0](https://x/hatchling-v1.32.0) - 2026-08-11 ## {: #v1.32.0 }") == (
+        "1.32.0 - 2026-08-11"
+    )
+    assert heading_text("Using C#") == "Using C#"
 
 
 def test_markdown_front_matter_is_not_a_heading() -> None:

@@ -1382,3 +1382,40 @@ def test_a_long_run_of_stops_is_read_once() -> None:
     assert sentence_spans("." * 60_000) == [(0, 60_000)]
     text = "Wait... Next one?! Yes."
     assert sentences_of(text) == ["Wait...", "Next one?!", "Yes."]
+
+
+def test_no_sentence_ends_inside_inline_code() -> None:
+    text = (
+        "Inspect kernel logs. If you see messages similar to `Memory cgroup out of memory"
+        " ... Killed process\n(gunicorn.md)`, raise memory limits. Use ``a. B`` now."
+        " It's a `typo. Next one. And `x` here."
+    )
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        "Inspect kernel logs.",
+        "If you see messages similar to `Memory cgroup out of memory ... Killed process\n"
+        "(gunicorn.md)`, raise memory limits.",
+        "Use ``a. B`` now.",
+        "It's a `typo.",
+        "Next one.",
+        "And `x` here.",
+    ]
+
+
+def test_a_sentence_may_open_with_a_name_written_in_lower_case() -> None:
+    text = (
+        "It upgrades via the HTTP CONNECT method. aiohttp has a limited support. urllib3's"
+        " way differs.\n\n"
+        "It is the ASGI server spec.\ngevent provides a WSGI server. Use e.g. pip is"
+        " fine, etc. it works.\n1. column is added.\nIt runs on 3.13.\nand is also"
+        " supported on PyPy."
+    )
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        "It upgrades via the HTTP CONNECT method.",
+        "aiohttp has a limited support.",
+        "urllib3's way differs.",
+        "It is the ASGI server spec.",
+        "gevent provides a WSGI server.",
+        "Use e.g. pip is fine, etc. it works.",
+        "1. column is added.",
+        "It runs on 3.13.\nand is also supported on PyPy.",
+    ]

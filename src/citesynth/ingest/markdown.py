@@ -29,12 +29,17 @@ _KINDS = {
 _FRONT_MATTER = re.compile(
     r"\A(?:---|\+\+\+)[ \t]*\r?\n.*?\r?\n(?:---|\+\+\+|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S
 )
-_ATTRIBUTE = r"(?:[#.][\w:-]+|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s{}]+))"
+_ATTRIBUTE = r"(?:[#.][\w:-]+(?:\.[\w:-]+)*|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s{}]+))"
 HEADING_ATTRIBUTES = re.compile(
     rf"(?<![ \t])[ \t]*\{{:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}}[ \t]*$"
 )
 """The attribute list ending a heading (the attr_list extension's `{: #output_format }`,
-Pandoc's `{#intro .unnumbered}`): no words of its title."""
+Pandoc's `{#intro .unnumbered}`, Hatch's `{: #hatchling-v1.32.0 }`): no words of its title."""
+
+
+CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
+"""A heading's closing sequence, which may stand before its attribute list ("## 1.32.0 ##
+{: #hatchling-v1.32.0 }"); not the "#" of "C#"."""
 
 
 def heading_text(raw: str) -> str:
@@ -42,7 +47,7 @@ def heading_text(raw: str) -> str:
 
     Python-Markdown's "### Output Format {: #output_format }" is "Output Format".
     """
-    raw = HEADING_ATTRIBUTES.sub("", raw)
+    raw = CLOSING_HASHES.sub("", HEADING_ATTRIBUTES.sub("", raw))
     return " ".join(_INLINE_MARKUP.sub(lambda m: m.group(1) or "", raw).split())
 
 

@@ -25,7 +25,8 @@ from citesynth.ingest.tabular import in_columns, is_record
 _END = re.compile(
     r"""(?<![.!?…])[.!?…]++(?:[ \t]["”](?=\s))?["'”’)\]]*"""
     r"""(?:\[\^?\d{1,3}(?:[,\-–]\s*\d{1,3})*\])*(?:\*\*?|__?)?"""
-    r"""(?=\s+(?:`(?!``)|(?:\*\*?|__?)(?=[A-Z0-9])|(?!\[[\d,\s\-–]+\][.!?])["'“‘(\[]?[A-Z0-9])"""
+    r"""(?=\s+(?:`(?!``)|(?:\*\*?|__?)(?=[A-Z0-9])|(?!\[[\d,\s\-–]+\][.!?])["'“‘(\[]?[A-Z0-9]"""
+    r""")"""
     r"""|[ \t]*\n[ \t]*(?:\*\*?|__?)(?=[a-z])|(?<=\d\][.!?])\s+(?=(?:\*\*?|__?)?[a-z]))"""
 )
 """A sentence's end: before a capital, a digit, code or emphasis on a capital, and, at a line
@@ -378,6 +379,8 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
             continue
         aside = _ASIDE.match(text, match.end())
         cuts.append(aside.end() if aside and aside.end() <= stop else match.end())
+    names = _NAME_STOP.finditer(text, start, stop)
+    cuts.extend(m.end() for m in names if not _is_abbreviation(text, m.start()))
     cuts.extend(match.start() for match in _LIST_BREAK.finditer(text, start, stop))
     for match in _HEADING_LINE.finditer(text, start, stop):
         line = match.group()
@@ -402,13 +405,48 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         title = titled(text, line_start, line_end)
         if title is not None and title[0] >= start:
             cuts.append(title[0])
+    inside = _inline_code(text, start, stop)
     spans: list[tuple[int, int]] = []
     previous = start
     for cut in sorted(set(cuts)):
+        if any(code_start < cut < code_end for code_start, code_end in inside):
+            continue
         _append_trimmed(text, previous, cut, spans)
         previous = cut
     _append_trimmed(text, previous, stop, spans)
     return spans
+
+
+_NAME_STOP = re.compile(
+    r"(?<=[A-Za-z`*_)])\.(?=\s+(?!(?:and|or|but|nor|so|then|than|as|that|which|who|also|not)\b)"
+    r"[a-z][a-z0-9_]*(?:-[a-z0-9]+)*(?:['’]s[ \t]+[a-z]|[ \t]+(?:is|are|was|were|has|have|"
+    r"had|can|could|will|would|does|did|may|might|must|should|supports|provides|uses|"
+    r"allows)\b))"
+)
+"""A full stop after a word, before a sentence opening with a name written in lower case
+and its verb, or its "'s": "… via the HTTP CONNECT method. aiohttp has a limited support for
+proxies …", "… the ASGI server spec.\n\ngevent provides …", "… or SOCKS. urllib3's behavior
+will be different …" (`_END` ends a sentence before a capital only: the two had been one).
+Not after a number ("1. column is added") or an ellipsis, nor before a conjunction ("3.13.\nand
+is also supported")."""
+
+
+_INLINE_CODE = re.compile(
+    r"(?<![`\w])(`{1,2})(?![`\s])(?:[^`\n]|\n(?![ \t]*\n)){1,120}?(?<![`\s])\1(?!`)"
+)
+"""Inline code, `x` or ``x`` (reStructuredText), on one line or wrapped onto the next: a
+backtick after a space opens code and never closes it, so that a stray one ("a `typo. …
+And `x` here") pairs with no later code's opening."""
+
+
+def _inline_code(text: str, start: int, stop: int) -> list[tuple[int, int]]:
+    """Where `text[start:stop]` holds inline code, within which no sentence ends.
+
+    Gunicorn's FAQ quotes a kernel log, "`Memory cgroup out of memory ... Killed process
+    (gunicorn.md)`", and the stops before "Killed" had ended a sentence there: the writer
+    quoted "Killed process (gunicorn.md)`, raise memory limits …" as a sentence.
+    """
+    return [match.span() for match in _INLINE_CODE.finditer(text, start, stop)]
 
 
 def _indented_from(text: str, start: int) -> int:
