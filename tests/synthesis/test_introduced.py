@@ -206,3 +206,20 @@ def test_a_chunk_opening_inside_an_indented_paragraph_ends_its_example_where_it_
     block = introduced(text, start, end)
     assert block is not None
     assert block.lines == ('session = ClientSession(base_url="http://example.com/foo/")',)
+
+
+def test_a_directive_after_a_list_ends_it_whole() -> None:
+    text = (
+        ".. option:: --dry\n\n"
+        "    Echo commands instead; specifically, causes any ``run`` calls to:\n\n"
+        "    - Act as if the ``echo`` option has been turned on;\n"
+        "    - Skip actual subprocess invocation;\n"
+        "    - Return a dummy result.\n\n.. option:: -D, --list-depth=INT\n\n    Limit depth.\n"
+    )
+    block = _after(text, "Echo commands instead; specifically, causes any ``run`` calls to:")
+    assert block is not None and block.kind == "list" and block.complete
+    assert block.lines == (
+        "Act as if the ``echo`` option has been turned on;",
+        "Skip actual subprocess invocation;",
+        "Return a dummy result.",
+    )

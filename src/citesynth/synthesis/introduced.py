@@ -326,6 +326,8 @@ def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
             text_column = len(line[: item.end()].expandtabs(4))
         elif (literal := _opens_literal(items, depth, text_column)) or _code_opens(line):
             step = _literal_at(lines, index, text_column) if literal else _code_at(lines, index)
+            if step is None and not literal and depth <= indent:
+                break  # a directive after the list, no step of it: Invoke's ".. option:: -D"
             if step is None or code[-1] is not None or len(step.lines) > budget:
                 complete = False  # the list shown ends before it, and says so
                 break
