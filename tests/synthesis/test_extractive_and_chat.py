@@ -1685,6 +1685,27 @@ async def test_a_lead_in_run_over_a_label_into_the_list_below_it_promises_nothin
     assert found.answer.count("Operator Lifecycle Management") == 1, found.answer
 
 
+async def test_a_lead_in_run_into_its_items_shows_the_list_and_says_them_once(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Invoke's --dry: the extractive writer quotes a lead-in and its items as one sentence;
+    # the list shown below the colon states the items, which are not said again after it.
+    source = (
+        "# Options\n\nEcho commands instead of actually running them; specifically, causes"
+        " any ``run`` calls to:\n\n- Act as if the ``echo`` option has been turned on;\n"
+        "- Skip actual subprocess invocation;\n- Return a dummy result object.\n\n"
+        "The pool holds ten connections.\n"
+    )
+    reply = (
+        "Echo commands instead of actually running them; specifically, causes any ``run``"
+        " calls to: Act as if the ``echo`` option has been turned on; Skip actual subprocess"
+        " invocation; Return a dummy result object [1]."
+    )
+    found = await _answered(engine, tmp_path, source, reply, "What does --dry do?")
+    assert found.answer.endswith("- Return a dummy result object [1]."), found.answer
+    assert found.answer.count("Skip actual subprocess invocation") == 1, found.answer
+
+
 async def test_a_promise_repeated_gets_its_block_once_and_goes(
     engine: Engine, tmp_path: Path
 ) -> None:

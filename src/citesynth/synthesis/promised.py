@@ -87,9 +87,10 @@ def show_promised(text: str, sources: Sequence[Source]) -> str:
                 # and so is the file its source includes there, whose code is shown
                 uncited = [n for n in dict.fromkeys((number, lender.number)) if n not in cited]
                 marker = f" [{','.join(map(str, uncited))}]" if uncited else ""
-                after = "\n\n" if promise.resume < len(text) and promise.goes_on else ""
+                resume = _past_items(text, promise, block)
+                after = "\n\n" if resume < len(text) and promise.goes_on else ""
                 added = f"{marker}\n\n{shown_block(block, str(lender.number))}{after}"
-                shown.append((promise.end, promise.resume, added))
+                shown.append((promise.end, resume, added))
                 break
     for at, resume, added in reversed(shown):
         text = f"{text[:at]}{added}{text[resume:]}"
@@ -163,6 +164,25 @@ pip:"); "Note:" and "FileUploadHandler.chunk_size:" head what follows them."""
 _INSIDE = re.compile(r"(?<!:):(?!:)(?P<marks>(?:[ \t]*\[[\d,\-–]+\])*)[ \t]+(?=[A-Z])")
 """A colon inside a paragraph, its markers after it, before a capital opening the next
 sentence ("use: To include …", "this: [3] And what …")."""
+
+
+def _past_items(text: str, promise: _Promise, block: Introduced) -> int:
+    """Where the text after a promise resumes once its list is shown: past the items it ran.
+
+    The extractive writer quotes a lead-in and its items as one sentence when they read as
+    one (`extractive._runs`): Invoke's "… causes any ``run`` calls to: Act as if the
+    ``echo`` option has been turned on, …; Skip actual subprocess invocation …; Return a
+    dummy …". The list shown below the colon states those items: the rest of the paragraph,
+    reading as the items (`SAME`), goes, or they had been said twice.
+    """
+    if not promise.goes_on or block.kind != "list":
+        return promise.resume
+    found = _PARAGRAPH_END.search(text, promise.resume)
+    stop = len(text) if found is None else found.start()
+    items = _words(" ".join(block.lines))
+    said = _words(plain(text[promise.resume : stop]))
+    same = SequenceMatcher(None, said, items, autojunk=False).ratio() >= SAME
+    return stop if same else promise.resume
 
 
 def _inside(blocks: Sequence[tuple[int, int]], at: int) -> bool:
