@@ -250,3 +250,21 @@ async def test_a_change_is_shown_under_its_release_and_answers_which_release(
     assert not answer.not_found, answer.warnings
     assert answer.answer.startswith("**Trio 0.32.0 (2025-10-31)"), answer.answer
     assert "0.32.0" not in " ".join(claim.text for claim in answer.claims)
+
+
+async def test_a_release_heading_with_a_link_and_an_attribute_list_is_shown_plain(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Hatch's history heads each release with a link, its closing "##" and an attribute list.
+    history = (
+        "# Hatchling history\n\n## [1.32.0](https://github.com/pypa/hatch/releases/tag/"
+        "hatchling-v1.32.0) - 2026-08-11 ## {: #hatchling-v1.32.0 }\n\n***Added:***\n\n"
+        "- Drop support for Python 3.9\n- Bump default core metadata version to 2.5\n\n"
+        "## [1.31.0](https://github.com/pypa/hatch/releases/tag/hatchling-v1.31.0) - "
+        "2026-07-01 ## {: #hatchling-v1.31.0 }\n\n- Add a helpful error message\n"
+    )
+    answer = await answered_extractively(
+        engine, tmp_path / "d", "history.md", history, "Which Hatchling release dropped Python 3.9?"
+    )
+    assert not answer.not_found, answer.warnings
+    assert answer.answer.startswith("**1.32.0 - 2026-08-11**"), answer.answer

@@ -51,7 +51,7 @@ from citesynth.ingest.code import language_of
 from citesynth.ingest.doc_comments import DOC_COMMENT_LANGUAGES, doc_comment_units
 from citesynth.ingest.docstrings import docstring_units
 from citesynth.ingest.fields import field_text, info_fields
-from citesynth.ingest.markdown import HEADING_ATTRIBUTES
+from citesynth.ingest.markdown import CLOSING_HASHES, HEADING_ATTRIBUTES
 from citesynth.ingest.references import included_paths
 from citesynth.ingest.rst import described_at, rendered_rst
 from citesynth.ingest.sentences import (
@@ -647,7 +647,9 @@ class ExtractiveWriter:
             )
             if grouped:
                 title = _shown_title(inline(members[0].source.chunk.title or document))
-                title = f"{_shown_title(name)} ({title})" if name else title
+                named_as = _shown_title(name) if name else ""
+                # a release's page titled by the release, "Hatch v1.18.0", says it once
+                title = f"{named_as} ({title})" if name and named_as != title else title
                 yield ("\n\n" if index else "") + f"**{title}**"
             elif name:
                 yield f"**{_shown_title(name)}**\n"
@@ -1166,7 +1168,7 @@ def _headings(text: str) -> tuple[tuple[int, str], ...]:
     """
     code = fenced_blocks(text)
     found = [
-        (m.start(), m.end(), HEADING_ATTRIBUTES.sub("", m.group(1).rstrip(" \t\r#")))
+        (m.start(), m.end(), _markdown_heading(m.group(1)))
         for m in _MARKDOWN_HEADING.finditer(text)
     ]
     for line_start, line_end in adornments(text):
@@ -1177,6 +1179,22 @@ def _headings(text: str) -> tuple[tuple[int, str], ...]:
         for start, end, heading in sorted(found)
         if not any(a <= start < b for a, b in code)  # a comment: "# Use a timeout"
     )
+
+
+def _markdown_heading(written: str) -> str:
+    """A Markdown heading's title as written, less its closing marks, attributes and links.
+
+    Hatch's change log heads each release "## [1.32.0](https://github.com/…) - 2026-08-11
+    ## {: #hatchling-v1.32.0 }": the closing "##" stands before the attribute list, and the
+    release had been shown with both and the link's address.
+    """
+    title = HEADING_ATTRIBUTES.sub("", CLOSING_HASHES.sub("", written.rstrip()))
+    title = CLOSING_HASHES.sub("", title)
+    return _LINK.sub(r"\1", title)
+
+
+_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
+"""A Markdown link, "[1.32.0](https://…)": its text is what a heading says."""
 
 
 _Followers = dict[tuple[int, int], tuple[int, str]]
