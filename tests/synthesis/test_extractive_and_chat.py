@@ -1958,3 +1958,22 @@ async def test_a_sentence_alike_on_another_page_is_no_consensus_for_what_is_show
     picks = await ExtractiveWriter(None).picks("How do I read query parameters?", sources)
     shown = [pick for pick in picks if "request.query_params" in pick.text]
     assert shown and all(pick.also == [] for pick in shown), picks
+
+
+async def test_a_sentence_going_on_from_the_text_above_it_is_not_quoted_alone(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # coverage.py's FAQ sets a configuration block inside its sentence; pip's research notes
+    # list the searches users made. Neither goes on with a sentence of its own.
+    text = (
+        "# Contexts\n\nTo see which tests ran each line, record dynamic contexts in the "
+        "HTML report settings:\n\n```ini\n[run]\ndynamic_context = test_function\n```\n\n"
+        "and then use the ``--contexts`` option when generating an HTML report.\n\n"
+        "# Searches\n\nUsers searched for:\n\n- how to use the HTML report contexts option\n"
+        "- how to uninstall the HTML report\n"
+    )
+    answer = await answered_extractively(
+        engine, tmp_path / "d", "faq.md", text, "How do I use contexts in the HTML report?"
+    )
+    claims = [claim.text for claim in answer.claims]
+    assert not any(c.startswith(("and then", "how to")) for c in claims), answer.answer

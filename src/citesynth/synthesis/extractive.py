@@ -159,6 +159,13 @@ _ASKS = re.compile(r"\?[\s*_)\"'’”]*$")
 _AUTHORS_NOTE = re.compile(r"[\s*_(]*(?:TODO|FIXME|XXX|TBD)\b")
 """A sentence that is the writers' note to themselves: "TODO: give an example using
 `fail_after`" (Trio's tutorial) says what the documents lack, not what they state."""
+_CONTINUES = re.compile(r"(?:and|or|but|nor|so|then|how|what|which|where|why|whose)\b")
+"""A sentence opening with a conjunction or a question word in lower case: it goes on from
+what stands above it. coverage.py's FAQ sets a configuration block in its sentence ("…
+dynamic contexts: [code] and then use the ``--contexts`` option when generating an HTML
+report."), and pip's research notes list what users searched for ("- how to uninstall
+pip"): either, quoted alone, had been an answer's sentence. An item opening with a
+conjunction is a piece of its list's sentence too (`_GOES_ON_FROM`)."""
 _SEE_ALSO = re.compile(
     r"[\s*_(]*(?:(?:also|please)\s+)?see\b"
     r"|[\s*_(]*for\s+(?:more|further|other)\s+(?:info(?:rmation)?|details|examples?)\b[^.]*?\bsee\b"
@@ -1226,6 +1233,7 @@ def _candidates(
     fence to say so) is never quoted, nor a piece of a sentence run over a list's items
     (`_pieces`: "2. the *attribute* that it's validating, and finally"), nor a question
     (`_ASKS`: "Want to create your own field type?" states nothing; what follows does),
+    nor a sentence going on from the text above it (`_CONTINUES`: "and then use …"),
     nor the writers' note to themselves (`_AUTHORS_NOTE`: "TODO: give an example"), nor a
     pointer elsewhere (`_SEE_ALSO`: "For more info see `call_historic`."), nor a
     statement whose subject is the code above it (`_CODE_SUBJECT`: "Would cause all …").
@@ -1253,6 +1261,7 @@ def _candidates(
             and not _AUTHORS_NOTE.match(text, a)
             and not _CODE_SUBJECT.match(text, a)
             and not _SEE_ALSO.match(text[a:b])
+            and not _CONTINUES.match(_LIST_MARK.sub("", text[a:b], count=1))
             and not (a == 0 and _continued_from_page_before(source.chunk))
         ]
         runs = _runs(text, every, pieces)
