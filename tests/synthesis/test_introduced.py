@@ -223,3 +223,23 @@ def test_a_directive_after_a_list_ends_it_whole() -> None:
         "Skip actual subprocess invocation;",
         "Return a dummy result.",
     )
+
+
+def test_a_tab_set_shows_its_first_tabs_code() -> None:
+    # pip: "… like so:" over `.. tab:: Unix/macOS` and `.. tab:: Windows`, each with code
+    rst = (
+        "Pip is able to uninstall most packages like so:\n\n.. tab:: Unix/macOS\n\n"
+        "   .. code-block:: shell\n\n      python -m pip uninstall SomePackage\n\n"
+        ".. tab:: Windows\n\n   .. code-block:: shell\n\n      py -m pip uninstall SomePackage\n"
+    )
+    block = _after(rst, "Pip is able to uninstall most packages like so:")
+    assert block is not None and block.kind == "code" and block.language == "shell"
+    assert block.lines == ("python -m pip uninstall SomePackage",)
+    myst = (
+        "Install it like so:\n\n````{tab} Unix/macOS\n```shell\npython -m pip install x\n```\n"
+        "````\n\n````{tab} Windows\n```shell\npy -m pip install x\n```\n````\n"
+    )
+    block = _after(myst, "Install it like so:")
+    assert block is not None and block.lines == ("python -m pip install x",)
+    prose = "Pick your platform:\n\n.. tab:: Linux\n\n   Use the package manager.\n"
+    assert _after(prose, "Pick your platform:") is None

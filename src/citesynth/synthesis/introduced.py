@@ -36,7 +36,9 @@ _MARK = r"([ \t]*)" + LIST_MARKER + r"[ \t]+"
 _LIST_ITEM = re.compile(rf"{_MARK}(?=\S)")
 _MARK_ONLY = re.compile(_MARK)
 _DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+([\w.+:-]+?)[ \t]*::[ \t]*(\S*)")
-_SHOWN_CODE = frozenset("code code-block sourcecode doctest testcode ipython prompt".split())
+_SHOWN_CODE = frozenset(
+    "code code-block sourcecode doctest testcode ipython prompt code-tab".split()
+)
 """reStructuredText directives whose body is code a reader is shown as is."""
 _OPTION = re.compile(r"[ \t]*:[\w-]+:")
 
@@ -76,6 +78,8 @@ def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced 
     indent = _column(text, sentence_start)
     rest = lines[first:]
     line = rest[0][1]
+    if _TAB.match(line):
+        return _first_tab(rest)
     if _FENCE_OPEN.fullmatch(line) or _DIRECTIVE.match(line):
         return _code_at(rest, 0)
     if (item := _LIST_ITEM.match(line)) and not THEMATIC_BREAK.fullmatch(line):
@@ -353,6 +357,32 @@ def _list(lines: list[tuple[int, str]], indent: int) -> Introduced:
         index += 1
     shown = tuple(_item_text(parts) for parts in items)
     return Introduced("list", lines[0][0], _end(lines, last), shown, "", complete, tuple(code))
+
+
+_TAB = re.compile(
+    r"[ \t]*(?:\.\.[ \t]+(?:tabs?|group-tab|tab-item|tab-set)[ \t]*::"
+    r"|(?:`{3,}|~{3,}|:{3,})[ \t]*\{(?:tab|tab-item|tab-set)\})"
+)
+"""A tab of a tab set (sphinx-tabs, sphinx-design, MyST): its body holds the code."""
+_TAB_LINES = 12
+"""How far into a tab set its first code may start (its tabs and options before it)."""
+
+
+def _first_tab(lines: list[tuple[int, str]]) -> Introduced | None:
+    """The code of the first tab of the tab set opening at `lines[0]`.
+
+    pip writes "Pip is able to uninstall most packages like so:" over `.. tab::
+    Unix/macOS` and `.. tab:: Windows`, each holding a `.. code-block:: shell`: the
+    sentence had been quoted with nothing after its colon (the tab was no code), and a
+    MyST ````` ````{tab} Linux ````` had been shown with its inner fence as code. The first
+    tab's code is shown; None when the tab opens with prose.
+    """
+    for index in range(1, min(len(lines), _TAB_LINES)):
+        line = lines[index][1]
+        if not line.strip() or _TAB.match(line) or _OPTION.match(line):
+            continue
+        return _code_at(lines, index) if _code_opens(line) else None
+    return None
 
 
 def _code_opens(line: str) -> bool:
