@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable
 
 from citesynth.ingest.blocks import (
@@ -25,8 +26,7 @@ from citesynth.ingest.tabular import in_columns, is_record
 _END = re.compile(
     r"""(?<![.!?…])[.!?…]++(?:[ \t]["”](?=\s))?["'”’)\]]*"""
     r"""(?:\[\^?\d{1,3}(?:[,\-–]\s*\d{1,3})*\])*(?:\*\*?|__?)?"""
-    r"""(?=\s+(?:`(?!``)|(?:\*\*?|__?)(?=[A-Z0-9])|(?!\[[\d,\s\-–]+\][.!?])["'“‘(\[]?[A-Z0-9]"""
-    r""")"""
+    r"""(?=\s+(?:`(?!``)|(?:\*\*?|__?)(?=[A-Z0-9])|(?!\[[\d,\s\-–]+\][.!?])["'“‘(\[]?[A-Z0-9])"""
     r"""|[ \t]*\n[ \t]*(?:\*\*?|__?)(?=[a-z])|(?<=\d\][.!?])\s+(?=(?:\*\*?|__?)?[a-z]))"""
 )
 """A sentence's end: before a capital, a digit, code or emphasis on a capital, and, at a line
@@ -405,11 +405,13 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         title = titled(text, line_start, line_end)
         if title is not None and title[0] >= start:
             cuts.append(title[0])
-    inside = _inline_code(text, start, stop)
+    code = _inline_code(text, start, stop)
+    code_starts = [code_start for code_start, _ in code]
     spans: list[tuple[int, int]] = []
     previous = start
     for cut in sorted(set(cuts)):
-        if any(code_start < cut < code_end for code_start, code_end in inside):
+        index = bisect_left(code_starts, cut) - 1  # the last code opening before the cut
+        if index >= 0 and cut < code[index][1]:
             continue
         _append_trimmed(text, previous, cut, spans)
         previous = cut
