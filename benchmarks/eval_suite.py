@@ -120,6 +120,14 @@ man page and the plugin author's pages, five files) on 2026-12-03 and read in th
 sixty-second session; Werkzeug 3.1.4's and Trio 0.32.0's (reStructuredText; Trio's in the
 sdist's `docs/source/`, indexed from `docs/`) on 2026-12-03 and read in the sixty-third
 session."""
+FRESH_DOCS = (("jinja2", "3.1.6"), ("markdown", "3.11.3"))
+"""Questions over the Jinja2 docs (reStructuredText) and Python-Markdown's (Markdown)
+(`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
+checked absent from every page), written 2026-12-03 by helpers that saw none of the
+pipeline. Their first run (`jinja2-*`, `markdown-*`, at a94edbd1) is recorded as held out
+in `results/fresh_docs.json` before any answer was read; the answers were read after, in
+the sixty-fifth session, so the sets are tuning data from then on. The Jinja2 pages (not
+these questions) had already given verifier pairs (`benchmarks.verifier_pairs`)."""
 DOCS_PART = {
     "pytest": "doc",
     "invoke": "sites",
@@ -143,6 +151,7 @@ SDISTS = {
         WHY_ATTRS,
         DJANGO,
         *TUNED_DOCS,
+        *FRESH_DOCS,
     )
 }
 """The corpora unpacked from PyPI sdists (`benchmarks.sdist_docs`), by folder."""
@@ -172,6 +181,13 @@ for _model in ("extractive", "local"):
     )
     for _name, _version in TUNED_DOCS:
         RUNS[f"tune-{_name}-{_model}"] = EvalRequest(
+            str(ROOT / "tests" / "fixtures" / f"{_name}_questions.jsonl"),
+            corpus=sdist_folder(_name, _version),
+            model=_model,
+            pipelines=("ours",),
+        )
+    for _name, _version in FRESH_DOCS:
+        RUNS[f"{_name}-{_model}"] = EvalRequest(
             str(ROOT / "tests" / "fixtures" / f"{_name}_questions.jsonl"),
             corpus=sdist_folder(_name, _version),
             model=_model,
