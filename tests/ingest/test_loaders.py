@@ -21,7 +21,7 @@ from citesynth.ingest.loaders import (
     load_text,
     loader_for,
 )
-from citesynth.ingest.markdown import heading_text
+from citesynth.ingest.markdown import heading_text, rendered_markdown
 from citesynth.types import Chunk, DocumentKind
 from tests.conftest import CLIENT_PY, GUIDE_MD, PAGE_HTML
 
@@ -68,6 +68,28 @@ def test_a_headings_attribute_list_is_no_part_of_its_title() -> None:
         "1.32.0 - 2026-08-11"
     )
     assert heading_text("Using C#") == "Using C#"
+
+
+def test_reference_links_and_inline_attribute_lists_read_as_rendered() -> None:
+    # Python-Markdown's pages: labels defined at the page's foot, attr_list on option names
+    assert rendered_markdown("the [`codehilite`][codehilite] extension") == (
+        "the `codehilite` extension"
+    )
+    assert rendered_markdown("adds support for [WikiLinks][] [10].") == (
+        "adds support for WikiLinks [10]."
+    )
+    assert rendered_markdown("[Nested [x] text][label]") == "Nested [x] text"
+    assert rendered_markdown("**`linenums`**{ #linenums }: An alias") == "**`linenums`**: An alias"
+    assert rendered_markdown("A paragraph. {: .note #n }") == "A paragraph."
+    # citations, code, images, indexing and braces in prose stay as written
+    for kept in (
+        "as said [2][3] and [see it][1]",
+        "`[a][b]` and `x{ #y }`",
+        "![logo][img]",
+        "a[i][j]",
+        "Sets {a, b} and { #spaced } stay",
+    ):
+        assert rendered_markdown(kept) == kept
 
 
 def test_markdown_front_matter_is_not_a_heading() -> None:

@@ -304,6 +304,28 @@ def test_a_sentence_is_read_under_the_underlined_title_of_its_section() -> None:
     assert section_of(formats, attributed.index("The supported")) == "Output Format: "
 
 
+async def test_a_reference_link_or_attribute_list_is_quoted_as_a_reader_sees_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Python-Markdown's CodeHilite page: the answer showed "[`pygments`][pygments]" and
+    # "**`linenums`**{ #linenums }:" as written
+    answer = await answered_extractively(
+        engine,
+        tmp_path / "a",
+        "codehilite.md",
+        "# CodeHilite\n\n## Usage\n\nThe CodeHilite extension highlights code with "
+        "[`pygments`][pygments], which must be installed.\n\n"
+        "* **`linenums`**{ #linenums }: An alias to the `linenos` option of "
+        "[Pygments][]. Defaults to `None`.\n\n"
+        "[pygments]: https://pygments.org/\n[Pygments]: https://pygments.org/\n",
+        "Which library does CodeHilite highlight code with, and what does linenums default to?",
+    )
+    assert "with `pygments`, which must be installed" in answer.answer, answer.answer
+    assert "`linenums`" in answer.answer and "Defaults to `None`" in answer.answer
+    assert "][" not in answer.answer and "{ #" not in answer.answer, answer.answer
+    assert answer.claims and all(c.label == "supported" for c in answer.claims), answer.claims
+
+
 async def test_an_answer_is_found_under_the_heading_that_names_it(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -12,6 +12,7 @@ import re
 
 from markdown_it import MarkdownIt
 
+from citesynth.analysis import INLINE_CODE
 from citesynth.ingest.blocks import Block, BlockKind, line_offsets, trimmed
 from citesynth.ingest.sentences import MKDOCS_CONTAINER, opens_prose_directive
 
@@ -40,6 +41,45 @@ Pandoc's `{#intro .unnumbered}`, Hatch's `{: #hatchling-v1.32.0 }`): no words of
 CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
 """A heading's closing sequence, which may stand before its attribute list ("## 1.32.0 ##
 {: #hatchling-v1.32.0 }"); not the "#" of "C#"."""
+
+
+_REFERENCE_LINK = r"(?<![!\]\\\w)])\[((?:[^\[\]\n]|\[[^\[\]\n]*\])+)\]\[([^\[\]\n]*)\]"
+"""A reference-style link, "[text][label]" or "[text][]", not an image's "![…][…]"."""
+_INLINE_ATTRIBUTES = (
+    rf"(?:(?<=[^\s{{])|[ \t]*(?=\{{:))\{{:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}}"
+)
+"""An attribute list set on the inline element before it ("**`linenums`**{ #linenums }"),
+or one in the colon form after a space ("… paragraph. {: .note }")."""
+_RENDERED = re.compile(rf"({INLINE_CODE.pattern})|{_REFERENCE_LINK}|{_INLINE_ATTRIBUTES}")
+_CITATION = re.compile(r"[\d,\s\-–]+")
+
+
+def rendered_markdown(text: str) -> str:
+    """`text` with Markdown written as a reader sees it, outside inline code.
+
+    A reference-style link is its text: Python-Markdown's pages write "the
+    [`codehilite`][codehilite] extension" and "[WikiLinks][]", whose labels are defined at
+    the page's foot, which an answer quoting the sentence does not bring (a renderer shows
+    "[`codehilite`][codehilite]" as written). An attribute list set on an inline element
+    (the attr_list extension's "**`linenums`**{ #linenums }: An alias …") goes, as a
+    renderer drops it, and so does one in the colon form ("{: .note }") after a space.
+    Nothing that reads as a citation ("[2][3]", "[see it][1]": a label of numbers alone)
+    changes, nor anything in inline code.
+    """
+    if "[" not in text and "{" not in text:
+        return text
+
+    def shown(found: re.Match[str]) -> str:
+        if found.group(1) is not None:  # inline code, as written
+            return found.group()
+        link_text, label = found.group(3), found.group(4)
+        if link_text is None:  # an attribute list
+            return ""
+        if _CITATION.fullmatch(link_text) or (label and _CITATION.fullmatch(label)):
+            return found.group()
+        return link_text
+
+    return _RENDERED.sub(shown, text)
 
 
 def heading_text(raw: str) -> str:

@@ -28,6 +28,7 @@ from citesynth.citations.resolve import (
     shows_code,
 )
 from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.markdown import rendered_markdown
 from citesynth.ingest.rst import rendered_rst
 from citesynth.ingest.sentences import (
     THEMATIC_BREAK,
@@ -179,7 +180,8 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     ("[1] …") closes that line's first sentence instead, and a line of markers joins the
     line it cites (`_marker_lines`); reStructuredText roles, link references and literal
     markers are written as a reader sees them (`rendered_rst`: ":func:`confirm`" ->
-    "`confirm`", "uvloop_" -> "uvloop", "like this::" -> "like this:"), so is a Markdown
+    "`confirm`", "uvloop_" -> "uvloop", "like this::" -> "like this:"), so are Markdown's reference
+    links and inline attribute lists (`rendered_markdown`), and so is a Markdown
     page's character reference outside inline code (`_CHARACTER_REFERENCE`: Gunicorn's
     "`TTIN` &mdash; increase worker count by one" reads "`TTIN` — increase …"; not "&lt;",
     "&gt;" nor "&amp;"), and a definition as
@@ -190,7 +192,7 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     """
 
     def tidy(piece: str) -> str:
-        piece = rendered_rst(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
+        piece = rendered_markdown(rendered_rst(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece))))
         if "&" in piece:
             piece = _CHARACTER_REFERENCE.sub(_character, piece)
         piece = _DEFINITION_MARK.sub(lambda found: found.group(1) or found.group(2) or "", piece)

@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
 from citesynth.ingest.comments import code_comments
+from citesynth.ingest.markdown import rendered_markdown
 from citesynth.ingest.rst import markup_blanked, rendered_rst
 from citesynth.ingest.sentences import adornments, prose_sentences
 from citesynth.verify.align import Evidence, Sentence, align, analyse, context_of, given, named
@@ -216,7 +217,8 @@ _QUALIFYING = re.compile(
 
 def _plain(text: str) -> str:
     """Lower case, markup and punctuation between words gone, trailing dots dropped."""
-    spaced = " ".join(_PLAIN.sub(" ", unmarked(rendered_rst(text)).lower()).split())
+    rendered = unmarked(rendered_markdown(rendered_rst(text)))
+    spaced = " ".join(_PLAIN.sub(" ", rendered.lower()).split())
     return _BEFORE_STOP.sub("", spaced).strip(" .,:")
 
 
