@@ -61,6 +61,28 @@ def test_restructuredtext_literal_blocks_and_code_directives_are_code() -> None:
     assert _after(image, "See the diagram:") is None
 
 
+def test_a_doctest_block_after_the_sentence_is_its_example() -> None:
+    # Jinja's "Native Python Types": the answer quoted the lead-in with nothing after it
+    text = (
+        "Rendering something that doesn't look like a Python literal produces a string:\n\n"
+        ">>> t = env.from_string('{{ x }} * {{ y }}')\n>>> print(t.render(x=4, y=2))\n4 * 2\n\n"
+        "Rendering a Python object produces that object:\n"
+    )
+    block = _after(
+        text, "Rendering something that doesn't look like a Python literal produces a string:"
+    )
+    assert block is not None and block.kind == "code" and block.complete
+    assert block.lines == (
+        ">>> t = env.from_string('{{ x }} * {{ y }}')",
+        ">>> print(t.render(x=4, y=2))",
+        "4 * 2",
+    )
+    assert block.language == "pycon" and text[block.end - 5 : block.end] == "4 * 2"
+    # a prompt in the sentence's own paragraph, or none after a blank line, is no block
+    assert _after("Try it:\n>>> f()\n", "Try it:") is None
+    assert _after("Try it:\n\nThe prompt >>> waits.\n", "Try it:") is None
+
+
 def test_a_list_brings_its_top_level_items_with_their_continuation_lines() -> None:
     text = (
         "The dashboard includes the following cards:\n\n"

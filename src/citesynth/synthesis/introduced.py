@@ -5,8 +5,9 @@ an answer quoting the sentence without it promises what it does not show. The ex
 writer brings the block along, copied from the same chunk and cited with the sentence:
 
 - code: a fenced block (``` or ~~~, with its language), a reStructuredText code directive
-  (`.. code-block:: yaml`, `.. click:example::`) or literal block (after "::"), or a Markdown
-  indented block; shown as a fenced block, its lines dedented, cut after `MAX_LINES` lines;
+  (`.. code-block:: yaml`, `.. click:example::`), literal block (after "::") or doctest
+  block (a paragraph of ">>> " lines), or a Markdown indented block; shown as a fenced
+  block, its lines dedented, cut after `MAX_LINES` lines;
 - a list (-, *, +, •, 1. or 1)): its top-level items, at most `MAX_ITEMS`, each with the
   code block below it when it is a step of a procedure ("1. Switch to the project:" above
   "oc project x"), at most `MAX_LIST_CODE_LINES` lines of code in all.
@@ -88,6 +89,8 @@ def introduced(text: str, sentence_start: int, sentence_end: int) -> Introduced 
         return _list(rest, depth) if depth >= indent else None
     if first == 0:  # an indented line right below continues the paragraph (or defines it)
         return None
+    if _DOCTEST.match(line) and columns(line) >= indent:
+        return _doctest(rest)
     if text[sentence_start:sentence_end].rstrip().endswith("::") and columns(line) > indent:
         return _indented(rest, indent, rest[0][0], "", options=False)
     if columns(line) >= indent + 4:  # Markdown's indented code: four columns in, or more
@@ -281,6 +284,24 @@ def _indented(
     margin = min(columns(line) for line in kept if line.strip())
     shown, cut = _capped([line.expandtabs(4)[margin:] for line in kept])
     return Introduced("code", start, _end(lines, last), shown, language, not cut)
+
+
+_DOCTEST = re.compile(r"[ \t]*>>>(?:[ \t]|$)")
+"""A doctest block's first line: reStructuredText's interactive session, a paragraph of its
+own ("Rendering something that doesn't look like a Python literal produces a string:"
+above ">>> t = env.from_string(…)" in Jinja's docs)."""
+
+
+def _doctest(lines: list[tuple[int, str]]) -> Introduced | None:
+    """The doctest block opening `lines`: its lines up to the first blank one, as code."""
+    body: list[str] = []
+    for _, line in lines:
+        if not line.strip():
+            break
+        body.append(line)
+    margin = min(columns(line) for line in body)
+    shown, cut = _capped([line.expandtabs(4)[margin:] for line in body])
+    return Introduced("code", lines[0][0], _end(lines, len(body) - 1), shown, "pycon", not cut)
 
 
 def _capped(body: list[str]) -> tuple[tuple[str, ...], bool]:
