@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from itertools import pairwise
 
 import pytest
@@ -90,6 +91,14 @@ def test_reference_links_and_inline_attribute_lists_read_as_rendered() -> None:
         "Sets {a, b} and { #spaced } stay",
     ):
         assert rendered_markdown(kept) == kept
+
+
+def test_reference_links_and_attribute_lists_are_read_in_linear_time() -> None:
+    # an attribute list in the colon form had been sought from every space of a run
+    started = time.process_time()
+    for hostile in (" " * 200_000 + "{", "[a" * 100_000, "[[a]" * 50_000, " {: #a" * 30_000):
+        rendered_markdown(hostile)
+    assert time.process_time() - started < 2.0
 
 
 def test_markdown_front_matter_is_not_a_heading() -> None:

@@ -46,7 +46,8 @@ CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
 _REFERENCE_LINK = r"(?<![!\]\\\w)])\[((?:[^\[\]\n]|\[[^\[\]\n]*\])+)\]\[([^\[\]\n]*)\]"
 """A reference-style link, "[text][label]" or "[text][]", not an image's "![…][…]"."""
 _INLINE_ATTRIBUTES = (
-    rf"(?:(?<=[^\s{{])|[ \t]*(?=\{{:))\{{:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}}"
+    rf"(?:(?<=[^\s{{])|(?<![ \t])[ \t]*(?=\{{:))"  # from a run's first space: linear time
+    rf"\{{:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}}"
 )
 """An attribute list set on the inline element before it ("**`linenums`**{ #linenums }"),
 or one in the colon form after a space ("… paragraph. {: .note }")."""
