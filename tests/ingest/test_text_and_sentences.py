@@ -260,7 +260,9 @@ def test_rst_code_is_not_prose_and_admonitions_are() -> None:
     assert found == [
         "Options can ask for their value when it is not given on the command line.",
         "For instance, you can ask for a valid integer::",
-        "The resulting value will always be one of the originally passed choices.",
+        # a version note's first sentence is read with its version (Sphinx's label)
+        ".. versionchanged:: 7.1\n    The resulting value will always be one of the originally"
+        " passed choices.",
         "Prompts are skipped entirely when the standard input is not a terminal.",
         "Never pass a password as a command line argument to the program.",
         "Indented under the warning, this block quote is prose as well.",
@@ -678,7 +680,7 @@ def test_prose_is_kept_beside_rules_terms_and_containers() -> None:
         "Timeouts default to five seconds in every client.",
         "timeout (float):\n    Seconds to wait for the server to answer.",
         "The model was trained on the full\n corpus of documents and then\nevaluated there.",
-        "Use the spam function in every case instead.",
+        ".. deprecated:: 3.1 Use the spam function in every case instead.",  # with its version
         "Source the file in your shell startup.",
     ]
 
@@ -1116,12 +1118,38 @@ def test_markup_lines_that_state_nothing_are_blanked_and_prose_stays() -> None:
             "Return a dummy `invoke.runners.Result` object; see `invoke.run`.",
         ),
         ("``~invoke.run`` and `~mask.any()` and `~ x.y`", None),
+        # a version note's directive as Sphinx labels it (Jinja's "versionadded:: 3.1")
+        (
+            ".. versionadded:: 3.1\n    A context can be passed.",
+            "Added in version 3.1: \n    A context can be passed.",
+        ),
+        (
+            ".. deprecated:: 2.0 Use ``x`` instead.",
+            "Deprecated since version 2.0: Use ``x`` instead.",
+        ),
+        (".. versionchanged:: 1.4.2", "Changed in version 1.4.2: "),
+        ("``.. versionadded:: 3.1`` and .. note:: text", None),
     ],
 )
 def test_rst_markup_is_rendered_as_a_reader_sees_it(text: str, read: str | None) -> None:
     from citesynth.ingest.rst import rendered_rst
 
     assert rendered_rst(text) == (text if read is None else read)
+
+
+def test_a_version_notes_first_sentence_is_read_with_its_version() -> None:
+    text = (
+        "Pass a context as the first token.\n\n.. versionadded:: 3.1\n"
+        "    A context can be passed to the ``trans`` tag. It then picks ``pgettext`` for you.\n\n"
+        ".. note:: Notes keep their own text only.\n"
+    )
+    read = [text[a:b] for a, b in prose_sentences(text)]
+    assert read == [
+        "Pass a context as the first token.",
+        ".. versionadded:: 3.1\n    A context can be passed to the ``trans`` tag.",
+        "It then picks ``pgettext`` for you.",
+        "Notes keep their own text only.",
+    ]
 
 
 def test_an_rst_auto_numbered_item_is_prose_and_a_heading_mark_is_not() -> None:

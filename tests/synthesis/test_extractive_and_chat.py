@@ -326,6 +326,26 @@ async def test_a_reference_link_or_attribute_list_is_quoted_as_a_reader_sees_it(
     assert answer.claims and all(c.label == "supported" for c in answer.claims), answer.claims
 
 
+async def test_a_version_note_is_quoted_with_its_version(engine: Engine, tmp_path: Path) -> None:
+    # Jinja's i18n section: the note's sentence had been quoted without its 3.1, and the
+    # answer to a question asking which release was withheld as stating no number
+    answer = await answered_extractively(
+        engine,
+        tmp_path / "a",
+        "templates.rst",
+        "Templates\n=========\n\ni18n\n----\n\nTo specify a context with the ``trans`` tag, "
+        "provide a string as the first token after ``trans``.\n\n.. versionadded:: 3.1\n"
+        "    A context can be passed to the ``trans`` tag to use ``pgettext`` and\n"
+        "    ``npgettext``.\n\nIt's possible to translate strings in expressions too.\n",
+        "Which release first allowed passing a context to the trans tag?",
+    )
+    assert not answer.not_found, answer.warnings
+    assert "Added in version 3.1: A context can be passed to the ``trans`` tag" in answer.answer
+    note = next(c for c in answer.claims if c.text.startswith("Added in version 3.1"))
+    assert note.label == "supported", note
+    assert note.evidence and note.evidence[0].text.startswith(".. versionadded:: 3.1")
+
+
 async def test_an_answer_is_found_under_the_heading_that_names_it(
     engine: Engine, tmp_path: Path
 ) -> None:

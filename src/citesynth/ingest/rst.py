@@ -453,6 +453,30 @@ _NOTE_REFERENCE = re.compile(r"[ \t]?\[(?:#[\w-]*|\*|\d+|[A-Za-z][\w.-]*)\]_(?![
 citation of it."""
 
 
+_VERSION_NOTE = re.compile(
+    r"^([ \t]*)\.\.[ \t]+(versionadded|versionchanged|deprecated|versionremoved)[ \t]*::"
+    r"[ \t]*(?P<version>[^\s:]+)[ \t]*",
+    re.MULTILINE,
+)
+"""A version note's directive and its version (".. versionadded:: 3.1"), opening a line."""
+_VERSION_LABELS = {
+    "versionadded": "Added in version",
+    "versionchanged": "Changed in version",
+    "deprecated": "Deprecated since version",
+    "versionremoved": "Removed in version",
+}
+"""How Sphinx labels each version note, before the note's text."""
+
+
+def version_note(paragraph: str) -> bool:
+    """Whether `paragraph` (from its first non-space character) opens a version note."""
+    return _VERSION_NOTE.match(paragraph) is not None
+
+
+def _version_label(found: re.Match[str]) -> str:
+    return f"{found.group(1)}{_VERSION_LABELS[found.group(2)]} {found.group('version')}: "
+
+
 def rendered_rst(text: str) -> str:
     """`text` with reStructuredText written as a reader sees it, outside inline code.
 
@@ -469,9 +493,15 @@ def rendered_rst(text: str) -> str:
     footnote's reference ("… concurrency slots [*]_ (processes/threads)") is left out. A
     name in the default role loses the "~." or "~" that tells Sphinx to search for it or
     shorten it (`` `~.RequestHandler.get_user_locale` `` → `` `RequestHandler.get_user_locale`
-    ``, `` `~invoke.runners.Result` `` → `` `invoke.runners.Result` ``).
+    ``, `` `~invoke.runners.Result` `` → `` `invoke.runners.Result` ``). A version note's
+    directive is Sphinx's label (".. versionadded:: 3.1" → "Added in version 3.1: "), so that
+    the note's first sentence, read from the directive (`sentences.prose_sentences`), says
+    which version: Jinja's "A context can be passed to the ``trans`` tag …" had been quoted
+    for "Which Jinja release first allowed passing a context to trans?" without its 3.1.
     """
     text = rendered_roles(text)
+    if ".. " in text:
+        text = _VERSION_NOTE.sub(_version_label, text)
     if "#" in text:
         text = _AUTO_NUMBER.sub(r"\1- ", text)
     if ">`" in text:

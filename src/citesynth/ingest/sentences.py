@@ -13,7 +13,7 @@ from citesynth.ingest.blocks import (
     SECTION_NUMBER,
     first_line_column,
 )
-from citesynth.ingest.rst import API_REFERENCE, PROSE_DIRECTIVES, read_paragraph
+from citesynth.ingest.rst import API_REFERENCE, PROSE_DIRECTIVES, read_paragraph, version_note
 from citesynth.ingest.tabular import in_columns, is_record
 
 # A sentence ends at . ! ? (and closing quotes/brackets) followed by whitespace and a
@@ -752,7 +752,9 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
     or what reStructuredText marks as code: the paragraphs indented
     under one ending in `::` or under a directive that holds code (see `rst.opener`). The
     body of a MyST directive fenced as prose (```` ```{note} ````) is read as paragraphs of
-    its own, its fence lines as blank ones (`container_fences`; offsets stay).
+    its own, its fence lines as blank ones (`container_fences`; offsets stay). The first
+    sentence of a reStructuredText version note starts at its directive, whose version it
+    says (".. versionadded:: 3.1", shown "Added in version 3.1:" by `rst.rendered_rst`).
     """
     text = _without_containers(text)
     spans: list[tuple[int, int]] = []
@@ -791,11 +793,14 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
             stop = _table_start(text, start + rule.start())
             skip = skip or stop <= first  # a table, maybe from a chunk cut inside its row
         if not skip:
-            spans.extend(
+            found = [
                 (begin, end)
                 for begin, end in sentence_spans(text, first + (markup.prose_from or 0), stop)
                 if _worded(text[begin:end], min_words) and _reads_as_prose(text, begin, end)
-            )
+            ]
+            if found and markup.prose_from and version_note(text[first:boundary]):
+                found[0] = (first, found[0][1])  # "Added in version 3.1: A context can …"
+            spans.extend(found)
         start = boundary
     return spans
 
