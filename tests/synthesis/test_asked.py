@@ -292,6 +292,12 @@ def test_a_version_or_at_once_is_no_count_of_what_is_asked() -> None:
     assert not states_number_of(python, [three], subject="Python-Markdown")
     measured = "The template cache timeout is Timeout 2.5 seconds [2]."
     assert states_number_of(timeout, [measured], subject="Jinja")
+    # a version opening the sentence ("Jinja 2.1 and higher"), not only after a word
+    cached = "How many compiled templates does an Environment keep in its cache by default?"
+    higher = "Jinja 2.1 and higher support external bytecode caching [1]."
+    assert not states_number_of(cached, [higher], subject="Jinja")
+    assert states_number_of("Since which version is bytecode cached outside?", [higher])
+    assert states_number_of(cached, ["Keep 400 and more templates [1]."])
 
 
 def test_a_question_asking_for_a_duration_is_answered_by_a_duration() -> None:
@@ -426,7 +432,10 @@ def test_a_size_or_a_count_is_not_answered_by_a_duration() -> None:
 def test_numbers_and_versions_are_read_in_linear_time() -> None:
     started = time.perf_counter()
     question = "Since which version is the default timeout set?"
-    for hostile in ("1" * 100_000, "A-" * 50_000, "uses Python " + "1." * 50_000 + "1 seconds"):
+    for hostile in (
+        *("1" * 100_000, "A-" * 50_000, "uses Python " + "1." * 50_000 + "1 seconds"),
+        *("A 1.1 " * 20_000, "Jinja " + "1." * 50_000 + "1 and"),
+    ):
         states_number_of(question, [hostile])
         states_number_of("What is the default timeout?", [hostile])
     assert time.perf_counter() - started < 2.0

@@ -103,12 +103,15 @@ A target holds no bracket: each "](" is read up to the next one at most (a run o
 _VERSION = re.compile(
     r"\b(?:versions?|v|since|release[sd]?|(?<=[\w,;:(][ \t])(?-i:[A-Z][\w-]*+))\s+\d++\.\d++"
     r"(?:\.\d++)*+(?!\s*(?:%|(?:(?:milli|micro|nano)?seconds?|ms|s|min(?:ute)?s?|hours?|h|days?"
-    r"|weeks?|months?|years?|[kmgt]?b|[kmgt]?i?bytes?|percent|times|x)\b))",
+    r"|weeks?|months?|years?|[kmgt]?b|[kmgt]?i?bytes?|percent|times|x)\b))"
+    r"|(?<![\w-])(?-i:[A-Z][\w-]*+)\s+\d++(?:\.\d++)++\s+(?:and|or)\s+(?:higher|later|newer|above)\b",
     re.I,
 )
-"""A version: "Starting with Jinja 2.2", "since 3.0", "uses Python 3.11"; not a measure
-("Timeout 2.5 seconds") nor a capitalised word opening a sentence ("Temperature 0.7 is
-used"). Its digits answer a question about versions only."""
+"""A version: "Starting with Jinja 2.2", "since 3.0", "uses Python 3.11", a sentence opening
+"Jinja 2.1 and higher support …"; not a measure ("Timeout 2.5 seconds") nor a capitalised
+word opening a sentence otherwise ("Temperature 0.7 is used"). Its digits answer a
+question about versions only: "Jinja 2.1 and higher support external bytecode caching"
+had answered "How many compiled templates does an Environment keep in its cache?"."""
 _ASKS_VERSION = re.compile(r"\b(?:versions?|releases?|released)\b", re.I)
 """A question about versions ("Since which version …?"); not one naming Python, which
 Python-Markdown's "default timeout" question does ("Python 3.0" had answered it)."""
