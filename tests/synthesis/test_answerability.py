@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from citesynth.synthesis.answerability import Gate, gate, pair_gate, unanswerable, unheard_terms
+from citesynth.synthesis.answerability import (
+    Gate,
+    asked_alone,
+    gate,
+    pair_gate,
+    unanswerable,
+    unheard_terms,
+)
 from citesynth.synthesis.finishing import Header
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
@@ -176,3 +183,50 @@ async def test_a_question_pasted_with_a_page_counts_its_first_terms_only() -> No
     question = "Does " + " ".join(f"word{n}x" for n in range(5_000)) + " work?"
     found = await unheard_terms(question, store)
     assert len(store.asked[0]) == 64 and len(found) == 64
+
+
+class SceneScorer:
+    """Scores a passage as answering only a question read without the user's scene."""
+
+    answerable_threshold = 0.5
+
+    def __init__(self) -> None:
+        self.questions: list[str] = []
+
+    async def answerable(
+        self, question: str, passages: Sequence[str], retrieval: Sequence[float]
+    ) -> list[float]:
+        self.questions.append(question)
+        scene = "servers" in question
+        return [0.1 if scene or "3.7" not in p else 0.8 for p in passages]
+
+
+async def test_the_question_a_scene_leads_up_to_is_read_on_its_own() -> None:
+    # Jinja's docs: "Jinja supports Python 3.7 and newer." scored 0.05 against the whole
+    python = [_source(1, "intro.rst", "Jinja supports Python 3.7 and newer.", 0.6)]
+    scene = (
+        "Our servers still run an older Python. What is the minimum Python version Jinja supports?"
+    )
+    scorer = SceneScorer()
+    found = await gate(scene, python, scorer)
+    assert found is not None and found.answerable
+    assert scorer.questions == [scene, "What is the minimum Python version Jinja supports?"]
+    # a question leaning on its scene is read whole only
+    leaning = "Our servers still run Jinja on an older Python. Which version does it support?"
+    leaned = await gate(leaning, python, SceneScorer())
+    assert leaned is not None and not leaned.answerable
+
+
+def test_a_question_is_read_alone_only_when_it_stands_alone() -> None:
+    assert asked_alone("We use attrs. Which decorator makes a class frozen for good?") == (
+        "Which decorator makes a class frozen for good?"
+    )
+    for whole in (
+        "What is the minimum Python version Jinja supports?",  # one sentence
+        "CodeHilite guesses wrong. Which option turns that detection off?",  # "that" detection
+        "I use loop.cycle(). Is there a cap on how many values I can pass to it?",
+        "We sandbox templates. Which environment class should I use?",  # three terms
+        "Is it fast? Which Python version does Jinja support at least?",  # asks twice
+        "Our servers run an older Python.",  # asks nothing
+    ):
+        assert asked_alone(whole) is None, whole

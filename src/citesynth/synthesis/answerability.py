@@ -142,7 +142,9 @@ async def gate(
     question ("What is the connect timeout, and are failed requests retried?") is answerable
     when each of its parts is (`question_parts`; `compound=False` reads it whole only): each
     may be answered by a different source, and a source answering one part scores low
-    against the whole. When neither answers, two sources are read together (`pair_gate`;
+    against the whole. A question whose last sentence asks what a scene before it leads up
+    to is answerable when that sentence, read alone, is (`asked_alone`). When none of
+    these answers, two sources are read together (`pair_gate`;
     `pairs=False`: never). A how-to question is read at the scorer's how-to threshold when
     it has one and no term of the question is `unheard` of: held by no chunk of the index
     (`unheard_terms`).
@@ -172,6 +174,10 @@ async def gate(
         )
         if weakest.answerable:
             return weakest
+    if (asked := asked_alone(question)) is not None:
+        alone = await _best(asked, top, scorer, how_to=how_to)
+        if alone.answerable:
+            return alone
     paired = await pair_gate(question, top[:PAIRED], scorer) if pairs else None
     if paired is not None and paired.answerable:
         return paired
@@ -306,6 +312,38 @@ def question_parts(question: str) -> list[str]:
     if len(parts) < 2 or any(len(p.split()) < 3 for p in parts):
         return [question]
     return [f"{p}?" for p in parts]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
+_REFERS_BACK = re.compile(
+    r"\b(?:it|its|they|them|their|this|these|those|he|she|his|her|there|such|same|above)\b"
+    r"|\b(?:is|was|are|were|do|does|did|doing|turns?|keeps?|makes?|gets?|sets?|use|of|for"
+    r"|with|about|to|on|in|from|by)\s+that\b|\bthat\s*[?,.]",
+    re.I,
+)
+_ALONE_TERMS = 4
+
+
+def asked_alone(question: str) -> str | None:
+    """The question a user's setting of the scene leads up to, when it reads on its own.
+
+    "Our servers still run an older Python. What is the minimum Python version Jinja
+    supports?" asks its last sentence; the scene before it shares no words with the
+    passage that answers ("Jinja supports Python 3.7 and newer."), and the gate, reading
+    the whole, scored that passage 0.05 where the question alone scores 0.36. None when
+    the question is one sentence, asks more than once, or asks in words that lean on the
+    scene ("Which option does that?", "Is there a cap on it?", "Is that conversion off?")
+    or in fewer than four content terms ("Which environment class should I use?").
+    """
+    sentences = [s for s in _SENTENCE_END.split(question.strip()) if s]
+    if len(sentences) < 2 or not sentences[-1].rstrip().endswith("?"):
+        return None
+    if any(s.rstrip().endswith("?") for s in sentences[:-1]):
+        return None
+    asked = sentences[-1].strip()
+    if _REFERS_BACK.search(asked) or len(set(content_terms(asked))) < _ALONE_TERMS:
+        return None
+    return asked
 
 
 UNANSWERED = "the passages found do not answer the question"
