@@ -268,3 +268,24 @@ async def test_a_release_heading_with_a_link_and_an_attribute_list_is_shown_plai
     )
     assert not answer.not_found, answer.warnings
     assert answer.answer.startswith("**1.32.0 - 2026-08-11**"), answer.answer
+
+
+async def test_a_release_heading_with_a_reference_link_is_shown_plain(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Python-Markdown's change log (Keep a Changelog's style): "## [3.9.0] - 2025-09-04"
+    changelog = (
+        "# Changelog\n\n## [3.9.0] - 2025-09-04\n\n### Changed\n\n"
+        "* Footnotes are now ordered by the place of their reference (#1367).\n\n"
+        "## [3.8.2] - 2025-06-19\n\n### Fixed\n\n* Fix a crash in tables (#1520).\n\n"
+        "[3.9.0]: https://github.com/Python-Markdown/markdown/compare/3.8.2...3.9.0\n"
+    )
+    answer = await answered_extractively(
+        engine,
+        tmp_path / "d",
+        "changelog.md",
+        changelog,
+        "Which release ordered footnotes by the place of their reference?",
+    )
+    assert not answer.not_found, answer.warnings
+    assert answer.answer.startswith("**3.9.0 - 2025-09-04**"), answer.answer

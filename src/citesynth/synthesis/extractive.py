@@ -1194,15 +1194,19 @@ def _markdown_heading(written: str) -> str:
 
     Hatch's change log heads each release "## [1.32.0](https://github.com/…) - 2026-08-11
     ## {: #hatchling-v1.32.0 }": the closing "##" stands before the attribute list, and the
-    release had been shown with both and the link's address.
+    release had been shown with both and the link's address. A reference link is its text
+    ("## [3.3.0] - 2020-10-06" is "3.3.0 - 2020-10-06").
     """
     title = HEADING_ATTRIBUTES.sub("", CLOSING_HASHES.sub("", written.rstrip()))
     title = CLOSING_HASHES.sub("", title)
-    return _LINK.sub(r"\1", title)
+    return _SHORTCUT.sub(r"\1", rendered_markdown(_LINK.sub(r"\1", title)))
 
 
 _LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
 """A Markdown link, "[1.32.0](https://…)": its text is what a heading says."""
+_SHORTCUT = re.compile(r"(?<![\]\\!])\[([^\[\]\n]+)\](?![(\[:])")
+"""A shortcut reference link, "[3.3.0]": Python-Markdown's change log heads each release "##
+[3.3.0] - 2020-10-06" (Keep a Changelog's style), its label defined at the page's foot."""
 
 
 _Followers = dict[tuple[int, int], tuple[int, str]]
