@@ -14,6 +14,7 @@ from markdown_it import MarkdownIt
 
 from citesynth.analysis import INLINE_CODE
 from citesynth.ingest.blocks import Block, BlockKind, line_offsets, trimmed
+from citesynth.ingest.rst import rendered_rst
 from citesynth.ingest.sentences import MKDOCS_CONTAINER, opens_prose_directive
 
 # Block structure only: inline parsing (half the cost) is skipped, headings keep their raw text.
@@ -81,6 +82,14 @@ def rendered_markdown(text: str) -> str:
         return link_text
 
     return _RENDERED.sub(shown, text)
+
+
+def rendered_markup(text: str) -> str:
+    """`text` as a reader sees it: what an answer shows of a source's text.
+
+    reStructuredText first (`rst.rendered_rst`), then Markdown (`rendered_markdown`).
+    """
+    return rendered_markdown(rendered_rst(text))
 
 
 def heading_text(raw: str) -> str:

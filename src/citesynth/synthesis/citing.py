@@ -28,8 +28,7 @@ from citesynth.citations.resolve import (
     shows_code,
 )
 from citesynth.ingest.blocks import LIST_MARKER
-from citesynth.ingest.markdown import rendered_markdown
-from citesynth.ingest.rst import rendered_rst
+from citesynth.ingest.markdown import rendered_markup
 from citesynth.ingest.sentences import (
     THEMATIC_BREAK,
     fenced_blocks,
@@ -192,7 +191,7 @@ def strip_layout(text: str, headings: Collection[str] = ()) -> str:
     """
 
     def tidy(piece: str) -> str:
-        piece = rendered_markdown(rendered_rst(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece))))
+        piece = rendered_markup(_without_gap_marks(_ECHOED_LAYOUT.sub("", piece)))
         if "&" in piece:
             piece = _CHARACTER_REFERENCE.sub(_character, piece)
         piece = _DEFINITION_MARK.sub(lambda found: found.group(1) or found.group(2) or "", piece)

@@ -22,8 +22,8 @@ from citesynth.analysis import DEFAULT_VALUE, coverage, estimate_tokens, query_t
 from citesynth.embed.base import Embedder
 from citesynth.ingest.code import language_of
 from citesynth.ingest.fields import field_text, info_fields
-from citesynth.ingest.markdown import rendered_markdown
-from citesynth.ingest.rst import described_at, rendered_rst
+from citesynth.ingest.markdown import rendered_markup
+from citesynth.ingest.rst import described_at
 from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
 from citesynth.ingest.tables import row_text, table_rows
 from citesynth.synthesis.defaults import with_stop
@@ -167,7 +167,7 @@ def _join(sentences: Sequence[str], keep: Sequence[int]) -> str:
     for index in keep:
         if previous != -1 and index != previous + 1:
             parts.append(GAP.strip())
-        parts.append(" ".join(rendered_markdown(rendered_rst(sentences[index])).split()))
+        parts.append(" ".join(rendered_markup(sentences[index]).split()))
         previous = index
     text = " ".join(parts)
     if keep and keep[0] > 0:

@@ -51,9 +51,14 @@ from citesynth.ingest.code import language_of
 from citesynth.ingest.doc_comments import DOC_COMMENT_LANGUAGES, doc_comment_units
 from citesynth.ingest.docstrings import docstring_units
 from citesynth.ingest.fields import field_text, info_fields
-from citesynth.ingest.markdown import CLOSING_HASHES, HEADING_ATTRIBUTES, rendered_markdown
+from citesynth.ingest.markdown import (
+    CLOSING_HASHES,
+    HEADING_ATTRIBUTES,
+    rendered_markdown,
+    rendered_markup,
+)
 from citesynth.ingest.references import included_paths
-from citesynth.ingest.rst import described_at, rendered_rst
+from citesynth.ingest.rst import described_at
 from citesynth.ingest.sentences import (
     RST_FIELD_NAME,
     adornments,
@@ -224,7 +229,7 @@ def clean(sentence: str) -> str:
     """
     sentence = _INNER_BULLET.sub("\n", sentence)  # the items of a sentence run over a list
     sentence = _BOLD_TERM.sub(r"\1: ", sentence)  # "**NO_COLOR**" over its definition
-    text = rendered_markdown(rendered_rst(sentence))  # "[`codehilite`][codehilite]" -> `codehilite`
+    text = rendered_markup(sentence)  # "[`codehilite`][codehilite]" -> `codehilite`
     text = _LIST_MARK.sub("", " ".join(strip_markup(text).split()))
     text = _DEFINITION_MARK.sub("", text)
     text = _ADMONITION.sub("", text)

@@ -28,8 +28,8 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
 from citesynth.ingest.comments import code_comments
-from citesynth.ingest.markdown import rendered_markdown
-from citesynth.ingest.rst import markup_blanked, rendered_rst
+from citesynth.ingest.markdown import rendered_markup
+from citesynth.ingest.rst import markup_blanked
 from citesynth.ingest.sentences import adornments, prose_sentences
 from citesynth.verify.align import Evidence, Sentence, align, analyse, context_of, given, named
 
@@ -217,7 +217,7 @@ _QUALIFYING = re.compile(
 
 def _plain(text: str) -> str:
     """Lower case, markup and punctuation between words gone, trailing dots dropped."""
-    rendered = unmarked(rendered_markdown(rendered_rst(text)))
+    rendered = unmarked(rendered_markup(text))
     spaced = " ".join(_PLAIN.sub(" ", rendered.lower()).split())
     return _BEFORE_STOP.sub("", spaced).strip(" .,:")
 
