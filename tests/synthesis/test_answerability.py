@@ -221,7 +221,18 @@ def test_a_question_is_read_alone_only_when_it_stands_alone() -> None:
     assert asked_alone("We use attrs. Which decorator makes a class frozen for good?") == (
         "Which decorator makes a class frozen for good?"
     )
+    # "there" asking whether something exists leans on nothing before it
+    assert (
+        asked_alone(
+            "My logs fill up with blank lines. Is there a setting that strips trailing newlines?"
+        )
+        == "Is there a setting that strips trailing newlines?"
+    )
+    assert asked_alone("We use Jinja. Are there filters that escape JavaScript strings?") == (
+        "Are there filters that escape JavaScript strings?"
+    )
     for whole in (
+        "Our cache lives in /tmp. Can the bytecode cache keep its files there instead?",
         "What is the minimum Python version Jinja supports?",  # one sentence
         "CodeHilite guesses wrong. Which option turns that detection off?",  # "that" detection
         "I use loop.cycle(). Is there a cap on how many values I can pass to it?",

@@ -316,7 +316,8 @@ def question_parts(question: str) -> list[str]:
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
 _REFERS_BACK = re.compile(
-    r"\b(?:it|its|they|them|their|this|these|those|he|she|his|her|there|such|same|above)\b"
+    r"\b(?:it|its|they|them|their|this|these|those|he|she|his|her|such|same|above)\b"
+    r"|(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )\bthere\b(?!\s+(?:is|are|was|were)\b|'s)"
     r"|\b(?:is|was|are|were|do|does|did|doing|turns?|keeps?|makes?|gets?|sets?|use|of|for"
     r"|with|about|to|on|in|from|by)\s+that\b|\bthat\s*[?,.]",
     re.I,
