@@ -522,8 +522,8 @@ def test_an_item_saying_what_its_code_is_is_a_candidate_an_item_going_on_is_not(
         "- [`attrs.mutable()`](attrs.mutable) is an alias for {func}`attrs.define`,",
         "- [`attrs.frozen()`](attrs.frozen) is an alias for `define(frozen=True)`",
     ]
-    assert clean(_candidate_sentences(text)[1]) == (
-        "[`attrs.mutable()`](attrs.mutable) is an alias for `attrs.define`."
+    assert clean(_candidate_sentences(text)[1]) == (  # a link reads as its text
+        "`attrs.mutable()` is an alias for `attrs.define`."
     )
     half = (
         "The client takes these options:\n\n- `timeout` is the read timeout in seconds, and\n"
@@ -2019,3 +2019,42 @@ async def test_a_sentence_going_on_from_the_text_above_it_is_not_quoted_alone(
     )
     claims = [claim.text for claim in answer.claims]
     assert not any(c.startswith(("and then", "how to")) for c in claims), answer.answer
+
+
+async def test_a_short_reply_to_a_question_title_is_shown_before_its_reason(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """WTForms' FAQ: "This is because …" had been quoted without the reply it explains."""
+    faq = (
+        "FAQ\n===\n\nDoes WTForms handle file uploads?\n"
+        "---------------------------------\n\n"
+        "Currently, it does not. This is because WTForms strives to be framework-agnostic, "
+        "and every web framework handles file uploads somewhat differently. WTForms has a "
+        "FileField which will let you render a file input widget, but the rest is up to "
+        "you.\n\nDoes WTForms support unicode?\n-----------------------------\n\n"
+        "Simple answer: Yes. Longer answer: all strings are unicode throughout.\n"
+    )
+    answer = await answered_extractively(
+        engine, tmp_path, "faq.rst", faq, "Will WTForms save and handle uploaded files for me?"
+    )
+    shown = answer.answer
+    assert "Currently, it does not [" in shown and "]. This is because WTForms" in shown, shown
+    assert shown.index("Currently") < shown.index("This is because")
+    assert all(claim.label == "supported" for claim in answer.claims), answer.claims
+
+
+async def test_a_short_statement_answering_its_question_title_is_a_candidate(
+    engine: Engine, tmp_path: Path
+) -> None:
+    """WTForms' FAQ answers "What versions of Python are supported?" in four words."""
+    faq = (
+        "FAQ\n===\n\nWhat versions of Python are supported?\n"
+        "--------------------------------------\n\nWTForms supports Python 3.10+\n\n\n"
+        "How can I contribute to WTForms?\n--------------------------------\n\n"
+        "Work on all versions of Python that WTForms currently supports. Write tests for "
+        "every change you make to the code.\n"
+    )
+    answer = await answered_extractively(
+        engine, tmp_path, "faq.rst", faq, "What is the oldest Python version WTForms supports?"
+    )
+    assert "WTForms supports Python 3.10+ [1]" in answer.answer, answer.answer

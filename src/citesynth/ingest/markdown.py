@@ -44,8 +44,12 @@ CLOSING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
 {: #hatchling-v1.32.0 }"); not the "#" of "C#"."""
 
 
-_REFERENCE_LINK = r"(?<![!\]\\\w)])\[((?:[^\[\]\n]|\[[^\[\]\n]*\])+)\]\[([^\[\]\n]*)\]"
-"""A reference-style link, "[text][label]" or "[text][]", not an image's "![…][…]"."""
+_REFERENCE_LINK = (
+    r"(?<![!\]\\\w)])\[((?:[^\[\]\n]|\[[^\[\]\n]*\])+)\]"
+    r"(?:\[([^\[\]\n]*)\]|\(<?([^()\s<>]*)>?(?:[ \t]+\"[^\"\n]*\")?\))"
+)
+"""A link: reference-style, "[text][label]" or "[text][]", or inline, "[text](target)" or
+"[text](target "title")"; not an image's "![…][…]" or "![…](…)"."""
 _INLINE_ATTRIBUTES = (
     rf"(?:(?<=[^\s{{])|(?<![ \t])[ \t]*(?=\{{:))"  # from a run's first space: linear time
     rf"\{{:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}}"
@@ -62,9 +66,12 @@ def rendered_markdown(text: str) -> str:
     A reference-style link is its text: Python-Markdown's pages write "the
     [`codehilite`][codehilite] extension" and "[WikiLinks][]", whose labels are defined at
     the page's foot, which an answer quoting the sentence does not bring (a renderer shows
-    "[`codehilite`][codehilite]" as written). An attribute list set on an inline element
-    (the attr_list extension's "**`linenums`**{ #linenums }: An alias …") goes, as a
-    renderer drops it, and so does one in the colon form ("{: .note }") after a space.
+    "[`codehilite`][codehilite]" as written). So is an inline link: "If the
+    [tables](./tables.md) extension is enabled" had been quoted with its target, a path
+    that leads nowhere from an answer (the citation leads to the page). An attribute
+    list set on an inline element (the attr_list extension's "**`linenums`**{ #linenums
+    }: An alias …") goes, as a renderer drops it, and so does one in the colon form ("{:
+    .note }") after a space.
     Nothing that reads as a citation ("[2][3]", "[see it][1]": a label of numbers alone)
     changes, nor anything in inline code.
     """
@@ -79,7 +86,7 @@ def rendered_markdown(text: str) -> str:
             return ""
         if _CITATION.fullmatch(link_text) or (label and _CITATION.fullmatch(label)):
             return found.group()
-        return link_text
+        return link_text if link_text.strip() else found.group()
 
     return _RENDERED.sub(shown, text)
 
