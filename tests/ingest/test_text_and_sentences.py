@@ -1398,6 +1398,12 @@ def test_an_object_descriptions_body_is_named_by_its_directive() -> None:
     assert at("Runs the application") == "run"  # the innermost
     assert at("It is central") == "Flask"
     assert at("Other text") == "" and at("Builtin Configuration") == ""
+    # autodoc's directives too: their body adds to the docstring (WTForms' class Meta)
+    meta = (
+        ".. autoclass:: DefaultMeta\n\n    .. autoattribute:: csrf_field_name\n\n"
+        "        The name of the automatically added CSRF token field.\n"
+    )
+    assert described_at(meta, meta.index("The name")) == "csrf_field_name"
     # A directive at the end of the text, with no body, describes nothing.
     assert described_objects(".. py:data:: LAST") == ()
     # One pass: 3,000 nested descriptions had been read in 27 s, each to the end.

@@ -35,7 +35,7 @@ from citesynth.ingest.sentences import CONSOLE_LINE, sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentKind
 
-CHUNKER_VERSION = 28
+CHUNKER_VERSION = 29
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
@@ -71,7 +71,8 @@ is available, …"; 27: the last item's mark counts in a list without blank line
 its items, "9. a\n10. Run::"; 28: no sentence ends inside inline code, "`… out of memory
 ... Killed process (gunicorn.md)`", a sentence may open with a name in lower case, "…
 method. aiohttp has …", and a heading's attribute list may name a release, "## {:
-#hatchling-v1.32.0 }")."""
+#hatchling-v1.32.0 }"; 29: the body of an autodoc directive, ".. autoattribute::
+csrf_field_name", is headed by its object's name)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -156,11 +156,14 @@ _DIRECTIVE = re.compile(r"\.\.[ \t]+([\w.+:-]+?)[ \t]*::")
 
 
 _OBJECT = re.compile(
-    r"([ \t]*)\.\.[ \t]+(?:[\w-]+:)?(?:data|attribute|function|method|class|exception|option"
-    r"|cmdoption|envvar|confval|describe|object|decorator|property)::[ \t]+([^\s(]+)"
+    r"([ \t]*)\.\.[ \t]+(?:[\w-]+:)?(?:auto)?"
+    r"(?:data|attribute|function|method|class|exception|option|cmdoption|envvar|confval"
+    r"|describe|object|decorator|property)::[ \t]+([^\s(]+)"
 )
 """A Sphinx object description's line: ".. py:data:: TEMPLATES_AUTO_RELOAD", ".. confval::
-name", ".. function:: run_simple(hostname, port, application)" (its name: up to "(")."""
+name", ".. function:: run_simple(hostname, port, application)" (its name: up to "("), and
+autodoc's, whose body adds to the docstring: WTForms' ".. autoattribute:: csrf_field_name"
+over "The name of the automatically added CSRF token field." """
 
 
 @lru_cache(maxsize=256)
