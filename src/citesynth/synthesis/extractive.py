@@ -1265,7 +1265,7 @@ def _candidates(
         spans = [
             (a, b)
             for a, b in every
-            if len(text[a:b].split()) >= _CANDIDATE_WORDS
+            if (len(text[a:b].split()) >= _CANDIDATE_WORDS or _titled_answer(source.chunk, a, b))
             and (a, b) not in pieces
             and not _ASKS.search(text[a:b])
             and not _AUTHORS_NOTE.match(text, a)
@@ -1292,6 +1292,16 @@ def _candidates(
             if (reason or (refers and "\n\n" not in gap)) and adjacent.get(start) == after:
                 following[(source.number, start)] = (after, successor)
                 leading[(source.number, after)] = (start, text[start:end])
+        candidate = set(spans)
+        for (start, end), (after, stop) in pairwise(every):
+            if (
+                (start, end) not in candidate
+                and (after, stop) in candidate
+                and "\n\n" not in text[end:after]
+                and _REPLY.match(text[start:end])
+                and _answers_title(source.chunk, start)
+            ):  # "Does WTForms handle file uploads?" / "Currently, it does not. This is …"
+                leading.setdefault((source.number, after), (start, text[start:end]))
         for (start, end), (after, stop) in pairwise(every):
             successor = text[after:stop]
             example = _EXAMPLE.match(successor) and INLINE_CODE.search(successor)
@@ -1308,6 +1318,54 @@ def _candidates(
             elif _value_after(text[start:end], successor):
                 numbered[(source.number, start)] = (after, successor)
     return candidates, following, numbered, leading
+
+
+_REPLY = re.compile(
+    r"[\s*_]*(?:(?:yes|no)\b|(?:currently|not\s+yet|unfortunately)\b[^.!?\n]{0,30}\bnot\b"
+    r"|it\s+(?:does|is|can|will|doesn't|isn't|can't|won't)\b)[^.!?\n]{0,30}[.!]$",
+    re.I,
+)
+"""A short reply to the question a section's title asks: "Currently, it does not.",
+"Yes.", "No, it is not.", "It does."."""
+
+
+def _answers_title(chunk: Chunk, start: int) -> bool:
+    """Whether the sentence at `start` opens a section whose title asks a question.
+
+    WTForms' FAQ titles a section "Does WTForms handle file uploads?" and replies
+    "Currently, it does not. This is because WTForms strives to be framework-agnostic, …":
+    the reply, too short to be a candidate, is shown before the reason that is one (which,
+    quoted alone, had said "This is because …" of nothing), the title naming what "it" is.
+    The title is the last heading above it in the chunk, or the chunk's deepest one when
+    the chunk opens with the reply.
+    """
+    text = chunk.text
+    above = [(end, heading) for end, heading in _headings(text) if end <= start]
+    if above:
+        end, title = above[-1]
+    else:
+        end, title = 0, (chunk.heading_path or ("",))[-1]
+    return not text[end:start].strip() and _ASKS.search(title) is not None
+
+
+_TITLED_ANSWER_WORDS = 3
+
+
+def _titled_answer(chunk: Chunk, start: int, end: int) -> bool:
+    """Whether a sentence too short to be a candidate answers its section's title.
+
+    WTForms' FAQ: "What versions of Python are supported?" over "WTForms supports Python
+    3.10+", four words that say what is asked. Not a reply leaning on the title ("It
+    does.": `_REPLY`, shown before the sentence after it), nor one referring back.
+    """
+    sentence = chunk.text[start:end]
+    return (
+        len(sentence.split()) >= _TITLED_ANSWER_WORDS
+        and not _REPLY.match(sentence)
+        and not _ANAPHOR.match(sentence)
+        and not _REFERS_BACK.search(sentence)
+        and _answers_title(chunk, start)
+    )
 
 
 _VALUE_WORDS = 8
@@ -1458,7 +1516,9 @@ def _leading(
             return start, ""
         walked.insert(0, (previous, sentence))
         at = previous
-    if not walked or _ANAPHOR.match(walked[0][1]) or _REFERS_BACK.search(walked[0][1]):
+    first = walked[0][1] if walked else ""
+    refers = _ANAPHOR.match(first) or _REFERS_BACK.search(first)
+    if not walked or (refers and not _REPLY.match(first)):  # a reply to a title may refer
         return start, ""
     shown_already.update((number, position) for position, _ in walked)
     return at, " ".join(sentence for _, sentence in walked)
