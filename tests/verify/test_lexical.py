@@ -797,6 +797,9 @@ def test_reasons_name_words_as_the_claim_writes_them(verifier: LexicalVerifier) 
         "Pools keep ten connections per host and are powered by hamsters.",
         "Pools keep ten connections per host, which hamsters power.",
         "The connect timeout defaults to five seconds; it was chosen by a committee.",
+        # a clause sharing a word or two with the source, its other words none
+        "Pools keep ten connections per host, and they hand each connection to hamsters in the "
+        "basement.",
     ],
 )
 def test_a_clause_stating_nothing_the_source_says_is_never_supported(
