@@ -597,6 +597,15 @@ def test_an_answer_only_restating_a_question_states_nothing_asked(
     assert restates_only(question, claims) is restated
 
 
+def test_code_an_answers_heading_names_says_more_than_the_question() -> None:
+    # WTForms: the setting's description restates the question; its name heads it
+    question = "Which class Meta setting controls the name of the added CSRF token field?"
+    claims = ["The name of the added CSRF token field [1]."]
+    assert restates_only(question, claims)
+    assert not restates_only(question, claims, ["csrf_field_name (class Meta)"])
+    assert restates_only(question, claims, ["class Meta", "CSRF Protection"])
+
+
 async def test_an_answer_restating_the_question_is_a_not_found(
     engine: Engine, tmp_path: Path
 ) -> None:

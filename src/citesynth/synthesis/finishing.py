@@ -363,7 +363,12 @@ def _nothing_asked(
         return NO_NUMBER
     if disagreeing or any(claim.kind == "code" for claim in claims):
         return ""
-    return RESTATED if restates_only(question, [claim.text for claim in claims]) else ""
+    headings = [m.group(1) for m in _BOLD_HEADING.finditer(text)]
+    return RESTATED if restates_only(question, [claim.text for claim in claims], headings) else ""
+
+
+_BOLD_HEADING = re.compile(r"^\*\*([^*\n]+)\*\*[ \t]*$", re.MULTILINE)
+"""A line the extractive writer heads a group of sentences with: "**csrf_field_name (Meta)**"."""
 
 
 def lacks_number(

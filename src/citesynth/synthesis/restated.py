@@ -27,7 +27,7 @@ from citesynth.verify.claims import plain
 from citesynth.verify.conflicts import NEGATION
 
 
-def restates_only(question: str, claims: Iterable[str]) -> bool:
+def restates_only(question: str, claims: Iterable[str], headings: Iterable[str] = ()) -> bool:
     """Whether every one of `claims` only restates `question`, which asks for something.
 
     A claim holding no content term the question lacks states nothing asked. Only for a
@@ -36,13 +36,19 @@ def restates_only(question: str, claims: Iterable[str]) -> bool:
     it in RAM?") or one between named options ("… in RAM or on disk?") is answered in its
     own words. Code a claim names that the question does not write says more, though its
     parts are the question's words ("`loop.index`" answering "Which loop variable gives the
-    current iteration of the loop, 1 indexed?"). False without claims.
+    current iteration of the loop, 1 indexed?"). So does code an answer's heading names
+    (`headings`): the extractive writer heads a setting's description with its name, and
+    "The name of the automatically added CSRF token field." under **csrf_field_name**
+    answers "Which class Meta setting controls the name of the automatically added CSRF
+    token field?". False without claims.
     """
     claims = list(claims)
     if not claims or not _ASKS_FOR.match(question) or _CHOICE.search(question):
         return False
     asked = set(content_terms(question))
     written = question.casefold()
+    if any(name.casefold() not in written for h in headings for name in code_names(h)):
+        return False
     for claim in claims:
         if not set(content_terms(plain(claim))) <= asked:
             return False
