@@ -1302,7 +1302,6 @@ def _candidates(
                 and _answers_title(source.chunk, start)
             ):  # "Does WTForms handle file uploads?" / "Currently, it does not. This is …"
                 leading.setdefault((source.number, after), (start, text[start:end]))
-        for (start, end), (after, stop) in pairwise(every):
             successor = text[after:stop]
             example = _EXAMPLE.match(successor) and INLINE_CODE.search(successor)
             if example and not text[end:after].strip():

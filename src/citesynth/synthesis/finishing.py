@@ -48,7 +48,7 @@ from citesynth.synthesis.citing import (
 )
 from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft, tidy
 from citesynth.synthesis.extractive import NOT_FOUND
-from citesynth.synthesis.headings import copied_headings, empty_headings_dropped
+from citesynth.synthesis.headings import BOLD_LINE, copied_headings, empty_headings_dropped
 from citesynth.synthesis.leads import opening_links, plain_attributions, single_consensus
 from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.reasons import links_checked
@@ -363,12 +363,8 @@ def _nothing_asked(
         return NO_NUMBER
     if disagreeing or any(claim.kind == "code" for claim in claims):
         return ""
-    headings = [m.group(1) for m in _BOLD_HEADING.finditer(text)]
+    headings = [m.group(1) for line in text.split("\n") if (m := BOLD_LINE.fullmatch(line.strip()))]
     return RESTATED if restates_only(question, [claim.text for claim in claims], headings) else ""
-
-
-_BOLD_HEADING = re.compile(r"^\*\*([^*\n]+)\*\*[ \t]*$", re.MULTILINE)
-"""A line the extractive writer heads a group of sentences with: "**csrf_field_name (Meta)**"."""
 
 
 def lacks_number(

@@ -26,7 +26,8 @@ _DECORATION = re.compile(r"^\s*(?:#{1,6}\s+)?(?:\*\*)?|(?:\*\*)?:?\s*$")
 _SEPARATOR = re.compile(r"\s*(?:›|>|»)\s*")
 _STOP = (".", "!", "?", ";", ",")
 _ELLIPSIS = re.compile(r"…|\.{3}")
-_BOLD_LINE = re.compile(r"\*\*[^*\n]+\*\*")
+BOLD_LINE = re.compile(r"\*\*([^*\n]+)\*\*")
+"""A bold line (`fullmatch` on a stripped line): how the extractive writer heads a group."""
 
 
 def copied_headings(text: str, sources: Sequence[Source]) -> tuple[str, int]:
@@ -69,7 +70,7 @@ def empty_headings_dropped(text: str) -> tuple[str, int]:
 
 def _empty_heading(line: str, below: str | None) -> bool:
     """Whether `line` is a bold heading with no text under it before the next heading."""
-    if not _BOLD_LINE.fullmatch(line.strip()):
+    if not BOLD_LINE.fullmatch(line.strip()):
         return False
     return below is None or HEADING_LINE.fullmatch(below.strip()) is not None
 

@@ -1475,15 +1475,17 @@ def _ungrounded(claim: str, vocabulary: frozenset[str], numbers: frozenset[str])
     )
 
 
-UNSTATED_TERMS = 3
-UNSTATED_SHARE = 0.6
+_UNSTATED_TERMS = 3
+"""How many of an added clause's terms no source holds make it unstated (`_unstated`)."""
+_UNSTATED_SHARE = 0.6
+"""What share of an added clause's terms no source holds makes it unstated (`_unstated`)."""
 
 
 def _unstated(wanted: frozenset[str], vocabulary: frozenset[str], *, added: bool) -> bool:
     """Whether a clause's content terms are, in the main, none the evidence holds.
 
     None of them; or, for a clause `added` with "and" ("…, and it includes …"), at least
-    `UNSTATED_TERMS` and `UNSTATED_SHARE` of them: "WTForms tries
+    `_UNSTATED_TERMS` and `_UNSTATED_SHARE` of them: "WTForms tries
     to provide as usable an API as possible, and it includes a hidden field that can be used
     to detect bots", the embedded model's answer to whether WTForms has a honeypot field,
     shares "includes" and "used" with the FAQ it cites, which never writes "hidden",
@@ -1494,7 +1496,7 @@ def _unstated(wanted: frozenset[str], vocabulary: frozenset[str], *, added: bool
     """
     missing = wanted - vocabulary
     return missing == wanted or (
-        added and len(missing) >= UNSTATED_TERMS and len(missing) >= UNSTATED_SHARE * len(wanted)
+        added and len(missing) >= _UNSTATED_TERMS and len(missing) >= _UNSTATED_SHARE * len(wanted)
     )
 
 
