@@ -233,6 +233,12 @@ def test_a_how_to_question_names_its_tools(question: str, found: tuple[str, ...]
         ("Can I run the Black hook with Husky?", ("hook",), ()),
         # written by a source, or a typo away from a word it writes
         ("Does Black format Jupiter notebooks?", ("jupit",), ()),
+        # a CamelCase name adding a part to a word it writes names another thing (WTForms'
+        # "RequiredIf" validator, which its docs never write, was a typo of "required")
+        ("Is there a built-in HookIf option in Black?", ("hookif",), ("HookIf",)),
+        ("Does Black format Jupyters notebooks?", ("jupyter",), ()),
+        # its parts written apart are the name
+        ("Is there a built-in BlackJupyter hook?", ("blackjupyt",), ()),
         # a word away from one it writes, but from its first letter: another name
         ("Can Black format Cython files?", ("cython",), ("Cython",)),
         # a question naming three or four things asks about the one missing ("… How do I

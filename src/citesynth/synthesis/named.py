@@ -243,7 +243,9 @@ def unnamed_proper(
     """The names `question` writes capitalised that none of `sources` writes.
 
     Written means as words of a source's text, title or headings, in any case, or a typo
-    away (`_typo_of`); every word of a hyphenated name ("Keycloak-based") must be. A
+    away (`_typo_of`; a CamelCase name a part longer than a word is none of its typos:
+    `_cut_short`), or a CamelCase name's parts in a row ("Argo CD" for "ArgoCD"); every
+    word of a hyphenated name ("Keycloak-based") must be. A
     how-to question's every such name counts; any other question's only when a term of it
     is `unheard` (`answerability.unheard_terms`: no chunk of the index holds it), a name
     the documents never write at all (see the module docstring). A question naming three
@@ -265,15 +267,13 @@ def unnamed_proper(
         names = tuple(n for n in named if never.intersection(content_terms(n)))
     if not names:
         return ()
-    words = frozenset(_WORD.findall(_read(sources).lower()))
+    lowered = _read(sources).lower()
+    words = frozenset(_WORD.findall(lowered))
     asked = frozenset(_WORD.findall(question.lower()))
     missing = tuple(
         name
         for name in names
-        if not all(
-            part in words or any(_typo_of(part, word) for word in words)
-            for part in _WORD.findall(name.lower())
-        )
+        if not all(_held(part, words, lowered) for part in _WORD.findall(name))
         and not _written_longer(name, asked & words)
     )
     if how_to or len(named) <= _FEW_NAMES or _one_thing(question, missing, named):
@@ -321,15 +321,33 @@ _IN_A_ROW = re.compile(r"(?:['’]s?)?[ \t]+")
 """What stands between two words of one name: a space, after a possessive ("Khan's")."""
 
 
-def _typo_of(written: str, word: str) -> bool:
+def _held(part: str, words: Collection[str], lowered_text: str) -> bool:
+    """Whether `part`, a word of a name, is written in `lowered_text` (its `words`).
+
+    As one of the words, a typo away from one, or its CamelCase parts as words in a row
+    ("ArgoCD" as "Argo CD").
+    """
+    lowered, shortened = part.lower(), _cut_short(part)
+    if lowered in words or any(_typo_of(lowered, word, shortened) for word in words):
+        return True
+    if shortened is None:
+        return False
+    apart = r"[\s-]+".join(re.escape(p.lower()) for p in _CAMEL_PART.findall(part))
+    return re.search(rf"(?<![a-z0-9]){apart}(?![a-z0-9])", lowered_text) is not None
+
+
+def _typo_of(written: str, word: str, shortened: str | None = None) -> bool:
     """Whether `written` is `word` with a typo (see `_SHORT`); never a word of 3 letters.
 
     A typo keeps the first letter: a word written otherwise from its first letter on names
     something else ("Cython" is not a typo of "Python", nor "Ninja" of "Jinja"), and few
-    misspellings change it.
+    misspellings change it. Nor is `written` a typo of its `shortened` form, its CamelCase
+    name without the last part (`_cut_short`).
     """
     allowed = 1 if len(written) <= _SHORT else 2
     if len(written) <= 3 or abs(len(written) - len(word)) > allowed or written[0] != word[0]:
+        return False
+    if word == shortened:
         return False
     previous = list(range(len(word) + 1))
     for row, letter in enumerate(written, 1):
@@ -342,6 +360,25 @@ def _typo_of(written: str, word: str) -> bool:
             return False
         previous = current
     return previous[-1] <= allowed
+
+
+_CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
+"""A part of a CamelCase name: a capitalised word ("Required"), a run of capitals
+("CSRF" of "SessionCSRF") or the lower-case word it opens with ("mac" of "macOS")."""
+
+
+def _cut_short(name: str) -> str | None:
+    """`name`, lowered, without its last part, when it is CamelCase (None: it is not).
+
+    A name adding a part to a word names another thing than the word does: "Is there a
+    built-in RequiredIf validator …?" asks about no validator WTForms' docs write, and
+    "RequiredIf", two letters longer than their "required", had read as its typo. (Without
+    its first part, a name opens with another letter, which no typo does.)
+    """
+    parts = _CAMEL_PART.findall(name)
+    if len(parts) < 2 or "".join(parts) != name:
+        return None
+    return "".join(parts[:-1]).lower()
 
 
 _MAX_PROPER = 12
