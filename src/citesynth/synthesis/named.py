@@ -83,7 +83,7 @@ def unnamed(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     """
     if not sources:
         return ()
-    return unnamed_in(question, _read(sources))
+    return unnamed_in(question, read_sources(sources))
 
 
 def unnamed_in(question: str, text: str) -> tuple[str, ...]:
@@ -146,7 +146,7 @@ def unnamed_code(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     names = tuple(name for name in code_names(question) if name not in own)
     if not names or not sources:
         return ()
-    lowered = _read(sources).lower()
+    lowered = read_sources(sources).lower()
     words = frozenset(_CODE_TOKEN.findall(lowered))
     return tuple(name for name in names if not _holds(lowered, words, name))
 
@@ -267,13 +267,13 @@ def unnamed_proper(
         names = tuple(n for n in named if never.intersection(content_terms(n)))
     if not names:
         return ()
-    lowered = _read(sources).lower()
+    lowered = read_sources(sources).lower()
     words = frozenset(_WORD.findall(lowered))
     asked = frozenset(_WORD.findall(question.lower()))
     missing = tuple(
         name
         for name in names
-        if not all(_held(part, words, lowered) for part in _WORD.findall(name))
+        if not all(held_word(part, words, lowered) for part in _WORD.findall(name))
         and not _written_longer(name, asked & words)
     )
     if how_to or len(named) <= _FEW_NAMES or _one_thing(question, missing, named):
@@ -321,7 +321,7 @@ _IN_A_ROW = re.compile(r"(?:['’]s?)?[ \t]+")
 """What stands between two words of one name: a space, after a possessive ("Khan's")."""
 
 
-def _held(part: str, words: Collection[str], lowered_text: str) -> bool:
+def held_word(part: str, words: Collection[str], lowered_text: str) -> bool:
     """Whether `part`, a word of a name, is written in `lowered_text` (its `words`).
 
     As one of the words, a typo away from one, or its CamelCase parts as words in a row
@@ -401,7 +401,7 @@ _SHORT = 5
 two in longer ones."""
 
 
-def _read(sources: Sequence[Source]) -> str:
+def read_sources(sources: Sequence[Source]) -> str:
     """What the sources write: each one's title, headings and text."""
     return " ".join(written(s.chunk) for s in sources)
 

