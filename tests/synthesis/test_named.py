@@ -73,6 +73,11 @@ def test_the_names_a_user_gives_their_own_code_are_no_documentations() -> None:
     assert users_names(several) == {"run_migrations", "build_docs"}
     assert users_names("Our tasks are named after their modules, like db_tasks.") == {"db_tasks"}
     assert users_names("My config option is called worker_magic_mode. Why?") == frozenset()
+    # a name the user means to give their own thing, not one they call
+    naming = "Can I name a form field something like validated_at?"
+    assert users_names(naming) == {"validated_at"}
+    assert users_names("We want to rename our column to created_at, and why?") == {"created_at"}
+    assert users_names("Can I call form.validate_on_submit() twice?") == frozenset()
     # a tool's files, a class's bases and the word "class" in prose are no user's names
     assert users_names("Can nox read its sessions from a tox.ini file?") == frozenset()
     assert users_names("If I write class MyView(http_endpoint_x): …, is it routed?") == {"MyView"}

@@ -173,18 +173,31 @@ run_migrations and build_docs" (the code names of the clause after it); not "My 
 option is called worker_magic_mode", which may name the documentation's setting."""
 
 
+_NAMING = re.compile(
+    r"\b(?:i|we)\s+(?:(?:want|need|would\s+like|['’]d\s+like|plan|try|tried)\s+to\s+)?"
+    r"(?:re)?name\s+(?:(?:a|an|the|my|our|this|that|it|them|each|every|one)\s+)?"
+    r"(?:[a-z]+\s+){0,3}?(?:(?:something|anything)\s+like\s+|like\s+|as\s+|to\s+)?"
+    r"([^.;:!?,]*)",
+    re.I,
+)
+"""A name the user means to give their own thing ("Can I name a form field something like
+validated_at?": a name WTForms' docs need not write to say which names are reserved).
+"Name" only, not "call", which as often invokes ("Can I call form.validate() twice?")."""
+
+
 def users_names(question: str) -> frozenset[str]:
     """The names `question` gives the user's own code: no documentation writes them.
 
     What its code defines ("If I write def test_x(db, cache_client, user), can I rely on
     pytest setting up the fixtures left to right?": the fixtures are the user's) and what
     it introduces as the user's own ("… into a helpers.py module", "Our tasks are named like
-    run_migrations and people keep typing `inv run_migrations`"). Withheld for naming
-    `test_x` and `helpers.py`, which pytest's docs never write, both questions had gone
-    unanswered.
+    run_migrations and people keep typing `inv run_migrations`") or means to give its own
+    thing (`_NAMING`: "Can I name a form field something like validated_at?"). Withheld for
+    naming `test_x` and `helpers.py`, which pytest's docs never write, both questions had
+    gone unanswered, and so had WTForms' for `validated_at`.
     """
     own = {m.group(1) for m in _INTRODUCED.finditer(question)}
-    for named_so in _NAMED_SO.finditer(question):
+    for named_so in (*_NAMED_SO.finditer(question), *_NAMING.finditer(question)):
         own.update(code_names(named_so.group(1)))
     for found in _DEFINED.finditer(question):
         if found.group(3):
