@@ -35,6 +35,7 @@ from tests.synthesis.test_evidence_and_repeats import hit
             "Does Gunicorn expose a Prometheus endpoint, or is StatsD the only option?",
             "Prometheus endpoint",
         ),
+        ("Does the tables extension support merged cells in pipe tables?", "merged cells"),
         # the user's own things are not the documentation's
         ("Does my form have a honeypot field?", None),
         ("My test task has a parameter color=True. What flag turns it off?", None),
