@@ -61,8 +61,11 @@ FIELDS = (
         ("Does WTForms include a honeypot field for spam bots?", ("honeypot",), ("honeypot",)),
         # a word some chunk of the index holds, though no top source does: read as before
         ("Does WTForms include a honeypot field for spam bots?", ("spam",), ()),
-        # written by a source, or a typo away from a word it writes
+        # written by a source, or one edit away from a word it writes; not two
         ("Is there a hiden field for tokens?", ("hiden",), ()),
+        ("Is there a subnit field?", ("subnit",), ()),
+        ("Is there a bolean field?", ("bolean",), ()),
+        ("Does WTForms ship a hiddne field?", ("hiddn",), ("hiddne",)),
         # the thing's words only: "bots" is what the thing is for
         ("Does WTForms include a submit field for bots?", ("bot",), ()),
         # not asked whether it exists

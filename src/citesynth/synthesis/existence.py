@@ -7,7 +7,7 @@ string-based submit controls". Documents that never name a thing cannot say that
 exists (nor, as a rule, that it does not: a page states what a project has). So a question
 asking whether a thing exists ("Is there a …", "Does X include / ship / provide … a …")
 whose thing holds a word no chunk of the index holds (`answerability.unheard_terms`), nor
-any top source a typo away, is a not-found before any score (`answerability.gate`).
+any top source one edit away, is a not-found before any score (`answerability.gate`).
 
 Of the 1,044 documentation questions of the tuning and held-out sets, 45 ask so; in 18 a
 word of the thing is in no chunk, and all 18 are unanswerable ("a RequiredIf validator",
@@ -71,7 +71,7 @@ def unnamed_thing(
     """The words of the thing `question` asks exists that the documents never write.
 
     A word counts when a term of it is `unheard` (no chunk of the index holds it) and no
-    word of the `sources` is it or a typo away (`named.held_word`). Empty: the question
+    word of the `sources` is it or one edit away (`named.held_word`). Empty: the question
     asks no thing exists, or the documents name it.
     """
     if not unheard or not sources or (thing := thing_asked(question)) is None:
@@ -82,4 +82,11 @@ def unnamed_thing(
         return ()
     lowered = read_sources(sources).lower()
     words = frozenset(_WORD.findall(lowered))
-    return tuple(dict.fromkeys(w for w in candidates if not held_word(w, words, lowered)))
+    kept = (w for w in candidates if not held_word(w, words, lowered, edits=_EDITS))
+    return tuple(dict.fromkeys(kept))
+
+
+_EDITS = 1
+"""Edits a word of the thing may be away from a word of the sources and still be it: two
+make other words of a thing's ("fixture" is two from "future", which Alembic's pages
+write)."""

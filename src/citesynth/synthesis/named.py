@@ -334,14 +334,16 @@ _IN_A_ROW = re.compile(r"(?:['’]s?)?[ \t]+")
 """What stands between two words of one name: a space, after a possessive ("Khan's")."""
 
 
-def held_word(part: str, words: Collection[str], lowered_text: str) -> bool:
+def held_word(
+    part: str, words: Collection[str], lowered_text: str, *, edits: int | None = None
+) -> bool:
     """Whether `part`, a word of a name, is written in `lowered_text` (its `words`).
 
-    As one of the words, a typo away from one, or its CamelCase parts as words in a row
-    ("ArgoCD" as "Argo CD").
+    As one of the words, a typo away from one (`edits` at most, when given), or its
+    CamelCase parts as words in a row ("ArgoCD" as "Argo CD").
     """
     lowered, shortened = part.lower(), _cut_short(part)
-    if lowered in words or any(_typo_of(lowered, word, shortened) for word in words):
+    if lowered in words or any(_typo_of(lowered, w, shortened, edits) for w in words):
         return True
     if shortened is None:
         return False
@@ -349,15 +351,18 @@ def held_word(part: str, words: Collection[str], lowered_text: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){apart}(?![a-z0-9])", lowered_text) is not None
 
 
-def _typo_of(written: str, word: str, shortened: str | None = None) -> bool:
+def _typo_of(
+    written: str, word: str, shortened: str | None = None, edits: int | None = None
+) -> bool:
     """Whether `written` is `word` with a typo (see `_SHORT`); never a word of 3 letters.
 
     A typo keeps the first letter: a word written otherwise from its first letter on names
     something else ("Cython" is not a typo of "Python", nor "Ninja" of "Jinja"), and few
     misspellings change it. Nor is `written` a typo of its `shortened` form, its CamelCase
-    name without the last part (`_cut_short`).
+    name without the last part (`_cut_short`). `edits`: at most so many, whatever the
+    length.
     """
-    allowed = 1 if len(written) <= _SHORT else 2
+    allowed = edits if edits is not None else 1 if len(written) <= _SHORT else 2
     if len(written) <= 3 or abs(len(written) - len(word)) > allowed or written[0] != word[0]:
         return False
     if word == shortened:
