@@ -120,7 +120,12 @@ man page and the plugin author's pages, five files) on 2026-12-03 and read in th
 sixty-second session; Werkzeug 3.1.4's and Trio 0.32.0's (reStructuredText; Trio's in the
 sdist's `docs/source/`, indexed from `docs/`) on 2026-12-03 and read in the sixty-third
 session."""
-FRESH_DOCS = (("jinja2", "3.1.6"), ("markdown", "3.11.3"), ("wtforms", "3.3.2"))
+FRESH_DOCS = (
+    ("jinja2", "3.1.6"),
+    ("markdown", "3.11.3"),
+    ("wtforms", "3.3.2"),
+    ("falcon", "4.4.0"),
+)
 """Questions over the Jinja2 docs (reStructuredText) and Python-Markdown's (Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
 checked absent from every page), written 2026-12-03 by helpers that saw none of the
@@ -129,7 +134,9 @@ in `results/fresh_docs.json` before any answer was read; the answers were read a
 the sixty-fifth session, so the sets are tuning data from then on. The Jinja2 pages (not
 these questions) had already given verifier pairs (`benchmarks.verifier_pairs`). WTForms
 3.3.2's (reStructuredText, with autodoc directives and an FAQ) were written the same way on
-2026-12-04 and first run at e08981dd (`wtforms-*`), read in the sixty-sixth session."""
+2026-12-04 and first run at e08981dd (`wtforms-*`), read in the sixty-sixth session;
+Falcon 4.4.0's (reStructuredText, 72 pages, 26 of them change logs) on 2026-12-04 in the
+sixty-seventh session, first run before any answer was read (`falcon-*`)."""
 DOCS_PART = {
     "pytest": "doc",
     "invoke": "sites",
