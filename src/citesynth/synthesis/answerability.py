@@ -31,11 +31,11 @@ from typing import Protocol, runtime_checkable
 from citesynth.analysis import content_terms
 from citesynth.answers import Answer
 from citesynth.synthesis.asked import asks_how
-from citesynth.synthesis.existence import unnamed_thing
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.finishing import Header
 from citesynth.synthesis.named import unnamed, unnamed_code, unnamed_proper
 from citesynth.synthesis.sources import Source, document_count, record
+from citesynth.synthesis.things import unnamed_things
 
 TOP = 5
 """How many of the top sources are read against the question."""
@@ -135,8 +135,9 @@ async def gate(
     (`named.unnamed_code`: "uuid.UUID"), nor a how-to question naming a tool none of the
     sources names (`named.unnamed_proper`: "Husky"), nor any question naming one or two
     things of which one is `unheard` of ("Celery" in Django's docs), or three or four of
-    which that one alone is, nor one asking whether a thing exists that holds a word
-    `unheard` of (`existence.unnamed_thing`: "Does WTForms include a honeypot field?"); an
+    which that one alone is, nor one asking whether a thing exists, or which of a kind,
+    that holds a word `unheard` of (`things.unnamed_things`: "Does WTForms include a
+    honeypot field?", "Which logger name should I configure?"); an
     acronym in
     `subjects`, which a top source's document is about (`synthesis.about`), counts as held.
     A how-to question whose names tell the sources' documents apart (`topics`) is read
@@ -158,7 +159,7 @@ async def gate(
     missing = tuple(name for name in unnamed(question, top) if name not in subjects)
     missing += unnamed_code(question, sources)
     missing += unnamed_proper(question, sources, unheard)
-    if missing := missing + unnamed_thing(question, sources, unheard):
+    if missing := missing + unnamed_things(question, sources, unheard):
         return Gate(0.0, 0.0, top[0].number, unnamed=missing)
     if topics and asks_how(question) and len(question_parts(question)) == 1:
         top, telling = on_topic(question, top, topics)

@@ -42,7 +42,6 @@ from citesynth.synthesis.asked import asks_how
 from citesynth.synthesis.cache import AnswerCache
 from citesynth.synthesis.declined import quote_instead
 from citesynth.synthesis.drafting import Draft, elapsed_ms, write
-from citesynth.synthesis.existence import thing_asked
 from citesynth.synthesis.finishing import Header, finish, finishing_for, tidy_draft
 from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.named import proper_names
@@ -58,6 +57,7 @@ from citesynth.synthesis.outcomes import (
 from citesynth.synthesis.sources import record
 from citesynth.synthesis.steps import Parts, Retrieved, planned, retrieve
 from citesynth.synthesis.strict import rewrite_strictly, unsupported
+from citesynth.synthesis.things import things_asked
 from citesynth.synthesis.writers import Plan
 from citesynth.types import Chunk
 
@@ -169,11 +169,11 @@ async def _gated(
     The index is asked for the question's unheard terms (`unheard_terms`: names the
     documents never write are a not-found; they keep a how-to question at the scorer's
     threshold) only when they can decide something: for a how-to question, one naming
-    something capitalised (`named.proper_names`) or one asking whether a thing exists
-    (`existence.thing_asked`); the sources' `documents`, read once for
-    the question (`about.read_documents`), tell what a how-to question's names are on.
+    something capitalised (`named.proper_names`) or one asking whether a thing exists or
+    which of a kind (`things.things_asked`); the sources' `documents`, read once for the
+    question (`about.read_documents`), tell what a how-to question's names are on.
     """
-    named = asks_how(question) or proper_names(question) or thing_asked(question)
+    named = asks_how(question) or proper_names(question) or things_asked(question)
     unheard = await unheard_terms(question, parts.store) if named else ()
     subjects = {name for source in plan.sources[:TOP] for name in source.named}
     topics = documents_on(question, documents) if asks_how(question) else {}
