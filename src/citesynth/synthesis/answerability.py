@@ -137,8 +137,7 @@ async def gate(
     things of which one is `unheard` of ("Celery" in Django's docs), or three or four of
     which that one alone is, nor one asking whether a thing exists, or which of a kind,
     that holds a word `unheard` of (`things.unnamed_things`: "Does WTForms include a
-    honeypot field?", "Which logger name should I configure?"); an
-    acronym in
+    honeypot field?", "Which logger name should I configure?"); an acronym in
     `subjects`, which a top source's document is about (`synthesis.about`), counts as held.
     A how-to question whose names tell the sources' documents apart (`topics`) is read
     against the sources on all of them only (`on_topic`; a compound one, whose parts may be

@@ -9,8 +9,8 @@ logger name should I configure to see them?" asks which one of a kind it is, and
 documents that never write "logger" cannot say which. So a question asking whether a
 thing exists ("Is there a …", "Does X include / ship / provide … a …") or which of a kind
 ("Which date formats does …", "What liveness/readiness probe configuration …") whose thing
-holds a word no chunk of the index holds (`answerability.unheard_terms`), nor any top source one
-edit away, is a not-found before any score (`answerability.gate`).
+holds a word no chunk of the index holds (`answerability.unheard_terms`), nor any top
+source one edit away, is a not-found before any score (`answerability.gate`).
 
 Of the 1,044 documentation questions of the tuning and held-out sets, 45 ask whether a
 thing exists; in 18 a word of the thing is in no chunk, and all 18 are unanswerable ("a
@@ -92,12 +92,10 @@ def things_asked(question: str) -> tuple[str, ...]:
         for found in _KIND.finditer(question)
         if " " in found.group("thing")
     )
-    if (found := _THERE_IS.match(question)) is not None:
-        return (found.group("thing"), *kinds)
-    found = _HAS.match(question)
-    if found is None or _USERS.match(found.group("owner")):
-        return kinds
-    return (found.group("thing"), *kinds)
+    exists = _THERE_IS.match(question)
+    if exists is None and (has := _HAS.match(question)) and not _USERS.match(has["owner"]):
+        exists = has
+    return kinds if exists is None else (exists["thing"], *kinds)
 
 
 def unnamed_things(
