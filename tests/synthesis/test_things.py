@@ -44,6 +44,7 @@ from tests.synthesis.test_evidence_and_repeats import hit
             "Our team uses uWSGI. What harakiri (request timeout) value is recommended?",
             ("harakiri (request timeout)",),
         ),
+        ("In the uWSGI guide, what harakiri value is recommended?", ("harakiri",)),
         # not a relative "which", nor a question word before its verb
         ("Does the Guardian article, which implies that United has lost, agree?", ()),
         ("What is the default timeout?", ()),

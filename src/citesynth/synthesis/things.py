@@ -58,15 +58,16 @@ _HAS = re.compile(
 cells?": what the owner (up to four words: "Celery 5.5", not a clause, "the article …
 suggest that businesses … have a …") is asked to have."""
 _KIND = re.compile(
-    r"(?:^|[.?!;]\s+|,?\s+and\s+)\W*(?:which|what)\s+"
+    r"(?:(?:^|[.?!;]\s+|,?\s+and\s+)\W*(?:which|what)|,\s+what)\s+"
     r"(?P<thing>(?!(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|must)\b)"
     r"(?:\(?[A-Za-z][\w\-/()]*\s+){0,3}?\(?[A-Za-z][\w\-/()]*)\s+"
     r"(?:does|do|did|is|are|was|were|should|can|could|will|would|has|have|must)\b",
     re.I,
 )
 """\"Which JSON Schema draft does the generated schema follow?\", "…, and which logger name
-should I configure?": the kind between the question word opening a question and its verb;
-not a relative "which" ("the article which implies that …")."""
+should I configure?", "In the deployment guide, what harakiri value is recommended?": the
+kind between the question word opening a question (or "what" after a comma) and its verb;
+not a relative "which" ("the article which implies that …", "…, which implies …")."""
 _QUALIFIERS = frozenset(
     """additional extra other minimum maximum min max default recommended exact best
     preferred typical current specific particular different same first last next new old
