@@ -200,6 +200,18 @@ def test_a_number_the_question_gives_answers_no_question_for_another() -> None:
     assert states_number_of("Does `dmypy status` exit with 0 when a daemon runs?", claims)
 
 
+def test_a_count_the_question_gives_in_words_answers_nothing() -> None:
+    # Falcon: "a single field" is the asker's "single", not a count of body parts.
+    question = (
+        "What's the default maximum number of body parts Falcon accepts in a single multipart form?"
+    )
+    claims = ["Nested multipart forms, where multiple files for a single field are sent [1]."]
+    assert not states_number_of(question, claims)
+    assert states_number_of(question, ["A multipart form may hold 64 body parts [1]."])
+    # "one" is as often a pronoun: read as any number
+    assert states_number_of("Which one is the default number of body parts?", ["Only one [1]."])
+
+
 def test_a_number_under_an_answer_heading_naming_what_is_asked_answers_it() -> None:
     # Django's settings reference states a default under the setting's title only.
     question = "How long does a session cookie last by default?"

@@ -389,17 +389,37 @@ _DIGITS = re.compile(r"(?<![\w/.])\d+(?:[.,]\d+)*(?![\w.]?\d)")
 
 
 def without_given(question: str, claim: str) -> str:
-    """`claim` without the numbers in digits `question` itself gives.
+    """`claim` without the numbers `question` itself gives, in digits or words.
 
     A number the asker wrote is what they know, not what they ask: "`dmypy status` exits
     with 0 when a daemon is running, but what exit code does it return when none is?" was
-    answered with "It … exits with ``0`` if there is a running daemon". Not read for a
-    yes/no question, which may ask about the number it gives ("Is the default 10?").
+    answered with "It … exits with ``0`` if there is a running daemon", and "… how many
+    body parts will Falcon accept in a single form?" with "… multiple files for a single
+    field …". A word is read so when it is a count other than "one", which a question
+    writes as a pronoun as often ("Which one …"), or "single", "double", "twice" or
+    "half" (`_GIVEN_WORDS`). Not read for a yes/no question, which may ask about the
+    number it gives ("Is the default 10?").
     """
-    given = {found.group() for found in _DIGITS.finditer(plain(question))}
-    if not given or asks_yes_no(question):
+    if asks_yes_no(question):
         return claim
-    return _DIGITS.sub(lambda found: " " if found.group() in given else found.group(), claim)
+    read = plain(question)
+    given = {found.group() for found in _DIGITS.finditer(read)}
+    words = {word.lower() for word in _WORDS.findall(read)} & _GIVEN_WORDS
+
+    def unsaid(found: re.Match[str]) -> str:
+        text = found.group()
+        return " " if text in given or text.lower() in words else text
+
+    if given:
+        claim = _DIGITS.sub(unsaid, claim)
+    return _WORDS.sub(unsaid, claim) if words else claim
+
+
+_WORDS = re.compile(r"[A-Za-z]+")
+_GIVEN_WORDS = (frozenset(NUMBER_WORDS) - {"one", "zero"}) | frozenset(
+    "single double triple twice thrice half".split()
+)
+"""Number words a question may give that no answer's sentence states for it."""
 
 
 def asked_about(question: str, subject: str = "", common: Collection[str] = ()) -> set[str]:
