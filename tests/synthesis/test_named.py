@@ -162,6 +162,15 @@ async def test_a_question_naming_what_no_passage_names_is_not_found(
     assert not plural.not_found, plural.warnings  # the source's plural holds it
 
 
+async def test_a_code_name_with_a_placeholder_is_held_by_its_members() -> None:
+    # Falcon: "falcon.HTTP_xxx" stands for the constants the docs write one by one.
+    sources = numbered([hit("Note the use of ``falcon.HTTP_201`` for the status.")])
+    question = "Do I have to use the falcon.HTTP_xxx constants for resp.status?"
+    assert unnamed_code(question, sources) == ()
+    assert unnamed_code("Is falcon.HTTP_xxx_OK a constant?", sources) == ("falcon.HTTP_xxx_OK",)
+    assert unnamed_code("Is falcon.CODE_xxx a constant?", sources) == ("falcon.CODE_xxx",)
+
+
 async def test_a_question_naming_code_no_passage_names_is_not_found(
     engine: Engine, tmp_path: Path
 ) -> None:

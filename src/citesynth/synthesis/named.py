@@ -439,12 +439,24 @@ def _holds(lowered: str, words: frozenset[str], name: str) -> bool:
     A name, or a last dotted part of three characters or more (which any writing of the
     whole name holds too), is looked up among the words: a question naming thousands of
     names costs one pass over the text, not one a name. Only a dotted name with a shorter
-    last part ("Node.js") is searched for whole.
+    last part ("Node.js") is searched for whole, and one with a placeholder part
+    (`_PLACEHOLDER`) by any of its members.
     """
     last = name.rpartition(".")[2].lower()
+    if _PLACEHOLDER.search(last):
+        parts = (
+            "[a-z0-9]+" if _PLACEHOLDER.fullmatch(part) else re.escape(part)
+            for part in last.split("_")
+        )
+        return re.search(rf"(?<![a-z0-9_]){'_'.join(parts)}(?![a-z0-9_])", lowered) is not None
     if "." not in name or len(last) >= 3:
         return last in words
     return re.search(rf"(?<![a-z0-9_]){re.escape(name.lower())}(?![a-z0-9_])", lowered) is not None
+
+
+_PLACEHOLDER = re.compile(r"(?<![a-z0-9])x{2,}(?![a-z0-9])")
+"""A part of a name standing for any ("falcon.HTTP_xxx" for `HTTP_201`, `HTTP_404`, …): the
+question names a family of names, which the sources write by its members."""
 
 
 _MAX_SPELT = 12
