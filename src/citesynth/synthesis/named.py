@@ -83,7 +83,7 @@ def unnamed(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     """
     if not sources:
         return ()
-    return unnamed_in(question, read_sources(sources))
+    return unnamed_in(question, _read(sources))
 
 
 def unnamed_in(question: str, text: str) -> tuple[str, ...]:
@@ -146,7 +146,7 @@ def unnamed_code(question: str, sources: Sequence[Source]) -> tuple[str, ...]:
     names = tuple(name for name in code_names(question) if name not in own)
     if not names or not sources:
         return ()
-    lowered = read_sources(sources).lower()
+    lowered = _read(sources).lower()
     words = frozenset(_CODE_TOKEN.findall(lowered))
     return tuple(name for name in names if not _holds(lowered, words, name))
 
@@ -280,8 +280,7 @@ def unnamed_proper(
         names = tuple(n for n in named if never.intersection(content_terms(n)))
     if not names:
         return ()
-    lowered = read_sources(sources).lower()
-    words = frozenset(_WORD.findall(lowered))
+    lowered, words = written_words(sources)
     asked = frozenset(_WORD.findall(question.lower()))
     missing = tuple(
         name
@@ -419,9 +418,18 @@ _SHORT = 5
 two in longer ones."""
 
 
-def read_sources(sources: Sequence[Source]) -> str:
+def _read(sources: Sequence[Source]) -> str:
     """What the sources write: each one's title, headings and text."""
     return " ".join(written(s.chunk) for s in sources)
+
+
+def written_words(sources: Sequence[Source]) -> tuple[str, frozenset[str]]:
+    """What the sources write (`_read`) in lower case, and its words.
+
+    What `held_word` reads a name's word against.
+    """
+    lowered = _read(sources).lower()
+    return lowered, frozenset(_WORD.findall(lowered))
 
 
 def written(chunk: Chunk) -> str:

@@ -32,7 +32,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from citesynth.analysis import content_terms
-from citesynth.synthesis.named import held_word, read_sources
+from citesynth.synthesis.named import held_word, written_words
 from citesynth.synthesis.sources import Source
 
 _OPENERS = (
@@ -120,8 +120,7 @@ def unnamed_things(
     ]
     if not candidates:
         return ()
-    lowered = read_sources(sources).lower()
-    words = frozenset(_WORD.findall(lowered))
+    lowered, words = written_words(sources)
     kept = (w for w in candidates if not held_word(w, words, lowered, edits=_EDITS))
     return tuple(dict.fromkeys(kept))
 
