@@ -125,6 +125,7 @@ FRESH_DOCS = (
     ("markdown", "3.11.3"),
     ("wtforms", "3.3.2"),
     ("falcon", "4.4.0"),
+    ("anyio", "4.12.0"),
 )
 """Questions over the Jinja2 docs (reStructuredText) and Python-Markdown's (Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -136,7 +137,9 @@ these questions) had already given verifier pairs (`benchmarks.verifier_pairs`).
 3.3.2's (reStructuredText, with autodoc directives and an FAQ) were written the same way on
 2026-12-04 and first run at e08981dd (`wtforms-*`), read in the sixty-sixth session;
 Falcon 4.4.0's (reStructuredText, 72 pages, 26 of them change logs) on 2026-12-04 in the
-sixty-seventh session, first run before any answer was read (`falcon-*`)."""
+sixty-seventh session, first run before any answer was read (`falcon-*`); AnyIO 4.12.0's
+(reStructuredText, 24 pages) on 2026-12-04 in the sixty-eighth session, first run at
+cc849ee0 before any answer was read (`anyio-*`)."""
 DOCS_PART = {
     "pytest": "doc",
     "invoke": "sites",
