@@ -32,6 +32,7 @@ from citesynth.verify import Check, LexicalVerifier
 from citesynth.verify.align import passage_sentences
 from citesynth.verify.base import Passage
 from citesynth.verify.crossencoder import available
+from citesynth.verify.lexical import remembered_alignment
 from citesynth.verify.review import review
 from citesynth.verify.trained import TrainedVerifier
 
@@ -39,7 +40,8 @@ Checker = LexicalVerifier | TrainedVerifier
 
 
 def _cold(verifier: Checker) -> None:
-    """Scores remembered from an earlier answer would flatter the next one."""
+    """Scores and alignments remembered from an earlier answer would flatter the next one."""
+    remembered_alignment.cache_clear()
     if isinstance(verifier, TrainedVerifier):
         verifier.forget()
 

@@ -9,6 +9,7 @@ import pytest
 from citesynth.analysis import terms
 from citesynth.verify import Check, LexicalVerifier
 from citesynth.verify.align import labels_only, superlatives
+from citesynth.verify.lexical import remembered_alignment
 
 SOURCE = (
     "The connect timeout defaults to five seconds. The read timeout limits how long a "
@@ -960,3 +961,24 @@ def test_a_verb_in_ify_and_its_noun_in_ification_are_one_term() -> None:
     )
     (verdict,) = LexicalVerifier().verify_now([check])
     assert verdict.label == "supported" and verdict.score > 0.9
+
+
+def test_a_verdict_does_not_depend_on_the_checks_verified_with_it(
+    verifier: LexicalVerifier,
+) -> None:
+    other = "Retries raise the success rate of flaky calls. Pools keep ten connections per host."
+    check = Check("Pools keep ten connections per host.", (SOURCE, other))
+    alone = verifier.verify_now([check])[0]
+    # a check before it citing the same passages the other way round
+    together = verifier.verify_now([Check("Retries help flaky calls.", (other, SOURCE)), check])
+    assert together[1] == alone
+    assert alone.spans[0].passage == 0  # both state it: the check's first passage is shown
+
+
+def test_an_alignment_is_remembered_across_verifications(verifier: LexicalVerifier) -> None:
+    check = Check("The read timeout limits how long a response may take.", (SOURCE,))
+    remembered_alignment.cache_clear()
+    first = verifier.verify_now([check])
+    assert verifier.verify_now([check]) == first
+    info = remembered_alignment.cache_info()
+    assert (info.hits, info.misses) == (1, 1)

@@ -25,6 +25,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 
 from citesynth.verify.align import FEATURES, Alignment, align, analyse, context_of
@@ -87,23 +88,21 @@ class LexicalVerifier:
         return [verdict for verdict, _ in self.aligned(checks)]
 
     def aligned(self, checks: Sequence[Check]) -> list[tuple[Verdict, Alignment | None]]:
-        """Each check's verdict with the alignment behind it (None: nothing to compare)."""
-        distinct: dict[str, int] = {}
-        for check in checks:
-            for passage in check.passages:
-                distinct.setdefault(passage, len(distinct))
-        evidence = analyse(list(distinct))
+        """Each check's verdict with the alignment behind it (None: nothing to compare).
+
+        A check is read against its own passages only, in its own order, so its verdict
+        does not depend on the checks verified with it (`remembered_alignment`).
+        """
         verdicts: list[tuple[Verdict, Alignment | None]] = []
         for check in checks:
-            local = {distinct[p]: i for i, p in reversed(list(enumerate(check.passages)))}
             if not check.claim.strip() or not any(p.strip() for p in check.passages):
                 verdicts.append(
                     (Verdict(0.0, "unsupported", reasons=("nothing to compare",)), None)
                 )
                 continue
-            alignment = align(
-                check.claim, evidence, allowed=frozenset(local), context=context_of(check.about)
-            )
+            own = tuple(dict.fromkeys(check.passages))
+            local = {index: check.passages.index(passage) for index, passage in enumerate(own)}
+            alignment = remembered_alignment(check.claim, own, check.about)
             verdict = self.judge(alignment, local)
             if verdict.label != "supported" and comment_quoted(check.claim, check.passages):
                 verdict = Verdict(1.0, "supported", verdict.spans, ())  # a comment, quoted
@@ -127,3 +126,19 @@ class LexicalVerifier:
             shown = ", ".join((alignment.missing_words or alignment.missing_terms)[:6])
             reasons = (*reasons, f"terms not found in the source: {shown}")
         return Verdict(round(probability, 4), label, spans, reasons)
+
+
+_REMEMBERED = 4096
+"""Alignments remembered (each a claim against its passages): a few hundred answers."""
+
+
+@lru_cache(maxsize=_REMEMBERED)
+def remembered_alignment(claim: str, passages: tuple[str, ...], about: str) -> Alignment:
+    """`claim` aligned with `passages` (distinct, in its check's order) under `about`.
+
+    Remembered: reviewing an answer aligns a claim with the same sources several times
+    (its verdict, the denials read for a supported claim, repair's reading of every
+    source, the verdict again after repair), and the trained verifier reads the same
+    alignments for its blend. Alignment is a pure function of these three.
+    """
+    return align(claim, analyse(passages), context=context_of(about))
