@@ -1,6 +1,6 @@
 """Labelled claims over documentation nobody tuned on: does each verifier tell them apart?
 
-    python -m benchmarks.docs_claims [--weights DIR]
+    python -m benchmarks.docs_claims [--weights DIR] [--probes]
 
 `tests/fixtures/httpx_claims.jsonl` holds 80 claims written for this project against
 passages of the HTTPX documentation (`../shared/data/docs_httpx`), each with the heading
@@ -56,6 +56,24 @@ from citesynth.verify import Check, LexicalVerifier, Verifier
 from citesynth.verify.crossencoder import available
 
 CLAIMS = ROOT / "tests" / "fixtures" / "httpx_claims.jsonl"
+PROBES = {
+    "falcon": ("Falcon", "4.4.0"),
+    "wtforms": ("WTForms", "3.3.2"),
+    "markdown": ("Python-Markdown", "3.11.3"),
+    "flask": ("Flask", "3.1.3"),
+}
+"""Claims written on 2026-12-04 by helpers that saw none of the verifiers, over four
+projects whose questions are tuning data (`tests/fixtures/docs_claims_probe_NAME.jsonl`,
+with the subject each is read under and the version of its docs, a PyPI sdist): per project 20 passages, each with a supported
+paraphrase and a claim with one detail changed (the kinds above, and "addition", a
+supported claim with an unsupported clause appended). They were read to find what the
+verifiers miss, so they are tuning data: `--probes` measures them apart
+(`results/docs_claims_probes.json`), never with the held-out sets."""
+
+
+def probe_file(name: str) -> Path:
+    """The tuning probe's claims over project `name`'s docs (`PROBES`)."""
+    return ROOT / "tests" / "fixtures" / f"docs_claims_probe_{name}.jsonl"
 
 
 def load_claims(path: Path = CLAIMS) -> list[dict[str, Any]]:
@@ -139,7 +157,14 @@ async def corpus_subject(corpus: Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--weights", type=Path, help="a folder train_crossencoder --out wrote")
+    parser.add_argument("--probes", action="store_true", help="the tuning probes (`PROBES`)")
     args = parser.parse_args()
+    if args.probes:
+        probes = {
+            name: (load_claims(probe_file(name)), subject) for name, subject in PROBES.items()
+        }
+        report("docs_claims_probes", probes, args.weights)
+        return
     httpx_docs = data_dir() / "docs_httpx" / "docs"
     rhdh = rhdh_claims() if (data_dir() / "docs_rhdh").is_dir() else []
     if not rhdh:
@@ -158,15 +183,23 @@ def main() -> None:
     if rhdh:
         corpus = data_dir() / "docs_rhdh" / "corpus.jsonl"
         sets["rhdh_test"] = (rhdh, asyncio.run(corpus_subject(corpus)))
+    report("docs_claims", sets, args.weights)
+
+
+def report(
+    name: str, sets: dict[str, tuple[list[dict[str, Any]], str]], weights: Path | None
+) -> None:
+    """Each verifier's figures on each set of claims (read under its subject), printed and,
+    for the shipped weights, written to `results/NAME.json`."""
     verifiers: dict[str, Verifier] = {"lexical": LexicalVerifier()}
     payload: dict[str, Any] = {}
     if available():
         from citesynth.verify.crossencoder import CrossEncoder
         from citesynth.verify.trained import TrainedVerifier
 
-        verifiers["trained"] = TrainedVerifier(CrossEncoder.load(folder=args.weights))
+        verifiers["trained"] = TrainedVerifier(CrossEncoder.load(folder=weights))
         payload["trained_on"] = verifiers["trained"].model.meta.trained_on  # type: ignore[attr-defined]
-    for name, (claims, subject) in sets.items():
+    for set_name, (claims, subject) in sets.items():
         found: dict[str, Any] = {
             "claims": len(claims),
             "labels": dict(Counter(c["label"] for c in claims)),
@@ -178,10 +211,10 @@ def main() -> None:
             found[label] = asyncio.run(measure(verifier, claims, subject=subject))
             found[f"{label}_without_subject"] = asyncio.run(measure(verifier, claims))
             found[f"{label}_alone"] = asyncio.run(measure(verifier, claims, headings=False))
-        payload[name] = found
+        payload[set_name] = found
     print(json.dumps(payload, indent=2))
-    if args.weights is None:
-        write_result("docs_claims", payload)
+    if weights is None:
+        write_result(name, payload)
 
 
 if __name__ == "__main__":

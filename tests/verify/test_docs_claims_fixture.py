@@ -1,5 +1,6 @@
 """The documentation claims are what they say: HTTPX, Click and cattrs (checks of the
-verifiers) and the written tuning claims over five other projects' docs (the docs stage)."""
+verifiers), the written tuning claims over five other projects' docs (the docs stage) and
+the tuning probes over four more (`docs_claims.PROBES`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from benchmarks.docs_claims import CLAIMS, load_claims
+from benchmarks.docs_claims import CLAIMS, PROBES, load_claims, probe_file
 from benchmarks.held_out_docs import CATTRS, CLICK, HELD_OUT, HeldOutDocs
 from benchmarks.sdist_docs import docs_folder
 from benchmarks.verifier_pairs import WRITTEN_CLAIMS, written_claim_pairs, written_claims_file
@@ -18,7 +19,10 @@ DOCS = SHARED_DATA / "docs_httpx" / "docs"
 CHANGES = {"number", "negation", "swap", "antonym", "unstated", "relation", "addition"}
 
 
-@pytest.mark.parametrize(("path", "each"), [(CLAIMS, 40), (CLICK.claims, 20), (CATTRS.claims, 20)])
+@pytest.mark.parametrize(
+    ("path", "each"),
+    [(CLAIMS, 40), (CLICK.claims, 20), (CATTRS.claims, 20), *((probe_file(n), 20) for n in PROBES)],
+)
 def test_the_claims_are_balanced_and_labelled(path: Path, each: int) -> None:
     claims = load_claims(path)
     assert Counter(c["label"] for c in claims) == {"supported": each, "unsupported": each}
@@ -77,4 +81,14 @@ def test_every_written_tuning_passage_is_a_verbatim_excerpt_of_its_page(name: st
         pytest.skip(f"{docs} not found: python -m benchmarks.sdist_docs {name} {version}")
     for claim in load_claims(written_claims_file(name)):
         page = (docs / claim["path"]).read_text(encoding="utf-8")
+        assert claim["passage"] in page, claim["id"]
+
+
+@pytest.mark.parametrize("name", sorted(PROBES))
+def test_every_probe_passage_is_a_verbatim_excerpt_of_its_page(name: str) -> None:
+    folder = docs_folder(name, PROBES[name][1])
+    if not folder.is_dir():
+        pytest.skip(f"{folder} not found: python -m benchmarks.sdist_docs {name}")
+    for claim in load_claims(probe_file(name)):
+        page = (folder / claim["path"]).read_text(encoding="utf-8")
         assert claim["passage"] in page, claim["id"]
