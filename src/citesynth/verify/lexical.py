@@ -128,8 +128,9 @@ class LexicalVerifier:
         return Verdict(round(probability, 4), label, spans, reasons)
 
 
-_REMEMBERED = 4096
-"""Alignments remembered (each a claim against its passages): a few hundred answers."""
+_REMEMBERED = 1024
+"""Alignments remembered (each a claim against its passages, kept with them): an answer's
+review reads about sixty, so a dozen answers' worth, a few megabytes of chunk-sized text."""
 
 
 @lru_cache(maxsize=_REMEMBERED)
