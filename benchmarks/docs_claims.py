@@ -63,12 +63,12 @@ PROBES = {
     "flask": ("Flask", "3.1.3"),
 }
 """Claims written on 2026-12-04 by helpers that saw none of the verifiers, over four
-projects whose questions are tuning data (`tests/fixtures/docs_claims_probe_NAME.jsonl`,
-with the subject each is read under and the version of its docs, a PyPI sdist): per project 20 passages, each with a supported
-paraphrase and a claim with one detail changed (the kinds above, and "addition", a
-supported claim with an unsupported clause appended). They were read to find what the
-verifiers miss, so they are tuning data: `--probes` measures them apart
-(`results/docs_claims_probes.json`), never with the held-out sets."""
+projects whose questions are tuning data (`tests/fixtures/docs_claims_probe_NAME.jsonl`;
+here the subject each is read under and the version of its docs' PyPI sdist): per project
+20 passages, each with a supported paraphrase and a claim with one detail changed (the
+kinds above, and "addition", a supported claim with an unsupported clause appended). They
+were read to find what the verifiers miss, so they are tuning data: `--probes` measures
+them apart (`results/docs_claims_probes.json`), never with the held-out sets."""
 
 
 def probe_file(name: str) -> Path:
@@ -161,7 +161,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.probes:
         probes = {
-            name: (load_claims(probe_file(name)), subject) for name, subject in PROBES.items()
+            name: (load_claims(probe_file(name)), subject) for name, (subject, _) in PROBES.items()
         }
         report("docs_claims_probes", probes, args.weights)
         return
