@@ -100,9 +100,11 @@ class LexicalVerifier:
                     (Verdict(0.0, "unsupported", reasons=("nothing to compare",)), None)
                 )
                 continue
-            own = tuple(dict.fromkeys(check.passages))
-            local = {index: check.passages.index(passage) for index, passage in enumerate(own)}
-            alignment = remembered_alignment(check.claim, own, check.about)
+            first: dict[str, int] = {}  # each distinct passage at its first place
+            for place, passage in enumerate(check.passages):
+                first.setdefault(passage, place)
+            local = dict(enumerate(first.values()))
+            alignment = remembered_alignment(check.claim, tuple(first), check.about)
             verdict = self.judge(alignment, local)
             if verdict.label != "supported" and comment_quoted(check.claim, check.passages):
                 verdict = Verdict(1.0, "supported", verdict.spans, ())  # a comment, quoted
