@@ -32,7 +32,7 @@ from citesynth.verify import Check, LexicalVerifier
 from citesynth.verify.align import passage_sentences
 from citesynth.verify.base import Passage
 from citesynth.verify.crossencoder import available
-from citesynth.verify.lexical import remembered_alignment
+from citesynth.verify.lexical import forget_alignments
 from citesynth.verify.review import review
 from citesynth.verify.trained import TrainedVerifier
 
@@ -41,7 +41,7 @@ Checker = LexicalVerifier | TrainedVerifier
 
 def _cold(verifier: Checker) -> None:
     """Scores and alignments remembered from an earlier answer would flatter the next one."""
-    remembered_alignment.cache_clear()
+    forget_alignments()
     if isinstance(verifier, TrainedVerifier):
         verifier.forget()
 

@@ -20,6 +20,7 @@ from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.steps import Retrieved, make_plan, retrieve
 from citesynth.synthesis.verifying import LEANS, UNCITED
 from citesynth.verify import LexicalVerifier
+from citesynth.verify.lexical import forget_alignments
 
 LOOPED = "The connect timeout defaults to five seconds [1]."
 
@@ -60,6 +61,7 @@ async def _post_process(engine: Engine, found: Retrieved, text: str) -> tuple[An
     writer = LLMWriter(ScriptedModel([text], piece_chars=40), BUILT_IN, timeout=120.0)
     plan = await make_plan("connect timeout", found, engine.parts(), _MODE)
     draft = Draft()
+    forget_alignments()  # the work of this answer, none of it remembered from the last
     gc.collect()
     started = time.process_time()  # this process's CPU: the other core's load does not count
     async for _ in write(writer, plan, draft):

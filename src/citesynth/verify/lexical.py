@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from citesynth.verify.align import FEATURES, Alignment, align, analyse, context_of
+from citesynth.verify.align import FEATURES, Alignment, Evidence, align, analyse, context_of
 from citesynth.verify.base import Check, Label, Span, Verdict
 from citesynth.verify.evidence import comment_quoted
 
@@ -144,4 +144,23 @@ def remembered_alignment(claim: str, passages: tuple[str, ...], about: str) -> A
     source, the verdict again after repair), and the trained verifier reads the same
     alignments for its blend. Alignment is a pure function of these three.
     """
-    return align(claim, analyse(passages), context=context_of(about))
+    return align(claim, _evidence(passages), context=context_of(about))
+
+
+@lru_cache(maxsize=_REMEMBERED // 4)
+def _evidence(passages: tuple[str, ...]) -> Evidence:
+    """`passages` split and analysed, remembered.
+
+    An answer's claims cite the same sources; a long answer's hundreds of claims would
+    each analyse them again.
+    """
+    return analyse(passages)
+
+
+def forget_alignments() -> None:
+    """Forget every remembered alignment and analysed set of passages.
+
+    A measurement of the work an answer costs starts cold.
+    """
+    remembered_alignment.cache_clear()
+    _evidence.cache_clear()
