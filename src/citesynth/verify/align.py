@@ -1320,18 +1320,16 @@ def align(
     claim: str,
     evidence: Evidence,
     *,
-    allowed: frozenset[int] | None = None,
     context: Context = NO_CONTEXT,
 ) -> Alignment:
-    """Align `claim` with the sentences of `evidence` (only passages in `allowed`, if given).
+    """Align `claim` with the sentences of `evidence`.
 
     Terms, names and numbers of the claim that no sentence holds but the `context` does are
     given: left out of what the sentences must cover.
     """
     wanted, claim_numbers, names, (negated, up, down) = _claim(claim)
-    sentences = [s for s in evidence.sentences if allowed is None or s.passage in allowed]
-    vocabulary = _union(s.terms for s in sentences) if allowed is not None else evidence.vocabulary
-    evidence_numbers = _union(s.numbers for s in sentences) | context.numbers
+    sentences, vocabulary = evidence.sentences, evidence.vocabulary
+    evidence_numbers = evidence.numbers | context.numbers
     converted = _converted(claim, evidence_numbers)  # "10 minutes" for "600 seconds"
     converted_numbers = {q.split(" ")[0] for q in converted}
     given = _given_terms(wanted, vocabulary, context) | {
@@ -1370,7 +1368,7 @@ def align(
         and q.split(" ")[0] not in missing_numbers
         and _unit_differs(q, evidence_numbers, best_numbers)
     )
-    shown = [p for i, p in enumerate(evidence.passages) if allowed is None or i in allowed]
+    shown = list(evidence.passages)
     labelled = _labelled(claim, claim_numbers, shown, missing_numbers)
     missing_numbers += labelled
     far_numbers = [n for n in claim_numbers if n not in best_numbers]
