@@ -982,3 +982,11 @@ def test_an_alignment_is_remembered_across_verifications(verifier: LexicalVerifi
     assert verifier.verify_now([check]) == first
     info = remembered_alignment.cache_info()
     assert (info.hits, info.misses) == (1, 1)
+
+
+def test_a_whole_page_is_aligned_but_not_remembered(verifier: LexicalVerifier) -> None:
+    page = SOURCE + " Filler text about pools." * 5_000  # far beyond a chunk
+    remembered_alignment.cache_clear()
+    [verdict] = verifier.verify_now([Check("Pools keep ten connections per host.", (page,))])
+    assert verdict.label == "supported"
+    assert remembered_alignment.cache_info().currsize == 0

@@ -104,7 +104,11 @@ class LexicalVerifier:
             for place, passage in enumerate(check.passages):
                 first.setdefault(passage, place)
             local = dict(enumerate(first.values()))
-            alignment = remembered_alignment(check.claim, tuple(first), check.about)
+            own = tuple(first)
+            if sum(map(len, own)) > _LARGEST_REMEMBERED:  # a whole page: not kept in memory
+                alignment = align(check.claim, analyse(own), context=context_of(check.about))
+            else:
+                alignment = remembered_alignment(check.claim, own, check.about)
             verdict = self.judge(alignment, local)
             if verdict.label != "supported" and comment_quoted(check.claim, check.passages):
                 verdict = Verdict(1.0, "supported", verdict.spans, ())  # a comment, quoted
@@ -133,6 +137,9 @@ class LexicalVerifier:
 _REMEMBERED = 1024
 """Alignments remembered (each a claim against its passages, kept with them): an answer's
 review reads about sixty, so a dozen answers' worth, a few megabytes of chunk-sized text."""
+_LARGEST_REMEMBERED = 50_000
+"""Characters of a check's passages beyond which its alignment is not remembered: chunks
+are a few thousand; a page passed whole (or a hostile one) would stay in memory."""
 
 
 @lru_cache(maxsize=_REMEMBERED)
