@@ -126,6 +126,7 @@ FRESH_DOCS = (
     ("wtforms", "3.3.2"),
     ("falcon", "4.4.0"),
     ("anyio", "4.12.0"),
+    ("pyramid", "2.1"),
 )
 """Questions over the Jinja2 docs (reStructuredText) and Python-Markdown's (Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -139,7 +140,9 @@ these questions) had already given verifier pairs (`benchmarks.verifier_pairs`).
 Falcon 4.4.0's (reStructuredText, 72 pages, 26 of them change logs) on 2026-12-04 in the
 sixty-seventh session, first run before any answer was read (`falcon-*`); AnyIO 4.12.0's
 (reStructuredText, 24 pages) on 2026-12-04 in the sixty-eighth session, first run at
-cc849ee0 before any answer was read (`anyio-*`)."""
+cc849ee0 before any answer was read (`anyio-*`); Pyramid 2.1's (reStructuredText, 149
+pages among 372 tutorial modules) on 2026-12-04 in the sixty-ninth session, first run at
+0d000197 before any answer was read (`pyramid-*`)."""
 DOCS_PART = {
     "pytest": "doc",
     "invoke": "sites",
