@@ -16,7 +16,7 @@ from citesynth.synthesis.asked import (
     states_number,
     states_number_of,
 )
-from citesynth.synthesis.extractive import _value_after
+from citesynth.synthesis.candidates import value_after
 from citesynth.synthesis.finishing import headings_above
 from citesynth.synthesis.restated import RESTATED, restates_only
 from tests.conftest import answered, write
@@ -632,10 +632,10 @@ def test_a_short_sentence_naming_what_the_one_before_names_gives_its_value() -> 
         "A built-in periodic task will delete the results after this time, assuming that "
         "the scheduler is enabled."
     )
-    assert _value_after(before, "The task runs daily at 4am.")
-    assert _value_after(before, "Defaults to 4.")  # too short to be quoted alone
-    assert not _value_after(before, "Workers restart daily at 4am.")  # of something else
-    assert not _value_after(before, "The task runs daily.")  # no number
-    assert not _value_after(before, "The task was added in Celery 4.0.")  # a version
+    assert value_after(before, "The task runs daily at 4am.")
+    assert value_after(before, "Defaults to 4.")  # too short to be quoted alone
+    assert not value_after(before, "Workers restart daily at 4am.")  # of something else
+    assert not value_after(before, "The task runs daily.")  # no number
+    assert not value_after(before, "The task was added in Celery 4.0.")  # a version
     long = "The task runs daily at 4am unless the scheduler is told to run it at another hour."
-    assert not _value_after(before, long)  # a sentence of its own
+    assert not value_after(before, long)  # a sentence of its own

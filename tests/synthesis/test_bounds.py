@@ -10,8 +10,8 @@ import pytest
 from citesynth import Engine
 from citesynth.answers import Claim
 from citesynth.synthesis.asked import NO_NUMBER
+from citesynth.synthesis.asked_first import asked_first
 from citesynth.synthesis.bounds import asks_bound, states_bound_of
-from citesynth.synthesis.extractive import _asked_first
 from citesynth.synthesis.finishing import lacks_number
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
@@ -134,19 +134,19 @@ def test_the_extractive_writer_reaches_for_a_bound_of_the_thing_asked() -> None:
         (0.50, source, starts[1], sentences[1]),
         (0.35, source, starts[2], sentences[2]),
     ]
-    brought, lifted = _asked_first(question, ranked, (0.40, 0.29), {}, {}, number=True, why=False)
+    brought, lifted = asked_first(question, ranked, (0.40, 0.29), {}, {}, number=True, why=False)
     assert lifted == 1
     assert brought[0] == (0.40, source, starts[2], sentences[2])
     assert brought[1:] == ranked[:2]
     # below the lower bound of reach it stays where it is
     lower = [*ranked[:2], (0.2, source, starts[2], sentences[2])]
-    assert _asked_first(question, lower, (0.40, 0.29), {}, {}, number=True, why=False) == (
+    assert asked_first(question, lower, (0.40, 0.29), {}, {}, number=True, why=False) == (
         lower,
         0,
     )
     # one in reach states a bound already: it goes first, nothing is brought in
     above = [ranked[0], (0.45, source, starts[2], sentences[2]), ranked[1]]
-    assert _asked_first(question, above, (0.40, 0.29), {}, {}, number=True, why=False) == (
+    assert asked_first(question, above, (0.40, 0.29), {}, {}, number=True, why=False) == (
         [above[1], above[0], above[2]],
         0,
     )

@@ -15,25 +15,14 @@ from citesynth.cli import print_answer
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
+from citesynth.synthesis.candidates import _COMPLEMENT, REFERS_BACK, _symbolic, candidate_sentences
 from citesynth.synthesis.changelogs import asks_about_changes, change_log
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
-from citesynth.synthesis.extractive import (
-    _COMPLEMENT,
-    _REFERS_BACK,
-    _candidates,
-    _cited,
-    _corroborated,
-    _details,
-    _fielded,
-    _listed_already,
-    _Pick,
-    _symbolic,
-    clean,
-    section_of,
-    unnamed_identifier,
-)
+from citesynth.synthesis.extractive import _corroborated, _details, _fielded, _listed_already, _Pick
 from citesynth.synthesis.introduced import Introduced
 from citesynth.synthesis.prompts import BUILT_IN
+from citesynth.synthesis.quoted import _cited, clean
+from citesynth.synthesis.section_titles import section_of, unnamed_identifier
 from citesynth.synthesis.sources import Source
 from citesynth.synthesis.verifying import INTRODUCED, LEANS_ON_CODE
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
@@ -233,7 +222,7 @@ async def test_an_option_is_read_with_its_value_and_a_log_line_is_never_quoted(
     chunk = Chunk(
         ChunkId("c1"), DocumentId("d1"), "logging.md", "Logging", (), log, 0, len(log), 1, 3
     )
-    candidates, _, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), log)])
+    candidates, _, _, _ = candidate_sentences([Source(1, Hit(chunk, 1.0, 0.9), log)])
     assert [sentence for _, _, sentence in candidates] == ["The session lasts two weeks."]
 
 
@@ -547,7 +536,9 @@ def test_a_pdf_page_opening_with_the_end_of_a_sentence_is_no_candidate() -> None
     def candidates(start_line: int, page: int | None, body: str = text) -> list[str]:
         chunk = Chunk(ChunkId("c"), DocumentId("d"), "R-FAQ.pdf", "R FAQ", (), body, 0,
                       len(body), start_line, start_line + 1, page)  # fmt: skip
-        return [s.strip() for _, _, s in _candidates([Source(1, Hit(chunk, 1.0, 0.9), body)])[0]]
+        return [
+            s.strip() for _, _, s in candidate_sentences([Source(1, Hit(chunk, 1.0, 0.9), body)])[0]
+        ]
 
     assert candidates(1, 27) == [text.split("\n")[1]]
     assert len(candidates(4, 27)) == 2  # within the page: a sentence as any other
@@ -738,7 +729,7 @@ async def test_the_ways_a_sentence_points_to_come_with_it_as_a_list(
         answer.answer
     ), answer.answer
     assert not answer.removed_claims and not answer.not_found
-    assert _REFERS_BACK.search("There are two ways to make this happen:")
+    assert REFERS_BACK.search("There are two ways to make this happen:")
 
 
 async def test_a_sentence_naming_the_one_before_with_that_after_a_comma_follows_it(
@@ -754,9 +745,9 @@ async def test_a_sentence_naming_the_one_before_with_that_after_a_comma_follows_
     question = "What license is Trio distributed under?"
     answer = await answered_extractively(engine, tmp_path / "l", "guide.md", page, question)
     assert "For most projects, that's dual MIT/Apache 2" in answer.answer, answer.answer
-    assert _REFERS_BACK.search("For most projects, that's dual MIT/Apache 2.")
-    assert not _REFERS_BACK.search("The first argument, that is, the name, comes first.")
-    assert not _REFERS_BACK.search("Use the option that is set by default.")
+    assert REFERS_BACK.search("For most projects, that's dual MIT/Apache 2.")
+    assert not REFERS_BACK.search("The first argument, that is, the name, comes first.")
+    assert not REFERS_BACK.search("Use the option that is set by default.")
 
 
 def test_a_sentence_trailing_off_is_cited_once_with_one_full_stop() -> None:
@@ -1107,9 +1098,9 @@ async def test_a_sentence_that_names_the_previous_one_with_this_comes_with_it(
         answer.answer
     ), answer.answer
     for refers in ("You can do this by passing `err=True`.", "For this, use `echo`."):
-        assert _REFERS_BACK.search(refers), refers
+        assert REFERS_BACK.search(refers), refers
     for determiner in ("Decorators run bottom up in this case.", "This option is new."):
-        assert not _REFERS_BACK.search(determiner), determiner
+        assert not REFERS_BACK.search(determiner), determiner
 
 
 async def test_the_other_cases_come_with_the_sentence_stating_one(
@@ -1531,7 +1522,7 @@ async def test_code_a_model_invents_goes_with_its_sentence_and_quoted_code_stays
 def _candidate_sentences(text: str) -> list[str]:
     """The extractive writer's candidate sentences of one chunk holding `text`."""
     chunk = Chunk(ChunkId("c1"), DocumentId("d1"), "d.md", "Doc", (), text, 0, len(text), 1, 9)
-    candidates, _, _, _ = _candidates([Source(1, Hit(chunk, 1.0, 0.9), text)])
+    candidates, _, _, _ = candidate_sentences([Source(1, Hit(chunk, 1.0, 0.9), text)])
     return [sentence.strip() for _, _, sentence in candidates]
 
 

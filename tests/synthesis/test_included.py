@@ -9,7 +9,7 @@ from citesynth import Engine
 from citesynth.ingest.references import included_paths, references
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
-from citesynth.synthesis.extractive import included_block, included_files
+from citesynth.synthesis.included_code import included_block, included_files
 from citesynth.synthesis.introduced import Included, included, line_ranges
 from citesynth.synthesis.prompts import BUILT_IN
 from citesynth.synthesis.sources import Source

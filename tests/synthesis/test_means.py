@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from citesynth.synthesis.extractive import MEANS_MOST, _means_first
+from citesynth.synthesis.asked_first import MEANS_MOST, means_first
 from citesynth.synthesis.means import asking_sentence, asks_means, states_means
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
@@ -151,7 +151,7 @@ def test_a_means_near_a_sentence_in_reach_is_brought_in_after_it() -> None:
         (0.45, third, 0, "You can use ``--verbose`` to show all output."),
         (0.30, usage, 160, _NO_VENV),
     ]
-    brought, lifted = _means_first(ranked, floor=0.56, low=0.40)
+    brought, lifted = means_first(ranked, floor=0.56, low=0.40)
     assert lifted == 1
     assert [sentence for _, _, _, sentence in brought][:2] == [
         ranked[0][3],
@@ -159,7 +159,7 @@ def test_a_means_near_a_sentence_in_reach_is_brought_in_after_it() -> None:
     ]
     assert brought[1][0] == 0.56  # lifted to the floor, so in reach
     assert brought[2:] == [ranked[1], ranked[2], ranked[4], ranked[5]]
-    assert _means_first(ranked[:3], floor=0.56, low=0.40) == (ranked[:3], 0)
+    assert means_first(ranked[:3], floor=0.56, low=0.40) == (ranked[:3], 0)
 
 
 def test_a_means_in_the_best_sentences_paragraph_is_brought_in_from_lower() -> None:
@@ -177,13 +177,13 @@ def test_a_means_in_the_best_sentences_paragraph_is_brought_in_from_lower() -> N
         # as low, but in the next paragraph
         (0.18, source, warning.index("Use"), "Use ``--debug`` to see more."),
     ]
-    brought, lifted = _means_first(ranked, floor=0.37, low=0.265)
+    brought, lifted = means_first(ranked, floor=0.37, low=0.265)
     assert lifted == 1
     assert [start for _, _, start, _ in brought] == [0, change, warning.index("Use")]
     assert brought[1][0] == 0.37
     # below the share of the best that a paragraph's means is read from, it stays
     lower = [ranked[0], (0.15, source, change, ranked[1][3])]
-    assert _means_first(lower, floor=0.37, low=0.265) == (lower, 0)
+    assert means_first(lower, floor=0.37, low=0.265) == (lower, 0)
 
 
 def test_each_means_brought_in_is_one_sentence_more_up_to_a_few() -> None:
@@ -193,12 +193,12 @@ def test_each_means_brought_in_is_one_sentence_more_up_to_a_few() -> None:
         (0.50, usage, 40, "You can use ``--install-only`` to skip ``run`` commands."),
         (0.45, usage, 90, "You can use ``--no-venv`` to run without a virtualenv."),
     ]
-    brought, lifted = _means_first(ranked, floor=0.56, low=0.40)
+    brought, lifted = means_first(ranked, floor=0.56, low=0.40)
     assert lifted == 2  # the answer may show two sentences more: none loses its place
     assert [sentence for _, _, _, sentence in brought] == [r[3] for r in ranked]
     assert [score for score, _, _, _ in brought] == [0.80, 0.56, 0.56]
     many = [*ranked, *((0.42, usage, 100 + n, f"You can use ``--x{n}`` too.") for n in range(5))]
-    assert _means_first(many, floor=0.56, low=0.40)[1] == MEANS_MOST
+    assert means_first(many, floor=0.56, low=0.40)[1] == MEANS_MOST
 
 
 def test_a_means_in_reach_but_past_what_an_answer_shows_comes_after_its_neighbour() -> None:
@@ -209,19 +209,19 @@ def test_a_means_in_reach_but_past_what_an_answer_shows_comes_after_its_neighbou
         *((0.50 - n / 100, other, 10 * n, f"Other sentence {n}.") for n in range(6)),
         (0.37, freeze, 60, "Use ``--all`` to include those packages for a complete list."),
     ]
-    brought, lifted = _means_first(ranked, floor=0.33, low=0.29, shown=5)
+    brought, lifted = means_first(ranked, floor=0.33, low=0.29, shown=5)
     assert lifted == 1
     assert brought[1] == ranked[-1]  # after its neighbour, with its own score
     assert brought[2:] == ranked[1:-1]
     # among the first shown, or with no neighbour among them, it stays where it is
     # (brought in after the last shown, it had pushed out nox's "Use ``-R`` …")
-    assert _means_first(ranked, floor=0.33, low=0.29, shown=8) == (ranked, 0)
+    assert means_first(ranked, floor=0.33, low=0.29, shown=8) == (ranked, 0)
     apart = [*ranked[:-1], (0.37, _source(3, "third"), 0, ranked[-1][3])]
-    assert _means_first(apart, floor=0.33, low=0.29, shown=5) == (apart, 0)
+    assert means_first(apart, floor=0.33, low=0.29, shown=5) == (apart, 0)
     # a means below the floor next to one brought in from past the first five comes too
     far = [(0.20, freeze, start, f"Freeze sentence {start}.") for start in (30, 70, 80)]
     below = (0.30, freeze, 90, "You can use ``--exclude`` to leave packages out.")
     every = [*ranked, *far, below]
-    brought, lifted = _means_first(every, floor=0.33, low=0.29, shown=5)
+    brought, lifted = means_first(every, floor=0.33, low=0.29, shown=5)
     assert lifted == 2 and len(brought) == len(every)
     assert brought[1] == ranked[-1] and brought[2][3] == below[3]

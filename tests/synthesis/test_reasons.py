@@ -8,8 +8,8 @@ import pytest
 
 from citesynth import Engine
 from citesynth.synthesis import ExtractiveWriter
+from citesynth.synthesis.candidates import candidate_sentences
 from citesynth.synthesis.evidence import select
-from citesynth.synthesis.extractive import _candidates
 from citesynth.synthesis.reasons import asks_why, states_reason
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
@@ -116,7 +116,7 @@ def test_a_reason_set_apart_goes_with_the_sentence_it_gives_the_reason_for() -> 
         "The reason for that is to be both protected against patent claims by contributors.\n\n"
         "This paragraph opens with a pronoun and is read on its own, as written here.\n"
     )
-    _, following, _, leading = _candidates([_source(text)])
+    _, following, _, leading = candidate_sentences([_source(text)])
     reason = text.index("The reason")
     assert following[(1, 0)] == (reason, text[reason : text.index("\n", reason)])
     assert leading[(1, reason)][0] == 0
@@ -180,6 +180,6 @@ def test_a_reason_past_a_heading_code_or_a_table_is_another_ones(between: str) -
         "The client retries idempotent requests up to three times by default."
         f"{between}The reason for that is the parser builds a full tree in memory first.\n"
     )
-    _, following, _, leading = _candidates([_source(text)])
+    _, following, _, leading = candidate_sentences([_source(text)])
     assert (1, 0) not in following
     assert (1, text.index("The reason")) not in leading

@@ -16,6 +16,8 @@ from citesynth.ingest.lines import newline_offsets
 LIST_MARKER = r"(?:[-*+•]|\d{1,3}[.)]|#[.)])"
 """A list item's marker (a pattern part): a bullet, a number with its dot or bracket, or
 reStructuredText's auto-number `#.` (AnyIO's "This can be done in one of two ways:")."""
+LIST_MARK = re.compile(r"^\s*" + LIST_MARKER + r"\s+")
+"""A list item's mark and the space after it, at the start of a line or text."""
 ITEM_START = re.compile(r"[ \t]*" + LIST_MARKER + r"[ \t]")
 """A list item's opening: its marker and the space after it, indented or not (`match` at the
 start of a line or a sentence)."""

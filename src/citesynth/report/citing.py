@@ -19,7 +19,7 @@ from citesynth.report.checks import markers
 from citesynth.report.compose import tidy, without_bare_markers
 from citesynth.report.planning import file_title, readable
 from citesynth.report.values import Observation, ReportSource, Section, Subtopic
-from citesynth.synthesis.extractive import clean
+from citesynth.synthesis.quoted import clean
 from citesynth.types import document_name
 from citesynth.verify.base import Passage, about_of
 from citesynth.verify.claims import plain

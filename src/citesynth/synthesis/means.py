@@ -19,7 +19,7 @@ configure ("Which measurement core should we configure?"). A sentence gives one
 imperative ("Use ``-R`` …", "Set …", "Change your configuration to use the ctrace core."),
 "… can be disabled with …", "To …, use …", or names the option it is done with ("You can
 get coverage data from these processes using the ``--save-signal`` option"). The extractive writer
-puts such sentences within a wider reach first (`extractive._means_first`), as it does the
+puts such sentences within a wider reach first (`asked_first.means_first`), as it does the
 sentence stating a number asked for or a reason asked why; relevance still orders them, and
 decides which sentences are in reach.
 """

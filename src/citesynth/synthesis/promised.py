@@ -29,14 +29,10 @@ from difflib import SequenceMatcher
 from citesynth.citations.resolve import cited_numbers
 from citesynth.ingest.blocks import LIST_MARKER, paragraphs
 from citesynth.ingest.sentences import fenced_blocks, prose_sentences, sentence_spans
-from citesynth.synthesis.extractive import (
-    IncludedFiles,
-    included_block,
-    included_files,
-    shown_block,
-)
+from citesynth.synthesis.included_code import IncludedFiles, included_block, included_files
 from citesynth.synthesis.introduced import Introduced, introduced
 from citesynth.synthesis.markup import strip_markup
+from citesynth.synthesis.quoted import shown_block
 from citesynth.synthesis.sources import Source
 from citesynth.verify.claims import plain
 
@@ -170,7 +166,7 @@ def _past_items(text: str, promise: _Promise, block: Introduced) -> int:
     """Where the text after a promise resumes once its list is shown: past the items it ran.
 
     The extractive writer quotes a lead-in and its items as one sentence when they read as
-    one (`extractive._runs`): Invoke's "… causes any ``run`` calls to: Act as if the
+    one (`candidates._runs`): Invoke's "… causes any ``run`` calls to: Act as if the
     ``echo`` option has been turned on, …; Skip actual subprocess invocation …; Return a
     dummy …". The list shown below the colon states those items: the rest of the paragraph,
     reading as the items (`SAME`), goes, or they had been said twice.

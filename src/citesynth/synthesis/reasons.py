@@ -11,7 +11,7 @@ Why-question answering has long read an answer's cue words for that (Verberne et
 order to", "the reason", "that's why", a purpose ("to avoid …", "useful for …"), a
 consequence ("therefore", "otherwise", "leads to", "which means", ", so the resources must
 still be referenced"). The extractive writer puts the sentences in reach that state one
-first (`extractive._stating_first`), as it does numbers for a question asking for one, and
+first (`asked_first._stating_first`), as it does numbers for a question asking for one, and
 the embedded model's evidence keeps them first (`evidence.select`); relevance still
 decides which sentences are in reach.
 
