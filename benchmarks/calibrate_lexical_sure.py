@@ -20,7 +20,7 @@ threshold in `src/citesynth/verify/crossencoder.json`. Results:
 Since 2026-11-29 the written documentation tuning claims (`tests/fixtures/
 docs_claims_tuning_*.jsonl`: Jinja, marshmallow, Starlette, structlog, Werkzeug; 600
 paraphrases and single-detail edits) are a fifth set, and the two thresholds are fitted
-together: a claim's passages that mark code (`verify.align.marks_code`) are read with
+together: a claim's passages that mark code (`verify.identifiers.marks_code`) are read with
 `lexical_sure_code`, others with `lexical_sure`. On those claims the model's score says
 less than nothing (its AUC is 0.35–0.47 on four of the five), while the Wikipedia,
 science and QA sets mark no code and keep their threshold.
@@ -40,7 +40,7 @@ from benchmarks.verifier_pairs import holdout
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.evaluation.verifier_data import load
 from citesynth.verify import Check, LexicalVerifier
-from citesynth.verify.align import marks_code
+from citesynth.verify.identifiers import marks_code
 
 META = ROOT / "src" / "citesynth" / "verify" / "crossencoder.json"
 HELD_OUT = {

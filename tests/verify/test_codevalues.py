@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from citesynth.verify.align import negation_cues
 from citesynth.verify.codevalues import differing_code, sets_otherwise
+from citesynth.verify.negation import negation_cues
 
 ECHO = (
     "You can also easily print to standard error by passing ``err=True``::\n\n"

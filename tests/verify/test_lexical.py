@@ -8,8 +8,9 @@ import pytest
 
 from citesynth.analysis import terms
 from citesynth.verify import Check, LexicalVerifier
-from citesynth.verify.align import labels_only, superlatives
+from citesynth.verify.align import superlatives
 from citesynth.verify.lexical import remembered_alignment
+from citesynth.verify.numbers import labels_only
 
 SOURCE = (
     "The connect timeout defaults to five seconds. The read timeout limits how long a "
@@ -127,7 +128,7 @@ def test_a_negation_in_another_clause_of_the_source_is_no_mismatch(
     ],
 )
 def test_the_clause_that_states_the_claim_decides_negation(sentence: str, negated: bool) -> None:
-    from citesynth.verify.align import negated_for
+    from citesynth.verify.negation import negated_for
 
     wanted = {"maximum", "number", "connect", "retri", "fail", "request", "follow", "redirect"}
     stems = {t for w in wanted for t in terms(w)}
@@ -224,7 +225,7 @@ def test_a_sentence_on_another_value_of_the_claims_setting_is_no_mismatch(
 
 
 def test_a_run_of_dashes_ends_a_clause() -> None:
-    from citesynth.verify.align import negated_for
+    from citesynth.verify.negation import negated_for
 
     # an AsciiDoc note block run into the next sentence: its denial is not that sentence's
     sentence = (
@@ -290,7 +291,7 @@ def test_a_denial_without_a_negation_word_agrees_with_one(
 
 
 def test_denying_words_are_read_as_written() -> None:
-    from citesynth.verify.align import denies
+    from citesynth.verify.negation import denies
 
     assert denies("a page on an untrusted URL", "not served on a trusted URL")
     assert not denies("until the pool is unique", "not under the limit")  # no "un-" word
@@ -333,7 +334,7 @@ def test_denying_words_are_read_as_written() -> None:
     ],
 )
 def test_negation_cues_skip_names_code_and_events(text: str, cues: list[str]) -> None:
-    from citesynth.verify.align import negation_cues
+    from citesynth.verify.negation import negation_cues
 
     assert [word for _, word in negation_cues(text)] == cues
 
@@ -341,7 +342,7 @@ def test_negation_cues_skip_names_code_and_events(text: str, cues: list[str]) ->
 def test_thousands_of_negations_are_read_in_linear_time() -> None:
     # Each negating word reads a window around it; reading the whole text before it made
     # 40,000 of them take a second, 160,000 of them a quarter of a minute.
-    from citesynth.verify.align import negation_cues
+    from citesynth.verify.negation import negation_cues
 
     text = "Yes, no answer is `not` here; it is not. " * 40_000
     cues = negation_cues(text)
@@ -657,7 +658,7 @@ LIMITS_PAGE = (
 def test_identifiers_are_read_from_code_dotted_and_snake_case_words(
     text: str, found: set[str]
 ) -> None:
-    from citesynth.verify.align import identifiers
+    from citesynth.verify.identifiers import identifiers
 
     assert identifiers(text) == found
 
@@ -930,10 +931,10 @@ def test_zero_and_one_read_as_values_wherever_they_stand(
 
 
 def test_a_claim_of_many_ones_is_read_in_linear_time() -> None:
-    from citesynth.verify.align import _claim_numbers
+    from citesynth.verify.numbers import numbers_claimed
 
     started = time.perf_counter()
-    assert _claim_numbers("the values are " + "and 1 " * 20_000) == ["1"]
+    assert numbers_claimed("the values are " + "and 1 " * 20_000) == ["1"]
     assert time.perf_counter() - started < 2.0
 
 

@@ -19,8 +19,8 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 
 from citesynth.analysis import coverage, query_terms
-from citesynth.verify.align import NUMBER_WORDS
 from citesynth.verify.claims import plain
+from citesynth.verify.numbers import NUMBER_WORDS
 
 _MODIFIERS = r"(?:(?:default|maximum|minimum|max|min|total|average|typical|current|exact)\s+)*"
 _MEASURES = (

@@ -29,7 +29,7 @@ from citesynth.ingest.tables import row_text, table_rows
 from citesynth.synthesis.defaults import with_stop
 from citesynth.synthesis.reasons import asks_why, states_reason
 from citesynth.synthesis.sources import Source
-from citesynth.verify.align import NUMBER_WORDS
+from citesynth.verify.numbers import NUMBER_WORDS
 
 GAP = " … "
 _MIN_WORDS = 3

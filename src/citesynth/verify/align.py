@@ -35,7 +35,6 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -44,7 +43,6 @@ from citesynth.analysis import (
     INLINE_CODE,
     NAME,
     POSSESSIVE,
-    SINGLE_CODE,
     content_terms,
     terms,
 )
@@ -57,8 +55,42 @@ from citesynth.verify.comparisons import (
     bound_denied,
     unstated_comparison,
 )
+from citesynth.verify.identifiers import (
+    as_code,
+    as_key,
+    attributes,
+    called_as,
+    identifiers,
+    marks_code,
+    written_option,
+)
 from citesynth.verify.lists import misattributed
 from citesynth.verify.measures import other_measure
+from citesynth.verify.negation import (
+    CODE,
+    asserted_terms,
+    contrast_denied,
+    denies,
+    goal_negated_only,
+    negated_for,
+    negated_scope,
+    negation_cues,
+    privative_only,
+)
+from citesynth.verify.numbers import (
+    IN_UNIT,
+    UNITS,
+    WORD,
+    canonical,
+    converted_quantities,
+    labelled_numbers,
+    numbers_claimed,
+    numbers_of,
+    quantities,
+    quantities_claimed,
+    stated_in,
+    unit_differs,
+)
 from citesynth.verify.opposites import opposed, reversed_order
 from citesynth.verify.purpose import goal_elsewhere
 from citesynth.verify.quotes import misquoted
@@ -68,25 +100,6 @@ from citesynth.verify.swaps import preferred_reversed, rejected_chosen, swapped
 from citesynth.verify.table_cells import denied_in_table
 
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
-_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:\s?%|\s?percent\b)?")
-"""A number, also the digits of a name: IL-10 is not IL-20."""
-NUMBER_WORDS = {
-    w: str(n)
-    for n, w in enumerate(
-        """zero one two three four five six seven eight nine ten eleven twelve thirteen
-        fourteen fifteen sixteen seventeen eighteen nineteen""".split()
-    )
-} | {
-    w: str(n)
-    for w, n in zip(
-        "twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million".split(),
-        (20, 30, 40, 50, 60, 70, 80, 90, 100, 1000, 1_000_000),
-        strict=True,
-    )
-}
-"""Number words and the value each writes (`asked` reads a number in words by them too)."""
-_WORD = re.compile(r"[A-Za-z][\w'’-]*")
-_CODE = re.compile(r"`[^`\n]*`")
 NEW_CLAUSE = re.compile(
     r"\s*;\s+|(?<!\d)\s+[–—]\s+(?!\d)"
     r"|,?\s+and\s+(?=(?:is|are|was|were|has|have|had|does|did|will|can|also|then|later|now|"
@@ -95,13 +108,6 @@ NEW_CLAUSE = re.compile(
     re.I,
 )
 """Where a sentence goes on with a clause of its own ("and is", ", which", ", while", "; ")."""
-_CLAUSE = re.compile(r"[,;:()\[\]]|\s(?:-+|[–—])\s|—")
-_NEGATION = frozenset(
-    """not no never none neither nor cannot without lack lacks lacking absent unable fail fails
-    failed nobody nothing nowhere""".split()
-)
-_ADDITIVE = re.compile(r"\s+(?:only|just|merely|simply)\b[^.!?;]*?\bbut\b", re.IGNORECASE)
-"""After "not": "not only X but (also) Y" adds to X, it denies nothing."""
 _SUPERLATIVE = re.compile(
     r"\b(?:the|its|their|his|her|our|your|\w+'s)\s+(?:(?:very|single|second|third)\s+)?"
     r"(best|worst|most|least|[a-z]+est)\b|\b(of all time)\b",
@@ -118,25 +124,6 @@ _NOT_SUPERLATIVE = frozenset(
 _BOUND_WORDS = frozenset(
     "smallest largest biggest least fewest lowest highest shortest longest minimum maximum".split()
 )
-_PURPOSE = re.compile(r"\s*(?:in\s+order\s+)?to\s+[a-z]+\b[^,;:.!?]*,\s*", re.IGNORECASE)
-"""A claim's opening purpose clause, "To enable HTTP/2 on a client, ": the goal the claim
-serves, not what it asserts."""
-_CIRCUMSTANCE = re.compile(
-    r"\s*(?:after|when|whenever|once|before|while|if)\s+[^,;:.!?]*,\s*", re.IGNORECASE
-)
-"""A claim's opening clause of time or condition, "After streaming a response with
-`preload_content=False` and reading all of it, ": when what the claim asserts holds."""
-_PRIVATIVE = frozenset("without lack lacks lacking absent".split())
-_FAIL = frozenset("fail fails failed".split())
-_LITOTES = re.compile(
-    r"\s+(?:(?:to\s+)?(?:forget|hesitate|neglect|fail\s+to|mention)|least)\b", re.I
-)
-"""After "not", "never" or "don't": "make sure not to forget to set X" asks to set X; "last
-but not least" and "not to mention" add, they deny nothing."""
-_DENIED_FAIL = re.compile(r"\b(?:not|never|\w+n't)(?:\s+to)?\Z", re.I)
-_TO = re.compile(r"\s+to\b")
-_AROUND = 40
-"""Characters before a negating word that decide how it reads ("Yes, no …", "don't fail")."""
 _UP = frozenset(
     """increase increases increased increasing higher more greater larger raise raises raised
     rise rises rose improve improves improved enhance enhances enhanced promote promotes
@@ -197,7 +184,7 @@ def context_of(about: str) -> Context:
         return NO_CONTEXT
     found = terms(about)
     return Context(
-        frozenset(found) | frozenset(_canonical(t) for t in found),
+        frozenset(found) | frozenset(canonical(t) for t in found),
         numbers_of(about) | quantities(about),
         about.lower(),
     )
@@ -299,129 +286,17 @@ def passage_sentences(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def numbers_of(text: str) -> frozenset[str]:
-    """Numbers in `text`, normalised: `1,000` → `1000`, `20 %` → `20%`, `two` → `2`."""
-    found = set()
-    for match in _NUMBER.finditer(text):
-        value = match.group().replace(",", "").replace(" ", "").replace("percent", "%")
-        value = value.lstrip("+")
-        if value.endswith("%"):
-            found.add(value)
-            found.add(value[:-1])  # "20%" is also matched by a bare 20 in the evidence
-        else:
-            found.add(value.rstrip(".") or value)
-    found.update(_number_words(text))
-    found.update(m.group(1) for m in _WHOLE_DECIMAL.finditer(text))  # "1.0" states 1
-    found.update(_TIMES[m.group().lower()] for m in _COUNTED_TIMES.finditer(text))
-    if _SINGLE.search(text):
-        found.add("1")
-    return frozenset(found)
-
-
-_WHOLE_DECIMAL = re.compile(r"(?<![\w.])(\d+)\.0+(?!\d|\.\d)")
-"""A whole number written with decimals: "between 0.0 and 1.0" states 0 and 1."""
-_TIMES = {"once": "1", "twice": "2", "thrice": "3"}
-_COUNTED_TIMES = re.compile(
-    r"(?<!\bat )\b(?:once|twice|thrice)\b"
-    r"(?!\s+(?:you|we|they|it|he|she|the|this|that|these|those|your|its|their|an?|[a-z]+ed)\b)",
-    re.I,
-)
-"""A count of times ("retried once", "twice a day"), not "once" opening a clause ("once you
-apply it", "once installed") nor "at once" (together)."""
-
-
-_SINGLE = re.compile(r"\b(?:a|one)\s+single\b(?!-)", re.I)
-""""A single connection" states what a claim's "1 connection" does; "single-threaded" counts
-threads, and a claim "the default number of worker processes is 1" is not in it."""
-
-
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
-
-
-def _number_words(text: str) -> list[str]:
-    """Numbers written as words: "five" → 5, "two hundred" → 200, "a hundred" → 100.
-
-    A scale word after no number ("several hundred hours", "hundreds") is no number.
-    """
-    found: list[str] = []
-    previous = ""
-    for word in (p.lower() for w in _WORD.findall(text) for p in w.split("-")):
-        if word in _SCALES:
-            if previous in NUMBER_WORDS and previous not in _SCALES:
-                found[-1] = str(int(NUMBER_WORDS[previous]) * _SCALES[word])
-            elif previous in {"a", "one"}:
-                found.append(str(_SCALES[word]))
-        elif word in NUMBER_WORDS:
-            value = int(NUMBER_WORDS[word])
-            tens = int(NUMBER_WORDS.get(previous, "0"))
-            if 0 < value < 10 and 20 <= tens < 100 and found and found[-1] == str(tens):
-                found[-1] = str(tens + value)  # "forty-two" → 42
-            else:
-                found.append(str(value))
-        previous = word
-    return found
-
-
-_UNITS = {
-    **dict.fromkeys(("ms", "msec", "millisecond", "milliseconds"), "ms"),
-    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), "s"),
-    **dict.fromkeys(("min", "mins", "minute", "minutes"), "min"),
-    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), "h"),
-    **dict.fromkeys(("day", "days"), "day"),
-    **dict.fromkeys(("week", "weeks"), "week"),
-    **dict.fromkeys(("month", "months"), "month"),
-    **dict.fromkeys(("year", "years"), "year"),
-    **{unit: unit for unit in ("kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib")},
-    **dict.fromkeys(("byte", "bytes"), "byte"),
-    **dict.fromkeys(("%", "percent"), "%"),
-    **dict.fromkeys(("km", "kilometre", "kilometres", "kilometer", "kilometers"), "km"),
-    **dict.fromkeys(("mile", "miles"), "mile"),
-    **dict.fromkeys(("kg", "kilogram", "kilograms"), "kg"),
-}
-_QUANTITY = re.compile(
-    r"(?<![\w.])(?:(\d[\d,]*(?:\.\d+)?)[\s-]?|("
-    + "|".join(w for w in NUMBER_WORDS if w not in _SCALES)
-    + r")[\s-])(%|[A-Za-z]+\b)",
-    re.I,
-)
-"""A number and the word after it: `5 s`, `5s`, `20%`, `six-month`, `55-year-old`."""
-
-
-_UNIT_STEMS = {stem: unit for word, unit in _UNITS.items() for stem in terms(word)}
-
-
-def _canonical(term: str) -> str:
-    """One form for a number word and its digits, a unit and its abbreviations, a verb.
-
-    A verb in "-ify" and its noun in "-ification" are one term, which the stemmer leaves
-    apart ("verifi" and "verif", "modifi" and "modif"): "disable SSL certificate
-    verification" is what "May be disabled to skip validation" says of `verify_ssl`. Not
-    "specifi": "specif" is the stem of "specific" too.
-    """
-    if len(term) >= 6 and term.endswith("ifi") and term != "specifi":
-        return term[:-1]
-    return NUMBER_WORDS.get(term) or _UNIT_STEMS.get(term) or term
-
-
-_IN_UNIT = re.compile(
-    r"\bin\s+(?:whole\s+)?(" + "|".join(w for w in _UNITS if len(w) > 3 and w.isalpha()) + r")\b",
-    re.I,
-)
-"""A measure named in words, as an option's description gives it: "Session expiry time in
-seconds", "… smaller than this minimum size in bytes"."""
-
-
 _DIMENSION = {
     **dict.fromkeys(("ms", "s", "min", "h", "day", "week", "month", "year"), "time"),
     **dict.fromkeys(("byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib"), "size"),
 }
-"""What each unit of `_UNITS` measures, where another unit measures the same."""
+"""What each unit of `UNITS` measures, where another unit measures the same."""
 
 
 def other_unit(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
     """(the claim's unit, the passages' unit) when they measure in another unit, or None.
 
-    A claim naming its measure in words ("`event.duration` is in milliseconds", `_IN_UNIT`)
+    A claim naming its measure in words ("`event.duration` is in milliseconds", `IN_UNIT`)
     where a sentence of the passages about the same thing names another unit of the same
     kind ("``duration`` (in seconds, …)", peewee's query hooks): the embedded model's
     answer, which both verifiers had passed, every other word being the source's. About the
@@ -429,24 +304,24 @@ def other_unit(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
     Not when the passages write the claim's unit anywhere, in any form ("the number of
     milliseconds"), nor when the claim names two units of a kind.
     """
-    mine = {_UNITS[m.group(1).lower()]: m.group(1) for m in _IN_UNIT.finditer(claim)}
+    mine = {UNITS[m.group(1).lower()]: m.group(1) for m in IN_UNIT.finditer(claim)}
     kinds = [_DIMENSION[unit] for unit in mine if unit in _DIMENSION]
     if len(kinds) != 1 or len(mine) != 1:
         return None
     ((unit, written),) = mine.items()
-    words = {w.lower() for p in passages for w in _WORD.findall(p)}
-    if any(alias in words for alias, same in _UNITS.items() if same == unit):
+    words = {w.lower() for p in passages for w in WORD.findall(p)}
+    if any(alias in words for alias, same in UNITS.items() if same == unit):
         return None
     code = {name.lower() for name in _code_names(claim)}
-    said = {t for t in content_terms(_IN_UNIT.sub(" ", _CODE.sub(" ", claim)))}
+    said = {t for t in content_terms(IN_UNIT.sub(" ", CODE.sub(" ", claim)))}
     for passage in passages:
         for start, end in passage_sentences(passage):
             sentence = passage[start:end]
             shared = said & set(content_terms(sentence))
             if not (len(shared) >= 2 or code & {n.lower() for n in _code_names(sentence)}):
                 continue
-            for found in _IN_UNIT.finditer(sentence):
-                other = _UNITS[found.group(1).lower()]
+            for found in IN_UNIT.finditer(sentence):
+                other = UNITS[found.group(1).lower()]
                 if other != unit and _DIMENSION.get(other) == kinds[0]:
                     return written, f"in {found.group(1)}"
     return None
@@ -461,171 +336,9 @@ def _code_names(text: str) -> set[str]:
 _LIST_ITEM = re.compile(r"\s*" + LIST_MARKER + r"\s")
 
 
-def stated_in(unit_sentence: str, value_sentence: str) -> frozenset[str]:
-    """The quantities a value sentence gives in the unit the sentence before it names.
-
-    Reference pages state an option's unit, then its value alone: "Do not GZip responses
-    that are smaller than this minimum size in bytes. Defaults to `500`." A claim reading
-    "500 bytes" states what they say. Only a short sentence with bare numbers (no unit of its
-    own) right after one naming exactly one unit, with no number, takes it.
-    """
-    units = {_UNITS[m.group(1).lower()] for m in _IN_UNIT.finditer(unit_sentence)}
-    if len(units) != 1 or _NUMBER.search(unit_sentence) or len(value_sentence.split()) > 8:
-        return frozenset()
-    if quantities(value_sentence):
-        return frozenset()
-    (unit,) = units
-    return frozenset(f"{n} {unit}" for n in numbers_of(value_sentence))
-
-
-def quantities(text: str) -> frozenset[str]:
-    """Numbers with a unit of time, size, share or distance: `5 s`, `10 mb`, `20 %`."""
-    found = set()
-    for match in _QUANTITY.finditer(text):
-        unit = _UNITS.get(match.group(3).lower())
-        if unit is not None:
-            raw = (match.group(1) or match.group(2)).lower().replace(",", "")
-            found.add(f"{NUMBER_WORDS.get(raw, raw)} {unit}")
-    return frozenset(found)
-
-
-def _claim_numbers(text: str) -> list[str]:
-    """The claim's numbers that must appear in the evidence (percent signs aside)."""
-    found = []
-    for match in _NUMBER.finditer(text):
-        value = match.group().replace(",", "").replace(" ", "").replace("percent", "%")
-        value = value.lstrip("+").rstrip("%").rstrip(".")
-        if value not in {"0", "1"} or not _NAME_BEFORE.search(
-            text, max(0, match.start() - 64), match.start()
-        ):
-            found.append(value)
-    # "one" and "zero" are as often "a" and "no" in the source; digits are a value stated
-    found.extend(n for n in _number_words(text) if n not in {"0", "1"})
-    return [n for n in dict.fromkeys(found) if n]
-
-
-_NAME_BEFORE = re.compile(r"(?:(?<=\w[ \t,])[A-Z]\w*\s|\w[-/])$")
-"""What makes a 0 or a 1 right after it part of a name, which sources write in other forms
-("Type 1 Diabetes" as "T1D", "Forkhead 0" as "FoxO", "Wingless-Int-1" as "Wnt"): a
-capitalised word inside the sentence, or a word it is joined to. Not a sentence's first
-word: "Returns 0 when the command succeeds" states a value."""
-
-
 def _flags(text: str) -> tuple[bool, bool, bool]:
-    words = {w.lower().replace("’", "'") for w in _WORD.findall(_CODE.sub(" ", text))}
+    words = {w.lower().replace("’", "'") for w in WORD.findall(CODE.sub(" ", text))}
     return bool(negation_cues(text)), bool(words & _UP), bool(words & _DOWN)
-
-
-_YES_BEFORE = re.compile(r"\byes\s*(?:/|-|,?\s*\bor\b)\s*\Z", re.I)
-_YES_AFTER = re.compile(r"\s*(?:/|-|\bor\b)\s*yes\b", re.I)
-""""yes" beside "no": the two answers of a question, not a denial."""
-_WHETHER_BEFORE = re.compile(r"\b(?:whether|if)\s+or\s*\Z", re.I)
-_WHETHER_OPEN = re.compile(r"\b(?:whether|if)\b[^.!?;]*\bor\s*\Z", re.I)
-_CLAUSE_END = re.compile(r"\s*(?:[.,;:!?)]|\Z)")
-""""whether or not X", "whether X or not": the two alternatives of a question, not a denial."""
-
-
-def negation_cues(text: str) -> list[tuple[int, str]]:
-    """The words of `text` that negate, with their offsets.
-
-    Not inside inline code (`None`), not capitalised inside a sentence (a name: the album
-    "No Fences", Python's None), and "fail" only as "fail to" ("fails to improve"; "when
-    a request fails" is an event, not a denial), "not" never in "not only X but Y",
-    "no" never as the other of "yes" ("a yes/no question", "yes or no"), and "not" never
-    as the other alternative of "whether" ("whether or not it came from the command line",
-    "whether it is cached or not"); "not", "never" and "don't" never before "forget",
-    "hesitate", "neglect" or "fail to", nor "fail" after them: "make sure not to forget to
-    set the attribute" (Flask's docs) and "don't fail to" ask to do it; nor in "not least"
-    or "not to mention" ("Last but not least `echo()` uses …", Click's docs).
-    """
-    code = [m.span() for m in _CODE.finditer(text)]
-    code_starts = [start for start, _ in code]
-    found = []
-    for match in _WORD.finditer(text):
-        word = match.group().lower().replace("’", "'")
-        if not (word in _NEGATION or word.endswith("n't")):
-            continue
-        start, end = match.span()
-        inside = bisect_right(code_starts, start) - 1
-        if inside >= 0 and start < code[inside][1]:
-            continue
-        # Each test reads a window around the word: a text of thousands of negations is
-        # read in linear time.
-        window = text[max(0, start - _AROUND) : start]
-        before = window.rstrip(" \t*_\"'“(-")
-        opens = not before or before[-1] in ".!?:\n"
-        if match.group()[0].isupper() and not opens:
-            continue
-        if word in _FAIL and (not _TO.match(text, end) or _DENIED_FAIL.search(before)):
-            continue
-        litotes = word in {"not", "never"} or word.endswith("n't")
-        if litotes and _LITOTES.match(text, end):
-            continue  # "don't forget to set X" (`_LITOTES`) sets X
-        if word == "not" and _ADDITIVE.match(text, end):
-            continue  # "reviews not only X but also Y" asserts both
-        if word == "no" and (_YES_BEFORE.search(window) or _YES_AFTER.match(text, end)):
-            continue
-        if word == "not" and _alternative(text, start, end):
-            continue
-        found.append((start, word))
-    return found
-
-
-def _alternative(text: str, start: int, end: int) -> bool:
-    """Whether the "not" at `start` is the other alternative of a "whether" question.
-
-    "whether or not an option came from the command line" and "whether it is cached or
-    not." ask which of two holds; neither denies anything. Only the 200 characters before
-    it are read (a question's alternatives are close; a long text costs no more).
-    """
-    before = text[max(0, start - 200) : start]
-    if _WHETHER_BEFORE.search(before):
-        return True
-    return bool(_WHETHER_OPEN.search(before)) and bool(_CLAUSE_END.match(text, end))
-
-
-@lru_cache(maxsize=1024)
-def _privative_only(claim: str) -> bool:
-    """The claim's only negation is privative: "mice lacking Sirt1", "cells without IFN-γ".
-
-    Sources say that with words no cue list holds ("Sirt1-deficient", "knockout", "loss
-    of", "-/-"), so a source without a negation word is no sign of a mismatch; such a claim
-    is not checked for negation at all. "Without" before a verb ("works without installing
-    anything") denies an event and is checked.
-    """
-    found = negation_cues(claim)
-    for offset, word in found:
-        if word not in _PRIVATIVE:
-            return False
-        following = _WORD.match(claim[offset + len(word) :].lstrip())
-        if word == "without" and following and following.group().endswith("ing"):
-            return False  # "works without installing anything" denies an event
-    return bool(found)
-
-
-def negated_for(wanted: Iterable[str], sentence: str, *, privative: bool = True) -> bool:
-    """Whether the part of `sentence` that states a claim's terms is negated.
-
-    The sentence is cut into clauses (at commas, semicolons, colons, brackets and dashes
-    outside inline code); the clause holding most of the claim's terms `wanted` decides,
-    or, on a tie, any of them. "`max_connections`, maximum number of allowable
-    connections, or `None` for no limits." is not a negation of "the maximum number of
-    connections is 100": the "no" belongs to a clause that holds one of its terms, not the
-    one that states it. Without `privative`, "without" and "lacking" negate nothing ("run
-    without any arguments" states a condition, not a denial).
-    """
-    wanted = set(wanted)
-    cues = [
-        offset for offset, word in negation_cues(sentence) if privative or word not in _PRIVATIVE
-    ]
-    scored = []
-    for start, end in _clauses(sentence):
-        tokens = {_canonical(t) for t in terms(sentence[start:end])}
-        scored.append((len(wanted & tokens), any(start <= c < end for c in cues)))
-    most = max((count for count, _ in scored), default=0)
-    if most == 0:
-        return any(negating for _, negating in scored)
-    return any(negating for count, negating in scored if count == most)
 
 
 @lru_cache(maxsize=512)
@@ -648,7 +361,7 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
         unit_given = (
             stated_in(text[found[-1].start : found[-1].end], piece) if joined else frozenset()
         )
-        tokens = [_canonical(t) for t in terms(piece)]
+        tokens = [canonical(t) for t in terms(piece)]
         positions: dict[str, list[int]] = {}
         for position, term in enumerate(tokens):
             positions.setdefault(term, []).append(position)
@@ -689,69 +402,20 @@ def _union(sets: Iterable[frozenset[str]]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1024)
-def _claim_quantities(claim: str) -> frozenset[str]:
-    return quantities(claim)
-
-
-_IN_BASE_UNITS = {
-    "ms": ("s", 0.001),
-    "s": ("s", 1),
-    "min": ("s", 60),
-    "h": ("s", 3600),
-    "day": ("s", 86400),
-    "week": ("s", 604800),
-    "byte": ("byte", 1),
-    **{unit: ("byte", 1000**power) for power, unit in enumerate(("kb", "mb", "gb", "tb"), 1)},
-    **{unit: ("byte", 1024**power) for power, unit in enumerate(("kib", "mib", "gib", "tib"), 1)},
-}
-"""Units of time and size by their measure and size in its base unit (months and years
-vary, and a kilobyte is read both ways: `_amounts`)."""
-
-
-def _amounts(quantity: str) -> set[tuple[str, float]]:
-    """What a quantity ("10 min") amounts to in base units: {("s", 600.0)}; none if unknown."""
-    number, _, unit = quantity.partition(" ")
-    if unit not in _IN_BASE_UNITS:
-        return set()
-    try:
-        value = float(number)
-    except ValueError:
-        return set()
-    measure, size = _IN_BASE_UNITS[unit]
-    found = {(measure, round(value * size, 6))}
-    if unit in ("kb", "mb", "gb", "tb"):  # "64 KB" is 65,536 bytes as often as 64,000
-        found.add((measure, round(value * _IN_BASE_UNITS[unit[0] + "ib"][1], 6)))
-    return found
-
-
-def _converted(claim: str, evidence_numbers: frozenset[str]) -> frozenset[str]:
-    """The claim's quantities the evidence states in another unit, the amount the same.
-
-    "10 minutes" for "600 seconds", "two weeks" for "14 days": the number then is no number
-    the evidence lacks.
-    """
-    wanted = {q: _amounts(q) for q in _claim_quantities(claim) if q not in evidence_numbers}
-    if not any(wanted.values()):
-        return frozenset()  # most claims: no quantity in another unit to look for
-    stated = set().union(*(_amounts(q) for q in evidence_numbers if " " in q))
-    return frozenset(q for q, amounts in wanted.items() if amounts & stated)
-
-
-@lru_cache(maxsize=1024)
 def _claim(
     claim: str,
 ) -> tuple[list[str], list[str], list[str], tuple[bool, bool, bool]]:
     """A claim's content terms, numbers, proper names and flags, cached.
 
     The negation flag leaves out a "not" that stands only in an opening purpose clause
-    (`_goal_negated_only`).
+    (`goal_negated_only`).
 
     Repair checks one claim against every source.
     """
-    wanted = list(dict.fromkeys(_canonical(t) for t in content_terms(claim)))
+    wanted = list(dict.fromkeys(canonical(t) for t in content_terms(claim)))
     negated, up, down = _flags(claim)
-    negated = negated and not _goal_negated_only(claim)  # the goal's "not" asserts nothing
-    return wanted, _claim_numbers(claim), _names(claim), (negated, up, down)
+    negated = negated and not goal_negated_only(claim)  # the goal's "not" asserts nothing
+    return wanted, numbers_claimed(claim), _names(claim), (negated, up, down)
 
 
 def claim_terms(claim: str) -> tuple[str, ...]:
@@ -798,46 +462,6 @@ def _superlatives_missing(
     )
 
 
-_DOTTED_NAME = r"[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+"
-_DOTTED = re.compile(rf"(?<![\w.]){_DOTTED_NAME}(?![\w.])")
-"""Dotted names (`httpx.Client`, `www.example.com`); not "e.g." or "U.S." (one-letter parts)."""
-_SNAKE = re.compile(r"(?<![\w.])[A-Za-z]\w*_\w+")
-_CODE_WORD = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
-_LITERALS = frozenset({"none", "true", "false", "null", "self", "async", "await"})
-
-
-@lru_cache(maxsize=1024)
-def identifiers(text: str) -> frozenset[str]:
-    """The code identifiers `text` names, lower case, each by its last dotted part.
-
-    Words in inline code (`httpx.HTTPTransport`, `max_connections`), and outside it dotted
-    names and snake_case words: `HTTPTransport`, `max_connections`. Literals (`None`) and
-    parts shorter than three characters are left out.
-    """
-    found: list[str] = []
-    options: list[str] = []
-    for match in SINGLE_CODE.finditer(text):
-        option = _OPTION.fullmatch(match.group(1))
-        if option:
-            options.append(option.group(1))  # as written: `-x` is not `-X`
-        else:
-            found.extend(_CODE_WORD.findall(match.group(1)))
-    plain = SINGLE_CODE.sub(" ", text)
-    found.extend(_DOTTED.findall(plain))
-    found.extend(_SNAKE.findall(plain))
-    parts = (name.rsplit(".", 1)[-1].lower() for name in found)
-    return frozenset(p for p in parts if len(p) >= 3 and p not in _LITERALS) | frozenset(options)
-
-
-_OPTION = re.compile(r"\s*(--?[A-Za-z][\w-]*)(?:=\S*)?\s*")
-"""Inline code that is a command-line option, whole and however short (`--ff`, `-x`,
-`--maxfail=2`): the embedded model's "use the `--ff` option, which stands for 'fail
-fast'" passed against pytest's stepwise section, which names `--sw` and `--lf -x`. An
-option inside a command (`oc apply -f <file>`) is not read: a claim quoting a command
-quotes it, and the Developer Hub answers write commands with flags their guides spell
-otherwise."""
-
-
 def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> tuple[str, ...]:
     """The code identifiers of the claim that neither the passages nor their titles hold.
 
@@ -847,7 +471,7 @@ def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> 
     page). Found anywhere in the passages' text (any case, as part of a longer name too:
     `AsyncHTTPTransport` holds it); prose claims name no identifiers and are never checked.
     Where the sources mark their code, a name the claim calls (`cancel()`) or writes as an
-    attribute (`trio.timeout`) must be code there too (`_as_code`), not only a word.
+    attribute (`trio.timeout`) must be code there too (`as_code`), not only a word.
     """
     wanted = identifiers(claim)
     if not wanted:
@@ -857,158 +481,18 @@ def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> 
     missing = {
         name
         for name in wanted
-        if (name not in text if name[0] != "-" else not _written_option(name, written))
+        if (name not in text if name[0] != "-" else not written_option(name, written))
     }
     if marks_code(text):  # a source that marks its code (PDF, plain text seldom do)
-        missing.update(f"{name}()" for name in _called(claim) - missing if not _as_code(name, text))
+        missing.update(
+            f"{name}()" for name in called_as(claim) - missing if not as_code(name, text)
+        )
         missing.update(
             dotted
-            for dotted, name in _attributes(claim)
-            if name not in missing and not _as_code(name, text) and not _as_key(name, text)
+            for dotted, name in attributes(claim)
+            if name not in missing and not as_code(name, text) and not as_key(name, text)
         )
     return tuple(sorted(missing))
-
-
-def _written_option(option: str, text: str) -> bool:
-    """Whether `text` writes the command-line `option`: whole and in its case, or its name.
-
-    `-s` is not in `--sw`, nor `-x` in `-X`, nor `--ff` in "failed first"; a longer name
-    may stand as a word: pip's "You can install local projects in 'editable' mode" with
-    `pip install -e` states what the embedded model's `--editable` does (a first version
-    that asked for the option whole removed that right claim).
-    """
-    if re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text):
-        return True
-    name = option.lstrip("-")
-    return len(name) >= 3 and re.search(rf"(?<![\w-]){re.escape(name)}", text, re.I) is not None
-
-
-def _attributes(claim: str) -> list[tuple[str, str]]:
-    """Dotted names the claim writes as code (`trio.move_on_after`), with their last part.
-
-    Naming an attribute of a module or object is naming code: the embedded model's "use
-    the `trio.timeout` function" against Trio's "when a timeout expires" and
-    `trio.move_on_after(30)` had every term held, "timeout" as a word. A setting's key
-    path (`upstream.backstage.extraEnvVars`) passes where the source writes the last key
-    as a key (`_as_key`).
-    """
-    found: dict[tuple[str, str], None] = {}  # each name once, in order
-    for code in SINGLE_CODE.finditer(claim):
-        for dotted in _ATTRIBUTE.findall(code.group(1)):
-            name = dotted.rsplit(".", 1)[-1].lower()
-            if len(name) >= 3 and name not in _DOMAINS:
-                found[(dotted.lower(), name)] = None
-    return list(found)
-
-
-_MARKS_CODE = re.compile(
-    rf"{SINGLE_CODE.pattern}|``[^`\s](?:[^`\n]*[^`\s])?``|```|^[ \t]*~~~"
-    r"|^[ \t]*\.\. (?:code-block|code|sourcecode)::|::[ \t]*$",
-    re.M,
-)
-"""What shows that a text marks its code: inline code (`x`, reStructuredText's ``x``), a
-fence (also inside a line, as text flattened from Markdown keeps it), or a
-reStructuredText code directive or literal block ("… as follows::"), as a
-section that shows its example in a `.. code-block::` and names nothing inline. Not the
-quotes of tokenised text ("`` Fooled Around ''", ClapNQ, MuSiQue, HotpotQA)."""
-
-
-def marks_code(text: str) -> bool:
-    """Whether `text` marks its code (`_MARKS_CODE`): documentation does, prose seldom."""
-    return _MARKS_CODE.search(text) is not None
-
-
-_ATTRIBUTE = re.compile(rf"(?<![\w./@:-]){_DOTTED_NAME}(?![\w./:@-])")
-"""A dotted name that is no part of a web address, path or e-mail address."""
-_DOMAINS = frozenset({"com", "org", "net", "edu", "gov", "dev", "app"})
-"""Last parts that make a dotted name a host (`example.com`), not an attribute."""
-
-
-_CALL = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\(")
-
-
-def _called(claim: str) -> frozenset[str]:
-    """Names the claim's inline code calls (`cancel()`, `tg.start_soon(f)`), lower case."""
-    return frozenset(
-        match.group(1).lower()
-        for code in SINGLE_CODE.finditer(claim)
-        for match in _CALL.finditer(code.group(1))
-        if len(match.group(1)) >= 3
-    )
-
-
-def _as_code(name: str, text: str) -> bool:
-    """Whether lower-case `text` writes `name` as code: called, after a dot, or in backticks.
-
-    A claim calling a method (`cancel()`) names code; a source that marks its code and has
-    the word only in prose ("cancelled", "cancel message support", AnyIO's changelog) does
-    not state it: the trained verifier passed "use the `cancel()` method on the task group
-    object" against such a changelog line (0.57). A source with no backtick at all (a PDF,
-    plain text) is not asked to.
-    """
-    name = re.escape(name)
-    return re.search(rf"(?<![\w-]){name}(?=\s*\(|`)|[.`]{name}(?!\w)", text) is not None
-
-
-def _as_key(name: str, text: str) -> bool:
-    """Whether lower-case `text` writes `name` as a setting's key (`application:`, `x =`).
-
-    A dotted path in a claim (`spec.application.extraEnvs`) names the keys a YAML or TOML
-    example nests, which the source writes one per line.
-    """
-    return re.search(rf"(?<![\w-]){re.escape(name)}\s*[:=]", text) is not None
-
-
-_LABEL_MARK = re.compile(r"(?:\bNo\.|№)\s*$")
-"""What makes the number after it a label in a source: "No. 21", "№ 21"."""
-_CLAIMED_LABEL = re.compile(r"(?:\bNo\.?|№|#|\bnumber)\s*$", re.IGNORECASE)
-"""A claim writing its number as a label itself ("wears No. 21", "#4", "number 21")."""
-_WHOLE_NUMBER = re.compile(r"(?<![\w.,])\d+(?![\d,])")
-"""A whole number as a source writes it (not part of "1,234", "3.5" or "B12")."""
-_COUNTED = re.compile(r"\s+([A-Za-z][\w-]*)")
-_NOT_COUNTED = frozenset(
-    """in on at for of to by from with and or the a an as when while after before since until
-    was were is are has had than""".split()
-)
-"""A claim's number followed by a noun counts something ("21 career blocks"); "peaked at 4
-in the UK" does not."""
-
-
-def labels_only(claim: str, passages: Sequence[str]) -> tuple[str, ...]:
-    """Whole numbers the claim counts with that `passages` write only as labels.
-
-    "No. 21" names a jersey, a route or a chart position; "has 21 career blocks" counts
-    something, and a source whose only 21 is "No. 21" does not state it. A number the
-    claim does not count with ("wore jersey 21", "peaked at 4", "the 4th single") or
-    writes as a label itself is not checked.
-    """
-    if not any("No." in text or "№" in text for text in passages):
-        return ()  # no label anywhere: every number the sources write counts
-    written: dict[str, list[bool]] = {}  # each whole number: is each place it stands a label?
-    for text in passages:
-        for place in _WHOLE_NUMBER.finditer(text):
-            before = text[max(0, place.start() - 12) : place.start()]
-            written.setdefault(place.group(), []).append(bool(_LABEL_MARK.search(before)))
-    found = []
-    for match in _NUMBER.finditer(claim):
-        number = match.group().strip().rstrip(".")
-        word = _COUNTED.match(claim, match.end())
-        counted = word is not None and word.group(1).lower() not in _NOT_COUNTED
-        labelled = _CLAIMED_LABEL.search(claim[: match.start()])
-        if not number.isdigit() or not counted or labelled:
-            continue
-        if all(written.get(number, [False])):
-            found.append(number)
-    return tuple(dict.fromkeys(found))
-
-
-def _labelled(
-    claim: str, claim_numbers: Sequence[str], shown: Sequence[str], missing: Sequence[str]
-) -> tuple[str, ...]:
-    """`labels_only` over the passages `shown`, for numbers not already missing."""
-    if not claim_numbers:
-        return ()
-    return tuple(n for n in labels_only(claim, shown) if n not in missing)
 
 
 def _text(evidence: Evidence, sentence: Sentence) -> str:
@@ -1019,50 +503,8 @@ def _names(claim: str) -> list[str]:
     """Stemmed terms of capitalised words that do not open a sentence: proper names."""
     found: list[str] = []
     for match in NAME.finditer(claim):  # "HTTPX's" names HTTPX
-        found.extend(_canonical(t) for t in terms(POSSESSIVE.sub("", match.group())))
+        found.extend(canonical(t) for t in terms(POSSESSIVE.sub("", match.group())))
     return list(dict.fromkeys(found))
-
-
-def _unit_differs(quantity: str, evidence: frozenset[str], best: frozenset[str]) -> bool:
-    """Whether a quantity of the claim the evidence lacks counts as missing.
-
-    It does when the evidence gives its number with another unit ("5 minutes" against "5
-    seconds") or not in the sentences that state the claim (a 5 in some date); "55 years
-    old" against "at age 55" in the anchor sentence does not.
-    """
-    number = quantity.split(" ")[0]
-    return number not in best or any(q.startswith(number + " ") for q in evidence)
-
-
-def _clauses(text: str) -> list[tuple[int, int]]:
-    """Spans of the clauses of `text`.
-
-    Cut at commas, semicolons, colons, brackets and dashes outside inline code.
-    """
-    code = [m.span() for m in _CODE.finditer(text)]
-    cuts = [
-        m.start() for m in _CLAUSE.finditer(text) if not any(a <= m.start() < b for a, b in code)
-    ]
-    return list(itertools.pairwise([0, *cuts, len(text)]))
-
-
-@lru_cache(maxsize=1024)
-def _negated_scope(claim: str) -> frozenset[str]:
-    """The terms of the claim's clause that holds its first negation.
-
-    What a source sentence must state to back the negation; all the claim's terms when
-    that clause has none.
-    """
-    cues = negation_cues(claim)
-    everything = frozenset(_canonical(t) for t in content_terms(claim))
-    if not cues:
-        return everything
-    offset = cues[0][0]
-    for start, end in _clauses(claim):
-        if start <= offset < end:
-            found = frozenset(_canonical(t) for t in content_terms(claim[start:end]))
-            return found or everything
-    return everything
 
 
 def _negation_differs(
@@ -1084,10 +526,10 @@ def _negation_differs(
     (`codevalues.sets_otherwise`).
     """
     best = [s for s in best if not sets_otherwise(claim, _text(evidence, s))]
-    if not best or _privative_only(claim):
+    if not best or privative_only(claim):
         return False
     if negated:
-        scope = _negated_scope(claim)
+        scope = negated_scope(claim)
         most = max(len(scope & sentence.terms) for sentence in best)
         stating = [sentence for sentence in best if len(scope & sentence.terms) == most]
         if not any(
@@ -1099,9 +541,9 @@ def _negation_differs(
             return True
         contrast = _CONTRAST.search(claim)  # "A depends on X, not on Y": "A … X" is plain
         texts = [_text(evidence, sentence) for sentence in best]
-        return contrast is not None and _contrast_denied(claim, contrast, texts)
+        return contrast is not None and contrast_denied(claim, contrast, texts)
     tops = [best[0]]
-    asserted = _asserted_terms(claim)
+    asserted = asserted_terms(claim)
     if asserted:
         wanted = [t for t in wanted if t in asserted]
         most = max(len(asserted & sentence.terms) for sentence in best)
@@ -1116,35 +558,6 @@ claim is. The embedded model wrote "`delete_instance(recursive=True)` depends on
 keys being declared with ON DELETE CASCADE, not on peewee handling the dependent rows
 itself" over peewee's "it does not rely on ``ON DELETE CASCADE``", and, read as a denial
 the source backs, both verifiers had passed it."""
-_CONTRASTED_TERMS = 3
-"""Content terms the asserting clause needs of its own (not in the declined one)."""
-
-
-def _contrast_denied(claim: str, contrast: re.Match[str], sentences: Sequence[str]) -> bool:
-    """Whether a sentence denies what a claim "A, not B" asserts (`_CONTRAST`).
-
-    A negated clause of a stating sentence that holds two or more terms only the asserting
-    clause has, and none only the declined one has ("it does not rely on ``ON DELETE
-    CASCADE``" against "… depends on the foreign keys being declared with ON DELETE
-    CASCADE, not on peewee handling the dependent rows itself").
-    """
-    main = claim[: contrast.start()]
-    if negation_cues(main):
-        return False
-    said = {_canonical(t) for t in content_terms(main)}
-    declined = {_canonical(t) for t in content_terms(claim[contrast.end() :])}
-    asserted, declined = said - declined, declined - said
-    if len(asserted) < _CONTRASTED_TERMS:
-        return False
-    for text in sentences:
-        for start, end in _clauses(text):
-            clause = text[start:end]
-            if not negation_cues(clause):
-                continue
-            held = {_canonical(t) for t in content_terms(clause)}
-            if len(held & asserted) >= 2 and not held & declined:
-                return True
-    return False
 
 
 def _negates(claim: str, wanted: Sequence[str], sentence: Sentence, evidence: Evidence) -> bool:
@@ -1165,64 +578,6 @@ def _negates(claim: str, wanted: Sequence[str], sentence: Sentence, evidence: Ev
         and not _restates_bound(claim, text)
         and not denies(claim, text)
     )
-
-
-_DENYING = re.compile(
-    r"\b(?:avoid(?:s|ed|ing)?|prevent(?:s|ed|ing)?|without|instead\s+of|rather\s+than"
-    r"|outside|out\s+of(?!\s+the\s+box)|lack(?:s|ed|ing)?|disabl(?:e|es|ed|ing))\b"
-    r"|\bun(?!(?:less|like|ique|iform|ify|ion|its?|iverse|iversal|icode)\b)([a-z]{4,})",
-    re.IGNORECASE,
-)
-"""Words that deny without a negation word: "a bytecode cache to avoid repeated compiling",
-"to prevent modifying lists", "outside the context of creating text files", "kept out of
-source control", and a word that is another's opposite by "un-" ("untrusted"; not
-"unless", "unlike", "unique", …)."""
-
-
-def denies(text: str, other: str) -> bool:
-    """Whether `text` denies with a word no negation cue list holds (`_DENYING`).
-
-    What one side states with "not" the other often states so: Jinja's "uses a bytecode
-    cache to avoid repeated compiling" is the claim "templates aren't compiled over and
-    over", and the claim "requests from a page on an untrusted URL receive a 400 error"
-    Werkzeug's "a page that is not served on a trusted URL". An "un-" word counts only when
-    `other` holds the word it negates ("trusted"): "under", "until" and "unique" deny nothing.
-    """
-    lowered = other.lower()
-    for found in _DENYING.finditer(text):
-        rest = found.group(1)
-        if rest is None or re.search(rf"\b{re.escape(rest.lower())}", lowered):
-            return True
-    return False
-
-
-@lru_cache(maxsize=1024)
-def _asserted_terms(claim: str) -> frozenset[str]:
-    """The terms a claim opening with a purpose clause asserts: those after the clause.
-
-    "To enable HTTP/2, install the optional dependencies" asserts the install; "HTTP/2 is
-    not enabled by default" denies nothing it says. So does a claim opening with a clause
-    of time or condition (`_CIRCUMSTANCE`): "After streaming a response with
-    `preload_content=False` …, you can manually release the HTTP connection back to the
-    connection pool" asserts the release, which urllib3's docs state two sentences after
-    "the response body will be read immediately … without manual intervention" (of the
-    default, `preload_content=True`). Empty when the claim has no such clause, or nothing
-    follows it.
-    """
-    opening = _PURPOSE.match(claim) or _CIRCUMSTANCE.match(claim)
-    if opening is None:
-        return frozenset()
-    return frozenset(_canonical(t) for t in content_terms(claim[opening.end() :]))
-
-
-def _goal_negated_only(claim: str) -> bool:
-    """Whether the claim's negations all stand in its opening purpose clause.
-
-    "To configure isort so it doesn't conflict with Black, use the black profile" asserts
-    no negation: the source need not deny anything to back it.
-    """
-    opening = _PURPOSE.match(claim)
-    return opening is not None and not negation_cues(claim[opening.end() :])
 
 
 def _restates_bound(claim: str, sentence: str) -> bool:
@@ -1330,10 +685,10 @@ def align(
     wanted, claim_numbers, names, (negated, up, down) = _claim(claim)
     sentences, vocabulary = evidence.sentences, evidence.vocabulary
     evidence_numbers = evidence.numbers | context.numbers
-    converted = _converted(claim, evidence_numbers)  # "10 minutes" for "600 seconds"
+    converted = converted_quantities(claim, evidence_numbers)  # "10 minutes" for "600 seconds"
     converted_numbers = {q.split(" ")[0] for q in converted}
     given = _given_terms(wanted, vocabulary, context) | {
-        _canonical(term) for quantity in converted for term in quantity.split(" ")
+        canonical(term) for quantity in converted for term in quantity.split(" ")
     }
     wanted = [t for t in wanted if t not in given]
     needed = set(wanted)
@@ -1362,14 +717,14 @@ def align(
     )
     missing_numbers += tuple(
         q
-        for q in _claim_quantities(claim)
+        for q in quantities_claimed(claim)
         if q not in evidence_numbers
         and q not in converted
         and q.split(" ")[0] not in missing_numbers
-        and _unit_differs(q, evidence_numbers, best_numbers)
+        and unit_differs(q, evidence_numbers, best_numbers)
     )
     shown = list(evidence.passages)
-    labelled = _labelled(claim, claim_numbers, shown, missing_numbers)
+    labelled = labelled_numbers(claim, claim_numbers, shown, missing_numbers)
     missing_numbers += labelled
     far_numbers = [n for n in claim_numbers if n not in best_numbers]
     missing_names = tuple(n for n in names if n not in vocabulary and n not in context.terms)
@@ -1516,8 +871,8 @@ def _clauses_of(
     return tuple(
         (
             part,
-            frozenset(_canonical(t) for t in content_terms(part)),
-            tuple(_claim_numbers(part)),
+            frozenset(canonical(t) for t in content_terms(part)),
+            tuple(numbers_claimed(part)),
             _AND.fullmatch(join) is not None,
         )
         for part, join in zip(parts, joins, strict=True)
@@ -1535,7 +890,7 @@ def _written(claim: str) -> dict[str, str]:
     for match in re.finditer(r"\w+", claim):
         for term in terms(match.group()):
             found.setdefault(term, match.group())
-            found.setdefault(_canonical(term), match.group())
+            found.setdefault(canonical(term), match.group())
     return found
 
 

@@ -117,7 +117,7 @@ def differing_code(
     """(the claim's code, the source's) for each setting or operator written otherwise.
 
     The source's side is empty for an operator the passages never write. `negated`: whether
-    the claim negates anything (`align.negation_cues`); code the passages deny is checked
+    the claim negates anything (`negation.negation_cues`); code the passages deny is checked
     only in a claim that does not.
     """
     source = "\n".join(passages)

@@ -55,7 +55,6 @@ from pathlib import Path
 
 from citesynth.errors import ConfigError
 from citesynth.verify import mpnet
-from citesynth.verify.align import marks_code
 from citesynth.verify.base import Check, Label, Verdict
 from citesynth.verify.crossencoder import WEIGHTS_FILE, CrossEncoder, Meta
 from citesynth.verify.evidence import (
@@ -66,6 +65,7 @@ from citesynth.verify.evidence import (
     quoted,
     unmarked,
 )
+from citesynth.verify.identifiers import marks_code
 from citesynth.verify.lexical import LexicalVerifier
 from citesynth.verify.purpose import goal_backed, split_goal
 from citesynth.verify.similarity import shared_similarity

@@ -1,0 +1,144 @@
+"""Identifiers a claim writes as code, and whether a passage writes them as code does.
+
+`identifiers` reads a claim's dotted paths, snake_case names, options ("--reload") and
+literals; the rest say how a source may write the same name: as an attribute of its
+parent, a call, a key of a YAML or TOML example, or in a code span (`marks_code`).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from citesynth.analysis import (
+    SINGLE_CODE,
+)
+
+_DOTTED_NAME = r"[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+"
+_DOTTED = re.compile(rf"(?<![\w.]){_DOTTED_NAME}(?![\w.])")
+"""Dotted names (`httpx.Client`, `www.example.com`); not "e.g." or "U.S." (one-letter parts)."""
+_SNAKE = re.compile(r"(?<![\w.])[A-Za-z]\w*_\w+")
+_CODE_WORD = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_LITERALS = frozenset({"none", "true", "false", "null", "self", "async", "await"})
+
+
+@lru_cache(maxsize=1024)
+def identifiers(text: str) -> frozenset[str]:
+    """The code identifiers `text` names, lower case, each by its last dotted part.
+
+    Words in inline code (`httpx.HTTPTransport`, `max_connections`), and outside it dotted
+    names and snake_case words: `HTTPTransport`, `max_connections`. Literals (`None`) and
+    parts shorter than three characters are left out.
+    """
+    found: list[str] = []
+    options: list[str] = []
+    for match in SINGLE_CODE.finditer(text):
+        option = _OPTION.fullmatch(match.group(1))
+        if option:
+            options.append(option.group(1))  # as written: `-x` is not `-X`
+        else:
+            found.extend(_CODE_WORD.findall(match.group(1)))
+    plain = SINGLE_CODE.sub(" ", text)
+    found.extend(_DOTTED.findall(plain))
+    found.extend(_SNAKE.findall(plain))
+    parts = (name.rsplit(".", 1)[-1].lower() for name in found)
+    return frozenset(p for p in parts if len(p) >= 3 and p not in _LITERALS) | frozenset(options)
+
+
+_OPTION = re.compile(r"\s*(--?[A-Za-z][\w-]*)(?:=\S*)?\s*")
+"""Inline code that is a command-line option, whole and however short (`--ff`, `-x`,
+`--maxfail=2`): the embedded model's "use the `--ff` option, which stands for 'fail
+fast'" passed against pytest's stepwise section, which names `--sw` and `--lf -x`. An
+option inside a command (`oc apply -f <file>`) is not read: a claim quoting a command
+quotes it, and the Developer Hub answers write commands with flags their guides spell
+otherwise."""
+
+
+def written_option(option: str, text: str) -> bool:
+    """Whether `text` writes the command-line `option`: whole and in its case, or its name.
+
+    `-s` is not in `--sw`, nor `-x` in `-X`, nor `--ff` in "failed first"; a longer name
+    may stand as a word: pip's "You can install local projects in 'editable' mode" with
+    `pip install -e` states what the embedded model's `--editable` does (a first version
+    that asked for the option whole removed that right claim).
+    """
+    if re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text):
+        return True
+    name = option.lstrip("-")
+    return len(name) >= 3 and re.search(rf"(?<![\w-]){re.escape(name)}", text, re.I) is not None
+
+
+def attributes(claim: str) -> list[tuple[str, str]]:
+    """Dotted names the claim writes as code (`trio.move_on_after`), with their last part.
+
+    Naming an attribute of a module or object is naming code: the embedded model's "use
+    the `trio.timeout` function" against Trio's "when a timeout expires" and
+    `trio.move_on_after(30)` had every term held, "timeout" as a word. A setting's key
+    path (`upstream.backstage.extraEnvVars`) passes where the source writes the last key
+    as a key (`as_key`).
+    """
+    found: dict[tuple[str, str], None] = {}  # each name once, in order
+    for code in SINGLE_CODE.finditer(claim):
+        for dotted in _ATTRIBUTE.findall(code.group(1)):
+            name = dotted.rsplit(".", 1)[-1].lower()
+            if len(name) >= 3 and name not in _DOMAINS:
+                found[(dotted.lower(), name)] = None
+    return list(found)
+
+
+_MARKS_CODE = re.compile(
+    rf"{SINGLE_CODE.pattern}|``[^`\s](?:[^`\n]*[^`\s])?``|```|^[ \t]*~~~"
+    r"|^[ \t]*\.\. (?:code-block|code|sourcecode)::|::[ \t]*$",
+    re.M,
+)
+"""What shows that a text marks its code: inline code (`x`, reStructuredText's ``x``), a
+fence (also inside a line, as text flattened from Markdown keeps it), or a
+reStructuredText code directive or literal block ("… as follows::"), as a
+section that shows its example in a `.. code-block::` and names nothing inline. Not the
+quotes of tokenised text ("`` Fooled Around ''", ClapNQ, MuSiQue, HotpotQA)."""
+
+
+def marks_code(text: str) -> bool:
+    """Whether `text` marks its code (`_MARKS_CODE`): documentation does, prose seldom."""
+    return _MARKS_CODE.search(text) is not None
+
+
+_ATTRIBUTE = re.compile(rf"(?<![\w./@:-]){_DOTTED_NAME}(?![\w./:@-])")
+"""A dotted name that is no part of a web address, path or e-mail address."""
+_DOMAINS = frozenset({"com", "org", "net", "edu", "gov", "dev", "app"})
+"""Last parts that make a dotted name a host (`example.com`), not an attribute."""
+
+
+_CALL = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\(")
+
+
+def called_as(claim: str) -> frozenset[str]:
+    """Names the claim's inline code calls (`cancel()`, `tg.start_soon(f)`), lower case."""
+    return frozenset(
+        match.group(1).lower()
+        for code in SINGLE_CODE.finditer(claim)
+        for match in _CALL.finditer(code.group(1))
+        if len(match.group(1)) >= 3
+    )
+
+
+def as_code(name: str, text: str) -> bool:
+    """Whether lower-case `text` writes `name` as code: called, after a dot, or in backticks.
+
+    A claim calling a method (`cancel()`) names code; a source that marks its code and has
+    the word only in prose ("cancelled", "cancel message support", AnyIO's changelog) does
+    not state it: the trained verifier passed "use the `cancel()` method on the task group
+    object" against such a changelog line (0.57). A source with no backtick at all (a PDF,
+    plain text) is not asked to.
+    """
+    name = re.escape(name)
+    return re.search(rf"(?<![\w-]){name}(?=\s*\(|`)|[.`]{name}(?!\w)", text) is not None
+
+
+def as_key(name: str, text: str) -> bool:
+    """Whether lower-case `text` writes `name` as a setting's key (`application:`, `x =`).
+
+    A dotted path in a claim (`spec.application.extraEnvs`) names the keys a YAML or TOML
+    example nests, which the source writes one per line.
+    """
+    return re.search(rf"(?<![\w-]){re.escape(name)}\s*[:=]", text) is not None

@@ -1,0 +1,286 @@
+"""Negation as a claim or a sentence writes it: its cues, its scope, and what it denies.
+
+`negation_cues` finds the words that deny ("not", "never", "without", "fails"), leaving
+out those that deny nothing ("not only … but", "don't forget to", "Yes, no …"); `negated_for`
+says whether a sentence denies the terms it shares with a claim, within the clause that
+holds them (`_clauses`); `denies` and `contrast_denied` read a denial stated apart ("…, not
+X", "unlike X"), and `asserted_terms` what a claim asserts past its opening purpose or
+condition.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from citesynth.analysis import (
+    content_terms,
+    terms,
+)
+from citesynth.verify.numbers import (
+    WORD,
+    canonical,
+)
+
+CODE = re.compile(r"`[^`\n]*`")
+_CLAUSE = re.compile(r"[,;:()\[\]]|\s(?:-+|[–—])\s|—")
+_NEGATION = frozenset(
+    """not no never none neither nor cannot without lack lacks lacking absent unable fail fails
+    failed nobody nothing nowhere""".split()
+)
+_ADDITIVE = re.compile(r"\s+(?:only|just|merely|simply)\b[^.!?;]*?\bbut\b", re.IGNORECASE)
+"""After "not": "not only X but (also) Y" adds to X, it denies nothing."""
+_PURPOSE = re.compile(r"\s*(?:in\s+order\s+)?to\s+[a-z]+\b[^,;:.!?]*,\s*", re.IGNORECASE)
+"""A claim's opening purpose clause, "To enable HTTP/2 on a client, ": the goal the claim
+serves, not what it asserts."""
+_CIRCUMSTANCE = re.compile(
+    r"\s*(?:after|when|whenever|once|before|while|if)\s+[^,;:.!?]*,\s*", re.IGNORECASE
+)
+"""A claim's opening clause of time or condition, "After streaming a response with
+`preload_content=False` and reading all of it, ": when what the claim asserts holds."""
+_PRIVATIVE = frozenset("without lack lacks lacking absent".split())
+_FAIL = frozenset("fail fails failed".split())
+_LITOTES = re.compile(
+    r"\s+(?:(?:to\s+)?(?:forget|hesitate|neglect|fail\s+to|mention)|least)\b", re.I
+)
+"""After "not", "never" or "don't": "make sure not to forget to set X" asks to set X; "last
+but not least" and "not to mention" add, they deny nothing."""
+_DENIED_FAIL = re.compile(r"\b(?:not|never|\w+n't)(?:\s+to)?\Z", re.I)
+_TO = re.compile(r"\s+to\b")
+_AROUND = 40
+"""Characters before a negating word that decide how it reads ("Yes, no …", "don't fail")."""
+
+
+_YES_BEFORE = re.compile(r"\byes\s*(?:/|-|,?\s*\bor\b)\s*\Z", re.I)
+_YES_AFTER = re.compile(r"\s*(?:/|-|\bor\b)\s*yes\b", re.I)
+""""yes" beside "no": the two answers of a question, not a denial."""
+_WHETHER_BEFORE = re.compile(r"\b(?:whether|if)\s+or\s*\Z", re.I)
+_WHETHER_OPEN = re.compile(r"\b(?:whether|if)\b[^.!?;]*\bor\s*\Z", re.I)
+_CLAUSE_END = re.compile(r"\s*(?:[.,;:!?)]|\Z)")
+""""whether or not X", "whether X or not": the two alternatives of a question, not a denial."""
+
+
+def negation_cues(text: str) -> list[tuple[int, str]]:
+    """The words of `text` that negate, with their offsets.
+
+    Not inside inline code (`None`), not capitalised inside a sentence (a name: the album
+    "No Fences", Python's None), and "fail" only as "fail to" ("fails to improve"; "when
+    a request fails" is an event, not a denial), "not" never in "not only X but Y",
+    "no" never as the other of "yes" ("a yes/no question", "yes or no"), and "not" never
+    as the other alternative of "whether" ("whether or not it came from the command line",
+    "whether it is cached or not"); "not", "never" and "don't" never before "forget",
+    "hesitate", "neglect" or "fail to", nor "fail" after them: "make sure not to forget to
+    set the attribute" (Flask's docs) and "don't fail to" ask to do it; nor in "not least"
+    or "not to mention" ("Last but not least `echo()` uses …", Click's docs).
+    """
+    code = [m.span() for m in CODE.finditer(text)]
+    code_starts = [start for start, _ in code]
+    found = []
+    for match in WORD.finditer(text):
+        word = match.group().lower().replace("’", "'")
+        if not (word in _NEGATION or word.endswith("n't")):
+            continue
+        start, end = match.span()
+        inside = bisect_right(code_starts, start) - 1
+        if inside >= 0 and start < code[inside][1]:
+            continue
+        # Each test reads a window around the word: a text of thousands of negations is
+        # read in linear time.
+        window = text[max(0, start - _AROUND) : start]
+        before = window.rstrip(" \t*_\"'“(-")
+        opens = not before or before[-1] in ".!?:\n"
+        if match.group()[0].isupper() and not opens:
+            continue
+        if word in _FAIL and (not _TO.match(text, end) or _DENIED_FAIL.search(before)):
+            continue
+        litotes = word in {"not", "never"} or word.endswith("n't")
+        if litotes and _LITOTES.match(text, end):
+            continue  # "don't forget to set X" (`_LITOTES`) sets X
+        if word == "not" and _ADDITIVE.match(text, end):
+            continue  # "reviews not only X but also Y" asserts both
+        if word == "no" and (_YES_BEFORE.search(window) or _YES_AFTER.match(text, end)):
+            continue
+        if word == "not" and _alternative(text, start, end):
+            continue
+        found.append((start, word))
+    return found
+
+
+def _alternative(text: str, start: int, end: int) -> bool:
+    """Whether the "not" at `start` is the other alternative of a "whether" question.
+
+    "whether or not an option came from the command line" and "whether it is cached or
+    not." ask which of two holds; neither denies anything. Only the 200 characters before
+    it are read (a question's alternatives are close; a long text costs no more).
+    """
+    before = text[max(0, start - 200) : start]
+    if _WHETHER_BEFORE.search(before):
+        return True
+    return bool(_WHETHER_OPEN.search(before)) and bool(_CLAUSE_END.match(text, end))
+
+
+@lru_cache(maxsize=1024)
+def privative_only(claim: str) -> bool:
+    """The claim's only negation is privative: "mice lacking Sirt1", "cells without IFN-γ".
+
+    Sources say that with words no cue list holds ("Sirt1-deficient", "knockout", "loss
+    of", "-/-"), so a source without a negation word is no sign of a mismatch; such a claim
+    is not checked for negation at all. "Without" before a verb ("works without installing
+    anything") denies an event and is checked.
+    """
+    found = negation_cues(claim)
+    for offset, word in found:
+        if word not in _PRIVATIVE:
+            return False
+        following = WORD.match(claim[offset + len(word) :].lstrip())
+        if word == "without" and following and following.group().endswith("ing"):
+            return False  # "works without installing anything" denies an event
+    return bool(found)
+
+
+def negated_for(wanted: Iterable[str], sentence: str, *, privative: bool = True) -> bool:
+    """Whether the part of `sentence` that states a claim's terms is negated.
+
+    The sentence is cut into clauses (at commas, semicolons, colons, brackets and dashes
+    outside inline code); the clause holding most of the claim's terms `wanted` decides,
+    or, on a tie, any of them. "`max_connections`, maximum number of allowable
+    connections, or `None` for no limits." is not a negation of "the maximum number of
+    connections is 100": the "no" belongs to a clause that holds one of its terms, not the
+    one that states it. Without `privative`, "without" and "lacking" negate nothing ("run
+    without any arguments" states a condition, not a denial).
+    """
+    wanted = set(wanted)
+    cues = [
+        offset for offset, word in negation_cues(sentence) if privative or word not in _PRIVATIVE
+    ]
+    scored = []
+    for start, end in _clauses(sentence):
+        tokens = {canonical(t) for t in terms(sentence[start:end])}
+        scored.append((len(wanted & tokens), any(start <= c < end for c in cues)))
+    most = max((count for count, _ in scored), default=0)
+    if most == 0:
+        return any(negating for _, negating in scored)
+    return any(negating for count, negating in scored if count == most)
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """Spans of the clauses of `text`.
+
+    Cut at commas, semicolons, colons, brackets and dashes outside inline code.
+    """
+    code = [m.span() for m in CODE.finditer(text)]
+    cuts = [
+        m.start() for m in _CLAUSE.finditer(text) if not any(a <= m.start() < b for a, b in code)
+    ]
+    return list(itertools.pairwise([0, *cuts, len(text)]))
+
+
+@lru_cache(maxsize=1024)
+def negated_scope(claim: str) -> frozenset[str]:
+    """The terms of the claim's clause that holds its first negation.
+
+    What a source sentence must state to back the negation; all the claim's terms when
+    that clause has none.
+    """
+    cues = negation_cues(claim)
+    everything = frozenset(canonical(t) for t in content_terms(claim))
+    if not cues:
+        return everything
+    offset = cues[0][0]
+    for start, end in _clauses(claim):
+        if start <= offset < end:
+            found = frozenset(canonical(t) for t in content_terms(claim[start:end]))
+            return found or everything
+    return everything
+
+
+_CONTRASTED_TERMS = 3
+"""Content terms the asserting clause needs of its own (not in the declined one)."""
+
+
+def contrast_denied(claim: str, contrast: re.Match[str], sentences: Sequence[str]) -> bool:
+    """Whether a sentence denies what a claim "A, not B" asserts (`align._CONTRAST`).
+
+    A negated clause of a stating sentence that holds two or more terms only the asserting
+    clause has, and none only the declined one has ("it does not rely on ``ON DELETE
+    CASCADE``" against "… depends on the foreign keys being declared with ON DELETE
+    CASCADE, not on peewee handling the dependent rows itself").
+    """
+    main = claim[: contrast.start()]
+    if negation_cues(main):
+        return False
+    said = {canonical(t) for t in content_terms(main)}
+    declined = {canonical(t) for t in content_terms(claim[contrast.end() :])}
+    asserted, declined = said - declined, declined - said
+    if len(asserted) < _CONTRASTED_TERMS:
+        return False
+    for text in sentences:
+        for start, end in _clauses(text):
+            clause = text[start:end]
+            if not negation_cues(clause):
+                continue
+            held = {canonical(t) for t in content_terms(clause)}
+            if len(held & asserted) >= 2 and not held & declined:
+                return True
+    return False
+
+
+_DENYING = re.compile(
+    r"\b(?:avoid(?:s|ed|ing)?|prevent(?:s|ed|ing)?|without|instead\s+of|rather\s+than"
+    r"|outside|out\s+of(?!\s+the\s+box)|lack(?:s|ed|ing)?|disabl(?:e|es|ed|ing))\b"
+    r"|\bun(?!(?:less|like|ique|iform|ify|ion|its?|iverse|iversal|icode)\b)([a-z]{4,})",
+    re.IGNORECASE,
+)
+"""Words that deny without a negation word: "a bytecode cache to avoid repeated compiling",
+"to prevent modifying lists", "outside the context of creating text files", "kept out of
+source control", and a word that is another's opposite by "un-" ("untrusted"; not
+"unless", "unlike", "unique", …)."""
+
+
+def denies(text: str, other: str) -> bool:
+    """Whether `text` denies with a word no negation cue list holds (`_DENYING`).
+
+    What one side states with "not" the other often states so: Jinja's "uses a bytecode
+    cache to avoid repeated compiling" is the claim "templates aren't compiled over and
+    over", and the claim "requests from a page on an untrusted URL receive a 400 error"
+    Werkzeug's "a page that is not served on a trusted URL". An "un-" word counts only when
+    `other` holds the word it negates ("trusted"): "under", "until" and "unique" deny nothing.
+    """
+    lowered = other.lower()
+    for found in _DENYING.finditer(text):
+        rest = found.group(1)
+        if rest is None or re.search(rf"\b{re.escape(rest.lower())}", lowered):
+            return True
+    return False
+
+
+@lru_cache(maxsize=1024)
+def asserted_terms(claim: str) -> frozenset[str]:
+    """The terms a claim opening with a purpose clause asserts: those after the clause.
+
+    "To enable HTTP/2, install the optional dependencies" asserts the install; "HTTP/2 is
+    not enabled by default" denies nothing it says. So does a claim opening with a clause
+    of time or condition (`_CIRCUMSTANCE`): "After streaming a response with
+    `preload_content=False` …, you can manually release the HTTP connection back to the
+    connection pool" asserts the release, which urllib3's docs state two sentences after
+    "the response body will be read immediately … without manual intervention" (of the
+    default, `preload_content=True`). Empty when the claim has no such clause, or nothing
+    follows it.
+    """
+    opening = _PURPOSE.match(claim) or _CIRCUMSTANCE.match(claim)
+    if opening is None:
+        return frozenset()
+    return frozenset(canonical(t) for t in content_terms(claim[opening.end() :]))
+
+
+def goal_negated_only(claim: str) -> bool:
+    """Whether the claim's negations all stand in its opening purpose clause.
+
+    "To configure isort so it doesn't conflict with Black, use the black profile" asserts
+    no negation: the source need not deny anything to back it.
+    """
+    opening = _PURPOSE.match(claim)
+    return opening is not None and not negation_cues(claim[opening.end() :])
