@@ -150,3 +150,30 @@ def test_the_extractive_writer_reaches_for_a_bound_of_the_thing_asked() -> None:
         [above[1], above[0], above[2]],
         0,
     )
+
+
+def test_the_sentence_writing_a_number_the_question_gives_comes_first() -> None:
+    """Pyramid: the one sentence writing 418 was in reach, below two naming the module."""
+    text = (
+        "All pyramid.httpexceptions classes are http exception objects. A mapping of integer "
+        "status code to HTTP exception class is status_map. Added HTTP 418 error code via "
+        "HTTPImATeapot."
+    )
+    source = _source(1, text)
+    sentences = [s + "." for s in text.removesuffix(".").split(". ")]
+    starts = [text.index(s) for s in sentences]
+    ranked = [(score, source, starts[i], sentences[i]) for i, score in enumerate((0.7, 0.6, 0.5))]
+    question = "Does pyramid.httpexceptions have a class for status 418, and what is it called?"
+    brought, _ = asked_first(question, ranked, (0.49, 0.3), {}, {}, number=False, why=False)
+    assert brought == [ranked[2], *ranked[:2]]
+    # below reach it stays where it is; a number asked for is no number given
+    assert asked_first(question, ranked, (0.55, 0.3), {}, {}, number=False, why=False)[0] == ranked
+    asking = "How many status codes has pyramid.httpexceptions besides 418?"
+    assert asked_first(asking, ranked, (0.49, 0.3), {}, {}, number=True, why=False)[0] == ranked
+    # not a number inside a longer one
+    assert (
+        asked_first(
+            "Is there a class for 41?", ranked, (0.49, 0.3), {}, {}, number=False, why=False
+        )[0]
+        == ranked
+    )

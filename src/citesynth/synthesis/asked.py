@@ -388,6 +388,16 @@ _DIGITS = re.compile(r"(?<![\w/.])\d+(?:[.,]\d+)*(?![\w.]?\d)")
 """A number in digits, not one ending a name ("h11", "HTTP/2") nor part of a longer one."""
 
 
+def given_numbers(question: str) -> frozenset[str]:
+    """The numbers `question` writes in digits ("status 418", "error 2006")."""
+    return frozenset(found.group() for found in _DIGITS.finditer(plain(question)))
+
+
+def writes_number(numbers: Collection[str], text: str) -> bool:
+    """Whether `text` writes one of `numbers` in digits (not inside a longer number)."""
+    return any(found.group() in numbers for found in _DIGITS.finditer(plain(text)))
+
+
 def without_given(question: str, claim: str) -> str:
     """`claim` without the numbers `question` itself gives, in digits or words.
 

@@ -16,7 +16,7 @@ from citesynth.analysis import (
     query_terms,
     terms,
 )
-from citesynth.synthesis.asked import states_number_of
+from citesynth.synthesis.asked import given_numbers, states_number_of, writes_number
 from citesynth.synthesis.bounds import asks_bound, states_bound_of
 from citesynth.synthesis.candidates import Antecedents, Followers, prose_spans
 from citesynth.synthesis.defaults import (
@@ -218,8 +218,17 @@ def asked_first(
     something has one (`bounds.asks_bound`, `_bound_first`), a verdict that something
     cannot be done when it asks yes or no (`restated.yes_no_proposition`, `_VERDICT`); as
     it is otherwise. The count is of the means brought into reach.
+
+    Before those, unless it asks for a number, the sentences writing a number the question
+    gives come first: Pyramid's "Does pyramid.httpexceptions have a class for status 418,
+    and what is it called?" is answered by "Added HTTP 418 error code via
+    `pyramid.httpexceptions.HTTPImATeapot`", in reach but below sentences naming the
+    module, which filled the answer.
     """
     floor, low = reach
+    given = frozenset() if number else given_numbers(question)
+    if given:
+        ranked = _stating_first(ranked, floor, following, _writing(given))
     if asks_bound(question):  # "Is there a cap on how many …?" asks a bound, not any number
         return _bound_first(ranked, reach, following, _bound_of(question, ranked))
     if number:
@@ -234,6 +243,11 @@ def asked_first(
         if not any(asked <= set(content_terms(item[3])) for item in above):
             return _stating_first(ranked, floor, following, _states_verdict), 0
     return ranked, 0
+
+
+def _writing(numbers: frozenset[str]) -> Callable[[tuple[int, int], str], bool]:
+    """Whether a candidate writes one of `numbers` (`asked.writes_number`)."""
+    return lambda _, text: writes_number(numbers, text)
 
 
 _VERDICT = re.compile(
