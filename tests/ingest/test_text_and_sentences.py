@@ -10,16 +10,12 @@ from hypothesis import strategies as st
 from citesynth.analysis import estimate_tokens
 from citesynth.errors import LoadError
 from citesynth.ingest.blocks import BlockKind
+from citesynth.ingest.fences import fenced_blocks
 from citesynth.ingest.markdown import markdown_blocks
 from citesynth.ingest.rst import described_at, described_objects, rendered_roles, rst_blocks
-from citesynth.ingest.sentences import (
-    fenced_blocks,
-    is_heading,
-    is_title_or_rule,
-    prose_sentences,
-    sentence_spans,
-)
+from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.ingest.text import content_hash, decode, looks_binary
+from citesynth.ingest.titles import is_heading, is_title_or_rule
 from citesynth.synthesis.citing import strip_layout
 from citesynth.verify.evidence import unmarked
 from tests.conftest import TORNADO_FAQ_ITEM

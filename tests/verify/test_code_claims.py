@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from citesynth.citations.markers import Marker, MarkerStream, SourceRef, find_markers
 from citesynth.citations.resolve import factual_sentences
-from citesynth.ingest.sentences import fenced_blocks
+from citesynth.ingest.fences import fenced_blocks
 from citesynth.verify.base import Passage
 from citesynth.verify.claims import split_claims
 from citesynth.verify.code import NOT_QUOTED, code_verdict

@@ -357,7 +357,7 @@ Item = Text | Marker
 class _Code:
     """Whether the text so far leaves us inside a code fence or an inline code span.
 
-    Fences are read as `ingest.sentences.fenced_blocks` reads them: a line opening with
+    Fences are read as `ingest.fences.fenced_blocks` reads them: a line opening with
     three or more backticks or tildes (a backtick fence's line holds no other backtick), closed
     by a line of the same mark at least as long with nothing after it.
     """

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from citesynth.analysis import INLINE_CODE
-from citesynth.ingest.sentences import fenced_blocks
+from citesynth.ingest.fences import fenced_blocks
 
 _REFERENCE_MARK = re.compile(
     r"[ \t]?(?:(?<![\w`])\[\s*|\[\^\s*)\d{1,3}(?:\s*(?:[-–,;]|and)\s*\d{1,3})*\s*\](?![(:\w])"

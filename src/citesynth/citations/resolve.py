@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from citesynth.analysis import DEFAULT_VALUE, INLINE_CODE
 from citesynth.citations.markers import MAX_RANGE, Marker, SourceRef, find_markers
-from citesynth.ingest.sentences import fenced_blocks, sentence_spans
+from citesynth.ingest.fences import fenced_blocks
+from citesynth.ingest.sentences import sentence_spans
 
 _GAP = re.compile(r"\s*")
 _JOINED = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|&)\s*)?")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citesynth.ingest.blocks import columns, lines_from
-from citesynth.ingest.sentences import fenced_blocks
+from citesynth.ingest.fences import fenced_blocks
 
 _MARK = re.compile(r"([ \t]*)(?:#|//)[ \t]+(?=\S)")
 _FENCE_INFO = re.compile(r"[ \t]*(?:`{3,}|~{3,})[ \t]*([\w+#.-]*)")

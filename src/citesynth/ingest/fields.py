@@ -34,8 +34,9 @@ from functools import lru_cache
 from itertools import islice
 
 from citesynth.ingest.blocks import BlockKind, lines_from
+from citesynth.ingest.fences import fenced_blocks
 from citesynth.ingest.rst import rst_blocks
-from citesynth.ingest.sentences import fenced_blocks, prose_sentences
+from citesynth.ingest.sentences import prose_sentences
 
 _FIELD = re.compile(
     r"([ \t]*):(param|parameter|arg|argument|key|keyword|kwarg|var|ivar|cvar"

@@ -3,7 +3,7 @@
 markdown-it-py (CommonMark + tables) gives each block token its line range; those ranges
 become exact character offsets into the unmodified file text. A fence that opens a MyST
 directive written for the reader (```` ```{note} ````, ```` ````{tab} Linux ````) is a
-paragraph, not code (`sentences.container_fences`).
+paragraph, not code (`fences.container_fences`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from markdown_it import MarkdownIt
 
 from citesynth.analysis import INLINE_CODE
 from citesynth.ingest.blocks import Block, BlockKind, line_offsets, trimmed
+from citesynth.ingest.fences import MKDOCS_CONTAINER, opens_prose_directive
 from citesynth.ingest.rst import rendered_rst
-from citesynth.ingest.sentences import MKDOCS_CONTAINER, opens_prose_directive
 
 # Block structure only: inline parsing (half the cost) is skipped, headings keep their raw text.
 _PARSER = MarkdownIt("commonmark").enable("table").disable("inline")
@@ -109,7 +109,7 @@ def heading_text(raw: str) -> str:
 
 
 def _containers_opened(source: str) -> str:
-    """`source` with the bodies of mkdocs containers (`sentences.MKDOCS_CONTAINER`) dedented.
+    """`source` with the bodies of mkdocs containers (`fences.MKDOCS_CONTAINER`) dedented.
 
     An admonition's body is indented four spaces under its opening line; to CommonMark a
     paragraph so indented after a blank line is a code block, and a fence in it is no fence.

@@ -21,7 +21,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from citesynth.ingest.sentences import fenced_blocks
+from citesynth.ingest.fences import fenced_blocks
 from citesynth.types import Reference
 
 _LINK = re.compile(r"(?<!!)\[([^\]\n]{1,200})\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'][^)]*[\"'])?\s*\)")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable
 
 from citesynth.ingest.blocks import (
     GRID_BORDER,
@@ -13,8 +12,26 @@ from citesynth.ingest.blocks import (
     SECTION_NUMBER,
     first_line_column,
 )
-from citesynth.ingest.rst import API_REFERENCE, PROSE_DIRECTIVES, read_paragraph, version_note
+from citesynth.ingest.fences import (
+    CONTAINER_LINE,
+    FENCE,
+    FENCE_LINE,
+    append_trimmed,
+    container_fences,
+    front_matter_end,
+)
+from citesynth.ingest.rst import API_REFERENCE, read_paragraph, version_note
 from citesynth.ingest.tabular import in_columns, is_record
+from citesynth.ingest.titles import (
+    ADORNMENT,
+    HEADING_WORDS,
+    SHORT_TITLE,
+    adornment_at,
+    adornments,
+    is_title_or_rule,
+    titled,
+    under_title,
+)
 
 # A sentence ends at . ! ? (and closing quotes/brackets) followed by whitespace and a
 # plausible sentence start; or at a line break that begins a list item; or after a line that
@@ -73,41 +90,12 @@ cut out they left "The attach" and "places the data frame …" to quote. A sente
 the line after it ends the sentence the example closes (`_opens_next`). A Markdown quote
 ("> Use `f()` here.", "> Note (see below) that …") opens with a word, not a call, or ends
 as a sentence does."""
-_SHORT_TITLE = r"[A-Z0-9][^\n.!?:;,]{0,58}[^\s.!?:;,]"  # short, no closing punctuation
 _HEADING_LINE = re.compile(
     rf"^[ \t]*(?:\#{{1,6}}[ \t][^\n]*$"  # a Markdown heading, or a short title
-    rf"|{_SHORT_TITLE}(?=\n[ \t]*[A-Z0-9\"“]))",  # followed by a line that starts a sentence
+    rf"|{SHORT_TITLE}(?=\n[ \t]*[A-Z0-9\"“]))",  # followed by a line that starts a sentence
     re.MULTILINE,
 )
-_HEADING_WORDS = 10
-_MKDOCS_OPENING = r"(?:!!!|\?\?\?\+?)[ \t]+\w[^\n]*|===[ \t]+\"[^\n]*"
-MKDOCS_CONTAINER = re.compile(rf"^[ \t]*(?:{_MKDOCS_OPENING})$", re.MULTILINE)
-"""A line opening an mkdocs container, whose body is indented below it."""
-CONTAINER_LINE = re.compile(
-    rf"^[ \t]*(?:{_MKDOCS_OPENING}|:{{3,}}[ \t]*(?:\{{[\w:-]+\}}[^\n]*)?|\([\w.:-]+\)=)[ \t]*$",
-    re.MULTILINE,
-)
-"""A line that opens or closes a container, or marks a place, never prose: a span of its own.
-
-Python-Markdown and pymdown-extensions (mkdocs' sites) open an admonition or collapsible
-block (`!!! warning "Secure cookies"`, `??? info`) or a content tab (`=== "Python"`) whose
-body is indented below it; MyST Markdown (Sphinx sites) fences a directive's body with
-colons (`:::{important}` … `:::`) and marks a cross-reference target with
-`(private-attributes)=`."""
-_ADORNMENT = re.compile(r"^[ \t]*([!-/:-@\[-`{-~])\1{2,}[ \t]*\r?$", re.MULTILINE)
-"""A line of one punctuation mark repeated: any of those reStructuredText adorns titles
-with (coverage.py's FAQ underlines "Q: How is the total percentage calculated?" with
-dots)."""
-_RULES = frozenset("=-^*+")
-"""The marks that adorn a title or rule a break wherever they stand; the others (a run of
-dots, hashes, quotes, backticks or tildes) do only under or over a title."""
 _PARAGRAPH = re.compile(r"\n[ \t\r]*\n")  # CRLF text too
-_ITEM_OPENING = r"(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?"
-"""A list item's marker a fence may follow on its line ("- ```", as pip's docs open an item
-with a code block; unread, the fence count was odd and the prose above read as code)."""
-_FENCE = re.compile(rf"^[ \t]*{_ITEM_OPENING}(?:```|~~~)", re.MULTILINE)
-"""A line that opens or closes a fenced code block."""
-_FENCE_LINE = re.compile(rf"^[ \t]*{_ITEM_OPENING}(`{{3,}}|~{{3,}})([^\n]*)$", re.MULTILINE)
 _CONTENT = re.compile(r"(?:[ \t\r]*\n)*([ \t]*)\S")  # a paragraph's first line and its indent
 _FRAGMENT = re.compile(
     r"[a-z](?:[^.!?]|[.!?](?!\s))*?(?:[^.!?:…)\s\"'”’*_`\]]|(?<![.!?:…])``?[^`\s]+``?)\s*",
@@ -119,43 +107,6 @@ details on … in ``draft2019-09``"). Indented, it describes the
 term or link above it, as in a `.. seealso::` ("for details on how to enable format
 validation"): never a sentence. Not indented, it mostly introduces the code below it
 ("urllib3 can be installed with `pip`")."""
-_FRONT_MATTER_LINE = re.compile(
-    r"[ \t]*(?:[\w\"'][\w\"' .-]*[ \t]*[:=][^\n]*|\[[\w. \"'-]+\][ \t]*|#[^\n]*|-[ \t][^\n]*|)\r?"
-)
-"""A line of front matter: a key ("title: …", "weight = 10", "Last Modified: …"), a TOML
-table ("[menu.main]"), a comment, a YAML list item or a blank line; an indented line
-continues a value."""
-_KEY_LINE = re.compile(r"[\w\"'][\w\"' .-]*[ \t]*[:=]|\[[\w. \"'-]+\]")
-_FRONT_MATTER_LINES = 200
-
-
-def front_matter_end(text: str) -> int:
-    """Where the front matter `text` opens with ends (0: none).
-
-    Between `---` (or `+++`) lines at the very start, every line reads as front matter
-    (`_FRONT_MATTER_LINE`, or indented) and the first that is not blank is a key: not
-    prose ("title: New Line to Break Extension" had run into the summary the embedded
-    model was shown, and into its answer, Python-Markdown's docs). A rule above a heading
-    ("---" then "## Changelog") opens none. Read line by line, `_FRONT_MATTER_LINES` at most.
-    """
-    if not text.startswith(("---", "+++")):
-        return 0
-    lines = text.split("\n", _FRONT_MATTER_LINES + 1)
-    if lines[0].rstrip("\r \t") not in {"---", "+++"}:
-        return 0
-    offset = len(lines[0]) + 1
-    keyed = False
-    for line in lines[1:_FRONT_MATTER_LINES]:
-        if line.rstrip("\r \t") in {"---", "+++", "..."}:
-            return min(offset + len(line) + 1, len(text)) if keyed else 0
-        if not keyed and line.strip():
-            if _KEY_LINE.match(line) is None:
-                return 0
-            keyed = True
-        if not (line[:1] in {" ", "\t"} or _FRONT_MATTER_LINE.fullmatch(line)):
-            return 0
-        offset += len(line) + 1
-    return 0
 
 
 _LINK_DEFINITION = r"\[(?!\^)[^\]\n]+\]:[ \t]*<?[^\s<>]+>?[ \t]*(?:[\"'(][^\n]*)?(?:\n|\Z)"
@@ -186,135 +137,6 @@ _ABBREVIATIONS = frozenset(
     aug sep sept oct nov dec""".split()
 )
 _WORD_BEFORE = re.compile(r"([\w.]+)$")
-
-
-def fenced_blocks(text: str) -> list[tuple[int, int]]:
-    """The fenced code blocks of `text`, from the opening fence line to the closing one.
-
-    A fence is a line of three or more backticks or tildes (a backtick fence's info string
-    holds no backtick: "```js``` blocks …" is inline code). A block closes at a fence line of
-    the same mark at least as long, with nothing after it; an unclosed block runs to the end
-    of the text (as CommonMark reads it). The fences of a MyST directive whose body is prose
-    (```` ```{note} ````, ```` ````{tab} Linux ````) hold no code: they are left out, and
-    a code fence inside them is a block (`container_fences`).
-    """
-    return _fence_reading(text)[0]
-
-
-def container_fences(text: str) -> frozenset[int]:
-    """Where the fence lines of MyST directives whose body is prose start in `text`.
-
-    ```` ```{note} ```` … ```` ``` ```` is a note (MyST Markdown, as pip's and cattrs' docs
-    write them: "Attributes annotated with `typing.Self` are not supported by the
-    BaseConverter"), not code; read as code, what it says was never prose, neither quoted nor
-    shown to the model. The opening line names a directive of `PROSE_DIRECTIVES`; its
-    closing line is the next bare fence of the same mark at least as long that closes no
-    code block opened inside it.
-    """
-    return _fence_reading(text)[1]
-
-
-def _fence_reading(text: str) -> tuple[list[tuple[int, int]], frozenset[int]]:
-    """The fenced code blocks of `text`, and where its containers' fence lines start."""
-    blocks: list[tuple[int, int]] = []
-    containers: list[str] = []  # the marks of the containers open, innermost last
-    fences: list[int] = []
-    opening: tuple[int, str] | None = None
-    for match in _FENCE_LINE.finditer(text):
-        marks, rest = match.group(1), match.group(2)
-        bare = not rest.strip(" \t\r")
-        if opening is not None:
-            if marks[0] == opening[1][0] and len(marks) >= len(opening[1]) and bare:
-                blocks.append((opening[0], match.end()))
-                opening = None
-        elif opens_prose_directive(rest):
-            containers.append(marks)
-            fences.append(match.start())
-        elif bare and containers and marks[0] == containers[-1][0]:
-            if len(marks) >= len(containers[-1]):
-                containers.pop()
-                fences.append(match.start())
-            else:
-                opening = (match.start(), marks)
-        elif not (marks[0] == "`" and "`" in rest):
-            opening = (match.start(), marks)
-    if opening is not None:
-        blocks.append((opening[0], len(text)))
-    return blocks, frozenset(fences)
-
-
-_PROSE_DIRECTIVE = re.compile(r"\{(?:" + "|".join(sorted(PROSE_DIRECTIVES)) + r")\}", re.I)
-
-
-def opens_prose_directive(info: str) -> bool:
-    """Whether a fence's info string opens a MyST directive whose body is prose.
-
-    `{note}`, `{tab} Linux`, `{versionadded} 20.1`; read trimmed, as CommonMark reads an
-    info string, so that a fence line and markdown-it's token of it agree (``` {note}).
-    """
-    return _PROSE_DIRECTIVE.match(info.strip()) is not None
-
-
-def fenced_line_numbers(text: str) -> set[int]:
-    """The numbers of the lines of `text` inside fenced code blocks, fences included.
-
-    ("# Install" there is no heading, "[1]" no marker line.)
-    """
-    numbers: set[int] = set()
-    line = 0
-    position = 0  # lines before `position` are counted: the blocks come in order
-    for start, end in fenced_blocks(text):
-        line += text.count("\n", position, start)
-        last = line + text.count("\n", start, end)
-        numbers.update(range(line, last + 1))
-        line, position = last, end
-    return numbers
-
-
-THEMATIC_BREAK = re.compile(r"[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*")
-"""A Markdown thematic break ("---", "- - -", "***"): no list item, no text (`fullmatch`)."""
-
-
-def outside_fences(
-    text: str, spans: list[tuple[int, int]], blocks: list[tuple[int, int]] | None = None
-) -> list[tuple[int, int]]:
-    """`spans` of `text` with what lies in fenced code blocks cut out (`fenced_blocks`).
-
-    `spans` are in order and do not overlap; `blocks` are the text's blocks when known. What
-    rewrites an answer's sentences (adds citations, drops repeats) must leave the code it
-    shows as it is.
-    """
-    blocks = fenced_blocks(text) if blocks is None else blocks
-    if not blocks:
-        return spans
-    kept: list[tuple[int, int]] = []
-    first = 0  # the first block that may still overlap a span: both lists are in order
-    for start, end in spans:
-        while first < len(blocks) and blocks[first][1] <= start:
-            first += 1
-        index = first
-        while index < len(blocks) and blocks[index][0] < end:
-            block_start, block_end = blocks[index]
-            _append_trimmed(text, start, min(end, block_start), kept)
-            start = max(start, block_end)
-            index += 1
-        _append_trimmed(text, start, end, kept)
-    return kept
-
-
-def outside_code(text: str, change: Callable[[str], str]) -> str:
-    """`text` with `change` applied to each stretch between its fenced code blocks.
-
-    The blocks themselves stay as written.
-    """
-    pieces: list[str] = []
-    position = 0
-    for start, end in fenced_blocks(text):
-        pieces.extend((change(text[position:start]) if start > position else "", text[start:end]))
-        position = end
-    if position < len(text) or not pieces:
-        pieces.append(change(text[position:]))
-    return "".join(pieces)
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:
@@ -384,7 +206,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
     cuts.extend(match.start() for match in _LIST_BREAK.finditer(text, start, stop))
     for match in _HEADING_LINE.finditer(text, start, stop):
         line = match.group()
-        if len(line.split()) <= _HEADING_WORDS and (
+        if len(line.split()) <= HEADING_WORDS and (
             line.lstrip().startswith("#")
             or (
                 _opens_paragraph(text, match.start())
@@ -413,9 +235,9 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         index = bisect_left(code_starts, cut) - 1  # the last code opening before the cut
         if index >= 0 and cut < code[index][1]:
             continue
-        _append_trimmed(text, previous, cut, spans)
+        append_trimmed(text, previous, cut, spans)
         previous = cut
-    _append_trimmed(text, previous, stop, spans)
+    append_trimmed(text, previous, stop, spans)
     return spans
 
 
@@ -558,154 +380,6 @@ def _opens_paragraph(text: str, line_start: int) -> bool:
     return line_start == 0 or before == "\n\n" or (len(before) == 2 and before[0] in ".!?:")
 
 
-def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    if end > start:
-        spans.append((start, end))
-
-
-_TITLE = re.compile(rf"\#{{1,6}}[ \t]\S.*|{_SHORT_TITLE}")
-
-
-def adornments(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
-    """The lines of `text[start:end]` that adorn a title or rule a break (`adornment_at`)."""
-    stop = len(text) if end is None else end
-    return [
-        (m.start(), m.end())
-        for m in _ADORNMENT.finditer(text, start, stop)
-        if adornment_at(text, m.start(), m.end())
-    ]
-
-
-def adornment_at(text: str, line_start: int, line_end: int) -> bool:
-    """Whether the line `text[line_start:line_end]` adorns a title or rules a break.
-
-    One mark repeated (`-----`, `=====`, `^^^^^`), as reStructuredText and setext Markdown
-    underline (or overline) headings and AsciiDoc delimits blocks. Another punctuation
-    mark (`.....`, `#####`) counts only under or over a title, as reStructuredText adorns
-    with it; a run of backticks or tildes only when also at least four long, since three
-    open or close a code fence.
-    """
-    found = _ADORNMENT.fullmatch(text, line_start, line_end)
-    if found is None:
-        return False
-    if found.group(1) in _RULES:
-        return True
-    if found.group(1) in "`~" and len(found.group().strip()) < 4:
-        return False
-    return titled(text, line_start, line_end) is not None or _overlines(text, line_start, line_end)
-
-
-def titled(text: str, line_start: int, line_end: int) -> tuple[int, int] | None:
-    """The title line that the adornment line `text[line_start:line_end]` underlines.
-
-    As reStructuredText requires, the title is one line, with a letter and no closing `.`,
-    `,`, `;` or `:`, no longer than its adornment, after a blank line, the start of the
-    text or an overline like it: so the last line of an AsciiDoc block above its closing
-    `----`, or a sentence above a `***` rule, is no title.
-    """
-    length = len(text[line_start:line_end].strip())
-    title = _line_before(text, line_start, length)
-    if title is None or not _is_title(text[title[0] : title[1]], length):
-        return None
-    above = _line_before(text, title[0], length)
-    if above is None:
-        return None
-    line = text[above[0] : above[1]]
-    if line.strip() and line.strip() != text[line_start:line_end].strip():
-        return None
-    return title
-
-
-def _is_title(line: str, length: int) -> bool:
-    words = line.strip()
-    return any(c.isalpha() for c in words) and len(words) <= length and words[-1] not in ".,;:"
-
-
-def _overlines(text: str, line_start: int, line_end: int) -> bool:
-    """Whether the adornment line at `line_start` is the overline of a title below it."""
-    mark = text[line_start:line_end].strip()
-    title_end = text.find("\n", line_end + 1, line_end + 2 + len(mark) + 40)
-    if line_end >= len(text) or title_end < 0:
-        return False
-    under_end = text.find("\n", title_end + 1, title_end + 2 + len(mark) + 40)
-    under = text[title_end + 1 : len(text) if under_end < 0 else under_end]
-    return _is_title(text[line_end + 1 : title_end], len(mark)) and under.strip() == mark
-
-
-def _line_before(text: str, line_start: int, longest: int) -> tuple[int, int] | None:
-    """The line before the one starting at `line_start`, as (start, end).
-
-    `(0, 0)` at the start of the text; None when it is longer than `longest` (plus room for
-    indentation), so no title, which also keeps a long line from being read again.
-    """
-    if line_start == 0:
-        return 0, 0
-    end = line_start - 1
-    window = max(0, end - longest - 40)
-    newline = text.rfind("\n", window, end)
-    if newline < 0 and window > 0:
-        return None
-    return newline + 1, end
-
-
-def is_title_or_rule(text: str, start: int, end: int) -> bool:
-    """Whether `text[start:end]`, on one line, is an adornment line or on the title above one.
-
-    A title of two sentences is read whole: "My schema specifies format validation. Why do
-    invalid instances seem valid?" over a line of dashes is a title, and neither of its
-    sentences is prose.
-    """
-    if "\n" in text[start:end]:
-        return False
-    line = _line_around(text, start, end)
-    if line is None:
-        return False
-    line_start, line_end = line
-    if adornment_at(text, line_start, line_end):
-        return True
-    if line_end >= len(text):
-        return False
-    length = line_end - line_start
-    under_end = text.find("\n", line_end + 1, line_end + 2 + length + 80)
-    under = (line_end + 1, len(text) if under_end < 0 else under_end)
-    if under_end < 0 and under[1] - under[0] > length + 80:
-        return False
-    return adornment_at(text, *under) and titled(text, *under) is not None
-
-
-_TITLE_LONGEST = 200
-"""The longest line read as a title when a sentence shares it with another."""
-
-
-def _line_around(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The line holding `text[start:end]` (no line break in it), as (start, end).
-
-    A span that is its line but for spaces is read as that line; a sentence sharing its
-    line, only when the line is no longer than a title may be (`_TITLE_LONGEST`), so that
-    the sentences of a long line are never each read against all of it.
-    """
-    line_start, line_end = start, end
-    while line_start > 0 and text[line_start - 1] in " \t":
-        line_start -= 1
-    while line_end < len(text) and text[line_end] in " \t\r":
-        line_end += 1
-    if (line_start == 0 or text[line_start - 1] == "\n") and (
-        line_end == len(text) or text[line_end] == "\n"
-    ):
-        return line_start, line_end
-    window = max(0, start - _TITLE_LONGEST)
-    before = text.rfind("\n", window, start)
-    after = text.find("\n", end, end + _TITLE_LONGEST)
-    if (before < 0 and window > 0) or (after < 0 and end + _TITLE_LONGEST < len(text)):
-        return None
-    line = before + 1, len(text) if after < 0 else after
-    return line if line[1] - line[0] <= _TITLE_LONGEST else None
-
-
 def _fences(text: str, start: int, end: int) -> int:
     """How many code fences (a line opening with ``` or ~~~) `text[start:end]` holds.
 
@@ -713,36 +387,16 @@ def _fences(text: str, start: int, end: int) -> int:
     line that reads as a title, or over one) is not counted, whatever the title's length.
     """
     count = 0
-    for match in _FENCE.finditer(text, start, end):
+    for match in FENCE.finditer(text, start, end):
         line_end = text.find("\n", match.start())
         line_end = len(text) if line_end < 0 else line_end
-        run = _ADORNMENT.fullmatch(text, match.start(), line_end)
+        run = ADORNMENT.fullmatch(text, match.start(), line_end)
         long_run = run is not None and len(run.group().strip()) >= 4
         if not long_run or not (
-            adornment_at(text, match.start(), line_end) or _under_title(text, match.start())
+            adornment_at(text, match.start(), line_end) or under_title(text, match.start())
         ):
             count += 1
     return count
-
-
-def _under_title(text: str, line_start: int) -> bool:
-    """Whether the line before `line_start` reads as a title.
-
-    One line with a letter and no closing punctuation, after a blank line, the start of the
-    text or an adornment.
-    """
-    title = _line_before(text, line_start, 120)
-    if title is None or not _is_title(text[title[0] : title[1]], 10**6):
-        return False
-    above = _line_before(text, title[0], 400)
-    line = "" if above is None else text[above[0] : above[1]]
-    return not line.strip() or _ADORNMENT.fullmatch(line) is not None
-
-
-def is_heading(sentence: str) -> bool:
-    """Whether a span from `sentence_spans` is a heading line rather than a sentence."""
-    line = sentence.strip()
-    return "\n" not in line and bool(_TITLE.fullmatch(line)) and len(line.split()) <= _HEADING_WORDS
 
 
 def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
@@ -1057,7 +711,7 @@ def opens_inside_fence(text: str) -> bool:
     `:` or an ellipsis right above introduces a block ("… wherever `stdout` is directed
     too..." above HTTPX's debug log): the fence opens one there.
     """
-    first = _FENCE_LINE.search(text)
+    first = FENCE_LINE.search(text)
     if first is None or first.group(2).strip() or _fences(text, 0, len(text)) % 2 == 0:
         return False
     above = text[: first.start()].rstrip()

@@ -34,7 +34,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from citesynth.ingest.blocks import GRID_BORDER, PIPE_DELIMITER, lines_from
-from citesynth.ingest.sentences import fenced_blocks
+from citesynth.ingest.fences import fenced_blocks
 
 MAX_CELL = 400
 """Characters a cell may hold; a longer one is text laid out in a box, no table's."""

@@ -20,7 +20,8 @@ import re
 from collections.abc import Collection, Iterator, Sequence
 
 from citesynth.citations.resolve import CANONICAL, factual_spans, introduces_code
-from citesynth.ingest.sentences import fenced_blocks, outside_fences, sentence_spans
+from citesynth.ingest.fences import fenced_blocks, outside_fences
+from citesynth.ingest.sentences import sentence_spans
 from citesynth.report.values import ReportSource, Section
 from citesynth.verify.claims import plain
 

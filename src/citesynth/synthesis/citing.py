@@ -28,16 +28,15 @@ from citesynth.citations.resolve import (
     shows_code,
 )
 from citesynth.ingest.blocks import LIST_MARKER
-from citesynth.ingest.markdown import rendered_markup
-from citesynth.ingest.sentences import (
+from citesynth.ingest.fences import (
     THEMATIC_BREAK,
     fenced_blocks,
     fenced_line_numbers,
     outside_code,
     outside_fences,
-    prose_sentences,
-    sentence_spans,
 )
+from citesynth.ingest.markdown import rendered_markup
+from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.passages import chunk_url
 from citesynth.synthesis.sources import Source, provenance
 from citesynth.types import Chunk

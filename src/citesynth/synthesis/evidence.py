@@ -24,8 +24,9 @@ from citesynth.ingest.code import language_of
 from citesynth.ingest.fields import field_text, info_fields
 from citesynth.ingest.markdown import rendered_markup
 from citesynth.ingest.rst import described_at
-from citesynth.ingest.sentences import is_heading, prose_sentences, sentence_spans
+from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.ingest.tables import row_text, table_rows
+from citesynth.ingest.titles import is_heading
 from citesynth.synthesis.defaults import with_stop
 from citesynth.synthesis.reasons import asks_why, states_reason
 from citesynth.synthesis.sources import Source

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from citesynth.ingest.sentences import fenced_line_numbers
+from citesynth.ingest.fences import fenced_line_numbers
 from citesynth.synthesis.citing import HEADING_LINE, single_blank_lines
 from citesynth.synthesis.sources import Source
 from citesynth.synthesis.verifying import lines_kept

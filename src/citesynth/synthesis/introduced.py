@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from citesynth.ingest.blocks import LIST_MARKER, columns, first_line_column, lines_from
+from citesynth.ingest.fences import THEMATIC_BREAK
 from citesynth.ingest.references import INCLUDE_DIRECTIVE
 from citesynth.ingest.rst import EXAMPLE_SUFFIXES
-from citesynth.ingest.sentences import THEMATIC_BREAK
 
 MAX_LINES = 20
 MAX_ITEMS = 8

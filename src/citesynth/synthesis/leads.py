@@ -28,7 +28,8 @@ from citesynth.citations.resolve import (
     plural_verb,
     verb_pattern,
 )
-from citesynth.ingest.sentences import outside_fences, sentence_spans
+from citesynth.ingest.fences import outside_fences
+from citesynth.ingest.sentences import sentence_spans
 from citesynth.synthesis.citing import HEADING_LINE
 
 _MARK = r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]"

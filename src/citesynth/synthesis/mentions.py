@@ -25,7 +25,8 @@ from pathlib import PurePosixPath
 
 from citesynth.analysis import terms
 from citesynth.citations.resolve import cited_numbers
-from citesynth.ingest.sentences import outside_fences, sentence_spans
+from citesynth.ingest.fences import outside_fences
+from citesynth.ingest.sentences import sentence_spans
 from citesynth.synthesis.sources import Source
 
 _FILE = r"`?(?P<file>[\w./-]*[\w-]\.(?:md|markdown|mdx|rst|adoc|asciidoc|html?|pdf))`?"

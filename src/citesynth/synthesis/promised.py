@@ -28,7 +28,8 @@ from difflib import SequenceMatcher
 
 from citesynth.citations.resolve import cited_numbers
 from citesynth.ingest.blocks import LIST_MARKER, paragraphs
-from citesynth.ingest.sentences import fenced_blocks, prose_sentences, sentence_spans
+from citesynth.ingest.fences import fenced_blocks
+from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.synthesis.included_code import IncludedFiles, included_block, included_files
 from citesynth.synthesis.introduced import Introduced, introduced
 from citesynth.synthesis.markup import strip_markup

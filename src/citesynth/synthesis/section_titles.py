@@ -13,17 +13,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from citesynth.ingest.fences import fenced_blocks
 from citesynth.ingest.markdown import (
     CLOSING_HASHES,
     HEADING_ATTRIBUTES,
     rendered_markdown,
 )
 from citesynth.ingest.rst import described_at
-from citesynth.ingest.sentences import (
-    adornments,
-    fenced_blocks,
-    titled,
-)
+from citesynth.ingest.titles import adornments, titled
 from citesynth.synthesis.changelogs import change_log
 from citesynth.synthesis.releases import names_release
 from citesynth.synthesis.sources import Source
@@ -103,7 +100,7 @@ def section_headings(text: str) -> tuple[tuple[int, str], ...]:
     """The headings of `text` outside code, in order, each with where its last line ends.
 
     Markdown's "# Heading" lines, and the titles that adornment lines underline
-    (`sentences.adornments`, `sentences.titled`): a chunk packing several small sections of
+    (`titles.adornments`, `titles.titled`): a chunk packing several small sections of
     a reference page (Django's settings, each titled and underlined) reads each sentence
     under its own title, not under the chunk's common heading ("Sessions"). Read once per
     chunk: every candidate sentence of the chunk asks for its section.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from citesynth.analysis import without_consensus
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
 from citesynth.ingest.blocks import ITEM_START, LIST_MARKER
-from citesynth.ingest.sentences import fenced_line_numbers
+from citesynth.ingest.fences import fenced_line_numbers
 from citesynth.synthesis.citing import (
     HEADING_LINE,
     LEAD_IN_ENDS,

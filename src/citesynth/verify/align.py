@@ -47,7 +47,8 @@ from citesynth.analysis import (
     terms,
 )
 from citesynth.ingest.blocks import LIST_MARKER
-from citesynth.ingest.sentences import is_title_or_rule, sentence_spans
+from citesynth.ingest.sentences import sentence_spans
+from citesynth.ingest.titles import is_title_or_rule
 from citesynth.verify.codevalues import differing_code, sets_otherwise
 from citesynth.verify.comparisons import (
     COMPARISONS,

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 from citesynth.analysis import INLINE_CODE
 from citesynth.citations.resolve import CANONICAL, cited_numbers, factual_spans, shows_code
-from citesynth.ingest.sentences import fenced_blocks, sentence_spans
+from citesynth.ingest.fences import fenced_blocks
+from citesynth.ingest.sentences import sentence_spans
 
 MARKER = re.compile(rf"\s*{CANONICAL.pattern}")
 _LEAD = re.compile(r"[\s,;:–—-]+")

@@ -30,7 +30,8 @@ from functools import lru_cache
 from citesynth.ingest.comments import code_comments
 from citesynth.ingest.markdown import rendered_markup
 from citesynth.ingest.rst import markup_blanked
-from citesynth.ingest.sentences import adornments, prose_sentences
+from citesynth.ingest.sentences import prose_sentences
+from citesynth.ingest.titles import adornments
 from citesynth.verify.align import Evidence, Sentence, align, analyse, context_of, given, named
 
 BUDGET = 90
