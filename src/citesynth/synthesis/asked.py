@@ -413,7 +413,7 @@ def without_given(question: str, claim: str) -> str:
     if asks_yes_no(question):
         return claim
     read = plain(question)
-    given = {found.group() for found in _DIGITS.finditer(read)}
+    given = given_numbers(question)
     words = {word.lower() for word in _WORDS.findall(read)} & _GIVEN_WORDS
 
     def unsaid(found: re.Match[str]) -> str:
