@@ -16,7 +16,7 @@ from citesynth.ingest.rst import described_at, described_objects, rendered_roles
 from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.ingest.text import content_hash, decode, looks_binary
 from citesynth.ingest.titles import is_heading, is_title_or_rule
-from citesynth.synthesis.citing import strip_layout
+from citesynth.synthesis.layout import strip_layout
 from citesynth.verify.evidence import unmarked
 from tests.conftest import TORNADO_FAQ_ITEM
 

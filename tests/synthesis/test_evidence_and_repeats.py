@@ -9,17 +9,16 @@ import pytest
 
 from citesynth import Engine
 from citesynth.citations.resolve import factual_sentences
-from citesynth.synthesis.citing import (
+from citesynth.synthesis.evidence import select
+from citesynth.synthesis.layout import strip_layout, without_refusal
+from citesynth.synthesis.sources import numbered
+from citesynth.synthesis.tidying import (
     close_lead_ins,
     drop_pointers,
     drop_repeats,
     drop_stubs,
     drop_unfinished,
-    strip_layout,
-    without_refusal,
 )
-from citesynth.synthesis.evidence import select
-from citesynth.synthesis.sources import numbered
 from citesynth.types import Chunk, ChunkId, DocumentId, Hit
 from citesynth.verify.claims import split_claims
 from tests.conftest import answered, use, write

@@ -21,11 +21,13 @@ from citesynth.citations.resolve import Removed, compact, judge, resolve, says_n
 from citesynth.events import CitationEvent, Event, TokenEvent
 from citesynth.llm.base import Usage
 from citesynth.synthesis.attribute import attribute
-from citesynth.synthesis.citing import citations, has_words, strip_layout
+from citesynth.synthesis.citing import citations
+from citesynth.synthesis.layout import strip_layout
 from citesynth.synthesis.markup import MarkupStream
 from citesynth.synthesis.mentions import cited_by_name
 from citesynth.synthesis.promised import show_promised
 from citesynth.synthesis.sources import Source, heading, refs
+from citesynth.synthesis.tidying import has_words
 from citesynth.synthesis.writers import Plan, Writer
 
 MAX_ANSWER_CHARS = 100_000

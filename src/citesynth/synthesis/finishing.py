@@ -33,28 +33,26 @@ from citesynth.synthesis import disagreement, verifying
 from citesynth.synthesis.about import about_checked
 from citesynth.synthesis.asked import NO_NUMBER, asks_number, states_number_of
 from citesynth.synthesis.bounds import states_bound_of
-from citesynth.synthesis.citing import (
-    HEADING_LINE,
-    citations,
-    claims_of,
-    close_lead_ins,
-    drop_pointers,
-    drop_repeats,
-    drop_stubs,
-    drop_unfinished,
-    has_words,
-    strip_layout,
-    without_refusal,
-)
+from citesynth.synthesis.citing import citations, claims_of
 from citesynth.synthesis.drafting import MAX_ANSWER_CHARS, Draft, tidy
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.headings import BOLD_LINE, copied_headings, empty_headings_dropped
+from citesynth.synthesis.layout import strip_layout, without_refusal
 from citesynth.synthesis.leads import opening_links, plain_attributions, single_consensus
 from citesynth.synthesis.options import AskOptions
 from citesynth.synthesis.reasons import links_checked
 from citesynth.synthesis.releases import asks_release, states_release, states_version_of
 from citesynth.synthesis.restated import RESTATED, restatement_checked, restates_only
 from citesynth.synthesis.sources import Source, document_count, record, refs
+from citesynth.synthesis.tidying import (
+    HEADING_LINE,
+    close_lead_ins,
+    drop_pointers,
+    drop_repeats,
+    drop_stubs,
+    drop_unfinished,
+    has_words,
+)
 from citesynth.synthesis.writers import Plan
 from citesynth.verify.base import Verifier
 from citesynth.verify.confidence import confidence as calibrated

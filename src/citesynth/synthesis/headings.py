@@ -17,8 +17,9 @@ import re
 from collections.abc import Iterable, Sequence
 
 from citesynth.ingest.fences import fenced_line_numbers
-from citesynth.synthesis.citing import HEADING_LINE, single_blank_lines
+from citesynth.synthesis.layout import single_blank_lines
 from citesynth.synthesis.sources import Source
+from citesynth.synthesis.tidying import HEADING_LINE
 from citesynth.synthesis.verifying import lines_kept
 from citesynth.verify.claims import MARKER
 

@@ -30,7 +30,7 @@ from citesynth.citations.resolve import (
 )
 from citesynth.ingest.fences import outside_fences
 from citesynth.ingest.sentences import sentence_spans
-from citesynth.synthesis.citing import HEADING_LINE
+from citesynth.synthesis.tidying import HEADING_LINE
 
 _MARK = r"\[\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*\]"
 _MARKS = rf"{_MARK}(?:\s*(?:,|and|&)?\s*{_MARK})*"
@@ -108,7 +108,7 @@ _LINK = re.compile(
 note that …", "For example, …": an example of nothing said), or a phrase that only asks to
 be noticed."""
 _HEADED = re.compile(rf"[ \t]*(?:{HEADING_LINE.pattern})[ \t]*\n\s*")
-"""A heading line of the answer (`citing.HEADING_LINE`) and the line break after it."""
+"""A heading line of the answer (`tidying.HEADING_LINE`) and the line break after it."""
 
 
 def opening_links(text: str) -> tuple[str, int]:

@@ -16,16 +16,11 @@ from citesynth.analysis import without_consensus
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
 from citesynth.ingest.blocks import ITEM_START, LIST_MARKER
 from citesynth.ingest.fences import fenced_line_numbers
-from citesynth.synthesis.citing import (
-    HEADING_LINE,
-    LEAD_IN_ENDS,
-    MARKS,
-    drop_repeats,
-    single_blank_lines,
-)
+from citesynth.synthesis.layout import single_blank_lines
 from citesynth.synthesis.leads import one_document, unlinked
 from citesynth.synthesis.restated import STANDS_FOR_BEFORE
 from citesynth.synthesis.sources import Source
+from citesynth.synthesis.tidying import HEADING_LINE, LEAD_IN_ENDS, MARKS, drop_repeats
 from citesynth.verify.base import Passage, Span, Verifier
 from citesynth.verify.claims import ClaimSpan, plain
 from citesynth.verify.confidence import Signals, question_coverage
