@@ -118,6 +118,12 @@ def _source(number: int, text: str) -> Source:
     return Source(number, Hit(chunk, 1.0, 0.9), text)
 
 
+def _split(text: str) -> tuple[Source, list[str], list[int]]:
+    """`text` as one source, its sentences (split at ". ") and where each starts."""
+    sentences = [s + "." for s in text.removesuffix(".").split(". ")]
+    return _source(1, text), sentences, [text.index(s) for s in sentences]
+
+
 def test_the_extractive_writer_reaches_for_a_bound_of_the_thing_asked() -> None:
     """mypy's "at most 8 workers" scored below the floor, under sentences stating none."""
     text = (
@@ -125,9 +131,7 @@ def test_the_extractive_writer_reaches_for_a_bound_of_the_thing_asked() -> None:
         "``--num-workers auto`` selects the number of workers from the CPUs. Automatic "
         "selection uses at most 8 workers because each worker adds memory."
     )
-    source = _source(1, text)
-    sentences = [s + "." for s in text.removesuffix(".").split(". ")]
-    starts = [text.index(s) for s in sentences]
+    source, sentences, starts = _split(text)
     question = "Is there a cap on how many workers 'auto' will pick?"
     ranked = [
         (0.52, source, starts[0], sentences[0]),
@@ -159,9 +163,7 @@ def test_the_sentence_writing_a_number_the_question_gives_comes_first() -> None:
         "status code to HTTP exception class is status_map. Added HTTP 418 error code via "
         "HTTPImATeapot."
     )
-    source = _source(1, text)
-    sentences = [s + "." for s in text.removesuffix(".").split(". ")]
-    starts = [text.index(s) for s in sentences]
+    source, sentences, starts = _split(text)
     ranked = [(score, source, starts[i], sentences[i]) for i, score in enumerate((0.7, 0.6, 0.5))]
     question = "Does pyramid.httpexceptions have a class for status 418, and what is it called?"
     brought, _ = asked_first(question, ranked, (0.49, 0.3), {}, {}, number=False, why=False)
