@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from citesynth.synthesis.answerability import UNANSWERED
 from citesynth.synthesis.extractive import _details
 from citesynth.synthesis.named import (
     acronyms,
+    held_word,
     proper_names,
     spelt_out,
     unnamed,
@@ -169,6 +171,16 @@ async def test_a_code_name_with_a_placeholder_is_held_by_its_members() -> None:
     assert unnamed_code(question, sources) == ()
     assert unnamed_code("Is falcon.HTTP_xxx_OK a constant?", sources) == ("falcon.HTTP_xxx_OK",)
     assert unnamed_code("Is falcon.CODE_xxx a constant?", sources) == ("falcon.CODE_xxx",)
+
+
+def test_a_word_ending_in_a_placeholder_is_held_by_its_members() -> None:
+    # Pyramid: "each HTTPxxx class" stands for `HTTPUnauthorized`, `HTTPNotFound`, ...
+    lowered = "``raise exception_response(401)`` is ``raise httpunauthorized()``."
+    words = frozenset(re.findall(r"[a-z0-9]+", lowered))
+    assert held_word("HTTPxxx", words, lowered, edits=1)
+    assert not held_word("HTTPSxxx", words, lowered, edits=1)  # no member written
+    assert not held_word("Taxx", words, lowered, edits=1)  # a word, no placeholder
+    assert not held_word("RAISEXXX", words, lowered, edits=1)  # one case: no placeholder
 
 
 async def test_a_question_naming_code_no_passage_names_is_not_found(

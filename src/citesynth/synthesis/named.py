@@ -338,16 +338,27 @@ def held_word(
 ) -> bool:
     """Whether `part`, a word of a name, is written in `lowered_text` (its `words`).
 
-    As one of the words, a typo away from one (`edits` at most, when given), or its
-    CamelCase parts as words in a row ("ArgoCD" as "Argo CD").
+    As one of the words, a typo away from one (`edits` at most, when given), its
+    CamelCase parts as words in a row ("ArgoCD" as "Argo CD"), or, ending in a placeholder
+    ("HTTPxxx", `_FAMILY`), by a longer word its prefix begins.
     """
     lowered, shortened = part.lower(), _cut_short(part)
     if lowered in words or any(_typo_of(lowered, w, shortened, edits) for w in words):
         return True
+    if family := _FAMILY.match(part):
+        prefix = family.group(1).lower()
+        return any(w.startswith(prefix) and len(w) > len(prefix) + 1 for w in words)
     if shortened is None:
         return False
     apart = r"[\s-]+".join(re.escape(p.lower()) for p in _CAMEL_PART.findall(part))
     return re.search(rf"(?<![a-z0-9]){apart}(?![a-z0-9])", lowered_text) is not None
+
+
+_FAMILY = re.compile(r"([A-Za-z0-9]{2,}?)(?:(?<=[A-Z0-9])x{2,}|(?<=[a-z0-9])X{2,})\Z")
+"""A word ending in a placeholder written in the other case than the letter before it:
+"HTTPxxx" stands for the names the documents write one by one (`HTTPUnauthorized`,
+`HTTPNotFound`), held by any word its prefix begins ("each HTTPxxx class" over Pyramid's
+docs had been withheld as a thing the documents never name)."""
 
 
 def _typo_of(
