@@ -354,3 +354,18 @@ def test_release_notes_of_different_releases_do_not_disagree() -> None:
             Passage(2, requires.format("3.8"), "b", title=two),
         ]
         assert [c.values for c in find_conflicts(pages)] == [("3.6", "3.8")], (one, two)
+
+
+def test_a_keyword_arguments_value_is_a_measure_of_that_keyword() -> None:
+    # Pyramid's view configuration and its release notes: two examples of `http_cache`, one
+    # in seconds, one a `timedelta(days=1)`, had come out as "[4] says 3600; [8] says 1".
+    seconds = "For example: ``http_cache=3600`` instructs the browser to cache this response."
+    days = (
+        "For example: ``http_cache=datetime.timedelta(days=1)`` instructs the browser "
+        "to cache this response."
+    )
+    found = find_conflicts([Passage(4, seconds, "viewconfig.rst"), Passage(8, days, "new.rst")])
+    assert found == []
+    other = seconds.replace("3600", "60")
+    found = find_conflicts([Passage(4, seconds, "viewconfig.rst"), Passage(8, other, "new.rst")])
+    assert [c.values for c in found] == [("http_cache=3600", "http_cache=60")]

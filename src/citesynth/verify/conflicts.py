@@ -5,8 +5,9 @@ Two sentences from different documents speak of the same subject when their cont
 least 70 % of the shorter sentence's terms and half of both together. Such a pair conflicts
 when
 
-- both give a number with the same unit (the word after it, `%`, or a year) and the values
-  differ: "times out after 30 seconds" / "times out after 60 seconds" (`number`, `date`);
+- both give a number with the same unit (the word after it, `%`, a year, or the keyword a
+  keyword argument's value is given to: ``days=1``) and the values differ: "times out
+  after 30 seconds" / "times out after 60 seconds" (`number`, `date`);
 - one says it and the other denies it: "retries failed requests" / "does not retry failed
   requests" (`negation`); what is denied (the first two content words after the negation)
   must be in the other sentence: "does not create ingresses" does not deny "Create the
@@ -71,6 +72,10 @@ connections" is no count of connections)."""
 NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't)\b", re.I)
 """A negating word: one side of a `negation` conflict has it, the other not."""
 _YEAR = re.compile(r"^(?:1[5-9]|20)\d\d$")
+_KEYWORD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)=\Z")
+"""A keyword argument's name right before its value: the number of ``http_cache=3600``
+measures `http_cache`, that of ``timedelta(days=1)`` days; Pyramid's two examples of one
+setting had come out as "[4] says 3600; [8] says 1"."""
 _MAX_SENTENCES = 400
 _FOLLOWERS = frozenset(
     """after before by with and or in on at for from to of as when while since until the a an
@@ -161,6 +166,12 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
             if _part_of_name(text, match.start(), match.end("number"), number, passage.title):
                 continue
             number = _full_year(text, match.start(), number)
+            if keyword := _KEYWORD.search(text, 0, match.start()):
+                name = keyword.group(1)  # `days=1` measures days, whatever follows
+                unit = f"{_unit(name) if name.isalpha() else name.lower()}="
+                values.setdefault(unit, set()).add(number)
+                shown.setdefault(unit, f"{name}={match.group('number')}")
+                continue
             unit_word = match.group("unit") or ""
             if unit_word.lower() in _FOLLOWERS:  # "in 2009 after ...": no unit
                 unit_word = ""
@@ -364,9 +375,11 @@ def _held(fact: _Fact, unit: str) -> frozenset[str]:
     workers × 10GB model = 80GB → with `workers=2`: 20GB" (before and after), against
     "With `workers=2`: 2 workers × 10GB = 20GB RAM", which had come out as "the sources
     disagree: [2] says 2 workers; [3] says 8 workers". A number in another unit is another
-    measure ("30 seconds and … retries 5 times" still disagrees with "5 seconds").
+    measure ("30 seconds and … retries 5 times" still disagrees with "5 seconds"); a
+    keyword argument's value measures its keyword (`_KEYWORD`: `workers=2` holds 2 workers).
     """
-    return fact.values.get(unit, frozenset()) | fact.values.get("", frozenset())
+    given = fact.values.get(f"{unit}=", frozenset())  # "2 workers" in `workers=2`
+    return fact.values.get(unit, frozenset()) | fact.values.get("", frozenset()) | given
 
 
 def _unit(word: str) -> str:
