@@ -127,6 +127,7 @@ FRESH_DOCS = (
     ("falcon", "4.4.0"),
     ("anyio", "4.12.0"),
     ("pyramid", "2.1"),
+    ("pillow", "13.0.0"),
 )
 """Questions over the Jinja2 docs (reStructuredText) and Python-Markdown's (Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -142,7 +143,9 @@ sixty-seventh session, first run before any answer was read (`falcon-*`); AnyIO 
 (reStructuredText, 24 pages) on 2026-12-04 in the sixty-eighth session, first run at
 cc849ee0 before any answer was read (`anyio-*`); Pyramid 2.1's (reStructuredText, 149
 pages among 372 tutorial modules) on 2026-12-04 in the sixty-ninth session, first run at
-0d000197 before any answer was read (`pyramid-*`)."""
+0d000197 before any answer was read (`pyramid-*`); Pillow 13.0.0's (reStructuredText, 132
+pages, 73 of them release notes) on 2026-12-04 in the seventieth session, first run before
+any answer was read (`pillow-*`)."""
 DOCS_PART = {
     "pytest": "doc",
     "invoke": "sites",
