@@ -392,6 +392,19 @@ def test_only_an_identifier_heading_the_sentence_does_not_name_heads_it() -> Non
         assert headed(prose, takes) == "", prose
 
 
+def test_an_object_descriptions_name_heads_its_sentences_however_written() -> None:
+    # Pillow's quantization methods: constants in capitals, never named in their bodies.
+    text = (
+        "Quantization methods\n====================\n\n.. py:class:: Quantize\n\n"
+        "    .. py:attribute:: FASTOCTREE\n\n      Fast octree. Default method for RGBA "
+        "images.\n\nFASTOCTREE\n----------\n\nDefault method for RGBA images.\n"
+    )
+    chunk = Chunk(ChunkId("c"), DocumentId("d"), "Image.rst", "Image", (), text, 0, len(text), 1, 9)
+    said = "Default method for RGBA images."
+    assert unnamed_identifier(chunk, text.index(said), said) == "FASTOCTREE"
+    assert unnamed_identifier(chunk, text.rindex(said), said) == ""  # a heading in capitals
+
+
 async def test_a_statement_comes_with_its_example_in_the_next_paragraph(
     engine: Engine, tmp_path: Path
 ) -> None:

@@ -40,11 +40,14 @@ def unnamed_identifier(chunk: Chunk, offset: int, sentence: str) -> str:
     generator/iterator and streams the response body." The extractive answer heads such a
     sentence with the name; quoted alone it does not say which class to use. Only a
     heading that is one identifier (`_CODE_CASE`) counts: "Cookies" or "Installation" name
-    no API. "" when there is none, or the sentence names it (or its last dotted part).
+    no API; an object description's name is one however written (Pillow's ".. py:attribute::
+    FASTOCTREE" over "Fast octree. Default method for RGBA images."). "" when there is
+    none, or the sentence names it (or its last dotted part).
     """
     heading = section_of(chunk, offset).removesuffix(": ")
     found = _IDENTIFIER.fullmatch(heading)
-    if found is None or not _CODE_CASE.search(found.group(1)):
+    described = heading == described_at(chunk.text, offset)
+    if found is None or not (described or _CODE_CASE.search(found.group(1))):
         return ""
     name = found.group(1)
     said = sentence.lower()
