@@ -172,6 +172,23 @@ async def test_a_passage_using_a_term_brings_its_definition(engine: Engine, tmp_
     assert [c.path.rsplit("/", 1)[-1] for c in found[hit.chunk.id]] == ["glossary.md"]
 
 
+async def test_a_term_the_corpus_uses_commonly_brings_no_definition(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Pillow's licence file defines "PIL", which half of Pillow's chunks write.
+    root = tmp_path / "docs"
+    write(root, "COPYING", "The Python Imaging Library (PIL) is copyright Secret Labs AB.\n")
+    write(root, "glossary.md", "# Glossary\n\n**Settlement window** is the reversal period.\n")
+    for n in range(24):
+        write(root, f"page{n}.md", f"# Page {n}\n\nThe PIL module {n} reads format {n}.\n")
+    write(root, "fmt.md", "# Formats\n\nPIL writes refunds inside the settlement window.\n")
+    await engine.index([root])
+    hit = (await engine.search("writes refunds inside", 1))[0]
+    assert hit.chunk.path.endswith("fmt.md")
+    found = await linked([hit.chunk], engine.store)
+    assert [c.path.rsplit("/", 1)[-1] for c in found[hit.chunk.id]] == ["glossary.md"]
+
+
 async def test_a_definition_indexed_later_is_found(engine: Engine, tmp_path: Path) -> None:
     root = tmp_path / "docs"
     write(root, "payments.md", "# Payments\n\nRefunds inside the settlement window are free.\n")

@@ -19,9 +19,10 @@ from __future__ import annotations
 import contextlib
 import re
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from citesynth.analysis import terms
 from citesynth.index.store import Store
 from citesynth.ingest.references import matches
 from citesynth.ingest.sentences import prose_sentences
@@ -213,6 +214,8 @@ async def _terms(store: Store) -> _Terms:
     if cached is not None and cached.generation == generation:
         return cached
     first = await store.defined_terms()
+    common = await _common(first, store)
+    first = {term: definer for term, definer in first.items() if term not in common}
     pattern = (
         re.compile(
             r"\b(?:" + "|".join(map(re.escape, sorted(first, key=len, reverse=True))) + r")\b",
@@ -225,3 +228,30 @@ async def _terms(store: Store) -> _Terms:
     with contextlib.suppress(TypeError):
         _TERMS[store] = terms
     return terms
+
+
+COMMON_SHARE = 0.05
+"""The least share of the chunks using a one-word defined term for it to be the corpus's
+common vocabulary, whose definition no passage using it lacks: Pillow's licence file writes
+"The Python Imaging Library (PIL) is …" and 48 % of Pillow's chunks write "PIL", so it had
+come with nearly every hit (listed under "Closest passages" of each not-found); Celery's
+glossary defines "task" (51 % of the chunks), Django's "values" (16 %)."""
+COMMON_CHUNKS = 20
+"""The fewest chunks using such a term: in a small corpus a share says little."""
+
+
+async def _common(first: Mapping[str, ChunkId], store: Store) -> frozenset[str]:
+    """The one-word terms of `first` that the corpus uses commonly (`COMMON_SHARE`).
+
+    A phrase is kept: the shares of its words bound its own from above only.
+    """
+    single = {term: written[0] for term in first if len(written := terms(term)) == 1}
+    if not single:
+        return frozenset()
+    shares = await store.term_shares(sorted(set(single.values())))
+    chunks = (await store.stats()).chunks
+    return frozenset(
+        term
+        for term, analysed in single.items()
+        if (share := shares.get(analysed, 0.0)) >= COMMON_SHARE and share * chunks >= COMMON_CHUNKS
+    )
