@@ -190,14 +190,14 @@ def _next_chunk(chunk: Chunk, document: Sequence[Chunk]) -> Chunk | None:
 
 async def _definitions(chunks: Sequence[Chunk], store: Store) -> list[tuple[ChunkId, Chunk]]:
     """(chunk id, the chunk defining a term it uses) for the given chunks."""
-    terms = await _terms(store)
-    if terms.pattern is None:
+    defined = await _terms(store)
+    if defined.pattern is None:
         return []
     wanted: list[tuple[ChunkId, ChunkId]] = []
     for chunk in chunks:
-        used = dict.fromkeys(m.group(0).casefold() for m in terms.pattern.finditer(chunk.text))
+        used = dict.fromkeys(m.group(0).casefold() for m in defined.pattern.finditer(chunk.text))
         wanted.extend(
-            (chunk.id, terms.first[t]) for t in used if terms.first.get(t, chunk.id) != chunk.id
+            (chunk.id, defined.first[t]) for t in used if defined.first.get(t, chunk.id) != chunk.id
         )
     if not wanted:
         return []
@@ -224,10 +224,10 @@ async def _terms(store: Store) -> _Terms:
         if first
         else None
     )
-    terms = _Terms(generation, pattern, first)
+    compiled = _Terms(generation, pattern, first)
     with contextlib.suppress(TypeError):
-        _TERMS[store] = terms
-    return terms
+        _TERMS[store] = compiled
+    return compiled
 
 
 COMMON_SHARE = 0.05
