@@ -191,6 +191,10 @@ def test_references_naming_no_source_are_markers_naming_nothing(text: str) -> No
         ("Boils at (17) degrees.", []),
         ("Costs 5% (17).", []),
         ("(17) Water boils.", []),
+        ("It has (0,0)\nin the upper left corner.", []),  # a value: no source is 0
+        ("The origin is (0, 0).", []),
+        ("Water boils (Source 0).", [(0,)]),
+        ("Water boils (0).", [(0,)]),  # where a citation stands: one naming nothing
     ],
 )
 def test_numbers_no_source_has(text: str, expected: list[tuple[int, ...]]) -> None:
@@ -344,6 +348,7 @@ STREAM_TEXTS = [
     "(1) first (2) second\nA claim (2). [1-100000] and [1-9999].",
     "an optimizer that (1) can work, (2) allows bounds and (3) conforms (1) while z (2)",
     "Boils at (3) degrees (2)\t and (1)  goes (4) on",
+    "with (0,0)\nin the corner (0, 1) and (1, 0). (0)",
     "an AR(1) MA(2) and VAR(1) Model, capital(1). 首都(1)。 x(2)",
     "[2: L4-9]  x and [1: L1-3]   \n[3: L5]\t— Towers",
     "Unclosed [1 and then a newline\n[2] closed. An array [a, b]. A year (1999).",

@@ -207,7 +207,9 @@ def match_at(text: str, start: int, sources: Sequence[SourceRef]) -> Marker | No
     Parentheses are a citation when they carry a source word ("(Source 17)"), when all
     their numbers name sources, or when their numbers (three digits at most, so not a year)
     end a clause after a word that is not a reference noun: "boils (17)." is a citation
-    naming a source that does not exist, "(2019).", "Eq. (17)." and "(17) degrees" are text.
+    naming a source that does not exist, "(2019).", "Eq. (17)." and "(17) degrees" are text,
+    and so is a bare tuple holding 0 (Pillow's "with (0,0) in the upper left corner" had
+    lost its origin as a citation of no source).
     A list enumerator is never a citation. `[-1]` after a word character is an index.
     """
     opener = text[start]
@@ -274,8 +276,8 @@ def _parenthesised(text: str, start: int, sources: Sequence[SourceRef]) -> Marke
     if found is None or (found.group("body").startswith("-") and not found.group("word")):
         return None  # "(-1)" is arithmetic; "(Source -1)" a citation
     marker = _numbered(start, found.group(), found.group("body"))
-    if not marker.numbers:
-        return None
+    if not marker.numbers or (not found.group("word") and _tuple_with_zero(found.group("body"))):
+        return None  # "with (0,0) in the upper left corner": a value, no source is 0
     if not found.group("word") and _glued(text, start, found.end(), start + HOLD + 1):
         return None  # "VAR(1) and MA(1) models": notation glued to its name
     if not found.group("word") and _goes_on(text, found.end(), start + HOLD + 1):
@@ -285,6 +287,16 @@ def _parenthesised(text: str, start: int, sources: Sequence[SourceRef]) -> Marke
     if found.group("word") or max(marker.numbers) <= len(sources):
         return marker
     return marker if _cites_nothing(text, start, found) else None
+
+
+def _tuple_with_zero(body: str) -> bool:
+    """Whether a bare parenthesis's `body` lists two numbers or more, one of them 0.
+
+    A tuple of values: "(0,0)", "(0, 255)". A lone "(0)" where a citation stands is one
+    naming no source, removed.
+    """
+    listed = re.findall(r"\d+", body)
+    return len(listed) > 1 and any(int(n) == 0 for n in listed)
 
 
 def _goes_on(text: str, end: int, limit: int) -> bool:
