@@ -369,3 +369,16 @@ def test_a_keyword_arguments_value_is_a_measure_of_that_keyword() -> None:
     other = seconds.replace("3600", "60")
     found = find_conflicts([Passage(4, seconds, "viewconfig.rst"), Passage(8, other, "new.rst")])
     assert [c.values for c in found] == [("http_cache=3600", "http_cache=60")]
+
+
+def test_a_comma_between_values_separates_them() -> None:
+    # Pillow's handbook and tutorial write the origin "(0,0)" and "(0, 0)".
+    concepts = "The Python Imaging Library uses a coordinate system, with (0,0) in the upper left."
+    tutorial = "The Python Imaging Library uses a coordinate system with (0, 0) in the upper left."
+    found = find_conflicts([Passage(1, concepts, "concepts.rst"), Passage(4, tutorial, "t.rst")])
+    assert found == []
+    limit = "The server accepts at most {} requests per minute from every client."
+    found = find_conflicts(
+        [Passage(1, limit.format("1,000"), "a.md"), Passage(2, limit.format("1,500"), "b.md")]
+    )
+    assert [c.values for c in found] == [("1,000 requests", "1,500 requests")]

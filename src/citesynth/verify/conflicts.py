@@ -65,10 +65,13 @@ from citesynth.verify.align import passage_sentences
 from citesynth.verify.base import Passage
 
 _VALUE = re.compile(
-    r"(?<![\w./])(?P<number>\d[\d,]*(?:\.\d+)?)\s?(?P<unit>%|[A-Za-z]+)?", re.UNICODE
+    r"(?<![\w./])(?P<number>(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?,?)\s?(?P<unit>%|[A-Za-z]+)?",
+    re.UNICODE,
 )
 """A number and the word after it; not one after a slash, part of a name ("HTTP/2
-connections" is no count of connections)."""
+connections" is no count of connections). A comma inside a number separates thousands
+("1,000 requests"); between others it separates values: Pillow's "(0,0)" against "(0, 0)"
+had been read as 00 against 0, a disagreement."""
 NEGATION = re.compile(r"\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't)\b", re.I)
 """A negating word: one side of a `negation` conflict has it, the other not."""
 _YEAR = re.compile(r"^(?:1[5-9]|20)\d\d$")
