@@ -187,6 +187,14 @@ async def test_a_term_the_corpus_uses_commonly_brings_no_definition(
     assert hit.chunk.path.endswith("fmt.md")
     found = await linked([hit.chunk], engine.store)
     assert [c.path.rsplit("/", 1)[-1] for c in found[hit.chunk.id]] == ["glossary.md"]
+    # So is a phrase whose every word the corpus writes commonly.
+    write(root, "lib.md", "# Library\n\nThe Python Imaging Library reads every format.\n")
+    for n in range(24):
+        write(root, f"page{n}.md", f"# Page {n}\n\nThe Python imaging library {n} reads.\n")
+    await engine.index([root])
+    hit = (await engine.search("reads every format", 1))[0]
+    assert hit.chunk.path.endswith("lib.md")
+    assert await linked([hit.chunk], engine.store) == {}
 
 
 async def test_a_definition_indexed_later_is_found(engine: Engine, tmp_path: Path) -> None:

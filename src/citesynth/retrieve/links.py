@@ -231,27 +231,27 @@ async def _terms(store: Store) -> _Terms:
 
 
 COMMON_SHARE = 0.05
-"""The least share of the chunks using a one-word defined term for it to be the corpus's
-common vocabulary, whose definition no passage using it lacks: Pillow's licence file writes
-"The Python Imaging Library (PIL) is …" and 48 % of Pillow's chunks write "PIL", so it had
-come with nearly every hit (listed under "Closest passages" of each not-found); Celery's
-glossary defines "task" (51 % of the chunks), Django's "values" (16 %)."""
+"""The least share of the chunks using a defined term for it to be the corpus's common
+vocabulary, whose definition no passage using it lacks: Pillow's licence file writes "The
+Python Imaging Library (PIL) is …" and 48 % of Pillow's chunks write "PIL", so it had come
+with nearly every hit (listed under "Closest passages" of each not-found); Celery's glossary
+defines "task" (51 % of the chunks), Django's "values" (16 %). A phrase counts by its rarest
+word, which bounds its own share from above: "Python Imaging Library" (its rarest word in
+7 % of Pillow's chunks) went on bringing the licence to the handbook's coordinate system."""
 COMMON_CHUNKS = 20
 """The fewest chunks using such a term: in a small corpus a share says little."""
 
 
 async def _common(first: Mapping[str, ChunkId], store: Store) -> frozenset[str]:
-    """The one-word terms of `first` that the corpus uses commonly (`COMMON_SHARE`).
-
-    A phrase is kept: the shares of its words bound its own from above only.
-    """
-    single = {term: written[0] for term in first if len(written := terms(term)) == 1}
-    if not single:
+    """The terms of `first` that the corpus uses commonly (`COMMON_SHARE`)."""
+    words = {term: written for term in first if (written := terms(term))}
+    if not words:
         return frozenset()
-    shares = await store.term_shares(sorted(set(single.values())))
+    shares = await store.term_shares(sorted({w for written in words.values() for w in written}))
     chunks = (await store.stats()).chunks
     return frozenset(
         term
-        for term, analysed in single.items()
-        if (share := shares.get(analysed, 0.0)) >= COMMON_SHARE and share * chunks >= COMMON_CHUNKS
+        for term, written in words.items()
+        if (share := min(shares.get(w, 0.0) for w in written)) >= COMMON_SHARE
+        and share * chunks >= COMMON_CHUNKS
     )
