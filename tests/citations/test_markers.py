@@ -27,7 +27,7 @@ SOURCES = [
     SourceRef(3, "reports/report.pdf", page=5),
     SourceRef(4, "src/notes.txt", start_line=1, end_line=39),
     SourceRef(5, "src/notes.txt", start_line=40, end_line=80),
-    SourceRef(6, "README.md"),
+    SourceRef(6, "README.md", text="Now permanent redirects (301) instead of temporary (2)."),
 ]
 
 FAST = settings(max_examples=200, deadline=None, database=None)
@@ -332,6 +332,21 @@ def test_paren_citations_after_a_claim() -> None:
     assert numbers("Water boils (1) and ice melts (2).") == [(1,), (2,)]
 
 
+def test_a_parenthesis_a_source_writes_after_the_same_word_is_its_text() -> None:
+    # Tornado's change log, Scrapy's item loaders: an answer quoting them quotes their numbers.
+    tornado = "The decorators now send permanent redirects (301) instead of\ntemporary (302)."
+    scrapy = "Data from ``xpath2`` is passed through the same *input processor* used in (1)."
+    sources = [SourceRef(1, "web.rst", text=tornado), SourceRef(2, "loaders.rst", text=scrapy)]
+    quoted = "They send permanent redirects (301) instead of temporary (302) [1]."
+    assert numbers(quoted, sources) == [(1,)]
+    assert numbers("It is passed through the same input processor used in (1) [2].", sources) == [
+        (2,)
+    ]
+    # A model's own parenthesised citation is one: no source writes it after that word.
+    assert numbers("Redirects are permanent (1).", sources) == [(1,)]
+    assert numbers("The processor used in (2).", sources) == [(2,)]
+
+
 def test_brackets_are_citations_even_at_a_line_start() -> None:
     assert numbers("[1] Water boils.\n[2] Ice melts.") == [(1,), (2,)]
 
@@ -349,6 +364,7 @@ STREAM_TEXTS = [
     "an optimizer that (1) can work, (2) allows bounds and (3) conforms (1) while z (2)",
     "Boils at (3) degrees (2)\t and (1)  goes (4) on",
     "with (0,0)\nin the corner (0, 1) and (1, 0). (0)",
+    "permanent redirects (301) instead of temporary (2). Then temporary (2) and (2).",
     "an AR(1) MA(2) and VAR(1) Model, capital(1). 首都(1)。 x(2)",
     "[2: L4-9]  x and [1: L1-3]   \n[3: L5]\t— Towers",
     "Unclosed [1 and then a newline\n[2] closed. An array [a, b]. A year (1999).",

@@ -112,6 +112,9 @@ class SourceRef:
     page: int | None = None
     start_line: int | None = None
     end_line: int | None = None
+    text: str = ""
+    """What the source writes: a bare parenthesis it writes after the same word is its own
+    text, quoted, never a citation (`_written_by_a_source`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,9 +287,32 @@ def _parenthesised(text: str, start: int, sources: Sequence[SourceRef]) -> Marke
         return None  # "that (1) can work with …, (2) allows …": the text's own numbering
     if _enumerator(text, start, marker.numbers[0] if len(marker.numbers) == 1 else None):
         return None
+    if not found.group("word") and _written_by_a_source(text, start, found.end(), sources):
+        return None  # "permanent redirects (301) instead of temporary (302)", quoted
     if found.group("word") or max(marker.numbers) <= len(sources):
         return marker
     return marker if _cites_nothing(text, start, found) else None
+
+
+def _written_by_a_source(text: str, start: int, end: int, sources: Sequence[SourceRef]) -> bool:
+    """Whether a source writes the bare parenthesis at `text[start:end]` after the same word.
+
+    An answer quoting its sources quotes their own numbers in parentheses: Tornado's
+    "now send permanent redirects (301) instead of temporary (302).", Scrapy's "passed
+    through the same *input processor* used in (1).", Gunicorn's "status codes for limit
+    errors (414, 431)". Read as citations, they had been removed as naming no source or,
+    worse, made to cite source 1. Spaces are read as one.
+    """
+    written = [s.text for s in sources if s.text]
+    if not written:
+        return False
+    before = _LAST_WORD.search(text, max(0, start - 80), start)
+    said = " ".join(f"{before.group(1) if before else ''} {text[start:end]}".split())
+    return any(said in " ".join(source.split()) for source in written)
+
+
+_LAST_WORD = re.compile(r"(\S+)[ \t]*\Z")
+"""The word right before a bare parenthesis, on its line."""
 
 
 def _tuple_with_zero(body: str) -> bool:

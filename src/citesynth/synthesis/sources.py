@@ -113,7 +113,9 @@ def document_count(sources: Sequence[Source]) -> int:
 def refs(sources: Sequence[Source]) -> list[SourceRef]:
     """What citation markers may name each source by."""
     return [
-        SourceRef(s.number, s.chunk.path, s.chunk.page, s.chunk.start_line, s.chunk.end_line)
+        SourceRef(
+            s.number, s.chunk.path, s.chunk.page, s.chunk.start_line, s.chunk.end_line, s.chunk.text
+        )
         for s in sources
     ]
 
