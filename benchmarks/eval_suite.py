@@ -128,6 +128,7 @@ FRESH_DOCS = (
     ("anyio", "4.12.0"),
     ("pyramid", "2.1"),
     ("pillow", "13.0.0"),
+    ("setuptools", "84.2.1"),
 )
 """Questions over the Jinja2 docs (reStructuredText) and Python-Markdown's (Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -145,7 +146,8 @@ cc849ee0 before any answer was read (`anyio-*`); Pyramid 2.1's (reStructuredText
 pages among 372 tutorial modules) on 2026-12-04 in the sixty-ninth session, first run at
 0d000197 before any answer was read (`pyramid-*`); Pillow 13.0.0's (reStructuredText, 132
 pages, 73 of them release notes) on 2026-12-04 in the seventieth session, first run before
-any answer was read (`pillow-*`)."""
+any answer was read (`pillow-*`); setuptools 84.2.1's (reStructuredText, 51 pages) the
+same day, first run before any answer was read (`setuptools-*`)."""
 DOCS_PART = {
     "pytest": "doc",
     "invoke": "sites",
