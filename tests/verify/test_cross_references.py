@@ -166,10 +166,19 @@ async def test_a_passage_using_a_term_brings_its_definition(engine: Engine, tmp_
         "free of charge for merchants.\n",
     )
     await engine.index([root])
-    hit = (await engine.search("refunds card network merchants charge", 1))[0]
-    assert hit.chunk.path.endswith("payments.md")
-    found = await linked([hit.chunk], engine.store)
-    assert [c.path.rsplit("/", 1)[-1] for c in found[hit.chunk.id]] == ["glossary.md"]
+    found = await _top_hit_links(engine, "refunds card network merchants charge")
+    assert found == ("payments.md", ["glossary.md"])
+
+
+async def _top_hit_links(engine: Engine, query: str) -> tuple[str, list[str]]:
+    """The file of `query`'s top hit, and the files of the chunks it links to."""
+    chunk = (await engine.search(query, 1))[0].chunk
+    found = await linked([chunk], engine.store)
+    return _name(chunk.path), [_name(c.path) for c in found.get(chunk.id, [])]
+
+
+def _name(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
 
 
 async def test_a_term_the_corpus_uses_commonly_brings_no_definition(
@@ -183,18 +192,13 @@ async def test_a_term_the_corpus_uses_commonly_brings_no_definition(
         write(root, f"page{n}.md", f"# Page {n}\n\nThe PIL module {n} reads format {n}.\n")
     write(root, "fmt.md", "# Formats\n\nPIL writes refunds inside the settlement window.\n")
     await engine.index([root])
-    hit = (await engine.search("writes refunds inside", 1))[0]
-    assert hit.chunk.path.endswith("fmt.md")
-    found = await linked([hit.chunk], engine.store)
-    assert [c.path.rsplit("/", 1)[-1] for c in found[hit.chunk.id]] == ["glossary.md"]
+    assert await _top_hit_links(engine, "writes refunds inside") == ("fmt.md", ["glossary.md"])
     # So is a phrase whose every word the corpus writes commonly.
     write(root, "lib.md", "# Library\n\nThe Python Imaging Library reads every format.\n")
     for n in range(24):
         write(root, f"page{n}.md", f"# Page {n}\n\nThe Python imaging library {n} reads.\n")
     await engine.index([root])
-    hit = (await engine.search("reads every format", 1))[0]
-    assert hit.chunk.path.endswith("lib.md")
-    assert await linked([hit.chunk], engine.store) == {}
+    assert await _top_hit_links(engine, "reads every format") == ("lib.md", [])
 
 
 async def test_a_definition_indexed_later_is_found(engine: Engine, tmp_path: Path) -> None:
