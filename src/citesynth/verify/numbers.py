@@ -18,8 +18,13 @@ from citesynth.analysis import (
     terms,
 )
 
-_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:\s?%|\s?percent\b)?")
-"""A number, also the digits of a name: IL-10 is not IL-20."""
+_STANDS_ALONE = r"(?:(?<![\w.])|(?<=(?<![\w.])[vV]))"
+"""Where a number starts: not inside a word or after a dot, but after a version's "v"
+("pip v21.1", "setuptools v77.0.0": the embedded model's "before pip release 21.1" had been
+vetoed for a number not in the source)."""
+_NUMBER = re.compile(rf"{_STANDS_ALONE}[-+]?\d[\d,]*(?:\.\d+)*(?:\s?%|\s?percent\b)?")
+"""A number, also the digits of a name (IL-10 is not IL-20), or a version of several parts
+(1.2.3 is not 1.2.5)."""
 NUMBER_WORDS = {
     w: str(n)
     for n, w in enumerate(
@@ -46,19 +51,22 @@ def numbers_of(text: str) -> frozenset[str]:
         value = value.lstrip("+")
         if value.endswith("%"):
             found.add(value)
-            found.add(value[:-1])  # "20%" is also matched by a bare 20 in the evidence
-        else:
-            found.add(value.rstrip(".") or value)
+            value = value[:-1]  # "20%" is also matched by a bare 20 in the evidence
+        value = value.rstrip(".") or value
+        found.add(value)
+        while _ZERO_PART.search(value):  # "1.0" states 1
+            value = _ZERO_PART.sub("", value)
+            found.add(value)
     found.update(_number_words(text))
-    found.update(m.group(1) for m in _WHOLE_DECIMAL.finditer(text))  # "1.0" states 1
     found.update(_TIMES[m.group().lower()] for m in _COUNTED_TIMES.finditer(text))
     if _SINGLE.search(text):
         found.add("1")
     return frozenset(found)
 
 
-_WHOLE_DECIMAL = re.compile(r"(?<![\w.])(\d+)\.0+(?!\d|\.\d)")
-"""A whole number written with decimals: "between 0.0 and 1.0" states 0 and 1."""
+_ZERO_PART = re.compile(r"\.0+$")
+"""A number's last part when it is zero: a number ending in zero parts states it without
+them ("between 0.0 and 1.0" states 0 and 1, "v77.0.0" states 77.0 and 77)."""
 _TIMES = {"once": "1", "twice": "2", "thrice": "3"}
 _COUNTED_TIMES = re.compile(
     r"(?<!\bat )\b(?:once|twice|thrice)\b"
