@@ -863,7 +863,7 @@ def _clauses_of(
     And whether "and" adds it ("…, and it includes …"). Nothing when it has one clause.
     Cached: repair aligns one claim with every source.
     """
-    cuts = [m.span() for m in NEW_CLAUSE.finditer(claim)]
+    cuts = sorted(m.span() for pattern in (NEW_CLAUSE, _IS_TO) for m in pattern.finditer(claim))
     if not cuts:
         return ()
     bounds = [0, *(x for span in cuts for x in span), len(claim)]
@@ -882,6 +882,16 @@ def _clauses_of(
 
 
 _AND = re.compile(r",?\s+and\s+", re.I)
+_IS_TO = re.compile(r"\s+is\s+to\s+(?!be\b)", re.I)
+"""Where "the way to X is to Y" states its point, Y: "The recommended way to keep
+downstream projects from breaking when a newer release no longer needs any extra packages
+for its `PDF` feature is to drop the extra entirely", the embedded model's answer taking a
+question's own alternative, read against setuptools' "if a later version … no longer needs
+ReportLab, … `Package-B`'s setup information does not need to change": the subject, the
+question restated, covers most of the claim, and the model gave 0.52. Not a `NEW_CLAUSE`:
+trimming there would keep a subject without its verb. On the labelled tuning claims (WiCE
+dev, SciFact train, HaluEval dev, the 600 written and the HTTPX, Click and cattrs ones), 3
+claims hold it and none is vetoed by it."""
 
 
 @lru_cache(maxsize=1024)
