@@ -763,6 +763,27 @@ async def test_a_sentence_naming_the_one_before_with_that_after_a_comma_follows_
     assert not REFERS_BACK.search("Use the option that is set by default.")
 
 
+async def test_a_sentence_saying_what_follows_from_the_one_before_comes_with_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # setuptools: the feature asked for, interpolation, is in the sentence before the link
+    page = (
+        "Interpolation\n=============\n\nConfig files are parsed using configparser with "
+        "interpolation enabled. As a result, one config value may reference another. This "
+        "feature may be used, for example, in defining extras.\n\nOther options\n"
+        "=============\n\nComplex values can be written comma-separated or placed one per "
+        "line in dangling config values.\n"
+    )
+    question = (
+        "Which feature of the config parser makes one config value able to reference "
+        "another value?"
+    )
+    answer = await answered_extractively(engine, tmp_path / "c", "config.rst", page, question)
+    assert "with interpolation enabled [1]. As a result, one config value may reference" in (
+        answer.answer
+    ), answer.answer
+
+
 def test_a_sentence_trailing_off_is_cited_once_with_one_full_stop() -> None:
     assert _cited("Install the optional HTTP/2 dependencies...", "1") == (
         "Install the optional HTTP/2 dependencies [1]."

@@ -29,6 +29,7 @@ from citesynth.synthesis.asked import states_number
 from citesynth.synthesis.section_titles import section_headings
 from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk
+from citesynth.verify.cues import LINKS_BACK
 
 ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\b")
 REFERS_BACK = re.compile(
@@ -51,6 +52,11 @@ _COMPLEMENT = re.compile(
 determined, then on Windows systems Hatch will use … `cmd`. On all other platforms only
 the `SHELL` environment variable will be used, defaulting to `bash`."): shown with it, or
 the answer tells a Linux user asking for the fallback shell what Windows does."""
+_CONSEQUENCE = re.compile(rf"[\s*_]*(?:{LINKS_BACK.pattern})", re.I)
+"""A sentence opening with what follows from the one before it ("As a result, one config
+value may reference another.", "Therefore …", "In other words …"): setuptools' answer to
+which feature of the config parser lets a value refer to another, interpolation, is in the
+sentence before it, and the writer had quoted this one alone, its link dropped."""
 _REASON_BACK = re.compile(
     r"[\s*_]*(?:the\s+(?:main\s+|only\s+)?reasons?\s+(?:for\s+(?:this|that)|(?:is|was)\s+"
     r"(?:that|because))|for\s+(?:this|that|these|those)\s+reasons?"
@@ -128,7 +134,8 @@ def candidate_sentences(
     """Every prose sentence of the sources (source, offset, text), and followers.
 
     A sentence whose successor in the same paragraph starts "It ..." or refers back to it
-    with "this" ("… can be used to find this out."), or whose successor gives the reason for
+    with "this" ("… can be used to find this out.") or a link ("As a result, …",
+    `_CONSEQUENCE`), or whose successor gives the reason for
     it ("The reason for that is …", `_REASON_BACK`: past blank lines or a rule too), maps to
     that successor (offset, text),
     and so does one followed, in the paragraph after, by an example in code (`_EXAMPLE`):
@@ -188,6 +195,7 @@ def candidate_sentences(
                 ANAPHOR.match(successor)
                 or REFERS_BACK.search(successor)
                 or _COMPLEMENT.match(successor)
+                or _CONSEQUENCE.match(successor)
             )
             # "This is an additional check" after "The default is 1000." refers to that one;
             # a reason for it, even as a paragraph of its own or below a rule
