@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from citesynth.cli import main
 from citesynth.engine import Engine
 from citesynth.errors import ConfigError
-from citesynth.evaluation.harness import Harness, RunOptions
+from citesynth.evaluation.harness import Harness, RunOptions, answered_right
 from citesynth.evaluation.qa_data import EvalItem, EvalSet, GoldSource
 from citesynth.evaluation.summary import check_comparable, summarise
 from citesynth.llm.fake import ScriptedModel
@@ -189,6 +189,14 @@ def test_accuracy_and_calibration_leave_out_what_cannot_be_judged() -> None:
     assert summary["accuracy"] == 1.0  # the unjudgeable answer is not counted as wrong
     assert summary["confidence_ece"] == 0.1  # only the written, judged answer: |0.9 - 1|
     assert summary["abstention_precision"] == 1.0
+
+
+def test_a_gold_answer_of_symbols_is_judged_as_written_and_a_placeholder_never() -> None:
+    # setuptools: "start the pattern with a dot, e.g. ``.*``"; ClapNQ's "." says nothing
+    assert answered_right("e.g. ``.*`` to match ``.gitignore`` [1]", [".*"], abstained=False)
+    assert answered_right("Use a pattern [1].", [".*"], abstained=False) is False
+    assert answered_right("``.*``", [".*"], abstained=True) is False
+    assert answered_right("Anything [1].", [".", ""], abstained=False) is None
 
 
 def test_comparisons_that_could_only_pass_are_refused() -> None:

@@ -36,6 +36,12 @@ def test_code_answers_count_as_written() -> None:
     assert metrics.verbatim(answer, ["raise_server_exceptions"])
     assert not metrics.verbatim("Call `schema.dumps(obj)` [2].", ["dump"])
     assert not metrics.verbatim("anything", [".", ""])
+    # a version after its "v"; a glob of symbols only, as code, never as prose
+    assert metrics.verbatim("Prior to pip v21.1 [2].", ["21.1"])
+    assert not metrics.verbatim("Prior to pip v21.10 [2].", ["21.1"])
+    assert metrics.verbatim("start the pattern with a dot, e.g. ``.*`` [1]", [".*"])
+    assert not metrics.verbatim("It matches .* files.", [".*"])
+    assert not metrics.verbatim("`.`", ["."])  # a placeholder is never judged
 
 
 def test_placeholder_gold_answers_do_not_count() -> None:

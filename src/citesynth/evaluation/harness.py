@@ -137,12 +137,13 @@ def answered_right(text: str, gold: Sequence[str], *, abstained: bool) -> bool |
     """Whether an answerable question's answer `text` says a gold answer.
 
     At least half of one's tokens (`metrics.gold_recall`), or one as written
-    (`metrics.verbatim`: code that normalisation glues to its qualifier). None when there
-    is no gold answer to judge by.
+    (`metrics.verbatim`: code that normalisation glues to its qualifier, a version after its
+    "v", a glob of symbols written as code). None when there is no gold answer to judge by.
     """
     recall = metrics.gold_recall(text, gold)
-    if recall is None:
-        return None
+    if recall is None:  # no gold answer, or one of symbols only, judged as written
+        written = bool(metrics.judged(gold))
+        return (not abstained and metrics.verbatim(text, gold)) if written else None
     return not abstained and (recall >= 0.5 or metrics.verbatim(text, gold))
 
 

@@ -72,13 +72,34 @@ def verbatim(answer: str, gold: Sequence[str]) -> bool:
     it: "`structlog.stdlib.ProcessorFormatter`" normalises to one token that the gold
     "ProcessorFormatter" never matches, nor "`TestClient(app, raise_server_exceptions=False)`"
     the gold "raise_server_exceptions". Read as written, a gold answer counts when it is
-    not inside a longer word ("dump" is not found in "dumps").
+    not inside a longer word ("dump" is not found in "dumps"); a version after its "v"
+    ("pip v21.1" says the gold "21.1"). A gold answer of symbols only, which normalisation
+    empties (the glob ".*"), counts when the answer writes it as code ("``.*``"): in prose
+    its characters are punctuation.
     """
     lowered = _MARKERS.sub(" ", answer).lower()
-    return any(
-        re.search(rf"(?<!\w){re.escape(g.strip().lower())}(?!\w)", lowered) is not None
-        for g in usable(gold)
-    )
+    return any(re.search(_written_as(g.strip().lower()), lowered) is not None for g in judged(gold))
+
+
+_PLACEHOLDER = frozenset(".,;:!?'\"-–— \t\n")
+"""What a gold answer that says nothing is made of (ClapNQ's "." and "")."""
+
+
+def judged(gold: Sequence[str]) -> list[str]:
+    """The gold answers an answer can be judged by as written.
+
+    The `usable` ones, and those of symbols only that are no placeholder (the glob ".*",
+    not ".").
+    """
+    return [g for g in gold if normalise(g) or not set(g) <= _PLACEHOLDER]
+
+
+def _written_as(gold: str) -> str:
+    """The pattern finding `gold` as written in an answer (`verbatim`)."""
+    if not normalise(gold):  # symbols only: as inline code
+        return rf"`{re.escape(gold)}`"
+    version = "v?" if gold[0].isdigit() else ""
+    return rf"(?<!\w){version}{re.escape(gold)}(?!\w)"
 
 
 def gold_recall(answer: str, gold: Sequence[str]) -> float | None:
