@@ -431,6 +431,11 @@ def test_a_negated_claim_stated_by_one_of_equally_close_sentences_is_no_mismatch
         ("a 5s timeout", {"5"}, {"5 s"}),
         ("it retried once", {"1"}, set()),
         ("it compiles many templates at once", set(), set()),  # together, not one time
+        ("Prior to pip v21.1, a setup.py was needed", {"21.1"}, set()),  # a version's "v"
+        ("IPv6 only", set(), set()),  # a "v" inside a word is no version
+        ("setuptools v77.0.0 and later", {"77.0.0", "77.0", "77"}, set()),
+        ("since 1.2.3", {"1.2.3"}, set()),  # one version, not 1.2: 1.2.5 is another
+        ("between 0.0 and 1.0", {"0", "0.0", "1", "1.0"}, set()),
     ],
 )
 def test_numbers_and_quantities_are_read_as_written(
@@ -791,6 +796,27 @@ def test_reasons_name_words_as_the_claim_writes_them(verifier: LexicalVerifier) 
     assert "name(s) not in the source: Acme" in verdict.reasons
     [terms] = [r for r in verdict.reasons if r.startswith("terms not found")]
     assert "library" in terms and "municipal" in terms and "librari" not in terms
+
+
+def test_what_the_way_to_do_something_is_must_be_in_the_source(
+    verifier: LexicalVerifier,
+) -> None:
+    # setuptools' advice, and the embedded model's answer taking the question's alternative
+    source = (
+        "If a later version of Package-A builds in PDF support and no longer needs "
+        "ReportLab, Package-B's setup information does not need to change, but the right "
+        "packages will still be installed if needed."
+    )
+    claim = (
+        "The recommended way to keep downstream packages from breaking when a later version "
+        "no longer needs ReportLab for its PDF support is to drop the extra entirely."
+    )
+    [verdict] = verifier.verify_now([Check(claim, (source,))])
+    assert "nothing in the source states 'drop the extra entirely'" in verdict.reasons
+    assert not verdict.supported
+    stated = "The way to keep packages installed is to change nothing in the setup information."
+    [verdict] = verifier.verify_now([Check(stated, (source,))])
+    assert not any(r.startswith("nothing in the source states") for r in verdict.reasons)
 
 
 @pytest.mark.parametrize(
