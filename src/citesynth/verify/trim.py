@@ -29,10 +29,10 @@ from dataclasses import dataclass
 
 from citesynth.analysis import INLINE_CODE
 from citesynth.citations.resolve import CANONICAL, SENTENCE_CLOSERS, cited_numbers, compact
-from citesynth.verify.align import NEW_CLAUSE
 from citesynth.verify.base import Passage, Verifier, check_of
 from citesynth.verify.causes import LINK
 from citesynth.verify.claims import MARKER, ClaimSpan, plain
+from citesynth.verify.clauses import NEW_CLAUSE
 from citesynth.verify.lexical import LexicalVerifier
 
 MIN_WORDS = 4
