@@ -700,6 +700,11 @@ def test_rst_roles_are_written_as_a_reader_sees_them() -> None:
     assert rendered_roles("thanks to :pep:`538`; :math:`a<b>`; :func:`open <io.open>`") == (
         "thanks to PEP 538; `a<b>`; `open`"
     )
+    # setuptools: a titled PEP shows its title, not "PEP in-tree backend <517#…>"
+    assert rendered_roles(
+        "using an :pep:`in-tree backend <517#in-tree-build-backends>`; see "
+        ":pep:`PEP 508 <508#environment-markers>`"
+    ) == ("using an in-tree backend (PEP 517); see PEP 508")
     # Django's: a role's text run onto the next line, and its own cross-reference roles
     django = "See :ref:`JSON serialization\n<formats-json>`; :setting:`TIMEOUT <CACHES-TIMEOUT>`."
     assert rendered_roles(django) == "See JSON serialization; `TIMEOUT`."

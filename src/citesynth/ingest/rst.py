@@ -358,13 +358,29 @@ _INTERSPHINX = re.compile(r"^[a-z][\w-]*:(?=[A-Za-z_][\w.]*(?:\(\))?$)")
 does not show."""
 
 
+def _numbered_document(role: str, inside: str) -> str:
+    """A PEP or an RFC as a reader sees it: "PEP 538".
+
+    A titled one by its title, with the number it links to when the title does not say it
+    ("in-tree backend (PEP 517)", "PEP 508"), never "PEP in-tree backend
+    <517#in-tree-build-backends>".
+    """
+    titled = _TITLED_TARGET.fullmatch(inside)
+    if not (titled and titled.group(1)):
+        return f"{role.upper()} {inside}"
+    title, number = titled.group(1), inside[titled.end(1) :].strip(" <>").partition("#")[0]
+    return title if number in title.split() else f"{title} ({role.upper()} {number})"
+
+
 def rendered_roles(text: str) -> str:
     """`text` with reStructuredText roles written as a reader sees them.
 
     `:func:`confirm`` -> `` `confirm` ``, `:class:`~click.core.ParameterSource`` ->
     `` `click.core.ParameterSource` ``, `:ref:`Prompting <option-prompting>`` -> "Prompting",
     `:func:`python:os._exit`` (another project's, `_INTERSPHINX`) -> `` `os._exit` ``,
-    `:meth:`.Operations.add_column`` -> `` `Operations.add_column` ``:
+    `:meth:`.Operations.add_column`` -> `` `Operations.add_column` ``, `:pep:`517`` -> "PEP
+    517", `:pep:`in-tree backend <517#in-tree-build-backends>`` -> "in-tree backend (PEP
+    517)":
     what Sphinx renders, the target in full, so that a sentence copied from a source still
     reads as a quotation of it. MyST Markdown's roles (`{func}`attrs.evolve``) likewise.
     """
@@ -372,7 +388,7 @@ def rendered_roles(text: str) -> str:
     def render(found: re.Match[str]) -> str:
         role, inside = found.group(1) or found.group(2), found.group(3).lstrip("~!")
         if role in {"pep", "rfc"}:
-            return f"{role.upper()} {inside}"
+            return _numbered_document(role, inside)
         if role in _CHANGE_KINDS or role in _TRACKER_ROLES:
             entry = _change_entry(role, inside)
             return entry if _opens_entry(text, found.start(), found.end()) else entry.rstrip(":")
