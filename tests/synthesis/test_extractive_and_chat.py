@@ -775,8 +775,7 @@ async def test_a_sentence_saying_what_follows_from_the_one_before_comes_with_it(
         "line in dangling config values.\n"
     )
     question = (
-        "Which feature of the config parser makes one config value able to reference "
-        "another value?"
+        "Which feature of the config parser makes one config value able to reference another value?"
     )
     answer = await answered_extractively(engine, tmp_path / "c", "config.rst", page, question)
     assert "with interpolation enabled [1]. As a result, one config value may reference" in (
