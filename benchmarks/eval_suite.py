@@ -129,6 +129,7 @@ FRESH_DOCS = (
     ("pyramid", "2.1"),
     ("pillow", "13.0.0"),
     ("setuptools", "84.2.1"),
+    ("babel", "2.19.0"),
 )
 """Questions over the Jinja2 docs (reStructuredText) and Python-Markdown's (Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -147,7 +148,11 @@ pages among 372 tutorial modules) on 2026-12-04 in the sixty-ninth session, firs
 0d000197 before any answer was read (`pyramid-*`); Pillow 13.0.0's (reStructuredText, 132
 pages, 73 of them release notes) on 2026-12-04 in the seventieth session, first run before
 any answer was read (`pillow-*`); setuptools 84.2.1's (reStructuredText, 51 pages) the
-same day, first run before any answer was read (`setuptools-*`)."""
+same day, first run before any answer was read (`setuptools-*`), and read in the
+seventy-first session; Babel 2.19.0's (reStructuredText, 44 files; its `api/` pages are
+autodoc directives whose text lives in the code, so four answers there are only a
+function's name or signature) on 2026-12-04 in the seventy-first session, first run
+before any answer was read (`babel-*`)."""
 DOCS_PART = {
     "pytest": "doc",
     "invoke": "sites",
