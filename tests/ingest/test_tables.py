@@ -53,6 +53,34 @@ def test_a_grid_tables_rows_join_their_lines_below_the_header() -> None:
     assert LOOP[rows[1].start : rows[1].end].count("\n") == 1  # its two lines, no border
 
 
+# Babel's date fields: a field's cell spans the rows of its symbols
+SPANNED = """\
+  +----------+--------+-----------------------------------+
+  | Field    | Symbol | Description                       |
+  +==========+========+===================================+
+  | Week day | ``E``  | Day of week.                      |
+  |          +--------+-----------------------------------+
+  |          | ``e``  | Local day of week, which will     |
+  |          |        | depend on the starting day.       |
+  |          +--------+-----------------------------------+
+  |          | ``c``  | ??                                |
+  +----------+--------+-----------------------------------+
+"""
+
+
+def test_a_cell_spanning_rows_reads_with_each_of_them_and_no_border_is_a_cell() -> None:
+    assert [row_text(row) for row in table_rows(SPANNED)] == [
+        "Week day: Symbol: ``E``; Description: Day of week.",
+        "Week day: Symbol: ``e``; Description: Local day of week, which will depend on the "
+        "starting day.",
+        "Week day: Symbol: ``c``; Description: ??",
+    ]
+    # a chunk's text opens unindented, cut inside the "e" row: the rest of it is no row
+    lines = SPANNED.splitlines(keepends=True)
+    cut = lines[6].lstrip() + "".join(lines[7:])
+    assert [row_text(row) for row in table_rows(cut)] == ["``c``; ??"]
+
+
 def test_a_pipe_inside_code_or_escaped_splits_no_cell() -> None:
     text = "| name | meaning |\n|:---|---:|\n| `a|b` | one \\| two |\n"
     (row,) = table_rows(text)

@@ -14,7 +14,11 @@ prose of the chunk only. `table_rows` reads each row with the table's header, an
   each `|` outside inline code (`\|` is a pipe in a cell).
 - A grid table: a border `+----+----+` whose `+` give the columns; each row is the lines
   between two borders, a cell's lines joined; the rows above a `+====+` border are the
-  header. A table whose lines break the columns (a cell spanning two) is left out.
+  header. A cell spanning rows (a line draws the border under the cells to its right
+  only: `|  +----+----+`) reads with each row it spans, and that line is no cell's text
+  (Babel's date fields had been read as "-------- ``c``; the week, using one or two
+  letters. ---- ??"). A table whose lines break the columns (a cell spanning two) is left
+  out.
 - A list table (`.. list-table::`, 2026-12-03): each item of the directive's body is a
   row and each of its own items a cell, a cell's lines joined; the first `:header-rows:`
   rows are the header. tox's plugin guide maps its verbosity flags to logging levels in
@@ -209,38 +213,82 @@ def _grid(lines: list[tuple[int, str]], index: int, first: int) -> tuple[list[Ro
     """The rows of the grid table whose border is `lines[index]`; the index after it.
 
     The lines from `first` up to the border are a row too: a chunk cut between a table's
-    rows begins with one.
+    rows begins with one; not when they go on with a row cut above them (`_goes_on`).
     """
     border = lines[index][1]
     columns = [i for i, char in enumerate(border) if char == "+"]
     header: tuple[str, ...] = ()
     rows: list[Row] = []
     pending: list[list[str]] = []
+    spanning: list[list[str]] = []  # the lines so far of cells spanning rows, per column
     start = -1
     at = first if first < index else index + 1
+    opening = first < index  # the lines before the first border: maybe a row cut inside
     while at < len(lines):
         offset, line = lines[at]
-        if _BORDER.fullmatch(line):
-            if [i for i, char in enumerate(line) if char == "+"] != columns:
-                return [], at  # the columns change: cells span them
-            if pending:
-                joined = zip(*pending, strict=True)
-                cells = tuple(" ".join(" ".join(part).split()) for part in joined)
-                if "=" in line and not header and not rows:
-                    header = cells
-                elif any(cells) and max(len(c) for c in cells) <= MAX_CELL:
-                    rows.append(Row(start, offset - 1, cells))
-            pending, start = [], -1
+        if at == first < index and line.startswith("|"):  # a chunk's text opens unindented
+            line = " " * columns[0] + line
+        full = _BORDER.fullmatch(line) is not None
+        if full and [i for i, char in enumerate(line) if char == "+"] != columns:
+            return [], at  # the columns change: cells span them
+        if not full and not line.strip():
+            break
+        if not full and any(len(line) <= c or line[c] not in "|+" for c in columns):
+            return [], at + 1  # a cell spanning columns, or no grid table at all
+        bordered = len(columns) - 1 if full else _bordered(line, columns)
+        if not bordered:
+            pending.append([line[a + 1 : b].strip() for a, b in pairwise(columns)])
+            start = offset if start < 0 else start
             at += 1
             continue
-        if not line.strip():
-            break
-        if any(len(line) <= c or line[c] not in "|+" for c in columns):
-            return [], at + 1  # a cell spanning columns, or no grid table at all
-        pending.append([line[a + 1 : b].strip() for a, b in pairwise(columns)])
-        start = offset if start < 0 else start
+        cut_inside = opening and _goes_on(pending)
+        opening = False
+        if pending and not cut_inside:
+            cells = _cells(spanning, pending)
+            if full and "=" in line and not header and not rows:
+                header = cells
+            elif any(cells) and max(len(c) for c in cells) <= MAX_CELL:
+                rows.append(Row(start, offset - 1, cells))
+        kept = len(columns) - 1 - bordered  # the cells going on below this line
+        part = [line[a + 1 : b].strip() for a, b in pairwise(columns[: kept + 1])]
+        spanning = [
+            [*(spanning[c] if c < len(spanning) else []), *(r[c] for r in pending), part[c]]
+            for c in range(kept)
+        ]
+        pending, start = [], -1
         at += 1
     return [Row(r.start, r.end, r.cells, header) for r in rows], at
+
+
+def _bordered(line: str, columns: list[int]) -> int:
+    """How many columns, from the right, a grid table's line draws a border under.
+
+    All of them for a border (`+----+----+`); the right ones for a line under a row whose
+    left cells span the rows below (`|          +--------+------+`: one cell of Babel's
+    "Week day" over the "E", "e" and "c" symbols); none for a line of cells.
+    """
+    for k, column in enumerate(columns[:-1]):
+        if line[column] == "+" and _BORDER.fullmatch(line, column):
+            return len(columns) - 1 - k
+    return 0
+
+
+def _goes_on(pending: list[list[str]]) -> bool:
+    """Whether a row's lines go on with a row above them.
+
+    A blank first cell, and the first other cell opening in lower case: a chunk cut inside
+    Babel's "e" row began "|  |  | value that will depend on the local starting day of …".
+    """
+    said = [cell for cell in pending[0] if cell] if pending else []
+    return bool(said) and not pending[0][0] and said[0][0].islower()
+
+
+def _cells(spanning: list[list[str]], pending: list[list[str]]) -> tuple[str, ...]:
+    """A row's cells: its lines' text per column, after that of the cells spanning it."""
+    joined = [list(part) for part in zip(*pending, strict=True)]
+    for column, above in enumerate(spanning):
+        joined[column] = [*above, *joined[column]]
+    return tuple(" ".join(" ".join(part).split()) for part in joined)
 
 
 _LIST_TABLE = re.compile(r"^([ \t]*)\.\.[ \t]+list-table::[^\n]*$", re.MULTILINE)
