@@ -783,6 +783,28 @@ async def test_a_sentence_saying_what_follows_from_the_one_before_comes_with_it(
     ), answer.answer
 
 
+async def test_a_sentence_naming_a_thing_of_the_one_before_with_this_comes_with_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Babel: what happens to the default mapping is said of "this default mapping"
+    page = (
+        "Extraction Method Mapping\n=========================\n\nThe ``python`` extractor is "
+        "by default mapped to the glob pattern ``**.py``, meaning it'll be applied to all "
+        "files with the ``.py`` extension in any directory. If you specify your own mapping "
+        "configuration, this default mapping is discarded, so you need to explicitly add it "
+        "to your mapping.\n\nOther extractors\n================\n\nThe ``ignore`` "
+        "extractor extracts nothing from the files it is mapped to.\n"
+    )
+    question = (
+        "I wrote my own mapping config for my templates. What happens to the built-in "
+        "mapping of the python extractor to **.py files?"
+    )
+    answer = await answered_extractively(engine, tmp_path / "m", "messages.rst", page, question)
+    assert "in any directory [1]. If you specify your own mapping configuration, this default" in (
+        answer.answer
+    ), answer.answer
+
+
 def test_a_sentence_trailing_off_is_cited_once_with_one_full_stop() -> None:
     assert _cited("Install the optional HTTP/2 dependencies...", "1") == (
         "Install the optional HTTP/2 dependencies [1]."

@@ -57,6 +57,25 @@ _CONSEQUENCE = re.compile(rf"[\s*_]*(?:{LINKS_BACK.pattern})", re.I)
 value may reference another.", "Therefore …", "In other words …"): setuptools' answer to
 which feature of the config parser lets a value refer to another, interpolation, is in the
 sentence before it, and the writer had quoted this one alone, its link dropped."""
+_DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\s+([\w-]+(?:\s+[\w-]+)?)", re.I)
+"""A thing named with a demonstrative, and the two words after it: "this default mapping",
+"these settings" ("that" is as often a conjunction: "so that packages …")."""
+
+
+def _names_again(successor: str, sentence: str) -> bool:
+    """Whether `successor` names with "this" or "these" a thing `sentence` names.
+
+    Babel's "The ``python`` extractor is by default mapped to the glob pattern ``**.py``
+    …" then "If you specify your own mapping configuration, this default mapping is
+    discarded …": asked what happens to that mapping, the writer quoted the first alone.
+    A content term of the two words after the demonstrative must be one of `sentence`:
+    "this case" after a sentence about something else names nothing of it.
+    """
+    said = set(content_terms(sentence))
+    named = (content_terms(found.group(1)) for found in _DEMONSTRATIVE.finditer(successor))
+    return any(said.intersection(terms) for terms in named)
+
+
 _REASON_BACK = re.compile(
     r"[\s*_]*(?:the\s+(?:main\s+|only\s+)?reasons?\s+(?:for\s+(?:this|that)|(?:is|was)\s+"
     r"(?:that|because))|for\s+(?:this|that|these|those)\s+reasons?"
@@ -134,8 +153,9 @@ def candidate_sentences(
     """Every prose sentence of the sources (source, offset, text), and followers.
 
     A sentence whose successor in the same paragraph starts "It ..." or refers back to it
-    with "this" ("… can be used to find this out.") or a link ("As a result, …",
-    `_CONSEQUENCE`), or whose successor gives the reason for
+    with "this" ("… can be used to find this out."), or names a thing of it with "this" or
+    "these" (`_names_again`: "this default mapping"), or opens with a link ("As a result,
+    …", `_CONSEQUENCE`), or whose successor gives the reason for
     it ("The reason for that is …", `_REASON_BACK`: past blank lines or a rule too), maps to
     that successor (offset, text),
     and so does one followed, in the paragraph after, by an example in code (`_EXAMPLE`):
@@ -196,6 +216,7 @@ def candidate_sentences(
                 or REFERS_BACK.search(successor)
                 or _COMPLEMENT.match(successor)
                 or _CONSEQUENCE.match(successor)
+                or _names_again(successor, text[start:end])
             )
             # "This is an additional check" after "The default is 1000." refers to that one;
             # a reason for it, even as a paragraph of its own or below a rule
