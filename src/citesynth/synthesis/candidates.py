@@ -63,7 +63,7 @@ _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\s+([\w-]+(?:\s+[\w-]+)?)", 
 
 
 def _names_again(successor: str, sentence: str) -> bool:
-    """Whether `successor` names with "this" or "these" a thing `sentence` names.
+    """Whether `successor` names with "this", "these" or "those" a thing `sentence` names.
 
     Babel's "The ``python`` extractor is by default mapped to the glob pattern ``**.py``
     …" then "If you specify your own mapping configuration, this default mapping is
@@ -153,8 +153,8 @@ def candidate_sentences(
     """Every prose sentence of the sources (source, offset, text), and followers.
 
     A sentence whose successor in the same paragraph starts "It ..." or refers back to it
-    with "this" ("… can be used to find this out."), or names a thing of it with "this" or
-    "these" (`_names_again`: "this default mapping"), or opens with a link ("As a result,
+    with "this" ("… can be used to find this out."), or names a thing of it with "this",
+    "these" or "those" (`_names_again`: "this default mapping"), or opens with a link ("As a result,
     …", `_CONSEQUENCE`), or whose successor gives the reason for
     it ("The reason for that is …", `_REASON_BACK`: past blank lines or a rule too), maps to
     that successor (offset, text),
