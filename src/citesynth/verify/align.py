@@ -207,8 +207,9 @@ class Alignment:
     missing_words: tuple[str, ...] = ()
     """`missing_terms` as the claim writes them ("library" for the term "librari")."""
     ungrounded: tuple[str, ...] = ()
-    """Clauses of the claim (cut at `NEW_CLAUSE`) none of whose words or numbers the
-    evidence or its titles hold: "… and is powered by hamsters" (`clauses`)."""
+    """Clauses of the claim (cut as `clauses` cuts it: at `NEW_CLAUSE`, and before the Y of
+    "the way to X is to Y") none of whose words or numbers the evidence or its titles hold:
+    "… and is powered by hamsters", "… is to drop the extra entirely"."""
     opposite: tuple[tuple[str, str], ...] = ()
     """(the claim's word, the contradicting word of a sentence stating it): "optional"
     against "required" (`opposites.opposed`), "after" against "before"
