@@ -8,7 +8,8 @@ Hub and MultiHop-RAG dev questions and the Starlette, marshmallow and structlog 
 questions; the extractive writer and the embedded model), each run weighing the same and
 each weight with its expected sign. It writes them to `src/citesynth/verify/confidence.json`
 and reports every run's expected calibration error (ECE) and ROC AUC with the weights
-before and after: each answer is rescored from its record's signals, none is written again.
+before and after, and those of the held-out runs pooled (all, and by writer): each answer
+is rescored from its record's signals, none is written again.
 
     python -m benchmarks.eval_suite --only tune-clapnq-extractive,...   # the tuning runs
     python -m benchmarks.calibrate_answers           # fit, write the weights, report
@@ -62,6 +63,12 @@ READ_AGAIN: dict[str, Callable[[Mapping[str, Any]], float]] = {
 }
 """Signals a record written before they existed does not keep, read from its question and
 answer as the pipeline reads them."""
+POOLS: dict[str, Callable[[str], bool]] = {
+    "all": lambda name: True,
+    "extractive": lambda name: "-extractive" in name,
+    "embedded model": lambda name: "-local" in name,
+}
+"""The held-out runs pooled, whatever the writer and by writer (by run name)."""
 L2 = 0.5
 CAP = disagreement_cap(Finishing().low_confidence_below)
 """The confidence an answer whose sources disagree on the point asked is capped at."""
@@ -182,7 +189,13 @@ def main(check: bool, folder: Path = EVAL, target: Path = CONFIDENCE) -> dict[st
         }
         target.write_text(json.dumps(shipped, indent=2) + "\n")
     report = {name: figures(run, before, after) for name, run in runs.items()}
-    for name, entry in report.items():
+    held_out = {name: run for name, run in runs.items() if name not in tuning}
+    pools = {
+        kind: [row for name, run in held_out.items() if chosen(name) for row in run]
+        for kind, chosen in POOLS.items()
+    }
+    pooled = {kind: figures(found, before, after) for kind, found in pools.items() if found}
+    for name, entry in [*report.items(), *((f"held out, {k}", v) for k, v in pooled.items())]:
         role = "tuning" if name in tuning else "held out"
         print(
             f"{name:34s} {role:8s} {entry['answers']:4d} right {entry['accuracy']:.2f}  "
@@ -194,6 +207,7 @@ def main(check: bool, folder: Path = EVAL, target: Path = CONFIDENCE) -> dict[st
         "weights_before": dict(before),
         "weights_after": after,
         "runs": report,
+        "held_out_pooled": pooled,
     }
 
 

@@ -117,3 +117,23 @@ def test_the_weights_are_fitted_on_tuning_runs_and_reported_on_every_run(tmp_pat
     checked = main(check=True, folder=tmp_path, target=tmp_path / "untouched.json")
     assert not (tmp_path / "untouched.json").exists()
     assert checked["weights_after"] == checked["weights_before"]
+
+
+def test_the_held_out_runs_are_also_reported_pooled_all_and_by_writer(tmp_path: Path) -> None:
+    run(tmp_path, "tune-a", strong_retrieval_is_right(200))
+    run(tmp_path, "docs-extractive", [record(0.9, True) for _ in range(6)])
+    run(tmp_path, "docs-local", [record(0.1, False) for _ in range(4)])
+    report = main(check=True, folder=tmp_path, target=tmp_path / "untouched.json")
+    pooled = report["held_out_pooled"]
+    assert set(pooled) == {"all", "extractive", "embedded model"}
+    assert (pooled["all"]["answers"], pooled["all"]["accuracy"]) == (10, 0.6)
+    assert (pooled["extractive"]["answers"], pooled["extractive"]["accuracy"]) == (6, 1.0)
+    assert (pooled["embedded model"]["answers"], pooled["embedded model"]["accuracy"]) == (4, 0.0)
+    alone = main(check=True, folder=_only_tuning(tmp_path), target=tmp_path / "untouched.json")
+    assert alone["held_out_pooled"] == {}
+
+
+def _only_tuning(root: Path) -> Path:
+    folder = root / "only"
+    run(folder, "tune-a", strong_retrieval_is_right(20))
+    return folder
