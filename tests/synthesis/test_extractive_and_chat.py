@@ -15,7 +15,13 @@ from citesynth.cli import print_answer
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.llm.fake import ScriptedModel
 from citesynth.synthesis import ExtractiveWriter, LLMWriter
-from citesynth.synthesis.candidates import _COMPLEMENT, REFERS_BACK, _symbolic, candidate_sentences
+from citesynth.synthesis.candidates import (
+    _COMPLEMENT,
+    REFERS_BACK,
+    _names_again,
+    _symbolic,
+    candidate_sentences,
+)
 from citesynth.synthesis.changelogs import asks_about_changes, change_log
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
 from citesynth.synthesis.extractive import _corroborated, _details, _fielded, _listed_already, _Pick
@@ -803,6 +809,34 @@ async def test_a_sentence_naming_a_thing_of_the_one_before_with_this_comes_with_
     assert "in any directory [1]. If you specify your own mapping configuration, this default" in (
         answer.answer
     ), answer.answer
+
+
+async def test_a_sentence_naming_a_thing_of_the_one_before_with_that_comes_with_it(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # Pygments: the license asked for is named in the sentence before "under that license"
+    page = (
+        "Licensing\n=========\n\nThe code is distributed under the BSD 2-clause license. "
+        "Contributors making pull requests must agree that they are able and willing to put "
+        "their contributions under that license.\n\nReviews\n=======\n\nEvery pull request "
+        "is reviewed by one of the maintainers before it is merged.\n"
+    )
+    question = (
+        "If I send a pull request with a new lexer, under what license do I have to agree to "
+        "put my code?"
+    )
+    answer = await answered_extractively(engine, tmp_path / "l", "contributing.rst", page, question)
+    assert "BSD 2-clause license [1]. Contributors making pull requests must agree" in (
+        answer.answer
+    ), answer.answer
+
+
+def test_that_names_a_thing_after_a_preposition_or_opening_a_sentence_only() -> None:
+    before = "The code is distributed under the BSD 2-clause license."
+    assert _names_again("They put their work under that license.", before)
+    assert _names_again("That license applies to every file.", before)
+    assert not _names_again("Contributors agree that the license is fine.", before)
+    assert not _names_again("Tests run so that code stays correct.", before)
 
 
 def test_a_sentence_trailing_off_is_cited_once_with_one_full_stop() -> None:

@@ -57,17 +57,26 @@ _CONSEQUENCE = re.compile(rf"[\s*_]*(?:{LINKS_BACK.pattern})", re.I)
 value may reference another.", "Therefore …", "In other words …"): setuptools' answer to
 which feature of the config parser lets a value refer to another, interpolation, is in the
 sentence before it, and the writer had quoted this one alone, its link dropped."""
-_DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\s+([\w-]+(?:\s+[\w-]+)?)", re.I)
+_DEMONSTRATIVE = re.compile(
+    r"(?:\b(?:this|these|those)|(?:^[\s*_]*|\b(?:under|in|of|for|with|to|on|by|from|at|into"
+    r"|about|like|than)\s+)that)\s+([\w-]+(?:\s+[\w-]+)?)",
+    re.I,
+)
 """A thing named with a demonstrative, and the two words after it: "this default mapping",
-"these settings" ("that" is as often a conjunction: "so that packages …")."""
+"these settings", "under that license". "That" counts opening the sentence or after a
+preposition only: elsewhere it is as often a conjunction ("so that packages …", "agree
+that they …")."""
 
 
 def _names_again(successor: str, sentence: str) -> bool:
-    """Whether `successor` names with "this", "these" or "those" a thing `sentence` names.
+    """Whether `successor` names with a demonstrative a thing `sentence` names.
 
     Babel's "The ``python`` extractor is by default mapped to the glob pattern ``**.py``
     …" then "If you specify your own mapping configuration, this default mapping is
     discarded …": asked what happens to that mapping, the writer quoted the first alone.
+    Pygments' "The code is distributed under the BSD 2-clause license." then "Contributors
+    making pull requests must agree … to put their contributions under that license.":
+    asked under which license, it quoted the second alone.
     A content term of the two words after the demonstrative must be one of `sentence`:
     "this case" after a sentence about something else names nothing of it.
     """
