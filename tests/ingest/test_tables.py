@@ -1,9 +1,11 @@
-"""Table rows read as statements: Markdown pipe tables and reStructuredText grid tables."""
+"""Table rows read as statements: Markdown pipe tables, reStructuredText grid, simple and list
+tables."""
 
 from __future__ import annotations
 
 import time
 
+from citesynth.ingest.sentences import prose_sentences
 from citesynth.ingest.tables import Row, row_text, table_rows
 
 SMARTY = """The following options are provided to configure the output:
@@ -202,3 +204,77 @@ def test_a_hostile_list_table_is_read_in_linear_time() -> None:
     started = time.perf_counter()
     assert len(table_rows(hostile)) == 20_000
     assert time.perf_counter() - started < 5.0
+
+
+COLOURS = """The definition of the ANSI color names has changed.
+
+===================== ====================
+New names             Pygments up to 2.3
+===================== ====================
+``ansibrightcyan``    ``#ansiturquoise``
+``ansiwhite``         ``#ansiwhite``
+===================== ====================
+
+Old ANSI color names are deprecated but will still work.
+"""
+
+ROUTE = """Here are the parameters that `route` accepts.
+
+=============== ==========================================================
+`rule`          the URL rule as string
+`endpoint`      the endpoint for the registered URL rule. Flask itself
+                assumes that the name of the view function is the name
+                of the endpoint if not explicitly stated.
+`defaults`      A dictionary with defaults for this rule.
+=============== ==========================================================
+"""
+
+
+def test_a_simple_tables_rows_read_with_its_header_and_their_lines_joined() -> None:
+    rows = table_rows(COLOURS)
+    assert [r.cells for r in rows] == [
+        ("``ansibrightcyan``", "``#ansiturquoise``"),
+        ("``ansiwhite``", "``#ansiwhite``"),
+    ]
+    assert rows[0].header == ("New names", "Pygments up to 2.3")
+    assert COLOURS[rows[0].start : rows[0].end].startswith("``ansibrightcyan``")
+    assert row_text(rows[0]) == "``ansibrightcyan``: ``#ansiturquoise``."
+    route = table_rows(ROUTE)  # no header; a blank first column goes on with the row above
+    assert [r.cells[0] for r in route] == ["`rule`", "`endpoint`", "`defaults`"]
+    assert route[1].cells[1] == (
+        "the endpoint for the registered URL rule. Flask itself assumes that the name of the "
+        "view function is the name of the endpoint if not explicitly stated."
+    )
+    assert route[1].header == ()
+
+
+def test_a_simple_table_is_no_prose_and_its_paragraphs_around_it_are() -> None:
+    said = [ROUTE[a:b] for a, b in prose_sentences(ROUTE)]
+    assert said == ["Here are the parameters that `route` accepts."]
+    said = [COLOURS[a:b] for a, b in prose_sentences(COLOURS)]
+    assert said[-1] == "Old ANSI color names are deprecated but will still work."
+    assert not any("ansiturquoise" in sentence for sentence in said)
+
+
+def test_a_simple_table_in_a_block_quote_is_read_in_a_literal_block_or_cut_it_is_not() -> None:
+    hosts = (
+        "You can find the hosts file on the following location:\n\n"
+        "    =============== ==================\n"
+        "    Windows         ``C:\\hosts``\n"
+        "    Linux / OS X    ``/etc/hosts``\n"
+        "    =============== ==================\n"
+    )
+    assert [r.cells for r in table_rows(hosts)][1] == ("Linux / OS X", "``/etc/hosts``")
+    literal = hosts.replace("location:\n", "location::\n")
+    assert table_rows(literal) == ()
+    cut = COLOURS[COLOURS.index("``ansiwhite``") :]  # a chunk opening inside the table
+    assert table_rows(cut) == ()
+    across = "======= =======\nname    value\nlonger_than_its_column x\n======= =======\n"
+    assert table_rows(across) == ()
+
+
+def test_hostile_simple_tables_read_in_linear_time() -> None:
+    started = time.perf_counter()
+    for hostile in ("= =\n" * 50_000, "= " * 50_000 + "\n" + "x " * 50_000 + "\n"):
+        table_rows(hostile)
+    assert time.perf_counter() - started < 3.0

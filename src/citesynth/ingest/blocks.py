@@ -29,6 +29,8 @@ GRID_BORDER = r"[ \t]*\+(?:[-=]+\+)+[ \t]*"
 GRID_BORDER_LINE = re.compile(rf"{GRID_BORDER}\r?$", re.M)
 PIPE_DELIMITER = r"[ \t]*(?:\|[ \t]*)?:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+(?:\|[ \t]*)?"
 """A pipe table's delimiter line: "|---|:---:|", "------ | ----" (two columns or more)."""
+SIMPLE_BORDER = r"[ \t]*=+(?:[ \t]+=+)+[ \t]*"
+"""A reStructuredText simple table's border line: "=====  =====" (two columns or more)."""
 
 
 class BlockKind(StrEnum):

@@ -10,6 +10,7 @@ from citesynth.ingest.blocks import (
     LIST_MARKER,
     PIPE_DELIMITER,
     SECTION_NUMBER,
+    SIMPLE_BORDER,
     first_line_column,
 )
 from citesynth.ingest.fences import (
@@ -127,10 +128,12 @@ list: a paper's keywords ("Keywords: contingency tables, mosaic plots, …"); Sp
 retry_state: info about current retry invocation" under `.. function::
 my_stop(retry_state)` says nothing without the function it describes, and was quoted as
 a sentence of an answer (tenacity's docs)."""
-_TABLE_RULE = re.compile(rf"^(?:{GRID_BORDER}|{PIPE_DELIMITER})\r?$", re.M)
-"""A grid table's border or a pipe table's delimiter line anywhere in a paragraph: the
-paragraph is a table (Jinja's loop table, in a chunk that begins inside its first row,
-had been read as "(1 indexed) | +----+ | `loop.index0` | The current …")."""
+_TABLE_RULE = re.compile(rf"^(?:{GRID_BORDER}|{PIPE_DELIMITER}|{SIMPLE_BORDER})\r?$", re.M)
+"""A grid table's border, a pipe table's delimiter line or a simple table's border
+anywhere in a paragraph: the paragraph is a table (Jinja's loop table, in a chunk that
+begins inside its first row, had been read as "(1 indexed) | +----+ | `loop.index0` | The
+current …"; Flask's table of `route` parameters as "`defaults`      A dictionary with
+defaults for this rule.", now a row of its own: `tables.table_rows`)."""
 _ABBREVIATIONS = frozenset(
     """mr mrs ms dr prof sr jr st vs etc e.g i.e eg ie viz cf al fig figs eq eqs no nos vol vols pp
     approx inc ltd co corp dept est min max sec ref refs resp u.s u.k jan feb mar apr jun jul

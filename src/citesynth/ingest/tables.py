@@ -1,4 +1,4 @@
-r"""Rows of the tables a text draws: Markdown pipe tables, reStructuredText grid and list tables.
+r"""Rows of the tables a text draws: Markdown pipe, reStructuredText grid, simple and list tables.
 
 Reference pages put what a question asks in tables: Jinja's loop variables
 (`loop.index` | The current iteration of the loop. (1 indexed)), Python-Markdown's
@@ -19,6 +19,12 @@ prose of the chunk only. `table_rows` reads each row with the table's header, an
   (Babel's date fields had been read as "-------- ``c``; the week, using one or two
   letters. ---- ??"). A table whose lines break the columns (a cell spanning two) is left
   out.
+- A simple table (reStructuredText's `=====  =====` borders, 2026-12-04): the runs of `=`
+  give the columns, the last one reaching to the line's end; a line whose first column
+  is blank goes on with the row above it, and the rows above a border that is not the
+  table's last are the header. Pygments' table of renamed colours (``ansibrightcyan``
+  beside ``#ansiturquoise``) was read as neither prose nor table. A chunk cut inside one
+  reads its rows below a border without a header.
 - A list table (`.. list-table::`, 2026-12-03): each item of the directive's body is a
   row and each of its own items a cell, a cell's lines joined; the first `:header-rows:`
   rows are the header. tox's plugin guide maps its verbosity flags to logging levels in
@@ -37,7 +43,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from citesynth.ingest.blocks import GRID_BORDER, PIPE_DELIMITER, lines_from
+from citesynth.ingest.blocks import GRID_BORDER, PIPE_DELIMITER, SIMPLE_BORDER, lines_from
 from citesynth.ingest.fences import fenced_blocks
 
 MAX_CELL = 400
@@ -60,9 +66,9 @@ class Row:
 @lru_cache(maxsize=256)
 def table_rows(text: str) -> tuple[Row, ...]:
     """The body rows of every table of `text`, in order (see the module)."""
-    listed = _list_table_rows(text)
+    listed = _list_table_rows(text) + _simple_table_rows(text)
     if "|" not in text:
-        return tuple(listed)
+        return tuple(sorted(listed, key=lambda row: row.start))
     code = fenced_blocks(text)
     lines = [(at, line) for at, line in lines_from(text) if not any(a <= at < b for a, b in code)]
     rows: list[Row] = []
@@ -127,12 +133,14 @@ _DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+[\w:.+-]+::")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]")
 
 
-def _in_code(lines: list[tuple[int, str]], index: int) -> bool:
+def _in_code(lines: list[tuple[int, str]], index: int, *, markdown: bool = True) -> bool:
     """Whether `lines[index]` is inside code a chunk does not fence.
 
     Indented below a line ending in "::" or a code directive (reStructuredText's literal
     blocks: a query's result drawn as a grid), or four columns deeper than the prose above
-    it (Markdown's indented code). The line above is the nearest one less indented.
+    it (Markdown's indented code; not when `markdown` is False: reStructuredText indents a
+    block quote so, and Werkzeug's table of hosts files sits in one). The line above is
+    the nearest one less indented.
     """
     indent = _indent(lines[index][1])
     if indent == 0:
@@ -145,7 +153,7 @@ def _in_code(lines: list[tuple[int, str]], index: int) -> bool:
             return _CODE_DIRECTIVE.match(above) is not None  # `.. note::` holds prose
         if above.rstrip().endswith("::"):
             return True
-        return indent - _indent(above) >= 4 and not _LIST_ITEM.match(above)
+        return markdown and indent - _indent(above) >= 4 and not _LIST_ITEM.match(above)
     return False
 
 
@@ -289,6 +297,91 @@ def _cells(spanning: list[list[str]], pending: list[list[str]]) -> tuple[str, ..
     for column, above in enumerate(spanning):
         joined[column] = [*above, *joined[column]]
     return tuple(" ".join(" ".join(part).split()) for part in joined)
+
+
+_SIMPLE_BORDER = re.compile(rf"{SIMPLE_BORDER}\r?")
+_SPAN_LINE = re.compile(r"[ \t]*-+(?:[ \t]+-+)*[ \t]*\r?")
+"""A line under header cells spanning columns (`-----  -----`): no row's text."""
+
+
+def _simple_table_rows(text: str) -> list[Row]:
+    """The body rows of the simple tables of `text` (see the module)."""
+    if "==" not in text:
+        return []
+    lines = lines_from(text)
+    rows: list[Row] = []
+    index = 0
+    while index < len(lines):
+        if _SIMPLE_BORDER.fullmatch(lines[index][1]) and not _in_code(lines, index, markdown=False):
+            found, index = _simple(lines, index)
+            rows.extend(found)
+        else:
+            index += 1
+    return rows
+
+
+def _simple(lines: list[tuple[int, str]], index: int) -> tuple[list[Row], int]:
+    """The rows of the simple table whose border is `lines[index]`; the index after it.
+
+    The table ends at a border followed by a blank line or the text's end, or at a blank
+    line not followed by a row. A border followed by a blank line opens none (a chunk cut
+    inside a table begins above its last border), and a line breaking the columns (text
+    across a gap the border leaves) is no table's.
+    """
+    border = lines[index][1]
+    runs = [(m.start(), m.end()) for m in re.finditer(r"=+", border)]
+    starts = [start for start, _ in runs]
+    gaps = [(end, start) for (_, end), (start, _) in pairwise(runs)]
+
+    def fits(line: str) -> bool:
+        return all(not line[a:b].strip() for a, b in gaps)
+
+    header: tuple[str, ...] = ()
+    rows: list[tuple[int, int, list[list[str]]]] = []  # start, end, lines per column
+    at = index + 1
+    while at < len(lines):
+        offset, line = lines[at][0], lines[at][1].rstrip("\r")
+        following = lines[at + 1][1] if at + 1 < len(lines) else ""
+        if _SIMPLE_BORDER.fullmatch(line):
+            at += 1
+            if not following.strip():
+                break  # the table's last border
+            if not header and rows:
+                header, rows = _cells_of(rows), []
+            continue
+        if not line.strip():
+            if at == index + 1 or not following.strip() or not fits(following):
+                break
+            at += 1
+            continue
+        if not fits(line):
+            return [], at + 1
+        if not _SPAN_LINE.fullmatch(line):
+            cells = [line[a:b].strip() for a, b in pairwise([*starts, max(len(line), starts[-1])])]
+            if cells[0] or not rows:
+                rows.append((offset, offset + len(line), [[cell] for cell in cells]))
+            else:
+                start, _, kept = rows[-1]
+                joined = [[*k, cell] for k, cell in zip(kept, cells, strict=True)]
+                rows[-1] = (start, offset + len(line), joined)
+        at += 1
+    found = [
+        Row(start, end, cells, header)
+        for start, end, parts in rows
+        if any(cells := tuple(_joined(part) for part in parts))
+        and max(len(cell) for cell in cells) <= MAX_CELL
+    ]
+    return found, at
+
+
+def _joined(part: list[str]) -> str:
+    return " ".join(" ".join(part).split())
+
+
+def _cells_of(rows: list[tuple[int, int, list[list[str]]]]) -> tuple[str, ...]:
+    """A header's cells: its lines' text per column, however many lines it takes."""
+    columns = len(rows[0][2])
+    return tuple(_joined([t for _, _, parts in rows for t in parts[c]]) for c in range(columns))
 
 
 _LIST_TABLE = re.compile(r"^([ \t]*)\.\.[ \t]+list-table::[^\n]*$", re.MULTILINE)
