@@ -87,3 +87,29 @@ def test_a_chunk_opening_at_a_field_reads_each_field_below_it_on_its_own() -> No
         "for no limit.",
         "`timeout` (int): Seconds to block when all connections are in use.",
     ]
+
+
+STYLE_RULES = """Here a small overview of all allowed styles:
+
+``nobold``
+    don't render text as bold (to prevent subtokens being highlighted bold)
+``noinherit``
+    don't inherit styles from supertoken
+
+`tabsize`
+    If given and greater than 0, expand tabs in the input (default: ``0``).
+
+Shown as code::
+
+    ``bold``
+        render text as bold
+"""
+
+
+def test_a_code_terms_definition_no_prose_sentence_reads_is_a_statement() -> None:
+    terms = [f for f in info_fields(STYLE_RULES) if f.kind == "term"]
+    assert [field_text(f) for f in terms] == [
+        "`nobold`: don't render text as bold (to prevent subtokens being highlighted bold)",
+        "`noinherit`: don't inherit styles from supertoken",
+    ]  # `tabsize`'s definition is a sentence already, and code holds no definition list
+    assert STYLE_RULES[terms[1].start :].startswith("``noinherit``")

@@ -21,6 +21,12 @@ connector has no limit (default: 100)."), as a table's row is (`tables.row_text`
   ":param str database: …" then sat at column 0 above three fields indented three
   spaces, and was read as running on through them ("… database file. :param int
   max_connections: Maximum number of concurrent connections [9].").
+- A term of a definition list written as code alone on its line, its definition indented
+  below it (2026-12-04), when no prose sentence reads the definition: Pygments' style
+  rules ("``noinherit``" above "don't inherit styles from supertoken") are fragments in
+  lower case, no sentence of their own, and "how do I stop a sub-token from picking up
+  its parent's styling?" went unanswered. A definition read as prose already ("`tabsize`"
+  above "If given and greater than 0, expand tabs …") is left to it. Kind "term".
 - A field that only gives a type (`:type limit: int`, `:rtype:`) states nothing of its own.
 - A field in code is an example of writing one, not a description: not inside a fenced
   block nor a reStructuredText literal or code block (`rst.rst_blocks`).
@@ -31,7 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import islice
+from itertools import islice, pairwise
 
 from citesynth.ingest.blocks import BlockKind, lines_from
 from citesynth.ingest.fences import fenced_blocks
@@ -42,7 +48,9 @@ _FIELD = re.compile(
     r"([ \t]*):(param|parameter|arg|argument|key|keyword|kwarg|var|ivar|cvar"
     r"|raises?|except|exception|returns?|yields?)(?:[ \t]+([^:`\n]+?))?[ \t]*:(?=[ \t]|$)"
 )
-_NAMED = frozenset("param parameter arg argument key keyword kwarg var ivar cvar".split())
+_NAMED = frozenset("param parameter arg argument key keyword kwarg var ivar cvar term".split())
+_TERM = re.compile(r"([ \t]*)(``?)([^`\n]+)\2[ \t]*\r?")
+"""A definition list's term that is code alone on its line: "``noinherit``", "`tabsize`"."""
 _RAISES = frozenset("raise raises except exception".split())
 MOST_WORDS = 60
 """Words of a field's text shown at most: its first sentences up to this many (one at least)."""
@@ -57,7 +65,8 @@ class InfoField:
     end: int
     """Where the text shown ends (`MOST_WORDS`)."""
     kind: str
-    """The field's name as written: "param", "keyword", "raises", "returns"."""
+    """The field's name as written: "param", "keyword", "raises", "returns"; "term" for a
+    definition list's term."""
     name: str
     """What it describes ("limit"; the exception for "raises"; "" for "returns")."""
     type: str
@@ -96,7 +105,35 @@ def info_fields(text: str) -> tuple[InfoField, ...]:
         if body < end:
             shown = _shown_end(text, body, end)
             found.append(InfoField(at, shown, kind, name, type_, text[body:shown]))
-    return tuple(found)
+    found += _terms(text, lines, code)
+    return tuple(sorted(found, key=lambda field: field.start))
+
+
+def _terms(text: str, lines: list[tuple[int, str]], code: list[tuple[int, int]]) -> list[InfoField]:
+    """The definitions of code terms that no prose sentence reads (see the module)."""
+    found: list[InfoField] = []
+    prose: list[tuple[int, int]] | None = None
+    for index, ((at, line), (below, below_line)) in enumerate(pairwise(lines)):
+        term = _TERM.fullmatch(line)
+        if term is None or any(a <= at + len(term.group(1)) < b for a, b in code):
+            continue
+        column = len(term.group(1).expandtabs())
+        depth = len(below_line.expandtabs()) - len(below_line.expandtabs().lstrip())
+        opening = below_line.lstrip()
+        if depth <= column or not opening or opening.startswith(("..", ":")):
+            continue
+        end = below + len(below_line)
+        for deeper, deeper_line in islice(lines, index + 2, None):
+            indent = len(deeper_line.expandtabs()) - len(deeper_line.expandtabs().lstrip())
+            if not deeper_line.strip() or indent <= column:
+                break
+            end = deeper + len(deeper_line)
+        body = below + len(below_line) - len(opening)
+        prose = prose_sentences(text) if prose is None else prose
+        if any(a < end and body < b for a, b in prose):
+            continue  # read as prose already
+        found.append(InfoField(at, end, "term", term.group(3).strip(), "", text[body:end]))
+    return found
 
 
 def _read(marker: re.Match[str]) -> tuple[str, str, str] | None:
