@@ -366,10 +366,10 @@ def _simple(lines: list[tuple[int, str]], index: int) -> tuple[list[Row], int]:
                 rows[-1] = (start, offset + len(line), joined)
         at += 1
     found = [
-        Row(start, end, cells, header)
+        Row(start, end, texts, header)
         for start, end, parts in rows
-        if any(cells := tuple(_joined(part) for part in parts))
-        and max(len(cell) for cell in cells) <= MAX_CELL
+        if any(texts := tuple(_joined(part) for part in parts))
+        and max(len(text) for text in texts) <= MAX_CELL
     ]
     return found, at
 
