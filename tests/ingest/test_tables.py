@@ -256,7 +256,7 @@ def test_a_simple_table_is_no_prose_and_its_paragraphs_around_it_are() -> None:
     assert not any("ansiturquoise" in sentence for sentence in said)
 
 
-def test_a_simple_table_in_a_block_quote_is_read_in_a_literal_block_or_cut_it_is_not() -> None:
+def test_a_simple_table_in_a_block_quote_or_cut_is_read_in_a_literal_block_it_is_not() -> None:
     hosts = (
         "You can find the hosts file on the following location:\n\n"
         "    =============== ==================\n"
@@ -267,8 +267,12 @@ def test_a_simple_table_in_a_block_quote_is_read_in_a_literal_block_or_cut_it_is
     assert [r.cells for r in table_rows(hosts)][1] == ("Linux / OS X", "``/etc/hosts``")
     literal = hosts.replace("location:\n", "location::\n")
     assert table_rows(literal) == ()
-    cut = COLOURS[COLOURS.index("``ansiwhite``") :]  # a chunk opening inside the table
-    assert table_rows(cut) == ()
+    cut = COLOURS[COLOURS.index("``ansibrightcyan``") :]  # a chunk opening inside the table
+    assert [r.cells for r in table_rows(cut)] == [
+        ("``ansibrightcyan``", "``#ansiturquoise``"),
+        ("``ansiwhite``", "``#ansiwhite``"),
+    ]
+    assert not any("ansiturquoise" in cut[a:b] for a, b in prose_sentences(cut))
     across = "======= =======\nname    value\nlonger_than_its_column x\n======= =======\n"
     assert table_rows(across) == ()
 
@@ -278,3 +282,15 @@ def test_hostile_simple_tables_read_in_linear_time() -> None:
     for hostile in ("= =\n" * 50_000, "= " * 50_000 + "\n" + "x " * 50_000 + "\n"):
         table_rows(hostile)
     assert time.perf_counter() - started < 3.0
+
+
+def test_a_simple_tables_row_of_marks_only_is_no_statement() -> None:
+    matrix = (
+        "=========================== ========== ===== ===\n"
+        "Option                      setuptools d2to1 pbr\n"
+        "=========================== ========== ===== ===\n"
+        "[metadata] description-file S          Y     Y\n"
+        "[files] data_files          Y          Y     Y\n"
+        "=========================== ========== ===== ===\n"
+    )
+    assert table_rows(matrix) == ()

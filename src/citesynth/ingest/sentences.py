@@ -134,6 +134,9 @@ anywhere in a paragraph: the paragraph is a table (Jinja's loop table, in a chun
 begins inside its first row, had been read as "(1 indexed) | +----+ | `loop.index0` | The
 current …"; Flask's table of `route` parameters as "`defaults`      A dictionary with
 defaults for this rule.", now a row of its own: `tables.table_rows`)."""
+_SIMPLE_RULE = re.compile(rf"{SIMPLE_BORDER}\r?$", re.M)
+"""A simple table's border: the rows above it in its paragraph (a chunk cut inside the
+table opens with them) are the table's too."""
 _ABBREVIATIONS = frozenset(
     """mr mrs ms dr prof sr jr st vs etc e.g i.e eg ie viz cf al fig figs eq eqs no nos vol vols pp
     approx inc ltd co corp dept est min max sec ref refs resp u.s u.k jan feb mar apr jun jul
@@ -447,7 +450,8 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
             skip = True  # an indented description: "for details on how to enable …"
         stop = boundary
         if rule := _TABLE_RULE.search(paragraph):
-            stop = _table_start(text, start + rule.start())
+            at = start + rule.start()  # a simple table's rows never share a paragraph
+            stop = first if _SIMPLE_RULE.match(text, at) else _table_start(text, at)
             skip = skip or stop <= first  # a table, maybe from a chunk cut inside its row
         if not skip:
             found = [

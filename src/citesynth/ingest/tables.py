@@ -310,34 +310,100 @@ def _simple_table_rows(text: str) -> list[Row]:
         return []
     lines = lines_from(text)
     rows: list[Row] = []
-    index = 0
+    index = read_to = 0
     while index < len(lines):
         if _SIMPLE_BORDER.fullmatch(lines[index][1]) and not _in_code(lines, index, markdown=False):
-            found, index = _simple(lines, index)
+            last = index + 1 == len(lines) or not lines[index + 1][1].strip()
+            found, index = _rows_above(lines, index, read_to) if last else _simple(lines, index)
             rows.extend(found)
+            read_to = index
         else:
             index += 1
     return rows
+
+
+_Cells = list[tuple[int, int, list[list[str]]]]
+"""Rows as they are read: start, end, and each column's lines of text."""
+
+
+def _columns(border: str) -> tuple[list[int], list[tuple[int, int]]]:
+    """Where a simple table's columns start, and the gaps between them, by its border."""
+    runs = [(m.start(), m.end()) for m in re.finditer(r"=+", border)]
+    return [start for start, _ in runs], [(end, start) for (_, end), (start, _) in pairwise(runs)]
+
+
+def _fits(line: str, gaps: list[tuple[int, int]]) -> bool:
+    """Whether no text of `line` crosses a gap between the columns."""
+    return all(not line[a:b].strip() for a, b in gaps)
+
+
+def _read_line(rows: _Cells, offset: int, line: str, starts: list[int]) -> None:
+    """`rows` with a line of a simple table: a row, or more of the row above it.
+
+    A line whose first column is blank goes on with the row above; a line under header
+    cells spanning columns (`_SPAN_LINE`) holds no text.
+    """
+    if _SPAN_LINE.fullmatch(line):
+        return
+    cells = [line[a:b].strip() for a, b in pairwise([*starts, max(len(line), starts[-1])])]
+    if cells[0] or not rows:
+        rows.append((offset, offset + len(line), [[cell] for cell in cells]))
+    else:
+        start, _, kept = rows[-1]
+        rows[-1] = (start, offset + len(line), [[*k, c] for k, c in zip(kept, cells, strict=True)])
+
+
+def _finished(rows: _Cells, header: tuple[str, ...]) -> list[Row]:
+    """The rows read, each cell's lines joined, as `Row`s.
+
+    Not a row too long for one, nor a row of marks: three cells or more, the others than
+    the first at most `_MARK` characters each (setuptools' matrix of which tool reads which
+    option, "[metadata] description-file: setuptools: S; distutils2: Y; …", had taken an
+    answer's place beside the sentence saying which content type is the default).
+    """
+    return [
+        Row(start, end, texts, header)
+        for start, end, parts in rows
+        if any(texts := tuple(_joined(part) for part in parts))
+        and max(len(text) for text in texts) <= MAX_CELL
+        and not (len(texts) >= 3 and all(len(text) <= _MARK for text in texts[1:]))
+    ]
+
+
+_MARK = 2
+"""The most characters of a cell that only marks ("Y", "S", "x", "✓")."""
+
+
+def _rows_above(lines: list[tuple[int, str]], index: int, read_to: int) -> tuple[list[Row], int]:
+    """The rows above a simple table's last border whose top a chunk cut off.
+
+    Pygments' renamed colours: a chunk opening at "``ansibrightcyan``    ``#ansiturquoise``",
+    the row asked for, below the table's header in the chunk before. The lines from the
+    paragraph's start (never above `read_to`, where a table read already ends) are rows
+    without a header when each fits the border's columns.
+    """
+    starts, gaps = _columns(lines[index][1])
+    top = index
+    while top > read_to and lines[top - 1][1].strip() and _fits(lines[top - 1][1], gaps):
+        top -= 1
+    if top > read_to and lines[top - 1][1].strip():
+        return [], index + 1  # a line above breaks the columns: no table's rows
+    rows: _Cells = []
+    for offset, line in lines[top:index]:
+        _read_line(rows, offset, line.rstrip("\r"), starts)
+    return _finished(rows, ()), index + 1
 
 
 def _simple(lines: list[tuple[int, str]], index: int) -> tuple[list[Row], int]:
     """The rows of the simple table whose border is `lines[index]`; the index after it.
 
     The table ends at a border followed by a blank line or the text's end, or at a blank
-    line not followed by a row. A border followed by a blank line opens none (a chunk cut
-    inside a table begins above its last border), and a line breaking the columns (text
-    across a gap the border leaves) is no table's.
+    line not followed by a row; a line breaking the columns (text across a gap the border
+    leaves) is no table's.
     """
-    border = lines[index][1]
-    runs = [(m.start(), m.end()) for m in re.finditer(r"=+", border)]
-    starts = [start for start, _ in runs]
-    gaps = [(end, start) for (_, end), (start, _) in pairwise(runs)]
-
-    def fits(line: str) -> bool:
-        return all(not line[a:b].strip() for a, b in gaps)
-
+    starts, gaps = _columns(lines[index][1])
     header: tuple[str, ...] = ()
-    rows: list[tuple[int, int, list[list[str]]]] = []  # start, end, lines per column
+    rows: _Cells = []
     at = index + 1
     while at < len(lines):
         offset, line = lines[at][0], lines[at][1].rstrip("\r")
@@ -350,35 +416,22 @@ def _simple(lines: list[tuple[int, str]], index: int) -> tuple[list[Row], int]:
                 header, rows = _cells_of(rows), []
             continue
         if not line.strip():
-            if at == index + 1 or not following.strip() or not fits(following):
+            if not following.strip() or not _fits(following, gaps):
                 break
             at += 1
             continue
-        if not fits(line):
+        if not _fits(line, gaps):
             return [], at + 1
-        if not _SPAN_LINE.fullmatch(line):
-            cells = [line[a:b].strip() for a, b in pairwise([*starts, max(len(line), starts[-1])])]
-            if cells[0] or not rows:
-                rows.append((offset, offset + len(line), [[cell] for cell in cells]))
-            else:
-                start, _, kept = rows[-1]
-                joined = [[*k, cell] for k, cell in zip(kept, cells, strict=True)]
-                rows[-1] = (start, offset + len(line), joined)
+        _read_line(rows, offset, line, starts)
         at += 1
-    found = [
-        Row(start, end, texts, header)
-        for start, end, parts in rows
-        if any(texts := tuple(_joined(part) for part in parts))
-        and max(len(text) for text in texts) <= MAX_CELL
-    ]
-    return found, at
+    return _finished(rows, header), at
 
 
 def _joined(part: list[str]) -> str:
     return " ".join(" ".join(part).split())
 
 
-def _cells_of(rows: list[tuple[int, int, list[list[str]]]]) -> tuple[str, ...]:
+def _cells_of(rows: _Cells) -> tuple[str, ...]:
     """A header's cells: its lines' text per column, however many lines it takes."""
     columns = len(rows[0][2])
     return tuple(_joined([t for _, _, parts in rows for t in parts[c]]) for c in range(columns))
