@@ -24,7 +24,8 @@ prose of the chunk only. `table_rows` reads each row with the table's header, an
   is blank goes on with the row above it, and the rows above a border that is not the
   table's last are the header. Pygments' table of renamed colours (``ansibrightcyan``
   beside ``#ansiturquoise``) was read as neither prose nor table. A chunk cut inside one
-  reads its rows below a border without a header.
+  reads the rows above its last border, without a header; a row of marks only ("Y", "S")
+  is no statement.
 - A list table (`.. list-table::`, 2026-12-03): each item of the directive's body is a
   row and each of its own items a cell, a cell's lines joined; the first `:header-rows:`
   rows are the header. tox's plugin guide maps its verbosity flags to logging levels in
@@ -353,6 +354,10 @@ def _read_line(rows: _Cells, offset: int, line: str, starts: list[int]) -> None:
         rows[-1] = (start, offset + len(line), [[*k, c] for k, c in zip(kept, cells, strict=True)])
 
 
+_MARK = 2
+"""The most characters of a cell that only marks ("Y", "S", "x", "✓")."""
+
+
 def _finished(rows: _Cells, header: tuple[str, ...]) -> list[Row]:
     """The rows read, each cell's lines joined, as `Row`s.
 
@@ -368,10 +373,6 @@ def _finished(rows: _Cells, header: tuple[str, ...]) -> list[Row]:
         and max(len(text) for text in texts) <= MAX_CELL
         and not (len(texts) >= 3 and all(len(text) <= _MARK for text in texts[1:]))
     ]
-
-
-_MARK = 2
-"""The most characters of a cell that only marks ("Y", "S", "x", "✓")."""
 
 
 def _rows_above(lines: list[tuple[int, str]], index: int, read_to: int) -> tuple[list[Row], int]:
