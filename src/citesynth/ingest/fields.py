@@ -94,12 +94,7 @@ def info_fields(text: str) -> tuple[InfoField, ...]:
             continue
         kind, name, type_ = read
         column = len(marker.group(1).expandtabs())
-        end = at + len(line)
-        for below, below_line in islice(lines, index + 1, None):
-            depth = len(below_line.expandtabs()) - len(below_line.expandtabs().lstrip())
-            if not below_line.strip() or depth <= column or _FIELD.match(below_line):
-                break  # a field's line opens the next field, however deep
-            end = below + len(below_line)
+        end = _body_end(lines, index, column)
         body = at + marker.end()
         body += len(text[body:end]) - len(text[body:end].lstrip())
         if body < end:
@@ -118,22 +113,38 @@ def _terms(text: str, lines: list[tuple[int, str]], code: list[tuple[int, int]])
         if term is None or any(a <= at + len(term.group(1)) < b for a, b in code):
             continue
         column = len(term.group(1).expandtabs())
-        depth = len(below_line.expandtabs()) - len(below_line.expandtabs().lstrip())
         opening = below_line.lstrip()
-        if depth <= column or not opening or opening.startswith(("..", ":")):
+        if _depth(below_line) <= column or not opening or opening.startswith(("..", ":")):
             continue
-        end = below + len(below_line)
-        for deeper, deeper_line in islice(lines, index + 2, None):
-            indent = len(deeper_line.expandtabs()) - len(deeper_line.expandtabs().lstrip())
-            if not deeper_line.strip() or indent <= column:
-                break
-            end = deeper + len(deeper_line)
+        end = _body_end(lines, index, column, fields=False)
         body = below + len(below_line) - len(opening)
         prose = prose_sentences(text) if prose is None else prose
         if any(a < end and body < b for a, b in prose):
             continue  # read as prose already
         found.append(InfoField(at, end, "term", term.group(3).strip(), "", text[body:end]))
     return found
+
+
+def _depth(line: str) -> int:
+    """The columns a line is indented by (tabs expanded)."""
+    return len(line.expandtabs()) - len(line.expandtabs().lstrip())
+
+
+def _body_end(lines: list[tuple[int, str]], index: int, column: int, *, fields: bool = True) -> int:
+    """Where the text opening at `lines[index]` ends, with the lines below it.
+
+    The lines deeper than `column`, up to a blank line; and, when `fields`, up to a field's
+    line: it opens the next field, however deep.
+    """
+    at, line = lines[index]
+    end = at + len(line)
+    for below, below_line in islice(lines, index + 1, None):
+        if not below_line.strip() or _depth(below_line) <= column:
+            break
+        if fields and _FIELD.match(below_line):
+            break
+        end = below + len(below_line)
+    return end
 
 
 def _read(marker: re.Match[str]) -> tuple[str, str, str] | None:
