@@ -50,6 +50,17 @@ from citesynth.ingest.fences import fenced_blocks
 MAX_CELL = 400
 """Characters a cell may hold; a longer one is text laid out in a box, no table's."""
 
+
+def _readable(cells: tuple[str, ...]) -> bool:
+    """Whether a row's cells say something and each fits a cell (`MAX_CELL`)."""
+    return any(cells) and max(len(cell) for cell in cells) <= MAX_CELL
+
+
+def _joined(part: list[str]) -> str:
+    """A cell's lines as one line, its runs of whitespace single spaces."""
+    return " ".join(" ".join(part).split())
+
+
 _DELIMITER = re.compile(PIPE_DELIMITER)
 _BORDER = re.compile(GRID_BORDER)
 
@@ -170,7 +181,7 @@ def _pipe(lines: list[tuple[int, str]], index: int) -> tuple[list[Row], int]:
         if not _next_to(lines, at):
             break  # a line of code between them
         cells = _split(lines[at][1])
-        if any(cells) and max(len(c) for c in cells) <= MAX_CELL:
+        if _readable(cells):
             rows.append(Row(lines[at][0], lines[at][0] + len(lines[at][1]), cells, header))
         at += 1
     return rows, at
@@ -256,7 +267,7 @@ def _grid(lines: list[tuple[int, str]], index: int, first: int) -> tuple[list[Ro
             cells = _cells(spanning, pending)
             if full and "=" in line and not header and not rows:
                 header = cells
-            elif any(cells) and max(len(c) for c in cells) <= MAX_CELL:
+            elif _readable(cells):
                 rows.append(Row(start, offset - 1, cells))
         kept = len(columns) - 1 - bordered  # the cells going on below this line
         part = [line[a + 1 : b].strip() for a, b in pairwise(columns[: kept + 1])]
@@ -297,7 +308,7 @@ def _cells(spanning: list[list[str]], pending: list[list[str]]) -> tuple[str, ..
     joined = [list(part) for part in zip(*pending, strict=True)]
     for column, above in enumerate(spanning):
         joined[column] = [*above, *joined[column]]
-    return tuple(" ".join(" ".join(part).split()) for part in joined)
+    return tuple(_joined(part) for part in joined)
 
 
 _SIMPLE_BORDER = re.compile(rf"{SIMPLE_BORDER}\r?")
@@ -369,8 +380,7 @@ def _finished(rows: _Cells, header: tuple[str, ...]) -> list[Row]:
     return [
         Row(start, end, texts, header)
         for start, end, parts in rows
-        if any(texts := tuple(_joined(part) for part in parts))
-        and max(len(text) for text in texts) <= MAX_CELL
+        if _readable(texts := tuple(_joined(part) for part in parts))
         and not (len(texts) >= 3 and all(len(text) <= _MARK for text in texts[1:]))
     ]
 
@@ -428,10 +438,6 @@ def _simple(lines: list[tuple[int, str]], index: int) -> tuple[list[Row], int]:
     return _finished(rows, header), at
 
 
-def _joined(part: list[str]) -> str:
-    return " ".join(" ".join(part).split())
-
-
 def _cells_of(rows: _Cells) -> tuple[str, ...]:
     """A header's cells: its lines' text per column, however many lines it takes."""
     columns = len(rows[0][2])
@@ -482,7 +488,7 @@ def _list_table(text: str, start: int, indent: int) -> list[Row]:
     return [
         Row(lines[0][0], lines[-1][0] + len(lines[-1][2]), cells, header)
         for lines, cells in rows[header_rows:]
-        if any(cells) and max(len(cell) for cell in cells) <= MAX_CELL
+        if _readable(cells)
     ]
 
 
@@ -499,4 +505,4 @@ def _list_cells(lines: list[tuple[int, str]]) -> tuple[str, ...]:
             cells.append([line.lstrip(" \t")[item.end() :]])
         elif cells:
             cells[-1].append(line.strip())
-    return tuple(" ".join(" ".join(cell).split()) for cell in cells)
+    return tuple(_joined(cell) for cell in cells)
