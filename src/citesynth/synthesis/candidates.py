@@ -163,8 +163,9 @@ def candidate_sentences(
 
     A sentence whose successor in the same paragraph starts "It ..." or refers back to it
     with "this" ("… can be used to find this out."), or names a thing of it with "this",
-    "these" or "those" (`_names_again`: "this default mapping"), or opens with a link ("As a result,
-    …", `_CONSEQUENCE`), or whose successor gives the reason for
+    "these", "those" or "that" (`_names_again`: "this default mapping", "under that
+    license"), or opens with a link ("As a result, …", `_CONSEQUENCE`), or whose successor
+    gives the reason for
     it ("The reason for that is …", `_REASON_BACK`: past blank lines or a rule too), maps to
     that successor (offset, text),
     and so does one followed, in the paragraph after, by an example in code (`_EXAMPLE`):
