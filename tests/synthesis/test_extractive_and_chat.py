@@ -769,66 +769,55 @@ async def test_a_sentence_naming_the_one_before_with_that_after_a_comma_follows_
     assert not REFERS_BACK.search("Use the option that is set by default.")
 
 
-async def test_a_sentence_saying_what_follows_from_the_one_before_comes_with_it(
-    engine: Engine, tmp_path: Path
-) -> None:
-    # setuptools: the feature asked for, interpolation, is in the sentence before the link
-    page = (
+LINKED_BACK = [
+    pytest.param(
+        # setuptools: the feature asked for, interpolation, is in the sentence before the link
+        "config.rst",
         "Interpolation\n=============\n\nConfig files are parsed using configparser with "
         "interpolation enabled. As a result, one config value may reference another. This "
         "feature may be used, for example, in defining extras.\n\nOther options\n"
         "=============\n\nComplex values can be written comma-separated or placed one per "
-        "line in dangling config values.\n"
-    )
-    question = (
-        "Which feature of the config parser makes one config value able to reference another value?"
-    )
-    answer = await answered_extractively(engine, tmp_path / "c", "config.rst", page, question)
-    assert "with interpolation enabled [1]. As a result, one config value may reference" in (
-        answer.answer
-    ), answer.answer
-
-
-async def test_a_sentence_naming_a_thing_of_the_one_before_with_this_comes_with_it(
-    engine: Engine, tmp_path: Path
-) -> None:
-    # Babel: what happens to the default mapping is said of "this default mapping"
-    page = (
+        "line in dangling config values.\n",
+        "Which feature of the config parser makes one config value able to reference another "
+        "value?",
+        "with interpolation enabled [1]. As a result, one config value may reference",
+        id="what follows from it",
+    ),
+    pytest.param(
+        # Babel: what happens to the default mapping is said of "this default mapping"
+        "messages.rst",
         "Extraction Method Mapping\n=========================\n\nThe ``python`` extractor is "
         "by default mapped to the glob pattern ``**.py``, meaning it'll be applied to all "
         "files with the ``.py`` extension in any directory. If you specify your own mapping "
         "configuration, this default mapping is discarded, so you need to explicitly add it "
         "to your mapping.\n\nOther extractors\n================\n\nThe ``ignore`` "
-        "extractor extracts nothing from the files it is mapped to.\n"
-    )
-    question = (
+        "extractor extracts nothing from the files it is mapped to.\n",
         "I wrote my own mapping config for my templates. What happens to the built-in "
-        "mapping of the python extractor to **.py files?"
-    )
-    answer = await answered_extractively(engine, tmp_path / "m", "messages.rst", page, question)
-    assert "in any directory [1]. If you specify your own mapping configuration, this default" in (
-        answer.answer
-    ), answer.answer
-
-
-async def test_a_sentence_naming_a_thing_of_the_one_before_with_that_comes_with_it(
-    engine: Engine, tmp_path: Path
-) -> None:
-    # Pygments: the license asked for is named in the sentence before "under that license"
-    page = (
+        "mapping of the python extractor to **.py files?",
+        "in any directory [1]. If you specify your own mapping configuration, this default",
+        id="its thing named with this",
+    ),
+    pytest.param(
+        # Pygments: the license asked for is named in the sentence before "under that license"
+        "contributing.rst",
         "Licensing\n=========\n\nThe code is distributed under the BSD 2-clause license. "
         "Contributors making pull requests must agree that they are able and willing to put "
         "their contributions under that license.\n\nReviews\n=======\n\nEvery pull request "
-        "is reviewed by one of the maintainers before it is merged.\n"
-    )
-    question = (
+        "is reviewed by one of the maintainers before it is merged.\n",
         "If I send a pull request with a new lexer, under what license do I have to agree to "
-        "put my code?"
-    )
-    answer = await answered_extractively(engine, tmp_path / "l", "contributing.rst", page, question)
-    assert "BSD 2-clause license [1]. Contributors making pull requests must agree" in (
-        answer.answer
-    ), answer.answer
+        "put my code?",
+        "BSD 2-clause license [1]. Contributors making pull requests must agree",
+        id="its thing named with that",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "page", "question", "shown"), LINKED_BACK)
+async def test_a_sentence_linked_back_to_the_one_before_comes_with_it(
+    engine: Engine, tmp_path: Path, name: str, page: str, question: str, shown: str
+) -> None:
+    answer = await answered_extractively(engine, tmp_path / "c", name, page, question)
+    assert shown in answer.answer, answer.answer
 
 
 def test_that_names_a_thing_after_a_preposition_or_opening_a_sentence_only() -> None:
