@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from citesynth.ingest.fields import MOST_WORDS, field_text, info_fields
 
 _CONNECTOR = (
@@ -113,3 +115,12 @@ def test_a_code_terms_definition_no_prose_sentence_reads_is_a_statement() -> Non
         "`noinherit`: don't inherit styles from supertoken",
     ]  # `tabsize`'s definition is a sentence already, and code holds no definition list
     assert STYLE_RULES[terms[1].start :].startswith("``noinherit``")
+
+
+def test_code_terms_nested_one_below_another_define_nothing_and_read_fast() -> None:
+    nested = "x: y\n" + "".join(" " * depth + "``a``\n" for depth in range(2_000))
+    started = time.perf_counter()
+    assert [f for f in info_fields(nested) if f.kind == "term"] == []
+    flat = "x: y\n" + "``a``\n    what a is\n" * 5_000
+    assert len(info_fields(flat)) == 5_000
+    assert time.perf_counter() - started < 5.0

@@ -35,6 +35,8 @@ connector has no limit (default: 100)."), as a table's row is (`tables.row_text`
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice, pairwise
@@ -108,6 +110,7 @@ def _terms(text: str, lines: list[tuple[int, str]], code: list[tuple[int, int]])
     """The definitions of code terms that no prose sentence reads (see the module)."""
     found: list[InfoField] = []
     prose: list[tuple[int, int]] | None = None
+    prose_ends: list[int] = []
     for index, ((at, line), (below, below_line)) in enumerate(pairwise(lines)):
         term = _TERM.fullmatch(line)
         if term is None or any(a <= at + len(term.group(1)) < b for a, b in code):
@@ -116,10 +119,15 @@ def _terms(text: str, lines: list[tuple[int, str]], code: list[tuple[int, int]])
         opening = below_line.lstrip()
         if _depth(below_line) <= column or not opening or opening.startswith(("..", ":")):
             continue
-        end = _body_end(lines, index, column, fields=False)
+        if _TERM.fullmatch(below_line):
+            continue  # a term nested below it defines nothing of it
+        end = _body_end(lines, index, column, opens=_TERM.fullmatch)
         body = below + len(below_line) - len(opening)
-        prose = prose_sentences(text) if prose is None else prose
-        if any(a < end and body < b for a, b in prose):
+        if prose is None:
+            prose = prose_sentences(text)
+            prose_ends = [b for _, b in prose]
+        after = bisect_right(prose_ends, body)  # the first sentence ending past the body's start
+        if after < len(prose) and prose[after][0] < end:
             continue  # read as prose already
         found.append(InfoField(at, end, "term", term.group(3).strip(), "", text[body:end]))
     return found
@@ -130,18 +138,21 @@ def _depth(line: str) -> int:
     return len(line.expandtabs()) - len(line.expandtabs().lstrip())
 
 
-def _body_end(lines: list[tuple[int, str]], index: int, column: int, *, fields: bool = True) -> int:
+def _body_end(
+    lines: list[tuple[int, str]],
+    index: int,
+    column: int,
+    opens: Callable[[str], object] = _FIELD.match,
+) -> int:
     """Where the text opening at `lines[index]` ends, with the lines below it.
 
-    The lines deeper than `column`, up to a blank line; and, when `fields`, up to a field's
-    line: it opens the next field, however deep.
+    The lines deeper than `column`, up to a blank line or a line that `opens` another
+    (a field's line opens the next field, however deep; a code term's, the next term).
     """
     at, line = lines[index]
     end = at + len(line)
     for below, below_line in islice(lines, index + 1, None):
-        if not below_line.strip() or _depth(below_line) <= column:
-            break
-        if fields and _FIELD.match(below_line):
+        if not below_line.strip() or _depth(below_line) <= column or opens(below_line):
             break
         end = below + len(below_line)
     return end
