@@ -1153,6 +1153,24 @@ def test_a_version_notes_first_sentence_is_read_with_its_version() -> None:
     ]
 
 
+def test_a_version_notes_body_below_its_directive_is_read_with_its_version() -> None:
+    # jsonschema: "Since which release has cls_checks been deprecated?" (v4.14.0)
+    text = (
+        "    .. classmethod:: cls_checks(format, raises=())\n\n"
+        "        Register a decorated function as globally validating a new format.\n\n"
+        "        .. deprecated:: v4.14.0\n\n"
+        "            Use `FormatChecker.checks` on an instance instead.\n\n"
+        ".. versionadded:: 2.11\n\n"
+        "The ``--json`` option can be used with the ``-L`` option.\n"
+    )
+    read = [text[a:b] for a, b in prose_sentences(text)]
+    assert read == [
+        "Register a decorated function as globally validating a new format.",
+        ".. deprecated:: v4.14.0\n\n            Use `FormatChecker.checks` on an instance instead.",
+        "The ``--json`` option can be used with the ``-L`` option.",  # not the note's body
+    ]
+
+
 def test_an_rst_auto_numbered_item_is_prose_and_a_heading_mark_is_not() -> None:
     text = "Two ways exist:\n\n#. Using the marker on each test\n#. Using the fixture in a test\n"
     found = prose_of(text, min_words=3)

@@ -492,6 +492,12 @@ def version_note(paragraph: str) -> bool:
     return _VERSION_NOTE.match(paragraph) is not None
 
 
+def bare_version_note(paragraph: str) -> bool:
+    """Whether `paragraph` is a version note's directive alone, its body (if any) below it."""
+    found = _VERSION_NOTE.match(paragraph)
+    return found is not None and not paragraph[found.end() :].strip()
+
+
 def _version_label(found: re.Match[str]) -> str:
     return f"{found.group(1)}{_VERSION_LABELS[found.group(2)]} {found.group('version')}: "
 

@@ -21,7 +21,7 @@ from citesynth.ingest.fences import (
     container_fences,
     front_matter_end,
 )
-from citesynth.ingest.rst import API_REFERENCE, read_paragraph, version_note
+from citesynth.ingest.rst import API_REFERENCE, bare_version_note, read_paragraph, version_note
 from citesynth.ingest.tabular import in_columns, is_record
 from citesynth.ingest.titles import (
     ADORNMENT,
@@ -414,13 +414,16 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
     body of a MyST directive fenced as prose (```` ```{note} ````) is read as paragraphs of
     its own, its fence lines as blank ones (`container_fences`; offsets stay). The first
     sentence of a reStructuredText version note starts at its directive, whose version it
-    says (".. versionadded:: 3.1", shown "Added in version 3.1:" by `rst.rendered_rst`).
+    says (".. versionadded:: 3.1", shown "Added in version 3.1:" by `rst.rendered_rst`),
+    also when the note's body is a paragraph indented below a directive standing alone
+    (".. deprecated:: v4.14.0", a blank line, "Use `FormatChecker.checks` … instead.").
     """
     text = _without_containers(text)
     spans: list[tuple[int, int]] = []
     start = front_matter_end(text)
     in_fence = opens_inside_fence(text)
     literal_below: int | None = None
+    note: tuple[int, int] | None = None  # a version note's directive alone: (start, column)
     for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text, start)), len(text)]:
         paragraph = text[start:boundary]
         fences = _fences(text, start, boundary)
@@ -438,6 +441,7 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
                 start = boundary
                 continue
         column = first_line_column(text) if first == 0 else len(content.group(1))
+        noted, note = note if note is not None and column > note[1] else None, None
         markup, literal_below = read_paragraph(text[first:boundary], column, literal_below)
         if markup is None:  # inside a literal block
             start = boundary
@@ -459,11 +463,31 @@ def prose_sentences(text: str, *, min_words: int = 5) -> list[tuple[int, int]]:
                 for begin, end in sentence_spans(text, first + (markup.prose_from or 0), stop)
                 if _worded(text[begin:end], min_words) and _reads_as_prose(text, begin, end)
             ]
-            if found and markup.prose_from and version_note(text[first:boundary]):
-                found[0] = (first, found[0][1])  # "Added in version 3.1: A context can …"
+            if found:
+                below = noted if found[0][0] == first else None
+                opening = _note_opening(text[first:boundary], first, markup.prose_from, below)
+                found[0] = (found[0][0] if opening is None else opening, found[0][1])
             spans.extend(found)
+        if bare_version_note(text[first:boundary]):
+            note = (first, column)
         start = boundary
     return spans
+
+
+def _note_opening(
+    paragraph: str, first: int, prose_from: int | None, noted: tuple[int, int] | None
+) -> int | None:
+    """Where the first sentence of `paragraph` (at `first`) starts when a version note's is.
+
+    At the paragraph's directive when its text follows it ("Added in version 3.1: A context
+    can …"), or at the directive standing alone above it (`noted`: its start and column)
+    whose body it opens; None when it opens no version note.
+    """
+    if prose_from and version_note(paragraph):
+        return first
+    if noted is not None and prose_from == 0:
+        return noted[0]
+    return None
 
 
 def _table_start(text: str, rule: int) -> int:
