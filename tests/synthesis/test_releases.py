@@ -146,6 +146,13 @@ def test_release_numbers_are_read_in_linear_time() -> None:
         ("What version specifier should I write?", None),
         ("What was cattrs.Converter called in older versions?", None),
         ("Which version of Black first introduced the --line-ranges option?", None),
+        # how the version is decided (jsonschema: by the `$schema` keyword it inspects)
+        (
+            "When I wrap a schema dict with Resource.from_contents, how does it decide which "
+            "JSON Schema version to interpret it under?",
+            None,
+        ),
+        ("How does pip pick which version of a package to install?", None),
     ],
 )
 def test_a_question_asking_for_the_version_of_a_thing(

@@ -125,6 +125,13 @@ _ASKS_VERSION_OF = re.compile(
 version is … built on?", "What version of Podman is needed?" (`thing` or `of`); with
 `least` (`least_of`) a minimum. Not a question about a version's scheme, number format or
 pin ("Which option of the standard version scheme …", "What version specifier …")."""
+_DECIDED = re.compile(
+    r"\b(?:decid|determin|choos|pick|select|detect|infer|guess|work(?:s|ed|ing)?\s+out)\w*\s+$",
+    re.I,
+)
+"""A verb of deciding right before "which version": the question asks how the version is
+decided ("how does it decide which JSON Schema version to interpret it under?", answered
+by the `$schema` keyword it inspects), not which version it is."""
 _ANY_VERSION = re.compile(r"\b(?:latest|newest|current|any|all)\b", re.I)
 """A version named without its number: "the latest version of Podman"."""
 _NAME_NUMBER = re.compile(r"\b([A-Za-z][\w+-]*+)[ \t]++v?\d++(?!\w|\.\d)")
@@ -134,11 +141,11 @@ _NAME_NUMBER = re.compile(r"\b([A-Za-z][\w+-]*+)[ \t]++v?\d++(?!\w|\.\d)")
 def asks_version_of(question: str) -> tuple[list[str], bool] | None:
     """The terms naming the thing whose version `question` asks, and whether a minimum.
 
-    None when it asks no version of a thing, or asks in which release something changed
-    (`asks_release`).
+    None when it asks no version of a thing, asks in which release something changed
+    (`asks_release`), or asks how one is decided (`_DECIDED`).
     """
     asked = _ASKS_VERSION_OF.search(question)
-    if asked is None or asks_release(question):
+    if asked is None or asks_release(question) or _DECIDED.search(question, 0, asked.start()):
         return None
     terms = query_terms(asked.group("thing") or asked.group("of") or "")
     if not terms:
