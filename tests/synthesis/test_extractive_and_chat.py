@@ -809,6 +809,32 @@ LINKED_BACK = [
         "BSD 2-clause license [1]. Contributors making pull requests must agree",
         id="its thing named with that",
     ),
+    pytest.param(
+        # jsonschema: how the version is decided is said of "Calling it"
+        "referencing.rst",
+        "Resources\n=========\n\nThe `Resource.from_contents` function converts a piece of "
+        "opaque JSON into an object which indicates what version of JSON Schema the schema is "
+        "meant to be interpreted under. Calling it will inspect a ``$schema`` keyword present "
+        "in the given schema and use that to associate the JSON with an appropriate specification."
+        "\n\nRegistries\n==========\n\nA registry is immutable: adding a resource returns "
+        "a new registry.\n",
+        "When I wrap a schema dict with Resource.from_contents, how does it decide which JSON "
+        "Schema version to interpret it under?",
+        "under [1]. Calling it will inspect a ``$schema`` keyword",
+        id="doing something to it",
+    ),
+    pytest.param(
+        # jsonschema: where the error is, concluded ("So …") after the reason for it
+        "errors.rst",
+        "ErrorTrees\n==========\n\nFinally, you'll notice that we haven't seen our "
+        "``minItems`` error appear anywhere yet. This is because ``minItems`` is an error "
+        "that applies globally to the instance itself. So it appears in the root node of the "
+        "tree.\n\nPaths\n=====\n\nEach child tree is reached by indexing the tree.\n",
+        "I built an ErrorTree for an array that was too short, but I can't find the minItems "
+        "error under any of the indexed children. Where is it?",
+        "instance itself [1]. So it appears in the root node of the tree",
+        id="what it concludes",
+    ),
 ]
 
 

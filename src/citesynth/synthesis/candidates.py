@@ -31,7 +31,14 @@ from citesynth.synthesis.sources import Source
 from citesynth.types import Chunk
 from citesynth.verify.cues import LINKS_BACK
 
-ANAPHOR = re.compile(r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\b")
+ANAPHOR = re.compile(
+    r"(?:It|Its|This|These|They|Their|That|Those|He|She|Such)\b"
+    r"|[A-Z][a-z]+ing\s+(?:it|them|this|these|those)\b"
+)
+"""A sentence opening with a pronoun for what the one before it named ("It …", "These …"),
+or with doing something to it ("Calling it will inspect a ``$schema`` keyword …" after the
+sentence naming `Resource.from_contents`: asked how that decides a schema's version, the
+writer had quoted the sentences before it and not this one)."""
 REFERS_BACK = re.compile(
     r"\bthis(?=\s*(?:[.,;:!?)]|(?:out|by|with|using|via|is|can|will|works|means|happens?"
     r"|possible)\b))|,\s+that(?:['’]s|\s+(?:is|was)\b)(?!\s*,)",
@@ -57,6 +64,15 @@ _CONSEQUENCE = re.compile(rf"[\s*_]*(?:{LINKS_BACK.pattern})", re.I)
 value may reference another.", "Therefore …", "In other words …"): setuptools' answer to
 which feature of the config parser lets a value refer to another, interpolation, is in the
 sentence before it, and the writer had quoted this one alone, its link dropped."""
+CONCLUDES = re.compile(
+    r"[\s*_]*so\s+(?:it|they|this|that|these|those|there|you|we|one|the|an?)\s+(?!(?:far|long"
+    r"|much|many)\b)[\w`*]",
+    re.I,
+)
+"""A sentence drawing what follows from the one before it: "So it appears in the root node
+of the tree." after "This is because ``minItems`` is an error that applies globally to the
+instance itself." (jsonschema's docs, asked where that error is): shown after it, also when
+that one is itself shown after the sentence it goes on from."""
 _DEMONSTRATIVE = re.compile(
     r"(?:\b(?:this|these|those)|(?:^[\s*_]*|\b(?:under|in|of|for|with|to|on|by|from|at|into"
     r"|about|like|than)\s+)that)\s+([\w-]+(?:\s+[\w-]+)?)",
@@ -164,7 +180,8 @@ def candidate_sentences(
     A sentence whose successor in the same paragraph starts "It ..." or refers back to it
     with "this" ("… can be used to find this out."), or names a thing of it with "this",
     "these", "those" or "that" (`_names_again`: "this default mapping", "under that
-    license"), or opens with a link ("As a result, …", `_CONSEQUENCE`), or whose successor
+    license"), or opens with a link ("As a result, …", `_CONSEQUENCE`; "So it appears
+    …", `CONCLUDES`), or whose successor
     gives the reason for
     it ("The reason for that is …", `_REASON_BACK`: past blank lines or a rule too), maps to
     that successor (offset, text),
@@ -226,6 +243,7 @@ def candidate_sentences(
                 or REFERS_BACK.search(successor)
                 or _COMPLEMENT.match(successor)
                 or _CONSEQUENCE.match(successor)
+                or CONCLUDES.match(successor)
                 or _names_again(successor, text[start:end])
             )
             # "This is an additional check" after "The default is 1000." refers to that one;
@@ -249,6 +267,7 @@ def candidate_sentences(
             example = _EXAMPLE.match(successor) and INLINE_CODE.search(successor)
             if example and not text[end:after].strip():
                 following.setdefault((source.number, start), (after, successor))
+
         for (start, end), (after, stop) in pairwise(every):
             successor = text[after:stop]
             if text[end:after].count("\n\n") and not _default_paragraph(text, end, after, stop):

@@ -54,6 +54,7 @@ from citesynth.synthesis.asked import asks_number
 from citesynth.synthesis.asked_first import asked_first, readings, stated_defaults
 from citesynth.synthesis.candidates import (
     ANAPHOR,
+    CONCLUDES,
     REFERS_BACK,
     REPLY,
     Antecedents,
@@ -382,9 +383,14 @@ class ExtractiveWriter:
             # What the last sentence shown brings along comes too, when it is a default
             # ("`max_form_parts` - Stop parsing … This is useful to stop … The default is
             # 1000.") or when that sentence is the item's default ("By default, … removed
-            # after 3 sessions. This behavior can be configured with …").
+            # after 3 sessions. This behavior can be configured with …"), or a conclusion
+            # ("… you'll notice … This is because … So it appears in the root node …").
             later, then = around.following.get((source.number, last), (-1, ""))
-            if then and later >= end and (stated is not None or DEFAULT_VALUE.match(then)):
+            if (
+                then
+                and later >= end
+                and (stated is not None or DEFAULT_VALUE.match(then) or CONCLUDES.match(then))
+            ):
                 shown_already.add((source.number, later))
                 more, end = f"{more} {then}", later + len(then)
         pick.position, before = _leading(
