@@ -107,6 +107,9 @@ def test_questions_not_asking_for_a_number(question: str) -> None:
         (["The one parameter set which caused a failure now shows up as xfailed [1]."], False),
         (["@pytest.mark.parametrize allows one to define multiple sets of arguments [3]."], False),
         (["One can also mark tests, and no one needs to [1]."], False),
+        # jsonschema: "how one would configure" answered "how long are schemas cached?"
+        (["Here is how one would configure a registry to retrieve schemas [2]."], False),
+        (["Pick where one can, then ask if one wants to [1]."], False),
         (["Only one pair of input/output values fails the test [6]."], True),
         (["Only one scheduler can be started per process [2]."], True),
         (["Exactly one must be given [1]."], True),

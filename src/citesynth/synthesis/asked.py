@@ -82,6 +82,8 @@ _NOT_COUNTS = re.compile(
     r"|\b(?:the|this|that|which|no|any|each|every)\s+one\b(?!-)"
     r"|\b(?:all\s+)?at\s+once\b"
     r"|\bone\s+another\b|(?:^|[.!?;:]\s+)one\s+(?:can|could|should|may|might|must|would|will)\b"
+    r"|\b(?:how|where|when|why|what|whether|if|unless)\s+one\s+(?:can|could|should|may"
+    r"|might|must|would|will|needs?|wants?)\b"
     r"|(?:^|[.!?;:]\s+)one\s+(?:of|way|reason|thing|option|approach|possibility)\b"
     r"|\b(?:(?:allow|help)(?:s|ed|ing)?|let(?:s|ting)?|(?:enabl|requir|forc)(?:es?|ed|ing))"
     r"\s+one\s+to\b",
@@ -94,7 +96,8 @@ once" answered a question asking for a timeout, as a count of one). Nor does "on
 pointing at a thing ("the one parameter set which caused a failure", "no one"; not "the
 one-second timeout"), opening a sentence as one of several ("One way to think about …",
 "One of the reasons …") or standing for a person ("allows one to define multiple sets", a
-sentence opening "One can", "one another"; not "only one can be started per process").
+sentence opening "One can", "one another", or a clause "how one would configure …"; not
+"only one can be started per process").
 
 A target holds no bracket: each "](" is read up to the next one at most (a run of
 "](](…" is linear, not quadratic)."""
