@@ -13,6 +13,7 @@ from citesynth.ingest.blocks import (
     SIMPLE_BORDER,
     first_line_column,
 )
+from citesynth.ingest.code_shape import code_lines, in_comment
 from citesynth.ingest.fences import (
     CONTAINER_LINE,
     FENCE,
@@ -538,11 +539,11 @@ def _reads_as_prose(text: str, begin: int, end: int) -> bool:
         or "```" in line
         or "\n~~~" in line
         or CONTAINER_LINE.match(line)
-        or _code_lines(text, begin, end)
+        or code_lines(text, begin, end)
         or in_columns(text, begin, end)
         or is_record(text[begin:end])
         or _LINK_ONLY.fullmatch(line) is not None
-        or _in_comment(text, begin)
+        or in_comment(text, begin)
         or is_title_or_rule(text, begin, end)
         or _LEADER.search(line) is not None
         or CONSOLE_LINE.fullmatch(line.strip()) is not None
@@ -749,77 +750,9 @@ def opens_inside_fence(text: str) -> bool:
     return bool(above) and not above.endswith((":", "...", "…"))
 
 
-def _code_lines(text: str, start: int, end: int) -> bool:
-    """Whether a sentence's lines are laid out as code rather than wrapped prose.
-
-    Wrapped prose keeps one indentation after its first line; code opens a block (`def
-    f(x):`, `if ready:` above a deeper line) or steps in and out. This catches code whose
-    marker is out of sight, as in a chunk that begins inside a long code block. A term
-    ending in `:` above its indented definition ("``str``:" then "The default type.") is
-    prose.
-    """
-    lines = text[start:end].split("\n")
-    if _statements(lines):
-        return True
-    if len(lines) < 2:
-        return False
-    indents = [len(line) - len(line.lstrip(" \t")) for line in lines[1:] if line.strip()]
-    if indents and max(indents) >= 4 and max(indents) - min(indents) >= 2:
-        return True  # steps in and out by a block's width, not a ragged line of a PDF
-    column = start - (text.rfind("\n", 0, start) + 1)  # the first line's indentation
-    return bool(indents) and bool(_BLOCK_OPENER.match(lines[0])) and indents[0] > column
-
-
 _LINK_ONLY = re.compile(
     r"\s*(?:`[^`<\n]*<[^<>`\s]+>`__?|\[[^\]\n]+\]\([^()\s]+\)|<?https?://\S+?>?)\s*[.:;,]?\s*"
 )
 """A span that is one link and nothing else: a reStructuredText reference with its address
 (`` `Draft 2019-09's release notes on format <https://…>`_ ``, a `.. seealso::` entry in
 jsonschema's FAQ that the extractive writer had quoted), a Markdown link, an address."""
-
-
-_COMMENT_LINE = re.compile(r"[ \t]+(?:#|//)(?:[ \t]|$)")
-"""An indented line opening as a code comment: no Markdown heading is indented so, and
-no prose opens with it."""
-
-
-def _in_comment(text: str, begin: int) -> bool:
-    """Whether the sentence at `begin` sits on a code comment's line.
-
-    A chunk cut inside an example shows the comment's lines with nothing to mark them as
-    code ("        # memory object stream. This is a bit of trick, as
-    create_memory_object_stream" in AnyIO's docs).
-    """
-    return _COMMENT_LINE.match(text, text.rfind("\n", 0, begin) + 1) is not None
-
-
-def _statements(lines: list[str]) -> bool:
-    """Whether `lines` are statements of code, each line one, the last ending in no stop.
-
-    The opening of a chunk cut inside an indented code block loses its indentation to the
-    chunk's trim: `s = URLSafeSerializer('secret-key')` above `    decoded_payload = None`
-    steps in by nothing that `_code_lines` sees, yet no line of it is prose.
-    """
-    shown = [line for line in lines if line.strip()]
-    if not shown or shown[-1].rstrip().endswith((".", "!", "?", ":")):
-        return False
-    return all(_STATEMENT.match(line) for line in shown)
-
-
-_STATEMENT = re.compile(
-    r"\s*(?:(?:>>>|\.\.\.)(?:\s|$)"
-    r"|[\w.]+(?:\[[^\]\n]*\])?(?:\s*,\s*[\w.]+)*\s*(?:[-+*/%|&^]|//|\*\*)?=(?!=)\s*\S"
-    r"|(?:import\s+[\w.]+|from\s+[\w.]+\s+import)\b"
-    r"|[\w.]+\(.*\)\s*$)"
-)
-"""A line that is a statement of code: a prompt (`>>> `), an assignment (`x = 1`,
-`d["k"] += 1`, `send, receive = pair()`), an import, or a call alone on its line
-(`s.dumps([1, 2])`)."""
-
-
-_BLOCK_OPENER = re.compile(
-    r"\s*(?:(?:async\s+)?(?:def|class|if|elif|else|for|while|with|try|except|finally)\b.*"
-    r"|[\w.]+\(.*\)(?:\s*->.*)?):\s*$"
-)
-"""A line that opens a code block: a keyword's, or a call's (`def f(x):`, `main():`), never a
-term with its classifier ("timeout (float):")."""
