@@ -132,6 +132,7 @@ FRESH_DOCS = (
     ("babel", "2.19.0"),
     ("pygments", "2.21.0"),
     ("jsonschema", "4.26.0"),
+    ("twine", "7.0.0"),
 )
 """Questions over the Jinja2 docs (reStructuredText) and Python-Markdown's (Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -160,7 +161,10 @@ directive at build time, so they are not in the text) on 2026-12-04 in the seven
 session, first run before any answer was read (`pygments-*`), and read in the same
 session; jsonschema 4.26.0's (reStructuredText, ten pages, five of them autodoc directives
 only, so its 20 answers come from the other five) on 2026-12-04 in the seventy-third
-session, first run before any answer was read (`jsonschema-*`)."""
+session, first run before any answer was read (`jsonschema-*`), and read in the same
+session; twine 7.0.0's (reStructuredText: its usage page, contributing guide and change
+log; its `internal/` pages are autodoc directives only) the same day, first run before any
+answer was read (`twine-*`)."""
 DOCS_PART = {
     "pytest": "doc",
     "invoke": "sites",
