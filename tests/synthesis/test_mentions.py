@@ -14,8 +14,12 @@ from citesynth.types import Chunk, ChunkId, DocumentId, Hit
 from tests.conftest import use, write
 
 
-def _source(number: int, path: str, text: str = "Some text of the page.") -> Source:
-    chunk = Chunk(ChunkId(f"c{number}"), DocumentId(path), path, "", (), text, 0, len(text), 1, 1)
+def _source(
+    number: int, path: str, text: str = "Some text of the page.", headings: tuple[str, ...] = ()
+) -> Source:
+    chunk = Chunk(
+        ChunkId(f"c{number}"), DocumentId(path), path, "", headings, text, 0, len(text), 1, 1
+    )
     return Source(number, Hit(chunk=chunk, score=1.0, confidence=0.5), text)
 
 
@@ -56,6 +60,32 @@ SOURCES = [
 )
 def test_a_file_the_model_names_becomes_its_citation(sentence: str, cited: str) -> None:
     assert cited_by_name(sentence, SOURCES) == (cited, 1)
+
+
+def test_a_cited_sentence_loses_a_mention_of_the_file_its_source_is() -> None:
+    django = [
+        _source(1, "docs/ref/settings.txt", "Default: ``259200`` (3 days)", ("Settings",)),
+        _source(2, "requirements.txt", "sphinx>=4"),  # a list, no titles: not a document
+    ]
+    said = (
+        "The link keeps working for 3 days, as specified in the `PASSWORD_RESET_TIMEOUT` "
+        "setting in the `settings.txt` file [1]."
+    )
+    assert cited_by_name(said, django) == (
+        "The link keeps working for 3 days, as specified in the `PASSWORD_RESET_TIMEOUT` "
+        "setting [1].",
+        1,
+    )
+    unchanged = [
+        "The link expires in 3 days, as stated in the `urls.txt` file [1].",  # another file
+        "Dependencies are listed in the requirements.txt file [2].",  # a list: what it says
+        "Addresses are read from the requests.md page [2].",  # [2] is not that file
+    ]
+    for text in unchanged:
+        assert cited_by_name(text, [*django, *SOURCES[:1]]) == (text, 0)
+    quoted = _source(3, "docs/requests.md", "Addresses are read as shown in requests.md.")
+    text = "Addresses are read as shown in requests.md [3]."  # the source names itself
+    assert cited_by_name(text, [quoted]) == (text, 0)
 
 
 def test_only_a_prose_document_among_the_sources_is_read_as_a_citation() -> None:

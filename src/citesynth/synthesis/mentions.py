@@ -12,9 +12,16 @@ get the IP address of the client?" was removed and the answer became a not-found
 path, or its name when only one source file has that name): "you can use the
 `request.client.host` attribute [1]." A file no source comes from is left as written:
 only what the model was given can be cited, as with markers. Only documents in prose
-formats are read so (Markdown, reStructuredText, AsciiDoc, HTML, PDF): a code, text or
-configuration file an answer names ("dependencies are listed in the `requirements.txt`
-file", "set it in `settings.yaml`") is part of what it says.
+formats are read so (Markdown, reStructuredText, AsciiDoc, HTML, PDF, and text read as a
+document with titles, as Django's `.txt` pages are): a code, configuration or plain text
+file an answer names ("dependencies are listed in the `requirements.txt` file", "set it
+in `settings.yaml`") is part of what it says.
+
+A sentence that cites already loses a mention of the file its cited source is: "The
+password reset link keeps working for 3 days, as specified in the `PASSWORD_RESET_TIMEOUT`
+setting in the `settings.txt` file [1]." had been removed for "txt", which no passage
+holds, though [1] is that file and says 3 days; it reads "… setting [1]." now. A file
+another source is, or none, stays as written.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from citesynth.ingest.fences import outside_fences
 from citesynth.ingest.sentences import sentence_spans
 from citesynth.synthesis.sources import Source
 
-_FILE = r"`?(?P<file>[\w./-]*[\w-]\.(?:md|markdown|mdx|rst|adoc|asciidoc|html?|pdf))`?"
+_FILE = r"`?(?P<file>[\w./-]*[\w-]\.(?:md|markdown|mdx|rst|adoc|asciidoc|html?|pdf|txt))`?"
 """A document's file, in a prose format (see the module docstring)."""
 _KIND = r"(?:\s+(?:file|document|page|guide|section|documentation|docs))?"
 _LINES = r"(?:,?\s*(?:which\s+is\s+)?(?:located\s+)?(?:at|on|in)\s+lines?\s+\d+(?:\s*[-–]\s*\d+)?)?"
@@ -72,10 +79,11 @@ def cited_by_name(text: str, sources: Sequence[Source]) -> tuple[str, int]:
 
     A file with several sources among them is cited by the one holding most of the
     sentence's terms (the best-ranked of equals): "[1-5]" for a five-chunk page would
-    credit four chunks with what one says. A sentence that cites a source already is left
-    as written (`leads.plain_attributions` reads "as stated in limits.md [1]"), and so is
-    code: an extractive answer's sentences, all cited, stay word for word what their
-    sources say.
+    credit four chunks with what one says. A sentence that cites a source already loses
+    only a mention of the file a cited source is, unless a cited source's text names that
+    file (a quote); a lead naming it is `leads.plain_attributions`' ("as stated in limits.md
+    [1]"). Code stays as written, and an extractive answer's sentences, all cited, stay word
+    for word what their sources say.
     """
     by_file = _sources_by_file(sources)
     if not by_file:
@@ -92,11 +100,23 @@ def cited_by_name(text: str, sources: Sequence[Source]) -> tuple[str, int]:
         changed += 1
         return f"{before}[{best.number}]{after}"
 
+    def unnamed(found: re.Match[str], cited: set[int]) -> str:
+        nonlocal changed
+        named = by_file.get(_key(found.group("file")), [])
+        quoted = any(found.group("file") in s.chunk.text for s in sources if s.number in cited)
+        if quoted or not cited.intersection(source.number for source in named):
+            return found.group()  # a quote of a source naming it, or another file
+        changed += 1
+        return ""
+
     pieces: list[str] = []
     position = 0
     for start, end in outside_fences(text, sentence_spans(text)):
         sentence = text[start:end]
-        if cited_numbers(sentence):
+        if cited := set(cited_numbers(sentence)):
+            plain = _MENTION.sub(lambda found: unnamed(found, cited), sentence)
+            pieces.append(text[position:start] + plain)
+            position = end
             continue
         words = set(terms(sentence))
         sentence = _OPENING.sub(
@@ -130,9 +150,15 @@ def _cited_at_end(sentence: str, cite: Callable[[re.Match[str]], str]) -> str:
 
 
 def _sources_by_file(sources: Sequence[Source]) -> dict[str, list[Source]]:
-    """Sources by file path and, where one file holds it, by file name (lower case)."""
+    """Sources by file path and, where one file holds it, by file name (lower case).
+
+    A text file (`.txt`) counts only when it was read as a document with titles (Django's
+    reStructuredText pages are `.txt`), never a list such as `requirements.txt`.
+    """
     by_path: dict[str, list[Source]] = {}
     for source in sources:
+        if source.chunk.path.lower().endswith(".txt") and not source.chunk.heading_path:
+            continue
         by_path.setdefault(_key(source.chunk.path), []).append(source)
     by_name: dict[str, set[str]] = {}
     for path in by_path:
