@@ -440,6 +440,11 @@ def test_a_size_or_a_count_is_not_answered_by_a_duration() -> None:
     assert states_number_of(
         "How many seconds does a retry wait?", ["A retry waits 10 seconds [1]."]
     )
+    # twine: how many times it retries is a count, which a token's validity does not state
+    times = "When PyPI's CDN returns a 5xx error, how many times does twine retry?"
+    valid = "A token is valid for 15 minutes; twine replaces it on the next retry [3]."
+    assert not states_number_of(times, [valid])
+    assert states_number_of(times, ["Twine retries an upload 3 times [1]."])
     backoff = "What is the maximum size of the retry backoff?"
     assert states_number_of(backoff, ["The retry backoff grows to at most 120 seconds [1]."])
 

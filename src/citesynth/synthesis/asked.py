@@ -220,15 +220,18 @@ _ASKS_UNTIMED = re.compile(
 duration: "the ``WaitTimeSeconds`` parameter … is set to 10 seconds" had answered "What's
 the maximum size of a task message I can send when using Amazon SQS as the broker?"."""
 _TIMED_QUESTION = re.compile(
-    r"\b(?:(?:milli|micro|nano)?seconds?|minutes?|hours?|days?|weeks?|months?|years?|times?"
+    r"\b(?:(?:milli|micro|nano)?seconds?|minutes?|hours?|days?|weeks?|months?|years?"
+    r"|(?<!many\s)times?"
     r"|long|often|ages?|old|frequency|rate|dates?|timeouts?|delays?|intervals?|durations?|ttl"
     r"|lifetime|expir\w*|backoff|waits?|waiting|sleeps?|latency|periods?|cooldown|grace"
     r"|windows?|span|retention|ms|secs?|mins?|hrs?)\b",
     re.I,
 )
-"""Words of a question that may ask for a time or count one ("how many times", "how many
-days", "the size of the retry delay", "the backoff"): such a question's durations are left
-to be read."""
+"""Words of a question that may ask for a time or count one ("how many days", "how much
+time", "the size of the retry delay", "the backoff"): such a question's durations are left
+to be read. "How many times" counts occurrences, which no duration answers: twine's "… 15
+minutes … 10 minutes into that validity period …" had answered "how many times does twine
+retry before giving up?"."""
 _DURATION = re.compile(
     rf"(?<![\w.,])(?:\d[\d.,]*|(?:{'|'.join(NUMBER_WORDS)})\b)[ \t-]*{_TIME_UNIT}\b"
     r"(?!\s+of\b)",
