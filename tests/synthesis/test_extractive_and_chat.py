@@ -18,9 +18,9 @@ from citesynth.synthesis import ExtractiveWriter, LLMWriter
 from citesynth.synthesis.candidates import (
     _COMPLEMENT,
     REFERS_BACK,
-    _names_again,
     _symbolic,
     candidate_sentences,
+    names_again,
 )
 from citesynth.synthesis.changelogs import asks_about_changes, change_log
 from citesynth.synthesis.chat import Turn, by_rule, condense, needs_context
@@ -848,10 +848,10 @@ async def test_a_sentence_linked_back_to_the_one_before_comes_with_it(
 
 def test_that_names_a_thing_after_a_preposition_or_opening_a_sentence_only() -> None:
     before = "The code is distributed under the BSD 2-clause license."
-    assert _names_again("They put their work under that license.", before)
-    assert _names_again("That license applies to every file.", before)
-    assert not _names_again("Contributors agree that the license is fine.", before)
-    assert not _names_again("Tests run so that code stays correct.", before)
+    assert names_again("They put their work under that license.", before)
+    assert names_again("That license applies to every file.", before)
+    assert not names_again("Contributors agree that the license is fine.", before)
+    assert not names_again("Tests run so that code stays correct.", before)
 
 
 def test_a_sentence_trailing_off_is_cited_once_with_one_full_stop() -> None:

@@ -164,6 +164,20 @@ async def test_a_sentence_pointing_back_at_a_removed_one_goes_with_it(
     checked = await verified(apart, plan.sources, LexicalVerifier(), how)
     assert [c.text for c in checked.removed] == [invented]
 
+    # an opening clause naming a thing of it with "this" (the embedded model on twine)
+    wheel = "The connect timeout is set with the hamster wheel."
+    after = f"After setting this wheel, the connect timeout defaults to five seconds [{number}]."
+    checked = await verified(
+        f"{wheel[:-1]} [{number}]. {after}", plan.sources, LexicalVerifier(), how
+    )
+    assert [c.text for c in checked.removed] == [wheel, after.replace(f" [{number}]", "")]
+    assert LEANS in checked.removed[1].reasons
+    other = f"After setting this limit, the connect timeout defaults to five seconds [{number}]."
+    checked = await verified(
+        f"{wheel[:-1]} [{number}]. {other}", plan.sources, LexicalVerifier(), how
+    )
+    assert [c.text for c in checked.removed] == [wheel]  # "this limit" names nothing of it
+
 
 async def test_a_removed_sentence_that_cited_nothing_says_why(
     engine: Engine, found: Retrieved

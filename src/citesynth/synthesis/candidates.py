@@ -84,7 +84,7 @@ preposition only: elsewhere it is as often a conjunction ("so that packages …"
 that they …")."""
 
 
-def _names_again(successor: str, sentence: str) -> bool:
+def names_again(successor: str, sentence: str) -> bool:
     """Whether `successor` names with a demonstrative a thing `sentence` names.
 
     Babel's "The ``python`` extractor is by default mapped to the glob pattern ``**.py``
@@ -179,7 +179,7 @@ def candidate_sentences(
 
     A sentence whose successor in the same paragraph starts "It ..." or refers back to it
     with "this" ("… can be used to find this out."), or names a thing of it with "this",
-    "these", "those" or "that" (`_names_again`: "this default mapping", "under that
+    "these", "those" or "that" (`names_again`: "this default mapping", "under that
     license"), or opens with a link ("As a result, …", `_CONSEQUENCE`; "So it appears
     …", `CONCLUDES`), or whose successor
     gives the reason for
@@ -244,7 +244,7 @@ def candidate_sentences(
                 or _COMPLEMENT.match(successor)
                 or _CONSEQUENCE.match(successor)
                 or CONCLUDES.match(successor)
-                or _names_again(successor, text[start:end])
+                or names_again(successor, text[start:end])
             )
             # "This is an additional check" after "The default is 1000." refers to that one;
             # a reason for it, even as a paragraph of its own or below a rule

@@ -16,6 +16,7 @@ from citesynth.analysis import without_consensus
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
 from citesynth.ingest.blocks import ITEM_START, LIST_MARKER
 from citesynth.ingest.fences import fenced_line_numbers
+from citesynth.synthesis.candidates import names_again
 from citesynth.synthesis.layout import single_blank_lines
 from citesynth.synthesis.leads import one_document, unlinked
 from citesynth.synthesis.restated import STANDS_FOR_BEFORE
@@ -310,7 +311,12 @@ def without_unsupported(
             not goes
             and previous is not None
             and previous[1]
-            and _leans_on(text[previous[0].end : item.claim.start], written.text, previous[0])
+            and _leans_on(
+                text[previous[0].end : item.claim.start],
+                written.text,
+                previous[0],
+                text[previous[0].start : previous[0].end],
+            )
         ):
             goes = True
             reason = LEANS_ON_CODE if previous[0].code else LEANS
@@ -383,17 +389,20 @@ UNCITED = "it cites no source, and repair found none among the retrieved ones th
 """The reason on a removed sentence that cited nothing (its label stays `unchecked`)."""
 
 
-def _leans_on(between: str, claim: str, before: ClaimSpan) -> bool:
-    """Whether `claim` opens by referring back to the claim `before` it.
+def _leans_on(between: str, claim: str, before: ClaimSpan, said: str = "") -> bool:
+    """Whether `claim` opens by referring back to the claim `before` it (whose text is `said`).
 
     A demonstrative ("This", "These", "Such"), an opening giving the reason for or the
     consequence of the claim before ("That is why …", "For this reason, …", "The reason is
-    that …": `cues.POINTING`, what `causes.with_antecedents` reads with it), or a pronoun
+    that …": `cues.POINTING`, what `causes.with_antecedents` reads with it), a pronoun
     standing for what the claim before said ("It can be achieved by using the `--cover-xml`
     flag …" after "The `hatch test` command does not have a direct flag to emit a JUnit XML
-    report."; `restated.STANDS_FOR_BEFORE`), with nothing but citation markers and
-    punctuation `between` the two: in the same paragraph (a blank line, LF or CRLF, ends
-    it), or right below a code block (what "This will output" is the output of).
+    report."; `restated.STANDS_FOR_BEFORE`), or an opening clause naming a thing of it with a
+    demonstrative ("After setting this environment variable, you can run `twine upload` as
+    usual …" after the removed sentence that named `TWINE_PROXIES`; `names_again`), with
+    nothing but citation markers and punctuation `between` the two: in the same paragraph (a
+    blank line, LF or CRLF, ends it), or right below a code block (what "This will output"
+    is the output of).
     """
     if MARKS.sub("", between).strip(" \t\r\n.,;:!?"):
         return False
@@ -401,9 +410,15 @@ def _leans_on(between: str, claim: str, before: ClaimSpan) -> bool:
         return False
     opening = claim.lstrip()
     pointing = (_POINTS_BACK, POINTING, STANDS_FOR_BEFORE)
-    return any(pattern.match(opening) is not None for pattern in pointing)
+    if any(pattern.match(opening) is not None for pattern in pointing):
+        return True
+    clause = _OPENING_CLAUSE.match(opening)
+    return clause is not None and bool(said) and names_again(clause.group(), said)
 
 
+_OPENING_CLAUSE = re.compile(r"[^,;:.!?\n]{1,80}(?=,)")
+"""A claim's opening clause, up to its first comma ("After setting this environment
+variable,")."""
 _POINTS_BACK = re.compile(r"(?:This|These|That(?!\s+(?:said|is)\b)|Those|Such)\b(?!\s*[,:])")
 _INTRODUCING_END = re.compile(r":((?:[ \t]*\[[\d,\s\-–]+\])*)$")
 """The colon ending a sentence that introduces a block, with the markers after it."""
