@@ -100,6 +100,8 @@ def test_questions_not_asking_for_a_number(question: str) -> None:
         # nor are a link's digits or the digits ending a name
         (["We differ [because of this](https://github.com/encode/httpx/discussions/1785)."], False),
         (["See https://example.org/v2/limits for the limits."], False),
+        (["Fix uploading signatures (#137, #140) [5]."], False),  # twine's change log
+        (["Escape it as &#8617; [1]."], True),  # an entity's digits are no issue
         (["HTTPX supports HTTP/2 and uses h11 for HTTP/1.1 [1]."], False),
         (["Timeouts default to 5s [1]."], True),
         (["COVID-19 closed 40 % of shops [1]."], True),
@@ -445,6 +447,9 @@ def test_a_size_or_a_count_is_not_answered_by_a_duration() -> None:
     valid = "A token is valid for 15 minutes; twine replaces it on the next retry [3]."
     assert not states_number_of(times, [valid])
     assert states_number_of(times, ["Twine retries an upload 3 times [1]."])
+    status = "Fix uploading signatures causing a 500 error (#137) [5]."
+    assert not states_number_of(times, [status])  # a status names an error, counts nothing
+    assert states_number_of("What status code does a failed upload return?", [status])
     backoff = "What is the maximum size of the retry backoff?"
     assert states_number_of(backoff, ["The retry backoff grows to at most 120 seconds [1]."])
 

@@ -78,7 +78,7 @@ of" naming what a sentence is about ("The number of workers can be set with `-W`
 _NOT_COUNTS = re.compile(
     r"\bhttps?://\S+|\]\([^()\[\]\s]*\)"
     r"|\b(?:PEP|RFC|ISO|IEC|ECMA|IEEE|CVE|bpo|GH|issue|PR|pull\s+request)[\s#-]*\d[\d.:-]*"
-    r"|\b(?:Bug|Feature|Support)\s+#\d+|\(#\d+\)"
+    r"|\b(?:Bug|Feature|Support)\s+#\d+|(?<![\w&])#\d+\b"
     r"|\b(?:the|this|that|which|no|any|each|every)\s+one\b(?!-)"
     r"|\b(?:all\s+)?at\s+once\b"
     r"|\bone\s+another\b|(?:^|[.!?;:]\s+)one\s+(?:can|could|should|may|might|must|would|will)\b"
@@ -90,7 +90,7 @@ _NOT_COUNTS = re.compile(
     re.I,
 )
 """A web address, a Markdown link's target, or a standard's or tracker's number ("PEP 526",
-"RFC 7231", "issue #42", a change log's "Bug #742:" and "(#1040)"): their digits
+"RFC 7231", "issue #42", a change log's "Bug #742:", "(#1040)" and "(#137, #140)"): their digits
 ("discussions/1785") state nothing, nor does "at once" ("Jinja compiles many templates at
 once" answered a question asking for a timeout, as a count of one). Nor does "one"
 pointing at a thing ("the one parameter set which caused a failure", "no one"; not "the
@@ -366,8 +366,9 @@ def states_number_of(
     a question asking for a duration (a timeout, a delay, an interval) is answered by no
     count of things (`_COUNTED`): "one of two instance methods" had answered
     Python-Markdown's "What is the default timeout for converting a large document?". A
-    year is a number of a question about a time only (`_YEAR`, `_ASKS_TIME`), and a number
-    the question itself gives is none (`without_given`).
+    year is a number of a question about a time only (`_YEAR`, `_ASKS_TIME`), an HTTP
+    status of one asking for a code only (`_STATUS`), and a number the question itself
+    gives is none (`without_given`).
     """
     versions = _ASKS_VERSION.search(question) is not None
     duration = _ASKS_DURATION.search(question) is not None and not _OTHER_MEASURE.search(question)
@@ -378,6 +379,8 @@ def states_number_of(
     if _ASKS_UNTIMED.search(question) and not _TIMED_QUESTION.search(question):
         read = [_DURATION.sub(" ", plain(claim)) for claim in read]
     kind = _kind_asked(question)
+    if kind != _CODE:
+        read = [_STATUS.sub(" ", claim) for claim in read]
     stating = [
         _states_as_asked(kind, claim, read[index - 1] if index else "", versions=versions)
         or (duration and _NO_TIMEOUT.search(claim) is not None)
@@ -388,6 +391,12 @@ def states_number_of(
         return any(stating)
     about = near_naming(named, claims, headings)
     return any(stated and about[index] for index, stated in enumerate(stating))
+
+
+_STATUS = re.compile(r"(?<![\w.])[1-5]\d\d\s+(?:error|response|status|page)\b(?!s)", re.I)
+"""An HTTP status named by its number ("a 500 error", "the 404 page"): a number of a
+question asking for a code only. twine's "Fix uploading signatures causing a 500 error"
+had answered "how many times does twine retry …?"."""
 
 
 _DIGITS = re.compile(r"(?<![\w/.])\d+(?:[.,]\d+)*(?![\w.]?\d)")
