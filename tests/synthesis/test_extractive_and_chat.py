@@ -1690,6 +1690,18 @@ async def test_what_points_back_at_removed_code_and_a_bare_lead_in_go_with_it(
     )
     removed = [(c.kind, c.reasons[-1]) for c in found.removed_claims]
     assert removed[-1] == ("sentence", LEANS_ON_CODE)
+    # twine: "After setting this …," below removed code names what the code set
+    after = (
+        f"{first}\n\n```sh\nexport FONT_HAMSTER=comic\n```\n\n"
+        "After setting this environment variable, the default font family of the page text "
+        "changes [1]."
+    )
+    found = await _answered(engine, tmp_path, _THEME, after, "How do I change the font?")
+    assert found.answer == first
+    assert [(c.kind, c.reasons[-1]) for c in found.removed_claims][-1] == (
+        "sentence",
+        LEANS_ON_CODE,
+    )
 
 
 @pytest.mark.parametrize(

@@ -399,7 +399,8 @@ def _leans_on(between: str, claim: str, before: ClaimSpan, said: str = "") -> bo
     flag …" after "The `hatch test` command does not have a direct flag to emit a JUnit XML
     report."; `restated.STANDS_FOR_BEFORE`), or an opening clause naming a thing of it with a
     demonstrative ("After setting this environment variable, you can run `twine upload` as
-    usual …" after the removed sentence that named `TWINE_PROXIES`; `names_again`), with
+    usual …" after the removed sentence that named `TWINE_PROXIES`, `names_again`, or after
+    the removed code block that set it), with
     nothing but citation markers and punctuation `between` the two: in the same paragraph (a
     blank line, LF or CRLF, ends it), or right below a code block (what "This will output"
     is the output of).
@@ -413,12 +414,19 @@ def _leans_on(between: str, claim: str, before: ClaimSpan, said: str = "") -> bo
     if any(pattern.match(opening) is not None for pattern in pointing):
         return True
     clause = _OPENING_CLAUSE.match(opening)
-    return clause is not None and bool(said) and names_again(clause.group(), said)
+    if clause is None:
+        return False
+    if before.code:  # "After setting this environment variable," below the removed `export`
+        return _THIS_THING.search(clause.group()) is not None
+    return bool(said) and names_again(clause.group(), said)
 
 
 _OPENING_CLAUSE = re.compile(r"[^,;:.!?\n]{1,80}(?=,)")
 """A claim's opening clause, up to its first comma ("After setting this environment
 variable,")."""
+_THIS_THING = re.compile(r"\b(?:this|these|those)\s+[\w`-]", re.I)
+"""A thing named with a demonstrative: below code, the code ("this environment variable",
+"these settings")."""
 _POINTS_BACK = re.compile(r"(?:This|These|That(?!\s+(?:said|is)\b)|Those|Such)\b(?!\s*[,:])")
 _INTRODUCING_END = re.compile(r":((?:[ \t]*\[[\d,\s\-–]+\])*)$")
 """The colon ending a sentence that introduces a block, with the markers after it."""
