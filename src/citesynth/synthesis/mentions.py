@@ -75,7 +75,7 @@ _SENTENCE_END = re.compile(r"[.!?:;]*\s*$")
 
 
 def cited_by_name(text: str, sources: Sequence[Source]) -> tuple[str, int]:
-    """Resolved `text` with the files its uncited sentences name cited instead; how many.
+    """Resolved `text` with the files its uncited sentences name cited instead; how many so.
 
     A file with several sources among them is cited by the one holding most of the
     sentence's terms (the best-ranked of equals): "[1-5]" for a five-chunk page would
@@ -101,13 +101,11 @@ def cited_by_name(text: str, sources: Sequence[Source]) -> tuple[str, int]:
         return f"{before}[{best.number}]{after}"
 
     def unnamed(found: re.Match[str], cited: set[int]) -> str:
-        nonlocal changed
         named = by_file.get(_key(found.group("file")), [])
         quoted = any(found.group("file") in s.chunk.text for s in sources if s.number in cited)
         if quoted or not cited.intersection(source.number for source in named):
             return found.group()  # a quote of a source naming it, or another file
-        changed += 1
-        return ""
+        return ""  # cited already: no citation added, so not counted
 
     pieces: list[str] = []
     position = 0
