@@ -23,7 +23,8 @@ import numpy as np
 from benchmarks.common import ROOT, require
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.evaluation.verifier_data import SPLITS, load
-from citesynth.verify.align import FEATURES, align, analyse
+from citesynth.verify.align import FEATURES, align
+from citesynth.verify.analysed import analyse
 
 WEIGHTS = ROOT / "src" / "citesynth" / "verify" / "weights.json"
 

@@ -59,7 +59,7 @@ from citesynth.evaluation.datafiles import data_dir, rows
 from citesynth.evaluation.qa_data import EvalSet, load_set
 from citesynth.evaluation.verifier_data import load
 from citesynth.verify import Check
-from citesynth.verify.align import passage_sentences
+from citesynth.verify.analysed import passage_sentences
 from citesynth.verify.claims import split_claims
 from citesynth.verify.evidence import BUDGET, Similarity, evidence_text
 

@@ -29,7 +29,7 @@ from benchmarks.common import DATA, percentiles, require, write_result
 from citesynth.analysis import terms
 from citesynth.evaluation.verifier_data import load
 from citesynth.verify import Check, LexicalVerifier
-from citesynth.verify.align import passage_sentences
+from citesynth.verify.analysed import passage_sentences
 from citesynth.verify.base import Passage
 from citesynth.verify.crossencoder import available
 from citesynth.verify.lexical import forget_alignments

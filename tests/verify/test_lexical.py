@@ -10,7 +10,8 @@ from citesynth.analysis import terms
 from citesynth.verify import Check, LexicalVerifier
 from citesynth.verify.align import superlatives
 from citesynth.verify.lexical import remembered_alignment
-from citesynth.verify.numbers import labels_only
+from citesynth.verify.numbers import labels_only, numbers_of
+from citesynth.verify.numbers import quantities as quantities_of
 
 SOURCE = (
     "The connect timeout defaults to five seconds. The read timeout limits how long a "
@@ -441,10 +442,8 @@ def test_a_negated_claim_stated_by_one_of_equally_close_sentences_is_no_mismatch
 def test_numbers_and_quantities_are_read_as_written(
     text: str, numbers: set[str], quantities: set[str]
 ) -> None:
-    from citesynth.verify import align
-
-    assert set(align.numbers_of(text)) == numbers
-    assert set(align.quantities(text)) == quantities
+    assert set(numbers_of(text)) == numbers
+    assert set(quantities_of(text)) == quantities
 
 
 def test_a_unit_is_only_missing_when_the_source_gives_the_number_another_one(

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from citesynth.verify import Check, LexicalVerifier
-from citesynth.verify.align import other_unit
 from citesynth.verify.crossencoder import available
-from citesynth.verify.measures import other_measure
+from citesynth.verify.measures import other_measure, other_unit
 from citesynth.verify.trained import TrainedVerifier
 
 SOURCE = (

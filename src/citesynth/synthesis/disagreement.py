@@ -29,7 +29,7 @@ from citesynth.analysis import CONSENSUS, content_terms
 from citesynth.answers import Claim, EvidenceSpan, Support
 from citesynth.synthesis.sources import Source
 from citesynth.synthesis.verifying import span
-from citesynth.verify.align import passage_sentences
+from citesynth.verify.analysed import passage_sentences
 from citesynth.verify.base import Span
 from citesynth.verify.conflicts import NEGATION, Found, describe
 

@@ -1,7 +1,7 @@
 """Align a claim with the passages it cites: the best sentences, and what disagrees.
 
-Every passage is split into sentences (paragraphs first, then `sentence_spans`), each
-sentence analysed once into stemmed terms with positions. For a claim, the sentence
+Every passage is split into sentences, each analysed once into stemmed terms with
+positions (`analysed`). For a claim, the sentence
 covering most of its content terms is the anchor; up to two more sentences are added
 greedily when they cover terms the anchor lacks (a claim may join two facts). The
 `Alignment` records what is covered and what disagrees:
@@ -35,20 +35,26 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from citesynth.analysis import (
-    INLINE_CODE,
     NAME,
     POSSESSIVE,
     content_terms,
     terms,
 )
-from citesynth.ingest.blocks import LIST_MARKER
-from citesynth.ingest.sentences import sentence_spans
-from citesynth.ingest.titles import is_title_or_rule
+from citesynth.verify.analysed import (
+    NO_CONTEXT,
+    Context,
+    Evidence,
+    Sentence,
+    analyse,
+    flags,
+    text_of,
+    union,
+)
 from citesynth.verify.clauses import ungrounded_clauses
 from citesynth.verify.codevalues import differing_code, sets_otherwise
 from citesynth.verify.comparisons import (
@@ -67,30 +73,22 @@ from citesynth.verify.identifiers import (
     written_option,
 )
 from citesynth.verify.lists import misattributed
-from citesynth.verify.measures import other_measure
+from citesynth.verify.measures import other_measure, other_unit
 from citesynth.verify.negation import (
-    CODE,
     asserted_terms,
     contrast_denied,
     denies,
     goal_negated_only,
     negated_for,
     negated_scope,
-    negation_cues,
     privative_only,
 )
 from citesynth.verify.numbers import (
-    IN_UNIT,
-    UNITS,
-    WORD,
     canonical,
     converted_quantities,
     labelled_numbers,
     numbers_claimed,
-    numbers_of,
-    quantities,
     quantities_claimed,
-    stated_in,
     unit_differs,
 )
 from citesynth.verify.opposites import opposed, reversed_order
@@ -101,7 +99,6 @@ from citesynth.verify.siblings import misnamed_sibling
 from citesynth.verify.swaps import preferred_reversed, rejected_chosen, swapped
 from citesynth.verify.table_cells import denied_in_table
 
-_PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
 _SUPERLATIVE = re.compile(
     r"\b(?:the|its|their|his|her|our|your|\w+'s)\s+(?:(?:very|single|second|third)\s+)?"
     r"(best|worst|most|least|[a-z]+est)\b|\b(of all time)\b",
@@ -118,70 +115,6 @@ _NOT_SUPERLATIVE = frozenset(
 _BOUND_WORDS = frozenset(
     "smallest largest biggest least fewest lowest highest shortest longest minimum maximum".split()
 )
-_UP = frozenset(
-    """increase increases increased increasing higher more greater larger raise raises raised
-    rise rises rose improve improves improved enhance enhances enhanced promote promotes
-    promoted upregulate upregulates upregulated induce induces induced activate activates
-    activated accelerate accelerates accelerated exceed exceeds above faster longer
-    stronger better""".split()
-)
-_DOWN = frozenset(
-    """decrease decreases decreased decreasing lower less fewer smaller reduce reduces reduced
-    reducing decline declines declined drop drops dropped inhibit inhibits inhibited suppress
-    suppresses suppressed downregulate downregulates downregulated impair impairs impaired
-    prevent prevents prevented slow slows slowed below slower shorter weaker worse""".split()
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Sentence:
-    """One sentence of one passage, analysed."""
-
-    passage: int
-    start: int
-    end: int
-    terms: frozenset[str]
-    positions: dict[str, tuple[int, ...]]
-    numbers: frozenset[str]
-    negated: bool
-    up: bool
-    down: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Evidence:
-    """The passages a claim is checked against, split into analysed sentences."""
-
-    passages: tuple[str, ...]
-    sentences: tuple[Sentence, ...]
-    vocabulary: frozenset[str]
-    numbers: frozenset[str]
-
-
-@dataclass(frozen=True, slots=True)
-class Context:
-    """The terms and numbers of what the passages are about (titles, headings)."""
-
-    terms: frozenset[str] = frozenset()
-    numbers: frozenset[str] = frozenset()
-    text: str = ""
-    """The titles and headings as written, lower case (identifiers are looked up in it)."""
-
-
-NO_CONTEXT = Context()
-
-
-@lru_cache(maxsize=1024)
-def context_of(about: str) -> Context:
-    """The `Context` of a title and heading text (empty text: none)."""
-    if not about.strip():
-        return NO_CONTEXT
-    found = terms(about)
-    return Context(
-        frozenset(found) | frozenset(canonical(t) for t in found),
-        numbers_of(about) | quantities(about),
-        about.lower(),
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,131 +204,6 @@ class Alignment:
         )
 
 
-def passage_sentences(text: str) -> list[tuple[int, int]]:
-    """Sentence spans of `text`, never crossing a blank line."""
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text)), len(text)]:
-        spans.extend(sentence_spans(text, start, boundary))
-        start = boundary
-    return spans
-
-
-_DIMENSION = {
-    **dict.fromkeys(("ms", "s", "min", "h", "day", "week", "month", "year"), "time"),
-    **dict.fromkeys(("byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib"), "size"),
-}
-"""What each unit of `UNITS` measures, where another unit measures the same."""
-
-
-def other_unit(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
-    """(the claim's unit, the passages' unit) when they measure in another unit, or None.
-
-    A claim naming its measure in words ("`event.duration` is in milliseconds", `IN_UNIT`)
-    where a sentence of the passages about the same thing names another unit of the same
-    kind ("``duration`` (in seconds, …)", peewee's query hooks): the embedded model's
-    answer, which both verifiers had passed, every other word being the source's. About the
-    same thing: it writes a name the claim writes as code, or two more of the claim's words.
-    Not when the passages write the claim's unit anywhere, in any form ("the number of
-    milliseconds"), nor when the claim names two units of a kind.
-    """
-    mine = {UNITS[m.group(1).lower()]: m.group(1) for m in IN_UNIT.finditer(claim)}
-    kinds = [_DIMENSION[unit] for unit in mine if unit in _DIMENSION]
-    if len(kinds) != 1 or len(mine) != 1:
-        return None
-    ((unit, written),) = mine.items()
-    words = {w.lower() for p in passages for w in WORD.findall(p)}
-    if any(alias in words for alias, same in UNITS.items() if same == unit):
-        return None
-    code = {name.lower() for name in _code_names(claim)}
-    said = {t for t in content_terms(IN_UNIT.sub(" ", CODE.sub(" ", claim)))}
-    for passage in passages:
-        for start, end in passage_sentences(passage):
-            sentence = passage[start:end]
-            shared = said & set(content_terms(sentence))
-            if not (len(shared) >= 2 or code & {n.lower() for n in _code_names(sentence)}):
-                continue
-            for found in IN_UNIT.finditer(sentence):
-                other = UNITS[found.group(1).lower()]
-                if other != unit and _DIMENSION.get(other) == kinds[0]:
-                    return written, f"in {found.group(1)}"
-    return None
-
-
-def _code_names(text: str) -> set[str]:
-    """The names `text` writes as inline code, and each one's last dotted part."""
-    names = {m.group(1).strip() for m in INLINE_CODE.finditer(text)}  # ``duration`` too
-    return names | {name.rsplit(".", 1)[-1] for name in names if name}
-
-
-_LIST_ITEM = re.compile(r"\s*" + LIST_MARKER + r"\s")
-
-
-def _flags(text: str) -> tuple[bool, bool, bool]:
-    words = {w.lower().replace("’", "'") for w in WORD.findall(CODE.sub(" ", text))}
-    return bool(negation_cues(text)), bool(words & _UP), bool(words & _DOWN)
-
-
-@lru_cache(maxsize=512)
-def _analysed(text: str) -> tuple[Sentence, ...]:
-    """The sentences of one passage, analysed (as passage 0), cached.
-
-    An answer's sources are checked several times: claims, precision, repair.
-    """
-    found: list[Sentence] = []
-    for start, end in passage_sentences(text):
-        piece = text[start:end]
-        if (piece.startswith("#") and "\n" not in piece) or is_title_or_rule(text, start, end):
-            continue  # a heading (`# Title`, or a title over `-----`): never the supporting span
-        # The sentence before, in the same paragraph or list item, may name the unit.
-        joined = (
-            bool(found)
-            and text.count("\n", found[-1].end, start) <= 1
-            and _LIST_ITEM.match(piece) is None
-        )
-        unit_given = (
-            stated_in(text[found[-1].start : found[-1].end], piece) if joined else frozenset()
-        )
-        tokens = [canonical(t) for t in terms(piece)]
-        positions: dict[str, list[int]] = {}
-        for position, term in enumerate(tokens):
-            positions.setdefault(term, []).append(position)
-        negated, up, down = _flags(piece)
-        found.append(
-            Sentence(
-                passage=0,
-                start=start,
-                end=end,
-                terms=frozenset(tokens),
-                positions={t: tuple(p) for t, p in positions.items()},
-                numbers=numbers_of(piece) | quantities(piece) | unit_given,
-                negated=negated,
-                up=up,
-                down=down,
-            )
-        )
-    return tuple(found)
-
-
-def analyse(passages: Sequence[str]) -> Evidence:
-    """Split and analyse `passages` once, for any number of claims."""
-    sentences = [
-        s if index == 0 else replace(s, passage=index)
-        for index, text in enumerate(passages)
-        for s in _analysed(text)
-    ]
-    vocabulary = _union(s.terms for s in sentences)
-    numbers = _union(s.numbers for s in sentences)
-    return Evidence(tuple(passages), tuple(sentences), vocabulary, numbers)
-
-
-def _union(sets: Iterable[frozenset[str]]) -> frozenset[str]:
-    found: set[str] = set()
-    for items in sets:
-        found |= items
-    return frozenset(found)
-
-
 @lru_cache(maxsize=1024)
 def _claim(
     claim: str,
@@ -408,7 +216,7 @@ def _claim(
     Repair checks one claim against every source.
     """
     wanted = list(dict.fromkeys(canonical(t) for t in content_terms(claim)))
-    negated, up, down = _flags(claim)
+    negated, up, down = flags(claim)
     negated = negated and not goal_negated_only(claim)  # the goal's "not" asserts nothing
     return wanted, numbers_claimed(claim), _names(claim), (negated, up, down)
 
@@ -441,11 +249,11 @@ def _superlatives_missing(
     and 0 supported claims of the tuning splits (WiCE dev, SciFact train, HaluEval 0-249).
     """
     wanted = superlatives(claim)
-    if wanted and any(_restates_bound(claim, _text(evidence, s)) for s in best):
+    if wanted and any(_restates_bound(claim, text_of(evidence, s)) for s in best):
         wanted -= _BOUND_WORDS
     if not wanted:
         return ()
-    if best and superlatives(_text(evidence, best[0])):
+    if best and superlatives(text_of(evidence, best[0])):
         return ()
     passages = " ".join(text.lower() for text in shown).replace("-", " ")
     return tuple(
@@ -490,10 +298,6 @@ def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> 
     return tuple(sorted(missing))
 
 
-def _text(evidence: Evidence, sentence: Sentence) -> str:
-    return evidence.passages[sentence.passage][sentence.start : sentence.end]
-
-
 def _names(claim: str) -> list[str]:
     """Stemmed terms of capitalised words that do not open a sentence: proper names."""
     found: list[str] = []
@@ -520,7 +324,7 @@ def _negation_differs(
     the claim sets to another value speaks of another case and is not read
     (`codevalues.sets_otherwise`).
     """
-    best = [s for s in best if not sets_otherwise(claim, _text(evidence, s))]
+    best = [s for s in best if not sets_otherwise(claim, text_of(evidence, s))]
     if not best or privative_only(claim):
         return False
     if negated:
@@ -529,13 +333,13 @@ def _negation_differs(
         stating = [sentence for sentence in best if len(scope & sentence.terms) == most]
         if not any(
             sentence.negated
-            or denies(_text(evidence, sentence), claim)
-            or bound_denied(claim, _text(evidence, sentence))
+            or denies(text_of(evidence, sentence), claim)
+            or bound_denied(claim, text_of(evidence, sentence))
             for sentence in stating
         ):
             return True
         contrast = _CONTRAST.search(claim)  # "A depends on X, not on Y": "A … X" is plain
-        texts = [_text(evidence, sentence) for sentence in best]
+        texts = [text_of(evidence, sentence) for sentence in best]
         return contrast is not None and contrast_denied(claim, contrast, texts)
     tops = [best[0]]
     asserted = asserted_terms(claim)
@@ -566,7 +370,7 @@ def _negates(claim: str, wanted: Sequence[str], sentence: Sentence, evidence: Ev
     manually release the HTTP connection back to the connection pool"; the first alone had
     vetoed it.
     """
-    text = _text(evidence, sentence)
+    text = text_of(evidence, sentence)
     return (
         sentence.negated
         and negated_for(wanted, text)
@@ -706,7 +510,7 @@ def align(
     pairs = list(itertools.pairwise(wanted))
     pair_share = _pairs_found(pairs, best) / len(pairs) if pairs else anchor
 
-    best_numbers = _union(s.numbers for s in best) | context.numbers
+    best_numbers = union(s.numbers for s in best) | context.numbers
     missing_numbers = tuple(
         n for n in claim_numbers if n not in evidence_numbers and n not in converted_numbers
     )
@@ -741,7 +545,7 @@ def align(
         (up and not down and best_down and not best_up)
         or (down and not up and best_up and not best_down)
     )
-    stating = [_text(evidence, s) for s in best]
+    stating = [text_of(evidence, s) for s in best]
     opposite, restated = _opposite(claim, negated, best, stating)
     crossed = swapped(claim, stating[0]) if stating else None
     crossed = crossed or next(

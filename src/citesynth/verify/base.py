@@ -32,7 +32,7 @@ class Check:
     A chunk seldom repeats its subject ("Filming took place at Holdsworth House" in the
     article *Last Tango in Halifax*; "The default is 5 seconds" under "Timeouts"), and the
     writer is shown it beside the text. Its words and numbers count as stated for the claim
-    (never as the supporting span); see `align.Context`.
+    (never as the supporting span); see `analysed.Context`.
     """
     antecedent: str = ""
     """The sentence a claim opening "This is because …" points back to, when the answer has

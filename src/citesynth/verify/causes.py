@@ -42,7 +42,7 @@ from functools import lru_cache
 from citesynth.analysis import content_terms
 from citesynth.citations.resolve import CANONICAL
 from citesynth.ingest.blocks import ITEM_START
-from citesynth.verify.align import passage_sentences
+from citesynth.verify.analysed import passage_sentences
 from citesynth.verify.base import Check, Holding, Verdict, Verifier, with_reason
 from citesynth.verify.claims import MARKER, ClaimSpan, plain
 from citesynth.verify.cues import (

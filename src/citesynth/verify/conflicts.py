@@ -61,7 +61,7 @@ from functools import lru_cache
 
 from citesynth.analysis import ADMONITIONS, content_terms, terms, without_asides
 from citesynth.ingest.sentences import FIELD_MARKER, prose_sentences
-from citesynth.verify.align import passage_sentences
+from citesynth.verify.analysed import passage_sentences
 from citesynth.verify.base import Passage
 
 _VALUE = re.compile(

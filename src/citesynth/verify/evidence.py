@@ -32,7 +32,8 @@ from citesynth.ingest.markdown import rendered_markup
 from citesynth.ingest.rst import markup_blanked
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.ingest.titles import adornments
-from citesynth.verify.align import Evidence, Sentence, align, analyse, context_of, given, named
+from citesynth.verify.align import align, given, named
+from citesynth.verify.analysed import Evidence, Sentence, analyse, context_of
 
 BUDGET = 90
 """Evidence words read beside a claim when the weights do not say (128 tokens with a claim)."""

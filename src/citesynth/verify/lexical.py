@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from citesynth.verify.align import FEATURES, Alignment, Evidence, align, analyse, context_of
+from citesynth.verify.align import FEATURES, Alignment, align
+from citesynth.verify.analysed import Evidence, analyse, context_of
 from citesynth.verify.base import Check, Label, Span, Verdict
 from citesynth.verify.evidence import comment_quoted
 

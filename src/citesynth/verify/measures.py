@@ -22,6 +22,9 @@ measured elsewhere when:
   ("participants" and "subjects", "retries" and "attempts", "CPUs" and "processors") may
   be one thing said two ways.
 
+A measure in another unit (`other_unit`): "`event.duration` is in milliseconds" against a
+sentence about the same thing that measures it "in seconds".
+
 It is a veto (`Alignment.disagrees`). Measured on 2026-11-30, it fires on none of the
 3,453 labelled claims of WiCE, SciFact and HaluEval (tuning and report splits) nor on the
 760 documentation claims (`docs_claims` tuning sets, HTTPX, Click, cattrs): a narrow rule,
@@ -35,8 +38,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citesynth.analysis import content_terms
+from citesynth.analysis import INLINE_CODE, content_terms
 from citesynth.ingest.sentences import sentence_spans
+from citesynth.verify.analysed import passage_sentences
+from citesynth.verify.negation import CODE
+from citesynth.verify.numbers import IN_UNIT, WORD
+from citesynth.verify.numbers import UNITS as UNIT_OF
 
 _MEASURE = re.compile(
     r"\b(number|amount|count|size|length|duration)\s+of\s+(?:the\s+|a\s+|an\s+)?"
@@ -115,3 +122,50 @@ def _measured_otherwise(
             if found is None and apart and measured[-1] not in claim_terms and terms & rest:
                 found = theirs.group(0)
     return found
+
+
+_DIMENSION = {
+    **dict.fromkeys(("ms", "s", "min", "h", "day", "week", "month", "year"), "time"),
+    **dict.fromkeys(("byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib"), "size"),
+}
+"""What each unit of `numbers.UNITS` measures, where another unit measures the same."""
+
+
+def other_unit(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
+    """(the claim's unit, the passages' unit) when they measure in another unit, or None.
+
+    A claim naming its measure in words ("`event.duration` is in milliseconds", `IN_UNIT`)
+    where a sentence of the passages about the same thing names another unit of the same
+    kind ("``duration`` (in seconds, …)", peewee's query hooks): the embedded model's
+    answer, which both verifiers had passed, every other word being the source's. About the
+    same thing: it writes a name the claim writes as code, or two more of the claim's words.
+    Not when the passages write the claim's unit anywhere, in any form ("the number of
+    milliseconds"), nor when the claim names two units of a kind.
+    """
+    mine = {UNIT_OF[m.group(1).lower()]: m.group(1) for m in IN_UNIT.finditer(claim)}
+    kinds = [_DIMENSION[unit] for unit in mine if unit in _DIMENSION]
+    if len(kinds) != 1 or len(mine) != 1:
+        return None
+    ((unit, written),) = mine.items()
+    words = {w.lower() for p in passages for w in WORD.findall(p)}
+    if any(alias in words for alias, same in UNIT_OF.items() if same == unit):
+        return None
+    code = {name.lower() for name in _code_names(claim)}
+    said = {t for t in content_terms(IN_UNIT.sub(" ", CODE.sub(" ", claim)))}
+    for passage in passages:
+        for start, end in passage_sentences(passage):
+            sentence = passage[start:end]
+            shared = said & set(content_terms(sentence))
+            if not (len(shared) >= 2 or code & {n.lower() for n in _code_names(sentence)}):
+                continue
+            for found in IN_UNIT.finditer(sentence):
+                other = UNIT_OF[found.group(1).lower()]
+                if other != unit and _DIMENSION.get(other) == kinds[0]:
+                    return written, f"in {found.group(1)}"
+    return None
+
+
+def _code_names(text: str) -> set[str]:
+    """The names `text` writes as inline code, and each one's last dotted part."""
+    names = {m.group(1).strip() for m in INLINE_CODE.finditer(text)}  # ``duration`` too
+    return names | {name.rsplit(".", 1)[-1] for name in names if name}

@@ -1,0 +1,174 @@
+"""Passages split into sentences, each analysed once into what alignment reads.
+
+A passage is split at blank lines first, then into sentences (`sentence_spans`); headings
+are never a sentence that supports anything. Each `Sentence` holds its stemmed terms with
+their positions, its numbers (with a unit the sentence before names), and whether it
+negates or says something goes up or down. `Evidence` is the passages a claim is checked
+against, analysed once for any number of claims (`align`, the trained verifier's
+`evidence`); a `Context` is what the passages are about (titles and headings).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from citesynth.analysis import terms
+from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.sentences import sentence_spans
+from citesynth.ingest.titles import is_title_or_rule
+from citesynth.verify.negation import CODE, negation_cues
+from citesynth.verify.numbers import WORD, canonical, numbers_of, quantities, stated_in
+
+_PARAGRAPH = re.compile(r"\n[ \t\r]*\n")
+_UP = frozenset(
+    """increase increases increased increasing higher more greater larger raise raises raised
+    rise rises rose improve improves improved enhance enhances enhanced promote promotes
+    promoted upregulate upregulates upregulated induce induces induced activate activates
+    activated accelerate accelerates accelerated exceed exceeds above faster longer
+    stronger better""".split()
+)
+_DOWN = frozenset(
+    """decrease decreases decreased decreasing lower less fewer smaller reduce reduces reduced
+    reducing decline declines declined drop drops dropped inhibit inhibits inhibited suppress
+    suppresses suppressed downregulate downregulates downregulated impair impairs impaired
+    prevent prevents prevented slow slows slowed below slower shorter weaker worse""".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """One sentence of one passage, analysed."""
+
+    passage: int
+    start: int
+    end: int
+    terms: frozenset[str]
+    positions: dict[str, tuple[int, ...]]
+    numbers: frozenset[str]
+    negated: bool
+    up: bool
+    down: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """The passages a claim is checked against, split into analysed sentences."""
+
+    passages: tuple[str, ...]
+    sentences: tuple[Sentence, ...]
+    vocabulary: frozenset[str]
+    numbers: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """The terms and numbers of what the passages are about (titles, headings)."""
+
+    terms: frozenset[str] = frozenset()
+    numbers: frozenset[str] = frozenset()
+    text: str = ""
+    """The titles and headings as written, lower case (identifiers are looked up in it)."""
+
+
+NO_CONTEXT = Context()
+
+
+@lru_cache(maxsize=1024)
+def context_of(about: str) -> Context:
+    """The `Context` of a title and heading text (empty text: none)."""
+    if not about.strip():
+        return NO_CONTEXT
+    found = terms(about)
+    return Context(
+        frozenset(found) | frozenset(canonical(t) for t in found),
+        numbers_of(about) | quantities(about),
+        about.lower(),
+    )
+
+
+def text_of(evidence: Evidence, sentence: Sentence) -> str:
+    """The text of `sentence` as its passage writes it."""
+    return evidence.passages[sentence.passage][sentence.start : sentence.end]
+
+
+def passage_sentences(text: str) -> list[tuple[int, int]]:
+    """Sentence spans of `text`, never crossing a blank line."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for boundary in [*(m.start() for m in _PARAGRAPH.finditer(text)), len(text)]:
+        spans.extend(sentence_spans(text, start, boundary))
+        start = boundary
+    return spans
+
+
+_LIST_ITEM = re.compile(r"\s*" + LIST_MARKER + r"\s")
+
+
+def flags(text: str) -> tuple[bool, bool, bool]:
+    """Whether `text` negates, and whether it says something goes up or down."""
+    words = {w.lower().replace("’", "'") for w in WORD.findall(CODE.sub(" ", text))}
+    return bool(negation_cues(text)), bool(words & _UP), bool(words & _DOWN)
+
+
+@lru_cache(maxsize=512)
+def _analysed(text: str) -> tuple[Sentence, ...]:
+    """The sentences of one passage, analysed (as passage 0), cached.
+
+    An answer's sources are checked several times: claims, precision, repair.
+    """
+    found: list[Sentence] = []
+    for start, end in passage_sentences(text):
+        piece = text[start:end]
+        if (piece.startswith("#") and "\n" not in piece) or is_title_or_rule(text, start, end):
+            continue  # a heading (`# Title`, or a title over `-----`): never the supporting span
+        # The sentence before, in the same paragraph or list item, may name the unit.
+        joined = (
+            bool(found)
+            and text.count("\n", found[-1].end, start) <= 1
+            and _LIST_ITEM.match(piece) is None
+        )
+        unit_given = (
+            stated_in(text[found[-1].start : found[-1].end], piece) if joined else frozenset()
+        )
+        tokens = [canonical(t) for t in terms(piece)]
+        positions: dict[str, list[int]] = {}
+        for position, term in enumerate(tokens):
+            positions.setdefault(term, []).append(position)
+        negated, up, down = flags(piece)
+        found.append(
+            Sentence(
+                passage=0,
+                start=start,
+                end=end,
+                terms=frozenset(tokens),
+                positions={t: tuple(p) for t, p in positions.items()},
+                numbers=numbers_of(piece) | quantities(piece) | unit_given,
+                negated=negated,
+                up=up,
+                down=down,
+            )
+        )
+    return tuple(found)
+
+
+def analyse(passages: Sequence[str]) -> Evidence:
+    """Split and analyse `passages` once, for any number of claims."""
+    sentences = [
+        s if index == 0 else replace(s, passage=index)
+        for index, text in enumerate(passages)
+        for s in _analysed(text)
+    ]
+    vocabulary = union(s.terms for s in sentences)
+    numbers = union(s.numbers for s in sentences)
+    return Evidence(tuple(passages), tuple(sentences), vocabulary, numbers)
+
+
+def union(sets: Iterable[frozenset[str]]) -> frozenset[str]:
+    """Every item of `sets`."""
+    found: set[str] = set()
+    for items in sets:
+        found |= items
+    return frozenset(found)
