@@ -133,6 +133,8 @@ FRESH_DOCS = (
     ("pygments", "2.21.0"),
     ("jsonschema", "4.26.0"),
     ("twine", "7.0.0"),
+    ("cibuildwheel", "4.3.5"),
+    ("scikit_build_core", "1.1.2"),
 )
 """Questions over the Jinja2 docs (reStructuredText) and Python-Markdown's (Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -164,7 +166,10 @@ only, so its 20 answers come from the other five) on 2026-12-04 in the seventy-t
 session, first run before any answer was read (`jsonschema-*`), and read in the same
 session; twine 7.0.0's (reStructuredText: its usage page, contributing guide and change
 log; its `internal/` pages are autodoc directives only) the same day, first run before any
-answer was read (`twine-*`)."""
+answer was read (`twine-*`); cibuildwheel 4.3.5's (Markdown, 13 pages; its options page
+the largest) and scikit-build-core 1.1.2's (Markdown, 33 pages, beside autodoc-only
+reStructuredText `api/` pages) on 2026-12-05 in the seventy-fourth session, first run
+before any answer was read (`cibuildwheel-*`, `scikit_build_core-*`)."""
 DOCS_PART = {
     "pytest": "doc",
     "invoke": "sites",
