@@ -75,7 +75,7 @@ _SENTENCE_END = re.compile(r"[.!?:;]*\s*$")
 
 
 def cited_by_name(text: str, sources: Sequence[Source]) -> tuple[str, int]:
-    """Resolved `text` with the files its uncited sentences name cited instead; how many so.
+    """Resolved `text` with the files its uncited sentences name cited instead; how many gained one.
 
     A file with several sources among them is cited by the one holding most of the
     sentence's terms (the best-ranked of equals): "[1-5]" for a five-chunk page would
