@@ -240,6 +240,19 @@ def test_layout_echoes_and_runs_of_blank_lines_are_stripped() -> None:
     assert strip_layout(text) == "The wall has signal towers, including:\n\nTowers on hills [1].\n"
 
 
+def test_a_listed_source_header_or_its_subject_is_layout() -> None:
+    """cibuildwheel's docs: the embedded model listed its sources' subjects as the answer."""
+    headings = {"platforms.md L156-158 — Windows › Windows ARM64 builds"}
+    text = (
+        "It supports these backends:\n- [1] — Windows › Windows ARM64 builds\n"
+        "* [1] platforms.md L156-158 — Windows › Windows ARM64 builds\n"
+        "- [1] — Windows is supported.\nThey set a variable [1]."
+    )
+    assert strip_layout(text, headings) == (
+        "It supports these backends:\n- [1] — Windows is supported.\nThey set a variable [1]."
+    )
+
+
 def test_no_line_ends_in_spaces_outside_code() -> None:
     left = "The method sets the folder [1]. \nFor basic tools it helps [1].\n\n```\nx = 1  \n```\n"
     assert strip_layout(left) == (

@@ -40,8 +40,10 @@ _ECHOED_LAYOUT = re.compile(
     rf"|{_DOCUMENT_NAME})[ \t]*(?:\n|$)",
     re.MULTILINE | re.I,
 )
-_ECHOED_HEADER = re.compile(r"[ \t]*\[\d+\][ \t]+(.*?)[ \t]*")
-"""A line `[1] …`: an echoed source header when the rest is one (`heading`)."""
+_ECHOED_HEADER = re.compile(r"[ \t]*(?:[-*+][ \t]+)?\[\d+\][ \t]+(?:[—–][ \t]+)?(.*?)[ \t]*")
+"""A line `[1] …`: an echoed source header when the rest is one (`heading`), or what its
+dash introduces ("- [1] — Windows › Windows ARM64 builds", the embedded model listing
+cibuildwheel's "supported build backends" as its sources' titles)."""
 _OPENING_MARKER = re.compile(
     r"([ \t]*)(\[[\d,\-–]+\](?:[ \t]*\[[\d,\-–]+\])*)[ \t]+(?:[—–][ \t]+)?"
     r"(?=\w|`|\*|\"|“)"
@@ -143,13 +145,14 @@ def without_refusal(text: str) -> str:
 
 
 def _without_headers(text: str, headings: Collection[str]) -> str:
-    """`text` without the lines that repeat a source's header (`headings`)."""
+    """`text` without the lines that repeat a source's header (`headings`) or its subject."""
     if not headings:
         return text
+    echoed = {*headings, *(h.partition(" — ")[2] for h in headings)} - {""}
     return "\n".join(
         line
         for line in text.split("\n")
-        if not ((echo := _ECHOED_HEADER.fullmatch(line)) and echo.group(1) in headings)
+        if not ((echo := _ECHOED_HEADER.fullmatch(line)) and echo.group(1) in echoed)
     )
 
 
