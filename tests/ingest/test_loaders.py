@@ -504,6 +504,23 @@ def test_an_overlap_never_opens_with_a_directive_body_left_without_its_first_lin
     assert wider[-1].text.startswith(".. code-block:: console\n\n    nox -r")
 
 
+def test_an_overlap_never_opens_inside_a_code_block_cut_for_size() -> None:
+    # cibuildwheel's options page: the chunk after a long example opened with its closing
+    # fence, so everything after it read as code and its notes were never quoted
+    source = (
+        "# Options\n\nSet the environment like this:\n\n```yaml\n"
+        + "".join(f"CIBW_ENVIRONMENT: FLAG_{n}=value{n}\n" for n in range(30))
+        + "```\n\nSeparate multiple values with a space.\n\n"
+        "cibuildwheel also sets `CIBUILDWHEEL_BUILD_IDENTIFIER` to the current build.\n"
+    )
+    (parsed,) = load_markdown("options.md", source.encode()).parsed
+    chunks = chunks_of(parsed, target=60, overlap=20)
+    assert len(chunks) > 2
+    for chunk in chunks:
+        assert not chunk.text.startswith("```\n")
+    assert find(chunks, "CIBUILDWHEEL_BUILD_IDENTIFIER").text.startswith("Separate multiple")
+
+
 def test_an_introduction_stays_with_its_example_up_to_a_quarter_past_the_target() -> None:
     intro = (
         "If you do want the generality, then you should update an existing `TypeChecker` "

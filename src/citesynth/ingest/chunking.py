@@ -35,7 +35,7 @@ from citesynth.ingest.sentences import CONSOLE_LINE, sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentKind
 
-CHUNKER_VERSION = 29
+CHUNKER_VERSION = 30
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
@@ -72,7 +72,8 @@ its items, "9. a\n10. Run::"; 28: no sentence ends inside inline code, "`… out
 ... Killed process (gunicorn.md)`", a sentence may open with a name in lower case, "…
 method. aiohttp has …", and a heading's attribute list may name a release, "## {:
 #hatchling-v1.32.0 }"; 29: the body of an autodoc directive, ".. autoattribute::
-csrf_field_name", is headed by its object's name)."""
+csrf_field_name", is headed by its object's name; 30: a chunk's overlap never opens inside a
+code block cut for size, on its closing fence)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,8 @@ class _Unit:
     page: int | None
     introduces: bool = False
     """Text that introduces the next unit (an example, a list): see `_introduces`."""
+    inside: bool = False
+    """A line of a code block cut for size, after its first: see `_tail`."""
 
 
 def split(parsed: Parsed, *, target_tokens: int = 200, overlap_tokens: int = 30) -> list[Chunk]:
@@ -165,10 +168,14 @@ def _units(
             sections.append(tuple(title for _, title in stack))
         section = len(sections) - 1
         is_heading = block.kind is BlockKind.HEADING
+        code = block.kind is BlockKind.CODE
         for start, end in _pieces(text, block, target):
             tokens = estimate_tokens(text[start:end])
             introduces = not is_heading and _introduces(text[start:end].strip())
-            units.append(_Unit(start, end, tokens, section, is_heading, block.page, introduces))
+            inside = code and start > block.start
+            units.append(
+                _Unit(start, end, tokens, section, is_heading, block.page, introduces, inside)
+            )
     return sections, _leading_into_directives(text, units)
 
 
@@ -384,7 +391,10 @@ def _tail(units: list[_Unit], overlap: int, room: int) -> list[_Unit]:
     opening it, a directive's first line, is kept): the body of
     `.. code-block:: console` carried without its directive reads as an indented quote, and
     nox's "nox -r / nox --reuse-existing-virtualenvs / nox --reuse-venv=yes # preferred"
-    came out of a chunk opening with it as one sentence of prose.
+    came out of a chunk opening with it as one sentence of prose. Nor does it open inside a
+    code block cut for size: cibuildwheel's chunk opening with the closing fence of the
+    example above it ("```", then "Separate multiple values with a space.") read all its
+    text after as code, and its notes were never quoted.
     """
     budget = min(overlap, room)
     tail: list[_Unit] = []
@@ -396,7 +406,9 @@ def _tail(units: list[_Unit], overlap: int, room: int) -> list[_Unit]:
         used += unit.tokens
     if len(tail) == len(units):
         return []  # never repeat a whole chunk
-    while tail and not tail[0].introduces and units[len(units) - len(tail) - 1].introduces:
+    while tail and (
+        tail[0].inside or (not tail[0].introduces and units[len(units) - len(tail) - 1].introduces)
+    ):
         tail.pop(0)
     return tail
 
