@@ -71,23 +71,35 @@ def prepare(request: EvalRequest) -> EvalSet:
     return replace(found, items=take(found.items, request.limit))
 
 
-async def evaluate(
-    request: EvalRequest, eval_set: EvalSet, hooks: Hooks = Hooks()
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Run `eval_set` as `request` says; the summary and the per-question records."""
+def index_settings(request: EvalRequest, eval_set: EvalSet) -> Settings:
+    """The settings a run of `request` over `eval_set` answers with, and where it indexes.
+
+    A corpus is indexed apart from the user's own index: in the eval cache, or in a
+    schema of its own of the database the request or the environment names; one index
+    per corpus.
+    """
     cache = request.cache or default_cache()
-    model = resolve_name(request.model)
-    chosen = Settings.from_env(embedder=request.embedder, model=model, verifier=request.verifier)
+    chosen = Settings.from_env(
+        embedder=request.embedder, model=resolve_name(request.model), verifier=request.verifier
+    )
     corpus = eval_set.corpus.resolve()
-    where = hashlib.sha1(str(corpus).encode()).hexdigest()[:8]  # one index per corpus
+    where = hashlib.sha1(str(corpus).encode()).hexdigest()[:8]
     folder = f"{eval_set.name}-{chosen.embedder.replace(':', '-')}-{where}"
     root = corpus if corpus.is_dir() else corpus.parent
-    # A corpus is indexed apart from the user's own index: in the eval cache, or in a
-    # schema of its own of the database the request or the environment names.
     shared = chosen.store if chosen.on_server else None
     settings = replace(chosen, index_dir=cache / "index" / folder, root=root, store="")
     if store := request.store or shared:
         settings = replace(settings, store=replace(settings, store=store).part_location(folder))
+    return settings
+
+
+async def evaluate(
+    request: EvalRequest, eval_set: EvalSet, hooks: Hooks = Hooks()
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Run `eval_set` as `request` says; the summary and the per-question records."""
+    model = resolve_name(request.model)
+    settings = index_settings(request, eval_set)
+    corpus = eval_set.corpus.resolve()
     started = time.perf_counter()
     async with await Engine.open(settings=settings, indexing=True) as engine:
         async for event in engine.index_events([corpus]):
