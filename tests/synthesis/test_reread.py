@@ -1,4 +1,4 @@
-"""The extractive writer's candidates read again by a cross-encoder (`SentenceScorer`)."""
+"""The extractive writer's candidates read by a cross-encoder too (`SentenceScorer`)."""
 
 from __future__ import annotations
 
@@ -51,35 +51,22 @@ async def _picked(engine: Engine, tmp_path: Path, writer: ExtractiveWriter) -> l
     return [pick.said for pick in await writer.picks(QUESTION, sources)]
 
 
-async def test_a_sentence_the_scorer_finds_answering_comes_first(
-    engine: Engine, tmp_path: Path
-) -> None:
-    plain = await _picked(engine, tmp_path, ExtractiveWriter(engine.embedder, max_sentences=1))
-    assert "fmt: off" not in plain[0]  # relevance alone: the doctest sentence shares more words
-    scored = PhraseScorer("fmt: off")
-    writer = ExtractiveWriter(engine.embedder, max_sentences=1, scorer=scored)
-    reread = await _picked(engine, tmp_path, writer)
-    assert "`# fmt: off`" in reread[0]
-    assert scored.read and not any(s.startswith("Ignoring sections") for s in scored.read)
-
-
-async def test_the_scorer_brings_a_sentence_into_reach_but_never_drops_one(
-    engine: Engine, tmp_path: Path
-) -> None:
+async def test_the_scorer_brings_a_sentence_into_reach(engine: Engine, tmp_path: Path) -> None:
     plain = await _picked(engine, tmp_path, ExtractiveWriter(engine.embedder, keep_ratio=0.99))
+    assert not any("fmt: off" in said for said in plain)
+    scored = PhraseScorer("fmt: off")
     reread = await _picked(
-        engine,
-        tmp_path,
-        ExtractiveWriter(engine.embedder, keep_ratio=0.99, scorer=PhraseScorer("fmt: off")),
+        engine, tmp_path, ExtractiveWriter(engine.embedder, keep_ratio=0.99, scorer=scored)
     )
-    assert set(plain) <= set(reread)
     assert any("fmt: off" in said for said in reread)
+    assert scored.read and not any(s.startswith("Ignoring sections") for s in scored.read)
+    assert len(reread) == len(plain) + 1  # one more in reach: no sentence gives way to it
     unmoved = await _picked(
         engine,
         tmp_path,
         ExtractiveWriter(engine.embedder, keep_ratio=0.99, scorer=PhraseScorer("no such")),
     )
-    assert unmoved == plain
+    assert len(unmoved) == len(plain)
 
 
 def test_only_a_verifier_that_reads_questions_is_a_scorer() -> None:

@@ -20,9 +20,11 @@ first in `asked_first`, their sections' headings in `section_titles`, included f
 in `included_code`, and each is shown as `quoted` cleans and cites it; this module scores,
 picks, groups and writes.
 
-With a `SentenceScorer` (the trained verifier's gate, a cross-encoder reading the question
-and a sentence together) the best candidates are ordered again, and one it finds answering
-better than all in reach is brought in (`_reordered`). A sentence introducing a file its
+Which of the best candidates are quoted, and in what order, a model fitted on tuning sets
+decides (`sentence_rank`: relevance, the rank of the source, the share of the asked
+sentence's terms, code, …); a `SentenceScorer` (the trained verifier's gate, a
+cross-encoder reading the question and a sentence together) may bring one more into reach.
+A sentence introducing a file its
 page includes (`.. literalinclude::`) shows that file's code when it is one of the sources,
 and cites it too (`included_block`).
 """
@@ -78,7 +80,8 @@ from citesynth.synthesis.introduced import (
 from citesynth.synthesis.markup import strip_markup
 from citesynth.synthesis.quoted import BRACKETS, cited_sentences, clean, shown_block
 from citesynth.synthesis.reasons import asks_why
-from citesynth.synthesis.section_titles import section_of, unnamed_identifier, unnamed_release
+from citesynth.synthesis.section_titles import unnamed_identifier, unnamed_release
+from citesynth.synthesis.sentence_rank import SCORED, SHIPPED, Ranked, Weights, ordered
 from citesynth.synthesis.sources import Source, subject
 from citesynth.synthesis.writers import Plan
 
@@ -206,13 +209,6 @@ def scorer(verifier: object) -> SentenceScorer | None:
     return verifier if isinstance(verifier, SentenceScorer) else None
 
 
-SHORTLIST = 24
-"""How many of the best candidates by relevance a `SentenceScorer` reads again."""
-SCORER_WEIGHT = 0.3
-"""How much the scorer's probability adds to a shortlisted candidate's relevance."""
-ANSWERS = 0.5
-"""A scorer's probability from which a shortlisted sentence below reach is brought in, when
-no sentence in reach has as much (`_reordered`)."""
 MEANS_REACH = 0.5
 """Asked how to do something, a sentence giving a means (`means.states_means`) scoring at
 least this share of the best candidate may be brought in after a neighbour in reach
@@ -239,10 +235,14 @@ class ExtractiveWriter:
         titled: bool = True,
         max_blocks: int = 3,
         scorer: SentenceScorer | None = None,
+        ranker: Weights | None = SHIPPED,
     ) -> None:
         self.embedder = embedder
         self.scorer = scorer
-        """Reads the question against the best candidates again (None: relevance alone)."""
+        """Reads the question against the best candidates too: one it finds answering may
+        come into reach (`sentence_rank.ordered`)."""
+        self.ranker = ranker
+        """Chooses and orders the candidates in reach (`sentence_rank`; None: relevance)."""
         self.max_sentences = max_sentences
         self.min_score = min_score
         self.keep_ratio = keep_ratio
@@ -273,24 +273,15 @@ class ExtractiveWriter:
         if not candidates:
             return []
         number = asks_number(question)
-        # For a number or a default question a sentence is read with the value it is
-        # followed by: "`max_age` - Session expiry time in seconds." says how long with
-        # "Defaults to 2 weeks."
-        # Asked for a default, or for a number (which a setting left alone has: "If I leave
-        # the settings alone, how many seconds will Scrapy wait …?"), an item is read and
-        # shown with the default it goes on to state.
-        default = DEFAULT_ASKED.search(question) is not None
-        valued = number or default
-        stated, tails = stated_defaults(sources) if valued else ({}, {})
+        read, stated, tails = _readings(question, sources, candidates, numbered, leading)
         numbered = {**numbered, **stated}
         why = asks_why(question)
-        read = readings(candidates, numbered if valued else {}, leading, why)
         ranked = await self._ranked(question, candidates, read)
         if not ranked or ranked[0][0] < self.min_score:
             return []
         top = ranked[0][0]
         floor = max(self.min_score, top * self.keep_ratio)
-        ranked = await self._reread(question, candidates, read, ranked, floor)
+        ranked = await self._reread(question, ranked, floor)
         if number:
             following = {**numbered, **following}
         texts = {
@@ -336,21 +327,31 @@ class ExtractiveWriter:
                 chosen = self._with_prose(pick, sentence, read_with, chosen, shown_already, how)
         return [p for p in chosen if not _listed_already(chosen, p)]
 
-    async def _reread(
-        self,
-        question: str,
-        candidates: Sequence[tuple[Source, int, str]],
-        read: Sequence[str],
-        ranked: list[tuple[float, Source, int, str]],
-        floor: float,
-    ) -> list[tuple[float, Source, int, str]]:
-        """`ranked` reordered by the scorer (`_reordered`); as it is without one."""
-        if self.scorer is None:
+    async def ranked(self, question: str, sources: Sequence[Source]) -> list[Ranked]:
+        """Every candidate sentence of `sources` by relevance, best first.
+
+        What `picks` chooses from; `benchmarks.fit_sentence_rank` fits the ranker on them.
+        """
+        candidates, _, numbered, leading = candidate_sentences(sources)
+        read, _, _ = _readings(question, sources, candidates, numbered, leading)
+        return await self._ranked(question, candidates, read)
+
+    async def _reread(self, question: str, ranked: list[Ranked], floor: float) -> list[Ranked]:
+        """`ranked` chosen and ordered by the ranker (`sentence_rank.ordered`).
+
+        The scorer, when there is one, reads the best candidates too (`answering`) and may
+        bring one more into reach; without a ranker, `ranked` is as it was.
+        """
+        if self.ranker is None:
             return ranked
-        texts = {
-            (s.number, start): text for (s, start, _), text in zip(candidates, read, strict=True)
-        }
-        return await _reordered(self.scorer, question, ranked, texts, floor)
+        return ordered(question, ranked, floor, self.ranker, await self.answering(question, ranked))
+
+    async def answering(self, question: str, ranked: Sequence[Ranked]) -> list[float] | None:
+        """The scorer's probability for each of the best `SCORED` candidates (None: none)."""
+        if self.scorer is None:
+            return None
+        sentences = [" ".join(sentence.split()) for *_, sentence in ranked[:SCORED]]
+        return await self.scorer.answering(question, sentences)
 
     def _with_prose(
         self,
@@ -511,6 +512,27 @@ class _Around:
     """The sources a file a sentence includes is shown from, if found (`included_files`)."""
 
 
+def _readings(
+    question: str,
+    sources: Sequence[Source],
+    candidates: Sequence[tuple[Source, int, str]],
+    numbered: Followers,
+    leading: Antecedents,
+) -> tuple[list[str], Followers, dict[tuple[int, int], int]]:
+    """How each candidate is read for relevance, and the defaults items state (and where).
+
+    For a number or a default question a sentence is read with the value it is followed
+    by: "`max_age` - Session expiry time in seconds." says how long with "Defaults to 2
+    weeks." Asked for a default, or for a number (which a setting left alone has: "If I
+    leave the settings alone, how many seconds will Scrapy wait …?"), an item is read and
+    shown with the default it goes on to state.
+    """
+    valued = asks_number(question) or DEFAULT_ASKED.search(question) is not None
+    stated, tails = stated_defaults(sources) if valued else ({}, {})
+    values = {**numbered, **stated} if valued else {}
+    return readings(candidates, values, leading, asks_why(question)), stated, tails
+
+
 def _captioned(
     sources: Sequence[Source], candidates: list[tuple[Source, int, str]]
 ) -> dict[tuple[int, int], Caption]:
@@ -596,57 +618,6 @@ def _caption_shown(caption: Caption, source: Source, chosen: Sequence[_Pick], mo
         p.source is source and p.block is not None and p.block.start < high and low < p.block.end
         for p in chosen
     )
-
-
-async def _reordered(
-    scorer: SentenceScorer,
-    question: str,
-    ranked: list[tuple[float, Source, int, str]],
-    read: Mapping[tuple[int, int], str],
-    floor: float,
-) -> list[tuple[float, Source, int, str]]:
-    """`ranked` (by relevance) with its best `SHORTLIST` read again by `scorer`.
-
-    Relevance reads each sentence and the question apart (MiniLM cosines, shared terms); a
-    cross-encoder reads them together, and tells the sentence that answers from the one
-    that shares the question's words: "Black will not reformat … blocks that start with
-    `# fmt: off`" from "doctests inside Python code blocks will not be formatted", asked
-    "How do I stop Black from formatting a block of code?". Every shortlisted sentence at
-    or above `floor` is ordered by relevance plus `SCORER_WEIGHT` × the scorer's
-    probability, and so is any below it that the scorer finds answering (`ANSWERS`) better
-    than every sentence in reach, lifted to `floor`: relevance missed the answer (Flask's
-    "use ``flask run --port 5001``", 0.79, where the best in reach had 0.03). Not when a
-    sentence in reach answers as well: a pointer ("Check out `validators` for more
-    details.", 0.8) had taken the place of attrs' "The method has to accept three
-    arguments:". The rest keep their place below. Which sentences are in reach otherwise
-    stays with relevance: the scorer alone would keep fewer, and lose the sentence that
-    goes on to say how ("In this case you should use `TestClient(app,
-    raise_server_exceptions=False)`").
-    """
-    shortlist = ranked[:SHORTLIST]
-    probabilities = await scorer.answering(
-        question,
-        [
-            " ".join(
-                read[source.number, start].removeprefix(section_of(source.chunk, start)).split()
-            )
-            for _, source, start, _ in shortlist
-        ],
-    )
-    reached = max(
-        (p for (score, *_), p in zip(shortlist, probabilities, strict=True) if score >= floor),
-        default=0.0,
-    )
-    lifted = [
-        (max(score, floor) + SCORER_WEIGHT * probability, source, start, sentence)
-        for (score, source, start, sentence), probability in zip(
-            shortlist, probabilities, strict=True
-        )
-        if score >= floor or (probability >= ANSWERS and probability > reached)
-    ]
-    kept = {(source.number, start) for _, source, start, _ in lifted}
-    rest = [item for item in ranked if (item[1].number, item[2]) not in kept]
-    return sorted(lifted, key=lambda item: (-item[0], item[1].number, item[2])) + rest
 
 
 def _history_weight(source: Source, history: bool) -> float:
