@@ -19,7 +19,8 @@ at most five in reach): by relevance alone, by the ranker, and by the ranker wit
 scorer (the trained verifier's gate) bringing sentences into reach; the figures are
 printed and written to `benchmarks/results/sentence_rank.json`. Needs the trained verifier
 (`citesynth[embed]`). A second model with the gate's log-odds as one more feature was
-fitted on 2026-12-05 and not kept: its weight was 0.03, and the check 345 → 347 of 422.
+fitted on 2026-12-05 and not kept: its weight was 0.03, and the check (before the 60 %
+pool) 345 → 347 of 422.
 """
 
 from __future__ import annotations
