@@ -373,8 +373,9 @@ class TrainedVerifier:
     async def answering(self, question: str, sentences: Sequence[str]) -> list[float]:
         """Per sentence, the gate model's probability that it answers `question`.
 
-        The model alone, on the sentence alone: the extractive writer ranks its candidate
-        sentences with it (`synthesis.extractive.SentenceScorer`).
+        The model alone, on the sentence alone: the extractive writer reads its best
+        candidates with it, and quotes one it finds answering that relevance left out of
+        reach (`synthesis.extractive.SentenceScorer`, `synthesis.sentence_rank.ordered`).
         """
         if not sentences:
             return []
