@@ -329,6 +329,11 @@ _REFERS_BACK = re.compile(
 _ALONE_TERMS = 4
 
 
+def question_sentences(question: str) -> list[str]:
+    """The sentences of a question: the scene a user sets, then what they ask."""
+    return [s for s in _SENTENCE_END.split(question.strip()) if s]
+
+
 def asked_alone(question: str) -> str | None:
     """The question a user's setting of the scene leads up to, when it reads on its own.
 
@@ -340,7 +345,7 @@ def asked_alone(question: str) -> str | None:
     scene ("Which option does that?", "Is there a cap on it?", "Is that conversion off?")
     or in fewer than four content terms ("Which environment class should I use?").
     """
-    sentences = [s for s in _SENTENCE_END.split(question.strip()) if s]
+    sentences = question_sentences(question)
     if len(sentences) < 2 or not sentences[-1].rstrip().endswith("?"):
         return None
     if any(s.rstrip().endswith("?") for s in sentences[:-1]):

@@ -39,6 +39,7 @@ from functools import cache
 from pathlib import Path
 
 from citesynth.analysis import query_terms, terms
+from citesynth.synthesis.answerability import question_sentences
 from citesynth.synthesis.changelogs import change_log
 from citesynth.synthesis.sources import Source
 
@@ -70,7 +71,6 @@ model: Python-Markdown's "Defaults to `Jump back to footnote {} in the text`." (
 the best), shown with its option's sentence already, had taken the other option's place
 in an answer asked for the backlink's text."""
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
 _NAMED = re.compile(
     r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:option|flag|setting|variable|command|argument"
     r"|parameter|key|function|method|class|hook|decorator|exception|field|attribute|module"
@@ -110,7 +110,7 @@ SHIPPED = shipped()
 
 def asked_sentence(question: str) -> str:
     """The question's last sentence: what it asks, after any setting of the scene."""
-    sentences = [s for s in _SENTENCE_END.split(question.strip()) if s.strip()]
+    sentences = question_sentences(question)
     return sentences[-1] if sentences else question
 
 
