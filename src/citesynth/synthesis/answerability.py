@@ -30,7 +30,7 @@ from typing import Protocol, runtime_checkable
 
 from citesynth.analysis import content_terms
 from citesynth.answers import Answer
-from citesynth.synthesis.asked import asks_how
+from citesynth.synthesis.asked import asks_how, question_sentences
 from citesynth.synthesis.extractive import NOT_FOUND
 from citesynth.synthesis.finishing import Header
 from citesynth.synthesis.named import unnamed, unnamed_code, unnamed_proper
@@ -318,7 +318,6 @@ def question_parts(question: str) -> list[str]:
     return [f"{p}?" for p in parts]
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
 _REFERS_BACK = re.compile(
     r"\b(?:it|its|they|them|their|this|these|those|he|she|his|her|such|same|above)\b"
     r"|(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )\bthere\b(?!\s+(?:is|are|was|were)\b|'s)"
@@ -327,11 +326,6 @@ _REFERS_BACK = re.compile(
     re.I,
 )
 _ALONE_TERMS = 4
-
-
-def question_sentences(question: str) -> list[str]:
-    """The sentences of a question: the scene a user sets, then what they ask."""
-    return [s for s in _SENTENCE_END.split(question.strip()) if s]
 
 
 def asked_alone(question: str) -> str | None:

@@ -243,6 +243,14 @@ NO_NUMBER = "the question asks for a number and no sentence of the answer stated
 """The warning of a not-found answer that `states_number` decided."""
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
+
+
+def question_sentences(question: str) -> list[str]:
+    """The sentences of a question: the scene a user sets, then what they ask."""
+    return [s for s in _SENTENCE_END.split(question.strip()) if s]
+
+
 def asks_how(question: str) -> bool:
     """Whether `question` asks how to do something ("How do I …", "How can I …")."""
     return _HOW_TO.match(question) is not None

@@ -39,7 +39,7 @@ from functools import cache
 from pathlib import Path
 
 from citesynth.analysis import query_terms, terms
-from citesynth.synthesis.answerability import question_sentences
+from citesynth.synthesis.asked import question_sentences
 from citesynth.synthesis.changelogs import change_log
 from citesynth.synthesis.sources import Source
 
