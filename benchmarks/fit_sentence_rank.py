@@ -38,13 +38,12 @@ import numpy as np
 
 from benchmarks.common import CACHE, DATA, RESULTS, require
 from benchmarks.eval_suite import RUNS, TUNED_DOCS, fetch_corpus
-from benchmarks.gate_pairs import DOCS_TRAINING
+from benchmarks.gate_pairs import DOCS_TRAINING, planned
 from benchmarks.train_verifier import fit
 from citesynth import Engine
 from citesynth.evaluation.runner import index_settings, prepare
 from citesynth.synthesis.evidence import REACH
 from citesynth.synthesis.extractive import ExtractiveWriter, scorer
-from citesynth.synthesis.modes import get_mode
 from citesynth.synthesis.sentence_rank import (
     FEATURES,
     SCORED,
@@ -54,7 +53,6 @@ from citesynth.synthesis.sentence_rank import (
     features,
     ordered,
 )
-from citesynth.synthesis.steps import make_plan, retrieve
 
 L2 = 10.0
 """The ridge on the weights (each class weighing half the rows' total)."""
@@ -91,29 +89,25 @@ async def questions(run: str) -> list[Question]:
     fetch_corpus(request)
     eval_set = prepare(request)
     found: list[Question] = []
-    async with await Engine.open(
-        settings=index_settings(request, eval_set), indexing=True
-    ) as engine:
-        await engine.index([eval_set.corpus.resolve()])
-        parts, options = engine.parts(), engine.options()
-        mode = get_mode(options.mode)
-        writer = ExtractiveWriter(engine.embedder, scorer=scorer(engine.verifier), ranker=None)
-        for item in eval_set.items:
-            if not item.answerable or not item.answers:
-                continue
-            retrieved = await retrieve(item.question, parts, options, mode)
-            if not retrieved.hits or retrieved.best < options.not_found_below:
-                continue
-            plan = await make_plan(item.question, retrieved, parts, mode)
-            ranked = (await writer.ranked(item.question, plan.sources))[:SCORED]
-            answering = await writer.answering(item.question, ranked)
-            if not ranked or answering is None:
-                continue
-            answers = [_plain(a) for a in item.answers]
-            labels = [any(a in _plain(sentence) for a in answers) for *_, sentence in ranked]
-            found.append(
-                Question(run, item.question, ranked, answering, np.array(labels, dtype=float))
-            )
+    writers: list[ExtractiveWriter] = []
+
+    def opened(engine: Engine) -> None:
+        writers.append(
+            ExtractiveWriter(engine.embedder, scorer=scorer(engine.verifier), ranker=None)
+        )
+
+    wanted = [item for item in eval_set.items if item.answerable and item.answers]
+    settings = index_settings(request, eval_set)
+    async for item, plan in planned(eval_set, wanted, opened=opened, settings=settings):
+        if plan is None:
+            continue
+        ranked = (await writers[0].ranked(item.question, plan.sources))[:SCORED]
+        answering = await writers[0].answering(item.question, ranked)
+        if not ranked or answering is None:
+            continue
+        answers = [_plain(a) for a in item.answers]
+        labels = [any(a in _plain(sentence) for a in answers) for *_, sentence in ranked]
+        found.append(Question(run, item.question, ranked, answering, np.array(labels, dtype=float)))
     return found
 
 

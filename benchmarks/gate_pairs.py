@@ -122,13 +122,15 @@ async def planned(
     *,
     gated: bool = True,
     opened: Callable[[Engine], None] | None = None,
+    settings: Settings | None = None,
 ) -> AsyncIterator[tuple[EvalItem, Plan | None]]:
     """Each question (of `items`, else all of `eval_set`) with the plan the answering
     pipeline makes for it (`steps.retrieve` and `steps.make_plan` with the engine's default
     options); None when retrieval finds nothing or, with `gated`, already answers "not
-    found". The corpus is indexed once, under the cache; `opened` is told the engine."""
+    found". The corpus is indexed once, under the cache (or as `settings` say, verifier
+    and index); `opened` is told the engine."""
     corpus = eval_set.corpus.resolve()
-    settings = replace(
+    settings = settings or replace(
         Settings.from_env(verifier="lexical"),
         index_dir=CACHE / "answerability" / eval_set.name.replace("/", "_"),
         root=corpus if corpus.is_dir() else corpus.parent,
