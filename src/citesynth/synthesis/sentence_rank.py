@@ -99,9 +99,10 @@ def shipped() -> Weights | None:
     if not WEIGHTS_FILE.is_file():
         return None
     data = json.loads(WEIGHTS_FILE.read_text())
-    if tuple(data.get("features", ())) != FEATURES:
+    coefficients = tuple(float(w) for w in data.get("coefficients", ()))
+    if tuple(data.get("features", ())) != FEATURES or len(coefficients) != len(FEATURES):
         return None
-    return Weights(tuple(float(w) for w in data["coefficients"]), float(data["intercept"]))
+    return Weights(coefficients, float(data["intercept"]))
 
 
 SHIPPED = shipped()
