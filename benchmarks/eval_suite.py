@@ -135,6 +135,8 @@ FRESH_DOCS = (
     ("twine", "7.0.0"),
     ("cibuildwheel", "4.3.5"),
     ("scikit_build_core", "1.1.2"),
+    ("towncrier", "26.9.0"),
+    ("packaging", "26.4"),
 )
 """Questions over the Jinja2 docs (reStructuredText) and Python-Markdown's (Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -169,7 +171,11 @@ log; its `internal/` pages are autodoc directives only) the same day, first run 
 answer was read (`twine-*`); cibuildwheel 4.3.5's (Markdown, 13 pages; its options page
 the largest) and scikit-build-core 1.1.2's (Markdown, 33 pages, beside autodoc-only
 reStructuredText `api/` pages) on 2026-12-05 in the seventy-fourth session, first run
-before any answer was read (`cibuildwheel-*`, `scikit_build_core-*`)."""
+before any answer was read (`cibuildwheel-*`, `scikit_build_core-*`); towncrier 26.9.0's
+(reStructuredText, its `docs/` pages) and packaging 26.4's (reStructuredText, its `docs/`
+pages, several of them autodoc directives beside prose) on 2026-12-05 in the seventy-fifth
+session, first run in the seventy-sixth before any answer was read (`towncrier-*`,
+`packaging-*`)."""
 DOCS_PART = {
     "pytest": "doc",
     "invoke": "sites",
