@@ -521,6 +521,36 @@ def test_an_overlap_never_opens_inside_a_code_block_cut_for_size() -> None:
     assert find(chunks, "CIBUILDWHEEL_BUILD_IDENTIFIER").text.startswith("Separate multiple")
 
 
+def test_a_code_block_cut_for_size_keeps_a_comment_with_the_code_below_it() -> None:
+    # packaging's specifiers page: a doctest cut for size ended a chunk on its comment and
+    # opened the next with the calls the comment says what they are for
+    call = '    >>> SpecifierSet(">={n}.0").contains("{n}.1")\n    True\n'
+    calls = "".join(call.format(n=n) for n in range(12))
+    source = (
+        "Specifiers\n==========\n\n.. doctest::\n\n"
+        + calls
+        + "    >>> # We can check if a specifier set can never be satisfied\n"
+        + '    >>> SpecifierSet(">=2.0,<1.0").is_unsatisfiable()\n    True\n'
+        + '    >>> SpecifierSet(">=1.0,<2.0").is_unsatisfiable()\n    False\n'
+        + "    >>> # Compound sets may also become unsatisfiable\n"
+        + '    >>> (SpecifierSet(">=3.9") & SpecifierSet("<3")).is_unsatisfiable()\n    True\n'
+    )
+    (parsed,) = load_rst("specifiers.rst", source.encode()).parsed
+    for target in range(60, 200, 9):
+        chunks = chunks_of(parsed, target=target, overlap=10)
+        assert len(chunks) > 1
+        for chunk in chunks:
+            assert not chunk.text.rstrip().endswith("never be satisfied")
+        captioned = find(chunks, "never be satisfied")
+        assert 'SpecifierSet(">=2.0,<1.0").is_unsatisfiable()\n    True' in captioned.text
+        # as many lines below it as the target has room for (the comment and both: 69)
+        second = 'SpecifierSet(">=1.0,<2.0").is_unsatisfiable()\n    False' in captioned.text
+        assert second == (target >= 69)
+        # the next comment is not pulled in with it, nor are its lines
+        later = find(chunks, "Compound sets")
+        assert "(SpecifierSet(" in later.text
+
+
 def test_an_introduction_stays_with_its_example_up_to_a_quarter_past_the_target() -> None:
     intro = (
         "If you do want the generality, then you should update an existing `TypeChecker` "

@@ -35,7 +35,7 @@ from citesynth.ingest.sentences import CONSOLE_LINE, sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentKind
 
-CHUNKER_VERSION = 30
+CHUNKER_VERSION = 31
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
@@ -73,7 +73,8 @@ its items, "9. a\n10. Run::"; 28: no sentence ends inside inline code, "`… out
 method. aiohttp has …", and a heading's attribute list may name a release, "## {:
 #hatchling-v1.32.0 }"; 29: the body of an autodoc directive, ".. autoattribute::
 csrf_field_name", is headed by its object's name; 30: a chunk's overlap never opens inside a
-code block cut for size, on its closing fence)."""
+code block cut for size, on its closing fence; 31: a code block cut for size keeps a
+comment with the code right below it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +211,9 @@ def _pieces(text: str, block: Block, target: int) -> list[tuple[int, int]]:
         return [(block.start, block.end)]
     if block.kind is BlockKind.TABLE and GRID_BORDER_LINE.match(text, block.start):
         spans = _grid_rows(_line_spans(text, block.start, block.end), text)
-    elif block.kind in {BlockKind.CODE, BlockKind.TABLE}:
+    elif block.kind is BlockKind.CODE:
+        spans = _captioned_lines(text, _line_spans(text, block.start, block.end), target)
+    elif block.kind is BlockKind.TABLE:
         spans = _line_spans(text, block.start, block.end)
     else:
         spans = sentence_spans(text, block.start, block.end)
@@ -223,6 +226,44 @@ def _pieces(text: str, block: Block, target: int) -> list[tuple[int, int]]:
         else:
             pieces.extend(_word_spans(text, start, end, target))
     return pieces
+
+
+_COMMENT_LINE = re.compile(r"(?:>>>[ \t]+)?(?:#|//)(?:[ \t]|$)")
+"""A code line (trimmed) that is a comment: `# …`, `// …`, a doctest's `>>> # …`."""
+
+
+def _captioned_lines(text: str, spans: list[tuple[int, int]], target: int) -> list[tuple[int, int]]:
+    """A code block's lines, a comment kept with the code right below it as one span.
+
+    packaging's specifiers page, a doctest cut for size, ended a chunk on ">>> # We can
+    check if a specifier set can never be satisfied" and opened the next with the
+    `is_unsatisfiable()` calls it captions: neither chunk said what the code was for. A
+    comment (a run of comment lines) takes the lines below it, up to a blank line or the
+    next comment, while the span stays within `target` tokens.
+    """
+    kept: list[tuple[int, int]] = []
+    index = 0
+    while index < len(spans):
+        start, end = spans[index]
+        index += 1
+        if not _COMMENT_LINE.match(text, start, end):
+            kept.append((start, end))
+            continue
+        commented = False
+        while index < len(spans):
+            below_start, below_end = spans[index]
+            comment = _COMMENT_LINE.match(text, below_start, below_end) is not None
+            if (
+                (commented and comment)
+                or text.count("\n", end, below_start) > 1
+                or estimate_tokens(text[start:below_end]) > target
+            ):
+                break
+            commented = commented or not comment
+            end = below_end
+            index += 1
+        kept.append((start, end))
+    return kept
 
 
 def _lines_of(text: str, start: int, end: int, target: int) -> list[tuple[int, int]]:

@@ -5,7 +5,9 @@ are headings), or a line indented by two columns or more (a reStructuredText lit
 code directive, Markdown's indented code; a Markdown heading is not indented so in
 practice, though CommonMark allows three spaces). A comment line is its mark, a space and
 some text; a run is the comment lines right below one another at one indentation, read as
-one comment, its lines joined by spaces. Shared by the extractive writer's captions
+one comment, its lines joined by spaces. A doctest's comment follows its prompt (`>>> # We
+can check if a specifier set can never be satisfied`, packaging's specifiers page), and a
+line opening with the prompt is code at any indentation. Shared by the extractive writer's captions
 (`synthesis.captions`) and the verifier's quotation of a comment (`verify.evidence`), so
 that both read a comment alike.
 
@@ -23,7 +25,8 @@ from functools import lru_cache
 from citesynth.ingest.blocks import columns, lines_from
 from citesynth.ingest.fences import fenced_blocks
 
-_MARK = re.compile(r"([ \t]*)(?:#|//)[ \t]+(?=\S)")
+_MARK = re.compile(r"([ \t]*)(>>>[ \t]+)?(?:#|//)[ \t]+(?=\S)")
+"""A comment line's mark: its indentation, a doctest prompt if any, then `#` or `//`."""
 _FENCE_INFO = re.compile(r"[ \t]*(?:`{3,}|~{3,})[ \t]*([\w+#.-]*)")
 _PROSE_FENCES = frozenset({"markdown", "md", "myst", "rst", "restructuredtext", "text", "txt"})
 """Fence languages whose `#` lines are headings or plain text, not comments."""
@@ -63,7 +66,7 @@ def code_comments(text: str) -> tuple[Comment, ...]:
         mark = _MARK.match(line)
         at = bisect_right(starts, offset) - 1
         fence = fences[at] if at >= 0 and fences[at][0] < offset < fences[at][1] else None
-        if mark is None or (fence is None and columns(mark.group(1)) < 2):
+        if mark is None or (fence is None and mark.group(2) is None and columns(mark.group(1)) < 2):
             index += 1
             continue
         indent = mark.group(1)
@@ -72,7 +75,7 @@ def code_comments(text: str) -> tuple[Comment, ...]:
         index += 1
         while index < len(every):
             more = _MARK.match(every[index][1])
-            if more is None or more.group(1) != indent:
+            if more is None or more.group(1) != indent or more.group(2) != mark.group(2):
                 break
             parts.append(every[index][1][more.end() :].rstrip(" \t"))
             index += 1
