@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from citesynth import Engine
-from citesynth.synthesis.captions import captions
+from citesynth.synthesis.captions import captions, titled_examples
 from tests.conftest import answered_extractively
 
 INTERVAL = """Interval triggers
@@ -84,8 +84,129 @@ async def test_asked_how_the_extractive_writer_quotes_a_caption_with_its_code(
     assert "Schedule job_function to be called every two hours: [1]\n\n```\n" in answer.answer, (
         answer.answer
     )
-    assert "sched.add_job(job_function, 'interval', hours=2)\n```" in answer.answer
+    assert "\nsched.add_job(job_function, 'interval', hours=2)\n```" in answer.answer, answer.answer
     assert not answer.removed_claims and not answer.uncited_claims
+
+
+SPECIFIERS = """Specifiers
+==========
+
+.. doctest::
+
+    >>> from packaging.specifiers import SpecifierSet
+    >>> combined_spec = SpecifierSet(">=1.0,!=1.3.4")
+    >>> # We can check if a specifier set can never be satisfied
+    >>> SpecifierSet(">=2.0,<1.0").is_unsatisfiable()
+    True
+    >>> SpecifierSet(">=1.0,<2.0").is_unsatisfiable()
+    False
+    >>> # Compound sets built with ``&`` may also become unsatisfiable
+    >>> (SpecifierSet(">=3.13,<4.0") & SpecifierSet("==3.12.*")).is_unsatisfiable()
+    True
+
+A specifier set is satisfied by a version that every one of its specifiers accepts.
+"""
+
+
+def test_a_doctest_comment_captions_the_statements_below_it() -> None:
+    first, second = captions(SPECIFIERS)
+    assert first.sentence == "We can check if a specifier set can never be satisfied:"
+    assert first.block.lines == (
+        '>>> SpecifierSet(">=2.0,<1.0").is_unsatisfiable()',
+        "True",
+        '>>> SpecifierSet(">=1.0,<2.0").is_unsatisfiable()',
+        "False",
+    )
+    assert second.sentence.startswith("Compound sets built with")
+    assert captions(">>> # Not a caption of code at all here\n\nSome prose.\n") == []
+
+
+async def test_asked_for_a_named_thing_the_extractive_writer_quotes_a_caption_with_its_code(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # packaging's specifiers page answers only in its doctest: asked which method, the
+    # writer had quoted a sentence about ranges and none of the example
+    question = "Which SpecifierSet method tells me a set can never be satisfied?"
+    answer = await answered_extractively(
+        engine, tmp_path / "i", "specifiers.rst", SPECIFIERS, question
+    )
+    assert "We can check if a specifier set can never be satisfied: [1]" in answer.answer
+    assert '>>> SpecifierSet(">=2.0,<1.0").is_unsatisfiable()\nTrue' in answer.answer
+    assert not answer.removed_claims and not answer.uncited_claims
+
+
+TAGS = """Tags
+====
+
+Wheels encode the Python interpreter, ABI, and platform that they support in
+their filenames using platform compatibility tags.
+
+Usage
+-----
+
+.. doctest::
+
+    >>> from packaging.tags import Tag, sys_tags
+    >>> supported_tags = list(sys_tags())
+    >>> Tag("py3", "none", "any") in supported_tags
+    True
+
+Reference
+---------
+
+The following functions are the main interface to the library.
+
+.. autofunction:: sys_tags
+"""
+
+PRE_COMMIT = """# pre-commit
+
+towncrier can also be used in your pre-commit configuration to check your news fragments.
+
+## Usage with the default configuration
+
+```yaml
+repos:
+  - repo: https://github.com/twisted/towncrier
+    hooks:
+      - id: towncrier-check
+```
+
+## Usage with custom directories
+
+News fragments are stored in `changelog.d/` and kept when running `update`:
+
+```yaml
+hooks:
+  - id: towncrier-update
+```
+"""
+
+
+def test_an_example_opening_its_section_is_captioned_by_its_heading() -> None:
+    (usage,) = titled_examples(TAGS)
+    assert usage.sentence == "Usage:"
+    assert usage.block.lines[1] == ">>> supported_tags = list(sys_tags())"
+    assert "sys tags" in usage.reads and usage.reads.startswith("Usage: ")
+    # under its heading; not the block a sentence introduces ("… kept when running:")
+    (default,) = titled_examples(PRE_COMMIT)
+    assert default.sentence == "Usage with the default configuration:"
+    assert default.block.lines[-1] == "      - id: towncrier-check"
+    assert default.block.language == "yaml"
+
+
+async def test_asked_for_a_named_thing_the_writer_quotes_the_example_under_its_heading(
+    engine: Engine, tmp_path: Path
+) -> None:
+    question = "Which function in packaging.tags lists the tags the running interpreter supports?"
+    answer = await answered_extractively(engine, tmp_path / "i", "tags.rst", TAGS, question)
+    assert "Usage: [1]\n\n```\n>>> from packaging.tags import Tag, sys_tags" in answer.answer
+    assert not answer.removed_claims and not answer.uncited_claims
+    # asked how, not for a named thing, the heading alone says nothing of the example
+    how = await answered_extractively(
+        engine, tmp_path / "j", "tags.rst", TAGS, "How do wheels encode their platform?"
+    )
+    assert "Usage" not in how.answer
 
 
 def test_comments_in_many_spaces_are_read_in_linear_time() -> None:

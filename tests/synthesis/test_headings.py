@@ -63,6 +63,14 @@ def test_sentences_and_other_lines_stay() -> None:
     assert copied_headings(text, [FILES, NOTES]) == (text, 0)
 
 
+def test_a_heading_leading_into_code_stays_the_cited_lead_in() -> None:
+    # the extractive writer quotes an example opening its section under the heading
+    text = "Request Files: [1]\n\n```python\nrequest.files['upload']\n```"
+    assert copied_headings(text, [FILES, NOTES]) == (text, 0)
+    plain = "Request Files [1]\n\nUploaded files are not limited [1]."  # no code below
+    assert copied_headings(plain, [FILES, NOTES])[0].startswith("**Request Files**")
+
+
 async def test_a_copied_heading_is_no_claim_of_the_answer(engine: Engine, tmp_path: Path) -> None:
     source = (
         "# Release Notes\n\n"

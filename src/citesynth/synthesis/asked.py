@@ -251,6 +251,20 @@ def question_sentences(question: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(question.strip()) if s]
 
 
+_NAMED = re.compile(
+    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:option|flag|setting|variable|command|argument"
+    r"|parameter|key|function|method|class|hook|decorator|exception|field|attribute|module"
+    r"|file|package|value|keyword|helper)s?\b",
+    re.I,
+)
+"""A question asking for a named thing: "Which environment variable …", "what option …"."""
+
+
+def asks_named(question: str) -> bool:
+    """Whether `question` asks for a named thing: "Which exception does `Version()` raise?"."""
+    return _NAMED.search(question) is not None
+
+
 def asks_how(question: str) -> bool:
     """Whether `question` asks how to do something ("How do I …", "How can I …")."""
     return _HOW_TO.match(question) is not None

@@ -16,6 +16,13 @@ sentence, with the code right below it:
 
 The extractive writer quotes the caption as a lead-in ("Schedule job_function to be called
 every two hours: [1]") and shows its code below it, cited with it.
+
+A section may say what its example is for only in its heading: towncrier's pre-commit page
+has "Usage with the default configuration" right over the YAML whose `id:
+towncrier-check` is the hook, and packaging's "Usage" over the doctest calling
+`sys_tags()`, with no sentence between. Such a heading is a caption too (`titled_examples`):
+the heading is the lead-in, and relevance reads it with the names of its code split into
+words (`sys_tags` as "sys tags").
 """
 
 from __future__ import annotations
@@ -25,12 +32,13 @@ from dataclasses import dataclass
 
 from citesynth.ingest.blocks import columns, lines_from
 from citesynth.ingest.comments import Comment, code_comments, fence_language
-from citesynth.synthesis.introduced import Introduced
+from citesynth.synthesis.introduced import Introduced, code_opening
+from citesynth.synthesis.section_titles import section_headings
 
 MIN_WORDS = 4
 MAX_LINES = 12
 
-_COMMENT_OPENING = re.compile(r"[ \t]*(?:#|//)(?:[ \t]|$)")
+_COMMENT_OPENING = re.compile(r"[ \t]*(?:>>>[ \t]+)?(?:#|//)(?:[ \t]|$)")
 _FENCE_LINE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
 _PRAGMA = re.compile(
     r"\b(?:noqa|type:|pragma|pylint:|fmt:|isort:|mypy:|flake8|-\*-|eslint|ts-ignore|TODO|FIXME"
@@ -49,6 +57,9 @@ class Caption:
     sentence: str
     """The comment's text, its lines joined, as a lead-in ending in ":"."""
     block: Introduced
+    reads: str = ""
+    """What relevance reads for it, when not its sentence: a titled example's heading and
+    the words of its code's names."""
 
 
 def captions(text: str) -> list[Caption]:
@@ -63,6 +74,31 @@ def captions(text: str) -> list[Caption]:
         if block is not None:
             found.append(Caption(comment.start, comment.text.rstrip(" .:;,") + ":", block))
     return found
+
+
+EXAMPLE_WORDS = 60
+"""How many words of its code a titled example is read with, at most."""
+
+
+def titled_examples(text: str) -> list[Caption]:
+    """The code blocks of `text` that open their section, right below its heading.
+
+    Each is a caption whose sentence is the heading (as a lead-in ending in ":"), starting
+    where the heading ends, and read as the heading with the names of its code.
+    """
+    found: list[Caption] = []
+    for end, heading in section_headings(text):
+        block = code_opening(text, end)
+        title = " ".join(heading.split()).rstrip(" .:;,")
+        if block is None or not title:
+            continue
+        words = _NAME_PART.findall(" ".join(block.lines))[:EXAMPLE_WORDS]
+        found.append(Caption(end, f"{title}:", block, f"{title}: {' '.join(words)}"))
+    return found
+
+
+_NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+(?:\.\d+)*")
+"""A word of a name as code writes it: `sys_tags` is "sys tags", `DirectUrl` "Direct Url"."""
 
 
 def _reads_as_caption(sentence: str) -> bool:
@@ -96,6 +132,9 @@ def _code_below(every: list[tuple[int, str]], comment: Comment, text: str) -> In
         index += 1
     if not body or len(body) > MAX_LINES:
         return None
+    # a chunk opening on the comment has it trimmed of its indentation, not the code below
+    least = min(columns(line[: len(line) - len(line.lstrip())]) for line in body)
+    body = [line.expandtabs(4)[least:] for line in body]
     start = every[comment.after][0]
     end = every[last][0] + len(every[last][1])
     return Introduced("code", start, end, tuple(body), fence_language(text, fence))

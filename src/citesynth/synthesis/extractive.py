@@ -52,7 +52,7 @@ from citesynth.ingest.docstrings import docstring_units
 from citesynth.ingest.fields import field_text, info_fields
 from citesynth.ingest.tables import row_text, table_rows
 from citesynth.llm.base import ChatModel, Piece
-from citesynth.synthesis.asked import asks_number
+from citesynth.synthesis.asked import asks_named, asks_number
 from citesynth.synthesis.asked_first import asked_first, readings, stated_defaults
 from citesynth.synthesis.candidates import (
     ANAPHOR,
@@ -63,7 +63,7 @@ from citesynth.synthesis.candidates import (
     Followers,
     candidate_sentences,
 )
-from citesynth.synthesis.captions import Caption, captions
+from citesynth.synthesis.captions import Caption, captions, titled_examples
 from citesynth.synthesis.changelogs import CHANGE_LOG_WEIGHT, asks_about_changes, change_log
 from citesynth.synthesis.defaults import (
     DEFAULT_ASKED,
@@ -266,14 +266,20 @@ class ExtractiveWriter:
         """
         candidates, following, numbered, leading = candidate_sentences(sources)
         how = _HOW.match(question) is not None
-        # Asked how, a comment saying what the code below it does is a candidate too,
-        # shown with its code (`captions`).
-        captioned = _captioned(sources, candidates) if how else {}
+        # Asked how, or for a named thing (an API's examples show which function or
+        # exception: `asks_named`), a comment saying what the code below it does is a
+        # candidate too, shown with its code (`captions`).
+        named = asks_named(question)
+        captioned = _captioned(sources, candidates, titled=named) if how or named else {}
         tabled = _tabled(sources, candidates) | _fielded(question, sources, candidates)
         if not candidates:
             return []
         number = asks_number(question)
         read, stated, tails = _readings(question, sources, candidates, numbered, leading)
+        read = [  # a titled example is read as its heading and the names of its code
+            reads if (reads := _caption_reading(captioned, source, start)) else text
+            for (source, start, _), text in zip(candidates, read, strict=True)
+        ]
         numbered = {**numbered, **stated}
         why = asks_why(question)
         ranked = await self._ranked(question, candidates, read)
@@ -317,7 +323,7 @@ class ExtractiveWriter:
                 if twin.source.document != source.document and source.number not in twin.also:
                     twin.also.append(source.number)
             elif caption is not None:
-                said = clean(sentence)
+                said = clean(caption.sentence)
                 chosen.append(_Pick(said, score, source, start, words, said, block=caption.block))
             elif (source.number, start) in tabled:
                 said = clean(sentence)
@@ -534,15 +540,28 @@ def _readings(
 
 
 def _captioned(
-    sources: Sequence[Source], candidates: list[tuple[Source, int, str]]
+    sources: Sequence[Source], candidates: list[tuple[Source, int, str]], *, titled: bool
 ) -> dict[tuple[int, int], Caption]:
-    """The code captions of the sources, by (source number, offset), added to `candidates`."""
+    """The code captions of the sources, by (source number, offset), added to `candidates`.
+
+    With the examples that open their section under its heading (`titled_examples`) when
+    `titled`: asked for a named thing, an API's usage example may be all that shows it.
+    """
     found = {}
     for source in sources:
-        for caption in captions(source.chunk.text):
+        text = source.chunk.text
+        for caption in [*captions(text), *(titled_examples(text) if titled else ())]:
             found[(source.number, caption.start)] = caption
-            candidates.append((source, caption.start, caption.sentence))
+            candidates.append((source, caption.start, caption.reads or caption.sentence))
     return found
+
+
+def _caption_reading(
+    captioned: Mapping[tuple[int, int], Caption], source: Source, start: int
+) -> str:
+    """How relevance reads the caption at `start` when not as its sentence ("" else)."""
+    caption = captioned.get((source.number, start))
+    return caption.reads if caption is not None else ""
 
 
 def _tabled(

@@ -45,6 +45,8 @@ def copied_headings(text: str, sources: Sequence[Source]) -> tuple[str, int]:
         words = _DECORATION.sub("", MARKER.sub("", line)).strip()
         if not words or words.endswith(_STOP) or _folded(words) not in names:
             continue
+        if _introduces_code(lines, index):
+            continue  # "Usage: [1]" over the section's example: a lead-in, cited
         heading = f"**{words}**"
         if heading != line.strip():
             lines[index] = heading
@@ -52,6 +54,22 @@ def copied_headings(text: str, sources: Sequence[Source]) -> tuple[str, int]:
     text = "\n".join(lines) if changed else text
     text, dropped = empty_headings_dropped(text)
     return text, changed + dropped
+
+
+def _introduces_code(lines: Sequence[str], index: int) -> bool:
+    """Whether `lines[index]` ends in ":" with a fenced block right below it.
+
+    The extractive writer quotes an example that opens its section under that section's
+    heading ("Usage: [1]" over packaging's doctest, `captions.titled_examples`); made a
+    bold heading, it lost the citation its code is checked against.
+    """
+    if not MARKER.sub("", lines[index]).rstrip().endswith(":"):
+        return False
+    below = next((line for line in lines[index + 1 :] if line.strip()), "")
+    return _FENCE.match(below) is not None
+
+
+_FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
 
 
 def empty_headings_dropped(text: str) -> tuple[str, int]:

@@ -197,6 +197,24 @@ def example_after(text: str, sentence_start: int, sentence_end: int) -> Introduc
     return None if found is None else _code_at(*found)
 
 
+def code_opening(text: str, offset: int) -> Introduced | None:
+    """The code block opening on the first line below `offset` that is not blank, if one.
+
+    A fence, a directive whose body is code shown as is, or a doctest block: what a
+    section opens with right below its heading ("Usage" over packaging's doctest).
+    """
+    line_end = text.find("\n", offset)
+    if line_end < 0:
+        return None
+    lines = lines_from(text, line_end + 1)
+    first = next((i for i, (_, line) in enumerate(lines) if line.strip()), None)
+    if first is None:
+        return None
+    if _DOCTEST.match(lines[first][1]):
+        return _doctest(lines[first:])
+    return _code_at(lines, first)
+
+
 def _below(
     text: str, sentence_start: int, sentence_end: int, endings: tuple[str, ...] | None
 ) -> tuple[list[tuple[int, str]], int] | None:

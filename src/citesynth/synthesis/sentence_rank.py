@@ -32,14 +32,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from citesynth.analysis import query_terms, terms
-from citesynth.synthesis.asked import question_sentences
+from citesynth.synthesis.asked import asks_named, question_sentences
 from citesynth.synthesis.changelogs import change_log
 from citesynth.synthesis.sources import Source
 
@@ -71,13 +70,6 @@ model: Python-Markdown's "Defaults to `Jump back to footnote {} in the text`." (
 the best), shown with its option's sentence already, had taken the other option's place
 in an answer asked for the backlink's text."""
 
-_NAMED = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:option|flag|setting|variable|command|argument"
-    r"|parameter|key|function|method|class|hook|decorator|exception|field|attribute|module"
-    r"|file|package|value|keyword)s?\b",
-    re.I,
-)
-"""A question asking for a named thing: "Which environment variable …", "what option …"."""
 WEIGHTS_FILE = Path(__file__).with_name("sentence_rank.json")
 
 
@@ -121,7 +113,7 @@ def features(question: str, ranked: Sequence[Ranked]) -> list[list[float]]:
         return []
     wanted = set(query_terms(question))
     asked = set(query_terms(asked_sentence(question))) or wanted
-    named = _NAMED.search(question) is not None
+    named = asks_named(question)
     best = ranked[0][0]
     rows: list[list[float]] = []
     for place, (relevance, source, _, sentence) in enumerate(ranked):
