@@ -175,7 +175,7 @@ before any answer was read (`cibuildwheel-*`, `scikit_build_core-*`); towncrier 
 (reStructuredText, its `docs/` pages) and packaging 26.4's (reStructuredText, its `docs/`
 pages, several of them autodoc directives beside prose) on 2026-12-05 in the seventy-fifth
 session, first run in the seventy-sixth before any answer was read (`towncrier-*`,
-`packaging-*`)."""
+`packaging-*`), and read in the same session."""
 DOCS_PART = {
     "pytest": "doc",
     "invoke": "sites",
