@@ -25,6 +25,10 @@ cross-encoder sees `False` and `True`, `--` and `++`, as nearly the same token.
   the `cancel()` method on the task group") differs when the passages write it, and
   every time right after "no", "not a" or "without" ("there is no ``cancel()`` method or
   similar in the task group", AnyIO's docs, 2026-11-29).
+- **A default given otherwise**: code a claim that negates nothing calls the default ("the
+  default branch … is `REMOTE-BRANCH`") where the passages' sentence on that default gives
+  other code ("By default, ``towncrier`` compares the current branch against
+  ``origin/main``"; `defaults.other_default`).
 
 Values compare as the code means them: quotes and the case of `True`, `None` and YAML's
 `true` do not matter, numbers compare as numbers, a dotted name by its last part.
@@ -37,6 +41,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from citesynth.analysis import SINGLE_CODE
+from citesynth.verify.defaults import other_default
 
 _VALUE = r"('[^'\n]*'|\"[^\"\n]*\"|[-+]?\d[\w.]*|[A-Za-z_][\w.]*)"
 _ASSIGNED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*(?!=)" + _VALUE)
@@ -143,6 +148,8 @@ def differing_code(
         if _OPERATOR.fullmatch(operator) and operator not in source:
             found.setdefault(operator, "")
     if not negated:
+        if other := other_default(claim, passages):
+            found.setdefault(*other)
         denials = _denials(source)
         for code in operators:
             if denial := denials.get(code, ""):
