@@ -74,6 +74,7 @@ from citesynth.verify.identifiers import (
 )
 from citesynth.verify.lists import misattributed
 from citesynth.verify.measures import other_measure, other_unit
+from citesynth.verify.misplaced import code_elsewhere
 from citesynth.verify.negation import (
     asserted_terms,
     contrast_denied,
@@ -135,7 +136,8 @@ class Alignment:
     misattributed: tuple[tuple[str, str], ...] = ()
     """(the name the claim gives, the list item that states it) (`lists.misattributed`),
     or the sibling name whose word says what the claim says (`siblings`: `tryfirst` for
-    "run before the others", not `trylast`)."""
+    "run before the others", not `trylast`), or the code of the sentence stating the claim
+    that the claim gives other code (`misplaced`: `reload_assets`, not `reload_templates`)."""
     reasons: tuple[str, ...] = field(default=())
     missing_words: tuple[str, ...] = ()
     """`missing_terms` as the claim writes them ("library" for the term "librari")."""
@@ -546,6 +548,8 @@ def align(
         or (down and not up and best_up and not best_down)
     )
     stating = [text_of(evidence, s) for s in best]
+    if stating and (elsewhere := code_elsewhere(claim, stating[0], shown)):
+        misnamed = (*misnamed, elsewhere)  # `reload_templates` where it says `reload_assets`
     opposite, restated = _opposite(claim, negated, best, stating)
     crossed = swapped(claim, stating[0]) if stating else None
     crossed = crossed or next(
