@@ -137,6 +137,8 @@ FRESH_DOCS = (
     ("scikit_build_core", "1.1.2"),
     ("towncrier", "26.9.0"),
     ("packaging", "26.4"),
+    ("build", "1.6.1"),
+    ("griffe", "2.4.1"),
 )
 """Questions over the Jinja2 docs (reStructuredText) and Python-Markdown's (Markdown)
 (`tests/fixtures/NAME_questions.jsonl`: 20 the docs answer, 10 on topic they do not, each
@@ -175,7 +177,12 @@ before any answer was read (`cibuildwheel-*`, `scikit_build_core-*`); towncrier 
 (reStructuredText, its `docs/` pages) and packaging 26.4's (reStructuredText, its `docs/`
 pages, several of them autodoc directives beside prose) on 2026-12-05 in the seventy-fifth
 session, first run in the seventy-sixth before any answer was read (`towncrier-*`,
-`packaging-*`), and read in the same session."""
+`packaging-*`), and read in the same session; build 1.6.1's (reStructuredText, 18 pages:
+tutorial, how-to, reference, explanation; its option table and API reference generated
+from the code, its change log not in the sdist) and griffe 2.4.1's (MkDocs Markdown, 80
+pages beside a 3 MB JSON dump of its API; its API reference pages are mkdocstrings
+directives only) on 2026-12-05 in the seventy-seventh session, first run in the same
+session before any answer was read (`build-*`, `griffe-*`)."""
 DOCS_PART = {
     "pytest": "doc",
     "invoke": "sites",
