@@ -22,7 +22,8 @@ when
   written, a plain word in any form: `twine upload` is in "uploading new packages"), nor,
   when it points back ("so it returns …"), in the 300 characters before it; though the
   passages write it elsewhere (a name they never write is `identifiers_missing`' to
-  read); a literal (`True`, `None`, `5`, a quoted string) is no name;
+  read); a literal (`True`, `None`, `5`, a quoted string) is no name, nor is code of five
+  words or more (a YAML block written inline);
 - that sentence writes code the claim does not: what it says it says of that;
 - and no other sentence of the passages both writes the name and says 80 % of the claim's
   prose (items of a list worded alike: the aligner takes one of them).
@@ -42,6 +43,9 @@ STATED_SHARE = 0.8
 """The share of the claim's prose terms the stating sentence must hold to say the same."""
 LEAST_TERMS = 3
 """Prose content terms a claim needs before its code is read so (fewer say too little)."""
+NAME_WORDS = 5
+"""Words from which inline code is a piece of code, not a name (`twine upload --repository x`
+is still one)."""
 BEFORE = 300
 """Characters before a sentence pointing back ("it", "this") that may name what it means."""
 _POINTING = re.compile(r"\b(?:it|its|this|they|them|their)\b", re.IGNORECASE)
@@ -56,7 +60,13 @@ def _words(text: str) -> frozenset[str]:
 
 
 def _name_words(code: str) -> frozenset[str]:
-    """The words of the name `code` writes: a call's name, a dotted name's last part."""
+    """The words of the name `code` writes: a call's name, a dotted name's last part.
+
+    Nothing for code longer than a name (`NAME_WORDS` words or more: a YAML block written
+    inline).
+    """
+    if len(code.split()) >= NAME_WORDS:
+        return frozenset()
     name = _CALL.sub("", code.strip())
     if "." in name and " " not in name:
         name = name.rstrip(".").rsplit(".", 1)[-1]
