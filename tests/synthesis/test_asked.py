@@ -499,6 +499,10 @@ def test_a_hostile_run_of_link_openings_is_read_in_linear_time() -> None:
         ("attrs supports type annotations for both PEP 526 and legacy syntax [1].", False),
         ("Dates follow RFC 3339 and ISO 8601 [1].", False),
         ("It was fixed in issue #1234 [1].", False),
+        # ... written as a role too (build's docs, quoted in an answer asking for seconds)
+        ("These hooks are defined in :PEP:`517` (the interface standard) [1].", False),
+        ("Responses follow {rfc}`7231` [1].", False),
+        ("It waits 5 seconds, see :pep:`517` [1].", True),
         ("Python 3.9 or later is required [1].", True),  # a version is a value
     ],
 )

@@ -78,6 +78,7 @@ of" naming what a sentence is about ("The number of workers can be set with `-W`
 _NOT_COUNTS = re.compile(
     r"\bhttps?://\S+|\]\([^()\[\]\s]*\)"
     r"|\b(?:PEP|RFC|ISO|IEC|ECMA|IEEE|CVE|bpo|GH|issue|PR|pull\s+request)[\s#-]*\d[\d.:-]*"
+    r"|(?::(?:pep|rfc|issue|pr|gh|bpo):|\{(?:pep|rfc)\})`[^`\n]*`"
     r"|\b(?:Bug|Feature|Support)\s+#\d+|(?<![\w&])#\d+\b"
     r"|\b(?:the|this|that|which|no|any|each|every)\s+one\b(?!-)"
     r"|\b(?:all\s+)?at\s+once\b"
@@ -90,7 +91,9 @@ _NOT_COUNTS = re.compile(
     re.I,
 )
 """A web address, a Markdown link's target, or a standard's or tracker's number ("PEP 526",
-"RFC 7231", "issue #42", a change log's "Bug #742:", "(#1040)" and "(#137, #140)"): their digits
+"RFC 7231", "issue #42", a change log's "Bug #742:", "(#1040)" and "(#137, #140)"; as a
+reStructuredText or MyST role too, ":PEP:`517`", "{rfc}`7231`", which build's docs quoted
+in an answer to "After how many seconds does build kill a hook …?"): their digits
 ("discussions/1785") state nothing, nor does "at once" ("Jinja compiles many templates at
 once" answered a question asking for a timeout, as a count of one). Nor does "one"
 pointing at a thing ("the one parameter set which caused a failure", "no one"; not "the
