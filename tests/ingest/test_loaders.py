@@ -615,3 +615,14 @@ def test_markdown_admonition_bodies_are_prose_not_indented_code() -> None:
     assert kinds["```python\n    url = DatabaseURL(value)\n    ```"] is BlockKind.CODE
     assert kinds["An indented code block stays code."] is BlockKind.CODE
     assert kinds["!!! tip"] is BlockKind.PARAGRAPH
+
+
+def test_a_minified_data_file_is_skipped_with_its_reason() -> None:
+    # griffe ships its API as docs/griffe.json, megabytes on one line: its chunks could
+    # only be cited "L1-L1", and answers quoted runs of `"is_public": true, …`.
+    dump = "{" + ", ".join(f'"name{i}": {{"is_public": true}}' for i in range(2_000)) + "}"
+    with pytest.raises(LoadError, match="minified or generated: .* on 1 line"):
+        load_code("docs/griffe.json", dump.encode())
+    pretty = "{\n" + ",\n".join(f'  "name{i}": {{"is_public": true}}' for i in range(2_000))
+    loaded = load_code("docs/griffe.json", (pretty + "\n}\n").encode())
+    assert loaded.parsed[0].blocks

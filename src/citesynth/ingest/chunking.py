@@ -35,7 +35,7 @@ from citesynth.ingest.sentences import CONSOLE_LINE, sentence_spans
 from citesynth.ingest.text import content_hash
 from citesynth.types import Chunk, ChunkId, DocumentKind
 
-CHUNKER_VERSION = 31
+CHUNKER_VERSION = 32
 """Bump when chunk boundaries, titles or texts change, so that existing indexes re-chunk their
 files (8: HTML writes a power after a number as "2^31" and leaves out "¶" permalinks; 9: a
 reStructuredText literal block with blank lines in it is one block, and the paragraph
@@ -74,7 +74,8 @@ method. aiohttp has …", and a heading's attribute list may name a release, "##
 #hatchling-v1.32.0 }"; 29: the body of an autodoc directive, ".. autoattribute::
 csrf_field_name", is headed by its object's name; 30: a chunk's overlap never opens inside a
 code block cut for size, on its closing fence; 31: a code block cut for size keeps a
-comment with the code right below it)."""
+comment with the code right below it; 32: a minified or generated source or data file, one
+whose lines run past a thousand characters on average, is skipped, not chunked)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -156,10 +156,41 @@ def _read_as(
     return Loaded((Parsed(document, tuple(blocks)),), notes)
 
 
+MINIFIED_SIZE = 20_000
+"""Characters from which a source or data file may be minified (`MINIFIED_LINE`)."""
+MINIFIED_LINE = 1_000
+"""The mean line length (characters) past which such a file is minified or generated."""
+
+
+def _minified(text: str) -> str | None:
+    """Why `text` is a minified or generated file no reader reads, or None.
+
+    griffe 2.4.1 ships its API as `docs/griffe.json`, 3 MB on one line: indexed as code, its
+    chunks all cited "L1-L1" and answers quoted runs of `"is_public": true, …` (2026-12-05).
+    Source written by people keeps its lines short; a bundle, a source map or a JSON dump
+    does not.
+    """
+    if len(text) < MINIFIED_SIZE:
+        return None
+    lines = text.count("\n") + (not text.endswith("\n"))
+    if len(text) / lines <= MINIFIED_LINE:
+        return None
+    return (
+        f"minified or generated: {len(text):,} characters on {lines:,} line(s), "
+        "no line range could cite it"
+    )
+
+
 def load_code(path: str, data: bytes) -> Loaded:
-    """Source or config file: definitions open sections."""
+    """Source or config file: definitions open sections.
+
+    Raises:
+        LoadError: the file is minified or generated (`_minified`).
+    """
     language = language_of(path) or "text"
     text, notes = _text_of(data)
+    if reason := _minified(text):
+        raise LoadError(reason)
     blocks = code_blocks(text, language)
     document = _document(path, DocumentKind.CODE, data, text, None, language=language)
     return Loaded((Parsed(document, tuple(blocks)),), notes)
