@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
+from citesynth.synthesis.disagreement import tidy
 from citesynth.verify.base import Passage
-from citesynth.verify.conflicts import _full_year, describe, find_conflicts
+from citesynth.verify.conflicts import Found, _full_year, describe, find_conflicts
 
 
 def test_different_numbers_for_the_same_statement_conflict() -> None:
@@ -382,3 +385,24 @@ def test_a_comma_between_values_separates_them() -> None:
         [Passage(1, limit.format("1,000"), "a.md"), Passage(2, limit.format("1,500"), "b.md")]
     )
     assert [c.values for c in found] == [("1,000 requests", "1,500 requests")]
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [
+        "- [3] and [5] disagree on whether: Install packages build.",
+        # the layout took the opening "[3]" for an echoed source header (build's docs)
+        "And [5] disagree on whether: Install packages build.",
+        "[3] and [5] disagree on whether: install packages build",
+    ],
+)
+def test_an_echo_of_the_note_is_dropped_whatever_was_left_of_its_markers(echo: str) -> None:
+    found = [
+        Found(
+            "Install packages build",
+            ("- **Install** packages (not build them)", "pip both installs and builds them"),
+            (3, 5),
+            "negation",
+        )
+    ]
+    assert tidy(f"uv installs packages [3].\n{echo}", found) == "uv installs packages [3]."

@@ -82,17 +82,26 @@ def statement(conflict: Found) -> str:
     return f"The sources disagree on {about(conflict)}: [{n}] says {one}; [{m}] says {two}."
 
 
+def _bare(line: str) -> str:
+    """A line as an echo of the note is matched: its marks, markers and case aside.
+
+    The embedded model copied "- [3] and [5] disagree on whether: Install packages build."
+    and the answer's layout took its opening "[3]" for an echoed source header, leaving
+    "And [5] disagree on whether: …" (build's docs, 2026-12-05).
+    """
+    bare = " ".join(_MARKERS.sub(" ", line).split()).lstrip("-*• ").lower().rstrip(".")
+    return bare.removeprefix("and ")
+
+
 def tidy(text: str, found: Sequence[Found]) -> str:
     """`text` without echoes of the prompt's note and without false consensus."""
     if not found:
         return text
-    echoes = {line.lstrip("- ").strip().lower() for line in describe(found).splitlines()}
+    echoes = {_bare(line) for line in describe(found).splitlines()}
     kept_lines = [
         line
         for line in text.splitlines()
-        if not _NOTE.match(line)
-        and not _NOTE_LINE.match(line)
-        and line.lstrip("-* ").strip().lower() not in echoes
+        if not _NOTE.match(line) and not _NOTE_LINE.match(line) and _bare(line) not in echoes
     ]
     text = "\n".join(kept_lines).strip()
     for conflict in found:
