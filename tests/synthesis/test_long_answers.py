@@ -179,6 +179,33 @@ async def test_a_sentence_pointing_back_at_a_removed_one_goes_with_it(
     assert [c.text for c in checked.removed] == [wheel]  # "this limit" names nothing of it
 
 
+async def test_a_sentence_pointing_back_at_the_question_restated_stays(
+    engine: Engine, found: Retrieved
+) -> None:
+    """The removed sentence only copied the question: "this …" points at what was asked.
+
+    The embedded model on griffe's docs opened with the question's first sentence, citing
+    nothing, and went on "To stop this automatic loading, you can pass …".
+    """
+    plan = await make_plan("connect timeout", found, engine.parts(), _MODE)
+    number = next(s.number for s in plan.sources if "five seconds" in s.chunk.text)
+    question = (
+        "My client hangs on a server that never answers and I waited a minute. "
+        "What is the connect timeout by default?"
+    )
+    restated = "My client hangs on a server that never answers."
+    kept = f"This timeout defaults to five seconds [{number}]."
+    how = Finishing(verifier=engine.parts().verifier, question=question)
+    checked = await verified(f"{restated} {kept}", plan.sources, LexicalVerifier(), how)
+    assert [c.text for c in checked.removed] == [restated]
+    assert checked.text == kept
+
+    # a removed sentence saying more than the question still takes the pointer with it
+    invented = "My client hangs because the connect timeout is powered by hamsters."
+    checked = await verified(f"{invented} {kept}", plan.sources, LexicalVerifier(), how)
+    assert [c.text for c in checked.removed] == [invented, kept.replace(f" [{number}]", "")]
+
+
 async def test_a_removed_sentence_that_cited_nothing_says_why(
     engine: Engine, found: Retrieved
 ) -> None:

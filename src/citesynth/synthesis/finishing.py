@@ -99,6 +99,9 @@ class Finishing:
     low_confidence_below: float = 0.5
     remove_unsupported: bool = True
     """Take the claims no source supports out of the answer (see `verified`)."""
+    question: str = ""
+    """What was asked: a removed sentence restating it leaves the claims after it their
+    referent (`verifying.without_unsupported`)."""
 
     def verifies_uncited(self, plan: Plan) -> bool:
         """Whether a draft citing nothing is verified instead of refused (`drafting.tidy`).
@@ -130,6 +133,7 @@ def finishing_for(
         renumber=options.renumber,
         low_confidence_below=options.low_confidence_below,
         remove_unsupported=not options.keep_unsupported,
+        question=question,
     )
 
 
@@ -506,7 +510,9 @@ async def verified(
     if not how.remove_unsupported:
         return checked
     checked, cut = await verifying.cut_to_support(checked, shown, verifier)
-    kept, removed = verifying.without_unsupported(checked.text, checked.claims, checked.review)
+    kept, removed = verifying.without_unsupported(
+        checked.text, checked.claims, checked.review, question=how.question
+    )
     if not removed and not cut:
         return checked
     removed = [*(claim for claim, _ in cut), *removed]

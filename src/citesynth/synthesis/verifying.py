@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from citesynth.analysis import without_consensus
+from citesynth.analysis import content_terms, coverage, without_consensus
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
 from citesynth.ingest.blocks import ITEM_START, LIST_MARKER
 from citesynth.ingest.fences import fenced_line_numbers
@@ -286,7 +286,7 @@ def signals(
 
 
 def without_unsupported(
-    text: str, claims: Sequence[Claim], review_: Review
+    text: str, claims: Sequence[Claim], review_: Review, *, question: str = ""
 ) -> tuple[str, list[Claim]]:
     """`text` without the claims no source supports; returns the claims removed.
 
@@ -299,7 +299,12 @@ def without_unsupported(
     it says nothing a reader can use. So does "It can be achieved by …" ("However, it can be
     done …"). Another "It …"
     stays: a heading or the question may name what it stands for ("## Connect timeout"
-    above "It defaults to five seconds").
+    above "It defaults to five seconds"). And a pointing claim stays when the sentence it
+    leans on only restated the `question` (`RESTATES`): what it points at is what was
+    asked. The embedded model opened "While resolving aliases …, Griffe also went off and
+    loaded the private `_ast`-style sibling package" (the question, copied, citing nothing)
+    and went on "To stop this automatic loading, you can pass `resolve_external=False`
+    [1]", supported; griffe's docs, 2026-12-05.
     """
     pairs = []
     previous: tuple[ClaimSpan, bool] | None = None  # the claim before, and whether it goes
@@ -317,6 +322,7 @@ def without_unsupported(
                 previous[0],
                 text[previous[0].start : previous[0].end],
             )
+            and not restates(text[previous[0].start : previous[0].end], question)
         ):
             goes = True
             reason = LEANS_ON_CODE if previous[0].code else LEANS
@@ -376,6 +382,21 @@ def _with_lead_ins(
         reasons = [*written.reasons, INTRODUCED]
         added.append((before.claim, written.model_copy(update={"reasons": reasons})))
     return sorted([*pairs, *added], key=lambda pair: pair[0].start)
+
+
+RESTATES = 0.8
+"""The share of a sentence's content terms the question holds for the sentence to restate it."""
+
+
+def restates(sentence: str, question: str) -> bool:
+    """Whether `sentence` only restates `question`: `RESTATES` of its content terms are its.
+
+    Citation markers and code aside; a sentence of fewer than three terms restates nothing.
+    """
+    wanted = content_terms(MARKS.sub(" ", sentence))
+    if not question or len(wanted) < 3:
+        return False
+    return coverage(wanted, set(content_terms(question))) >= RESTATES
 
 
 INTRODUCED = "it introduced the code below it, which was removed, and says nothing without it"
