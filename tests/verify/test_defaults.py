@@ -76,6 +76,17 @@ def test_code_bound_to_the_word_default_is_the_claims_default(
         ("The default number of worker processes is `1`.", [OPTIONS], None),
         ("The default timeout is `30` seconds.", [CHECK], None),
         ("The default branch to compare with is not `REMOTE-BRANCH`.", [CHECK], None),
+        # a reStructuredText link is no code (towncrier's tutorial)
+        (
+            "The five default types are: ``removal``: Signifying a removal of public API.",
+            [
+                "There are five default types, but you can configure them freely (see "
+                "`Configuration <configuration.html>`_ for details).\n\nThe five default "
+                "types are:\n\n``feature``: Signifying a new feature.\n\n``removal``: "
+                "Signifying a removal of public API.\n"
+            ],
+            None,
+        ),
         # a line no reader takes for a sentence gives the claim's value (aiohttp's docs)
         (
             "The default keep-alive timeout for sockets is `3630` seconds.",

@@ -37,7 +37,8 @@ from citesynth.ingest.rst import rendered_roles
 from citesynth.ingest.sentences import prose_sentences
 
 _DEFAULT_WORD = re.compile(r"\bdefault(?:s|ed)?\b", re.IGNORECASE)
-_CODE = r"`+([^`\n]+?)`+"
+_CODE = r"`+([^`\n<>]+?)`+(?!_)"
+"""Inline code; not a reStructuredText link, `Configuration <configuration.html>`_."""
 _BOUND = (
     re.compile(
         r"\bdefault(?:s|ed)?\b[^.;]{0,80}?\b(?:is|are|was|will\s+be|:)\s+(?:set\s+to\s+)?" + _CODE,
@@ -69,6 +70,22 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(text.lower()))
 
 
+_LINK_TARGET = re.compile(r"<[^<>\n]*>\s*$")
+
+
+def code_spans(text: str) -> tuple[str, ...]:
+    """The inline code `text` writes, in order; not its reStructuredText links.
+
+    towncrier's "(see `Configuration <configuration.html>`_ for details)" is a link in
+    single backticks, which had been read as the default five fragment types are given.
+    """
+    return tuple(
+        m.group(1).strip()
+        for m in INLINE_CODE.finditer(text)
+        if not text.startswith("_", m.end()) and not _LINK_TARGET.search(m.group(1))
+    )
+
+
 def defaulted_values(claim: str) -> tuple[str, ...]:
     """The inline code `claim` binds to "default", in order (maybe none)."""
     found = (m for pattern in _BOUND for m in pattern.finditer(claim))
@@ -89,7 +106,7 @@ class _Stated:
 def _stated(text: str, about: Sequence[str] = ()) -> _Stated | None:
     if not _DEFAULT_WORD.search(text):
         return None
-    code = defaulted_values(text) or tuple(m.group(1).strip() for m in INLINE_CODE.finditer(text))
+    code = defaulted_values(text) or code_spans(text)
     if not code:
         return None
     return _Stated(frozenset([*content_terms(text), *about]), _words(text), code)

@@ -38,6 +38,7 @@ from functools import lru_cache
 from citesynth.analysis import INLINE_CODE, content_terms, coverage, terms
 from citesynth.ingest.rst import rendered_roles
 from citesynth.verify.analysed import passage_sentences
+from citesynth.verify.defaults import code_spans
 
 STATED_SHARE = 0.8
 """The share of the claim's prose terms the stating sentence must hold to say the same."""
@@ -109,13 +110,13 @@ def code_elsewhere(claim: str, stating: str, passages: Sequence[str]) -> tuple[s
     """
     mine = [
         code
-        for code in dict.fromkeys(m.group(1).strip() for m in INLINE_CODE.finditer(claim))
+        for code in dict.fromkeys(code_spans(claim))
         if not _LITERAL.fullmatch(code) and _name_words(code)
     ]
     if not mine:
         return None
     sentence = rendered_roles(stating)
-    theirs = [m.group(1).strip() for m in INLINE_CODE.finditer(sentence)]
+    theirs = code_spans(sentence)
     claimed = _words(claim)
     others = [code for code in theirs if _name_words(code) and not _name_words(code) <= claimed]
     if not others:
