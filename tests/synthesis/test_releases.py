@@ -34,6 +34,9 @@ FAQ = (
         ("In which Black release was runtime support for Python 3.5 removed?", True),
         ("Since which version is the flag deprecated?", True),
         ("Which release of Click added shell completion?", True),
+        # griffe's set: what the release did, in the words of a user
+        ("When did Griffe gain support for PEP 695 aliases? In which release did it land?", True),
+        ("In which version did the `--full` option appear?", True),
         # which version something needs or runs on: "the latest version" answers it
         ("What version of the oc-mirror tool do I need?", False),
         ("Which Python version is the Docker image built on?", False),

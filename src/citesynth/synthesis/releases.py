@@ -35,10 +35,12 @@ _ASKS_RELEASE = re.compile(
 which version …"."""
 _CHANGED = re.compile(
     r"\b(?:first|introduc(?:e|es|ed|ing)|add(?:s|ed)?|remov(?:e|es|ed|al)|deprecat(?:e|es|ed"
-    r"|ion)|drop(?:s|ped)?|renamed?|became|landed)\b",
+    r"|ion)|drop(?:s|ped)?|renamed?|became|land(?:s|ed)?|gain(?:s|ed)?|appear(?:s|ed)?"
+    r"|arriv(?:e|es|ed))\b",
     re.I,
 )
-"""What a release did to the thing asked about."""
+"""What a release did to the thing asked about ("When did Griffe gain support for …? In
+which release did that support land?")."""
 _RELEASE_NUMBER = re.compile(
     r"(?<![\w.])v?\d++(?:\.\d++)++(?![.\d]*+\w)|\b(?:version|release|v)[ \t]*+\d++\b", re.I
 )
