@@ -621,7 +621,7 @@ def test_a_minified_data_file_is_skipped_with_its_reason() -> None:
     # griffe ships its API as docs/griffe.json, megabytes on one line: its chunks could
     # only be cited "L1-L1", and answers quoted runs of `"is_public": true, …`.
     dump = "{" + ", ".join(f'"name{i}": {{"is_public": true}}' for i in range(2_000)) + "}"
-    with pytest.raises(LoadError, match="minified or generated: .* on 1 line"):
+    with pytest.raises(LoadError, match=r"minified or generated: .* on 1 line"):
         load_code("docs/griffe.json", dump.encode())
     pretty = "{\n" + ",\n".join(f'  "name{i}": {{"is_public": true}}' for i in range(2_000))
     loaded = load_code("docs/griffe.json", (pretty + "\n}\n").encode())

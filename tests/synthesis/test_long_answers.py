@@ -200,7 +200,11 @@ async def test_a_sentence_pointing_back_at_the_question_restated_stays(
     assert [c.text for c in checked.removed] == [restated]
     assert checked.text == kept
 
-    # a removed sentence saying more than the question still takes the pointer with it
+    # a removed sentence saying more than the question still takes the pointer with it,
+    # code too (griffe's invented "The name of the key … is `search_paths`.")
+    named = "My client hangs on a server that never answers with `hamsters=True`."
+    checked = await verified(f"{named} {kept}", plan.sources, LexicalVerifier(), how)
+    assert [c.text for c in checked.removed] == [named, kept.replace(f" [{number}]", "")]
     invented = "My client hangs because the connect timeout is powered by hamsters."
     checked = await verified(f"{invented} {kept}", plan.sources, LexicalVerifier(), how)
     assert [c.text for c in checked.removed] == [invented, kept.replace(f" [{number}]", "")]

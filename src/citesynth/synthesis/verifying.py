@@ -300,11 +300,11 @@ def without_unsupported(
     done …"). Another "It …"
     stays: a heading or the question may name what it stands for ("## Connect timeout"
     above "It defaults to five seconds"). And a pointing claim stays when the sentence it
-    leans on only restated the `question` (`RESTATES`): what it points at is what was
-    asked. The embedded model opened "While resolving aliases …, Griffe also went off and
-    loaded the private `_ast`-style sibling package" (the question, copied, citing nothing)
-    and went on "To stop this automatic loading, you can pass `resolve_external=False`
-    [1]", supported; griffe's docs, 2026-12-05.
+    leans on only restated the `question` (`restates`): what it points at is what was
+    asked, and nothing more. The embedded model opened "While resolving aliases …, Griffe
+    also went off and loaded the private `_ast`-style sibling package" (the question,
+    copied, citing nothing) and went on "To stop this automatic loading, you can pass
+    `resolve_external=False` [1]", supported; griffe's docs, 2026-12-05.
     """
     pairs = []
     previous: tuple[ClaimSpan, bool] | None = None  # the claim before, and whether it goes
@@ -384,19 +384,20 @@ def _with_lead_ins(
     return sorted([*pairs, *added], key=lambda pair: pair[0].start)
 
 
-RESTATES = 0.8
-"""The share of a sentence's content terms the question holds for the sentence to restate it."""
-
-
 def restates(sentence: str, question: str) -> bool:
-    """Whether `sentence` only restates `question`: `RESTATES` of its content terms are its.
+    """Whether `sentence` only restates `question`: every content term and piece of code its.
 
-    Citation markers and code aside; a sentence of fewer than three terms restates nothing.
+    Citation markers aside; a sentence of fewer than three terms restates nothing. One that
+    adds anything asserts it: "The name of the `[tool.griffe]` key for default search paths
+    is `search_paths`." (griffe's docs, an invented key) is no restatement, and the
+    sentence after it, "This key allows you to …", goes with it.
     """
-    wanted = content_terms(MARKS.sub(" ", sentence))
-    if not question or len(wanted) < 3:
+    bare = MARKS.sub(" ", sentence)
+    wanted = content_terms(bare)
+    if not question or len(wanted) < 3 or coverage(wanted, set(content_terms(question))) < 1:
         return False
-    return coverage(wanted, set(content_terms(question))) >= RESTATES
+    asked = question.lower()
+    return all(code.lower() in asked for code in re.findall(r"`+([^`\n]+)`+", bare))
 
 
 INTRODUCED = "it introduced the code below it, which was removed, and says nothing without it"
