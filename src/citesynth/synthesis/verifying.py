@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from citesynth.analysis import content_terms, coverage, without_consensus
+from citesynth.analysis import INLINE_CODE, content_terms, coverage, without_consensus
 from citesynth.answers import Claim, Conflict, EvidenceSpan, Support, Verification
 from citesynth.ingest.blocks import ITEM_START, LIST_MARKER
 from citesynth.ingest.fences import fenced_line_numbers
@@ -397,7 +397,7 @@ def restates(sentence: str, question: str) -> bool:
     if not question or len(wanted) < 3 or coverage(wanted, set(content_terms(question))) < 1:
         return False
     asked = question.lower()
-    return all(code.lower() in asked for code in re.findall(r"`+([^`\n]+)`+", bare))
+    return all(code.lower() in asked for code in INLINE_CODE.findall(bare))
 
 
 INTRODUCED = "it introduced the code below it, which was removed, and says nothing without it"

@@ -32,9 +32,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from citesynth.analysis import INLINE_CODE, content_terms
+from citesynth.analysis import content_terms
 from citesynth.ingest.rst import rendered_roles
 from citesynth.ingest.sentences import prose_sentences
+from citesynth.verify.identifiers import code_spans, words
 
 _DEFAULT_WORD = re.compile(r"\bdefault(?:s|ed)?\b", re.IGNORECASE)
 _CODE = r"`+([^`\n<>]+?)`+(?!_)"
@@ -61,29 +62,8 @@ _ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$", re.MULTILINE)
 """A row of a Markdown (or grid) table."""
 _MOST_VALUES = 8
 """Values of one claim or sentence read (each is held to every default sentence)."""
-_WORD = re.compile(r"[a-z0-9_]+")
 _LEAST_SHARED = 2
 """Content terms a source's default sentence shares with the claim to be about its subject."""
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(_WORD.findall(text.lower()))
-
-
-_LINK_TARGET = re.compile(r"<[^<>\n]*>\s*$")
-
-
-def code_spans(text: str) -> tuple[str, ...]:
-    """The inline code `text` writes, in order; not its reStructuredText links.
-
-    towncrier's "(see `Configuration <configuration.html>`_ for details)" is a link in
-    single backticks, which had been read as the default five fragment types are given.
-    """
-    return tuple(
-        m.group(1).strip()
-        for m in INLINE_CODE.finditer(text)
-        if not text.startswith("_", m.end()) and not _LINK_TARGET.search(m.group(1))
-    )
 
 
 def defaulted_values(claim: str) -> tuple[str, ...]:
@@ -109,7 +89,7 @@ def _stated(text: str, about: Sequence[str] = ()) -> _Stated | None:
     code = defaulted_values(text) or code_spans(text)
     if not code:
         return None
-    return _Stated(frozenset([*content_terms(text), *about]), _words(text), code)
+    return _Stated(frozenset([*content_terms(text), *about]), words(text), code)
 
 
 @lru_cache(maxsize=256)
@@ -181,14 +161,15 @@ def other_default(claim: str, passages: Sequence[str]) -> tuple[str, str] | None
     if any(_in_row(value, passage, subject, least) for value in values for passage in passages):
         return None  # a table's row gives it (under a "Default" column, maybe)
     stated = [s for passage in passages for s in _default_statements(passage)]
-    about = [(len(subject & s.terms), s) for s in stated if len(subject & s.terms) >= least]
+    shared = [(len(subject & s.terms), s) for s in stated]
+    about = [(count, s) for count, s in shared if count >= least]
     if not about:
         return None
     closest = max(shared for shared, _ in about)
     top = [s for shared, s in about if shared == closest]
-    written = _words(claim)
-    if any(_words(value) <= s.words for value in values for s in top):
+    written = words(claim)
+    if any(words(value) <= s.words for value in values for s in top):
         return None  # the closest statement gives the claim's value
-    if any(_words(code) <= written for s in top for code in s.code):
+    if any(words(code) <= written for s in top for code in s.code):
         return None  # the claim writes the default the closest statement gives
     return values[0], top[0].code[0]

@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 
 from citesynth.analysis import (
+    INLINE_CODE,
     SINGLE_CODE,
 )
 
@@ -142,3 +143,27 @@ def as_key(name: str, text: str) -> bool:
     example nests, which the source writes one per line.
     """
     return re.search(rf"(?<![\w-]){re.escape(name)}\s*[:=]", text) is not None
+
+
+_WORD = re.compile(r"[a-z0-9_]+")
+
+
+def words(text: str) -> frozenset[str]:
+    """The words of `text` as code spells them, lower case: `reload_templates` is one."""
+    return frozenset(_WORD.findall(text.lower()))
+
+
+_LINK_TARGET = re.compile(r"<[^<>\n]*>\s*$")
+
+
+def code_spans(text: str) -> tuple[str, ...]:
+    """The inline code `text` writes, in order; not its reStructuredText links.
+
+    towncrier's "(see `Configuration <configuration.html>`_ for details)" is a link in
+    single backticks, which had been read as the default five fragment types are given.
+    """
+    return tuple(
+        m.group(1).strip()
+        for m in INLINE_CODE.finditer(text)
+        if not text.startswith("_", m.end()) and not _LINK_TARGET.search(m.group(1))
+    )

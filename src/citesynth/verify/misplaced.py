@@ -38,7 +38,7 @@ from functools import lru_cache
 from citesynth.analysis import INLINE_CODE, content_terms, coverage, terms
 from citesynth.ingest.rst import rendered_roles
 from citesynth.verify.analysed import passage_sentences
-from citesynth.verify.defaults import code_spans
+from citesynth.verify.identifiers import code_spans, words
 
 STATED_SHARE = 0.8
 """The share of the claim's prose terms the stating sentence must hold to say the same."""
@@ -50,17 +50,12 @@ is still one)."""
 BEFORE = 300
 """Characters before a sentence pointing back ("it", "this") that may name what it means."""
 _POINTING = re.compile(r"\b(?:it|its|this|they|them|their)\b", re.IGNORECASE)
-_WORD = re.compile(r"[a-z0-9_]+")
 _MARKERS = re.compile(r"\[\d[\d,\s-]*\]")
 _CALL = re.compile(r"\(.*\)$")
 _LITERAL = re.compile(r"""(?:true|false|none|null|nil|[-+]?\d[\w.]*|'.*'|".*")""", re.IGNORECASE)
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(_WORD.findall(text.lower()))
-
-
-def _name_words(code: str) -> frozenset[str]:
+def _namewords(code: str) -> frozenset[str]:
     """The words of the name `code` writes: a call's name, a dotted name's last part.
 
     Nothing for code longer than a name (`NAME_WORDS` words or more: a YAML block written
@@ -71,7 +66,7 @@ def _name_words(code: str) -> frozenset[str]:
     name = _CALL.sub("", code.strip())
     if "." in name and " " not in name:
         name = name.rstrip(".").rsplit(".", 1)[-1]
-    return _words(name)
+    return words(name)
 
 
 def _said(name: frozenset[str], words: frozenset[str], stems: frozenset[str]) -> bool:
@@ -100,7 +95,7 @@ def _prose_terms(text: str) -> list[str]:
 
 @lru_cache(maxsize=256)
 def _written(passages: tuple[str, ...]) -> frozenset[str]:
-    return _words(" ".join(rendered_roles(p) for p in passages))
+    return words(" ".join(rendered_roles(p) for p in passages))
 
 
 def code_elsewhere(claim: str, stating: str, passages: Sequence[str]) -> tuple[str, str] | None:
@@ -111,27 +106,27 @@ def code_elsewhere(claim: str, stating: str, passages: Sequence[str]) -> tuple[s
     mine = [
         code
         for code in dict.fromkeys(code_spans(claim))
-        if not _LITERAL.fullmatch(code) and _name_words(code)
+        if not _LITERAL.fullmatch(code) and _namewords(code)
     ]
     if not mine:
         return None
     sentence = rendered_roles(stating)
     theirs = code_spans(sentence)
-    claimed = _words(claim)
-    others = [code for code in theirs if _name_words(code) and not _name_words(code) <= claimed]
+    claimed = words(claim)
+    others = [code for code in theirs if _namewords(code) and not _namewords(code) <= claimed]
     if not others:
         return None
-    said = _words(sentence)
+    said = words(sentence)
     said_terms = frozenset(terms(sentence))
     written = _written(tuple(passages))
     missing = [
         code
         for code in mine
-        if not _said(_name_words(code), said, said_terms) and _name_words(code) <= written
+        if not _said(_namewords(code), said, said_terms) and _namewords(code) <= written
     ]
     if _POINTING.search(sentence):  # "so it returns …": the sentence before names it
         before = _before(stating, passages)
-        missing = [code for code in missing if not _name_words(code) <= _words(before)]
+        missing = [code for code in missing if not _namewords(code) <= words(before)]
     if not missing:
         return None
     wanted = _prose_terms(claim)
@@ -148,12 +143,12 @@ def _stated_elsewhere(code: str, wanted: list[str], passages: Sequence[str]) -> 
     - async bytes iterator") has several sentences stating the claim, and the aligner
     takes one of them.
     """
-    name = _name_words(code)
+    name = _namewords(code)
     for passage in passages:
         text = rendered_roles(passage)
         for start, end in passage_sentences(text):
             sentence = text[start:end]
-            if _said(name, _words(sentence), frozenset(terms(sentence))) and (
+            if _said(name, words(sentence), frozenset(terms(sentence))) and (
                 coverage(wanted, set(_prose_terms(sentence))) >= STATED_SHARE
             ):
                 return True
