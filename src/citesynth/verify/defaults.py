@@ -35,7 +35,7 @@ from functools import lru_cache
 from citesynth.analysis import content_terms
 from citesynth.ingest.rst import rendered_roles
 from citesynth.ingest.sentences import prose_sentences
-from citesynth.verify.identifiers import code_spans, words
+from citesynth.verify.identifiers import MARKERS, code_spans, words
 
 _DEFAULT_WORD = re.compile(r"\bdefault(?:s|ed)?\b", re.IGNORECASE)
 _CODE = r"`+([^`\n<>]+?)`+(?!_)"
@@ -56,8 +56,6 @@ _BOUND = (
 """How a claim binds inline code to "default" (see the module docstring)."""
 _POINTING = re.compile(r"(?:it|its|this|that)\b", re.IGNORECASE)
 """A sentence opening on what the one before names: "It defaults to ``1``."."""
-_MARKERS = re.compile(r"\[\d[\d,\s-]*\]")
-"""Citation markers ("[1]", "[2,4-6]"), no terms of a claim."""
 _ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$", re.MULTILINE)
 """A row of a Markdown (or grid) table."""
 _MOST_VALUES = 8
@@ -151,7 +149,7 @@ def other_default(claim: str, passages: Sequence[str]) -> tuple[str, str] | None
     values = defaulted_values(claim)
     if not values:
         return None
-    unbound = _MARKERS.sub(" ", claim)
+    unbound = MARKERS.sub(" ", claim)
     for value in values:
         unbound = unbound.replace(value, " ")
     subject = set(content_terms(unbound)) - {"default"}

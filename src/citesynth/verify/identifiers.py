@@ -153,6 +153,9 @@ def words(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(text.lower()))
 
 
+MARKERS = re.compile(r"\[\d[\d,\s-]*\]")
+"""Citation markers ("[1]", "[2,4-6]", "[2, 4]"): no terms of a claim."""
+
 _LINK_TARGET = re.compile(r"<[^<>\n]*>\s*$")
 
 

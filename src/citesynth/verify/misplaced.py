@@ -38,7 +38,7 @@ from functools import lru_cache
 from citesynth.analysis import INLINE_CODE, content_terms, coverage, terms
 from citesynth.ingest.rst import rendered_roles
 from citesynth.verify.analysed import passage_sentences
-from citesynth.verify.identifiers import code_spans, words
+from citesynth.verify.identifiers import MARKERS, code_spans, words
 
 STATED_SHARE = 0.8
 """The share of the claim's prose terms the stating sentence must hold to say the same."""
@@ -50,7 +50,6 @@ is still one)."""
 BEFORE = 300
 """Characters before a sentence pointing back ("it", "this") that may name what it means."""
 _POINTING = re.compile(r"\b(?:it|its|this|they|them|their)\b", re.IGNORECASE)
-_MARKERS = re.compile(r"\[\d[\d,\s-]*\]")
 _CALL = re.compile(r"\(.*\)$")
 _LITERAL = re.compile(r"""(?:true|false|none|null|nil|[-+]?\d[\w.]*|'.*'|".*")""", re.IGNORECASE)
 
@@ -90,7 +89,7 @@ def _before(stating: str, passages: Sequence[str]) -> str:
 
 
 def _prose_terms(text: str) -> list[str]:
-    return content_terms(_MARKERS.sub(" ", INLINE_CODE.sub(" ", text)))
+    return content_terms(MARKERS.sub(" ", INLINE_CODE.sub(" ", text)))
 
 
 @lru_cache(maxsize=256)
