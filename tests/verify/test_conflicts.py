@@ -406,3 +406,21 @@ def test_an_echo_of_the_note_is_dropped_whatever_was_left_of_its_markers(echo: s
         )
     ]
     assert tidy(f"uv installs packages [3].\n{echo}", found) == "uv installs packages [3]."
+
+
+def test_a_denial_in_an_aside_sets_a_scope_and_denies_nothing() -> None:
+    """build's list of what a custom installer must do, against what pip does."""
+    passages = [
+        Passage(
+            3, "Installers must:\n\n- **Install** packages (not build them) on request.", "a.md"
+        ),
+        Passage(
+            5, "For example, pip both installs packages and can build them on request.", "b.md"
+        ),
+    ]
+    assert find_conflicts(passages) == []
+    # outside an aside the same words deny
+    passages[0] = Passage(
+        3, "Installers must install packages and not build them on request.", "a.md"
+    )
+    assert [c.kind for c in find_conflicts(passages)] == ["negation"]

@@ -15,7 +15,10 @@ when
   denial under a condition the other sentence does not state is no contradiction: "Do not
   use the development server when deploying to production" agrees with "Only use the
   development server during development", and "Do not run the development server … in a
-  production environment" does not deny the heading "Run the Development Server";
+  production environment" does not deny the heading "Run the Development Server"; nor does
+  a denial in a parenthesised aside, which sets the scope of what the sentence says:
+  build's "**Install** packages (not build them)", of a custom installer, against "pip both
+  installs packages and can build them" had been a disagreement;
 - they are the same sentence but for one proper name: "is maintained by Alice Smith" /
   "is maintained by Bob Jones" (`name`); not when each name is what its own document is
   about (its path, title or headings name it): the GKE guide and the AKS guide each say
@@ -190,8 +193,8 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
                 key=key,
                 values={u: frozenset(v) for u, v in values.items()},
                 shown=shown,
-                negated=bool(NEGATION.search(text)),
-                denied=_denied(text),
+                negated=bool(NEGATION.search(without_asides(text))),
+                denied=_denied(without_asides(text)),
                 both_sides=_both_sides(text),
                 opening=text.split(" ", 1)[0].lower(),
                 names=_names(text),
