@@ -15,6 +15,7 @@ from citesynth.synthesis.asked import (
     asks_yes_no,
     states_number,
     states_number_of,
+    unasked_none,
 )
 from citesynth.synthesis.candidates import value_after
 from citesynth.synthesis.finishing import headings_above
@@ -345,6 +346,23 @@ def test_a_question_asking_for_a_duration_is_answered_by_a_duration() -> None:
     assert states_number_of("How many instance methods convert a document?", [counted])
     # a capitalised word opening a sentence before a decimal is no version
     assert states_number_of("What is the default temperature?", ["Temperature 0.7 is used [1]."])
+
+
+def test_none_in_code_is_a_number_only_as_the_value_of_what_is_asked() -> None:
+    """build's ``build_sdist(…, config_settings=None)`` had stated a number of seconds."""
+    question = "After how many seconds does build kill a build_wheel hook that stops responding?"
+    for signature in (
+        "For wheels: calls ``build_wheel(wheel_directory, config_settings=None)`` [1].",
+        "The hook is typed ``def build_wheel(directory: str | None)`` [1].",
+    ):
+        assert not states_number_of(question, [signature]), signature
+    for value in (
+        "The build_wheel hook timeout is ``None``: it is never killed [1].",
+        "The build_wheel hook runs with ``hook_seconds=None`` [1].",
+    ):
+        assert states_number_of(question, [value]), value
+    plain_none = "Killing a build_wheel hook that stops responding takes none [1]."
+    assert unasked_none(question, plain_none) == plain_none
 
 
 def test_a_code_a_port_or_an_amount_of_data_is_answered_as_it_is_written() -> None:

@@ -102,6 +102,18 @@ def test_a_disagreement_on_the_point_asked_is_its_answer() -> None:
     assert not lacks_number(question, claims, [sides])
 
 
+def test_code_an_answer_shows_states_no_number_asked() -> None:
+    """AnyIO's listener example (``client.receive(1024)``) had answered how long a
+    connection attempt waits."""
+    question = "How long does connect_tcp wait on one connection attempt before the next?"
+    lead = Claim(text="To accept connections, make a listener with connect_tcp [1].", citations=[1])
+    code = "async def handle(connect_tcp):\n    await connect_tcp.receive(1024)"
+    shown = Claim(text=code, citations=[1], kind="code")
+    assert lacks_number(question, [lead, shown], [])
+    said = Claim(text="Each connect_tcp attempt waits 250 ms before the next [1].", citations=[1])
+    assert not lacks_number(question, [lead, said, shown], [])
+
+
 def test_bounds_are_read_in_linear_time() -> None:
     question = "Is there a maximum " + "size " * 20_000 + "of the pool?"
     started = time.perf_counter()
@@ -152,6 +164,21 @@ def test_the_extractive_writer_reaches_for_a_bound_of_the_thing_asked() -> None:
     above = [ranked[0], (0.45, source, starts[2], sentences[2]), ranked[1]]
     assert asked_first(question, above, (0.40, 0.29), {}, {}, number=True, why=False) == (
         [above[1], above[0], above[2]],
+        0,
+    )
+
+
+def test_a_number_below_reach_is_not_reached_for_as_a_bound_is() -> None:
+    """Lifted so, "Jinja 2.1 and higher …" had answered how many templates the cache keeps."""
+    text = (
+        "The environment keeps the compiled modules in memory. Bytecode caches avoid parsing "
+        "the templates on first use. Jinja 2.1 and higher support external bytecode caching."
+    )
+    source, sentences, starts = _split(text)
+    question = "How many compiled templates does a Jinja Environment keep in its cache?"
+    ranked = [(score, source, starts[i], sentences[i]) for i, score in enumerate((0.6, 0.5, 0.35))]
+    assert asked_first(question, ranked, (0.40, 0.29), {}, {}, number=True, why=False) == (
+        ranked,
         0,
     )
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Sequence
 
-from citesynth.analysis import coverage, query_terms
+from citesynth.analysis import INLINE_CODE, coverage, query_terms
 from citesynth.verify.claims import plain
 from citesynth.verify.numbers import NUMBER_WORDS
 
@@ -399,6 +399,7 @@ def states_number_of(
     duration = _ASKS_DURATION.search(question) is not None and not _OTHER_MEASURE.search(question)
     read = [_COUNTED.sub(" ", plain(claim)) if duration else claim for claim in claims]
     read = [without_given(question, claim) for claim in read]
+    read = [unasked_none(question, claim) for claim in read]
     if not _ASKS_TIME.search(question):
         read = [_YEAR.sub(" ", claim) for claim in read]
     if _ASKS_UNTIMED.search(question) and not _TIMED_QUESTION.search(question):
@@ -416,6 +417,34 @@ def states_number_of(
         return any(stating)
     about = near_naming(named, claims, headings)
     return any(stated and about[index] for index, stated in enumerate(stating))
+
+
+def unasked_none(question: str, claim: str) -> str:
+    """`claim` without the `None` its code writes of something `question` does not name.
+
+    In code, `None` is an amount of nothing only as a whole value (``None``) or as the
+    value of a name the question names (``timeout=None`` asked how long a timeout is): a
+    signature's other parameter is none, nor a type. build's "For source distributions:
+    calls ``build_sdist(sdist_directory, config_settings=None)``" had stated a number for
+    "After how many seconds does build kill a build_wheel hook that stops responding?".
+    """
+    asked = set(query_terms(question))
+
+    def read(span: re.Match[str]) -> str:
+        code = span.group(1)
+        if code.strip() == "None":
+            return span.group(0)
+        kept = _NONE_VALUE.sub(
+            lambda m: m.group(0) if set(query_terms(m.group(1) or "")) & asked else " ", code
+        )
+        whole, opening = span.group(0), span.start(1) - span.start(0)
+        return f"{whole[:opening]}{kept}{whole[opening + len(code) :]}"
+
+    return INLINE_CODE.sub(read, claim) if "None" in claim else claim
+
+
+_NONE_VALUE = re.compile(r"(?:\b(\w+)\s*[=:]\s*)?\bNone\b")
+"""`None` in code, with the name it is the value of (`name=None`, `name: None`) if any."""
 
 
 _STATUS = re.compile(r"(?<![\w.])[1-5]\d\d\s+(?:error|response|status|page)\b(?!s)", re.I)

@@ -391,6 +391,9 @@ def lacks_number(
     …?") is no answer. Asked whether there is a limit, a bound of the thing asked
     (`bounds.states_bound_of`). Not when there are no claims (the answer is a not-found
     already) or when the sources disagree on the point asked (their sides are the answer).
+    Code the answer shows states no number asked: an example's value is no default, and
+    AnyIO's listener example (``client.receive(1024)``) had answered how long
+    `connect_tcp` waits on one connection attempt before starting the next.
     """
     if not claims:
         return False
@@ -408,7 +411,10 @@ def lacks_number(
         return True
     if not asks_number(question):
         return False
-    return not states_number_of(question, said, subject, common, headings)
+    written = [(said[i], headings[i]) for i, claim in enumerate(claims) if claim.kind != "code"]
+    return not states_number_of(
+        question, [s for s, _ in written], subject, common, [h for _, h in written]
+    )
 
 
 def headings_above(text: str, claims: Sequence[str]) -> list[str]:
