@@ -70,6 +70,24 @@ def test_features_read_what_is_asked_the_source_code_and_change_logs() -> None:
     assert features(QUESTION, []) == []
 
 
+def test_a_term_is_held_written_as_one_word_or_two() -> None:
+    """build's "build will fallback to …" answers "Which backend does build fall back to?"."""
+    question = "Which backend does build fall back to in that case?"
+    written = [
+        "If no backend is specified, build will fallback to the legacy backend.",
+        "If no backend is specified, build will fall back to the legacy backend.",
+        "If no backend is specified, build will use the legacy backend.",
+    ]
+    ranked: list[Ranked] = [(0.5, _source(1), i * 80, text) for i, text in enumerate(written)]
+    asked = FEATURES.index("asked_coverage")
+    closed, open_, neither = (row[asked] for row in features(question, ranked))
+    assert closed == open_ > neither
+    # and the other way round
+    ranked = [(0.5, _source(1), 0, written[1]), (0.5, _source(1), 80, written[2])]
+    opened, none = (row[asked] for row in features("Which is the fallback backend?", ranked))
+    assert opened > none
+
+
 def test_the_ranker_chooses_as_many_as_relevance_puts_in_reach() -> None:
     ranked = _candidates()
     asked = Weights(tuple(1.0 if name == "length" else 0.0 for name in FEATURES), 0.0)
