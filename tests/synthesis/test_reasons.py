@@ -8,6 +8,7 @@ import pytest
 
 from citesynth import Engine
 from citesynth.synthesis import ExtractiveWriter
+from citesynth.synthesis.asked_first import asked_first
 from citesynth.synthesis.candidates import candidate_sentences
 from citesynth.synthesis.evidence import select
 from citesynth.synthesis.reasons import asks_why, states_reason
@@ -183,3 +184,29 @@ def test_a_reason_past_a_heading_code_or_a_table_is_another_ones(between: str) -
     _, following, _, leading = candidate_sentences([_source(text)])
     assert (1, 0) not in following
     assert (1, text.index("The reason")) not in leading
+
+
+def _page(number: int, path: str, text: str) -> Source:
+    chunk = Chunk(
+        ChunkId(f"c{number}"), DocumentId(path), path, "Serializing", (), text, 0, len(text), 1, 9
+    )
+    return Source(number, Hit(chunk, 1.0, 0.9), text)
+
+
+def test_a_reason_the_best_candidate_s_own_page_gives_is_of_what_it_speaks_of() -> None:
+    """Griffe's "to preserve order" names no JSON, which the best candidate did."""
+    question = "Griffe's JSON dump gives `members` as a list. Why does it use an array there?"
+    page = _page(1, "serializing.md", "")
+    other = _page(2, "faq.md", "")
+    said = [
+        (page, 0, "Each model provides `as_json`, which serializes an object into JSON."),
+        (page, 80, "The members value just repeats the pattern: it is an array of maps."),
+        (other, 0, "We use an array for the log because records must keep their order."),
+        (page, 160, "We use an array for members instead of a map to preserve order."),
+    ]
+    ranked = [(0.9 - i / 10, source, start, text) for i, (source, start, text) in enumerate(said)]
+    read = {(source.number, start): text for source, start, text in said}
+    brought, _ = asked_first(question, ranked, (0.5, 0.3), {}, read, number=False, why=True)
+    assert brought[0] == ranked[3]
+    # a reason from another page must name what the best candidate names of the question
+    assert brought[1:] == ranked[:3]

@@ -284,16 +284,23 @@ def _reason_of(
     molasses act", "The purpose of the Townshend Acts was to raise revenue …" states a
     purpose, of another act: it had led the answer, above the Molasses Act's own
     sentences. Asked "when was the berlin wall built and why", "In practice, the Wall
-    served to prevent the massive emigration …" holds "berlin" by its page's title.
+    served to prevent the massive emigration …" holds "berlin" by its page's title. A
+    reason the best candidate's own document gives is of what that one speaks of: asked
+    why Griffe's JSON dump gives `members` as an array, its page's "We use an array for
+    members instead of a map to preserve order …" names no JSON, which the best did.
     """
     _, source, start, _ = ranked[0]
     named = set(query_terms(question)) - ASKING_WORDS
     held = named & set(terms(f"{source.chunk.title} {read[source.number, start]}"))
     titles = {s.number: s.chunk.title for _, s, _, _ in ranked}
+    documents = {s.number: s.document for _, s, _, _ in ranked}
 
     def of(key: tuple[int, int], text: str) -> bool:
-        said = f"{titles.get(key[0], '')} {read[key]} {text}"
-        return states_reason(text) and held <= set(terms(said))
+        if not states_reason(text):
+            return False
+        if documents.get(key[0]) == source.document:
+            return True  # the best candidate's own page speaks of what it does
+        return held <= set(terms(f"{titles.get(key[0], '')} {read[key]} {text}"))
 
     return of
 
@@ -343,7 +350,10 @@ def _bound_first(
     and the floor (`MEANS_REACH` of the best score, as a means is reached for) is lifted to
     the floor: asked "Is there a cap on how many workers 'auto' will pick?", mypy's
     "Automatic selection uses at most 8 workers …" scored 0.35 against a floor of 0.40,
-    below seven sentences on `--num-workers` stating none.
+    below seven sentences on `--num-workers` stating none. Not any number asked: lifted so,
+    "Jinja 2.1 and higher …" answered how many templates Jinja's cache keeps, and a
+    trusted-publishing token's "15 minutes" how many times twine retries (six unanswerable
+    documentation questions answered, none answerable gained; 2026-12-05).
     """
     floor, low = reach
     stated = _stating(following, states)
