@@ -411,9 +411,9 @@ def lacks_number(
         return True
     if not asks_number(question):
         return False
-    written = [(said[i], headings[i]) for i, claim in enumerate(claims) if claim.kind != "code"]
+    prose = [i for i, claim in enumerate(claims) if claim.kind != "code"]
     return not states_number_of(
-        question, [s for s, _ in written], subject, common, [h for _, h in written]
+        question, [said[i] for i in prose], subject, common, [headings[i] for i in prose]
     )
 
 

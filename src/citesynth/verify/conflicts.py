@@ -185,6 +185,7 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
             values.setdefault(unit, set()).add(number)
             shown.setdefault(unit, f"{match.group('number')} {unit_word}".strip())
         key = frozenset(t for t in content_terms(text) if t not in numeric and not t.isdigit())
+        asserted = without_asides(text)  # a denial in an aside sets a scope, denies nothing
         facts.append(
             _Fact(
                 number=passage.number,
@@ -193,8 +194,8 @@ def _facts(passage: Passage) -> tuple[_Fact, ...]:
                 key=key,
                 values={u: frozenset(v) for u, v in values.items()},
                 shown=shown,
-                negated=bool(NEGATION.search(without_asides(text))),
-                denied=_denied(without_asides(text)),
+                negated=bool(NEGATION.search(asserted)),
+                denied=_denied(asserted),
                 both_sides=_both_sides(text),
                 opening=text.split(" ", 1)[0].lower(),
                 names=_names(text),

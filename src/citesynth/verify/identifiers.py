@@ -103,7 +103,7 @@ def attributes(claim: str) -> list[tuple[str, str]]:
 
 
 _MARKS_CODE = re.compile(
-    rf"{SINGLE_CODE.pattern}|``[^`\s](?:[^`\n]*[^`\s])?``|```|^[ \t]*~~~"
+    rf"{SINGLE_CODE.pattern}|{_DOUBLE_CODE.pattern}|```|^[ \t]*~~~"
     r"|^[ \t]*\.\. (?:code-block|code|sourcecode)::|::[ \t]*$",
     re.M,
 )
