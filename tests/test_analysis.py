@@ -9,6 +9,7 @@ from citesynth.analysis import (
     code_name,
     content_terms,
     terms,
+    unwritten,
     without_asides,
     without_consensus,
     written_open,
@@ -95,3 +96,9 @@ def test_a_name_written_as_one_word_is_found_written_as_two() -> None:
         "out",
     }
     assert written_open(terms("eventlet"), terms("gevent provides a server")) == frozenset()
+    # terms unwritten: written neither as one word nor as two, whichever way the other has it
+    question = terms("which backend does build fall back to")
+    said = terms("build will fallback to the legacy backend")
+    assert unwritten(question, said) == {"which", "doe"}  # "fall" and "back" are written
+    closed = terms("the fallback backend")
+    assert unwritten(closed, terms("it will fall back")) == {"the", "backend"}

@@ -99,6 +99,17 @@ def written_open(closed: Collection[str], open_: Collection[str]) -> frozenset[s
     return frozenset(found)
 
 
+def unwritten(wanted: Collection[str], found: Collection[str]) -> frozenset[str]:
+    """The terms of `wanted` that `found` does not write, as one word or as two.
+
+    A term closed in one and open in the other ("hookwrapper", "hook wrapper";
+    `written_open`) is written in both.
+    """
+    only = frozenset(wanted) - frozenset(found)
+    closed = {t for t in only if written_open([t], found)}
+    return only - closed - written_open(frozenset(found) - frozenset(wanted), wanted)
+
+
 # A word of n characters matches ceil(n / 7) times; every punctuation mark matches once.
 _PIECE = re.compile(r"\w{1,7}|[^\w\s]")
 

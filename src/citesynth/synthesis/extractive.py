@@ -42,8 +42,8 @@ from citesynth.analysis import (
     coverage,
     query_terms,
     terms,
+    unwritten,
     without_asides,
-    written_open,
 )
 from citesynth.embed.base import Embedder
 from citesynth.ingest.code import language_of
@@ -165,19 +165,8 @@ def _restates(pick: _Pick, words: frozenset[str], shown: str, *, same_page: bool
     an answer quoted it twice.
     """
     said = pick.said if same_page and pick.said else pick.text
-    substituted = bool(_apart(pick.words, words)) and bool(_apart(words, pick.words))
+    substituted = bool(unwritten(pick.words, words)) and bool(unwritten(words, pick.words))
     return not substituted and _details(said) == _details(shown)
-
-
-def _apart(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
-    """The terms of `a` that `b` lacks, less those `b` writes otherwise.
-
-    A name closed in one and open in the other ("hookwrapper", "hook wrapper";
-    `written_open`) is in both.
-    """
-    only = a - b
-    closed = {t for t in only if written_open([t], b)}
-    return only - closed - written_open(b - a, a)
 
 
 def _details(sentence: str) -> frozenset[str]:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from citesynth.analysis import query_terms, terms, written_open
+from citesynth.analysis import query_terms, terms, unwritten
 from citesynth.synthesis.asked import asks_named, question_sentences
 from citesynth.synthesis.changelogs import change_log
 from citesynth.synthesis.sources import Source
@@ -117,7 +117,8 @@ def features(question: str, ranked: Sequence[Ranked]) -> list[list[float]]:
     best = ranked[0][0]
     rows: list[list[float]] = []
     for place, (relevance, source, _, sentence) in enumerate(ranked):
-        held = _held(wanted, set(terms(sentence)))
+        found = set(terms(sentence))
+        held = found | (wanted - unwritten(wanted, found))  # "fallback" writes "fall back"
         code = "`" in sentence
         rows.append(
             [
@@ -134,18 +135,6 @@ def features(question: str, ranked: Sequence[Ranked]) -> list[list[float]]:
             ]
         )
     return rows
-
-
-def _held(wanted: set[str], held: set[str]) -> set[str]:
-    """The terms a candidate holds, with the question's written as one word or two.
-
-    A term the question writes open ("fall back") is held by one the candidate writes
-    closed ("fallback"), and the other way round (`analysis.written_open`): build's "…
-    build will fallback to ``setuptools.build_meta:__legacy__``" answers "Which backend
-    does build fall back to in that case?".
-    """
-    closed = {term for term in wanted - held if written_open([term], held)}
-    return held | closed | written_open(held - wanted, wanted)
 
 
 def ordered(
