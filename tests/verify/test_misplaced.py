@@ -20,6 +20,34 @@ PAGE = (
     "However, when ``pyramid.reload_assets`` is true, Pyramid will not cache the\n"
     "template filename.\n" + ASSETS
 )
+POOLS = (
+    "A ``PoolManager`` keeps pools for you.\n\n"
+    "By default, it will keep a maximum of 10\n``ConnectionPool`` instances."
+)
+PROXY = (
+    "``flask.ctx.AppContext`` holds the application context.\n\n"
+    "If an app context is not active, accessing attributes on this proxy will raise a\n"
+    "``RuntimeError``."
+)
+MOVED = (
+    "``Image.Image.get_child_images()`` has been moved to\n"
+    "``ImageFile.ImageFile.get_child_images()``.\n\n"
+    "``ExifTags.IFD.Makernote`` has been added."
+)
+FENCED = (
+    "List `apiFactories` in the app config.\n\n"
+    "The configuration then lists each factory in the section: ```yaml frontend:"
+    " my-plugin: # the `AnyApiFactory` type ``` and see the `createApp` API."
+)
+LOADS = (
+    "Most applications will create one ``Environment`` object on application\n"
+    "initialization and use that to load templates."
+)
+LOADING = LOADS + " A ``Template`` is compiled once."
+ROLES = (
+    "You can create a schema from a dictionary of fields using the\n"
+    "`from_dict <marshmallow.Schema.from_dict>` method."
+)
 RANGES = (
     "When no single ``SpecifierSet`` can express the range, ``to_specifier_set()``\n"
     "returns ``None``; see ``SpecifierSet.to_range`` for the other way."
@@ -73,6 +101,57 @@ RANGES = (
         ),
         # too little prose to say what the sentence says
         ("`pyramid.reload_templates` affects performance.", ASSETS, [PAGE], None),
+        # written where the sentence writes other code: "it" before it excuses nothing
+        (
+            "By default, it will keep a maximum of 10 `PoolManager` instances.",
+            POOLS.split("\n\n")[1],
+            [POOLS],
+            ("PoolManager", "ConnectionPool"),
+        ),
+        # what "it" means, said right
+        (
+            "By default, a `PoolManager` keeps a maximum of 10 `ConnectionPool` instances.",
+            POOLS.split("\n\n")[1],
+            [POOLS],
+            None,
+        ),
+        # the aligner's best sentence writes the claim's code, another says its prose
+        (
+            "If an app context is not active, accessing attributes on this proxy will raise"
+            " a `flask.ctx.AppContext`.",
+            PROXY.split("\n\n")[0],
+            [PROXY],
+            ("flask.ctx.AppContext", "RuntimeError"),
+        ),
+        # little prose, but the name put in another's place
+        (
+            "`ExifTags.IFD.Makernote` has been moved to `ImageFile.ImageFile.get_child_images()`.",
+            MOVED.split("\n\n")[0],
+            [MOVED],
+            ("ExifTags.IFD.Makernote", "Image.Image.get_child_images()"),
+        ),
+        # put where the sentence writes other code, a name is not the word in its prose
+        (
+            "Most applications will create one `Template` object on application"
+            " initialization and use that to load templates.",
+            LOADS,
+            [LOADING],
+            ("Template", "Environment"),
+        ),
+        # a role's target is the code it names
+        (
+            "You can create a schema from a dictionary of fields using the `from_dict` method.",
+            ROLES,
+            [ROLES],
+            None,
+        ),
+        # a fenced block run into the prose of a flattened page says nothing
+        (
+            "The configuration then lists each factory in the `apiFactories` section.",
+            FENCED.split("\n\n")[0],
+            [FENCED],
+            None,
+        ),
     ],
 )
 def test_code_the_stating_sentence_gives_other_code(
