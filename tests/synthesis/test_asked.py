@@ -50,6 +50,11 @@ SHOW = (
         "What is the default timeout after which pytest kills a hanging test?",
         "What is the default frequency of the workflow data cleanup job?",
         "What is the average temperature in Ecuador in January?",
+        # a threshold, a cutoff, a radius, a tolerance: values asked for
+        "When I call ImageDraw.floodfill() without a tolerance, what threshold value does it use?",
+        "When pybabel update does fuzzy matching, what similarity cutoff does it use?",
+        "If I create ImageFilter.GaussianBlur() with no arguments, what blur radius do I get?",
+        "What tolerance does assert_allclose use by default?",
         # a clock time
         "If celery beat is running, at what time of day does the cleanup task run?",
         "At what time does the nightly backup start?",

@@ -25,13 +25,16 @@ from citesynth.verify.numbers import NUMBER_WORDS
 _MODIFIERS = r"(?:(?:default|maximum|minimum|max|min|total|average|typical|current|exact)\s+)*"
 _MEASURES = (
     r"(?:number|size|count|amount|percentage|percent|length|duration|age|population|"
-    r"height|width|depth|weight|port|years?|exit\s+code|status\s+code"
+    r"height|width|depth|weight|port|years?|exit\s+code|status\s+code|radius|threshold|cutoff|"
+    r"tolerance"
     r"|(?:timeouts?|delay|interval|capacity|frequency|speed|distance|temperature|price|cost)"
     r"(?=\s*(?:[?.]|$)|\s+(?:of|for|in|on|at|after|before|between|when|that|which|per|used)\b))"
 )
 """Words naming a measure. A duration, a rate or an amount of money asks for one only where
 its noun phrase ends ("the default timeout after which …", "the average temperature in
-…"): "the cost function", "which timeout applies" and "the timeout error" name things."""
+…"): "the cost function", "which timeout applies" and "the timeout error" name things. A
+threshold, a cutoff, a radius or a tolerance is a value asked for ("what threshold value does
+floodfill use by default?")."""
 _NAMING_WORD = (
     r"(?!(?:of|for|between|and|or|in|on|to|with|the|a|an|by|per|from|at|than)\b)[a-z][\w-]*"
 )
