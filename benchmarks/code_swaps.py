@@ -24,6 +24,10 @@ does not write (it should not):
   made "(defaults to `88`)", the line length's default two lines below);
 - `named_code`: any other sentence of six words or more naming code (not a literal such as
   `True` or `5`), its first name replaced by the nearest code of the window.
+- `named_code_plain`: those of `named_code` whose new code is an identifier (dotted,
+  snake_case or CamelCase: `PoolManager`, `reload_templates`), with every backtick of
+  the sentence dropped, as written and swapped: a model often writes code so
+  ("a maximum of 10 PoolManager instances").
 
 Two splits of documentation:
 
@@ -72,7 +76,12 @@ ANOTHER = "default_another"
 """A default swapped for code the page gives as the default of something else."""
 NAMED = "named_code"
 """Any other sentence's first name swapped for the nearest code."""
-KINDS = (OTHER, ANOTHER, NAMED)
+PLAIN = "named_code_plain"
+"""`NAMED` cases whose new code is an identifier, every backtick dropped."""
+KINDS = (OTHER, ANOTHER, NAMED, PLAIN)
+_IDENTIFIER = re.compile(r"[A-Za-z_][\w.]*(?:\(\))?")
+_CODE_LIKE = re.compile(r"[A-Z].*[a-z]|_|\.")
+_BACKTICKED = re.compile(r"`+([^`\s][^`]*?)`+(?!_)")
 _LITERAL = re.compile(r"""(?:true|false|none|null|[-+]?\d[\w.]*|'.*'|".*")""", re.I)
 
 
@@ -136,6 +145,11 @@ def page_cases(path: Path, where: str) -> list[Case]:
             cases.append(
                 (kind, f"{where}:{start}", Check(claim, (window,)), Check(changed, (window,)))
             )
+            if kind == NAMED and _IDENTIFIER.fullmatch(other) and _CODE_LIKE.search(other[1:]):
+                plain, swapped = (_BACKTICKED.sub(r"\1", text) for text in (claim, changed))
+                cases.append(
+                    (PLAIN, f"{where}:{start}", Check(plain, (window,)), Check(swapped, (window,)))
+                )
     return cases
 
 
@@ -146,7 +160,13 @@ def folder_cases(folder: Path, name: str, most: dict[str, int] | None) -> list[C
         cases += page_cases(path, f"{name}/{path.relative_to(folder)}")
     if most is None:
         return cases
-    return [case for kind in KINDS for case in [c for c in cases if c[0] == kind][: most[kind]]]
+    named = {case[1] for case in [c for c in cases if c[0] == NAMED][: most[NAMED]]}
+    return [
+        case
+        for kind in KINDS
+        for case in [c for c in cases if c[0] == kind][: most[kind]]
+        if kind != PLAIN or case[1] in named
+    ]
 
 
 UNSEEN = ("build", "griffe")
@@ -201,7 +221,12 @@ def main() -> None:
     parser.add_argument("--most-defaults", type=int, default=40, help="a tuning project's")
     parser.add_argument("--most-code", type=int, default=20, help="a tuning project's")
     args = parser.parse_args()
-    most = {OTHER: args.most_defaults, ANOTHER: args.most_defaults, NAMED: args.most_code}
+    most = {
+        OTHER: args.most_defaults,
+        ANOTHER: args.most_defaults,
+        NAMED: args.most_code,
+        PLAIN: args.most_code,
+    }
     splits = split_cases(most)
     names = ["lexical", *(["default"] if available() else [])]
     payload: dict[str, Any] = {"window": WINDOW, "most_per_tuning_project": most}

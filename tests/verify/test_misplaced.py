@@ -48,6 +48,11 @@ ROLES = (
     "You can create a schema from a dictionary of fields using the\n"
     "`from_dict <marshmallow.Schema.from_dict>` method."
 )
+LIMITS = (
+    "You can control the connection pool size with ``httpx.Limits``.\n\n"
+    "``max_keepalive_connections``, number of allowable keep-alive connections, or\n"
+    "``None`` to always allow. (Defaults 20)"
+)
 RANGES = (
     "When no single ``SpecifierSet`` can express the range, ``to_specifier_set()``\n"
     "returns ``None``; see ``SpecifierSet.to_range`` for the other way."
@@ -143,6 +148,20 @@ RANGES = (
             "You can create a schema from a dictionary of fields using the `from_dict` method.",
             ROLES,
             [ROLES],
+            None,
+        ),
+        # an identifier written without backticks, where the sentence writes other code
+        (
+            "By default, it will keep a maximum of 10 PoolManager instances.",
+            POOLS.split("\n\n")[1],
+            [POOLS],
+            ("PoolManager", "ConnectionPool"),
+        ),
+        # written plain, only code in its place tells: the sentence's other code is not
+        (
+            "httpx.Limits allows by default 20 keep-alive connections.",
+            LIMITS.split("\n\n")[1],
+            [LIMITS],
             None,
         ),
         # a fenced block run into the prose of a flattened page says nothing

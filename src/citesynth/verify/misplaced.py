@@ -32,6 +32,12 @@ The sentences saying a claim give its words to other code when
   anywhere, code the claim does not write, when the claim's prose has three content terms
   or more (fewer say too little to tell what the sentence says it of).
 
+A claim with no backtick reads its identifiers written plain (dotted, snake_case,
+CamelCase: "a maximum of 10 PoolManager instances") as code when the passages write them
+as code: a model often drops the backticks. Only code written in its place tells then
+("httpx.Limits allows by default 20 keep-alive connections" is no claim about
+``max_keepalive_connections``, which the sentence saying it names).
+
 Over the tuning documentation (`benchmarks.code_swaps`, 2026-12-05), reading the other
 sentences saying the claim and the code written in its place took the swapped names
 passed from 330 to 142 of 720 and the defaults swapped for code the page never gives as a
@@ -106,6 +112,43 @@ def _written(passages: tuple[str, ...]) -> frozenset[str]:
     return words(" ".join(rendered_roles(p) for p in passages))
 
 
+@lru_cache(maxsize=256)
+def _coded(passages: tuple[str, ...]) -> frozenset[str]:
+    """The words the passages write in inline code."""
+    return words(
+        " ".join(m.group(1) for p in passages for m in INLINE_CODE.finditer(rendered_roles(p)))
+    )
+
+
+_PLAIN_CODE = re.compile(
+    r"(?<![\w.`/@-])(?:"
+    r"(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*"  # pyramid.reload_assets, Schema.load
+    r"|[A-Za-z]\w*_\w+"  # reload_templates
+    r"|[A-Z]+[a-z0-9]+[A-Z]\w*|[a-z]+[A-Z]\w*"  # PoolManager, HTTPRouteNotFound, camelCase
+    r")(?:\(\))?(?![\w`/@-])"
+)
+"""An identifier written without backticks: a dotted name, snake_case, CamelCase."""
+
+
+def _marked(claim: str, passages: tuple[str, ...]) -> tuple[str, bool]:
+    """`claim` with the identifiers it writes plain in backticks, and whether it had any.
+
+    Those the passages write as code, in a claim with no backtick: a model often drops
+    them all ("a maximum of 10 PoolManager instances").
+    """
+    if "`" in claim or not _PLAIN_CODE.search(claim):
+        return claim, False
+    coded = _coded(passages)
+    marked = _PLAIN_CODE.sub(lambda m: _backticked(m, coded), claim)
+    return marked, marked != claim
+
+
+def _backticked(match: re.Match[str], coded: frozenset[str]) -> str:
+    name = match.group()
+    found = _namewords(name)
+    return f"`{name}`" if found and found <= coded and not name.endswith(".") else name
+
+
 def code_elsewhere(claim: str, stating: str, passages: Sequence[str]) -> tuple[str, str] | None:
     """(the claim's code, the other code) when the sentences saying the claim name other code.
 
@@ -114,6 +157,7 @@ def code_elsewhere(claim: str, stating: str, passages: Sequence[str]) -> tuple[s
     writes the claim's code, and not its prose). None unless every condition of the
     module docstring holds.
     """
+    claim, plain = _marked(claim, tuple(passages))
     mine = [
         code
         for code in dict.fromkeys(code_spans(claim))
@@ -157,6 +201,7 @@ def code_elsewhere(claim: str, stating: str, passages: Sequence[str]) -> tuple[s
                     code
                     for code in code_spans(sentence)
                     if len(wanted) >= LEAST_TERMS
+                    and not plain  # written plain, only code in its place tells
                     and _namewords(code)
                     and not _namewords(code) <= claimed
                 ),
