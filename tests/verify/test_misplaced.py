@@ -8,7 +8,7 @@ import pytest
 
 from citesynth.verify import get_verifier
 from citesynth.verify.base import Check
-from citesynth.verify.misplaced import code_elsewhere
+from citesynth.verify.misplaced import _marked, code_elsewhere
 
 ASSETS = (
     "Setting ``pyramid.reload_assets`` to ``True`` affects performance\n"
@@ -193,3 +193,26 @@ def test_the_verifier_says_which_code_the_source_says_it_of() -> None:
         wrong.reasons
     )
     assert right.label == "supported"
+
+
+def test_a_run_on_claim_is_read_once() -> None:
+    # "aB_" thirty thousand times had taken 53 s to find its identifiers (a regular
+    # expression backtracking into the run), and ten thousand code spans 31 s to place
+    run_on = "aB_" * 30_000 + "x-"
+    spans = "Foo.bar_baz " * 10_000 + "end."
+    page = "``Foo.bar_baz`` and ``aB_x`` say the sentence. " * 50
+    assert code_elsewhere(run_on, "the sentence", [page]) is None
+    assert code_elsewhere(spans, "the sentence", [page]) is None
+
+
+def test_an_identifier_written_plain_keeps_what_follows_it() -> None:
+    passages = ("``Schema.load`` and ``PoolManager`` and ``reload_templates``.",)
+    claim = "Use Schema.load() and PoolManager. Then e.g. reload_templates, not Foo."
+    assert _marked(claim, passages) == (
+        "Use `Schema.load()` and `PoolManager`. Then e.g. `reload_templates`, not Foo.",
+        True,
+    )
+    assert _marked("Use `Schema.load` and PoolManager.", passages) == (
+        "Use `Schema.load` and PoolManager.",
+        False,
+    )

@@ -120,14 +120,22 @@ def _coded(passages: tuple[str, ...]) -> frozenset[str]:
     )
 
 
-_PLAIN_CODE = re.compile(
-    r"(?<![\w.`/@-])(?:"
-    r"(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*"  # pyramid.reload_assets, Schema.load
-    r"|[A-Za-z]\w*_\w+"  # reload_templates
-    r"|[A-Z]+[a-z0-9]+[A-Z]\w*|[a-z]+[A-Z]\w*"  # PoolManager, HTTPRouteNotFound, camelCase
-    r")(?:\(\))?(?![\w`/@-])"
-)
-"""An identifier written without backticks: a dotted name, snake_case, CamelCase."""
+_PLAIN_WORD = re.compile(r"(?<![\w.`/@-])([A-Za-z_][\w.]*+)(\(\))?(?![\w`/@-])")
+"""A word of letters, digits, underscores and dots, and the call after it (possessive: a
+run-on word is read once, never backtracked into)."""
+_CAMEL = re.compile(r"[a-z0-9][A-Z]")
+_PART = re.compile(r"[A-Za-z_]\w+")
+
+
+def _identifier(word: str) -> bool:
+    """Whether a word written without backticks is an identifier.
+
+    A dotted name (`pyramid.reload_assets`, `Schema.load`; not "e.g."), snake_case
+    (`reload_templates`), CamelCase (`PoolManager`, `HTTPRouteNotFound`, `camelCase`).
+    """
+    if "." in word:
+        return all(_PART.fullmatch(part) for part in word.split("."))
+    return "_" in word.strip("_") or _CAMEL.search(word) is not None
 
 
 def _marked(claim: str, passages: tuple[str, ...]) -> tuple[str, bool]:
@@ -136,17 +144,22 @@ def _marked(claim: str, passages: tuple[str, ...]) -> tuple[str, bool]:
     Those the passages write as code, in a claim with no backtick: a model often drops
     them all ("a maximum of 10 PoolManager instances").
     """
-    if "`" in claim or not _PLAIN_CODE.search(claim):
+    if "`" in claim:
         return claim, False
     coded = _coded(passages)
-    marked = _PLAIN_CODE.sub(lambda m: _backticked(m, coded), claim)
+    marked = _PLAIN_WORD.sub(lambda m: _backticked(m, coded), claim)
     return marked, marked != claim
 
 
 def _backticked(match: re.Match[str], coded: frozenset[str]) -> str:
-    name = match.group()
+    """The word in backticks when it is an identifier the passages write as code."""
+    word = match.group(1).rstrip(".")
+    dots = match.group(1)[len(word) :]
+    name = word + (match.group(2) or "")
     found = _namewords(name)
-    return f"`{name}`" if found and found <= coded and not name.endswith(".") else name
+    if word and _identifier(word) and found and found <= coded:
+        return f"`{name}`{dots}"
+    return match.group()
 
 
 def code_elsewhere(claim: str, stating: str, passages: Sequence[str]) -> tuple[str, str] | None:
@@ -212,8 +225,7 @@ def code_elsewhere(claim: str, stating: str, passages: Sequence[str]) -> tuple[s
 
 
 _NOWHERE = (None, None)
-_WORD_BEFORE = re.compile(r"(\w+)\W*$")
-_WORD_AFTER = re.compile(r"^\W*?(\w+)")
+_PROSE_WORD = re.compile(r"\w+")
 
 
 def _slots(text: str) -> dict[str, tuple[str | None, str | None]]:
@@ -221,16 +233,27 @@ def _slots(text: str) -> dict[str, tuple[str | None, str | None]]:
 
     "… a maximum of 10 `PoolManager` instances" puts `PoolManager` between "10" and
     "instances". A claim writing its code where the sentence writes other code, between
-    the same words, put it there: "it" before that sentence does not excuse it.
+    the same words, put it there: "it" before that sentence does not excuse it. Read in
+    one pass: a run-on text of thousands of code spans is read in linear time.
     """
-    found: dict[str, tuple[str | None, str | None]] = {}
     plain = MARKERS.sub(" ", text)
-    for match in INLINE_CODE.finditer(plain):
-        before = _WORD_BEFORE.search(INLINE_CODE.sub(" ", plain[: match.start()]))
-        after = _WORD_AFTER.search(INLINE_CODE.sub(" ", plain[match.end() :]))
-        slot = (before and before.group(1).lower(), after and after.group(1).lower())
+    spans = list(INLINE_CODE.finditer(plain))
+    ends = [0, *(span.end() for span in spans)]
+    starts = [*(span.start() for span in spans), len(plain)]
+    gaps = [_PROSE_WORD.findall(plain[end:start]) for end, start in zip(ends, starts, strict=True)]
+    before: list[str | None] = []
+    for gap in gaps[:-1]:  # the last prose word before each span, across spans between
+        before.append(gap[-1].lower() if gap else (before[-1] if before else None))
+    after: list[str | None] = [None] * len(spans)
+    following: str | None = None
+    for index in range(len(spans) - 1, -1, -1):
+        gap = gaps[index + 1]
+        following = gap[0].lower() if gap else following
+        after[index] = following
+    found: dict[str, tuple[str | None, str | None]] = {}
+    for span, slot in zip(spans, zip(before, after, strict=True), strict=True):
         if slot != _NOWHERE:
-            found.setdefault(match.group(1).strip(), slot)
+            found.setdefault(span.group(1).strip(), slot)
     return found
 
 
