@@ -160,13 +160,10 @@ def folder_cases(folder: Path, name: str, most: dict[str, int] | None) -> list[C
         cases += page_cases(path, f"{name}/{path.relative_to(folder)}")
     if most is None:
         return cases
-    named = {case[1] for case in [c for c in cases if c[0] == NAMED][: most[NAMED]]}
-    return [
-        case
-        for kind in KINDS
-        for case in [c for c in cases if c[0] == kind][: most[kind]]
-        if kind != PLAIN or case[1] in named
-    ]
+    chosen = {kind: [c for c in cases if c[0] == kind][: most[kind]] for kind in most}
+    named = {case[1] for case in chosen[NAMED]}  # the plain ones of the named ones kept
+    chosen[PLAIN] = [case for case in cases if case[0] == PLAIN and case[1] in named]
+    return [case for kind in KINDS for case in chosen[kind]]
 
 
 UNSEEN = ("build", "griffe")
@@ -221,12 +218,7 @@ def main() -> None:
     parser.add_argument("--most-defaults", type=int, default=40, help="a tuning project's")
     parser.add_argument("--most-code", type=int, default=20, help="a tuning project's")
     args = parser.parse_args()
-    most = {
-        OTHER: args.most_defaults,
-        ANOTHER: args.most_defaults,
-        NAMED: args.most_code,
-        PLAIN: args.most_code,
-    }
+    most = {OTHER: args.most_defaults, ANOTHER: args.most_defaults, NAMED: args.most_code}
     splits = split_cases(most)
     names = ["lexical", *(["default"] if available() else [])]
     payload: dict[str, Any] = {"window": WINDOW, "most_per_tuning_project": most}

@@ -113,12 +113,15 @@ def _written(passages: tuple[str, ...]) -> frozenset[str]:
     return words(" ".join(rendered_roles(p) for p in passages))
 
 
+def _code_words(text: str) -> frozenset[str]:
+    """The words `text` writes in inline code (a role's target too)."""
+    return words(" ".join(m.group(1) for m in INLINE_CODE.finditer(text)))
+
+
 @lru_cache(maxsize=256)
 def _coded(passages: tuple[str, ...]) -> frozenset[str]:
     """The words the passages write in inline code."""
-    return words(
-        " ".join(m.group(1) for p in passages for m in INLINE_CODE.finditer(rendered_roles(p)))
-    )
+    return frozenset().union(*(_code_words(rendered_roles(p)) for p in passages))
 
 
 _PLAIN_WORD = re.compile(r"(?<![\w.`/@-])([A-Za-z_][\w.]*+)(\(\))?(?![\w`/@-])")
@@ -194,7 +197,7 @@ def code_elsewhere(claim: str, stating: str, passages: Sequence[str]) -> tuple[s
             code: next((c for c, slot in slots.items() if slot == placed.get(code)), None)
             for code in mine
         }
-        coded = words(" ".join(m.group(1) for m in INLINE_CODE.finditer(sentence)))
+        coded = _code_words(sentence)
         mine = [
             code
             for code in mine
