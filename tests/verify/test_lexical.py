@@ -300,6 +300,63 @@ def test_denying_words_are_read_as_written() -> None:
     assert not denies("It works out of the box.", "It does not work.")
     plain = "Gunicorn supports Windows directly."
     assert not denies(plain, "It does not support Windows.")
+    # an "un-" word both sides write denies nothing
+    claim = "an ordered list continues when an unordered list item is encountered"
+    assert not denies(claim, "an ordered list will not continue when an unordered item comes")
+
+
+def test_a_denial_backs_a_negated_claim_only_in_the_clause_stating_it(
+    verifier: LexicalVerifier,
+) -> None:
+    """The "disable" of another clause had backed "extensions cannot read it"."""
+    source = (
+        "Currently the cache is only used to enable and disable template reloading, "
+        "but extensions can read it as well."
+    )
+    claim = "The cache is only used for template reloading, and extensions cannot read it."
+    [verdict] = verifier.verify_now([Check(claim, (source,))])
+    assert "negation differs from the source" in verdict.reasons, verdict
+    denied = "Currently the cache is only used for reloading, but extensions cannot read it."
+    [verdict] = verifier.verify_now([Check(claim, (denied,))])
+    assert not any("negation" in reason for reason in verdict.reasons), verdict
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "negation"),
+    [
+        (  # the clause after "because" is stated, denied, by the source
+            "Setting the flag in your code works well because the runner command can read "
+            "it early.",
+            "Setting the flag in your code works well enough. It can't be read early by "
+            "the runner command, so use the option instead.",
+            True,
+        ),
+        (  # the denial is of something else the sentence names: mappings, not arrays
+            "This order is defined using a TOML array, where each type is listed in order.",
+            "Since TOML mappings aren't ordered, types defined using this method are "
+            "rendered alphabetically. Use an array to set the order of the types.",
+            False,
+        ),
+        (  # an opening purpose is no assertion
+            "To output only some of the declared fields, pass their names via only.",
+            "You may not need to output all declared fields every time. Pass their names via only.",
+            False,
+        ),
+        (  # a noun phrase in brackets is no clause
+            "Increased diastolic blood pressure (DBP) is associated with aortic aneurysm.",
+            "Diastolic blood pressure had a greater effect on aortic aneurysm. There was no "
+            "evidence of increased risk at lower diastolic blood pressure.",
+            False,
+        ),
+    ],
+)
+def test_a_clause_of_a_compound_claim_the_source_states_only_denied(
+    verifier: LexicalVerifier, claim: str, source: str, negation: bool
+) -> None:
+    """A plain clause of four or more terms, stated (80 % of them in one clause of each
+    sentence stating most of them) only with a negation, denies the claim."""
+    [verdict] = verifier.verify_now([Check(claim, (source,))])
+    assert ("negation differs from the source" in verdict.reasons) is negation, verdict
 
 
 @pytest.mark.parametrize(

@@ -58,11 +58,12 @@ from citesynth.verify.analysed import (
 from citesynth.verify.clauses import ungrounded_clauses
 from citesynth.verify.codevalues import differing_code, sets_otherwise
 from citesynth.verify.comparisons import (
-    COMPARISONS,
-    NEGATED_BOUND,
+    BOUND_WORDS,
     bound_denied,
+    bound_restated,
     unstated_comparison,
 )
+from citesynth.verify.compound import clause_denied
 from citesynth.verify.identifiers import (
     as_code,
     as_key,
@@ -83,6 +84,7 @@ from citesynth.verify.negation import (
     negated_for,
     negated_scope,
     privative_only,
+    stating_clauses,
 )
 from citesynth.verify.numbers import (
     canonical,
@@ -112,9 +114,6 @@ _NOT_SUPERLATIVE = frozenset(
     contest protest manifest nest pest vest chest quest zest jest invest digest arrest crest
     conquest priest behest unrest midwest northwest southwest everest fest inquest bequest
     attest detest""".split()
-)
-_BOUND_WORDS = frozenset(
-    "smallest largest biggest least fewest lowest highest shortest longest minimum maximum".split()
 )
 
 
@@ -251,8 +250,8 @@ def _superlatives_missing(
     and 0 supported claims of the tuning splits (WiCE dev, SciFact train, HaluEval 0-249).
     """
     wanted = superlatives(claim)
-    if wanted and any(_restates_bound(claim, text_of(evidence, s)) for s in best):
-        wanted -= _BOUND_WORDS
+    if wanted and any(bound_restated(claim, text_of(evidence, s)) for s in best):
+        wanted -= BOUND_WORDS
     if not wanted:
         return ()
     if best and superlatives(text_of(evidence, best[0])):
@@ -316,8 +315,12 @@ def _negation_differs(
     A negated claim disagrees when the best sentence for its negated clause has no
     negation (a claim may join two sentences, its "no limits" stated by the second), nor
     does any sentence stating as much of that clause, nor names the bound the claim denies
-    going past ("cannot have more than" against "maximum": `comparisons.bound_denied`); a
-    plain claim when the clause of the anchor sentence that states it is negated. A
+    going past ("cannot have more than" against "maximum": `comparisons.bound_denied`), nor
+    denies it without a negation word in the clause stating it (`_denied`); a plain claim
+    when the clause of the anchor sentence that states it is negated, or when one of its
+    own clauses is stated only denied (`compound.clause_denied`: "… because the flask run
+    command can read it early" against "It can't be read early by the ``flask run``
+    command"). A
     negation elsewhere in the sentence ("... or `None` for no limits") neither contradicts
     a plain claim nor backs a negated one, so it decides nothing. A plain claim opening with
     a purpose clause ("To enable HTTP/2, install ...") is checked on the sentences that best
@@ -333,16 +336,13 @@ def _negation_differs(
         scope = negated_scope(claim)
         most = max(len(scope & sentence.terms) for sentence in best)
         stating = [sentence for sentence in best if len(scope & sentence.terms) == most]
-        if not any(
-            sentence.negated
-            or denies(text_of(evidence, sentence), claim)
-            or bound_denied(claim, text_of(evidence, sentence))
-            for sentence in stating
-        ):
+        if not any(_denied(claim, scope, sentence, evidence) for sentence in stating):
             return True
         contrast = _CONTRAST.search(claim)  # "A depends on X, not on Y": "A … X" is plain
         texts = [text_of(evidence, sentence) for sentence in best]
         return contrast is not None and contrast_denied(claim, contrast, texts)
+    if clause_denied(claim, evidence):
+        return True
     tops = [best[0]]
     asserted = asserted_terms(claim)
     if asserted:
@@ -350,6 +350,22 @@ def _negation_differs(
         most = max(len(asserted & sentence.terms) for sentence in best)
         tops = [sentence for sentence in best if len(asserted & sentence.terms) == most]
     return all(_negates(claim, wanted, sentence, evidence) for sentence in tops)
+
+
+def _denied(claim: str, scope: frozenset[str], sentence: Sentence, evidence: Evidence) -> bool:
+    """Whether `sentence` denies what a negated claim's clause `scope` states, as it does.
+
+    Read in the sentence's clauses stating most of the scope (`negation.stating_clauses`):
+    a denial in another clause backs nothing. Jinja's "Currently it is only used to enable
+    and disable automatic escaping, but it can be used by extensions as well" does not back
+    "extensions cannot make use of it"; its "disable" stands in another clause.
+    """
+    text = text_of(evidence, sentence)
+    return (
+        sentence.negated
+        or any(denies(clause, claim) for clause in stating_clauses(scope, text))
+        or bound_denied(claim, text)
+    )
 
 
 _CONTRAST = re.compile(r",\s*+(?:and\s++|but\s++)?not\s++(?!only\b)")
@@ -376,25 +392,8 @@ def _negates(claim: str, wanted: Sequence[str], sentence: Sentence, evidence: Ev
     return (
         sentence.negated
         and negated_for(wanted, text)
-        and not _restates_bound(claim, text)
+        and not bound_restated(claim, text)
         and not denies(claim, text)
-    )
-
-
-def _restates_bound(claim: str, sentence: str) -> bool:
-    """Whether a plain `claim` names as a bound what `sentence` states as a denial.
-
-    "The smallest response GZipMiddleware compresses is 500 bytes" restates "Do not GZip
-    responses that are smaller than this minimum size": the source's "not" bounds a
-    comparison, and the claim gives the bound ("smallest", "minimum", "maximum"). Whether the
-    bound's number is the source's, the number check decides. A claim making the comparison
-    itself ("GZips responses smaller than this minimum size") denies the source.
-    """
-    words = {w.lower() for w in re.findall(r"[A-Za-z]+", claim)}
-    return (
-        not words.isdisjoint(_BOUND_WORDS)
-        and words.isdisjoint(COMPARISONS)
-        and NEGATED_BOUND.search(sentence) is not None
     )
 
 

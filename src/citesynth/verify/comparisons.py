@@ -59,6 +59,10 @@ NEGATED_BOUND = re.compile(
 )
 """A limit stated as what may not happen past it: "Do not GZip responses that are smaller
 than this minimum size", "must not exceed 64 KB", "cannot have more than 1000 fields"."""
+BOUND_WORDS = frozenset(
+    "smallest largest biggest least fewest lowest highest shortest longest minimum maximum".split()
+)
+"""The words of a claim that name a bound ("the smallest response compressed is 500 bytes")."""
 _UPPER_BOUND = re.compile(
     r"\b(?:maximum|largest|highest|longest|biggest|at\s+most|up\s+to)\b", re.I
 )
@@ -74,13 +78,35 @@ def bound_denied(claim: str, sentence: str) -> bool:
     "maximum", "at most", "up to"; "not … fewer / less / smaller / below" restates
     "minimum", "at least". A claim's "cannot have more than" against a "minimum" does not.
     Whether the bound's number is the sentence's, the number check decides. The mirror of
-    `align._restates_bound` (a claim naming the bound of a source's denial).
+    `bound_restated` (a claim naming the bound of a source's denial).
     """
     denied = NEGATED_BOUND.search(claim)
     if denied is None:
         return False
     upper = denied.group("past").lower() in PAST_UPPER
     return (_UPPER_BOUND if upper else _LOWER_BOUND).search(sentence) is not None
+
+
+def bound_restated(claim: str, sentence: str) -> bool:
+    """Whether a plain `claim` names as a bound what `sentence` states as a denial.
+
+    "The smallest response GZipMiddleware compresses is 500 bytes" restates "Do not GZip
+    responses that are smaller than this minimum size": the source's "not" bounds a
+    comparison, and the claim gives the bound ("smallest", "minimum", "maximum"). Whether the
+    bound's number is the source's, the number check decides. A claim making the comparison
+    itself ("GZips responses smaller than this minimum size") denies the source. The mirror
+    of `bound_denied`.
+    """
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", claim)}
+    return (
+        not words.isdisjoint(BOUND_WORDS)
+        and words.isdisjoint(COMPARISONS)
+        and NEGATED_BOUND.search(sentence) is not None
+    )
+
+
+_FENCED = re.compile(r"```.*?(?:```|\Z)", re.S)
+"""A fenced code block: its values are an example's, never what the sentence asserts."""
 
 
 def unstated_comparison(claim: str, passages: Sequence[str]) -> str | None:

@@ -152,18 +152,32 @@ def negated_for(wanted: Iterable[str], sentence: str, *, privative: bool = True)
     one that states it. Without `privative`, "without" and "lacking" negate nothing ("run
     without any arguments" states a condition, not a denial).
     """
-    wanted = set(wanted)
     cues = [
         offset for offset, word in negation_cues(sentence) if privative or word not in _PRIVATIVE
     ]
+    return any(any(start <= c < end for c in cues) for start, end in _stating(wanted, sentence))
+
+
+def stating_clauses(wanted: Iterable[str], sentence: str) -> list[str]:
+    """The clauses of `sentence` holding most of the terms `wanted` (all when none holds one).
+
+    What `negated_for` reads, for the checks that read a denial without a negation word
+    (`denies`): Jinja's "Currently it is only used to enable and disable automatic escaping,
+    but it can be used by extensions as well" states "extensions cannot make use of it" in
+    its last clause, which denies nothing; "disable" stands in another.
+    """
+    return [sentence[start:end] for start, end in _stating(wanted, sentence)]
+
+
+def _stating(wanted: Iterable[str], sentence: str) -> list[tuple[int, int]]:
+    """Spans of the clauses of `sentence` holding most of `wanted`; all when none holds one."""
+    wanted = set(wanted)
     scored = []
     for start, end in _clauses(sentence):
         tokens = {canonical(t) for t in terms(sentence[start:end])}
-        scored.append((len(wanted & tokens), any(start <= c < end for c in cues)))
+        scored.append((len(wanted & tokens), (start, end)))
     most = max((count for count, _ in scored), default=0)
-    if most == 0:
-        return any(negating for _, negating in scored)
-    return any(negating for count, negating in scored if count == most)
+    return [span for count, span in scored if count == most]
 
 
 def _clauses(text: str) -> list[tuple[int, int]]:
@@ -247,12 +261,18 @@ def denies(text: str, other: str) -> bool:
     cache to avoid repeated compiling" is the claim "templates aren't compiled over and
     over", and the claim "requests from a page on an untrusted URL receive a 400 error"
     Werkzeug's "a page that is not served on a trusted URL". An "un-" word counts only when
-    `other` holds the word it negates ("trusted"): "under", "until" and "unique" deny nothing.
+    `other` holds the word it negates ("trusted"): "under", "until" and "unique" deny nothing;
+    nor when `other` writes the "un-" word too: "an ordered list continues when an unordered
+    list item is encountered" denies nothing by "unordered" where Python-Markdown writes "an
+    ordered list will not continue when an unordered list item is encountered".
     """
     lowered = other.lower()
     for found in _DENYING.finditer(text):
         rest = found.group(1)
-        if rest is None or re.search(rf"\b{re.escape(rest.lower())}", lowered):
+        if rest is None:
+            return True
+        word = re.escape(rest.lower())
+        if re.search(rf"\b{word}", lowered) and not re.search(rf"\bun{word}", lowered):
             return True
     return False
 
