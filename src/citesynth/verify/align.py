@@ -317,8 +317,8 @@ def _negation_differs(
     does any sentence stating as much of that clause, nor names the bound the claim denies
     going past ("cannot have more than" against "maximum": `comparisons.bound_denied`), nor
     denies it without a negation word in the clause stating it (`_denied`); a plain claim
-    when the clause of the anchor sentence that states it is negated, or when one of its
-    own clauses is stated only denied (`compound.clause_denied`: "… because the flask run
+    when the clause of the anchor sentence that states it is negated; any claim when one of
+    its clauses is stated the other way (`compound.clause_denied`: "… because the flask run
     command can read it early" against "It can't be read early by the ``flask run``
     command"). A
     negation elsewhere in the sentence ("... or `None` for no limits") neither contradicts
@@ -332,6 +332,8 @@ def _negation_differs(
     best = [s for s in best if not sets_otherwise(claim, text_of(evidence, s))]
     if not best or privative_only(claim):
         return False
+    if clause_denied(claim, evidence):
+        return True
     if negated:
         scope = negated_scope(claim)
         most = max(len(scope & sentence.terms) for sentence in best)
@@ -341,8 +343,6 @@ def _negation_differs(
         contrast = _CONTRAST.search(claim)  # "A depends on X, not on Y": "A … X" is plain
         texts = [text_of(evidence, sentence) for sentence in best]
         return contrast is not None and contrast_denied(claim, contrast, texts)
-    if clause_denied(claim, evidence):
-        return True
     tops = [best[0]]
     asserted = asserted_terms(claim)
     if asserted:

@@ -254,6 +254,13 @@ source control", and a word that is another's opposite by "un-" ("untrusted"; no
 "unless", "unlike", "unique", …)."""
 
 
+def denying_terms(text: str) -> frozenset[str]:
+    """The stemmed terms of the words of `text` that deny without a negation word."""
+    return frozenset(
+        canonical(t) for found in _DENYING.finditer(text) for t in terms(found.group())
+    )
+
+
 def denies(text: str, other: str) -> bool:
     """Whether `text` denies with a word no negation cue list holds (`_DENYING`).
 
