@@ -80,7 +80,7 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
     code_starts = [start for start, _ in code]
     found = []
     for match in WORD.finditer(text):
-        word = match.group().lower().replace("’", "'")
+        word = match.group().lower().replace("’", "'").strip("-")  # "does -not- translate"
         if not (word in _NEGATION or word.endswith("n't")):
             continue
         start, end = match.span()
