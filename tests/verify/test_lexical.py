@@ -321,6 +321,26 @@ def test_a_denial_backs_a_negated_claim_only_in_the_clause_stating_it(
     assert not any("negation" in reason for reason in verdict.reasons), verdict
 
 
+def test_a_negated_clause_is_read_in_the_sentence_stating_more_of_it(
+    verifier: LexicalVerifier,
+) -> None:
+    """The sentence stating most of the negated clause, though not among the three stating
+    most of the whole claim, decides (Flask's "Logs for each request aren't show in the
+    terminal", after the lines on the script)."""
+    source = (
+        "The only argument to the command specifies a script containing your application, "
+        "which must be called application. You can write a small script to import your "
+        "app with this name, or to create it. The command takes a single argument. Then "
+        "run the start-server command. Logs for each request aren't show in the terminal."
+    )
+    claim = (
+        "The command takes a single script argument whose app must be named application, "
+        "so a small script can import the app, and request logs don't appear in the terminal."
+    )
+    [verdict] = verifier.verify_now([Check(claim, (source,))])
+    assert not any("negation" in reason for reason in verdict.reasons), verdict
+
+
 @pytest.mark.parametrize(
     ("claim", "source", "negation"),
     [
