@@ -363,8 +363,8 @@ def test_a_negated_clause_is_read_in_the_sentence_stating_more_of_it(
             False,
         ),
         (  # a denying clause the source states plainly
-            "Setting the flag skips the routed responder and also prevents any response middleware "
-            "hooks from being called.",
+            "Setting the flag skips the routed responder and also means that no response "
+            "middleware hooks are called.",
             "Setting the flag skips the routed responder and the remaining request hooks. "
             "However, any response middleware hooks will still be called.",
             True,
@@ -382,6 +382,18 @@ def test_a_negated_clause_is_read_in_the_sentence_stating_more_of_it(
             "but exit immediately after with no apparent errors.",
             "When running as root without :envvar:`C_FORCE_ROOT` the worker will appear to "
             "start but exit immediately after with no apparent errors.",
+            False,
+        ),
+        (  # a denying word without a negation ("prevents", "abolishes") is not read
+            "Blocking the binding of the protein to ND3 and ND6 prevents induced neuronal loss.",
+            "Suppressing ND6 binding abolishes induced neuronal loss and improves phenotypes.",
+            False,
+        ),
+        (  # a noun list's "and" in the source cuts no clause
+            "On EKS, the Operator Lifecycle Manager framework is not built in, unlike on "
+            "OpenShift.",
+            "However, on EKS: The Operator Lifecycle Manager framework and the Red Hat "
+            "Container Registry are not built in.",
             False,
         ),
         (  # a choice declined is no denial of the clause
@@ -414,6 +426,48 @@ def test_a_clause_of_a_compound_claim_the_source_states_only_denied(
     it denies) contradicts the claim."""
     [verdict] = verifier.verify_now([Check(claim, (source,))])
     assert ("negation differs from the source" in verdict.reasons) is negation, verdict
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (  # a negation joined by "and" in the source is of its own clause
+            "Starlette counts the body bytes received from the server, which is why it uses "
+            "`Content-Length` only to reject an oversized request early.",
+            "Starlette counts the body bytes received from the server. `Content-Length` is "
+            "used only to reject an oversized request early and is not trusted to enforce "
+            "the limit.",
+        ),
+        (  # two sentences read as one claim are two clauses
+            "Without the jupyter extra, Black will not be able to format notebook files. "
+            "_Black_ will automatically detect Jupyter Notebooks by their extension.",
+            "Without the jupyter extra, Black will not be able to format notebook files. "
+            "_Black_ will automatically detect Jupyter Notebooks by their extension and "
+            "format them accordingly.",
+        ),
+    ],
+)
+def test_clauses_are_cut_where_they_end(claim: str, source: str) -> None:
+    from citesynth.verify.analysed import analyse
+    from citesynth.verify.compound import clause_denied
+
+    assert not clause_denied(claim, analyse((source,)))
+
+
+def test_a_privative_in_the_source_states_a_condition_not_a_denial() -> None:
+    from citesynth.verify.analysed import analyse
+    from citesynth.verify.compound import clause_denied
+
+    claim = (
+        "For an installation in a fully disconnected environment, you must transfer the "
+        "chart archive file."
+    )
+    source = (
+        "In environments without internet access a fully disconnected installation runs "
+        "reliably. Transfer the chart archive file."
+    )
+    assert not clause_denied(claim, analyse((source,)))
+    assert clause_denied(claim, analyse((source.replace("without", "with no"),)))
 
 
 def test_a_claim_of_ten_thousand_clauses_and_code_spans_is_cut_once() -> None:
