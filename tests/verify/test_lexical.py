@@ -321,6 +321,20 @@ def test_a_denial_backs_a_negated_claim_only_in_the_clause_stating_it(
     assert not any("negation" in reason for reason in verdict.reasons), verdict
 
 
+def test_a_message_in_inline_code_denies_as_prose_does(verifier: LexicalVerifier) -> None:
+    source = (
+        "If tests succeed but coverage is low, you will see this message: "
+        "`FAIL Required test coverage of 100% not reached.`"
+    )
+    claim = "The job fails when the required test coverage of 100% is not reached."
+    [verdict] = verifier.verify_now([Check(claim, (source,))])
+    assert not any("negation" in reason for reason in verdict.reasons), verdict
+    # code that is no message denies nothing
+    code = "If tests succeed but coverage is low, the job runs `check_coverage --min 100`."
+    [verdict] = verifier.verify_now([Check(claim, (code,))])
+    assert "negation differs from the source" in verdict.reasons, verdict
+
+
 def test_a_negated_clause_is_read_in_the_sentence_stating_more_of_it(
     verifier: LexicalVerifier,
 ) -> None:

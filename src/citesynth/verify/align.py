@@ -69,6 +69,7 @@ from citesynth.verify.identifiers import (
     as_key,
     attributes,
     called_as,
+    code_spans,
     identifiers,
     marks_code,
     written_option,
@@ -83,6 +84,7 @@ from citesynth.verify.negation import (
     goal_negated_only,
     negated_for,
     negated_scope,
+    negation_cues,
     privative_only,
     stating_clauses,
 )
@@ -364,14 +366,21 @@ def _denied(claim: str, scope: frozenset[str], sentence: Sentence, evidence: Evi
     Read in the sentence's clauses stating most of the scope (`negation.stating_clauses`):
     a denial in another clause backs nothing. Jinja's "Currently it is only used to enable
     and disable automatic escaping, but it can be used by extensions as well" does not back
-    "extensions cannot make use of it"; its "disable" stands in another clause.
+    "extensions cannot make use of it"; its "disable" stands in another clause. A message
+    in inline code (`_MESSAGE`) denies as prose does.
     """
     text = text_of(evidence, sentence)
     return (
         sentence.negated
         or any(denies(clause, claim) for clause in stating_clauses(scope, text))
         or bound_denied(claim, text)
+        or any(_MESSAGE.fullmatch(span) and negation_cues(span) for span in code_spans(text))
     )
+
+
+_MESSAGE = re.compile(r"[A-Za-z][\w'’,.%-]*(?: [\w'’,.%:-]+){3,}")
+"""Inline code that is a message in words ("`FAIL Required test coverage of 100% not
+reached.`"): its "not" denies as the prose's would."""
 
 
 _CONTRAST = re.compile(r",\s*+(?:and\s++|but\s++)?not\s++(?!only\b)")
