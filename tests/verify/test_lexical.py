@@ -300,6 +300,8 @@ def test_denying_words_are_read_as_written() -> None:
     assert not denies("It works out of the box.", "It does not work.")
     plain = "Gunicorn supports Windows directly."
     assert not denies(plain, "It does not support Windows.")
+    # an "un-" word denies its word in any form
+    assert denies("templates are interpreted unchanged", "without any changes")
     # an "un-" word both sides write denies nothing
     claim = "an ordered list continues when an unordered list item is encountered"
     assert not denies(claim, "an ordered list will not continue when an unordered item comes")
@@ -318,6 +320,25 @@ def test_a_denial_backs_a_negated_claim_only_in_the_clause_stating_it(
     assert "negation differs from the source" in verdict.reasons, verdict
     denied = "Currently the cache is only used for reloading, but extensions cannot read it."
     [verdict] = verifier.verify_now([Check(claim, (denied,))])
+    assert not any("negation" in reason for reason in verdict.reasons), verdict
+
+
+def test_a_negation_after_since_is_backed_by_the_sentence_stating_it(
+    verifier: LexicalVerifier,
+) -> None:
+    """The negated clause's own words decide which sentence backs it: "the runner command
+    cannot read it early", not the discouragement before "since"."""
+    source = (
+        "In order to enable the mode reliably, use the option on the runner command. While "
+        "it is possible to set the flag in your config or code, this is strongly "
+        "discouraged. It can't be read early by the runner command."
+    )
+    claim = (
+        "The reliable way to enable the mode is the option on the runner command; setting "
+        "the flag in config or code is strongly discouraged since the runner command cannot "
+        "read it early."
+    )
+    [verdict] = verifier.verify_now([Check(claim, (source,))])
     assert not any("negation" in reason for reason in verdict.reasons), verdict
 
 

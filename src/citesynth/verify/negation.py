@@ -197,7 +197,11 @@ def negated_scope(claim: str) -> frozenset[str]:
     """The terms of the claim's clause that holds its first negation.
 
     What a source sentence must state to back the negation; all the claim's terms when
-    that clause has none.
+    that clause has none. A clause of its own opening inside it before the negation
+    ("because", "since", "so", "whereas", "while") is the scope when it holds three terms
+    or more: in "setting DEBUG in config or code is strongly discouraged since flask run
+    cannot read it early", "flask run cannot read it early", which Flask's "It can't be
+    read early by the ``flask run`` command" backs.
     """
     cues = negation_cues(claim)
     everything = frozenset(canonical(t) for t in content_terms(claim))
@@ -206,9 +210,25 @@ def negated_scope(claim: str) -> frozenset[str]:
     offset = cues[0][0]
     for start, end in _clauses(claim):
         if start <= offset < end:
-            found = frozenset(canonical(t) for t in content_terms(claim[start:end]))
-            return found or everything
+            clause = claim[start:end]
+            joined = _JOINED.search(clause[: offset - start])
+            if joined:  # "… is strongly discouraged since flask run cannot read it early"
+                clause = clause[joined.end() :]
+            found = frozenset(canonical(t) for t in content_terms(clause))
+            return (
+                found
+                if len(found) >= _SCOPE_TERMS
+                else (
+                    frozenset(canonical(t) for t in content_terms(claim[start:end])) or everything
+                )
+            )
     return everything
+
+
+_JOINED = re.compile(r".*\s(?:because|since|so\s+that|so|whereas|while)\s", re.I | re.S)
+"""The last word before a negation that opens a clause of its own inside its clause."""
+_SCOPE_TERMS = 3
+"""Terms a clause opened so must hold to be the scope by itself."""
 
 
 _CONTRASTED_TERMS = 3
@@ -268,20 +288,35 @@ def denies(text: str, other: str) -> bool:
     cache to avoid repeated compiling" is the claim "templates aren't compiled over and
     over", and the claim "requests from a page on an untrusted URL receive a 400 error"
     Werkzeug's "a page that is not served on a trusted URL". An "un-" word counts only when
-    `other` holds the word it negates ("trusted"): "under", "until" and "unique" deny nothing;
+    `other` holds the word it negates, in any form ("trusted"; "unchanged" and "without any
+    changes"): "under", "until" and "unique" deny nothing;
     nor when `other` writes the "un-" word too: "an ordered list continues when an unordered
     list item is encountered" denies nothing by "unordered" where Python-Markdown writes "an
     ordered list will not continue when an unordered list item is encountered".
     """
-    lowered = other.lower()
+    held: set[str] | None = None
     for found in _DENYING.finditer(text):
         rest = found.group(1)
         if rest is None:
             return True
-        word = re.escape(rest.lower())
-        if re.search(rf"\b{word}", lowered) and not re.search(rf"\bun{word}", lowered):
+        if held is None:
+            held, negated = _stems(other)
+        if _stem(rest) in held - negated:
             return True
     return False
+
+
+def _stem(word: str) -> str:
+    """The stem `terms` gives `word` ("changes" and "changed": "chang")."""
+    return next((canonical(t) for t in terms(word)), word.lower())
+
+
+def _stems(text: str) -> tuple[set[str], set[str]]:
+    """The stems of the words of `text`, and those of the words its "un-" words negate."""
+    words = [word.lower() for word in re.findall(r"[A-Za-z]+", text)]
+    held = {_stem(word) for word in words}
+    negated = {_stem(word[2:]) for word in words if word.startswith("un") and len(word) >= 6}
+    return held, negated
 
 
 @lru_cache(maxsize=1024)
