@@ -320,13 +320,12 @@ def _negation_differs(
     any sentence of the passages stating more of it than they do: Flask's "Logs for each
     request aren't show in the terminal" below the lines stating the rest), nor names the
     bound the claim denies going past ("cannot have more than" against "maximum":
-    `comparisons.bound_denied`), nor
-    denies it without a negation word in the clause stating it (`_denied`); a plain claim
-    when the clause of the anchor sentence that states it is negated; any claim when one of
-    its clauses is stated the other way (`compound.clause_denied`: "… because the flask run
-    command can read it early" against "It can't be read early by the ``flask run``
-    command"). A
-    negation elsewhere in the sentence ("... or `None` for no limits") neither contradicts
+    `comparisons.bound_denied`), nor denies it without a negation word in the clause
+    stating it (`_denied`); a plain claim when the clause of the anchor sentence that states
+    it is negated; any claim when one of its clauses is stated the other way
+    (`compound.clause_denied`: "… because the flask run command can read it early" against
+    "It can't be read early by the ``flask run`` command"). A negation elsewhere in the
+    sentence ("... or `None` for no limits") neither contradicts
     a plain claim nor backs a negated one, so it decides nothing. A plain claim opening with
     a purpose clause ("To enable HTTP/2, install ...") is checked on the sentences that best
     state what follows the clause: "HTTP/2 is not enabled by default" denies no install; of

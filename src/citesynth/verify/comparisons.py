@@ -105,10 +105,6 @@ def bound_restated(claim: str, sentence: str) -> bool:
     )
 
 
-_FENCED = re.compile(r"```.*?(?:```|\Z)", re.S)
-"""A fenced code block: its values are an example's, never what the sentence asserts."""
-
-
 def unstated_comparison(claim: str, passages: Sequence[str]) -> str | None:
     """The comparison `claim` makes ("more weight than"), unless the passages make one.
 

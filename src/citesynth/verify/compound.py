@@ -55,7 +55,7 @@ from bisect import bisect_right
 from citesynth.analysis import content_terms, terms
 from citesynth.verify.analysed import Evidence, text_of
 from citesynth.verify.comparisons import bound_denied, bound_restated
-from citesynth.verify.negation import CODE, denies, denying_terms, negation_cues
+from citesynth.verify.negation import CODE, PRIVATIVE, denies, denying_terms, negation_cues
 from citesynth.verify.numbers import canonical
 
 MIN_TERMS = 4
@@ -118,11 +118,6 @@ def clause_denied(claim: str, evidence: Evidence) -> bool:
     return False
 
 
-_PRIVATIVE = frozenset("without lack lacks lacking absent".split())
-"""Negations that state a condition ("In environments without internet access, …"): no
-denial of a plain clause."""
-
-
 def _asserts(part: str, wanted: set[str], sentence: str) -> bool:
     """Whether every clause of `sentence` stating `SHARE` of `wanted` asserts it plainly.
 
@@ -143,7 +138,7 @@ def _asserts(part: str, wanted: set[str], sentence: str) -> bool:
 def _denies(part: str, wanted: set[str], sentence: str) -> bool:
     """Whether a clause of `sentence` stating `SHARE` of `wanted` negates it."""
     return any(
-        any(word not in _PRIVATIVE for _, word in negation_cues(clause))
+        any(word not in PRIVATIVE for _, word in negation_cues(clause))
         and not denies(part, clause)
         and not bound_restated(part, clause)
         for clause in _cut(sentence)

@@ -41,7 +41,9 @@ _CIRCUMSTANCE = re.compile(
 )
 """A claim's opening clause of time or condition, "After streaming a response with
 `preload_content=False` and reading all of it, ": when what the claim asserts holds."""
-_PRIVATIVE = frozenset("without lack lacks lacking absent".split())
+PRIVATIVE = frozenset("without lack lacks lacking absent".split())
+"""Negations that deny a thing's presence ("mice lacking Sirt1"), often a condition
+("In environments without internet access, …") rather than a denial."""
 _FAIL = frozenset("fail fails failed".split())
 _LITOTES = re.compile(
     r"\s+(?:(?:to\s+)?(?:forget|hesitate|neglect|fail\s+to|mention)|least)\b", re.I
@@ -133,7 +135,7 @@ def privative_only(claim: str) -> bool:
     """
     found = negation_cues(claim)
     for offset, word in found:
-        if word not in _PRIVATIVE:
+        if word not in PRIVATIVE:
             return False
         following = WORD.match(claim[offset + len(word) :].lstrip())
         if word == "without" and following and following.group().endswith("ing"):
@@ -153,7 +155,7 @@ def negated_for(wanted: Iterable[str], sentence: str, *, privative: bool = True)
     without any arguments" states a condition, not a denial).
     """
     cues = [
-        offset for offset, word in negation_cues(sentence) if privative or word not in _PRIVATIVE
+        offset for offset, word in negation_cues(sentence) if privative or word not in PRIVATIVE
     ]
     return any(any(start <= c < end for c in cues) for start, end in _stating(wanted, sentence))
 
