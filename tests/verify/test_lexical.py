@@ -473,6 +473,14 @@ def test_a_clause_of_a_compound_claim_the_source_states_only_denied(
             "used only to reject an oversized request early and is not trusted to enforce "
             "the limit.",
         ),
+        (  # cut at "but", "not only X but also Y" still denies nothing (Invoke's words)
+            "The Runner class not only forwards your standard input to the running program "
+            "(allowing you to respond to prompts) but it can also be configured to respond "
+            "automatically on your behalf.",
+            "The Runner class not only forwards your standard input to the running program "
+            "(allowing you to respond to prompts) but it can also be configured to respond "
+            "automatically on your behalf.",
+        ),
         (  # two sentences read as one claim are two clauses
             "Without the jupyter extra, Black will not be able to format notebook files. "
             "_Black_ will automatically detect Jupyter Notebooks by their extension.",

@@ -34,9 +34,11 @@ validated").
 Measured on the 760 written documentation tuning and probe claims: four wrong claims
 caught (Flask's `DEBUG`, Jinja's template variables, Werkzeug's debugger in forking
 environments and "offers further WebSocket support beyond routing"), no right one lost;
-of the labelled tuning claims (WiCE dev, SciFact train, HaluEval 0–249) one wrong
-HaluEval claim caught and no other verdict changed; of 6,805 recorded answer sentences
-none; of the 850 Developer Hub dev answer sentences none. Cut inside a Sphinx role
+no verdict of the labelled tuning claims (WiCE dev, SciFact train, HaluEval 0–249), of
+6,805 recorded answer sentences or of the 850 Developer Hub dev answer sentences changed.
+A claim's negations are read in the whole claim before it is cut: cut at "but", Invoke's
+"… not only forwards your standard input … but it can also be configured to respond
+automatically", quoted by the extractive writer, had been read as a denial. Cut inside a Sphinx role
 (":envvar:`C_FORCE_ROOT`"), a first version vetoed Celery's own words quoted; cut at
 brackets, a right SciFact claim ("Increased diastolic blood pressure (DBP)"); reading a
 source's clauses cut at "and" or run past a full stop a flattened page left, its
@@ -93,13 +95,12 @@ _OPENING = re.compile(
 def clause_denied(claim: str, evidence: Evidence) -> bool:
     """Whether a clause of `claim` is stated by `evidence` the other way (module doc)."""
     opening = _OPENING.match(claim)
-    parts = _cut(claim[opening.end() if opening else 0 :])
+    parts = _clauses(claim[opening.end() if opening else 0 :], _CUT)
     if len(parts) < 2 and not opening:
         return False
     negated = bool(negation_cues(claim))
-    for part in parts:
-        negating = bool(negation_cues(part))
-        if not negating and (negated or denies(part, "")):
+    for part, cues in parts:
+        if not cues and (negated or denies(part, "")):
             continue
         wanted = {canonical(t) for t in content_terms(part)} - denying_terms(part)
         if len(wanted) < MIN_TERMS:
@@ -110,7 +111,7 @@ def clause_denied(claim: str, evidence: Evidence) -> bool:
         stating = (
             text_of(evidence, s) for s in evidence.sentences if len(wanted & s.terms) == most
         )
-        if negating:
+        if cues:
             if all(_asserts(part, wanted, text) for text in stating):
                 return True
         elif all(_denies(part, wanted, text) for text in stating):
@@ -125,34 +126,44 @@ def _asserts(part: str, wanted: set[str], sentence: str) -> bool:
     bound the claim denies going past.
     """
     found = [
-        clause
-        for clause in _cut(sentence, _SOURCE_CUT)
+        (clause, cues)
+        for clause, cues in _clauses(sentence, _SOURCE_CUT)
         if len(wanted & {canonical(t) for t in terms(clause)}) >= SHARE * len(wanted)
     ]
     return bool(found) and not any(
-        negation_cues(clause) or denies(clause, part) or bound_denied(part, clause)
-        for clause in found
+        cues or denies(clause, part) or bound_denied(part, clause) for clause, cues in found
     )
 
 
 def _denies(part: str, wanted: set[str], sentence: str) -> bool:
     """Whether a clause of `sentence` stating `SHARE` of `wanted` negates it."""
     return any(
-        any(word not in PRIVATIVE for _, word in negation_cues(clause))
+        any(word not in PRIVATIVE for word in cues)
         and not denies(part, clause)
         and not bound_restated(part, clause)
-        for clause in _cut(sentence)
+        for clause, cues in _clauses(sentence, _CUT)
         if len(wanted & {canonical(t) for t in terms(clause)}) >= SHARE * len(wanted)
     )
 
 
-def _cut(text: str, cut: re.Pattern[str] = _CUT) -> list[str]:
-    """`text` cut at each match of `cut` outside inline code."""
+def _clauses(text: str, cut: re.Pattern[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """`text` cut at each match of `cut` outside inline code, each clause with its negations.
+
+    The negations are read in the whole text (`negation.negation_cues`), then given to the
+    clause holding them: cut at "but", "not only X but also Y" denies nothing still.
+    """
     code = [m.span() for m in CODE.finditer(text)]
     starts = [start for start, _ in code]
     cuts = (m for m in cut.finditer(text) if not _inside(m.start(), code, starts))
     bounds = [0, *(x for m in cuts for x in m.span()), len(text)]
-    return [text[bounds[i] : bounds[i + 1]] for i in range(0, len(bounds), 2)]
+    found = negation_cues(text)
+    return [
+        (
+            text[bounds[i] : bounds[i + 1]],
+            tuple(word for at, word in found if bounds[i] <= at < bounds[i + 1]),
+        )
+        for i in range(0, len(bounds), 2)
+    ]
 
 
 def _inside(offset: int, code: list[tuple[int, int]], starts: list[int]) -> bool:
