@@ -497,6 +497,15 @@ def test_clauses_are_cut_where_they_end(claim: str, source: str) -> None:
     assert not clause_denied(claim, analyse((source,)))
 
 
+def test_a_run_on_negated_claim_is_scoped_in_linear_time() -> None:
+    # a negation after 20,000 words without a comma had taken 109 s to scope (a pattern
+    # backtracking from every start), and 5,000 code spans with commas 1 s to cut
+    from citesynth.verify.negation import _clauses, negated_scope
+
+    assert "set" in negated_scope("word " * 20_000 + "is not set.")
+    assert len(_clauses("`a`, " * 5_000)) == 5_001
+
+
 def test_a_privative_in_the_source_states_a_condition_not_a_denial() -> None:
     from citesynth.verify.analysed import analyse
     from citesynth.verify.compound import clause_denied

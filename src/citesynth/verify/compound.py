@@ -52,12 +52,18 @@ using this method are always rendered alphabetically".
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left
 
 from citesynth.analysis import content_terms, terms
 from citesynth.verify.analysed import Evidence, text_of
 from citesynth.verify.comparisons import bound_denied, bound_restated
-from citesynth.verify.negation import CODE, PRIVATIVE, denies, denying_terms, negation_cues
+from citesynth.verify.negation import (
+    PRIVATIVE,
+    denies,
+    denying_terms,
+    negation_cues,
+    outside_code,
+)
 from citesynth.verify.numbers import canonical
 
 MIN_TERMS = 4
@@ -152,21 +158,11 @@ def _clauses(text: str, cut: re.Pattern[str]) -> list[tuple[str, tuple[str, ...]
     The negations are read in the whole text (`negation.negation_cues`), then given to the
     clause holding them: cut at "but", "not only X but also Y" denies nothing still.
     """
-    code = [m.span() for m in CODE.finditer(text)]
-    starts = [start for start, _ in code]
-    cuts = (m for m in cut.finditer(text) if not _inside(m.start(), code, starts))
-    bounds = [0, *(x for m in cuts for x in m.span()), len(text)]
+    bounds = [0, *(x for m in outside_code(cut, text) for x in m.span()), len(text)]
     found = negation_cues(text)
-    return [
-        (
-            text[bounds[i] : bounds[i + 1]],
-            tuple(word for at, word in found if bounds[i] <= at < bounds[i + 1]),
-        )
-        for i in range(0, len(bounds), 2)
-    ]
-
-
-def _inside(offset: int, code: list[tuple[int, int]], starts: list[int]) -> bool:
-    """Whether `offset` falls inside one of the sorted spans `code` (`starts` their starts)."""
-    at = bisect_right(starts, offset) - 1
-    return at >= 0 and offset < code[at][1]
+    offsets = [at for at, _ in found]
+    clauses = []
+    for i in range(0, len(bounds), 2):
+        first, last = bisect_left(offsets, bounds[i]), bisect_left(offsets, bounds[i + 1])
+        clauses.append((text[bounds[i] : bounds[i + 1]], tuple(w for _, w in found[first:last])))
+    return clauses

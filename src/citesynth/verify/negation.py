@@ -86,8 +86,7 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
         if not (word in _NEGATION or word.endswith("n't")):
             continue
         start, end = match.span()
-        inside = bisect_right(code_starts, start) - 1
-        if inside >= 0 and start < code[inside][1]:
+        if _in_code(start, code, code_starts):
             continue
         # Each test reads a window around the word: a text of thousands of negations is
         # read in linear time.
@@ -187,11 +186,25 @@ def _clauses(text: str) -> list[tuple[int, int]]:
 
     Cut at commas, semicolons, colons, brackets and dashes outside inline code.
     """
-    code = [m.span() for m in CODE.finditer(text)]
-    cuts = [
-        m.start() for m in _CLAUSE.finditer(text) if not any(a <= m.start() < b for a, b in code)
-    ]
+    cuts = [m.start() for m in outside_code(_CLAUSE, text)]
     return list(itertools.pairwise([0, *cuts, len(text)]))
+
+
+def outside_code(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """The matches of `pattern` in `text` that start outside inline code.
+
+    Each is placed among the code spans by bisection: thousands of spans and matches are
+    read in linear time.
+    """
+    code = [m.span() for m in CODE.finditer(text)]
+    starts = [start for start, _ in code]
+    return [m for m in pattern.finditer(text) if not _in_code(m.start(), code, starts)]
+
+
+def _in_code(offset: int, code: list[tuple[int, int]], starts: list[int]) -> bool:
+    """Whether `offset` falls inside one of the sorted spans `code` (`starts` their starts)."""
+    at = bisect_right(starts, offset) - 1
+    return at >= 0 and offset < code[at][1]
 
 
 @lru_cache(maxsize=1024)
@@ -212,23 +225,17 @@ def negated_scope(claim: str) -> frozenset[str]:
     offset = cues[0][0]
     for start, end in _clauses(claim):
         if start <= offset < end:
-            clause = claim[start:end]
-            joined = _JOINED.search(clause[: offset - start])
+            joined = list(_JOINED.finditer(claim, start, offset))
             if joined:  # "… is strongly discouraged since flask run cannot read it early"
-                clause = clause[joined.end() :]
-            found = frozenset(canonical(t) for t in content_terms(clause))
-            return (
-                found
-                if len(found) >= _SCOPE_TERMS
-                else (
-                    frozenset(canonical(t) for t in content_terms(claim[start:end])) or everything
-                )
-            )
+                own = frozenset(canonical(t) for t in content_terms(claim[joined[-1].end() : end]))
+                if len(own) >= _SCOPE_TERMS:
+                    return own
+            return frozenset(canonical(t) for t in content_terms(claim[start:end])) or everything
     return everything
 
 
-_JOINED = re.compile(r".*\s(?:because|since|so\s+that|so|whereas|while)\s", re.I | re.S)
-"""The last word before a negation that opens a clause of its own inside its clause."""
+_JOINED = re.compile(r"\s(?:because|since|so\s+that|so|whereas|while)(?=\s)", re.I)
+"""A word opening a clause of its own inside a clause; the last before a negation counts."""
 _SCOPE_TERMS = 3
 """Terms a clause opened so must hold to be the scope by itself."""
 
