@@ -62,6 +62,7 @@ from citesynth.verify.negation import (
     denies,
     denying_terms,
     negation_cues,
+    opening,
     outside_code,
 )
 from citesynth.verify.numbers import canonical
@@ -90,19 +91,16 @@ Registry are not built in" had stated the framework plainly. Where it must negat
 one, it is cut as a claim is: "`Content-Length` is used only to reject an oversized
 request early and is not trusted to enforce the limit" does not negate "it uses
 `Content-Length` only to reject an oversized request early"."""
-_OPENING = re.compile(
-    r"\s*(?:(?:in\s+order\s+)?to\s+[a-z]+|after|when|whenever|once|before|while|if|with)\b"
-    r"[^,;:.!?]*,\s*",
-    re.IGNORECASE,
-)
-"""A claim's opening purpose or condition: what it serves or when it holds."""
+_WITH = re.compile(r"\s*with\b[^,;:.!?]*,\s*", re.IGNORECASE)
+"""A claim's opening "With …, ": the case it speaks of (`negation.opening` reads the
+others: a purpose, a time or a condition)."""
 
 
 def clause_denied(claim: str, evidence: Evidence) -> bool:
     """Whether a clause of `claim` is stated by `evidence` the other way (module doc)."""
-    opening = _OPENING.match(claim)
-    parts = _clauses(claim[opening.end() if opening else 0 :], _CUT)
-    if len(parts) < 2 and not opening:
+    opened = opening(claim) or _WITH.match(claim)
+    parts = _clauses(claim[opened.end() if opened else 0 :], _CUT)
+    if len(parts) < 2 and not opened:
         return False
     negated = bool(negation_cues(claim))
     for part, cues in parts:

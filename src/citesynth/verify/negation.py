@@ -341,10 +341,18 @@ def asserted_terms(claim: str) -> frozenset[str]:
     default, `preload_content=True`). Empty when the claim has no such clause, or nothing
     follows it.
     """
-    opening = _PURPOSE.match(claim) or _CIRCUMSTANCE.match(claim)
-    if opening is None:
+    found = opening(claim)
+    if found is None:
         return frozenset()
-    return frozenset(canonical(t) for t in content_terms(claim[opening.end() :]))
+    return frozenset(canonical(t) for t in content_terms(claim[found.end() :]))
+
+
+def opening(claim: str) -> re.Match[str] | None:
+    """The claim's opening purpose or clause of time or condition, or None.
+
+    What it serves (`_PURPOSE`) or when it holds (`_CIRCUMSTANCE`), not what it asserts.
+    """
+    return _PURPOSE.match(claim) or _CIRCUMSTANCE.match(claim)
 
 
 def goal_negated_only(claim: str) -> bool:
