@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from functools import lru_cache
 
 from citesynth.analysis import content_terms, terms
 from citesynth.verify.analysed import Evidence, text_of
@@ -98,24 +99,14 @@ others: a purpose, a time or a condition)."""
 
 def clause_denied(claim: str, evidence: Evidence) -> bool:
     """Whether a clause of `claim` is stated by `evidence` the other way (module doc)."""
-    opened = opening(claim) or _WITH.match(claim)
-    parts = _clauses(claim[opened.end() if opened else 0 :], _CUT)
-    if len(parts) < 2 and not opened:
-        return False
-    negated = bool(negation_cues(claim))
-    for part, cues in parts:
-        if not cues and (negated or denies(part, "")):
-            continue
-        wanted = {canonical(t) for t in content_terms(part)} - denying_terms(part)
-        if len(wanted) < MIN_TERMS:
-            continue
+    for part, negating, wanted in _read_parts(claim):
         most = max((len(wanted & s.terms) for s in evidence.sentences), default=0)
         if most < SHARE * len(wanted):
             continue
         stating = (
             text_of(evidence, s) for s in evidence.sentences if len(wanted & s.terms) == most
         )
-        if cues:
+        if negating:
             if all(_asserts(part, wanted, text) for text in stating):
                 return True
         elif all(_denies(part, wanted, text) for text in stating):
@@ -123,7 +114,28 @@ def clause_denied(claim: str, evidence: Evidence) -> bool:
     return False
 
 
-def _asserts(part: str, wanted: set[str], sentence: str) -> bool:
+@lru_cache(maxsize=1024)
+def _read_parts(claim: str) -> tuple[tuple[str, bool, frozenset[str]], ...]:
+    """The clauses of `claim` to read, each with whether it is negated and its terms.
+
+    Cached: repair reads one claim against every source.
+    """
+    opened = opening(claim) or _WITH.match(claim)
+    parts = _clauses(claim[opened.end() if opened else 0 :], _CUT)
+    if len(parts) < 2 and not opened:
+        return ()
+    negated = bool(negation_cues(claim))
+    found = []
+    for part, cues, _ in parts:
+        if not cues and (negated or denies(part, "")):
+            continue
+        wanted = frozenset(canonical(t) for t in content_terms(part)) - denying_terms(part)
+        if len(wanted) >= MIN_TERMS:
+            found.append((part, bool(cues), wanted))
+    return tuple(found)
+
+
+def _asserts(part: str, wanted: frozenset[str], sentence: str) -> bool:
     """Whether every clause of `sentence` stating `SHARE` of `wanted` asserts it plainly.
 
     A negated clause `part` of a claim against it: no negation there, no denying word, no
@@ -131,30 +143,35 @@ def _asserts(part: str, wanted: set[str], sentence: str) -> bool:
     """
     found = [
         (clause, cues)
-        for clause, cues in _clauses(sentence, _SOURCE_CUT)
-        if len(wanted & {canonical(t) for t in terms(clause)}) >= SHARE * len(wanted)
+        for clause, cues, held in _clauses(sentence, _SOURCE_CUT)
+        if len(wanted & held) >= SHARE * len(wanted)
     ]
     return bool(found) and not any(
         cues or denies(clause, part) or bound_denied(part, clause) for clause, cues in found
     )
 
 
-def _denies(part: str, wanted: set[str], sentence: str) -> bool:
+def _denies(part: str, wanted: frozenset[str], sentence: str) -> bool:
     """Whether a clause of `sentence` stating `SHARE` of `wanted` negates it."""
     return any(
         any(word not in PRIVATIVE for word in cues)
         and not denies(part, clause)
         and not bound_restated(part, clause)
-        for clause, cues in _clauses(sentence, _CUT)
-        if len(wanted & {canonical(t) for t in terms(clause)}) >= SHARE * len(wanted)
+        for clause, cues, held in _clauses(sentence, _CUT)
+        if len(wanted & held) >= SHARE * len(wanted)
     )
 
 
-def _clauses(text: str, cut: re.Pattern[str]) -> list[tuple[str, tuple[str, ...]]]:
-    """`text` cut at each match of `cut` outside inline code, each clause with its negations.
+@lru_cache(maxsize=4096)
+def _clauses(
+    text: str, cut: re.Pattern[str]
+) -> tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]:
+    """`text` cut at each match of `cut` outside inline code, with negations and terms.
 
-    The negations are read in the whole text (`negation.negation_cues`), then given to the
-    clause holding them: cut at "but", "not only X but also Y" denies nothing still.
+    Each clause comes with its negations and its stemmed terms. The negations are read in
+    the whole text (`negation.negation_cues`), then given to the clause holding them: cut
+    at "but", "not only X but also Y" denies nothing still. Cached: a source's sentences
+    are read for every claim citing it.
     """
     bounds = [0, *(x for m in outside_code(cut, text) for x in m.span()), len(text)]
     found = negation_cues(text)
@@ -162,5 +179,7 @@ def _clauses(text: str, cut: re.Pattern[str]) -> list[tuple[str, tuple[str, ...]
     clauses = []
     for i in range(0, len(bounds), 2):
         first, last = bisect_left(offsets, bounds[i]), bisect_left(offsets, bounds[i + 1])
-        clauses.append((text[bounds[i] : bounds[i + 1]], tuple(w for _, w in found[first:last])))
-    return clauses
+        clause = text[bounds[i] : bounds[i + 1]]
+        held = frozenset(canonical(t) for t in terms(clause))
+        clauses.append((clause, tuple(w for _, w in found[first:last]), held))
+    return tuple(clauses)

@@ -303,7 +303,7 @@ def denies(text: str, other: str) -> bool:
     list item is encountered" denies nothing by "unordered" where Python-Markdown writes "an
     ordered list will not continue when an unordered list item is encountered".
     """
-    held: set[str] | None = None
+    held: frozenset[str] | None = None
     for found in _DENYING.finditer(text):
         rest = found.group(1)
         if rest is None:
@@ -320,11 +320,17 @@ def _stem(word: str) -> str:
     return next((canonical(t) for t in terms(word)), word.lower())
 
 
-def _stems(text: str) -> tuple[set[str], set[str]]:
-    """The stems of the words of `text`, and those of the words its "un-" words negate."""
+@lru_cache(maxsize=1024)
+def _stems(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The stems of the words of `text`, and those of the words its "un-" words negate.
+
+    Cached: a claim is read against every sentence that may deny it.
+    """
     words = [word.lower() for word in re.findall(r"[A-Za-z]+", text)]
-    held = {_stem(word) for word in words}
-    negated = {_stem(word[2:]) for word in words if word.startswith("un") and len(word) >= 6}
+    held = frozenset(_stem(word) for word in words)
+    negated = frozenset(
+        _stem(word[2:]) for word in words if word.startswith("un") and len(word) >= 6
+    )
     return held, negated
 
 
