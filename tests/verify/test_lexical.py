@@ -506,6 +506,16 @@ def test_a_run_on_negated_claim_is_scoped_in_linear_time() -> None:
     assert len(_clauses("`a`, " * 5_000)) == 5_001
 
 
+def test_a_long_sentences_clauses_are_read_but_not_remembered() -> None:
+    from citesynth.verify import compound
+
+    compound._remembered.cache_clear()
+    short, long = "It is not set, and it works.", "It is not set, and it works. " * 3_000
+    assert compound._clauses(short, compound._CUT) == compound._cut_clauses(short, compound._CUT)
+    assert len(compound._clauses(long, compound._CUT)) == 6_001
+    assert compound._remembered.cache_info().currsize == 1  # the short one only
+
+
 def test_a_privative_in_the_source_states_a_condition_not_a_denial() -> None:
     from citesynth.verify.analysed import analyse
     from citesynth.verify.compound import clause_denied

@@ -38,6 +38,12 @@ _DOWN = frozenset(
 )
 
 
+LARGEST_REMEMBERED = 50_000
+"""Characters of text beyond which what is read of it is not remembered (alignments,
+clauses): chunks are a few thousand; a page passed whole (or a hostile one) would stay in
+memory."""
+
+
 @dataclass(frozen=True, slots=True)
 class Sentence:
     """One sentence of one passage, analysed."""

@@ -29,7 +29,7 @@ from functools import lru_cache
 from importlib import resources
 
 from citesynth.verify.align import FEATURES, Alignment, align
-from citesynth.verify.analysed import Evidence, analyse, context_of
+from citesynth.verify.analysed import LARGEST_REMEMBERED, Evidence, analyse, context_of
 from citesynth.verify.base import Check, Label, Span, Verdict
 from citesynth.verify.evidence import comment_quoted
 
@@ -106,7 +106,7 @@ class LexicalVerifier:
                 first.setdefault(passage, place)
             local = dict(enumerate(first.values()))
             own = tuple(first)
-            if sum(map(len, own)) > _LARGEST_REMEMBERED:  # a whole page: not kept in memory
+            if sum(map(len, own)) > LARGEST_REMEMBERED:  # a whole page: not kept in memory
                 alignment = align(check.claim, analyse(own), context=context_of(check.about))
             else:
                 alignment = remembered_alignment(check.claim, own, check.about)
@@ -138,9 +138,6 @@ class LexicalVerifier:
 _REMEMBERED = 1024
 """Alignments remembered (each a claim against its passages, kept with them): an answer's
 review reads about sixty, so a dozen answers' worth, a few megabytes of chunk-sized text."""
-_LARGEST_REMEMBERED = 50_000
-"""Characters of a check's passages beyond which its alignment is not remembered: chunks
-are a few thousand; a page passed whole (or a hostile one) would stay in memory."""
 
 
 @lru_cache(maxsize=_REMEMBERED)
