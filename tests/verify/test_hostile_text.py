@@ -34,8 +34,9 @@ from citesynth.verify.cues import sides_of
 from citesynth.verify.evidence import evidence_text
 from citesynth.verify.lexical import LexicalVerifier
 from citesynth.verify.purpose import goal_elsewhere, split_goal
+from citesynth.verify.respectively import paired_otherwise
 from citesynth.verify.review import review
-from citesynth.verify.roles import crossed_names
+from citesynth.verify.roles import crossed_names, partners_exchanged
 from citesynth.verify.swaps import preferred_reversed
 from citesynth.verify.trained import TrainedVerifier
 from tests.synthesis.test_evidence_and_repeats import hit
@@ -90,6 +91,10 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
     assert elsewhere is None or elsewhere[0] in first
     crossed = crossed_names(text, [first, second])
     assert crossed is None or all(name in text for name in crossed)
+    partners = partners_exchanged(text, [first, second])
+    assert partners is None or all(name in text.lower() for name in partners)
+    paired = paired_otherwise(text, [f"{first} respectively", second])
+    assert paired is None or all(item.lower() in text.lower() for item in paired)
     preferred = preferred_reversed(text + " instead of " + first, second)
     assert preferred is None or all(isinstance(word, str) for word in preferred)
     found = find_conflicts([Passage(1, first, "a.md"), Passage(2, second, "b.md")])

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from citesynth.verify import Check, LexicalVerifier
-from citesynth.verify.roles import crossed_names
+from citesynth.verify.roles import crossed_names, partners_exchanged
 
 DEFAULTS = (
     "Specifying defaults\n-------------------\n\n"
@@ -19,6 +21,11 @@ DUMPING = (
     "Serialize objects by passing them to your schema's `dump <Schema.dump>` method, which "
     "returns the formatted result as a dictionary. You can also serialize to a "
     "JSON-encoded string using `dumps <Schema.dumps>`."
+)
+WRAPPERS = (
+    "The :class:`Request` class wraps the `environ` for easier access to request variables "
+    "(form data, request headers etc.). The :class:`Response` on the other hand is a "
+    "standard WSGI application that you can create."
 )
 WHITESPACE = (
     "If an application is configured with `trim_blocks`, the first newline after a template "
@@ -47,6 +54,12 @@ WHITESPACE = (
             "`trim_blocks` strips tabs and spaces from the start of a line.",
             WHITESPACE,
             ("lstrip_blocks", "trim_blocks"),
+        ),
+        (  # two names of three (Werkzeug's docs, a written tuning claim)
+            "In Werkzeug, the Response class wraps the environ for easier access to form data "
+            "and request headers, while the Request class is a standard WSGI application.",
+            WRAPPERS,
+            ("response", "request"),
         ),
     ],
 )
@@ -96,6 +109,90 @@ def test_no_crossing_when_nothing_binds_them_apart(claim: str, source: str) -> N
     assert crossed_names(claim, [source]) is None
 
 
+def test_three_names_bound_as_the_source_binds_them_are_not_crossed() -> None:
+    claim = (
+        "In Werkzeug, the Request class wraps the environ for easier access to form data "
+        "and request headers, while the Response class is a standard WSGI application."
+    )
+    assert crossed_names(claim, [WRAPPERS]) is None
+
+
+SMARTY = (
+    "Option | Default value | Description\n"
+    "------ | ------------- | -----------\n"
+    "`smart_dashes` | `True` | whether to convert dashes\n"
+    "`smart_angled_quotes` | `False` | whether to convert angled quotes\n"
+    "`smart_ellipses` | `True` | whether to convert ellipses\n"
+)
+EXTRAS = (
+    "Starlette only requires `anyio`, but some features need extra packages:\n\n"
+    "* [`itsdangerous`][itsdangerous] - Required for `SessionMiddleware` support.\n"
+    "* [`pyyaml`][pyyaml] - Required for `SchemaGenerator` support.\n"
+)
+DECORATORS = (
+    "Some decorators are available to tell Jinja to pass extra information to the filter.\n\n"
+    "- :func:`pass_context` passes the current :class:`~jinja2.runtime.Context`.\n"
+    "- :func:`pass_environment` passes the :class:`Environment`.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "found"),
+    [
+        (  # a table's rows
+            "The smart_angled_quotes option defaults to True, while the smart_ellipses option "
+            "defaults to False.",
+            SMARTY,
+            ("true", "false"),
+        ),
+        (  # a list's items
+            "itsdangerous is needed for SchemaGenerator support, while pyyaml is required for "
+            "SessionMiddleware.",
+            EXTRAS,
+            ("schemagenerator", "sessionmiddleware"),
+        ),
+        (  # "Context" is no part of "pass_context"
+            "The pass_context decorator passes the Environment to the filter, while "
+            "pass_environment passes the current Context.",
+            DECORATORS,
+            ("environment", "context"),
+        ),
+    ],
+)
+def test_names_given_each_others_partners_are_found(
+    claim: str, source: str, found: tuple[str, str]
+) -> None:
+    assert partners_exchanged(claim, [source]) == found
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (
+            "The smart_angled_quotes option defaults to False, while the smart_ellipses option "
+            "defaults to True.",
+            SMARTY,
+        ),
+        (
+            "itsdangerous is needed for SessionMiddleware support, while pyyaml is required "
+            "for SchemaGenerator.",
+            EXTRAS,
+        ),
+        (  # a pair the source also writes together is no exchange
+            "`itsdangerous` and `pyyaml` are needed for `SessionMiddleware`, while "
+            "`SchemaGenerator` needs `anyio`.",
+            EXTRAS + "All of `itsdangerous`, `pyyaml`, `SessionMiddleware` and `anyio`.",
+        ),
+        (  # one name in each clause: no pairs
+            "The pass_context decorator passes more, while pass_environment passes less.",
+            DECORATORS,
+        ),
+    ],
+)
+def test_partners_as_the_source_pairs_them_are_not_exchanged(claim: str, source: str) -> None:
+    assert partners_exchanged(claim, [source]) is None
+
+
 def test_the_lexical_verifier_says_the_source_pairs_them_the_other_way_round() -> None:
     wrong, right = LexicalVerifier().verify_now(
         [
@@ -127,3 +224,14 @@ def test_hostile_claims_and_sources_are_read_in_linear_time() -> None:
     claim = "span_1 reads the first, while span_2 writes the second."
     assert crossed_names(claim, [spans + ". span_1 writes. span_2 reads."]) is None
     assert crossed_names("`" * 100_000, ["`" * 100_000]) is None
+    assert partners_exchanged(f"{many} differ.", [SMARTY]) is None
+    # every row of a table of 20,000 is read once for the names of the claim
+    names = "`smart_dashes` is `False`, while `smart_ellipses` is `True`."
+    rows = "\n".join(f"`smart_dashes` | `True` | row {i}" for i in range(20_000))
+    table = f"Option | Default | Row\n--- | --- | ---\n{rows}"
+    started = time.perf_counter()
+    assert partners_exchanged(names, [table + "\n`smart_ellipses` | `False`"]) == (
+        "false",
+        "true",
+    )
+    assert time.perf_counter() - started < 5

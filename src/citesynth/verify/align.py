@@ -99,7 +99,8 @@ from citesynth.verify.numbers import (
 from citesynth.verify.opposites import opposed, reversed_order
 from citesynth.verify.purpose import goal_elsewhere
 from citesynth.verify.quotes import misquoted
-from citesynth.verify.roles import crossed_names
+from citesynth.verify.respectively import paired_otherwise
+from citesynth.verify.roles import crossed_names, partners_exchanged
 from citesynth.verify.siblings import misnamed_sibling
 from citesynth.verify.swaps import preferred_reversed, rejected_chosen, swapped
 from citesynth.verify.table_cells import denied_in_table
@@ -159,8 +160,9 @@ class Alignment:
     not miscited: repair moves it only to a source saying all of it (`review`)."""
     swapped: tuple[tuple[str, str], ...] = ()
     """Two items of the claim the stating sentence binds the other way round
-    (`swaps.swapped`), or two names of it each said with what the passages say of the
-    other (`roles.crossed_names`)."""
+    (`swaps.swapped`), two names of it each said with what the passages say of the
+    other (`roles.crossed_names`), or given each other's partner (`roles.partners_exchanged`,
+    `respectively.paired_otherwise`)."""
     misquoted: tuple[str, ...] = ()
     """Text the claim quotes as what something prints or says, which no passage writes
     (`quotes.misquoted`)."""
@@ -574,7 +576,11 @@ def align(
     cell = next(filter(None, celled), None)  # "`sync`: HTTP/2 Support: No"
     unit = other_unit(claim, shown)  # "milliseconds" against "(in seconds, …)"
     opposite = (*opposite, *filter(None, (cell, unit)))
-    exchanged = crossed_names(claim, shown)
+    exchanged = (
+        crossed_names(claim, shown)
+        or partners_exchanged(claim, shown)
+        or paired_otherwise(claim, shown)
+    )
     negation_mismatch = negation_mismatch and not restated
     features = {
         "anchor_coverage": anchor,

@@ -14,11 +14,10 @@ classes), and a claim that exchanges their roles reads like a paraphrase.
 
 A claim's two names are crossed against a passage when:
 
-- the claim names exactly two names the passage holds (a claim naming more is a list,
-  whose clauses share their words), each written as code: in backticks, snake_case or
-  dotted (`_identifier`), or written plainly where the passage writes it as a code span of
-  its own (`Schema.dumps`, ``dump``); neither is a part of the other ("LocalProxy" and
-  "proxy");
+- the claim names both, among at most `_MAX_NAMES` names the passage holds (more is a
+  list), each written as code: in backticks, snake_case or dotted (`_identifier`), or
+  written plainly where the passage writes it as a code span of its own (`Schema.dumps`,
+  ``dump``); neither is a part of the other ("LocalProxy" and "proxy");
 - they stand in different clauses of the claim (two names in one clause are coordinated:
   "`dump_only` and `load_only` are read-only and write-only, respectively");
 - the passage has prose sentences naming one and not the other, for each of the two;
@@ -28,16 +27,26 @@ A claim's two names are crossed against a passage when:
 Fitted on the written tuning claims only: on their 300 right paraphrases, the HTTPX and
 Click claims and the 2,049 Developer Hub reference-answer claims of both splits it fires
 on none; on the 50 written tuning claims with two details swapped it fires on 6 (on the 11
-such HTTPX and Click report claims, on none).
+such HTTPX and Click report claims, on none). Until 2026-12-05 a claim had to name exactly
+two; any two of more are read since ("the Response class wraps the environ …, while the
+Request class is a standard WSGI application": three names), and on the 380 right written
+tuning and probe claims it still fires on none.
+
+`partners_exchanged` reads names two by two: a claim writing two names in one clause and
+two more in another gives each pair's names the other's partner when no unit of the
+passage (a prose sentence, or a line outside prose: a table's row, a list item, a line of
+code) writes either of the claim's pairs together, and units write each name with the
+other clause's partner ("`smart_angled_quotes` | `False`" and "`smart_ellipses` | `True`"
+against "smart_angled_quotes defaults to True, while smart_ellipses defaults to False").
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from itertools import pairwise
+from itertools import combinations, pairwise
 
 from citesynth.analysis import bare_name, code_name, content_terms
 from citesynth.ingest.sentences import prose_sentences
@@ -122,6 +131,11 @@ def _mentions(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w])", text, re.I) is not None
 
 
+def _written(claim: str, at: Sequence[int]) -> str:
+    """A name as the claim first writes it, at `at` ("LocalProxy", not "localproxy")."""
+    return claim[at[0] :].split(None, 1)[0].strip("`")
+
+
 def _parts(name: str, written: str) -> frozenset[str]:
     """The words a name is made of, as written ("LocalProxy": "local", "proxy")."""
     return frozenset(p.lower() for p in _PART.findall(written or name))
@@ -138,12 +152,97 @@ def crossed_names(claim: str, passages: Sequence[str]) -> tuple[str, str] | None
         if len(written) > _MAX_NAMES:
             continue
         names = {name: at for name, at in written.items() if _mentions(passage, name)}
-        if len(names) != 2:
-            continue
-        (first, at_first), (second, at_second) = names.items()
-        if _crossed(claim, masked, bounds, sentences, (first, at_first), (second, at_second)):
-            return first, second
+        naming = {
+            name: frozenset(i for i, sentence in enumerate(sentences) if _mentions(sentence, name))
+            for name in names
+        }
+        for first, second in combinations(names.items(), 2):
+            if _crossed(claim, masked, bounds, sentences, naming, first, second):
+                return first[0], second[0]
     return None
+
+
+def partners_exchanged(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
+    """Two names `claim` gives each other's partner, or None (see the module docstring).
+
+    "smart_angled_quotes defaults to True, while smart_ellipses defaults to False" against
+    a table whose rows pair `smart_angled_quotes` with `False` and `smart_ellipses` with
+    `True`; the two names the claim gives the wrong partner.
+    """
+    if len(_claim_words(claim)) < 4:
+        return None
+    bounds = _clauses(claim)[1]
+    for passage in passages:
+        written = _claim_names(claim, _passage(passage)[0])
+        if len(written) > _MAX_NAMES:
+            continue
+        names = {name: at for name, at in written.items() if _mentions(passage, name)}
+        pairs = _clause_pairs(claim, names, bounds)
+        if len({clause for clause, _ in pairs}) < 2:
+            continue  # most claims: no unit of the passage is read
+        stated = _stated_pairs(passage, tuple(names))
+        for (one, (a, b)), (other, (c, d)) in combinations(pairs, 2):
+            if one == other or len({a, b, c, d}) < 4 or {a, b} in stated or {c, d} in stated:
+                continue
+            if {a, d} in stated and {c, b} in stated:
+                return b, d
+            if {a, c} in stated and {b, d} in stated:
+                return a, d
+    return None
+
+
+def _clause_pairs(
+    claim: str, names: Mapping[str, list[int]], bounds: Sequence[int]
+) -> list[tuple[int, tuple[str, str]]]:
+    """Each two names written in one clause of the claim (and in no other), with the clause.
+
+    Never a name and a part of it ("LocalProxy" and "proxy").
+    """
+    by_clause: dict[int, list[str]] = {}
+    for name, at in names.items():
+        clauses = {bisect_right(bounds, where) for where in at}
+        if len(clauses) == 1:
+            by_clause.setdefault(clauses.pop(), []).append(name)
+    parts = {name: _parts(name, _written(claim, at)) for name, at in names.items()}
+    return [
+        (clause, (a, b))
+        for clause, written in by_clause.items()
+        for a, b in combinations(written, 2)
+        if not (parts[a] <= parts[b] or parts[b] <= parts[a])
+    ]
+
+
+@lru_cache(maxsize=1024)
+def _stated_pairs(passage: str, names: tuple[str, ...]) -> frozenset[frozenset[str]]:
+    """Each two of `names` one unit of `passage` writes together.
+
+    A unit is a prose sentence, or a line outside prose: a table's row, a line of code.
+    """
+    found: set[frozenset[str]] = set()
+    for unit in _units(passage):
+        together = [name for name in names if _mentions(unit, name)]
+        found.update(frozenset(pair) for pair in combinations(together, 2))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=256)
+def _units(text: str) -> tuple[str, ...]:
+    """The prose sentences of `text`, then each line outside them (`_stated_pairs`)."""
+    spans = prose_sentences(text, min_words=1)
+    found = [text[start:end] for start, end in spans]
+    read = 0
+    for start, end in [*spans, (len(text), len(text))]:
+        found.extend(line for line in text[read:start].split("\n") if line.strip())
+        read = max(read, end)
+    return tuple(found)
+
+
+def claim_clauses(claim: str) -> tuple[int, ...]:
+    """Where the clauses of `claim` end (never inside a code span).
+
+    A position's clause is the number of these at or before it.
+    """
+    return _clauses(claim)[1]
 
 
 @lru_cache(maxsize=1024)
@@ -158,6 +257,7 @@ def _crossed(
     masked: str,
     bounds: Sequence[int],
     sentences: Sequence[str],
+    naming: Mapping[str, frozenset[int]],
     first: tuple[str, list[int]],
     second: tuple[str, list[int]],
 ) -> bool:
@@ -166,19 +266,19 @@ def _crossed(
     Each name comes with where the claim writes it; each must stand in a clause of its own
     that holds more of what only the other's sentences say than of what only its own do.
     `masked` is the claim with its code spans blanked, `bounds` where its clauses end
-    (the clause of a character is the number of bounds at or before it).
+    (the clause of a character is the number of bounds at or before it); `naming` holds
+    the sentences (by index) naming each name.
     """
     (a, at_a), (b, at_b) = first, second
-    written_a, written_b = (claim[at[0] :].split(None, 1)[0].strip("`") for at in (at_a, at_b))
-    parts_a, parts_b = _parts(a, written_a), _parts(b, written_b)
+    parts_a, parts_b = _parts(a, _written(claim, at_a)), _parts(b, _written(claim, at_b))
     if parts_a <= parts_b or parts_b <= parts_a:
         return False
     clauses_a = {bisect_right(bounds, at) for at in at_a}
     clauses_b = {bisect_right(bounds, at) for at in at_b}
     if clauses_a & clauses_b:
         return False
-    own_a = [s for s in sentences if _mentions(s, a) and not _mentions(s, b)]
-    own_b = [s for s in sentences if _mentions(s, b) and not _mentions(s, a)]
+    own_a = [sentences[i] for i in sorted(naming[a] - naming[b])]
+    own_b = [sentences[i] for i in sorted(naming[b] - naming[a])]
     if not own_a or not own_b:
         return False
     names = frozenset(content_terms(" ".join([*parts_a, *parts_b])))
