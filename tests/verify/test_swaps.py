@@ -7,7 +7,12 @@ import time
 import pytest
 
 from citesynth.verify import Check, LexicalVerifier
-from citesynth.verify.swaps import preferred_reversed, rejected_chosen, swapped
+from citesynth.verify.swaps import (
+    preferred_reversed,
+    rejected_chosen,
+    relation_reversed,
+    swapped,
+)
 
 TIMEOUTS = "The connect timeout is 5 seconds; the read timeout is 10 seconds."
 
@@ -155,6 +160,132 @@ def test_a_preference_reversed_is_found(
     claim: str, source: str, found: tuple[str, str] | None
 ) -> None:
     assert preferred_reversed(claim, source) == found
+
+
+COOKIES = (
+    "If a cookie is set, and a subsequent request is made over HTTP (rather than HTTPS), "
+    "the client will not include that cookie in the request."
+)
+PRECEDENCE = (
+    "`formdata` takes precedence over `obj`, which itself takes precedence over keyword arguments."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "found"),
+    [
+        # the two words next to the phrase exchanged, though both write "made over" before
+        # it (Falcon's docs, a written tuning claim)
+        (
+            "A cookie set earlier is not included in a request made over HTTPS rather than HTTP.",
+            COOKIES,
+            ("https", "http"),
+        ),
+        (
+            "A cookie set earlier is not included in a request made over HTTP rather than HTTPS.",
+            COOKIES,
+            None,
+        ),
+        # a chain: the second phrase's left side is not what the first one prefers
+        # (WTForms' docs, a written tuning claim)
+        (
+            "When populating a form, obj takes precedence over formdata, which in turn takes "
+            "precedence over any keyword arguments.",
+            PRECEDENCE,
+            ("obj", "formdata"),
+        ),
+        (
+            "When populating a form, formdata takes precedence over obj, which in turn takes "
+            "precedence over any keyword arguments.",
+            PRECEDENCE,
+            None,
+        ),
+    ],
+)
+def test_a_preference_reversed_next_to_its_phrase_is_found(
+    claim: str, source: str, found: tuple[str, str] | None
+) -> None:
+    assert preferred_reversed(claim, source) == found
+
+
+WIDGETS = (
+    "When a field is called, the default behaviour is to delegate the rendering to its widget."
+)
+ROUTES = (
+    "In cases where more that one route could match an incoming path, you should take care "
+    "to ensure that more specific routes are listed before general cases."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "found"),
+    [
+        # what is said between two words, said from the other end (WTForms' and
+        # Starlette's docs, written tuning claims)
+        (
+            "When a widget is called, its default behaviour is to delegate the rendering to "
+            "the field it belongs to.",
+            WIDGETS,
+            ("widget", "field"),
+        ),
+        (
+            "When several routes could match a path, the more general routes should be listed "
+            "before the more specific ones.",
+            ROUTES,
+            ("general", "specific"),
+        ),
+        # the same order
+        (
+            "When a field is called, by default it delegates the rendering to its widget.",
+            WIDGETS,
+            None,
+        ),
+        # a passive says it from the other end in other words
+        (
+            "The rendering of a called field is delegated by default to its widget.",
+            WIDGETS,
+            None,
+        ),
+        ("Its widget is called by the field to delegate the rendering by default.", WIDGETS, None),
+        # a list in the other order
+        (
+            "It reads JSON files, TOML tables, YAML documents and INI sections.",
+            "It reads INI sections, YAML documents, TOML tables and JSON files.",
+            None,
+        ),
+        # one word between them: too little to say what relates them
+        ("The widget field is called.", WIDGETS, None),
+    ],
+)
+def test_a_relation_said_from_the_other_end_is_found(
+    claim: str, source: str, found: tuple[str, str] | None
+) -> None:
+    assert relation_reversed(claim, source) == found
+
+
+def test_a_relation_another_stating_sentence_keeps_is_not_reversed() -> None:
+    # Pyramid's docs say it both ways, of two ACLs in the other order
+    allow = (
+        "The ACL helper will allow everyone the view permission, even though later in the "
+        "ACL you have an ACE that denies everyone the view permission."
+    )
+    deny = (
+        "The ACL helper will deny everyone the view permission, even though later in the "
+        "ACL, there is an ACE that allows everyone."
+    )
+    assert relation_reversed(deny, allow) == ("deny", "allows")
+    assert relation_reversed(deny, allow, [allow, deny]) is None
+    verdict = LexicalVerifier().verify_now([Check(deny, (f"{allow} On the other hand: {deny}",))])
+    assert verdict[0].supported
+
+
+def test_a_reversed_relation_is_read_in_bounded_time() -> None:
+    words = " ".join(f"word{i}" for i in range(20_000))
+    started = time.perf_counter()
+    # a list reversed: only "and" and "or" join its items
+    assert relation_reversed(words, " and ".join(reversed(words.split()))) is None
+    relation_reversed(f"{words} is in {words}", f"{words} holds {words}")
+    assert time.perf_counter() - started < 5
 
 
 def test_the_lexical_verifier_rejects_a_reversed_preference() -> None:

@@ -102,7 +102,12 @@ from citesynth.verify.quotes import misquoted
 from citesynth.verify.respectively import paired_otherwise
 from citesynth.verify.roles import crossed_names, partners_exchanged
 from citesynth.verify.siblings import misnamed_sibling
-from citesynth.verify.swaps import preferred_reversed, rejected_chosen, swapped
+from citesynth.verify.swaps import (
+    preferred_reversed,
+    rejected_chosen,
+    relation_reversed,
+    swapped,
+)
 from citesynth.verify.table_cells import denied_in_table
 
 _SUPERLATIVE = re.compile(
@@ -160,9 +165,9 @@ class Alignment:
     not miscited: repair moves it only to a source saying all of it (`review`)."""
     swapped: tuple[tuple[str, str], ...] = ()
     """Two items of the claim the stating sentence binds the other way round
-    (`swaps.swapped`), two names of it each said with what the passages say of the
-    other (`roles.crossed_names`), or given each other's partner (`roles.partners_exchanged`,
-    `respectively.paired_otherwise`)."""
+    (`swaps.swapped`) or relates from the other end (`swaps.relation_reversed`), two names
+    of it each said with what the passages say of the other (`roles.crossed_names`), or
+    given each other's partner (`roles.partners_exchanged`, `respectively.paired_otherwise`)."""
     misquoted: tuple[str, ...] = ()
     """Text the claim quotes as what something prints or says, which no passage writes
     (`quotes.misquoted`)."""
@@ -566,7 +571,10 @@ def align(
     if stating and (elsewhere := code_elsewhere(claim, stating[0], shown)):
         misnamed = (*misnamed, elsewhere)  # `reload_templates` where it says `reload_assets`
     opposite, restated = _opposite(claim, negated, best, stating)
-    crossed = swapped(claim, stating[0]) if stating else None
+    crossed = None
+    if stating:
+        said = (text_of(evidence, sentence) for sentence in sentences)
+        crossed = swapped(claim, stating[0]) or relation_reversed(claim, stating[0], said)
     crossed = crossed or next(
         filter(None, (preferred_reversed(claim, sentence) for sentence in stating)), None
     )

@@ -254,27 +254,33 @@ def reversed_order(claim: str, stating: str, others: Iterable[str] = ()) -> tupl
     return None
 
 
-def sides(text: str, word: str) -> list[tuple[frozenset[str], frozenset[str]]]:
-    """The terms of the `SIDE` content words left and right of each `word` in `text`."""
+def sides(text: str, word: str, limit: int = SIDE) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """The terms of the `limit` content words left and right of each `word` in `text`."""
     written = tokens(text)
     found = []
     for index, token in enumerate(written):
         if token != word:
             continue
         left, right = (
-            _side(written, range(index - 1, -1, -1)),
-            _side(written, range(index + 1, len(written))),
+            _side(written, range(index - 1, -1, -1), limit, word),
+            _side(written, range(index + 1, len(written)), limit, word),
         )
         found.append((left, right))
     return found
 
 
-def _side(written: Sequence[str], at: Iterable[int], limit: int = SIDE) -> frozenset[str]:
-    """The terms of the first `limit` content tokens of `written` at the positions `at`."""
+def _side(
+    written: Sequence[str], at: Iterable[int], limit: int = SIDE, stop: str = ""
+) -> frozenset[str]:
+    """The terms of the first `limit` content tokens of `written` at the positions `at`.
+
+    Never past `stop`: in "A over B, which in turn takes over C" the second phrase's left
+    side is not "B".
+    """
     found: list[str] = []
     taken = 0
     for index in at:
-        if taken == limit:
+        if taken == limit or written[index] == stop:
             break
         if content := content_of(written[index]):
             found.extend(content)

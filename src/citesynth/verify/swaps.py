@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -100,6 +101,7 @@ def swapped(claim: str, stating: str) -> tuple[str, str] | None:
     The items as the claim writes them. Each item's neighbours and positions are read
     once: repair aligns every claim with every source.
     """
+    stating = rendered_roles(stating)  # ":ref:`WebSocket <ws>`" ends no clause
     claim_tokens, stating_tokens = _flat(claim), _flat(stating)
     for kind in _kinds(claim, stating):
         if len(kind) < 2:
@@ -122,6 +124,88 @@ def swapped(claim: str, stating: str) -> tuple[str, str] | None:
                 said = frozenset(claim_tokens)
                 return min(first.written & said), min(second.written & said)
     return None
+
+
+def relation_reversed(
+    claim: str, stating: str, others: Iterable[str] = ()
+) -> tuple[str, str] | None:
+    """Two words `claim` relates the other way round from `stating`, or None.
+
+    "When a widget is called, its default behaviour is to delegate the rendering to the
+    field" against "When a field is called, the default behaviour is to delegate the
+    rendering to its widget": two content words each written once on both sides, in
+    opposite order, with the same content words between them (`_BETWEEN` of each side's,
+    at least `_LEAST_BETWEEN`): what is said between them is said from the other end.
+    Never when "by" stands between them on either side (a passive restating it: "the
+    widget is called by the field"), nor when only items of a list stand between them in
+    the claim ("A, B, C and D" against "D, C, B and A"): no word but "and" and "or" joins
+    them there; nor when one of the `others` sentences writes the two in its order
+    (Pyramid's "The ACL helper will *allow* everyone …, even though later in the ACL you
+    have an ACE that denies everyone …", then the same with deny and allow exchanged) with
+    the same words between them; those are read only then. The two words as the claim writes them.
+    """
+    mine, theirs = _Terms.of(claim), _Terms.of(rendered_roles(stating))
+    counted, source = Counter(mine.terms), Counter(theirs.terms)
+    once = [t for t in counted if counted[t] == 1 and source[t] == 1][:_MAX_ONCE]
+    at_mine = {t: i for i, t in enumerate(mine.terms) if t in once}
+    at_theirs = {t: i for i, t in enumerate(theirs.terms) if t in once}
+    for first, second in itertools.permutations(once, 2):
+        a, b = at_mine[first], at_mine[second]
+        c, d = at_theirs[second], at_theirs[first]
+        if a >= b or c >= d:
+            continue
+        between, said = set(mine.terms[a + 1 : b]), set(theirs.terms[c + 1 : d])
+        shared = len(between & said)
+        if len(between) < _LEAST_BETWEEN or shared < _BETWEEN * max(len(between), len(said)):
+            continue
+        words, their_words = mine.between(a, b), theirs.between(c, d)
+        if "by" in words or "by" in their_words or all(w in _LISTING for w in words):
+            continue
+        if any(_in_order(first, second, between, sentence) for sentence in others):
+            return None
+        return mine.written[mine.at[a]], mine.written[mine.at[b]]
+    return None
+
+
+def _in_order(first: str, second: str, between: set[str], sentence: str) -> bool:
+    """Whether `sentence` writes the term `first`, then `_BETWEEN` of `between`, then `second`."""
+    terms = _Terms.of(rendered_roles(sentence)).terms
+    if first not in terms or second not in terms[terms.index(first) + 1 :]:
+        return False
+    start = terms.index(first)
+    said = set(terms[start + 1 : terms.index(second, start + 1)])
+    return len(between & said) >= _BETWEEN * len(between)
+
+
+_MAX_ONCE = 40
+"""Words written once on both sides that are read (at most 1,560 ordered pairs)."""
+_LEAST_BETWEEN = 2
+_BETWEEN = 0.8
+"""What share of the content words between the two each side must hold of the other's."""
+_LISTING = frozenset({"and", "or"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Terms:
+    """A text's tokens, its content terms in order and the token writing each."""
+
+    written: tuple[str, ...]
+    terms: tuple[str, ...]
+    at: tuple[int, ...]
+
+    @classmethod
+    def of(cls, text: str) -> _Terms:
+        written = tokens(text)
+        found = [(i, term) for i, token in enumerate(written) for term in content_of(token)]
+        return cls(written, tuple(term for _, term in found), tuple(i for i, _ in found))
+
+    def between(self, first: int, second: int) -> frozenset[str]:
+        """The function words between the content terms at `first` and `second`."""
+        return frozenset(
+            token
+            for token in self.written[self.at[first] + 1 : self.at[second]]
+            if not content_of(token)
+        )
 
 
 MAX_ITEMS = 8
@@ -189,16 +273,31 @@ def preferred_reversed(claim: str, stating: str) -> tuple[str, str] | None:
     if not _INSTEAD.search(claim):
         return None  # most claims: read before any tokenising (repair aligns each source)
     marked = _INSTEAD.sub(f" {_PREFERRED} ", claim)
+    source = _INSTEAD.sub(f" {_PREFERRED} ", rendered_roles(stating))
     mine = sides(marked, _PREFERRED)[:_MAX_PREFERENCES]
-    theirs = sides(_INSTEAD.sub(f" {_PREFERRED} ", rendered_roles(stating)), _PREFERRED)
-    theirs = theirs[:_MAX_PREFERENCES]
-    if not related(mine, theirs, crossed=True) or related(mine, theirs):
+    theirs = sides(source, _PREFERRED)[:_MAX_PREFERENCES]
+    if related(mine, theirs) or not (
+        related(mine, theirs, crossed=True) or _next_exchanged(marked, source)
+    ):
         return None
     written = tokens(marked)
     at = written.index(_PREFERRED)
     before = next((w for w in reversed(written[:at]) if content_of(w)), "")
     after = next((w for w in written[at + 1 :] if content_of(w)), "")
     return before, after
+
+
+def _next_exchanged(claim: str, source: str) -> bool:
+    """Whether the words next to a preference of `claim` stand next to the source's, exchanged.
+
+    "made over HTTPS rather than HTTP" against "made over HTTP (rather than HTTPS)": the
+    words both write before it ("made over") outweigh the exchange for `related`, which
+    reads three words a side. Never when the source also writes them the claim's way.
+    """
+    mine = sides(claim, _PREFERRED, 1)[:_MAX_PREFERENCES]
+    theirs = sides(source, _PREFERRED, 1)[:_MAX_PREFERENCES]
+    pairs = {(left, right) for left, right in theirs if left and right}
+    return any((right, left) in pairs and (left, right) not in pairs for left, right in mine)
 
 
 _REJECTED = re.compile(r"(?:\s*+,)?\s++(?:rather\s++than|instead\s++of|and\s++not|not)\s++")
