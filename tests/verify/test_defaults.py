@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
 from citesynth.verify import get_verifier
 from citesynth.verify.base import Check
 from citesynth.verify.codevalues import differing_code
-from citesynth.verify.defaults import defaulted_values, other_default
+from citesynth.verify.defaults import defaulted_values, other_default, other_default_number
 
 CHECK = (
     "To check if a feature branch adds at least one news fragment, run::\n\n"
@@ -135,3 +136,72 @@ def test_a_page_of_thousands_of_defaults_is_read_in_one_pass() -> None:
     )
     claim = "The default x5 mode is `v5`."
     assert other_default(claim, [page]) == ("v5", "w5")
+
+
+THREADS = (
+    "Starlette runs synchronous endpoints in a thread pool.\n\n"
+    "The default thread pool size is only 40 _tokens_. This means that only 40 threads can "
+    "run at the same time. You can change it:\n\n"
+    "```python\nlimiter = anyio.to_thread.current_default_thread_limiter()\n"
+    "limiter.total_tokens = 100\n```\n"
+)
+TABS = (
+    "The `tab_length` keyword sets the length of tabs in the source as an integer.\n\n"
+    "```python\nmarkdown.markdown(src, tab_length=2)\n```\n\n"
+    "The default value is `4`.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "expected"),
+    [
+        # the number an example sets, given as the default (Starlette's and
+        # Python-Markdown's docs, written tuning claims)
+        (
+            "Starlette's default thread pool allows 100 tokens, meaning 100 threads can run at "
+            "the same time.",
+            THREADS,
+            ("100", "40"),
+        ),
+        (
+            "The tab_length keyword sets the length of tabs as an integer, with a default "
+            "value of 2.",
+            TABS,
+            ("2", "4"),
+        ),
+        ("Gunicorn starts four worker threads by default.", THREADS, None),  # not its subject
+        ("The default thread pool allows 40 tokens.", THREADS, None),
+        ("By default, forty threads run at the same time in the pool.", THREADS, None),
+        ("The tab_length keyword defaults to four.", TABS, None),
+        # a claim denying the default says no default
+        ("The default thread pool does not allow 100 tokens.", THREADS, None),
+        # the claim writes the source's default too
+        ("The default thread pool of 40 tokens can be raised to 100.", THREADS, None),
+    ],
+)
+def test_a_default_number_the_sources_give_otherwise(
+    claim: str, source: str, expected: tuple[str, str] | None
+) -> None:
+    assert other_default_number(claim, [source]) == expected
+    found = differing_code(claim, [source], negated=False)
+    assert (found[0] if found else None) == expected
+
+
+def test_a_page_of_thousands_of_default_numbers_is_read_in_one_pass() -> None:
+    page = "".join(f"The default x{i} size is {i} tokens here.\n\n" for i in range(20_000))
+    claim = "The default x5 size is 99999 tokens. " * 2_000
+    started = time.perf_counter()
+    assert other_default_number(claim, [page]) == ("99999", "5")
+    assert time.perf_counter() - started < 5
+
+
+def test_a_default_number_any_statement_about_the_subject_gives_is_not_otherwise() -> None:
+    limits = (
+        "* `max_keepalive_connections`, number of allowable keep-alive connections, or "
+        "`None` to always allow. (Defaults 20)\n"
+        "* `keepalive_expiry`, time limit on idle keep-alive connections in seconds, or "
+        "`None` for no limit. (Default 5)\n"
+    )
+    claim = "The default number of idle keep-alive connections kept is 20."
+    assert other_default_number(claim, [limits]) is None
+    assert other_default_number(claim.replace("20", "50"), [limits]) == ("50", "5")

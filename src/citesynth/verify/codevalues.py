@@ -41,7 +41,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from citesynth.analysis import SINGLE_CODE
-from citesynth.verify.defaults import other_default
+from citesynth.verify.defaults import other_default, other_default_number
 
 _VALUE = r"('[^'\n]*'|\"[^\"\n]*\"|[-+]?\d[\w.]*|[A-Za-z_][\w.]*)"
 _ASSIGNED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*(?!=)" + _VALUE)
@@ -148,7 +148,7 @@ def differing_code(
         if _OPERATOR.fullmatch(operator) and operator not in source:
             found.setdefault(operator, "")
     if not negated:
-        if other := other_default(claim, passages):
+        if other := other_default(claim, passages) or other_default_number(claim, passages):
             found.setdefault(*other)
         denials = _denials(source)
         for code in operators:

@@ -171,3 +171,94 @@ def other_default(claim: str, passages: Sequence[str]) -> tuple[str, str] | None
     if any(words(code) <= written for s in top for code in s.code):
         return None  # the claim writes the default the closest statement gives
     return values[0], top[0].code[0]
+
+
+_NUMBER_WORDS = {
+    word: str(value)
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+}
+_NUMBER = re.compile(
+    r"(?<![\w.,-])(\d+(?:[.,]\d+)*|" + "|".join(_NUMBER_WORDS) + r")(?![\w-])", re.I
+)
+"""A number as prose writes it: digits ("40", "1,000", "0.5") or a word up to twelve."""
+_NUMBER_BOUND = (
+    re.compile(r"\bdefault(?:s|ed)?\b[^.;,:!?]{0,60}?" + _NUMBER.pattern, re.I),
+    re.compile(_NUMBER.pattern + r"[^.;,:!?]{0,40}?\bby\s+default\b", re.I),
+)
+"""A number a claim binds to "default" in one clause: "the default thread pool allows 100
+tokens", "defaults to 3", "starts four workers by default"."""
+_DENIED = re.compile(r"\b(?:not|no|never)\b|n['’]t\b", re.I)
+
+
+def _value(number: str) -> str:
+    """A number as compared: a word as its digits, no thousands commas."""
+    return _NUMBER_WORDS.get(number.lower(), number.replace(",", ""))
+
+
+def _numbers(text: str) -> tuple[str, ...]:
+    """Every number `text` writes, as compared (`_value`), in order, each once."""
+    return tuple(dict.fromkeys(_value(m.group(1)) for m in _NUMBER.finditer(text)))
+
+
+@lru_cache(maxsize=256)
+def _number_statements(source: str) -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
+    """The prose sentences of `source` giving a number with "default": (terms, numbers).
+
+    Each is read with the prose sentence before it, which names what the default is of
+    when the sentence does not ("The default value is `4`." after "The `tab_length`
+    keyword sets the length of tabs …").
+    """
+    text = rendered_roles(source)
+    found = []
+    before: list[str] = []
+    for start, end in prose_sentences(text, min_words=3):
+        sentence = " ".join(text[start:end].split())
+        terms = content_terms(sentence)
+        if _DEFAULT_WORD.search(sentence) and (numbers := _numbers(sentence)):
+            found.append((frozenset([*terms, *before]), numbers))
+        before = terms
+    return tuple(found)
+
+
+def other_default_number(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
+    """(the claim's default number, the sources') when they give that default otherwise.
+
+    "Starlette's default thread pool allows 100 tokens" against "The default thread pool
+    size is only 40 _tokens_", whose page sets `limiter.total_tokens = 100` in an example
+    below: the number is there, in the code that changes the default. A claim binding a
+    number to "default" (`_NUMBER_BOUND`) and denying nothing is read against the prose
+    sentences of its sources giving a number with "default" that share at least two of its
+    subject's terms (as `other_default` reads them): given otherwise when none of them
+    writes its number and it writes none of the closest ones'. Not the closest alone: a
+    list of settings gives a default a line ("Time limit on idle keep-alive connections
+    … (Default 5)" beside "number of allowable keep-alive connections … (Defaults 20)").
+    """
+    if not _DEFAULT_WORD.search(claim) or _DENIED.search(claim):
+        return None
+    unbound = MARKERS.sub(" ", claim)
+    values = tuple(
+        dict.fromkeys(
+            _value(m.group(1)) for pattern in _NUMBER_BOUND for m in pattern.finditer(unbound)
+        )
+    )[:_MOST_VALUES]
+    if not values:
+        return None
+    subject = set(content_terms(_NUMBER.sub(" ", unbound))) - {"default"}
+    if not subject:
+        return None
+    least = min(_LEAST_SHARED, len(subject))
+    stated = [s for passage in passages for s in _number_statements(passage)]
+    about = [(len(subject & terms), numbers) for terms, numbers in stated]
+    about = [(count, numbers) for count, numbers in about if count >= least]
+    if not about:
+        return None
+    closest = max(count for count, _ in about)
+    top = [numbers for count, numbers in about if count == closest]
+    written = _numbers(unbound)
+    if any(value in numbers for value in values for _, numbers in about):
+        return None  # a statement about its subject gives the claim's number
+    if any(set(numbers) & set(written) for numbers in top):
+        return None  # the claim writes a number the closest statement gives
+    return values[0], top[0][0]
