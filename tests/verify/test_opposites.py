@@ -53,6 +53,16 @@ def lexical() -> LexicalVerifier:
             "The state received on the requests is a shallow copy of the lifespan state.",
             ("deep", "shallow"),
         ),
+        (  # Jinja's docs, written tuning claims
+            "The loop variable always refers to the outermost loop.",
+            "The `loop` variable always refers to the closest (innermost) loop.",
+            ("outermost", "innermost"),
+        ),
+        (
+            "With newstyle gettext, the translated string is marked unsafe.",
+            "With newstyle gettext, the translated string is marked safe.",
+            ("unsafe", "safe"),
+        ),
     ],
 )
 def test_the_opposite_word_in_the_stating_sentence_is_found(

@@ -34,7 +34,13 @@ top / bottom, shallow / deep, encourage / discourage, high- / low-level and naiv
 aware were added on 2026-11-28 from the written documentation tuning claims (general /
 specific too, until it vetoed two right SciFact claims, "more effective than general
 exercise therapy"); on every labelled set, tuning and report (5,800 supported claims),
-they veto no supported claim. Increase/decrease words are
+they veto no supported claim. Innermost / outermost and safe / unsafe (a bare "safe" is
+no participle, so its "un-" form was not read) joined on 2026-12-05 from the same claims
+("The loop variable always refers to the outermost loop" against Jinja's "closest
+(innermost) loop"; "the translated string is marked unsafe" against "marked safe");
+beginning / end was tried and dropped (a right claim's "at the beginning of the header
+tag" against "placed at the start …, … placed at the end of the header content").
+Increase/decrease words are
 `align`'s direction check; always/never, with/without and fail are negation. A word and
 its "un-" or "non-" form are contradictory too ("supported" / "unsupported",
 "blocking" / "non-blocking") when the bare word reads as an adjective or participle.
@@ -102,6 +108,8 @@ CONTRARIES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("encourage encourages encouraged", "discourage discourages discouraged"),
         ("high-level", "low-level"),
         ("naive", "aware timezone-aware"),
+        ("innermost", "outermost"),
+        ("safe", "unsafe"),
     )
 )
 """Pairs of word sets of which a sentence holding one contradicts one holding the other."""
