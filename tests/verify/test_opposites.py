@@ -119,6 +119,13 @@ def test_a_further_stating_sentence_with_the_claims_word_clears_it() -> None:
             "The required modifier must be placed after the scoped modifier.",
             ("before", "after"),
         ),
+        # comparatives are converse too (Starlette's docs, a written tuning claim)
+        (
+            "For GZip compression, a higher compresslevel gives faster compression.",
+            "Higher value results in slower compression but smaller file sizes.",
+            ("faster", "slower"),
+        ),
+        ("A lower compresslevel is slower than a higher one.", "Higher is slower.", None),
         # the converse, restated: "A before B" is "B after A"
         (
             "Hooks run after the request is prepared.",

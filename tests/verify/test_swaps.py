@@ -8,6 +8,7 @@ import pytest
 
 from citesynth.verify import Check, LexicalVerifier
 from citesynth.verify.swaps import (
+    order_reversed,
     preferred_reversed,
     rejected_chosen,
     relation_reversed,
@@ -288,6 +289,45 @@ def test_a_reversed_relation_is_read_in_bounded_time() -> None:
     assert time.perf_counter() - started < 5
 
 
+WEBSOCKETS = (
+    "If you call `websocket.close()` before calling `websocket.accept()` then the server "
+    "will automatically send a HTTP 403 error to the client."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "found"),
+    [
+        # the same word with its sides crossed (Starlette's docs, a written tuning claim)
+        (
+            "Calling websocket.accept() before websocket.close() makes the server send an "
+            "HTTP 403 error to the client.",
+            WEBSOCKETS,
+            ("accept", "websocket"),
+        ),
+        (
+            "Calling websocket.close() before websocket.accept() makes the server send an "
+            "HTTP 403 error to the client.",
+            WEBSOCKETS,
+            None,
+        ),
+        # the converse word restates it
+        (
+            "Calling websocket.accept() after websocket.close() makes the server send an "
+            "HTTP 403 error to the client.",
+            WEBSOCKETS,
+            None,
+        ),
+        # a side left empty relates nothing
+        ("Before calling websocket.accept(), close it.", WEBSOCKETS, None),
+    ],
+)
+def test_an_order_reversed_with_the_same_word_is_found(
+    claim: str, source: str, found: tuple[str, str] | None
+) -> None:
+    assert order_reversed(claim, source) == found
+
+
 def test_the_lexical_verifier_rejects_a_reversed_preference() -> None:
     claim = (
         "When structlog and a StreamHandler share a file, you need PrintLogger instead of "
@@ -301,6 +341,7 @@ def test_the_lexical_verifier_rejects_a_reversed_preference() -> None:
 def test_a_preference_repeated_thousands_of_times_is_read_in_linear_time() -> None:
     started = time.perf_counter()
     preferred_reversed("x instead of y " * 20_000, "y overrides x " * 20_000)
+    order_reversed("x before y " * 20_000, "y before x " * 20_000)
     assert time.perf_counter() - started < 5  # every pair of phrases was compared: minutes
 
 

@@ -103,6 +103,7 @@ from citesynth.verify.respectively import paired_otherwise
 from citesynth.verify.roles import crossed_names, partners_exchanged
 from citesynth.verify.siblings import misnamed_sibling
 from citesynth.verify.swaps import (
+    order_reversed,
     preferred_reversed,
     rejected_chosen,
     relation_reversed,
@@ -576,7 +577,14 @@ def align(
         said = (text_of(evidence, sentence) for sentence in sentences)
         crossed = swapped(claim, stating[0]) or relation_reversed(claim, stating[0], said)
     crossed = crossed or next(
-        filter(None, (preferred_reversed(claim, sentence) for sentence in stating)), None
+        filter(
+            None,
+            (
+                preferred_reversed(claim, sentence) or order_reversed(claim, sentence)
+                for sentence in stating
+            ),
+        ),
+        None,
     )
     if chosen := next(filter(None, (rejected_chosen(claim, s) for s in stating)), None):
         opposite = (*opposite, (chosen[0], f"{chosen[1]} rather than {chosen[0]}"))

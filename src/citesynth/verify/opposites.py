@@ -116,9 +116,19 @@ CONTRARIES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
 
 CONVERSES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
     (frozenset(left.split()), frozenset(right.split()))
-    for left, right in (("before", "after"), ("earlier", "later"))
+    for left, right in (
+        ("before", "after"),
+        ("earlier", "later"),
+        ("faster quicker", "slower"),
+        ("higher", "lower"),
+        ("larger bigger", "smaller"),
+    )
 )
-"""Pairs of converse words: "A before B" contradicts "A after B" but restates "B after A"."""
+"""Pairs of converse words: "A before B" contradicts "A after B" but restates "B after A".
+
+Comparatives are converse too ("A is faster than B" is "B is slower than A"); they joined
+on 2026-12-05 (Starlette's "higher value results in slower compression", written "a
+higher compresslevel gives faster compression")."""
 SIDE = 3
 """Content words read on each side of a converse word: what it relates on its left and right."""
 

@@ -274,28 +274,58 @@ def preferred_reversed(claim: str, stating: str) -> tuple[str, str] | None:
         return None  # most claims: read before any tokenising (repair aligns each source)
     marked = _INSTEAD.sub(f" {_PREFERRED} ", claim)
     source = _INSTEAD.sub(f" {_PREFERRED} ", rendered_roles(stating))
-    mine = sides(marked, _PREFERRED)[:_MAX_PREFERENCES]
-    theirs = sides(source, _PREFERRED)[:_MAX_PREFERENCES]
+    return _reversed_around(marked, source, _PREFERRED)
+
+
+_ORDER = re.compile(r"\b(before|after)\b", re.I)
+
+
+def order_reversed(claim: str, stating: str) -> tuple[str, str] | None:
+    """The two things `claim` orders with "before" or "after" the other way round, or None.
+
+    "Calling websocket.accept() before websocket.close() makes the server send a 403"
+    against Starlette's "If you call `websocket.close()` before calling
+    `websocket.accept()` then the server will … send a HTTP 403": the same word, its sides
+    crossed, read as `preferred_reversed` reads a preference. The converse word ("B after
+    A") restates it and is `opposites.reversed_order`'s to read.
+    """
+    words = {m.group(1).lower() for m in _ORDER.finditer(claim)}
+    source = rendered_roles(stating).lower()
+    for word in sorted(words):
+        if re.search(rf"\b{word}\b", source) and (found := _reversed_around(claim, source, word)):
+            return found
+    return None
+
+
+def _reversed_around(claim: str, source: str, word: str) -> tuple[str, str] | None:
+    """The nearest content words around `word` in `claim`, when the source's sides cross.
+
+    What stands left of the claim's `word` stands right of the source's, and the reverse
+    (as `opposites.related` reads sides, or the two words next to it exchanged), and the
+    source never relates them the claim's way.
+    """
+    mine = sides(claim, word)[:_MAX_PREFERENCES]
+    theirs = sides(source, word)[:_MAX_PREFERENCES]
     if related(mine, theirs) or not (
-        related(mine, theirs, crossed=True) or _next_exchanged(marked, source)
+        related(mine, theirs, crossed=True) or _next_exchanged(claim, source, word)
     ):
         return None
-    written = tokens(marked)
-    at = written.index(_PREFERRED)
+    written = tokens(claim)
+    at = written.index(word)
     before = next((w for w in reversed(written[:at]) if content_of(w)), "")
     after = next((w for w in written[at + 1 :] if content_of(w)), "")
     return before, after
 
 
-def _next_exchanged(claim: str, source: str) -> bool:
+def _next_exchanged(claim: str, source: str, word: str) -> bool:
     """Whether the words next to a preference of `claim` stand next to the source's, exchanged.
 
     "made over HTTPS rather than HTTP" against "made over HTTP (rather than HTTPS)": the
     words both write before it ("made over") outweigh the exchange for `related`, which
     reads three words a side. Never when the source also writes them the claim's way.
     """
-    mine = sides(claim, _PREFERRED, 1)[:_MAX_PREFERENCES]
-    theirs = sides(source, _PREFERRED, 1)[:_MAX_PREFERENCES]
+    mine = sides(claim, word, 1)[:_MAX_PREFERENCES]
+    theirs = sides(source, word, 1)[:_MAX_PREFERENCES]
     pairs = {(left, right) for left, right in theirs if left and right}
     return any((right, left) in pairs and (left, right) not in pairs for left, right in mine)
 
