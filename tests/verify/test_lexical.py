@@ -697,6 +697,16 @@ def test_a_unit_is_only_missing_when_the_source_gives_the_number_another_one(
     assert any("55 year" in r for r in verifier.verify_now([Check(claim, (other,))])[0].reasons)
 
 
+def test_sizes_spelled_out_are_units(verifier: LexicalVerifier) -> None:
+    # Flask's docs: "16 * 1000 * 1000" limits the payload to 16 megabytes, not gigabytes
+    source = "The code above will limit the maximum allowed payload to 16 megabytes."
+    wrong = "The code limits the maximum allowed payload to 16 gigabytes."
+    right = "The code limits the maximum allowed payload to 16 MB."
+    verdicts = verifier.verify_now([Check(wrong, (source,)), Check(right, (source,))])
+    assert "number(s) not in the source: 16 gb" in verdicts[0].reasons
+    assert verdicts[1].supported
+
+
 @pytest.mark.parametrize(
     ("claim", "missing"),
     [

@@ -119,6 +119,11 @@ UNITS = {
     **dict.fromkeys(("month", "months"), "month"),
     **dict.fromkeys(("year", "years"), "year"),
     **{unit: unit for unit in ("kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib")},
+    **{
+        word: unit
+        for unit, name in (("kb", "kilo"), ("mb", "mega"), ("gb", "giga"), ("tb", "tera"))
+        for word in (f"{name}byte", f"{name}bytes")
+    },
     **dict.fromkeys(("byte", "bytes"), "byte"),
     **dict.fromkeys(("%", "percent"), "%"),
     **dict.fromkeys(("km", "kilometre", "kilometres", "kilometer", "kilometers"), "km"),
