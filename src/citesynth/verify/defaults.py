@@ -31,6 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from citesynth.analysis import content_terms
 from citesynth.ingest.rst import rendered_roles
@@ -62,6 +63,7 @@ _MOST_VALUES = 8
 """Values of one claim or sentence read (each is held to every default sentence)."""
 _LEAST_SHARED = 2
 """Content terms a source's default sentence shares with the claim to be about its subject."""
+_Given = TypeVar("_Given")
 
 
 def defaulted_values(claim: str) -> tuple[str, ...]:
@@ -139,6 +141,21 @@ def _in_row(value: str, source: str, subject: set[str], least: int) -> bool:
     return False
 
 
+def _about(
+    subject: set[str], stated: Sequence[tuple[frozenset[str], _Given]]
+) -> tuple[list[_Given], list[_Given]]:
+    """The statements about `subject`, and the closest of them (none: neither).
+
+    About it: sharing `_LEAST_SHARED` of its terms (all of a shorter subject); closest:
+    sharing the most. Each statement comes with its terms.
+    """
+    least = min(_LEAST_SHARED, len(subject))
+    shared = [(len(subject & terms), given) for terms, given in stated]
+    about = [(count, given) for count, given in shared if count >= least]
+    closest = max((count for count, _ in about), default=0)
+    return [given for _, given in about], [g for count, g in about if count == closest]
+
+
 def other_default(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
     """(the claim's default value, the sources') when they give that default otherwise.
 
@@ -158,13 +175,10 @@ def other_default(claim: str, passages: Sequence[str]) -> tuple[str, str] | None
     least = min(_LEAST_SHARED, len(subject))
     if any(_in_row(value, passage, subject, least) for value in values for passage in passages):
         return None  # a table's row gives it (under a "Default" column, maybe)
-    stated = [s for passage in passages for s in _default_statements(passage)]
-    shared = [(len(subject & s.terms), s) for s in stated]
-    about = [(count, s) for count, s in shared if count >= least]
-    if not about:
+    stated = [(s.terms, s) for passage in passages for s in _default_statements(passage)]
+    _, top = _about(subject, stated)
+    if not top:
         return None
-    closest = max(shared for shared, _ in about)
-    top = [s for shared, s in about if shared == closest]
     written = words(claim)
     if any(words(value) <= s.words for value in values for s in top):
         return None  # the closest statement gives the claim's value
@@ -248,16 +262,12 @@ def other_default_number(claim: str, passages: Sequence[str]) -> tuple[str, str]
     subject = set(content_terms(_NUMBER.sub(" ", unbound))) - {"default"}
     if not subject:
         return None
-    least = min(_LEAST_SHARED, len(subject))
     stated = [s for passage in passages for s in _number_statements(passage)]
-    about = [(len(subject & terms), numbers) for terms, numbers in stated]
-    about = [(count, numbers) for count, numbers in about if count >= least]
-    if not about:
+    about, top = _about(subject, stated)
+    if not top:
         return None
-    closest = max(count for count, _ in about)
-    top = [numbers for count, numbers in about if count == closest]
     written = _numbers(unbound)
-    if any(value in numbers for value in values for _, numbers in about):
+    if any(value in numbers for value in values for numbers in about):
         return None  # a statement about its subject gives the claim's number
     if any(set(numbers) & set(written) for numbers in top):
         return None  # the claim writes a number the closest statement gives
