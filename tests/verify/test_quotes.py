@@ -32,10 +32,29 @@ PAUSE = (
         ('The error message reads "Missing option --name".', ("Missing option --name",)),
         # quotes inside inline code are the code's (two spans never pair their quotes)
         ('As shown, run `npm pack "@a/b@1.8"` and `npm pack "@a/c@1.8"` to fetch them.', ()),
+        # single quotes standing apart from words quote too; an apostrophe never does
+        ("By default it prints 'Any key will do' first.", ("Any key will do",)),
+        ("The user's terminal prints 'a quick message', users' keys aside.", ()),
+        # Jinja's docs: what rendering gives, in the other order
+        (
+            "Rendering child.tmpl gives 'body: Hi from parent. Hi from child.'",
+            ("body: Hi from parent. Hi from child.",),
+        ),
     ],
 )
 def test_a_quoted_literal_must_be_written_in_a_source(claim: str, found: tuple[str, ...]) -> None:
     assert misquoted(claim, [PAUSE]) == found
+
+
+def test_a_quoted_value_is_read_in_any_claim() -> None:
+    # Python-Markdown's docs set "4-6"; a value is no title, whatever the claim is about
+    source = 'With baselevel 3, set toc_depth to "4-6" to leave out the first level.'
+    claim = 'With baselevel set to 3, setting toc_depth to "3-6" excludes the first level.'
+    assert misquoted(claim, [source]) == ("3-6",)
+    assert misquoted(claim.replace("3-6", "4-6"), [source]) == ()
+    assert (
+        misquoted('The album "1999" sold well.', [source]) == ()
+    )  # one number: the number check's
 
 
 def test_an_escaped_line_break_in_a_quote_is_a_space() -> None:
