@@ -55,6 +55,7 @@ from citesynth.verify.analysed import (
     text_of,
     union,
 )
+from citesynth.verify.arguments import arguments_exchanged
 from citesynth.verify.clauses import ungrounded_clauses
 from citesynth.verify.codevalues import differing_code, sets_otherwise
 from citesynth.verify.comparisons import (
@@ -166,7 +167,8 @@ class Alignment:
     not miscited: repair moves it only to a source saying all of it (`review`)."""
     swapped: tuple[tuple[str, str], ...] = ()
     """Two items of the claim the stating sentence binds the other way round
-    (`swaps.swapped`) or relates from the other end (`swaps.relation_reversed`), two names
+    (`swaps.swapped`) or relates from the other end (`swaps.relation_reversed`), a
+    one-way relation with its two sides exchanged (`arguments.arguments_exchanged`), two names
     of it each said with what the passages say of the other (`roles.crossed_names`), or
     given each other's partner (`roles.partners_exchanged`, `respectively.paired_otherwise`)."""
     misquoted: tuple[str, ...] = ()
@@ -575,7 +577,13 @@ def align(
     crossed = None
     if stating:
         said = (text_of(evidence, sentence) for sentence in sentences)
-        crossed = swapped(claim, stating[0]) or relation_reversed(claim, stating[0], said)
+        crossed = (
+            swapped(claim, stating[0])
+            or relation_reversed(claim, stating[0], said)
+            or arguments_exchanged(
+                claim, stating[0], (text_of(evidence, sentence) for sentence in sentences)
+            )
+        )
     crossed = crossed or next(
         filter(
             None,
