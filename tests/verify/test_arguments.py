@@ -54,6 +54,20 @@ SMARTY = (
             SMARTY,
             ("re-implements", "library"),
         ),
+        (  # Jinja's docs: the phrase both write ("the compiler then converts") is no side
+            "Extensions can return Python code objects, which the compiler then converts "
+            "into AST nodes.",
+            "It's build of nodes that the compiler then converts into executable Python code "
+            "objects.",
+            ("converts", "code"),
+        ),
+        (  # WTForms' docs: a noun relating one way, the sides going on alike
+            "Form is the parent class of BaseForm, and most of the implementation logic of "
+            "BaseForm is actually handled by Form.",
+            "`BaseForm` is the parent class of :class:`Form`, and most of the implementation "
+            "logic from Form is actually handled by BaseForm.",
+            ("parent", "form"),
+        ),
     ],
 )
 def test_sides_given_each_others_places_are_found(
@@ -88,6 +102,11 @@ def test_sides_given_each_others_places_are_found(
         (  # a participle describing its noun, by no one written
             "A ValidationError raised in a post-processing method ends up under _schema.",
             "Post-processing methods may raise a ValidationError.",
+        ),
+        (  # SciFact: a run both write alike is what is related, not the relation's phrase
+            "Ca2+ cycling controls whole-body energy homeostasis in beige fat.",
+            "Our study uncovers a noncanonical thermogenic mechanism through which beige fat "
+            "controls whole-body energy homeostasis via Ca2+ cycling.",
         ),
         (  # the pivot an item of a list
             "Schemas dump, load, and validate data.",

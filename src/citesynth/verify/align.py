@@ -577,18 +577,16 @@ def align(
     crossed = None
     if stating:
         said = (text_of(evidence, sentence) for sentence in sentences)
-        crossed = (
-            swapped(claim, stating[0])
-            or relation_reversed(claim, stating[0], said)
-            or arguments_exchanged(
-                claim, stating[0], (text_of(evidence, sentence) for sentence in sentences)
-            )
-        )
+        crossed = swapped(claim, stating[0]) or relation_reversed(claim, stating[0], said)
     crossed = crossed or next(
         filter(
             None,
             (
-                preferred_reversed(claim, sentence) or order_reversed(claim, sentence)
+                preferred_reversed(claim, sentence)
+                or order_reversed(claim, sentence)
+                or arguments_exchanged(
+                    claim, sentence, (text_of(evidence, other) for other in sentences)
+                )
                 for sentence in stating
             ),
         ),

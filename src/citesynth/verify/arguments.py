@@ -10,12 +10,17 @@ inspired by Django REST Framework and colander" holds every word of its source, 
 does a claim that turns "wraps" into "is wrapped by" and leaves the rest as it was. Each
 puts on one side of the relation what its source puts on the other.
 
-A word written once in the claim and once in the stating sentence is the pivot; the
-`WINDOW` content terms nearest it on each side, within its clause, are its two sides (what
-is written on both sides of one text is neither's). A passive ("is wrapped by", "inspired
-by") turns its sides round: what follows "by" does it. The claim exchanges the sides when
-each of its sides shares a term with the source's other side and none with the same side.
-Never read:
+A word written once in the claim and once in the stating sentence is the pivot: a verb
+relating two things one way (`ONE_WAY`) or a noun doing so before "of" ("the parent class
+of"). The `WINDOW` content terms nearest it on each side, within its clause, are its two
+sides (what is written on both sides of one text is neither's); in the same voice the
+one or two terms both texts write next to it alike are its phrase ("the compiler then
+converts"), and the sides are read past them. A passive ("is wrapped by", "inspired by")
+turns its sides round: what follows "by" does it. The claim exchanges the sides when each
+of its sides shares a term with the source's other side and none with the same side, or
+when the nearest term of each side in each text stands only on the other text's other
+side ("Form is the parent class of BaseForm, and most of …" against "BaseForm is the
+parent class of Form, and most of …", whose sides go on alike). Never read:
 
 - a pivot that is no verb relating its sides one way (`ONE_WAY`: "wraps", "overrides",
   "inherits", "inspired", "calls"; not "similar to", "compatible with" or a noun), or one
@@ -33,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -42,6 +47,10 @@ from citesynth.verify.opposites import content_of
 
 WINDOW = 3
 """How many content terms on each side of the pivot are its side."""
+_PHRASE = 2
+"""At most how many terms next to the pivot, written alike on both sides, are its phrase."""
+_REACH = 12
+"""How many content terms on each side are read past the pivot's phrase."""
 _MAX_PIVOTS = 40
 """Pivots read per claim (a longer claim is read for its first 40 shared words)."""
 _PIECE = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:-[a-z]+)*|[,;:()!?]|\.(?=\s|\Z)")
@@ -89,6 +98,12 @@ ONE_WAY = frozenset(
     for content in content_of(word)
 )
 """Terms of relations that hold one way: their sides exchanged say something else."""
+_RELATIONAL = frozenset(
+    "parent child subclass superclass ancestor descendant predecessor successor owner "
+    "author creator founder wrapper caller sender receiver superset subset".split()
+)
+"""Nouns relating two things one way, read before "of" ("the parent class of")."""
+_PIVOTS = ONE_WAY | frozenset(term for word in _RELATIONAL for term in content_of(word))
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,25 +126,26 @@ class _Text:
                 first.setdefault(term, index)
         return cls(written, terms, Counter(t for found in terms for t in found), first)
 
-    def sides(self, pivot: str) -> tuple[frozenset[str], frozenset[str]] | None:
-        """The two sides of the token first holding `pivot`, the doer's first.
+    def sides(self, pivot: str) -> _Relation | None:
+        """The relation the token first holding `pivot` writes.
 
         None when it is no verb, stands in a list or in a passive without "by".
         """
         at = self.first[pivot]
-        before, after = self.written[at - 1 : at], self.written[at + 1 : at + 2]
-        if set(before) & _LISTED or set(after) & _LISTED:
+        token = self.written[at]
+        before, after = self.written[at - 1 : at], self.written[at + 1 : at + 3]
+        if set(before) & _LISTED or set(after[:1]) & _LISTED:
             return None
-        passive = after == ("by",)
-        if not _verbal(self.written[at], before) or (
-            not passive and (self._be_before(at) or _reduced(self.written[at], after))
+        passive = after[:1] == ("by",)
+        relational = token in _RELATIONAL and "of" in after
+        if not relational and (
+            not _verbal(token, before)
+            or (not passive and (self._be_before(at) or _reduced(token, after[:1])))
         ):
             return None
         left = _side(self, range(at - 1, -1, -1))
         right = _side(self, range(at + 2 if passive else at + 1, len(self.written)))
-        common = left & right
-        left, right = left - common, right - common
-        return (right, left) if passive else (left, right)
+        return _Relation(left, right, passive)
 
     def _be_before(self, at: int) -> bool:
         for index in range(at - 1, -1, -1):
@@ -163,13 +179,74 @@ def _reduced(token: str, after: tuple[str, ...]) -> bool:
     return participle and bool(set(after) & _PREPOSITIONS)
 
 
-def _side(text: _Text, walk: range) -> frozenset[str]:
+def _side(text: _Text, walk: range) -> tuple[str, ...]:
+    """The content terms met walking from the pivot, nearest first, within its clause."""
     found: list[str] = []
     for index in walk:
-        if text.written[index] in _STOPS or len(found) >= WINDOW:
+        if text.written[index] in _STOPS or len(found) >= _REACH:
             break
-        found.extend(text.terms[index][: WINDOW - len(found)])
-    return frozenset(found)
+        found.extend(text.terms[index])
+    return tuple(found[:_REACH])
+
+
+@dataclass(frozen=True, slots=True)
+class _Relation:
+    """What a pivot's token has on each side, nearest first, and whether it is passive."""
+
+    left: tuple[str, ...]
+    right: tuple[str, ...]
+    passive: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Sides:
+    """A relation's two sides as read against another text's, the doer's first."""
+
+    doer: frozenset[str]
+    done: frozenset[str]
+    heads: tuple[str, str] | None
+    """The term nearest the pivot on each side past its phrase, the doer's first."""
+
+
+def _compared(mine: _Relation, theirs: _Relation) -> tuple[_Sides, _Sides]:
+    """Each text's two sides, as the other text's are read.
+
+    In the same voice the words next to the pivot that both write on one side are part of
+    its phrase ("the compiler then converts", "the parent class of") and no side's. Each
+    side is then the `WINDOW` terms nearest the pivot past them, less what the other side
+    holds too (phrase included).
+    """
+    skip_left = skip_right = 0
+    if mine.passive == theirs.passive:
+        skip_left = _shared_run(mine.left, theirs.left)
+        skip_right = _shared_run(mine.right, theirs.right)
+    return _read(mine, skip_left, skip_right), _read(theirs, skip_left, skip_right)
+
+
+def _shared_run(mine: Sequence[str], theirs: Sequence[str]) -> int:
+    """How many terms next to the pivot both write alike: its phrase, or 0.
+
+    A longer run (`_PHRASE` terms) is what the relation relates, not its phrase: past
+    "controls whole-body energy homeostasis" come "in beige fat" and "via Ca2+ cycling".
+    """
+    run = 0
+    while run < min(len(mine), len(theirs)) and mine[run] == theirs[run]:
+        run += 1
+    return run if run <= _PHRASE else 0
+
+
+def _read(relation: _Relation, skip_left: int, skip_right: int) -> _Sides:
+    near_left = relation.left[: skip_left + WINDOW]
+    near_right = relation.right[: skip_right + WINDOW]
+    common = frozenset(near_left) & frozenset(near_right)
+    left = frozenset(near_left[skip_left:]) - common
+    right = frozenset(near_right[skip_right:]) - common
+    heads = None
+    if len(near_left) > skip_left and len(near_right) > skip_right:
+        heads = (near_left[skip_left], near_right[skip_right])
+    if relation.passive:
+        return _Sides(right, left, heads and (heads[1], heads[0]))
+    return _Sides(left, right, heads)
 
 
 def arguments_exchanged(
@@ -182,36 +259,51 @@ def arguments_exchanged(
     """
     mine, theirs = _parsed(claim), _parsed(rendered_roles(stating))
     counted, source = mine.counts, theirs.counts
-    pivots = [t for t in counted if counted[t] == 1 and source[t] == 1 and t in ONE_WAY]
+    pivots = [t for t in counted if counted[t] == 1 and source[t] == 1 and t in _PIVOTS]
     for pivot in pivots[:_MAX_PIVOTS]:
-        claimed, stated = mine.sides(pivot), theirs.sides(pivot)
-        if claimed is None or stated is None or not _crossed(claimed, stated):
+        mine_relation, their_relation = mine.sides(pivot), theirs.sides(pivot)
+        if mine_relation is None or their_relation is None:
+            continue
+        claimed, stated = _compared(mine_relation, their_relation)
+        if not (_crossed(claimed, stated) or _heads_crossed(claimed, stated)):
             continue
         if any(
-            pivot in s.lower() and _stated_so(pivot, claimed, _parsed(rendered_roles(s)))
+            pivot in s.lower() and _stated_so(pivot, mine_relation, _parsed(rendered_roles(s)))
             for s in others
         ):
             return None
-        moved = min(claimed[0] & stated[1] or claimed[1] & stated[0])
+        moved = min(claimed.doer & stated.done or claimed.done & stated.doer)
         return mine.written[mine.first[pivot]], mine.written[mine.first[moved]]
     return None
 
 
-def _crossed(
-    claimed: tuple[frozenset[str], frozenset[str]], stated: tuple[frozenset[str], frozenset[str]]
-) -> bool:
+def _crossed(claimed: _Sides, stated: _Sides) -> bool:
     """Each side of the claim shares a term with the source's other side, none with its own."""
-    (doer, done), (their_doer, their_done) = claimed, stated
-    crossed = doer & their_done and done & their_doer
-    return bool(crossed) and not (doer & their_doer or done & their_done)
+    crossed = claimed.doer & stated.done and claimed.done & stated.doer
+    return bool(crossed) and not (claimed.doer & stated.doer or claimed.done & stated.done)
 
 
-def _stated_so(pivot: str, claimed: tuple[frozenset[str], frozenset[str]], text: _Text) -> bool:
-    """Whether `text` writes `pivot` once with the claim's sides on the claim's sides."""
-    if text.counts[pivot] != 1:
+def _heads_crossed(claimed: _Sides, stated: _Sides) -> bool:
+    """Each text's nearest term on each side is on the other text's other side, not its own.
+
+    "Form is the parent class of BaseForm, and most of …" against "BaseForm is the parent
+    class of Form, and most of …": the sides share the words of the clause after them.
+    """
+    if claimed.heads is None or stated.heads is None:
         return False
-    stated = text.sides(pivot)
-    return stated is not None and bool(claimed[0] & stated[0]) and bool(claimed[1] & stated[1])
+    for mine, theirs in ((claimed, stated), (stated, claimed)):
+        doer, done = mine.heads or ("", "")
+        if doer not in theirs.done - theirs.doer or done not in theirs.doer - theirs.done:
+            return False
+    return True
+
+
+def _stated_so(pivot: str, mine: _Relation, text: _Text) -> bool:
+    """Whether `text` writes `pivot` once with the claim's sides on the claim's sides."""
+    if text.counts[pivot] != 1 or (theirs := text.sides(pivot)) is None:
+        return False
+    claimed, stated = _read(mine, 0, 0), _read(theirs, 0, 0)
+    return bool(claimed.doer & stated.doer) and bool(claimed.done & stated.done)
 
 
 @lru_cache(maxsize=2048)
