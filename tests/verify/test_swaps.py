@@ -12,6 +12,7 @@ from citesynth.verify.swaps import (
     preferred_reversed,
     rejected_chosen,
     relation_reversed,
+    span_reversed,
     swapped,
 )
 
@@ -328,6 +329,34 @@ def test_an_order_reversed_with_the_same_word_is_found(
     assert order_reversed(claim, source) == found
 
 
+@pytest.mark.parametrize(
+    ("claim", "source", "found"),
+    [
+        (  # Starlette's docs
+            "Middleware is evaluated from bottom to top, so HTTPSRedirectMiddleware runs first.",
+            "Middleware is evaluated from top-to-bottom, so the flow of execution would look "
+            "like this:",
+            ("bottom", "top"),
+        ),
+        ("Levels run from 9 to 1.", "Levels run from 1 to 9.", ("9", "1")),
+        # the same way round, hyphens or not
+        ("It is evaluated top-to-bottom.", "It is evaluated from top to bottom.", None),
+        # "to" with no "from" on either side: a mapping or a setting, not a span
+        ("It maps requests to handlers.", "It maps handlers to requests.", None),
+        # the source writes both ways
+        (
+            "Values go from low to high.",
+            "Values go from high to low, then from low to high.",
+            None,
+        ),
+    ],
+)
+def test_a_span_run_the_other_way_is_found(
+    claim: str, source: str, found: tuple[str, str] | None
+) -> None:
+    assert span_reversed(claim, source) == found
+
+
 def test_the_lexical_verifier_rejects_a_reversed_preference() -> None:
     claim = (
         "When structlog and a StreamHandler share a file, you need PrintLogger instead of "
@@ -342,6 +371,7 @@ def test_a_preference_repeated_thousands_of_times_is_read_in_linear_time() -> No
     started = time.perf_counter()
     preferred_reversed("x instead of y " * 20_000, "y overrides x " * 20_000)
     order_reversed("x before y " * 20_000, "y before x " * 20_000)
+    span_reversed("from x to y " * 20_000, "from y to x " * 20_000)
     assert time.perf_counter() - started < 5  # every pair of phrases was compared: minutes
 
 

@@ -108,6 +108,7 @@ from citesynth.verify.swaps import (
     preferred_reversed,
     rejected_chosen,
     relation_reversed,
+    span_reversed,
     swapped,
 )
 from citesynth.verify.table_cells import denied_in_table
@@ -584,6 +585,7 @@ def align(
             (
                 preferred_reversed(claim, sentence)
                 or order_reversed(claim, sentence)
+                or span_reversed(claim, sentence)
                 or arguments_exchanged(
                     claim, sentence, (text_of(evidence, other) for other in sentences)
                 )

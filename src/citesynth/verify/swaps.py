@@ -297,6 +297,35 @@ def order_reversed(claim: str, stating: str) -> tuple[str, str] | None:
     return None
 
 
+_SPAN = re.compile(r"\b(from\s+)?([a-z0-9]+)(?:\s+|-)to(?:\s+|-)([a-z0-9]+)\b")
+"""Two words joined by "to", "from" before them or not: "from bottom to top", "top-to-bottom"."""
+
+
+def span_reversed(claim: str, stating: str) -> tuple[str, str] | None:
+    """A span `claim` runs the other way from `stating` ("from A to B" for "B to A"), or None.
+
+    "Middleware is evaluated from bottom to top" against Starlette's "Middleware is
+    evaluated from top-to-bottom": the same two words, "to" between them, in the other
+    order, and "from" before one of them; never when the source also writes the claim's.
+    """
+    mine = _spans(claim)
+    theirs = _spans(rendered_roles(stating))
+    said = {pair for pair, _ in theirs}
+    for (first, second), started in mine:
+        if first == second or not content_of(first) or not content_of(second):
+            continue
+        reversed_only = (second, first) in said and (first, second) not in said
+        if reversed_only and (started or ((second, first), True) in theirs):
+            return first, second
+    return None
+
+
+def _spans(text: str) -> set[tuple[tuple[str, str], bool]]:
+    return {
+        ((m.group(2), m.group(3)), m.group(1) is not None) for m in _SPAN.finditer(text.lower())
+    }
+
+
 def _reversed_around(claim: str, source: str, word: str) -> tuple[str, str] | None:
     """The nearest content words around `word` in `claim`, when the source's sides cross.
 
