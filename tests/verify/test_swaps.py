@@ -156,6 +156,21 @@ DOTENV = (
         ("Add the .flaskenv override file to the `overrides` list of .env.", DOTENV, None),
         ("The `.env` file takes precedence over the `.flaskenv` file.", DOTENV, None),
         ("Variables in `.env` have priority over those in `.flaskenv`.", DOTENV, None),
+        # "and not" prefers too (Jinja's docs)
+        (
+            "Accessing a missing attribute on the c object returns an undefined object rather "
+            "than an empty string.",
+            "By default attribute access on missing attributes on the ``c`` object returns an "
+            "empty string and not an undefined object.",
+            ("object", "empty"),
+        ),
+        (
+            "Accessing a missing attribute on the c object returns an empty string, not an "
+            "undefined object.",
+            "Attribute access on missing attributes on the ``c`` object returns an empty "
+            "string and not an undefined object.",
+            None,
+        ),
     ],
 )
 def test_a_preference_reversed_is_found(

@@ -245,12 +245,13 @@ def _crossed(first: _Item, second: _Item, claim: Sequence[str], stating: Sequenc
 _INSTEAD = re.compile(
     r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|takes?\s+precedence\s+over"
     r"|(?:is|are)\s+used\s+over|(?:has|have)\s+(?:a\s+)?(?:higher\s+)?priority\s+over"
-    r"|(?:is|are)\s+preferred\s+(?:over|to)|(?<!`)overrides(?!`)|wins?\s+over)\b",
+    r"|(?:is|are)\s+preferred\s+(?:over|to)|(?<!`)overrides(?!`)|wins?\s+over|and\s+not)\b",
     re.I,
 )
 _PREFERRED = "insteadof"
-"""The one word "instead of", "rather than", "in place of" and what says one thing wins
-over another ("takes precedence over", "are used over", "overrides") are read as. Not the
+"""The one word "instead of", "rather than", "in place of", "and not" and what says one
+thing wins over another ("takes precedence over", "are used over", "overrides") are read
+as. Not the
 noun: "a translation override file", "the `overrides` list"."""
 
 
