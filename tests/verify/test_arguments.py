@@ -21,6 +21,10 @@ MACROS = (
     "Due to how scopes work in Jinja, a macro in a child template does not override a "
     "macro in a parent template."
 )
+FALCON = (
+    "Falcon will convert any instance or subclass of :class:`~.HTTPError` raised by a "
+    "responder, hook, or middleware component into an appropriate HTTP response."
+)
 SMARTY = (
     "This extension re-implements the Python [SmartyPants] library by integrating it into "
     "the markdown parser."
@@ -68,6 +72,13 @@ SMARTY = (
             "logic from Form is actually handled by BaseForm.",
             ("parent", "form"),
         ),
+        (  # Falcon's docs: what is converted and what into
+            "Falcon converts error HTTP responses into HTTPError instances so that responders "
+            "can handle them.",
+            FALCON,
+            ("converts", "http"),
+        ),
+        ("HTTP responses are converted into HTTPError instances.", FALCON, ("converted", "http")),
     ],
 )
 def test_sides_given_each_others_places_are_found(
@@ -108,6 +119,11 @@ def test_sides_given_each_others_places_are_found(
             "Our study uncovers a noncanonical thermogenic mechanism through which beige fat "
             "controls whole-body energy homeostasis via Ca2+ cycling.",
         ),
+        (  # converted as the source converts them
+            "Falcon converts HTTPError instances into HTTP responses.",
+            FALCON,
+        ),
+        ("HTTPError instances are converted into HTTP responses.", FALCON),
         (  # the pivot an item of a list
             "Schemas dump, load, and validate data.",
             "Schemas validate, load, and dump data.",

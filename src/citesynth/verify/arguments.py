@@ -16,11 +16,13 @@ of"). The `WINDOW` content terms nearest it on each side, within its clause, are
 sides (what is written on both sides of one text is neither's); in the same voice the
 one or two terms both texts write next to it alike are its phrase ("the compiler then
 converts"), and the sides are read past them. A passive ("is wrapped by", "inspired by")
-turns its sides round: what follows "by" does it. The claim exchanges the sides when each
-of its sides shares a term with the source's other side and none with the same side, or
-when the nearest term of each side in each text stands only on the other text's other
-side ("Form is the parent class of BaseForm, and most of …" against "BaseForm is the
-parent class of Form, and most of …", whose sides go on alike). Never read:
+turns its sides round: what follows "by" does it. A verb converting one thing into
+another (`_CONVERTING`: "converts A into B", "A is converted into B") has A and B as its
+sides. The claim exchanges the sides when each of its sides shares a term with the
+source's other side and none with the same side, or when the nearest term of each side in
+each text stands only on the other text's other side ("Form is the parent class of
+BaseForm, and most of …" against "BaseForm is the parent class of Form, and most of …",
+whose sides go on alike). Never read:
 
 - a pivot that is no verb relating its sides one way (`ONE_WAY`: "wraps", "overrides",
   "inherits", "inspired", "calls"; not "similar to", "compatible with" or a noun), or one
@@ -103,7 +105,18 @@ _RELATIONAL = frozenset(
     "author creator founder wrapper caller sender receiver superset subset".split()
 )
 """Nouns relating two things one way, read before "of" ("the parent class of")."""
-_PIVOTS = ONE_WAY | frozenset(term for word in _RELATIONAL for term in content_of(word))
+_CONVERTING = frozenset(
+    content
+    for word in "convert converts converted turn turns turned transform transforms transformed "
+    "translate translates translated cast casts coerce coerces coerced map maps mapped".split()
+    for content in content_of(word)
+)
+"""Verbs turning one thing into another: their sides are what "into" (or "to") parts."""
+_TURNING = frozenset("turn turns turned".split())
+"""Read with "into" only: "turns to" is no conversion."""
+_PIVOTS = (
+    _CONVERTING | ONE_WAY | frozenset(term for word in _RELATIONAL for term in content_of(word))
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +150,11 @@ class _Text:
         if set(before) & _LISTED or set(after[:1]) & _LISTED:
             return None
         passive = after[:1] == ("by",)
+        if pivot in _CONVERTING and _verbal(token, before) and (into := self._into(at)):
+            if self._be_before(at):  # "X is converted into Y": X, then Y
+                return _Relation(_side(self, range(at - 1, -1, -1)), self._after(into), False)
+            if converted := _side(self, range(at + 1, into)):  # else "X, which … converts into"
+                return _Relation(converted, self._after(into), False)
         relational = token in _RELATIONAL and "of" in after
         if not relational and (
             not _verbal(token, before)
@@ -146,6 +164,19 @@ class _Text:
         left = _side(self, range(at - 1, -1, -1))
         right = _side(self, range(at + 2 if passive else at + 1, len(self.written)))
         return _Relation(left, right, passive)
+
+    def _into(self, at: int) -> int:
+        """Where "into" (or "to") after a converting verb stands in its clause, or 0."""
+        for index in range(at + 1, min(at + 2 * _REACH, len(self.written))):
+            token = self.written[index]
+            if token in _STOPS:
+                break
+            if token == "into" or (token == "to" and self.written[at] not in _TURNING):
+                return index
+        return 0
+
+    def _after(self, at: int) -> tuple[str, ...]:
+        return _side(self, range(at + 1, len(self.written)))
 
     def _be_before(self, at: int) -> bool:
         for index in range(at - 1, -1, -1):
