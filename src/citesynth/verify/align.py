@@ -103,6 +103,7 @@ from citesynth.verify.quotes import misquoted
 from citesynth.verify.respectively import paired_otherwise
 from citesynth.verify.roles import crossed_names, partners_exchanged
 from citesynth.verify.siblings import misnamed_sibling
+from citesynth.verify.subclasses import parent_reversed
 from citesynth.verify.swaps import (
     order_reversed,
     preferred_reversed,
@@ -171,7 +172,8 @@ class Alignment:
     (`swaps.swapped`) or relates from the other end (`swaps.relation_reversed`), a
     one-way relation with its two sides exchanged (`arguments.arguments_exchanged`), two names
     of it each said with what the passages say of the other (`roles.crossed_names`), or
-    given each other's partner (`roles.partners_exchanged`, `respectively.paired_otherwise`)."""
+    given each other's partner (`roles.partners_exchanged`, `respectively.paired_otherwise`),
+    or a class made the subclass of its own subclass (`subclasses.parent_reversed`)."""
     misquoted: tuple[str, ...] = ()
     """Text the claim quotes as what something prints or says, which no passage writes
     (`quotes.misquoted`)."""
@@ -604,6 +606,7 @@ def align(
         crossed_names(claim, shown)
         or partners_exchanged(claim, shown)
         or paired_otherwise(claim, shown)
+        or parent_reversed(claim, shown)
     )
     negation_mismatch = negation_mismatch and not restated
     features = {
