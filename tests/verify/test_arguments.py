@@ -79,6 +79,11 @@ SMARTY = (
             ("converts", "http"),
         ),
         ("HTTP responses are converted into HTTPError instances.", FALCON, ("converted", "http")),
+        (  # a comparative's sides part at "than"
+            "The stat reloader is much slower than the watchdog backend.",
+            "The watchdog backend is much slower than the stat reloader.",
+            ("slower", "reloader"),
+        ),
     ],
 )
 def test_sides_given_each_others_places_are_found(
@@ -124,6 +129,10 @@ def test_sides_given_each_others_places_are_found(
             FALCON,
         ),
         ("HTTPError instances are converted into HTTP responses.", FALCON),
+        (  # compared as the source compares them
+            "The stat reloader is slower than the watchdog backend, which needs a package.",
+            "The stat reloader is much slower than the watchdog backend.",
+        ),
         (  # the pivot an item of a list
             "Schemas dump, load, and validate data.",
             "Schemas validate, load, and dump data.",

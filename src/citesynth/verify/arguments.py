@@ -13,16 +13,17 @@ puts on one side of the relation what its source puts on the other.
 A word written once in the claim and once in the stating sentence is the pivot: a verb
 relating two things one way (`ONE_WAY`) or a noun doing so before "of" ("the parent class
 of"). The `WINDOW` content terms nearest it on each side, within its clause, are its two
-sides (what is written on both sides of one text is neither's); in the same voice the
-one or two terms both texts write next to it alike are its phrase ("the compiler then
+sides (what is written on both sides of one text is neither's); in the same voice the one
+or two terms both texts write next to it alike are its phrase ("the compiler then
 converts"), and the sides are read past them. A passive ("is wrapped by", "inspired by")
-turns its sides round: what follows "by" does it. A verb converting one thing into
-another (`_CONVERTING`: "converts A into B", "A is converted into B") has A and B as its
-sides. The claim exchanges the sides when each of its sides shares a term with the
-source's other side and none with the same side, or when the nearest term of each side in
-each text stands only on the other text's other side ("Form is the parent class of
-BaseForm, and most of …" against "BaseForm is the parent class of Form, and most of …",
-whose sides go on alike). Never read:
+turns its sides round: what follows "by" does it. A verb converting one thing into another
+(`_CONVERTING`: "converts A into B", "A is converted into B") has A and B as its sides,
+and a comparative (`_COMPARING`: "A is faster than B") A and what follows "than". The
+claim exchanges the sides when each of its sides shares a term with the source's other
+side and none with the same side, or when the nearest term of each side in each text
+stands only on the other text's other side ("Form is the parent class of BaseForm, and
+most of …" against "BaseForm is the parent class of Form, and most of …", whose sides go
+on alike). Never read:
 
 - a pivot that is no verb relating its sides one way (`ONE_WAY`: "wraps", "overrides",
   "inherits", "inspired", "calls"; not "similar to", "compatible with" or a noun), or one
@@ -114,8 +115,18 @@ _CONVERTING = frozenset(
 """Verbs turning one thing into another: their sides are what "into" (or "to") parts."""
 _TURNING = frozenset("turn turns turned".split())
 """Read with "into" only: "turns to" is no conversion."""
+_COMPARING = frozenset(
+    content
+    for word in "larger smaller bigger greater faster slower quicker higher lower better worse "
+    "stronger weaker longer shorter heavier lighter cheaper older newer earlier later".split()
+    for content in content_of(word)
+)
+"""Comparatives: "A is faster than B" relates A to B one way; its sides part at "than"."""
 _PIVOTS = (
-    _CONVERTING | ONE_WAY | frozenset(term for word in _RELATIONAL for term in content_of(word))
+    _COMPARING
+    | _CONVERTING
+    | ONE_WAY
+    | frozenset(term for word in _RELATIONAL for term in content_of(word))
 )
 
 
@@ -150,6 +161,8 @@ class _Text:
         if set(before) & _LISTED or set(after[:1]) & _LISTED:
             return None
         passive = after[:1] == ("by",)
+        if pivot in _COMPARING and (than := self._than(at)):  # "A is faster than B"
+            return _Relation(_side(self, range(at - 1, -1, -1)), self._after(than), False)
         if pivot in _CONVERTING and _verbal(token, before) and (into := self._into(at)):
             if self._be_before(at):  # "X is converted into Y": X, then Y
                 return _Relation(_side(self, range(at - 1, -1, -1)), self._after(into), False)
@@ -172,6 +185,15 @@ class _Text:
             if token in _STOPS:
                 break
             if token == "into" or (token == "to" and self.written[at] not in _TURNING):
+                return index
+        return 0
+
+    def _than(self, at: int) -> int:
+        """Where "than" stands after a comparative, a few words on in its clause, or 0."""
+        for index in range(at + 1, min(at + _REACH, len(self.written))):
+            if self.written[index] in _STOPS or self.written[index] in _LISTED:
+                break
+            if self.written[index] == "than":
                 return index
         return 0
 
