@@ -529,6 +529,22 @@ async def test_documentation_has_a_threshold_of_its_own() -> None:
     assert shipped.lexical_sure_code is not None and shipped.lexical_sure is not None
 
 
+async def test_a_claim_sharing_almost_nothing_with_its_passages_skips_the_model() -> None:
+    """Below `lexical_hopeless` the lexical verdict stands; at it the model decides."""
+    claim = "The river delta floods every spring after the snowmelt in the mountains."
+    [lexical] = await LexicalVerifier().verify([Check(claim, (POOL,))])
+    assert lexical.label == "unsupported"
+    model = CrossEncoder.load()
+    for hopeless, skipped in ((lexical.score + 0.01, True), (lexical.score, False), (None, False)):
+        model.meta = replace(model.meta, lexical_hopeless=hopeless)
+        verifier = TrainedVerifier(model)
+        verifier.threshold = -1.0  # whatever the model reads, it supports
+        [verdict] = await verifier.verify([Check(claim, (POOL,))])
+        assert (verdict == lexical) is skipped
+        assert (verdict.label == "supported") is not skipped
+    assert Meta.load().lexical_hopeless is not None  # the shipped weights carry the skip
+
+
 async def test_the_rule_never_passes_a_claim_the_lexical_checks_veto() -> None:
     verdicts = await _with_lexical_sure(0.0).verify(
         [

@@ -285,6 +285,10 @@ class Meta:
     answerable_how_to: float | None = None
     """The gate's threshold for a question asking how to do something, lower than
     `answerable` (`benchmarks.calibrate_how_to`); None: `answerable` for every question."""
+    lexical_hopeless: float | None = None
+    """Lexical score below which a claim the lexical verifier labels `unsupported` is not
+    read by the model: it shares almost no term with its passages
+    (`benchmarks.calibrate_lexical_hopeless`); None: the model reads every claim."""
 
     @classmethod
     def load(cls, folder: Path | None = None) -> Meta:
@@ -309,6 +313,7 @@ class Meta:
             _float_or_none(data.get("answerable_pair")),
             _float_or_none(data.get("lexical_sure_code")),
             _float_or_none(data.get("answerable_how_to")),
+            _float_or_none(data.get("lexical_hopeless")),
         )
 
 

@@ -7,7 +7,11 @@
 
 A claim quoted word for word from a sentence of its source (`evidence.quoted`: at least
 four words, the sentence's opening or most of it, nothing negating or qualifying it before)
-is supported without the model. For every other check, the sentences the model reads are
+is supported without the model, and a claim the lexical verifier labels `unsupported`
+with a score below `lexical_hopeless` (it shares almost no term with its passages: an
+answer's sentence cited to the wrong source, repair's far candidates; calibrated by
+`benchmarks.calibrate_lexical_hopeless` so that no tuning verdict changes) keeps that
+verdict without it. For every other check, the sentences the model reads are
 chosen within the budget it was trained on (`verify.evidence`: by MiniLM similarity and the
 lexical alignment); the cross-encoder (`verify.crossencoder`) gives the probability that
 this evidence entails the claim, blended with the lexical verdict on the same evidence by a
@@ -220,10 +224,13 @@ class TrainedVerifier:
                 or comment_quoted(checks[i].claim, checks[i].passages)
             )
         }
+        hopeless = self.model.meta.lexical_hopeless
         wanted = [
             i
-            for i, (_, alignment) in enumerate(aligned)
-            if alignment is not None and i not in quotes
+            for i, (verdict, alignment) in enumerate(aligned)
+            if alignment is not None
+            and i not in quotes
+            and not (hopeless and verdict.label == "unsupported" and verdict.score < hopeless)
         ]
         pairs = [
             (checks[i].claim, self.evidence(checks[i].claim, checks[i].passages, checks[i].about))
