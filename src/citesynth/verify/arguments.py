@@ -143,7 +143,7 @@ class _Text:
     @classmethod
     def of(cls, text: str) -> _Text:
         written = tuple(_PIECE.findall(text.lower()))
-        terms = tuple(content_of(token) for token in written)
+        terms = tuple(_terms_of(token) for token in written)
         first: dict[str, int] = {}
         for index, found in enumerate(terms):
             for term in found:
@@ -310,9 +310,12 @@ def arguments_exchanged(
     As the claim writes them: `claim` gives the two sides of a one-way word each other's
     places in `stating` (see the module's note).
     """
-    mine, theirs = _parsed(claim), _parsed(rendered_roles(stating))
-    counted, source = mine.counts, theirs.counts
-    pivots = [t for t in counted if counted[t] == 1 and source[t] == 1 and t in _PIVOTS]
+    mine = _parsed(claim)
+    candidates = [t for t, count in mine.counts.items() if count == 1 and t in _PIVOTS]
+    if not candidates:
+        return None  # most claims: the source is never parsed
+    theirs = _parsed(rendered_roles(stating))
+    pivots = [t for t in candidates if theirs.counts[t] == 1]
     for pivot in pivots[:_MAX_PIVOTS]:
         mine_relation, their_relation = mine.sides(pivot), theirs.sides(pivot)
         if mine_relation is None or their_relation is None:
@@ -362,3 +365,9 @@ def _stated_so(pivot: str, mine: _Relation, text: _Text) -> bool:
 @lru_cache(maxsize=2048)
 def _parsed(text: str) -> _Text:
     return _Text.of(text)
+
+
+@lru_cache(maxsize=65_536)
+def _terms_of(token: str) -> tuple[str, ...]:
+    """A token's content terms, remembered: sources repeat their words."""
+    return content_of(token)

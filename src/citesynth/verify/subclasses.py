@@ -22,6 +22,7 @@ _CLAIMED = re.compile(
     r"|subclasses|inherits\s+from|derives\s+from|extends)\s+(?:the\s+)?" + _NAME
 )
 """"X is (defined as) a subclass of Y", "X subclasses Y", "X inherits from Y" …: (X, Y)."""
+_CUE = re.compile(r"subclass|inherits|derives|extends")
 _DEFINED = re.compile(r"\bclass\s+([A-Za-z_]\w*)\s*\(([^)\n]{0,300})\)")
 """A class statement: its name and what stands in its parentheses."""
 _BASE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*")
@@ -29,6 +30,8 @@ _BASE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*")
 
 def parent_reversed(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
     """(the class the claim makes a subclass, its claimed parent) when reversed, or None."""
+    if not _CUE.search(claim):
+        return None  # most claims: read before the name-by-name search
     claimed = [(m.group(1), m.group(2)) for m in _CLAIMED.finditer(claim)]
     if not claimed:
         return None

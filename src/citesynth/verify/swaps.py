@@ -310,6 +310,8 @@ def span_reversed(claim: str, stating: str) -> tuple[str, str] | None:
     order, and "from" before one of them; never when the source also writes the claim's.
     """
     mine = _spans(claim)
+    if not mine:
+        return None
     theirs = _spans(rendered_roles(stating))
     said = {pair for pair, _ in theirs}
     for (first, second), started in mine:
@@ -321,10 +323,11 @@ def span_reversed(claim: str, stating: str) -> tuple[str, str] | None:
     return None
 
 
-def _spans(text: str) -> set[tuple[tuple[str, str], bool]]:
-    return {
-        ((m.group(2), m.group(3)), m.group(1) is not None) for m in _SPAN.finditer(text.lower())
-    }
+@lru_cache(maxsize=2048)
+def _spans(text: str) -> frozenset[tuple[tuple[str, str], bool]]:
+    return frozenset(
+        {((m.group(2), m.group(3)), m.group(1) is not None) for m in _SPAN.finditer(text.lower())}
+    )
 
 
 def _reversed_around(claim: str, source: str, word: str) -> tuple[str, str] | None:
