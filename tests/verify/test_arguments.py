@@ -79,6 +79,13 @@ SMARTY = (
             ("converts", "http"),
         ),
         ("HTTP responses are converted into HTTPError instances.", FALCON, ("converted", "http")),
+        (  # Jinja's FAQ: a comparison's sides are whole lists, its adverbs no side's
+            "The Jinja FAQ says the template engine often has a much larger effect on "
+            "performance than database access, API calls, and data processing.",
+            "Often, database access, API calls, and data processing have a much larger effect "
+            "on performance than the template engine.",
+            ("larger", "engine"),
+        ),
         (  # a comparative's sides part at "than"
             "The stat reloader is much slower than the watchdog backend.",
             "The watchdog backend is much slower than the stat reloader.",

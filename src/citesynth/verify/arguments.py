@@ -18,12 +18,12 @@ or two terms both texts write next to it alike are its phrase ("the compiler the
 converts"), and the sides are read past them. A passive ("is wrapped by", "inspired by")
 turns its sides round: what follows "by" does it. A verb converting one thing into another
 (`_CONVERTING`: "converts A into B", "A is converted into B") has A and B as its sides,
-and a comparative (`_COMPARING`: "A is faster than B") A and what follows "than". The
-claim exchanges the sides when each of its sides shares a term with the source's other
-side and none with the same side, or when the nearest term of each side in each text
-stands only on the other text's other side ("Form is the parent class of BaseForm, and
-most of …" against "BaseForm is the parent class of Form, and most of …", whose sides go
-on alike). Never read:
+and a comparative (`_COMPARING`: "A is faster than B") A and what follows "than", each
+read whole; adverbs ("often", "still") are no side's. The claim exchanges the sides when
+each of its sides shares a term with the source's other side and none with the same side,
+or when the nearest term of each side in each text stands only on the other text's other
+side ("Form is the parent class of BaseForm, and most of …" against "BaseForm is the
+parent class of Form, and most of …", whose sides go on alike). Never read:
 
 - a pivot that is no verb relating its sides one way (`ONE_WAY`: "wraps", "overrides",
   "inherits", "inspired", "calls"; not "similar to", "compatible with" or a noun), or one
@@ -162,7 +162,8 @@ class _Text:
             return None
         passive = after[:1] == ("by",)
         if pivot in _COMPARING and (than := self._than(at)):  # "A is faster than B"
-            return _Relation(_side(self, range(at - 1, -1, -1)), self._after(than), False)
+            left, right = _side(self, range(at - 1, -1, -1)), self._after(than)
+            return _Relation(left, right, False, _REACH)
         if pivot in _CONVERTING and _verbal(token, before) and (into := self._into(at)):
             if self._be_before(at):  # "X is converted into Y": X, then Y
                 return _Relation(_side(self, range(at - 1, -1, -1)), self._after(into), False)
@@ -238,7 +239,8 @@ def _side(text: _Text, walk: range) -> tuple[str, ...]:
     for index in walk:
         if text.written[index] in _STOPS or len(found) >= _REACH:
             break
-        found.extend(text.terms[index])
+        if text.written[index] not in _SKIPPED:  # "often", "still": no side's
+            found.extend(text.terms[index])
     return tuple(found[:_REACH])
 
 
@@ -249,6 +251,9 @@ class _Relation:
     left: tuple[str, ...]
     right: tuple[str, ...]
     passive: bool
+    window: int = WINDOW
+    """How many terms past its phrase each side is read for: a comparison's sides are
+    whole ("… than database access, API calls, and data processing")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,8 +294,8 @@ def _shared_run(mine: Sequence[str], theirs: Sequence[str]) -> int:
 
 
 def _read(relation: _Relation, skip_left: int, skip_right: int) -> _Sides:
-    near_left = relation.left[: skip_left + WINDOW]
-    near_right = relation.right[: skip_right + WINDOW]
+    near_left = relation.left[: skip_left + relation.window]
+    near_right = relation.right[: skip_right + relation.window]
     common = frozenset(near_left) & frozenset(near_right)
     left = frozenset(near_left[skip_left:]) - common
     right = frozenset(near_right[skip_right:]) - common
