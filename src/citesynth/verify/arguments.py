@@ -113,6 +113,8 @@ _CONVERTING = frozenset(
     for content in content_of(word)
 )
 """Verbs turning one thing into another: their sides are what "into" (or "to") parts."""
+_INTO = frozenset({"into"})
+_THAN = frozenset({"than"})
 _TURNING = frozenset("turn turns turned".split())
 """Read with "into" only: "turns to" is no conversion."""
 _COMPARING = frozenset(
@@ -161,10 +163,13 @@ class _Text:
         if set(before) & _LISTED or set(after[:1]) & _LISTED:
             return None
         passive = after[:1] == ("by",)
-        if pivot in _COMPARING and (than := self._than(at)):  # "A is faster than B"
+        than = self._ahead(at, _THAN, _REACH, _STOPS | _LISTED) if pivot in _COMPARING else 0
+        if than:  # "A is faster than B"
             left, right = _side(self, range(at - 1, -1, -1)), self._after(than)
             return _Relation(left, right, False, _REACH)
-        if pivot in _CONVERTING and _verbal(token, before) and (into := self._into(at)):
+        converting = pivot in _CONVERTING and _verbal(token, before)
+        parting = _INTO if token in _TURNING else _INTO | {"to"}
+        if converting and (into := self._ahead(at, parting, 2 * _REACH, _STOPS)):
             if self._be_before(at):  # "X is converted into Y": X, then Y
                 return _Relation(_side(self, range(at - 1, -1, -1)), self._after(into), False)
             if converted := _side(self, range(at + 1, into)):  # else "X, which … converts into"
@@ -179,22 +184,16 @@ class _Text:
         right = _side(self, range(at + 2 if passive else at + 1, len(self.written)))
         return _Relation(left, right, passive)
 
-    def _into(self, at: int) -> int:
-        """Where "into" (or "to") after a converting verb stands in its clause, or 0."""
-        for index in range(at + 1, min(at + 2 * _REACH, len(self.written))):
-            token = self.written[index]
-            if token in _STOPS:
-                break
-            if token == "into" or (token == "to" and self.written[at] not in _TURNING):
-                return index
-        return 0
+    def _ahead(self, at: int, wanted: frozenset[str], reach: int, stops: frozenset[str]) -> int:
+        """Where the first of `wanted` stands within `reach` tokens after `at`, or 0.
 
-    def _than(self, at: int) -> int:
-        """Where "than" stands after a comparative, a few words on in its clause, or 0."""
-        for index in range(at + 1, min(at + _REACH, len(self.written))):
-            if self.written[index] in _STOPS or self.written[index] in _LISTED:
+        Never past one of `stops`: "into" after a converting verb is read in its clause,
+        "than" after a comparative in its clause and before any list.
+        """
+        for index in range(at + 1, min(at + reach, len(self.written))):
+            if self.written[index] in stops:
                 break
-            if self.written[index] == "than":
+            if self.written[index] in wanted:
                 return index
         return 0
 
