@@ -24,10 +24,9 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from benchmarks.calibrate_lexical_sure import META, tuning_claims
+from benchmarks.calibrate_lexical_sure import META, judged
 from benchmarks.common import require, set_fields, write_result
 from citesynth.evaluation.datafiles import data_dir
-from citesynth.verify import Check, LexicalVerifier
 
 CAP = 0.3
 """The threshold never exceeds this, whatever the tuning claims allow."""
@@ -37,22 +36,11 @@ Scored = tuple[float, bool, int]
 
 
 async def scored() -> dict[str, list[Scored]]:
-    from citesynth.verify.crossencoder import CrossEncoder
-    from citesynth.verify.trained import TrainedVerifier
-
-    model = CrossEncoder.load()  # its own copy: the skip is switched off to measure it
-    model.meta = replace(model.meta, lexical_hopeless=None)
-    trained = TrainedVerifier(model)
-    lexical = LexicalVerifier()
-    found = {}
-    for name, claims in tuning_claims().items():
-        checks = [Check(claim, passages) for claim, passages, _ in claims]
-        verdicts = zip(await trained.verify(checks), await lexical.verify(checks), strict=True)
-        found[name] = [
-            (w.score, t.label == "supported", label)
-            for (t, w), (_, _, label) in zip(verdicts, claims, strict=True)
-        ]
-    return found
+    found = await judged(lambda meta: replace(meta, lexical_hopeless=None))  # skip off
+    return {
+        name: [(w.score, t.label == "supported", label) for t, w, _, label in rows]
+        for name, rows in found.items()
+    }
 
 
 def fit(found: dict[str, list[Scored]]) -> float:

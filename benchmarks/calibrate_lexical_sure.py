@@ -31,8 +31,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.common import ROOT, require, set_fields, write_result
 from benchmarks.docs_claims import load_claims, rhdh_claims
@@ -40,7 +41,11 @@ from benchmarks.verifier_pairs import holdout
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.evaluation.verifier_data import load
 from citesynth.verify import Check, LexicalVerifier
+from citesynth.verify.base import Verdict
 from citesynth.verify.identifiers import marks_code
+
+if TYPE_CHECKING:
+    from citesynth.verify.crossencoder import Meta
 
 META = ROOT / "src" / "citesynth" / "verify" / "crossencoder.json"
 HELD_OUT = {
@@ -78,12 +83,18 @@ def tuning_claims() -> dict[str, list[tuple[str, tuple[str, ...], int]]]:
     return sets
 
 
-async def outcomes() -> dict[str, list[Outcome]]:
+Judged = tuple[Verdict, Verdict, tuple[str, ...], int]
+"""Per claim: the trained verdict, the lexical verdict, the passages, the gold label."""
+
+
+async def judged(switched_off: Callable[[Meta], Meta]) -> dict[str, list[Judged]]:
+    """Each tuning claim verified by both verifiers, the trained one over its own copy of
+    the model whose meta `switched_off` gives (the rule being measured turned off)."""
     from citesynth.verify.crossencoder import CrossEncoder
     from citesynth.verify.trained import TrainedVerifier
 
-    model = CrossEncoder.load()  # its own copy: the rule is switched off to measure it
-    model.meta = replace(model.meta, lexical_sure=None, lexical_sure_code=None)
+    model = CrossEncoder.load()
+    model.meta = switched_off(model.meta)
     trained = TrainedVerifier(model)
     lexical = LexicalVerifier()
     found = {}
@@ -91,11 +102,22 @@ async def outcomes() -> dict[str, list[Outcome]]:
         checks = [Check(claim, passages) for claim, passages, _ in claims]
         verdicts = zip(await trained.verify(checks), await lexical.verify(checks), strict=True)
         found[name] = [
-            (t.label == "supported", w.label == "supported", w.score, label, code)
+            (t, w, passages, label)
             for (t, w), (_, passages, label) in zip(verdicts, claims, strict=True)
-            for code in [any(marks_code(p) for p in passages)]
         ]
     return found
+
+
+async def outcomes() -> dict[str, list[Outcome]]:
+    found = await judged(lambda meta: replace(meta, lexical_sure=None, lexical_sure_code=None))
+    return {
+        name: [
+            (t.label == "supported", w.label == "supported", w.score, label, code)
+            for t, w, passages, label in rows
+            for code in [any(marks_code(p) for p in passages)]
+        ]
+        for name, rows in found.items()
+    }
 
 
 Thresholds = tuple[float, float] | None
