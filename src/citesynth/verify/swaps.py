@@ -251,8 +251,7 @@ _INSTEAD = re.compile(
 _PREFERRED = "insteadof"
 """The one word "instead of", "rather than", "in place of", "and not" and what says one
 thing wins over another ("takes precedence over", "are used over", "overrides") are read
-as. Not the
-noun: "a translation override file", "the `overrides` list"."""
+as. Not the noun: "a translation override file", "the `overrides` list"."""
 
 
 _MAX_PREFERENCES = 16
