@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from citesynth.verify import Check, LexicalVerifier
 from citesynth.verify.crossencoder import available
-from citesynth.verify.opposites import neighbours, opposed, reversed_order
+from citesynth.verify.opposites import contradicting_words, neighbours, opposed, reversed_order
 from citesynth.verify.trained import TrainedVerifier
 
 
@@ -249,3 +251,52 @@ async def test_the_trained_verifier_is_vetoed_by_an_opposite_word() -> None:
     assert right.supported
     assert not turned.supported
     assert "the source says 'required', not 'optional'" in turned.reasons
+
+
+_RELOADER = (
+    "The reloader has two backends, stat and watchdog, and stat is the default. "
+    "The stat backend checks the mtime of every file at a regular interval. "
+    "Passing 'watchdog' forces the event-based watchdog backend, which is used when it is "
+    "installed. Watchdog is much faster than stat."
+)
+"""Three sentences stating most of a two-fact claim, and a short one stating its comparison."""
+
+
+@pytest.mark.parametrize(
+    ("comparison", "supported"),
+    [
+        ("which is much slower than stat", False),
+        ("which is much faster than stat", True),
+        ("which stat is much slower than", True),
+    ],
+)
+def test_a_contradiction_outside_the_stating_sentences_is_read(
+    lexical: LexicalVerifier, comparison: str, supported: bool
+) -> None:
+    claim = (
+        "The reloader has two backends: the default stat, which checks file mtimes, and the "
+        f"event-based watchdog, {comparison} and is used when installed."
+    )
+    verdict = lexical.verify_now([Check(claim, (_RELOADER,))])[0]
+    assert verdict.supported is supported, verdict.reasons
+    if not supported:
+        assert "the source says 'faster', not 'slower'" in verdict.reasons
+
+
+def test_contradicting_words_are_what_could_contradict_the_claim() -> None:
+    assert contradicting_words("The name argument is optional.") >= {"required", "mandatory"}
+    assert "slower" in contradicting_words("Watchdog is faster than stat.")
+    assert contradicting_words("Watchdog is faster or slower than stat.") == frozenset()
+    assert contradicting_words("The reloader polls files.") == frozenset()
+
+
+def test_a_page_of_contradicting_sentences_is_read_in_bounded_time(
+    lexical: LexicalVerifier,
+) -> None:
+    page = " ".join(
+        f"Item {i} is disabled before the run, and slower than the step {i}." for i in range(3000)
+    )
+    started = time.perf_counter()
+    verdict = lexical.verify_now([Check("Item 3 is enabled after the run.", (page,))])[0]
+    assert not verdict.supported
+    assert time.perf_counter() - started < 20

@@ -97,7 +97,7 @@ from citesynth.verify.numbers import (
     quantities_claimed,
     unit_differs,
 )
-from citesynth.verify.opposites import opposed, reversed_order
+from citesynth.verify.opposites import contradicting_words, opposed, reversed_order, words
 from citesynth.verify.purpose import goal_elsewhere
 from citesynth.verify.quotes import misquoted
 from citesynth.verify.respectively import paired_otherwise
@@ -456,6 +456,47 @@ def _opposite(
     return (), False
 
 
+def _opposite_elsewhere(
+    claim: str, negated: bool, best: Sequence[Sentence], evidence: Evidence
+) -> tuple[tuple[str, str], ...]:
+    """The claim's word a sentence of the passages outside `best` contradicts.
+
+    A claim joining two facts may have the sentence stating one of them crowded out of
+    `best` by longer ones stating the rest: "…, and the event-based watchdog, which is much
+    slower than stat" against Werkzeug's list item "The watchdog backend … is much faster
+    than stat", below three sentences naming the two backends. Read as a further stating
+    sentence is (two shared neighbours; negated alike; no fenced code), and only when no
+    passage holds the claim's own word (`opposed`) or relates the claim's sides its way
+    (`reversed_order`). Only sentences holding a word that could contradict the claim
+    (`contradicting_words`) are read, the first `_ELSEWHERE` of them.
+    """
+    wanted = contradicting_words(claim)
+    if not wanted:
+        return ()
+    lowered = (passage.lower() for passage in evidence.passages)
+    holding = {at for at, text in enumerate(lowered) if any(w in text for w in wanted)}
+    if not holding:
+        return ()
+    read = {id(sentence) for sentence in best}
+    candidates = (
+        text_of(evidence, sentence)
+        for sentence in evidence.sentences
+        if sentence.passage in holding and id(sentence) not in read and sentence.negated == negated
+    )
+    passages = evidence.passages
+    for text in itertools.islice((t for t in candidates if words(t) & wanted), _ELSEWHERE):
+        prose = _FENCED.sub(" ", text)
+        found = opposed(claim, prose, passages, shared=2) or reversed_order(claim, prose, passages)
+        if found is not None:
+            return (found,)
+    return ()
+
+
+_ELSEWHERE = 16
+"""How many sentences outside `best` holding a contradicting word are read
+(`_opposite_elsewhere`): a page may hold thousands."""
+
+
 def _pairs_found(pairs: Sequence[tuple[str, str]], sentences: Sequence[Sentence]) -> int:
     """How many ordered term pairs occur within five positions in one of `sentences`."""
     found = 0
@@ -577,6 +618,8 @@ def align(
     if stating and (elsewhere := code_elsewhere(claim, stating[0], shown)):
         misnamed = (*misnamed, elsewhere)  # `reload_templates` where it says `reload_assets`
     opposite, restated = _opposite(claim, negated, best, stating)
+    if not opposite and not restated:
+        opposite = _opposite_elsewhere(claim, negated, best, evidence)
     crossed = None
     if stating:
         said = (text_of(evidence, sentence) for sentence in sentences)

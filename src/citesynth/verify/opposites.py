@@ -246,6 +246,29 @@ def opposed(
     return None
 
 
+@lru_cache(maxsize=1024)
+def contradicting_words(claim: str) -> frozenset[str]:
+    """The words a sentence must hold to contradict `claim`.
+
+    By `opposed` or by relating its converse word the other way round (`reversed_order`):
+    what to look for before reading a whole passage.
+    """
+    said = words(claim)
+    found: set[str] = set()
+    for mine, theirs, _ in _LISTED + _prefixed(said) + _CONVERSED:
+        if said & mine and not said & theirs:
+            found |= theirs
+    return frozenset(found)
+
+
+_CONVERSED = tuple(
+    (mine, theirs, False)
+    for left, right in CONVERSES
+    for mine, theirs in ((left, right), (right, left))
+)
+"""Each pair of `CONVERSES` both ways round, as `_LISTED` entries."""
+
+
 def reversed_order(claim: str, stating: str, others: Iterable[str] = ()) -> tuple[str, str] | None:
     """(the claim's word, the source's converse) when `stating` relates the same two things.
 
