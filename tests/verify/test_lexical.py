@@ -10,7 +10,7 @@ from citesynth.analysis import terms
 from citesynth.verify import Check, LexicalVerifier
 from citesynth.verify.align import superlatives
 from citesynth.verify.lexical import remembered_alignment
-from citesynth.verify.numbers import labels_only, numbers_of
+from citesynth.verify.numbers import labels_only, numbered_names_changed, numbers_of
 from citesynth.verify.numbers import quantities as quantities_of
 
 SOURCE = (
@@ -1280,3 +1280,30 @@ def test_a_whole_page_is_aligned_but_not_remembered(verifier: LexicalVerifier) -
     [verdict] = verifier.verify_now([Check("Pools keep ten connections per host.", (page,))])
     assert verdict.label == "supported"
     assert remembered_alignment.cache_info().currsize == 0
+
+
+def test_a_name_with_other_digits_is_a_changed_number(verifier: LexicalVerifier) -> None:
+    """'base62' where the source writes 'base36': digits inside a word are no number."""
+    source = (
+        "Otherwise we increment the last-url-id key and convert it to base36. "
+        "Then we store the link and the reverse entry in redis."
+    )
+    changed, right = verifier.verify_now(
+        [
+            Check(
+                "It increments last-url-id, converts it to base62 and stores it in redis.",
+                (source,),
+            ),
+            Check(
+                "It increments last-url-id, converts it to base36 and stores it in redis.",
+                (source,),
+            ),
+        ]
+    )
+    assert not changed.supported
+    assert any("base62" in reason for reason in changed.reasons), changed.reasons
+    assert right.supported, right.reasons
+    assert numbered_names_changed("Encode it as utf8.", ("Encode it as UTF-8 or utf16.",)) == ()
+    assert numbered_names_changed("Hash it with sha256.", ("Hash it with sha256sum.",)) == ()
+    assert numbered_names_changed("Use sha512.", ("Use sha256 or sha1.",)) == ("sha512",)
+    assert numbered_names_changed("Python 3 only.", ("Needs py311.",)) == ()

@@ -93,6 +93,7 @@ from citesynth.verify.numbers import (
     canonical,
     converted_quantities,
     labelled_numbers,
+    numbered_names_changed,
     numbers_claimed,
     quantities_claimed,
     unit_differs,
@@ -593,7 +594,7 @@ def align(
     )
     shown = list(evidence.passages)
     labelled = labelled_numbers(claim, claim_numbers, shown, missing_numbers)
-    missing_numbers += labelled
+    missing_numbers += labelled + numbered_names_changed(claim, shown)
     far_numbers = [n for n in claim_numbers if n not in best_numbers]
     missing_names = tuple(n for n in names if n not in vocabulary and n not in context.terms)
     far_names = [

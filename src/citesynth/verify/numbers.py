@@ -324,3 +324,33 @@ def unit_differs(quantity: str, evidence: frozenset[str], best: frozenset[str]) 
     """
     number = quantity.split(" ")[0]
     return number not in best or any(q.startswith(number + " ") for q in evidence)
+
+
+_NUMBERED_NAME = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{2,})(\d+)(?!\.?\d)")
+"""A name ending in digits the number regex does not read ("base36", "sha256", "py311")."""
+
+
+def numbered_names_changed(claim: str, passages: Sequence[str]) -> tuple[str, ...]:
+    """Names of the claim ending in digits that the passages write with other digits.
+
+    "base62-encodes it" against Shortly's "convert it to base36": the name's digits stand
+    inside a word, so they are no number of either (`numbers_of`), and the claim covered
+    every other word. A name the passages also write with its own digits, joined or apart
+    ("utf8" against "UTF-8" beside "utf16"), is no change.
+    """
+    claimed = {m.group(0).lower(): m for m in _NUMBERED_NAME.finditer(claim)}
+    if not claimed:
+        return ()
+    lowered = [text.lower() for text in passages]
+    written = {m.group(0) for text in lowered for m in _NUMBERED_NAME.finditer(text)}
+    found = []
+    for name, match in claimed.items():
+        stem, digits = match.group(1).lower(), match.group(2)
+        if name in written or not any(
+            other.startswith(stem) and other[len(stem) :].isdigit() for other in written
+        ):
+            continue
+        apart = re.compile(rf"(?<![a-z0-9]){re.escape(stem)}[-_ ]?{digits}(?!\.?\d)")
+        if not any(apart.search(text) for text in lowered):
+            found.append(match.group(0))
+    return tuple(found)
