@@ -11,6 +11,7 @@ from citesynth.verify.swaps import (
     order_reversed,
     preferred_reversed,
     rejected_chosen,
+    rejected_stated,
     relation_reversed,
     span_reversed,
     swapped,
@@ -424,4 +425,62 @@ def test_a_run_of_backticks_is_read_once_for_a_preference() -> None:
     rejected_chosen("patch `os.getcwd`", "``a`` " * 20_000 + "`" * 50_000)
     rejected_chosen("Use `b` for files.", "Use ``a``" + " " * 20_000 + "``b`` for files.")
     rejected_chosen("Use `b`.", "Use ``a``" + " " * 30 + "," + " " * 9 + "``b``.")
+    assert time.perf_counter() - started < 5
+
+
+_MERGED = (
+    "A field's default_error_messages dictionary gets merged with its parent classes' "
+    "default_error_messages dictionaries."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "found"),
+    [
+        (
+            "A field's default_error_messages replaces rather than merges with its parent "
+            "classes' dictionaries.",
+            _MERGED,
+            ("replaces", "merges"),
+        ),
+        (
+            "A field's default_error_messages is merged with its parent classes' dictionaries "
+            "rather than replacing them.",
+            _MERGED,
+            None,
+        ),
+        (  # the source writes both: either may be meant
+            "A field's default_error_messages replaces rather than merges with its parent "
+            "classes' dictionaries.",
+            _MERGED + " A subclass replaces what it redefines.",
+            None,
+        ),
+        (
+            "A field's default_error_messages replaces rather than merges with its parent "
+            "classes' dictionaries.",
+            "A field's default_error_messages dictionary is not merged with its parent "
+            "classes' dictionaries.",
+            None,
+        ),
+    ],
+)
+def test_a_claim_rejecting_what_its_source_states(
+    claim: str, source: str, found: tuple[str, str] | None
+) -> None:
+    verdict = LexicalVerifier().verify_now([Check(claim, (source,))])[0]
+    if found is None:
+        assert not any("merges" in reason for reason in verdict.reasons), verdict.reasons
+        return
+    assert rejected_stated(claim, [source], [source]) == found
+    assert not verdict.supported
+    assert "the source says 'merges', not 'replaces'" in verdict.reasons, verdict.reasons
+
+
+def test_a_preference_is_read_in_linear_time() -> None:
+    claim = " ".join(["alpha rather than beta"] * 5000)
+    started = time.perf_counter()
+    assert rejected_stated(claim, ["gamma beta delta"] * 50, ["gamma beta delta"]) == (
+        "alpha",
+        "beta",
+    )
     assert time.perf_counter() - started < 5

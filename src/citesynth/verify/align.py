@@ -109,6 +109,7 @@ from citesynth.verify.swaps import (
     order_reversed,
     preferred_reversed,
     rejected_chosen,
+    rejected_stated,
     relation_reversed,
     span_reversed,
     swapped,
@@ -640,6 +641,9 @@ def align(
         ),
         None,
     )
+    plain = (text for sentence, text in zip(best, stating, strict=True) if not sentence.negated)
+    if kept := rejected_stated(claim, plain, shown):  # "replaces rather than merges"
+        opposite = (*opposite, kept)
     if chosen := next(filter(None, (rejected_chosen(claim, s) for s in stating)), None):
         opposite = (*opposite, (chosen[0], f"{chosen[1]} rather than {chosen[0]}"))
     celled = (denied_in_table(claim, passage) for passage in shown)

@@ -37,6 +37,7 @@ from citesynth.verify.opposites import (
     near,
     related,
     sides,
+    stems,
     tokens,
 )
 
@@ -410,3 +411,36 @@ def rejected_chosen(claim: str, stating: str) -> tuple[str, str] | None:
 def _bare(code: str) -> str:
     """Code as compared: no call parentheses, stops or spaces around it."""
     return code.strip().removesuffix("()").strip(".")
+
+
+_RATHER = re.compile(r"\b(?:rather\s+than|instead\s+of)\s+", re.I)
+"""A claim's own preference: what it chooses stands left of it, what it rejects right."""
+
+
+def rejected_stated(
+    claim: str, stating: Iterable[str], passages: Sequence[str]
+) -> tuple[str, str] | None:
+    """(the word the claim chooses, the word it rejects) when a source states the rejected.
+
+    "default_error_messages, which replaces rather than merges with the parent classes'
+    dictionaries" against marshmallow's "… dictionary gets merged with its parent classes'
+    … dictionaries": every word but "replaces" is there, and the one the claim turns down
+    is what the source says. It counts when a sentence stating the claim, not negated
+    (`stating`), holds the rejected word (as a stem, "merged" for "merges") and no passage
+    holds the chosen one: a source writing both may say either.
+    """
+    if not _RATHER.search(claim):
+        return None  # most claims: read before any tokenising
+    written = tokens(_RATHER.sub(f" {_PREFERRED} ", claim))
+    texts = list(stating)
+    for at in range(1, len(written) - 1):
+        if written[at] != _PREFERRED:
+            continue
+        chosen, rejected = content_of(written[at - 1]), content_of(written[at + 1])
+        if not chosen or not rejected:
+            continue  # "instead of the default": no word of its own on a side
+        if any(set(rejected) <= stems(text) for text in texts) and not any(
+            set(chosen) & stems(passage) for passage in passages
+        ):
+            return written[at - 1], written[at + 1]
+    return None
