@@ -65,6 +65,7 @@ from citesynth.verify.comparisons import (
     unstated_comparison,
 )
 from citesynth.verify.compound import clause_denied
+from citesynth.verify.flag_defaults import flag_default_differs
 from citesynth.verify.identifiers import (
     as_code,
     as_key,
@@ -164,10 +165,13 @@ class Alignment:
     (`opposites.reversed_order`), `os.getcwd` against "mymodule.getcwd rather than
     os.getcwd" (`swaps.rejected_chosen`), "HTTP/2 Support for sync" against a table's
     "`sync`: HTTP/2 Support: No" (`table_cells.denied_in_table`), "milliseconds" against
-    "in seconds" (`other_unit`)."""
+    "in seconds" (`other_unit`), "follows symbolic links by default" against the flag
+    describing it, "Defaults to `False`" (`flag_defaults.flag_default_differs`), "replaces"
+    against the "merged" the claim turns down (`swaps.rejected_stated`)."""
     stated_otherwise: bool = False
-    """Whether a source states the claim's point otherwise outright: a table's cell or a
-    measure's unit (`table_cells.denied_in_table`, `other_unit`). Such a claim is false,
+    """Whether a source states the claim's point otherwise outright: a table's cell, a
+    measure's unit or a flag's default (`table_cells.denied_in_table`, `other_unit`,
+    `flag_defaults`). Such a claim is false,
     not miscited: repair moves it only to a source saying all of it (`review`)."""
     swapped: tuple[tuple[str, str], ...] = ()
     """Two items of the claim the stating sentence binds the other way round
@@ -649,7 +653,8 @@ def align(
     celled = (denied_in_table(claim, passage) for passage in shown)
     cell = next(filter(None, celled), None)  # "`sync`: HTTP/2 Support: No"
     unit = other_unit(claim, shown)  # "milliseconds" against "(in seconds, …)"
-    opposite = (*opposite, *filter(None, (cell, unit)))
+    flag = flag_default_differs(claim, shown)  # "by default" against "Defaults to `False`"
+    opposite = (*opposite, *filter(None, (cell, unit, flag)))
     exchanged = (
         crossed_names(claim, shown)
         or partners_exchanged(claim, shown)
@@ -688,7 +693,7 @@ def align(
         misattributed=misnamed,
         ungrounded=ungrounded,
         opposite=opposite,
-        stated_otherwise=bool(cell or unit),
+        stated_otherwise=bool(cell or unit or flag),
         swapped=tuple(pair for pair in (crossed, exchanged) if pair),
         code_values=differing_code(claim, shown, negated=negated),
         misquoted=misquoted(claim, [*shown, context.text]),
