@@ -102,6 +102,7 @@ from citesynth.verify.numbers import (
 from citesynth.verify.opposites import contradicting_words, opposed, reversed_order, words
 from citesynth.verify.purpose import goal_elsewhere
 from citesynth.verify.quotes import misquoted
+from citesynth.verify.replies import replied_otherwise
 from citesynth.verify.respectively import paired_otherwise
 from citesynth.verify.roles import crossed_names, partners_exchanged
 from citesynth.verify.siblings import misnamed_sibling
@@ -662,6 +663,9 @@ def align(
         or parent_reversed(claim, shown)
     )
     negation_mismatch = negation_mismatch and not restated
+    replied = replied_otherwise(claim, evidence.passages, context.text)  # "Currently, it does not."
+    if replied is not None:
+        negation_mismatch = replied
     features = {
         "anchor_coverage": anchor,
         "top3_coverage": len(covered) / count,
