@@ -10,6 +10,7 @@ from citesynth.analysis import terms
 from citesynth.verify import Check, LexicalVerifier
 from citesynth.verify.align import superlatives
 from citesynth.verify.lexical import remembered_alignment
+from citesynth.verify.negation import otherwise_only
 from citesynth.verify.numbers import labels_only, numbered_names_changed, numbers_of
 from citesynth.verify.numbers import quantities as quantities_of
 
@@ -1307,3 +1308,28 @@ def test_a_name_with_other_digits_is_a_changed_number(verifier: LexicalVerifier)
     assert numbered_names_changed("Hash it with sha256.", ("Hash it with sha256sum.",)) == ()
     assert numbered_names_changed("Use sha512.", ("Use sha256 or sha1.",)) == ("sha512",)
     assert numbered_names_changed("Python 3 only.", ("Needs py311.",)) == ()
+
+
+def test_a_negation_after_otherwise_states_the_condition(verifier: LexicalVerifier) -> None:
+    """'X is required, otherwise Y will not work' is what 'X is needed so Y works' says."""
+    source = (
+        "When using either gevent or eventlet, greenlet>=1.0 is required, otherwise context "
+        "locals such as request will not work as expected."
+    )
+    right, denial = verifier.verify_now(
+        [
+            Check(
+                "Gevent and eventlet need greenlet 1.0 or newer so context locals like "
+                "request work as expected.",
+                (source,),
+            ),
+            Check(
+                "Context locals such as request will not work as expected with gevent.",
+                ("Context locals such as request work as expected with gevent.",),
+            ),
+        ]
+    )
+    assert right.supported, right.reasons
+    assert not denial.supported  # a negation standing alone still disagrees
+    assert otherwise_only(["context", "local", "request"], source)
+    assert not otherwise_only(["context", "local"], "Context locals will not work, otherwise.")

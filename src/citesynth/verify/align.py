@@ -87,6 +87,7 @@ from citesynth.verify.negation import (
     negated_for,
     negated_scope,
     negation_cues,
+    otherwise_only,
     privative_only,
     stating_clauses,
 )
@@ -428,6 +429,7 @@ def _negates(claim: str, wanted: Sequence[str], sentence: Sentence, evidence: Ev
         and negated_for(wanted, text)
         and not bound_restated(claim, text)
         and not denies(claim, text)
+        and not otherwise_only(wanted, text)
     )
 
 

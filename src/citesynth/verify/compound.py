@@ -64,6 +64,7 @@ from citesynth.verify.negation import (
     denying_terms,
     negation_cues,
     opening,
+    otherwise_only,
     outside_code,
 )
 from citesynth.verify.numbers import canonical
@@ -157,6 +158,7 @@ def _denies(part: str, wanted: frozenset[str], sentence: str) -> bool:
         any(word not in PRIVATIVE for word in cues)
         and not denies(part, clause)
         and not bound_restated(part, clause)
+        and not otherwise_only(wanted, clause)  # "…, otherwise X will not work"
         for clause, cues, held in _clauses(sentence, _CUT)
         if len(wanted & held) >= SHARE * len(wanted)
     )

@@ -159,6 +159,31 @@ def negated_for(wanted: Iterable[str], sentence: str, *, privative: bool = True)
     return any(any(start <= c < end for c in cues) for start, end in _stating(wanted, sentence))
 
 
+def otherwise_only(wanted: Iterable[str], sentence: str) -> bool:
+    """Whether every negation of the clauses stating `wanted` follows their "otherwise".
+
+    "greenlet>=1.0 is required, otherwise context locals such as ``request`` will not work
+    as expected" (Werkzeug's docs) denies what happens when the requirement is not met; a
+    plain claim that it is needed "so context locals like request behave correctly" says
+    the same, and its negation check had vetoed it.
+    """
+    spans = _stating(wanted, sentence)
+    cues = [offset for offset, _ in negation_cues(sentence)]
+    found = False
+    for start, end in spans:
+        inside = [c for c in cues if start <= c < end]
+        if not inside:
+            continue
+        turn = _OTHERWISE.search(sentence, start, end)
+        if turn is None or any(c < turn.start() for c in inside):
+            return False
+        found = True
+    return found
+
+
+_OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else)\b", re.I)
+
+
 def stating_clauses(wanted: Iterable[str], sentence: str) -> list[str]:
     """The clauses of `sentence` holding most of the terms `wanted` (all when none holds one).
 
