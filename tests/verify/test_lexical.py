@@ -1333,3 +1333,25 @@ def test_a_negation_after_otherwise_states_the_condition(verifier: LexicalVerifi
     assert not denial.supported  # a negation standing alone still disagrees
     assert otherwise_only(["context", "local", "request"], source)
     assert not otherwise_only(["context", "local"], "Context locals will not work, otherwise.")
+
+
+def test_a_verb_ending_an_action_restates_a_negation(verifier: LexicalVerifier) -> None:
+    """'stops when' is 'will not continue when'; the source writing the verb denies nothing."""
+    source = (
+        "With tidy lists, a numbered list will not continue when a bulleted list item is "
+        "encountered."
+    )
+    right, hints = verifier.verify_now(
+        [
+            Check(
+                "With tidy lists, a numbered list stops when a bulleted list item appears.",
+                (source,),
+            ),
+            Check(
+                "Browsers never ignore early hints sent before the final response.",
+                ("Browsers may ignore early hints sent before the final response.",),
+            ),
+        ]
+    )
+    assert right.supported, right.reasons
+    assert not hints.supported

@@ -308,6 +308,17 @@ source control", and a word that is another's opposite by "un-" ("untrusted"; no
 "unless", "unlike", "unique", …)."""
 
 
+_HALTING = re.compile(
+    r"\b(?:stop(?:s|ped|ping)?|skip(?:s|ped|ping)?|ignor(?:e|es|ed|ing)|omit(?:s|ted|ting)?)\b",
+    re.I,
+)
+"""Verbs that deny an action by naming its end: "an ordered list stops when an unordered
+list item appears" is Python-Markdown's "an ordered list will not continue when an unordered
+list item is encountered". Read on a claim's side only when the source does not write the
+verb too (`denies`): "browsers never ignore Early Hints" against "browsers may ignore them"
+denies nothing by "ignore"."""
+
+
 def denying_terms(text: str) -> frozenset[str]:
     """The stemmed terms of the words of `text` that deny without a negation word."""
     return frozenset(
@@ -326,8 +337,13 @@ def denies(text: str, other: str) -> bool:
     changes"): "under", "until" and "unique" deny nothing;
     nor when `other` writes the "un-" word too: "an ordered list continues when an unordered
     list item is encountered" denies nothing by "unordered" where Python-Markdown writes "an
-    ordered list will not continue when an unordered list item is encountered".
+    ordered list will not continue when an unordered list item is encountered". A verb
+    ending an action ("stops", "skips", "ignores", "omits": `_HALTING`) denies when `other`
+    does not write it.
     """
+    for found in _HALTING.finditer(text):
+        if _stem(found.group()) not in _stems(other)[0]:
+            return True
     held: frozenset[str] | None = None
     for found in _DENYING.finditer(text):
         rest = found.group(1)
