@@ -92,3 +92,10 @@ def test_a_page_of_flags_is_read_in_bounded_time() -> None:
     found = flag_default_differs("Links to files are followed by default.", [page])
     assert found == ("Links to files are followed by default", "Defaults to `False`")
     assert time.perf_counter() - started < 5
+
+
+def test_lines_of_many_defaults_are_read_in_bounded_time() -> None:
+    page = "\n".join(["Links are followed. Defaults to True. " * 50] * 200)
+    started = time.perf_counter()
+    flag_default_differs("Links are followed by default.", [page])
+    assert time.perf_counter() - started < 5

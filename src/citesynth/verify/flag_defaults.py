@@ -110,13 +110,15 @@ def _flags(passage: str) -> tuple[tuple[bool, str, frozenset[str]], ...]:
     lines = passage.split("\n")
     found = []
     for at, line in enumerate(lines):
-        for match in _FLAG_DEFAULT.finditer(line):
-            described = _described(lines, at, line[: match.start()])
-            words = {w.lower() for w in re.findall(r"[A-Za-z']+", described)}
-            if negation_cues(described) or words & _TURNED_OFF:
-                continue
-            value = match.group(1).lower() == "true"
-            found.append((value, match.group().strip(" ()"), frozenset(content_terms(described))))
+        match = _FLAG_DEFAULT.search(line)  # a description ends with its default: the first
+        if match is None:
+            continue
+        described = _described(lines, at, line[: match.start()])
+        words = {w.lower() for w in re.findall(r"[A-Za-z']+", described)}
+        if negation_cues(described) or words & _TURNED_OFF:
+            continue
+        value = match.group(1).lower() == "true"
+        found.append((value, match.group().strip(" ()"), frozenset(content_terms(described))))
     return tuple(found)
 
 
