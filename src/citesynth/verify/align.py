@@ -477,13 +477,13 @@ def _opposite_elsewhere(
     sentence is (two shared neighbours; negated alike; no fenced code), and only when no
     passage holds the claim's own word (`opposed`) or relates the claim's sides its way
     (`reversed_order`). Only sentences holding a word that could contradict the claim
-    (`contradicting_words`) are read, the first `_ELSEWHERE` of them.
+    (`contradicting_words`) are read, the first `_ELSEWHERE` of them; passages holding
+    none (their words are remembered: `opposites.words`) are passed over whole.
     """
     wanted = contradicting_words(claim)
     if not wanted:
         return ()
-    lowered = (passage.lower() for passage in evidence.passages)
-    holding = {at for at, text in enumerate(lowered) if any(w in text for w in wanted)}
+    holding = {at for at, passage in enumerate(evidence.passages) if words(passage) & wanted}
     if not holding:
         return ()
     read = {id(sentence) for sentence in best}

@@ -90,12 +90,9 @@ def _closest(wanted: frozenset[str], passages: Sequence[str]) -> tuple[bool, str
                 continue
             if shared > best.get(value, (0, ""))[0]:
                 best[value] = (shared, written)
-    if len(best) != 1:
-        top = sorted(best.items(), key=lambda item: -item[1][0])
-        if len(top) < 2 or top[0][1][0] == top[1][1][0]:
-            return None
-        best = dict(top[:1])
-    ((value, (_, written)),) = best.items()
+    if not best or (len(best) == 2 and best[True][0] == best[False][0]):
+        return None
+    value, (_, written) = max(best.items(), key=lambda item: item[1][0])
     return value, written
 
 

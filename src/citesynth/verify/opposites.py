@@ -132,12 +132,21 @@ higher compresslevel gives faster compression")."""
 SIDE = 3
 """Content words read on each side of a converse word: what it relates on its left and right."""
 
-_LISTED = tuple(
-    (mine, theirs, False)
-    for left, right in CONTRARIES
-    for mine, theirs in ((left, right), (right, left))
-)
-"""Each pair of `CONTRARIES` both ways round, as (claim's side, source's side, prefixed)."""
+Entry = tuple[frozenset[str], frozenset[str], bool]
+"""A pair of words read one way round: (claim's side, source's side, prefixed)."""
+
+
+def _both_ways(pairs: Iterable[tuple[frozenset[str], frozenset[str]]]) -> tuple[Entry, ...]:
+    """Each pair both ways round, as entries none of which is prefixed."""
+    return tuple(
+        (mine, theirs, False)
+        for left, right in pairs
+        for mine, theirs in ((left, right), (right, left))
+    )
+
+
+_LISTED = _both_ways(CONTRARIES)
+"""Each pair of `CONTRARIES` both ways round."""
 TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:-[a-z]+)*")
 """A number as written, or a lower-case word (hyphenated words whole)."""
 NEAR = 2
@@ -261,12 +270,8 @@ def contradicting_words(claim: str) -> frozenset[str]:
     return frozenset(found)
 
 
-_CONVERSED = tuple(
-    (mine, theirs, False)
-    for left, right in CONVERSES
-    for mine, theirs in ((left, right), (right, left))
-)
-"""Each pair of `CONVERSES` both ways round, as `_LISTED` entries."""
+_CONVERSED = _both_ways(CONVERSES)
+"""Each pair of `CONVERSES` both ways round."""
 
 
 def reversed_order(claim: str, stating: str, others: Iterable[str] = ()) -> tuple[str, str] | None:
