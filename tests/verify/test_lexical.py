@@ -10,7 +10,7 @@ from citesynth.analysis import terms
 from citesynth.verify import Check, LexicalVerifier
 from citesynth.verify.align import superlatives
 from citesynth.verify.lexical import remembered_alignment
-from citesynth.verify.negation import otherwise_only
+from citesynth.verify.negation import messages_only, otherwise_only
 from citesynth.verify.numbers import labels_only, numbered_names_changed, numbers_of
 from citesynth.verify.numbers import quantities as quantities_of
 
@@ -1357,6 +1357,34 @@ def test_a_negation_after_otherwise_states_the_condition(verifier: LexicalVerifi
     assert not denial.supported  # a negation standing alone still disagrees
     assert otherwise_only(["context", "local", "request"], source)
     assert not otherwise_only(["context", "local"], "Context locals will not work, otherwise.")
+
+
+def test_a_negation_in_a_message_an_example_prints_states_nothing(
+    verifier: LexicalVerifier,
+) -> None:
+    """marshmallow's example prints `{"email": ['"foo" is not a valid email address.']}`."""
+    source = (
+        "`Schema.load` raises a ValidationError error when invalid data are passed in. You "
+        "can access the dictionary of validation errors from the `ValidationError.messages` "
+        "attribute. The data that were correctly deserialized are accessible in "
+        "`ValidationError.valid_data`. Some fields, such as the Email field, have built-in "
+        "validation.\n\n.. code-block:: python\n\n    try:\n"
+        '        result = UserSchema().load({"name": "John", "email": "foo"})\n'
+        "    except ValidationError as err:\n"
+        '        print(err.messages)  # => {"email": [\'"foo" is not a valid email address.\']}\n'
+        '        print(err.valid_data)  # => {"name": "John"}\n'
+    )
+    claim = (
+        "When load hits invalid data it raises ValidationError, whose messages attribute "
+        "holds the errors while valid_data keeps the correctly deserialized fields, such as "
+        "the name in the bad-email example."
+    )
+    [verdict] = verifier.verify_now([Check(claim, (source,))])
+    assert not any("negation" in reason for reason in verdict.reasons), verdict
+    wanted = ["valid", "email", "address"]
+    assert messages_only(wanted, "print(x)  # => {'email': ['not a valid email address.']}")
+    assert not messages_only(wanted, 'The docs say "not a valid email address" here.')
+    assert not messages_only(wanted, "x = 'a valid email address'  # not accepted")
 
 
 def test_a_verb_ending_an_action_restates_a_negation(verifier: LexicalVerifier) -> None:

@@ -84,6 +84,7 @@ from citesynth.verify.negation import (
     contrast_denied,
     denies,
     goal_negated_only,
+    messages_only,
     negated_for,
     negated_scope,
     negation_cues,
@@ -429,6 +430,7 @@ def _negates(claim: str, wanted: Sequence[str], sentence: Sentence, evidence: Ev
         and not bound_restated(claim, text)
         and not denies(claim, text)
         and not otherwise_only(wanted, text)
+        and not messages_only(wanted, text)
     )
 
 

@@ -184,6 +184,26 @@ def otherwise_only(wanted: Iterable[str], sentence: str) -> bool:
 _OTHERWISE = re.compile(r"\b(?:otherwise|or\s+else)\b", re.I)
 
 
+def messages_only(wanted: Iterable[str], sentence: str) -> bool:
+    """Whether every negation of the clauses stating `wanted` lies in a string of code.
+
+    A message an example prints or a value it holds is quoted, not stated: marshmallow's
+    `print(err.messages)  # => {"email": ['"foo" is not a valid email address.']}` says
+    what the error holds, and its "not" had vetoed "ValidationError's messages attribute
+    holds the errors". A string opens after a bracket, "=", "," or ":" (`_STRING`), never
+    after a word: reported speech ('the docs say "never use it in production"') denies.
+    """
+    strings = [match.span() for match in _STRING.finditer(sentence)]
+    if not strings:
+        return False
+    spans = _stating(wanted, sentence)
+    cues = [c for c, _ in negation_cues(sentence) if any(s <= c < e for s, e in spans)]
+    return bool(cues) and all(any(s < c < e for s, e in strings) for c in cues)
+
+
+_STRING = re.compile(r"(?:(?<=[\[({=,:])|(?<=[\[({=,:] ))(?:'[^'\n]*'(?!\w)|\"[^\"\n]*\")")
+
+
 def stating_clauses(wanted: Iterable[str], sentence: str) -> list[str]:
     """The clauses of `sentence` holding most of the terms `wanted` (all when none holds one).
 
