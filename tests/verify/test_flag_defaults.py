@@ -7,7 +7,7 @@ import time
 import pytest
 
 from citesynth.verify import Check, LexicalVerifier
-from citesynth.verify.flag_defaults import flag_default_differs
+from citesynth.verify.flag_defaults import flag_default_backs, flag_default_differs
 
 PARAMETERS = """Signature: `FileServer(root=None, listing=False, check_root=True, follow=False)`
 
@@ -99,3 +99,39 @@ def test_lines_of_many_defaults_are_read_in_bounded_time() -> None:
     started = time.perf_counter()
     flag_default_differs("Links are followed by default.", [page])
     assert time.perf_counter() - started < 5
+    claim = "By default it does not follow the links " * 20_000  # a few negations are read
+    started = time.perf_counter()
+    assert not flag_default_backs(claim, [page])  # the flag is on by default
+    assert time.perf_counter() - started < 5
+
+
+@pytest.mark.parametrize(
+    ("claim", "backed"),
+    [
+        (  # what the negation denies is the flag's behaviour, off by default
+            "By default FileServer checks that its root exists and doesn't follow symbolic "
+            "links, and it shows listings beside index pages.",
+            True,
+        ),
+        ("FileServer never shows a listing of a folder's files by default.", True),
+        # the flag is on by default: the negation is stated by nothing
+        ("By default FileServer does not make sure that the root folder exists.", False),
+        ("FileServer doesn't follow symbolic links.", False),  # nothing said of a default
+        ("FileServer doesn't follow symbolic links unless follow=True by default.", False),
+        ("By default FileServer doesn't serve it.", False),  # too little to hold to a line
+    ],
+)
+def test_a_flag_off_by_default_backs_a_negation(claim: str, *, backed: bool) -> None:
+    assert flag_default_backs(claim, [PARAMETERS]) is backed
+
+
+def test_a_negation_backed_by_a_flag_off_by_default_is_supported() -> None:
+    claim = (
+        "By default FileServer checks that its root folder exists on startup and doesn't "
+        "follow symbolic links to files and folders."
+    )
+    [verdict] = LexicalVerifier().verify_now([Check(claim, (PARAMETERS,))])
+    assert "negation differs from the source" not in verdict.reasons, verdict
+    on = PARAMETERS.replace("are followed. Defaults to `False`", "are followed. Defaults to `True`")
+    [verdict] = LexicalVerifier().verify_now([Check(claim, (on,))])
+    assert not verdict.supported, verdict

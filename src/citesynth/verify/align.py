@@ -65,7 +65,7 @@ from citesynth.verify.comparisons import (
     unstated_comparison,
 )
 from citesynth.verify.compound import clause_denied
-from citesynth.verify.flag_defaults import flag_default_differs
+from citesynth.verify.flag_defaults import flag_default_backs, flag_default_differs
 from citesynth.verify.identifiers import (
     as_code,
     as_key,
@@ -345,29 +345,33 @@ def _negation_differs(
     as the best sentence, "Rule strings are URL paths with placeholders …"), nor names the
     bound the claim denies going past ("cannot have more than" against "maximum":
     `comparisons.bound_denied`), nor denies it without a negation word in the clause
-    stating it (`_denied`); a plain claim when the clause of the anchor sentence that states
-    it is negated; any claim when one of its clauses is stated the other way
-    (`compound.clause_denied`: "… because the flask run command can read it early" against
-    "It can't be read early by the ``flask run`` command"). A negation elsewhere in the
-    sentence ("... or `None` for no limits") neither contradicts
-    a plain claim nor backs a negated one, so it decides nothing. A plain claim opening with
-    a purpose clause ("To enable HTTP/2, install ...") is checked on the sentences that best
-    state what follows the clause: "HTTP/2 is not enabled by default" denies no install; of
-    those stating as much, every one must negate it (`_negates`). A sentence setting a name
-    the claim sets to another value speaks of another case and is not read
-    (`codevalues.sets_otherwise`).
+    stating it (`_denied`), unless a flag off by default states what it denies by default
+    ("By default StaticFiles … doesn't follow symbolic links" against "`follow_symlink` -
+    … should be followed. Defaults to `False`.": `flag_default_backs`, which the flag's
+    line read as asserting it, by `clause_denied`, does not overrule); a plain claim when
+    the clause of the anchor sentence that states it is negated; any claim when one of its
+    clauses is stated the other way (`compound.clause_denied`: "… because the flask run
+    command can read it early" against "It can't be read early by the ``flask run``
+    command"). A negation elsewhere in the sentence ("... or `None` for no limits") neither
+    contradicts a plain claim nor backs a negated one, so it decides nothing. A plain claim
+    opening with a purpose clause ("To enable HTTP/2, install ...") is checked on the
+    sentences that best state what follows the clause: "HTTP/2 is not enabled by default"
+    denies no install; of those stating as much, every one must negate it (`_negates`). A
+    sentence setting a name the claim sets to another value speaks of another case and is
+    not read (`codevalues.sets_otherwise`).
     """
     best = [s for s in best if not sets_otherwise(claim, text_of(evidence, s))]
     if not best or privative_only(claim):
         return False
-    if clause_denied(claim, evidence):
+    backed = negated and flag_default_backs(claim, evidence.passages)
+    if clause_denied(claim, evidence) and not backed:
         return True
     if negated:
         scope = negated_scope(claim)
         most = max(len(scope & sentence.terms) for sentence in evidence.sentences)
         stating = [s for s in evidence.sentences if len(scope & s.terms) == most]
         if not any(_denied(claim, scope, sentence, evidence) for sentence in stating):
-            return True
+            return not backed
         contrast = _CONTRAST.search(claim)  # "A depends on X, not on Y": "A … X" is plain
         texts = [text_of(evidence, sentence) for sentence in best]
         return contrast is not None and contrast_denied(claim, contrast, texts)

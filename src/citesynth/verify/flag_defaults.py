@@ -53,6 +53,10 @@ _TURNED_OFF = frozenset(
 _LINES_BACK = 3
 """How many lines above the default's own line a description may wrap from."""
 _SHARED = 2
+_NEGATIONS = 4
+"""How many of a claim's negations are read against the flags: a claim states a few."""
+_READ = 300
+"""How much of a claim after a negation its clause is looked for in."""
 _SHARE = 0.6
 
 
@@ -74,6 +78,29 @@ def flag_default_differs(claim: str, passages: Sequence[str]) -> tuple[str, str]
         if negated == value:
             return clause.strip(" ,.;"), written
     return None
+
+
+def flag_default_backs(claim: str, passages: Sequence[str]) -> bool:
+    """Whether a flag defaulting to `False` states what a claim's negation denies by default.
+
+    "By default StaticFiles … doesn't follow symbolic links" against "`follow_symlink` - A
+    boolean indicating if symbolic links for files and directories should be followed.
+    Defaults to `False`.": no sentence writes the negation, and the flag's line is what
+    states it. What a negation denies is read from the word after it to its clause's end
+    ("follow symbolic links"), held to the descriptions as `flag_default_differs` holds a
+    clause.
+    """
+    if not _SAYS_DEFAULT.search(claim) or _VALUED.search(claim):
+        return False
+    for offset, _ in negation_cues(claim)[:_NEGATIONS]:
+        clause = _CLAUSE.split(claim[offset : offset + _READ], maxsplit=1)[0]
+        wanted = frozenset(content_terms(clause.split(maxsplit=1)[-1])) - {"default"}
+        if len(wanted) < _SHARED:
+            continue
+        found = _closest(wanted, passages)
+        if found is not None and not found[0]:
+            return True
+    return False
 
 
 def _closest(wanted: frozenset[str], passages: Sequence[str]) -> tuple[bool, str] | None:
