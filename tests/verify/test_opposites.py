@@ -107,6 +107,28 @@ def test_a_further_stating_sentence_with_the_claims_word_clears_it() -> None:
     assert opposed(claim, "The name argument is required.", ["It is optional in v2."]) is None
 
 
+def test_a_further_sentence_accounts_only_for_the_occurrence_it_states() -> None:
+    """Werkzeug's debugger: "displayed at the top" states the claim's first "top" only."""
+    claim = (
+        "In the debugger, the error message is displayed at the top of the page, and "
+        "clicking it jumps to the top of the traceback."
+    )
+    stating = "Clicking it jumps to the bottom of the traceback."
+    assert opposed(claim, stating, ["The error message is displayed at the top."]) == (
+        "top",
+        "bottom",
+    )
+    assert opposed(claim, stating, ["Clicking it jumps to the top of the page."]) is None
+    # the claim writes its word once: any sentence holding it keeps it
+    once = "Extras like itsdangerous for SessionMiddleware are optional."
+    required = "itsdangerous - Required for SessionMiddleware support."
+    assert opposed(once, required, ["The following dependencies are optional:"]) is None
+    assert opposed(once, required) == ("optional", "required")
+    many = "The first item and the first row are kept. " * 5_000  # read in linear time
+    assert opposed(many, "The last row is kept.", ["The first item is kept."] * 100) is None
+    assert opposed(many, "The last one is here. " * 5_000, ["A first is."]) is None
+
+
 @pytest.mark.parametrize(
     ("claim", "source", "found"),
     [

@@ -13,7 +13,10 @@ A claim opposes the sentence stating it when:
   optional, synchronous / asynchronous, true / false, public / private, ...) and none of
   the other side;
 - the sentence of its source that states it (the anchor of the alignment) holds a word
-  of the other side, and none of the sentences stating it holds the claim's word;
+  of the other side, and none of the sentences stating it holds the claim's word, or one
+  does of another occurrence of it only (`_held_apart`: "displayed at the top …, and
+  clicking it jumps to the top of the traceback" against "… displayed at the top.
+  Clicking it jumps to the bottom of the traceback.");
 - the two words say it of the same thing: a term of the `NEAR` content words on either
   side of the one is among those of the other ("South America" is not contradicted by
   "northern silky oak");
@@ -243,16 +246,55 @@ def opposed(
         if not claimed or said & theirs or source & mine:
             continue
         found = source & theirs
-        if not found or any(words(text) & mine for text in rest):
+        if not found:
             continue
         if prefixed and _stated(min(claimed), [stating, *rest]):
             continue  # "differentiated" against "... undifferentiated and may differentiate"
+        held = _held_apart(claim, claimed, [text for text in rest if words(text) & mine], mine)
+        said_of = [(other, neighbours(stating, other)) for other in sorted(found)]
         for word in sorted(claimed):
-            around = neighbours(claim, word)
-            for other in sorted(found):
-                if len(around & neighbours(stating, other)) >= shared:
-                    return word, other
+            for around in held.get(word, ()):
+                for other, near_other in said_of:
+                    if len(around & near_other) >= shared:
+                        return word, other
     return None
+
+
+def _held_apart(
+    claim: str, claimed: frozenset[str], holding: Sequence[str], mine: frozenset[str]
+) -> dict[str, list[frozenset[str]]]:
+    """The neighbours of each occurrence of the claim's words no `holding` text accounts for.
+
+    All of them when no source sentence holds a word of the claim's side. When one does,
+    it accounts for the occurrences whose neighbours it shares, and the rest are read only
+    if it accounts for one: "the error message is displayed at the top of the page, and
+    clicking it jumps to the top of the traceback" against "The error message is displayed
+    at the top. Clicking it jumps to the bottom of the traceback." A claim writing the word
+    once is read only when no sentence holds it ("the following dependencies are optional"
+    keeps "… and itsdangerous for SessionMiddleware are optional" from "Required for
+    `SessionMiddleware` support").
+    """
+    found = {word: _each_neighbours(claim, word) for word in claimed}
+    if not holding:
+        return found
+    theirs = [neighbours(text, word) for text in holding for word in words(text) & mine]
+    apart = {
+        word: [around for around in arounds if not any(around & other for other in theirs)]
+        for word, arounds in found.items()
+    }
+    accounted = sum(map(len, found.values())) > sum(map(len, apart.values()))
+    return apart if accounted else {}
+
+
+def _each_neighbours(text: str, word: str) -> list[frozenset[str]]:
+    """The `NEAR` content words' terms on each side of each `word` in `text`, apart."""
+    written = tokens(text)
+    return [
+        _side(written, range(index - 1, -1, -1), NEAR)
+        | _side(written, range(index + 1, len(written)), NEAR)
+        for index, token in enumerate(written)
+        if token == word
+    ]
 
 
 @lru_cache(maxsize=1024)
