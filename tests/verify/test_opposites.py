@@ -162,6 +162,17 @@ def test_a_further_sentence_accounts_only_for_the_occurrence_it_states() -> None
             "Hooks run before the response is read, and after the request is prepared.",
             None,
         ),
+        # each occurrence apart: the source relates the second as the claim does
+        (
+            "Validation runs after parsing, and logging runs after validation.",
+            "Validation runs before parsing, and logging runs after validation.",
+            ("after", "before"),
+        ),
+        (
+            "Validation runs after parsing, and logging runs after validation.",
+            "Parsing runs before validation, and logging runs after validation.",
+            None,
+        ),
         # what stands on either side is not the same
         (
             "Logging starts after the server has started.",

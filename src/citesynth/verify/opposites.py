@@ -332,13 +332,15 @@ def reversed_order(claim: str, stating: str, others: Iterable[str] = ()) -> tupl
             found = source & theirs
             if not claimed or not found or said & theirs:
                 continue
+            conversed = [(other, sides(stating, other)) for other in sorted(found)]
             for word in sorted(claimed):
-                mine_sides = sides(claim, word)
-                if any(related(mine_sides, sides(text, word)) for text in texts):
-                    continue  # a source relates them as the claim does
-                for other in sorted(found):
-                    if related(mine_sides, sides(stating, other)):
-                        return word, other
+                said_so = [sides(text, word) for text in texts]
+                for side in sides(claim, word):  # each occurrence apart: "A runs after X,
+                    if any(related([side], other) for other in said_so):  # and B runs after
+                        continue  # Y" against "A runs before X, and B runs after Y"
+                    for other, other_sides in conversed:
+                        if related([side], other_sides):
+                            return word, other
     return None
 
 
