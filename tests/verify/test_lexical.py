@@ -470,6 +470,18 @@ def test_a_negated_clause_is_read_in_any_sentence_stating_as_much_of_it(
             "field was never defined.",
             False,
         ),
+        (  # the source's "not" is its first clause's: "as" gives a reason stated plainly
+            "Writing extensions is usually necessary, because the default tags and "
+            "expressions do not cover common use cases.",
+            "This is a non-trivial task and usually not needed as the default tags and "
+            "expressions cover all common use cases.",
+            True,
+        ),
+        (  # "the same as the default" is one clause, negated
+            "The default tags and expressions are not the same as the default filters.",
+            "The default tags and expressions are not the same as the default filters.",
+            False,
+        ),
         (  # a noun phrase in brackets is no clause
             "Increased diastolic blood pressure (DBP) is associated with aortic aneurysm.",
             "Diastolic blood pressure had a greater effect on aortic aneurysm. There was no "

@@ -85,14 +85,24 @@ _CUT = re.compile(
 """Where a claim's clause ends: not inside inline code, nor at a colon of a role
 (":envvar:"), nor at a comma before an example ("…, such as a server that starts
 multiple processes"), which belongs to the clause it illustrates."""
-_SOURCE_CUT = re.compile(_PUNCTUATION + _SENTENCE_END, re.I)
+_SOURCE_CUT = re.compile(
+    _PUNCTUATION
+    + _SENTENCE_END
+    + r"|\s+(?:because|since|whereas|while"
+    + r"|(?<!such\s)(?<!well\s)(?<!same\s)as(?=\s+(?:the|a|an|it|they|this|these|there)\s))\s+",
+    re.I,
+)
 """Where a source sentence's clause ends when it must state a claim's negated clause
-plainly: at its punctuation only (and at a full stop a flattened page left inside it).
-Cut at "and", "The Operator Lifecycle Manager (OLM) framework and the Red Hat Container
-Registry are not built in" had stated the framework plainly. Where it must negate a plain
-one, it is cut as a claim is: "`Content-Length` is used only to reject an oversized
-request early and is not trusted to enforce the limit" does not negate "it uses
-`Content-Length` only to reject an oversized request early"."""
+plainly: at its punctuation, at a full stop a flattened page left inside it, and before a
+clause giving a reason or a contrast ("because", "since", "whereas", "while", a causal
+"as": Jinja's "usually not needed as the default tags and expressions cover all common use
+cases" states "the default tags and expressions do not cover common use cases" the other
+way; its "not" is the first clause's). Cut at "and", "The Operator Lifecycle Manager
+(OLM) framework and the Red Hat Container Registry are not built in" had stated the
+framework plainly. Where it must negate a plain one, it is cut as a claim is:
+"`Content-Length` is used only to reject an oversized request early and is not trusted to
+enforce the limit" does not negate "it uses `Content-Length` only to reject an oversized
+request early"."""
 _WITH = re.compile(r"\s*with\b[^,;:.!?]*,\s*", re.IGNORECASE)
 """A claim's opening "With …, ": the case it speaks of (`negation.opening` reads the
 others: a purpose, a time or a condition)."""
