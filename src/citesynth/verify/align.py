@@ -338,11 +338,9 @@ def _negation_differs(
 
     A negated claim disagrees when the best sentence for its negated clause has no
     negation (a claim may join two sentences, its "no limits" stated by the second), nor
-    does any sentence of the passages stating as much of that clause as any does (Flask's
-    "Logs for each request aren't show in the terminal" below the lines stating the rest;
-    Werkzeug's "If no converter is given, the ``default`` converter is used", which states
-    as much of "a placeholder with no converter falls back to the default string converter"
-    as the best sentence, "Rule strings are URL paths with placeholders …"), nor names the
+    does any sentence stating as much of that clause (among the anchor and up to two more;
+    any sentence of the passages stating more of it than they do: Flask's "Logs for each
+    request aren't show in the terminal" below the lines stating the rest), nor names the
     bound the claim denies going past ("cannot have more than" against "maximum":
     `comparisons.bound_denied`), nor denies it without a negation word in the clause
     stating it (`_denied`), unless a flag off by default states what it denies by default
@@ -368,8 +366,11 @@ def _negation_differs(
         return True
     if negated:
         scope = negated_scope(claim)
-        most = max(len(scope & sentence.terms) for sentence in evidence.sentences)
-        stating = [s for s in evidence.sentences if len(scope & s.terms) == most]
+        most = max(len(scope & sentence.terms) for sentence in best)
+        stating = [sentence for sentence in best if len(scope & sentence.terms) == most]
+        beyond = max(len(scope & sentence.terms) for sentence in evidence.sentences)
+        if beyond > most:
+            stating = [s for s in evidence.sentences if len(scope & s.terms) == beyond]
         if not any(_denied(claim, scope, sentence, evidence) for sentence in stating):
             return not backed
         contrast = _CONTRAST.search(claim)  # "A depends on X, not on Y": "A … X" is plain
