@@ -1373,6 +1373,9 @@ def test_a_negation_in_a_message_an_example_prints_states_nothing(
     assert messages_only(wanted, "print(x)  # => {'email': ['not a valid email address.']}")
     assert not messages_only(wanted, 'The docs say "not a valid email address" here.')
     assert not messages_only(wanted, "x = 'a valid email address'  # not accepted")
+    started = time.perf_counter()  # each negation found among the strings by bisection
+    assert messages_only(["valid"], "x = ['is not valid', " * 20_000)
+    assert time.perf_counter() - started < 10  # every pair read: half a minute
 
 
 def test_a_verb_ending_an_action_restates_a_negation(verifier: LexicalVerifier) -> None:

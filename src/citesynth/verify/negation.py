@@ -196,12 +196,19 @@ def messages_only(wanted: Iterable[str], sentence: str) -> bool:
     strings = [match.span() for match in _STRING.finditer(sentence)]
     if not strings:
         return False
-    spans = _stating(wanted, sentence)
-    cues = [c for c, _ in negation_cues(sentence) if any(s <= c < e for s, e in spans)]
-    return bool(cues) and all(any(s < c < e for s, e in strings) for c in cues)
+    spans = sorted(_stating(wanted, sentence))
+    cues = [c for c, _ in negation_cues(sentence) if _within(c, spans)]
+    return bool(cues) and all(_within(c, strings) for c in cues)
 
 
 _STRING = re.compile(r"(?:(?<=[\[({=,:])|(?<=[\[({=,:] ))(?:'[^'\n]*'(?!\w)|\"[^\"\n]*\")")
+"""A string of code: quoted after a bracket, "=", "," or ":" (and a space), on one line."""
+
+
+def _within(offset: int, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether `offset` lies in one of `spans` (sorted, not overlapping), found by bisection."""
+    at = bisect_right(spans, offset, key=lambda span: span[0]) - 1
+    return at >= 0 and offset < spans[at][1]
 
 
 def stating_clauses(wanted: Iterable[str], sentence: str) -> list[str]:
