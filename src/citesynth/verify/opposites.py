@@ -288,13 +288,7 @@ def _held_apart(
 
 def _each_neighbours(text: str, word: str) -> list[frozenset[str]]:
     """The `NEAR` content words' terms on each side of each `word` in `text`, apart."""
-    written = tokens(text)
-    return [
-        _side(written, range(index - 1, -1, -1), NEAR)
-        | _side(written, range(index + 1, len(written)), NEAR)
-        for index, token in enumerate(written)
-        if token == word
-    ]
+    return [left | right for left, right in sides(text, word, NEAR)]
 
 
 @lru_cache(maxsize=1024)
