@@ -86,7 +86,7 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
         if not (word in _NEGATION or word.endswith("n't")):
             continue
         start, end = match.span()
-        if _in_code(start, code, code_starts):
+        if _inside(start, code, code_starts):
             continue
         # Each test reads a window around the word: a text of thousands of negations is
         # read in linear time.
@@ -153,10 +153,17 @@ def negated_for(wanted: Iterable[str], sentence: str, *, privative: bool = True)
     one that states it. Without `privative`, "without" and "lacking" negate nothing ("run
     without any arguments" states a condition, not a denial).
     """
-    cues = [
+    cues = (
         offset for offset, word in negation_cues(sentence) if privative or word not in PRIVATIVE
-    ]
-    return any(any(start <= c < end for c in cues) for start, end in _stating(wanted, sentence))
+    )
+    return bool(_stating_cues(cues, wanted, sentence))
+
+
+def _stating_cues(cues: Iterable[int], wanted: Iterable[str], sentence: str) -> list[int]:
+    """The offsets of `cues` inside the clauses of `sentence` stating `wanted` (`_stating`)."""
+    spans = _stating(wanted, sentence)  # in order, never overlapping
+    starts = [start for start, _ in spans]
+    return [offset for offset in cues if _inside(offset, spans, starts)]
 
 
 def otherwise_only(wanted: Iterable[str], sentence: str) -> bool:
@@ -196,19 +203,13 @@ def messages_only(wanted: Iterable[str], sentence: str) -> bool:
     strings = [match.span() for match in _STRING.finditer(sentence)]
     if not strings:
         return False
-    spans = sorted(_stating(wanted, sentence))
-    cues = [c for c, _ in negation_cues(sentence) if _within(c, spans)]
-    return bool(cues) and all(_within(c, strings) for c in cues)
+    cues = _stating_cues((offset for offset, _ in negation_cues(sentence)), wanted, sentence)
+    starts = [start for start, _ in strings]
+    return bool(cues) and all(_inside(offset, strings, starts) for offset in cues)
 
 
 _STRING = re.compile(r"(?:(?<=[\[({=,:])|(?<=[\[({=,:] ))(?:'[^'\n]*'(?!\w)|\"[^\"\n]*\")")
 """A string of code: quoted after a bracket, "=", "," or ":" (and a space), on one line."""
-
-
-def _within(offset: int, spans: Sequence[tuple[int, int]]) -> bool:
-    """Whether `offset` lies in one of `spans` (sorted, not overlapping), found by bisection."""
-    at = bisect_right(spans, offset, key=lambda span: span[0]) - 1
-    return at >= 0 and offset < spans[at][1]
 
 
 def stating_clauses(wanted: Iterable[str], sentence: str) -> list[str]:
@@ -250,13 +251,16 @@ def outside_code(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
     """
     code = [m.span() for m in CODE.finditer(text)]
     starts = [start for start, _ in code]
-    return [m for m in pattern.finditer(text) if not _in_code(m.start(), code, starts)]
+    return [m for m in pattern.finditer(text) if not _inside(m.start(), code, starts)]
 
 
-def _in_code(offset: int, code: list[tuple[int, int]], starts: list[int]) -> bool:
-    """Whether `offset` falls inside one of the sorted spans `code` (`starts` their starts)."""
+def _inside(offset: int, spans: Sequence[tuple[int, int]], starts: Sequence[int]) -> bool:
+    """Whether `offset` falls inside one of the sorted spans `spans` (`starts` their starts).
+
+    Found by bisection: inline code, a sentence's stating clauses, strings of code.
+    """
     at = bisect_right(starts, offset) - 1
-    return at >= 0 and offset < code[at][1]
+    return at >= 0 and offset < spans[at][1]
 
 
 @lru_cache(maxsize=1024)
