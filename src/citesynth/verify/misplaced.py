@@ -160,8 +160,7 @@ def _backticked(match: re.Match[str], coded: frozenset[str]) -> str:
     word = match.group(1).rstrip(".")
     dots = match.group(1)[len(word) :]
     name = word + (match.group(2) or "")
-    found = _namewords(name)
-    if word and _identifier(word) and found and found <= coded:
+    if word and _identifier(word) and (found := _namewords(name)) and found <= coded:
         return f"`{name}`{dots}"
     return match.group()
 

@@ -79,8 +79,8 @@ def _spanned(text: str) -> str | None:
 
 
 @lru_cache(maxsize=512)
-def _passage(text: str) -> tuple[frozenset[str], tuple[str, ...]]:
-    """The names `text` writes as code spans of their own, and its prose sentences.
+def _spanned_names(text: str) -> frozenset[str]:
+    """The names `text` writes as code spans of their own.
 
     A dotted name counts by its last part too: `Schema.dumps` names "dumps".
     """
@@ -88,8 +88,13 @@ def _passage(text: str) -> tuple[frozenset[str], tuple[str, ...]]:
     for found in _SPAN.finditer(text):
         if (name := _spanned(found.group(2))) is not None:
             names.update({name, name.rpartition(".")[2]})
-    sentences = tuple(text[a:b] for a, b in prose_sentences(text, min_words=1))
-    return frozenset(n for n in names if len(n) >= _MIN_LETTERS), sentences
+    return frozenset(n for n in names if len(n) >= _MIN_LETTERS)
+
+
+@lru_cache(maxsize=512)
+def _prose(text: str) -> tuple[str, ...]:
+    """The prose sentences of `text`: split only for a claim two of whose names it writes."""
+    return tuple(text[a:b] for a, b in prose_sentences(text, min_words=1))
 
 
 @lru_cache(maxsize=1024)
@@ -147,11 +152,13 @@ def crossed_names(claim: str, passages: Sequence[str]) -> tuple[str, str] | None
         return None
     masked, bounds = _clauses(claim)
     for passage in passages:
-        spanned, sentences = _passage(passage)
-        written = _claim_names(claim, spanned)
+        written = _claim_names(claim, _spanned_names(passage))
         if len(written) > _MAX_NAMES:
             continue
         names = {name: at for name, at in written.items() if _mentions(passage, name)}
+        if len(names) < 2:
+            continue  # most claims: no pair of names to cross
+        sentences = _prose(passage)
         naming = {
             name: frozenset(i for i, sentence in enumerate(sentences) if _mentions(sentence, name))
             for name in names
@@ -173,7 +180,7 @@ def partners_exchanged(claim: str, passages: Sequence[str]) -> tuple[str, str] |
         return None
     bounds = _clauses(claim)[1]
     for passage in passages:
-        written = _claim_names(claim, _passage(passage)[0])
+        written = _claim_names(claim, _spanned_names(passage))
         if len(written) > _MAX_NAMES:
             continue
         names = {name: at for name, at in written.items() if _mentions(passage, name)}
