@@ -23,8 +23,9 @@ import numpy as np
 from benchmarks.common import ROOT, require
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.evaluation.verifier_data import SPLITS, load
-from citesynth.verify.align import FEATURES, align
+from citesynth.verify.align import align
 from citesynth.verify.analysed import analyse
+from citesynth.verify.coverage import FEATURES
 
 WEIGHTS = ROOT / "src" / "citesynth" / "verify" / "weights.json"
 

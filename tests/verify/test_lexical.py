@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -1398,3 +1400,44 @@ def test_a_verb_ending_an_action_restates_a_negation(verifier: LexicalVerifier) 
     )
     assert right.supported, right.reasons
     assert not hints.supported
+
+
+def _written_claims() -> list[dict[str, str]]:
+    folder = Path(__file__).parents[1] / "fixtures"
+    return [
+        json.loads(line)
+        for path in sorted(folder.glob("docs_claims_tuning_*.jsonl"))
+        for line in path.read_text().splitlines()
+        if line.strip()
+    ]
+
+
+def test_a_check_its_coverage_rules_out_is_never_partial_or_better(
+    verifier: LexicalVerifier,
+) -> None:
+    """`could_support` bounds the verdict: on every written claim, against its own passage
+    and against a passage of another library's documentation."""
+    rows = _written_claims()
+    half = len(rows) // 2
+    checks = [
+        Check(row["claim"], (passage,))
+        for row, other in zip(rows, [*rows[half:], *rows[:half]], strict=True)
+        for passage in (row["passage"], other["passage"])
+    ]
+    ruled_out = [check for check in checks if not verifier.could_support(check)]
+    assert all(v.label == "unsupported" for v in verifier.verify_now(ruled_out))
+    assert len(ruled_out) > len(checks) / 3  # mostly the other libraries' passages
+    kept = [check for check in checks if verifier.could_support(check)]
+    assert sum(v.label != "unsupported" for v in verifier.verify_now(kept)) > len(rows) / 2
+
+
+def test_a_comment_quoted_whole_could_be_supported(verifier: LexicalVerifier) -> None:
+    code = (
+        "```python\n# Schedules job_function to be run on the third Friday\n"
+        "# of June and July at 00:00\nsched.add_job(job_function, 'cron')\n```"
+    )
+    claim = "Schedules job_function to be run on the third Friday of June and July at 00:00:"
+    assert verifier.could_support(Check(claim, (code,)))
+    assert verifier.verify_now([Check(claim, (code,))])[0].supported
+    assert not verifier.could_support(Check(claim, ("Pools keep ten connections per host.",)))
+    assert not verifier.could_support(Check(" ", (code,)))

@@ -13,6 +13,7 @@ TIMEOUTS = Passage(1, "The connect timeout defaults to five seconds.", "docs/tim
 POOLS = Passage(2, "Pools keep ten connections per host.", "docs/pools.md")
 RETRIES = Passage(3, "Failed requests are retried three times with backoff.", "docs/retries.md")
 SOURCES = [TIMEOUTS, POOLS, RETRIES]
+POOLS_1 = replace(POOLS, number=1)
 
 
 def test_a_sentence_citing_different_sources_in_places_splits_into_clauses() -> None:
@@ -142,6 +143,26 @@ async def test_a_claim_a_table_cell_states_otherwise_moves_only_to_a_source_sayi
         "HTTP/2 will work with the default sync worker.", [table, settings], LexicalVerifier()
     )
     assert not uncited.repairs
+
+
+async def test_a_source_stating_the_unit_otherwise_counts_though_it_shares_little_else() -> None:
+    # repair aligns only the sources that could support a claim; one sharing only the
+    # claim's code, whose unit is another, still keeps the citation from a source that
+    # says the rest but not "shown"
+    hooks = Passage(
+        2, "Each hook receives ``duration`` (in seconds, a float) and the SQL it ran.", "hooks.md"
+    )
+    export = Passage(
+        3,
+        "The exporter writes the `duration` of every traced query to the dashboard in "
+        "milliseconds.",
+        "export.md",
+    )
+    claim = "The `duration` of every traced query is shown in milliseconds on the dashboard"
+    found = await review(f"{claim} [1].", [POOLS_1, hooks, export], LexicalVerifier())
+    assert not found.repairs and not found.claims[0].verdict.supported
+    without = await review(f"{claim} [1].", [POOLS_1, export], LexicalVerifier())
+    assert [(r.before, r.after) for r in without.repairs] == [((1,), (3,))]
 
 
 async def test_a_claim_whose_further_words_another_source_denies_is_unsupported() -> None:

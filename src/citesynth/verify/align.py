@@ -33,16 +33,12 @@ The features are what `lexical.py` weighs; the spans are where the citation poin
 from __future__ import annotations
 
 import itertools
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from citesynth.analysis import (
-    NAME,
-    POSSESSIVE,
-    content_terms,
     terms,
 )
 from citesynth.verify.analysed import (
@@ -50,10 +46,7 @@ from citesynth.verify.analysed import (
     Context,
     Evidence,
     Sentence,
-    analyse,
-    flags,
     text_of,
-    union,
 )
 from citesynth.verify.arguments import arguments_exchanged
 from citesynth.verify.clauses import ungrounded_clauses
@@ -65,6 +58,7 @@ from citesynth.verify.comparisons import (
     unstated_comparison,
 )
 from citesynth.verify.compound import clause_denied
+from citesynth.verify.coverage import DECIDED_BY_ALIGN, cover
 from citesynth.verify.flag_defaults import flag_default_backs, flag_default_differs
 from citesynth.verify.identifiers import (
     as_code,
@@ -83,7 +77,6 @@ from citesynth.verify.negation import (
     asserted_terms,
     contrast_denied,
     denies,
-    goal_negated_only,
     messages_only,
     negated_for,
     negated_scope,
@@ -94,12 +87,6 @@ from citesynth.verify.negation import (
 )
 from citesynth.verify.numbers import (
     canonical,
-    converted_quantities,
-    labelled_numbers,
-    numbered_names_changed,
-    numbers_claimed,
-    quantities_claimed,
-    unit_differs,
 )
 from citesynth.verify.opposites import contradicting_words, opposed, reversed_order, words
 from citesynth.verify.purpose import goal_elsewhere
@@ -230,28 +217,6 @@ class Alignment:
 
 
 @lru_cache(maxsize=1024)
-def _claim(
-    claim: str,
-) -> tuple[list[str], list[str], list[str], tuple[bool, bool, bool]]:
-    """A claim's content terms, numbers, proper names and flags, cached.
-
-    The negation flag leaves out a "not" that stands only in an opening purpose clause
-    (`goal_negated_only`).
-
-    Repair checks one claim against every source.
-    """
-    wanted = list(dict.fromkeys(canonical(t) for t in content_terms(claim)))
-    negated, up, down = flags(claim)
-    negated = negated and not goal_negated_only(claim)  # the goal's "not" asserts nothing
-    return wanted, numbers_claimed(claim), _names(claim), (negated, up, down)
-
-
-def claim_terms(claim: str) -> tuple[str, ...]:
-    """A claim's content terms as alignment reads them (stemmed, numbers and units as one)."""
-    return tuple(_claim(claim)[0])
-
-
-@lru_cache(maxsize=1024)
 def superlatives(text: str) -> frozenset[str]:
     """The superlatives of `text`, lower case: "the largest city" gives {"largest"}."""
     found = (
@@ -321,14 +286,6 @@ def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> 
             if name not in missing and not as_code(name, text) and not as_key(name, text)
         )
     return tuple(sorted(missing))
-
-
-def _names(claim: str) -> list[str]:
-    """Stemmed terms of capitalised words that do not open a sentence: proper names."""
-    found: list[str] = []
-    for match in NAME.finditer(claim):  # "HTTPX's" names HTTPX
-        found.extend(canonical(t) for t in terms(POSSESSIVE.sub("", match.group())))
-    return list(dict.fromkeys(found))
 
 
 def _negation_differs(
@@ -512,46 +469,18 @@ _ELSEWHERE = 16
 (`_opposite_elsewhere`): a page may hold thousands."""
 
 
-def _pairs_found(pairs: Sequence[tuple[str, str]], sentences: Sequence[Sentence]) -> int:
-    """How many ordered term pairs occur within five positions in one of `sentences`."""
-    found = 0
-    for first, second in pairs:
-        for sentence in sentences:
-            a = sentence.positions.get(first)
-            b = sentence.positions.get(second)
-            if a and b and any(0 < abs(q - p) <= 5 for p in a for q in b):
-                found += 1
-                break
-    return found
+def stated_otherwise(claim: str, passages: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """What `passages` state otherwise outright, whatever else they hold (see `Alignment`).
 
-
-def _given_terms(
-    wanted: Sequence[str], vocabulary: frozenset[str], context: Context
-) -> frozenset[str]:
-    return frozenset(t for t in wanted if t in context.terms and t not in vocabulary)
-
-
-def given(claim: str, evidence: Evidence, context: Context) -> bool:
-    """Whether `context` states a term, name or number of `claim` that `evidence` lacks."""
-    if context is NO_CONTEXT:
-        return False
-    wanted, claim_numbers, names, _ = _claim(claim)
-    vocabulary = evidence.vocabulary
-    return bool(
-        _given_terms([*wanted, *names], vocabulary, context)
-        or any(n in context.numbers and n not in evidence.numbers for n in claim_numbers)
-    )
-
-
-def named(claim: str, text: str, context: Context) -> bool:
-    """Whether `context` states a proper name of `claim` that `text` lacks.
-
-    `given` for names alone: what the trained verifier's chosen sentences must show when
-    the rest of the passage names it ("Click" in a chunk's opening sentence, left out).
-    `text` is analysed only when `context` states one of the claim's names.
+    A yes-or-no table cell ("`sync`: HTTP/2 Support: No"), a measure's unit ("milliseconds"
+    against "(in seconds, …)"), a flag's default ("by default" against "Defaults to
+    `False`"): (the claim's word, the passages'), each at most once.
     """
-    names = [n for n in _claim(claim)[2] if n in context.terms]
-    return bool(names) and bool(_given_terms(names, analyse([text]).vocabulary, context))
+    celled = (denied_in_table(claim, passage) for passage in passages)
+    cell = next(filter(None, celled), None)
+    unit = other_unit(claim, passages)
+    flag = flag_default_differs(claim, passages)
+    return tuple(filter(None, (cell, unit, flag)))
 
 
 def align(
@@ -565,70 +494,17 @@ def align(
     Terms, names and numbers of the claim that no sentence holds but the `context` does are
     given: left out of what the sentences must cover.
     """
-    wanted, claim_numbers, names, (negated, up, down) = _claim(claim)
-    sentences, vocabulary = evidence.sentences, evidence.vocabulary
-    evidence_numbers = evidence.numbers | context.numbers
-    converted = converted_quantities(claim, evidence_numbers)  # "10 minutes" for "600 seconds"
-    converted_numbers = {q.split(" ")[0] for q in converted}
-    given = _given_terms(wanted, vocabulary, context) | {
-        canonical(term) for quantity in converted for term in quantity.split(" ")
-    }
-    wanted = [t for t in wanted if t not in given]
-    needed = set(wanted)
-    best: list[Sentence] = []
-    covered: set[str] = set()
-    if needed:
-        ranked = sorted(sentences, key=lambda s: -len(needed & s.terms))
-        for sentence in ranked[:40]:
-            gain = len((needed - covered) & sentence.terms)
-            if not best or (gain > 0 and len(best) < 3):
-                best.append(sentence)
-                covered |= needed & sentence.terms
-            if len(best) >= 3 or covered == needed:
-                break
-    top = best[0] if best else None
-    count = max(len(wanted), 1)
-    anchor = len(needed & top.terms) / count if top else 0.0
-    in_all = len(needed & vocabulary) / count
-    missing_terms = tuple(t for t in wanted if t not in covered)
-    pairs = list(itertools.pairwise(wanted))
-    pair_share = _pairs_found(pairs, best) / len(pairs) if pairs else anchor
-
-    best_numbers = union(s.numbers for s in best) | context.numbers
-    missing_numbers = tuple(
-        n for n in claim_numbers if n not in evidence_numbers and n not in converted_numbers
-    )
-    missing_numbers += tuple(
-        q
-        for q in quantities_claimed(claim)
-        if q not in evidence_numbers
-        and q not in converted
-        and q.split(" ")[0] not in missing_numbers
-        and unit_differs(q, evidence_numbers, best_numbers)
-    )
-    shown = list(evidence.passages)
-    labelled = labelled_numbers(claim, claim_numbers, shown, missing_numbers)
-    missing_numbers += labelled + numbered_names_changed(claim, shown)
-    far_numbers = [n for n in claim_numbers if n not in best_numbers]
-    missing_names = tuple(n for n in names if n not in vocabulary and n not in context.terms)
-    far_names = [
-        n for n in names if n not in covered and (n in vocabulary or n not in context.terms)
-    ]
-
+    covered = cover(claim, evidence, context)
+    wanted, negated, best = covered.wanted, covered.negated, covered.best
+    sentences, shown = evidence.sentences, list(evidence.passages)
     negation_mismatch = _negation_differs(claim, wanted, negated, best, evidence)
     missing_superlatives = _superlatives_missing(claim, best, evidence, shown)
     missing_identifiers = _identifiers_missing(claim, shown, context)
     misnamed = misattributed(claim, shown)
     if sibling := misnamed_sibling(claim, shown):  # `trylast` for what runs first
         misnamed = (*misnamed, sibling)
-    grounding = evidence_numbers | converted_numbers
-    ungrounded = ungrounded_clauses(claim, vocabulary | context.terms, grounding)
-    best_up = any(s.up for s in best)
-    best_down = any(s.down for s in best)
-    direction_mismatch = bool(best) and (
-        (up and not down and best_down and not best_up)
-        or (down and not up and best_up and not best_down)
-    )
+    terms_stated = evidence.vocabulary | context.terms
+    ungrounded = ungrounded_clauses(claim, terms_stated, covered.grounding)
     stating = [text_of(evidence, s) for s in best]
     if stating and (elsewhere := code_elsewhere(claim, stating[0], shown)):
         misnamed = (*misnamed, elsewhere)  # `reload_templates` where it says `reload_assets`
@@ -659,11 +535,8 @@ def align(
         opposite = (*opposite, kept)
     if chosen := next(filter(None, (rejected_chosen(claim, s) for s in stating)), None):
         opposite = (*opposite, (chosen[0], f"{chosen[1]} rather than {chosen[0]}"))
-    celled = (denied_in_table(claim, passage) for passage in shown)
-    cell = next(filter(None, celled), None)  # "`sync`: HTTP/2 Support: No"
-    unit = other_unit(claim, shown)  # "milliseconds" against "(in seconds, …)"
-    flag = flag_default_differs(claim, shown)  # "by default" against "Defaults to `False`"
-    opposite = (*opposite, *filter(None, (cell, unit, flag)))
+    outright = stated_otherwise(claim, shown)
+    opposite = (*opposite, *outright)
     exchanged = (
         crossed_names(claim, shown)
         or partners_exchanged(claim, shown)
@@ -674,38 +547,22 @@ def align(
     replied = replied_otherwise(claim, evidence.passages, context.text)  # "Currently, it does not."
     if replied is not None:
         negation_mismatch = replied
-    features = {
-        "anchor_coverage": anchor,
-        "top3_coverage": len(covered) / count,
-        "all_coverage": in_all,
-        "pair_share": pair_share,
-        "missing_log": math.log1p(len(missing_terms)),
-        "missing_any": float(bool(missing_terms)),
-        "numbers_missing": len(missing_numbers) / max(len(claim_numbers), 1),
-        "numbers_far": len(far_numbers) / max(len(claim_numbers), 1),
-        "names_missing": len(missing_names) / max(len(names), 1),
-        "names_far": len(far_names) / max(len(names), 1),
-        "names_missing_log": math.log1p(len(missing_names)),
-        "negation_mismatch": float(negation_mismatch),
-        "direction_mismatch": float(direction_mismatch),
-        "claim_log_terms": math.log1p(len(wanted)),
-        "evidence_log_sentences": math.log1p(len(sentences)),
-    }
+    features = {**covered.features, DECIDED_BY_ALIGN: float(negation_mismatch)}
     alignment = Alignment(
         features=features,
-        best=tuple(best),
-        missing_terms=missing_terms,
-        missing_numbers=missing_numbers,
-        missing_names=missing_names,
+        best=best,
+        missing_terms=covered.missing_terms,
+        missing_numbers=covered.missing_numbers,
+        missing_names=covered.missing_names,
         negation_mismatch=negation_mismatch,
-        direction_mismatch=direction_mismatch,
+        direction_mismatch=covered.direction_mismatch,
         missing_superlatives=missing_superlatives,
         unstated_comparison=unstated_comparison(claim, shown) or "",
         missing_identifiers=missing_identifiers,
         misattributed=misnamed,
         ungrounded=ungrounded,
         opposite=opposite,
-        stated_otherwise=bool(cell or unit or flag),
+        stated_otherwise=bool(outright),
         swapped=tuple(pair for pair in (crossed, exchanged) if pair),
         code_values=differing_code(claim, shown, negated=negated),
         misquoted=misquoted(claim, [*shown, context.text]),
@@ -715,8 +572,8 @@ def align(
     written = _written(claim)
     return replace(
         alignment,
-        reasons=_reasons(alignment, labelled, written),
-        missing_words=tuple(dict.fromkeys(written.get(t, t) for t in missing_terms)),
+        reasons=_reasons(alignment, covered.labelled, written),
+        missing_words=tuple(dict.fromkeys(written.get(t, t) for t in covered.missing_terms)),
     )
 
 
@@ -796,23 +653,3 @@ def _code_reasons(code: Sequence[tuple[str, str]]) -> list[str]:
         else f"{mine!r} is not in the source"
         for mine, theirs in code
     ]
-
-
-FEATURES = (
-    "anchor_coverage",
-    "top3_coverage",
-    "all_coverage",
-    "pair_share",
-    "missing_log",
-    "missing_any",
-    "numbers_missing",
-    "numbers_far",
-    "names_missing",
-    "names_far",
-    "names_missing_log",
-    "negation_mismatch",
-    "direction_mismatch",
-    "claim_log_terms",
-    "evidence_log_sentences",
-)
-"""The feature names, in the order the trained weights use."""

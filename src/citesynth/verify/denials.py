@@ -29,8 +29,8 @@ import re
 from collections.abc import Collection, Sequence
 
 from citesynth.analysis import code_names
-from citesynth.verify.align import claim_terms
 from citesynth.verify.analysed import Sentence, analyse
+from citesynth.verify.coverage import claim_terms
 from citesynth.verify.negation import negated_for, negation_cues
 
 MAX_GAP = 3

@@ -32,8 +32,9 @@ from citesynth.ingest.markdown import rendered_markup
 from citesynth.ingest.rst import markup_blanked
 from citesynth.ingest.sentences import prose_sentences
 from citesynth.ingest.titles import adornments
-from citesynth.verify.align import align, given, named
+from citesynth.verify.align import align
 from citesynth.verify.analysed import Evidence, Sentence, analyse, context_of
+from citesynth.verify.coverage import given, named
 
 BUDGET = 90
 """Evidence words read beside a claim when the weights do not say (128 tokens with a claim)."""

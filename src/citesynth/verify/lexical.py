@@ -28,9 +28,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from citesynth.verify.align import FEATURES, Alignment, align
+from citesynth.verify.align import Alignment, align
 from citesynth.verify.analysed import LARGEST_REMEMBERED, Evidence, analyse, context_of
 from citesynth.verify.base import Check, Label, Span, Verdict
+from citesynth.verify.coverage import DECIDED_BY_ALIGN, FEATURES, cover
 from citesynth.verify.evidence import comment_quoted
 
 
@@ -115,6 +116,26 @@ class LexicalVerifier:
                 verdict = Verdict(1.0, "supported", verdict.spans, ())  # a comment, quoted
             verdicts.append((verdict, alignment))
         return verdicts
+
+    def could_support(self, check: Check) -> bool:
+        """Whether `check` could be judged partial or better, read only for its coverage.
+
+        Coverage (`coverage.cover`) sets every feature the weights read but whether negation
+        differs, so the score with that feature either way bounds the check's score; what
+        disagrees only lowers a verdict. A claim quoting a comment of code is supported
+        whatever its score. Repair reads each weak claim against every retrieved source,
+        most of which share almost nothing with it: those need no reading of what disagrees.
+        """
+        if not check.claim.strip() or not any(p.strip() for p in check.passages):
+            return False
+        own = tuple(dict.fromkeys(check.passages))
+        evidence = analyse(own) if sum(map(len, own)) > LARGEST_REMEMBERED else _evidence(own)
+        features = cover(check.claim, evidence, context_of(check.about)).features
+        highest = max(
+            self.weights.probability({**features, DECIDED_BY_ALIGN: value}) for value in (0.0, 1.0)
+        )
+        floor = min(self.weights.supported, self.weights.partial)
+        return highest >= floor or comment_quoted(check.claim, check.passages)
 
     def judge(self, alignment: Alignment, local: Mapping[int, int]) -> Verdict:
         """The verdict for one alignment; `local` maps evidence passage indexes to the check's."""

@@ -21,11 +21,13 @@ citations are its introducing sentence's.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from citesynth.citations.resolve import compact, numbers_in
+from citesynth.verify.align import stated_otherwise
 from citesynth.verify.base import (
     Check,
     Passage,
@@ -383,14 +385,16 @@ async def _repair(
             if passage.number not in claims[index].citations:
                 candidates.append((index, passage))
                 checks.append(_check(claims[index], [passage]))
-    screened = screen.aligned(checks)
     # a claim another retrieved source states otherwise outright (a table's cell, a unit) is
     # false wherever it is cited: only a source saying all of it may take it
     contradicted |= {
         index
-        for (index, _), (_, alignment) in zip(candidates, screened, strict=True)
-        if alignment is not None and alignment.stated_otherwise
+        for (index, _), check in zip(candidates, checks, strict=True)
+        if stated_otherwise(check.claim, check.passages)
     }
+    hopeful = [screen.could_support(check) for check in checks]  # most share little
+    candidates = list(itertools.compress(candidates, hopeful))
+    screened = screen.aligned(list(itertools.compress(checks, hopeful)))
     best: dict[int, tuple[float, Passage]] = {}
     lexical_only = isinstance(unwrapped(verifier), LexicalVerifier)
     for (index, passage), (verdict, alignment) in zip(candidates, screened, strict=True):
