@@ -596,6 +596,28 @@ def test_negation_cues_skip_names_code_and_events(text: str, cues: list[str]) ->
     assert [word for _, word in negation_cues(text)] == cues
 
 
+@pytest.mark.parametrize(
+    "word",
+    [
+        *"""not no never none neither nor cannot without lack lacks lacking absent unable
+        nobody nothing nowhere don't won’t""".split(),
+        "not-",
+        "lac\u212a",  # the Kelvin sign is "k" lower-cased
+    ],
+)
+def test_every_negating_word_is_found_though_most_texts_are_not_read_word_by_word(
+    word: str,
+) -> None:
+    from citesynth.verify.negation import negation_cues
+
+    text = f"It is {word} here, and it fails to start."
+    assert [w for _, w in negation_cues(text)] == [
+        word.lower().replace("’", "'").strip("-"),
+        "fails",
+    ]
+    assert negation_cues("A knowledge of pianos, notes and enough nodes. Now") == []
+
+
 def test_thousands_of_negations_are_read_in_linear_time() -> None:
     # Each negating word reads a window around it; reading the whole text before it made
     # 40,000 of them take a second, 160,000 of them a quarter of a minute.

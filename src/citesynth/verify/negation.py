@@ -65,6 +65,15 @@ _CLAUSE_END = re.compile(r"\s*(?:[.,;:!?)]|\Z)")
 """"whether or not X", "whether X or not": the two alternatives of a question, not a denial."""
 
 
+_MAYBE = re.compile(
+    r"(?:n['’]t|no(?:t|ne|r|body|thing|where)?|never|neither|cannot|without|lack(?:s|ing)?"
+    r"|absent|unable|fail(?:s|ed)?)-*(?![\w'’-])",
+    re.IGNORECASE,
+)
+"""Where a word of `_NEGATION` (or one in "n't") may end: most texts have none, and are not
+read word by word."""
+
+
 def negation_cues(text: str) -> list[tuple[int, str]]:
     """The words of `text` that negate, with their offsets.
 
@@ -78,6 +87,8 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
     set the attribute" (Flask's docs) and "don't fail to" ask to do it; nor in "not least"
     or "not to mention" ("Last but not least `echo()` uses …", Click's docs).
     """
+    if _MAYBE.search(text) is None:
+        return []
     code = [m.span() for m in CODE.finditer(text)]
     code_starts = [start for start, _ in code]
     found = []
