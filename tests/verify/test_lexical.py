@@ -1463,3 +1463,23 @@ def test_a_comment_quoted_whole_could_be_supported(verifier: LexicalVerifier) ->
     assert verifier.verify_now([Check(claim, (code,))])[0].supported
     assert not verifier.could_support(Check(claim, ("Pools keep ten connections per host.",)))
     assert not verifier.could_support(Check(" ", (code,)))
+
+
+def test_a_heading_run_into_its_first_sentence_is_read_a_headline_is_not(
+    verifier: LexicalVerifier,
+) -> None:
+    """Text whose line breaks were lost (Developer Hub's pages) keeps its first sentence; a
+    heading on a line of its own is never the supporting span, however long."""
+    flattened = (
+        "# Installing dynamic plugins in Red Hat Developer Hub The dynamic plugin support "
+        "is based on the backend plugin manager package, which scans a configured root "
+        "directory for dynamic plugin packages and loads them dynamically. You can use the "
+        "dynamic plugins that come preinstalled with Red Hat Developer Hub."
+    )
+    claim = "The dynamic plugin support is based on the backend plugin manager package."
+    assert label(verifier, claim, flattened) == "supported"
+    page = (
+        "### Arsenal beat Chelsea in the 2002 FA Cup final at the Millennium Stadium in "
+        "Cardiff, say reports\n\nMore football news follows below."
+    )
+    assert label(verifier, "Arsenal beat Chelsea in the 2002 FA Cup final.", page) != "supported"

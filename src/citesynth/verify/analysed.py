@@ -18,7 +18,7 @@ from functools import lru_cache
 from citesynth.analysis import terms
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.sentences import sentence_spans
-from citesynth.ingest.titles import is_title_or_rule
+from citesynth.ingest.titles import HEADING_WORDS, is_title_or_rule
 from citesynth.verify.negation import CODE, negation_cues
 from citesynth.verify.numbers import WORD, canonical, numbers_of, quantities, stated_in
 
@@ -119,6 +119,23 @@ def flags(text: str) -> tuple[bool, bool, bool]:
     return bool(negation_cues(text)), bool(words & _UP), bool(words & _DOWN)
 
 
+def _heading(text: str, start: int, end: int) -> bool:
+    """Whether the piece `text[start:end]` the sentence splitter cut is a Markdown heading.
+
+    A line opening with "#" (`# Title`); one of more than `HEADING_WORDS` words only when
+    it is a whole line: text whose line breaks were lost runs its headings into its first
+    sentence ("# Installing dynamic plugins in Red Hat Developer Hub The dynamic plugin
+    support is based on … dynamically. You can use …"), which the splitter leaves whole,
+    while a news page's headline of twenty words stands on a line of its own.
+    """
+    piece = text[start:end]
+    if not piece.startswith("#") or "\n" in piece:
+        return False
+    line_end = text.find("\n", end)
+    whole = not text[end : len(text) if line_end < 0 else line_end].strip()
+    return whole or len(piece.split()) <= HEADING_WORDS
+
+
 @lru_cache(maxsize=512)
 def _analysed(text: str) -> tuple[Sentence, ...]:
     """The sentences of one passage, analysed (as passage 0), cached.
@@ -128,7 +145,7 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
     found: list[Sentence] = []
     for start, end in passage_sentences(text):
         piece = text[start:end]
-        if (piece.startswith("#") and "\n" not in piece) or is_title_or_rule(text, start, end):
+        if _heading(text, start, end) or is_title_or_rule(text, start, end):
             continue  # a heading (`# Title`, or a title over `-----`): never the supporting span
         # The sentence before, in the same paragraph or list item, may name the unit.
         joined = (
