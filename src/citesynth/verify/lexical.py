@@ -97,7 +97,7 @@ class LexicalVerifier:
         """
         verdicts: list[tuple[Verdict, Alignment | None]] = []
         for check in checks:
-            if not check.claim.strip() or not any(p.strip() for p in check.passages):
+            if _nothing_to_compare(check):
                 verdicts.append(
                     (Verdict(0.0, "unsupported", reasons=("nothing to compare",)), None)
                 )
@@ -126,10 +126,9 @@ class LexicalVerifier:
         whatever its score. Repair reads each weak claim against every retrieved source,
         most of which share almost nothing with it: those need no reading of what disagrees.
         """
-        if not check.claim.strip() or not any(p.strip() for p in check.passages):
+        if _nothing_to_compare(check):
             return False
-        own = tuple(dict.fromkeys(check.passages))
-        evidence = analyse(own) if sum(map(len, own)) > LARGEST_REMEMBERED else _evidence(own)
+        evidence = _evidence_of(tuple(dict.fromkeys(check.passages)))
         features = cover(check.claim, evidence, context_of(check.about)).features
         highest = max(
             self.weights.probability({**features, DECIDED_BY_ALIGN: value}) for value in (0.0, 1.0)
@@ -181,6 +180,17 @@ def _evidence(passages: tuple[str, ...]) -> Evidence:
     each analyse them again.
     """
     return analyse(passages)
+
+
+def _evidence_of(passages: tuple[str, ...]) -> Evidence:
+    """`passages` analysed: remembered (`_evidence`) unless they make a whole page."""
+    if sum(map(len, passages)) > LARGEST_REMEMBERED:
+        return analyse(passages)
+    return _evidence(passages)
+
+
+def _nothing_to_compare(check: Check) -> bool:
+    return not check.claim.strip() or not any(p.strip() for p in check.passages)
 
 
 def forget_alignments() -> None:
