@@ -4,13 +4,14 @@ Every passage is split into sentences, each analysed once into stemmed terms wit
 positions (`analysed`). For a claim, the sentence
 covering most of its content terms is the anchor; up to two more sentences are added
 greedily when they cover terms the anchor lacks (a claim may join two facts). The
-`Alignment` records what is covered and what disagrees:
+`Alignment` records what is covered (`coverage`, the first half) and what disagrees:
 
 - content-term coverage by the best sentence, the best three, and the whole evidence;
 - ordered term pairs of the claim found close together in one sentence (relations, not
   just vocabulary);
 - numbers (with units and years) and proper names of the claim missing from the evidence;
-- negation present on one side only; opposite directions ("increases" / "reduces");
+- negation present on one side only (decided here); opposite directions ("increases" /
+  "reduces");
 - a superlative of the claim ("the best", "of all time") the evidence never states, and a
   comparison ("more weight than") no sentence about the same thing makes (`comparisons`);
 - a word whose contradiction a stating sentence holds instead ("optional" against
@@ -38,9 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from citesynth.analysis import (
-    terms,
-)
+from citesynth.analysis import terms
 from citesynth.verify.analysed import (
     NO_CONTEXT,
     Context,
@@ -85,9 +84,7 @@ from citesynth.verify.negation import (
     privative_only,
     stating_clauses,
 )
-from citesynth.verify.numbers import (
-    canonical,
-)
+from citesynth.verify.numbers import canonical
 from citesynth.verify.opposites import contradicting_words, opposed, reversed_order, words
 from citesynth.verify.purpose import goal_elsewhere
 from citesynth.verify.quotes import misquoted
@@ -494,8 +491,8 @@ def align(
     Terms, names and numbers of the claim that no sentence holds but the `context` does are
     given: left out of what the sentences must cover.
     """
-    covered = cover(claim, evidence, context)
-    wanted, negated, best = covered.wanted, covered.negated, covered.best
+    coverage = cover(claim, evidence, context)
+    wanted, negated, best = coverage.wanted, coverage.negated, coverage.best
     sentences, shown = evidence.sentences, list(evidence.passages)
     negation_mismatch = _negation_differs(claim, wanted, negated, best, evidence)
     missing_superlatives = _superlatives_missing(claim, best, evidence, shown)
@@ -504,7 +501,7 @@ def align(
     if sibling := misnamed_sibling(claim, shown):  # `trylast` for what runs first
         misnamed = (*misnamed, sibling)
     terms_stated = evidence.vocabulary | context.terms
-    ungrounded = ungrounded_clauses(claim, terms_stated, covered.grounding)
+    ungrounded = ungrounded_clauses(claim, terms_stated, coverage.grounding)
     stating = [text_of(evidence, s) for s in best]
     if stating and (elsewhere := code_elsewhere(claim, stating[0], shown)):
         misnamed = (*misnamed, elsewhere)  # `reload_templates` where it says `reload_assets`
@@ -547,15 +544,15 @@ def align(
     replied = replied_otherwise(claim, evidence.passages, context.text)  # "Currently, it does not."
     if replied is not None:
         negation_mismatch = replied
-    features = {**covered.features, DECIDED_BY_ALIGN: float(negation_mismatch)}
+    features = {**coverage.features, DECIDED_BY_ALIGN: float(negation_mismatch)}
     alignment = Alignment(
         features=features,
         best=best,
-        missing_terms=covered.missing_terms,
-        missing_numbers=covered.missing_numbers,
-        missing_names=covered.missing_names,
+        missing_terms=coverage.missing_terms,
+        missing_numbers=coverage.missing_numbers,
+        missing_names=coverage.missing_names,
         negation_mismatch=negation_mismatch,
-        direction_mismatch=covered.direction_mismatch,
+        direction_mismatch=coverage.direction_mismatch,
         missing_superlatives=missing_superlatives,
         unstated_comparison=unstated_comparison(claim, shown) or "",
         missing_identifiers=missing_identifiers,
@@ -572,8 +569,8 @@ def align(
     written = _written(claim)
     return replace(
         alignment,
-        reasons=_reasons(alignment, covered.labelled, written),
-        missing_words=tuple(dict.fromkeys(written.get(t, t) for t in covered.missing_terms)),
+        reasons=_reasons(alignment, coverage.labelled, written),
+        missing_words=tuple(dict.fromkeys(written.get(t, t) for t in coverage.missing_terms)),
     )
 
 

@@ -65,7 +65,6 @@ class Coverage:
     negated: bool
     """Whether the claim is negated (not by a "not" of an opening purpose clause only)."""
     best: tuple[Sentence, ...]
-    covered: frozenset[str]
     missing_terms: tuple[str, ...]
     missing_numbers: tuple[str, ...]
     labelled: tuple[str, ...]
@@ -236,7 +235,6 @@ def cover(claim: str, evidence: Evidence, context: Context = NO_CONTEXT) -> Cove
         wanted=tuple(wanted),
         negated=negated,
         best=tuple(best),
-        covered=frozenset(covered),
         missing_terms=missing_terms,
         missing_numbers=missing_numbers,
         labelled=tuple(labelled),
