@@ -66,8 +66,7 @@ _CLAUSE_END = re.compile(r"\s*(?:[.,;:!?)]|\Z)")
 
 
 _MAYBE = re.compile(
-    r"(?:n['’]t|no(?:t|ne|r|body|thing|where)?|never|neither|cannot|without|lack(?:s|ing)?"
-    r"|absent|unable|fail(?:s|ed)?)-*(?![\w'’-])",
+    "(?:n['’]t|" + "|".join(sorted(_NEGATION, key=lambda w: (-len(w), w))) + r")-*(?![\w'’-])",
     re.IGNORECASE,
 )
 """Where a word of `_NEGATION` (or one in "n't") may end: most texts have none, and are not
