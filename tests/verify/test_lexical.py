@@ -11,6 +11,8 @@ import pytest
 from citesynth.analysis import terms
 from citesynth.verify import Check, LexicalVerifier
 from citesynth.verify.align import superlatives
+from citesynth.verify.analysed import analyse
+from citesynth.verify.coverage import cover
 from citesynth.verify.lexical import remembered_alignment
 from citesynth.verify.negation import messages_only, otherwise_only
 from citesynth.verify.numbers import labels_only, numbered_names_changed, numbers_of
@@ -1483,3 +1485,19 @@ def test_a_heading_run_into_its_first_sentence_is_read_a_headline_is_not(
         "Cardiff, say reports\n\nMore football news follows below."
     )
     assert label(verifier, "Arsenal beat Chelsea in the 2002 FA Cup final.", page) != "supported"
+
+
+def test_a_linking_word_the_source_lacks_is_not_wanted(verifier: LexicalVerifier) -> None:
+    """ "also", "still", "since" add nothing a source could state: a paraphrase adding them
+    scores as the claim without them; a source holding one still counts it covered."""
+    plain = "The connect timeout defaults to five seconds."
+    linked = "The connect timeout also still defaults to five seconds, as usually expected."
+    check = Check(linked, (SOURCE,))
+    assert [v.score for v in verifier.verify_now([check])] == [
+        v.score
+        for v in verifier.verify_now([Check(plain.replace(".", ", as expected."), (SOURCE,))])
+    ]
+    assert label(verifier, linked, SOURCE) == "supported"
+    holding = "The connect timeout still defaults to five seconds."
+    assert "still" in cover(linked, analyse([holding])).wanted
+    assert "still" not in cover(linked, analyse([SOURCE])).wanted
