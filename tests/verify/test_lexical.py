@@ -14,7 +14,7 @@ from citesynth.verify.align import superlatives
 from citesynth.verify.analysed import analyse
 from citesynth.verify.coverage import cover
 from citesynth.verify.lexical import remembered_alignment
-from citesynth.verify.negation import messages_only, otherwise_only
+from citesynth.verify.negation import messages_only, otherwise_only, privative_only
 from citesynth.verify.numbers import labels_only, numbered_names_changed, numbers_of
 from citesynth.verify.numbers import quantities as quantities_of
 
@@ -256,6 +256,15 @@ def test_a_privative_claim_is_not_vetoed_for_negation(verifier: LexicalVerifier)
     plain = "Mice gain more weight on a high-fat diet."
     negated = "Mice do not gain more weight on a high-fat diet."
     assert any("negation" in r for r in verifier.verify_now([Check(negated, (plain,))])[0].reasons)
+    with_no = "A route with no converter given uses the string converter."
+    source = "A route uses the string converter when none is given."
+    assert privative_only(with_no)
+    assert verifier.verify_now([Check(with_no, (source,))])[0].label == "supported"
+    denied = "A route uses no converter."
+    assert any(
+        "negation" in r
+        for r in verifier.verify_now([Check(denied, ("A route uses a converter.",))])[0].reasons
+    )
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,14 @@ import pytest
 
 from citesynth.verify import Check, LexicalVerifier
 from citesynth.verify.crossencoder import available
-from citesynth.verify.opposites import contradicting_words, neighbours, opposed, reversed_order
+from citesynth.verify.negation import negates_word
+from citesynth.verify.opposites import (
+    contradicting_words,
+    neighbours,
+    opposed,
+    reversed_order,
+    sides,
+)
 from citesynth.verify.trained import TrainedVerifier
 
 
@@ -179,6 +186,28 @@ def test_a_further_sentence_accounts_only_for_the_occurrence_it_states() -> None
             "Read the settings before the first request.",
             None,
         ),
+        # a list item's subject is its lead-in: nothing left of "faster", two terms right
+        (
+            "The cached loader is a little slower because of extra disk reads.",
+            "- it's slightly faster because of fewer disk reads,",
+            ("slower", "faster"),
+        ),
+        (
+            "The cached loader is a little slower because of extra disk reads.",
+            "- it's slightly faster than the plain loader,",
+            None,
+        ),
+        # more / less, and a grading word is not what a comparison relates
+        (
+            "Putting more logic into a template makes it easier to read.",
+            "With less logic, a template is easier to read and faster to render.",
+            ("more", "less"),
+        ),
+        (
+            "Putting less logic into a template makes it easier to read.",
+            "With less logic, a template is easier to read and faster to render.",
+            None,
+        ),
     ],
 )
 def test_converse_words_contradict_only_in_the_same_order(
@@ -231,6 +260,13 @@ def test_an_example_value_in_a_further_sentence_is_no_contradiction(
     assert not any("the source says" in reason for reason in verdict.reasons)
 
 
+def test_sides_skip_grading_words_and_a_contractions_part() -> None:
+    """ "it's slightly faster": nothing stands left of "faster" but its grading."""
+    assert sides("- it's slightly faster due to less overhead", "faster") == [
+        (frozenset(), frozenset({"due", "less", "overhead"}))
+    ]
+
+
 def test_neighbours_skip_function_words() -> None:
     assert "inlin" in neighbours("Declare components inline if they are not reusable.", "reusable")
     assert neighbours("alpha beta gamma delta epsilon zeta", "alpha") == {"beta", "gamma"}
@@ -259,6 +295,17 @@ def test_a_negated_word_restating_its_opposite_agrees(
 ) -> None:
     verdict = lexical.verify_now([Check(claim, (source,))])[0]
     assert verdict.label == "supported", verdict.reasons
+
+
+def test_a_negation_bearing_on_another_word_restates_nothing(lexical: LexicalVerifier) -> None:
+    """The claim's "not" bears on "reuse", so "disabled" still says the opposite."""
+    claim = "Since the cache is disabled by default, a second request does not reuse it."
+    source = "The cache is enabled by default, so a second request reuses the stored body."
+    verdict = lexical.verify_now([Check(claim, (source,))])[0]
+    assert verdict.label != "supported"
+    assert "the source says 'enabled', not 'disabled'" in verdict.reasons
+    assert negates_word("Redirects are not enabled by default.", "enabled")
+    assert not negates_word(claim, "disabled")
 
 
 def test_both_negated_with_opposite_words_still_disagree(lexical: LexicalVerifier) -> None:

@@ -79,6 +79,7 @@ from citesynth.verify.negation import (
     messages_only,
     negated_for,
     negated_scope,
+    negates_word,
     negation_cues,
     otherwise_only,
     privative_only,
@@ -420,6 +421,9 @@ def _opposite(
             continue
         if sentence.negated == negated:
             return (found,), False
+        negating, word = (claim, found[0]) if negated else (stating[index], found[1])
+        if not negates_word(negating, word):
+            return (found,), False  # the negation bears on another word
         if index == 0:
             return (), True
     return (), False

@@ -120,6 +120,26 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
     return found
 
 
+def negates_word(text: str, word: str) -> bool:
+    """Whether a negation of `text` bears on `word` (lower case, as written).
+
+    It does when the word follows it within `_GOVERNED` words of its clause: "is not
+    required", "isn't enabled", "no longer enabled". "Because strict_slashes is disabled by
+    default, … does not redirect" negates "redirect", never "disabled".
+    """
+    for offset, _ in negation_cues(text):
+        clause = _CLAUSE.search(text, offset + 1)
+        following = _WORDS.findall(text[offset : clause.start() if clause else len(text)].lower())
+        if word in following[1 : 1 + _GOVERNED]:
+            return True
+    return False
+
+
+_GOVERNED = 3
+"""How many words after a negation it bears on (`negates_word`)."""
+_WORDS = re.compile(r"[a-z]+(?:[-'’][a-z]+)*")
+
+
 def _alternative(text: str, start: int, end: int) -> bool:
     """Whether the "not" at `start` is the other alternative of a "whether" question.
 
@@ -144,12 +164,17 @@ def privative_only(claim: str) -> bool:
     """
     found = negation_cues(claim)
     for offset, word in found:
+        if word == "no" and _WITH_BEFORE.search(claim, 0, offset):
+            continue  # "a placeholder with no converter" is one without a converter
         if word not in PRIVATIVE:
             return False
         following = WORD.match(claim[offset + len(word) :].lstrip())
         if word == "without" and following and following.group().endswith("ing"):
             return False  # "works without installing anything" denies an event
     return bool(found)
+
+
+_WITH_BEFORE = re.compile(r"\bwith\s+\Z", re.I)
 
 
 def negated_for(wanted: Iterable[str], sentence: str, *, privative: bool = True) -> bool:
