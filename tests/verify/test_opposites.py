@@ -197,6 +197,22 @@ def test_a_further_sentence_accounts_only_for_the_occurrence_it_states() -> None
             "- it's slightly faster than the plain loader,",
             None,
         ),
+        # "once" opening a clause of time is "after"; "once a day" is no time's order
+        (
+            "The teardown runs before the background tasks have completed.",
+            "The teardown will run once all the background tasks have completed.",
+            ("before", "after"),
+        ),
+        (
+            "The cleanup runs before the backup job.",
+            "The cleanup runs once a day, after the backup job.",
+            ("before", "after"),
+        ),
+        (
+            "The cleanup runs before the nightly backup.",
+            "The cleanup runs once a week with the nightly backup.",
+            None,
+        ),
         # more / less, and a grading word is not what a comparison relates
         (
             "Putting more logic into a template makes it easier to read.",

@@ -167,8 +167,19 @@ is left out: "under" / "der", "unit" / "it", "uncover" / "cover" are not pairs).
 
 @lru_cache(maxsize=4096)
 def tokens(text: str) -> tuple[str, ...]:
-    """The `TOKEN`s of `text` lower-cased, in order (code too: `follow_redirects=False`)."""
-    return tuple(TOKEN.findall(text.lower()))
+    """The `TOKEN`s of `text` lower-cased, in order (code too: `follow_redirects=False`).
+
+    "once" opening a clause is "after" (`_ONCE`): Starlette's "The lifespan teardown will
+    run once all connections have been closed" runs it after them.
+    """
+    return tuple(TOKEN.findall(_ONCE.sub("after", text.lower())))
+
+
+_ONCE = re.compile(
+    r"\bonce(?=\s+(?:all|the|any|every|it|they|you|we|this|these|those|your|its|their)\b)"
+)
+"""A "once" that opens a clause of time ("once all connections have been closed"), never
+an adverb ("once a day", "only once")."""
 
 
 @lru_cache(maxsize=4096)
