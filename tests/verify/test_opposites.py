@@ -213,6 +213,15 @@ def test_a_further_sentence_accounts_only_for_the_occurrence_it_states() -> None
             "The cleanup runs once a week with the nightly backup.",
             None,
         ),
+        # the sources' own word relates it less closely than the converse does; an
+        # identifier is one word
+        (
+            "A field's pre_load hooks run after its parsing and the allow_none check, "
+            "while post_load hooks run after validation and parsing.",
+            "pre_load hooks run before the field's parsing (and before allow_none is "
+            "checked), while post_load hooks run after validation and parsing.",
+            ("after", "before"),
+        ),
         # more / less, and a grading word is not what a comparison relates
         (
             "Putting more logic into a template makes it easier to read.",

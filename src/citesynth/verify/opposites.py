@@ -154,8 +154,9 @@ def _both_ways(pairs: Iterable[tuple[frozenset[str], frozenset[str]]]) -> tuple[
 
 _LISTED = _both_ways(CONTRARIES)
 """Each pair of `CONTRARIES` both ways round."""
-TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:-[a-z]+)*")
-"""A number as written, or a lower-case word (hyphenated words whole)."""
+TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:[-_][a-z]+)*")
+"""A number as written, or a lower-case word (hyphenated words and identifiers whole:
+`pre_load` and `post_load` are two things, never "pre" or "post" beside a "load")."""
 NEAR = 2
 """How many content words on each side of the two opposite words must share a term: "optional
 `filter`" is no contradiction of "the mandatory fields", "the `name` argument is optional"
@@ -345,36 +346,37 @@ def reversed_order(claim: str, stating: str, others: Iterable[str] = ()) -> tupl
             for word in sorted(claimed):
                 said_so = [sides(text, word) for text in texts]
                 for side in sides(claim, word):  # each occurrence apart: "A runs after X,
-                    if any(_relates(side, other) for other in said_so):  # and B runs after
-                        continue  # Y" against "A runs before X, and B runs after Y"
+                    # and B runs after Y" against "A runs before X, and B runs after Y";
+                    # the sources' own word relating it as closely clears it
+                    same = max((_closeness(side, other) for other in said_so), default=0)
                     for other, other_sides in conversed:
-                        if _relates(side, other_sides):
+                        if _closeness(side, other_sides) > same:
                             return word, other
     return None
 
 
-def _relates(
+def _closeness(
     claim: tuple[frozenset[str], frozenset[str]],
     source: Sequence[tuple[frozenset[str], frozenset[str]]],
-) -> bool:
-    """Whether a source occurrence relates what the claim's does, on the same sides.
+) -> int:
+    """How closely a source occurrence relates what the claim's does: shared terms, 0 none.
 
-    Both sides (`related`), or one side by `HEADLESS` terms when the source's other side
-    holds nothing: a list item whose subject is the line leading into it. structlog's
+    On both sides (`_along`), or on one side by `HEADLESS` terms when the source's other
+    side holds nothing: a list item whose subject is the line leading into it. structlog's
     "It behaves exactly like the generic BoundLogger except: - it's slightly faster due
     to less overhead" relates nothing left of "faster", and "… is a bit slower due to
     extra overhead" says the opposite of it.
     """
-    if related([claim], source):
-        return True
+    closest = 0
     for their_left, their_right in source:
+        closest = max(closest, _along(claim, (their_left, their_right)))
         for mine, theirs, empty in (
             (claim[1], their_right, their_left),
             (claim[0], their_left, their_right),
         ):
             if not empty and len(mine & theirs) >= HEADLESS:
-                return True
-    return False
+                closest = max(closest, len(mine & theirs))
+    return closest
 
 
 HEADLESS = 2
@@ -434,15 +436,25 @@ def related(
     With `crossed`, on the other sides: the claim's left is the source's right and its
     right the source's left. Either way more shared terms than the other reading has.
     """
-    for mine_left, mine_right in claim:
-        for their_left, their_right in source:
-            if crossed:
-                their_left, their_right = their_right, their_left
-            along = (mine_left & their_left, mine_right & their_right)
-            across = len(mine_left & their_right) + len(mine_right & their_left)
-            if all(along) and len(along[0]) + len(along[1]) > across:
-                return True
-    return False
+    return any(
+        _along(mine, (right, left) if crossed else (left, right))
+        for mine in claim
+        for left, right in source
+    )
+
+
+def _along(
+    mine: tuple[frozenset[str], frozenset[str]], theirs: tuple[frozenset[str], frozenset[str]]
+) -> int:
+    """The terms two occurrences share on the same sides (0 unless both sides share one).
+
+    Also 0 when as many are shared crossed, the claim's left with the source's right.
+    """
+    (mine_left, mine_right), (their_left, their_right) = mine, theirs
+    left, right = mine_left & their_left, mine_right & their_right
+    across = len(mine_left & their_right) + len(mine_right & their_left)
+    shared = len(left) + len(right)
+    return shared if left and right and shared > across else 0
 
 
 def _stated(word: str, texts: Iterable[str]) -> bool:
