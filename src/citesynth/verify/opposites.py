@@ -380,7 +380,7 @@ def _closeness(
 
 
 HEADLESS = 2
-"""Terms one side must share when the source's other side holds none (`_relates`)."""
+"""Terms one side must share when the source's other side holds none (`_closeness`)."""
 
 
 def sides(text: str, word: str, limit: int = SIDE) -> list[tuple[frozenset[str], frozenset[str]]]:
