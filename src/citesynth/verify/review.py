@@ -385,19 +385,27 @@ async def _repair(
             if passage.number not in claims[index].citations:
                 candidates.append((index, passage))
                 checks.append(_check(claims[index], [passage]))
+    hopeful = [screen.could_support(check) for check in checks]  # most share little
+    aligned = iter(screen.aligned(list(itertools.compress(checks, hopeful))))
+    screened = [next(aligned) if keep else None for keep in hopeful]
     # a claim another retrieved source states otherwise outright (a table's cell, a unit) is
-    # false wherever it is cited: only a source saying all of it may take it
+    # false wherever it is cited: only a source saying all of it may take it (an aligned
+    # source's alignment has read it already)
     contradicted |= {
         index
-        for (index, _), check in zip(candidates, checks, strict=True)
-        if stated_otherwise(check.claim, check.passages)
+        for (index, _), check, found in zip(candidates, checks, screened, strict=True)
+        if (
+            found[1].stated_otherwise
+            if found is not None and found[1] is not None
+            else stated_otherwise(check.claim, check.passages)
+        )
     }
-    hopeful = [screen.could_support(check) for check in checks]  # most share little
-    candidates = list(itertools.compress(candidates, hopeful))
-    screened = screen.aligned(list(itertools.compress(checks, hopeful)))
     best: dict[int, tuple[float, Passage]] = {}
     lexical_only = isinstance(unwrapped(verifier), LexicalVerifier)
-    for (index, passage), (verdict, alignment) in zip(candidates, screened, strict=True):
+    for (index, passage), found in zip(candidates, screened, strict=True):
+        if found is None:
+            continue  # its coverage rules out even a partial verdict
+        verdict, alignment = found
         # a partial candidate the lexical checks veto (a number, identifier or negation the
         # source lacks) can never be confirmed: it would take the place of one that can
         vetoed = alignment is None or alignment.disagrees
