@@ -129,7 +129,7 @@ def negates_word(text: str, word: str) -> bool:
     """
     for offset, _ in negation_cues(text):
         clause = _CLAUSE.search(text, offset + 1)
-        following = _WORDS.findall(text[offset : clause.start() if clause else len(text)].lower())
+        following = WORD.findall(text[offset : clause.start() if clause else len(text)].lower())
         if word in following[1 : 1 + _GOVERNED]:
             return True
     return False
@@ -137,7 +137,6 @@ def negates_word(text: str, word: str) -> bool:
 
 _GOVERNED = 3
 """How many words after a negation it bears on (`negates_word`)."""
-_WORDS = re.compile(r"[a-z]+(?:[-'’][a-z]+)*")
 
 
 def _alternative(text: str, start: int, end: int) -> bool:
@@ -175,6 +174,7 @@ def privative_only(claim: str) -> bool:
 
 
 _WITH_BEFORE = re.compile(r"\bwith\s+\Z", re.I)
+""""with" right before a "no" (`privative_only`): "with no converter" is "without" one."""
 
 
 def negated_for(wanted: Iterable[str], sentence: str, *, privative: bool = True) -> bool:
