@@ -405,3 +405,12 @@ def test_a_page_of_contradicting_sentences_is_read_in_bounded_time(
     verdict = lexical.verify_now([Check("Item 3 is enabled after the run.", (page,))])[0]
     assert not verdict.supported
     assert time.perf_counter() - started < 20
+
+
+def test_a_clause_of_many_negations_is_read_in_linear_time() -> None:
+    """Each negation reads only the words it may bear on, not the rest of its clause."""
+    clause = "It is " + "not " * 20_000 + "enabled"
+    started = time.perf_counter()
+    assert negates_word(clause, "enabled")
+    assert not negates_word(clause.replace("enabled", "on, enabled"), "enabled")
+    assert time.perf_counter() - started < 10

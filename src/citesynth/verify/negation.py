@@ -128,10 +128,14 @@ def negates_word(text: str, word: str) -> bool:
     default, … does not redirect" negates "redirect", never "disabled".
     """
     for offset, _ in negation_cues(text):
-        clause = _CLAUSE.search(text, offset + 1)
-        following = WORD.findall(text[offset : clause.start() if clause else len(text)].lower())
-        if word in following[1 : 1 + _GOVERNED]:
-            return True
+        # the negation's own word, then its `_GOVERNED` next ones: read only that far, so a
+        # long clause of many negations costs no more than its words
+        following = itertools.islice(WORD.finditer(text, offset), 1, 1 + _GOVERNED)
+        for found in following:
+            if _CLAUSE.search(text, offset + 1, found.start()):
+                break
+            if found.group().lower() == word:
+                return True
     return False
 
 
