@@ -141,6 +141,32 @@ def test_the_clause_that_states_the_claim_decides_negation(sentence: str, negate
     assert negated_for(stems, sentence) is negated
 
 
+SESSIONS = "Expired sessions are removed by the cleanup task and not by the request handler."
+UPGRADE = "After an upgrade you must delete the old cache directory as it is no longer used."
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "negation"),
+    [
+        # the negation bears on the request handler, a term the claim does not state
+        ("Expired sessions are removed by the cleanup task.", SESSIONS, False),
+        ("After an upgrade you must delete the old cache directory.", UPGRADE, False),
+        # it bears on the request handler the claim names
+        ("Expired sessions are removed by the request handler.", SESSIONS, True),
+        (
+            "Retries increase the load on the server.",
+            "Retries were not associated with an increased load on the server.",
+            True,
+        ),
+    ],
+)
+def test_a_negation_denies_a_plain_claim_only_when_it_bears_on_a_term_the_claim_states(
+    verifier: LexicalVerifier, claim: str, source: str, negation: bool
+) -> None:
+    (verdict,) = verifier.verify_now([Check(claim, (source,))])
+    assert ("negation differs from the source" in verdict.reasons) is negation
+
+
 HTTP2 = (
     "When using the `httpx` client, HTTP/2 support is not enabled by default, because "
     "HTTP/1.1 is a mature transport layer and may be the more robust option.\n\n"

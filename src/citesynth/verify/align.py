@@ -76,6 +76,7 @@ from citesynth.verify.negation import (
     asserted_terms,
     contrast_denied,
     denies,
+    governed_words,
     messages_only,
     negated_for,
     negated_scope,
@@ -381,7 +382,9 @@ def _negates(claim: str, wanted: Sequence[str], sentence: Sentence, evidence: Ev
     (with the default `preload_content=True`) and, two sentences on, "you need to manually
     release the HTTP connection back to the connection pool" state as much of "you can
     manually release the HTTP connection back to the connection pool"; the first alone had
-    vetoed it.
+    vetoed it. A negation bearing on no term the claim states denies none of it
+    (`_bears_on`): "most adult tissue macrophages originate during embryonic development
+    and not from circulating monocytes" does not deny that they are seeded before birth.
     """
     text = text_of(evidence, sentence)
     return (
@@ -391,7 +394,26 @@ def _negates(claim: str, wanted: Sequence[str], sentence: Sentence, evidence: Ev
         and not denies(claim, text)
         and not otherwise_only(wanted, text)
         and not messages_only(wanted, text)
+        and _bears_on(wanted, text)
     )
+
+
+def _bears_on(wanted: Sequence[str], text: str) -> bool:
+    """Whether a negation of `text` bears on a term the claim states (`wanted`).
+
+    Read on the rest of the negation's clause, up to `_CLAUSE_WORDS` words: "you must
+    remove those earlier configuration changes as they are no longer required" denies
+    nothing of "you must remove those earlier changes"; "… was not associated with an
+    increased risk of serious cardiovascular events" denies "… increase the risk of serious
+    cardiovascular events".
+    """
+    want = set(wanted)
+    return any(want.intersection(terms(word)) for word in governed_words(text, _CLAUSE_WORDS))
+
+
+_CLAUSE_WORDS = 12
+"""How far into its clause a source's negation is read for a term the claim states
+(`_bears_on`): a clause's rest is seldom longer, and a long one costs no more."""
 
 
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.S)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from citesynth.analysis import (
@@ -127,16 +127,21 @@ def negates_word(text: str, word: str) -> bool:
     required", "isn't enabled", "no longer enabled". "Because strict_slashes is disabled by
     default, … does not redirect" negates "redirect", never "disabled".
     """
+    return any(found == word for found in governed_words(text))
+
+
+def governed_words(text: str, reach: int = 0) -> Iterator[str]:
+    """The words (lower case) a negation of `text` bears on: its `reach` next ones.
+
+    `_GOVERNED` unless `reach` is given; only within the negation's clause, and read only
+    that far, so a long clause of many negations costs no more than its words.
+    """
     for offset, _ in negation_cues(text):
-        # the negation's own word, then its `_GOVERNED` next ones: read only that far, so a
-        # long clause of many negations costs no more than its words
-        following = itertools.islice(WORD.finditer(text, offset), 1, 1 + _GOVERNED)
+        following = itertools.islice(WORD.finditer(text, offset), 1, 1 + (reach or _GOVERNED))
         for found in following:
             if _CLAUSE.search(text, offset + 1, found.start()):
                 break
-            if found.group().lower() == word:
-                return True
-    return False
+            yield found.group().lower()
 
 
 _GOVERNED = 3
