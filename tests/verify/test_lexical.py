@@ -602,6 +602,10 @@ def test_a_claim_of_ten_thousand_clauses_and_code_spans_is_cut_once() -> None:
         ("Map the pattern to None in the mounts.", []),  # Python's None, not a denial
         ("None of the pools are shared.", ["none"]),  # the sentence opens with it
         ("Who sang on the album No Fences?", []),
+        ("Who sang on the album [No Fences]?", []),
+        # an error message opening a quoted string in a list: marshmallow's
+        # {'homepage': ['Not a valid URL.']}
+        ("{'homepage': ['Not a valid URL.']}", ["not"]),
         ("Set `None` to disable it.", []),
         ("When a request fails, it is retried.", []),  # an event
         ("The drug fails to lower blood pressure.", ["fails"]),

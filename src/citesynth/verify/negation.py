@@ -77,7 +77,8 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
     """The words of `text` that negate, with their offsets.
 
     Not inside inline code (`None`), not capitalised inside a sentence (a name: the album
-    "No Fences", Python's None), and "fail" only as "fail to" ("fails to improve"; "when
+    "No Fences", Python's None; a string opening a list opens one, marshmallow's
+    `{'homepage': ['Not a valid URL.']}`), and "fail" only as "fail to" ("fails to improve"; "when
     a request fails" is an event, not a denial), "not" never in "not only X but Y",
     "no" never as the other of "yes" ("a yes/no question", "yes or no"), and "not" never
     as the other alternative of "whether" ("whether or not it came from the command line",
@@ -101,7 +102,7 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
         # Each test reads a window around the word: a text of thousands of negations is
         # read in linear time.
         window = text[max(0, start - _AROUND) : start]
-        before = window.rstrip(" \t*_\"'“(-")
+        before = window.rstrip(" \t*_\"'“([-")
         opens = not before or before[-1] in ".!?:\n"
         if match.group()[0].isupper() and not opens:
             continue
