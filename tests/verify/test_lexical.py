@@ -167,6 +167,32 @@ def test_a_negation_denies_a_plain_claim_only_when_it_bears_on_a_term_the_claim_
     assert ("negation differs from the source" in verdict.reasons) is negation
 
 
+DEBUGGER = (
+    "The debugger allows the execution of arbitrary code, which makes it a major security "
+    "risk. The debugger must never be used on production machines."
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "negation"),
+    [
+        # the sentence stating most of the negated clause denies nothing; the one saying
+        # "never" of production backs it
+        (DEBUGGER, False),
+        (DEBUGGER.replace("must never be used on", "is meant for"), True),
+    ],
+)
+def test_a_negated_claim_is_backed_by_a_sentence_negating_what_its_negation_bears_on(
+    verifier: LexicalVerifier, source: str, negation: bool
+) -> None:
+    claim = (
+        "The debugger shows tracebacks, but because it permits arbitrary code execution it "
+        "must never run in production."
+    )
+    (verdict,) = verifier.verify_now([Check(claim, (source,))])
+    assert ("negation differs from the source" in verdict.reasons) is negation
+
+
 HTTP2 = (
     "When using the `httpx` client, HTTP/2 support is not enabled by default, because "
     "HTTP/1.1 is a mature transport layer and may be the more robust option.\n\n"

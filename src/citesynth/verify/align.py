@@ -292,27 +292,28 @@ def _negation_differs(
 ) -> bool:
     """Whether negation disagrees, decided only when sure.
 
-    A negated claim disagrees when the best sentence for its negated clause has no
-    negation (a claim may join two sentences, its "no limits" stated by the second), nor
-    does any sentence stating as much of that clause (among the anchor and up to two more;
-    any sentence of the passages stating more of it than they do: Flask's "Logs for each
-    request aren't show in the terminal" below the lines stating the rest), nor names the
-    bound the claim denies going past ("cannot have more than" against "maximum":
-    `comparisons.bound_denied`), nor denies it without a negation word in the clause
-    stating it (`_denied`), unless a flag off by default states what it denies by default
-    ("By default StaticFiles … doesn't follow symbolic links" against "`follow_symlink` -
-    … should be followed. Defaults to `False`.": `flag_default_backs`, which the flag's
-    line read as asserting it, by `clause_denied`, does not overrule); a plain claim when
-    the clause of the anchor sentence that states it is negated; any claim when one of its
-    clauses is stated the other way (`compound.clause_denied`: "… because the flask run
-    command can read it early" against "It can't be read early by the ``flask run``
-    command"). A negation elsewhere in the sentence ("... or `None` for no limits") neither
-    contradicts a plain claim nor backs a negated one, so it decides nothing. A plain claim
-    opening with a purpose clause ("To enable HTTP/2, install ...") is checked on the
-    sentences that best state what follows the clause: "HTTP/2 is not enabled by default"
-    denies no install; of those stating as much, every one must negate it (`_negates`). A
-    sentence setting a name the claim sets to another value speaks of another case and is
-    not read (`codevalues.sets_otherwise`).
+    A negated claim disagrees when the best sentence for its negated clause has no negation
+    (a claim may join two sentences, its "no limits" stated by the second), nor does any
+    sentence stating as much of that clause (among the anchor and up to two more; any
+    sentence of the passages stating more of it than they do: Flask's "Logs for each request
+    aren't show in the terminal" below the lines stating the rest), nor names the bound the
+    claim denies going past ("cannot have more than" against "maximum":
+    `comparisons.bound_denied`), nor denies it without a negation word in the clause stating
+    it (`_denied`), nor does any sentence of the passages negate what the claim's negation
+    bears on (`_denied_alike`), unless a flag off by default states what it denies by
+    default ("By default StaticFiles … doesn't follow symbolic links" against
+    "`follow_symlink` - … should be followed. Defaults to `False`.": `flag_default_backs`,
+    which the flag's line read as asserting it, by `clause_denied`, does not overrule); a
+    plain claim when the clause of the anchor sentence that states it is negated; any claim
+    when one of its clauses is stated the other way (`compound.clause_denied`: "… because
+    the flask run command can read it early" against "It can't be read early by the ``flask
+    run`` command"). A negation elsewhere in the sentence ("... or `None` for no limits")
+    neither contradicts a plain claim nor backs a negated one, so it decides nothing. A
+    plain claim opening with a purpose clause ("To enable HTTP/2, install ...") is checked
+    on the sentences that best state what follows the clause: "HTTP/2 is not enabled by
+    default" denies no install; of those stating as much, every one must negate it
+    (`_negates`). A sentence setting a name the claim sets to another value speaks of
+    another case and is not read (`codevalues.sets_otherwise`).
     """
     best = [s for s in best if not sets_otherwise(claim, text_of(evidence, s))]
     if not best or privative_only(claim):
@@ -328,7 +329,7 @@ def _negation_differs(
         if beyond > most:
             stating = [s for s in evidence.sentences if len(scope & s.terms) == beyond]
         if not any(_denied(claim, scope, sentence, evidence) for sentence in stating):
-            return not backed
+            return not backed and not _denied_alike(claim, scope, evidence)
         contrast = _CONTRAST.search(claim)  # "A depends on X, not on Y": "A … X" is plain
         texts = [text_of(evidence, sentence) for sentence in best]
         return contrast is not None and contrast_denied(claim, contrast, texts)
@@ -339,6 +340,31 @@ def _negation_differs(
         most = max(len(asserted & sentence.terms) for sentence in best)
         tops = [sentence for sentence in best if len(asserted & sentence.terms) == most]
     return all(_negates(claim, wanted, sentence, evidence) for sentence in tops)
+
+
+def _denied_alike(claim: str, scope: frozenset[str], evidence: Evidence) -> bool:
+    """Whether a sentence of the passages negates a term the negated claim's negation does.
+
+    Both negations bear on it (`_bears_on`), and the sentence holds two terms of the
+    claim's negated clause `scope`: Werkzeug's "The debugger must never be used on
+    production machines" backs "… it must never run in production", which the sentences
+    stating more of that clause ("The debugger allows the execution of arbitrary code")
+    do not deny.
+    """
+    denied = scope & _governed_terms(claim)
+    if not denied:
+        return False
+    return any(
+        sentence.negated
+        and len(scope & sentence.terms) >= 2
+        and bool(denied & _governed_terms(text_of(evidence, sentence)))
+        for sentence in evidence.sentences
+    )
+
+
+def _governed_terms(text: str) -> frozenset[str]:
+    """The terms of the words a negation of `text` bears on (`_CLAUSE_WORDS` of its clause)."""
+    return frozenset(t for word in governed_words(text, _CLAUSE_WORDS) for t in terms(word))
 
 
 def _denied(claim: str, scope: frozenset[str], sentence: Sentence, evidence: Evidence) -> bool:
@@ -407,8 +433,7 @@ def _bears_on(wanted: Sequence[str], text: str) -> bool:
     increased risk of serious cardiovascular events" denies "… increase the risk of serious
     cardiovascular events".
     """
-    want = set(wanted)
-    return any(want.intersection(terms(word)) for word in governed_words(text, _CLAUSE_WORDS))
+    return not _governed_terms(text).isdisjoint(wanted)
 
 
 _CLAUSE_WORDS = 12
