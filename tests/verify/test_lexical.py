@@ -1006,6 +1006,7 @@ LIMITS_PAGE = (
         ("Pass `None` or `limits=httpx.Limits(max_connections=5)`.", {"limits", "max_connections"}),
         ("```yaml\napp: title\n``` Additionally, it is shown.", set()),  # a fence, not code
         ("The U.S. court of appeals reviews decisions.", set()),
+        ("It logs at logging.INFO. Then it stops.", {"info"}),  # a full stop after it
         # an option as the whole code, however short; inside a command or a word, none
         (
             "Run `pytest -x`, `-k`, `--maxfail=2` or `--ff`.",
@@ -1133,6 +1134,57 @@ def test_an_attribute_the_claim_names_must_be_code_in_the_source(
     plain = TRIO_TIMEOUTS.replace(".. code-block:: python\n", "")  # marks no code at all
     [unmarked] = verifier.verify_now([Check(claim, (plain,))])
     assert not any("identifier" in reason for reason in unmarked.reasons)
+
+
+STRUCTLOG_DEFAULTS = """Using the defaults is equivalent to:
+
+```python
+structlog.configure(
+    processors=[structlog.dev.set_exc_info, structlog.dev.ConsoleRenderer()],
+    wrapper_class=structlog.make_filtering_bound_logger(logging.NOTSET),
+    context_class=dict,
+    cache_logger_on_first_use=False,
+)
+```
+"""
+
+
+def test_an_attribute_the_source_qualifies_otherwise_is_not_in_it(
+    verifier: LexicalVerifier,
+) -> None:
+    # the source writes `logging.` with NOTSET, and "info" only inside `set_exc_info`
+    claim = "The defaults give a filtering bound logger at logging.INFO."
+    reason = "identifier(s) not in the source: logging.INFO"
+    _vetoed(verifier, Check(claim, (STRUCTLOG_DEFAULTS,)), reason)
+    right = "The defaults give a filtering bound logger at logging.NOTSET."
+    assert not _identifier_reasons(verifier, Check(right, (STRUCTLOG_DEFAULTS,)))
+    # a name the source writes under another qualifier is no other attribute
+    nested = "Configure it with structlog.make_filtering_bound_logger and structlog.configure."
+    source = STRUCTLOG_DEFAULTS.replace("structlog.make", "structlog.stdlib.make")
+    assert not _identifier_reasons(verifier, Check(nested, (source,)))
+
+
+def test_other_attributes_are_found_in_linear_time() -> None:
+    from citesynth.verify.identifiers import other_attributes
+
+    claim = " ".join(f"logging.level{i}" for i in range(3_000))
+    text = "logging.notset and some words here. " * 3_000
+    started = time.perf_counter()
+    assert len(other_attributes(claim, text)) == 3_000
+    assert time.perf_counter() - started < 2.0  # read name by name, 9 s
+
+
+@pytest.mark.parametrize(("value", "negation"), [("False", False), ("True", True)])
+def test_a_name_set_to_false_denies_what_it_names(
+    verifier: LexicalVerifier, value: str, negation: bool
+) -> None:
+    claim = (
+        "The defaults amount to a plain dict as the context class, and no caching of the "
+        "logger on first use."
+    )
+    source = STRUCTLOG_DEFAULTS.replace("first_use=False", f"first_use={value}")
+    (verdict,) = verifier.verify_now([Check(claim, (source,))])
+    assert ("negation differs from the source" in verdict.reasons) is negation
 
 
 def test_a_number_the_source_writes_only_as_a_label_is_no_count(

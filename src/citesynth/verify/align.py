@@ -67,6 +67,7 @@ from citesynth.verify.identifiers import (
     code_spans,
     identifiers,
     marks_code,
+    other_attributes,
     written_option,
 )
 from citesynth.verify.lists import misattributed
@@ -263,7 +264,10 @@ def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> 
     page). Found anywhere in the passages' text (any case, as part of a longer name too:
     `AsyncHTTPTransport` holds it); prose claims name no identifiers and are never checked.
     Where the sources mark their code, a name the claim calls (`cancel()`) or writes as an
-    attribute (`trio.timeout`) must be code there too (`as_code`), not only a word.
+    attribute (`trio.timeout`) must be code there too (`as_code`), not only a word. A
+    dotted name whose qualifier the passages give another attribute only
+    (`identifiers.other_attributes`: `logging.INFO` against `logging.NOTSET`) is missing
+    too, though its last part stands inside a longer name (`set_exc_info`).
     """
     wanted = identifiers(claim)
     if not wanted:
@@ -275,6 +279,11 @@ def _identifiers_missing(claim: str, shown: Sequence[str], context: Context) -> 
         for name in wanted
         if (name not in text if name[0] != "-" else not written_option(name, written))
     }
+    missing.update(
+        dotted
+        for dotted in other_attributes(claim, text)
+        if dotted.rpartition(".")[2].lower() not in missing
+    )
     if marks_code(text):  # a source that marks its code (PDF, plain text seldom do)
         missing.update(
             f"{name}()" for name in called_as(claim) - missing if not as_code(name, text)

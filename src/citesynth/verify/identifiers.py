@@ -31,8 +31,9 @@ def _inline_code(text: str) -> list[re.Match[str]]:
     return sorted([*SINGLE_CODE.finditer(text), *_DOUBLE_CODE.finditer(text)], key=re.Match.start)
 
 
-_DOTTED = re.compile(rf"(?<![\w.]){_DOTTED_NAME}(?![\w.])")
-"""Dotted names (`httpx.Client`, `www.example.com`); not "e.g." or "U.S." (one-letter parts)."""
+_DOTTED = re.compile(rf"(?<![\w.]){_DOTTED_NAME}(?!\w|\.\w)")
+"""Dotted names (`httpx.Client`, `www.example.com`), a full stop after one ending its
+sentence ("at logging.INFO."); not "e.g." or "U.S." (one-letter parts)."""
 _SNAKE = re.compile(r"(?<![\w.])[A-Za-z]\w*_\w+")
 _CODE_WORD = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _LITERALS = frozenset({"none", "true", "false", "null", "self", "async", "await"})
@@ -100,6 +101,55 @@ def attributes(claim: str) -> list[tuple[str, str]]:
             if len(name) >= 3 and name not in _DOMAINS:
                 found[(dotted.lower(), name)] = None
     return list(found)
+
+
+def other_attributes(claim: str, text: str) -> list[str]:
+    """Dotted names of the claim whose qualifier lower-case `text` gives another attribute.
+
+    "a filtering bound logger at logging.INFO" against structlog's
+    `make_filtering_bound_logger(logging.NOTSET)`: the source writes `logging.` with
+    another name, and neither `logging.info` nor the word "info" on its own (its
+    `set_exc_info` holds it only as a part). A name the source writes on its own, under
+    another qualifier too (`structlog.stdlib.get_logger` for `structlog.get_logger`), is
+    no other attribute. The source's names are read once, whatever the claim names.
+    """
+    chains, qualifiers = _dotted_names(text)
+    found = []
+    for dotted in dict.fromkeys(_WRITTEN_ATTRIBUTE.findall(claim)):
+        qualifier, _, name = dotted.lower().rpartition(".")
+        if len(name) < 3 or name in _DOMAINS or f"{qualifier}.{name}" in chains:
+            continue
+        if qualifier in qualifiers:
+            found.append((dotted, name))
+    if not found:
+        return []  # most claims: no other attribute is read, nor the source word by word
+    written = words(text)
+    return [dotted for dotted, name in found if name not in written]
+
+
+@lru_cache(maxsize=256)
+def _dotted_names(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Each run of two or more parts of the dotted names of `text`, and each qualifier.
+
+    A qualifier is a run some further part follows: `structlog.stdlib.get_logger` has the
+    runs `structlog.stdlib`, `stdlib.get_logger` and itself, and the qualifiers
+    `structlog`, `stdlib` and `structlog.stdlib`.
+    """
+    chains: set[str] = set()
+    qualifiers: set[str] = set()
+    for dotted in _WRITTEN_ATTRIBUTE.findall(text):
+        parts = dotted.split(".")[:_PARTS]
+        for first in range(len(parts)):
+            for last in range(first + 1, len(parts)):
+                qualifiers.add(".".join(parts[first:last]))
+                chains.add(".".join(parts[first : last + 1]))
+    return frozenset(chains), frozenset(qualifiers)
+
+
+_PARTS = 6
+"""The parts of a dotted name read (`_dotted_names`): names nest a few deep."""
+_WRITTEN_ATTRIBUTE = re.compile(rf"(?<![\w./@:-]){_DOTTED_NAME}(?![\w/:@-]|\.\w)")
+"""`_ATTRIBUTE` written anywhere, a sentence's full stop after it ("at logging.INFO.")."""
 
 
 _MARKS_CODE = re.compile(

@@ -415,10 +415,16 @@ def denies(text: str, other: str) -> bool:
     list item is encountered" denies nothing by "unordered" where Python-Markdown writes "an
     ordered list will not continue when an unordered list item is encountered". A verb
     ending an action ("stops", "skips", "ignores", "omits": `_HALTING`) denies when `other`
-    does not write it.
+    does not write it. A snake_case name set to `False` denies what it names when `other`
+    writes two of its words: structlog's `cache_logger_on_first_use=False` is "no caching
+    of the logger on first use".
     """
     for found in _HALTING.finditer(text):
         if _stem(found.group()) not in _stems(other)[0]:
+            return True
+    for found in _SET_FALSE.finditer(text):
+        named = {_stem(part) for part in found.group(1).lower().split("_") if part}
+        if len(named & _stems(other)[0]) >= 2:
             return True
     held: frozenset[str] | None = None
     for found in _DENYING.finditer(text):
@@ -430,6 +436,10 @@ def denies(text: str, other: str) -> bool:
         if _stem(rest) in held - negated:
             return True
     return False
+
+
+_SET_FALSE = re.compile(r"\b([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)\s*[=:]\s*False\b")
+"""A snake_case name set to `False` in code (`denies`)."""
 
 
 def _stem(word: str) -> str:
