@@ -1618,3 +1618,18 @@ def test_a_linking_word_the_source_lacks_is_not_wanted(verifier: LexicalVerifier
     holding = "The connect timeout still defaults to five seconds."
     assert "still" in cover(linked, analyse([holding])).wanted
     assert "still" not in cover(linked, analyse([SOURCE])).wanted
+
+
+@pytest.mark.parametrize(
+    ("claim", "counted"),
+    [
+        ("It is one of the connect settings.", False),
+        ("Turn off one particular connect setting.", False),
+        ("Pass a single one or a list of connect settings.", False),
+        ("It keeps one connect setting.", True),  # a count
+        ("One of the settings has one value.", True),  # the second "one" counts
+    ],
+)
+def test_a_one_that_counts_nothing_is_not_wanted(claim: str, counted: bool) -> None:
+    """ "one of", "one particular", "a single one": no source need write the number 1."""
+    assert ("1" in cover(claim, analyse([SOURCE])).wanted) is counted

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -97,6 +98,12 @@ its source words otherwise. Left out: words whose stem is a content word's ("qui
 "like": "unlike" turned into "like" is a changed claim)."""
 
 
+_ONE_BEFORE = re.compile(r"\bone\s+(?=(?:of|another|after|particular)\b)", re.I)
+_ONE_AFTER = re.compile(r"\b((?:a\s+single|no|any|each|every|which|this|that|the)\s+)one\b", re.I)
+""""one" counting nothing: "one of Jinja's global functions", "one particular
+abbreviation", "a single one or a list", "no one": no source need write the number 1."""
+
+
 @lru_cache(maxsize=1024)
 def claim_parts(
     claim: str,
@@ -108,7 +115,8 @@ def claim_parts(
 
     Repair checks one claim against every source.
     """
-    wanted = list(dict.fromkeys(canonical(t) for t in content_terms(claim)))
+    counted = _ONE_AFTER.sub(r"\1", _ONE_BEFORE.sub("", claim))
+    wanted = list(dict.fromkeys(canonical(t) for t in content_terms(counted)))
     negated, up, down = flags(claim)
     negated = negated and not goal_negated_only(claim)  # the goal's "not" asserts nothing
     return wanted, numbers_claimed(claim), _names(claim), (negated, up, down)
