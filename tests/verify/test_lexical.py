@@ -193,6 +193,27 @@ def test_a_negated_claim_is_backed_by_a_sentence_negating_what_its_negation_bear
     assert ("negation differs from the source" in verdict.reasons) is negation
 
 
+TEMPLATES = (
+    "In Acme, using parentheses is required for calls. "
+    "In Zenith, methods are called without parentheses."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "negation"),
+    [
+        # the denial speaks of Zenith only; the sentence naming Acme states it plainly
+        ("In Acme, parentheses are not required for method calls.", True),
+        ("In Zenith, parentheses are not required for method calls.", False),
+    ],
+)
+def test_a_negated_claim_is_read_against_the_sentences_naming_what_it_names(
+    verifier: LexicalVerifier, claim: str, negation: bool
+) -> None:
+    (verdict,) = verifier.verify_now([Check(claim, (TEMPLATES,))])
+    assert ("negation differs from the source" in verdict.reasons) is negation
+
+
 HTTP2 = (
     "When using the `httpx` client, HTTP/2 support is not enabled by default, because "
     "HTTP/1.1 is a mature transport layer and may be the more robust option.\n\n"

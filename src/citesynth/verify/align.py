@@ -57,7 +57,7 @@ from citesynth.verify.comparisons import (
     unstated_comparison,
 )
 from citesynth.verify.compound import clause_denied
-from citesynth.verify.coverage import DECIDED_BY_ALIGN, cover
+from citesynth.verify.coverage import DECIDED_BY_ALIGN, claim_names, cover
 from citesynth.verify.flag_defaults import flag_default_backs, flag_default_differs
 from citesynth.verify.identifiers import (
     as_code,
@@ -308,21 +308,22 @@ def _negation_differs(
     aren't show in the terminal" below the lines stating the rest), nor names the bound the
     claim denies going past ("cannot have more than" against "maximum":
     `comparisons.bound_denied`), nor denies it without a negation word in the clause stating
-    it (`_denied`), nor does any sentence of the passages negate what the claim's negation
-    bears on (`_denied_alike`), unless a flag off by default states what it denies by
-    default ("By default StaticFiles … doesn't follow symbolic links" against
-    "`follow_symlink` - … should be followed. Defaults to `False`.": `flag_default_backs`,
-    which the flag's line read as asserting it, by `clause_denied`, does not overrule); a
-    plain claim when the clause of the anchor sentence that states it is negated; any claim
-    when one of its clauses is stated the other way (`compound.clause_denied`: "… because
-    the flask run command can read it early" against "It can't be read early by the ``flask
-    run`` command"). A negation elsewhere in the sentence ("... or `None` for no limits")
-    neither contradicts a plain claim nor backs a negated one, so it decides nothing. A
-    plain claim opening with a purpose clause ("To enable HTTP/2, install ...") is checked
-    on the sentences that best state what follows the clause: "HTTP/2 is not enabled by
-    default" denies no install; of those stating as much, every one must negate it
-    (`_negates`). A sentence setting a name the claim sets to another value speaks of
-    another case and is not read (`codevalues.sets_otherwise`).
+    it (`_denied`; of the stating sentences, those naming another name only and none of the
+    claim's are not read when one names the claim's: `_of_the_named`), nor does any sentence
+    of the passages negate what the claim's negation bears on (`_denied_alike`), unless a
+    flag off by default states what it denies by default ("By default StaticFiles … doesn't
+    follow symbolic links" against "`follow_symlink` - … should be followed. Defaults to
+    `False`.": `flag_default_backs`, which the flag's line read as asserting it, by
+    `clause_denied`, does not overrule); a plain claim when the clause of the anchor
+    sentence that states it is negated; any claim when one of its clauses is stated the
+    other way (`compound.clause_denied`: "… because the flask run command can read it early"
+    against "It can't be read early by the ``flask run`` command"). A negation elsewhere in
+    the sentence ("... or `None` for no limits") neither contradicts a plain claim nor backs
+    a negated one, so it decides nothing. A plain claim opening with a purpose clause ("To
+    enable HTTP/2, install ...") is checked on the sentences that best state what follows
+    the clause: "HTTP/2 is not enabled by default" denies no install; of those stating as
+    much, every one must negate it (`_negates`). A sentence setting a name the claim sets to
+    another value speaks of another case and is not read (`codevalues.sets_otherwise`).
     """
     best = [s for s in best if not sets_otherwise(claim, text_of(evidence, s))]
     if not best or privative_only(claim):
@@ -337,6 +338,7 @@ def _negation_differs(
         beyond = max(len(scope & sentence.terms) for sentence in evidence.sentences)
         if beyond > most:
             stating = [s for s in evidence.sentences if len(scope & s.terms) == beyond]
+        stating = _of_the_named(claim, stating, evidence)
         if not any(_denied(claim, scope, sentence, evidence) for sentence in stating):
             return not backed and not _denied_alike(claim, scope, evidence)
         contrast = _CONTRAST.search(claim)  # "A depends on X, not on Y": "A … X" is plain
@@ -349,6 +351,22 @@ def _negation_differs(
         most = max(len(asserted & sentence.terms) for sentence in best)
         tops = [sentence for sentence in best if len(asserted & sentence.terms) == most]
     return all(_negates(claim, wanted, sentence, evidence) for sentence in tops)
+
+
+def _of_the_named(claim: str, stating: list[Sentence], evidence: Evidence) -> list[Sentence]:
+    """The sentences of `stating` that speak of what the claim names, when some do.
+
+    A sentence naming only others ("In Django, methods are called implicitly, without
+    parentheses") states nothing of "In Jinja, parentheses are not required for method
+    calls" where another ("In Jinja, using parentheses is required for calls") names
+    Jinja. A sentence naming nothing is kept: most sources name their subject once.
+    """
+    names = set(claim_names(claim))
+    if not names or len(stating) < 2 or all(names.isdisjoint(s.terms) for s in stating):
+        return stating
+    return [
+        s for s in stating if not names.isdisjoint(s.terms) or not claim_names(text_of(evidence, s))
+    ]
 
 
 def _denied_alike(claim: str, scope: frozenset[str], evidence: Evidence) -> bool:

@@ -119,7 +119,7 @@ def claim_parts(
     wanted = list(dict.fromkeys(canonical(t) for t in content_terms(counted)))
     negated, up, down = flags(claim)
     negated = negated and not goal_negated_only(claim)  # the goal's "not" asserts nothing
-    return wanted, numbers_claimed(claim), _names(claim), (negated, up, down)
+    return wanted, numbers_claimed(claim), claim_names(claim), (negated, up, down)
 
 
 def claim_terms(claim: str) -> tuple[str, ...]:
@@ -127,7 +127,7 @@ def claim_terms(claim: str) -> tuple[str, ...]:
     return tuple(claim_parts(claim)[0])
 
 
-def _names(claim: str) -> list[str]:
+def claim_names(claim: str) -> list[str]:
     """Stemmed terms of capitalised words that do not open a sentence: proper names."""
     found: list[str] = []
     for match in NAME.finditer(claim):  # "HTTPX's" names HTTPX
