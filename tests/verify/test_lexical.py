@@ -158,6 +158,12 @@ UPGRADE = "After an upgrade you must delete the old cache directory as it is no 
             "Retries were not associated with an increased load on the server.",
             True,
         ),
+        # "identifies" and "identification" are one term ("-ify"), negated or not
+        (
+            "Devices are identified by scanners.",
+            "Devices are never identified, by scanners or otherwise.",
+            True,
+        ),
     ],
 )
 def test_a_negation_denies_a_plain_claim_only_when_it_bears_on_a_term_the_claim_states(
@@ -1654,3 +1660,18 @@ def test_a_linking_word_the_source_lacks_is_not_wanted(verifier: LexicalVerifier
 def test_a_one_that_counts_nothing_is_not_wanted(claim: str, counted: bool) -> None:
     """ "one of", "one particular", "a single one": no source need write the number 1."""
     assert ("1" in cover(claim, analyse([SOURCE])).wanted) is counted
+
+
+def test_a_negation_bears_on_the_words_up_to_the_next_one() -> None:
+    from citesynth.verify.negation import governed_words
+
+    text = "The API won't change in minor releases without a deprecation period."
+    assert list(governed_words(text, 12)) == [
+        "change",
+        "in",
+        "minor",
+        "releases",
+        "a",
+        "deprecation",
+        "period",
+    ]

@@ -391,7 +391,9 @@ def _denied_alike(claim: str, scope: frozenset[str], evidence: Evidence) -> bool
 
 def _governed_terms(text: str) -> frozenset[str]:
     """The terms of the words a negation of `text` bears on (`_CLAUSE_WORDS` of its clause)."""
-    return frozenset(t for word in governed_words(text, _CLAUSE_WORDS) for t in terms(word))
+    return frozenset(
+        canonical(t) for word in governed_words(text, _CLAUSE_WORDS) for t in terms(word)
+    )
 
 
 def _denied(claim: str, scope: frozenset[str], sentence: Sentence, evidence: Evidence) -> bool:

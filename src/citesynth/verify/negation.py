@@ -137,11 +137,12 @@ def governed_words(text: str, reach: int = 0) -> Iterator[str]:
     `_GOVERNED` unless `reach` is given; only within the negation's clause, and read only
     that far, so a long clause of many negations costs no more than its words.
     """
-    for offset, _ in negation_cues(text):
+    cues = negation_cues(text)
+    for (offset, _), (after, _) in itertools.pairwise([*cues, (len(text), "")]):
         following = itertools.islice(WORD.finditer(text, offset), 1, 1 + (reach or _GOVERNED))
         for found in following:
-            if _CLAUSE.search(text, offset + 1, found.start()):
-                break
+            if found.start() >= after or _CLAUSE.search(text, offset + 1, found.start()):
+                break  # the next negation bears on what follows it
             yield found.group().lower()
 
 
