@@ -1675,3 +1675,34 @@ def test_a_negation_bears_on_the_words_up_to_the_next_one() -> None:
         "deprecation",
         "period",
     ]
+
+
+ENVIRONMENTS = (
+    "Most applications create one Environment object at initialization and use it to load "
+    "templates."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "unstated"),
+    [
+        # the source names the environment objects and never words "thread-safe"
+        (
+            "Environment objects are thread-safe, which is why most applications create one "
+            "at initialization and use it to load templates.",
+            True,
+        ),
+        # one term of a predicate may be a paraphrase
+        (
+            "Environment objects are shared, which is why most applications create one at "
+            "initialization and use it to load templates.",
+            False,
+        ),
+    ],
+)
+def test_a_clause_whose_predicate_no_source_words_is_unstated(
+    verifier: LexicalVerifier, claim: str, unstated: bool
+) -> None:
+    (verdict,) = verifier.verify_now([Check(claim, (ENVIRONMENTS,))])
+    reason = "nothing in the source states 'Environment objects are thread-safe'"
+    assert (reason in verdict.reasons) is unstated

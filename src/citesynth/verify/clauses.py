@@ -38,14 +38,43 @@ def ungrounded_clauses(
     hamsters" covers five of seven terms, and the lexical verifier labelled it supported
     (0.70), which lifted the model's 0.30 past the threshold. A clause stating nothing the
     source says is no paraphrase of it; the claim is not supported as written, and trimming
-    (`verify.trim`) keeps its leading part when that is.
+    (`verify.trim`) keeps its leading part when that is. Nor does a clause whose subject
+    the evidence names and whose predicate it never words (`_predicate_unstated`).
     """
     return tuple(
         clause
         for clause, wanted, clause_numbers, added in _clauses_of(claim)
         if wanted
-        and _unstated(wanted, vocabulary, added=added)
+        and (_unstated(wanted, vocabulary, added=added) or _predicate_unstated(clause, vocabulary))
         and not any(n in numbers for n in clause_numbers)
+    )
+
+
+_COPULA = re.compile(r"\b(?:is|are|was|were|be|been)\s+(?:not\s+)?", re.I)
+"""The verb joining a clause's subject to what it says of it ("are", "is not")."""
+_PREDICATE_TERMS = 2
+"""How many content terms a clause's predicate needs to be read on its own: one may be a
+paraphrase ("was very much ahead of its time" of a right WiCE claim), two seldom are."""
+
+
+def _predicate_unstated(clause: str, vocabulary: frozenset[str]) -> bool:
+    """Whether the evidence holds every term of a clause's subject and none of its predicate.
+
+    "Environment objects are thread-safe, which is why most applications create a single
+    one at initialization …" against Jinja's "Most applications will create one
+    Environment object on application initialization": the source names the environment
+    objects, and nothing of "thread-safe"; the clause after "which" carried the claim.
+    """
+    found = _COPULA.search(clause)
+    if found is None:
+        return False
+    subject = {canonical(t) for t in content_terms(clause[: found.start()])}
+    said = {canonical(t) for t in content_terms(clause[found.end() :])}
+    return (
+        len(said) >= _PREDICATE_TERMS
+        and bool(subject)
+        and subject <= vocabulary
+        and said.isdisjoint(vocabulary)
     )
 
 
