@@ -340,7 +340,7 @@ def _negation_differs(
             stating = [s for s in evidence.sentences if len(scope & s.terms) == beyond]
         stating = _of_the_named(claim, stating, evidence)
         if not any(_denied(claim, scope, sentence, evidence) for sentence in stating):
-            return not backed and not _denied_alike(claim, scope, evidence)
+            return not backed and not _denied_alike(claim, scope, stating, evidence)
         contrast = _CONTRAST.search(claim)  # "A depends on X, not on Y": "A … X" is plain
         texts = [text_of(evidence, sentence) for sentence in best]
         return contrast is not None and contrast_denied(claim, contrast, texts)
@@ -369,22 +369,29 @@ def _of_the_named(claim: str, stating: list[Sentence], evidence: Evidence) -> li
     ]
 
 
-def _denied_alike(claim: str, scope: frozenset[str], evidence: Evidence) -> bool:
+def _denied_alike(
+    claim: str, scope: frozenset[str], stating: Sequence[Sentence], evidence: Evidence
+) -> bool:
     """Whether a sentence of the passages negates a term the negated claim's negation does.
 
     Both negations bear on it (`_bears_on`), and the sentence holds two terms of the
     claim's negated clause `scope`: Werkzeug's "The debugger must never be used on
     production machines" backs "… it must never run in production", which the sentences
     stating more of that clause ("The debugger allows the execution of arbitrary code")
-    do not deny.
+    do not deny. It must negate as many of the terms the claim negates as any of the
+    `stating` sentences holds plainly: "Excess gestational weight gain is not associated
+    with obesity-related pregnancy outcomes", a right SciFact claim with a negation added,
+    is not backed by "there were no significant differences in birth weight" where the
+    abstract's conclusion states "improved pregnancy outcomes".
     """
     denied = scope & _governed_terms(claim)
     if not denied:
         return False
+    stated = max(len(denied & sentence.terms) for sentence in stating)
     return any(
         sentence.negated
         and len(scope & sentence.terms) >= 2
-        and bool(denied & _governed_terms(text_of(evidence, sentence)))
+        and len(denied & _governed_terms(text_of(evidence, sentence))) >= max(stated, 1)
         for sentence in evidence.sentences
     )
 
