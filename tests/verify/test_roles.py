@@ -33,6 +33,11 @@ WHITESPACE = (
     "strip tabs and spaces from the beginning of a line to the start of a block."
 )
 
+RECREATING = (
+    "- Recreate itself with (optional) *additional* context data: `bind` and `new`.\n"
+    "- Recreate itself with *less* context data: `unbind` and `try_unbind`.\n"
+)
+
 
 @pytest.mark.parametrize(
     ("claim", "source", "found"),
@@ -54,6 +59,12 @@ WHITESPACE = (
             "`trim_blocks` strips tabs and spaces from the start of a line.",
             WHITESPACE,
             ("lstrip_blocks", "trim_blocks"),
+        ),
+        (  # what each pair's half of the claim says, before its names' own clause
+            "To recreate itself with less context, a logger offers `bind()` and `new()`, "
+            "whereas `unbind()` and `try_unbind()` recreate it with additional context.",
+            RECREATING,
+            ("bind", "unbind"),
         ),
         (  # two names of three (Werkzeug's docs, a written tuning claim)
             "In Werkzeug, the Response class wraps the environ for easier access to form data "
@@ -93,6 +104,11 @@ def test_two_names_said_with_each_others_roles_are_found(
             "invoke_without_command=True makes it run its callback.",
             "If `invoke_without_command` is set, the group callback runs. Otherwise the group "
             "shows its `--help` page.",
+        ),
+        (  # each half as the source says it
+            "To recreate itself with additional context, a logger offers `bind()` and "
+            "`new()`, whereas `unbind()` and `try_unbind()` recreate it with less context.",
+            RECREATING,
         ),
         (  # one name only
             "`load_default` gives the default deserialization value.",

@@ -19,7 +19,12 @@ A claim's two names are crossed against a passage when:
   written plainly where the passage writes it as a code span of its own (`Schema.dumps`,
   ``dump``); neither is a part of the other ("LocalProxy" and "proxy");
 - they stand in different clauses of the claim (two names in one clause are coordinated:
-  "`dump_only` and `load_only` are read-only and write-only, respectively");
+  "`dump_only` and `load_only` are read-only and write-only, respectively"), or in
+  different halves of a claim contrasting two things (`_HALF`: "; ", "while", "whereas",
+  "but"), where what a name's half says may stand in a clause before its own: "To recreate
+  itself with less context data, a bound logger offers bind() and new(), whereas unbind()
+  and try_unbind() recreate it with additional context" against structlog's list giving
+  `bind` and `new` the additional context;
 - the passage has prose sentences naming one and not the other, for each of the two;
 - each name's clause shares more content terms with what only the other's sentences hold
   than with what only its own sentences hold.
@@ -60,6 +65,8 @@ _DISPLAY = re.compile(r"\s*<[^<>]*>$")
 _PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _CLAUSE = re.compile(r"[,;:()!?]|\.(?:\s|$)|\s(?:and|but|while|whereas|or)\s", re.I)
 """Where a clause of the claim ends."""
+_HALF = re.compile(r";|,?\s(?:while|whereas|but)\s|\.(?:\s|$)", re.I)
+"""Where a claim contrasting two things turns from one to the other."""
 _MIN_LETTERS = 3
 _MAX_NAMES = 8
 """A claim writing more names than this is a list, never read (and never read at a cost
@@ -151,6 +158,7 @@ def crossed_names(claim: str, passages: Sequence[str]) -> tuple[str, str] | None
     if len(_claim_words(claim)) < 2:
         return None
     masked, bounds = _clauses(claim)
+    halves = tuple(m.start() for m in _HALF.finditer(masked))
     for passage in passages:
         written = _claim_names(claim, _spanned_names(passage))
         if len(written) > _MAX_NAMES:
@@ -164,7 +172,9 @@ def crossed_names(claim: str, passages: Sequence[str]) -> tuple[str, str] | None
             for name in names
         }
         for first, second in combinations(names.items(), 2):
-            if _crossed(claim, masked, bounds, sentences, naming, first, second):
+            if _crossed(claim, masked, bounds, sentences, naming, first, second) or (
+                halves and _crossed(claim, masked, halves, sentences, naming, first, second)
+            ):
                 return first[0], second[0]
     return None
 
