@@ -174,8 +174,8 @@ def test_a_negation_denies_a_plain_claim_only_when_it_bears_on_a_term_the_claim_
 
 
 DEBUGGER = (
-    "The debugger allows the execution of arbitrary code, which makes it a major security "
-    "risk. The debugger must never be used on production machines."
+    "The debugger permits the execution of arbitrary code, which makes it a major security "
+    "risk. The debugger must never be used to run production machines."
 )
 
 
@@ -185,7 +185,7 @@ DEBUGGER = (
         # the sentence stating most of the negated clause denies nothing; the one saying
         # "never" of production backs it
         (DEBUGGER, False),
-        (DEBUGGER.replace("must never be used on", "is meant for"), True),
+        (DEBUGGER.replace("must never be used to run", "is meant to run"), True),
     ],
 )
 def test_a_negated_claim_is_backed_by_a_sentence_negating_what_its_negation_bears_on(

@@ -374,11 +374,12 @@ def _denied_alike(
 ) -> bool:
     """Whether a sentence of the passages negates a term the negated claim's negation does.
 
-    Both negations bear on it (`_bears_on`), and the sentence holds two terms of the
-    claim's negated clause `scope`: Werkzeug's "The debugger must never be used on
-    production machines" backs "… it must never run in production", which the sentences
-    stating more of that clause ("The debugger allows the execution of arbitrary code")
-    do not deny. It must negate as many of the terms the claim negates as any of the
+    Both negations bear on it (`_bears_on`), and the sentence holds `_ALIKE_TERMS` terms of
+    the claim's negated clause `scope`: WTForms' "Field names may not begin with
+    "validate"" backs "field names must be case-sensitive Python identifiers not starting
+    with an underscore or 'validate'", which the sentence stating more of that clause
+    ("Field names can be any valid python identifier, with the following restrictions")
+    does not deny. It must negate as many of the terms the claim negates as any of the
     `stating` sentences holds plainly: "Excess gestational weight gain is not associated
     with obesity-related pregnancy outcomes", a right SciFact claim with a negation added,
     is not backed by "there were no significant differences in birth weight" where the
@@ -390,10 +391,18 @@ def _denied_alike(
     stated = max(len(denied & sentence.terms) for sentence in stating)
     return any(
         sentence.negated
-        and len(scope & sentence.terms) >= 2
+        and len(scope & sentence.terms) >= _ALIKE_TERMS
         and len(denied & _governed_terms(text_of(evidence, sentence))) >= max(stated, 1)
         for sentence in evidence.sentences
     )
+
+
+_ALIKE_TERMS = 3
+"""How many terms of a negated claim's clause a sentence negating what it negates must hold
+(`_denied_alike`): with two, right SciFact claims with a negation added passed on an
+abstract's other denials (two of the 198 changed-detail tuning claims more), and
+Werkzeug's "The debugger must never be used on production machines" backed "… it must
+never run in production"."""
 
 
 def _governed_terms(text: str) -> frozenset[str]:
