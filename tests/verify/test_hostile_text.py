@@ -26,6 +26,7 @@ from citesynth.synthesis.named import (
 )
 from citesynth.synthesis.sources import numbered
 from citesynth.verify.base import Check, Passage
+from citesynth.verify.calls import rearranged_calls
 from citesynth.verify.causes import LinksChecked, link_of, unstated_link
 from citesynth.verify.claims import plain, split_claims
 from citesynth.verify.conflicts import find_conflicts
@@ -93,6 +94,8 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
     assert crossed is None or all(name in text for name in crossed)
     partners = partners_exchanged(text, [first, second])
     assert partners is None or all(name in text.lower() for name in partners)
+    for mine, theirs in rearranged_calls(text, [first, second]):
+        assert mine in "".join(text.split()) and theirs in "".join((first + second).split())
     paired = paired_otherwise(text, [f"{first} respectively", second])
     assert paired is None or all(item.lower() in text.lower() for item in paired)
     preferred = preferred_reversed(text + " instead of " + first, second)

@@ -48,6 +48,7 @@ from citesynth.verify.analysed import (
     text_of,
 )
 from citesynth.verify.arguments import arguments_exchanged
+from citesynth.verify.calls import rearranged_calls
 from citesynth.verify.clauses import ungrounded_clauses
 from citesynth.verify.codevalues import differing_code, sets_otherwise
 from citesynth.verify.comparisons import (
@@ -657,7 +658,7 @@ def align(
         opposite=opposite,
         stated_otherwise=bool(outright),
         swapped=tuple(pair for pair in (crossed, exchanged) if pair),
-        code_values=differing_code(claim, shown, negated=negated),
+        code_values=differing_code(claim, shown, negated=negated) + rearranged_calls(claim, shown),
         misquoted=misquoted(claim, [*shown, context.text]),
         other_goal=goal_elsewhere(claim, shown),
         other_measure=other_measure(claim, shown),
