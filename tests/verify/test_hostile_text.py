@@ -30,6 +30,7 @@ from citesynth.verify.calls import rearranged_calls
 from citesynth.verify.causes import LinksChecked, link_of, unstated_link
 from citesynth.verify.claims import plain, split_claims
 from citesynth.verify.conflicts import find_conflicts
+from citesynth.verify.contrasts import moved_across
 from citesynth.verify.crossencoder import available
 from citesynth.verify.cues import sides_of
 from citesynth.verify.evidence import evidence_text
@@ -96,6 +97,8 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
     assert partners is None or all(name in text.lower() for name in partners)
     for mine, theirs in rearranged_calls(text, [first, second]):
         assert mine in "".join(text.split()) and theirs in "".join((first + second).split())
+    moved = moved_across(f"{text} while {first}", [f"{second}, but {text}"])
+    assert moved is None or moved[0] in f"{text} while {first}"
     paired = paired_otherwise(text, [f"{first} respectively", second])
     assert paired is None or all(item.lower() in text.lower() for item in paired)
     preferred = preferred_reversed(text + " instead of " + first, second)

@@ -58,6 +58,7 @@ from citesynth.verify.comparisons import (
     unstated_comparison,
 )
 from citesynth.verify.compound import clause_denied
+from citesynth.verify.contrasts import moved_across
 from citesynth.verify.coverage import DECIDED_BY_ALIGN, claim_names, cover
 from citesynth.verify.flag_defaults import flag_default_backs, flag_default_differs
 from citesynth.verify.identifiers import (
@@ -630,7 +631,8 @@ def align(
     if chosen := next(filter(None, (rejected_chosen(claim, s) for s in stating)), None):
         opposite = (*opposite, (chosen[0], f"{chosen[1]} rather than {chosen[0]}"))
     outright = stated_otherwise(claim, shown)
-    opposite = (*opposite, *outright)
+    moved = moved_across(claim, stating)  # "…, while `__int__` fails" of `__str__`
+    opposite = (*opposite, *outright, *([moved] if moved else []))
     exchanged = (
         crossed_names(claim, shown)
         or partners_exchanged(claim, shown)
