@@ -83,6 +83,19 @@ ATTRS = (
             "_msgspec_ passes them through, since _msgspec_ can handle them faster.",
             Link("_msgspec_ passes them through", "_msgspec_ can handle them faster", ""),
         ),
+        (  # a clause joined to the one before, opening with its cause: the last two facts
+            "LocalStack wraps a list, and because lists are mutable, it must do extra work.",
+            Link("it must do extra work", "lists are mutable", "because "),
+        ),
+        (  # a phrase saying where it holds, then the cause: the phrase is no effect
+            "Specifically for EKS, because the pull-secret is not managed globally, you must "
+            "add it to your namespace.",
+            Link(
+                "you must add it to your namespace",
+                "the pull-secret is not managed globally",
+                "because ",
+            ),
+        ),
     ],
 )
 def test_the_link_a_claim_makes(claim: str, link: Link) -> None:
@@ -339,6 +352,26 @@ async def test_a_link_the_source_states_the_other_way_round() -> None:
     [verdict] = await LinksChecked(LexicalVerifier(), every=True).verify([Check(turned, (ASGI,))])
     assert verdict.label != "supported"
     assert "other way round" in verdict.reasons[-1]
+
+
+async def test_the_verifier_alone_rejects_a_link_its_source_states_the_other_way_round() -> None:
+    source = (
+        "Because lists and dicts are mutable, `LocalStack` and `Local` need to do extra work "
+        "to ensure data isn't shared between nested contexts."
+    )
+    turned = (
+        "Because LocalStack and Local do extra work to keep data apart between nested "
+        "contexts, the lists and dicts they wrap become mutable."
+    )
+    right = (
+        "LocalStack and Local need to do extra work so that data is not shared between nested "
+        "contexts, because lists and dicts are mutable."
+    )
+    wrong, kept = await LexicalVerifier().verify(
+        [Check(turned, (source,)), Check(right, (source,))]
+    )
+    assert wrong.label != "supported" and "other way round" in " ".join(wrong.reasons)
+    assert kept.label == "supported"
 
 
 async def test_a_why_answer_keeps_the_fact_and_lists_the_link_no_source_states(

@@ -72,6 +72,17 @@ def lexical() -> LexicalVerifier:
             "With newstyle gettext, the translated string is marked safe.",
             ("unsafe", "safe"),
         ),
+        (  # Flask's docs, written tuning claims
+            "Functions registered with teardown_appcontext run when the context is pushed.",
+            "The application will call functions registered with teardown_appcontext when the "
+            "application context is popped.",
+            ("pushed", "popped"),
+        ),
+        (  # Jinja's docs, written tuning claims
+            "Filters and tests are looked up in a shared namespace.",
+            "Filters and tests are looked up in separate namespaces.",
+            ("shared", "separate"),
+        ),
     ],
 )
 def test_the_opposite_word_in_the_stating_sentence_is_found(

@@ -49,6 +49,7 @@ from citesynth.verify.analysed import (
 )
 from citesynth.verify.arguments import arguments_exchanged
 from citesynth.verify.calls import rearranged_calls
+from citesynth.verify.causes import unstated_link
 from citesynth.verify.clauses import ungrounded_clauses
 from citesynth.verify.codevalues import differing_code, sets_otherwise
 from citesynth.verify.comparisons import (
@@ -171,7 +172,8 @@ class Alignment:
     one-way relation with its two sides exchanged (`arguments.arguments_exchanged`), two names
     of it each said with what the passages say of the other (`roles.crossed_names`), or
     given each other's partner (`roles.partners_exchanged`, `respectively.paired_otherwise`),
-    or a class made the subclass of its own subclass (`subclasses.parent_reversed`)."""
+    or a class made the subclass of its own subclass (`subclasses.parent_reversed`), or a
+    cause given as the effect of its own effect (`causes.unstated_link`, reversed)."""
     misquoted: tuple[str, ...] = ()
     """Text the claim quotes as what something prints or says, which no passage writes
     (`quotes.misquoted`)."""
@@ -625,6 +627,8 @@ def align(
         ),
         None,
     )
+    if crossed is None and (link := unstated_link(claim, shown)) is not None and link.reversed:
+        crossed = (link.first, link.second)  # "Because B, A" where the source says "because A, B"
     plain = (text for sentence, text in zip(best, stating, strict=True) if not sentence.negated)
     if kept := rejected_stated(claim, plain, shown):  # "replaces rather than merges"
         opposite = (*opposite, kept)

@@ -29,7 +29,12 @@ side ("It is an integer ranging from 1 to 9. Defaults to `9`.") or in one senten
 juxtapositions as links let five wrong claims through and kept no right one.
 
 `LinksChecked` holds a verifier's verdicts to this: every link when the question asks why
-(the link is then what was asked), a claim pointing back whatever was asked.
+(the link is then what was asked), a claim pointing back whatever was asked. A link stated
+the other way round is wrong whatever was asked: `align` vetoes it in every claim (since
+2026-12-06: "Because the blueprint cannot handle 404 routing errors, the 404 ends up
+occurring at the routing level" against Flask's "the blueprint cannot handle 404 routing
+errors because the 404 occurs at the routing level …"; on every
+labelled set, tuning and report, it vetoes no supported claim).
 """
 
 from __future__ import annotations
@@ -81,6 +86,19 @@ _OPENING_CAUSE = re.compile(
     re.I,
 )
 """A claim opening with its cause: "Because Y, X", "Since Y, X", "Due to Y, X"."""
+_JOINED_CAUSE = re.compile(
+    r"(?<=\w)(?:,\s*|\s+)(?:and|but|yet)\s+(?=because\b|since\b|due\s+to\b)", re.I
+)
+"""A clause joined to the one before it and opening with its cause: "LocalStack wraps a
+list, and because lists are mutable, it must do extra work" links the last two facts."""
+_INTRODUCED_CAUSE = re.compile(
+    r"(?:\w+ly\s+)?(?:for|in|on|with|under|at|by|during|after|before|within|inside)\s"
+    r"[^,]{1,80},\s+(?=because\b|since\b|due\s+to\b)",
+    re.I,
+)
+"""A cause opening a claim after a phrase saying where it holds: "Specifically for EKS,
+because the pull-secret is not managed globally, you must add it" (the phrase has no verb
+of its own: "For a pool that is full, because …" is a clause)."""
 _CONSEQUENCE = re.compile(r",?\s+(?:so|which|this|that)\b", re.I)
 """A link whose second side is the consequence of its first ("X, so Y", "X, which means Y")."""
 _FINITE = re.compile(
@@ -174,7 +192,11 @@ def _read_link(claim: str) -> Link | None:
         # "This is because Y" gives the cause of the sentence before; "That's why Y" its effect
         gives_effect = points_back_to(masked) == "effect"
         return Link("", text[pointing.end() :], text[: pointing.end()], gives_effect)
-    if opening := _OPENING_CAUSE.match(masked):
+    opens = _OPENING_CAUSE.match(masked)
+    if opens is None and (start := _cause_opens(masked)):  # "X, and because Y, Z"
+        text, masked = text[start:], masked[start:]
+        opens = _OPENING_CAUSE.match(masked)
+    if opening := opens:
         if opening.group("since") and not _FINITE.search(opening.group("first")):
             return None  # "Since its acquisition by Dignity Health, …": since when
         cue = text[: opening.start("first")]
@@ -194,6 +216,20 @@ def _read_link(claim: str) -> Link | None:
     return Link(
         text[cut : len(before)], text[inside.end() :], cue, _CONSEQUENCE.match(cue) is not None
     )
+
+
+def _cause_opens(masked: str) -> int:
+    """Where a cause opening a clause of `masked` starts after what comes before it (0: none).
+
+    After "and", "but" or "yet" (`_JOINED_CAUSE`), or after an opening phrase with no verb
+    (`_INTRODUCED_CAUSE`).
+    """
+    if joined := _JOINED_CAUSE.search(masked):
+        return joined.end()
+    introduced = _INTRODUCED_CAUSE.match(masked)
+    if introduced and not _FINITE.search(introduced.group()):
+        return introduced.end()
+    return 0
 
 
 def _masked(text: str) -> str:

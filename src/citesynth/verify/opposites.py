@@ -42,7 +42,11 @@ no participle, so its "un-" form was not read) joined on 2026-12-05 from the sam
 ("The loop variable always refers to the outermost loop" against Jinja's "closest
 (innermost) loop"; "the translated string is marked unsafe" against "marked safe");
 beginning / end was tried and dropped (a right claim's "at the beginning of the header
-tag" against "placed at the start …, … placed at the end of the header content").
+tag" against "placed at the start …, … placed at the end of the header content"). Push /
+pop and shared / separate joined on 2026-12-06 from the same claims (Flask's "called when
+the application context is popped", Jinja's "looked up in separate namespaces"); they veto
+no supported claim of any set, though "separate" read as "not shared" also lets one wrong
+claim through that an accidental negation veto had stopped (its reversed cause now does).
 Increase/decrease words are
 `align`'s direction check; always/never, with/without and fail are negation. A word and
 its "un-" or "non-" form are contradictory too ("supported" / "unsupported",
@@ -113,6 +117,8 @@ CONTRARIES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("naive", "aware timezone-aware"),
         ("innermost", "outermost"),
         ("safe", "unsafe"),
+        ("push pushes pushed pushing", "pop pops popped popping"),
+        ("shared", "separate separated"),
     )
 )
 """Pairs of word sets of which a sentence holding one contradicts one holding the other."""
