@@ -39,6 +39,15 @@ def test_one_name_moved_to_the_other_half_is_found() -> None:
     )
 
 
+def test_words_each_half_takes_from_the_others_are_found() -> None:
+    source = "A tab is expanded to four spaces in the code view but kept as-is in the diff."
+    claim = "A tab is kept as-is in the code view but expanded to four spaces in the diff."
+    assert moved_across(claim, [source]) == (
+        "A tab is kept as-is in the code view",
+        "A tab is expanded to four spaces in the code view",
+    )
+
+
 @pytest.mark.parametrize(
     ("claim", "source"),
     [
@@ -58,6 +67,14 @@ def test_one_name_moved_to_the_other_half_is_found() -> None:
             "eight digits.",
             "The `int` converter turns the value of `tid` into an int, but only if it has "
             "eight digits.",
+        ),
+        # "while" with a verb in -ing says what happens meanwhile, contrasting nothing
+        (
+            "The bridge keeps the old way of declaring events while creating the lifespan "
+            "internally, so existing packages stay compatible.",
+            "The bridge makes sure you can still use the old way of declaring events, and it "
+            "creates the lifespan internally. Compatibility is assured for existing packages "
+            "while maintaining the lifespan events.",
         ),
         # a claim contrasting nothing
         ("The plain Marker class implements __bool__ to return zero.", COERCION),

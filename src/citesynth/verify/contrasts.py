@@ -17,8 +17,15 @@ is moved across: "New style gettext calls are fully supported by other extractio
 but might not work as expected with the Babel extraction tool" against "They are fully
 supported by the Babel extraction tool, but might not work as expected with other
 extraction tools". Names are what the sentence writes as code (``__int__``), capitalised
-words not opening a sentence (`analysis.NAME`) and numbers; never other words, which a
-paraphrase may well move from one half to the other.
+words not opening a sentence (`analysis.NAME`) and numbers; other words a paraphrase may
+well move from one half to the other, so one alone is never read. Words moved both ways
+are (`_crossed`): each half of the claim says words only the other half of the sentence
+says, and with those left out the halves correspond: "the space is left as-is in the link
+but converted to an underscore in the label" against Python-Markdown's "… converted to an
+underscore in the link but left as-is in the label".
+
+Fitted on the 760 written documentation tuning and probe claims (three wrong claims
+caught); on every labelled set, tuning and report, it vetoes no supported claim.
 """
 
 from __future__ import annotations
@@ -29,9 +36,10 @@ from collections.abc import Iterable
 from citesynth.analysis import INLINE_CODE, NAME, content_terms
 from citesynth.ingest.rst import rendered_roles
 
-_TURN = re.compile(r",?\s+(?:while|whereas|but(?!\s+(?:only|also)\b))\s+", re.I)
+_TURN = re.compile(r",?\s+(?:while(?!\s+\w+ing\b)|whereas|but(?!\s+(?:only|also)\b))\s+", re.I)
 """Where a sentence contrasting two things turns from one to the other ("but only if"
-restricts what comes before, "; for instance" gives an example of it)."""
+restricts what comes before, "while creating it" says what happens meanwhile, "; for
+instance" gives an example)."""
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:[-_][a-z]+)*")
 """A number as written, or a lower-case word (an identifier whole: `pre_load`)."""
 _NUMBER = re.compile(r"\b\d+(?:[.,]\d+)*\b")
@@ -79,19 +87,43 @@ def moved_across(claim: str, sentences: Iterable[str]) -> tuple[str, str] | None
     """
     if (mine := _halves(claim)) is None:
         return None
-    in_claim = (_tokens(mine[0]), _tokens(mine[1]))
     for written in sentences:
         sentence = rendered_roles(written)
         if (theirs := _halves(sentence)) is None:
             continue
-        names = _names(claim, sentence)
-        name_terms = frozenset(t for name in names for t in content_terms(" ".join(name)))
-        if not names or not _correspond(mine, theirs, name_terms):
-            continue
-        in_sentence = (_tokens(theirs[0]), _tokens(theirs[1]))
-        for name in sorted(names, key=sorted):
-            for i in range(2):
-                here = name <= in_claim[i] and not name <= in_claim[1 - i]
-                if here and name <= in_sentence[1 - i] and not name <= in_sentence[i]:
-                    return mine[i].strip(), theirs[i].strip()
+        if (moved := _name_moved(claim, mine, sentence, theirs)) is not None:
+            return mine[moved].strip(), theirs[moved].strip()
+        if _crossed(mine, theirs):
+            return mine[0].strip(), theirs[0].strip()
     return None
+
+
+def _name_moved(
+    claim: str, mine: tuple[str, str], sentence: str, theirs: tuple[str, str]
+) -> int | None:
+    """The half of the claim writing a name only the sentence's other half writes, or None."""
+    names = _names(claim, sentence)
+    name_terms = frozenset(t for name in names for t in content_terms(" ".join(name)))
+    if not names or not _correspond(mine, theirs, name_terms):
+        return None
+    in_claim = (_tokens(mine[0]), _tokens(mine[1]))
+    in_sentence = (_tokens(theirs[0]), _tokens(theirs[1]))
+    for name in sorted(names, key=sorted):
+        for i in range(2):
+            here = name <= in_claim[i] and not name <= in_claim[1 - i]
+            if here and name <= in_sentence[1 - i] and not name <= in_sentence[i]:
+                return i
+    return None
+
+
+def _crossed(mine: tuple[str, str], theirs: tuple[str, str]) -> bool:
+    """Whether each half of the claim says words only the other half of the sentence says.
+
+    Both ways, with what is left corresponding: "the space is left as-is in the link but
+    converted to an underscore in the label" against "… converted to an underscore in the
+    link but left as-is in the label".
+    """
+    said = [frozenset(content_terms(half)) for half in mine]
+    source = [frozenset(content_terms(half)) for half in theirs]
+    moved = [(said[i] - said[1 - i]) & (source[1 - i] - source[i]) for i in range(2)]
+    return all(moved) and _correspond(mine, theirs, moved[0] | moved[1])
