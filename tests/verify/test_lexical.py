@@ -1276,6 +1276,9 @@ def test_what_the_way_to_do_something_is_must_be_in_the_source(
         # a clause sharing a word or two with the source, its other words none
         "Pools keep ten connections per host, and they hand each connection to hamsters in the "
         "basement.",
+        # an added clause opening with its subject's determiner ("any", "all", "the")
+        "Pools keep ten connections per host, and any hosts you leave out are inferred "
+        "automatically.",
     ],
 )
 def test_a_clause_stating_nothing_the_source_says_is_never_supported(
@@ -1294,6 +1297,11 @@ def test_a_clause_stating_nothing_the_source_says_is_never_supported(
         (
             "The connect timeout defaults to five seconds, while the read timeout limits "
             "how long a response may take.",
+            "",
+        ),
+        (
+            "Pools keep ten connections per host, and the read timeout limits how long a "
+            "response may take.",
             "",
         ),
         # the title states the clause's words

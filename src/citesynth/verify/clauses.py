@@ -18,11 +18,14 @@ from citesynth.verify.numbers import canonical, numbers_claimed
 NEW_CLAUSE = re.compile(
     r"\s*;\s+|(?<!\d)\s+[–—]\s+(?!\d)"
     r"|,?\s+and\s+(?=(?:is|are|was|were|has|have|had|does|did|will|can|also|then|later|now|"
-    r"still|it|they|he|she|its|their|his|her|this|these|there)\b)"
+    r"still|it|they|he|she|its|their|his|her|this|these|there)\b"
+    r"|(?<=,\sand\s)(?:any|all|each|every|the)\s)"
     r"|,\s+(?:while|whereas|although|though|which|who|where|making|including|with|as well as)\s+",
     re.I,
 )
-"""Where a sentence goes on with a clause of its own ("and is", ", which", ", while", "; ")."""
+"""Where a sentence goes on with a clause of its own ("and is", ", which", ", while", "; ",
+", and any …": in marshmallow's written tuning claims, "…, and any model attributes you
+leave out are inferred automatically")."""
 
 
 def ungrounded_clauses(
