@@ -51,6 +51,7 @@ POOL = (
         ("The pool size is set in the; and so on.", []),
         # the last item of a list, and what a colon introduces, are not clauses of their own
         ("Insights cover active users, licensed users, and the most popular plugins.", []),
+        ("Exports hold users, groups, and any custom roles.", []),
         ("To publish it, use one of these commands: podman push or docker push.", []),
         # a part with an open quote, bracket or emphasis would break the answer's markup
         ('"The pool holds 10 connections, which is plenty," the guide says.', []),

@@ -19,13 +19,14 @@ NEW_CLAUSE = re.compile(
     r"\s*;\s+|(?<!\d)\s+[–—]\s+(?!\d)"
     r"|,?\s+and\s+(?=(?:is|are|was|were|has|have|had|does|did|will|can|also|then|later|now|"
     r"still|it|they|he|she|its|their|his|her|this|these|there)\b"
-    r"|(?<=,\sand\s)(?:any|all|each|every|the)\s)"
+    r"|(?<=,\sand\s)(?:any|each|every)\s[^,;.]{0,80}?\b(?:is|are|was|were|will|can|must)\b)"
     r"|,\s+(?:while|whereas|although|though|which|who|where|making|including|with|as well as)\s+",
     re.I,
 )
 """Where a sentence goes on with a clause of its own ("and is", ", which", ", while", "; ",
-", and any …": in marshmallow's written tuning claims, "…, and any model attributes you
-leave out are inferred automatically")."""
+", and any … are": in marshmallow's written tuning claims, "…, and any model attributes
+you leave out are inferred automatically"; not the last item of a list, "…, and any custom
+roles")."""
 
 
 def ungrounded_clauses(
