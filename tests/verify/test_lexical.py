@@ -1276,6 +1276,8 @@ def test_what_the_way_to_do_something_is_must_be_in_the_source(
         # a clause sharing a word or two with the source, its other words none
         "Pools keep ten connections per host, and they hand each connection to hamsters in the "
         "basement.",
+        # a clause added with ", which", sharing one word with the source
+        "Pools keep ten connections per host, which the hosts buffer entirely in memory.",
         # an added clause opening with its subject's determiner ("any", "all", "the")
         "Pools keep ten connections per host, and any hosts you leave out are inferred "
         "automatically.",
