@@ -203,6 +203,29 @@ def test_a_negated_claim_is_backed_by_a_sentence_negating_what_its_negation_bear
     assert _negation_differs(verifier, claim, source) is negation
 
 
+EXPERIMENTAL = (
+    "`TraceMiddleware` is experimental. Its API may change in minor releases without a "
+    "deprecation period."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "negation"),
+    [
+        # the source's only negation is the claim's own "without a deprecation period"
+        (
+            "TraceMiddleware's API won't change in minor releases without a deprecation period.",
+            True,
+        ),
+        ("TraceMiddleware's API may change in minor releases without a deprecation period.", False),
+    ],
+)
+def test_a_privative_the_claim_writes_too_backs_none_of_its_other_negations(
+    verifier: LexicalVerifier, claim: str, negation: bool
+) -> None:
+    assert _negation_differs(verifier, claim, EXPERIMENTAL) is negation
+
+
 TEMPLATES = (
     "In Acme, using parentheses is required for calls. "
     "In Zenith, methods are called without parentheses."

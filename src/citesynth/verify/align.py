@@ -89,6 +89,7 @@ from citesynth.verify.negation import (
     otherwise_only,
     privative_only,
     stating_clauses,
+    without_shared,
 )
 from citesynth.verify.numbers import canonical
 from citesynth.verify.opposites import contradicting_words, opposed, reversed_order, words
@@ -425,9 +426,10 @@ def _denied(claim: str, scope: frozenset[str], sentence: Sentence, evidence: Evi
     "extensions cannot make use of it"; its "disable" stands in another clause. A message
     in inline code (`_MESSAGE`) denies as prose does.
     """
-    text = text_of(evidence, sentence)
+    written = text_of(evidence, sentence)
+    text = without_shared(claim, written)  # its "without a deprecation period" is the claim's
     return (
-        sentence.negated
+        (sentence.negated and text is written)
         or any(denies(clause, claim) for clause in stating_clauses(scope, text))
         or bound_denied(claim, text)
         or any(_MESSAGE.fullmatch(span) and negation_cues(span) for span in code_spans(text))

@@ -184,6 +184,44 @@ def privative_only(claim: str) -> bool:
     return bool(found)
 
 
+def privatives_shared(claim: str, text: str) -> bool:
+    """Whether `text` negates only with privatives `claim` writes too, and the claim more.
+
+    A privative is shared when the claim writes it before the same word: "Its API may
+    change in minor releases without a deprecation period" does not back "Its API won't
+    change in minor releases without a deprecation period"; its "without" is the claim's
+    own, and "won't" has nothing of the source's beside it.
+    """
+    found = negation_cues(text)
+    if not found or any(word not in PRIVATIVE for _, word in found):
+        return False
+    theirs = {_privative_phrase(text, offset, word) for offset, word in found}
+    mine = [
+        _privative_phrase(claim, offset, word) if word in PRIVATIVE else word
+        for offset, word in negation_cues(claim)
+    ]
+    return theirs <= set(mine) and any(phrase not in theirs for phrase in mine)
+
+
+def without_shared(claim: str, text: str) -> str:
+    """`text` with the privatives it shares with `claim` blanked (`privatives_shared`).
+
+    `text` itself when it negates otherwise or the claim negates no more than it.
+    """
+    if not privatives_shared(claim, text):
+        return text
+    blanked = text
+    for offset, word in negation_cues(text):
+        blanked = blanked[:offset] + " " * len(word) + blanked[offset + len(word) :]
+    return blanked
+
+
+def _privative_phrase(text: str, offset: int, word: str) -> str:
+    """A privative word of `text` at `offset` and the word after it ("without a")."""
+    following = WORD.match(text[offset + len(word) :].lstrip())
+    return f"{word} {following.group().lower() if following else ''}"
+
+
 _WITH_BEFORE = re.compile(r"\bwith\s+\Z", re.I)
 """"with" right before a "no" (`privative_only`): "with no converter" is "without" one."""
 
