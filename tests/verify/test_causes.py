@@ -9,7 +9,14 @@ import pytest
 from citesynth import Engine
 from citesynth.verify import LexicalVerifier
 from citesynth.verify.base import Check, Passage, check_of, unwrapped
-from citesynth.verify.causes import Link, LinksChecked, link_of, unstated_link, with_antecedents
+from citesynth.verify.causes import (
+    Link,
+    LinksChecked,
+    link_of,
+    reversed_link,
+    unstated_link,
+    with_antecedents,
+)
 from citesynth.verify.claims import plain, split_claims
 from citesynth.verify.cues import sides_of, states_reason
 from citesynth.verify.trim import apply, leading_parts, trims
@@ -352,6 +359,39 @@ async def test_a_link_the_source_states_the_other_way_round() -> None:
     [verdict] = await LinksChecked(LexicalVerifier(), every=True).verify([Check(turned, (ASGI,))])
     assert verdict.label != "supported"
     assert "other way round" in verdict.reasons[-1]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "alike"),
+    [
+        (  # an admonition's label is no effect of the cause after it
+            ".. note::\n   Because the store has limited support for altering tables, "
+            "constraints cannot be added to a table later.",
+            True,
+        ),
+        (  # a cause opening a joined clause, after code
+            "Daylight time is applied to ``format_time``, but because the date is unknown "
+            "there, the current day is assumed.",
+            True,
+        ),
+        (  # "; this is why" gives the effect: the first side is the cause
+            "Parameters are meant to be passed around as function arguments; this is why "
+            "they exist.",
+            True,
+        ),
+        (  # two cue words: the two readings may differ, and then nothing is vetoed
+            "A small typo caused the worker to hang when gevent was used, this was because "
+            "the environment wasn't patched early enough.",
+            False,
+        ),
+    ],
+)
+def test_a_sentence_read_against_itself_never_states_its_link_the_other_way_round(
+    sentence: str, alike: bool
+) -> None:
+    assert reversed_link(sentence, [sentence]) is None
+    link = unstated_link(sentence, [sentence])
+    assert link is None or not link.reversed or not alike
 
 
 async def test_the_verifier_alone_rejects_a_link_its_source_states_the_other_way_round() -> None:

@@ -49,7 +49,7 @@ from citesynth.verify.analysed import (
 )
 from citesynth.verify.arguments import arguments_exchanged
 from citesynth.verify.calls import rearranged_calls
-from citesynth.verify.causes import unstated_link
+from citesynth.verify.causes import reversed_link
 from citesynth.verify.clauses import ungrounded_clauses
 from citesynth.verify.codevalues import differing_code, sets_otherwise
 from citesynth.verify.comparisons import (
@@ -629,7 +629,7 @@ def align(
         ),
         None,
     )
-    if crossed is None and (link := unstated_link(claim, shown)) is not None and link.reversed:
+    if crossed is None and (link := reversed_link(claim, shown)) is not None:
         crossed = (link.first, link.second)  # "Because B, A" where the source says "because A, B"
     plain = (text for sentence, text in zip(best, stating, strict=True) if not sentence.negated)
     if kept := rejected_stated(claim, plain, shown):  # "replaces rather than merges"

@@ -52,10 +52,12 @@ from citesynth.verify.base import Check, Holding, Verdict, Verifier, with_reason
 from citesynth.verify.claims import MARKER, ClaimSpan, plain
 from citesynth.verify.cues import (
     ASKING_WORDS,
+    FINITE,
     LINKS_BACK,
     NOT_DATING,
     PARAGRAPH_END,
     POINTING,
+    cause_opens,
     points_back_to,
     sides_of,
     states_reason,
@@ -86,30 +88,8 @@ _OPENING_CAUSE = re.compile(
     re.I,
 )
 """A claim opening with its cause: "Because Y, X", "Since Y, X", "Due to Y, X"."""
-_JOINED_CAUSE = re.compile(
-    r"(?<=\w)(?:,\s*|\s+)(?:and|but|yet)\s+(?=because\b|since\b|due\s+to\b)", re.I
-)
-"""A clause joined to the one before it and opening with its cause: "LocalStack wraps a
-list, and because lists are mutable, it must do extra work" links the last two facts."""
-_INTRODUCED_CAUSE = re.compile(
-    r"(?:\w+ly\s+)?(?:for|in|on|with|under|at|by|during|after|before|within|inside)\s"
-    r"[^,]{1,80},\s+(?=because\b|since\b|due\s+to\b)",
-    re.I,
-)
-"""A cause opening a claim after a phrase saying where it holds: "Specifically for EKS,
-because the pull-secret is not managed globally, you must add it" (the phrase has no verb
-of its own: "For a pool that is full, because …" is a clause)."""
-_CONSEQUENCE = re.compile(r",?\s+(?:so|which|this|that)\b", re.I)
+_CONSEQUENCE = re.compile(r"[,;]?\s+(?:so|which|this|that)\b", re.I)
 """A link whose second side is the consequence of its first ("X, so Y", "X, which means Y")."""
-_FINITE = re.compile(
-    r"\b(?:is|are|was|were|has|have|had|does|do|did|can|cannot|could|will|would|should|must"
-    r"|may|might|needs?)\b|\w(?:'s|'re|n't)\b"
-    r"|\b(?:it|they|we|you|he|she|this|these|there)\s+(?!(?:and|or|in|on|of|at|by|for|to|with)\b)\w+",
-    re.I,
-)
-"""A verb of a clause, or a subject with its verb: "since" before one gives a reason
-("since _msgspec_ can handle them", "since it lowers the chance"), before a noun alone a
-time ("since its acquisition")."""
 _WHY = re.compile(r"(?:^|\n)\s*(?:#+\s*|\*\*)?(?:why|how\s+come)\b", re.I)
 """A question or heading asking why: the text under it answers it."""
 _REFERRING = re.compile(r"\s*(?:this|that|these|those|it|so)\b", re.I)
@@ -193,11 +173,11 @@ def _read_link(claim: str) -> Link | None:
         gives_effect = points_back_to(masked) == "effect"
         return Link("", text[pointing.end() :], text[: pointing.end()], gives_effect)
     opens = _OPENING_CAUSE.match(masked)
-    if opens is None and (start := _cause_opens(masked)):  # "X, and because Y, Z"
+    if opens is None and (start := cause_opens(masked)):  # "X, and because Y, Z"
         text, masked = text[start:], masked[start:]
         opens = _OPENING_CAUSE.match(masked)
     if opening := opens:
-        if opening.group("since") and not _FINITE.search(opening.group("first")):
+        if opening.group("since") and not FINITE.search(opening.group("first")):
             return None  # "Since its acquisition by Dignity Health, …": since when
         cue = text[: opening.start("first")]
         return Link(
@@ -218,20 +198,6 @@ def _read_link(claim: str) -> Link | None:
     )
 
 
-def _cause_opens(masked: str) -> int:
-    """Where a cause opening a clause of `masked` starts after what comes before it (0: none).
-
-    After "and", "but" or "yet" (`_JOINED_CAUSE`), or after an opening phrase with no verb
-    (`_INTRODUCED_CAUSE`).
-    """
-    if joined := _JOINED_CAUSE.search(masked):
-        return joined.end()
-    introduced = _INTRODUCED_CAUSE.match(masked)
-    if introduced and not _FINITE.search(introduced.group()):
-        return introduced.end()
-    return 0
-
-
 def _masked(text: str) -> str:
     """`text` with its inline code and quotations blanked out (their cue words link nothing)."""
     return _QUOTED.sub(lambda quoted: "x" * len(quoted.group()), text)
@@ -242,7 +208,7 @@ def _links(masked: str, found: re.Match[str]) -> bool:
     before = masked[: found.start()]
     if found.group("since"):  # "since" before a clause, and not after a perfect: a reason
         after = masked[found.end() : found.end() + _NEAR]
-        return _FINITE.search(after) is not None and not _PERFECT.search(before[-_NEAR:])
+        return FINITE.search(after) is not None and not _PERFECT.search(before[-_NEAR:])
     if found.group().lstrip(" ,").lower().startswith("so"):
         return _DEGREE.search(before[-_NEAR:]) is None  # "so fast, so small": degree
     return True
@@ -469,6 +435,27 @@ def unstated_link(
     ):
         return None  # the heading asks why: the section under it answers
     return link
+
+
+def reversed_link(claim: str, passages: Sequence[str]) -> Link | None:
+    """The link `claim` makes when a source states it the other way round, or None.
+
+    Only when the claim reads the same way as a source sentence would be read
+    (`cues.sides_of`): a claim of two cue words ("A small typo caused the worker to hang
+    …, this was because the environment wasn't patched") may be read by the one as
+    linking what the other reads it not to, and then a sentence compared with itself would
+    read reversed. What `align` vetoes, whatever was asked.
+    """
+    link = unstated_link(claim, passages)
+    if link is None or not link.reversed or not link.first:
+        return None
+    read = sides_of(claim)
+    if read is None:
+        return None
+    cause, effect = (link.first, link.second) if link.cause_first else (link.second, link.first)
+    mine = frozenset(content_terms(cause)), frozenset(content_terms(effect))
+    alike = all(len(mine[i] & read[i]) > len(mine[i] & read[1 - i]) for i in range(2))
+    return link if alike else None
 
 
 def with_antecedents(answer: str, claims: Sequence[ClaimSpan]) -> list[ClaimSpan]:

@@ -113,6 +113,28 @@ _GIVES_EFFECT = re.compile(
 )
 
 
+FINITE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|does|do|did|can|cannot|could|will|would|should|must"
+    r"|may|might|needs?)\b|\w(?:'s|'re|n't)\b"
+    r"|\b(?:it|they|we|you|he|she|this|these|there)\s+(?!(?:and|or|in|on|of|at|by|for|to|with)\b)\w+",
+    re.I,
+)
+"""A verb of a clause, or a subject with its verb: "since" before one gives a reason
+("since _msgspec_ can handle them", "since it lowers the chance"), before a noun alone a
+time ("since its acquisition")."""
+_JOINED_CAUSE = re.compile(
+    r"(?<=\S)(?:,\s*|\s+)(?:and|but|yet)\s+(?=because\b|since\b|due\s+to\b)", re.I
+)
+"""A clause joined to the one before it and opening with its cause: "LocalStack wraps a
+list, and because lists are mutable, it must do extra work" links the last two facts."""
+_INTRODUCED_CAUSE = re.compile(
+    r"(?:\w+ly\s+)?(?:for|in|on|with|under|at|by|during|after|before|within|inside)\s"
+    r"[^,]{1,80},\s+(?=because\b|since\b|due\s+to\b)",
+    re.I,
+)
+"""A cause opening a claim after a phrase saying where it holds: "Specifically for EKS,
+because the pull-secret is not managed globally, you must add it" (the phrase has no verb
+of its own: "For a pool that is full, because …" is a clause)."""
 ASKING_WORDS = frozenset(
     query_terms("why how come purpose point reason rationale motivation benefit advantage")
 )
@@ -138,13 +160,37 @@ def points_back_to(sentence: str) -> Literal["cause", "effect"] | None:
     return None
 
 
+_LABELLED = re.compile(
+    r"\A\s*(?:\.\.\s+[\w-]+::|[A-Z][\w-]*::|!!!\s+[\w-]+(?:\s+\"[^\"\n]*\")?)[ \t]*\n?\s*"
+)
+"""An admonition's label opening a sentence (".. note::", "Tip::", "!!! warning"): it says
+how to read the sentence, never the effect of the cause after it."""
+
+
+def cause_opens(text: str) -> int:
+    """Where a cause opening a clause of `text` starts, after what comes before it (0: none).
+
+    After "and", "but" or "yet" (`_JOINED_CAUSE`), or after an opening phrase with no verb
+    (`_INTRODUCED_CAUSE`).
+    """
+    if joined := _JOINED_CAUSE.search(text):
+        return joined.end()
+    introduced = _INTRODUCED_CAUSE.match(text)
+    if introduced and not FINITE.search(introduced.group()):
+        return introduced.end()
+    return 0
+
+
 def sides_of(sentence: str) -> tuple[frozenset[str], frozenset[str]] | None:
     """The terms of the cause and of the effect a sentence's first cue word separates.
 
     "X because Y", "Because Y, X", "X, so Y", "X, which means Y", "X leads to Y"; None when
-    its cue does not say which way (a purpose, "useful for", "rationale").
+    its cue does not say which way (a purpose, "useful for", "rationale"). A cause opening
+    a clause after "and" or an opening phrase is read from there, as `causes.link_of` reads
+    a claim: "X, and because Y, Z" links Y to Z.
     """
-    text = plain(sentence)
+    text = _LABELLED.sub("", plain(sentence), count=1)  # ".. note:: Because Y, X"
+    text = text[cause_opens(text) :]  # "X, and because Y, Z": the link is Z's
     cue = _DIRECTED.search(text)
     if cue is None:
         return None
