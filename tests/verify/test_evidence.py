@@ -7,7 +7,13 @@ from collections.abc import Sequence
 
 import pytest
 
-from citesynth.verify.evidence import comment_quoted, evidence_text, mostly_quoted, quoted
+from citesynth.verify.evidence import (
+    comment_quoted,
+    evidence_text,
+    mostly_quoted,
+    quoted,
+    sentence_quoted,
+)
 
 PAGE = (
     "The bridge in Kallport was built over four years. "
@@ -179,6 +185,24 @@ def test_a_whole_code_comment_is_quoted_not_a_piece_or_a_short_one() -> None:
 )
 def test_a_heading_or_prose_is_no_comment_to_quote(passage: str) -> None:
     assert not comment_quoted("Requests hang when the connection pool is exhausted.", [passage])
+
+
+def test_a_whole_sentence_word_for_word_is_quoted_not_a_piece_nor_other_numbers() -> None:
+    page = (
+        "Pools keep ten connections.\n\nThe pool keeps at most\n``1,000`` idle connections "
+        "per host, and x < 5 always."
+    )
+    assert sentence_quoted(
+        "The pool keeps at most `1,000` idle connections per host, and x < 5 always.", [page]
+    )
+    assert not sentence_quoted("The pool keeps at most 1,000 idle connections per host.", [page])
+    assert not sentence_quoted(
+        "The pool keeps at most 1.000 idle connections per host, and x < 5 always.", [page]
+    )
+    assert not sentence_quoted(
+        "The pool keeps at most 1,000 idle connections per host, and x > 5 always.", [page]
+    )
+    assert not sentence_quoted("Pools keep ten.", ["Pools keep ten."])  # under four words
 
 
 def test_a_comment_quoted_keeps_its_operators() -> None:

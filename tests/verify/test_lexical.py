@@ -1634,6 +1634,34 @@ def test_a_check_its_coverage_rules_out_is_never_partial_or_better(
     assert sum(v.label != "unsupported" for v in verifier.verify_now(kept)) > len(rows) / 2
 
 
+TRIO = (
+    "If the server waits for the client to finish before it calls ``receive_some``, we have "
+    "a\nproblem! The client won't call ``receive_some`` until the server has\ncalled "
+    "``receive_some``, and the server won't call ``receive_some``\nuntil the client has called "
+    "``receive_some``. If our client is written\nto alternate between sending and receiving, "
+    "and the chunk of data it's\ntrying to send is large enough, then the two processes will "
+    "deadlock.\n\nMoral: Trio gives you powerful tools to manage sequential and\nconcurrent "
+    "execution. In this example we saw that the server needs\n``send`` and ``receive_some`` "
+    "to alternate in sequence, while the\nclient needs them to run concurrently, and both "
+    "were straightforward\nto implement."
+)
+
+
+def test_a_whole_sentence_of_the_source_quoted_is_supported(verifier: LexicalVerifier) -> None:
+    # trio's docs, read against its own page: the names had read as crossed against the
+    # sentences naming one of them only
+    claim = (
+        "In this example we saw that the server needs send and receive_some to alternate in "
+        "sequence, while the client needs them to run concurrently, and both were "
+        "straightforward to implement."
+    )
+    [verdict] = verifier.verify_now([Check(claim, (TRIO,))])
+    assert verdict.supported and verdict.score == 1.0
+    crossed = claim.replace("the server needs", "the client needs", 1)
+    crossed = crossed.replace("while the client", "while the server")
+    assert not verifier.verify_now([Check(crossed, (TRIO,))])[0].supported
+
+
 def test_a_comment_quoted_whole_could_be_supported(verifier: LexicalVerifier) -> None:
     code = (
         "```python\n# Schedules job_function to be run on the third Friday\n"

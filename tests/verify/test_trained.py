@@ -32,6 +32,7 @@ from citesynth.verify.trained import (
     shared_model,
 )
 from tests.conftest import use, write
+from tests.verify.test_lexical import TRIO
 
 pytestmark = pytest.mark.skipif(
     not available(), reason="the trained verifier needs citesynth[embed] (torch, MiniLM)"
@@ -220,6 +221,18 @@ async def test_a_negation_elsewhere_in_the_source_sentence_vetoes_nothing(
     # "or `None` for no limits" once vetoed the right claim (the embedded model's HTTPX answer)
     [verdict] = await trained.verify([Check(claim, (LIMITS,))])
     assert verdict.supported is supported, (claim, verdict)
+
+
+async def test_a_whole_sentence_quoted_is_support_whatever_the_page_around_it(
+    trained: TrainedVerifier,
+) -> None:
+    claim = (
+        "In this example we saw that the server needs send and receive_some to alternate in "
+        "sequence, while the client needs them to run concurrently, and both were "
+        "straightforward to implement."
+    )
+    [verdict] = await trained.verify([Check(claim, (TRIO,))])
+    assert verdict.label == "supported" and verdict.score == 1.0
 
 
 async def test_a_code_comment_quoted_whole_is_support(trained: TrainedVerifier) -> None:

@@ -248,6 +248,31 @@ def comment_quoted(claim: str, passages: Sequence[str]) -> bool:
 
 
 _OPERATORS = re.compile(r"[<>=!]+")
+_WRITTEN_NUMBER = re.compile(r"\d+(?:[.,:/]\d+)*")
+"""A number as written ("1,000", "3.5", "10:30"): `_plain` reads its punctuation as a space."""
+
+
+def sentence_quoted(claim: str, passages: Sequence[str]) -> bool:
+    """Whether `claim` (four words or more) is one whole sentence of `passages`, word for word.
+
+    Its words in order, its numbers and operators as written; markup and the spacing of
+    the page aside (`_plain`). Such a claim says what its source says, however the checks
+    that read it against the rest of the passage read it: read against its own page, a
+    prose sentence of the tuning documentation had been vetoed as two names crossed
+    against other sentences of the page (trio's "the server needs ``send`` and
+    ``receive_some`` to alternate in sequence, while the client needs them to run
+    concurrently"), or as a contradiction of a sentence near it. The extractive writer
+    quotes whole sentences.
+    """
+    wanted = _plain(claim)
+    if len(wanted.split()) < 4:
+        return False
+    written = (_OPERATORS.findall(claim), _WRITTEN_NUMBER.findall(claim))
+    return any(
+        text == wanted and (_OPERATORS.findall(raw), _WRITTEN_NUMBER.findall(raw)) == written
+        for passage in passages
+        for raw, text in _plain_sentences(passage)
+    )
 
 
 @lru_cache(maxsize=512)

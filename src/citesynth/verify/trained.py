@@ -67,6 +67,7 @@ from citesynth.verify.evidence import (
     evidence_text,
     mostly_quoted,
     quoted,
+    sentence_quoted,
     unmarked,
 )
 from citesynth.verify.identifiers import marks_code
@@ -222,6 +223,7 @@ class TrainedVerifier:
                     )
                 )
                 or comment_quoted(checks[i].claim, checks[i].passages)
+                or sentence_quoted(checks[i].claim, checks[i].passages)
             )
         }
         hopeless = self.model.meta.lexical_hopeless
