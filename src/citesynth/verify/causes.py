@@ -153,8 +153,12 @@ class Link:
         return f"{self.first} {self.cue.strip(' ,')} {self.second}"
 
 
+@lru_cache(maxsize=1024)
 def link_of(claim: str) -> Link | None:
-    """The link `claim` makes between two facts, if any (see the module docstring)."""
+    """The link `claim` makes between two facts, if any (see the module docstring).
+
+    Remembered: repair aligns one claim with every source.
+    """
     link = _read_link(claim)
     return link if link is not None and link.second.strip() else None
 

@@ -9,8 +9,8 @@ in the sentence, and each of the two names stands in a clause of its own there (
 and others" is one), so `swaps.swapped`, reading the words next to a name, finds nothing
 to compare; yet each half of the claim says what the other half of the sentence says.
 
-A claim and a sentence each contrast two things once (one "while", "whereas", ", but" or
-"; " between two halves). Their halves correspond when each half of the claim shares
+A claim and a sentence each contrast two things once (one "while", "whereas" or "but"
+between two halves). Their halves correspond when each half of the claim shares
 more content terms, its names left out, with the same half of the sentence than with the
 other. A name the claim writes in one half only, and the sentence in the other half only,
 is moved across: "New style gettext calls are fully supported by other extraction tools
@@ -35,13 +35,12 @@ from collections.abc import Iterable
 
 from citesynth.analysis import INLINE_CODE, NAME, content_terms
 from citesynth.ingest.rst import rendered_roles
+from citesynth.verify.opposites import TOKEN
 
 _TURN = re.compile(r",?\s+(?:while(?!\s+\w+ing\b)|whereas|but(?!\s+(?:only|also)\b))\s+", re.I)
 """Where a sentence contrasting two things turns from one to the other ("but only if"
 restricts what comes before, "while creating it" says what happens meanwhile, "; for
 instance" gives an example)."""
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:[-_][a-z]+)*")
-"""A number as written, or a lower-case word (an identifier whole: `pre_load`)."""
 _NUMBER = re.compile(r"\b\d+(?:[.,]\d+)*\b")
 _LONGEST = 600
 """Characters of a claim or a sentence read: a longer one is a list, never one contrast."""
@@ -56,7 +55,7 @@ def _halves(text: str) -> tuple[str, str] | None:
 
 
 def _tokens(text: str) -> frozenset[str]:
-    return frozenset(_TOKEN.findall(text.lower()))
+    return frozenset(TOKEN.findall(text.lower()))
 
 
 def _names(claim: str, sentence: str) -> frozenset[frozenset[str]]:

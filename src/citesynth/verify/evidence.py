@@ -252,6 +252,21 @@ _WRITTEN_NUMBER = re.compile(r"\d+(?:[.,:/]\d+)*")
 """A number as written ("1,000", "3.5", "10:30"): `_plain` reads its punctuation as a space."""
 
 
+@lru_cache(maxsize=1024)
+def _quotable(claim: str) -> tuple[str, str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """`claim` plain, its longest word, its operators and numbers ("" when under four words)."""
+    wanted = _plain(claim)
+    words = wanted.split()
+    if len(words) < 4:
+        return "", "", ((), ())
+    return wanted, max(words, key=len), _marks(claim)
+
+
+def _marks(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The operators and the numbers of `text`, as written."""
+    return tuple(_OPERATORS.findall(text)), tuple(_WRITTEN_NUMBER.findall(text))
+
+
 def sentence_quoted(claim: str, passages: Sequence[str]) -> bool:
     """Whether `claim` (four words or more) is one whole sentence of `passages`, word for word.
 
@@ -264,16 +279,11 @@ def sentence_quoted(claim: str, passages: Sequence[str]) -> bool:
     concurrently"), or as a contradiction of a sentence near it. The extractive writer
     quotes whole sentences.
     """
-    wanted = _plain(claim)
-    words = wanted.split()
-    if len(words) < 4:
-        return False
-    longest = max(words, key=len)  # read first: repair checks a claim against every source
-    if not any(longest in passage.lower() for passage in passages):
-        return False
-    written = (_OPERATORS.findall(claim), _WRITTEN_NUMBER.findall(claim))
+    wanted, longest, written = _quotable(claim)
+    if not wanted or not any(longest in passage.lower() for passage in passages):
+        return False  # read first: repair checks a claim against every source
     return any(
-        text == wanted and (_OPERATORS.findall(raw), _WRITTEN_NUMBER.findall(raw)) == written
+        text == wanted and _marks(raw) == written
         for passage in passages
         for raw, text in _plain_sentences(passage)
     )
