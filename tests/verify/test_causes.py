@@ -358,7 +358,7 @@ async def test_a_link_the_source_states_the_other_way_round() -> None:
     assert link is not None and link.reversed
     [verdict] = await LinksChecked(LexicalVerifier(), every=True).verify([Check(turned, (ASGI,))])
     assert verdict.label != "supported"
-    assert "other way round" in verdict.reasons[-1]
+    assert any(r.endswith("not the reverse") for r in verdict.reasons)  # the verifier's own
 
 
 @pytest.mark.parametrize(
@@ -410,7 +410,12 @@ async def test_the_verifier_alone_rejects_a_link_its_source_states_the_other_way
     wrong, kept = await LexicalVerifier().verify(
         [Check(turned, (source,)), Check(right, (source,))]
     )
-    assert wrong.label != "supported" and "other way round" in " ".join(wrong.reasons)
+    assert wrong.label != "supported"
+    assert (
+        "the source gives 'the lists and dicts they wrap become mutable' as the cause of "
+        "'LocalStack and Local do extra work to keep data apart between nested contexts', "
+        "not the reverse"
+    ) in wrong.reasons
     assert kept.label == "supported"
 
 

@@ -173,8 +173,7 @@ class Alignment:
     one-way relation with its two sides exchanged (`arguments.arguments_exchanged`), two names
     of it each said with what the passages say of the other (`roles.crossed_names`), or
     given each other's partner (`roles.partners_exchanged`, `respectively.paired_otherwise`),
-    or a class made the subclass of its own subclass (`subclasses.parent_reversed`), or a
-    cause given as the effect of its own effect (`causes.unstated_link`, reversed)."""
+    or a class made the subclass of its own subclass (`subclasses.parent_reversed`)."""
     misquoted: tuple[str, ...] = ()
     """Text the claim quotes as what something prints or says, which no passage writes
     (`quotes.misquoted`)."""
@@ -190,6 +189,9 @@ class Alignment:
     """(the claim's measure, the passages') when they measure another thing: "the maximum
     number of concurrent requests" against "The maximum number of bytes that will be read"
     (`measures.other_measure`)."""
+    reversed_link: tuple[str, str] | None = None
+    """(the claim's cause, its effect) when a source gives the effect as the cause
+    ("Because B, A" where it says "B because A": `causes.reversed_link`)."""
 
     @property
     def disagrees(self) -> bool:
@@ -218,6 +220,7 @@ class Alignment:
             or self.misquoted
             or self.other_goal
             or self.other_measure
+            or self.reversed_link
         )
 
 
@@ -629,8 +632,7 @@ def align(
         ),
         None,
     )
-    if crossed is None and (link := reversed_link(claim, shown)) is not None:
-        crossed = (link.first, link.second)  # "Because B, A" where the source says "because A, B"
+    link = None if crossed else reversed_link(claim, shown)  # "Because B, A" of "A because B"
     plain = (text for sentence, text in zip(best, stating, strict=True) if not sentence.negated)
     if kept := rejected_stated(claim, plain, shown):  # "replaces rather than merges"
         opposite = (*opposite, kept)
@@ -670,6 +672,7 @@ def align(
         misquoted=misquoted(claim, [*shown, context.text]),
         other_goal=goal_elsewhere(claim, shown),
         other_measure=other_measure(claim, shown),
+        reversed_link=link.sides() if link else None,
     )
     written = _written(claim)
     return replace(
@@ -741,6 +744,9 @@ def _crossed_reasons(alignment: Alignment) -> list[str]:
     if alignment.other_goal:
         name, theirs = alignment.other_goal
         reasons.append(f"the source says {name!r} is used {theirs!r}")
+    if alignment.reversed_link:
+        cause, effect = alignment.reversed_link
+        reasons.append(f"the source gives {effect!r} as the cause of {cause!r}, not the reverse")
     if alignment.other_measure:
         mine, theirs = alignment.other_measure
         reasons.append(f"the source gives the {theirs!r}, not the {mine!r}")

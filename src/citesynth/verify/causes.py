@@ -146,6 +146,10 @@ class Link:
     reversed: bool = False
     """Whether a source states the link the other way round (`unstated_link`)."""
 
+    def sides(self) -> tuple[str, str]:
+        """(the cause, the effect) as the claim writes them."""
+        return (self.first, self.second) if self.cause_first else (self.second, self.first)
+
     def describe(self) -> str:
         """The link as a reader of a verdict's reasons reads it."""
         if not self.first:
@@ -456,7 +460,7 @@ def reversed_link(claim: str, passages: Sequence[str]) -> Link | None:
     read = sides_of(claim)
     if read is None:
         return None
-    cause, effect = (link.first, link.second) if link.cause_first else (link.second, link.first)
+    cause, effect = link.sides()
     mine = frozenset(content_terms(cause)), frozenset(content_terms(effect))
     alike = all(len(mine[i] & read[i]) > len(mine[i] & read[1 - i]) for i in range(2))
     return link if alike else None
