@@ -88,8 +88,8 @@ from citesynth.verify.negation import (
     negation_cues,
     otherwise_only,
     privative_only,
+    privatives_shared,
     stating_clauses,
-    without_shared,
 )
 from citesynth.verify.numbers import canonical
 from citesynth.verify.opposites import contradicting_words, opposed, reversed_order, words
@@ -430,9 +430,10 @@ def _denied(claim: str, scope: frozenset[str], sentence: Sentence, evidence: Evi
     in inline code (`_MESSAGE`) denies as prose does.
     """
     written = text_of(evidence, sentence)
-    text = without_shared(claim, written)  # its "without a deprecation period" is the claim's
+    blanked = privatives_shared(claim, written)  # its "without a deprecation period" is ours
+    text = written if blanked is None else blanked
     return (
-        (sentence.negated and text is written)
+        (sentence.negated and blanked is None)
         or any(denies(clause, claim) for clause in stating_clauses(scope, text))
         or bound_denied(claim, text)
         or any(_MESSAGE.fullmatch(span) and negation_cues(span) for span in code_spans(text))

@@ -178,48 +178,53 @@ def privative_only(claim: str) -> bool:
             continue  # "a placeholder with no converter" is one without a converter
         if word not in PRIVATIVE:
             return False
-        following = WORD.match(claim[offset + len(word) :].lstrip())
-        if word == "without" and following and following.group().endswith("ing"):
+        following = _word_after(claim, offset + len(word))
+        if word == "without" and following and following.endswith("ing"):
             return False  # "works without installing anything" denies an event
     return bool(found)
 
 
-def privatives_shared(claim: str, text: str) -> bool:
-    """Whether `text` negates only with privatives `claim` writes too, and the claim more.
+def privatives_shared(claim: str, text: str) -> str | None:
+    """`text` with its privatives blanked when `claim` writes them too and negates more.
 
-    A privative is shared when the claim writes it before the same word: "Its API may
-    change in minor releases without a deprecation period" does not back "Its API won't
-    change in minor releases without a deprecation period"; its "without" is the claim's
-    own, and "won't" has nothing of the source's beside it.
+    None when `text` negates otherwise, or the claim no more than it. A privative is
+    shared when the claim writes it before the same word: "Its API may change in minor
+    releases without a deprecation period" does not back "Its API won't change in minor
+    releases without a deprecation period"; its "without" is the claim's own, and "won't"
+    has nothing of the source's beside it.
     """
     found = negation_cues(text)
     if not found or any(word not in PRIVATIVE for _, word in found):
-        return False
+        return None
     theirs = {_privative_phrase(text, offset, word) for offset, word in found}
     mine = [
         _privative_phrase(claim, offset, word) if word in PRIVATIVE else word
         for offset, word in negation_cues(claim)
     ]
-    return theirs <= set(mine) and any(phrase not in theirs for phrase in mine)
-
-
-def without_shared(claim: str, text: str) -> str:
-    """`text` with the privatives it shares with `claim` blanked (`privatives_shared`).
-
-    `text` itself when it negates otherwise or the claim negates no more than it.
-    """
-    if not privatives_shared(claim, text):
-        return text
-    blanked = text
-    for offset, word in negation_cues(text):
-        blanked = blanked[:offset] + " " * len(word) + blanked[offset + len(word) :]
-    return blanked
+    if not theirs <= set(mine) or all(phrase in theirs for phrase in mine):
+        return None
+    pieces, last = [], 0
+    for offset, word in found:  # in one pass: a text of many privatives is not copied for each
+        pieces += [text[last:offset], " " * len(word)]
+        last = offset + len(word)
+    return "".join([*pieces, text[last:]])
 
 
 def _privative_phrase(text: str, offset: int, word: str) -> str:
     """A privative word of `text` at `offset` and the word after it ("without a")."""
-    following = WORD.match(text[offset + len(word) :].lstrip())
-    return f"{word} {following.group().lower() if following else ''}"
+    return f"{word} {(_word_after(text, offset + len(word)) or '').lower()}"
+
+
+def _word_after(text: str, end: int) -> str | None:
+    """The word right after `end` in `text`, past spaces only (none after punctuation).
+
+    Matched where it stands: a text of many negations is not copied once for each.
+    """
+    found = _NEXT_WORD.match(text, end)
+    return found.group(1) if found else None
+
+
+_NEXT_WORD = re.compile(r"\s*(" + WORD.pattern + ")")
 
 
 _WITH_BEFORE = re.compile(r"\bwith\s+\Z", re.I)
