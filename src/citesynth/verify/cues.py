@@ -161,7 +161,7 @@ def points_back_to(sentence: str) -> Literal["cause", "effect"] | None:
 
 
 _LABELLED = re.compile(
-    r"\A\s*(?:\.\.\s+[\w-]+::|[A-Z][\w-]*::|!!!\s+[\w-]+(?:\s+\"[^\"\n]*\")?)[ \t]*\n?\s*"
+    r"\A\s*(?:\.\.\s+[\w-]+::|[A-Z][\w-]*::|!!!\s+[\w-]+(?:\s+\"[^\"\n]*\")?)\s*"
 )
 """An admonition's label opening a sentence (".. note::", "Tip::", "!!! warning"): it says
 how to read the sentence, never the effect of the cause after it."""
