@@ -708,6 +708,9 @@ def test_a_claim_of_ten_thousand_clauses_and_code_spans_is_cut_once() -> None:
         ("Last but not least `echo()` uses the streams.", []),  # adds, denies nothing
         ("It is fast, not to mention small.", []),
         ("Do not forget it; it is not cached.", ["not"]),  # the second denies
+        ("The author holds nothing but the email address.", []),  # only the address
+        ("None but the owner may write.", []),
+        ("It returns nothing, but logs the call.", ["nothing"]),  # a denial, then a turn
     ],
 )
 def test_negation_cues_skip_names_code_and_events(text: str, cues: list[str]) -> None:
@@ -1692,6 +1695,23 @@ def test_a_heading_run_into_its_first_sentence_is_read_a_headline_is_not(
         "Cardiff, say reports\n\nMore football news follows below."
     )
     assert label(verifier, "Arsenal beat Chelsea in the 2002 FA Cup final.", page) != "supported"
+
+
+def test_a_comment_of_code_is_read_a_heading_is_not(verifier: LexicalVerifier) -> None:
+    """A `#` line inside a code fence is a comment, what the page says of the code below
+    it (Starlette's routing page); in prose, or in a Markdown fence, it is a heading."""
+    page = (
+        "Incoming paths are matched against each `Route` in order.\n\n"
+        "```python\n"
+        "# Don't do this: `/users/me` will never match incoming requests.\n"
+        "routes = [\n    Route('/users/{username}', user),\n"
+        "    Route('/users/me', current_user),\n]\n"
+        "```\n"
+    )
+    claim = "In that order, the /users/me route will never match incoming requests."
+    assert label(verifier, claim, page) == "supported"
+    for heading in (page.replace("```python", "```markdown"), page.replace("```python\n", "")):
+        assert label(verifier, claim, heading) != "supported"
 
 
 def test_a_linking_word_the_source_lacks_is_not_wanted(verifier: LexicalVerifier) -> None:

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from citesynth.analysis import terms
 from citesynth.ingest.blocks import LIST_MARKER
+from citesynth.ingest.comments import code_comments
 from citesynth.ingest.sentences import sentence_spans
 from citesynth.ingest.titles import HEADING_WORDS, is_title_or_rule
 from citesynth.verify.negation import CODE, negation_cues
@@ -119,17 +120,23 @@ def flags(text: str) -> tuple[bool, bool, bool]:
     return bool(negation_cues(text)), bool(words & _UP), bool(words & _DOWN)
 
 
-def _heading(text: str, start: int, end: int) -> bool:
+def _heading(text: str, start: int, end: int, comments: frozenset[int]) -> bool:
     """Whether the piece `text[start:end]` the sentence splitter cut is a Markdown heading.
 
     A line opening with "#" (`# Title`); one of more than `HEADING_WORDS` words only when
     it is a whole line: text whose line breaks were lost runs its headings into its first
     sentence ("# Installing dynamic plugins in Red Hat Developer Hub The dynamic plugin
     support is based on … dynamically. You can use …"), which the splitter leaves whole,
-    while a news page's headline of twenty words stands on a line of its own.
+    while a news page's headline of twenty words stands on a line of its own. A comment of
+    code (`comments`: where the comments of `ingest.comments` start) is no heading:
+    Starlette's "# Don't do this: `/users/me` will never match incoming requests." above
+    its routes is what the page says of them.
     """
     piece = text[start:end]
     if not piece.startswith("#") or "\n" in piece:
+        return False
+    mark = len(piece) - len(piece.lstrip("# \t"))
+    if start + mark in comments:
         return False
     line_end = text.find("\n", end)
     whole = not text[end : len(text) if line_end < 0 else line_end].strip()
@@ -143,9 +150,10 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
     An answer's sources are checked several times: claims, precision, repair.
     """
     found: list[Sentence] = []
+    comments = frozenset(c.start for c in code_comments(text))
     for start, end in passage_sentences(text):
         piece = text[start:end]
-        if _heading(text, start, end) or is_title_or_rule(text, start, end):
+        if _heading(text, start, end, comments) or is_title_or_rule(text, start, end):
             continue  # a heading (`# Title`, or a title over `-----`): never the supporting span
         # The sentence before, in the same paragraph or list item, may name the unit.
         joined = (

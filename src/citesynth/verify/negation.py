@@ -50,6 +50,10 @@ _LITOTES = re.compile(
 )
 """After "not", "never" or "don't": "make sure not to forget to set X" asks to set X; "last
 but not least" and "not to mention" add, they deny nothing."""
+_BUT_ONLY = re.compile(r"[ \t]+but\b", re.I)
+_ONLY_BUT = frozenset("nothing none nobody".split())
+"""Before "but": "contains nothing but the email address" holds only the address; it
+asserts the address, it denies nothing."""
 _DENIED_FAIL = re.compile(r"\b(?:not|never|\w+n't)(?:\s+to)?\Z", re.I)
 _TO = re.compile(r"\s+to\b")
 _AROUND = 40
@@ -85,7 +89,9 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
     "whether it is cached or not"); "not", "never" and "don't" never before "forget",
     "hesitate", "neglect" or "fail to", nor "fail" after them: "make sure not to forget to
     set the attribute" (Flask's docs) and "don't fail to" ask to do it; nor in "not least"
-    or "not to mention" ("Last but not least `echo()` uses …", Click's docs).
+    or "not to mention" ("Last but not least `echo()` uses …", Click's docs); nor
+    "nothing", "none" or "nobody" right before "but": "nothing but the email address" is
+    only the address.
     """
     if _MAYBE.search(text) is None:
         return []
@@ -113,6 +119,8 @@ def negation_cues(text: str) -> list[tuple[int, str]]:
             continue  # "don't forget to set X" (`_LITOTES`) sets X
         if word == "not" and _ADDITIVE.match(text, end):
             continue  # "reviews not only X but also Y" asserts both
+        if word in _ONLY_BUT and _BUT_ONLY.match(text, end):
+            continue  # "nothing but X" is only X
         if word == "no" and (_YES_BEFORE.search(window) or _YES_AFTER.match(text, end)):
             continue
         if word == "not" and _alternative(text, start, end):
