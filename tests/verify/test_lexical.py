@@ -94,6 +94,43 @@ def test_a_claim_can_join_facts_from_two_sentences(verifier: LexicalVerifier) ->
     assert verdict.label != "unsupported" and len(verdict.spans) == 2
 
 
+ATTRIBUTES = """.. class:: Upload
+
+   .. attribute:: stream
+
+      The input stream for the uploaded file.  This usually points to an
+      open temporary file.
+
+   .. attribute:: filename
+
+      The filename of the file on the client. Can be a ``str``, or an
+      instance of ``os.PathLike``.
+
+   .. attribute:: name
+
+      The name of the form field.
+
+   .. attribute:: headers
+
+      The multipart headers as a mapping.
+"""
+
+
+def test_a_long_claim_draws_on_as_many_sentences_as_it_joins(verifier: LexicalVerifier) -> None:
+    """A claim of many content terms joins more facts than the anchor and two more state:
+    here four attribute descriptions, the "name of the form field" among them."""
+    claim = (
+        "On an Upload instance, stream is the uploaded file's input stream, usually an open "
+        "temporary file, name is the form field's name, and filename is the file's name on the "
+        "client, which may be a str or os.PathLike."
+    )
+    coverage = cover(claim, analyse([ATTRIBUTES]))
+    assert len(coverage.best) == 4 and "field" not in coverage.missing_terms
+    assert label(verifier, claim, ATTRIBUTES) == "supported"
+    short = "The stream usually points to an open temporary file of the client."
+    assert len(cover(short, analyse([ATTRIBUTES])).best) <= 3
+
+
 def test_empty_input_is_unsupported_never_an_error(verifier: LexicalVerifier) -> None:
     verdicts = verifier.verify_now([Check("", (SOURCE,)), Check("Some claim here.", ("",))])
     assert [v.label for v in verdicts] == ["unsupported", "unsupported"]

@@ -3,7 +3,8 @@
 Every passage is split into sentences, each analysed once into stemmed terms with
 positions (`analysed`). For a claim, the sentence
 covering most of its content terms is the anchor; up to two more sentences are added
-greedily when they cover terms the anchor lacks (a claim may join two facts). The
+greedily when they cover terms the anchor lacks (a claim may join two facts; a long one
+more, `coverage`). The
 `Alignment` records what is covered (`coverage`, the first half) and what disagrees:
 
 - content-term coverage by the best sentence, the best three, and the whole evidence;
@@ -311,7 +312,7 @@ def _negation_differs(
 
     A negated claim disagrees when the best sentence for its negated clause has no negation
     (a claim may join two sentences, its "no limits" stated by the second), nor does any
-    sentence stating as much of that clause (among the anchor and up to two more; any
+    sentence stating as much of that clause (among the anchor and the best others; any
     sentence of the passages stating more of it than they do: Flask's "Logs for each request
     aren't show in the terminal" below the lines stating the rest), nor names the bound the
     claim denies going past ("cannot have more than" against "maximum":

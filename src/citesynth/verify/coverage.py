@@ -2,9 +2,10 @@
 
 The first half of an alignment (`align`): the claim's content terms, numbers and proper
 names; the anchor sentence (the one covering most of its terms) and up to two more that
-add terms it lacks; how much of the claim they, and the whole evidence, cover; and the
-numbers and names no sentence holds. Terms, names and numbers the `Context` (titles and
-headings) states are given: left out of what the sentences must cover.
+add terms it lacks (more for a long claim); how much of the claim they, and the whole
+evidence, cover; and the numbers and names no sentence holds. Terms, names and numbers
+the `Context` (titles and headings) states are given: left out of what the sentences
+must cover.
 
 Every feature the lexical verifier weighs comes from here but one, whether negation
 differs, which `align` decides with the rest of what disagrees. So a claim's coverage
@@ -177,21 +178,37 @@ def named(claim: str, text: str, context: Context) -> bool:
     return bool(names) and bool(_given_terms(names, analyse([text]).vocabulary, context))
 
 
+_BEST = 3
+_JOINING = 12
+_MORE_PER = 5
+
+
 def _best_sentences(
     needed: set[str], sentences: Sequence[Sentence]
 ) -> tuple[list[Sentence], set[str]]:
-    """The anchor (most of `needed`) and up to two more adding terms it lacks, and their terms."""
+    """The anchor (most of `needed`) and up to two more adding terms it lacks, and their terms.
+
+    Each added sentence is the one adding the most terms still lacking (ties: the one
+    holding more of `needed`), not the next holding most of them whatever it adds: a
+    sentence repeating the anchor's terms and adding one left the one adding four out.
+    A long claim joins more facts than two sentences add to the anchor: one of more than
+    `_JOINING` content terms may draw on one more sentence for each `_MORE_PER` terms past
+    them. Werkzeug's "On a FileStorage, `stream` is …, `name` is the form field's name,
+    and `filename` is …, which may be a str or os.PathLike" holds 17 and states what four
+    attribute descriptions say: the best three had left "name of the form field" out.
+    """
     best: list[Sentence] = []
     covered: set[str] = set()
+    most = _BEST + max(0, (len(needed) - _JOINING) // _MORE_PER)
     if needed:
-        ranked = sorted(sentences, key=lambda s: -len(needed & s.terms))
-        for sentence in ranked[:40]:
-            gain = len((needed - covered) & sentence.terms)
-            if not best or (gain > 0 and len(best) < 3):
-                best.append(sentence)
-                covered |= needed & sentence.terms
-            if len(best) >= 3 or covered == needed:
+        ranked = sorted(sentences, key=lambda s: -len(needed & s.terms))[:40]
+        while ranked and len(best) < most and covered != needed:
+            gains = [len((needed - covered) & s.terms) for s in ranked]
+            top = max(range(len(ranked)), key=gains.__getitem__)
+            if best and gains[top] == 0:
                 break
+            best.append(ranked.pop(top))
+            covered |= needed & best[-1].terms
     return best, covered
 
 

@@ -3,9 +3,9 @@
 The cross-encoder reads a limited number of words of evidence beside the claim (`budget`).
 Evidence that fits the budget whole is read whole; otherwise its sentences are chosen:
 
-- by the lexical alignment (`align.py`) alone: its best sentences (the anchor and up to two
-  that cover what the anchor lacks), then their neighbours while the budget lasts (a
-  pronoun's antecedent is often the sentence before);
+- by the lexical alignment (`align.py`) alone: its best sentences (the anchor and up to
+  two, more for a long claim, that cover what the anchor lacks), then their neighbours
+  while the budget lasts (a pronoun's antecedent is often the sentence before);
 - or, given a `similarity` (claim against sentences, e.g. the packaged MiniLM's cosine),
   by that similarity with a bonus for the lexical alignment's best sentences, then the
   neighbours. Paraphrased claims share few words with their support: on the tuning splits
