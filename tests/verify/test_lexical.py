@@ -131,6 +131,27 @@ def test_a_long_claim_draws_on_as_many_sentences_as_it_joins(verifier: LexicalVe
     assert len(cover(short, analyse([ATTRIBUTES])).best) <= 3
 
 
+def test_the_items_of_one_list_count_as_one_of_the_best_sentences() -> None:
+    """A claim naming the items of a list draws on every item it names: the list counts
+    once against the sentences it may draw on. A sentence outside the list still counts."""
+    page = (
+        "Pools are not tied to a database.\n\n"
+        "Some popular drivers include:\n\n"
+        "- [Alpha](https://a.example) - A fast driver.\n"
+        "- [Beta](https://b.example) - A small driver,\n  built on Alpha.\n"
+        "- [Gamma Engine](https://g.example) - An async driver.\n"
+        "- [Delta](https://d.example) - A driver and query builder.\n\n"
+        "Read your driver's documentation."
+    )
+    claim = "Pools are not tied to a database, and Alpha, Beta, Gamma Engine and Delta are popular."
+    evidence = analyse([page])
+    listed = [s.listed for s in evidence.sentences]
+    assert listed[0] == listed[1] == listed[-1] == -1 and len(set(listed[2:-1])) == 1
+    coverage = cover(claim, evidence)
+    assert {"alpha", "beta", "gamma", "engin", "delta"} <= set(coverage.wanted)
+    assert not {"alpha", "beta", "gamma", "engin", "delta"} & set(coverage.missing_terms)
+
+
 def test_empty_input_is_unsupported_never_an_error(verifier: LexicalVerifier) -> None:
     verdicts = verifier.verify_now([Check("", (SOURCE,)), Check("Some claim here.", ("",))])
     assert [v.label for v in verdicts] == ["unsupported", "unsupported"]

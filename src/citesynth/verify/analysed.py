@@ -58,6 +58,8 @@ class Sentence:
     negated: bool
     up: bool
     down: bool
+    listed: int = -1
+    """The index (in its passage) of the first sentence of the list holding it, -1 for none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,10 +153,14 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
     """
     found: list[Sentence] = []
     comments = frozenset(c.start for c in code_comments(text))
+    listed = -1  # the list the sentence before is in
     for start, end in passage_sentences(text):
         piece = text[start:end]
         if _heading(text, start, end, comments) or is_title_or_rule(text, start, end):
+            listed = -1
             continue  # a heading (`# Title`, or a title over `-----`): never the supporting span
+        previous_end = found[-1].end if found else 0
+        listed = _list_of(text, start, piece, (listed, previous_end), len(found))
         # The sentence before, in the same paragraph or list item, may name the unit.
         joined = (
             bool(found)
@@ -180,9 +186,28 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
                 negated=negated,
                 up=up,
                 down=down,
+                listed=listed,
             )
         )
     return tuple(found)
+
+
+def _list_of(text: str, start: int, piece: str, previous: tuple[int, int], index: int) -> int:
+    """The list the sentence `piece` at `start` (the `index`-th) is in.
+
+    `previous` is the list the sentence before is in (-1 for none) and where it ends.
+    An item opens a list, or goes on with the one before; a sentence on the line of the
+    sentence before, or on an indented line, goes on with its item (structlog's "- A
+    built-in printer." and, indented below it, "Easy to use and fast."); any other
+    sentence is in none.
+    """
+    before, end = previous
+    if _LIST_ITEM.match(piece):
+        return before if before >= 0 else index
+    if before < 0:
+        return -1
+    line = text.rfind("\n", end, start) + 1  # read from the sentence before: linear
+    return before if line == 0 or (start > line and not text[line:start].strip()) else -1
 
 
 def analyse(passages: Sequence[str]) -> Evidence:

@@ -183,6 +183,12 @@ _JOINING = 12
 _MORE_PER = 5
 
 
+def _unit(sentence: Sentence) -> tuple[int, int]:
+    """What `sentence` counts as among the best: its list, or itself when in none."""
+    listed = sentence.listed if sentence.listed >= 0 else -1 - sentence.start
+    return sentence.passage, listed
+
+
 def _best_sentences(
     needed: set[str], sentences: Sequence[Sentence]
 ) -> tuple[list[Sentence], set[str]]:
@@ -196,19 +202,28 @@ def _best_sentences(
     them. Werkzeug's "On a FileStorage, `stream` is …, `name` is the form field's name,
     and `filename` is …, which may be a str or os.PathLike" holds 17 and states what four
     attribute descriptions say: the best three had left "name of the form field" out.
+    The items of one list (`Sentence.listed`) count as one sentence: "SQLAlchemy,
+    SQLModel, Tortoise ORM and Piccolo are named as popular choices" names four items of
+    Starlette's list of database libraries.
     """
     best: list[Sentence] = []
     covered: set[str] = set()
     most = _BEST + max(0, (len(needed) - _JOINING) // _MORE_PER)
+    units: set[tuple[int, int]] = set()  # a list, or a sentence in none
     if needed:
         ranked = sorted(sentences, key=lambda s: -len(needed & s.terms))[:40]
-        while ranked and len(best) < most and covered != needed:
-            gains = [len((needed - covered) & s.terms) for s in ranked]
+        while ranked and covered != needed:
+            full = len(units) >= most
+            gains = [
+                len((needed - covered) & s.terms) if not full or _unit(s) in units else 0
+                for s in ranked
+            ]
             top = max(range(len(ranked)), key=gains.__getitem__)
             if best and gains[top] == 0:
                 break
             best.append(ranked.pop(top))
             covered |= needed & best[-1].terms
+            units.add(_unit(best[-1]))
     return best, covered
 
 
