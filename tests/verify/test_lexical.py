@@ -10,8 +10,8 @@ import pytest
 
 from citesynth.analysis import terms
 from citesynth.verify import Check, LexicalVerifier
-from citesynth.verify.align import superlatives
-from citesynth.verify.analysed import analyse
+from citesynth.verify.align import align, superlatives
+from citesynth.verify.analysed import analyse, is_prose
 from citesynth.verify.coverage import cover
 from citesynth.verify.lexical import remembered_alignment
 from citesynth.verify.negation import messages_only, otherwise_only, privative_only
@@ -309,6 +309,24 @@ HTTP2 = (
     "HTTP/1.1 is a mature transport layer and may be the more robust option.\n\n"
     "You can do so by first making sure to install the optional HTTP/2 dependencies."
 )
+
+
+def test_a_negated_claim_is_read_against_the_prose_when_code_names_more_of_it() -> None:
+    """Code names more of the negated clause than the prose denying it (Jinja's scoping
+    example): the prose still states the denial, and a prose that does not denies it."""
+    page = (
+        "Due to how scopes work, a macro in a child template does not override a macro "
+        "in a parent template.\n\n"
+        ".. code-block:: jinja\n\n"
+        "    {% extends 'layout.txt' %}\n"
+        "    {% macro foo() %}CHILD{% endmacro %}\n"
+    )
+    claim = "A macro foo defined in child.txt doesn't override the foo from layout.txt."
+    evidence = analyse([page])
+    assert [is_prose(evidence, s) for s in evidence.sentences] == [True, False, False]
+    assert not align(claim, evidence).negation_mismatch
+    overriding = analyse([page.replace("does not override", "overrides")])
+    assert align(claim, overriding).negation_mismatch
 
 
 @pytest.mark.parametrize(

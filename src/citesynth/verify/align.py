@@ -46,6 +46,7 @@ from citesynth.verify.analysed import (
     Context,
     Evidence,
     Sentence,
+    is_prose,
     text_of,
 )
 from citesynth.verify.arguments import arguments_exchanged
@@ -314,7 +315,11 @@ def _negation_differs(
     (a claim may join two sentences, its "no limits" stated by the second), nor does any
     sentence stating as much of that clause (among the anchor and the best others; any
     sentence of the passages stating more of it than they do: Flask's "Logs for each request
-    aren't show in the terminal" below the lines stating the rest), nor names the bound the
+    aren't show in the terminal" below the lines stating the rest; and when code names more
+    of it than the prose does, the prose stating most of it too: Jinja's "a macro in a child
+    template does not override a macro in a parent template" above the example whose
+    `child.txt` and `layout.txt` name more of "defining foo in child.txt doesn't override
+    foo from layout.txt"), nor names the bound the
     claim denies going past ("cannot have more than" against "maximum":
     `comparisons.bound_denied`), nor denies it without a negation word in the clause stating
     it (`_denied`; of the stating sentences, those naming another name only and none of the
@@ -342,11 +347,11 @@ def _negation_differs(
         return True
     if negated:
         scope = negated_scope(claim)
-        most = max(len(scope & sentence.terms) for sentence in best)
-        stating = [sentence for sentence in best if len(scope & sentence.terms) == most]
-        beyond = max(len(scope & sentence.terms) for sentence in evidence.sentences)
-        if beyond > most:
-            stating = [s for s in evidence.sentences if len(scope & s.terms) == beyond]
+        stating = _stating(scope, best, evidence.sentences)
+        prose = [s for s in best if is_prose(evidence, s)]
+        if prose and len(prose) < len(best):  # code names more of it: the prose may deny
+            others = [s for s in evidence.sentences if is_prose(evidence, s)]
+            stating += [s for s in _stating(scope, prose, others) if s not in stating]
         stating = _of_the_named(claim, stating, evidence)
         if not any(_denied(claim, scope, sentence, evidence) for sentence in stating):
             return not backed and not _denied_alike(claim, scope, stating, evidence)
@@ -360,6 +365,17 @@ def _negation_differs(
         most = max(len(asserted & sentence.terms) for sentence in best)
         tops = [sentence for sentence in best if len(asserted & sentence.terms) == most]
     return all(_negates(claim, wanted, sentence, evidence) for sentence in tops)
+
+
+def _stating(
+    scope: frozenset[str], best: Sequence[Sentence], sentences: Sequence[Sentence]
+) -> list[Sentence]:
+    """The sentences of `best` holding most of `scope`, or of `sentences` if one holds more."""
+    most = max(len(scope & sentence.terms) for sentence in best)
+    beyond = max(len(scope & sentence.terms) for sentence in sentences)
+    if beyond > most:
+        return [s for s in sentences if len(scope & s.terms) == beyond]
+    return [sentence for sentence in best if len(scope & sentence.terms) == most]
 
 
 def _of_the_named(claim: str, stating: list[Sentence], evidence: Evidence) -> list[Sentence]:

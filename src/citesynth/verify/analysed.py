@@ -11,6 +11,7 @@ against, analysed once for any number of claims (`align`, the trained verifier's
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -18,7 +19,7 @@ from functools import lru_cache
 from citesynth.analysis import terms
 from citesynth.ingest.blocks import LIST_MARKER
 from citesynth.ingest.comments import code_comments
-from citesynth.ingest.sentences import sentence_spans
+from citesynth.ingest.sentences import prose_sentences, sentence_spans
 from citesynth.ingest.titles import HEADING_WORDS, is_title_or_rule
 from citesynth.verify.negation import CODE, negation_cues
 from citesynth.verify.numbers import WORD, canonical, numbers_of, quantities, stated_in
@@ -190,6 +191,23 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
             )
         )
     return tuple(found)
+
+
+def is_prose(evidence: Evidence, sentence: Sentence) -> bool:
+    """Whether `sentence` is prose: not code, a table or a rule (`prose_sentences`).
+
+    Read when asked, not for every sentence analysed: most claims never ask.
+    """
+    spans, ends = _prose(evidence.passages[sentence.passage])
+    at = bisect_right(ends, sentence.start)
+    return at < len(spans) and spans[at][0] < sentence.end
+
+
+@lru_cache(maxsize=256)
+def _prose(text: str) -> tuple[list[tuple[int, int]], list[int]]:
+    """The prose sentences of `text` and where they end, cached."""
+    spans = prose_sentences(text, min_words=1)
+    return spans, [end for _, end in spans]
 
 
 def _list_of(text: str, start: int, piece: str, previous: tuple[int, int], index: int) -> int:
