@@ -914,6 +914,9 @@ def test_a_negated_claim_stated_by_one_of_equally_close_sentences_is_no_mismatch
         ("setuptools v77.0.0 and later", {"77.0.0", "77.0", "77"}, set()),
         ("since 1.2.3", {"1.2.3"}, set()),  # one version, not 1.2: 1.2.5 is another
         ("between 0.0 and 1.0", {"0", "0.0", "1", "1.0"}, set()),
+        # a constant's number after its name's underscore: Falcon's status constants
+        ("falcon.HTTP_204 or HTTP_416", {"204", "416"}, set()),
+        ("abc100 and 1_000", {"1"}, set()),  # inside a word, and a digit group, are not
     ],
 )
 def test_numbers_and_quantities_are_read_as_written(

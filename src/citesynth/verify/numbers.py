@@ -18,10 +18,11 @@ from citesynth.analysis import (
     terms,
 )
 
-_STANDS_ALONE = r"(?:(?<![\w.])|(?<=(?<![\w.])[vV]))"
+_STANDS_ALONE = r"(?:(?<![\w.])|(?<=(?<![\w.])[vV])|(?<=[A-Za-z]_))"
 """Where a number starts: not inside a word or after a dot, but after a version's "v"
 ("pip v21.1", "setuptools v77.0.0": the embedded model's "before pip release 21.1" had been
-vetoed for a number not in the source)."""
+vetoed for a number not in the source), or after a name's underscore (Falcon's
+`falcon.HTTP_204` states the status 204)."""
 _NUMBER = re.compile(rf"{_STANDS_ALONE}[-+]?\d[\d,]*(?:\.\d+)*(?:\s?%|\s?percent\b)?")
 """A number, also the digits of a name (IL-10 is not IL-20), or a version of several parts
 (1.2.3 is not 1.2.5)."""
