@@ -1297,6 +1297,16 @@ def test_an_attribute_the_source_qualifies_otherwise_is_not_in_it(
     nested = "Configure it with structlog.make_filtering_bound_logger and structlog.configure."
     source = STRUCTLOG_DEFAULTS.replace("structlog.make", "structlog.stdlib.make")
     assert not _identifier_reasons(verifier, Check(nested, (source,)))
+    # a name written only inside a hyphenated word is not written on its own (Jinja's
+    # ":ref:`i18n-extension`" beside ``jinja2.ext.babel_extract``)
+    babel = (
+        "Jinja provides an extractor entry point called ``jinja2.ext.babel_extract``. "
+        "The support is implemented as part of the :ref:`i18n-extension` extension."
+    )
+    swapped = "The extractor entry point is called jinja2.ext.i18n."
+    _vetoed(verifier, Check(swapped, (babel,)), "identifier(s) not in the source: jinja2.ext.i18n")
+    written = babel.replace(":ref:`i18n-extension`", "i18n")
+    assert not _identifier_reasons(verifier, Check(swapped, (written,)))
 
 
 def test_other_attributes_are_found_in_linear_time() -> None:

@@ -112,7 +112,8 @@ def other_attributes(claim: str, text: str) -> list[str]:
     another name, and neither `logging.info` nor the word "info" on its own (its
     `set_exc_info` holds it only as a part). A name the source writes on its own, under
     another qualifier too (`structlog.stdlib.get_logger` for `structlog.get_logger`), is
-    no other attribute. The source's names are read once, whatever the claim names.
+    no other attribute; one it writes only inside a hyphenated word ("i18n-extension") is.
+    The source's names are read once, whatever the claim names.
     """
     chains, qualifiers = _dotted_names(text)
     found = []
@@ -124,8 +125,14 @@ def other_attributes(claim: str, text: str) -> list[str]:
             found.append((dotted, name))
     if not found:
         return []  # most claims: no other attribute is read, nor the source word by word
-    written = words(text)
+    written = frozenset(_OWN_WORD.findall(text))
     return [dotted for dotted, name in found if name not in written]
+
+
+_OWN_WORD = re.compile(r"(?<![\w-])[a-z0-9_]+(?![\w-])")
+"""A word of lower-case text as code spells it, not a part of a hyphenated one: Jinja's
+":ref:`i18n-extension`" writes no `i18n` of its own where `jinja2.ext` has another
+attribute (`jinja2.ext.babel_extract`)."""
 
 
 def _dotted_names(text: str) -> tuple[frozenset[str], frozenset[str]]:
