@@ -198,16 +198,19 @@ def is_prose(evidence: Evidence, sentence: Sentence) -> bool:
 
     Read when asked, not for every sentence analysed: most claims never ask.
     """
-    spans, ends = _prose(evidence.passages[sentence.passage])
+    text = evidence.passages[sentence.passage]
+    spans, ends = _prose(text) if len(text) <= LARGEST_REMEMBERED else _read_prose(text)
     at = bisect_right(ends, sentence.start)
     return at < len(spans) and spans[at][0] < sentence.end
 
 
-@lru_cache(maxsize=256)
-def _prose(text: str) -> tuple[list[tuple[int, int]], list[int]]:
-    """The prose sentences of `text` and where they end, cached."""
+def _read_prose(text: str) -> tuple[list[tuple[int, int]], list[int]]:
+    """The prose sentences of `text` and where they end."""
     spans = prose_sentences(text, min_words=1)
     return spans, [end for _, end in spans]
+
+
+_prose = lru_cache(maxsize=256)(_read_prose)
 
 
 def _list_of(text: str, start: int, piece: str, previous: tuple[int, int], index: int) -> int:
