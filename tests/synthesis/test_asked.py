@@ -486,7 +486,8 @@ def test_numbers_and_versions_are_read_in_linear_time() -> None:
     ):
         states_number_of(question, [hostile])
         states_number_of("What is the default timeout?", [hostile])
-    assert time.perf_counter() - started < 2.0
+    # about 1.5 s on 2 cores, 2.3 s under coverage in CI; read quadratically, minutes
+    assert time.perf_counter() - started < 6.0
 
 
 def test_codes_amounts_of_data_and_durations_are_read_in_linear_time() -> None:
