@@ -236,12 +236,11 @@ def comment_quoted(claim: str, passages: Sequence[str]) -> bool:
     had seen a "not" of structlog's two-line comment as a disagreement, and the model reads
     prose only.
     """
-    wanted = _plain(claim)
-    if len(wanted.split()) < 4:
+    wanted, _, (operators, _) = _quotable(claim)
+    if not wanted:
         return False
-    operators = _OPERATORS.findall(claim)
     return any(
-        _plain(comment.text) == wanted and _OPERATORS.findall(comment.text) == operators
+        _plain(comment.text) == wanted and _OPERATORS.findall(comment.text) == list(operators)
         for passage in passages
         for comment in code_comments(passage)
     )
@@ -265,6 +264,15 @@ def _quotable(claim: str) -> tuple[str, str, tuple[tuple[str, ...], tuple[str, .
 def _marks(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The operators and the numbers of `text`, as written."""
     return tuple(_OPERATORS.findall(text)), tuple(_WRITTEN_NUMBER.findall(text))
+
+
+def quoted_whole(claim: str, passages: Sequence[str]) -> bool:
+    """Whether `claim` is a whole code comment or a whole sentence of `passages`.
+
+    Quoted word for word, it is support whatever the checks reading it against the rest
+    of the page say; both verifiers read it alike.
+    """
+    return comment_quoted(claim, passages) or sentence_quoted(claim, passages)
 
 
 def sentence_quoted(claim: str, passages: Sequence[str]) -> bool:

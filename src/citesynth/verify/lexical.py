@@ -32,7 +32,7 @@ from citesynth.verify.align import Alignment, align
 from citesynth.verify.analysed import LARGEST_REMEMBERED, Evidence, analyse, context_of
 from citesynth.verify.base import Check, Label, Span, Verdict
 from citesynth.verify.coverage import DECIDED_BY_ALIGN, FEATURES, cover
-from citesynth.verify.evidence import comment_quoted, sentence_quoted
+from citesynth.verify.evidence import quoted_whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,11 +112,8 @@ class LexicalVerifier:
             else:
                 alignment = remembered_alignment(check.claim, own, check.about)
             verdict = self.judge(alignment, local)
-            if verdict.label != "supported" and (
-                comment_quoted(check.claim, check.passages)
-                or sentence_quoted(check.claim, check.passages)
-            ):
-                verdict = Verdict(1.0, "supported", verdict.spans, ())  # a comment, quoted
+            if verdict.label != "supported" and quoted_whole(check.claim, check.passages):
+                verdict = Verdict(1.0, "supported", verdict.spans, ())  # quoted word for word
             verdicts.append((verdict, alignment))
         return verdicts
 
@@ -137,11 +134,7 @@ class LexicalVerifier:
             self.weights.probability({**features, DECIDED_BY_ALIGN: value}) for value in (0.0, 1.0)
         )
         floor = min(self.weights.supported, self.weights.partial)
-        return (
-            highest >= floor
-            or comment_quoted(check.claim, check.passages)
-            or sentence_quoted(check.claim, check.passages)
-        )
+        return highest >= floor or quoted_whole(check.claim, check.passages)
 
     def judge(self, alignment: Alignment, local: Mapping[int, int]) -> Verdict:
         """The verdict for one alignment; `local` maps evidence passage indexes to the check's."""

@@ -63,11 +63,10 @@ from citesynth.verify.base import Check, Label, Verdict
 from citesynth.verify.crossencoder import WEIGHTS_FILE, CrossEncoder, Meta
 from citesynth.verify.evidence import (
     Similarity,
-    comment_quoted,
     evidence_text,
     mostly_quoted,
     quoted,
-    sentence_quoted,
+    quoted_whole,
     unmarked,
 )
 from citesynth.verify.identifiers import marks_code
@@ -222,8 +221,7 @@ class TrainedVerifier:
                         or mostly_quoted(checks[i].claim, checks[i].passages)
                     )
                 )
-                or comment_quoted(checks[i].claim, checks[i].passages)
-                or sentence_quoted(checks[i].claim, checks[i].passages)
+                or quoted_whole(checks[i].claim, checks[i].passages)
             )
         }
         hopeless = self.model.meta.lexical_hopeless
