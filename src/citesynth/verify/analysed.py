@@ -160,14 +160,11 @@ def _analysed(text: str) -> tuple[Sentence, ...]:
         if _heading(text, start, end, comments) or is_title_or_rule(text, start, end):
             listed = -1
             continue  # a heading (`# Title`, or a title over `-----`): never the supporting span
+        item = _LIST_ITEM.match(piece) is not None
         previous_end = found[-1].end if found else 0
-        listed = _list_of(text, start, piece, (listed, previous_end), len(found))
+        listed = _list_of(text, start, item, (listed, previous_end), len(found))
         # The sentence before, in the same paragraph or list item, may name the unit.
-        joined = (
-            bool(found)
-            and text.count("\n", found[-1].end, start) <= 1
-            and _LIST_ITEM.match(piece) is None
-        )
+        joined = bool(found) and text.count("\n", previous_end, start) <= 1 and not item
         unit_given = (
             stated_in(text[found[-1].start : found[-1].end], piece) if joined else frozenset()
         )
@@ -213,8 +210,8 @@ def _read_prose(text: str) -> tuple[list[tuple[int, int]], list[int]]:
 _prose = lru_cache(maxsize=256)(_read_prose)
 
 
-def _list_of(text: str, start: int, piece: str, previous: tuple[int, int], index: int) -> int:
-    """The list the sentence `piece` at `start` (the `index`-th) is in.
+def _list_of(text: str, start: int, item: bool, previous: tuple[int, int], index: int) -> int:
+    """The list the sentence at `start` (the `index`-th; a list `item` or not) is in.
 
     `previous` is the list the sentence before is in (-1 for none) and where it ends.
     An item opens a list, or goes on with the one before; a sentence on the line of the
@@ -223,7 +220,7 @@ def _list_of(text: str, start: int, piece: str, previous: tuple[int, int], index
     sentence is in none.
     """
     before, end = previous
-    if _LIST_ITEM.match(piece):
+    if item:
         return before if before >= 0 else index
     if before < 0:
         return -1
