@@ -713,14 +713,22 @@ def test_a_run_on_negated_claim_is_scoped_in_linear_time() -> None:
     assert len(_clauses("`a`, " * 5_000)) == 5_001
 
 
-def test_a_long_sentences_clauses_are_read_but_not_remembered() -> None:
-    from citesynth.verify import compound
+def test_a_long_texts_reading_is_read_each_time_not_remembered() -> None:
+    from citesynth.verify.analysed import LARGEST_REMEMBERED, remembered_when_short
+    from citesynth.verify.compound import _CUT, _clauses
 
-    compound._remembered.cache_clear()
-    short, long = "It is not set, and it works.", "It is not set, and it works. " * 3_000
-    assert compound._clauses(short, compound._CUT) == compound._cut_clauses(short, compound._CUT)
-    assert len(compound._clauses(long, compound._CUT)) == 6_001
-    assert compound._remembered.cache_info().currsize == 1  # the short one only
+    read: list[tuple[int, str]] = []
+
+    @remembered_when_short(maxsize=8)
+    def words(text: str, sep: str) -> int:
+        read.append((len(text), sep))
+        return len(text.split(sep))
+
+    short, long = "a b c", "a " * LARGEST_REMEMBERED
+    assert [words(short, " "), words(short, " "), words(short, ",")] == [3, 3, 1]
+    assert [words(long, " "), words(long, " ")] == [LARGEST_REMEMBERED + 1] * 2
+    assert read == [(5, " "), (5, ","), (len(long), " "), (len(long), " ")]
+    assert len(_clauses("It is not set, and it works. " * 3_000, _CUT)) == 6_001
 
 
 def test_a_privative_in_the_source_states_a_condition_not_a_denial() -> None:

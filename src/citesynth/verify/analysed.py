@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Concatenate, ParamSpec, TypeVar, cast
 
 from citesynth.analysis import terms
 from citesynth.ingest.blocks import LIST_MARKER
@@ -44,6 +45,39 @@ LARGEST_REMEMBERED = 50_000
 """Characters of text beyond which what is read of it is not remembered (alignments,
 clauses): chunks are a few thousand; a page passed whole (or a hostile one) would stay in
 memory."""
+
+_Given = ParamSpec("_Given")
+_Read = TypeVar("_Read")
+
+
+def remembered_when_short(
+    maxsize: int,
+) -> Callable[
+    [Callable[Concatenate[str, _Given], _Read]], Callable[Concatenate[str, _Given], _Read]
+]:
+    """A reading of a text, its `maxsize` latest results remembered for short texts.
+
+    A text of more than `LARGEST_REMEMBERED` characters is read anew each time: a whole
+    page is not kept in memory. The arguments after the text must be hashable, as
+    `lru_cache` wants them.
+    """
+
+    def remembering(
+        read: Callable[Concatenate[str, _Given], _Read],
+    ) -> Callable[Concatenate[str, _Given], _Read]:
+        remembered = cast(
+            "Callable[Concatenate[str, _Given], _Read]", lru_cache(maxsize=maxsize)(read)
+        )
+
+        def reading(text: str, /, *args: _Given.args, **kwargs: _Given.kwargs) -> _Read:
+            if len(text) > LARGEST_REMEMBERED:
+                return read(text, *args, **kwargs)
+            return remembered(text, *args, **kwargs)
+
+        reading.__doc__ = read.__doc__
+        return reading
+
+    return remembering
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,18 +230,16 @@ def is_prose(evidence: Evidence, sentence: Sentence) -> bool:
     Read when asked, not for every sentence analysed: most claims never ask.
     """
     text = evidence.passages[sentence.passage]
-    spans, ends = _prose(text) if len(text) <= LARGEST_REMEMBERED else _read_prose(text)
+    spans, ends = _prose(text)
     at = bisect_right(ends, sentence.start)
     return at < len(spans) and spans[at][0] < sentence.end
 
 
-def _read_prose(text: str) -> tuple[list[tuple[int, int]], list[int]]:
+@remembered_when_short(maxsize=256)
+def _prose(text: str) -> tuple[list[tuple[int, int]], list[int]]:
     """The prose sentences of `text` and where they end."""
     spans = prose_sentences(text, min_words=1)
     return spans, [end for _, end in spans]
-
-
-_prose = lru_cache(maxsize=256)(_read_prose)
 
 
 def _list_of(text: str, start: int, item: bool, previous: tuple[int, int], index: int) -> int:

@@ -56,7 +56,7 @@ from bisect import bisect_left
 from functools import lru_cache
 
 from citesynth.analysis import content_terms, terms
-from citesynth.verify.analysed import LARGEST_REMEMBERED, Evidence, text_of
+from citesynth.verify.analysed import Evidence, remembered_when_short, text_of
 from citesynth.verify.comparisons import bound_denied, bound_restated
 from citesynth.verify.negation import (
     PRIVATIVE,
@@ -178,12 +178,8 @@ Clause = tuple[str, tuple[str, ...], frozenset[str]]
 """A clause as written, its negations and its stemmed terms."""
 
 
+@remembered_when_short(maxsize=4096)
 def _clauses(text: str, cut: re.Pattern[str]) -> tuple[Clause, ...]:
-    """`_cut_clauses`, remembered for texts of up to `LARGEST_REMEMBERED` characters."""
-    return _remembered(text, cut) if len(text) <= LARGEST_REMEMBERED else _cut_clauses(text, cut)
-
-
-def _cut_clauses(text: str, cut: re.Pattern[str]) -> tuple[Clause, ...]:
     """`text` cut at each match of `cut` outside inline code, with negations and terms.
 
     Each clause comes with its negations and its stemmed terms. The negations are read in
@@ -201,6 +197,3 @@ def _cut_clauses(text: str, cut: re.Pattern[str]) -> tuple[Clause, ...]:
         held = frozenset(canonical(t) for t in terms(clause))
         clauses.append((clause, tuple(w for _, w in found[first:last]), held))
     return tuple(clauses)
-
-
-_remembered = lru_cache(maxsize=4096)(_cut_clauses)

@@ -14,7 +14,7 @@ from citesynth.analysis import (
     INLINE_CODE,
     SINGLE_CODE,
 )
-from citesynth.verify.analysed import LARGEST_REMEMBERED
+from citesynth.verify.analysed import remembered_when_short
 
 _DOTTED_NAME = r"[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+"
 _DOUBLE_CODE = re.compile(r"(?<!`)``([^`\s](?:[^`\n]*[^`\s])?)``(?!`)")
@@ -135,14 +135,8 @@ _OWN_WORD = re.compile(r"(?<![\w-])[a-z0-9_]+(?![\w-])")
 attribute (`jinja2.ext.babel_extract`)."""
 
 
+@remembered_when_short(maxsize=256)
 def _dotted_names(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """`_read_dotted_names`, remembered for texts of up to `LARGEST_REMEMBERED` characters."""
-    if len(text) > LARGEST_REMEMBERED:
-        return _read_dotted_names(text)  # a whole page: not kept in memory
-    return _remembered_names(text)
-
-
-def _read_dotted_names(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """Each run of two or more parts of the dotted names of `text`, and each qualifier.
 
     A qualifier is a run some further part follows: `structlog.stdlib.get_logger` has the
@@ -160,9 +154,8 @@ def _read_dotted_names(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(chains), frozenset(qualifiers)
 
 
-_remembered_names = lru_cache(maxsize=256)(_read_dotted_names)
 _PARTS = 6
-"""The parts of a dotted name read (`_read_dotted_names`): names nest a few deep."""
+"""The parts of a dotted name read (`_dotted_names`): names nest a few deep."""
 _WRITTEN_ATTRIBUTE = re.compile(rf"(?<![\w./@:-]){_DOTTED_NAME}(?![\w/:@-]|\.\w)")
 """`_ATTRIBUTE` written anywhere, a sentence's full stop after it ("at logging.INFO.")."""
 
