@@ -36,6 +36,7 @@ from citesynth.verify.cues import sides_of
 from citesynth.verify.evidence import evidence_text
 from citesynth.verify.lexical import LexicalVerifier
 from citesynth.verify.purpose import goal_elsewhere, split_goal
+from citesynth.verify.renamed import name_replaced
 from citesynth.verify.respectively import paired_otherwise
 from citesynth.verify.review import review
 from citesynth.verify.roles import crossed_names, partners_exchanged
@@ -102,6 +103,8 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
     paired = paired_otherwise(text, [f"{first} respectively", second])
     assert paired is None or all(item.lower() in text.lower() for item in paired)
     preferred = preferred_reversed(text + " instead of " + first, second)
+    renamed = name_replaced(text, first, [frozenset(second.split())])
+    assert renamed is None or (renamed[0] in text and renamed[1] in first)
     assert preferred is None or all(isinstance(word, str) for word in preferred)
     found = find_conflicts([Passage(1, first, "a.md"), Passage(2, second, "b.md")])
     assert all(set(f.sources) <= {1, 2} for f in found)

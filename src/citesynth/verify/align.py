@@ -97,6 +97,7 @@ from citesynth.verify.numbers import canonical
 from citesynth.verify.opposites import contradicting_words, opposed, reversed_order, words
 from citesynth.verify.purpose import goal_elsewhere
 from citesynth.verify.quotes import misquoted
+from citesynth.verify.renamed import name_replaced
 from citesynth.verify.replies import replied_otherwise
 from citesynth.verify.respectively import paired_otherwise
 from citesynth.verify.roles import crossed_names, partners_exchanged
@@ -628,6 +629,8 @@ def align(
     stating = [text_of(evidence, s) for s in best]
     if stating and (elsewhere := code_elsewhere(claim, stating[0], shown)):
         misnamed = (*misnamed, elsewhere)  # `reload_templates` where it says `reload_assets`
+    if stating and (renamed := name_replaced(claim, stating[0], (s.terms for s in sentences))):
+        misnamed = (*misnamed, renamed)  # "the Broncos practice squad" where it says "Falcons"
     opposite, restated = _opposite(claim, negated, best, stating)
     if not opposite and not restated:
         opposite = _opposite_elsewhere(claim, negated, best, evidence)

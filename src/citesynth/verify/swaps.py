@@ -41,14 +41,14 @@ from citesynth.verify.opposites import (
     tokens,
 )
 
-_NAMES = re.compile(NAME.pattern + r"(?:\s+[A-Z][\w'’-]*)*")
+NAMES = re.compile(NAME.pattern + r"(?:\s+[A-Z][\w'’-]*)*")
 """A proper name of one or more capitalised words ("President Robert Mugabe": one name)."""
 _CLAUSE = re.compile(r"[,;:()!?\n]|\.(?:\s|\Z)|\s(?:and|but|while|whereas|with|or)\s", re.I)
 """Where a clause ends: an item's neighbours are read within its own clause."""
 
 
 @lru_cache(maxsize=4096)
-def _clauses(text: str) -> tuple[tuple[str, ...], ...]:
+def clause_tokens(text: str) -> tuple[tuple[str, ...], ...]:
     """The tokens of each clause of `text`."""
     return tuple(
         found for part in _CLAUSE.split(text.lower()) if (found := tuple(TOKEN.findall(part)))
@@ -56,9 +56,9 @@ def _clauses(text: str) -> tuple[tuple[str, ...], ...]:
 
 
 @lru_cache(maxsize=4096)
-def _flat(text: str) -> tuple[str, ...]:
+def flat_tokens(text: str) -> tuple[str, ...]:
     """The tokens of `text` as its clauses cut them ("1,000" is "1" and "000" there)."""
-    return tuple(token for clause in _clauses(text) for token in clause)
+    return tuple(token for clause in clause_tokens(text) for token in clause)
 
 
 def _kinds(claim: str, stating: str) -> list[list[frozenset[str]]]:
@@ -68,16 +68,16 @@ def _kinds(claim: str, stating: str) -> list[list[frozenset[str]]]:
     tokens that write it. A swap exchanges like with like: a number with a number, a name
     with a name.
     """
-    written = _flat(claim)
+    written = flat_tokens(claim)
     said = frozenset(written)
-    source = frozenset(_flat(stating))
+    source = frozenset(flat_tokens(stating))
     kinds = [[frozenset({t}) for t in dict.fromkeys(written) if t[0].isdigit() and t in source]]
     kinds += [
         [left, right]
         for left, right in CONTRARIES
         if said & left and said & right and source & left and source & right
     ]
-    runs = dict.fromkeys(match.group().lower() for match in _NAMES.finditer(claim))
+    runs = dict.fromkeys(match.group().lower() for match in NAMES.finditer(claim))
     names = (frozenset(w for w in run.split() if w.isalpha() and w in source) for run in runs)
     kinds.append([name for name in dict.fromkeys(names) if name])
     return kinds
@@ -103,7 +103,7 @@ def swapped(claim: str, stating: str) -> tuple[str, str] | None:
     once: repair aligns every claim with every source.
     """
     stating = rendered_roles(stating)  # ":ref:`WebSocket <ws>`" ends no clause
-    claim_tokens, stating_tokens = _flat(claim), _flat(stating)
+    claim_tokens, stating_tokens = flat_tokens(claim), flat_tokens(stating)
     for kind in _kinds(claim, stating):
         if len(kind) < 2:
             continue
@@ -113,8 +113,8 @@ def swapped(claim: str, stating: str) -> tuple[str, str] | None:
                 own=frozenset(t for w in item for t in content_of(w)),
                 at_claim=tuple(i for i, t in enumerate(claim_tokens) if t in item),
                 at_stating=tuple(i for i, t in enumerate(stating_tokens) if t in item),
-                near_claim=near(_clauses(claim), item),
-                near_stating=near(_clauses(stating), item),
+                near_claim=near(clause_tokens(claim), item),
+                near_stating=near(clause_tokens(stating), item),
             )
             for item in kind[:MAX_ITEMS]
         ]
