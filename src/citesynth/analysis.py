@@ -221,6 +221,12 @@ def content_terms(text: str) -> list[str]:
     return list(dict.fromkeys(_QUERY_ANALYZER.analyze(text)))
 
 
+CALENDAR = frozenset(
+    """january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday""".split()
+)
+"""The names of months and days: capitalised, yet a date's, not a proper name."""
+
 ADMONITIONS = ("NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION")
 """The labels of admonition blocks (AsciiDoc's `[TIP]`, `[NOTE]`, …): a label says
 how to read what follows, never what it is about."""

@@ -54,6 +54,24 @@ def test_a_name_written_where_the_stating_sentence_names_another_is_replaced() -
             "The Developer Preview features are not supported.",
             "IMPORTANT Developer Preview features are not supported.",
         ),
+        # a month or a day is a date's; a name spelt a little otherwise is the same name
+        (
+            "Moreau joined the club squad in January of 2019.",
+            "Moreau joined the club squad in Aug of 2019.",
+        ),
+        (
+            "Moreau joined the club squad on a Monday in 2019.",
+            "Moreau joined the club squad on a Friday in 2019.",
+        ),
+        (
+            "The suite retells a Rusian folk tale for strings.",
+            "The suite retells a Russian folk tale for strings.",
+        ),
+        # a question restated before the answer asserts nothing of the names it asks of
+        (
+            "Which Lyon practice squad signed Moreau? The Falcons",
+            "The club said the Paris practice squad signed Moreau.",
+        ),
         # another name somewhere else in the sentence, not in the claim's name's place
         (
             "Moreau was signed by the Denver Broncos in 2013.",

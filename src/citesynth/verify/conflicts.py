@@ -62,7 +62,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from citesynth.analysis import ADMONITIONS, content_terms, terms, without_asides
+from citesynth.analysis import ADMONITIONS, CALENDAR, content_terms, terms, without_asides
 from citesynth.ingest.sentences import FIELD_MARKER, prose_sentences
 from citesynth.verify.analysed import passage_sentences
 from citesynth.verify.base import Passage
@@ -249,13 +249,9 @@ def _full_year(text: str, start: int, number: str) -> str:
     return str(end if end > year else end + 100)
 
 
-_CALENDAR = frozenset(
-    """january february march april may june july august september october november december
-    monday tuesday wednesday thursday friday saturday sunday""".split()
-)
 _NAME_WORDS = re.compile(r"\w[\w'’-]*")
 _SMALL = frozenset("a an and at by for from in of on or the to with".split())
-_NOT_NAMES = _CALENDAR | _SMALL
+_NOT_NAMES = CALENDAR | _SMALL
 _OPENING_NAME = re.compile(r"^\W*[A-Z][\w'’-]*\s+[A-Z][a-z]")
 """A sentence opening with two Title Case words ("Kate Ramsay made …"): its first is a name."""
 _SITE = re.compile(r"\s+[|—–-]\s+.*$")
