@@ -54,6 +54,7 @@ from difflib import SequenceMatcher
 
 from citesynth.analysis import ADMONITIONS, CALENDAR
 from citesynth.ingest.sentences import prose_sentences
+from citesynth.verify.analysed import remembered_when_short
 from citesynth.verify.numbers import canonical
 from citesynth.verify.opposites import content_of, near
 from citesynth.verify.swaps import NAMES, clause_tokens, flat_tokens
@@ -85,21 +86,25 @@ def name_replaced(
     `stating` is the anchor sentence; `sentences` the stemmed terms of each sentence of
     the passages, read only when a name is found replaced.
     """
-    said, held = frozenset(flat_tokens(claim)), frozenset(flat_tokens(stating))
-    others = _placed([n for n in _names(stating) if n.words.isdisjoint(said)], stating)
+    asserted = _QUESTION.sub(" ", claim)  # a question asserts nothing of the names it asks of
+    held = frozenset(flat_tokens(stating))
+    claimed = [name for name in _names(asserted) if name.words.isdisjoint(held)]
+    if not claimed:  # most claims: the sentence writes every name they do, or they name none
+        return None
+    said = frozenset(flat_tokens(claim))
+    others = [name for name in _names(stating) if name.words.isdisjoint(said)]
     if not others:
         return None
-    asserted = _QUESTION.sub(" ", claim)  # a question asserts nothing of the names it asks of
-    names = _placed([n for n in _names(asserted) if n.words.isdisjoint(held)], asserted)
+    names, others_placed = _placed(claimed, asserted), _placed(others, stating)
     found = [
         (name, other)
         for name, around, nearest in names
-        for other, around_other, nearest_other in others
+        for other, around_other, nearest_other in others_placed
         if len(around & around_other) >= SHARED
         and nearest & nearest_other
         and not _one_named(name, other)
     ]
-    if not found or not prose_sentences(stating, min_words=1):
+    if not found or not _prose(stating):
         return None
     related = list(sentences)
     for name, other in found:
@@ -109,8 +114,19 @@ def name_replaced(
     return None
 
 
-def _names(text: str) -> list[_Name]:
-    """The proper names of `text` (module doc: no function word, letter or label)."""
+@remembered_when_short(maxsize=1024)
+def _prose(text: str) -> bool:
+    """Whether `text` holds a prose sentence (`prose_sentences`), remembered."""
+    return bool(prose_sentences(text, min_words=1))
+
+
+@remembered_when_short(maxsize=4096)
+def _names(text: str) -> tuple[_Name, ...]:
+    """The proper names of `text` (module doc: no function word, letter or label).
+
+    Remembered: repair reads one claim against every source, and a source's sentences
+    state many claims.
+    """
     found = []
     for match in NAMES.finditer(text):
         words = [w for w in match.group().split() if w.isalpha()]
@@ -118,7 +134,7 @@ def _names(text: str) -> list[_Name]:
             lowered = frozenset(w.lower() for w in words)
             own = frozenset(t for w in lowered for t in content_of(w))
             found.append(_Name(" ".join(words), lowered, own))
-    return found
+    return tuple(found)
 
 
 def _naming(word: str) -> bool:
@@ -155,7 +171,7 @@ def _one_named(first: _Name, second: _Name) -> bool:
 
 
 def _placed(
-    names: list[_Name], text: str
+    names: Sequence[_Name], text: str
 ) -> list[tuple[_Name, frozenset[str], frozenset[tuple[int, str]]]]:
     """The first `_MOST` names, each with the terms near it in `text` and the nearest ones.
 
