@@ -110,11 +110,18 @@ def test_the_lexical_verifier_vetoes_a_replaced_name_and_says_which() -> None:
 
 
 def test_a_sentence_writing_names_many_times_is_read_in_linear_time() -> None:
-    claim = "The museum stands in Kent near the river."
-    for stating in (
-        "The museum stands in Millbrook near the river. " + "Millbrook " * 40_000,
-        "The museum stands in Millbrook near the river " + "Millbrook the " * 30_000,
-        "The museum stands " + " ".join(f"Town{i} near" for i in range(20_000)),
+    # a question read with a backtracking pattern took 11 s for a claim of 9,000 names
+    kent = "The museum stands in Kent near the river."
+    names = " ".join(f"Kentish{i}" for i in range(9_000))
+    for claim, stating in (
+        (kent, "The museum stands in Millbrook near the river. " + "Millbrook " * 40_000),
+        (kent, "The museum stands in Millbrook near the river " + "Millbrook the " * 30_000),
+        (kent, "The museum stands " + " ".join(f"Town{i} near" for i in range(20_000))),
+        (kent, "The museum stands in " + names + " near"),
+        (
+            "The museum stands in " + names + " now",
+            "The museum stands in " + names.replace("Kentish", "Kentesh"),
+        ),
     ):
         sentences = _terms(stating)
         started = time.perf_counter()

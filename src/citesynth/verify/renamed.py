@@ -47,7 +47,6 @@ claims.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -61,8 +60,6 @@ from citesynth.verify.swaps import NAMES, clause_tokens, flat_tokens
 
 SHARED = 2
 """Neighbouring terms a claim's name and the anchor's other name must share."""
-_QUESTION = re.compile(r"[^?]*\?")
-"""A question a claim restates before its answer ("Who … Jocelyn Bell Burnell …? 1969")."""
 _ALIKE = 0.85
 """How alike two names' letters must be to be one name misspelt ("Rusian", "Russian")."""
 _MOST = 16
@@ -83,10 +80,10 @@ def name_replaced(
 ) -> tuple[str, str] | None:
     """(the claim's name, the name `stating` writes in its place), or None (module doc).
 
-    `stating` is the anchor sentence; `sentences` the stemmed terms of each sentence of
-    the passages, read only when a name is found replaced.
+    `stating` is a sentence stating the claim; `sentences` the stemmed terms of each
+    sentence of the passages, read only when a name is found replaced.
     """
-    asserted = _QUESTION.sub(" ", claim)  # a question asserts nothing of the names it asks of
+    asserted = claim.rpartition("?")[2]  # a question asserts nothing of the names it asks of
     held = frozenset(flat_tokens(stating))
     claimed = [name for name in _names(asserted) if name.words.isdisjoint(held)]
     if not claimed:  # most claims: the sentence writes every name they do, or they name none
@@ -153,6 +150,7 @@ def _naming(word: str) -> bool:
 
 
 _CALENDAR_SHORT = frozenset(day[:3] for day in CALENDAR) | {"sept"}
+"""Months and days as dates abbreviate them ("Aug", "Sept", "Fri")."""
 
 
 def _one_named(first: _Name, second: _Name) -> bool:
@@ -164,10 +162,23 @@ def _one_named(first: _Name, second: _Name) -> bool:
     return (
         joined_a in joined_b
         or joined_b in joined_a
-        or SequenceMatcher(None, joined_a, joined_b).ratio() >= _ALIKE
+        or _spelt_alike(joined_a, joined_b)
         or (len(a) == 1 and joined_a == initials_b)
         or (len(b) == 1 and joined_b == initials_a)
     )
+
+
+def _spelt_alike(first: str, second: str) -> bool:
+    """Whether two names' letters are `_ALIKE`: compared only when names are short."""
+    if max(len(first), len(second)) > _LONGEST:
+        return False
+    matcher = SequenceMatcher(None, first, second)
+    return matcher.real_quick_ratio() >= _ALIKE and matcher.ratio() >= _ALIKE
+
+
+_LONGEST = 80
+"""Letters of the longest name compared for spelling: a longer run of capitalised words
+is a title or a hostile text, and comparing it costs the product of the two lengths."""
 
 
 def _placed(
