@@ -629,8 +629,8 @@ def align(
     stating = [text_of(evidence, s) for s in best]
     if stating and (elsewhere := code_elsewhere(claim, stating[0], shown)):
         misnamed = (*misnamed, elsewhere)  # `reload_templates` where it says `reload_assets`
-    held = (name_replaced(claim, text, (s.terms for s in sentences)) for text in stating)
-    if renamed := next(filter(None, held), None):
+    replaced = (name_replaced(claim, text, (s.terms for s in sentences)) for text in stating)
+    if renamed := next(filter(None, replaced), None):
         misnamed = (*misnamed, renamed)  # "the Broncos practice squad" where it says "Falcons"
     opposite, restated = _opposite(claim, negated, best, stating)
     if not opposite and not restated:

@@ -230,14 +230,17 @@ def is_prose(evidence: Evidence, sentence: Sentence) -> bool:
     Read when asked, not for every sentence analysed: most claims never ask.
     """
     text = evidence.passages[sentence.passage]
-    spans, ends = _prose(text)
+    spans, ends = prose_spans(text)
     at = bisect_right(ends, sentence.start)
     return at < len(spans) and spans[at][0] < sentence.end
 
 
-@remembered_when_short(maxsize=256)
-def _prose(text: str) -> tuple[list[tuple[int, int]], list[int]]:
-    """The prose sentences of `text` and where they end."""
+@remembered_when_short(maxsize=1024)
+def prose_spans(text: str) -> tuple[list[tuple[int, int]], list[int]]:
+    """The prose sentences of `text` (`prose_sentences`) and where they end, remembered.
+
+    `is_prose` reads a passage's; `renamed` whether a sentence stating a claim is prose.
+    """
     spans = prose_sentences(text, min_words=1)
     return spans, [end for _, end in spans]
 

@@ -30,7 +30,7 @@ Not read as replaced, since the sources may call one thing by both names:
 - two names the passages relate in one sentence: "Fiapre is a town in the Sunyani West
   District" lets a claim speak of "a town in Sunyani West District" where the anchor says
   "in Fiapre", and a genus the passages name with another's.
-Nor is a sentence that is no prose (code, a table: `prose_sentences`).
+Nor is a sentence that is no prose (code, a table: `analysed.prose_spans`).
 
 Measured on the tuning splits (2026-12-07), lexical: wrong claims passed, WiCE dev 51 →
 50, HaluEval 0–249 146 → 141, Developer Hub dev 52 → 51; no right claim of any tuning set
@@ -52,8 +52,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from citesynth.analysis import ADMONITIONS, CALENDAR
-from citesynth.ingest.sentences import prose_sentences
-from citesynth.verify.analysed import remembered_when_short
+from citesynth.verify.analysed import prose_spans, remembered_when_short
 from citesynth.verify.numbers import canonical
 from citesynth.verify.opposites import content_of, near
 from citesynth.verify.swaps import NAMES, clause_tokens, flat_tokens
@@ -101,7 +100,7 @@ def name_replaced(
         and nearest & nearest_other
         and not _one_named(name, other)
     ]
-    if not found or not _prose(stating):
+    if not found or not prose_spans(stating)[0]:
         return None
     related = list(sentences)
     for name, other in found:
@@ -109,12 +108,6 @@ def name_replaced(
         if not any(both <= terms for terms in related):
             return name.written, other.written
     return None
-
-
-@remembered_when_short(maxsize=1024)
-def _prose(text: str) -> bool:
-    """Whether `text` holds a prose sentence (`prose_sentences`), remembered."""
-    return bool(prose_sentences(text, min_words=1))
 
 
 @remembered_when_short(maxsize=4096)
