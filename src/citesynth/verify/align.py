@@ -78,6 +78,7 @@ from citesynth.verify.identifiers import (
 from citesynth.verify.lists import misattributed
 from citesynth.verify.measures import other_measure, other_unit
 from citesynth.verify.misplaced import code_elsewhere
+from citesynth.verify.negated_pairs import pair_negated
 from citesynth.verify.negation import (
     asserted_terms,
     contrast_denied,
@@ -661,6 +662,8 @@ def align(
     if chosen := next(filter(None, (rejected_chosen(claim, s) for s in stating)), None):
         opposite = (*opposite, (chosen[0], f"{chosen[1]} rather than {chosen[0]}"))
     outright = stated_otherwise(claim, shown)
+    if not negation_mismatch and (denied := pair_negated(claim, evidence)):
+        opposite = (*opposite, denied)  # "supports Windows": "does not support Windows"
     moved = moved_across(claim, stating)  # "…, while `__int__` fails" of `__str__`
     opposite = (*opposite, *outright, *([moved] if moved else []))
     exchanged = (

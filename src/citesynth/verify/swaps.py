@@ -43,7 +43,7 @@ from citesynth.verify.opposites import (
 
 NAMES = re.compile(NAME.pattern + r"(?:\s+[A-Z][\w'’-]*)*")
 """A proper name of one or more capitalised words ("President Robert Mugabe": one name)."""
-_CLAUSE = re.compile(r"[,;:()!?\n]|\.(?:\s|\Z)|\s(?:and|but|while|whereas|with|or)\s", re.I)
+CLAUSE = re.compile(r"[,;:()!?\n]|\.(?:\s|\Z)|\s(?:and|but|while|whereas|with|or)\s", re.I)
 """Where a clause ends: an item's neighbours are read within its own clause."""
 
 
@@ -51,7 +51,7 @@ _CLAUSE = re.compile(r"[,;:()!?\n]|\.(?:\s|\Z)|\s(?:and|but|while|whereas|with|o
 def clause_tokens(text: str) -> tuple[tuple[str, ...], ...]:
     """The tokens of each clause of `text`."""
     return tuple(
-        found for part in _CLAUSE.split(text.lower()) if (found := tuple(TOKEN.findall(part)))
+        found for part in CLAUSE.split(text.lower()) if (found := tuple(TOKEN.findall(part)))
     )
 
 
