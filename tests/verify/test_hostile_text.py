@@ -25,6 +25,7 @@ from citesynth.synthesis.named import (
     versioned,
 )
 from citesynth.synthesis.sources import numbered
+from citesynth.verify.analysed import analyse
 from citesynth.verify.base import Check, Passage
 from citesynth.verify.calls import rearranged_calls
 from citesynth.verify.causes import LinksChecked, link_of, unstated_link
@@ -35,6 +36,7 @@ from citesynth.verify.crossencoder import available
 from citesynth.verify.cues import sides_of
 from citesynth.verify.evidence import evidence_text
 from citesynth.verify.lexical import LexicalVerifier
+from citesynth.verify.negated_pairs import pair_negated
 from citesynth.verify.purpose import goal_elsewhere, split_goal
 from citesynth.verify.renamed import name_replaced
 from citesynth.verify.respectively import paired_otherwise
@@ -106,6 +108,11 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
     renamed = name_replaced(text, first, [frozenset(second.split())])
     assert renamed is None or (renamed[0] in text and renamed[1] in first)
     assert preferred is None or all(isinstance(word, str) for word in preferred)
+    negated = pair_negated(text, analyse([first, second]))
+    assert negated is None or (
+        negated[0] in " ".join(text.split())
+        and any(negated[1] in " ".join(p.split()) for p in (first, second))
+    )
     found = find_conflicts([Passage(1, first, "a.md"), Passage(2, second, "b.md")])
     assert all(set(f.sources) <= {1, 2} for f in found)
     assert len(evidence_text(text, [first, second], budget=90, similarity=None).split()) <= 200
