@@ -83,6 +83,22 @@ def lexical() -> LexicalVerifier:
             "Filters and tests are looked up in separate namespaces.",
             ("shared", "separate"),
         ),
+        # a word's "in-" form, as English writes it before the word's letter
+        (
+            "Ambulatory monitoring is inaccurate at diagnosing hypertension.",
+            "Ambulatory monitoring is accurate at diagnosing hypertension.",
+            ("inaccurate", "accurate"),
+        ),
+        (
+            "The header is relevant to caching proxies.",
+            "The header is irrelevant to caching proxies.",
+            ("relevant", "irrelevant"),
+        ),
+        (
+            "The hash gives an imperfect ordering of the keys.",
+            "The hash gives a perfect ordering of the keys.",
+            ("imperfect", "perfect"),
+        ),
     ],
 )
 def test_the_opposite_word_in_the_stating_sentence_is_found(
@@ -108,6 +124,12 @@ def test_the_opposite_word_in_the_stating_sentence_is_found(
         ),
         # converse words are never listed: "A before B" is "B after A"
         ("Hooks run after the request is prepared.", "The request is prepared before hooks run."),
+        # "in-" does not deny every word it opens: "interest" is no "terest" denied, and
+        # "inform" none of "form"
+        (
+            "Users may inform the team of their interest.",
+            "Users may form the team of their terest.",
+        ),
         # "differentiated" against a sentence holding "differentiate": same stem, no "un-" pair
         (
             "Stem cells can give rise to differentiated progeny.",

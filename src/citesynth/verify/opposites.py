@@ -50,7 +50,12 @@ claim through that an accidental negation veto had stopped (its reversed cause n
 Increase/decrease words are
 `align`'s direction check; always/never, with/without and fail are negation. A word and
 its "un-" or "non-" form are contradictory too ("supported" / "unsupported",
-"blocking" / "non-blocking") when the bare word reads as an adjective or participle.
+"blocking" / "non-blocking") when the bare word reads as an adjective or participle, and
+its "in-" form (im-, ir-, il- before p, b, m, r, l: "ineffective", "irrelevant") when it
+ends as a Latin adjective does ("-ive", "-ent", "-ible", …; 2026-12-07: SciFact's
+"Ambulatory blood pressure monitoring is inaccurate at diagnosing hypertension" against
+an abstract calling it accurate, one wrong tuning claim more caught and no verdict of
+another tuning claim changed).
 Words are read as written (lower case, hyphenated words whole): stems would confuse
 "optional" with "option".
 """
@@ -234,7 +239,7 @@ def stems(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=1024)
 def _prefixed(claim: frozenset[str]) -> tuple[tuple[frozenset[str], frozenset[str], bool], ...]:
-    """The claim's words and their "un-" / "non-" contradictions, as `_LISTED` entries.
+    """The claim's words and their "un-", "non-" and "in-" contradictions, as `_LISTED` entries.
 
     Cached: repair reads one claim against every source.
     """
@@ -245,9 +250,40 @@ def _prefixed(claim: frozenset[str]) -> tuple[tuple[frozenset[str], frozenset[st
             bare = word[len(prefix) :]
             if len(bare) >= 4 and _ADJECTIVE.search(bare):
                 found.append((frozenset({word}), frozenset({bare}), True))
-        elif len(word) >= 4 and _ADJECTIVE.search(word):
-            found.append((frozenset({word}), frozenset({"un" + word, "non-" + word}), True))
+            continue
+        bare = word[2:]
+        if len(bare) >= 5 and _LATIN_ADJECTIVE.search(word) and _in_form(bare) == word:
+            found.append((frozenset({word}), frozenset({bare}), True))  # "ineffective"
+        if len(word) >= 4 and _ADJECTIVE.search(word):
+            theirs = {"un" + word, "non-" + word}
+            if len(word) >= 5 and _LATIN_ADJECTIVE.search(word):
+                theirs.add(_in_form(word))
+            found.append((frozenset({word}), frozenset(theirs), True))
     return tuple(found)
+
+
+_LATIN_ADJECTIVE = re.compile(r"(?:ive|ent|ant|ible|able|al|ic|ous|ate|ect|ete|ure)\Z")
+"""Endings of a word whose "in-" form is its contradiction ("effective", "complete",
+"relevant"); a word ending otherwise is not read so ("interest" is no "terest" denied)."""
+
+
+def _in_form(word: str) -> str:
+    """`word` with the "in-" that contradicts it, as English writes it before its letter.
+
+    "im-" before p, b and m ("impossible"), "ir-" before r ("irrelevant"), "il-" before l
+    ("illegal"), else "in-" ("ineffective").
+    """
+    first = word[:1]
+    prefix = (
+        "im"
+        if first in ("p", "b", "m")
+        else "ir"
+        if first == "r"
+        else "il"
+        if first == "l"
+        else "in"
+    )
+    return prefix + word
 
 
 def opposed(
