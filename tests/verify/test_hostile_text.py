@@ -34,6 +34,7 @@ from citesynth.verify.conflicts import find_conflicts
 from citesynth.verify.contrasts import moved_across
 from citesynth.verify.crossencoder import available
 from citesynth.verify.cues import sides_of
+from citesynth.verify.effects import effect_reversed
 from citesynth.verify.evidence import evidence_text
 from citesynth.verify.lexical import LexicalVerifier
 from citesynth.verify.negated_pairs import pair_negated
@@ -108,6 +109,8 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
     renamed = name_replaced(text, first, [frozenset(second.split())])
     assert renamed is None or (renamed[0] in text and renamed[1] in first)
     assert preferred is None or all(isinstance(word, str) for word in preferred)
+    turned = effect_reversed(f"It increases {text}", analyse([f"{first} decreases", second]))
+    assert turned is None or all(isinstance(words, str) and words for words in turned)
     negated = pair_negated(text, analyse([first, second]))
     assert negated is None or (
         negated[0] in " ".join(text.split())

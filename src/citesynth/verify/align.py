@@ -63,6 +63,7 @@ from citesynth.verify.comparisons import (
 from citesynth.verify.compound import clause_denied
 from citesynth.verify.contrasts import moved_across
 from citesynth.verify.coverage import DECIDED_BY_ALIGN, claim_names, cover
+from citesynth.verify.effects import effect_reversed
 from citesynth.verify.flag_defaults import flag_default_backs, flag_default_differs
 from citesynth.verify.identifiers import (
     as_code,
@@ -664,6 +665,8 @@ def align(
     outright = stated_otherwise(claim, shown)
     if not negation_mismatch and (denied := pair_negated(claim, evidence)):
         opposite = (*opposite, denied)  # "supports Windows": "does not support Windows"
+    if not coverage.direction_mismatch and (turned := effect_reversed(claim, evidence)):
+        opposite = (*opposite, turned)  # "decreases telomere fragility": "increases …"
     moved = moved_across(claim, stating)  # "…, while `__int__` fails" of `__str__`
     opposite = (*opposite, *outright, *([moved] if moved else []))
     exchanged = (

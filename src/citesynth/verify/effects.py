@@ -1,0 +1,147 @@
+"""An effect the source states the other way round: it raises where the claim lowers.
+
+    effect_reversed("Pyridostatin decreases telomere fragility in BRCA2-deficient cells.",
+                    evidence)
+    → ("decreases telomere fragility", "increases telomere fragility")
+
+SciFact's refuted claims often turn one effect around, and its abstracts say both ways
+round what they measure: "Treatment with … pyridostatin (PDS) increases telomere
+fragility in BRCA2-deficient cells" two sentences after "the replication efficiency … is
+decreased significantly in cells lacking HR". The direction check of `coverage` reads the
+best sentences as a whole, and vetoes only when none of them says the claim's direction,
+so both verifiers passed "Pyridostatin decreases telomere fragility …".
+
+`effect_reversed` reads each word of an effect (`RAISING`: "increases", "enhances",
+"activates", …; `LOWERING`: "decreases", "reduces", "inhibits", …; verbs only, never a
+comparative: "A is higher than B" is "B is lower than A") with what it bears on: the
+`BORNE` content words after it in its clause ("decreases telomere fragility"), or, after
+"is", "are", "was", … ("activity is reduced"), those before it. A claim's effect is
+reversed when a prose sentence of its passages writes the other direction's word, not
+negated (no negating word among the three before it), on the same words on the same
+side, and no sentence of the passages writes the claim's direction on them. Not read: a
+claim that negates anything, and a claim's "-ing" form, which names a cause or a means
+("Inhibiting HDAC6 increases survival" says nothing of what upregulates HDAC6).
+
+Measured on the tuning splits (2026-12-07), lexical: SciFact train wrong claims passed
+109 → 102, no right claim of any tuning set vetoed (WiCE dev, SciFact train, HaluEval
+0–249, Developer Hub dev, the 760 written documentation claims: none of the others
+reverses an effect so). The seven were passed by the trained verifier too. Reading the
+words before an active verb as well vetoed a right claim ("… physical activity improve
+cognitive function" against "physical activity reduces the risk of cognitive decline"),
+and so did a claim's "-ing" form; three words borne rather than two caught five.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citesynth.verify.analysed import Evidence, is_prose, remembered_when_short, text_of
+from citesynth.verify.negation import negation_cues
+from citesynth.verify.numbers import canonical
+from citesynth.verify.opposites import TOKEN, content_of
+from citesynth.verify.swaps import CLAUSE
+
+RAISING = frozenset(
+    """increase increases increased increasing raise raises raised raising rise rises rose
+    rising improve improves improved improving enhance enhances enhanced enhancing
+    upregulate upregulates upregulated upregulating activate activates activated activating
+    accelerate accelerates accelerated accelerating elevate elevates elevated elevating
+    boost boosts boosted augment augments augmented""".split()
+)
+"""Verbs of an effect that raises what they bear on."""
+LOWERING = frozenset(
+    """decrease decreases decreased decreasing reduce reduces reduced reducing lowers
+    lowered lowering decline declines declined declining drop drops dropped diminish
+    diminishes diminished inhibit inhibits inhibited inhibiting suppress suppresses
+    suppressed suppressing downregulate downregulates downregulated downregulating impair
+    impairs impaired impairing deactivate deactivates deactivated attenuate attenuates
+    attenuated slows slowed""".split()
+)
+"""Verbs of an effect that lowers what they bear on ("lower" and "slow" alone are
+comparatives or adjectives)."""
+BORNE = 2
+"""Content words an effect bears on that two sentences must share."""
+_BE = frozenset("is are was were be been being".split())
+_NEGATED_WITHIN = 3
+"""Words before an effect's word in which a negation turns it ("did not increase")."""
+_REACH = 6
+"""Words read on a side of an effect's word for the `BORNE` ones: "reduces the risk of
+vertebral fractures"; a clause of function words costs no more than its length."""
+_TOKEN = re.compile(TOKEN.pattern, re.IGNORECASE)
+
+Effect = tuple[bool, bool, tuple[str, ...], str]
+"""(raising, read on the left, the stems it bears on, its words as written)."""
+
+
+def effect_reversed(claim: str, evidence: Evidence) -> tuple[str, str] | None:
+    """(the claim's effect, the source's reversed one) as written, or None (module doc)."""
+    if negation_cues(claim):
+        return None
+    mine = [effect for effect, negated in _effects(claim, claim=True) if not negated]
+    if not mine:
+        return None
+    said = [
+        (sentence, effect, negated)
+        for sentence in evidence.sentences
+        for effect, negated in _effects(text_of(evidence, sentence))
+    ]
+    for raising, left, borne, words in mine:
+        if any(e[:3] == (raising, left, borne) for _, e, _ in said):
+            continue  # the source says it the claim's way too
+        for sentence, (theirs, side, stems, written), negated in said:
+            reversed_here = (side, stems) == (left, borne) and theirs != raising
+            if reversed_here and not negated and is_prose(evidence, sentence):
+                return words, written
+    return None
+
+
+@remembered_when_short(maxsize=4096)
+def _effects(text: str, /, *, claim: bool = False) -> tuple[tuple[Effect, bool], ...]:
+    """The effects `text` writes, each with whether a negation turns it.
+
+    A claim's "-ing" forms are none (module doc). Remembered: a source's sentences are
+    read for every claim citing them.
+    """
+    found: list[tuple[Effect, bool]] = []
+    start = 0
+    for cut in [*CLAUSE.finditer(text), None]:
+        end = cut.start() if cut else len(text)
+        words = list(_TOKEN.finditer(text, start, end))
+        lowered = [w.group().lower() for w in words]
+        for at, word in enumerate(lowered):
+            raising = word in RAISING
+            if not raising and word not in LOWERING:
+                continue
+            if claim and word.endswith("ing"):
+                continue
+            before = " ".join(lowered[max(0, at - _NEGATED_WITHIN) : at + 1])
+            negated = bool(negation_cues(before))
+            sides = [(False, range(at + 1, min(len(lowered), at + 1 + _REACH)))]
+            if at and lowered[at - 1] in _BE:  # "activity is reduced"
+                sides.append((True, range(at - 1, max(-1, at - 1 - _REACH), -1)))
+            for left, order in sides:
+                borne = _borne(lowered, order)
+                if borne:
+                    far = words[borne[-1][1]]
+                    first, last = (far, words[at]) if left else (words[at], far)
+                    written = text[first.start() : last.end()]
+                    stems = tuple(stem for stem, _ in borne)
+                    found.append(((raising, left, stems, written), negated))
+        start = cut.end() if cut else end
+    return tuple(found)
+
+
+def _borne(words: list[str], order: range) -> list[tuple[str, int]]:
+    """The first `BORNE` content stems of `words` in `order`, each with its word's index.
+
+    None when fewer stand there; another effect's word is skipped.
+    """
+    found: list[tuple[str, int]] = []
+    for index in order:
+        word = words[index]
+        if word in RAISING or word in LOWERING:
+            continue
+        found += [(canonical(stem), index) for stem in content_of(word)]
+        if len(found) >= BORNE:
+            return found[:BORNE]
+    return []
