@@ -36,6 +36,21 @@ def test_an_effect_the_source_states_the_other_way_round_is_reversed() -> None:
     )
 
 
+def test_better_and_worse_are_an_effects_other_axis() -> None:
+    source = "Sildenafil effectively improved erectile function in men with dysfunction."
+    claim = "Sildenafil worsens erectile function in men with dysfunction."
+    assert effect_reversed(claim, analyse([source])) == (
+        "worsens erectile function",
+        "improved erectile function",
+    )
+    # "impairs" lowers as well as worsens; "improves" does not lower
+    lowered = "Age-related changes impair muscle regeneration in aged mice."
+    claim = "Age-related changes increase muscle regeneration in aged mice."
+    assert effect_reversed(claim, analyse([lowered])) is not None
+    claim = "Age-related changes reduce muscle regeneration in aged mice."
+    assert effect_reversed(claim, analyse([lowered])) is None
+
+
 def test_the_lexical_verifier_names_the_reversed_effect() -> None:
     wrong = "Pyridostatin decreases telomere fragility in BRCA2-deficient cells."
     (verdict,) = LexicalVerifier().verify_now([Check(wrong, (ABSTRACT,))])
