@@ -109,4 +109,6 @@ def test_hostile_effects_are_read_in_linear_time() -> None:
     started = time.perf_counter()
     assert effect_reversed(claim, analyse([source])) is None
     assert effect_reversed("It decreases risk fragility.", analyse([source])) is not None
+    many = "It reduces heart rate " * 3000  # many effects of the claim, each read once
+    assert effect_reversed(many, analyse([source])) is None
     assert time.perf_counter() - started < 5

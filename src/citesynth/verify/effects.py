@@ -25,22 +25,29 @@ claim that negates anything, and a claim's "-ing" form, which names a cause or a
 ("Inhibiting HDAC6 increases survival" says nothing of what upregulates HDAC6).
 
 Measured on the tuning splits (2026-12-07), lexical: SciFact train wrong claims passed
-109 → 102 (→ 100 with better against worse and `opposites`' "in-" forms), no right claim of any tuning set vetoed (WiCE dev, SciFact train, HaluEval
-0–249, Developer Hub dev, the 760 written documentation claims: none of the others
-reverses an effect so). The seven were passed by the trained verifier too. Reading the
-words before an active verb as well vetoed a right claim ("… physical activity improve
-cognitive function" against "physical activity reduces the risk of cognitive decline"),
-and so did a claim's "-ing" form; three words borne rather than two caught five. Better
-against worse caught one more ("Sildenafil worsens erectile function …" against
-"sildenafil effectively improved erectile function"); "promotes" and "stimulates" among
-the raising verbs caught none, and "induces", "blocks" and "prevents" vetoed a right claim.
+109 → 102 (→ 100 with better against worse and `opposites`' "in-" forms), no right claim
+of any tuning set vetoed (WiCE dev, SciFact train, HaluEval 0–249, Developer Hub dev,
+the 760 written documentation claims: none of the others reverses an effect so). The
+seven were passed by the trained verifier too. Reading the words before an active verb
+as well vetoed a right claim ("… physical activity improve cognitive function" against
+"physical activity reduces the risk of cognitive decline"), and so did a claim's "-ing"
+form; three words borne rather than two caught five. Better against worse caught one
+more ("Sildenafil worsens erectile function …" against "sildenafil effectively improved
+erectile function"); "promotes" and "stimulates" among the raising verbs caught none,
+and "induces", "blocks" and "prevents" vetoed a right claim.
 """
 
 from __future__ import annotations
 
 import re
 
-from citesynth.verify.analysed import Evidence, is_prose, remembered_when_short, text_of
+from citesynth.verify.analysed import (
+    Evidence,
+    Sentence,
+    is_prose,
+    remembered_when_short,
+    text_of,
+)
 from citesynth.verify.negation import negation_cues
 from citesynth.verify.numbers import canonical
 from citesynth.verify.opposites import TOKEN, content_of
@@ -64,16 +71,6 @@ LOWERING = frozenset(
 )
 """Verbs of an effect that lowers what they bear on ("lower" and "slow" alone are
 comparatives or adjectives)."""
-BORNE = 2
-"""Content words an effect bears on that two sentences must share."""
-_BE = frozenset("is are was were be been being".split())
-_NEGATED_WITHIN = 3
-"""Words before an effect's word in which a negation turns it ("did not increase")."""
-_REACH = 6
-"""Words read on a side of an effect's word for the `BORNE` ones: "reduces the risk of
-vertebral fractures"; a clause of function words costs no more than its length."""
-_TOKEN = re.compile(TOKEN.pattern, re.IGNORECASE)
-
 IMPROVING = frozenset(
     """improve improves improved improving rescue rescues rescued rescuing ameliorate
     ameliorates ameliorated ameliorating alleviate alleviates alleviated alleviating""".split()
@@ -84,6 +81,16 @@ WORSENING = frozenset(
     aggravate aggravates aggravated aggravating impair impairs impaired impairing""".split()
 )
 """Verbs of an effect that makes what they bear on worse."""
+BORNE = 2
+"""Content words an effect bears on that two sentences must share."""
+_BE = frozenset("is are was were be been being".split())
+_NEGATED_WITHIN = 3
+"""Words before an effect's word in which a negation turns it ("did not increase")."""
+_REACH = 6
+"""Words read on a side of an effect's word for the `BORNE` ones: "reduces the risk of
+vertebral fractures"; a clause of function words costs no more than its length."""
+_TOKEN = re.compile(TOKEN.pattern, re.IGNORECASE)
+
 _POLES = {
     word: frozenset(
         pole
@@ -111,17 +118,13 @@ def effect_reversed(claim: str, evidence: Evidence) -> tuple[str, str] | None:
     mine = [effect for effect, negated in _effects(claim, claim=True) if not negated]
     if not mine:
         return None
-    said = [
-        (sentence, effect, negated)
-        for sentence in evidence.sentences
-        for effect, negated in _effects(text_of(evidence, sentence))
-    ]
+    said: dict[tuple[bool, tuple[str, ...]], list[tuple[frozenset[str], bool, Sentence, str]]]
+    said = {}  # by what each effect bears on, and on which side: a long page is read once
+    for sentence in evidence.sentences:
+        for (theirs, side, stems, written), negated in _effects(text_of(evidence, sentence)):
+            said.setdefault((side, stems), []).append((theirs, negated, sentence, written))
     for poles, left, borne, words in mine:
-        same = [
-            (theirs, negated, sentence, written)
-            for sentence, (theirs, side, stems, written), negated in said
-            if (side, stems) == (left, borne)
-        ]
+        same = said.get((left, borne), [])
         if any(theirs & poles for theirs, _, _, _ in same):
             continue  # the source says it the claim's way too
         opposite = {_OPPOSITE[pole] for pole in poles}
