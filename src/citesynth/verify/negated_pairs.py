@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
 from citesynth.verify.analysed import Evidence, is_prose, remembered_when_short, text_of
 from citesynth.verify.negation import PRIVATIVE, denies, negation_cues, otherwise_only
@@ -142,12 +142,16 @@ def _plain_pairs(claim: str, /) -> Mapping[Pair, tuple[str, str]]:
     return pairs
 
 
-def _negated_runs(text: str, *, privative: bool = False) -> Iterator[tuple[int, list[Stem]]]:
+@remembered_when_short(maxsize=4096)
+def _negated_runs(
+    text: str, /, *, privative: bool = False
+) -> tuple[tuple[int, tuple[Stem, ...]], ...]:
     """Each negation of `text` (a privative one if asked): where it starts, and its stems.
 
     The stems of the `REACH` words after the negating word, before `_STOP`, each with
-    where its word ends.
+    where its word ends. Remembered: a source's sentences are read for every claim.
     """
+    found = []
     for offset, word in negation_cues(text):
         if word.lower() in PRIVATIVE and not privative:
             continue
@@ -155,13 +159,14 @@ def _negated_runs(text: str, *, privative: bool = False) -> Iterator[tuple[int, 
         stop = _STOP.search(text, after, after + _FARTHEST)
         limit = stop.start() if stop else after + _FARTHEST
         words = itertools.islice(_TOKEN.finditer(text, after, limit), REACH)
-        run = [
-            (canonical(t), found.end())
-            for found in words
-            for t in content_of(found.group().lower())
-        ]
+        run = tuple(
+            (canonical(t), match.end())
+            for match in words
+            for t in content_of(match.group().lower())
+        )
         if len(run) >= 2:
-            yield offset, run
+            found.append((offset, run))
+    return tuple(found)
 
 
 def _conditional(text: str, offset: int) -> bool:
