@@ -39,8 +39,6 @@ and "induces", "blocks" and "prevents" vetoed a right claim.
 
 from __future__ import annotations
 
-import re
-
 from citesynth.verify.analysed import (
     Evidence,
     Sentence,
@@ -50,8 +48,8 @@ from citesynth.verify.analysed import (
 )
 from citesynth.verify.negation import negation_cues
 from citesynth.verify.numbers import canonical
-from citesynth.verify.opposites import TOKEN, content_of
-from citesynth.verify.swaps import CLAUSE
+from citesynth.verify.opposites import content_of
+from citesynth.verify.swaps import clause_matches
 
 RAISING = frozenset(
     """increase increases increased increasing raise raises raised raising rise rises rose
@@ -89,7 +87,6 @@ _NEGATED_WITHIN = 3
 _REACH = 6
 """Words read on a side of an effect's word for the `BORNE` ones: "reduces the risk of
 vertebral fractures"; a clause of function words costs no more than its length."""
-_TOKEN = re.compile(TOKEN.pattern, re.IGNORECASE)
 
 _POLES = {
     word: frozenset(
@@ -142,10 +139,7 @@ def _effects(text: str, /, *, claim: bool = False) -> tuple[tuple[Effect, bool],
     read for every claim citing them.
     """
     found: list[tuple[Effect, bool]] = []
-    start = 0
-    for cut in [*CLAUSE.finditer(text), None]:
-        end = cut.start() if cut else len(text)
-        words = list(_TOKEN.finditer(text, start, end))
+    for _, words in clause_matches(text):
         lowered = [w.group().lower() for w in words]
         for at, word in enumerate(lowered):
             poles = _POLES.get(word)
@@ -166,7 +160,6 @@ def _effects(text: str, /, *, claim: bool = False) -> tuple[tuple[Effect, bool],
                     written = text[first.start() : last.end()]
                     stems = tuple(stem for stem, _ in borne)
                     found.append(((poles, left, stems, written), negated))
-        start = cut.end() if cut else end
     return tuple(found)
 
 

@@ -49,8 +49,8 @@ from collections.abc import Mapping
 from citesynth.verify.analysed import Evidence, is_prose, remembered_when_short, text_of
 from citesynth.verify.negation import PRIVATIVE, denies, negation_cues, otherwise_only
 from citesynth.verify.numbers import canonical
-from citesynth.verify.opposites import TOKEN, content_of
-from citesynth.verify.swaps import CLAUSE, clause_tokens
+from citesynth.verify.opposites import WRITTEN_TOKEN, content_of
+from citesynth.verify.swaps import clause_matches, clause_tokens
 
 REACH = 4
 """Words after a negating word it bears on: "does not support Windows (…)"."""
@@ -73,8 +73,6 @@ _UN_WORD = re.compile(r"\bun([a-z]{3,})", re.IGNORECASE)
 Pair = tuple[str, str]
 Stem = tuple[str, int]
 """A stem and where the word giving it ends."""
-_TOKEN = re.compile(TOKEN.pattern, re.IGNORECASE)
-"""`opposites.TOKEN` read in text as written, so that its offsets are the text's."""
 
 
 def pair_negated(claim: str, evidence: Evidence) -> tuple[str, str] | None:
@@ -125,20 +123,16 @@ def _plain_pairs(claim: str, /) -> Mapping[Pair, tuple[str, str]]:
         for t in content_of(found.group(1).lower())
     }
     pairs: dict[Pair, tuple[str, str]] = {}
-    start = 0
-    for cut in [*CLAUSE.finditer(claim), None]:
-        end = cut.start() if cut else len(claim)
-        clause = claim[start:end]
+    for clause, words in clause_matches(claim):
         stems = [
             (canonical(term), found.start(), found.end())
-            for found in _TOKEN.finditer(claim, start, end)
+            for found in words
             for term in content_of(found.group().lower())
         ]
         for (first, opened, _), (second, _, closed) in itertools.pairwise(stems):
             if first != second and not {first, second} & unsaid:
-                words = " ".join(claim[opened:closed].split())
-                pairs.setdefault((first, second), (words, clause))
-        start = cut.end() if cut else end
+                written = " ".join(claim[opened:closed].split())
+                pairs.setdefault((first, second), (written, clause))
     return pairs
 
 
@@ -158,7 +152,7 @@ def _negated_runs(
         after = offset + len(word)
         stop = _STOP.search(text, after, after + _FARTHEST)
         limit = stop.start() if stop else after + _FARTHEST
-        words = itertools.islice(_TOKEN.finditer(text, after, limit), REACH)
+        words = itertools.islice(WRITTEN_TOKEN.finditer(text, after, limit), REACH)
         run = tuple(
             (canonical(t), match.end())
             for match in words

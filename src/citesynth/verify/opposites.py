@@ -168,6 +168,8 @@ _LISTED = _both_ways(CONTRARIES)
 TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:[-_][a-z]+)*")
 """A number as written, or a lower-case word (hyphenated words and identifiers whole:
 `pre_load` and `post_load` are two things, never "pre" or "post" beside a "load")."""
+WRITTEN_TOKEN = re.compile(TOKEN.pattern, re.IGNORECASE)
+"""`TOKEN` read in text as written (lower it after), so that its offsets are the text's."""
 NEAR = 2
 """How many content words on each side of the two opposite words must share a term: "optional
 `filter`" is no contradiction of "the mandatory fields", "the `name` argument is optional"

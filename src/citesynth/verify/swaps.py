@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -33,6 +33,7 @@ from citesynth.ingest.rst import rendered_roles
 from citesynth.verify.opposites import (
     CONTRARIES,
     TOKEN,
+    WRITTEN_TOKEN,
     content_of,
     near,
     related,
@@ -43,7 +44,7 @@ from citesynth.verify.opposites import (
 
 NAMES = re.compile(NAME.pattern + r"(?:\s+[A-Z][\w'’-]*)*")
 """A proper name of one or more capitalised words ("President Robert Mugabe": one name)."""
-CLAUSE = re.compile(r"[,;:()!?\n]|\.(?:\s|\Z)|\s(?:and|but|while|whereas|with|or)\s", re.I)
+_CLAUSE = re.compile(r"[,;:()!?\n]|\.(?:\s|\Z)|\s(?:and|but|while|whereas|with|or)\s", re.I)
 """Where a clause ends: an item's neighbours are read within its own clause."""
 
 
@@ -51,8 +52,20 @@ CLAUSE = re.compile(r"[,;:()!?\n]|\.(?:\s|\Z)|\s(?:and|but|while|whereas|with|or
 def clause_tokens(text: str) -> tuple[tuple[str, ...], ...]:
     """The tokens of each clause of `text`."""
     return tuple(
-        found for part in CLAUSE.split(text.lower()) if (found := tuple(TOKEN.findall(part)))
+        found for part in _CLAUSE.split(text.lower()) if (found := tuple(TOKEN.findall(part)))
     )
+
+
+def clause_matches(text: str) -> Iterator[tuple[str, list[re.Match[str]]]]:
+    """Each clause of `text` as written, with its tokens (`WRITTEN_TOKEN`, offsets in `text`).
+
+    Cut as `clause_tokens` cuts it.
+    """
+    start = 0
+    for cut in [*_CLAUSE.finditer(text), None]:
+        end = cut.start() if cut else len(text)
+        yield text[start:end], list(WRITTEN_TOKEN.finditer(text, start, end))
+        start = cut.end() if cut else end
 
 
 @lru_cache(maxsize=4096)
