@@ -25,6 +25,7 @@ from citesynth.synthesis.named import (
     versioned,
 )
 from citesynth.synthesis.sources import numbered
+from citesynth.verify.alternatives import alternative_chosen
 from citesynth.verify.analysed import analyse
 from citesynth.verify.base import Check, Passage
 from citesynth.verify.calls import rearranged_calls
@@ -111,6 +112,8 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
     assert preferred is None or all(isinstance(word, str) for word in preferred)
     turned = effect_reversed(f"It increases {text}", analyse([f"{first} decreases", second]))
     assert turned is None or all(isinstance(words, str) and words for words in turned)
+    chosen = alternative_chosen(f"Which {text}, {first} or {second}? {second}", analyse([text]))
+    assert chosen is None or all(isinstance(name, str) and name for name in chosen)
     negated = pair_negated(text, analyse([first, second]))
     assert negated is None or (
         negated[0] in " ".join(text.split())

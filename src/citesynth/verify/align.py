@@ -41,6 +41,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from citesynth.analysis import terms
+from citesynth.verify.alternatives import alternative_chosen
 from citesynth.verify.analysed import (
     NO_CONTEXT,
     Context,
@@ -634,6 +635,8 @@ def align(
     replaced = (name_replaced(claim, text, (s.terms for s in sentences)) for text in stating)
     if renamed := next(filter(None, replaced), None):
         misnamed = (*misnamed, renamed)  # "the Broncos practice squad" where it says "Falcons"
+    if chosen_other := alternative_chosen(claim, evidence):
+        misnamed = (*misnamed, chosen_other)  # "A or B? B …" where the passages say it of A
     opposite, restated = _opposite(claim, negated, best, stating)
     if not opposite and not restated:
         opposite = _opposite_elsewhere(claim, negated, best, evidence)
