@@ -36,9 +36,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from citesynth.analysis import content_terms
 from citesynth.verify.analysed import Evidence, is_prose, text_of
-from citesynth.verify.numbers import canonical
+from citesynth.verify.numbers import content_stems
 
 MIN_PREDICATE = 2
 """Terms of the question's predicate the answering sentences must hold."""
@@ -91,21 +90,16 @@ def _read(claim: str) -> Read | None:
     offered = _ALTERNATIVES.search(question)
     if offered is None:
         return None
-    first, second = (_stems(offered.group(i)) for i in (1, 2))
+    first, second = (content_stems(offered.group(i)) for i in (1, 2))
     if not first or not second or first & second:
         return None
-    said = _stems(answer)
+    said = content_stems(answer)
     if (first <= said) == (second <= said):
         return None  # both or neither
     names = (offered.group(1), offered.group(2))
     if second <= said:
         first, second, names = second, first, names[::-1]
-    predicate = _stems(question[: offered.start()]) - first - second - _ASKING
+    predicate = content_stems(question[: offered.start()]) - first - second - _ASKING
     if len(predicate) < MIN_PREDICATE:
         return None
     return names[0], names[1], first, second, predicate
-
-
-def _stems(text: str) -> frozenset[str]:
-    """The content terms of `text`, as sentences hold them."""
-    return frozenset(canonical(term) for term in content_terms(text))

@@ -55,7 +55,7 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
-from citesynth.analysis import content_terms, terms
+from citesynth.analysis import terms
 from citesynth.verify.analysed import Evidence, remembered_when_short, text_of
 from citesynth.verify.comparisons import bound_denied, bound_restated
 from citesynth.verify.negation import (
@@ -67,7 +67,7 @@ from citesynth.verify.negation import (
     otherwise_only,
     outside_code,
 )
-from citesynth.verify.numbers import canonical
+from citesynth.verify.numbers import canonical, content_stems
 
 MIN_TERMS = 4
 """Content terms a clause needs to be read on its own."""
@@ -140,7 +140,7 @@ def _read_parts(claim: str) -> tuple[tuple[str, bool, frozenset[str]], ...]:
     for part, cues, _ in parts:
         if not cues and (negated or denies(part, "")):
             continue
-        wanted = frozenset(canonical(t) for t in content_terms(part)) - denying_terms(part)
+        wanted = content_stems(part) - denying_terms(part)
         if len(wanted) >= MIN_TERMS:
             found.append((part, bool(cues), wanted))
     return tuple(found)

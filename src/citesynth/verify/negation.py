@@ -23,6 +23,7 @@ from citesynth.analysis import (
 from citesynth.verify.numbers import (
     WORD,
     canonical,
+    content_stems,
 )
 
 CODE = re.compile(r"`[^`\n]*`")
@@ -372,7 +373,7 @@ def negated_scope(claim: str) -> frozenset[str]:
     read early by the ``flask run`` command" backs.
     """
     cues = negation_cues(claim)
-    everything = frozenset(canonical(t) for t in content_terms(claim))
+    everything = content_stems(claim)
     if not cues:
         return everything
     offset = cues[0][0]
@@ -380,10 +381,10 @@ def negated_scope(claim: str) -> frozenset[str]:
         if start <= offset < end:
             joined = list(_JOINED.finditer(claim, start, offset))
             if joined:  # "… is strongly discouraged since flask run cannot read it early"
-                own = frozenset(canonical(t) for t in content_terms(claim[joined[-1].end() : end]))
+                own = content_stems(claim[joined[-1].end() : end])
                 if len(own) >= _SCOPE_TERMS:
                     return own
-            return frozenset(canonical(t) for t in content_terms(claim[start:end])) or everything
+            return content_stems(claim[start:end]) or everything
     return everything
 
 
@@ -529,7 +530,7 @@ def asserted_terms(claim: str) -> frozenset[str]:
     found = opening(claim)
     if found is None:
         return frozenset()
-    return frozenset(canonical(t) for t in content_terms(claim[found.end() :]))
+    return content_stems(claim[found.end() :])
 
 
 def opening(claim: str) -> re.Match[str] | None:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from citesynth.analysis import (
+    content_terms,
     terms,
 )
 
@@ -154,6 +155,11 @@ def canonical(term: str) -> str:
     if len(term) >= 6 and term.endswith("ifi") and term != "specifi":
         return term[:-1]
     return NUMBER_WORDS.get(term) or _UNIT_STEMS.get(term) or term
+
+
+def content_stems(text: str) -> frozenset[str]:
+    """The content terms of `text` (`content_terms`), each in its `canonical` form."""
+    return frozenset(canonical(term) for term in content_terms(text))
 
 
 IN_UNIT = re.compile(

@@ -28,10 +28,9 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from citesynth.analysis import content_terms
 from citesynth.verify.analysed import passage_sentences
 from citesynth.verify.negation import negation_cues
-from citesynth.verify.numbers import canonical
+from citesynth.verify.numbers import content_stems
 
 _AUXILIARY = r"(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have|may|might|must)"
 """The verbs a yes/no question opens with and a short reply ends on ("Does it?" "It does.")."""
@@ -107,7 +106,7 @@ def _clauses(claim: str) -> list[str]:
 
 @lru_cache(maxsize=2048)
 def _terms(text: str) -> frozenset[str]:
-    return frozenset(canonical(t) for t in content_terms(text))
+    return content_stems(text)
 
 
 @lru_cache(maxsize=512)
