@@ -269,23 +269,17 @@ _LATIN_ADJECTIVE = re.compile(r"(?:ive|ent|ant|ible|able|al|ic|ous|ate|ect|ete|u
 "relevant"); a word ending otherwise is not read so ("interest" is no "terest" denied)."""
 
 
+_ASSIMILATED = {"p": "im", "b": "im", "m": "im", "r": "ir", "l": "il"}
+"""The form "in-" takes before a word's first letter (else "in")."""
+
+
 def _in_form(word: str) -> str:
     """`word` with the "in-" that contradicts it, as English writes it before its letter.
 
     "im-" before p, b and m ("impossible"), "ir-" before r ("irrelevant"), "il-" before l
     ("illegal"), else "in-" ("ineffective").
     """
-    first = word[:1]
-    prefix = (
-        "im"
-        if first in ("p", "b", "m")
-        else "ir"
-        if first == "r"
-        else "il"
-        if first == "l"
-        else "in"
-    )
-    return prefix + word
+    return _ASSIMILATED.get(word[:1], "in") + word
 
 
 def opposed(
