@@ -43,9 +43,15 @@ def seconds(*markdowns: str, rounds: int = 5) -> list[float]:
     return best
 
 
-def test_ten_times_the_headings_take_at_most_fifteen_times_as_long() -> None:
+def test_ten_times_the_headings_take_nowhere_near_a_hundred_times_as_long() -> None:
+    """Linear chunking takes about 10x as long for 10x the headings, quadratic about 100x.
+
+    The bound sits between the two, at their geometric middle (~31x): idle machines measure
+    8-12x, and clean CI runs on busy shared cores measured 16x (caches and the scheduler weigh
+    more on the larger text), so a tighter bound fails on noise rather than on a regression.
+    """
     small, large = seconds(headings(1_000), headings(10_000))
-    assert large <= 15 * small, (small, large)
+    assert large <= 31 * small, (small, large)
 
 
 def test_many_tiny_sections_are_packed_into_several_chunks_within_the_target() -> None:
