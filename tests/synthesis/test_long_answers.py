@@ -85,7 +85,9 @@ async def test_post_processing_is_linear_in_the_answer(engine: Engine, found: Re
         times[name] = best
         assert answer.answer.count(LOOPED) == 1  # the loop is gone
         assert "[1-40]" not in answer.answer and "[9]" not in answer.answer
-    assert times["long"] <= 15 * times["short"], times
+    # Linear is about 10x for 10x the answer, quadratic about 100x: the bound sits at their
+    # geometric middle, so noise on busy shared cores (16x once for linear chunking) cannot fail it.
+    assert times["long"] <= 31 * times["short"], times
 
 
 async def test_an_oversized_answer_is_cut_and_says_why(engine: Engine, found: Retrieved) -> None:
