@@ -39,6 +39,7 @@ from citesynth.verify.effects import effect_reversed
 from citesynth.verify.evidence import evidence_text
 from citesynth.verify.lexical import LexicalVerifier
 from citesynth.verify.negated_pairs import pair_negated
+from citesynth.verify.negated_subjects import negated_alike, subject_negated
 from citesynth.verify.purpose import goal_elsewhere, split_goal
 from citesynth.verify.renamed import name_replaced
 from citesynth.verify.respectively import paired_otherwise
@@ -119,6 +120,12 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
         negated[0] in " ".join(text.split())
         and any(negated[1] in " ".join(p.split()) for p in (first, second))
     )
+    denied = subject_negated(text, analyse([first, second]))
+    assert denied is None or (
+        denied[0] in " ".join(text.split())
+        and any(denied[1] in " ".join(p.split()) for p in (first, second))
+    )
+    assert negated_alike(text, analyse([first, second])) in (True, False)
     found = find_conflicts([Passage(1, first, "a.md"), Passage(2, second, "b.md")])
     assert all(set(f.sources) <= {1, 2} for f in found)
     assert len(evidence_text(text, [first, second], budget=90, similarity=None).split()) <= 200

@@ -81,6 +81,7 @@ from citesynth.verify.lists import misattributed
 from citesynth.verify.measures import other_measure, other_unit
 from citesynth.verify.misplaced import code_elsewhere
 from citesynth.verify.negated_pairs import pair_negated
+from citesynth.verify.negated_subjects import negated_alike, subject_negated
 from citesynth.verify.negation import (
     asserted_terms,
     contrast_denied,
@@ -358,7 +359,8 @@ def _negation_differs(
             stating += [s for s in _stating(scope, prose, others) if s not in stating]
         stating = _of_the_named(claim, stating, evidence)
         if not any(_denied(claim, scope, sentence, evidence) for sentence in stating):
-            return not backed and not _denied_alike(claim, scope, stating, evidence)
+            alike = _denied_alike(claim, scope, stating, evidence) or negated_alike(claim, evidence)
+            return not backed and not alike
         contrast = _CONTRAST.search(claim)  # "A depends on X, not on Y": "A … X" is plain
         texts = [text_of(evidence, sentence) for sentence in best]
         return contrast is not None and contrast_denied(claim, contrast, texts)
@@ -666,8 +668,10 @@ def align(
     if chosen := next(filter(None, (rejected_chosen(claim, s) for s in stating)), None):
         opposite = (*opposite, (chosen[0], f"{chosen[1]} rather than {chosen[0]}"))
     outright = stated_otherwise(claim, shown)
-    if not negation_mismatch and (denied := pair_negated(claim, evidence)):
-        opposite = (*opposite, denied)  # "supports Windows": "does not support Windows"
+    if not negation_mismatch and (
+        denied := pair_negated(claim, evidence) or subject_negated(claim, evidence)
+    ):  # "supports Windows": "does not support Windows"; "Nested multipart is not supported"
+        opposite = (*opposite, denied)
     if not coverage.direction_mismatch and (turned := effect_reversed(claim, evidence)):
         opposite = (*opposite, turned)  # "decreases telomere fragility": "increases …"
     moved = moved_across(claim, stating)  # "…, while `__int__` fails" of `__str__`

@@ -54,13 +54,13 @@ from citesynth.verify.swaps import clause_matches, clause_tokens
 
 REACH = 4
 """Words after a negating word it bears on: "does not support Windows (…)"."""
-_STOP = re.compile(
+STOP = re.compile(
     r"[,;:.!?()\[\]\n]|\s(?:but|which|that|who|and|or|because|since|while|whereas|unless|if"
     r"|when)\s",
     re.I,
 )
 """Where what a negation bears on ends: its clause's end, or a clause opening inside it."""
-_FARTHEST = 200
+FARTHEST = 200
 """Characters after a negating word read for its `REACH` words: a sentence of many
 negations and no punctuation costs no more than its length."""
 _CONDITION = re.compile(r"\b(?:if|unless|whether|when|once)\b", re.I)
@@ -80,7 +80,7 @@ def pair_negated(claim: str, evidence: Evidence) -> tuple[str, str] | None:
 
     See the module docstring.
     """
-    pairs = _plain_pairs(claim)
+    pairs = plain_pairs(claim)
     if not pairs:
         return None
     plainly: dict[Pair, bool] = {}  # a long page may negate one pair in many sentences
@@ -94,7 +94,7 @@ def pair_negated(claim: str, evidence: Evidence) -> tuple[str, str] | None:
                 if pair not in pairs or not is_prose(evidence, sentence):
                     continue
                 words, clause = pairs[pair]
-                if _conditional(text, start) or denies(clause, text):
+                if conditional(text, start) or denies(clause, text):
                     continue
                 if otherwise_only(pair, text):
                     continue
@@ -106,7 +106,7 @@ def pair_negated(claim: str, evidence: Evidence) -> tuple[str, str] | None:
 
 
 @remembered_when_short(maxsize=1024)
-def _plain_pairs(claim: str, /) -> Mapping[Pair, tuple[str, str]]:
+def plain_pairs(claim: str, /) -> Mapping[Pair, tuple[str, str]]:
     """The claim's pairs, each with its words as written and the clause writing them.
 
     None when the claim negates anything (a privative aside) or contrasts ("unlike"), nor
@@ -142,7 +142,7 @@ def _negated_runs(
 ) -> tuple[tuple[int, tuple[Stem, ...]], ...]:
     """Each negation of `text` (a privative one if asked): where it starts, and its stems.
 
-    The stems of the `REACH` words after the negating word, before `_STOP`, each with
+    The stems of the `REACH` words after the negating word, before `STOP`, each with
     where its word ends. Remembered: a source's sentences are read for every claim.
     """
     found = []
@@ -150,8 +150,8 @@ def _negated_runs(
         if word.lower() in PRIVATIVE and not privative:
             continue
         after = offset + len(word)
-        stop = _STOP.search(text, after, after + _FARTHEST)
-        limit = stop.start() if stop else after + _FARTHEST
+        stop = STOP.search(text, after, after + FARTHEST)
+        limit = stop.start() if stop else after + FARTHEST
         words = itertools.islice(WRITTEN_TOKEN.finditer(text, after, limit), REACH)
         run = tuple(
             (canonical(t), match.end())
@@ -163,20 +163,20 @@ def _negated_runs(
     return tuple(found)
 
 
-def _conditional(text: str, offset: int) -> bool:
+def conditional(text: str, offset: int) -> bool:
     """Whether the negation at `offset` of `text` stands in a condition ("If … is not …")."""
-    before = text[max(0, offset - _FARTHEST) : offset]
+    before = text[max(0, offset - FARTHEST) : offset]
     opened = max((m.end() for m in _CLAUSE_START.finditer(before)), default=0)
     return _CONDITION.search(before, opened) is not None
 
 
 def _stated_plainly(pair: Pair, evidence: Evidence) -> bool:
     """Whether a sentence of the passages writes `pair` side by side, no negation on it."""
-    return any(pair in _plain_in(text_of(evidence, sentence)) for sentence in evidence.sentences)
+    return any(pair in plain_in(text_of(evidence, sentence)) for sentence in evidence.sentences)
 
 
 @remembered_when_short(maxsize=4096)
-def _plain_in(text: str, /) -> frozenset[Pair]:
+def plain_in(text: str, /) -> frozenset[Pair]:
     """The pairs `text` writes side by side that none of its negations bears on.
 
     A privative's counts: "without SSL support" states no SSL support.

@@ -29,10 +29,9 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from citesynth.verify.analysed import passage_sentences
-from citesynth.verify.negation import negation_cues
+from citesynth.verify.negation import AUXILIARY, negation_cues
 from citesynth.verify.numbers import content_stems
 
-_AUXILIARY = r"(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have|may|might|must)"
 """The verbs a yes/no question opens with and a short reply ends on ("Does it?" "It does.")."""
 _LEAD = (
     r"(?:yes|no|nope|not\s+yet|not\s+currently|currently|unfortunately|sadly|indeed|actually"
@@ -41,7 +40,7 @@ _LEAD = (
 _REPLY = re.compile(
     rf"\s*(?:{_LEAD}\b[\s,;:!—–-]*)*"
     r"(?:(?:it|they|this|that|there|we|you|he|she)\s+"
-    rf"{_AUXILIARY}(?:\s*n[’']t|\s+not|\s+never)?"
+    rf"{AUXILIARY}(?:\s*n[’']t|\s+not|\s+never)?"
     r"(?:\s+(?:be\s+)?(?:possible|supported|available|required|needed|necessary))?"
     r"(?:\s+(?:yet|currently|today|at\s+the\s+moment))?\s*)?[.!]?\s*",
     re.I,
@@ -50,12 +49,12 @@ _REPLY = re.compile(
 _NEGATIVE = re.compile(r"\b(?:no|nope|not|never)\b|n[’']t\b", re.I)
 _QUESTION = re.compile(
     r"(?<!what )(?<!how )(?<!why )(?<!where )(?<!when )(?<!which )(?<!who )"
-    rf"\b{_AUXILIARY}\s[^?]{{3,200}}\?",
+    rf"\b{AUXILIARY}\s[^?]{{3,200}}\?",
     re.I,
 )
 """A yes/no question as a heading asks it (headings are read lower-cased): never one a
 question word opens ("How does it work?")."""
-_ASKING = re.compile(rf"\s*{_AUXILIARY}\b", re.I)
+_ASKING = re.compile(rf"\s*{AUXILIARY}\b", re.I)
 _CLAUSE = re.compile(
     r"[,;:]|\s(?:since|because|but|while|whereas|although|though|so|and\s+so)\s", re.I
 )
