@@ -47,6 +47,7 @@ from citesynth.verify.review import review
 from citesynth.verify.roles import crossed_names, partners_exchanged
 from citesynth.verify.swaps import preferred_reversed
 from citesynth.verify.trained import TrainedVerifier
+from citesynth.verify.unlike import unlike_attributed
 from tests.synthesis.test_evidence_and_repeats import hit
 
 PIECES = [
@@ -126,6 +127,11 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
         and any(denied[1] in " ".join(p.split()) for p in (first, second))
     )
     assert negated_alike(text, analyse([first, second])) in (True, False)
+    contrasted = unlike_attributed(text, analyse([first, second]))
+    assert contrasted is None or (
+        contrasted[0] in " ".join(text.split())
+        and any(contrasted[1] in " ".join(p.split()) for p in (first, second))
+    )
     found = find_conflicts([Passage(1, first, "a.md"), Passage(2, second, "b.md")])
     assert all(set(f.sources) <= {1, 2} for f in found)
     assert len(evidence_text(text, [first, second], budget=90, similarity=None).split()) <= 200

@@ -117,6 +117,7 @@ from citesynth.verify.swaps import (
     swapped,
 )
 from citesynth.verify.table_cells import denied_in_table
+from citesynth.verify.unlike import unlike_attributed
 
 _SUPERLATIVE = re.compile(
     r"\b(?:the|its|their|his|her|our|your|\w+'s)\s+(?:(?:very|single|second|third)\s+)?"
@@ -669,7 +670,9 @@ def align(
         opposite = (*opposite, (chosen[0], f"{chosen[1]} rather than {chosen[0]}"))
     outright = stated_otherwise(claim, shown)
     if not negation_mismatch and (
-        denied := pair_negated(claim, evidence) or subject_negated(claim, evidence)
+        denied := pair_negated(claim, evidence)
+        or subject_negated(claim, evidence)
+        or unlike_attributed(claim, evidence)
     ):  # "supports Windows": "does not support Windows"; "Nested multipart is not supported"
         opposite = (*opposite, denied)
     if not coverage.direction_mismatch and (turned := effect_reversed(claim, evidence)):

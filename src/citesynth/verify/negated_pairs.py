@@ -188,3 +188,13 @@ def plain_in(text: str, /) -> frozenset[Pair]:
         stems = [canonical(t) for token in tokens for t in content_of(token)]
         found.update(itertools.pairwise(stems))
     return frozenset(found - negated)
+
+
+def written_stems(text: str) -> frozenset[str]:
+    """The canonical content stems of `text`'s tokens (a hyphenated word or identifier whole)."""
+    return frozenset(
+        canonical(t)
+        for tokens in clause_tokens(text)
+        for token in tokens
+        for t in content_of(token)
+    )

@@ -60,11 +60,11 @@ from citesynth.verify.negated_pairs import (
     conditional,
     plain_in,
     plain_pairs,
+    written_stems,
 )
 from citesynth.verify.negation import AUXILIARY, PRIVATIVE, denies, negation_cues
 from citesynth.verify.numbers import canonical
 from citesynth.verify.opposites import WRITTEN_TOKEN, content_of
-from citesynth.verify.swaps import clause_tokens
 
 
 def _stems(words: str) -> frozenset[str]:
@@ -128,7 +128,7 @@ def subject_negated(claim: str, evidence: Evidence) -> tuple[str, str] | None:
             if found.subject not in pairs or not is_prose(evidence, sentence):
                 continue
             words, clause = pairs[found.subject]
-            said = _clause_stems(clause)
+            said = written_stems(clause)
             capable = found.predicate in CAPABILITIES and bool(said & ASSERTED)
             if not capable and found.predicate not in _after(words, clause):
                 continue
@@ -215,16 +215,7 @@ def _after(words: str, clause: str) -> frozenset[str]:
     """
     written = " ".join(clause.split())
     at = written.find(words)
-    return _clause_stems(written[at + len(words) :]) if at >= 0 else frozenset()
-
-
-def _clause_stems(clause: str) -> frozenset[str]:
-    return frozenset(
-        canonical(t)
-        for tokens in clause_tokens(clause)
-        for token in tokens
-        for t in content_of(token)
-    )
+    return written_stems(written[at + len(words) :]) if at >= 0 else frozenset()
 
 
 def _stated_plainly(found: SubjectNegation, evidence: Evidence) -> bool:
@@ -232,7 +223,7 @@ def _stated_plainly(found: SubjectNegation, evidence: Evidence) -> bool:
     return any(
         not sentence.negated
         and found.subject in plain_in(text)
-        and found.predicate in _clause_stems(text)
+        and found.predicate in written_stems(text)
         for sentence in evidence.sentences
         for text in [text_of(evidence, sentence)]
     )
