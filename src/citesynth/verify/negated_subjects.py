@@ -66,17 +66,12 @@ from citesynth.verify.negation import AUXILIARY, PRIVATIVE, denies, negation_cue
 from citesynth.verify.numbers import canonical
 from citesynth.verify.opposites import WRITTEN_TOKEN, content_of
 
-
-def _stems(words: str) -> frozenset[str]:
-    return frozenset(canonical(t) for word in words.split() for t in content_of(word))
-
-
-CAPABILITIES = _stems(
+CAPABILITIES = written_stems(
     "supported allowed permitted available possible implemented handled accepted recognized"
     " recognised parsed"
 )
 """Predicates whose denial says a thing cannot be had: "is not currently supported"."""
-ASSERTED = _stems(
+ASSERTED = written_stems(
     "supports handles accepts allows permits enables includes including parses recognizes"
     " recognises understands"
 )
