@@ -33,6 +33,21 @@ def test_the_lexical_verifier_names_the_alternative_the_passages_answer() -> Non
     assert "the source says this of Mark L. Lester, not of Ken Loach" in verdict.reasons
 
 
+def test_the_reason_names_the_alternative_as_the_sources_write_it() -> None:
+    claim = (
+        "Which private research university is located in Chestnut Hill, Massachusetts Boston "
+        "College or Stanford University? Stanford University is located in Chestnut Hill."
+    )
+    source = "Boston College is a private research university in Chestnut Hill, Massachusetts."
+    found = alternative_chosen(claim, analyse([source]))
+    assert found == ("Stanford University", "Boston College")  # not "Massachusetts Boston …"
+    named = f"{QUESTION} Ken Loach is the American director."
+    assert alternative_chosen(named, analyse(["Mark L. Lester is an American director."])) == (
+        "Ken Loach",
+        "Mark L. Lester",
+    )
+
+
 @pytest.mark.parametrize(
     ("claim", "passages"),
     [
