@@ -43,7 +43,8 @@ _CIRCUMSTANCE = re.compile(
 """A claim's opening clause of time or condition, "After streaming a response with
 `preload_content=False` and reading all of it, ": when what the claim asserts holds."""
 AUXILIARY = r"(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have|may|might|must)"
-"""An auxiliary verb, as a pattern: what asks a yes/no question and what a "not" follows."""
+"""An auxiliary verb, as a pattern: what a yes/no question opens with and a short reply ends
+on ("Does it?" "It does."), and what a "not" follows ("is not")."""
 PRIVATIVE = frozenset("without lack lacks lacking absent".split())
 """Negations that deny a thing's presence ("mice lacking Sirt1"), often a condition
 ("In environments without internet access, …") rather than a denial."""

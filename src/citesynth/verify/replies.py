@@ -32,7 +32,6 @@ from citesynth.verify.analysed import passage_sentences
 from citesynth.verify.negation import AUXILIARY, negation_cues
 from citesynth.verify.numbers import content_stems
 
-"""The verbs a yes/no question opens with and a short reply ends on ("Does it?" "It does.")."""
 _LEAD = (
     r"(?:yes|no|nope|not\s+yet|not\s+currently|currently|unfortunately|sadly|indeed|actually"
     r"|at\s+(?:the\s+moment|present|this\s+time)|as\s+of\s+now|right\s+now|for\s+now)"
