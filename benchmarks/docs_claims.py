@@ -61,6 +61,10 @@ PROBES = {
     "wtforms": ("WTForms", "3.3.2"),
     "markdown": ("Python-Markdown", "3.11.3"),
     "flask": ("Flask", "3.1.3"),
+    "webargs": ("webargs", "8.7.0"),
+    "pluggy": ("pluggy", "1.6.0"),
+    "flask_wtf": ("Flask-WTF", "1.2.2"),
+    "itsdangerous": ("itsdangerous", "2.2.0"),
 }
 """Claims written on 2026-12-04 by helpers that saw none of the verifiers, over four
 projects whose questions are tuning data (`tests/fixtures/docs_claims_probe_NAME.jsonl`;
@@ -68,7 +72,11 @@ here the subject each is read under and the version of its docs' PyPI sdist): pe
 20 passages, each with a supported paraphrase and a claim with one detail changed (the
 kinds above, and "addition", a supported claim with an unsupported clause appended). They
 were read to find what the verifiers miss, so they are tuning data: `--probes` measures
-them apart (`results/docs_claims_probes.json`), never with the held-out sets."""
+them apart (`results/docs_claims_probes.json`), never with the held-out sets. Four more
+(webargs, pluggy, Flask-WTF, itsdangerous) were written the same way on 2026-12-07; read
+first, before anything was changed for them, the lexical verifier passed 72 of their 80
+supported claims and 38 of the 80 changed ones (balanced accuracy 0.713), the trained one
+73 and 42 (0.694)."""
 
 
 def probe_file(name: str) -> Path:
