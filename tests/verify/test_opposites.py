@@ -99,6 +99,32 @@ def lexical() -> LexicalVerifier:
             "The hash gives a perfect ordering of the keys.",
             ("imperfect", "perfect"),
         ),
+        # documentation probes read on 2026-12-07 (pluggy, itsdangerous, Flask-WTF)
+        (
+            "This leads to a more tightly coupled relationship between host and plugins.",
+            "This leads to a more loosely coupled relationship between host and plugins.",
+            ("tightly", "loosely"),
+        ),
+        (
+            "By default hooks are called in FIFO registered order.",
+            "By default hooks are called in LIFO registered order.",
+            ("fifo", "lifo"),
+        ),
+        (
+            "The secret key should be a short random string of bytes.",
+            "It should be a long random string of bytes.",
+            ("short", "long"),
+        ),
+        (
+            "The CSRF secret key is usually different from the Flask app secret key.",
+            "You must have a secret key, this is usually the same as your Flask app secret key.",
+            ("different", "same"),
+        ),
+        (
+            "Install or downgrade the released version using pip.",
+            "Install or upgrade the released version using pip.",
+            ("downgrade", "upgrade"),
+        ),
     ],
 )
 def test_the_opposite_word_in_the_stating_sentence_is_found(
@@ -111,6 +137,14 @@ def test_the_opposite_word_in_the_stating_sentence_is_found(
     ("claim", "source"),
     [
         # the claim holds both sides: which is which is no word-level matter
+        (
+            "The option has a long form, --verbose, and a short form, -v.",
+            "The short form of the option is -v and the long form is --verbose.",
+        ),
+        (
+            "Both tokens are signed with the same key but use different salts.",
+            "Each token uses a different salt, while the same secret key signs both.",
+        ),
         (
             "HTTPX offers a synchronous API, and an asynchronous client too.",
             "HTTPX offers a synchronous API by default, and an async client too.",

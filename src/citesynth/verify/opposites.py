@@ -47,7 +47,12 @@ pop and shared / separate joined on 2026-12-06 from the same claims (Flask's "ca
 the application context is popped", Jinja's "looked up in separate namespaces"); they veto
 no supported claim of any set, though "separate" read as "not shared" also lets one wrong
 claim through that an accidental negation veto had stopped (its reversed cause now does).
-Increase/decrease words are
+Tight / loose, upgrade / downgrade, FIFO / LIFO, long / short and same / different joined
+on 2026-12-07 from documentation probes first read that day (pluggy's "loosely coupled",
+itsdangerous' "a long random string", Flask-WTF's "usually the same as your Flask app
+secret key"): each catches one of their changed claims, and on the tuning splits (written
+documentation, WiCE dev, SciFact train, HaluEval 0–249, Developer Hub dev) they change no
+verdict. Increase/decrease words are
 `align`'s direction check; always/never, with/without and fail are negation. A word and
 its "un-" or "non-" form are contradictory too ("supported" / "unsupported",
 "blocking" / "non-blocking") when the bare word reads as an adjective or participle, and
@@ -124,6 +129,11 @@ CONTRARIES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("safe", "unsafe"),
         ("push pushes pushed pushing", "pop pops popped popping"),
         ("shared", "separate separated"),
+        ("tight tightly", "loose loosely"),
+        ("upgrade upgrades upgraded upgrading", "downgrade downgrades downgraded downgrading"),
+        ("fifo", "lifo"),
+        ("long", "short"),
+        ("same", "different"),
     )
 )
 """Pairs of word sets of which a sentence holding one contradicts one holding the other."""
