@@ -35,6 +35,7 @@ from citesynth.verify.conflicts import find_conflicts
 from citesynth.verify.contrasts import moved_across
 from citesynth.verify.crossencoder import available
 from citesynth.verify.cues import sides_of
+from citesynth.verify.denied_stated import denies_stated
 from citesynth.verify.effects import effect_reversed
 from citesynth.verify.evidence import evidence_text
 from citesynth.verify.lexical import LexicalVerifier
@@ -45,6 +46,7 @@ from citesynth.verify.renamed import name_replaced
 from citesynth.verify.respectively import paired_otherwise
 from citesynth.verify.review import review
 from citesynth.verify.roles import crossed_names, partners_exchanged
+from citesynth.verify.sequences import sequence_reversed
 from citesynth.verify.swaps import preferred_reversed
 from citesynth.verify.trained import TrainedVerifier
 from citesynth.verify.unlike import unlike_attributed
@@ -132,6 +134,13 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
         contrasted[0] in " ".join(text.split())
         and any(contrasted[1] in " ".join(p.split()) for p in (first, second))
     )
+    stated = denies_stated(text, analyse([first, second]))
+    assert stated is None or (
+        stated[0] in " ".join(text.split())
+        and any(stated[1] in " ".join(p.split()) for p in (first, second))
+    )
+    steps = sequence_reversed(f"first {text} and then {first}", [f"{first}, then {text}"])
+    assert steps is None or all(word in f"first {text} and then {first}" for word in steps)
     found = find_conflicts([Passage(1, first, "a.md"), Passage(2, second, "b.md")])
     assert all(set(f.sources) <= {1, 2} for f in found)
     assert len(evidence_text(text, [first, second], budget=90, similarity=None).split()) <= 200

@@ -64,6 +64,7 @@ from citesynth.verify.comparisons import (
 from citesynth.verify.compound import clause_denied
 from citesynth.verify.contrasts import moved_across
 from citesynth.verify.coverage import DECIDED_BY_ALIGN, claim_names, cover
+from citesynth.verify.denied_stated import denies_stated
 from citesynth.verify.effects import effect_reversed
 from citesynth.verify.flag_defaults import flag_default_backs, flag_default_differs
 from citesynth.verify.identifiers import (
@@ -105,6 +106,7 @@ from citesynth.verify.renamed import name_replaced
 from citesynth.verify.replies import replied_otherwise
 from citesynth.verify.respectively import paired_otherwise
 from citesynth.verify.roles import crossed_names, partners_exchanged
+from citesynth.verify.sequences import sequence_reversed
 from citesynth.verify.siblings import misnamed_sibling
 from citesynth.verify.subclasses import parent_reversed
 from citesynth.verify.swaps import (
@@ -181,7 +183,8 @@ class Alignment:
     one-way relation with its two sides exchanged (`arguments.arguments_exchanged`), two names
     of it each said with what the passages say of the other (`roles.crossed_names`), or
     given each other's partner (`roles.partners_exchanged`, `respectively.paired_otherwise`),
-    or a class made the subclass of its own subclass (`subclasses.parent_reversed`)."""
+    or a class made the subclass of its own subclass (`subclasses.parent_reversed`), or two
+    steps put in the other order ("first A, then B", `sequences.sequence_reversed`)."""
     misquoted: tuple[str, ...] = ()
     """Text the claim quotes as what something prints or says, which no passage writes
     (`quotes.misquoted`)."""
@@ -647,20 +650,24 @@ def align(
     if stating:
         said = (text_of(evidence, sentence) for sentence in sentences)
         crossed = swapped(claim, stating[0]) or relation_reversed(claim, stating[0], said)
-    crossed = crossed or next(
-        filter(
-            None,
-            (
-                preferred_reversed(claim, sentence)
-                or order_reversed(claim, sentence)
-                or span_reversed(claim, sentence)
-                or arguments_exchanged(
-                    claim, sentence, (text_of(evidence, other) for other in sentences)
-                )
-                for sentence in stating
+    crossed = (
+        crossed
+        or sequence_reversed(claim, stating)
+        or next(
+            filter(
+                None,
+                (
+                    preferred_reversed(claim, sentence)
+                    or order_reversed(claim, sentence)
+                    or span_reversed(claim, sentence)
+                    or arguments_exchanged(
+                        claim, sentence, (text_of(evidence, other) for other in sentences)
+                    )
+                    for sentence in stating
+                ),
             ),
-        ),
-        None,
+            None,
+        )
     )
     link = None if crossed else reversed_link(claim, shown)  # "Because B, A" of "A because B"
     plain = (text for sentence, text in zip(best, stating, strict=True) if not sentence.negated)
@@ -673,6 +680,7 @@ def align(
         denied := pair_negated(claim, evidence)
         or subject_negated(claim, evidence)
         or unlike_attributed(claim, evidence)
+        or denies_stated(claim, evidence)
     ):  # "supports Windows": "does not support Windows"; "Nested multipart is not supported"
         opposite = (*opposite, denied)
     if not coverage.direction_mismatch and (turned := effect_reversed(claim, evidence)):

@@ -88,7 +88,7 @@ def pair_negated(claim: str, evidence: Evidence) -> tuple[str, str] | None:
         if not sentence.negated:
             continue
         text = text_of(evidence, sentence)
-        for start, run in _negated_runs(text):
+        for start, run in negated_runs(text):
             for (first, _), (second, end) in itertools.pairwise(run):
                 pair = (first, second)
                 if pair not in pairs or not is_prose(evidence, sentence):
@@ -137,7 +137,7 @@ def plain_pairs(claim: str, /) -> Mapping[Pair, tuple[str, str]]:
 
 
 @remembered_when_short(maxsize=4096)
-def _negated_runs(
+def negated_runs(
     text: str, /, *, privative: bool = False
 ) -> tuple[tuple[int, tuple[Stem, ...]], ...]:
     """Each negation of `text` (a privative one if asked): where it starts, and its stems.
@@ -181,7 +181,7 @@ def plain_in(text: str, /) -> frozenset[Pair]:
 
     A privative's counts: "without SSL support" states no SSL support.
     """
-    runs = _negated_runs(text, privative=True)
+    runs = negated_runs(text, privative=True)
     negated = {(a, b) for _, run in runs for (a, _), (b, _) in itertools.pairwise(run)}
     found: set[Pair] = set()
     for tokens in clause_tokens(text):

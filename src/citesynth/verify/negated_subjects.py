@@ -167,7 +167,7 @@ def subject_negations(text: str, /) -> tuple[SubjectNegation, ...]:
                 continue
             before = before[: auxiliary.start()]
         subject = _subject(before)
-        predicate = _predicate(text, offset + len(word))
+        predicate = predicate_after(text, offset + len(word))
         if subject is None or predicate is None:
             continue
         (first, second, opened) = subject
@@ -188,8 +188,11 @@ def _subject(before: str) -> tuple[str, str, int] | None:
     return canonical(first[0]), canonical(second[0]), tokens[-2].start()
 
 
-def _predicate(text: str, after: int) -> tuple[str, int] | None:
-    """The stem of the first content word no adverb after a negation, and where it ends."""
+def predicate_after(text: str, after: int) -> tuple[str, int] | None:
+    """The stem of the first content word no adverb after a negation, and where it ends.
+
+    Within `REACH` words, before `STOP`; None when a hedge comes first ("not always").
+    """
     stop = STOP.search(text, after, after + FARTHEST)
     limit = stop.start() if stop else after + FARTHEST
     for token in itertools.islice(WRITTEN_TOKEN.finditer(text, after, limit), REACH):
