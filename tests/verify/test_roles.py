@@ -38,6 +38,16 @@ RECREATING = (
     "- Recreate itself with *less* context data: `unbind` and `try_unbind`.\n"
 )
 
+RECAPTCHA = """This comes with a number of configuration variables.
+
+======================= ==============================================
+RECAPTCHA_PUBLIC_KEY    **required** A public key.
+RECAPTCHA_PRIVATE_KEY   **required** A private key.
+RECAPTCHA_PARAMETERS    **optional** A dict of JavaScript (api.js) parameters.
+RECAPTCHA_DATA_ATTRS    **optional** A dict of data attributes options.
+======================= ==============================================
+"""
+
 
 @pytest.mark.parametrize(
     ("claim", "source", "found"),
@@ -71,6 +81,12 @@ RECREATING = (
             "and request headers, while the Request class is a standard WSGI application.",
             WRAPPERS,
             ("response", "request"),
+        ),
+        (  # rows of a table (Flask-WTF's docs, a tuning probe)
+            "RECAPTCHA_PARAMETERS is an optional dict of data attributes options, whereas "
+            "RECAPTCHA_DATA_ATTRS is an optional dict of JavaScript (api.js) parameters.",
+            RECAPTCHA,
+            ("recaptcha_parameters", "recaptcha_data_attrs"),
         ),
     ],
 )

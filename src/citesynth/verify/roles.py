@@ -25,7 +25,12 @@ A claim's two names are crossed against a passage when:
   itself with less context data, a bound logger offers bind() and new(), whereas unbind()
   and try_unbind() recreate it with additional context" against structlog's list giving
   `bind` and `new` the additional context;
-- the passage has prose sentences naming one and not the other, for each of the two;
+- the passage has units naming one and not the other, for each of the two: prose
+  sentences, or lines outside prose (a table's row, a line of code; `_units`, since
+  2026-12-07: Flask-WTF's table giving `RECAPTCHA_PARAMETERS` "A dict of JavaScript
+  (api.js) parameters" and `RECAPTCHA_DATA_ATTRS` "A dict of data attributes options",
+  which a claim had exchanged. On the tuning splits it caught that claim and one more,
+  and vetoed no right one);
 - each name's clause shares more content terms with what only the other's sentences hold
   than with what only its own sentences hold.
 
@@ -98,12 +103,6 @@ def _spanned_names(text: str) -> frozenset[str]:
     return frozenset(n for n in names if len(n) >= _MIN_LETTERS)
 
 
-@lru_cache(maxsize=512)
-def _prose(text: str) -> tuple[str, ...]:
-    """The prose sentences of `text`: split only for a claim two of whose names it writes."""
-    return tuple(text[a:b] for a, b in prose_sentences(text, min_words=1))
-
-
 @lru_cache(maxsize=1024)
 def _claim_words(claim: str) -> tuple[tuple[str | None, str | None, int], ...]:
     """Each word of the claim that may be a name, read once a claim.
@@ -166,7 +165,7 @@ def crossed_names(claim: str, passages: Sequence[str]) -> tuple[str, str] | None
         names = {name: at for name, at in written.items() if _mentions(passage, name)}
         if len(names) < 2:
             continue  # most claims: no pair of names to cross
-        sentences = _prose(passage)
+        sentences = _units(passage)
         naming = {
             name: frozenset(i for i, sentence in enumerate(sentences) if _mentions(sentence, name))
             for name in names
