@@ -38,6 +38,7 @@ from citesynth.verify.cues import sides_of
 from citesynth.verify.denied_stated import denies_stated
 from citesynth.verify.effects import effect_reversed
 from citesynth.verify.evidence import evidence_text
+from citesynth.verify.exclusive import only_other
 from citesynth.verify.lexical import LexicalVerifier
 from citesynth.verify.negated_pairs import pair_negated
 from citesynth.verify.negated_subjects import negated_alike, subject_negated
@@ -141,6 +142,11 @@ def test_the_checks_beside_the_verifier_read_any_text(text: str, first: str, sec
     )
     steps = sequence_reversed(f"first {text} and then {first}", [f"{first}, then {text}"])
     assert steps is None or all(word in f"first {text} and then {first}" for word in steps)
+    singled = only_other(f"only the {text}", [f"only the {first}", second])
+    assert singled is None or (
+        singled[0] in " ".join(f"only the {text}".split())
+        and any(singled[1] in " ".join(p.split()) for p in (f"only the {first}", second))
+    )
     found = find_conflicts([Passage(1, first, "a.md"), Passage(2, second, "b.md")])
     assert all(set(f.sources) <= {1, 2} for f in found)
     assert len(evidence_text(text, [first, second], budget=90, similarity=None).split()) <= 200

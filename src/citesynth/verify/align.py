@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -66,6 +66,7 @@ from citesynth.verify.contrasts import moved_across
 from citesynth.verify.coverage import DECIDED_BY_ALIGN, claim_names, cover
 from citesynth.verify.denied_stated import denies_stated
 from citesynth.verify.effects import effect_reversed
+from citesynth.verify.exclusive import only_other
 from citesynth.verify.flag_defaults import flag_default_backs, flag_default_differs
 from citesynth.verify.identifiers import (
     as_code,
@@ -168,7 +169,8 @@ class Alignment:
     against "required" (`opposites.opposed`), "after" against "before"
     (`opposites.reversed_order`), `os.getcwd` against "mymodule.getcwd rather than
     os.getcwd" (`swaps.rejected_chosen`), "HTTP/2 Support for sync" against a table's
-    "`sync`: HTTP/2 Support: No" (`table_cells.denied_in_table`), "milliseconds" against
+    "`sync`: HTTP/2 Support: No" (`table_cells.denied_in_table`), "only the query location"
+    against "only the json location" (`exclusive.only_other`), "milliseconds" against
     "in seconds" (`other_unit`), "follows symbolic links by default" against the flag
     describing it, "Defaults to `False`" (`flag_defaults.flag_default_differs`), "replaces"
     against the "merged" the claim turns down (`swaps.rejected_stated`)."""
@@ -613,6 +615,26 @@ def stated_otherwise(claim: str, passages: Sequence[str]) -> tuple[tuple[str, st
     return tuple(filter(None, (cell, unit, flag)))
 
 
+def _chosen_otherwise(
+    claim: str, plain: Iterable[str], shown: Sequence[str], stating: Sequence[str]
+) -> tuple[tuple[str, str], ...]:
+    """What the claim chooses that the passages turn down or choose otherwise.
+
+    "replaces rather than merges" against a source's "merged" (`swaps.rejected_stated`,
+    over the `plain` stating sentences), `os.getcwd` against "mymodule.getcwd rather than
+    os.getcwd" (`swaps.rejected_chosen`), "only the query location" against "only the json
+    location" (`exclusive.only_other`).
+    """
+    found = []
+    if kept := rejected_stated(claim, plain, shown):
+        found.append(kept)
+    if chosen := next(filter(None, (rejected_chosen(claim, s) for s in stating)), None):
+        found.append((chosen[0], f"{chosen[1]} rather than {chosen[0]}"))
+    if singled := only_other(claim, shown):
+        found.append(singled)
+    return tuple(found)
+
+
 def align(
     claim: str,
     evidence: Evidence,
@@ -671,10 +693,7 @@ def align(
     )
     link = None if crossed else reversed_link(claim, shown)  # "Because B, A" of "A because B"
     plain = (text for sentence, text in zip(best, stating, strict=True) if not sentence.negated)
-    if kept := rejected_stated(claim, plain, shown):  # "replaces rather than merges"
-        opposite = (*opposite, kept)
-    if chosen := next(filter(None, (rejected_chosen(claim, s) for s in stating)), None):
-        opposite = (*opposite, (chosen[0], f"{chosen[1]} rather than {chosen[0]}"))
+    opposite = (*opposite, *_chosen_otherwise(claim, plain, shown, stating))
     outright = stated_otherwise(claim, shown)
     if not negation_mismatch and (
         denied := pair_negated(claim, evidence)
