@@ -65,6 +65,10 @@ PROBES = {
     "pluggy": ("pluggy", "1.6.0"),
     "flask_wtf": ("Flask-WTF", "1.2.2"),
     "itsdangerous": ("itsdangerous", "2.2.0"),
+    "apispec": ("apispec", "6.8.2"),
+    "flask_sqlalchemy": ("Flask-SQLAlchemy", "3.1.1"),
+    "h11": ("h11", "0.16.0"),
+    "cachetools": ("cachetools", "5.5.2"),
 }
 """Claims written on 2026-12-04 by helpers that saw none of the verifiers, over four
 projects whose questions are tuning data (`tests/fixtures/docs_claims_probe_NAME.jsonl`;
@@ -76,7 +80,12 @@ them apart (`results/docs_claims_probes.json`), never with the held-out sets. Fo
 (webargs, pluggy, Flask-WTF, itsdangerous) were written the same way on 2026-12-07; read
 first, before anything was changed for them, the lexical verifier passed 72 of their 80
 supported claims and 38 of the 80 changed ones (balanced accuracy 0.713), the trained one
-73 and 42 (0.694)."""
+73 and 42 (0.694). Four more again (apispec, Flask-SQLAlchemy, h11, cachetools), written
+the same day once the checks made for the first four were in: read first, the lexical
+verifier passed 73 of their 80 supported and 35 of the 80 changed claims (0.738), the
+trained one 74 and 35 (0.744), exactly what the session's starting code passes: the checks
+written for one set of projects caught nothing on the next. (A word pair added after
+reading them, much / little, then caught h11's "buffer as little as it can".)"""
 
 
 def probe_file(name: str) -> Path:
