@@ -121,6 +121,16 @@ def lexical() -> LexicalVerifier:
             ("different", "same"),
         ),
         (
+            "h11 tries to buffer as much data as it can before handing it over.",
+            "h11 tries to buffer as little as it can, so it streams out data as it arrives.",
+            ("much", "little"),
+        ),
+        (
+            "Integers and floats yield the same cache keys.",
+            "Integers and floats will yield distinct cache keys.",
+            ("same", "distinct"),
+        ),
+        (
             "Install or downgrade the released version using pip.",
             "Install or upgrade the released version using pip.",
             ("downgrade", "upgrade"),

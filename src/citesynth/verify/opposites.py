@@ -52,7 +52,8 @@ on 2026-12-07 from documentation probes first read that day (pluggy's "loosely c
 itsdangerous' "a long random string", Flask-WTF's "usually the same as your Flask app
 secret key"): each catches one of their changed claims, and on the tuning splits (written
 documentation, WiCE dev, SciFact train, HaluEval 0–249, Developer Hub dev) they change no
-verdict. Increase/decrease words are
+verdict; much / little (h11's "tries to buffer as little as it can") and "distinct" beside
+"different" followed from the next four probes, the same way. Increase/decrease words are
 `align`'s direction check; always/never, with/without and fail are negation. A word and
 its "un-" or "non-" form are contradictory too ("supported" / "unsupported",
 "blocking" / "non-blocking") when the bare word reads as an adjective or participle, and
@@ -133,7 +134,8 @@ CONTRARIES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("upgrade upgrades upgraded upgrading", "downgrade downgrades downgraded downgrading"),
         ("fifo", "lifo"),
         ("long", "short"),
-        ("same", "different"),
+        ("same", "different distinct"),
+        ("much", "little"),
     )
 )
 """Pairs of word sets of which a sentence holding one contradicts one holding the other."""
