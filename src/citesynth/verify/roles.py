@@ -25,12 +25,12 @@ A claim's two names are crossed against a passage when:
   itself with less context data, a bound logger offers bind() and new(), whereas unbind()
   and try_unbind() recreate it with additional context" against structlog's list giving
   `bind` and `new` the additional context;
-- the passage has units naming one and not the other, for each of the two: prose
-  sentences, or lines outside prose (a table's row, a line of code; `_units`, since
-  2026-12-07: Flask-WTF's table giving `RECAPTCHA_PARAMETERS` "A dict of JavaScript
-  (api.js) parameters" and `RECAPTCHA_DATA_ATTRS` "A dict of data attributes options",
-  which a claim had exchanged. On the tuning splits it caught that claim and one more,
-  and vetoed no right one);
+- the passage has prose sentences or table rows naming one and not the other, for each
+  of the two (rows since 2026-12-07: Flask-WTF's table giving `RECAPTCHA_PARAMETERS` "A
+  dict of JavaScript (api.js) parameters" and `RECAPTCHA_DATA_ATTRS` "A dict of data
+  attributes options", which a claim had exchanged; every line outside prose, code
+  included, had also vetoed a sentence of marshmallow's upgrading guide against its own
+  page);
 - each name's clause shares more content terms with what only the other's sentences hold
   than with what only its own sentences hold.
 
@@ -60,6 +60,7 @@ from itertools import combinations, pairwise
 
 from citesynth.analysis import bare_name, code_name, content_terms
 from citesynth.ingest.sentences import prose_sentences
+from citesynth.ingest.tables import row_text, table_rows
 
 _SPAN = re.compile(r"(?<!`)(`{1,2})([^`\n]{1,100}?)\1(?!`)")
 """An inline code span of at most 100 characters (longer ones are commands, not names)."""
@@ -165,7 +166,7 @@ def crossed_names(claim: str, passages: Sequence[str]) -> tuple[str, str] | None
         names = {name: at for name, at in written.items() if _mentions(passage, name)}
         if len(names) < 2:
             continue  # most claims: no pair of names to cross
-        sentences = _units(passage)
+        sentences = _prose_and_rows(passage)
         naming = {
             name: frozenset(i for i, sentence in enumerate(sentences) if _mentions(sentence, name))
             for name in names
@@ -229,6 +230,16 @@ def _clause_pairs(
 
 
 @lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)
+def _prose_and_rows(text: str) -> tuple[str, ...]:
+    """The prose sentences of `text`, then its tables' rows (`ingest.tables.row_text`).
+
+    Split only for a claim two of whose names it writes.
+    """
+    spans = prose_sentences(text, min_words=1)
+    return (*(text[a:b] for a, b in spans), *(row_text(row) for row in table_rows(text)))
+
+
 def _stated_pairs(passage: str, names: tuple[str, ...]) -> frozenset[frozenset[str]]:
     """Each two of `names` one unit of `passage` writes together.
 
