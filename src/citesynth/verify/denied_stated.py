@@ -38,7 +38,7 @@ from citesynth.verify.analysed import (
     remembered_when_short,
     text_of,
 )
-from citesynth.verify.negated_pairs import conditional, negated_runs, written_stems
+from citesynth.verify.negated_pairs import CONDITION, conditional, negated_runs, written_stems
 from citesynth.verify.negated_subjects import predicate_after
 from citesynth.verify.negation import denies, negation_cues
 from citesynth.verify.swaps import clause_matches
@@ -51,8 +51,6 @@ _DENYING = re.compile(r"not|n['’]t|never|cannot", re.IGNORECASE)
 """The negations read: a verb's ("does not", "cannot"), not "no" or "nothing", which deny
 a thing rather than what it does ("no caching of the logger")."""
 _CLAUSE_START = re.compile(r"[,;:()]")
-_CONDITION = re.compile(r"(?:if|unless|when|once|whether)\b", re.IGNORECASE)
-"""A sentence opening with a condition: what it states, it states only then."""
 
 
 class Denial(NamedTuple):
@@ -133,7 +131,7 @@ def _negated(evidence: Evidence) -> frozenset[str]:
 
 def _stated_in(denial: Denial, text: str, evidence: Evidence, sentence: Sentence) -> str | None:
     """The clause of `sentence` (its `text`) stating the denied predicate plainly, or None."""
-    if _CONDITION.match(text.lstrip()):
+    if CONDITION.match(text.lstrip()):  # what it states, it states only then
         return None  # "If the key leaks, the receiver can see the data"
     for clause, words in clause_matches(text):
         stems = written_stems(clause)

@@ -63,7 +63,7 @@ STOP = re.compile(
 FARTHEST = 200
 """Characters after a negating word read for its `REACH` words: a sentence of many
 negations and no punctuation costs no more than its length."""
-_CONDITION = re.compile(r"\b(?:if|unless|whether|when|once)\b", re.I)
+CONDITION = re.compile(r"\b(?:if|unless|whether|when|once)\b", re.I)
 """A word opening a condition: a negation after it in its clause asserts nothing."""
 _CLAUSE_START = re.compile(r"[,;:.!?()]")
 _CONTRAST = re.compile(r"\bunlike\b", re.I)
@@ -167,7 +167,7 @@ def conditional(text: str, offset: int) -> bool:
     """Whether the negation at `offset` of `text` stands in a condition ("If … is not …")."""
     before = text[max(0, offset - FARTHEST) : offset]
     opened = max((m.end() for m in _CLAUSE_START.finditer(before)), default=0)
-    return _CONDITION.search(before, opened) is not None
+    return CONDITION.search(before, opened) is not None
 
 
 def _stated_plainly(pair: Pair, evidence: Evidence) -> bool:

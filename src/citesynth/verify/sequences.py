@@ -47,6 +47,8 @@ _FIRST = re.compile(r"\b(?:first|firstly)\b", re.IGNORECASE)
 _CLAUSE_START = re.compile(r"[,;:]|\s--\s|\s—\s")
 _CLAUSE_END = re.compile(r"[,;:.!?(]|\s--\s|\s—\s")
 _CONDITION = re.compile(r"\b(?:if|unless|whether)\b", re.IGNORECASE)
+"""A condition ("if A then B"); not `negated_pairs.CONDITION`'s "when" and "once", which
+order ("once A, then B")."""
 _MAX_LENGTH = 2_000
 """The longest sentence read for steps (a page run into one line is not one sentence)."""
 _MAX_STEPS = 16
