@@ -229,7 +229,6 @@ def _clause_pairs(
     ]
 
 
-@lru_cache(maxsize=1024)
 @lru_cache(maxsize=512)
 def _prose_and_rows(text: str) -> tuple[str, ...]:
     """The prose sentences of `text`, then its tables' rows (`ingest.tables.row_text`).
@@ -240,6 +239,7 @@ def _prose_and_rows(text: str) -> tuple[str, ...]:
     return (*(text[a:b] for a, b in spans), *(row_text(row) for row in table_rows(text)))
 
 
+@lru_cache(maxsize=1024)
 def _stated_pairs(passage: str, names: tuple[str, ...]) -> frozenset[frozenset[str]]:
     """Each two of `names` one unit of `passage` writes together.
 
