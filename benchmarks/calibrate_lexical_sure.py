@@ -33,11 +33,12 @@ import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.common import ROOT, require, set_fields, write_result
 from benchmarks.docs_claims import load_claims, rhdh_claims
-from benchmarks.verifier_pairs import holdout
+from benchmarks.verifier_pairs import holdout, written_claims
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.evaluation.verifier_data import load
 from citesynth.verify import Check, LexicalVerifier
@@ -62,8 +63,34 @@ WRITTEN = sorted((ROOT / "tests" / "fixtures").glob("docs_claims_tuning_*.jsonl"
 sets written the same way)."""
 
 
-def tuning_claims() -> dict[str, list[tuple[str, tuple[str, ...], int]]]:
-    """(claim, passages, label) of each held-out tuning set."""
+def docs_stage_probes(folder: Path) -> list[str] | None:
+    """The probes a docs stage trained the weights in `folder` on (`train_crossencoder
+    --probe`), or None when the weights had no docs stage (they never read a written claim)."""
+    stage = json.loads((folder / "crossencoder.json").read_text()).get("docs_stage")
+    return None if stage is None else list(stage.get("probes", []))
+
+
+def written_tuning(probes: list[str] | None) -> list[tuple[str, tuple[str, ...], int]]:
+    """The written documentation claims to calibrate on: all of them for weights that never
+    trained on one (`probes` None); for a docs stage's weights, only the fifth it held out,
+    of the five projects and of the probes it trained on (the rest it has learnt)."""
+    if probes is None:
+        return [
+            (c["claim"], (c["passage"],), int(c["label"] == "supported"))
+            for path in WRITTEN
+            for c in load_claims(path)
+        ]
+    return [
+        (check.claim, check.passages, int(supported))
+        for check, supported, group in written_claims(probes)
+        if holdout(group)
+    ]
+
+
+def tuning_claims(
+    probes: list[str] | None = None,
+) -> dict[str, list[tuple[str, tuple[str, ...], int]]]:
+    """(claim, passages, label) of each held-out tuning set (`written_tuning(probes)`)."""
     sets = {
         name: [
             (e.claim, e.passages, int(e.supported))
@@ -75,11 +102,7 @@ def tuning_claims() -> dict[str, list[tuple[str, tuple[str, ...], int]]]:
     sets["docs-rhdh"] = [
         (c["claim"], (c["passage"],), int(c["label"] == "supported")) for c in rhdh_claims("dev")
     ]
-    sets["docs-written"] = [
-        (c["claim"], (c["passage"],), int(c["label"] == "supported"))
-        for path in WRITTEN
-        for c in load_claims(path)
-    ]
+    sets["docs-written"] = written_tuning(probes)
     return sets
 
 
@@ -87,18 +110,21 @@ Judged = tuple[Verdict, Verdict, tuple[str, ...], int]
 """Per claim: the trained verdict, the lexical verdict, the passages, the gold label."""
 
 
-async def judged(switched_off: Callable[[Meta], Meta]) -> dict[str, list[Judged]]:
+async def judged(
+    switched_off: Callable[[Meta], Meta], folder: Path | None = None
+) -> dict[str, list[Judged]]:
     """Each tuning claim verified by both verifiers, the trained one over its own copy of
-    the model whose meta `switched_off` gives (the rule being measured turned off)."""
+    the model (the shipped one, or the one trained into `folder`) whose meta `switched_off`
+    gives (the rule being measured turned off)."""
     from citesynth.verify.crossencoder import CrossEncoder
     from citesynth.verify.trained import TrainedVerifier
 
-    model = CrossEncoder.load()
+    model = CrossEncoder.load(folder=folder)
     model.meta = switched_off(model.meta)
     trained = TrainedVerifier(model)
     lexical = LexicalVerifier()
     found = {}
-    for name, claims in tuning_claims().items():
+    for name, claims in tuning_claims(docs_stage_probes(folder or META.parent)).items():
         checks = [Check(claim, passages) for claim, passages, _ in claims]
         verdicts = zip(await trained.verify(checks), await lexical.verify(checks), strict=True)
         found[name] = [
@@ -108,8 +134,10 @@ async def judged(switched_off: Callable[[Meta], Meta]) -> dict[str, list[Judged]
     return found
 
 
-async def outcomes() -> dict[str, list[Outcome]]:
-    found = await judged(lambda meta: replace(meta, lexical_sure=None, lexical_sure_code=None))
+async def outcomes(folder: Path | None = None) -> dict[str, list[Outcome]]:
+    found = await judged(
+        lambda meta: replace(meta, lexical_sure=None, lexical_sure_code=None), folder
+    )
     return {
         name: [
             (t.label == "supported", w.label == "supported", w.score, label, code)
@@ -154,9 +182,12 @@ def fit(found: dict[str, list[Outcome]]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="store it in crossencoder.json")
+    parser.add_argument(
+        "--weights", type=Path, help="a folder train_crossencoder --out wrote (default: shipped)"
+    )
     args = parser.parse_args()
     require(data_dir())
-    found = asyncio.run(outcomes())
+    found = asyncio.run(outcomes(args.weights))
     sure = fit(found)
     payload: dict[str, Any] = {
         "benchmark": "lexical_sure",
@@ -173,7 +204,8 @@ def main() -> None:
     print(json.dumps(payload, indent=2))
     print(f"wrote {write_result('lexical_sure', payload)}")
     if args.write:
-        set_fields(META, lexical_sure=sure[0], lexical_sure_code=sure[1])
+        where = args.weights / "crossencoder.json" if args.weights else META
+        set_fields(where, lexical_sure=sure[0], lexical_sure_code=sure[1])
 
 
 if __name__ == "__main__":

@@ -49,48 +49,13 @@ from typing import Any
 
 from benchmarks.common import ROOT, write_result
 from benchmarks.held_out_docs import HELD_OUT
-from benchmarks.verifier_pairs import docs_claim_pairs, read_under
+from benchmarks.verifier_pairs import PROBES, docs_claim_pairs, probe_file, read_under
 from citesynth import Engine, Settings
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.verify import Check, LexicalVerifier, Verifier
 from citesynth.verify.crossencoder import available
 
 CLAIMS = ROOT / "tests" / "fixtures" / "httpx_claims.jsonl"
-PROBES = {
-    "falcon": ("Falcon", "4.4.0"),
-    "wtforms": ("WTForms", "3.3.2"),
-    "markdown": ("Python-Markdown", "3.11.3"),
-    "flask": ("Flask", "3.1.3"),
-    "webargs": ("webargs", "8.7.0"),
-    "pluggy": ("pluggy", "1.6.0"),
-    "flask_wtf": ("Flask-WTF", "1.2.2"),
-    "itsdangerous": ("itsdangerous", "2.2.0"),
-    "apispec": ("apispec", "6.8.2"),
-    "flask_sqlalchemy": ("Flask-SQLAlchemy", "3.1.1"),
-    "h11": ("h11", "0.16.0"),
-    "cachetools": ("cachetools", "5.5.2"),
-}
-"""Claims written on 2026-12-04 by helpers that saw none of the verifiers, over four
-projects whose questions are tuning data (`tests/fixtures/docs_claims_probe_NAME.jsonl`;
-here the subject each is read under and the version of its docs' PyPI sdist): per project
-20 passages, each with a supported paraphrase and a claim with one detail changed (the
-kinds above, and "addition", a supported claim with an unsupported clause appended). They
-were read to find what the verifiers miss, so they are tuning data: `--probes` measures
-them apart (`results/docs_claims_probes.json`), never with the held-out sets. Four more
-(webargs, pluggy, Flask-WTF, itsdangerous) were written the same way on 2026-12-07; read
-first, before anything was changed for them, the lexical verifier passed 72 of their 80
-supported claims and 38 of the 80 changed ones (balanced accuracy 0.713), the trained one
-73 and 42 (0.694). Four more again (apispec, Flask-SQLAlchemy, h11, cachetools), written
-the same day once the checks made for the first four were in: read first, the lexical
-verifier passed 73 of their 80 supported and 35 of the 80 changed claims (0.738), the
-trained one 74 and 35 (0.744), exactly what the session's starting code passes: the checks
-written for one set of projects caught nothing on the next. (A word pair added after
-reading them, much / little, then caught h11's "buffer as little as it can".)"""
-
-
-def probe_file(name: str) -> Path:
-    """The tuning probe's claims over project `name`'s docs (`PROBES`)."""
-    return ROOT / "tests" / "fixtures" / f"docs_claims_probe_{name}.jsonl"
 
 
 def load_claims(path: Path = CLAIMS) -> list[dict[str, Any]]:

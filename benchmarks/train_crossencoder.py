@@ -54,6 +54,7 @@ from benchmarks.docs_swaps import swap_pairs
 from benchmarks.gate_pairs import cached_pairs, calibrates
 from benchmarks.nli_pairs import snli_pairs
 from benchmarks.verifier_pairs import (
+    PROBES,
     Pair,
     build,
     docs_claim_pairs,
@@ -451,7 +452,7 @@ def docs_stage_pairs(args: argparse.Namespace, train: list[Pair]) -> tuple[list[
     written claims and, unless the recipe has them, the Developer Hub answer claims."""
     if not args.docs_stage:
         return [], []
-    written = list(written_claim_pairs(EVIDENCE_WORDS))
+    written = list(written_claim_pairs(EVIDENCE_WORDS, probes=args.probe))
     swaps = swap_pairs(args.docs_swaps) if args.docs_swaps else []
     chosen = random.Random(29).sample(train, min(args.replay, len(train)))
     taught = [*(written if args.written else ()), *swaps]
@@ -559,6 +560,14 @@ def main() -> None:
         "names exchanged or replaced (benchmarks.docs_swaps; 0: none)",
     )
     parser.add_argument(
+        "--probe",
+        action="append",
+        default=[],
+        choices=sorted(PROBES),
+        help="the docs stage also trains on this probe's written claims (verifier_pairs.PROBES; "
+        "repeat for more; its held-out fifth joins the calibration)",
+    )
+    parser.add_argument(
         "--no-written",
         dest="written",
         action="store_false",
@@ -575,6 +584,13 @@ def main() -> None:
         type=Path,
         help="add the embedded model's paraphrases of the copied sentences "
         "(benchmarks.paraphrase_pairs writes them) and their detail-changed versions",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=13,
+        help="torch's seed and the batches' order (another seed measures what a retrain "
+        "moves by itself)",
     )
     parser.add_argument("--resume", action="store_true")
     parser.add_argument(
@@ -595,7 +611,7 @@ def main() -> None:
     from transformers import AutoTokenizer
 
     torch.set_num_threads(2)
-    torch.manual_seed(13)
+    torch.manual_seed(args.seed)
     args.work.mkdir(parents=True, exist_ok=True)
     args.out.mkdir(parents=True, exist_ok=True)  # before hours of training, not after
     started = time.perf_counter()
@@ -649,7 +665,7 @@ def main() -> None:
         targets = [
             (1 - args.distil) * y + args.distil * t for y, t in zip(targets, taught, strict=True)
         ]
-    rng = random.Random(13)
+    rng = random.Random(args.seed)
     stages = [
         ("snli", snli, encoded_snli, _weights(snli) if snli else [], 1.0, args.lr),
         (
@@ -783,6 +799,7 @@ def main() -> None:
                     "lr": args.docs_lr,
                     **({"pairwise": args.pairwise} if args.pairwise else {}),
                     **({"swaps": args.docs_swaps} if args.docs_swaps else {}),
+                    **({"probes": args.probe} if args.probe else {}),
                     **({} if args.written else {"written": False}),
                 }
             }

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ from benchmarks.calibrate_lexical_sure import tuning_claims
 from benchmarks.common import require, write_result
 from benchmarks.docs_claims import CLAIMS, corpus_subject, load_claims, pass_rates
 from benchmarks.held_out_docs import HELD_OUT
-from benchmarks.verifier_pairs import holdout, read_under, written_claims
+from benchmarks.verifier_pairs import PROBES, holdout, probe_file, read_under, written_claims
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.evaluation.verifier_data import SPLITS, load
 from citesynth.verify import Check
@@ -42,18 +43,42 @@ from citesynth.verify import Check
 Labelled = tuple[list[Check], list[bool]]
 
 
-def written_held_out() -> Labelled:
-    """The written documentation claims the docs stage held out, read as it reads them."""
-    held = [(check, supported) for check, supported, group in written_claims() if holdout(group)]
+def written_held_out(probes: Sequence[str] = ()) -> Labelled:
+    """The written documentation claims the docs stage held out (of the five projects and of
+    the named probes), read as it reads them."""
+    held = [
+        (check, supported) for check, supported, group in written_claims(probes) if holdout(group)
+    ]
     return [check for check, _ in held], [supported for _, supported in held]
 
 
-def tuning_sets() -> dict[str, Labelled]:
+def tuning_sets(probes: Sequence[str] = ()) -> dict[str, Labelled]:
     sets = {
         name: ([Check(c, p) for c, p, _ in claims], [bool(y) for _, _, y in claims])
         for name, claims in tuning_claims().items()
     }
-    sets["docs-written"] = written_held_out()
+    sets["docs-written"] = written_held_out(probes)
+    return sets
+
+
+def unseen_probes(names: Sequence[str]) -> dict[str, Labelled]:
+    """Whole probes no compared weights trained on (`--unseen-probe`), one set each and one
+    of them all: whether what a docs stage learns carries to projects it never read. The
+    lexical checks were read off every probe, so these figures compare weights, and are no
+    held-out measure of the verifier."""
+    sets: dict[str, Labelled] = {}
+    for name in names:
+        subject = PROBES[name][0]
+        claims = load_claims(probe_file(name))
+        sets[f"probe:{name}"] = (
+            [Check(c["claim"], (c["passage"],), read_under(subject, c)) for c in claims],
+            [c["label"] == "supported" for c in claims],
+        )
+    if len(names) > 1:
+        sets["probes-unseen"] = (
+            [check for checks, _ in sets.values() for check in checks],
+            [label for _, labels in sets.values() for label in labels],
+        )
     return sets
 
 
@@ -93,17 +118,22 @@ def measure(verifier: Any, checks: list[Check], labels: list[bool]) -> dict[str,
     }
 
 
-def compare(folders: list[str]) -> dict[str, Any]:
+def compare(
+    folders: list[str], probes: Sequence[str] = (), unseen: Sequence[str] = ()
+) -> dict[str, Any]:
     from citesynth.verify.crossencoder import CrossEncoder
     from citesynth.verify.trained import TrainedVerifier
 
-    tuning, report = tuning_sets(), report_sets()
+    tuning, report = tuning_sets(probes), report_sets()
+    roles = [("tuning", tuning), ("report", report)]
+    if unseen:
+        roles.insert(1, ("unseen probes", unseen_probes(unseen)))
     payload: dict[str, Any] = {}
     for folder in folders:
         model = CrossEncoder.load(folder=None if folder == "shipped" else Path(folder))
         verifier = TrainedVerifier(model)
         found: dict[str, Any] = {"trained_on": model.meta.trained_on}
-        for role, sets in (("tuning", tuning), ("report", report)):
+        for role, sets in roles:
             figures = {name: measure(verifier, *labelled) for name, labelled in sets.items()}
             mean = sum(f["balanced_accuracy"] for f in figures.values()) / len(figures)
             found[role] = {"mean_balanced_accuracy": round(mean, 4), **figures}
@@ -115,11 +145,28 @@ def compare(folders: list[str]) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="*", help="folders train_crossencoder --out wrote")
+    parser.add_argument(
+        "--probe",
+        action="append",
+        default=[],
+        choices=sorted(PROBES),
+        help="a probe the docs stage trained on: its held-out fifth joins the tuning claims",
+    )
+    parser.add_argument(
+        "--unseen-probe",
+        action="append",
+        default=[],
+        choices=sorted(PROBES),
+        help="a probe no compared weights trained on, measured apart (`unseen_probes`)",
+    )
+    parser.add_argument(
+        "--result", default="verifier_variants", help="the results file's name (no .json)"
+    )
     args = parser.parse_args()
     require(data_dir())
-    payload = compare(["shipped", *args.folders])
+    payload = compare(["shipped", *args.folders], args.probe, args.unseen_probe)
     print(json.dumps(payload, indent=2))
-    write_result("verifier_variants", payload)
+    write_result(args.result, payload)
 
 
 if __name__ == "__main__":
