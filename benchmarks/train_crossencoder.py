@@ -83,10 +83,10 @@ from citesynth.verify.evidence import evidence_text
 PACKAGE = ROOT / "src" / "citesynth" / "verify"
 WORK = Path.home() / ".cache" / "citesynth" / "train-crossencoder"
 BATCH = 32
-KEPT_KEYS = ("answerab", "lexical_sure")
+KEPT_KEYS = ("answerab", "lexical_sure", "lexical_hopeless")
 """Keys of an existing `crossencoder.json` in `--out` that an export keeps: what other
 commands calibrate on top of the weights (`calibrate_answerability`, `calibrate_pair_gate`,
-`calibrate_lexical_sure`); run them again after retraining."""
+`calibrate_lexical_sure`, `calibrate_lexical_hopeless`); run them again after retraining."""
 
 
 def _encode(tokenizer: Any, pairs: list[Pair]) -> list[list[tuple[int, int]]]:
@@ -471,7 +471,8 @@ def base_keys(base: Path | None) -> dict[str, str]:
     return {"base_folder": str(base)}
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
+    """The command line (module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--epochs", type=float, default=1.5)
     parser.add_argument("--lr", type=float, default=1e-4)
@@ -592,6 +593,14 @@ def main() -> None:
         help="torch's seed and the batches' order (another seed measures what a retrain "
         "moves by itself)",
     )
+    parser.add_argument(
+        "--average",
+        type=Path,
+        nargs="+",
+        default=[],
+        help="with --calibrate: average the checkpoint in --work with those of these work "
+        "folders (the same command run there with other --seed), then calibrate and export",
+    )
     parser.add_argument("--resume", action="store_true")
     parser.add_argument(
         "--calibrate", action="store_true", help="no training: calibrate and export the checkpoint"
@@ -605,6 +614,13 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=WORK)
     parser.add_argument("--out", type=Path, default=PACKAGE)
     args = parser.parse_args()
+    if args.average and not args.calibrate:
+        parser.error("--average takes finished runs: use it with --calibrate")
+    return args
+
+
+def main() -> None:
+    args = arguments()
     require(data_dir())
 
     import torch
@@ -687,10 +703,7 @@ def main() -> None:
         ),
     ]
     checkpoint = args.work / "checkpoint.pt"
-    state = None
-    if (args.resume or args.calibrate) and checkpoint.exists():
-        state = torch.load(checkpoint, weights_only=False)
-        model.load_state_dict(state["model"], strict=False)
+    state = resumed(torch, model, args, checkpoint)
     bf16 = cpu_has_bf16()
     steps_done = 0
     for number, (name, items, encoded, weights, epochs, lr) in enumerate(stages):
@@ -817,6 +830,39 @@ def main() -> None:
     print(f"wrote {size / 1e6:.1f} MB in {(time.perf_counter() - started) / 60:.1f} min")
 
 
+def resumed(torch: Any, model: Any, args: argparse.Namespace, checkpoint: Path) -> Any:
+    """The checkpoint's state, its weights loaded into `model`, when `--resume` or
+    `--calibrate` finds one (None otherwise); with `--average`, the model then holds the mean
+    of it and the other runs' weights."""
+    state = None
+    if (args.resume or args.calibrate) and checkpoint.exists():
+        state = torch.load(checkpoint, weights_only=False)
+        model.load_state_dict(state["model"], strict=False)
+    if args.average:
+        model.load_state_dict(averaged(torch, [args.work, *args.average]), strict=False)
+    return state
+
+
+def averaged(torch: Any, works: Sequence[Path]) -> dict[str, Any]:
+    """The mean of the trained weights in each work folder's last checkpoint (`--average`):
+    runs of one command with other `--seed`s, each finished, averaged parameter by
+    parameter. Fine-tuned from the same weights, they stay close enough to average, and
+    the mean varies less from seed to seed than any one run."""
+    states = []
+    for work in works:
+        checkpoint = work / "checkpoint.pt"
+        if not checkpoint.is_file():
+            raise SystemExit(f"{checkpoint} not found: train there first (--work, --seed)")
+        state = torch.load(checkpoint, weights_only=False)
+        if state["step"] != 0:
+            raise SystemExit(f"{checkpoint} is mid-stage: finish that run (--resume) first")
+        states.append(state["model"])
+    names = set(states[0])
+    if any(set(state) != names for state in states):
+        raise SystemExit("the checkpoints trained different layers: same --frozen and --base")
+    return {name: sum(s[name].float() for s in states) / len(states) for name in names}
+
+
 def trained_on(args: argparse.Namespace, train: int, snli: int, gate: int, docs: int = 0) -> str:
     """What the weights learnt from, for `crossencoder.json` (`--start`: what the starting
     weights had, then the gate or docs stage)."""
@@ -860,6 +906,8 @@ def trained_on(args: argparse.Namespace, train: int, snli: int, gate: int, docs:
                 else ""
             )
         )
+    if args.average:
+        stage += f"; the mean of {len(args.average) + 1} such runs, seeds differing"
     return f"{recipe}{stage}; {date.today().isoformat()}"
 
 
