@@ -569,40 +569,26 @@ async def test_the_rule_never_passes_a_claim_the_lexical_checks_veto() -> None:
     assert all(v.label != "supported" for v in verdicts)
 
 
-@pytest.mark.parametrize(
-    ("title", "kept"),
-    [
-        ("Harbour Lights (TV series)", True),
-        pytest.param(
-            "Production notes",
-            False,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="the docs-stage weights of 2026-12-07 score this claim 0.55 against "
-                "their threshold 0.46 (the weights before: 0.41 against 0.50). Removing every "
-                "claim with a name no source writes was measured and not shipped: on the "
-                "tuning claims it cost 21 right claims to catch 17 wrong ones "
-                "(docs/verification.md)",
-            ),
-        ),
-    ],
-)
 async def test_a_claim_naming_what_only_its_records_title_names_is_kept(
-    engine: Engine, tmp_path: Path, trained: TrainedVerifier, title: str, kept: bool
+    engine: Engine, tmp_path: Path, trained: TrainedVerifier
 ) -> None:
     # A JSONL record (a Wikipedia-style passage) rarely repeats its article's subject.
     claim = "Harbour Lights was filmed in August 2013 [1]."
-    corpus = write(
-        tmp_path / title.split()[0],
-        "corpus.jsonl",
-        json.dumps({"id": "lights", "title": title, "text": FILMING}),
-    )
-    await engine.index([corpus])
-    engine.verifier = trained
-    use(engine, claim)
-    answer = await engine.answer("When was it filmed?", cache=False, not_found_below=0.0)
-    assert (answer.answer == claim) is kept, (title, answer.answer)
-    assert bool(answer.removed_claims) is not kept
+    indexed: list[Path] = []
+    for title, kept in (("Harbour Lights (TV series)", True), ("Production notes", False)):
+        corpus = write(
+            tmp_path / title.split()[0],
+            "corpus.jsonl",
+            json.dumps({"id": "lights", "title": title, "text": FILMING}),
+        )
+        await engine.forget([str(p) for p in indexed])
+        await engine.index([corpus])
+        indexed.append(corpus)
+        engine.verifier = trained
+        use(engine, claim)
+        answer = await engine.answer("When was it filmed?", cache=False, not_found_below=0.0)
+        assert (answer.answer == claim) is kept, (title, answer.answer)
+        assert bool(answer.removed_claims) is not kept
 
 
 async def test_a_claim_about_a_class_the_source_never_names_is_vetoed(
