@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
-from benchmarks.train_crossencoder import docs_weights, grouped_batches, ranking_loss
+from benchmarks.train_crossencoder import averaged, docs_weights, grouped_batches, ranking_loss
 
 from citesynth.verify.crossencoder import available
 
@@ -58,3 +59,23 @@ def test_the_ranking_loss_falls_as_the_right_version_outscores_its_edit() -> Non
     assert ranking_loss(torch, edit_first, ITEMS, chosen, 0.0) == 0.0
     alone = ranking_loss(torch, torch.tensor([1.0]), ITEMS, [0], 1.0)  # its edit not in the batch
     assert float(alone) == 0.0
+
+
+@pytest.mark.skipif(not available(), reason="needs torch (citesynth[embed])")
+def test_finished_runs_are_averaged_parameter_by_parameter(tmp_path: Path) -> None:
+    import torch
+
+    def run(name: str, weights: list[float], step: int = 0) -> Path:
+        work = tmp_path / name
+        work.mkdir()
+        state = {"model": {"head.weight": torch.tensor(weights)}, "stage": 4, "step": step}
+        torch.save(state, work / "checkpoint.pt")
+        return work
+
+    first, second = run("seed-13", [1.0, 3.0]), run("seed-7", [3.0, 5.0])
+    mean = averaged(torch, [first, second])
+    assert torch.equal(mean["head.weight"], torch.tensor([2.0, 4.0]))
+    with pytest.raises(SystemExit, match="mid-stage"):
+        averaged(torch, [first, run("unfinished", [0.0, 0.0], step=40)])
+    with pytest.raises(SystemExit, match="not found"):
+        averaged(torch, [first, tmp_path / "never-trained"])

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 
+from benchmarks.calibrate_lexical_sure import docs_stage_probes, written_tuning
 from benchmarks.verifier_pairs import PROBES, WRITTEN_CLAIMS, holdout, written_claims
 from benchmarks.verifier_variants import unseen_probes
 
@@ -38,3 +41,19 @@ def test_unseen_probes_are_measured_one_by_one_and_together() -> None:
 
 def test_the_five_written_projects_are_no_probes() -> None:
     assert not set(WRITTEN_CLAIMS) & set(PROBES)
+
+
+def test_weights_that_learnt_written_claims_are_calibrated_on_those_they_held_out(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "crossencoder.json").write_text(json.dumps({"docs_stage": {"probes": ["h11"]}}))
+    probes = docs_stage_probes(tmp_path)
+    assert probes == ["h11"]
+    held = written_tuning(probes)
+    every = written_tuning(None)
+    assert len(every) == 600  # weights that never read one: all five projects' claims
+    assert 0 < len(held) < len(every) // 3
+    learnt = {check.claim for check, _, group in written_claims(probes) if not holdout(group)}
+    assert not learnt & {claim for claim, _, _ in held}
+    (tmp_path / "crossencoder.json").write_text(json.dumps({"threshold": 0.5}))
+    assert docs_stage_probes(tmp_path) is None
