@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.common import ROOT, require, set_fields, write_result
-from benchmarks.docs_claims import load_claims, rhdh_claims
+from benchmarks.docs_claims import rhdh_claims
 from benchmarks.verifier_pairs import holdout, written_claims
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.evaluation.verifier_data import load
@@ -58,9 +58,6 @@ HELD_OUT = {
 Outcome = tuple[bool, bool, float, int, bool]
 """Per claim: the trained verifier's verdict without the rule, the lexical label is
 `supported`, the lexical score, the gold label, whether the passages mark code."""
-WRITTEN = sorted((ROOT / "tests" / "fixtures").glob("docs_claims_tuning_*.jsonl"))
-"""The written documentation tuning claims (`benchmarks.docs_claims` measures the report
-sets written the same way)."""
 
 
 def docs_stage_probes(folder: Path) -> list[str] | None:
@@ -74,16 +71,10 @@ def written_tuning(probes: list[str] | None) -> list[tuple[str, tuple[str, ...],
     """The written documentation claims to calibrate on: all of them for weights that never
     trained on one (`probes` None); for a docs stage's weights, only the fifth it held out,
     of the five projects and of the probes it trained on (the rest it has learnt)."""
-    if probes is None:
-        return [
-            (c["claim"], (c["passage"],), int(c["label"] == "supported"))
-            for path in WRITTEN
-            for c in load_claims(path)
-        ]
     return [
         (check.claim, check.passages, int(supported))
-        for check, supported, group in written_claims(probes)
-        if holdout(group)
+        for check, supported, group in written_claims(probes or ())
+        if probes is None or holdout(group)
     ]
 
 

@@ -66,14 +66,7 @@ def unseen_probes(names: Sequence[str]) -> dict[str, Labelled]:
     of them all: whether what a docs stage learns carries to projects it never read. The
     lexical checks were read off every probe, so these figures compare weights, and are no
     held-out measure of the verifier."""
-    sets: dict[str, Labelled] = {}
-    for name in names:
-        subject = PROBES[name][0]
-        claims = load_claims(probe_file(name))
-        sets[f"probe:{name}"] = (
-            [Check(c["claim"], (c["passage"],), read_under(subject, c)) for c in claims],
-            [c["label"] == "supported" for c in claims],
-        )
+    sets = {f"probe:{name}": written_set(probe_file(name), PROBES[name][0]) for name in names}
     if len(names) > 1:
         sets["probes-unseen"] = (
             [check for checks, _ in sets.values() for check in checks],
@@ -97,12 +90,18 @@ def report_sets() -> dict[str, Labelled]:
         *((h.name, h.claims, h.docs if h.docs.is_dir() else None) for h in HELD_OUT),
     ):
         subject = asyncio.run(corpus_subject(corpus)) if corpus else name.capitalize()
-        claims = load_claims(path)
-        sets[name] = (
-            [Check(c["claim"], (c["passage"],), read_under(subject, c)) for c in claims],
-            [c["label"] == "supported" for c in claims],
-        )
+        sets[name] = written_set(path, subject)
     return sets
+
+
+def written_set(path: Path, subject: str) -> Labelled:
+    """A file of written documentation claims, each against its passage read under the
+    corpus's `subject` and its heading path, and whether it is supported."""
+    claims = load_claims(path)
+    return (
+        [Check(c["claim"], (c["passage"],), read_under(subject, c)) for c in claims],
+        [c["label"] == "supported" for c in claims],
+    )
 
 
 def measure(verifier: Any, checks: list[Check], labels: list[bool]) -> dict[str, Any]:

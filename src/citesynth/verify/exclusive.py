@@ -22,6 +22,7 @@ write "only the"; it fires on two, both wrong, one of which the rest had passed.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 
@@ -49,11 +50,9 @@ def only_other(claim: str, passages: Sequence[str]) -> tuple[str, str] | None:
     mine = list(_singled(claim))
     if not mine:
         return None
-    theirs: list[Singled] = []
-    for passage in passages:
-        theirs.extend(_singled(passage))
-        if len(theirs) >= _MAX_READ:
-            break
+    theirs = list(
+        itertools.islice(itertools.chain.from_iterable(map(_singled, passages)), _MAX_READ)
+    )
     for thing, said, written in mine[:_MAX_READ]:
         if any(thing & other for other, _, _ in theirs):
             continue  # the passages single it out too
