@@ -177,6 +177,8 @@ def main() -> None:
         "--weights", type=Path, help="a folder train_crossencoder --out wrote (default: shipped)"
     )
     args = parser.parse_args()
+    if args.weights and not (args.weights / "crossencoder.json").is_file():
+        parser.error(f"{args.weights} holds no crossencoder.json: train_crossencoder --out it")
     require(data_dir())
     found = asyncio.run(outcomes(args.weights))
     sure = fit(found)
