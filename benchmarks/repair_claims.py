@@ -1,6 +1,6 @@
 """Repair over documentation claims: does it cite a source only where one states the claim?
 
-    python -m benchmarks.repair_claims [--tuning]
+    python -m benchmarks.repair_claims [--tuning [--probe NAME ...]] [--weights DIR]
 
 Repair (`verify.review`) moves a citation whose source does not support its claim, or adds
 one to an uncited claim, to another retrieved source that does. It searches every source
@@ -22,8 +22,15 @@ pipeline reads a chunk, and each claim is reviewed as a one-claim answer:
 
 Per verifier (lexical, trained): the shares, and every false repair with its source.
 `--tuning` reads the written tuning claims instead (Starlette, marshmallow, structlog,
-Jinja, Werkzeug; the trained verifier was fitted on them, so its figures there flatter it).
-Results: `benchmarks/results/repair_claims.json` (report sets only).
+Jinja, Werkzeug; the trained verifier was fitted on them, so its figures there flatter it),
+and with `--probe NAME` a probe's claims (`verifier_pairs.PROBES`). `--weights DIR` reads
+with the weights `train_crossencoder` wrote in DIR too, beside the shipped ones; when they
+had a docs stage (`train_crossencoder --probe`), every verifier is measured, on a set that
+stage trained on, only on the passages it held out (`verifier_pairs.holdout`), all of each
+set's passages still being sources.
+Each repair keeps the verdict score of the source it chose (`score`, and `scores` for the
+recoveries), so a stricter bar for sources repair adds can be read off the tuning sets.
+Results: `benchmarks/results/repair_claims.json` (report sets, shipped weights only).
 """
 
 from __future__ import annotations
@@ -35,14 +42,22 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmarks.calibrate_lexical_sure import docs_stage_probes
 from benchmarks.common import write_result
 from benchmarks.docs_claims import corpus_subject, load_claims
 from benchmarks.held_out_docs import HELD_OUT
-from benchmarks.sdist_docs import sdist_docs
-from benchmarks.verifier_pairs import WRITTEN_CLAIMS, read_under, written_claims_file
+from benchmarks.verifier_pairs import (
+    PROBES,
+    WRITTEN_CLAIMS,
+    holdout,
+    probe_file,
+    read_under,
+    written_claims_file,
+    written_group,
+)
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.verify import LexicalVerifier, Verifier
-from citesynth.verify.base import Passage
+from citesynth.verify.base import Passage, check_of
 from citesynth.verify.crossencoder import available
 from citesynth.verify.review import review
 
@@ -75,20 +90,26 @@ def other_passage(own: Passage, sources: Sequence[Passage]) -> Passage:
     return next((p for p in after if p.document != own.document), after[0])
 
 
-async def measure(verifier: Verifier, claims: Claims, subject: str) -> dict[str, Any]:
-    """The three cases of the module docstring for `claims` under `subject`."""
+async def measure(
+    verifier: Verifier, claims: Claims, subject: str, read: Claims | None = None
+) -> dict[str, Any]:
+    """The three cases of the module docstring for the claims of `read` (default: all of
+    `claims`), every passage of `claims` a source, under `subject`."""
     sources = pool(claims, subject)
+    claims = claims if read is None else read
     by_text = {p.text: p for p in sources}
     false_repairs: list[dict[str, Any]] = []
     supported = [c for c in claims if c["label"] == "supported"]
     unsupported = [c for c in claims if c["label"] != "supported"]
-    recovered = elsewhere = 0
+    recovered: list[float] = []
+    elsewhere = 0
     for claim in supported:
         own = by_text[claim["passage"]]
         wrong = other_passage(own, sources)
         result = await review(cited(claim["claim"], [wrong.number]), sources, verifier)
         after = result.repairs[0].after if result.repairs else ()
-        recovered += after == (own.number,)
+        if after == (own.number,):
+            recovered.append(await _score(verifier, claim["claim"], [own]))
         elsewhere += bool(after) and after != (own.number,)
     for claim in unsupported:
         own = by_text[claim["passage"]]
@@ -96,6 +117,7 @@ async def measure(verifier: Verifier, claims: Claims, subject: str) -> dict[str,
             result = await review(cited(claim["claim"], numbers), sources, verifier)
             if result.repairs:
                 given = result.repairs[0].after
+                chosen = _numbered(sources, given)
                 false_repairs.append(
                     {
                         "case": case,
@@ -103,7 +125,8 @@ async def measure(verifier: Verifier, claims: Claims, subject: str) -> dict[str,
                         "id": claim.get("id", ""),
                         "change": claim.get("change"),
                         "claim": claim["claim"],
-                        "given": [p.text[:300] for p in _numbered(sources, given)],
+                        "score": await _score(verifier, claim["claim"], chosen),
+                        "given": [p.text[:300] for p in chosen],
                     }
                 )
     uncited = [f for f in false_repairs if f["case"] == "uncited"]
@@ -114,12 +137,19 @@ async def measure(verifier: Verifier, claims: Claims, subject: str) -> dict[str,
         "false_repair_uncited": _share(len(uncited), len(unsupported)),
         "false_repair_uncited_own_passage": _share(own_passage, len(unsupported)),
         "false_repair_uncited_other_passage": _share(len(uncited) - own_passage, len(unsupported)),
-        "recovered": _share(recovered, len(supported)),
+        "recovered": _share(len(recovered), len(supported)),
         "moved_elsewhere": _share(elsewhere, len(supported)),
         "unsupported_claims": len(unsupported),
         "supported_claims": len(supported),
         "false_repairs": false_repairs,
+        "scores": sorted(recovered),
     }
+
+
+async def _score(verifier: Verifier, claim: str, sources: Sequence[Passage]) -> float:
+    """The verdict score of `claim` against `sources` together (what repair chose by)."""
+    (verdict,) = await verifier.verify([check_of(claim, sources)])
+    return round(verdict.score, 4)
 
 
 def _share(hits: int, total: int) -> float | None:
@@ -141,36 +171,110 @@ def report_sets() -> dict[str, tuple[Claims, Path | None]]:
     return sets
 
 
-def tuning_sets() -> dict[str, tuple[Claims, Path | None]]:
-    """The written tuning claims, each over its project's documentation."""
-    return {
-        name: (load_claims(written_claims_file(name)), sdist_docs(name, version))
-        for name, (_, version) in WRITTEN_CLAIMS.items()
+def tuning_sets(probes: Sequence[str] = ()) -> dict[str, tuple[Claims, str]]:
+    """The written tuning claims and those of the named probes, each with the subject the
+    pipeline reads its project's chunks under (`verifier_pairs.WRITTEN_CLAIMS`, `PROBES`)."""
+    sets = {
+        name: (load_claims(written_claims_file(name)), subject)
+        for name, (subject, _) in WRITTEN_CLAIMS.items()
     }
+    return sets | {name: (load_claims(probe_file(name)), PROBES[name][0]) for name in probes}
+
+
+def held_out_of(name: str, claims: Claims, learnt: Sequence[str] | None) -> Claims | None:
+    """The claims of set `name` weights may be measured on: all of them (None) unless the
+    weights' docs stage trained on the set (`learnt`), then those of the passages it held out."""
+    if learnt is None or (name not in WRITTEN_CLAIMS and name not in learnt):
+        return None
+    return [c for c in claims if holdout(written_group(name, c["passage"]))]
+
+
+FALSE_REPAIR_COST = 3
+"""Missed recoveries one false repair is worth when fitting the bar: a false repair shows a
+claim no source states as verified (what users must be able to trust), a missed recovery
+only leaves a true claim flagged for them to check."""
+
+
+def fitted_bar(found: Sequence[dict[str, Any]], threshold: float) -> tuple[float, int, int]:
+    """The score a source repair adds should reach, from a verifier's results on the tuning
+    sets (`measure`): of the bars from `threshold` up, in hundredths, the lowest with the
+    most recoveries less `FALSE_REPAIR_COST` times the false repairs to *another* passage
+    (the search's own errors; one to the claim's own passage is the verdict's, whatever
+    the bar); with the recoveries and false repairs it keeps."""
+    recovered = [score for result in found for score in result["scores"]]
+    false = [
+        f["score"] for result in found for f in result["false_repairs"] if not f["own_passage"]
+    ]
+
+    def kept(bar: float) -> tuple[int, int]:
+        return sum(s >= bar for s in recovered), sum(s >= bar for s in false)
+
+    bars = [round(threshold + step / 100, 2) for step in range(0, 51)]
+    value = {bar: kept(bar)[0] - FALSE_REPAIR_COST * kept(bar)[1] for bar in bars}
+    best = max(bars, key=lambda bar: (value[bar], -bar))
+    return (best, *kept(best))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tuning", action="store_true", help="the written tuning claims")
+    parser.add_argument("--probe", action="append", default=[], choices=sorted(PROBES))
+    parser.add_argument("--weights", type=Path, help="a folder train_crossencoder --out wrote")
+    parser.add_argument(
+        "--fit-bar",
+        action="store_true",
+        help="fit the bar for sources repair adds on the tuning sets and write it to "
+        "--weights' crossencoder.json as repair_threshold",
+    )
     args = parser.parse_args()
+    if args.probe and not args.tuning:
+        parser.error("--probe reads tuning claims: give --tuning too")
+    if args.fit_bar and (args.weights is None or not args.tuning):
+        parser.error("--fit-bar fits on the tuning sets for --weights: give --tuning and --weights")
     verifiers: dict[str, Verifier] = {"lexical": LexicalVerifier()}
+    learnt: list[str] | None = None
     if available():
+        from citesynth.verify.crossencoder import CrossEncoder
         from citesynth.verify.trained import TrainedVerifier
 
         verifiers["trained"] = TrainedVerifier.load()
+        if args.weights is not None:  # measured beside the shipped ones, on the same claims
+            weights = TrainedVerifier(CrossEncoder.load(folder=args.weights))
+            if args.fit_bar:  # fitted on what repair would add with no bar of its own
+                weights.repair_threshold = weights.threshold
+            verifiers[str(args.weights)] = weights
+            learnt = docs_stage_probes(args.weights)
+    elif args.weights is not None:
+        parser.error("--weights needs the trained verifier (the embed extra)")
+    if args.tuning:
+        sets = tuning_sets(args.probe)
+    else:
+        sets = {
+            name: (claims, asyncio.run(corpus_subject(corpus)) if corpus is not None else "")
+            for name, (claims, corpus) in report_sets().items()
+        }
     payload: dict[str, Any] = {}
-    for name, (claims, corpus) in (tuning_sets() if args.tuning else report_sets()).items():
-        subject = asyncio.run(corpus_subject(corpus)) if corpus is not None else ""
+    for name, (claims, subject) in sets.items():
         payload[name] = {"subject": subject}
+        read = held_out_of(name, claims, learnt) if args.tuning else None
         for label, verifier in verifiers.items():
-            found = asyncio.run(measure(verifier, claims, subject))
+            found = asyncio.run(measure(verifier, claims, subject, read))
             payload[name][label] = found
             shown = {k: v for k, v in found.items() if k != "false_repairs"}
             print(name, label, json.dumps(shown), flush=True)
-    if not args.tuning:
+    if not args.tuning and args.weights is None:
         write_result("repair_claims", payload)
     else:
         print(json.dumps(payload, indent=2))
+    if args.fit_bar:
+        meta = args.weights / "crossencoder.json"
+        data = json.loads(meta.read_text())
+        bar, recovered, false = fitted_bar(
+            [found[str(args.weights)] for found in payload.values()], float(data["threshold"])
+        )
+        data["repair_threshold"] = bar
+        meta.write_text(json.dumps(data, indent=2) + "\n")
+        print(f"repair_threshold {bar} (keeps {recovered} recoveries, {false} false repairs)")
 
 
 if __name__ == "__main__":

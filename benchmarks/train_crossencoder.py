@@ -83,10 +83,11 @@ from citesynth.verify.evidence import evidence_text
 PACKAGE = ROOT / "src" / "citesynth" / "verify"
 WORK = Path.home() / ".cache" / "citesynth" / "train-crossencoder"
 BATCH = 32
-KEPT_KEYS = ("answerab", "lexical_sure", "lexical_hopeless")
+KEPT_KEYS = ("answerab", "lexical_sure", "lexical_hopeless", "repair_threshold")
 """Keys of an existing `crossencoder.json` in `--out` that an export keeps: what other
 commands calibrate on top of the weights (`calibrate_answerability`, `calibrate_pair_gate`,
-`calibrate_lexical_sure`, `calibrate_lexical_hopeless`); run them again after retraining."""
+`calibrate_lexical_sure`, `calibrate_lexical_hopeless`, `repair_claims --fit-bar`); run
+them again after retraining."""
 
 
 def _encode(tokenizer: Any, pairs: list[Pair]) -> list[list[tuple[int, int]]]:

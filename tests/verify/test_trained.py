@@ -646,6 +646,35 @@ async def test_repair_lets_the_model_confirm_a_paraphrase_the_lexical_screen_fin
     assert (await review(text, with_decoy, trained)).text == text[:-1] + " [2]."
 
 
+async def test_a_source_repair_adds_must_reach_the_weights_repair_threshold(
+    tmp_path: Path,
+) -> None:
+    from citesynth.verify.review import review
+
+    shipped = resources.files("citesynth.verify")
+    (tmp_path / WEIGHTS_FILE).write_bytes(shipped.joinpath(WEIGHTS_FILE).read_bytes())
+    meta = json.loads(shipped.joinpath("crossencoder.json").read_text())
+    meta.pop("repair_threshold", None)
+    (tmp_path / "crossencoder.json").write_text(json.dumps(meta))
+    unbarred = TrainedVerifier(CrossEncoder.load(folder=tmp_path))
+    assert unbarred.repair_threshold == unbarred.threshold  # none given: the threshold
+    sources = [
+        Passage(1, "Pools are not shared between processes.", "a.md", "Pools"),
+        Passage(2, POOL, "b.md", "Connection pools"),
+    ]
+    text = "The pool waits five seconds for a free connection before it raises PoolTimeout [1]."
+    assert (await review(text, sources, unbarred)).text == text.replace("[1]", "[2]")
+    (score,) = await unbarred.verify([check_of(text.replace(" [1]", ""), sources[1:])])
+    meta["repair_threshold"] = round(score.score + 0.01, 4)
+    (tmp_path / "crossencoder.json").write_text(json.dumps(meta))
+    barred = TrainedVerifier(CrossEncoder.load(folder=tmp_path))
+    assert barred.repair_threshold == meta["repair_threshold"] > barred.threshold
+    # the very source the claim would move to, now short of the bar: the claim stays
+    assert (await review(text, sources, barred)).text == text
+    # a verdict on a source the claim already cites is no repair: the bar does not apply
+    assert (await barred.verify([check_of(text.replace(" [1]", ""), sources[1:])]))[0].supported
+
+
 SEPARATOR = (
     "Sometimes you want to pass arguments that look like options. A file named `-data.csv` "
     "passed as an argument is treated as an option. To avoid this, the parser accepts the "

@@ -153,5 +153,16 @@ def unwrapped(verifier: Verifier) -> Verifier:
     return inner
 
 
+def repair_bar(verifier: Verifier) -> float | None:
+    """The score a source repair adds must reach under `verifier`, if it sets one.
+
+    That is its innermost verifier's `repair_threshold` (a trained verifier's:
+    `crossencoder.Meta.repair_threshold`); None when it has none and its `supported` label
+    is the bar.
+    """
+    bar = getattr(unwrapped(verifier), "repair_threshold", None)
+    return float(bar) if isinstance(bar, int | float) else None
+
+
 _DEEPEST = 8
 """The most wrappers `unwrapped` looks through (a wrapper holding itself ends the search)."""

@@ -289,6 +289,11 @@ class Meta:
     """Lexical score below which a claim the lexical verifier labels `unsupported` is not
     read by the model: it shares almost no term with its passages
     (`benchmarks.calibrate_lexical_hopeless`); None: the model reads every claim."""
+    repair_threshold: float | None = None
+    """Score a source repair adds must reach (`verify.review`), above `threshold`: repair
+    searches every retrieved source for each weak claim, and the best of many near-misses
+    passes a bar more often than one (`benchmarks.repair_claims --fit-bar`); None: the
+    threshold, as for any verdict."""
 
     @classmethod
     def load(cls, folder: Path | None = None) -> Meta:
@@ -314,6 +319,7 @@ class Meta:
             _float_or_none(data.get("lexical_sure_code")),
             _float_or_none(data.get("answerable_how_to")),
             _float_or_none(data.get("lexical_hopeless")),
+            _float_or_none(data.get("repair_threshold")),
         )
 
 

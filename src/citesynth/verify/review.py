@@ -34,6 +34,7 @@ from citesynth.verify.base import (
     Verdict,
     Verifier,
     check_of,
+    repair_bar,
     unwrapped,
     with_reason,
 )
@@ -423,7 +424,12 @@ async def _repair(
     chosen = sorted(best.items())
     if not isinstance(unwrapped(verifier), LexicalVerifier):
         confirmed = await verifier.verify([_check(claims[i], [p]) for i, (_, p) in chosen])
-        chosen = [item for item, v in zip(chosen, confirmed, strict=True) if v.supported]
+        bar = repair_bar(verifier) or 0.0  # the best of many sources: a higher bar than one
+        chosen = [
+            item
+            for item, v in zip(chosen, confirmed, strict=True)
+            if v.supported and v.score >= bar
+        ]
     repairs = [Repair(claims[i].text, claims[i].citations, (p.number,)) for i, (_, p) in chosen]
     return _apply(answer, [(claims[i], (p.number,)) for i, (_, p) in chosen]), repairs
 
