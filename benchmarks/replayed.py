@@ -7,9 +7,10 @@ run, so a change to what happens around the model (the gate, verification, what 
 a refusal) is best measured on the same replies. Each prompt's reply is kept in `STORE`
 by the hash of the messages: a prompt seen before is answered from it, a new one by the
 model (then stored). Run the same command at two revisions (`PYTHONPATH` pointing at the
-older tree's `src` for the before) and compare the runs' `records.jsonl` under `OUT`: only
-the code differs. The runs are `eval_suite`'s (`RUNS`); results go to `OUT/RUN/`, never to
-the committed `results/eval/`. The store holds model output that quotes the shared data
+older tree's `src` for the before) and compare the runs' `records.jsonl` under `OUT`
+(`python -m benchmarks.replay_compare OUT_BEFORE OUT_AFTER`): only the code differs. The
+runs are `eval_suite`'s (`RUNS`); results go to `OUT/RUN/`, never to the committed
+`results/eval/`. The store holds model output that quotes the shared data
 sets: keep it out of the repository.
 
 `results/declined_quoted.json` was measured this way (the model's own not-found answered
@@ -77,8 +78,13 @@ async def main(store: Path, out: Path, names: list[str]) -> None:
     register_model("local", lambda rest, environ: model, replace=True)
     eval_suite.EVAL = out
     for name in names:
+        replayed, recorded = model.replayed, model.recorded
         await eval_suite.run_one(name, eval_suite.RUNS[name])
-        print(f"{name}: {model.replayed} replies replayed, {model.recorded} recorded", flush=True)
+        print(
+            f"{name}: {model.replayed - replayed} replies replayed, "
+            f"{model.recorded - recorded} recorded",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":
