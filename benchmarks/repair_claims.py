@@ -1,6 +1,6 @@
 """Repair over documentation claims: does it cite a source only where one states the claim?
 
-    python -m benchmarks.repair_claims [--tuning [--probe NAME ...]] [--weights DIR]
+    python -m benchmarks.repair_claims [--tuning [--probe NAME ...]] [--weights DIR [--fit-bar]]
 
 Repair (`verify.review`) moves a citation whose source does not support its claim, or adds
 one to an uncited claim, to another retrieved source that does. It searches every source
@@ -29,7 +29,9 @@ had a docs stage (`train_crossencoder --probe`), every verifier is measured, on 
 stage trained on, only on the passages it held out (`verifier_pairs.holdout`), all of each
 set's passages still being sources.
 Each repair keeps the verdict score of the source it chose (`score`, and `scores` for the
-recoveries), so a stricter bar for sources repair adds can be read off the tuning sets.
+recoveries), so a stricter bar for sources repair adds can be read off the tuning sets:
+`--tuning --weights DIR --fit-bar` fits it (`fitted_bar`) and writes it to DIR's
+`crossencoder.json` as `repair_threshold`.
 Results: `benchmarks/results/repair_claims.json` (report sets, shipped weights only).
 """
 
@@ -241,7 +243,7 @@ def main() -> None:
         if args.weights is not None:  # measured beside the shipped ones, on the same claims
             weights = TrainedVerifier(CrossEncoder.load(folder=args.weights))
             if args.fit_bar:  # fitted on what repair would add with no bar of its own
-                weights.repair_threshold = weights.threshold
+                weights.repair_threshold = None
             verifiers[str(args.weights)] = weights
             learnt = docs_stage_probes(args.weights)
     elif args.weights is not None:

@@ -657,7 +657,7 @@ async def test_a_source_repair_adds_must_reach_the_weights_repair_threshold(
     meta.pop("repair_threshold", None)
     (tmp_path / "crossencoder.json").write_text(json.dumps(meta))
     unbarred = TrainedVerifier(CrossEncoder.load(folder=tmp_path))
-    assert unbarred.repair_threshold == unbarred.threshold  # none given: the threshold
+    assert unbarred.repair_threshold is None  # none given: `supported` is enough
     sources = [
         Passage(1, "Pools are not shared between processes.", "a.md", "Pools"),
         Passage(2, POOL, "b.md", "Connection pools"),

@@ -292,8 +292,8 @@ class Meta:
     repair_threshold: float | None = None
     """Score a source repair adds must reach (`verify.review`), above `threshold`: repair
     searches every retrieved source for each weak claim, and the best of many near-misses
-    passes a bar more often than one (`benchmarks.repair_claims --fit-bar`); None: the
-    threshold, as for any verdict."""
+    passes a bar more often than one (`benchmarks.repair_claims --fit-bar`); None: no bar
+    of its own, a `supported` verdict is enough (the shipped weights)."""
 
     @classmethod
     def load(cls, folder: Path | None = None) -> Meta:

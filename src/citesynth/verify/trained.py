@@ -155,8 +155,9 @@ class TrainedVerifier:
         self.model = model
         self.lexical = lexical or LexicalVerifier()
         self.threshold = model.meta.threshold
-        self.repair_threshold = model.meta.repair_threshold or model.meta.threshold
-        """What a source repair adds must score (`Meta.repair_threshold`; `repair_bar`)."""
+        self.repair_threshold = model.meta.repair_threshold
+        """What a source repair adds must score (`Meta.repair_threshold`, `base.repair_bar`);
+        None: being `supported` is enough, as for any verdict."""
         self.answerable_threshold = model.meta.answerable
         """The gate's threshold: the MPNet gate's once `answerable` has loaded it."""
         self.answerable_pair_threshold = model.meta.answerable_pair
