@@ -1,6 +1,7 @@
 """`eval_suite` runs with the embedded model's replies recorded once and replayed after.
 
-    python -m benchmarks.replayed STORE.json OUT RUN [RUN ...]   # e.g. click-local httpx-local
+    python -m benchmarks.replayed STORE.json OUT RUN [RUN ...] [--verifier NAME]
+    # e.g. click-local httpx-local; --verifier trained:DIR reads other weights
 
 The embedded model takes 30-40 s an answer on two cores and its replies vary from run to
 run, so a change to what happens around the model (the gate, verification, what replaces
@@ -19,11 +20,12 @@ from the sources, `synthesis.declined`).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import hashlib
 import json
-import sys
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from benchmarks import eval_suite
@@ -73,13 +75,16 @@ class Replayed:
         self.store.write_text(json.dumps(self.replies))
 
 
-async def main(store: Path, out: Path, names: list[str]) -> None:
+async def main(store: Path, out: Path, names: list[str], verifier: str | None = None) -> None:
     model = Replayed(store)
     register_model("local", lambda rest, environ: model, replace=True)
     eval_suite.EVAL = out
     for name in names:
         replayed, recorded = model.replayed, model.recorded
-        await eval_suite.run_one(name, eval_suite.RUNS[name])
+        request = eval_suite.RUNS[name]
+        if verifier is not None:  # the same replies read by other weights (`trained:DIR`)
+            request = replace(request, verifier=verifier)
+        await eval_suite.run_one(name, request)
         print(
             f"{name}: {model.replayed - replayed} replies replayed, "
             f"{model.recorded - recorded} recorded",
@@ -88,8 +93,12 @@ async def main(store: Path, out: Path, names: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 4:
-        sys.exit(__doc__)
-    folder = Path(sys.argv[2]).resolve()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("store", type=Path)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("runs", nargs="+", choices=sorted(eval_suite.RUNS), metavar="RUN")
+    parser.add_argument("--verifier", help="a verifier name (`trained:DIR`) for every run")
+    args = parser.parse_args()
+    folder = args.out.resolve()
     folder.mkdir(parents=True, exist_ok=True)
-    asyncio.run(main(Path(sys.argv[1]), folder, sys.argv[3:]))
+    asyncio.run(main(args.store, folder, args.runs, args.verifier))

@@ -132,6 +132,23 @@ def test_the_default_verifier_is_the_trained_one() -> None:
     assert get_verifier("lexical").name == "lexical"
 
 
+def test_trained_weights_from_a_folder_are_named_trained_dir(tmp_path: Path) -> None:
+    shipped = resources.files("citesynth.verify")
+    (tmp_path / WEIGHTS_FILE).write_bytes(shipped.joinpath(WEIGHTS_FILE).read_bytes())
+    meta = json.loads(shipped.joinpath("crossencoder.json").read_text())
+    meta.update(threshold=0.61, repair_threshold=0.7)
+    (tmp_path / "crossencoder.json").write_text(json.dumps(meta))
+    verifier = get_verifier(f"trained:{tmp_path}")
+    assert isinstance(verifier, TrainedVerifier)
+    assert (verifier.threshold, verifier.repair_threshold) == (0.61, 0.7)
+    shipped_verifier = get_verifier("trained")
+    assert isinstance(shipped_verifier, TrainedVerifier)
+    assert shipped_verifier.threshold != 0.61 and shipped_verifier.repair_threshold is None
+    assert verifier.identity != shipped_verifier.identity  # their answers are cached apart
+    with pytest.raises(ConfigError, match=r"no trained verifier weights in .*gone"):
+        get_verifier(f"trained:{tmp_path / 'gone'}")
+
+
 @pytest.mark.parametrize(
     ("claim", "supported"),
     [

@@ -7,7 +7,8 @@ Verifiers by name (`get_verifier`; plugins add more with `register_verifier`):
 - `trained`: a MiniLM cross-encoder fine-tuned here on tuning splits and generated hard
   negatives (`trained.py`); the lexical verifier picks the evidence it reads. Also scores
   question–passage answerability, with an all-mpnet-base-v2 cross-encoder trained the same
-  way when `citesynth[gate]` is installed (`mpnet.py`).
+  way when `citesynth[gate]` is installed (`mpnet.py`). `trained:DIR` reads the weights
+  `python -m benchmarks.train_crossencoder --out DIR` wrote there instead of the shipped ones.
 - `lexical`: lexical alignment weighed by a logistic model trained on the tuning splits of
   WiCE, SciFact and HaluEval; offline, no torch, thousands of claims a second.
 - `judge:MODEL`: any chat model `citesynth.llm.get_model` knows (`judge:local`,
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from citesynth.errors import ConfigError
 from citesynth.registry import Registry
@@ -80,7 +82,7 @@ def _default(rest: str, environ: Mapping[str, str]) -> Verifier:
 def _trained(rest: str, environ: Mapping[str, str]) -> Verifier:
     from citesynth.verify.trained import TrainedVerifier  # needs torch: imported on demand
 
-    return TrainedVerifier.load()
+    return TrainedVerifier.load(Path(rest).expanduser() if rest else None)
 
 
 def _judge(rest: str, environ: Mapping[str, str]) -> Verifier:
@@ -101,6 +103,6 @@ def _nli(rest: str, environ: Mapping[str, str]) -> Verifier:
 
 register_verifier("lexical", _lexical, usage="lexical")
 register_verifier("default", _default, usage="default")
-register_verifier("trained", _trained, usage="trained")
+register_verifier("trained", _trained, usage="trained[:DIR]")
 register_verifier("judge", _judge, usage="judge:MODEL")
 register_verifier("nli", _nli, usage="nli:PATH")

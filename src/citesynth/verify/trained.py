@@ -61,7 +61,7 @@ from pathlib import Path
 from citesynth.errors import ConfigError
 from citesynth.verify import mpnet
 from citesynth.verify.base import Check, Label, Verdict
-from citesynth.verify.crossencoder import WEIGHTS_FILE, CrossEncoder, Meta
+from citesynth.verify.crossencoder import META_FILE, WEIGHTS_FILE, CrossEncoder, Meta
 from citesynth.verify.evidence import (
     Similarity,
     evidence_text,
@@ -86,12 +86,17 @@ GateLoader = Callable[[], CrossEncoder | None]
 """Loads the answerability gate's cross-encoder; None: the claim verifier's model scores."""
 
 
-def shared_model() -> CrossEncoder:
-    """The process-wide cross-encoder, loaded once (about two seconds)."""
+def shared_model(folder: Path | None = None) -> CrossEncoder:
+    """The process-wide cross-encoder, loaded once (about two seconds).
+
+    The shipped one, or the one trained into `folder` (`benchmarks.train_crossencoder
+    --out`), loaded once per folder.
+    """
+    key = "model" if folder is None else f"model:{folder.resolve()}"
     with _LOADING:
-        model = _SHARED.get("model")
+        model = _SHARED.get(key)
         if model is None:
-            model = _SHARED["model"] = CrossEncoder.load()
+            model = _SHARED[key] = CrossEncoder.load(folder=folder)
         return model
 
 
@@ -177,16 +182,28 @@ class TrainedVerifier:
         keys on it): the claim weights, and which gate answers."""
 
     @classmethod
-    def load(cls) -> TrainedVerifier:
+    def load(cls, folder: Path | None = None) -> TrainedVerifier:
         """The verifier over the shipped weights (shared by every engine in the process).
 
-        Its answerability gate is the MPNet one when `citesynth[gate]` is installed, loaded
-        the first time a question is scored (about five seconds), else MiniLM's.
+        With `folder`, over the weights `benchmarks.train_crossencoder --out DIR` wrote
+        there instead (shared likewise). Its answerability gate is the MPNet one when
+        `citesynth[gate]` is installed, loaded the first time a question is scored (about
+        five seconds), else MiniLM's.
 
         Raises:
-            ConfigError: torch, transformers or the packaged MiniLM are not installed.
+            ConfigError: torch, transformers or the packaged MiniLM are not installed, or
+                `folder` holds no weights.
         """
-        return cls(shared_model(), gate=shared_gate)
+        if folder is not None and not (folder / META_FILE).is_file():
+            raise ConfigError(
+                f"no trained verifier weights in {folder}: a folder `python -m "
+                f"benchmarks.train_crossencoder --out DIR` wrote holds {META_FILE} and "
+                f"{WEIGHTS_FILE}"
+            )
+        verifier = cls(shared_model(folder), gate=shared_gate)
+        if folder is not None:  # weights from elsewhere never answer from the shipped ones' cache
+            verifier.identity += f"; weights: {folder.resolve()}"
+        return verifier
 
     def gate(self) -> CrossEncoder:
         """The cross-encoder that scores question–passage pairs (see `load`)."""
