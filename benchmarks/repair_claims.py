@@ -52,11 +52,11 @@ from benchmarks.verifier_pairs import (
     PROBES,
     WRITTEN_CLAIMS,
     holdout,
-    probe_file,
     read_under,
-    written_claims_file,
+    written_files,
     written_group,
 )
+from citesynth.errors import ConfigError
 from citesynth.evaluation.datafiles import data_dir
 from citesynth.verify import LexicalVerifier, Verifier
 from citesynth.verify.base import Passage, check_of
@@ -176,11 +176,7 @@ def report_sets() -> dict[str, tuple[Claims, Path | None]]:
 def tuning_sets(probes: Sequence[str] = ()) -> dict[str, tuple[Claims, str]]:
     """The written tuning claims and those of the named probes, each with the subject the
     pipeline reads its project's chunks under (`verifier_pairs.WRITTEN_CLAIMS`, `PROBES`)."""
-    sets = {
-        name: (load_claims(written_claims_file(name)), subject)
-        for name, (subject, _) in WRITTEN_CLAIMS.items()
-    }
-    return sets | {name: (load_claims(probe_file(name)), PROBES[name][0]) for name in probes}
+    return {name: (load_claims(path), subject) for name, subject, path in written_files(probes)}
 
 
 def held_out_of(name: str, claims: Claims, learnt: Sequence[str] | None) -> Claims | None:
@@ -217,6 +213,30 @@ def fitted_bar(found: Sequence[dict[str, Any]], threshold: float) -> tuple[float
     return (best, *kept(best))
 
 
+def chosen_verifiers(weights: Path | None, *, fit_bar: bool = False) -> dict[str, Verifier]:
+    """The verifiers measured: lexical, the shipped trained one when installed, and the one
+    over `weights` beside it (with no bar of its own when `fit_bar`: the bar is fitted on
+    what repair would add without one).
+
+    Raises:
+        ConfigError: `weights` holds no weights, or the trained verifier is not installed.
+    """
+    verifiers: dict[str, Verifier] = {"lexical": LexicalVerifier()}
+    if not available():
+        if weights is not None:
+            raise ConfigError("--weights needs the trained verifier (the embed extra)")
+        return verifiers
+    from citesynth.verify.trained import TrainedVerifier
+
+    verifiers["trained"] = TrainedVerifier.load()
+    if weights is not None:  # measured beside the shipped ones, on the same claims
+        other = TrainedVerifier.load(weights)
+        if fit_bar:
+            other.repair_threshold = None
+        verifiers[str(weights)] = other
+    return verifiers
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tuning", action="store_true", help="the written tuning claims")
@@ -233,21 +253,11 @@ def main() -> None:
         parser.error("--probe reads tuning claims: give --tuning too")
     if args.fit_bar and (args.weights is None or not args.tuning):
         parser.error("--fit-bar fits on the tuning sets for --weights: give --tuning and --weights")
-    verifiers: dict[str, Verifier] = {"lexical": LexicalVerifier()}
-    learnt: list[str] | None = None
-    if available():
-        from citesynth.verify.crossencoder import CrossEncoder
-        from citesynth.verify.trained import TrainedVerifier
-
-        verifiers["trained"] = TrainedVerifier.load()
-        if args.weights is not None:  # measured beside the shipped ones, on the same claims
-            weights = TrainedVerifier(CrossEncoder.load(folder=args.weights))
-            if args.fit_bar:  # fitted on what repair would add with no bar of its own
-                weights.repair_threshold = None
-            verifiers[str(args.weights)] = weights
-            learnt = docs_stage_probes(args.weights)
-    elif args.weights is not None:
-        parser.error("--weights needs the trained verifier (the embed extra)")
+    try:
+        verifiers = chosen_verifiers(args.weights, fit_bar=args.fit_bar)
+    except ConfigError as error:  # the message a user gets for `--verifier trained:DIR`
+        parser.error(str(error))
+    learnt = docs_stage_probes(args.weights) if args.weights is not None else None
     if args.tuning:
         sets = tuning_sets(args.probe)
     else:

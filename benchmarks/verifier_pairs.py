@@ -440,16 +440,21 @@ def read_under(subject: str, claim: dict[str, Any]) -> str:
     return " ".join([subject, *str(claim.get("heading") or "").split(" > ")]).strip()
 
 
+def written_files(probes: Sequence[str] = ()) -> list[tuple[str, str, Path]]:
+    """Each written documentation claims file, the five projects' and the named `PROBES`',
+    with its project's name and the subject the pipeline reads its chunks under."""
+    files = [
+        (name, subject, written_claims_file(name)) for name, (subject, _) in WRITTEN_CLAIMS.items()
+    ]
+    return files + [(name, PROBES[name][0], probe_file(name)) for name in probes]
+
+
 def written_claims(probes: Sequence[str] = ()) -> Iterator[tuple[Check, bool, str]]:
     """Each written documentation claim (module docstring), and those of the named `PROBES`,
     as a check against its passage read under its project's name and heading path, whether
     it is supported, and its group (the two claims of a passage share one, so both are
     trained on or both held out)."""
-    files = [
-        (name, subject, written_claims_file(name)) for name, (subject, _) in WRITTEN_CLAIMS.items()
-    ]
-    files += [(name, PROBES[name][0], probe_file(name)) for name in probes]
-    for name, subject, path in files:
+    for name, subject, path in written_files(probes):
         for row in rows(path):
             check = Check(row["claim"], (row["passage"],), read_under(subject, row))
             yield check, row["label"] == "supported", written_group(name, row["passage"])
