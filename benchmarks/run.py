@@ -37,6 +37,7 @@ OURS = (
     "benchmarks.gate_speed",
     "benchmarks.compound_questions",
     "benchmarks.changed_details",
+    "benchmarks.verifier_ceiling",
     "benchmarks.verification_answers",
     "benchmarks.calibrate_answers",
     "benchmarks.conflict_answers",
