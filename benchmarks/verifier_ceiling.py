@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import DATA, require, write_result
-from benchmarks.verifier_pairs import holdout
+from benchmarks.verifier_pairs import holdout, scifact_rationale, wice_sentences
+from citesynth.evaluation.datafiles import rows
 from citesynth.evaluation.verifier_data import SPLITS, Example, load
 from citesynth.evaluation.verifier_eval import VerifierRun, run
 from citesynth.verify.base import Verdict, Verifier
@@ -52,17 +53,14 @@ def gold_evidence(dataset: str, split: str, data: Path = DATA) -> dict[str, str]
     """Example id → the evidence sentences the annotators marked, for pairs with any."""
     marked: dict[str, str] = {}
     if dataset == "wice":
-        for line in (data / "wice" / f"claim_{split}.jsonl").read_text().splitlines():
-            row = json.loads(line)
-            chosen = sorted({index for group in row["supporting_sentences"] for index in group})
+        for row in rows(data / "wice" / f"claim_{split}.jsonl"):
+            chosen = {index for group in row["supporting_sentences"] for index in group}
             if chosen:
-                marked[row["id"]] = " ".join(row["evidence"][index] for index in chosen)
+                marked[row["id"]] = wice_sentences(row, chosen)
     elif dataset == "scifact":
-        for line in (data / "scifact" / f"claim_doc_pairs_{split}.jsonl").read_text().splitlines():
-            row = json.loads(line)
+        for row in rows(data / "scifact" / f"claim_doc_pairs_{split}.jsonl"):
             if row["rationale_sentences"]:
-                key = f"{row['claim_id']}:{row['doc_id']}"
-                marked[key] = " ".join(s.strip() for s in row["rationale_sentences"])
+                marked[f"{row['claim_id']}:{row['doc_id']}"] = scifact_rationale(row)
     return marked
 
 
@@ -72,22 +70,16 @@ def with_gold_evidence(examples: Sequence[Example], marked: dict[str, str]) -> l
 
 
 def clause_verdicts(
-    examples: Sequence[Example], whole: Sequence[Verdict], parts: Sequence[Verdict]
-) -> list[bool]:
-    """Supported when the whole claim is and so is each clause (`parts` in clause order)."""
-    supported: list[bool] = []
+    split: Sequence[list[str]], whole: Sequence[Verdict], parts: Sequence[Verdict]
+) -> list[Verdict]:
+    """Each claim's verdict read by clause: its whole verdict, or its first clause's that is
+    not supported (`split` holds each claim's clauses, `parts` their verdicts in order)."""
+    verdicts: list[Verdict] = []
     read = iter(parts)
-    for example, verdict in zip(examples, whole, strict=True):
-        each = [next(read).supported for _ in clauses(example.claim)]
-        supported.append(verdict.supported and all(each))
-    return supported
-
-
-def balanced_accuracy(predicted: Sequence[bool], examples: Sequence[Example]) -> float:
-    """Mean of the true positive and true negative rates."""
-    positives = [p for p, e in zip(predicted, examples, strict=True) if e.supported]
-    negatives = [not p for p, e in zip(predicted, examples, strict=True) if not e.supported]
-    return round((sum(positives) / len(positives) + sum(negatives) / len(negatives)) / 2, 4)
+    for claim_clauses, verdict in zip(split, whole, strict=True):
+        each = [next(read) for _ in claim_clauses]
+        verdicts.append(next((v for v in each if not v.supported), verdict))
+    return verdicts
 
 
 async def readings(
@@ -97,17 +89,22 @@ async def readings(
     examples = load(dataset, split, data)
     if tuning:
         examples = [e for e in examples if holdout(f"{dataset}:{e.group}")]
-    own: VerifierRun = await run(verifier, examples)
-    parts = [replace(e, claim=c) for e in examples for c in clauses(e.claim)]
-    split_run = await run(verifier, parts)
-    by_clause = clause_verdicts(examples, own.verdicts, split_run.verdicts)
+    own = await run(verifier, examples)
+    divided = [clauses(e.claim) for e in examples]
+    pieces = [replace(e, claim=c) for e, cs in zip(examples, divided, strict=True) for c in cs]
+    parts = await run(verifier, pieces)
+    by_clause = VerifierRun(
+        own.examples,
+        tuple(clause_verdicts(divided, own.verdicts, parts.verdicts)),
+        own.seconds + parts.seconds,
+    )
     result: dict[str, Any] = {
         "role": "tuning (held-out fifth)" if tuning else "report",
         "examples": len(examples),
         "supported": sum(e.supported for e in examples),
-        "compound_claims": sum(1 for e in examples if clauses(e.claim)),
+        "compound_claims": sum(1 for cs in divided if cs),
         "own": own.metrics()["balanced_accuracy"],
-        "clauses": balanced_accuracy(by_clause, examples),
+        "clauses": by_clause.metrics()["balanced_accuracy"],
     }
     marked = gold_evidence(dataset, split, data)
     if marked:

@@ -49,7 +49,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -225,6 +225,16 @@ def make_pair(text: str, evidence: str, label: int, source: str, group: str) -> 
     return {"text": text, "evidence": evidence, "label": label, "source": source, "group": group}
 
 
+def scifact_rationale(row: dict[str, Any]) -> str:
+    """A SciFact claim–document row's rationale sentences, as one evidence text."""
+    return " ".join(s.strip() for s in row["rationale_sentences"])
+
+
+def wice_sentences(row: dict[str, Any], indexes: Iterable[int]) -> str:
+    """The sentences of a WiCE row's page at `indexes`, in page order, as one evidence text."""
+    return " ".join(row["evidence"][i].strip() for i in sorted(indexes))
+
+
 def scifact_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
     examples = {e.id: e for e in load("scifact", "train", folder)}
     for row in rows(folder / "scifact" / "claim_doc_pairs_train.jsonl"):
@@ -238,8 +248,7 @@ def scifact_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
             example.claim, read(example.claim, example.passages), label, "scifact", group
         )
         if row["rationale_sentences"]:
-            gold = " ".join(s.strip() for s in row["rationale_sentences"])
-            yield make_pair(example.claim, gold, label, "scifact-gold", group)
+            yield make_pair(example.claim, scifact_rationale(row), label, "scifact-gold", group)
 
 
 def wice_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
@@ -249,7 +258,7 @@ def wice_pairs(folder: Path, read: Reader) -> Iterator[Pair]:
         page = "\n\n".join(row["evidence"])
         yield make_pair(row["claim"], read(row["claim"], [page]), label, "wice", group)
         for indexes in row["supporting_sentences"][:2]:
-            gold = " ".join(row["evidence"][i].strip() for i in sorted(indexes))
+            gold = wice_sentences(row, indexes)
             if gold:
                 yield make_pair(row["claim"], gold, label, "wice-gold", group)
 

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 from benchmarks.verifier_ceiling import (
-    balanced_accuracy,
     clause_verdicts,
     clauses,
     gold_evidence,
@@ -16,6 +15,7 @@ from benchmarks.verifier_ceiling import (
 )
 
 from citesynth.evaluation.verifier_data import Example
+from citesynth.evaluation.verifier_eval import VerifierRun
 from citesynth.verify import LexicalVerifier
 from citesynth.verify.base import Verdict
 
@@ -83,17 +83,23 @@ def test_scifact_rationales_are_keyed_by_claim_and_document(tmp_path: Path) -> N
 
 def test_a_claim_is_supported_by_clause_only_when_it_and_every_clause_are() -> None:
     compound = "It opened in 1866, and it holds 260,000 volumes."
-    examples = [
+    examples = (
         Example("a", compound, ("p",), supported=True),
         Example("b", "It opened in 1866.", ("p",), supported=True),
         Example("c", compound, ("p",), supported=False),
-    ]
+    )
+    split = [clauses(e.claim) for e in examples]
+    assert [len(s) for s in split] == [2, 0, 2]
     yes, no = Verdict(0.9, "supported"), Verdict(0.1, "unsupported")
     whole = [yes, yes, yes]
     parts = [yes, yes, yes, no]  # a's two clauses, then c's
-    assert clause_verdicts(examples, whole, parts) == [True, True, False]
-    assert balanced_accuracy([True, True, False], examples) == 1.0
-    assert balanced_accuracy([True, False, True], examples) == 0.25
+    read = clause_verdicts(split, whole, parts)
+    assert [v.supported for v in read] == [True, True, False]
+    assert read[2] is no  # the clause that failed gives the claim its verdict
+    metrics = VerifierRun(examples, tuple(read), 1.0).metrics()
+    assert metrics["balanced_accuracy"] == 1.0
+    unsplit = VerifierRun(examples, tuple(whole), 1.0).metrics()
+    assert unsplit["balanced_accuracy"] == 0.5
 
 
 def test_readings_of_a_report_split_with_the_lexical_verifier(tmp_path: Path) -> None:
